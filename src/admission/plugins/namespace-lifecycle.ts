@@ -1,0 +1,43 @@
+import { ApiError, forbidden } from "../../api/errors.js";
+import { isPlainObject, type ApiObject } from "../../api/object.js";
+import type { AdmissionPlugin } from "../plugin.js";
+
+export interface NamespaceLifecycleOptions {
+  /** Reads a namespace; undefined when it does not exist. */
+  readonly getNamespace: (name: string) => Promise<ApiObject | undefined>;
+  /** Namespaces that may never be deleted (`default`, system and public). */
+  readonly immortal: ReadonlySet<string>;
+}
+
+/**
+ * Refuses creating namespaced objects in a missing or terminating namespace, and deleting the
+ * immortal namespaces.
+ */
+export function namespaceLifecycle(options: NamespaceLifecycleOptions): AdmissionPlugin {
+  return {
+    name: "NamespaceLifecycle",
+    handles: (operation) => operation === "CREATE" || operation === "DELETE",
+    async validate(attributes) {
+      const definition = attributes.definition;
+      if (attributes.operation === "DELETE") {
+        if (definition.group === "" && definition.plural === "namespaces" && options.immortal.has(attributes.name)) {
+          throw forbidden(`namespaces "${attributes.name}" is forbidden: this namespace may not be deleted`, { group: "", resource: "namespaces", name: attributes.name });
+        }
+        return;
+      }
+      if (definition.scope !== "Namespaced" || attributes.namespace === "") return;
+      const namespace = await options.getNamespace(attributes.namespace);
+      if (namespace === undefined) {
+        throw new ApiError(404, "NotFound", `namespaces "${attributes.namespace}" not found`, { details: { name: attributes.namespace, kind: "namespaces" } });
+      }
+      const phase = isPlainObject(namespace["status"]) ? namespace["status"]["phase"] : undefined;
+      if (phase === "Terminating" || namespace.metadata.deletionTimestamp !== undefined) {
+        throw forbidden(`${definition.plural} "${attributes.name}" is forbidden: unable to create new content in namespace ${attributes.namespace} because it is being terminated`, {
+          group: definition.group,
+          resource: definition.plural,
+          name: attributes.name,
+        });
+      }
+    },
+  };
+}

@@ -1,0 +1,75 @@
+/**
+ * The in-pipeline shape of an API object: parsed JSON with typed access to metadata.
+ * Bodies arrive as `unknown`; `asObject` is the guard that admits them.
+ */
+export type JsonValue = null | boolean | number | string | JsonValue[] | { [key: string]: JsonValue };
+export type JsonObject = { [key: string]: JsonValue };
+
+export interface OwnerReference {
+  readonly apiVersion: string;
+  readonly kind: string;
+  readonly name: string;
+  readonly uid: string;
+  readonly controller?: boolean;
+  readonly blockOwnerDeletion?: boolean;
+}
+
+export interface ObjectMeta {
+  name?: string;
+  generateName?: string;
+  namespace?: string;
+  uid?: string;
+  resourceVersion?: string;
+  generation?: number;
+  creationTimestamp?: string;
+  deletionTimestamp?: string;
+  deletionGracePeriodSeconds?: number;
+  labels?: Record<string, string>;
+  annotations?: Record<string, string>;
+  finalizers?: string[];
+  ownerReferences?: OwnerReference[];
+  managedFields?: JsonValue[];
+  [key: string]: unknown;
+}
+
+/** An API object: kind/apiVersion/metadata typed, everything else free-form. */
+export interface ApiObject {
+  apiVersion?: string;
+  kind?: string;
+  metadata: ObjectMeta;
+  [key: string]: unknown;
+}
+
+export function isPlainObject(value: unknown): value is Record<string, unknown> {
+  return typeof value === "object" && value !== null && !Array.isArray(value);
+}
+
+/** Admits an unknown decoded body as an ApiObject (metadata defaulted to {}); undefined if not an object. */
+export function asObject(value: unknown): ApiObject | undefined {
+  if (!isPlainObject(value)) return undefined;
+  const metadata = value["metadata"];
+  if (metadata === undefined || metadata === null) return { ...value, metadata: {} };
+  if (!isPlainObject(metadata)) return undefined;
+  return value as ApiObject;
+}
+
+/** Deep copy through JSON: objects in the pipeline are plain JSON. */
+export function cloneObject<T>(value: T): T {
+  return structuredClone(value);
+}
+
+/** Reads a dotted path (`spec.nodeName`) as kube's field selectors render it (bools as "true"/"false"). */
+export function fieldValue(object: unknown, path: string): string {
+  let current: unknown = object;
+  for (const part of path.split(".")) {
+    if (!isPlainObject(current)) return "";
+    current = current[part];
+  }
+  if (typeof current === "string") return current;
+  if (typeof current === "number" || typeof current === "boolean") return String(current);
+  return "";
+}
+
+export function nowTimestamp(clock: () => Date = () => new Date()): string {
+  return clock().toISOString().replace(/\.\d{3}Z$/, "Z");
+}

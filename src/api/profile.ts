@@ -1,0 +1,81 @@
+/**
+ * The product-name profile: the one place that spells every product-specific name.
+ * `orch` is the spec's spelling; `kubernetes` is the real Kubernetes spelling, for stock
+ * clients that hard-code names. The spec's `orch.io` maps to either `k8s.io` (API groups,
+ * meta group) or `kubernetes.io` (labels, annotations, taints, secret types, signers),
+ * so the profile keeps the two domains apart.
+ */
+export interface Profile {
+  readonly name: "orch" | "kubernetes";
+  /** Suffix of API group names: `orch.io` / `k8s.io` (e.g. `rbac.authorization.<apiDomain>`). */
+  readonly apiDomain: string;
+  /** Domain of labels, annotations, taints, secret types, signers: `orch.io` / `kubernetes.io`. */
+  readonly keyDomain: string;
+  readonly systemNamespace: string;
+  readonly publicNamespace: string;
+  readonly nodeLeaseNamespace: string;
+  readonly protobufMediaType: string;
+  readonly rootCAConfigMap: string;
+  readonly jwsConfigMapKeyPrefix: string;
+  readonly execInfoEnv: string;
+  /** Label set on every namespace to its name. */
+  readonly namespaceNameLabel: string;
+  readonly serviceAccountTokenSecretType: string;
+  readonly bootstrapTokenSecretType: string;
+  /** The finalizer the namespace controller owns. */
+  readonly namespaceFinalizer: string;
+  /** `/version`'s gitVersion: the Kubernetes release whose API this serves, plus our build tag. */
+  readonly gitVersion: string;
+}
+
+export const ORCH_PROFILE: Profile = {
+  name: "orch",
+  apiDomain: "orch.io",
+  keyDomain: "orch.io",
+  systemNamespace: "orch-system",
+  publicNamespace: "orch-public",
+  nodeLeaseNamespace: "orch-node-lease",
+  protobufMediaType: "application/vnd.orch.protobuf",
+  rootCAConfigMap: "orch-root-ca.crt",
+  jwsConfigMapKeyPrefix: "jws-orchconfig-",
+  execInfoEnv: "ORCH_EXEC_INFO",
+  namespaceNameLabel: "orch.io/metadata.name",
+  serviceAccountTokenSecretType: "orch.io/service-account-token",
+  bootstrapTokenSecretType: "bootstrap.orch.io/token",
+  namespaceFinalizer: "orch",
+  gitVersion: "v1.30.0+orch",
+};
+
+export const KUBERNETES_PROFILE: Profile = {
+  name: "kubernetes",
+  apiDomain: "k8s.io",
+  keyDomain: "kubernetes.io",
+  systemNamespace: "kube-system",
+  publicNamespace: "kube-public",
+  nodeLeaseNamespace: "kube-node-lease",
+  protobufMediaType: "application/vnd.kubernetes.protobuf",
+  rootCAConfigMap: "kube-root-ca.crt",
+  jwsConfigMapKeyPrefix: "jws-kubeconfig-",
+  execInfoEnv: "KUBERNETES_EXEC_INFO",
+  namespaceNameLabel: "kubernetes.io/metadata.name",
+  serviceAccountTokenSecretType: "kubernetes.io/service-account-token",
+  bootstrapTokenSecretType: "bootstrap.kubernetes.io/token",
+  namespaceFinalizer: "kubernetes",
+  gitVersion: "v1.30.0",
+};
+
+export function profileByName(name: string): Profile | undefined {
+  if (name === ORCH_PROFILE.name) return ORCH_PROFILE;
+  if (name === KUBERNETES_PROFILE.name) return KUBERNETES_PROFILE;
+  return undefined;
+}
+
+/** `meta.<apiDomain>`: the group of Table, PartialObjectMetadata, etc. */
+export function metaGroup(profile: Profile): string {
+  return `meta.${profile.apiDomain}`;
+}
+
+/** A group named relative to the API domain: `apiGroup(p, "rbac.authorization")`. */
+export function apiGroup(profile: Profile, prefix: string): string {
+  return `${prefix}.${profile.apiDomain}`;
+}

@@ -1,0 +1,43 @@
+import { relative } from "node:path";
+import { createLogger } from "../util/logger.js";
+import { FlagError, parseArgs } from "./flags.js";
+import { startServer } from "./start.js";
+
+/** The command line: parse flags, start, stop gracefully on SIGTERM/SIGINT. Returns the exit code. */
+export async function main(argv: readonly string[]): Promise<number> {
+  let parsed;
+  try {
+    parsed = parseArgs(argv);
+  } catch (error) {
+    if (error instanceof FlagError) {
+      process.stderr.write(`Error: ${error.message}\nRun 'orch-apiserver --help' for usage.\n`);
+      return 2;
+    }
+    throw error;
+  }
+  if (parsed.kind === "help") {
+    process.stdout.write(parsed.text);
+    return 0;
+  }
+  const config = parsed.config;
+  const logger = createLogger(config.verbosity);
+  const started = Date.now();
+  const server = await startServer({ ...config, logger });
+  const kubeconfig = relative(process.cwd(), server.kubeconfigPath) || server.kubeconfigPath;
+  process.stdout.write(`orch-apiserver serving on ${server.url} (ready in ${Date.now() - started} ms, storage ${config.storageBackend}, compat ${config.profile.name})\n`);
+  process.stdout.write(`admin kubeconfig: ${kubeconfig}\n  kubectl --kubeconfig ${kubeconfig} get namespaces\n`);
+  return new Promise<number>((resolve) => {
+    const shutdown = (signal: string): void => {
+      logger.info("shutting down", { signal });
+      server.stop().then(
+        () => resolve(0),
+        (error: unknown) => {
+          logger.error("shutdown failed", { error: String(error) });
+          resolve(1);
+        },
+      );
+    };
+    process.once("SIGTERM", () => shutdown("SIGTERM"));
+    process.once("SIGINT", () => shutdown("SIGINT"));
+  });
+}

@@ -1,0 +1,125 @@
+import { mkdirSync, readFileSync, writeFileSync } from "node:fs";
+import { join, resolve } from "node:path";
+import { unionAuthenticator, type Authenticator } from "../auth/authenticator.js";
+import { tokenFileAuthenticator } from "../auth/token-file.js";
+import { x509Authenticator } from "../auth/x509.js";
+import { mastersAuthorizer, publicInfoAuthorizer, unionAuthorizer } from "../authz/authorizer.js";
+import { createApiServer } from "../server/api-server.js";
+import { startHttpServer } from "../server/http-server.js";
+import { startCompactor } from "../storage/compactor.js";
+import type { Storage } from "../storage/interface.js";
+import { MemoryStorage } from "../storage/memory/memory-storage.js";
+import { SqliteStorage } from "../storage/sqlite/sqlite-storage.js";
+import { createLogger, SILENT_LOGGER, type Logger } from "../util/logger.js";
+import type { Config } from "./config.js";
+import { defaultConfig } from "./flags.js";
+import { renderKubeconfig } from "./kubeconfig.js";
+import { ensurePki } from "./pki.js";
+
+/** Options of `startServer`: any Config field (as the flags), plus a logger. */
+export type StartOptions = Partial<Config> & { readonly logger?: Logger };
+
+/** A running server. */
+export interface RunningServer {
+  /** `https://host:port` */
+  readonly url: string;
+  readonly port: number;
+  /** The admin kubeconfig (YAML text), also written to `kubeconfigPath`. */
+  readonly kubeconfig: string;
+  readonly kubeconfigPath: string;
+  /** The CA certificate (PEM) that signed the serving certificate. */
+  readonly caCertificate: string;
+  /** Admin client credentials (PEM), as in the kubeconfig. */
+  readonly adminCertificate: string;
+  readonly adminKey: string;
+  /** Graceful stop: readyz fails, in-flight requests finish, watches end, the store closes. */
+  stop(): Promise<void>;
+}
+
+function openStorage(config: Config): Storage {
+  if (config.storageBackend === "memory") return new MemoryStorage();
+  mkdirSync(config.dataDir, { recursive: true });
+  return SqliteStorage.open(join(config.dataDir, "store.db"));
+}
+
+/**
+ * Starts an API server in this process: generates or reuses certificates in the data dir,
+ * opens the store, serves HTTPS and writes `<dataDir>/admin.kubeconfig`.
+ */
+export async function startServer(options: StartOptions = {}): Promise<RunningServer> {
+  const config: Config = { ...defaultConfig(), ...options };
+  const logger = options.logger ?? (options.verbosity === undefined ? SILENT_LOGGER : createLogger(config.verbosity));
+  const dataDir = resolve(config.dataDir);
+  mkdirSync(dataDir, { recursive: true, mode: 0o700 });
+  const adminUser = `${config.profile.name}-admin`;
+  const pki = await ensurePki(dataDir, { adminUser, extraNames: config.bindAddress === "0.0.0.0" || config.bindAddress === "::" ? [] : [config.bindAddress] });
+  const servingCertificate = config.tlsCertFile === undefined ? pki.serving.certificate : readFileSync(config.tlsCertFile, "utf8");
+  const servingKey = config.tlsPrivateKeyFile === undefined ? pki.serving.key : readFileSync(config.tlsPrivateKeyFile, "utf8");
+  const clientCa = config.clientCaFile === undefined ? pki.ca.certificate : readFileSync(config.clientCaFile, "utf8");
+  const authenticators: Authenticator[] = [x509Authenticator()];
+  if (config.tokenAuthFile !== undefined) authenticators.push(tokenFileAuthenticator(config.tokenAuthFile));
+  const storage = openStorage({ ...config, dataDir });
+  let address = `${config.bindAddress}:${config.securePort}`;
+  const api = createApiServer({
+    storage,
+    profile: config.profile,
+    authenticator: unionAuthenticator(authenticators),
+    authorizer: unionAuthorizer([mastersAuthorizer(), publicInfoAuthorizer()]),
+    anonymousAuth: config.anonymousAuth,
+    logger,
+    serverAddress: () => address,
+  });
+  const compactor = config.compactionIntervalMs > 0 ? startCompactor(storage, { intervalMs: config.compactionIntervalMs }) : undefined;
+  let http;
+  try {
+    await api.start();
+    http = await startHttpServer({
+      tls: { certificate: servingCertificate, key: servingKey, clientCa },
+      host: config.bindAddress,
+      port: config.securePort,
+      handler: api.handler,
+      onError: (error) => logger.error("response failed", { error: String(error) }),
+    });
+  } catch (error) {
+    compactor?.stop();
+    await api.stop();
+    await storage.close();
+    throw error;
+  }
+  const listener = http;
+  const host = config.bindAddress === "0.0.0.0" || config.bindAddress === "::" ? "127.0.0.1" : config.bindAddress;
+  const hostForUrl = host.includes(":") ? `[${host}]` : host;
+  address = `${hostForUrl}:${listener.port}`;
+  const url = `https://${address}`;
+  const kubeconfig = renderKubeconfig({
+    server: url,
+    caPem: pki.ca.certificate,
+    clientCertificatePem: pki.admin.certificate,
+    clientKeyPem: pki.admin.key,
+    clusterName: config.profile.name,
+    userName: adminUser,
+  });
+  const kubeconfigPath = join(dataDir, "admin.kubeconfig");
+  writeFileSync(kubeconfigPath, kubeconfig, { mode: 0o600 });
+  let stopped: Promise<void> | undefined;
+  return {
+    url,
+    port: listener.port,
+    kubeconfig,
+    kubeconfigPath,
+    caCertificate: pki.ca.certificate,
+    adminCertificate: pki.admin.certificate,
+    adminKey: pki.admin.key,
+    stop() {
+      stopped ??= (async () => {
+        api.beginShutdown();
+        if (config.shutdownDelayMs > 0) await new Promise((resolve) => setTimeout(resolve, config.shutdownDelayMs));
+        await listener.stop(config.shutdownGraceMs);
+        compactor?.stop();
+        await api.stop();
+        await storage.close();
+      })();
+      return stopped;
+    },
+  };
+}

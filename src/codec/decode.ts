@@ -1,0 +1,44 @@
+import { parse as parseYaml } from "yaml";
+import { ApiError, badRequest } from "../api/errors.js";
+import { parseMediaType } from "./media-type.js";
+
+/** Body formats the server reads. Patch types are listed separately by the patch handler. */
+export type BodyFormat = "json" | "yaml" | "json-patch" | "merge-patch" | "strategic-merge-patch" | "apply-patch";
+
+const FORMATS: Readonly<Record<string, BodyFormat>> = {
+  "application/json": "json",
+  "application/yaml": "yaml",
+  "application/x-yaml": "yaml",
+  "application/json-patch+json": "json-patch",
+  "application/merge-patch+json": "merge-patch",
+  "application/strategic-merge-patch+json": "strategic-merge-patch",
+  "application/apply-patch+yaml": "apply-patch",
+};
+
+/** Maps Content-Type to a format; unknown or missing types are 415 (missing defaults to JSON). */
+export function bodyFormat(contentType: string | undefined, allowed: readonly BodyFormat[]): BodyFormat {
+  const type = contentType === undefined || contentType === "" ? "application/json" : parseMediaType(contentType).type;
+  const format = FORMATS[type];
+  if (format === undefined || !allowed.includes(format)) {
+    const names = Object.entries(FORMATS).filter(([, value]) => allowed.includes(value)).map(([name]) => `"${name}"`);
+    throw new ApiError(415, "UnsupportedMediaType", `the body of the request was in an unknown format - accepted media types include: ${names.join(", ")}`);
+  }
+  return format;
+}
+
+/** Parses JSON (or YAML for YAML formats) into an unknown value; malformed input is 400. */
+export function decodeBody(bytes: Buffer, format: BodyFormat): unknown {
+  const text = bytes.toString("utf8");
+  if (format === "yaml" || format === "apply-patch") {
+    try {
+      return parseYaml(text, { maxAliasCount: 100 });
+    } catch (error) {
+      throw badRequest(`error decoding YAML: ${error instanceof Error ? error.message : String(error)}`);
+    }
+  }
+  try {
+    return JSON.parse(text);
+  } catch (error) {
+    throw badRequest(`error decoding request body: ${error instanceof Error ? error.message : String(error)}`);
+  }
+}

@@ -1,0 +1,51 @@
+import { ApiError } from "../api/errors.js";
+import { parseAccept, type MediaType } from "./media-type.js";
+
+/** What a response is rendered as. */
+export type Representation =
+  | { readonly kind: "json" }
+  | { readonly kind: "yaml" }
+  | { readonly kind: "table"; readonly version: "v1" | "v1beta1"; readonly includeObject: "None" | "Metadata" | "Object" }
+  | { readonly kind: "apigroup-discovery" };
+
+export interface NegotiationOptions {
+  /** The meta group Table documents belong to (`meta.<apiDomain>`). */
+  readonly metaGroup: string;
+  /** Whether this endpoint can render Tables (GET of resources). */
+  readonly tables: boolean;
+  readonly yaml?: boolean;
+}
+
+function isJson(type: string): boolean {
+  return type === "application/json" || type === "application/*" || type === "*/*";
+}
+
+function pick(entry: MediaType, options: NegotiationOptions, query: URLSearchParams): Representation | undefined {
+  const as = entry.params["as"];
+  if (as !== undefined) {
+    if (!options.tables || as !== "Table" || !isJson(entry.type)) return undefined;
+    if (entry.params["g"] !== options.metaGroup) return undefined;
+    const version = entry.params["v"];
+    if (version !== "v1" && version !== "v1beta1") return undefined;
+    const include = query.get("includeObject");
+    const includeObject = include === "None" || include === "Object" ? include : "Metadata";
+    return { kind: "table", version, includeObject };
+  }
+  if (isJson(entry.type)) return { kind: "json" };
+  if ((entry.type === "application/yaml" || entry.type === "application/x-yaml") && options.yaml !== false) return { kind: "yaml" };
+  return undefined;
+}
+
+/**
+ * Chooses the representation from the Accept header: the first acceptable entry wins;
+ * none acceptable is 406 NotAcceptable.
+ */
+export function negotiate(accept: string | undefined, options: NegotiationOptions, query: URLSearchParams): Representation {
+  const entries = parseAccept(accept);
+  for (const entry of entries) {
+    const representation = pick(entry, options, query);
+    if (representation !== undefined) return representation;
+  }
+  const supported = ["application/json", "application/yaml"].join(", ");
+  throw new ApiError(406, "NotAcceptable", `only the following media types are accepted: ${supported}`);
+}

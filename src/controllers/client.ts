@@ -1,0 +1,63 @@
+import type { ApiObject } from "../api/object.js";
+import { parseListOptions } from "../registry/list-options.js";
+import type { Registry } from "../registry/registry.js";
+
+/** A resource a controller addresses, by group, version and plural. */
+export interface ResourceRef {
+  readonly group: string;
+  readonly version: string;
+  readonly plural: string;
+}
+
+/**
+ * What controllers may do to the API. Controllers depend on this, never on registry internals,
+ * so the same controller could run against a remote server through a real client.
+ */
+export interface ControllerClient {
+  namespacedResources(): readonly ResourceRef[];
+  list(resource: ResourceRef, namespace: string): Promise<{ items: ApiObject[]; resourceVersion: string }>;
+  deleteCollection(resource: ResourceRef, namespace: string): Promise<void>;
+  /** PUT of a sub-resource (`finalize`, `status`) with the whole object. */
+  updateSubresource(resource: ResourceRef, namespace: string, name: string, subresource: string, object: ApiObject): Promise<ApiObject>;
+  get(resource: ResourceRef, namespace: string, name: string): Promise<ApiObject | undefined>;
+  /** Resolves when anything under the resource changes, or the signal aborts. */
+  changed(resource: ResourceRef, signal: AbortSignal): AsyncIterable<void>;
+}
+
+const EMPTY_QUERY = new URLSearchParams();
+
+/** The in-process client, acting with the server's own authority. */
+export function registryClient(registry: Registry, metaGroup: string): ControllerClient {
+  const storeOf = (resource: ResourceRef) => {
+    const store = registry.find(resource.group, resource.version, resource.plural);
+    if (store === undefined) throw new Error(`unknown resource ${resource.plural}.${resource.group}/${resource.version}`);
+    return store;
+  };
+  return {
+    namespacedResources() {
+      return registry.stores.filter((store) => store.namespaced).map((store) => ({ group: store.definition.group, version: store.definition.version, plural: store.definition.plural }));
+    },
+    async list(resource, namespace) {
+      const result = await storeOf(resource).list(namespace, parseListOptions(EMPTY_QUERY, metaGroup));
+      return { items: result.items, resourceVersion: result.resourceVersion };
+    },
+    async deleteCollection(resource, namespace) {
+      await storeOf(resource).deleteCollection(namespace, parseListOptions(EMPTY_QUERY, metaGroup));
+    },
+    async updateSubresource(resource, namespace, name, subresource, object) {
+      return (await storeOf(resource).update(namespace, name, { subresource, build: () => object })).object;
+    },
+    async get(resource, namespace, name) {
+      try {
+        return await storeOf(resource).get(namespace, name);
+      } catch (error) {
+        if (error instanceof Error && "code" in error && error.code === 404) return undefined;
+        throw error;
+      }
+    },
+    async *changed(resource, signal) {
+      const store = storeOf(resource);
+      for await (const _event of store.storage.watch(store.prefix(""), store.storage.currentRevision(), signal)) yield;
+    },
+  };
+}

@@ -1,0 +1,64 @@
+import type { Registry } from "../registry/registry.js";
+import type { Store } from "../registry/store.js";
+
+/** `/api`: the core group's versions. */
+export function apiVersions(serverAddress: string): Record<string, unknown> {
+  return { kind: "APIVersions", versions: ["v1"], serverAddressByClientCIDRs: [{ clientCIDR: "0.0.0.0/0", serverAddress }] };
+}
+
+function groupDocument(name: string, versions: readonly string[]): Record<string, unknown> {
+  const entries = versions.map((version) => ({ groupVersion: `${name}/${version}`, version }));
+  return { name, versions: entries, preferredVersion: entries[0] };
+}
+
+/** `/apis`: every named group with its versions, preferred first. */
+export function apiGroupList(registry: Registry): Record<string, unknown> {
+  const groups = [...registry.groups()].filter(([name]) => name !== "").map(([name, versions]) => groupDocument(name, versions));
+  return { kind: "APIGroupList", apiVersion: "v1", groups };
+}
+
+/** `/apis/{group}`: one group, or undefined when not served. */
+export function apiGroup(registry: Registry, group: string): Record<string, unknown> | undefined {
+  const versions = registry.groups().get(group);
+  if (group === "" || versions === undefined) return undefined;
+  return { kind: "APIGroup", apiVersion: "v1", ...groupDocument(group, versions) };
+}
+
+const SUBRESOURCE_VERBS: Readonly<Record<string, readonly string[]>> = {
+  status: ["get", "patch", "update"],
+  finalize: ["update"],
+};
+
+function resourceEntries(store: Store): Record<string, unknown>[] {
+  const definition = store.definition;
+  const namespaced = definition.scope === "Namespaced";
+  const main: Record<string, unknown> = {
+    name: definition.plural,
+    singularName: definition.singular,
+    namespaced,
+    kind: definition.kind,
+    verbs: [...definition.verbs].sort(),
+  };
+  if (definition.shortNames.length > 0) main["shortNames"] = definition.shortNames;
+  if (definition.categories.length > 0) main["categories"] = definition.categories;
+  const subresources = [...definition.subresources].map((name) => ({
+    name: `${definition.plural}/${name}`,
+    singularName: "",
+    namespaced,
+    kind: definition.kind,
+    verbs: SUBRESOURCE_VERBS[name] ?? ["get"],
+  }));
+  return [main, ...subresources];
+}
+
+/** `/api/v1` or `/apis/{group}/{version}`: the APIResourceList, or undefined when not served. */
+export function apiResourceList(registry: Registry, group: string, version: string): Record<string, unknown> | undefined {
+  const stores = registry.resourcesOf(group, version);
+  if (stores.length === 0) return undefined;
+  return {
+    kind: "APIResourceList",
+    apiVersion: "v1",
+    groupVersion: group === "" ? version : `${group}/${version}`,
+    resources: stores.flatMap(resourceEntries),
+  };
+}

@@ -1,0 +1,175 @@
+import { ApiError, badRequest, methodNotAllowed } from "../api/errors.js";
+import { asObject, isPlainObject, type ApiObject } from "../api/object.js";
+import { metaGroup, type Profile } from "../api/profile.js";
+import { bodyFormat, decodeBody, type BodyFormat } from "../codec/decode.js";
+import { negotiate, type Representation } from "../codec/negotiate.js";
+import { successStatus } from "../codec/status.js";
+import { apiVersionOf } from "../registry/definition.js";
+import { parseListOptions } from "../registry/list-options.js";
+import type { Registry } from "../registry/registry.js";
+import type { Store } from "../registry/store.js";
+import type { ApiResponse, RequestContext } from "../request/context.js";
+import type { ResourceRequestInfo } from "../request/request-info.js";
+import { applyPatch } from "./patch/apply-patch.js";
+import { respondJson, respondList, respondObject } from "./respond.js";
+import { serveWatch } from "./watch-handler.js";
+
+/** Request bodies over this many bytes are refused with 413, as kube does (3 MiB). */
+export const MAX_BODY_BYTES = 3 * 1024 * 1024;
+
+const PATCH_FORMATS: readonly BodyFormat[] = ["json-patch", "merge-patch", "strategic-merge-patch"];
+
+export interface ResourceHandlerOptions {
+  readonly registry: Registry;
+  readonly profile: Profile;
+  readonly bookmarkIntervalMs?: number;
+}
+
+function notFoundPath(): ApiError {
+  return new ApiError(404, "NotFound", "the server could not find the requested resource", { details: {} });
+}
+
+/** Parses `dryRun`: absent = false; present empty or `All` = true; anything else 400. */
+function parseDryRun(query: URLSearchParams): boolean {
+  const values = query.getAll("dryRun");
+  if (values.length === 0) return false;
+  for (const value of values) {
+    if (value !== "" && value !== "All") throw badRequest(`Invalid dry run value: "${value}": supported values: "All"`);
+  }
+  return true;
+}
+
+/** Serves every verb on resources through the generic Store. */
+export function createResourceHandler(options: ResourceHandlerOptions): (context: RequestContext, info: ResourceRequestInfo) => Promise<ApiResponse> {
+  const { registry, profile } = options;
+  const meta = metaGroup(profile);
+
+  async function readObject(context: RequestContext): Promise<ApiObject> {
+    const format = bodyFormat(context.request.headers["content-type"], ["json", "yaml"]);
+    const decoded = decodeBody(await context.request.body(MAX_BODY_BYTES), format);
+    const object = asObject(decoded);
+    if (object === undefined) throw badRequest("the request body must be a JSON object");
+    return object;
+  }
+
+  function representationFor(context: RequestContext, tables: boolean): Representation {
+    return negotiate(context.request.headers["accept"], { metaGroup: meta, tables }, context.request.query);
+  }
+
+  return async function handleResource(context, info) {
+    const store = registry.find(info.group, info.version, info.resource);
+    if (store === undefined) throw notFoundPath();
+    const definition = store.definition;
+    if (info.subresource !== "" && !definition.subresources.has(info.subresource)) throw notFoundPath();
+    if (definition.scope === "Cluster" && info.namespace !== "" && info.resource !== "namespaces") throw notFoundPath();
+    const needsNamespace = definition.scope === "Namespaced" && info.verb !== "list" && info.verb !== "watch" && info.verb !== "deletecollection";
+    if (needsNamespace && info.namespace === "") throw notFoundPath();
+    if (!definition.verbs.has(info.verb)) throw methodNotAllowed(`the server does not allow this method on the requested resource`);
+    const namespace = definition.scope === "Namespaced" ? info.namespace : "";
+    const query = context.request.query;
+    const user = context.user;
+
+    switch (info.verb) {
+      case "get": {
+        const representation = representationFor(context, true);
+        const object = await store.get(namespace, info.name, query.get("resourceVersion") || undefined);
+        return respondObject(context, 200, object, representation, meta);
+      }
+      case "list": {
+        const representation = representationFor(context, true);
+        const listOptions = parseListOptions(query, meta);
+        const result = await store.list(namespace, listOptions);
+        const metadata: Record<string, unknown> = { resourceVersion: result.resourceVersion };
+        if (result.continueToken !== undefined) metadata["continue"] = result.continueToken;
+        if (result.remainingItemCount !== undefined) metadata["remainingItemCount"] = result.remainingItemCount;
+        return respondList(context, { kind: `${definition.kind}List`, apiVersion: apiVersionOf(definition), metadata, items: result.items }, representation, meta);
+      }
+      case "watch": {
+        const representation = representationFor(context, true);
+        return serveWatch(context, { store, namespace, name: info.name, representation, profile, bookmarkIntervalMs: options.bookmarkIntervalMs });
+      }
+      case "create": {
+        if (info.subresource !== "" || info.name !== "") throw methodNotAllowed("create is only allowed on a collection");
+        const representation = representationFor(context, false);
+        const object = await readObject(context);
+        const created = await store.create(namespace, object, { dryRun: parseDryRun(query), user });
+        return respondObject(context, 201, created, representation, meta);
+      }
+      case "update": {
+        const representation = representationFor(context, false);
+        const object = await readObject(context);
+        const result = await store.update(namespace, info.name, {
+          subresource: info.subresource,
+          build: () => object,
+          createIfMissing: definition.strategy.allowCreateOnUpdate && info.subresource === "",
+          dryRun: parseDryRun(query),
+          user,
+        });
+        return respondObject(context, result.created ? 201 : 200, result.object, representation, meta);
+      }
+      case "patch": {
+        const representation = representationFor(context, false);
+        const format = bodyFormat(context.request.headers["content-type"], PATCH_FORMATS);
+        const patch = decodeBody(await context.request.body(MAX_BODY_BYTES), format);
+        const result = await store.update(namespace, info.name, {
+          subresource: info.subresource,
+          build: (current) => patchObject(store, format, current, patch),
+          dryRun: parseDryRun(query),
+          user,
+        });
+        return respondObject(context, 200, result.object, representation, meta);
+      }
+      case "delete": {
+        const representation = representationFor(context, false);
+        const deleteOptions = await readDeleteOptions(context);
+        const outcome = await store.delete(namespace, info.name, { ...deleteOptions, dryRun: parseDryRun(query) || deleteOptions.dryRun, user });
+        if (outcome.kind === "pending") return respondObject(context, 200, outcome.object, representation, meta);
+        const details = { name: info.name, group: definition.group === "" ? undefined : definition.group, kind: definition.plural, uid: outcome.object.metadata.uid };
+        return respondJson(context, 200, successStatus(details), representation);
+      }
+      case "deletecollection": {
+        const representation = representationFor(context, false);
+        const listOptions = parseListOptions(query, meta);
+        const deleteOptions = await readDeleteOptions(context);
+        const deleted = await store.deleteCollection(namespace, listOptions, { ...deleteOptions, dryRun: parseDryRun(query) || deleteOptions.dryRun, user });
+        return respondJson(context, 200, { kind: `${definition.kind}List`, apiVersion: apiVersionOf(definition), metadata: {}, items: deleted }, representation);
+      }
+    }
+  };
+}
+
+async function patchObject(store: Store, format: BodyFormat, current: ApiObject | undefined, patch: unknown): Promise<ApiObject> {
+  if (current === undefined) throw store.translate(new ApiError(404, "NotFound", "not found"));
+  const patched = asObject(applyPatch(format, current, patch));
+  if (patched === undefined) throw badRequest("the patched object must be a JSON object");
+  return patched;
+}
+
+interface DeleteBodyOptions {
+  readonly preconditions?: { uid?: string; resourceVersion?: string };
+  readonly dryRun: boolean;
+}
+
+/** DeleteOptions from the body (optional): preconditions and dryRun; other fields accepted. */
+async function readDeleteOptions(context: RequestContext): Promise<DeleteBodyOptions> {
+  const bytes = await context.request.body(MAX_BODY_BYTES);
+  if (bytes.length === 0) return { dryRun: false };
+  const format = bodyFormat(context.request.headers["content-type"], ["json", "yaml"]);
+  const body = decodeBody(bytes, format);
+  if (!isPlainObject(body)) throw badRequest("DeleteOptions must be a JSON object");
+  const preconditions = body["preconditions"];
+  const dryRunValue = body["dryRun"];
+  let dryRun = false;
+  if (Array.isArray(dryRunValue)) {
+    for (const value of dryRunValue) {
+      if (value !== "All") throw badRequest(`Invalid dry run value: ${JSON.stringify(value)}: supported values: "All"`);
+    }
+    dryRun = dryRunValue.length > 0;
+  }
+  if (isPlainObject(preconditions)) {
+    const uid = typeof preconditions["uid"] === "string" ? preconditions["uid"] : undefined;
+    const resourceVersion = typeof preconditions["resourceVersion"] === "string" ? preconditions["resourceVersion"] : undefined;
+    return { preconditions: { uid, resourceVersion }, dryRun };
+  }
+  return { dryRun };
+}

@@ -1,0 +1,58 @@
+import { stringify as toYaml } from "yaml";
+import type { ApiObject } from "../api/object.js";
+import { renderTable } from "../codec/table.js";
+import type { Representation } from "../codec/negotiate.js";
+import type { ApiResponse, RequestContext } from "../request/context.js";
+
+/** Headers every API response carries: content type and any warnings gathered on the way. */
+function headersFor(context: RequestContext, contentType: string): Record<string, string | readonly string[]> {
+  const headers: Record<string, string | readonly string[]> = { "content-type": contentType };
+  if (context.warnings.length > 0) headers["warning"] = context.warnings.map((text) => `299 - ${JSON.stringify(text)}`);
+  return headers;
+}
+
+export function respondJson(context: RequestContext, status: number, value: unknown, representation: Representation = { kind: "json" }): ApiResponse {
+  if (representation.kind === "yaml") return { status, headers: headersFor(context, "application/yaml"), body: toYaml(value) };
+  return { status, headers: headersFor(context, "application/json"), body: JSON.stringify(value) };
+}
+
+/** One object in the negotiated representation (a Table of one row when asked). */
+export function respondObject(context: RequestContext, status: number, object: ApiObject, representation: Representation, metaGroup: string): ApiResponse {
+  if (representation.kind === "table") {
+    const table = renderTable({ metaGroup, representation, objects: [object], listMeta: { resourceVersion: object.metadata.resourceVersion } });
+    return respondJson(context, status, table);
+  }
+  return respondJson(context, status, object, representation);
+}
+
+export interface ListBody {
+  readonly kind: string;
+  readonly apiVersion: string;
+  readonly items: readonly ApiObject[];
+  readonly metadata: Readonly<Record<string, unknown>>;
+}
+
+export function respondList(context: RequestContext, list: ListBody, representation: Representation, metaGroup: string): ApiResponse {
+  if (representation.kind === "table") {
+    return respondJson(context, 200, renderTable({ metaGroup, representation, objects: list.items, listMeta: list.metadata }));
+  }
+  if (representation.kind === "yaml") return respondJson(context, 200, list, representation);
+  // Items are serialised one by one into chunks so a large list is not one giant string op.
+  const head = `{"kind":${JSON.stringify(list.kind)},"apiVersion":${JSON.stringify(list.apiVersion)},"metadata":${JSON.stringify(list.metadata)},"items":[`;
+  const items = list.items;
+  async function* chunks(): AsyncGenerator<string> {
+    let buffer = head;
+    for (let index = 0; index < items.length; index++) {
+      buffer += (index === 0 ? "" : ",") + JSON.stringify(items[index]);
+      if (buffer.length > 64 * 1024) {
+        yield buffer;
+        buffer = "";
+      }
+    }
+    yield `${buffer}]}`;
+  }
+  if (items.length < 256) {
+    return { status: 200, headers: headersFor(context, "application/json"), body: `${head}${items.map((item) => JSON.stringify(item)).join(",")}]}` };
+  }
+  return { status: 200, headers: headersFor(context, "application/json"), body: chunks() };
+}

@@ -1,0 +1,103 @@
+import type { FieldError } from "../../../api/errors.js";
+import { isPlainObject, type ApiObject } from "../../../api/object.js";
+import type { Strategy } from "../../definition.js";
+
+const CONFIG_KEY = /^[-._a-zA-Z0-9]+$/;
+const BASE64 = /^(?:[A-Za-z0-9+/]{4})*(?:[A-Za-z0-9+/]{2}==|[A-Za-z0-9+/]{3}=)?$/;
+const MAX_DATA_BYTES = 1024 * 1024;
+
+function validateKeys(map: unknown, field: string, errors: FieldError[]): string[] {
+  if (map === undefined || map === null) return [];
+  if (!isPlainObject(map)) {
+    errors.push({ type: "FieldValueInvalid", field, message: "must be a map of string keys to string values" });
+    return [];
+  }
+  for (const [key, value] of Object.entries(map)) {
+    if (!CONFIG_KEY.test(key) || key.length > 253) {
+      errors.push({ type: "FieldValueInvalid", field: `${field}[${key}]`, message: `Invalid value: "${key}": a valid config key must consist of alphanumeric characters, '-', '_' or '.' (e.g. 'key.name',  or 'KEY_NAME',  or 'key-name', regex used for validation is '[-._a-zA-Z0-9]+')` });
+    }
+    if (typeof value !== "string") errors.push({ type: "FieldValueInvalid", field: `${field}[${key}]`, message: "must be a string" });
+  }
+  return Object.keys(map);
+}
+
+/** `immutable: true` objects keep their data: any change of data or the flag is forbidden. */
+function validateImmutable(object: ApiObject, old: ApiObject, fields: readonly string[], errors: FieldError[]): void {
+  if (old["immutable"] !== true) return;
+  if (object["immutable"] !== true) errors.push({ type: "FieldValueForbidden", field: "immutable", message: "Forbidden: field is immutable when `immutable` is set" });
+  for (const field of fields) {
+    if (JSON.stringify(object[field] ?? null) !== JSON.stringify(old[field] ?? null)) {
+      errors.push({ type: "FieldValueForbidden", field, message: "Forbidden: field is immutable when `immutable` is set" });
+    }
+  }
+}
+
+function sizeOf(map: unknown): number {
+  if (!isPlainObject(map)) return 0;
+  let total = 0;
+  for (const [key, value] of Object.entries(map)) total += key.length + (typeof value === "string" ? value.length : 0);
+  return total;
+}
+
+function validateConfigMap(object: ApiObject): FieldError[] {
+  const errors: FieldError[] = [];
+  const dataKeys = validateKeys(object["data"], "data", errors);
+  const binaryKeys = validateKeys(object["binaryData"], "binaryData", errors);
+  for (const key of binaryKeys) {
+    if (dataKeys.includes(key)) errors.push({ type: "FieldValueInvalid", field: `data[${key}]`, message: `Invalid value: "${key}": duplicate of key present in binaryData` });
+    const value = isPlainObject(object["binaryData"]) ? object["binaryData"][key] : undefined;
+    if (typeof value === "string" && !BASE64.test(value)) errors.push({ type: "FieldValueInvalid", field: `binaryData[${key}]`, message: "Invalid value: must be base64 encoded" });
+  }
+  if (sizeOf(object["data"]) + sizeOf(object["binaryData"]) > MAX_DATA_BYTES) {
+    errors.push({ type: "FieldValueTooLong", field: "", message: `Too long: must have at most ${MAX_DATA_BYTES} bytes` });
+  }
+  return errors;
+}
+
+export const CONFIG_MAP_STRATEGY: Partial<Strategy> = {
+  validate: validateConfigMap,
+  validateUpdate(object, old) {
+    const errors = validateConfigMap(object);
+    validateImmutable(object, old, ["data", "binaryData"], errors);
+    return errors;
+  },
+};
+
+/** Folds `stringData` into base64 `data` (stringData wins), as kube does on every write. */
+function foldStringData(object: ApiObject): void {
+  const stringData = object["stringData"];
+  if (isPlainObject(stringData)) {
+    const data: Record<string, unknown> = isPlainObject(object["data"]) ? { ...object["data"] } : {};
+    for (const [key, value] of Object.entries(stringData)) {
+      data[key] = typeof value === "string" ? Buffer.from(value, "utf8").toString("base64") : value;
+    }
+    object["data"] = data;
+  }
+  delete object["stringData"];
+  if (object["type"] === undefined || object["type"] === "") object["type"] = "Opaque";
+}
+
+function validateSecret(object: ApiObject): FieldError[] {
+  const errors: FieldError[] = [];
+  validateKeys(object["data"], "data", errors);
+  const data = object["data"];
+  if (isPlainObject(data)) {
+    for (const [key, value] of Object.entries(data)) {
+      if (typeof value === "string" && !BASE64.test(value)) errors.push({ type: "FieldValueInvalid", field: `data[${key}]`, message: "Invalid value: illegal base64 data" });
+    }
+  }
+  if (sizeOf(data) > MAX_DATA_BYTES) errors.push({ type: "FieldValueTooLong", field: "data", message: `Too long: must have at most ${MAX_DATA_BYTES} bytes` });
+  return errors;
+}
+
+export const SECRET_STRATEGY: Partial<Strategy> = {
+  prepareForCreate: foldStringData,
+  prepareForUpdate: foldStringData,
+  validate: validateSecret,
+  validateUpdate(object, old) {
+    const errors = validateSecret(object);
+    if (object["type"] !== old["type"]) errors.push({ type: "FieldValueInvalid", field: "type", message: `Invalid value: "${String(object["type"])}": field is immutable` });
+    validateImmutable(object, old, ["data"], errors);
+    return errors;
+  },
+};

@@ -1,0 +1,46 @@
+import type { Profile } from "../../../api/profile.js";
+import type { ResourceDefinition } from "../../definition.js";
+import { defineResource } from "../define.js";
+import { CONFIG_MAP_STRATEGY, SECRET_STRATEGY } from "./data-strategy.js";
+import { namespaceStrategy } from "./namespace-strategy.js";
+
+const CORE = { group: "", version: "v1" } as const;
+
+/** The core/v1 resources served today, as stored objects with metadata and spec/status kept as sent. */
+export function coreResources(profile: Profile): ResourceDefinition[] {
+  return [
+    defineResource({ ...CORE, kind: "Namespace", plural: "namespaces", scope: "Cluster", shortNames: ["ns"], subresources: ["status", "finalize"], selectableFields: ["status.phase"], nameRule: "dns1123-label", strategy: namespaceStrategy(profile) }),
+    defineResource({ ...CORE, kind: "ConfigMap", plural: "configmaps", scope: "Namespaced", shortNames: ["cm"], strategy: CONFIG_MAP_STRATEGY }),
+    defineResource({ ...CORE, kind: "Secret", plural: "secrets", scope: "Namespaced", selectableFields: ["type"], strategy: SECRET_STRATEGY }),
+    defineResource({ ...CORE, kind: "ServiceAccount", plural: "serviceaccounts", scope: "Namespaced", shortNames: ["sa"] }),
+    defineResource({
+      ...CORE,
+      kind: "Pod",
+      plural: "pods",
+      scope: "Namespaced",
+      shortNames: ["po"],
+      categories: ["all"],
+      subresources: ["status"],
+      selectableFields: ["spec.nodeName", "spec.restartPolicy", "spec.schedulerName", "spec.serviceAccountName", "spec.hostNetwork", "status.phase", "status.podIP", "status.nominatedNodeName"],
+    }),
+    defineResource({ ...CORE, kind: "Service", plural: "services", scope: "Namespaced", shortNames: ["svc"], categories: ["all"], subresources: ["status"], nameRule: "dns1035-label" }),
+    defineResource({ ...CORE, kind: "Node", plural: "nodes", scope: "Cluster", shortNames: ["no"], subresources: ["status"], selectableFields: ["spec.unschedulable"] }),
+    defineResource({
+      ...CORE,
+      kind: "Event",
+      plural: "events",
+      scope: "Namespaced",
+      shortNames: ["ev"],
+      nameRule: "path-segment",
+      selectableFields: [
+        "involvedObject.kind", "involvedObject.namespace", "involvedObject.name", "involvedObject.uid", "involvedObject.apiVersion",
+        "involvedObject.resourceVersion", "involvedObject.fieldPath", "reason", "reportingComponent", ["source", "source.component"], "type",
+      ],
+    }),
+    defineResource({ ...CORE, kind: "Endpoints", plural: "endpoints", scope: "Namespaced", shortNames: ["ep"] }),
+    defineResource({ ...CORE, kind: "LimitRange", plural: "limitranges", scope: "Namespaced", shortNames: ["limits"] }),
+    defineResource({ ...CORE, kind: "ResourceQuota", plural: "resourcequotas", scope: "Namespaced", shortNames: ["quota"], subresources: ["status"] }),
+    defineResource({ ...CORE, kind: "PersistentVolume", plural: "persistentvolumes", scope: "Cluster", shortNames: ["pv"], subresources: ["status"] }),
+    defineResource({ ...CORE, kind: "PersistentVolumeClaim", plural: "persistentvolumeclaims", scope: "Namespaced", shortNames: ["pvc"], subresources: ["status"] }),
+  ];
+}

@@ -1,0 +1,62 @@
+import type { FieldError } from "../../../api/errors.js";
+import { isPlainObject, type ApiObject } from "../../../api/object.js";
+import type { Profile } from "../../../api/profile.js";
+import type { Strategy } from "../../definition.js";
+
+function specOf(object: ApiObject): Record<string, unknown> {
+  const spec = object["spec"];
+  if (isPlainObject(spec)) return spec;
+  const fresh: Record<string, unknown> = {};
+  object["spec"] = fresh;
+  return fresh;
+}
+
+function finalizersOf(object: ApiObject): unknown[] {
+  const finalizers = isPlainObject(object["spec"]) ? object["spec"]["finalizers"] : undefined;
+  return Array.isArray(finalizers) ? finalizers : [];
+}
+
+/**
+ * Namespaces: the name label is set and kept, the namespace controller's finalizer is added on
+ * create, `status.phase` is Active until a delete makes it Terminating; `spec.finalizers` holds the
+ * deletion until the controller empties the namespace and clears it through `finalize`.
+ */
+export function namespaceStrategy(profile: Profile): Partial<Strategy> {
+  const labelName = (object: ApiObject): void => {
+    object.metadata.labels = { ...(object.metadata.labels ?? {}), [profile.namespaceNameLabel]: object.metadata.name ?? "" };
+  };
+  return {
+    prepareForCreate(object) {
+      labelName(object);
+      const spec = specOf(object);
+      const finalizers = finalizersOf(object);
+      spec["finalizers"] = finalizers.includes(profile.namespaceFinalizer) ? finalizers : [...finalizers, profile.namespaceFinalizer];
+      object["status"] = { phase: "Active" };
+    },
+    prepareForUpdate(object, old) {
+      labelName(object);
+      // spec.finalizers changes only through the finalize sub-resource.
+      const oldSpec = old["spec"];
+      if (isPlainObject(oldSpec)) specOf(object)["finalizers"] = oldSpec["finalizers"];
+    },
+    prepareForDelete(object) {
+      const status = isPlainObject(object["status"]) ? object["status"] : {};
+      object["status"] = { ...status, phase: "Terminating" };
+    },
+    hasOwnFinalizers(object) {
+      return finalizersOf(object).length > 0;
+    },
+    updateSubresource(subresource, desired, old) {
+      if (subresource !== "finalize") return old;
+      specOf(old)["finalizers"] = finalizersOf(desired);
+      return old;
+    },
+    validate(object) {
+      const errors: FieldError[] = [];
+      finalizersOf(object).forEach((finalizer, index) => {
+        if (typeof finalizer !== "string" || finalizer === "") errors.push({ type: "FieldValueInvalid", field: `spec.finalizers[${index}]`, message: "Invalid value: must be a non-empty string" });
+      });
+      return errors;
+    },
+  };
+}

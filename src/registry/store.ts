@@ -1,0 +1,514 @@
+import { randomUUID } from "node:crypto";
+import { ApiError, alreadyExists, badRequest, conflict, gone, internalError, invalid, notFound, timeout, type ErrorTarget } from "../api/errors.js";
+import { cloneObject, fieldValue, nowTimestamp, type ApiObject } from "../api/object.js";
+import { matchesFields, matchesLabels } from "../api/selector.js";
+import { validateObjectMeta } from "../api/validation.js";
+import { isStorageError, type KeyValue, type Storage } from "../storage/index.js";
+import { NO_ADMISSION, type Admission, type AdmissionAttributes, type AdmissionOperation } from "./admission.js";
+import { apiVersionOf, type ResourceDefinition } from "./definition.js";
+import { decodeContinue, encodeContinue, parseRevision, type ListOptions } from "./list-options.js";
+import { decodeStored, encodeForStorage } from "./stored-object.js";
+import { canonicalJson } from "../util/canonical-json.js";
+
+export interface StoreOptions {
+  readonly admission?: Admission;
+  readonly clock?: () => Date;
+  readonly newUid?: () => string;
+  /** How long a read for a revision the store has not reached waits before 504. */
+  readonly futureRevisionWaitMs?: number;
+}
+
+export interface WriteOptions {
+  readonly dryRun?: boolean;
+  readonly user?: AdmissionAttributes["user"];
+}
+
+export interface UpdateRequest extends WriteOptions {
+  readonly subresource?: string;
+  /** Computes the desired object from the current one (undefined when absent). */
+  readonly build: (current: ApiObject | undefined) => ApiObject | Promise<ApiObject>;
+  /** When true, an absent object is created (PUT create-on-update, apply). */
+  readonly createIfMissing?: boolean;
+}
+
+export interface DeleteRequest extends WriteOptions {
+  readonly preconditions?: { readonly uid?: string; readonly resourceVersion?: string };
+}
+
+export interface ListResponse {
+  readonly items: ApiObject[];
+  readonly resourceVersion: string;
+  readonly continueToken?: string;
+  readonly remainingItemCount?: number;
+}
+
+/** The outcome of a delete: gone now, or marked for deletion while finalizers remain. */
+export type DeleteOutcome = { readonly kind: "deleted"; readonly object: ApiObject } | { readonly kind: "pending"; readonly object: ApiObject };
+
+const CONFLICT_MESSAGE = "the object has been modified; please apply your changes to the latest version and try again";
+
+/**
+ * The generic registry store: every verb of every resource, driven by its ResourceDefinition.
+ * Objects are stored without `resourceVersion`; it is set from the storage modRevision on read.
+ * Translates storage errors into ApiErrors naming the group/resource.
+ */
+export class Store {
+  readonly definition: ResourceDefinition;
+  readonly storage: Storage;
+  private readonly admission: Admission;
+  private readonly clock: () => Date;
+  private readonly newUid: () => string;
+  private readonly futureRevisionWaitMs: number;
+
+  constructor(definition: ResourceDefinition, storage: Storage, options: StoreOptions = {}) {
+    this.definition = definition;
+    this.storage = storage;
+    this.admission = options.admission ?? NO_ADMISSION;
+    this.clock = options.clock ?? (() => new Date());
+    this.newUid = options.newUid ?? randomUUID;
+    this.futureRevisionWaitMs = options.futureRevisionWaitMs ?? 3000;
+  }
+
+  get namespaced(): boolean {
+    return this.definition.scope === "Namespaced";
+  }
+
+  /** Key of one object: `/<group|core>/<plural>/<namespace>/<name>` or without namespace. */
+  key(namespace: string, name: string): string {
+    return this.namespaced ? `${this.prefix(namespace)}${name}` : `${this.prefix("")}${name}`;
+  }
+
+  /** Prefix of a collection; "" namespace = across all namespaces. */
+  prefix(namespace: string): string {
+    const base = `/${this.definition.group === "" ? "core" : this.definition.group}/${this.definition.plural}/`;
+    return this.namespaced && namespace !== "" ? `${base}${namespace}/` : base;
+  }
+
+  target(name?: string): ErrorTarget {
+    return { group: this.definition.group, resource: this.definition.plural, name };
+  }
+
+  decode(entry: KeyValue): ApiObject {
+    return decodeStored(entry.value, entry.modRevision, this.definition);
+  }
+
+  async get(namespace: string, name: string, resourceVersion?: string): Promise<ApiObject> {
+    // "Not older than" a reached revision: the latest value always qualifies.
+    await this.readRevision(resourceVersion, "notOlderThan");
+    try {
+      const entry = await this.storage.get(this.key(namespace, name));
+      return this.decode(entry);
+    } catch (error) {
+      throw this.translate(error, name);
+    }
+  }
+
+  /**
+   * Resolves a resourceVersion parameter to a storage read revision (0 = latest), waiting briefly
+   * for a revision the store has not reached and failing with 504 as kube does.
+   */
+  private async readRevision(resourceVersion: string | undefined, mode: "notOlderThan" | "exact"): Promise<number> {
+    if (resourceVersion === undefined || resourceVersion === "0") return 0;
+    const revision = parseRevision(resourceVersion);
+    await this.waitForRevision(revision);
+    return mode === "exact" ? revision : 0;
+  }
+
+  private async waitForRevision(revision: number): Promise<void> {
+    const deadline = Date.now() + this.futureRevisionWaitMs;
+    while (this.storage.currentRevision() < revision) {
+      if (Date.now() >= deadline) throw timeout(`Too large resource version: ${revision}, current: ${this.storage.currentRevision()}`, 1);
+      await new Promise((resolve) => setTimeout(resolve, 25));
+    }
+  }
+
+  async list(namespace: string, options: ListOptions): Promise<ListResponse> {
+    let revision = 0;
+    let startAfter: string | undefined;
+    if (options.continueToken !== undefined) {
+      if (options.resourceVersion !== undefined && options.resourceVersion !== "0") {
+        throw badRequest("specifying resource version is not allowed when using continue");
+      }
+      const token = decodeContinue(options.continueToken);
+      revision = token.revision;
+      startAfter = `${this.prefix(namespace)}${token.startAfter}`;
+    } else if (options.resourceVersion !== undefined && options.resourceVersion !== "0") {
+      const exact = options.resourceVersionMatch === "Exact" || (options.resourceVersionMatch === undefined && options.limit > 0);
+      revision = await this.readRevision(options.resourceVersion, exact ? "exact" : "notOlderThan");
+    }
+    const filtered = options.labelSelector.length > 0 || options.fieldSelector.length > 0;
+    const prefix = this.prefix(namespace);
+    const items: ApiObject[] = [];
+    let readRevision = revision;
+    let cursor = startAfter;
+    let remaining = 0;
+    let lastKey: string | undefined;
+    try {
+      // Selectors filter after reading, so keep reading pages until `limit` matches or the end.
+      for (;;) {
+        const want = options.limit > 0 ? options.limit - items.length : 0;
+        const page = await this.storage.list(prefix, { revision: readRevision, limit: want, startAfter: cursor });
+        readRevision = page.revision;
+        for (const entry of page.items) {
+          lastKey = entry.key;
+          const object = this.decode(entry);
+          if (filtered && !this.matches(object, options)) continue;
+          items.push(object);
+        }
+        remaining = page.remaining;
+        if (options.limit === 0 || page.remaining === 0 || items.length >= options.limit) break;
+        cursor = lastKey;
+      }
+    } catch (error) {
+      if (isStorageError(error, "Compacted") && options.continueToken !== undefined) {
+        throw new ApiError(410, "Expired", "The provided continue parameter is too old to display a consistent list result. You can start a new list without the continue parameter, or use the continue token in this response to retrieve the remainder of the results. Continuing with the provided token results in an inconsistent list - objects that were created, modified, or deleted between the time the first chunk was returned and now may show up in the list.", {});
+      }
+      throw this.translate(error);
+    }
+    const more = options.limit > 0 && remaining > 0 && lastKey !== undefined;
+    return {
+      items,
+      resourceVersion: String(readRevision),
+      continueToken: more && lastKey !== undefined ? encodeContinue({ revision: readRevision, startAfter: lastKey.slice(prefix.length) }) : undefined,
+      remainingItemCount: more && !filtered ? remaining : undefined,
+    };
+  }
+
+  /** Whether an object passes the request's label and field selectors. */
+  matches(object: ApiObject, options: Pick<ListOptions, "labelSelector" | "fieldSelector">): boolean {
+    if (!matchesLabels(options.labelSelector, object.metadata.labels)) return false;
+    if (options.fieldSelector.length === 0) return true;
+    return matchesFields(options.fieldSelector, this.fieldsOf(object));
+  }
+
+  fieldsOf(object: ApiObject): Map<string, string> {
+    const fields = new Map<string, string>([["metadata.name", object.metadata.name ?? ""]]);
+    if (this.namespaced) fields.set("metadata.namespace", object.metadata.namespace ?? "");
+    for (const [name, path] of this.definition.selectableFields) fields.set(name, fieldValue(object, path));
+    return fields;
+  }
+
+  async create(namespace: string, input: ApiObject, options: WriteOptions = {}): Promise<ApiObject> {
+    const object = cloneObject(input);
+    this.checkTypeMeta(object);
+    this.checkNamespace(object, namespace);
+    const metadata = object.metadata;
+    if ((metadata.name === undefined || metadata.name === "") && typeof metadata.generateName === "string" && metadata.generateName !== "") {
+      metadata.name = `${metadata.generateName}${randomSuffix()}`;
+    }
+    const now = nowTimestamp(this.clock);
+    delete metadata.resourceVersion;
+    delete metadata.deletionTimestamp;
+    delete metadata.deletionGracePeriodSeconds;
+    metadata.uid = this.newUid();
+    metadata.creationTimestamp = now;
+    if (this.definition.hasGeneration) metadata.generation = 1;
+    else delete metadata.generation;
+    this.definition.strategy.prepareForCreate?.(object, { now });
+    await this.admit("CREATE", namespace, object, undefined, options, "mutate");
+    this.validate(object, undefined);
+    await this.admit("CREATE", namespace, object, undefined, options, "validate");
+    const name = metadata.name ?? "";
+    if (options.dryRun === true) {
+      const existing = await this.storage.get(this.key(namespace, name)).catch(() => undefined);
+      if (existing !== undefined) throw alreadyExists(this.target(name));
+      return object;
+    }
+    try {
+      const revision = await this.storage.create(this.key(namespace, name), encodeForStorage(object));
+      metadata.resourceVersion = String(revision);
+      return object;
+    } catch (error) {
+      throw this.translate(error, name);
+    }
+  }
+
+  /**
+   * Update (PUT), patch and status writes: `build` computes the desired object from the current
+   * one inside the storage retry loop, so concurrent writers never lose updates silently.
+   */
+  async update(namespace: string, name: string, request: UpdateRequest): Promise<{ object: ApiObject; created: boolean }> {
+    const subresource = request.subresource ?? "";
+    let created = false;
+    let result: ApiObject | undefined;
+    let deleted = false;
+    const key = this.key(namespace, name);
+    const tryUpdate = async (current: KeyValue | undefined): Promise<string | { delete: true }> => {
+      const old = current === undefined ? undefined : this.decode(current);
+      if (old === undefined && request.createIfMissing !== true) throw notFound(this.target(name));
+      if (old === undefined && subresource !== "") throw notFound(this.target(name));
+      const desired = cloneObject(await request.build(old === undefined ? undefined : cloneObject(old)));
+      this.checkTypeMeta(desired);
+      if (desired.metadata.name !== undefined && desired.metadata.name !== name) {
+        throw badRequest(`the name of the object (${desired.metadata.name}) does not match the name on the URL (${name})`);
+      }
+      desired.metadata.name = name;
+      this.checkNamespace(desired, namespace);
+      if (old === undefined) {
+        created = true;
+        result = await this.prepareCreateOnUpdate(namespace, desired, request);
+        return encodeForStorage(result);
+      }
+      created = false;
+      const next = await this.prepareUpdate(namespace, desired, old, subresource, request);
+      result = next;
+      deleted = next.metadata.deletionTimestamp !== undefined && !this.hasFinalizers(next);
+      if (deleted) return { delete: true };
+      return encodeForStorage(next);
+    };
+    if (request.dryRun === true) {
+      const current = await this.storage.get(key).catch((error: unknown) => {
+        if (isStorageError(error, "KeyNotFound")) return undefined;
+        throw this.translate(error, name);
+      });
+      await tryUpdate(current);
+      if (result === undefined) throw internalError("update produced no object");
+      return { object: result, created };
+    }
+    try {
+      const outcome = await this.storage.guaranteedUpdate(key, tryUpdate, { ignoreNotFound: true });
+      if (result === undefined) throw internalError("update produced no object");
+      const finalObject: ApiObject = result;
+      // A no-op update writes nothing and keeps the stored revision.
+      if (!deleted) finalObject.metadata.resourceVersion = String(outcome.value?.modRevision ?? outcome.revision);
+      return { object: finalObject, created };
+    } catch (error) {
+      throw this.translate(error, name);
+    }
+  }
+
+  private async prepareCreateOnUpdate(namespace: string, desired: ApiObject, request: UpdateRequest): Promise<ApiObject> {
+    const metadata = desired.metadata;
+    const now = nowTimestamp(this.clock);
+    if (metadata.resourceVersion !== undefined && metadata.resourceVersion !== "") {
+      throw notFound(this.target(metadata.name));
+    }
+    metadata.uid = this.newUid();
+    metadata.creationTimestamp = now;
+    delete metadata.deletionTimestamp;
+    if (this.definition.hasGeneration) metadata.generation = 1;
+    this.definition.strategy.prepareForCreate?.(desired, { now });
+    await this.admit("CREATE", namespace, desired, undefined, request, "mutate");
+    this.validate(desired, undefined);
+    await this.admit("CREATE", namespace, desired, undefined, request, "validate");
+    return desired;
+  }
+
+  private async prepareUpdate(namespace: string, desired: ApiObject, old: ApiObject, subresource: string, request: UpdateRequest): Promise<ApiObject> {
+    const requested = desired.metadata.resourceVersion;
+    if (requested !== undefined && requested !== "" && requested !== old.metadata.resourceVersion) {
+      throw conflict(this.target(old.metadata.name), CONFLICT_MESSAGE);
+    }
+    if ((requested === undefined || requested === "") && !this.definition.strategy.allowUnconditionalUpdate) {
+      throw invalid(this.definition.kind, this.definition.group, old.metadata.name, [
+        { type: "FieldValueInvalid", field: "metadata.resourceVersion", message: "Invalid value: 0x0: must be specified for an update" },
+      ]);
+    }
+    const now = nowTimestamp(this.clock);
+    let next: ApiObject;
+    if (subresource === "status") {
+      // A status write changes only .status; everything else stays as stored.
+      next = cloneObject(old);
+      if (desired["status"] === undefined) delete next["status"];
+      else next["status"] = desired["status"];
+    } else if (subresource === "") {
+      next = desired;
+      if (this.definition.subresources.has("status")) {
+        if (old["status"] === undefined) delete next["status"];
+        else next["status"] = old["status"];
+      }
+    } else if (this.definition.subresources.has(subresource) && this.definition.strategy.updateSubresource !== undefined) {
+      next = this.definition.strategy.updateSubresource(subresource, desired, cloneObject(old));
+    } else {
+      throw notFound(this.target(old.metadata.name));
+    }
+    const metadata = next.metadata;
+    metadata.uid = old.metadata.uid;
+    metadata.creationTimestamp = old.metadata.creationTimestamp;
+    metadata.namespace = old.metadata.namespace;
+    if (metadata.namespace === undefined) delete metadata.namespace;
+    metadata.resourceVersion = old.metadata.resourceVersion;
+    if (old.metadata.deletionTimestamp !== undefined) {
+      metadata.deletionTimestamp = old.metadata.deletionTimestamp;
+      if (old.metadata.deletionGracePeriodSeconds !== undefined) metadata.deletionGracePeriodSeconds = old.metadata.deletionGracePeriodSeconds;
+    } else {
+      delete metadata.deletionTimestamp;
+      delete metadata.deletionGracePeriodSeconds;
+    }
+    delete metadata.generateName;
+    if (old.metadata.generateName !== undefined) metadata.generateName = old.metadata.generateName;
+    if (this.definition.hasGeneration) {
+      metadata.generation = typeof old.metadata.generation === "number" ? old.metadata.generation : 1;
+      if (specChanged(next, old)) metadata.generation += 1;
+    } else {
+      delete metadata.generation;
+    }
+    if (subresource === "") this.definition.strategy.prepareForUpdate?.(next, old, { now });
+    await this.admit("UPDATE", namespace, next, old, request, "mutate");
+    this.validate(next, old);
+    await this.admit("UPDATE", namespace, next, old, request, "validate");
+    return next;
+  }
+
+  async delete(namespace: string, name: string, request: DeleteRequest = {}): Promise<DeleteOutcome> {
+    const key = this.key(namespace, name);
+    let outcome: DeleteOutcome | undefined;
+    const tryUpdate = async (current: KeyValue | undefined): Promise<string | { delete: true }> => {
+      if (current === undefined) throw notFound(this.target(name));
+      const old = this.decode(current);
+      const preconditions = request.preconditions;
+      if (preconditions?.uid !== undefined && preconditions.uid !== old.metadata.uid) {
+        throw conflict(this.target(name), `Precondition failed: UID in precondition: ${preconditions.uid}, UID in object meta: ${old.metadata.uid ?? ""}`);
+      }
+      if (preconditions?.resourceVersion !== undefined && preconditions.resourceVersion !== old.metadata.resourceVersion) {
+        throw conflict(this.target(name), `Precondition failed: ResourceVersion in precondition: ${preconditions.resourceVersion}, ResourceVersion in object meta: ${old.metadata.resourceVersion ?? ""}`);
+      }
+      await this.admit("DELETE", namespace, undefined, old, request, "validate");
+      if (!this.hasFinalizers(old)) {
+        outcome = { kind: "deleted", object: old };
+        return { delete: true };
+      }
+      // Finalizers pending: mark for deletion (once) and keep the object.
+      const marked = cloneObject(old);
+      if (marked.metadata.deletionTimestamp === undefined) {
+        marked.metadata.deletionTimestamp = nowTimestamp(this.clock);
+        marked.metadata.deletionGracePeriodSeconds = 0;
+        this.definition.strategy.prepareForDelete?.(marked);
+      }
+      outcome = { kind: "pending", object: marked };
+      return encodeForStorage(marked);
+    };
+    if (request.dryRun === true) {
+      const current = await this.storage.get(key).catch((error: unknown) => {
+        throw this.translate(error, name);
+      });
+      await tryUpdate(current);
+    } else {
+      try {
+        const result = await this.storage.guaranteedUpdate(key, tryUpdate, { ignoreNotFound: true });
+        if (outcome?.kind === "pending") outcome.object.metadata.resourceVersion = String(result.revision);
+      } catch (error) {
+        throw this.translate(error, name);
+      }
+    }
+    if (outcome === undefined) throw internalError("delete produced no outcome");
+    return outcome;
+  }
+
+  /** Deletes every object the list options select; returns what was deleted or marked. */
+  async deleteCollection(namespace: string, options: ListOptions, request: DeleteRequest = {}): Promise<ApiObject[]> {
+    const listed = await this.list(namespace, { ...options, limit: 0, continueToken: undefined });
+    const results: ApiObject[] = [];
+    for (const object of listed.items) {
+      try {
+        const outcome = await this.delete(object.metadata.namespace ?? "", object.metadata.name ?? "", request);
+        results.push(outcome.object);
+      } catch (error) {
+        // Deleted concurrently: not an error for a collection delete.
+        if (error instanceof ApiError && error.code === 404) continue;
+        throw error;
+      }
+    }
+    return results;
+  }
+
+  /** Finalizers that hold an object marked for deletion: metadata's and the kind's own. */
+  hasFinalizers(object: ApiObject): boolean {
+    return (object.metadata.finalizers ?? []).length > 0 || this.definition.strategy.hasOwnFinalizers?.(object) === true;
+  }
+
+  private checkTypeMeta(object: ApiObject): void {
+    const expected = apiVersionOf(this.definition);
+    if (object.kind !== undefined && object.kind !== "" && object.kind !== this.definition.kind) {
+      throw badRequest(`the API version in the data (${object.apiVersion ?? ""}) does not match the expected API version (${expected}) or kind ${object.kind} does not match ${this.definition.kind}`);
+    }
+    if (object.apiVersion !== undefined && object.apiVersion !== "" && object.apiVersion !== expected) {
+      throw badRequest(`the API version in the data (${object.apiVersion}) does not match the expected API version (${expected})`);
+    }
+    object.apiVersion = expected;
+    object.kind = this.definition.kind;
+  }
+
+  private checkNamespace(object: ApiObject, namespace: string): void {
+    if (!this.namespaced) {
+      delete object.metadata.namespace;
+      return;
+    }
+    const given = object.metadata.namespace;
+    if (given !== undefined && given !== "" && given !== namespace) {
+      throw badRequest("the namespace of the provided object does not match the namespace sent on the request");
+    }
+    object.metadata.namespace = namespace;
+  }
+
+  private validate(object: ApiObject, old: ApiObject | undefined): void {
+    const errors = validateObjectMeta(object, { nameRule: this.definition.nameRule, namespaced: this.namespaced });
+    const strategy = this.definition.strategy;
+    if (old === undefined) errors.push(...(strategy.validate?.(object) ?? []));
+    else errors.push(...(strategy.validateUpdate?.(object, old) ?? strategy.validate?.(object) ?? []));
+    if (old !== undefined && old.metadata.deletionTimestamp !== undefined) {
+      const previous = new Set(old.metadata.finalizers ?? []);
+      for (const finalizer of object.metadata.finalizers ?? []) {
+        if (!previous.has(finalizer)) errors.push({ type: "FieldValueForbidden", field: "metadata.finalizers", message: `Forbidden: no new finalizers can be added if the object is being deleted, found new finalizers []string{"${finalizer}"}` });
+      }
+    }
+    if (errors.length > 0) throw invalid(this.definition.kind, this.definition.group, object.metadata.name, errors);
+  }
+
+  private async admit(operation: AdmissionOperation, namespace: string, object: ApiObject | undefined, oldObject: ApiObject | undefined, options: WriteOptions & { subresource?: string }, phase: "mutate" | "validate"): Promise<void> {
+    const attributes: AdmissionAttributes = {
+      operation,
+      definition: this.definition,
+      namespace,
+      name: object?.metadata.name ?? oldObject?.metadata.name ?? "",
+      subresource: options.subresource ?? "",
+      object,
+      oldObject,
+      dryRun: options.dryRun === true,
+      user: options.user,
+    };
+    await (phase === "mutate" ? this.admission.mutate(attributes) : this.admission.validate(attributes));
+  }
+
+  /** Storage errors → ApiErrors naming this resource; ApiErrors pass through. */
+  translate(error: unknown, name?: string): ApiError {
+    if (error instanceof ApiError) return error;
+    if (isStorageError(error)) {
+      switch (error.code) {
+        case "KeyNotFound":
+          return notFound(this.target(name));
+        case "KeyExists":
+          return alreadyExists(this.target(name));
+        case "RevisionConflict":
+        case "PreconditionFailed":
+          return conflict(this.target(name), CONFLICT_MESSAGE);
+        case "Compacted":
+          return gone(`The resourceVersion for the provided list is too old.`);
+        case "FutureRevision":
+          return timeout(`Too large resource version: current ${error.revision}`, 1);
+        case "Closed":
+          return new ApiError(503, "ServiceUnavailable", "storage is closed");
+      }
+    }
+    const message = error instanceof Error ? error.message : String(error);
+    return internalError(message, error);
+  }
+}
+
+const SUFFIX_ALPHABET = "bcdfghjklmnpqrstvwxz2456789";
+
+/** Five characters from kube's alphabet (no vowels, no look-alikes). */
+function randomSuffix(): string {
+  let out = "";
+  for (let index = 0; index < 5; index++) out += SUFFIX_ALPHABET[Math.floor(Math.random() * SUFFIX_ALPHABET.length)];
+  return out;
+}
+
+/** Whether anything but metadata and status differs: what bumps `metadata.generation`. */
+function specChanged(next: ApiObject, old: ApiObject): boolean {
+  const strip = (object: ApiObject): string => {
+    const { metadata: _metadata, status: _status, ...rest } = object;
+    return canonicalJson(rest);
+  };
+  return strip(next) !== strip(old);
+}

@@ -1,0 +1,23 @@
+import { internalError } from "../api/errors.js";
+import { asObject, type ApiObject } from "../api/object.js";
+import type { ResourceDefinition } from "./definition.js";
+
+/** The stored form: the object's JSON without `metadata.resourceVersion` (the revision is the version). */
+export function encodeForStorage(object: ApiObject): string {
+  const { resourceVersion: _resourceVersion, ...metadata } = object.metadata;
+  return JSON.stringify({ ...object, metadata });
+}
+
+/** Decodes stored JSON and stamps the revision it was read at as `metadata.resourceVersion`. */
+export function decodeStored(text: string, modRevision: number, definition: ResourceDefinition): ApiObject {
+  let parsed: unknown;
+  try {
+    parsed = JSON.parse(text);
+  } catch (error) {
+    throw internalError(`stored ${definition.plural} object is not valid JSON`, error);
+  }
+  const object = asObject(parsed);
+  if (object === undefined) throw internalError(`stored ${definition.plural} object is not an object`);
+  object.metadata.resourceVersion = String(modRevision);
+  return object;
+}

@@ -1,0 +1,127 @@
+import { ApiError } from "../api/errors.js";
+import type { ApiObject } from "../api/object.js";
+import { isStorageError, type WatchEvent } from "../storage/index.js";
+import { parseRevision, type ListOptions } from "./list-options.js";
+import { decodeStored } from "./stored-object.js";
+import type { Store } from "./store.js";
+
+export type ObjectEventType = "ADDED" | "MODIFIED" | "DELETED" | "BOOKMARK" | "ERROR";
+
+/** One event as a watch client sees it. For ERROR, `object` is a Status document. */
+export interface ObjectEvent {
+  readonly type: ObjectEventType;
+  readonly object: ApiObject | Record<string, unknown>;
+}
+
+export interface WatchRequest {
+  readonly namespace: string;
+  /** Watch one object (its path, or `fieldSelector=metadata.name=`). */
+  readonly name?: string;
+  readonly options: ListOptions;
+  readonly signal: AbortSignal;
+  /** Interval of periodic BOOKMARKs when the client allows them. */
+  readonly bookmarkIntervalMs?: number;
+  /** The annotation key that marks the end of initial events (`<domain>/initial-events-end`). */
+  readonly initialEventsEndAnnotation: string;
+}
+
+/**
+ * Streams a store's changes as watch events: synthetic ADDED for the current state when the
+ * resourceVersion is unset or "0", then every change after the start revision, filtered by the
+ * selectors (an object that stops matching is sent as DELETED, one that starts as ADDED).
+ * A start revision older than the history window yields one ERROR event with 410 Expired.
+ */
+export async function* watchStore(store: Store, request: WatchRequest): AsyncGenerator<ObjectEvent> {
+  const { options, signal } = request;
+  const nameFilter = request.name !== undefined && request.name !== "" ? store.key(request.namespace, request.name) : undefined;
+  const matches = (object: ApiObject): boolean => store.matches(object, options);
+  let startRevision: number;
+  const initial = options.resourceVersion === undefined || options.resourceVersion === "0" || options.sendInitialEvents === true;
+  if (initial) {
+    const listed = await store.list(request.namespace, { ...options, limit: 0, continueToken: undefined, resourceVersion: options.sendInitialEvents === true ? options.resourceVersion : undefined, resourceVersionMatch: undefined });
+    startRevision = Number(listed.resourceVersion);
+    for (const object of listed.items) {
+      if (nameFilter !== undefined && store.key(object.metadata.namespace ?? "", object.metadata.name ?? "") !== nameFilter) continue;
+      yield { type: "ADDED", object };
+    }
+    if (options.sendInitialEvents === true) {
+      yield bookmark(store, startRevision, { [request.initialEventsEndAnnotation]: "true" });
+    }
+  } else {
+    startRevision = parseRevision(options.resourceVersion ?? "0");
+  }
+  const interval = options.allowWatchBookmarks ? request.bookmarkIntervalMs ?? 60_000 : 0;
+  let lastRevision = startRevision;
+  const events = store.storage.watch(nameFilter ?? store.prefix(request.namespace), startRevision, signal)[Symbol.asyncIterator]();
+  let pendingNext: Promise<IteratorResult<WatchEvent>> | undefined;
+  try {
+    for (;;) {
+      pendingNext ??= events.next();
+      const step = interval > 0 ? await Promise.race([pendingNext, delay(interval, signal)]) : await pendingNext;
+      if (step === "tick") {
+        lastRevision = Math.max(lastRevision, store.storage.currentRevision());
+        yield bookmark(store, lastRevision);
+        continue;
+      }
+      pendingNext = undefined;
+      if (step.done === true) break;
+      const event = step.value;
+      if (nameFilter !== undefined && event.key !== nameFilter) continue;
+      lastRevision = event.revision;
+      const converted = convert(store, event, matches);
+      if (converted !== undefined) yield converted;
+    }
+  } catch (error) {
+    if (isStorageError(error, "Compacted")) {
+      yield errorEvent(new ApiError(410, "Expired", `too old resource version: ${startRevision} (${error.revision})`));
+      return;
+    }
+    if (signal.aborted) return;
+    throw error;
+  } finally {
+    await events.return?.();
+  }
+  if (options.allowWatchBookmarks && !signal.aborted) yield bookmark(store, Math.max(lastRevision, store.storage.currentRevision()));
+}
+
+function convert(store: Store, event: WatchEvent, matches: (object: ApiObject) => boolean): ObjectEvent | undefined {
+  const definition = store.definition;
+  const current = event.value === undefined ? undefined : decodeStored(event.value, event.revision, definition);
+  // The previous state is reported at the event's revision, as kube's watch cache does.
+  const previous = event.previous === undefined ? undefined : decodeStored(event.previous, event.revision, definition);
+  const nowMatches = current !== undefined && matches(current);
+  const usedToMatch = previous !== undefined && matches(previous);
+  switch (event.type) {
+    case "ADDED":
+      return nowMatches && current !== undefined ? { type: "ADDED", object: current } : undefined;
+    case "MODIFIED":
+      if (nowMatches && current !== undefined) return { type: usedToMatch ? "MODIFIED" : "ADDED", object: current };
+      if (usedToMatch && previous !== undefined) return { type: "DELETED", object: previous };
+      return undefined;
+    case "DELETED":
+      return usedToMatch && previous !== undefined ? { type: "DELETED", object: previous } : undefined;
+  }
+}
+
+function bookmark(store: Store, revision: number, annotations?: Record<string, string>): ObjectEvent {
+  const definition = store.definition;
+  return {
+    type: "BOOKMARK",
+    object: {
+      kind: definition.kind,
+      apiVersion: definition.group === "" ? definition.version : `${definition.group}/${definition.version}`,
+      metadata: { resourceVersion: String(revision), ...(annotations === undefined ? {} : { annotations }) },
+    },
+  };
+}
+
+export function errorEvent(error: ApiError): ObjectEvent {
+  return { type: "ERROR", object: { kind: "Status", apiVersion: "v1", metadata: {}, status: "Failure", message: error.message, reason: error.reason, code: error.code } };
+}
+
+function delay(ms: number, signal: AbortSignal): Promise<"tick"> {
+  return new Promise((resolve) => {
+    const timer = setTimeout(() => resolve("tick"), ms);
+    signal.addEventListener("abort", () => clearTimeout(timer), { once: true });
+  });
+}

@@ -1,0 +1,73 @@
+import type { RequestInfo } from "./request-info.js";
+
+/** An authenticated identity. */
+export interface UserInfo {
+  readonly name: string;
+  readonly uid?: string;
+  readonly groups: readonly string[];
+  readonly extra?: Readonly<Record<string, readonly string[]>>;
+}
+
+/** The client's verified TLS certificate, if it sent one that chains to the client CA. */
+export interface PeerCertificate {
+  readonly commonName: string;
+  readonly organizations: readonly string[];
+}
+
+/**
+ * One HTTP request as the pipeline sees it, independent of HTTP/1.1 vs HTTP/2 and of sockets:
+ * tests build these directly and call the handler in process.
+ */
+export interface ApiRequest {
+  readonly method: string;
+  readonly path: string;
+  readonly query: URLSearchParams;
+  /** Lower-case header names. */
+  readonly headers: Readonly<Record<string, string | undefined>>;
+  /** Reads the whole body, refusing more than `limit` bytes with 413. Callable once. */
+  readonly body: (limit: number) => Promise<Buffer>;
+  readonly peerCertificate: PeerCertificate | undefined;
+  /** Aborts when the client goes away or the server shuts down. */
+  readonly signal: AbortSignal;
+}
+
+/** A body is bytes, or a stream of chunks written (and flushed) as they come, with backpressure. */
+export type ResponseBody = string | Uint8Array | AsyncIterable<string | Uint8Array>;
+
+export interface ApiResponse {
+  readonly status: number;
+  readonly headers: Readonly<Record<string, string | readonly string[]>>;
+  readonly body: ResponseBody;
+  /** A stream that lasts until the client or server ends it (watch): cut at once on shutdown. */
+  readonly longRunning?: boolean;
+}
+
+/**
+ * The context grows stage by stage: `info` is set by the request-info filter, `user` by
+ * authentication. Later stages read them through `requireInfo`/`requireUser`.
+ */
+export interface RequestContext {
+  readonly request: ApiRequest;
+  info?: RequestInfo;
+  user?: UserInfo;
+  /** Warnings to send as `Warning: 299 - "..."` headers. */
+  readonly warnings: string[];
+}
+
+export type Handler = (context: RequestContext) => Promise<ApiResponse>;
+/** A filter wraps the rest of the chain; filters are listed in execution order. */
+export type Filter = (next: Handler) => Handler;
+
+export function chain(filters: readonly Filter[], handler: Handler): Handler {
+  return filters.reduceRight<Handler>((next, filter) => filter(next), handler);
+}
+
+export function requireInfo(context: RequestContext): RequestInfo {
+  if (context.info === undefined) throw new Error("request info filter did not run");
+  return context.info;
+}
+
+export function requireUser(context: RequestContext): UserInfo {
+  if (context.user === undefined) throw new Error("authentication filter did not run");
+  return context.user;
+}

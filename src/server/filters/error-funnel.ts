@@ -1,0 +1,18 @@
+import { ApiError } from "../../api/errors.js";
+import { errorResponse } from "../../codec/status.js";
+import type { Filter } from "../../request/context.js";
+
+/**
+ * The outermost filter: anything thrown below becomes a Status response. Unknown errors are
+ * 500s and are reported through `onInternalError` (logging), ApiErrors are expected outcomes.
+ */
+export function errorFunnel(onInternalError: (error: unknown) => void): Filter {
+  return (next) => async (context) => {
+    try {
+      return await next(context);
+    } catch (error) {
+      if (!(error instanceof ApiError) || error.code >= 500) onInternalError(error);
+      return errorResponse(error);
+    }
+  };
+}

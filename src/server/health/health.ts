@@ -1,0 +1,39 @@
+import type { ApiResponse } from "../../request/context.js";
+
+/** A named check served at `/livez/<name>` and `/readyz/<name>`. Throws (or rejects) when unhealthy. */
+export interface HealthCheck {
+  readonly name: string;
+  check(signal: AbortSignal): Promise<void> | void;
+}
+
+/**
+ * Runs checks for `/livez`, `/readyz` or `/healthz`: 200 `ok` when all pass; `?verbose` lists
+ * each as `[+]name ok`; `?exclude=name` skips one; a single check by path suffix. Failure
+ * reasons are not shown publicly, only `[-]name failed: reason withheld`.
+ */
+export async function runHealth(kind: string, checks: readonly HealthCheck[], subPath: string, query: URLSearchParams, signal: AbortSignal): Promise<ApiResponse> {
+  const selected = subPath === "" ? checks : checks.filter((check) => check.name === subPath);
+  if (subPath !== "" && selected.length === 0) return { status: 404, headers: { "content-type": "text/plain; charset=utf-8" }, body: "404 page not found\n" };
+  const excluded = new Set(query.getAll("exclude"));
+  const lines: string[] = [];
+  let failed = false;
+  for (const check of selected) {
+    if (excluded.has(check.name)) {
+      lines.push(`[+]${check.name} excluded: ok`);
+      excluded.delete(check.name);
+      continue;
+    }
+    try {
+      await check.check(signal);
+      lines.push(`[+]${check.name} ok`);
+    } catch {
+      failed = true;
+      lines.push(`[-]${check.name} failed: reason withheld`);
+    }
+  }
+  for (const name of excluded) lines.push(`warn: some health checks cannot be excluded: no matches for "${name}"`);
+  const verbose = query.has("verbose") || failed;
+  const summary = failed ? `${kind} check failed` : `${kind} check passed`;
+  const text = verbose ? `${lines.join("\n")}\n${summary}\n` : "ok";
+  return { status: failed ? 500 : 200, headers: { "content-type": "text/plain; charset=utf-8", "x-content-type-options": "nosniff" }, body: text };
+}

@@ -1,0 +1,199 @@
+import { once } from "node:events";
+import http2, { type Http2ServerRequest, type Http2ServerResponse } from "node:http2";
+import type { AddressInfo } from "node:net";
+import type { TLSSocket } from "node:tls";
+import { ApiError } from "../api/errors.js";
+import { errorResponse } from "../codec/status.js";
+import type { ApiRequest, ApiResponse, Handler, PeerCertificate } from "../request/context.js";
+
+export interface TlsMaterial {
+  readonly certificate: string;
+  readonly key: string;
+  /** PEM bundle client certificates are verified against; none = no client-cert auth. */
+  readonly clientCa?: string;
+}
+
+export interface HttpServerOptions {
+  readonly tls: TlsMaterial;
+  readonly host: string;
+  readonly port: number;
+  readonly handler: Handler;
+  readonly onError?: (error: unknown) => void;
+}
+
+/** A running listener: `stop` refuses new work, lets in-flight requests finish, ends streams. */
+export interface HttpServer {
+  readonly port: number;
+  stop(graceMs: number): Promise<void>;
+}
+
+const peerCache = new WeakMap<object, PeerCertificate | null>();
+
+function firstOrAll(value: string | string[] | undefined): string[] {
+  if (value === undefined) return [];
+  return Array.isArray(value) ? value : [value];
+}
+
+/** The verified client certificate of a connection, read once per TLS socket. */
+function peerCertificateOf(socket: TLSSocket | undefined): PeerCertificate | null | "unverified" {
+  if (socket === undefined || typeof socket.getPeerCertificate !== "function") return null;
+  const cached = peerCache.get(socket);
+  if (cached !== undefined) return cached;
+  const certificate = socket.getPeerCertificate();
+  if (certificate === undefined || certificate === null || Object.keys(certificate).length === 0) {
+    peerCache.set(socket, null);
+    return null;
+  }
+  if (!socket.authorized) return "unverified";
+  const subject = certificate.subject as unknown as Record<string, string | string[] | undefined>;
+  const peer: PeerCertificate = { commonName: firstOrAll(subject["CN"])[0] ?? "", organizations: firstOrAll(subject["O"]) };
+  peerCache.set(socket, peer);
+  return peer;
+}
+
+function readBody(request: Http2ServerRequest): (limit: number) => Promise<Buffer> {
+  let consumed: Promise<Buffer> | undefined;
+  return (limit) => {
+    consumed ??= (async () => {
+      const declared = Number(request.headers["content-length"] ?? "0");
+      if (declared > limit) throw new ApiError(413, "RequestEntityTooLarge", `the request body is too large: limit is ${limit} bytes`);
+      const chunks: Buffer[] = [];
+      let size = 0;
+      for await (const chunk of request as AsyncIterable<Buffer>) {
+        size += chunk.length;
+        if (size > limit) throw new ApiError(413, "RequestEntityTooLarge", `the request body is too large: limit is ${limit} bytes`);
+        chunks.push(chunk);
+      }
+      return chunks.length === 1 ? (chunks[0] as Buffer) : Buffer.concat(chunks);
+    })();
+    return consumed;
+  };
+}
+
+async function writeResponse(response: Http2ServerResponse, result: ApiResponse, signal: AbortSignal): Promise<void> {
+  const headers: Record<string, string | string[]> = {};
+  for (const [name, value] of Object.entries(result.headers)) {
+    // HTTP/2 forbids connection-specific headers; Node adds chunking itself on HTTP/1.1.
+    if (name === "transfer-encoding") continue;
+    headers[name] = typeof value === "string" ? value : [...value];
+  }
+  const body = result.body;
+  if (typeof body === "string" || body instanceof Uint8Array) {
+    headers["content-length"] = String(typeof body === "string" ? Buffer.byteLength(body) : body.length);
+    response.writeHead(result.status, headers);
+    response.end(body);
+    return;
+  }
+  response.writeHead(result.status, headers);
+  // HTTP/1.1 holds headers until the first write; a watch must see them at once.
+  const flushable = response as unknown as { flushHeaders?: () => void };
+  if (typeof flushable.flushHeaders === "function") flushable.flushHeaders();
+  const iterator = body[Symbol.asyncIterator]();
+  try {
+    for (;;) {
+      if (signal.aborted) break;
+      const step = await iterator.next();
+      if (step.done === true) break;
+      if (!response.write(step.value)) {
+        await Promise.race([once(response, "drain"), once(response, "close")]);
+      }
+    }
+  } finally {
+    await iterator.return?.();
+    if (!response.writableEnded) response.end();
+  }
+}
+
+/**
+ * Serves the handler over TLS with ALPN `h2` and `http/1.1`. Client certificates are requested
+ * (not required) and verified against the client CA; an unverified one makes the request 401.
+ */
+export async function startHttpServer(options: HttpServerOptions): Promise<HttpServer> {
+  const inFlight = new Set<Promise<void>>();
+  /** Long-running responses (watches): ended at once on stop instead of awaited. */
+  const streams = new Set<AbortController>();
+  let stopping = false;
+  const server = http2.createSecureServer({
+    allowHTTP1: true,
+    cert: options.tls.certificate,
+    key: options.tls.key,
+    ca: options.tls.clientCa,
+    requestCert: options.tls.clientCa !== undefined,
+    rejectUnauthorized: false,
+    minVersion: "TLSv1.2",
+  });
+  server.on("request", (request: Http2ServerRequest, response: Http2ServerResponse) => {
+    const controller = new AbortController();
+    const abort = (): void => controller.abort();
+    response.once("close", abort);
+    const work = (async () => {
+      const url = new URL(request.url, "https://localhost");
+      const peer = peerCertificateOf(request.socket as TLSSocket);
+      let result: ApiResponse;
+      if (peer === "unverified") {
+        result = errorResponse(new ApiError(401, "Unauthorized", "Unauthorized"));
+      } else {
+        const apiRequest: ApiRequest = {
+          method: request.method,
+          path: url.pathname,
+          query: url.searchParams,
+          headers: request.headers as Record<string, string | undefined>,
+          body: readBody(request),
+          peerCertificate: peer ?? undefined,
+          signal: controller.signal,
+        };
+        result = await options.handler({ request: apiRequest, warnings: [] });
+      }
+      if (result.longRunning === true) {
+        if (stopping) controller.abort();
+        streams.add(controller);
+      }
+      await writeResponse(response, result, controller.signal);
+    })()
+      .catch((error: unknown) => {
+        options.onError?.(error);
+        if (!response.headersSent) {
+          const fallback = errorResponse(error);
+          response.writeHead(fallback.status, { "content-type": "application/json" });
+          response.end(fallback.body);
+        } else if (!response.writableEnded) {
+          response.end();
+        }
+      })
+      .finally(() => {
+        streams.delete(controller);
+        inFlight.delete(work);
+      });
+    inFlight.add(work);
+  });
+  server.on("sessionError", () => {});
+  server.on("tlsClientError", () => {});
+  server.listen(options.port, options.host);
+  await once(server, "listening");
+  const port = (server.address() as AddressInfo).port;
+  const sessions = new Set<http2.ServerHttp2Session>();
+  server.on("session", (session: http2.ServerHttp2Session) => {
+    sessions.add(session);
+    session.once("close", () => sessions.delete(session));
+  });
+  const sockets = new Set<import("node:net").Socket>();
+  server.on("secureConnection", (socket: import("node:net").Socket) => {
+    sockets.add(socket);
+    socket.once("close", () => sockets.delete(socket));
+  });
+  return {
+    port,
+    async stop(graceMs) {
+      if (stopping) return;
+      stopping = true;
+      const closed = new Promise<void>((resolve) => server.close(() => resolve()));
+      for (const session of sessions) session.close();
+      // Watches end now; ordinary requests get the grace period to finish.
+      for (const controller of streams) controller.abort();
+      await Promise.race([Promise.allSettled([...inFlight]), new Promise((resolve) => setTimeout(resolve, graceMs).unref())]);
+      for (const socket of sockets) socket.destroy();
+      for (const session of sessions) session.destroy();
+      await closed;
+    },
+  };
+}

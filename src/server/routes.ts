@@ -1,0 +1,75 @@
+import { ApiError } from "../api/errors.js";
+import type { Profile } from "../api/profile.js";
+import { apiGroup, apiGroupList, apiResourceList, apiVersions } from "../endpoints/discovery.js";
+import { createOpenApi } from "../endpoints/openapi.js";
+import { respondJson } from "../endpoints/respond.js";
+import type { Registry } from "../registry/registry.js";
+import type { ApiResponse, RequestContext } from "../request/context.js";
+import type { NonResourceRequestInfo } from "../request/request-info.js";
+import { runHealth, type HealthCheck } from "./health/health.js";
+
+export interface NonResourceOptions {
+  readonly registry: Registry;
+  readonly profile: Profile;
+  readonly livez: readonly HealthCheck[];
+  readonly readyz: readonly HealthCheck[];
+  readonly serverAddress: () => string;
+}
+
+function notFound(): ApiError {
+  return new ApiError(404, "NotFound", "the server could not find the requested resource", { details: {} });
+}
+
+/** Version facts served at /version, shaped as kube's version.Info. */
+export function versionInfo(profile: Profile): Record<string, string> {
+  const match = /^v(\d+)\.(\d+)/.exec(profile.gitVersion);
+  return {
+    major: match?.[1] ?? "1",
+    minor: match?.[2] ?? "0",
+    gitVersion: profile.gitVersion,
+    gitCommit: "",
+    gitTreeState: "clean",
+    buildDate: "1970-01-01T00:00:00Z",
+    goVersion: `node${process.versions.node}`,
+    compiler: "tsc",
+    platform: `${process.platform}/${process.arch === "x64" ? "amd64" : process.arch}`,
+  };
+}
+
+/** Discovery, version and health: everything that is not a resource. */
+export function createNonResourceHandler(options: NonResourceOptions): (context: RequestContext, info: NonResourceRequestInfo) => Promise<ApiResponse> {
+  const openApi = createOpenApi(options.registry, options.profile);
+  return async function handleNonResource(context, info) {
+    const path = info.path.length > 1 ? info.path.replace(/\/+$/, "") : info.path;
+    const { query, signal } = context.request;
+    for (const [kind, checks] of [["livez", options.livez], ["readyz", options.readyz], ["healthz", options.readyz]] as const) {
+      if (path === `/${kind}` || path.startsWith(`/${kind}/`)) {
+        if (info.verb !== "get") throw new ApiError(405, "MethodNotAllowed", "only GET is allowed");
+        return runHealth(kind, checks, path.slice(kind.length + 2), query, signal);
+      }
+    }
+    if (info.verb !== "get") throw notFound();
+    if (path === "/openapi/v3") return respondJson(context, 200, openApi.root());
+    if (path.startsWith("/openapi/v3/")) {
+      const document = openApi.document(path.slice("/openapi/v3/".length));
+      if (document !== undefined) return respondJson(context, 200, document);
+    }
+    if (path === "/version") return respondJson(context, 200, versionInfo(options.profile));
+    if (path === "/api") return respondJson(context, 200, apiVersions(options.serverAddress()));
+    if (path === "/apis") return respondJson(context, 200, apiGroupList(options.registry));
+    const parts = path.split("/").filter((part) => part !== "");
+    if (parts[0] === "api" && parts.length === 2) {
+      const list = apiResourceList(options.registry, "", parts[1] ?? "");
+      if (list !== undefined) return respondJson(context, 200, list);
+    }
+    if (parts[0] === "apis" && parts.length === 2) {
+      const group = apiGroup(options.registry, parts[1] ?? "");
+      if (group !== undefined) return respondJson(context, 200, group);
+    }
+    if (parts[0] === "apis" && parts.length === 3) {
+      const list = apiResourceList(options.registry, parts[1] ?? "", parts[2] ?? "");
+      if (list !== undefined) return respondJson(context, 200, list);
+    }
+    throw notFound();
+  };
+}

@@ -1,0 +1,31 @@
+/**
+ * Storage-level errors. The registry translates these into ApiErrors that
+ * name the group/resource; nothing above the registry should see them.
+ */
+export type StorageErrorCode =
+  | "KeyNotFound"
+  | "KeyExists"
+  | "RevisionConflict"
+  | "PreconditionFailed"
+  | "Compacted"
+  | "FutureRevision"
+  | "Closed";
+
+export class StorageError extends Error {
+  readonly code: StorageErrorCode;
+  readonly key: string;
+  /** For Compacted: the oldest revision still readable. For FutureRevision: the current revision. */
+  readonly revision: number;
+
+  constructor(code: StorageErrorCode, key: string, options: { revision?: number; message?: string; cause?: unknown } = {}) {
+    super(options.message ?? `${code}: ${key}`, options.cause === undefined ? undefined : { cause: options.cause });
+    this.name = "StorageError";
+    this.code = code;
+    this.key = key;
+    this.revision = options.revision ?? 0;
+  }
+}
+
+export function isStorageError(error: unknown, code?: StorageErrorCode): error is StorageError {
+  return error instanceof StorageError && (code === undefined || error.code === code);
+}

@@ -1,0 +1,19 @@
+/** Public surface of the storage layer. */
+export type {
+  DeleteOptions,
+  DeleteResult,
+  KeyValue,
+  ListOptions,
+  ListResult,
+  ReadOptions,
+  Storage,
+  UpdateFunction,
+  UpdateOptions,
+  UpdateResult,
+  WatchEvent,
+  WatchEventType,
+} from "./interface.js";
+export { StorageError, isStorageError, type StorageErrorCode } from "./errors.js";
+export { MemoryStorage } from "./memory/memory-storage.js";
+export { SqliteStorage } from "./sqlite/sqlite-storage.js";
+export { startCompactor, type CompactorOptions } from "./compactor.js";

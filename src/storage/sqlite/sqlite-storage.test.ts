@@ -1,0 +1,94 @@
+import assert from "node:assert/strict";
+import { spawn } from "node:child_process";
+import { mkdtempSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { fileURLToPath } from "node:url";
+import { describe, it } from "node:test";
+import { runStorageConformance } from "../conformance/conformance.js";
+import { SqliteStorage } from "./sqlite-storage.js";
+
+function tempDir(): string {
+  return mkdtempSync(join(tmpdir(), "orch-sqlite-"));
+}
+
+runStorageConformance(
+  "sqlite",
+  async () => {
+    const dir = tempDir();
+    const path = join(dir, "state.db");
+    return {
+      storage: SqliteStorage.open(path),
+      reopen: async () => SqliteStorage.open(path),
+      async cleanup() {
+        rmSync(dir, { recursive: true, force: true });
+      },
+    };
+  },
+  { persistent: true },
+);
+
+describe("sqlite storage", () => {
+  it("refuses a second open of the same file while it is held", async () => {
+    const dir = tempDir();
+    const path = join(dir, "state.db");
+    const storage = SqliteStorage.open(path);
+    try {
+      await storage.create("/a", "v");
+      // A second connection in this process: the exclusive lock makes it fail instead of forking the revision counter.
+      assert.throws(() => {
+        const second = SqliteStorage.open(path, { busyTimeoutMs: 0 });
+        void second.close();
+      });
+    } finally {
+      await storage.close();
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
+
+  it("keeps every acknowledged write when the process is killed with SIGKILL", { timeout: 60_000 }, async () => {
+    const dir = tempDir();
+    const path = join(dir, "state.db");
+    const child = fileURLToPath(new URL("./durability-child.js", import.meta.url));
+    try {
+      const acknowledged = new Map<string, number>();
+      const proc = spawn(process.execPath, [child, path, "16"], { stdio: ["ignore", "pipe", "inherit"] });
+      let buffered = "";
+      const exited = new Promise<NodeJS.Signals | null>((resolve) => proc.on("exit", (_code, signal) => resolve(signal)));
+      await new Promise<void>((resolve, reject) => {
+        proc.on("error", reject);
+        proc.on("exit", () => resolve());
+        proc.stdout.setEncoding("utf8");
+        proc.stdout.on("data", (chunk: string) => {
+          buffered += chunk;
+          const lines = buffered.split("\n");
+          buffered = lines.pop() ?? ""; // an incomplete line was not fully acknowledged to us
+          for (const line of lines) {
+            const [key, revision] = line.split(" ");
+            if (key === undefined || revision === undefined) continue;
+            acknowledged.set(key, Number(revision));
+          }
+          if (acknowledged.size >= 2000 && proc.exitCode === null && !proc.killed) proc.kill("SIGKILL");
+        });
+      });
+      assert.equal(await exited, "SIGKILL");
+      assert.ok(acknowledged.size >= 2000, `only ${acknowledged.size} writes acknowledged`);
+
+      const storage = SqliteStorage.open(path);
+      try {
+        for (const [key, revision] of acknowledged) {
+          const stored = await storage.get(key);
+          assert.equal(stored.modRevision, revision, key);
+        }
+        const count = await storage.count("/durable/");
+        assert.ok(count >= acknowledged.size);
+        assert.equal(storage.currentRevision(), count, "revisions are dense: one per create");
+        assert.equal(await storage.create("/after", "v"), count + 1);
+      } finally {
+        await storage.close();
+      }
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
+});
