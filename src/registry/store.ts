@@ -417,6 +417,7 @@ export class Store {
     return (object.metadata.finalizers ?? []).length > 0 || this.definition.strategy.hasOwnFinalizers?.(object) === true;
   }
 
+  /** Checks kind/apiVersion against the resource and sets them (first, in kube's field order). */
   private checkTypeMeta(object: ApiObject): void {
     const expected = apiVersionOf(this.definition);
     if (object.kind !== undefined && object.kind !== "" && object.kind !== this.definition.kind) {
@@ -425,8 +426,9 @@ export class Store {
     if (object.apiVersion !== undefined && object.apiVersion !== "" && object.apiVersion !== expected) {
       throw badRequest(`the API version in the data (${object.apiVersion}) does not match the expected API version (${expected})`);
     }
-    object.apiVersion = expected;
-    object.kind = this.definition.kind;
+    const { apiVersion: _apiVersion, kind: _kind, metadata, ...rest } = object;
+    for (const key of Object.keys(object)) delete object[key];
+    Object.assign(object, { apiVersion: expected, kind: this.definition.kind, metadata, ...rest });
   }
 
   private checkNamespace(object: ApiObject, namespace: string): void {

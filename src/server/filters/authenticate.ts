@@ -13,7 +13,8 @@ export function authenticateFilter(authenticator: Authenticator, options: { read
       case "rejected":
         throw unauthorized();
       case "none":
-        if (!options.anonymous) throw unauthorized();
+        // A credential nobody accepts is invalid, not absent: 401 rather than anonymous.
+        if (!options.anonymous || context.request.headers["authorization"] !== undefined) throw unauthorized();
         context.user = ANONYMOUS_USER;
         break;
     }

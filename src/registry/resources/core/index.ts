@@ -16,15 +16,15 @@ export function coreResources(profile: Profile): ResourceDefinition[] {
     defineResource({
       ...CORE,
       kind: "Pod",
-      plural: "pods",
+      hasGeneration: true, plural: "pods",
       scope: "Namespaced",
       shortNames: ["po"],
       categories: ["all"],
       subresources: ["status"],
       selectableFields: ["spec.nodeName", "spec.restartPolicy", "spec.schedulerName", "spec.serviceAccountName", "spec.hostNetwork", "status.phase", "status.podIP", "status.nominatedNodeName"],
     }),
-    defineResource({ ...CORE, kind: "Service", plural: "services", scope: "Namespaced", shortNames: ["svc"], categories: ["all"], subresources: ["status"], nameRule: "dns1035-label" }),
-    defineResource({ ...CORE, kind: "Node", plural: "nodes", scope: "Cluster", shortNames: ["no"], subresources: ["status"], selectableFields: ["spec.unschedulable"] }),
+    defineResource({ ...CORE, kind: "Service", hasGeneration: true, plural: "services", scope: "Namespaced", shortNames: ["svc"], categories: ["all"], subresources: ["status"], nameRule: "dns1035-label" }),
+    defineResource({ ...CORE, kind: "Node", hasGeneration: true, plural: "nodes", scope: "Cluster", shortNames: ["no"], subresources: ["status"], selectableFields: ["spec.unschedulable"] }),
     defineResource({
       ...CORE,
       kind: "Event",
@@ -38,9 +38,9 @@ export function coreResources(profile: Profile): ResourceDefinition[] {
       ],
     }),
     defineResource({ ...CORE, kind: "Endpoints", plural: "endpoints", scope: "Namespaced", shortNames: ["ep"] }),
-    defineResource({ ...CORE, kind: "LimitRange", plural: "limitranges", scope: "Namespaced", shortNames: ["limits"] }),
-    defineResource({ ...CORE, kind: "ResourceQuota", plural: "resourcequotas", scope: "Namespaced", shortNames: ["quota"], subresources: ["status"] }),
-    defineResource({ ...CORE, kind: "PersistentVolume", plural: "persistentvolumes", scope: "Cluster", shortNames: ["pv"], subresources: ["status"] }),
-    defineResource({ ...CORE, kind: "PersistentVolumeClaim", plural: "persistentvolumeclaims", scope: "Namespaced", shortNames: ["pvc"], subresources: ["status"] }),
+    defineResource({ ...CORE, kind: "LimitRange", hasGeneration: true, plural: "limitranges", scope: "Namespaced", shortNames: ["limits"] }),
+    defineResource({ ...CORE, kind: "ResourceQuota", hasGeneration: true, plural: "resourcequotas", scope: "Namespaced", shortNames: ["quota"], subresources: ["status"] }),
+    defineResource({ ...CORE, kind: "PersistentVolume", hasGeneration: true, plural: "persistentvolumes", scope: "Cluster", shortNames: ["pv"], subresources: ["status"] }),
+    defineResource({ ...CORE, kind: "PersistentVolumeClaim", hasGeneration: true, plural: "persistentvolumeclaims", scope: "Namespaced", shortNames: ["pvc"], subresources: ["status"] }),
   ];
 }

@@ -1,0 +1,171 @@
+/**
+ * Child processes and temp dirs of the benchmark, with cleanup that also runs on errors,
+ * signals and exit: every child is killed and every temp dir removed.
+ */
+import { spawn, type ChildProcess } from "node:child_process";
+import { once } from "node:events";
+import { mkdtempSync, readFileSync, rmSync } from "node:fs";
+import https from "node:https";
+import net from "node:net";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+
+const children = new Set<ChildProcess>();
+const tempDirs = new Set<string>();
+
+function killAll(): void {
+  for (const child of children) {
+    if (child.exitCode === null && child.signalCode === null) child.kill("SIGKILL");
+  }
+  children.clear();
+}
+
+function removeTempDirs(): void {
+  for (const dir of tempDirs) rmSync(dir, { recursive: true, force: true });
+  tempDirs.clear();
+}
+
+let installed = false;
+/** Kills children and removes temp dirs on exit, on SIGINT/SIGTERM and on an uncaught error. */
+export function installCleanup(): void {
+  if (installed) return;
+  installed = true;
+  process.on("exit", () => {
+    killAll();
+    removeTempDirs();
+  });
+  for (const signal of ["SIGINT", "SIGTERM"] as const) {
+    process.once(signal, () => {
+      process.stderr.write(`bench: ${signal}, cleaning up\n`);
+      process.exit(130);
+    });
+  }
+}
+
+export function cleanup(): void {
+  killAll();
+  removeTempDirs();
+}
+
+export function makeTempDir(prefix: string): string {
+  const dir = mkdtempSync(join(tmpdir(), prefix));
+  tempDirs.add(dir);
+  return dir;
+}
+
+export function removeTempDir(dir: string): void {
+  rmSync(dir, { recursive: true, force: true });
+  tempDirs.delete(dir);
+}
+
+/** A port that was free a moment ago (bind 0, read, close). */
+export async function freePort(): Promise<number> {
+  const server = net.createServer();
+  server.listen(0, "127.0.0.1");
+  await once(server, "listening");
+  const address = server.address();
+  const port = typeof address === "object" && address !== null ? address.port : 0;
+  await new Promise<void>((resolve) => server.close(() => resolve()));
+  return port;
+}
+
+export interface Tracked {
+  readonly child: ChildProcess;
+  readonly pid: number;
+  /** Everything the child wrote to stdout and stderr so far. */
+  output(): string;
+  /** Resolves with the exit code (or null on a signal). */
+  readonly exited: Promise<number | null>;
+  /** SIGTERM, then SIGKILL after graceMs. */
+  stop(graceMs?: number): Promise<number | null>;
+}
+
+/** Spawns a node script as a tracked child. */
+export function spawnNode(args: readonly string[], options: { readonly cwd?: string } = {}): Tracked {
+  const child = spawn(process.execPath, [...args], { cwd: options.cwd, stdio: ["ignore", "pipe", "pipe"] });
+  if (child.pid === undefined) throw new Error(`could not spawn node ${args.join(" ")}`);
+  children.add(child);
+  let text = "";
+  child.stdout?.setEncoding("utf8").on("data", (chunk: string) => {
+    if (text.length < 1 << 20) text += chunk;
+  });
+  child.stderr?.setEncoding("utf8").on("data", (chunk: string) => {
+    if (text.length < 1 << 20) text += chunk;
+  });
+  const exited = new Promise<number | null>((resolve) => {
+    child.once("exit", (code) => {
+      children.delete(child);
+      resolve(code);
+    });
+  });
+  const pid = child.pid;
+  return {
+    child,
+    pid,
+    output: () => text,
+    exited,
+    async stop(graceMs = 10_000) {
+      if (child.exitCode !== null || child.signalCode !== null) return child.exitCode;
+      child.kill("SIGTERM");
+      const timer = setTimeout(() => child.kill("SIGKILL"), graceMs);
+      try {
+        return await exited;
+      } finally {
+        clearTimeout(timer);
+      }
+    },
+  };
+}
+
+export interface ProcessMemory {
+  readonly rssMB: number;
+  readonly hwmMB: number;
+}
+
+/** VmRSS and VmHWM of a live process, in MB (10^6 bytes... no: MiB, as /proc reports kB = KiB). */
+export function processMemory(pid: number): ProcessMemory {
+  const status = readFileSync(`/proc/${pid}/status`, "utf8");
+  const field = (name: string): number => {
+    const match = new RegExp(`^${name}:\\s+(\\d+)\\s+kB`, "m").exec(status);
+    if (match === null) throw new Error(`no ${name} in /proc/${pid}/status`);
+    return Number(match[1]) / 1024;
+  };
+  return { rssMB: field("VmRSS"), hwmMB: field("VmHWM") };
+}
+
+/** USER_HZ: the unit of utime/stime in /proc/<pid>/stat on Linux. */
+const CLOCK_TICKS_PER_SECOND = 100;
+
+/** User + system CPU seconds a live process has used. */
+export function processCpuSeconds(pid: number): number {
+  const stat = readFileSync(`/proc/${pid}/stat`, "utf8");
+  const fields = stat.slice(stat.lastIndexOf(")") + 2).split(" ");
+  // After "pid (comm) ": state is field 3, utime 14, stime 15 (1-based) → indices 11 and 12 here.
+  return (Number(fields[11]) + Number(fields[12])) / CLOCK_TICKS_PER_SECOND;
+}
+
+/** Polls GET https://host:port/readyz every intervalMs until 200; returns when it is. */
+export async function waitReady(host: string, port: number, options: { readonly intervalMs: number; readonly timeoutMs: number; readonly exited?: Promise<unknown> }): Promise<void> {
+  const agent = new https.Agent({ keepAlive: true, maxSockets: 1 });
+  let exited = false;
+  void options.exited?.then(() => (exited = true));
+  const deadline = Date.now() + options.timeoutMs;
+  try {
+    for (;;) {
+      if (exited) throw new Error("the server exited before it was ready");
+      if (Date.now() > deadline) throw new Error(`the server was not ready within ${options.timeoutMs} ms`);
+      const status = await new Promise<number>((resolve) => {
+        const request = https.get({ host, port, path: "/readyz", agent, rejectUnauthorized: false, timeout: 2000 }, (response) => {
+          response.resume();
+          response.once("end", () => resolve(response.statusCode ?? 0));
+        });
+        request.once("timeout", () => request.destroy());
+        request.once("error", () => resolve(0));
+      });
+      if (status === 200) return;
+      await new Promise((resolve) => setTimeout(resolve, options.intervalMs));
+    }
+  } finally {
+    agent.destroy();
+  }
+}

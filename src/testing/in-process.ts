@@ -1,0 +1,119 @@
+import { ORCH_PROFILE, type Profile } from "../api/profile.js";
+import { unionAuthenticator, type Authenticator } from "../auth/authenticator.js";
+import { mastersAuthorizer, publicInfoAuthorizer, unionAuthorizer } from "../authz/authorizer.js";
+import type { ApiRequest, ApiResponse, UserInfo } from "../request/context.js";
+import { createApiServer, type ApiServer } from "../server/api-server.js";
+import type { Storage } from "../storage/interface.js";
+import { MemoryStorage } from "../storage/memory/memory-storage.js";
+import { SILENT_LOGGER } from "../util/logger.js";
+
+/** A response read whole, with the body parsed as JSON when it is JSON. */
+export interface TestResponse {
+  readonly status: number;
+  readonly headers: ApiResponse["headers"];
+  readonly text: string;
+  readonly json: Record<string, unknown>;
+}
+
+export interface CallOptions {
+  readonly body?: unknown;
+  readonly headers?: Record<string, string>;
+  /** Who calls: a bearer token user from TEST_TOKENS, or none (anonymous). Default admin. */
+  readonly as?: "admin" | "alice" | "anonymous";
+  readonly signal?: AbortSignal;
+}
+
+/** Users the in-process server knows by bearer token. */
+const TOKENS: Record<string, UserInfo> = {
+  "admin-token": { name: "admin", groups: ["system:masters"] },
+  "alice-token": { name: "alice", groups: ["developers"] },
+};
+
+function tokenAuthenticator(): Authenticator {
+  return {
+    name: "test-tokens",
+    async authenticate(request) {
+      const header = request.headers["authorization"];
+      if (header === undefined) return { kind: "none" };
+      const user = TOKENS[header.replace(/^Bearer\s+/i, "")];
+      return user === undefined ? { kind: "rejected", reason: "unknown token" } : { kind: "ok", user };
+    },
+  };
+}
+
+async function readBody(body: ApiResponse["body"]): Promise<string> {
+  if (typeof body === "string") return body;
+  if (body instanceof Uint8Array) return Buffer.from(body).toString("utf8");
+  let out = "";
+  for await (const chunk of body) out += typeof chunk === "string" ? chunk : Buffer.from(chunk).toString("utf8");
+  return out;
+}
+
+/**
+ * The whole pipeline in process, no sockets: `call(method, path)` goes through every filter.
+ * For tests; `stop()` ends controllers and closes the store.
+ */
+export async function inProcessServer(options: { storage?: Storage; profile?: Profile } = {}): Promise<{
+  server: ApiServer;
+  storage: Storage;
+  call(method: string, path: string, options?: CallOptions): Promise<TestResponse>;
+  /** Calls without reading a streamed body (watches). */
+  raw(method: string, path: string, options?: CallOptions): Promise<ApiResponse>;
+  stop(): Promise<void>;
+}> {
+  const storage = options.storage ?? new MemoryStorage();
+  const server = createApiServer({
+    storage,
+    profile: options.profile ?? ORCH_PROFILE,
+    authenticator: unionAuthenticator([tokenAuthenticator()]),
+    authorizer: unionAuthorizer([mastersAuthorizer(), publicInfoAuthorizer()]),
+    anonymousAuth: true,
+    logger: SILENT_LOGGER,
+    serverAddress: () => "127.0.0.1:6443",
+  });
+  await server.start();
+  const raw = async (method: string, path: string, callOptions: CallOptions = {}): Promise<ApiResponse> => {
+    const url = new URL(path, "https://in-process");
+    const bodyBytes = callOptions.body === undefined ? Buffer.alloc(0) : Buffer.from(typeof callOptions.body === "string" ? callOptions.body : JSON.stringify(callOptions.body));
+    const who = callOptions.as ?? "admin";
+    const headers: Record<string, string> = { ...(callOptions.body === undefined ? {} : { "content-type": "application/json" }), ...callOptions.headers };
+    if (who !== "anonymous") headers["authorization"] = `Bearer ${who}-token`;
+    const request: ApiRequest = {
+      method,
+      path: url.pathname,
+      query: url.searchParams,
+      headers,
+      body: async (limit) => {
+        if (bodyBytes.length > limit) {
+          const { ApiError } = await import("../api/errors.js");
+          throw new ApiError(413, "RequestEntityTooLarge", "the request body is too large");
+        }
+        return bodyBytes;
+      },
+      peerCertificate: undefined,
+      signal: callOptions.signal ?? new AbortController().signal,
+    };
+    return server.handler({ request, warnings: [] });
+  };
+  return {
+    server,
+    storage,
+    raw,
+    async call(method, path, callOptions) {
+      const response = await raw(method, path, callOptions);
+      const text = await readBody(response.body);
+      let json: Record<string, unknown> = {};
+      try {
+        const parsed: unknown = JSON.parse(text);
+        if (typeof parsed === "object" && parsed !== null) json = parsed as Record<string, unknown>;
+      } catch {
+        // not JSON (health text, YAML)
+      }
+      return { status: response.status, headers: response.headers, text, json };
+    },
+    async stop() {
+      await server.stop();
+      await storage.close();
+    },
+  };
+}
