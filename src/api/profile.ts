@@ -24,6 +24,11 @@ export interface Profile {
   readonly bootstrapTokenSecretType: string;
   /** The finalizer the namespace controller owns. */
   readonly namespaceFinalizer: string;
+  /**
+   * Prefixes of OpenAPI vendor extensions, first written first. kubectl reads
+   * `x-kubernetes-group-version-kind` by that exact name, so the orch profile writes both.
+   */
+  readonly openApiExtensionPrefixes: readonly string[];
   /** `/version`'s gitVersion: the Kubernetes release whose API this serves, plus our build tag. */
   readonly gitVersion: string;
 }
@@ -43,6 +48,7 @@ export const ORCH_PROFILE: Profile = {
   serviceAccountTokenSecretType: "orch.io/service-account-token",
   bootstrapTokenSecretType: "bootstrap.orch.io/token",
   namespaceFinalizer: "orch",
+  openApiExtensionPrefixes: ["x-kubernetes-", "x-orch-"],
   gitVersion: "v1.30.0+orch",
 };
 
@@ -61,6 +67,7 @@ export const KUBERNETES_PROFILE: Profile = {
   serviceAccountTokenSecretType: "kubernetes.io/service-account-token",
   bootstrapTokenSecretType: "bootstrap.kubernetes.io/token",
   namespaceFinalizer: "kubernetes",
+  openApiExtensionPrefixes: ["x-kubernetes-"],
   gitVersion: "v1.30.0",
 };
 

@@ -53,7 +53,7 @@ const FLAGS: readonly FlagSpec[] = [
   },
   {
     name: "compat",
-    help: "Product-name profile: orch (orch.io names) or kubernetes (k8s.io names for stock clients).",
+    help: `Product-name profile: ${ORCH_PROFILE.name} (${ORCH_PROFILE.apiDomain} names) or ${KUBERNETES_PROFILE.name} (${KUBERNETES_PROFILE.apiDomain} names, for stock clients).`,
     defaultText: "orch",
     apply: (config, value) => {
       const profile = profileByName(value);

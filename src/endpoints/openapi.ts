@@ -7,16 +7,15 @@ import type { Registry } from "../registry/registry.js";
  * OpenAPI v3 documents per group-version: the operations of every resource, tagged with its
  * group-version-kind, so clients can discover which query parameters a PATCH accepts (kubectl
  * checks `fieldValidation` there before choosing server-side validation).
- * kubectl reads the `x-kubernetes-group-version-kind` extension by that exact name, so it is
- * written in both profiles; the profile's own spelling is written beside it.
+ * Extensions are written under every prefix the profile lists (kubectl needs kube's spelling).
  * TODO(#4): component schemas derived from each kind's schema.
  */
 function gvkExtensions(profile: Profile, definition: ResourceDefinition, action: string): Record<string, unknown> {
   const gvk = { group: definition.group, version: definition.version, kind: definition.kind };
-  const extensions: Record<string, unknown> = { "x-kubernetes-group-version-kind": gvk, "x-kubernetes-action": action };
-  if (profile.name !== "kubernetes") {
-    extensions[`x-${profile.name}-group-version-kind`] = gvk;
-    extensions[`x-${profile.name}-action`] = action;
+  const extensions: Record<string, unknown> = {};
+  for (const prefix of profile.openApiExtensionPrefixes) {
+    extensions[`${prefix}group-version-kind`] = gvk;
+    extensions[`${prefix}action`] = action;
   }
   return extensions;
 }

@@ -163,6 +163,9 @@ describe("the generic store, through the pipeline", () => {
     assert.deepEqual(await names("fieldSelector=metadata.name!%3Ds2"), ["s1", "s3"]);
     const bad = await server.call("GET", `${base}?labelSelector=a%20b`);
     assert.equal(bad.status, 400);
+    const unknownField = await server.call("GET", `${base}?fieldSelector=spec.nope%3Dx`);
+    assert.equal(unknownField.status, 400);
+    assert.equal(unknownField.json["message"], "field label not supported: spec.nope");
   });
 
   it("pages a list with limit and continue at one resourceVersion", async () => {

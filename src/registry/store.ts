@@ -122,7 +122,17 @@ export class Store {
     }
   }
 
+  /** Field selectors may only name fields the kind declares: others are 400, as kube answers. */
+  checkFieldSelector(options: Pick<ListOptions, "fieldSelector">): void {
+    for (const requirement of options.fieldSelector) {
+      const field = requirement.field;
+      if (field === "metadata.name" || (field === "metadata.namespace" && this.namespaced) || this.definition.selectableFields.has(field)) continue;
+      throw badRequest(`field label not supported: ${field}`);
+    }
+  }
+
   async list(namespace: string, options: ListOptions): Promise<ListResponse> {
+    this.checkFieldSelector(options);
     let revision = 0;
     let startAfter: string | undefined;
     if (options.continueToken !== undefined) {

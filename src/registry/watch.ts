@@ -33,6 +33,7 @@ export interface WatchRequest {
  */
 export async function* watchStore(store: Store, request: WatchRequest): AsyncGenerator<ObjectEvent> {
   const { options, signal } = request;
+  store.checkFieldSelector(options);
   const nameFilter = request.name !== undefined && request.name !== "" ? store.key(request.namespace, request.name) : undefined;
   const matches = (object: ApiObject): boolean => store.matches(object, options);
   let startRevision: number;

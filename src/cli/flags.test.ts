@@ -1,0 +1,54 @@
+import { describe, it } from "node:test";
+import assert from "node:assert/strict";
+import { KUBERNETES_PROFILE } from "../api/profile.js";
+import { FlagError, parseArgs } from "./flags.js";
+
+function config(argv: string[]) {
+  const parsed = parseArgs(argv);
+  assert.equal(parsed.kind, "config");
+  return parsed.kind === "config" ? parsed.config : undefined;
+}
+
+describe("parseArgs()", () => {
+  it("uses kube-apiserver's defaults", () => {
+    const parsed = config([]);
+    assert.equal(parsed?.securePort, 6443);
+    assert.equal(parsed?.bindAddress, "127.0.0.1");
+    assert.equal(parsed?.dataDir, ".orch");
+    assert.equal(parsed?.storageBackend, "sqlite");
+    assert.equal(parsed?.compactionIntervalMs, 300_000);
+  });
+
+  it("reads --flag=value, --flag value and -v forms", () => {
+    const parsed = config(["--secure-port=0", "--data-dir", "/tmp/x", "--storage-backend=memory", "--compat", "kubernetes", "-v=4", "--etcd-compaction-interval=500ms"]);
+    assert.equal(parsed?.securePort, 0);
+    assert.equal(parsed?.dataDir, "/tmp/x");
+    assert.equal(parsed?.storageBackend, "memory");
+    assert.equal(parsed?.profile, KUBERNETES_PROFILE);
+    assert.equal(parsed?.verbosity, 4);
+    assert.equal(parsed?.compactionIntervalMs, 500);
+    assert.equal(config(["--v", "2"])?.verbosity, 2);
+  });
+
+  it("returns help text listing every flag", () => {
+    const parsed = parseArgs(["--help"]);
+    assert.equal(parsed.kind, "help");
+    if (parsed.kind === "help") for (const flag of ["--secure-port", "--bind-address", "--data-dir", "--tls-cert-file", "--tls-private-key-file", "--client-ca-file", "--token-auth-file", "--storage-backend", "--compat", "--v"]) assert.ok(parsed.text.includes(flag), flag);
+  });
+
+  const bad: ReadonlyArray<readonly [string[], RegExp]> = [
+    [["--nope"], /unknown flag: --nope/],
+    [["--secure-port=abc"], /--secure-port/],
+    [["--secure-port=70000"], /--secure-port/],
+    [["--storage-backend=etcd9"], /--storage-backend/],
+    [["--compat=k8s"], /--compat/],
+    [["--etcd-compaction-interval=5"], /--etcd-compaction-interval/],
+    [["-v=x"], /-v/],
+    [["--data-dir"], /needs an argument/],
+    [["--tls-cert-file=/a"], /together/],
+    [["positional"], /unexpected argument/],
+  ];
+  for (const [argv, message] of bad) {
+    it(`rejects ${argv.join(" ")}`, () => assert.throws(() => parseArgs(argv), (error: unknown) => error instanceof FlagError && message.test(error.message)));
+  }
+});
