@@ -17,6 +17,8 @@ import { serveWatch } from "./watch-handler.js";
 /** Request bodies over this many bytes are refused with 413, as kube does (3 MiB). */
 export const MAX_BODY_BYTES = 3 * 1024 * 1024;
 
+const NOT_ALLOWED = "the server does not allow this method on the requested resource";
+
 const PATCH_FORMATS: readonly BodyFormat[] = ["json-patch", "merge-patch", "strategic-merge-patch"];
 
 export interface ResourceHandlerOptions {
@@ -62,9 +64,12 @@ export function createResourceHandler(options: ResourceHandlerOptions): (context
     const definition = store.definition;
     if (info.subresource !== "" && !definition.subresources.has(info.subresource)) throw notFoundPath();
     if (definition.scope === "Cluster" && info.namespace !== "" && info.resource !== "namespaces") throw notFoundPath();
-    const needsNamespace = definition.scope === "Namespaced" && info.verb !== "list" && info.verb !== "watch" && info.verb !== "deletecollection";
-    if (needsNamespace && info.namespace === "") throw notFoundPath();
-    if (!definition.verbs.has(info.verb)) throw methodNotAllowed(`the server does not allow this method on the requested resource`);
+    // Across all namespaces only list and watch are served; PUT/PATCH need a name.
+    const acrossNamespaces = definition.scope === "Namespaced" && info.namespace === "";
+    if (acrossNamespaces && (info.verb === "create" || info.verb === "deletecollection")) throw methodNotAllowed(NOT_ALLOWED);
+    if ((info.verb === "update" || info.verb === "patch") && info.name === "") throw methodNotAllowed(NOT_ALLOWED);
+    if (acrossNamespaces && info.verb !== "list" && info.verb !== "watch") throw notFoundPath();
+    if (!definition.verbs.has(info.verb)) throw methodNotAllowed(NOT_ALLOWED);
     const namespace = definition.scope === "Namespaced" ? info.namespace : "";
     const query = context.request.query;
     const user = context.user;

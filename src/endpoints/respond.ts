@@ -12,7 +12,7 @@ function headersFor(context: RequestContext, contentType: string): Record<string
 }
 
 export function respondJson(context: RequestContext, status: number, value: unknown, representation: Representation = { kind: "json" }): ApiResponse {
-  if (representation.kind === "yaml") return { status, headers: headersFor(context, "application/yaml"), body: toYaml(value) };
+  if (representation.kind === "yaml") return { status, headers: headersFor(context, "application/yaml"), body: toYaml(value, { version: "1.1" }) };
   return { status, headers: headersFor(context, "application/json"), body: JSON.stringify(value) };
 }
 

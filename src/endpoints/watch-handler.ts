@@ -34,12 +34,14 @@ export async function serveWatch(context: RequestContext, options: WatchServeOpt
   const onAbort = (): void => controller.abort();
   context.request.signal.addEventListener("abort", onAbort, { once: true });
   const timeoutMs = listOptions.timeoutSeconds !== undefined ? listOptions.timeoutSeconds * 1000 : defaultTimeoutMs();
-  const timer = setTimeout(() => controller.abort(), timeoutMs);
+  const deadline = new AbortController();
+  const timer = setTimeout(() => deadline.abort(), timeoutMs);
   const events = watchStore(options.store, {
     namespace: options.namespace,
     name: options.name,
     options: listOptions,
     signal: controller.signal,
+    deadline: deadline.signal,
     bookmarkIntervalMs: options.bookmarkIntervalMs,
     initialEventsEndAnnotation: `${options.profile.apiDomain}/initial-events-end`,
   });

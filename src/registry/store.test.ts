@@ -82,8 +82,11 @@ describe("the generic store, through the pipeline", () => {
 
   it("keeps uid and creationTimestamp through an update", async () => {
     const created = await server.call("POST", CM, { body: { metadata: { name: "u2" } } });
-    const updated = await server.call("PUT", `${CM}/u2`, { body: { metadata: { name: "u2", uid: "forged", creationTimestamp: "2000-01-01T00:00:00Z" }, data: { a: "b" } } });
+    const updated = await server.call("PUT", `${CM}/u2`, { body: { metadata: { name: "u2", creationTimestamp: "2000-01-01T00:00:00Z" }, data: { a: "b" } } });
     assert.equal(meta(updated.json)["uid"], meta(created.json)["uid"]);
+    const forged = await server.call("PUT", `${CM}/u2`, { body: { metadata: { name: "u2", uid: "forged" } } });
+    assert.equal(forged.status, 409);
+    assert.match(String(forged.json["message"]), /Precondition failed: UID in precondition: forged/);
     assert.equal(meta(updated.json)["creationTimestamp"], meta(created.json)["creationTimestamp"]);
   });
 

@@ -305,6 +305,10 @@ export class Store {
   }
 
   private async prepareUpdate(namespace: string, desired: ApiObject, old: ApiObject, subresource: string, request: UpdateRequest): Promise<ApiObject> {
+    const givenUid = desired.metadata.uid;
+    if (givenUid !== undefined && givenUid !== "" && givenUid !== old.metadata.uid) {
+      throw conflict(this.target(old.metadata.name), `Precondition failed: UID in precondition: ${givenUid}, UID in object meta: ${old.metadata.uid ?? ""}`);
+    }
     const requested = desired.metadata.resourceVersion;
     if (requested !== undefined && requested !== "" && requested !== old.metadata.resourceVersion) {
       throw conflict(this.target(old.metadata.name), CONFLICT_MESSAGE);

@@ -19,6 +19,8 @@ export interface WatchRequest {
   readonly name?: string;
   readonly options: ListOptions;
   readonly signal: AbortSignal;
+  /** Ends the watch normally (timeoutSeconds): a final BOOKMARK is sent when bookmarks are allowed. */
+  readonly deadline?: AbortSignal;
   /** Interval of periodic BOOKMARKs when the client allows them. */
   readonly bookmarkIntervalMs?: number;
   /** The annotation key that marks the end of initial events (`<domain>/initial-events-end`). */
@@ -53,14 +55,31 @@ export async function* watchStore(store: Store, request: WatchRequest): AsyncGen
   }
   const interval = options.allowWatchBookmarks ? request.bookmarkIntervalMs ?? 60_000 : 0;
   let lastRevision = startRevision;
-  const events = store.storage.watch(nameFilter ?? store.prefix(request.namespace), startRevision, signal)[Symbol.asyncIterator]();
+  // The storage watch gets its own signal so this generator can end it (deadline) without
+  // waiting for a next event: an async iterator's return() queues behind a pending next().
+  const inner = new AbortController();
+  const stopInner = (): void => inner.abort();
+  signal.addEventListener("abort", stopInner, { once: true });
+  const events = store.storage.watch(nameFilter ?? store.prefix(request.namespace), startRevision, inner.signal)[Symbol.asyncIterator]();
   let pendingNext: Promise<IteratorResult<WatchEvent>> | undefined;
+  const deadline = request.deadline;
+  const ended = deadline === undefined ? undefined : new Promise<"deadline">((resolve) => {
+    if (deadline.aborted) resolve("deadline");
+    deadline.addEventListener("abort", () => resolve("deadline"), { once: true });
+  });
+  let reachedDeadline = false;
   try {
     for (;;) {
       pendingNext ??= events.next();
-      const step = interval > 0 ? await Promise.race([pendingNext, delay(interval, signal)]) : await pendingNext;
+      const racers: Promise<IteratorResult<WatchEvent> | "tick" | "deadline">[] = [pendingNext];
+      if (interval > 0) racers.push(delay(interval, signal));
+      if (ended !== undefined) racers.push(ended);
+      const step = racers.length === 1 ? await pendingNext : await Promise.race(racers);
+      if (step === "deadline") {
+        reachedDeadline = true;
+        break;
+      }
       if (step === "tick") {
-        lastRevision = Math.max(lastRevision, store.storage.currentRevision());
         yield bookmark(store, lastRevision);
         continue;
       }
@@ -80,9 +99,12 @@ export async function* watchStore(store: Store, request: WatchRequest): AsyncGen
     if (signal.aborted) return;
     throw error;
   } finally {
+    inner.abort();
+    signal.removeEventListener("abort", stopInner);
     await events.return?.();
   }
-  if (options.allowWatchBookmarks && !signal.aborted) yield bookmark(store, Math.max(lastRevision, store.storage.currentRevision()));
+  // The final bookmark names the last revision whose events were all sent.
+  if (options.allowWatchBookmarks && (reachedDeadline || !signal.aborted)) yield bookmark(store, lastRevision);
 }
 
 function convert(store: Store, event: WatchEvent, matches: (object: ApiObject) => boolean): ObjectEvent | undefined {

@@ -17,6 +17,7 @@ import { authenticateFilter } from "./filters/authenticate.js";
 import { authorizeFilter } from "./filters/authorize.js";
 import { errorFunnel } from "./filters/error-funnel.js";
 import { requestInfoFilter } from "./filters/request-info.js";
+import { requestLogFilter } from "./filters/request-log.js";
 import type { HealthCheck } from "./health/health.js";
 import { createNonResourceHandler } from "./routes.js";
 
@@ -93,6 +94,7 @@ export function createApiServer(options: ApiServerOptions): ApiServer {
   };
   const handler = chain(
     [
+      requestLogFilter(logger),
       errorFunnel((error) => logger.error("request failed", errorFields(error))),
       requestInfoFilter(),
       authenticateFilter(options.authenticator, { anonymous: options.anonymousAuth }),

@@ -1,4 +1,5 @@
 import { once } from "node:events";
+import type { Socket } from "node:net";
 import http2, { type Http2ServerRequest, type Http2ServerResponse } from "node:http2";
 import type { AddressInfo } from "node:net";
 import type { TLSSocket } from "node:tls";
@@ -70,6 +71,19 @@ function readBody(request: Http2ServerRequest): (limit: number) => Promise<Buffe
   };
 }
 
+/** Resolves on drain or close, removing both listeners either way. */
+function drained(response: Http2ServerResponse): Promise<void> {
+  return new Promise((resolve) => {
+    const done = (): void => {
+      response.off("drain", done);
+      response.off("close", done);
+      resolve();
+    };
+    response.on("drain", done);
+    response.on("close", done);
+  });
+}
+
 async function writeResponse(response: Http2ServerResponse, result: ApiResponse, signal: AbortSignal): Promise<void> {
   const headers: Record<string, string | string[]> = {};
   for (const [name, value] of Object.entries(result.headers)) {
@@ -94,9 +108,7 @@ async function writeResponse(response: Http2ServerResponse, result: ApiResponse,
       if (signal.aborted) break;
       const step = await iterator.next();
       if (step.done === true) break;
-      if (!response.write(step.value)) {
-        await Promise.race([once(response, "drain"), once(response, "close")]);
-      }
+      if (!response.write(step.value)) await drained(response);
     }
   } finally {
     await iterator.return?.();
@@ -168,19 +180,20 @@ export async function startHttpServer(options: HttpServerOptions): Promise<HttpS
   });
   server.on("sessionError", () => {});
   server.on("tlsClientError", () => {});
-  server.listen(options.port, options.host);
-  await once(server, "listening");
-  const port = (server.address() as AddressInfo).port;
   const sessions = new Set<http2.ServerHttp2Session>();
   server.on("session", (session: http2.ServerHttp2Session) => {
     sessions.add(session);
     session.once("close", () => sessions.delete(session));
   });
-  const sockets = new Set<import("node:net").Socket>();
-  server.on("secureConnection", (socket: import("node:net").Socket) => {
+  const sockets = new Set<Socket>();
+  // Every TCP connection, handshaken or not: stop() must be able to end them all.
+  server.on("connection", (socket: Socket) => {
     sockets.add(socket);
     socket.once("close", () => sockets.delete(socket));
   });
+  server.listen(options.port, options.host);
+  await once(server, "listening");
+  const port = (server.address() as AddressInfo).port;
   return {
     port,
     async stop(graceMs) {

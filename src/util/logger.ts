@@ -4,6 +4,8 @@ export interface Logger {
   error(message: string, fields?: Record<string, unknown>): void;
   /** Logged when verbosity >= level. */
   verbose(level: number, message: string, fields?: Record<string, unknown>): void;
+  /** Whether `verbose(level, …)` writes anything: lets hot paths skip building fields. */
+  enabled(level: number): boolean;
 }
 
 function line(level: string, message: string, fields: Record<string, unknown> | undefined): string {
@@ -17,10 +19,11 @@ export function createLogger(verbosity: number, write: (text: string) => void = 
     verbose: (level, message, fields) => {
       if (verbosity >= level) write(line("debug", message, fields));
     },
+    enabled: (level) => verbosity >= level,
   };
 }
 
-export const SILENT_LOGGER: Logger = { info: () => {}, error: () => {}, verbose: () => {} };
+export const SILENT_LOGGER: Logger = { info: () => {}, error: () => {}, verbose: () => {}, enabled: () => false };
 
 export function errorFields(error: unknown): Record<string, unknown> {
   if (error instanceof Error) return { error: error.message, stack: error.stack };

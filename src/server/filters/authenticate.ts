@@ -14,7 +14,7 @@ export function authenticateFilter(authenticator: Authenticator, options: { read
         throw unauthorized();
       case "none":
         // A credential nobody accepts is invalid, not absent: 401 rather than anonymous.
-        if (!options.anonymous || context.request.headers["authorization"] !== undefined) throw unauthorized();
+        if (!options.anonymous || /^bearer\s/i.test(context.request.headers["authorization"] ?? "")) throw unauthorized();
         context.user = ANONYMOUS_USER;
         break;
     }
