@@ -5,7 +5,7 @@ import http2 from "node:http2";
 import { join } from "node:path";
 import { after, before, describe, it } from "node:test";
 import { selfSignedClientCertificate } from "./helpers/certs.js";
-import { freePort, runCli, startCli, type CliServer } from "./helpers/cli.js";
+import { runCli, startCli, type CliServer } from "./helpers/cli.js";
 import { credentialsFromKubeconfig, json, request, type Credentials } from "./helpers/http.js";
 import { makeTempDir, removeDir } from "./helpers/server.js";
 import { waitFor } from "./helpers/wait.js";
@@ -69,7 +69,7 @@ describe("a server started by the CLI", () => {
 
   before(async () => {
     writeFileSync(tokenFile, ['master-token,alice,uid-alice,"system:masters,devs"', "plain-token,bob,uid-bob,devs", ""].join("\n"));
-    cli = await startCli(["--data-dir", dataDir, "--secure-port", String(await freePort()), "--token-auth-file", tokenFile, "--storage-backend", "memory"]);
+    cli = await startCli(["--data-dir", dataDir, "--secure-port", "0", "--token-auth-file", tokenFile, "--storage-backend", "memory"]);
     url = cli.url;
     admin = credentialsFromKubeconfig(readFileSync(join(dataDir, "admin.kubeconfig"), "utf8"));
     ca = admin.ca;
@@ -180,7 +180,7 @@ describe("--compat kubernetes", () => {
   let cli: CliServer | undefined;
 
   before(async () => {
-    cli = await startCli(["--data-dir", dataDir, "--secure-port", String(await freePort()), "--compat", "kubernetes", "--storage-backend", "memory"]);
+    cli = await startCli(["--data-dir", dataDir, "--secure-port", "0", "--compat", "kubernetes", "--storage-backend", "memory"]);
   });
 
   after(async () => {

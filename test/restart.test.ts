@@ -5,7 +5,7 @@ import { readFileSync } from "node:fs";
 import https from "node:https";
 import { join } from "node:path";
 import { after, describe, it } from "node:test";
-import { freePort, startCli, type CliServer } from "./helpers/cli.js";
+import { startCli, type CliServer } from "./helpers/cli.js";
 import { configMap, connectHttp2, credentialsFromKubeconfig, json, parseJson, request, type Credentials, type Http2Client } from "./helpers/http.js";
 import { makeTempDir, removeDir } from "./helpers/server.js";
 import { waitFor } from "./helpers/wait.js";
@@ -69,7 +69,7 @@ describe("the CLI across restarts", () => {
 
   it("keeps every object (same uid and resourceVersion) and the certificates across a graceful restart", async () => {
     const dataDir = tempDataDir();
-    const port = await freePort();
+    const port = 0;
     const first = await start(dataDir, port);
     const caBefore = readFileSync(join(dataDir, "pki", "ca.crt"), "utf8");
     const adminBefore = readFileSync(join(dataDir, "pki", "admin.crt"), "utf8");
@@ -96,7 +96,7 @@ describe("the CLI across restarts", () => {
 
   it("keeps every acknowledged create when SIGKILLed mid-stream", async () => {
     const dataDir = tempDataDir();
-    const port = await freePort();
+    const port = 0;
     const first = await start(dataDir, port);
     const client = await connectHttp2(first.credentials);
     const acknowledged = new Map<string, Meta>();
@@ -144,7 +144,7 @@ describe("the CLI across restarts", () => {
   describe("graceful stop", () => {
     it("lets an in-flight list of 2,000 configmaps finish with 200", async () => {
       const dataDir = tempDataDir();
-      const { cli, credentials } = await start(dataDir, await freePort(), ["--storage-backend", "memory"]);
+      const { cli, credentials } = await start(dataDir, 0, ["--storage-backend", "memory"]);
       const client = await connectHttp2(credentials);
       await createMany(client, "bulk-", 2_000, 64);
       await client.close();
@@ -175,7 +175,7 @@ describe("the CLI across restarts", () => {
 
     it("finishes a request whose body is still arriving when SIGTERM comes, and refuses new connections", async () => {
       const dataDir = tempDataDir();
-      const { cli, credentials } = await start(dataDir, await freePort(), ["--storage-backend", "memory"]);
+      const { cli, credentials } = await start(dataDir, 0, ["--storage-backend", "memory"]);
       const body = JSON.stringify(configMap("late-body", { k: "v" }));
       const half = Math.floor(body.length / 2);
       const req = https.request(new URL(CONFIGMAPS, credentials.url), {

@@ -1,6 +1,5 @@
 import { execFile, spawn, type ChildProcess } from "node:child_process";
 import { once } from "node:events";
-import { createServer, type AddressInfo } from "node:net";
 import { dirname, join, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
 import { waitFor } from "./wait.js";
@@ -8,16 +7,6 @@ import { waitFor } from "./wait.js";
 /** The repository root (this file is dist/test/helpers/cli.js once compiled). */
 export const REPO_ROOT = resolve(dirname(fileURLToPath(import.meta.url)), "../../..");
 export const BIN = join(REPO_ROOT, "bin", "orch-apiserver.js");
-
-/** A port that was free a moment ago: listen on port 0, read the port, close. */
-export async function freePort(): Promise<number> {
-  const server = createServer();
-  server.listen(0, "127.0.0.1");
-  await once(server, "listening");
-  const port = (server.address() as AddressInfo).port;
-  await new Promise<void>((done) => server.close(() => done()));
-  return port;
-}
 
 export interface CliResult {
   /** Exit code; -1 when killed by a signal. */
