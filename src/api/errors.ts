@@ -50,14 +50,17 @@ export class ApiError extends Error {
   readonly details: StatusDetails | undefined;
   /** Extra headers to send with the Status (e.g. Retry-After). */
   readonly headers: Readonly<Record<string, string>>;
+  /** The Status's ListMeta, e.g. the inconsistent `continue` token of an expired list. */
+  readonly listMeta: Readonly<Record<string, string>> | undefined;
 
-  constructor(code: number, reason: StatusReason, message: string, options: { details?: StatusDetails; headers?: Record<string, string>; cause?: unknown } = {}) {
+  constructor(code: number, reason: StatusReason, message: string, options: { details?: StatusDetails; headers?: Record<string, string>; listMeta?: Record<string, string>; cause?: unknown } = {}) {
     super(message, options.cause === undefined ? undefined : { cause: options.cause });
     this.name = "ApiError";
     this.code = code;
     this.reason = reason;
     this.details = options.details;
     this.headers = options.headers ?? {};
+    this.listMeta = options.listMeta;
   }
 }
 

@@ -7,7 +7,7 @@ export function statusBody(error: ApiError): Record<string, unknown> {
   return {
     kind: "Status",
     apiVersion: "v1",
-    metadata: {},
+    metadata: error.listMeta ?? {},
     status: "Failure",
     message: error.message,
     reason: error.reason,

@@ -39,7 +39,7 @@ export function registryClient(registry: Registry, metaGroup: string): Controlle
     },
     async list(resource, namespace) {
       const result = await storeOf(resource).list(namespace, parseListOptions(EMPTY_QUERY, metaGroup));
-      return { items: result.items, resourceVersion: result.resourceVersion };
+      return { items: result.items.map((item) => item.decode()), resourceVersion: result.resourceVersion };
     },
     async deleteCollection(resource, namespace) {
       await storeOf(resource).deleteCollection(namespace, parseListOptions(EMPTY_QUERY, metaGroup));

@@ -1,5 +1,6 @@
 import { stringify as toYaml } from "yaml";
 import type { ApiObject } from "../api/object.js";
+import type { ListItem } from "../registry/cacher/cached-object.js";
 import { renderTable } from "../codec/table.js";
 import type { Representation } from "../codec/negotiate.js";
 import type { ApiResponse, RequestContext } from "../request/context.js";
@@ -28,22 +29,22 @@ export function respondObject(context: RequestContext, status: number, object: A
 export interface ListBody {
   readonly kind: string;
   readonly apiVersion: string;
-  readonly items: readonly ApiObject[];
+  readonly items: readonly ListItem[];
   readonly metadata: Readonly<Record<string, unknown>>;
 }
 
 export function respondList(context: RequestContext, list: ListBody, representation: Representation, metaGroup: string): ApiResponse {
   if (representation.kind === "table") {
-    return respondJson(context, 200, renderTable({ metaGroup, representation, objects: list.items, listMeta: list.metadata }));
+    return respondJson(context, 200, renderTable({ metaGroup, representation, objects: list.items.map((item) => item.decode()), listMeta: list.metadata }));
   }
-  if (representation.kind === "yaml") return respondJson(context, 200, list, representation);
+  if (representation.kind === "yaml") return respondJson(context, 200, { ...list, items: list.items.map((item) => item.decode()) }, representation);
   // Items are serialised one by one into chunks so a large list is not one giant string op.
   const head = `{"kind":${JSON.stringify(list.kind)},"apiVersion":${JSON.stringify(list.apiVersion)},"metadata":${JSON.stringify(list.metadata)},"items":[`;
   const items = list.items;
   async function* chunks(): AsyncGenerator<string> {
     let buffer = head;
     for (let index = 0; index < items.length; index++) {
-      buffer += (index === 0 ? "" : ",") + JSON.stringify(items[index]);
+      buffer += (index === 0 ? "" : ",") + (items[index]?.json ?? "null");
       if (buffer.length > 64 * 1024) {
         yield buffer;
         buffer = "";
@@ -52,7 +53,7 @@ export function respondList(context: RequestContext, list: ListBody, representat
     yield `${buffer}]}`;
   }
   if (items.length < 256) {
-    return { status: 200, headers: headersFor(context, "application/json"), body: `${head}${items.map((item) => JSON.stringify(item)).join(",")}]}` };
+    return { status: 200, headers: headersFor(context, "application/json"), body: `${head}${items.map((item) => item.json).join(",")}]}` };
   }
   return { status: 200, headers: headersFor(context, "application/json"), body: chunks() };
 }

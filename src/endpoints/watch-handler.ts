@@ -5,7 +5,8 @@ import type { Representation } from "../codec/negotiate.js";
 import { renderTable } from "../codec/table.js";
 import { parseListOptions } from "../registry/list-options.js";
 import type { Store } from "../registry/store.js";
-import { errorEvent, watchStore, type ObjectEvent } from "../registry/watch.js";
+import { bookmarkEvent, errorEvent, watchStore, type ObjectEvent } from "../registry/watch.js";
+import { cachedWatch } from "../registry/cacher/watch-stream.js";
 import { ApiError } from "../api/errors.js";
 import type { ApiResponse, RequestContext } from "../request/context.js";
 
@@ -36,27 +37,51 @@ export async function serveWatch(context: RequestContext, options: WatchServeOpt
   const timeoutMs = listOptions.timeoutSeconds !== undefined ? listOptions.timeoutSeconds * 1000 : defaultTimeoutMs();
   const deadline = new AbortController();
   const timer = setTimeout(() => deadline.abort(), timeoutMs);
-  const events = watchStore(options.store, {
-    namespace: options.namespace,
-    name: options.name,
-    options: listOptions,
-    signal: controller.signal,
-    deadline: deadline.signal,
-    bookmarkIntervalMs: options.bookmarkIntervalMs,
-    initialEventsEndAnnotation: `${options.profile.apiDomain}/initial-events-end`,
-  });
   const representation = options.representation;
-  const encode = (event: ObjectEvent): string => {
-    if (representation.kind === "table" && event.type !== "ERROR" && event.type !== "BOOKMARK") {
-      const table = renderTable({ metaGroup: meta, representation, objects: [event.object as ApiObject], listMeta: {} });
-      return `${JSON.stringify({ type: event.type, object: table })}\n`;
-    }
-    return `${JSON.stringify(event)}\n`;
+  const tableLine = (type: string, object: ApiObject): string => {
+    if (representation.kind !== "table") return `${JSON.stringify({ type, object })}\n`;
+    const table = renderTable({ metaGroup: meta, representation, objects: [object], listMeta: {} });
+    return `${JSON.stringify({ type, object: table })}\n`;
   };
+  const encode = (event: ObjectEvent): string => (event.type === "ERROR" || event.type === "BOOKMARK" ? `${JSON.stringify(event)}\n` : tableLine(event.type, event.object as ApiObject));
+  const store = options.store;
+  const bookmarkIntervalMs = options.bookmarkIntervalMs ?? 60_000;
+  const initialEventsEndAnnotation = `${options.profile.apiDomain}/initial-events-end`;
+  const cached = store.watchCache;
+  let chunks: AsyncIterable<string>;
+  if (cached !== undefined) {
+    chunks = cachedWatch({
+      cacher: cached.cacher,
+      cache: cached.cache,
+      prefix: store.prefix(options.namespace),
+      key: options.name === "" ? undefined : store.key(options.namespace, options.name),
+      options: listOptions,
+      signal: controller.signal,
+      deadline: deadline.signal,
+      bookmarkIntervalMs,
+      waitMs: 3000,
+      encode: representation.kind === "table" ? (type, json) => tableLine(type, JSON.parse(json) as ApiObject) : undefined,
+      bookmark: (revision, initialEventsEnd) => encode(bookmarkEvent(store, revision, initialEventsEnd ? { [initialEventsEndAnnotation]: "true" } : undefined)),
+      error: (error) => encode(errorEvent(error)),
+    });
+  } else {
+    const events = watchStore(store, {
+      namespace: options.namespace,
+      name: options.name,
+      options: listOptions,
+      signal: controller.signal,
+      deadline: deadline.signal,
+      bookmarkIntervalMs,
+      initialEventsEndAnnotation,
+    });
+    chunks = (async function* () {
+      for await (const event of events) yield encode(event);
+    })();
+  }
   // Headers go out at once; a failure after that (410 for an expired version) is an ERROR event.
   async function* body(): AsyncGenerator<string> {
     try {
-      for await (const event of events) yield encode(event);
+      yield* chunks;
     } catch (error) {
       if (!(error instanceof ApiError)) throw error;
       yield encode(errorEvent(error));

@@ -1,16 +1,18 @@
 import type { Storage } from "../storage/index.js";
 import type { ResourceDefinition } from "./definition.js";
 import { Store, type StoreOptions } from "./store.js";
+import type { Cacher } from "./cacher/cacher.js";
 
 /** Every served resource's Store, found by group, version and plural. */
 export class Registry {
   private readonly byPath = new Map<string, Store>();
   readonly stores: readonly Store[];
 
-  constructor(definitions: readonly ResourceDefinition[], storage: Storage, options: StoreOptions = {}) {
+  constructor(definitions: readonly ResourceDefinition[], storage: Storage, options: StoreOptions & { readonly cacher?: Cacher } = {}) {
     const stores: Store[] = [];
     for (const definition of definitions) {
       const store = new Store(definition, storage, options);
+      if (options.cacher !== undefined) store.attachCache(options.cacher);
       this.byPath.set(pathKey(definition.group, definition.version, definition.plural), store);
       stores.push(store);
     }

@@ -6,7 +6,12 @@ import { validateObjectMeta } from "../api/validation.js";
 import { isStorageError, type KeyValue, type Storage } from "../storage/index.js";
 import { NO_ADMISSION, type Admission, type AdmissionAttributes, type AdmissionOperation } from "./admission.js";
 import { apiVersionOf, type ResourceDefinition } from "./definition.js";
-import { decodeContinue, encodeContinue, parseRevision, type ListOptions } from "./list-options.js";
+import { decodeContinue, parseRevision, type ListOptions } from "./list-options.js";
+import type { Cacher } from "./cacher/cacher.js";
+import type { WatchCache } from "./cacher/watch-cache.js";
+import { listFromCache, listFromStorage, type ListResponse, type ListSource } from "./store-list.js";
+
+export type { ListResponse } from "./store-list.js";
 import { decodeStored, encodeForStorage } from "./stored-object.js";
 import { canonicalJson } from "../util/canonical-json.js";
 
@@ -35,12 +40,6 @@ export interface DeleteRequest extends WriteOptions {
   readonly preconditions?: { readonly uid?: string; readonly resourceVersion?: string };
 }
 
-export interface ListResponse {
-  readonly items: ApiObject[];
-  readonly resourceVersion: string;
-  readonly continueToken?: string;
-  readonly remainingItemCount?: number;
-}
 
 /** The outcome of a delete: gone now, or marked for deletion while finalizers remain. */
 export type DeleteOutcome = { readonly kind: "deleted"; readonly object: ApiObject } | { readonly kind: "pending"; readonly object: ApiObject };
@@ -59,6 +58,8 @@ export class Store {
   private readonly clock: () => Date;
   private readonly newUid: () => string;
   private readonly futureRevisionWaitMs: number;
+  private cacher: Cacher | undefined;
+  private cache: WatchCache | undefined;
 
   constructor(definition: ResourceDefinition, storage: Storage, options: StoreOptions = {}) {
     this.definition = definition;
@@ -94,24 +95,13 @@ export class Store {
 
   async get(namespace: string, name: string, resourceVersion?: string): Promise<ApiObject> {
     // "Not older than" a reached revision: the latest value always qualifies.
-    await this.readRevision(resourceVersion, "notOlderThan");
+    if (resourceVersion !== undefined && resourceVersion !== "0") await this.waitForRevision(parseRevision(resourceVersion));
     try {
       const entry = await this.storage.get(this.key(namespace, name));
       return this.decode(entry);
     } catch (error) {
       throw this.translate(error, name);
     }
-  }
-
-  /**
-   * Resolves a resourceVersion parameter to a storage read revision (0 = latest), waiting briefly
-   * for a revision the store has not reached and failing with 504 as kube does.
-   */
-  private async readRevision(resourceVersion: string | undefined, mode: "notOlderThan" | "exact"): Promise<number> {
-    if (resourceVersion === undefined || resourceVersion === "0") return 0;
-    const revision = parseRevision(resourceVersion);
-    await this.waitForRevision(revision);
-    return mode === "exact" ? revision : 0;
   }
 
   private async waitForRevision(revision: number): Promise<void> {
@@ -131,57 +121,50 @@ export class Store {
     }
   }
 
+  /**
+   * list, by the spec's resourceVersion table: continue tokens and Exact reads go to storage at
+   * their revision; everything else (unset = most recent, "0" = any, NotOlderThan) is served from
+   * the watch cache once it has caught up far enough. Without a cache, storage serves all.
+   */
   async list(namespace: string, options: ListOptions): Promise<ListResponse> {
     this.checkFieldSelector(options);
-    let revision = 0;
-    let startAfter: string | undefined;
-    if (options.continueToken !== undefined) {
-      if (options.resourceVersion !== undefined && options.resourceVersion !== "0") {
-        throw badRequest("specifying resource version is not allowed when using continue");
-      }
-      const token = decodeContinue(options.continueToken);
-      revision = token.revision;
-      startAfter = `${this.prefix(namespace)}${token.startAfter}`;
-    } else if (options.resourceVersion !== undefined && options.resourceVersion !== "0") {
-      const exact = options.resourceVersionMatch === "Exact" || (options.resourceVersionMatch === undefined && options.limit > 0);
-      revision = await this.readRevision(options.resourceVersion, exact ? "exact" : "notOlderThan");
-    }
-    const filtered = options.labelSelector.length > 0 || options.fieldSelector.length > 0;
     const prefix = this.prefix(namespace);
-    const items: ApiObject[] = [];
-    let readRevision = revision;
-    let cursor = startAfter;
-    let remaining = 0;
-    let lastKey: string | undefined;
-    try {
-      // Selectors filter after reading, so keep reading pages until `limit` matches or the end.
-      for (;;) {
-        const want = options.limit > 0 ? options.limit - items.length : 0;
-        const page = await this.storage.list(prefix, { revision: readRevision, limit: want, startAfter: cursor });
-        readRevision = page.revision;
-        for (const entry of page.items) {
-          lastKey = entry.key;
-          const object = this.decode(entry);
-          if (filtered && !this.matches(object, options)) continue;
-          items.push(object);
-        }
-        remaining = page.remaining;
-        if (options.limit === 0 || page.remaining === 0 || items.length >= options.limit) break;
-        cursor = lastKey;
-      }
-    } catch (error) {
-      if (isStorageError(error, "Compacted") && options.continueToken !== undefined) {
-        throw new ApiError(410, "Expired", "The provided continue parameter is too old to display a consistent list result. You can start a new list without the continue parameter, or use the continue token in this response to retrieve the remainder of the results. Continuing with the provided token results in an inconsistent list - objects that were created, modified, or deleted between the time the first chunk was returned and now may show up in the list.", {});
-      }
-      throw this.translate(error);
+    const version = options.resourceVersion;
+    const fromStorage = (source: Extract<ListSource, { kind: "storage" }>): Promise<ListResponse> =>
+      listFromStorage({ storage: this.storage, prefix, source, options, decode: (entry) => this.decode(entry), matches: (object) => this.matches(object, options), translate: (error) => this.translate(error) });
+    if (options.continueToken !== undefined) {
+      if (version !== undefined && version !== "0") throw badRequest("specifying resource version is not allowed when using continue");
+      const token = decodeContinue(options.continueToken);
+      return fromStorage({ kind: "storage", revision: token.revision, startAfter: `${prefix}${token.startAfter}`, fromContinue: true });
     }
-    const more = options.limit > 0 && remaining > 0 && lastKey !== undefined;
-    return {
-      items,
-      resourceVersion: String(readRevision),
-      continueToken: more && lastKey !== undefined ? encodeContinue({ revision: readRevision, startAfter: lastKey.slice(prefix.length) }) : undefined,
-      remainingItemCount: more && !filtered ? remaining : undefined,
-    };
+    const given = version !== undefined && version !== "0" ? parseRevision(version) : undefined;
+    const exact = given !== undefined && (options.resourceVersionMatch === "Exact" || (options.resourceVersionMatch === undefined && options.limit > 0));
+    if (given !== undefined && exact) {
+      await this.waitForRevision(given);
+      return fromStorage({ kind: "storage", revision: given, fromContinue: false });
+    }
+    if (this.cache === undefined || this.cacher === undefined) {
+      if (given !== undefined) await this.waitForRevision(given);
+      return fromStorage({ kind: "storage", revision: 0, fromContinue: false });
+    }
+    const atLeast = version === undefined ? "current" : given;
+    return listFromCache({ cacher: this.cacher, cache: this.cache, prefix, options, atLeast, waitMs: this.futureRevisionWaitMs });
+  }
+
+  /** Serves lists and watches of this resource from the shared watch cache. */
+  attachCache(cacher: Cacher): void {
+    this.cacher = cacher;
+    this.cache = cacher.register(this.prefix(""), {
+      kind: this.definition.kind,
+      apiVersion: apiVersionOf(this.definition),
+      decode: (value, revision) => decodeStored(value, revision, this.definition),
+      fieldsOf: (object) => this.fieldsOf(object),
+    });
+  }
+
+  /** The watch cache, when lists and watches are served from one. */
+  get watchCache(): { readonly cacher: Cacher; readonly cache: WatchCache } | undefined {
+    return this.cache === undefined || this.cacher === undefined ? undefined : { cacher: this.cacher, cache: this.cache };
   }
 
   /** Whether an object passes the request's label and field selectors. */
@@ -413,7 +396,8 @@ export class Store {
   async deleteCollection(namespace: string, options: ListOptions, request: DeleteRequest = {}): Promise<ApiObject[]> {
     const listed = await this.list(namespace, { ...options, limit: 0, continueToken: undefined });
     const results: ApiObject[] = [];
-    for (const object of listed.items) {
+    for (const item of listed.items) {
+      const object = item.decode();
       try {
         const outcome = await this.delete(object.metadata.namespace ?? "", object.metadata.name ?? "", request);
         results.push(outcome.object);

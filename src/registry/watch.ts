@@ -43,12 +43,13 @@ export async function* watchStore(store: Store, request: WatchRequest): AsyncGen
   if (initial) {
     const listed = await store.list(request.namespace, { ...options, limit: 0, continueToken: undefined, resourceVersion: options.sendInitialEvents === true ? options.resourceVersion : undefined, resourceVersionMatch: undefined });
     startRevision = Number(listed.resourceVersion);
-    for (const object of listed.items) {
+    for (const item of listed.items) {
+      const object = item.decode();
       if (nameFilter !== undefined && store.key(object.metadata.namespace ?? "", object.metadata.name ?? "") !== nameFilter) continue;
       yield { type: "ADDED", object };
     }
     if (options.sendInitialEvents === true) {
-      yield bookmark(store, startRevision, { [request.initialEventsEndAnnotation]: "true" });
+      yield bookmarkEvent(store, startRevision, { [request.initialEventsEndAnnotation]: "true" });
     }
   } else {
     startRevision = parseRevision(options.resourceVersion ?? "0");
@@ -80,7 +81,7 @@ export async function* watchStore(store: Store, request: WatchRequest): AsyncGen
         break;
       }
       if (step === "tick") {
-        yield bookmark(store, lastRevision);
+        yield bookmarkEvent(store, lastRevision);
         continue;
       }
       pendingNext = undefined;
@@ -104,7 +105,7 @@ export async function* watchStore(store: Store, request: WatchRequest): AsyncGen
     await events.return?.();
   }
   // The final bookmark names the last revision whose events were all sent.
-  if (options.allowWatchBookmarks && (reachedDeadline || !signal.aborted)) yield bookmark(store, lastRevision);
+  if (options.allowWatchBookmarks && (reachedDeadline || !signal.aborted)) yield bookmarkEvent(store, lastRevision);
 }
 
 function convert(store: Store, event: WatchEvent, matches: (object: ApiObject) => boolean): ObjectEvent | undefined {
@@ -126,7 +127,8 @@ function convert(store: Store, event: WatchEvent, matches: (object: ApiObject) =
   }
 }
 
-function bookmark(store: Store, revision: number, annotations?: Record<string, string>): ObjectEvent {
+/** A BOOKMARK: an object of the watched kind carrying only `metadata.resourceVersion`. */
+export function bookmarkEvent(store: Store, revision: number, annotations?: Record<string, string>): ObjectEvent {
   const definition = store.definition;
   return {
     type: "BOOKMARK",

@@ -9,6 +9,8 @@ import type { Controller } from "../controllers/controller.js";
 import { namespaceController } from "../controllers/namespace/namespace-controller.js";
 import { createResourceHandler } from "../endpoints/resource-handler.js";
 import { Registry } from "../registry/registry.js";
+import { Cacher } from "../registry/cacher/cacher.js";
+import type { WatchCacheOptions } from "../registry/cacher/watch-cache.js";
 import { coreResources } from "../registry/resources/core/index.js";
 import { chain, requireInfo, type Handler } from "../request/context.js";
 import type { Storage } from "../storage/interface.js";
@@ -28,6 +30,8 @@ export interface ApiServerOptions {
   readonly authorizer: Authorizer;
   readonly anonymousAuth: boolean;
   readonly logger: Logger;
+  /** Serve lists and watches from the watch cache (kube's --watch-cache); default true. */
+  readonly watchCache?: boolean | Partial<WatchCacheOptions>;
   /** `host:port` clients reach the server at, for `/api`'s serverAddressByClientCIDRs. */
   readonly serverAddress: () => string;
 }
@@ -60,7 +64,9 @@ export function createApiServer(options: ApiServerOptions): ApiServer {
       },
     }),
   ]);
-  const created = new Registry(coreResources(profile), storage, { admission });
+  const cacheOptions = options.watchCache ?? true;
+  const cacher = cacheOptions === false ? undefined : new Cacher(storage, { ...(cacheOptions === true ? {} : cacheOptions), onError: (error) => logger.error("watch cache re-listed", errorFields(error)) });
+  const created = new Registry(coreResources(profile), storage, { admission, cacher });
   registry = created;
   let started = false;
   let shuttingDown = false;
@@ -115,6 +121,7 @@ export function createApiServer(options: ApiServerOptions): ApiServer {
     handler,
     registry: created,
     async start() {
+      await cacher?.start();
       const namespaces = created.find("", "v1", "namespaces");
       if (namespaces === undefined) throw new Error("namespaces are not served");
       for (const name of ["default", profile.systemNamespace, profile.publicNamespace, profile.nodeLeaseNamespace]) {
@@ -136,6 +143,7 @@ export function createApiServer(options: ApiServerOptions): ApiServer {
       shuttingDown = true;
       controllerStop.abort();
       await Promise.allSettled(running);
+      await cacher?.stop();
     },
   };
 }

@@ -1,0 +1,127 @@
+import { isStorageError, type Storage } from "../../storage/index.js";
+import type { ResourceCodec } from "./cached-object.js";
+import { WatchCache, type WatchCacheOptions } from "./watch-cache.js";
+
+export const DEFAULT_WATCH_CACHE_OPTIONS: WatchCacheOptions = {
+  windowSize: 20_000,
+  windowMs: 5 * 60_000,
+  watcherQueueLimit: 10_000,
+};
+
+/**
+ * Keeps a WatchCache per resource current from ONE storage watch over every key. Because every
+ * write carries the next global revision and passes through this one stream, the cacher knows
+ * exactly how far every cache is: `revision` is the last revision applied to all of them, and a
+ * consistent read waits for `revision >= storage.currentRevision()` instead of re-reading the store.
+ */
+export class Cacher {
+  private readonly storage: Storage;
+  private readonly options: WatchCacheOptions;
+  private readonly caches = new Map<string, WatchCache>();
+  private revisionValue = 0;
+  private waiters: { revision: number; resolve: () => void }[] = [];
+  private readonly stopController = new AbortController();
+  private running: Promise<void> | undefined;
+  private readonly onError: (error: unknown) => void;
+
+  constructor(storage: Storage, options: Partial<WatchCacheOptions> & { onError?: (error: unknown) => void } = {}) {
+    this.storage = storage;
+    this.options = { ...DEFAULT_WATCH_CACHE_OPTIONS, ...options };
+    this.onError = options.onError ?? (() => {});
+  }
+
+  /** Registers a resource's cache; keys under `prefix` belong to it. Call before `start`. */
+  register(prefix: string, codec: ResourceCodec): WatchCache {
+    const cache = new WatchCache(prefix, codec, this.options);
+    this.caches.set(prefix, cache);
+    return cache;
+  }
+
+  /** The last revision every cache reflects. */
+  get revision(): number {
+    return this.revisionValue;
+  }
+
+  /** Lists every resource at one revision, then follows the store from there. */
+  async start(): Promise<void> {
+    await this.load();
+    this.running = this.follow();
+  }
+
+  private async load(): Promise<void> {
+    const revision = this.storage.currentRevision();
+    for (const cache of this.caches.values()) {
+      const listed = await this.storage.list(cache.prefix, { revision });
+      cache.reset(listed.items, revision);
+    }
+    this.revisionValue = revision;
+    this.release();
+  }
+
+  private cacheFor(key: string): WatchCache | undefined {
+    // Keys are /<group>/<plural>/...: the cache prefix is the first two segments.
+    const second = key.indexOf("/", key.indexOf("/", 1) + 1);
+    return second < 0 ? undefined : this.caches.get(key.slice(0, second + 1));
+  }
+
+  private async follow(): Promise<void> {
+    const signal = this.stopController.signal;
+    while (!signal.aborted) {
+      try {
+        for await (const event of this.storage.watch("", this.revisionValue, signal)) {
+          this.cacheFor(event.key)?.apply(event);
+          this.revisionValue = event.revision;
+          this.release();
+        }
+        return;
+      } catch (error) {
+        if (signal.aborted || isStorageError(error, "Closed")) return;
+        // Fell behind compaction (or a storage hiccup): re-list and go on; watchers are ended
+        // by the reset and resume from their last version (or get 410 and re-list).
+        this.onError(error);
+        await this.load();
+      }
+    }
+  }
+
+  private release(): void {
+    if (this.waiters.length === 0) return;
+    const ready = this.waiters.filter((waiter) => waiter.revision <= this.revisionValue);
+    if (ready.length === 0) return;
+    this.waiters = this.waiters.filter((waiter) => waiter.revision > this.revisionValue);
+    for (const waiter of ready) waiter.resolve();
+  }
+
+  /**
+   * Resolves once every cache reflects `revision`; false after `timeoutMs` (the caller answers
+   * 504, as kube does for a version it has not reached).
+   */
+  waitFor(revision: number, timeoutMs: number): Promise<boolean> {
+    if (revision <= this.revisionValue) return Promise.resolve(true);
+    return new Promise((resolve) => {
+      const timer = setTimeout(() => {
+        this.waiters = this.waiters.filter((waiter) => waiter !== entry);
+        resolve(false);
+      }, timeoutMs);
+      const entry = {
+        revision,
+        resolve: () => {
+          clearTimeout(timer);
+          resolve(true);
+        },
+      };
+      this.waiters.push(entry);
+    });
+  }
+
+  /** Waits until the caches reflect everything committed so far (a consistent read). */
+  async waitForCurrent(timeoutMs: number): Promise<boolean> {
+    return this.waitFor(this.storage.currentRevision(), timeoutMs);
+  }
+
+  async stop(): Promise<void> {
+    this.stopController.abort();
+    for (const cache of this.caches.values()) cache.closeWatchers();
+    await this.running;
+  }
+}

@@ -1,0 +1,99 @@
+import { ApiError, timeout } from "../../api/errors.js";
+import { parseRevision, type ListOptions } from "../list-options.js";
+import type { CacheWatcher, EventEncoder } from "./cache-watcher.js";
+import type { Cacher } from "./cacher.js";
+import type { WatchCache, WatchStart } from "./watch-cache.js";
+
+export interface CachedWatchRequest {
+  readonly cacher: Cacher;
+  readonly cache: WatchCache;
+  /** Collection prefix (namespace) and, for one object, its key. */
+  readonly prefix: string;
+  readonly key?: string;
+  readonly options: ListOptions;
+  /** Client gone or server stopping: end at once. */
+  readonly signal: AbortSignal;
+  /** timeoutSeconds reached: end normally, with a final BOOKMARK when allowed. */
+  readonly deadline: AbortSignal;
+  readonly bookmarkIntervalMs: number;
+  /** How long to wait for the cache to reach a requested or the current revision. */
+  readonly waitMs: number;
+  /** Encodes events for non-JSON representations (Tables); JSON lines are shared otherwise. */
+  readonly encode?: EventEncoder;
+  /** A BOOKMARK line for a revision, optionally with the initial-events-end annotation. */
+  readonly bookmark: (revision: number, initialEventsEnd: boolean) => string;
+  /** An ERROR line for an ApiError. */
+  readonly error: (error: ApiError) => string;
+}
+
+function aborted(signal: AbortSignal): Promise<void> {
+  return new Promise((resolve) => {
+    if (signal.aborted) resolve();
+    else signal.addEventListener("abort", () => resolve(), { once: true });
+  });
+}
+
+/**
+ * A watch served from the cache, as encoded chunks. Start by the spec's watch table: rv unset =
+ * current state (after catching up with the store) as ADDED then changes; "0" = the cached state
+ * as is; other = changes after it, replayed from the event window, or one 410 ERROR event when it
+ * is older than the window. `sendInitialEvents=true` streams the state and ends it with a
+ * BOOKMARK carrying the initial-events-end annotation.
+ */
+export async function* cachedWatch(request: CachedWatchRequest): AsyncGenerator<string> {
+  const { cacher, options } = request;
+  const version = options.resourceVersion;
+  let start: WatchStart;
+  if (options.sendInitialEvents === false) {
+    // Explicitly no initial state: changes from the most recent version on.
+    if (version === undefined && !(await cacher.waitForCurrent(request.waitMs))) throw timeout("the watch cache did not catch up in time", 1);
+    start = { kind: "revision", revision: version === undefined || version === "0" ? cacher.revision : parseRevision(version) };
+  } else if (version === undefined || version === "0" || options.sendInitialEvents === true) {
+    if (version === undefined && !(await cacher.waitForCurrent(request.waitMs))) throw timeout("the watch cache did not catch up in time", 1);
+    if (version !== undefined && version !== "0" && !(await cacher.waitFor(parseRevision(version), request.waitMs))) {
+      throw timeout(`Too large resource version: ${version}, current: ${cacher.revision}`, 1);
+    }
+    start = { kind: "state" };
+  } else {
+    start = { kind: "revision", revision: parseRevision(version) };
+  }
+  const startRevision = cacher.revision;
+  const initialEventsEnd = options.sendInitialEvents === true ? request.bookmark(startRevision, true) : undefined;
+  const filter = { prefix: request.prefix, key: request.key, labelSelector: options.labelSelector, fieldSelector: options.fieldSelector };
+  const watcher: CacheWatcher | undefined = request.cache.watch(filter, start, startRevision, { encode: request.encode, initialEventsEnd });
+  if (watcher === undefined) {
+    const requested = start.kind === "revision" ? start.revision : 0;
+    yield request.error(new ApiError(410, "Expired", `too old resource version: ${requested} (${request.cache.oldestResumableRevision})`));
+    return;
+  }
+  const stopped = aborted(request.signal);
+  const finished = aborted(request.deadline);
+  let timer: NodeJS.Timeout | undefined;
+  try {
+    for (;;) {
+      const tick =
+        options.allowWatchBookmarks && request.bookmarkIntervalMs > 0
+          ? new Promise<void>((resolve) => {
+              timer = setTimeout(resolve, request.bookmarkIntervalMs);
+            })
+          : undefined;
+      const interrupt = Promise.race([stopped, finished, ...(tick === undefined ? [] : [tick])]);
+      const lines = await watcher.next(interrupt);
+      clearTimeout(timer);
+      if (lines === undefined) return; // ended: overflow (too slow) or server stop
+      if (lines.length > 0) {
+        yield lines.length === 1 ? (lines[0] ?? "") : lines.join("");
+        continue;
+      }
+      if (request.signal.aborted) return;
+      // Interrupted by the bookmark tick or the deadline: everything dispatched so far first.
+      const pending = watcher.takePending();
+      if (pending.length > 0) yield pending.join("");
+      if (options.allowWatchBookmarks) yield request.bookmark(Math.max(cacher.revision, watcher.startRevision), false);
+      if (request.deadline.aborted) return;
+    }
+  } finally {
+    clearTimeout(timer);
+    watcher.end("closed");
+  }
+}

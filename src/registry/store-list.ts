@@ -1,0 +1,110 @@
+import { ApiError, timeout } from "../api/errors.js";
+import { isStorageError } from "../storage/index.js";
+import type { Storage } from "../storage/interface.js";
+import { listItem, listItemOf, type CachedObject, type ListItem } from "./cacher/cached-object.js";
+import { filterMatches, type WatchFilter } from "./cacher/cache-watcher.js";
+import type { Cacher } from "./cacher/cacher.js";
+import type { WatchCache } from "./cacher/watch-cache.js";
+import { encodeContinue } from "./list-options.js";
+import type { ListOptions } from "./list-options.js";
+import type { ApiObject } from "../api/object.js";
+import type { KeyValue } from "../storage/interface.js";
+
+export interface ListResponse {
+  readonly items: readonly ListItem[];
+  readonly resourceVersion: string;
+  readonly continueToken?: string;
+  readonly remainingItemCount?: number;
+}
+
+/** What a list reads, resolved from the request's resourceVersion semantics. */
+export type ListSource =
+  | { readonly kind: "storage"; readonly revision: number; readonly startAfter?: string; readonly fromContinue: boolean }
+  | { readonly kind: "cache" };
+
+function page(options: ListOptions, prefix: string, items: ListItem[], revision: number, remaining: number, lastKey: string | undefined): ListResponse {
+  const filtered = options.labelSelector.length > 0 || options.fieldSelector.length > 0;
+  const more = options.limit > 0 && remaining > 0 && lastKey !== undefined;
+  return {
+    items,
+    resourceVersion: String(revision),
+    continueToken: more && lastKey !== undefined ? encodeContinue({ revision, startAfter: lastKey.slice(prefix.length) }) : undefined,
+    remainingItemCount: more && !filtered ? remaining : undefined,
+  };
+}
+
+const EXPIRED_CONTINUE =
+  "The provided continue parameter is too old to display a consistent list result. You can start a new list without the continue parameter, or use the continue token in this response to retrieve the remainder of the results. Continuing with the provided token results in an inconsistent list - objects that were created, modified, or deleted between the time the first chunk was returned and now may show up in the list.";
+
+export interface StorageListInput {
+  readonly storage: Storage;
+  readonly prefix: string;
+  readonly source: Extract<ListSource, { kind: "storage" }>;
+  readonly options: ListOptions;
+  readonly decode: (entry: KeyValue) => ApiObject;
+  readonly matches: (object: ApiObject) => boolean;
+  readonly translate: (error: unknown) => ApiError;
+}
+
+/** A list read from storage at a revision (0 = latest): exact reads and continued pages. */
+export async function listFromStorage(input: StorageListInput): Promise<ListResponse> {
+  const { options, prefix } = input;
+  const filtered = options.labelSelector.length > 0 || options.fieldSelector.length > 0;
+  const items: ListItem[] = [];
+  let revision = input.source.revision;
+  let cursor = input.source.startAfter;
+  let remaining = 0;
+  let lastKey: string | undefined;
+  try {
+    // Selectors filter after reading, so keep reading pages until `limit` matches or the end.
+    for (;;) {
+      const want = options.limit > 0 ? options.limit - items.length : 0;
+      const result = await input.storage.list(prefix, { revision, limit: want, startAfter: cursor });
+      revision = result.revision;
+      for (const entry of result.items) {
+        lastKey = entry.key;
+        const object = input.decode(entry);
+        if (filtered && !input.matches(object)) continue;
+        items.push(listItemOf(object));
+      }
+      remaining = result.remaining;
+      if (options.limit === 0 || result.remaining === 0 || items.length >= options.limit) break;
+      cursor = lastKey;
+    }
+  } catch (error) {
+    if (isStorageError(error, "Compacted") && input.source.fromContinue) {
+      // kube hands back a token to go on from the latest version, knowingly inconsistent.
+      const startAfter = (input.source.startAfter ?? prefix).slice(prefix.length);
+      const inconsistent = encodeContinue({ revision: input.storage.currentRevision(), startAfter });
+      throw new ApiError(410, "Expired", EXPIRED_CONTINUE, { listMeta: { continue: inconsistent } });
+    }
+    throw input.translate(error);
+  }
+  return page(options, prefix, items, revision, remaining, lastKey);
+}
+
+export interface CacheListInput {
+  readonly cacher: Cacher;
+  readonly cache: WatchCache;
+  readonly prefix: string;
+  readonly options: ListOptions;
+  /** The revision the cache must reach first; undefined = any (rv "0"). */
+  readonly atLeast: number | "current" | undefined;
+  readonly waitMs: number;
+}
+
+/** A list served from the watch cache once it is at least as new as the request needs. */
+export async function listFromCache(input: CacheListInput): Promise<ListResponse> {
+  const { cacher, options } = input;
+  if (input.atLeast !== undefined) {
+    const target = input.atLeast;
+    const reached = target === "current" ? await cacher.waitForCurrent(input.waitMs) : await cacher.waitFor(target, input.waitMs);
+    if (!reached) throw timeout(`Too large resource version: ${String(target)}, current: ${cacher.revision}`, 1);
+  }
+  // Read the revision and the objects in one synchronous step: they describe the same state.
+  const revision = cacher.revision;
+  const filter: WatchFilter = { prefix: input.prefix, labelSelector: options.labelSelector, fieldSelector: options.fieldSelector };
+  const filtered = options.labelSelector.length > 0 || options.fieldSelector.length > 0;
+  const result = input.cache.list(input.prefix, { limit: options.limit, matches: filtered ? (object: CachedObject) => filterMatches(filter, object) : undefined });
+  return page(options, input.prefix, result.items.map((object) => listItem(object.json)), revision, result.remaining, result.lastKey);
+}
