@@ -122,7 +122,7 @@ export interface ProcessMemory {
   readonly hwmMB: number;
 }
 
-/** VmRSS and VmHWM of a live process, in MB (10^6 bytes... no: MiB, as /proc reports kB = KiB). */
+/** VmRSS and VmHWM of a live process, in MiB (/proc reports "kB" meaning KiB). */
 export function processMemory(pid: number): ProcessMemory {
   const status = readFileSync(`/proc/${pid}/status`, "utf8");
   const field = (name: string): number => {
@@ -142,6 +142,31 @@ export function processCpuSeconds(pid: number): number {
   const fields = stat.slice(stat.lastIndexOf(")") + 2).split(" ");
   // After "pid (comm) ": state is field 3, utime 14, stime 15 (1-based) → indices 11 and 12 here.
   return (Number(fields[11]) + Number(fields[12])) / CLOCK_TICKS_PER_SECOND;
+}
+
+/** Busy CPU seconds of the whole machine so far (all cores; idle and iowait excluded), from /proc/stat. */
+export function machineBusyCpuSeconds(): number {
+  const line = readFileSync("/proc/stat", "utf8").split("\n", 1)[0] ?? "";
+  const ticks = line.trim().split(/\s+/).slice(1).map(Number);
+  const total = ticks.slice(0, 8).reduce((sum, value) => sum + value, 0);
+  const idle = (ticks[3] ?? 0) + (ticks[4] ?? 0);
+  return (total - idle) / CLOCK_TICKS_PER_SECOND;
+}
+
+/**
+ * CPU the rest of the machine used over `ms` (everything but this process and `pids`), in % of
+ * one core: other people's builds and tests on a shared machine distort every figure.
+ */
+export async function backgroundCpuPercent(ms: number, pids: readonly number[] = []): Promise<number> {
+  const pidCpu = (): number => pids.reduce((sum, pid) => sum + processCpuSeconds(pid), 0);
+  const machineBefore = machineBusyCpuSeconds();
+  const pidsBefore = pidCpu();
+  const ownBefore = process.cpuUsage();
+  await new Promise((resolve) => setTimeout(resolve, ms));
+  const own = process.cpuUsage(ownBefore);
+  const ours = (own.user + own.system) / 1e6 + (pidCpu() - pidsBefore);
+  const machine = machineBusyCpuSeconds() - machineBefore;
+  return Math.max(0, ((machine - ours) / (ms / 1000)) * 100);
 }
 
 /** Polls GET https://host:port/readyz every intervalMs until 200; returns when it is. */

@@ -6,7 +6,7 @@ import { renderTable } from "../codec/table.js";
 import { parseListOptions } from "../registry/list-options.js";
 import type { Store } from "../registry/store.js";
 import { bookmarkEvent, errorEvent, watchStore, type ObjectEvent } from "../registry/watch.js";
-import { cachedWatch } from "../registry/cacher/watch-stream.js";
+import { openCachedWatch } from "../registry/cacher/watch-stream.js";
 import { ApiError } from "../api/errors.js";
 import type { ApiResponse, RequestContext } from "../request/context.js";
 
@@ -30,7 +30,7 @@ function defaultTimeoutMs(): number {
  */
 export async function serveWatch(context: RequestContext, options: WatchServeOptions): Promise<ApiResponse> {
   const meta = metaGroup(options.profile);
-  const listOptions = parseListOptions(context.request.query, meta);
+  const listOptions = parseListOptions(context.request.query, meta, "watch");
   const controller = new AbortController();
   const onAbort = (): void => controller.abort();
   context.request.signal.addEventListener("abort", onAbort, { once: true });
@@ -49,8 +49,13 @@ export async function serveWatch(context: RequestContext, options: WatchServeOpt
   const initialEventsEndAnnotation = `${options.profile.apiDomain}/initial-events-end`;
   const cached = store.watchCache;
   let chunks: AsyncIterable<string>;
+  const release = (): void => {
+    clearTimeout(timer);
+    controller.abort();
+    context.request.signal.removeEventListener("abort", onAbort);
+  };
   if (cached !== undefined) {
-    chunks = cachedWatch({
+    chunks = await openCachedWatch({
       cacher: cached.cacher,
       cache: cached.cache,
       prefix: store.prefix(options.namespace),
@@ -59,10 +64,13 @@ export async function serveWatch(context: RequestContext, options: WatchServeOpt
       signal: controller.signal,
       deadline: deadline.signal,
       bookmarkIntervalMs,
-      waitMs: 3000,
+      waitMs: store.futureRevisionWaitMs,
       encode: representation.kind === "table" ? (type, json) => tableLine(type, JSON.parse(json) as ApiObject) : undefined,
       bookmark: (revision, initialEventsEnd) => encode(bookmarkEvent(store, revision, initialEventsEnd ? { [initialEventsEndAnnotation]: "true" } : undefined)),
       error: (error) => encode(errorEvent(error)),
+    }).catch((error: unknown) => {
+      release();
+      throw error;
     });
   } else {
     const events = watchStore(store, {
@@ -86,9 +94,7 @@ export async function serveWatch(context: RequestContext, options: WatchServeOpt
       if (!(error instanceof ApiError)) throw error;
       yield encode(errorEvent(error));
     } finally {
-      clearTimeout(timer);
-      controller.abort();
-      context.request.signal.removeEventListener("abort", onAbort);
+      release();
     }
   }
   return {

@@ -67,7 +67,7 @@ function parseSelector<T>(parse: (text: string) => T, text: string | null, field
  * Reads list/watch query parameters. Invalid combinations of resourceVersionMatch follow kube:
  * 422 Invalid naming `resourceVersionMatch`.
  */
-export function parseListOptions(query: URLSearchParams, metaGroup: string): ListOptions {
+export function parseListOptions(query: URLSearchParams, metaGroup: string, verb: "list" | "watch" = "list"): ListOptions {
   const limitText = query.get("limit");
   let limit = 0;
   if (limitText !== null && limitText !== "") {
@@ -78,6 +78,8 @@ export function parseListOptions(query: URLSearchParams, metaGroup: string): Lis
   const normalizedVersion = resourceVersion === "" ? undefined : resourceVersion;
   if (normalizedVersion !== undefined) parseRevision(normalizedVersion);
   const matchText = query.get("resourceVersionMatch");
+  const sendInitialEvents = parseBoolean(query, "sendInitialEvents");
+  const allowWatchBookmarks = parseBoolean(query, "allowWatchBookmarks") ?? false;
   let resourceVersionMatch: ListOptions["resourceVersionMatch"];
   const errors: FieldError[] = [];
   if (matchText !== null && matchText !== "") {
@@ -85,7 +87,8 @@ export function parseListOptions(query: URLSearchParams, metaGroup: string): Lis
       errors.push({ type: "FieldValueNotSupported", field: "resourceVersionMatch", message: `Unsupported value: "${matchText}": supported values: "Exact", "NotOlderThan", ""` });
     } else {
       resourceVersionMatch = matchText;
-      if (normalizedVersion === undefined) {
+      // A watch list (sendInitialEvents) may ask NotOlderThan the current state without a version.
+      if (normalizedVersion === undefined && sendInitialEvents === undefined) {
         errors.push({ type: "FieldValueForbidden", field: "resourceVersionMatch", message: `Forbidden: resourceVersionMatch is forbidden unless resourceVersion is provided` });
       } else if (matchText === "Exact" && normalizedVersion === "0") {
         errors.push({ type: "FieldValueForbidden", field: "resourceVersionMatch", message: `Forbidden: resourceVersionMatch "exact" is forbidden for resourceVersion "0"` });
@@ -95,6 +98,13 @@ export function parseListOptions(query: URLSearchParams, metaGroup: string): Lis
   const continueToken = query.get("continue") || undefined;
   if (continueToken !== undefined && resourceVersionMatch !== undefined) {
     errors.push({ type: "FieldValueForbidden", field: "resourceVersionMatch", message: "Forbidden: resourceVersionMatch is forbidden when continue is provided" });
+  }
+  if (sendInitialEvents !== undefined) {
+    if (verb !== "watch") errors.push({ type: "FieldValueForbidden", field: "sendInitialEvents", message: "Forbidden: sendInitialEvents is forbidden for list" });
+    else if (sendInitialEvents && resourceVersionMatch !== "NotOlderThan") errors.push({ type: "FieldValueForbidden", field: "resourceVersionMatch", message: "Forbidden: sendInitialEvents requires setting resourceVersionMatch to NotOlderThan" });
+    else if (sendInitialEvents && !allowWatchBookmarks) errors.push({ type: "FieldValueForbidden", field: "allowWatchBookmarks", message: "Forbidden: allowWatchBookmarks must be set to true when sendInitialEvents is set to true" });
+  } else if (verb === "watch" && resourceVersionMatch !== undefined) {
+    errors.push({ type: "FieldValueForbidden", field: "resourceVersionMatch", message: "Forbidden: resourceVersionMatch is forbidden for watch unless sendInitialEvents is provided" });
   }
   if (errors.length > 0) throw invalid("ListOptions", metaGroup, undefined, errors);
   const timeoutText = query.get("timeoutSeconds");
@@ -111,8 +121,8 @@ export function parseListOptions(query: URLSearchParams, metaGroup: string): Lis
     limit,
     continueToken,
     timeoutSeconds,
-    allowWatchBookmarks: parseBoolean(query, "allowWatchBookmarks") ?? false,
-    sendInitialEvents: parseBoolean(query, "sendInitialEvents"),
+    allowWatchBookmarks,
+    sendInitialEvents,
   };
 }
 

@@ -57,7 +57,8 @@ export class Store {
   private readonly admission: Admission;
   private readonly clock: () => Date;
   private readonly newUid: () => string;
-  private readonly futureRevisionWaitMs: number;
+  /** How long a read waits for a revision the store (or cache) has not reached before 504. */
+  readonly futureRevisionWaitMs: number;
   private cacher: Cacher | undefined;
   private cache: WatchCache | undefined;
 

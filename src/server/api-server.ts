@@ -1,4 +1,5 @@
 import { ApiError } from "../api/errors.js";
+import type { ApiObject } from "../api/object.js";
 import { metaGroup, type Profile } from "../api/profile.js";
 import { namespaceLifecycle } from "../admission/plugins/namespace-lifecycle.js";
 import { admissionChain } from "../admission/plugin.js";
@@ -30,6 +31,10 @@ export interface ApiServerOptions {
   readonly authorizer: Authorizer;
   readonly anonymousAuth: boolean;
   readonly logger: Logger;
+  /** How long reads wait for an unreached resourceVersion before 504 (default 3 s). */
+  readonly futureRevisionWaitMs?: number;
+  /** Interval of periodic watch BOOKMARKs (default 60 s). */
+  readonly bookmarkIntervalMs?: number;
   /** Serve lists and watches from the watch cache (kube's --watch-cache); default true. */
   readonly watchCache?: boolean | Partial<WatchCacheOptions>;
   /** `host:port` clients reach the server at, for `/api`'s serverAddressByClientCIDRs. */
@@ -55,8 +60,12 @@ export function createApiServer(options: ApiServerOptions): ApiServer {
     namespaceLifecycle({
       immortal: new Set(["default", profile.systemNamespace, profile.publicNamespace]),
       getNamespace: async (name) => {
+        const namespaces = registry?.find("", "v1", "namespaces");
+        // The cache answers most lookups; a namespace it has not seen yet is read from storage.
+        const cached = namespaces?.watchCache?.cache.get(namespaces.key("", name));
+        if (cached !== undefined) return JSON.parse(cached.json) as ApiObject;
         try {
-          return await registry?.find("", "v1", "namespaces")?.get("", name);
+          return await namespaces?.get("", name);
         } catch (error) {
           if (error instanceof ApiError && error.code === 404) return undefined;
           throw error;
@@ -66,7 +75,7 @@ export function createApiServer(options: ApiServerOptions): ApiServer {
   ]);
   const cacheOptions = options.watchCache ?? true;
   const cacher = cacheOptions === false ? undefined : new Cacher(storage, { ...(cacheOptions === true ? {} : cacheOptions), onError: (error) => logger.error("watch cache re-listed", errorFields(error)) });
-  const created = new Registry(coreResources(profile), storage, { admission, cacher });
+  const created = new Registry(coreResources(profile), storage, { admission, cacher, futureRevisionWaitMs: options.futureRevisionWaitMs });
   registry = created;
   let started = false;
   let shuttingDown = false;
@@ -92,7 +101,7 @@ export function createApiServer(options: ApiServerOptions): ApiServer {
       },
     },
   ];
-  const resources = createResourceHandler({ registry: created, profile });
+  const resources = createResourceHandler({ registry: created, profile, bookmarkIntervalMs: options.bookmarkIntervalMs });
   const nonResources = createNonResourceHandler({ registry: created, profile, livez, readyz, serverAddress: options.serverAddress });
   const route: Handler = async (context) => {
     const info = requireInfo(context);

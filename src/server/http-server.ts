@@ -35,6 +35,15 @@ function firstOrAll(value: string | string[] | undefined): string[] {
   return Array.isArray(value) ? value : [value];
 }
 
+/**
+ * The TLS socket under a request. On HTTP/2 `request.socket` is a fresh proxy per stream, so
+ * the session's socket is the stable key for the per-connection certificate cache.
+ */
+function tlsSocketOf(request: Http2ServerRequest): TLSSocket | undefined {
+  const stream = (request as unknown as { stream?: { session?: { socket?: TLSSocket } } }).stream;
+  return stream?.session?.socket ?? (request.socket as TLSSocket | undefined);
+}
+
 /** The verified client certificate of a connection, read once per TLS socket. */
 function peerCertificateOf(socket: TLSSocket | undefined): PeerCertificate | null | "unverified" {
   if (socket === undefined || typeof socket.getPeerCertificate !== "function") return null;
@@ -133,14 +142,19 @@ export async function startHttpServer(options: HttpServerOptions): Promise<HttpS
     requestCert: options.tls.clientCa !== undefined,
     rejectUnauthorized: false,
     minVersion: "TLSv1.2",
+    // Streamed lists and watch events must not wait for delayed ACKs (Nagle).
+    noDelay: true,
   });
   server.on("request", (request: Http2ServerRequest, response: Http2ServerResponse) => {
     const controller = new AbortController();
-    const abort = (): void => controller.abort();
-    response.once("close", abort);
+    // Abort only when the client goes away mid-response: aborting finished requests costs a
+    // DOMException and an event dispatch each, a measurable share of a GET.
+    response.once("close", () => {
+      if (!response.writableFinished) controller.abort();
+    });
     const work = (async () => {
       const url = new URL(request.url, "https://localhost");
-      const peer = peerCertificateOf(request.socket as TLSSocket);
+      const peer = peerCertificateOf(tlsSocketOf(request));
       let result: ApiResponse;
       if (peer === "unverified") {
         result = errorResponse(new ApiError(401, "Unauthorized", "Unauthorized"));

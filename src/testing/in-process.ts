@@ -2,7 +2,7 @@ import { ORCH_PROFILE, type Profile } from "../api/profile.js";
 import { unionAuthenticator, type Authenticator } from "../auth/authenticator.js";
 import { mastersAuthorizer, publicInfoAuthorizer, unionAuthorizer } from "../authz/authorizer.js";
 import type { ApiRequest, ApiResponse, UserInfo } from "../request/context.js";
-import { createApiServer, type ApiServer } from "../server/api-server.js";
+import { createApiServer, type ApiServer, type ApiServerOptions } from "../server/api-server.js";
 import type { Storage } from "../storage/interface.js";
 import { MemoryStorage } from "../storage/memory/memory-storage.js";
 import { SILENT_LOGGER } from "../util/logger.js";
@@ -53,7 +53,7 @@ async function readBody(body: ApiResponse["body"]): Promise<string> {
  * The whole pipeline in process, no sockets: `call(method, path)` goes through every filter.
  * For tests; `stop()` ends controllers and closes the store.
  */
-export async function inProcessServer(options: { storage?: Storage; profile?: Profile } = {}): Promise<{
+export async function inProcessServer(options: { storage?: Storage; profile?: Profile } & Pick<ApiServerOptions, "watchCache" | "futureRevisionWaitMs" | "bookmarkIntervalMs"> = {}): Promise<{
   server: ApiServer;
   storage: Storage;
   call(method: string, path: string, options?: CallOptions): Promise<TestResponse>;
@@ -70,6 +70,9 @@ export async function inProcessServer(options: { storage?: Storage; profile?: Pr
     anonymousAuth: true,
     logger: SILENT_LOGGER,
     serverAddress: () => "127.0.0.1:6443",
+    watchCache: options.watchCache,
+    futureRevisionWaitMs: options.futureRevisionWaitMs,
+    bookmarkIntervalMs: options.bookmarkIntervalMs,
   });
   await server.start();
   const raw = async (method: string, path: string, callOptions: CallOptions = {}): Promise<ApiResponse> => {

@@ -34,13 +34,14 @@ function aborted(signal: AbortSignal): Promise<void> {
 }
 
 /**
- * A watch served from the cache, as encoded chunks. Start by the spec's watch table: rv unset =
+ * Opens a watch on the cache: waits as the start needs, registers the watcher (so anything
+ * committed after this resolves is delivered), and returns the stream of encoded chunks. Start by the spec's watch table: rv unset =
  * current state (after catching up with the store) as ADDED then changes; "0" = the cached state
  * as is; other = changes after it, replayed from the event window, or one 410 ERROR event when it
  * is older than the window. `sendInitialEvents=true` streams the state and ends it with a
  * BOOKMARK carrying the initial-events-end annotation.
  */
-export async function* cachedWatch(request: CachedWatchRequest): AsyncGenerator<string> {
+export async function openCachedWatch(request: CachedWatchRequest): Promise<AsyncGenerator<string>> {
   const { cacher, options } = request;
   const version = options.resourceVersion;
   let start: WatchStart;
@@ -63,9 +64,19 @@ export async function* cachedWatch(request: CachedWatchRequest): AsyncGenerator<
   const watcher: CacheWatcher | undefined = request.cache.watch(filter, start, startRevision, { encode: request.encode, initialEventsEnd });
   if (watcher === undefined) {
     const requested = start.kind === "revision" ? start.revision : 0;
-    yield request.error(new ApiError(410, "Expired", `too old resource version: ${requested} (${request.cache.oldestResumableRevision})`));
-    return;
+    const line = request.error(new ApiError(410, "Expired", `too old resource version: ${requested} (${request.cache.oldestResumableRevision})`));
+    return (async function* () {
+      yield line;
+    })();
   }
+  // Ends the registration even if the stream is never read (client gone before the first write).
+  request.signal.addEventListener("abort", () => watcher.end("closed"), { once: true });
+  return stream(request, watcher);
+}
+
+/** Streams a registered watcher until it ends, the client goes, or the deadline passes. */
+async function* stream(request: CachedWatchRequest, watcher: CacheWatcher): AsyncGenerator<string> {
+  const { cacher, options } = request;
   const stopped = aborted(request.signal);
   const finished = aborted(request.deadline);
   let timer: NodeJS.Timeout | undefined;
