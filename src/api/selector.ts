@@ -165,9 +165,12 @@ export function parseFieldSelector(text: string): readonly FieldRequirement[] {
   });
 }
 
-export function matchesFields(requirements: readonly FieldRequirement[], fields: ReadonlyMap<string, string>): boolean {
+/** Where field values come from: a map, or a lookup (absent fields read as ""). */
+export type FieldSource = ReadonlyMap<string, string> | ((field: string) => string | undefined);
+
+export function matchesFields(requirements: readonly FieldRequirement[], fields: FieldSource): boolean {
   for (const requirement of requirements) {
-    const value = fields.get(requirement.field) ?? "";
+    const value = (typeof fields === "function" ? fields(requirement.field) : fields.get(requirement.field)) ?? "";
     if (requirement.op === "=" ? value !== requirement.value : value === requirement.value) return false;
   }
   return true;

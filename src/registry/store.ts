@@ -159,7 +159,12 @@ export class Store {
       kind: this.definition.kind,
       apiVersion: apiVersionOf(this.definition),
       decode: (value, revision) => decodeStored(value, revision, this.definition),
-      fieldsOf: (object) => this.fieldsOf(object),
+      extraFieldsOf: (object) => {
+        if (this.definition.selectableFields.size === 0) return undefined;
+        const fields: Record<string, string> = {};
+        for (const [name, path] of this.definition.selectableFields) fields[name] = fieldValue(object, path);
+        return fields;
+      },
     });
   }
 

@@ -1,6 +1,6 @@
 import type { FieldRequirement, LabelRequirement } from "../../api/selector.js";
 import { matchesFields, matchesLabels } from "../../api/selector.js";
-import type { CachedObject } from "./cached-object.js";
+import { cachedField, type CachedObject } from "./cached-object.js";
 
 export type WatchEventType = "ADDED" | "MODIFIED" | "DELETED" | "BOOKMARK" | "ERROR";
 
@@ -14,7 +14,8 @@ export interface WatchFilter {
 
 export function filterMatches(filter: WatchFilter, object: CachedObject): boolean {
   if (filter.key !== undefined ? object.key !== filter.key : !object.key.startsWith(filter.prefix)) return false;
-  return matchesLabels(filter.labelSelector, object.labels) && matchesFields(filter.fieldSelector, object.fields);
+  if (!matchesLabels(filter.labelSelector, object.labels)) return false;
+  return filter.fieldSelector.length === 0 || matchesFields(filter.fieldSelector, (field) => cachedField(object, field));
 }
 
 /** Encodes one event for this watcher's representation. JSON watchers share the event's memo. */

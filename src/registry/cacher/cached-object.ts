@@ -3,13 +3,25 @@ import type { ApiObject } from "../../api/object.js";
 /**
  * One object as the watch cache keeps it: its API JSON (with `resourceVersion`) encoded once,
  * plus what selectors read. The decoded object is not kept: JSON text is several times smaller.
+ * Name and namespace are kept apart from the kind's other selectable fields, which most kinds
+ * do not have (no per-object map for them).
  */
 export interface CachedObject {
   readonly key: string;
   readonly revision: number;
   readonly json: string;
+  readonly name: string;
+  readonly namespace: string | undefined;
   readonly labels: Readonly<Record<string, string>> | undefined;
-  readonly fields: ReadonlyMap<string, string>;
+  /** Values of the kind's selectable fields beyond name and namespace, if it has any. */
+  readonly extraFields: Readonly<Record<string, string>> | undefined;
+}
+
+/** The field-selector view of a cached object. */
+export function cachedField(object: CachedObject, field: string): string | undefined {
+  if (field === "metadata.name") return object.name;
+  if (field === "metadata.namespace") return object.namespace;
+  return object.extraFields?.[field];
 }
 
 /** A list entry: encoded JSON, decodable on demand (Tables, YAML, controllers). */
@@ -22,8 +34,8 @@ export interface ListItem {
 export interface ResourceCodec {
   /** Stored value → API object with `resourceVersion` set to `revision`. */
   decode(value: string, revision: number): ApiObject;
-  /** Field values the kind's field selectors read. */
-  fieldsOf(object: ApiObject): Map<string, string>;
+  /** Values of the kind's selectable fields beyond name and namespace (undefined: none). */
+  extraFieldsOf(object: ApiObject): Record<string, string> | undefined;
   /** `kind` and `apiVersion` of the resource, for bookmarks. */
   readonly kind: string;
   readonly apiVersion: string;
@@ -31,7 +43,8 @@ export interface ResourceCodec {
 
 export function toCachedObject(codec: ResourceCodec, key: string, value: string, revision: number): CachedObject {
   const object = codec.decode(value, revision);
-  return { key, revision, json: JSON.stringify(object), labels: object.metadata.labels, fields: codec.fieldsOf(object) };
+  const metadata = object.metadata;
+  return { key, revision, json: JSON.stringify(object), name: metadata.name ?? "", namespace: metadata.namespace, labels: metadata.labels, extraFields: codec.extraFieldsOf(object) };
 }
 
 /** The same object at another revision (a DELETED event reports the deletion's revision). */

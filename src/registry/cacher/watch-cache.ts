@@ -5,7 +5,8 @@ import { CacheWatcher, filterMatches, type EventEncoder, type WatchEventType, ty
 
 /** One change in the window. Encoded lines are made once, on first need, for every watcher. */
 class CacheEvent {
-  private readonly lines = new Map<string, string>();
+  /** Encoded lines by view; made on first need (most events in the window are never replayed). */
+  private lines: Map<string, string> | undefined;
   private previousJson: string | undefined;
 
   constructor(
@@ -39,6 +40,7 @@ class CacheEvent {
   line(view: EventView, encode: EventEncoder | undefined): string {
     if (encode !== undefined) return encode(view.type, this.json(view.which));
     const memoKey = `${view.type}:${view.which}`;
+    this.lines ??= new Map();
     let line = this.lines.get(memoKey);
     if (line === undefined) {
       line = jsonLine(view.type, this.json(view.which));
