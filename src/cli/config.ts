@@ -21,4 +21,10 @@ export interface Config {
   /** Grace for in-flight requests on stop. */
   readonly shutdownGraceMs: number;
   readonly anonymousAuth: boolean;
+  /** `--watch-cache`: serve lists and watches from the watch cache. */
+  readonly watchCache: boolean;
+  /** `--default-watch-cache-size`: events kept per resource for resuming watches. */
+  readonly watchCacheSize: number;
+  /** `--min-request-timeout` (seconds): a watch without timeoutSeconds lasts between this and twice this. */
+  readonly minRequestTimeoutSeconds: number;
 }

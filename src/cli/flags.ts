@@ -28,6 +28,11 @@ function parseDurationFlag(value: string, flag: string): number {
   return ms;
 }
 
+function parseCount(value: string, flag: string): number {
+  if (!/^\d+$/.test(value) || Number(value) < 1) throw new FlagError(`invalid value "${value}" for flag --${flag}: must be a positive integer`);
+  return Number(value);
+}
+
 function parseBool(value: string, flag: string): boolean {
   if (value === "true" || value === "1") return true;
   if (value === "false" || value === "0") return false;
@@ -74,6 +79,9 @@ const FLAGS: readonly FlagSpec[] = [
   { name: "etcd-compaction-interval", help: "How often history older than one interval is compacted; 0 disables.", defaultText: "5m", apply: (config, value) => void (config.compactionIntervalMs = parseDurationFlag(value, "etcd-compaction-interval")) },
   { name: "shutdown-delay-duration", help: "How long /readyz reports failure before the server stops listening on SIGTERM.", defaultText: "0s", apply: (config, value) => void (config.shutdownDelayMs = parseDurationFlag(value, "shutdown-delay-duration")) },
   { name: "shutdown-grace-period", help: "How long in-flight requests may take to finish on stop.", defaultText: "30s", apply: (config, value) => void (config.shutdownGraceMs = parseDurationFlag(value, "shutdown-grace-period")) },
+  { name: "watch-cache", help: "Serve lists and watches from the in-memory watch cache.", defaultText: "true", boolean: true, apply: (config, value) => void (config.watchCache = parseBool(value, "watch-cache")) },
+  { name: "default-watch-cache-size", help: "Events kept per resource for resuming watches (also bounded to 5 minutes).", defaultText: "20000", apply: (config, value) => void (config.watchCacheSize = parseCount(value, "default-watch-cache-size")) },
+  { name: "min-request-timeout", help: "Seconds a watch without timeoutSeconds lasts at least (at most twice this).", defaultText: "1800", apply: (config, value) => void (config.minRequestTimeoutSeconds = parseCount(value, "min-request-timeout")) },
   { name: "anonymous-auth", help: "Serve requests without credentials as system:anonymous.", defaultText: "true", boolean: true, apply: (config, value) => void (config.anonymousAuth = parseBool(value, "anonymous-auth")) },
 ];
 
@@ -89,6 +97,9 @@ export function defaultConfig(): Config {
     shutdownDelayMs: 0,
     shutdownGraceMs: 30_000,
     anonymousAuth: true,
+    watchCache: true,
+    watchCacheSize: 20_000,
+    minRequestTimeoutSeconds: 1800,
   };
 }
 

@@ -66,6 +66,8 @@ export async function startServer(options: StartOptions = {}): Promise<RunningSe
     authenticator: unionAuthenticator(authenticators),
     authorizer: unionAuthorizer([mastersAuthorizer(), publicInfoAuthorizer()]),
     anonymousAuth: config.anonymousAuth,
+    watchCache: config.watchCache ? { windowSize: config.watchCacheSize } : false,
+    minRequestTimeoutSeconds: config.minRequestTimeoutSeconds,
     logger,
     serverAddress: () => address,
   });

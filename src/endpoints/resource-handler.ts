@@ -25,6 +25,7 @@ export interface ResourceHandlerOptions {
   readonly registry: Registry;
   readonly profile: Profile;
   readonly bookmarkIntervalMs?: number;
+  readonly minRequestTimeoutSeconds?: number;
 }
 
 function notFoundPath(): ApiError {
@@ -91,7 +92,7 @@ export function createResourceHandler(options: ResourceHandlerOptions): (context
       }
       case "watch": {
         const representation = representationFor(context, true);
-        return serveWatch(context, { store, namespace, name: info.name, representation, profile, bookmarkIntervalMs: options.bookmarkIntervalMs });
+        return serveWatch(context, { store, namespace, name: info.name, representation, profile, bookmarkIntervalMs: options.bookmarkIntervalMs, minRequestTimeoutSeconds: options.minRequestTimeoutSeconds });
       }
       case "create": {
         if (info.subresource !== "" || info.name !== "") throw methodNotAllowed("create is only allowed on a collection");

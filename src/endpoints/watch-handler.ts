@@ -17,11 +17,13 @@ export interface WatchServeOptions {
   readonly representation: Representation;
   readonly profile: Profile;
   readonly bookmarkIntervalMs?: number;
+  /** `--min-request-timeout` in seconds (default 1800). */
+  readonly minRequestTimeoutSeconds?: number;
 }
 
-/** Default watch length when the client gives no timeoutSeconds: 30–60 minutes, as kube spreads them. */
-function defaultTimeoutMs(): number {
-  return (1800 + Math.floor(Math.random() * 1800)) * 1000;
+/** Watch length without timeoutSeconds: spread over [min, 2·min) as kube does, so reconnects don't bunch. */
+function defaultTimeoutMs(minSeconds: number): number {
+  return (minSeconds + Math.random() * minSeconds) * 1000;
 }
 
 /**
@@ -34,7 +36,7 @@ export async function serveWatch(context: RequestContext, options: WatchServeOpt
   const controller = new AbortController();
   const onAbort = (): void => controller.abort();
   context.request.signal.addEventListener("abort", onAbort, { once: true });
-  const timeoutMs = listOptions.timeoutSeconds !== undefined ? listOptions.timeoutSeconds * 1000 : defaultTimeoutMs();
+  const timeoutMs = listOptions.timeoutSeconds !== undefined ? listOptions.timeoutSeconds * 1000 : defaultTimeoutMs(options.minRequestTimeoutSeconds ?? 1800);
   const deadline = new AbortController();
   const timer = setTimeout(() => deadline.abort(), timeoutMs);
   const representation = options.representation;

@@ -33,6 +33,8 @@ export interface ApiServerOptions {
   readonly logger: Logger;
   /** How long reads wait for an unreached resourceVersion before 504 (default 3 s). */
   readonly futureRevisionWaitMs?: number;
+  /** A watch without timeoutSeconds lasts between this and twice this (default 1800 s). */
+  readonly minRequestTimeoutSeconds?: number;
   /** Interval of periodic watch BOOKMARKs (default 60 s). */
   readonly bookmarkIntervalMs?: number;
   /** Serve lists and watches from the watch cache (kube's --watch-cache); default true. */
@@ -101,7 +103,7 @@ export function createApiServer(options: ApiServerOptions): ApiServer {
       },
     },
   ];
-  const resources = createResourceHandler({ registry: created, profile, bookmarkIntervalMs: options.bookmarkIntervalMs });
+  const resources = createResourceHandler({ registry: created, profile, bookmarkIntervalMs: options.bookmarkIntervalMs, minRequestTimeoutSeconds: options.minRequestTimeoutSeconds });
   const nonResources = createNonResourceHandler({ registry: created, profile, livez, readyz, serverAddress: options.serverAddress });
   const route: Handler = async (context) => {
     const info = requireInfo(context);
