@@ -11,16 +11,16 @@
  * Everything runs on this machine: the server is a child process (CLI, sqlite backend), the load
  * generator runs in worker threads of this process, so both share the machine's cores.
  */
-import { execFileSync } from "node:child_process";
 import { copyFileSync, cpSync, mkdirSync, readdirSync, writeFileSync } from "node:fs";
-import os from "node:os";
 import { join, resolve } from "node:path";
 import { h1Client, type Client, type Credentials, type Protocol, type Target } from "./lib/client.js";
 import { runPhase, type PhaseResult, type PhaseSpec } from "./lib/load.js";
 import type { Scenario } from "./lib/load-types.js";
 import { asRecord, configMapBody, namespaceBody } from "./lib/objects.js";
-import { backgroundCpuPercent, cleanup, installCleanup, makeTempDir, processMemory, spawnNode } from "./lib/processes.js";
+import { cleanup, installCleanup, makeTempDir, processMemory, spawnNode } from "./lib/processes.js";
+import { QuietGate, QUIET_THRESHOLD_PERCENT } from "./lib/quiet.js";
 import { analyseProfile } from "./lib/profile.js";
+import { machineEnvironment } from "./lib/environment.js";
 import {
   headlineRow,
   headlineTable,
@@ -35,6 +35,8 @@ import {
 } from "./lib/report.js";
 import { adminCredentials, REPO_ROOT, startServerChild } from "./lib/server.js";
 import { measureSqlite } from "./lib/sqlite-raw.js";
+import { runWatchSuite } from "./watch.js";
+import { runRbacSuite } from "./rbac.js";
 import { median, round } from "./lib/stats.js";
 
 interface Settings {
@@ -59,9 +61,6 @@ interface Settings {
   /** How long to wait at the start for other processes on the machine to go quiet. */
   readonly quietWaitMs: number;
 }
-
-/** Other processes' CPU (% of one core) above which the machine counts as busy. */
-const QUIET_THRESHOLD_PERCENT = 15;
 
 const TARGETS = {
   readyMs: 500,
@@ -121,54 +120,6 @@ function describePhase(phase: PhaseResult): string {
 }
 
 // ---------------------------------------------------------------- startup
-
-/**
- * Keeps other processes' CPU out of the figures on a shared machine: waits for quiet before a
- * phase and repeats a phase during which other processes took CPU, within a time budget.
- */
-class QuietGate {
-  private remainingMs: number;
-  private waitedMs = 0;
-  private repeated: string[] = [];
-
-  constructor(budgetMs: number) {
-    this.remainingMs = budgetMs;
-  }
-
-  /** Waits until everything but this process and `pids` uses less than the threshold; returns the last sample. */
-  async wait(pids: readonly number[] = []): Promise<number> {
-    for (;;) {
-      const started = performance.now();
-      const background = round(await backgroundCpuPercent(400, pids));
-      if (background < QUIET_THRESHOLD_PERCENT) return background;
-      if (this.remainingMs <= 0) {
-        log(`  WARNING: other processes use ${background} % of a core and the wait budget is spent; measuring anyway`);
-        return background;
-      }
-      log(`  machine busy: other processes use ${background} % of a core; waiting (${round(this.remainingMs / 1000)} s of wait budget left)`);
-      await sleep(600);
-      const spent = performance.now() - started;
-      this.remainingMs -= spent;
-      this.waitedMs += spent;
-    }
-  }
-
-  /** Runs a phase in a quiet moment; repeats it (up to twice) when other processes took CPU during it. */
-  async phase(spec: PhaseSpec): Promise<PhaseResult> {
-    for (let attempt = 1; ; attempt++) {
-      await this.wait(spec.serverPid === undefined ? [] : [spec.serverPid]);
-      const result = await runPhase(spec);
-      if (result.otherCpuPercent < QUIET_THRESHOLD_PERCENT || attempt >= 3 || this.remainingMs <= 0) return result;
-      log(`  (other processes took ${result.otherCpuPercent} % of a core during ${spec.name} ${spec.protocol}; repeating it)`);
-      this.repeated.push(`${spec.name} ${spec.protocol}`);
-      this.remainingMs -= spec.warmupMs + spec.durationMs;
-    }
-  }
-
-  summary(): { readonly waitedS: number; readonly repeatedPhases: readonly string[] } {
-    return { waitedS: round(this.waitedMs / 1000), repeatedPhases: this.repeated };
-  }
-}
 
 async function measureStartup(root: string, settings: Settings, gate: QuietGate): Promise<StartupResults> {
   log("startup: spawn → first /readyz 200");
@@ -410,22 +361,7 @@ async function profilePhase(
 // ---------------------------------------------------------------- assembly
 
 function environment(settings: Settings): Record<string, string | number> {
-  let commit = "unknown";
-  try {
-    commit = execFileSync("git", ["describe", "--always", "--dirty"], { cwd: REPO_ROOT, encoding: "utf8" }).trim();
-  } catch {
-    // not a git checkout
-  }
-  const cpus = os.cpus();
-  return {
-    node: process.version,
-    cpu: cpus[0]?.model ?? "unknown",
-    cores: cpus.length,
-    memoryGiB: round(os.totalmem() / 2 ** 30),
-    kernel: `${os.type()} ${os.release()}`,
-    commit,
-    "load generator": `${settings.workers} worker thread(s) in the bench process, same machine as the server`,
-  };
+  return { ...machineEnvironment(REPO_ROOT), "load generator": `${settings.workers} worker thread(s) in the bench process, same machine as the server` };
 }
 
 /** Phases during which other processes took CPU: their figures are understated. */
@@ -451,10 +387,8 @@ function find(phases: readonly PhaseResult[], name: string, protocol: Protocol):
   return phases.find((phase) => phase.name === name && phase.protocol === protocol);
 }
 
-async function main(): Promise<void> {
+async function runFoundation(settings: Settings): Promise<void> {
   const began = performance.now();
-  const settings = parseSettings(process.argv.slice(2));
-  installCleanup();
   const root = makeTempDir("orch-bench-");
   log(`orch-apiserver foundation benchmark (${settings.quick ? "quick" : "full"}), scratch dir ${root}`);
   const gate = new QuietGate(settings.quietWaitMs);
@@ -602,6 +536,41 @@ async function main(): Promise<void> {
   log(phaseTable([...phases, limits.bareHttpsH1, ...(limits.bareHttp2H2 === undefined ? [] : [limits.bareHttp2H2])]));
   log("");
   log(`wrote ${base}.json and ${base}.md (${results.totalBenchSeconds} s)`);
+}
+
+type Suite = "foundation" | "watch" | "rbac" | "all";
+
+async function main(): Promise<void> {
+  const argv = process.argv.slice(2);
+  const index = argv.indexOf("--suite");
+  const suite = index === -1 ? "all" : argv[index + 1];
+  if (suite !== "foundation" && suite !== "watch" && suite !== "rbac" && suite !== "all") throw new Error("--suite must be foundation, watch, rbac or all");
+  const chosen: Suite = suite;
+  const settings = parseSettings(argv);
+  installCleanup();
+  if (chosen === "foundation" || chosen === "all") await runFoundation(settings);
+  if (chosen === "watch" || chosen === "all") {
+    await runWatchSuite({
+      quick: settings.quick,
+      outDir: settings.outDir,
+      profile: settings.profile,
+      ...(settings.profileDir === undefined ? {} : { profileDir: settings.profileDir }),
+      quietWaitMs: settings.quietWaitMs,
+      watchWorkers: watchWorkers(argv),
+      h2: settings.h2,
+      heapSnapshot: !argv.includes("--no-heap-snapshot"),
+    });
+  }
+  if (chosen === "rbac" || chosen === "all") {
+    await runRbacSuite({ quick: settings.quick, outDir: settings.outDir, quietWaitMs: settings.quietWaitMs, workers: settings.workers, h2: settings.h2 });
+  }
+}
+
+function watchWorkers(argv: readonly string[]): number {
+  const index = argv.indexOf("--watch-workers");
+  const workers = Number(index === -1 ? "4" : argv[index + 1]);
+  if (!Number.isInteger(workers) || workers < 1) throw new Error("--watch-workers must be a positive integer");
+  return workers;
 }
 
 main().then(

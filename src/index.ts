@@ -2,3 +2,4 @@
 export { startServer, type RunningServer, type StartOptions } from "./cli/start.js";
 export type { Config, StorageBackend } from "./cli/config.js";
 export { ORCH_PROFILE, KUBERNETES_PROFILE, type Profile } from "./api/profile.js";
+export { DEFAULT_AUTHORIZATION, type AuthorizationConfig, type AuthorizationMode } from "./authz/modes.js";

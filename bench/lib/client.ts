@@ -8,8 +8,9 @@ import http2 from "node:http2";
 
 export interface Credentials {
   readonly ca: string;
-  readonly cert: string;
-  readonly key: string;
+  /** Client certificate and key; absent for bearer-token runs. */
+  readonly cert?: string;
+  readonly key?: string;
 }
 
 export interface Target {
@@ -17,6 +18,8 @@ export interface Target {
   readonly port: number;
   /** Client certificate and CA; without it the server certificate is not verified. */
   readonly credentials?: Credentials;
+  /** Sent as `Authorization: Bearer <token>` on every request. */
+  readonly bearerToken?: string;
 }
 
 export type Protocol = "h1" | "h2";
@@ -29,7 +32,8 @@ export interface Reply {
 }
 
 export interface Client {
-  request(method: string, path: string, body?: string, keepBody?: boolean): Promise<Reply>;
+  /** `contentType` of the body: application/json unless given (e.g. application/merge-patch+json). */
+  request(method: string, path: string, body?: string, keepBody?: boolean, contentType?: string): Promise<Reply>;
   close(): void;
 }
 
@@ -39,10 +43,11 @@ function tlsOptions(target: Target): { ca?: string; cert?: string; key?: string;
   return { ca: credentials.ca, cert: credentials.cert, key: credentials.key, rejectUnauthorized: true };
 }
 
-function requestHeaders(body: string | undefined): Record<string, string> {
+function requestHeaders(body: string | undefined, contentType = "application/json", bearerToken?: string): Record<string, string> {
   const headers: Record<string, string> = { accept: "application/json", "user-agent": "orch-bench/0.1" };
+  if (bearerToken !== undefined) headers["authorization"] = `Bearer ${bearerToken}`;
   if (body !== undefined) {
-    headers["content-type"] = "application/json";
+    headers["content-type"] = contentType;
     headers["content-length"] = String(Buffer.byteLength(body));
   }
   return headers;
@@ -53,10 +58,10 @@ export function h1Client(target: Target, maxSockets: number): Client {
   const agent = new https.Agent({ keepAlive: true, maxSockets, maxFreeSockets: maxSockets, scheduling: "lifo" });
   const tls = tlsOptions(target);
   return {
-    request(method, path, body, keepBody = false) {
+    request(method, path, body, keepBody = false, contentType) {
       return new Promise<Reply>((resolve, reject) => {
         const request = https.request(
-          { host: target.host, port: target.port, method, path, agent, headers: requestHeaders(body), ...tls },
+          { host: target.host, port: target.port, method, path, agent, headers: requestHeaders(body, contentType, target.bearerToken), ...tls },
           (response) => {
             const chunks: Buffer[] = [];
             let bytes = 0;
@@ -96,9 +101,9 @@ export async function h2Client(target: Target): Promise<Client> {
   await once(session, "connect");
   session.setLocalWindowSize(CONNECTION_WINDOW);
   return {
-    request(method, path, body, keepBody = false) {
+    request(method, path, body, keepBody = false, contentType) {
       return new Promise<Reply>((resolve, reject) => {
-        const headers: http2.OutgoingHttpHeaders = { ":method": method, ":path": path, ...requestHeaders(body) };
+        const headers: http2.OutgoingHttpHeaders = { ":method": method, ":path": path, ...requestHeaders(body, contentType, target.bearerToken) };
         delete headers["content-length"];
         const stream = session.request(headers, { endStream: body === undefined });
         let status = 0;

@@ -4,7 +4,7 @@
  */
 import { spawn, type ChildProcess } from "node:child_process";
 import { once } from "node:events";
-import { mkdtempSync, readFileSync, rmSync } from "node:fs";
+import { mkdtempSync, readdirSync, readFileSync, rmSync } from "node:fs";
 import https from "node:https";
 import net from "node:net";
 import { tmpdir } from "node:os";
@@ -81,8 +81,8 @@ export interface Tracked {
 }
 
 /** Spawns a node script as a tracked child. */
-export function spawnNode(args: readonly string[], options: { readonly cwd?: string } = {}): Tracked {
-  const child = spawn(process.execPath, [...args], { cwd: options.cwd, stdio: ["ignore", "pipe", "pipe"] });
+export function spawnNode(args: readonly string[], options: { readonly cwd?: string; readonly env?: NodeJS.ProcessEnv } = {}): Tracked {
+  const child = spawn(process.execPath, [...args], { cwd: options.cwd, env: options.env ?? process.env, stdio: ["ignore", "pipe", "pipe"] });
   if (child.pid === undefined) throw new Error(`could not spawn node ${args.join(" ")}`);
   children.add(child);
   let text = "";
@@ -143,6 +143,36 @@ export function processCpuSeconds(pid: number): number {
   // After "pid (comm) ": state is field 3, utime 14, stime 15 (1-based) → indices 11 and 12 here.
   return (Number(fields[11]) + Number(fields[12])) / CLOCK_TICKS_PER_SECOND;
 }
+
+/** User + system CPU seconds of each thread of a live process (tid → seconds). */
+export function threadCpuSeconds(pid: number): Map<number, number> {
+  const threads = new Map<number, number>();
+  for (const tid of readdirSync(`/proc/${pid}/task`)) {
+    try {
+      const stat = readFileSync(`/proc/${pid}/task/${tid}/stat`, "utf8");
+      const fields = stat.slice(stat.lastIndexOf(")") + 2).split(" ");
+      threads.set(Number(tid), (Number(fields[11]) + Number(fields[12])) / CLOCK_TICKS_PER_SECOND);
+    } catch {
+      // the thread ended between the listing and the read
+    }
+  }
+  return threads;
+}
+
+/** The largest CPU share (% of one core) any one thread took between two threadCpuSeconds readings. */
+export function busiestThreadPercent(before: ReadonlyMap<number, number>, after: ReadonlyMap<number, number>, seconds: number): number {
+  let busiest = 0;
+  for (const [tid, cpu] of after) busiest = Math.max(busiest, cpu - (before.get(tid) ?? 0));
+  return (busiest / Math.max(1e-3, seconds)) * 100;
+}
+
+/** Resident set size of a live process in MiB, from /proc/<pid>/statm (cheaper than status). */
+export function residentMB(pid: number): number {
+  const fields = readFileSync(`/proc/${pid}/statm`, "utf8").split(" ");
+  return (Number(fields[1]) * PAGE_BYTES) / (1 << 20);
+}
+
+const PAGE_BYTES = 4096;
 
 /** Busy CPU seconds of the whole machine so far (all cores; idle and iowait excluded), from /proc/stat. */
 export function machineBusyCpuSeconds(): number {

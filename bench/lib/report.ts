@@ -84,14 +84,14 @@ export function headlineRow(figure: string, value: number, unit: string, target?
   return kube === undefined ? withTarget : { ...withTarget, kubeReference: kube, ratioToKube: round(value / kube) };
 }
 
-function cell(value: number | string | undefined): string {
+export function cell(value: number | string | undefined): string {
   if (value === undefined) return "—";
   if (typeof value === "string") return value;
   if (!Number.isFinite(value)) return "—";
   return Math.abs(value) >= 1000 ? Math.round(value).toLocaleString("en-US") : String(round(value));
 }
 
-function table(header: readonly string[], rows: readonly (readonly string[])[]): string {
+export function table(header: readonly string[], rows: readonly (readonly string[])[]): string {
   const widths = header.map((title, index) => Math.max(title.length, ...rows.map((row) => (row[index] ?? "").length)));
   const line = (cells: readonly string[]): string => `| ${cells.map((text, index) => text.padEnd(widths[index] ?? 0)).join(" | ")} |`;
   return [line(header), `|${widths.map((width) => "-".repeat(width + 2)).join("|")}|`, ...rows.map(line)].join("\n");
@@ -142,7 +142,11 @@ export function ratioTable(rows: readonly RatioRow[]): string {
 }
 
 function profileTables(name: string, profiled: ProfiledPhase): string {
-  const { profile, phase } = profiled;
+  return [`### ${name}: ${cell(profiled.phase.perSecond)} req/s under the profiler`, "", profileBody(profiled.profile)].join("\n");
+}
+
+/** The tables of one analysed .cpuprofile: origins, top self time overall and in src/, top total, per file. */
+export function profileBody(profile: ProfileSummary): string {
   const origins = Object.entries(profile.byOriginPercent)
     .sort((a, b) => b[1] - a[1])
     .map(([origin, percent]) => `${origin} ${cell(percent)} %`)
@@ -153,8 +157,6 @@ function profileTables(name: string, profiled: ProfiledPhase): string {
       list.slice(0, limit).map((entry) => [entry.function, entry.location || "(native)", cell(entry.selfMs), cell(entry.selfPercent), cell(entry.totalPercent)]),
     );
   return [
-    `### ${name}: ${cell(phase.perSecond)} req/s under the profiler`,
-    "",
     `Busy ${cell(profile.busyMs)} ms of ${cell(profile.profiledMs)} ms profiled; GC ${cell(profile.gcPercent)} %. Busy time by origin: ${origins}.`,
     "",
     "Top self time, everything:",

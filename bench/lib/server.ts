@@ -27,6 +27,8 @@ export interface ServerOptions {
   readonly nodeArgs?: readonly string[];
   readonly extraArgs?: readonly string[];
   readonly pollIntervalMs?: number;
+  /** Working directory of the child (heap snapshots land there); default the repository root. */
+  readonly cwd?: string;
 }
 
 export async function startServerChild(options: ServerOptions): Promise<ServerChild> {
@@ -34,7 +36,7 @@ export async function startServerChild(options: ServerOptions): Promise<ServerCh
   const host = "127.0.0.1";
   const args = [...(options.nodeArgs ?? []), CLI, "--data-dir", options.dataDir, "--secure-port", String(port), "--storage-backend", "sqlite", ...(options.extraArgs ?? [])];
   const started = performance.now();
-  const tracked = spawnNode(args, { cwd: REPO_ROOT });
+  const tracked = spawnNode(args, { cwd: options.cwd ?? REPO_ROOT });
   try {
     await waitReady(host, port, { intervalMs: options.pollIntervalMs ?? 5, timeoutMs: 30_000, exited: tracked.exited });
   } catch (error) {

@@ -22,6 +22,17 @@ export interface Profile {
   readonly namespaceNameLabel: string;
   readonly serviceAccountTokenSecretType: string;
   readonly bootstrapTokenSecretType: string;
+  /** `iss` of bound service-account tokens when `--service-account-issuer` is not given. */
+  readonly defaultServiceAccountIssuer: string;
+  /** `iss` of legacy (Secret-based) service-account tokens. */
+  readonly legacyServiceAccountIssuer: string;
+  /**
+   * API domains whose group names stock clients hard-code in request bodies sent to core paths
+   * (kubectl's typed client posts `authentication.k8s.io/v1` TokenRequests to
+   * `serviceaccounts/{name}/token`). Such bodies are read as this profile's group and answered
+   * in the spelling the client sent.
+   */
+  readonly clientApiDomains: readonly string[];
   /** The finalizer the namespace controller owns. */
   readonly namespaceFinalizer: string;
   /**
@@ -29,6 +40,13 @@ export interface Profile {
    * `x-kubernetes-group-version-kind` by that exact name, so the orch profile writes both.
    */
   readonly openApiExtensionPrefixes: readonly string[];
+  /**
+   * kubectl's client-side apply annotation. kubectl writes it under this exact name whatever the
+   * server, so both profiles spell it kube's way; server-side apply keeps it current.
+   */
+  readonly lastAppliedConfigAnnotation: string;
+  /** The manager recorded in managedFields for the server's own writes (built-in namespaces, controllers). */
+  readonly serverFieldManager: string;
   /** `/version`'s gitVersion: the Kubernetes release whose API this serves, plus our build tag. */
   readonly gitVersion: string;
 }
@@ -47,8 +65,13 @@ export const ORCH_PROFILE: Profile = {
   namespaceNameLabel: "orch.io/metadata.name",
   serviceAccountTokenSecretType: "orch.io/service-account-token",
   bootstrapTokenSecretType: "bootstrap.orch.io/token",
+  defaultServiceAccountIssuer: "https://orch.default.svc.cluster.local",
+  legacyServiceAccountIssuer: "orch/serviceaccount",
+  clientApiDomains: ["k8s.io"],
   namespaceFinalizer: "orch",
   openApiExtensionPrefixes: ["x-kubernetes-", "x-orch-"],
+  lastAppliedConfigAnnotation: "kubectl.kubernetes.io/last-applied-configuration",
+  serverFieldManager: "orch-apiserver",
   gitVersion: "v1.30.0+orch",
 };
 
@@ -66,8 +89,13 @@ export const KUBERNETES_PROFILE: Profile = {
   namespaceNameLabel: "kubernetes.io/metadata.name",
   serviceAccountTokenSecretType: "kubernetes.io/service-account-token",
   bootstrapTokenSecretType: "bootstrap.kubernetes.io/token",
+  defaultServiceAccountIssuer: "https://kubernetes.default.svc.cluster.local",
+  legacyServiceAccountIssuer: "kubernetes/serviceaccount",
+  clientApiDomains: [],
   namespaceFinalizer: "kubernetes",
   openApiExtensionPrefixes: ["x-kubernetes-"],
+  lastAppliedConfigAnnotation: "kubectl.kubernetes.io/last-applied-configuration",
+  serverFieldManager: "kube-apiserver",
   gitVersion: "v1.30.0",
 };
 

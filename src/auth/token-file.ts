@@ -1,7 +1,6 @@
-import { readFileSync } from "node:fs";
-import { timingSafeEqual } from "node:crypto";
+import { createHash } from "node:crypto";
 import type { UserInfo } from "../request/context.js";
-import type { Authenticator } from "./authenticator.js";
+import type { TokenAuthenticator } from "./token.js";
 
 /**
  * Parses kube's static token CSV: `token,user,uid[,"group1,group2"]` per line; blank lines and
@@ -50,22 +49,33 @@ function parseCsvLine(line: string): string[] {
   return fields.map((field) => field.trim());
 }
 
-/** Bearer tokens from `--token-auth-file`; an unknown bearer token is rejected (401). */
-export function tokenFileAuthenticator(path: string): Authenticator {
-  const tokens = parseTokenFile(readFileSync(path, "utf8"));
+/** SHA-256 of a token: the key static tokens are looked up by, so lookups compare digests, not secrets. */
+function digest(token: string): string {
+  return createHash("sha256").update(token).digest("base64");
+}
+
+const indexes = new WeakMap<ReadonlyMap<string, UserInfo>, Map<string, UserInfo>>();
+
+function indexOf(tokens: ReadonlyMap<string, UserInfo>): Map<string, UserInfo> {
+  let index = indexes.get(tokens);
+  if (index === undefined) {
+    index = new Map([...tokens].map(([token, user]) => [digest(token), user]));
+    indexes.set(tokens, index);
+  }
+  return index;
+}
+
+/**
+ * Static bearer tokens (`--token-auth-file`). `tokens` is read on every call, so a reloaded
+ * file takes effect at once. An unknown token is `none` (the bearer authenticator makes a token
+ * nobody accepts a 401).
+ */
+export function tokenFileAuthenticator(tokens: () => ReadonlyMap<string, UserInfo>): TokenAuthenticator {
   return {
     name: "token-file",
-    async authenticate(request) {
-      const header = request.headers["authorization"];
-      if (header === undefined) return { kind: "none" };
-      const match = /^Bearer\s+(\S+)\s*$/i.exec(header);
-      if (match === null) return { kind: "none" };
-      const presented = Buffer.from(match[1] ?? "");
-      for (const [token, user] of tokens) {
-        const expected = Buffer.from(token);
-        if (expected.length === presented.length && timingSafeEqual(expected, presented)) return { kind: "ok", user };
-      }
-      return { kind: "rejected", reason: "invalid bearer token" };
+    async authenticateToken(token) {
+      const user = indexOf(tokens()).get(digest(token));
+      return user === undefined ? { kind: "none" } : { kind: "ok", user, audiences: [] };
     },
   };
 }

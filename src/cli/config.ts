@@ -1,4 +1,6 @@
 import type { Profile } from "../api/profile.js";
+import type { AuthorizationConfig } from "../authz/modes.js";
+import type { RuntimeConfig } from "../registry/runtime-config.js";
 
 export type StorageBackend = "sqlite" | "memory";
 
@@ -21,6 +23,29 @@ export interface Config {
   /** Grace for in-flight requests on stop. */
   readonly shutdownGraceMs: number;
   readonly anonymousAuth: boolean;
+  /** `--requestheader-username-headers`: with the CA file, turns on the authenticating proxy. */
+  readonly requestHeaderUsernameHeaders: readonly string[];
+  readonly requestHeaderGroupHeaders: readonly string[];
+  readonly requestHeaderExtraHeadersPrefix: readonly string[];
+  /** `--requestheader-client-ca-file`: the CA the proxy's client certificate must chain to. */
+  readonly requestHeaderClientCaFile?: string;
+  readonly requestHeaderAllowedNames: readonly string[];
+  readonly enableBootstrapTokenAuth: boolean;
+  /** `--service-account-key-file` (repeatable): public keys service-account tokens are verified with. */
+  readonly serviceAccountKeyFiles: readonly string[];
+  /** `--service-account-signing-key-file`: the private key TokenRequest signs with. */
+  readonly serviceAccountSigningKeyFile?: string;
+  /** `--service-account-issuer` (repeatable): the first signs, all are accepted; empty = the profile's default. */
+  readonly serviceAccountIssuers: readonly string[];
+  /** `--api-audiences`: empty = the issuers. */
+  readonly apiAudiences: readonly string[];
+  readonly authenticationTokenWebhookConfigFile?: string;
+  readonly authenticationTokenWebhookVersion: "v1" | "v1beta1";
+  readonly authenticationTokenWebhookCacheTtlMs: number;
+  /** `--runtime-config`: group versions turned on or off. */
+  readonly runtimeConfig: RuntimeConfig;
+  /** `--authorization-*`: modes in order (default Node,RBAC), the ABAC policy file, the webhook. */
+  readonly authorization: AuthorizationConfig;
   /** `--watch-cache`: serve lists and watches from the watch cache. */
   readonly watchCache: boolean;
   /** `--default-watch-cache-size`: events kept per resource for resuming watches. */

@@ -1,6 +1,8 @@
 import { KUBERNETES_PROFILE, ORCH_PROFILE, profileByName } from "../api/profile.js";
+import { AuthorizationConfigError, DEFAULT_AUTHORIZATION, parseAuthorizationModes, validateAuthorizationConfig } from "../authz/modes.js";
 import { parseDuration } from "../util/duration.js";
 import type { Config, StorageBackend } from "./config.js";
+import { parseRuntimeConfig, RuntimeConfigError } from "../registry/runtime-config.js";
 
 interface FlagSpec {
   readonly name: string;
@@ -31,6 +33,11 @@ function parseDurationFlag(value: string, flag: string): number {
 function parseCount(value: string, flag: string): number {
   if (!/^\d+$/.test(value) || Number(value) < 1) throw new FlagError(`invalid value "${value}" for flag --${flag}: must be a positive integer`);
   return Number(value);
+}
+
+/** A comma-separated list flag value (kube's string slices); empty items dropped. */
+function list(value: string): string[] {
+  return value.split(",").map((item) => item.trim()).filter((item) => item !== "");
 }
 
 function parseBool(value: string, flag: string): boolean {
@@ -79,10 +86,70 @@ const FLAGS: readonly FlagSpec[] = [
   { name: "etcd-compaction-interval", help: "How often history older than one interval is compacted; 0 disables.", defaultText: "5m", apply: (config, value) => void (config.compactionIntervalMs = parseDurationFlag(value, "etcd-compaction-interval")) },
   { name: "shutdown-delay-duration", help: "How long /readyz reports failure before the server stops listening on SIGTERM.", defaultText: "0s", apply: (config, value) => void (config.shutdownDelayMs = parseDurationFlag(value, "shutdown-delay-duration")) },
   { name: "shutdown-grace-period", help: "How long in-flight requests may take to finish on stop.", defaultText: "30s", apply: (config, value) => void (config.shutdownGraceMs = parseDurationFlag(value, "shutdown-grace-period")) },
+  {
+    name: "runtime-config",
+    help: "Group versions to turn on or off: <group>/<version>[=true|false],... and api/all.",
+    defaultText: "",
+    apply: (config, value) => {
+      try {
+        config.runtimeConfig = parseRuntimeConfig(value);
+      } catch (error) {
+        if (error instanceof RuntimeConfigError) throw new FlagError(`invalid value "${value}" for flag --runtime-config: ${error.message}`);
+        throw error;
+      }
+    },
+  },
+  {
+    name: "authorization-mode",
+    help: "Ordered comma list of AlwaysAllow, AlwaysDeny, ABAC, Webhook, RBAC, Node: the first to allow or deny decides; none deciding denies.",
+    defaultText: "Node,RBAC",
+    apply: (config, value) => {
+      try {
+        config.authorization = { ...config.authorization, modes: parseAuthorizationModes(value) };
+      } catch (error) {
+        if (error instanceof AuthorizationConfigError) throw new FlagError(`invalid value "${value}" for flag --authorization-mode: ${error.message}`);
+        throw error;
+      }
+    },
+  },
+  { name: "authorization-policy-file", help: "ABAC policy file: one JSON policy object per line.", defaultText: "", apply: (config, value) => void (config.authorization = { ...config.authorization, policyFile: value }) },
+  { name: "authorization-webhook-config-file", help: "Kubeconfig-format file of the authorization webhook (a SubjectAccessReview is POSTed to it).", defaultText: "", apply: (config, value) => void (config.authorization = { ...config.authorization, webhookConfigFile: value }) },
+  {
+    name: "authorization-webhook-version",
+    help: "SubjectAccessReview version sent to the webhook: v1 or v1beta1.",
+    defaultText: "v1beta1",
+    apply: (config, value) => {
+      if (value !== "v1" && value !== "v1beta1") throw new FlagError(`invalid value "${value}" for flag --authorization-webhook-version: must be v1 or v1beta1`);
+      config.authorization = { ...config.authorization, webhookVersion: value };
+    },
+  },
+  { name: "authorization-webhook-cache-authorized-ttl", help: "How long the webhook's allows are cached.", defaultText: "5m", apply: (config, value) => void (config.authorization = { ...config.authorization, webhookAuthorizedTtlMs: parseDurationFlag(value, "authorization-webhook-cache-authorized-ttl") }) },
+  { name: "authorization-webhook-cache-unauthorized-ttl", help: "How long the webhook's denials (and no-opinions) are cached.", defaultText: "30s", apply: (config, value) => void (config.authorization = { ...config.authorization, webhookUnauthorizedTtlMs: parseDurationFlag(value, "authorization-webhook-cache-unauthorized-ttl") }) },
   { name: "watch-cache", help: "Serve lists and watches from the in-memory watch cache.", defaultText: "true", boolean: true, apply: (config, value) => void (config.watchCache = parseBool(value, "watch-cache")) },
   { name: "default-watch-cache-size", help: "Events kept per resource for resuming watches (also bounded to 5 minutes).", defaultText: "20000", apply: (config, value) => void (config.watchCacheSize = parseCount(value, "default-watch-cache-size")) },
   { name: "min-request-timeout", help: "Seconds a watch without timeoutSeconds lasts at least (at most twice this).", defaultText: "1800", apply: (config, value) => void (config.minRequestTimeoutSeconds = parseCount(value, "min-request-timeout")) },
   { name: "anonymous-auth", help: "Serve requests without credentials as system:anonymous.", defaultText: "true", boolean: true, apply: (config, value) => void (config.anonymousAuth = parseBool(value, "anonymous-auth")) },
+  { name: "requestheader-username-headers", help: "Headers naming the user, first non-empty wins (authenticating proxy; needs --requestheader-client-ca-file).", defaultText: "", apply: (config, value) => void (config.requestHeaderUsernameHeaders = [...config.requestHeaderUsernameHeaders, ...list(value)]) },
+  { name: "requestheader-group-headers", help: "Headers whose every value is a group (authenticating proxy).", defaultText: "", apply: (config, value) => void (config.requestHeaderGroupHeaders = [...config.requestHeaderGroupHeaders, ...list(value)]) },
+  { name: "requestheader-extra-headers-prefix", help: "Header prefixes whose rest names an extra attribute (authenticating proxy).", defaultText: "", apply: (config, value) => void (config.requestHeaderExtraHeadersPrefix = [...config.requestHeaderExtraHeadersPrefix, ...list(value)]) },
+  { name: "requestheader-client-ca-file", help: "CA bundle the authenticating proxy's client certificate must chain to; do not reuse the client CA.", defaultText: "", apply: (config, value) => void (config.requestHeaderClientCaFile = value) },
+  { name: "requestheader-allowed-names", help: "Common names the proxy's certificate may have; empty allows any the CA issued.", defaultText: "", apply: (config, value) => void (config.requestHeaderAllowedNames = [...config.requestHeaderAllowedNames, ...list(value)]) },
+  { name: "enable-bootstrap-token-auth", help: "Accept bootstrap tokens (Secrets bootstrap-token-<id> in the system namespace).", defaultText: "false", boolean: true, apply: (config, value) => void (config.enableBootstrapTokenAuth = parseBool(value, "enable-bootstrap-token-auth")) },
+  { name: "service-account-key-file", help: "PEM file of public keys (or private keys, certificates) service-account tokens are verified with; repeatable. Default: generated into the data dir.", defaultText: "", apply: (config, value) => void (config.serviceAccountKeyFiles = [...config.serviceAccountKeyFiles, value]) },
+  { name: "service-account-signing-key-file", help: "PEM private key service-account tokens are signed with. Default: generated into the data dir.", defaultText: "", apply: (config, value) => void (config.serviceAccountSigningKeyFile = value) },
+  { name: "service-account-issuer", help: "Issuer (iss) of service-account tokens; repeatable: the first signs, all are accepted.", defaultText: "", apply: (config, value) => void (config.serviceAccountIssuers = [...config.serviceAccountIssuers, value]) },
+  { name: "api-audiences", help: "Audiences of the API: tokens must be for one of them. Default: the service-account issuers.", defaultText: "", apply: (config, value) => void (config.apiAudiences = [...config.apiAudiences, ...list(value)]) },
+  { name: "authentication-token-webhook-config-file", help: "Kubeconfig-format file of the token authentication webhook (a TokenReview is POSTed to it).", defaultText: "", apply: (config, value) => void (config.authenticationTokenWebhookConfigFile = value) },
+  {
+    name: "authentication-token-webhook-version",
+    help: "TokenReview version sent to the webhook: v1 or v1beta1.",
+    defaultText: "v1beta1",
+    apply: (config, value) => {
+      if (value !== "v1" && value !== "v1beta1") throw new FlagError(`invalid value "${value}" for flag --authentication-token-webhook-version: must be v1 or v1beta1`);
+      config.authenticationTokenWebhookVersion = value;
+    },
+  },
+  { name: "authentication-token-webhook-cache-ttl", help: "How long the webhook's answers are cached.", defaultText: "2m", apply: (config, value) => void (config.authenticationTokenWebhookCacheTtlMs = parseDurationFlag(value, "authentication-token-webhook-cache-ttl")) },
 ];
 
 export function defaultConfig(): Config {
@@ -97,6 +164,18 @@ export function defaultConfig(): Config {
     shutdownDelayMs: 0,
     shutdownGraceMs: 30_000,
     anonymousAuth: true,
+    authorization: DEFAULT_AUTHORIZATION,
+    requestHeaderUsernameHeaders: [],
+    requestHeaderGroupHeaders: [],
+    requestHeaderExtraHeadersPrefix: [],
+    requestHeaderAllowedNames: [],
+    enableBootstrapTokenAuth: false,
+    serviceAccountKeyFiles: [],
+    serviceAccountIssuers: [],
+    apiAudiences: [],
+    authenticationTokenWebhookVersion: "v1beta1",
+    authenticationTokenWebhookCacheTtlMs: 2 * 60_000,
+    runtimeConfig: new Map(),
     watchCache: true,
     watchCacheSize: 20_000,
     minRequestTimeoutSeconds: 1800,
@@ -127,8 +206,17 @@ export function parseArgs(argv: readonly string[]): ParsedArgs {
     }
     spec.apply(config, value);
   }
+  try {
+    validateAuthorizationConfig(config.authorization);
+  } catch (error) {
+    if (error instanceof AuthorizationConfigError) throw new FlagError(error.message);
+    throw error;
+  }
   if ((config.tlsCertFile === undefined) !== (config.tlsPrivateKeyFile === undefined)) {
     throw new FlagError("--tls-cert-file and --tls-private-key-file must be given together");
+  }
+  if ((config.requestHeaderClientCaFile === undefined) !== (config.requestHeaderUsernameHeaders.length === 0)) {
+    throw new FlagError("--requestheader-client-ca-file and --requestheader-username-headers must be given together");
   }
   return { kind: "config", config };
 }

@@ -55,3 +55,27 @@ export async function ensurePki(dataDir: string, options: { readonly adminUser: 
   }
   return { ca, serving, admin, caPath: join(dir, "ca.crt") };
 }
+
+/** The generated service-account key pair: `<dataDir>/pki/sa.key` (PKCS#8) and `sa.pub` (SPKI). */
+export interface ServiceAccountKeyFiles {
+  readonly keyPath: string;
+  readonly publicKeyPath: string;
+}
+
+/**
+ * Generates the service-account key pair (RSA 2048, for RS256 as clients expect) on first start
+ * and reuses it later, as `ensurePki` does for certificates. Generation runs off the main thread.
+ */
+export async function ensureServiceAccountKeys(dataDir: string): Promise<ServiceAccountKeyFiles> {
+  const dir = join(dataDir, "pki");
+  mkdirSync(dir, { recursive: true, mode: 0o700 });
+  const keyPath = join(dir, "sa.key");
+  const publicKeyPath = join(dir, "sa.pub");
+  if (!existsSync(keyPath) || !existsSync(publicKeyPath)) {
+    const { generateServiceAccountKeyPair } = await import("../auth/service-account/keys.js");
+    const pair = await generateServiceAccountKeyPair();
+    writeFileSync(keyPath, pair.privateKey, { mode: 0o600 });
+    writeFileSync(publicKeyPath, pair.publicKey, { mode: 0o644 });
+  }
+  return { keyPath, publicKeyPath };
+}

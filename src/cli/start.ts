@@ -1,9 +1,5 @@
-import { mkdirSync, readFileSync, writeFileSync } from "node:fs";
+import { mkdirSync, writeFileSync } from "node:fs";
 import { join, resolve } from "node:path";
-import { unionAuthenticator, type Authenticator } from "../auth/authenticator.js";
-import { tokenFileAuthenticator } from "../auth/token-file.js";
-import { x509Authenticator } from "../auth/x509.js";
-import { mastersAuthorizer, publicInfoAuthorizer, unionAuthorizer } from "../authz/authorizer.js";
 import { createApiServer } from "../server/api-server.js";
 import { startHttpServer } from "../server/http-server.js";
 import { startCompactor } from "../storage/compactor.js";
@@ -14,7 +10,10 @@ import { createLogger, SILENT_LOGGER, type Logger } from "../util/logger.js";
 import type { Config } from "./config.js";
 import { defaultConfig } from "./flags.js";
 import { renderKubeconfig } from "./kubeconfig.js";
-import { ensurePki } from "./pki.js";
+import { loadCredentials } from "./credentials.js";
+import { ensurePki, ensureServiceAccountKeys } from "./pki.js";
+import { readCurrent } from "../registry/object-reader.js";
+import type { Registry } from "../registry/registry.js";
 
 /** Options of `startServer`: any Config field (as the flags), plus a logger. */
 export type StartOptions = Partial<Config> & { readonly logger?: Logger };
@@ -52,43 +51,57 @@ export async function startServer(options: StartOptions = {}): Promise<RunningSe
   const dataDir = resolve(config.dataDir);
   mkdirSync(dataDir, { recursive: true, mode: 0o700 });
   const adminUser = `${config.profile.name}-admin`;
-  const pki = await ensurePki(dataDir, { adminUser, extraNames: config.bindAddress === "0.0.0.0" || config.bindAddress === "::" ? [] : [config.bindAddress] });
-  const servingCertificate = config.tlsCertFile === undefined ? pki.serving.certificate : readFileSync(config.tlsCertFile, "utf8");
-  const servingKey = config.tlsPrivateKeyFile === undefined ? pki.serving.key : readFileSync(config.tlsPrivateKeyFile, "utf8");
-  const clientCa = config.clientCaFile === undefined ? pki.ca.certificate : readFileSync(config.clientCaFile, "utf8");
-  const authenticators: Authenticator[] = [x509Authenticator()];
-  if (config.tokenAuthFile !== undefined) authenticators.push(tokenFileAuthenticator(config.tokenAuthFile));
+  // The service-account key pair is generated (off the main thread) alongside the certificates.
+  const generateServiceAccountKeys = config.serviceAccountKeyFiles.length === 0 && config.serviceAccountSigningKeyFile === undefined;
+  const [pki, serviceAccountKeys] = await Promise.all([
+    ensurePki(dataDir, { adminUser, extraNames: config.bindAddress === "0.0.0.0" || config.bindAddress === "::" ? [] : [config.bindAddress] }),
+    generateServiceAccountKeys ? ensureServiceAccountKeys(dataDir) : Promise.resolve(undefined),
+  ]);
+  let registry: Registry | undefined;
+  const credentials = loadCredentials({
+    config,
+    profile: config.profile,
+    logger,
+    generated: { ca: pki.ca.certificate, serving: pki.serving, ...(serviceAccountKeys === undefined ? {} : { serviceAccount: serviceAccountKeys }) },
+    objects: { read: (plural, namespace, name) => (registry === undefined ? Promise.resolve(undefined) : readCurrent(registry, plural, namespace, name)) },
+  });
   const storage = openStorage({ ...config, dataDir });
   let address = `${config.bindAddress}:${config.securePort}`;
   const api = createApiServer({
     storage,
     profile: config.profile,
-    authenticator: unionAuthenticator(authenticators),
-    authorizer: unionAuthorizer([mastersAuthorizer(), publicInfoAuthorizer()]),
+    authenticator: credentials.authenticator,
+    authenticationApis: credentials.authenticationApis,
+    issuerDiscovery: credentials.issuerDiscovery,
+    authorization: config.authorization,
     anonymousAuth: config.anonymousAuth,
     watchCache: config.watchCache ? { windowSize: config.watchCacheSize } : false,
     minRequestTimeoutSeconds: config.minRequestTimeoutSeconds,
+    runtimeConfig: config.runtimeConfig,
     logger,
     serverAddress: () => address,
   });
+  registry = api.registry;
   const compactor = config.compactionIntervalMs > 0 ? startCompactor(storage, { intervalMs: config.compactionIntervalMs }) : undefined;
   let http;
   try {
     await api.start();
     http = await startHttpServer({
-      tls: { certificate: servingCertificate, key: servingKey, clientCa },
+      tls: credentials.tls(),
       host: config.bindAddress,
       port: config.securePort,
       handler: api.handler,
       onError: (error) => logger.error("response failed", { error: String(error) }),
     });
   } catch (error) {
+    credentials.close();
     compactor?.stop();
     await api.stop();
     await storage.close();
     throw error;
   }
   const listener = http;
+  credentials.watch((tls) => listener.setTls(tls));
   const host = config.bindAddress === "0.0.0.0" || config.bindAddress === "::" ? "127.0.0.1" : config.bindAddress;
   const hostForUrl = host.includes(":") ? `[${host}]` : host;
   address = `${hostForUrl}:${listener.port}`;
@@ -117,6 +130,7 @@ export async function startServer(options: StartOptions = {}): Promise<RunningSe
         api.beginShutdown();
         if (config.shutdownDelayMs > 0) await new Promise((resolve) => setTimeout(resolve, config.shutdownDelayMs));
         await listener.stop(config.shutdownGraceMs);
+        credentials.close();
         compactor?.stop();
         await api.stop();
         await storage.close();

@@ -6,13 +6,15 @@ export type Representation =
   | { readonly kind: "json" }
   | { readonly kind: "yaml" }
   | { readonly kind: "table"; readonly version: "v1" | "v1beta1"; readonly includeObject: "None" | "Metadata" | "Object" }
-  | { readonly kind: "apigroup-discovery" };
+  | { readonly kind: "discovery"; readonly version: "v2" | "v2beta1" };
 
 export interface NegotiationOptions {
   /** The meta group Table documents belong to (`meta.<apiDomain>`). */
   readonly metaGroup: string;
   /** Whether this endpoint can render Tables (GET of resources). */
   readonly tables: boolean;
+  /** The aggregated-discovery group (`apidiscovery.<apiDomain>`) when this endpoint serves it. */
+  readonly discoveryGroup?: string;
   readonly yaml?: boolean;
 }
 
@@ -22,6 +24,11 @@ function isJson(type: string): boolean {
 
 function pick(entry: MediaType, options: NegotiationOptions, query: URLSearchParams): Representation | undefined {
   const as = entry.params["as"];
+  if (as === "APIGroupDiscoveryList") {
+    if (options.discoveryGroup === undefined || !isJson(entry.type) || entry.params["g"] !== options.discoveryGroup) return undefined;
+    const version = entry.params["v"];
+    return version === "v2" || version === "v2beta1" ? { kind: "discovery", version } : undefined;
+  }
   if (as !== undefined) {
     if (!options.tables || as !== "Table" || !isJson(entry.type)) return undefined;
     if (entry.params["g"] !== options.metaGroup) return undefined;

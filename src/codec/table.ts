@@ -1,5 +1,6 @@
 import type { ApiObject } from "../api/object.js";
 import type { Representation } from "./negotiate.js";
+import { TABLES, type ColumnSpec } from "./table-columns.js";
 
 export interface TableColumn {
   readonly name: string;
@@ -16,22 +17,28 @@ export const DEFAULT_COLUMNS: readonly TableColumn[] = [
 ];
 
 export interface TableInput {
+  /** The object kind: picks its columns (default Name and Created At). */
+  readonly kind?: string;
   readonly metaGroup: string;
   readonly representation: Extract<Representation, { kind: "table" }>;
   readonly objects: readonly ApiObject[];
   readonly listMeta: Readonly<Record<string, unknown>> | undefined;
 }
 
-/** Renders objects as a `Table` with the default columns. */
+/** Renders objects as a `Table`: the kind's columns, or Name and Created At. */
 export function renderTable(input: TableInput): Record<string, unknown> {
   const apiVersion = `${input.metaGroup}/${input.representation.version}`;
+  const specs: readonly ColumnSpec[] | undefined = input.kind === undefined ? undefined : TABLES[input.kind];
+  const now = Date.now();
+  const columnDefinitions = specs === undefined ? DEFAULT_COLUMNS : specs.map((spec) => ({ name: spec.name, type: spec.type, format: spec.format ?? "", description: spec.description, priority: spec.priority ?? 0 }));
+  const cells = (object: ApiObject): unknown[] => (specs === undefined ? [object.metadata.name ?? "", object.metadata.creationTimestamp ?? ""] : specs.map((spec) => spec.cell(object, now)));
   return {
     kind: "Table",
     apiVersion,
     metadata: input.listMeta ?? {},
-    columnDefinitions: DEFAULT_COLUMNS,
+    columnDefinitions,
     rows: input.objects.map((object) => ({
-      cells: [object.metadata.name ?? "", object.metadata.creationTimestamp ?? ""],
+      cells: cells(object),
       object: rowObject(object, input.representation.includeObject, apiVersion),
     })),
   };

@@ -17,6 +17,8 @@ export interface ControllerClient {
   namespacedResources(): readonly ResourceRef[];
   list(resource: ResourceRef, namespace: string): Promise<{ items: ApiObject[]; resourceVersion: string }>;
   deleteCollection(resource: ResourceRef, namespace: string): Promise<void>;
+  /** PUT of the whole object; a stale `metadata.resourceVersion` fails with 409 Conflict. */
+  update(resource: ResourceRef, namespace: string, name: string, object: ApiObject): Promise<ApiObject>;
   /** PUT of a sub-resource (`finalize`, `status`) with the whole object. */
   updateSubresource(resource: ResourceRef, namespace: string, name: string, subresource: string, object: ApiObject): Promise<ApiObject>;
   get(resource: ResourceRef, namespace: string, name: string): Promise<ApiObject | undefined>;
@@ -35,7 +37,7 @@ export function registryClient(registry: Registry, metaGroup: string): Controlle
   };
   return {
     namespacedResources() {
-      return registry.stores.filter((store) => store.namespaced).map((store) => ({ group: store.definition.group, version: store.definition.version, plural: store.definition.plural }));
+      return registry.stores.filter((store) => store.namespaced && store.definition.virtual === undefined).map((store) => ({ group: store.definition.group, version: store.definition.version, plural: store.definition.plural }));
     },
     async list(resource, namespace) {
       const result = await storeOf(resource).list(namespace, parseListOptions(EMPTY_QUERY, metaGroup));
@@ -43,6 +45,9 @@ export function registryClient(registry: Registry, metaGroup: string): Controlle
     },
     async deleteCollection(resource, namespace) {
       await storeOf(resource).deleteCollection(namespace, parseListOptions(EMPTY_QUERY, metaGroup));
+    },
+    async update(resource, namespace, name, object) {
+      return (await storeOf(resource).update(namespace, name, { build: () => object })).object;
     },
     async updateSubresource(resource, namespace, name, subresource, object) {
       return (await storeOf(resource).update(namespace, name, { subresource, build: () => object })).object;

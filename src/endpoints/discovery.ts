@@ -48,7 +48,17 @@ function resourceEntries(store: Store): Record<string, unknown>[] {
     kind: definition.kind,
     verbs: SUBRESOURCE_VERBS[name] ?? ["get"],
   }));
-  return [main, ...subresources];
+  // Create-only sub-resources name their own kind (`serviceaccounts/token` is a TokenRequest).
+  const handled = [...(definition.subresourceHandlers ?? [])].map(([name, handler]) => ({
+    name: `${definition.plural}/${name}`,
+    singularName: "",
+    namespaced,
+    group: handler.group,
+    version: handler.version,
+    kind: handler.kind,
+    verbs: ["create"],
+  }));
+  return [main, ...subresources, ...handled];
 }
 
 /** `/api/v1` or `/apis/{group}/{version}`: the APIResourceList, or undefined when not served. */
@@ -61,4 +71,44 @@ export function apiResourceList(registry: Registry, group: string, version: stri
     groupVersion: group === "" ? version : `${group}/${version}`,
     resources: stores.flatMap(resourceEntries),
   };
+}
+
+function discoveryResource(store: Store): Record<string, unknown> {
+  const definition = store.definition;
+  const responseKind = { group: definition.group, version: definition.version, kind: definition.kind };
+  const resource: Record<string, unknown> = {
+    resource: definition.plural,
+    responseKind,
+    scope: definition.scope,
+    singularResource: definition.singular,
+    verbs: [...definition.verbs].sort(),
+  };
+  if (definition.shortNames.length > 0) resource["shortNames"] = definition.shortNames;
+  if (definition.categories.length > 0) resource["categories"] = definition.categories;
+  if (definition.subresources.size > 0) {
+    resource["subresources"] = [...definition.subresources].map((name) => ({ subresource: name, responseKind, verbs: SUBRESOURCE_VERBS[name] ?? ["get"] }));
+  }
+  if (definition.subresourceHandlers !== undefined && definition.subresourceHandlers.size > 0) {
+    const handled = [...definition.subresourceHandlers].map(([name, handler]) => ({ subresource: name, responseKind: { group: handler.group, version: handler.version, kind: handler.kind }, verbs: ["create"] }));
+    resource["subresources"] = [...((resource["subresources"] as unknown[] | undefined) ?? []), ...handled];
+  }
+  return resource;
+}
+
+/**
+ * Aggregated discovery (`APIGroupDiscoveryList`): every group with its versions and resources
+ * in one document — the core group for `/api`, named groups for `/apis`.
+ */
+export function aggregatedDiscovery(registry: Registry, scope: "core" | "groups", discoveryApiVersion: string): Record<string, unknown> {
+  const items = [...registry.groups()]
+    .filter(([name]) => (scope === "core" ? name === "" : name !== ""))
+    .map(([name, versions]) => ({
+      metadata: name === "" ? {} : { name },
+      versions: versions.map((version) => ({
+        version,
+        resources: registry.resourcesOf(name, version).map(discoveryResource),
+        freshness: "Current",
+      })),
+    }));
+  return { kind: "APIGroupDiscoveryList", apiVersion: discoveryApiVersion, metadata: {}, items };
 }

@@ -41,6 +41,7 @@ function pathsOf(profile: Profile, definition: ResourceDefinition): Record<strin
     responses: RESPONSES,
     ...gvkExtensions(profile, definition, action),
   });
+  if (definition.virtual !== undefined) return { [collection]: { post: operation("post", "create", WRITE_PARAMETERS) } };
   const paths: Record<string, unknown> = {
     [collection]: {
       get: operation("list", "list"),
@@ -59,6 +60,12 @@ function pathsOf(profile: Profile, definition: ResourceDefinition): Record<strin
       get: operation("get", `read${subresource}`),
       put: operation("put", `replace${subresource}`, WRITE_PARAMETERS),
       patch: operation("patch", `patch${subresource}`, WRITE_PARAMETERS),
+    };
+  }
+  for (const [subresource, handler] of definition.subresourceHandlers ?? []) {
+    const target = { ...definition, group: handler.group, version: handler.version, kind: handler.kind };
+    paths[`${collection}/{name}/${subresource}`] = {
+      post: { operationId: `create${definition.kind}${handler.kind}`, parameters: WRITE_PARAMETERS, responses: RESPONSES, ...gvkExtensions(profile, target, "post") },
     };
   }
   return paths;

@@ -4,12 +4,14 @@ import { metaGroup, type Profile } from "../api/profile.js";
 import { bodyFormat, decodeBody, type BodyFormat } from "../codec/decode.js";
 import { negotiate, type Representation } from "../codec/negotiate.js";
 import { successStatus } from "../codec/status.js";
-import { apiVersionOf } from "../registry/definition.js";
+import { apiVersionOf, deprecationWarning } from "../registry/definition.js";
 import { parseListOptions } from "../registry/list-options.js";
 import type { Registry } from "../registry/registry.js";
 import type { Store } from "../registry/store.js";
 import type { ApiResponse, RequestContext } from "../request/context.js";
 import type { ResourceRequestInfo } from "../request/request-info.js";
+import { serveCreateOnly } from "./create-only.js";
+import { fieldManagerOptions, listItemWithoutManagedFields, omitManagedFields, withoutManagedFields } from "./field-manager-options.js";
 import { applyPatch } from "./patch/apply-patch.js";
 import { respondJson, respondList, respondObject } from "./respond.js";
 import { serveWatch } from "./watch-handler.js";
@@ -19,7 +21,7 @@ export const MAX_BODY_BYTES = 3 * 1024 * 1024;
 
 const NOT_ALLOWED = "the server does not allow this method on the requested resource";
 
-const PATCH_FORMATS: readonly BodyFormat[] = ["json-patch", "merge-patch", "strategic-merge-patch"];
+const PATCH_FORMATS: readonly BodyFormat[] = ["json-patch", "merge-patch", "strategic-merge-patch", "apply-patch"];
 
 export interface ResourceHandlerOptions {
   readonly registry: Registry;
@@ -63,6 +65,10 @@ export function createResourceHandler(options: ResourceHandlerOptions): (context
     const store = registry.find(info.group, info.version, info.resource);
     if (store === undefined) throw notFoundPath();
     const definition = store.definition;
+    const deprecated = deprecationWarning(definition);
+    if (deprecated !== undefined) context.warnings.push(deprecated);
+    const createOnly = info.subresource === "" ? definition.virtual : definition.subresourceHandlers?.get(info.subresource);
+    if (createOnly !== undefined) return serveCreateOnly(context, info, definition, createOnly, { registry, profile, metaGroup: meta, dryRun: parseDryRun(context.request.query), maxBodyBytes: MAX_BODY_BYTES });
     if (info.subresource !== "" && !definition.subresources.has(info.subresource)) throw notFoundPath();
     if (definition.scope === "Cluster" && info.namespace !== "" && info.resource !== "namespaces") throw notFoundPath();
     // Across all namespaces only list and watch are served; PUT/PATCH need a name.
@@ -74,12 +80,14 @@ export function createResourceHandler(options: ResourceHandlerOptions): (context
     const namespace = definition.scope === "Namespaced" ? info.namespace : "";
     const query = context.request.query;
     const user = context.user;
+    const omit = omitManagedFields(query);
+    const view = (object: ApiObject): ApiObject => (omit ? withoutManagedFields(object) : object);
 
     switch (info.verb) {
       case "get": {
         const representation = representationFor(context, true);
         const object = await store.get(namespace, info.name, query.get("resourceVersion") || undefined);
-        return respondObject(context, 200, object, representation, meta);
+        return respondObject(context, 200, view(object), representation, meta);
       }
       case "list": {
         const representation = representationFor(context, true);
@@ -88,21 +96,24 @@ export function createResourceHandler(options: ResourceHandlerOptions): (context
         const metadata: Record<string, unknown> = { resourceVersion: result.resourceVersion };
         if (result.continueToken !== undefined) metadata["continue"] = result.continueToken;
         if (result.remainingItemCount !== undefined) metadata["remainingItemCount"] = result.remainingItemCount;
-        return respondList(context, { kind: `${definition.kind}List`, apiVersion: apiVersionOf(definition), metadata, items: result.items }, representation, meta);
+        const items = omit ? result.items.map(listItemWithoutManagedFields) : result.items;
+        return respondList(context, { kind: `${definition.kind}List`, apiVersion: apiVersionOf(definition), metadata, items }, representation, meta);
       }
       case "watch": {
         const representation = representationFor(context, true);
-        return serveWatch(context, { store, namespace, name: info.name, representation, profile, bookmarkIntervalMs: options.bookmarkIntervalMs, minRequestTimeoutSeconds: options.minRequestTimeoutSeconds });
+        return serveWatch(context, { store, namespace, name: info.name, representation, profile, bookmarkIntervalMs: options.bookmarkIntervalMs, minRequestTimeoutSeconds: options.minRequestTimeoutSeconds, omitManagedFields: omit });
       }
       case "create": {
         if (info.subresource !== "" || info.name !== "") throw methodNotAllowed("create is only allowed on a collection");
         const representation = representationFor(context, false);
+        const { fieldManager } = fieldManagerOptions(context, { kind: "CreateOptions", metaGroup: meta });
         const object = await readObject(context);
-        const created = await store.create(namespace, object, { dryRun: parseDryRun(query), user });
-        return respondObject(context, 201, created, representation, meta);
+        const created = await store.create(namespace, object, { dryRun: parseDryRun(query), user, fieldManager });
+        return respondObject(context, 201, view(created), representation, meta);
       }
       case "update": {
         const representation = representationFor(context, false);
+        const { fieldManager } = fieldManagerOptions(context, { kind: "UpdateOptions", metaGroup: meta });
         const object = await readObject(context);
         const result = await store.update(namespace, info.name, {
           subresource: info.subresource,
@@ -110,26 +121,33 @@ export function createResourceHandler(options: ResourceHandlerOptions): (context
           createIfMissing: definition.strategy.allowCreateOnUpdate && info.subresource === "",
           dryRun: parseDryRun(query),
           user,
+          fieldManager,
         });
-        return respondObject(context, result.created ? 201 : 200, result.object, representation, meta);
+        return respondObject(context, result.created ? 201 : 200, view(result.object), representation, meta);
       }
       case "patch": {
         const representation = representationFor(context, false);
         const format = bodyFormat(context.request.headers["content-type"], PATCH_FORMATS);
+        const apply = format === "apply-patch";
+        const { fieldManager, force } = fieldManagerOptions(context, { kind: "PatchOptions", metaGroup: meta, apply });
         const patch = decodeBody(await context.request.body(MAX_BODY_BYTES), format);
         const result = await store.update(namespace, info.name, {
           subresource: info.subresource,
-          build: (current) => patchObject(store, format, current, patch),
+          build: apply ? () => applyConfiguration(patch) : (current) => patchObject(store, format, current, patch),
+          // Apply to a missing object creates it (not through a sub-resource).
+          createIfMissing: apply && info.subresource === "",
+          apply: apply ? { force } : undefined,
           dryRun: parseDryRun(query),
           user,
+          fieldManager,
         });
-        return respondObject(context, 200, result.object, representation, meta);
+        return respondObject(context, result.created ? 201 : 200, view(result.object), representation, meta);
       }
       case "delete": {
         const representation = representationFor(context, false);
         const deleteOptions = await readDeleteOptions(context);
         const outcome = await store.delete(namespace, info.name, { ...deleteOptions, dryRun: parseDryRun(query) || deleteOptions.dryRun, user });
-        if (outcome.kind === "pending") return respondObject(context, 200, outcome.object, representation, meta);
+        if (outcome.kind === "pending") return respondObject(context, 200, view(outcome.object), representation, meta);
         const details = { name: info.name, group: definition.group === "" ? undefined : definition.group, kind: definition.plural, uid: outcome.object.metadata.uid };
         return respondJson(context, 200, successStatus(details), representation);
       }
@@ -146,9 +164,16 @@ export function createResourceHandler(options: ResourceHandlerOptions): (context
 
 async function patchObject(store: Store, format: BodyFormat, current: ApiObject | undefined, patch: unknown): Promise<ApiObject> {
   if (current === undefined) throw store.translate(new ApiError(404, "NotFound", "not found"));
-  const patched = asObject(applyPatch(format, current, patch));
+  const patched = asObject(applyPatch(format, current, patch, store.schema));
   if (patched === undefined) throw badRequest("the patched object must be a JSON object");
   return patched;
+}
+
+/** An apply body (YAML or JSON): a partial object of the kind. */
+function applyConfiguration(patch: unknown): ApiObject {
+  const object = asObject(patch);
+  if (object === undefined) throw badRequest("the apply patch must be an object");
+  return object;
 }
 
 interface DeleteBodyOptions {

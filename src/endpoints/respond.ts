@@ -20,7 +20,7 @@ export function respondJson(context: RequestContext, status: number, value: unkn
 /** One object in the negotiated representation (a Table of one row when asked). */
 export function respondObject(context: RequestContext, status: number, object: ApiObject, representation: Representation, metaGroup: string): ApiResponse {
   if (representation.kind === "table") {
-    const table = renderTable({ metaGroup, representation, objects: [object], listMeta: { resourceVersion: object.metadata.resourceVersion } });
+    const table = renderTable({ kind: object.kind, metaGroup, representation, objects: [object], listMeta: { resourceVersion: object.metadata.resourceVersion } });
     return respondJson(context, status, table);
   }
   return respondJson(context, status, object, representation);
@@ -35,7 +35,7 @@ export interface ListBody {
 
 export function respondList(context: RequestContext, list: ListBody, representation: Representation, metaGroup: string): ApiResponse {
   if (representation.kind === "table") {
-    return respondJson(context, 200, renderTable({ metaGroup, representation, objects: list.items.map((item) => item.decode()), listMeta: list.metadata }));
+    return respondJson(context, 200, renderTable({ kind: list.kind.replace(/List$/, ""), metaGroup, representation, objects: list.items.map((item) => item.decode()), listMeta: list.metadata }));
   }
   if (representation.kind === "yaml") return respondJson(context, 200, { ...list, items: list.items.map((item) => item.decode()) }, representation);
   // Items are serialised one by one into chunks so a large list is not one giant string op.

@@ -8,6 +8,7 @@ import type { Store } from "../registry/store.js";
 import { bookmarkEvent, errorEvent, watchStore, type ObjectEvent } from "../registry/watch.js";
 import { openCachedWatch } from "../registry/cacher/watch-stream.js";
 import { ApiError } from "../api/errors.js";
+import { withoutManagedFields } from "./field-manager-options.js";
 import type { ApiResponse, RequestContext } from "../request/context.js";
 
 export interface WatchServeOptions {
@@ -19,6 +20,8 @@ export interface WatchServeOptions {
   readonly bookmarkIntervalMs?: number;
   /** `--min-request-timeout` in seconds (default 1800). */
   readonly minRequestTimeoutSeconds?: number;
+  /** Leave `metadata.managedFields` out of the events' objects (`omitManagedFields`). */
+  readonly omitManagedFields?: boolean;
 }
 
 /** Watch length without timeoutSeconds: spread over [min, 2·min) as kube does, so reconnects don't bunch. */
@@ -40,9 +43,11 @@ export async function serveWatch(context: RequestContext, options: WatchServeOpt
   const deadline = new AbortController();
   const timer = setTimeout(() => deadline.abort(), timeoutMs);
   const representation = options.representation;
-  const tableLine = (type: string, object: ApiObject): string => {
+  const omit = options.omitManagedFields === true;
+  const tableLine = (type: string, event: ApiObject): string => {
+    const object = omit ? withoutManagedFields(event) : event;
     if (representation.kind !== "table") return `${JSON.stringify({ type, object })}\n`;
-    const table = renderTable({ metaGroup: meta, representation, objects: [object], listMeta: {} });
+    const table = renderTable({ kind: object.kind, metaGroup: meta, representation, objects: [object], listMeta: {} });
     return `${JSON.stringify({ type, object: table })}\n`;
   };
   const encode = (event: ObjectEvent): string => (event.type === "ERROR" || event.type === "BOOKMARK" ? `${JSON.stringify(event)}\n` : tableLine(event.type, event.object as ApiObject));
@@ -67,7 +72,7 @@ export async function serveWatch(context: RequestContext, options: WatchServeOpt
       deadline: deadline.signal,
       bookmarkIntervalMs,
       waitMs: store.futureRevisionWaitMs,
-      encode: representation.kind === "table" ? (type, json) => tableLine(type, JSON.parse(json) as ApiObject) : undefined,
+      encode: representation.kind === "table" || store.definition.storedAs !== undefined || omit ? (type, json) => tableLine(type, store.fromStorage(JSON.parse(json) as ApiObject)) : undefined,
       bookmark: (revision, initialEventsEnd) => encode(bookmarkEvent(store, revision, initialEventsEnd ? { [initialEventsEndAnnotation]: "true" } : undefined)),
       error: (error) => encode(errorEvent(error)),
     }).catch((error: unknown) => {
@@ -101,7 +106,12 @@ export async function serveWatch(context: RequestContext, options: WatchServeOpt
   }
   return {
     status: 200,
-    headers: { "content-type": "application/json", "transfer-encoding": "chunked", "cache-control": "no-cache, private" },
+    headers: {
+      "content-type": "application/json",
+      "transfer-encoding": "chunked",
+      "cache-control": "no-cache, private",
+      ...(context.warnings.length > 0 ? { warning: context.warnings.map((text) => `299 - ${JSON.stringify(text)}`) } : {}),
+    },
     body: body(),
     longRunning: true,
   };

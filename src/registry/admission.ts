@@ -1,4 +1,5 @@
 import type { ApiObject } from "../api/object.js";
+import type { UserInfo } from "../request/context.js";
 import type { ResourceDefinition } from "./definition.js";
 
 export type AdmissionOperation = "CREATE" | "UPDATE" | "DELETE" | "CONNECT";
@@ -15,7 +16,8 @@ export interface AdmissionAttributes {
   /** The stored object (UPDATE/DELETE). */
   readonly oldObject: ApiObject | undefined;
   readonly dryRun: boolean;
-  readonly user: { readonly name: string; readonly groups: readonly string[] } | undefined;
+  /** Who asks; undefined for the server's own writes (controllers, start-up reconciliation). */
+  readonly user: UserInfo | undefined;
 }
 
 /**

@@ -2,6 +2,8 @@ import type { FieldError } from "../api/errors.js";
 import type { ApiObject } from "../api/object.js";
 import type { ResourceVerb } from "../request/request-info.js";
 import type { NameRule } from "../api/validation.js";
+import type { UserInfo } from "../request/context.js";
+import type { Store } from "./store.js";
 
 export type Scope = "Namespaced" | "Cluster";
 
@@ -32,6 +34,77 @@ export interface ResourceDefinition {
   /** How `metadata.name` is validated for this kind. */
   readonly nameRule: NameRule;
   readonly strategy: Strategy;
+  /**
+   * Set when this version is served from another version's storage (one object, several
+   * versions): the stored form is the storage version's, converted on the way in and out.
+   */
+  readonly storedAs?: StoredAs;
+  /** Set for versions announced for removal: every response carries a Warning naming the replacement. */
+  readonly deprecation?: Deprecation;
+  /** False for group versions served only when `--runtime-config` turns them on. */
+  readonly enabledByDefault: boolean;
+  /**
+   * Set for a create-only resource whose result is computed, never stored (TokenReview): POST
+   * runs the handler and no other verb is served.
+   */
+  readonly virtual?: CreateOnlyHandler;
+  /**
+   * Create-only sub-resources computed by handlers (`serviceaccounts/{name}/token`), apart
+   * from the store-served `subresources`.
+   */
+  readonly subresourceHandlers?: ReadonlyMap<string, CreateOnlyHandler>;
+}
+
+/** What a create-only handler is given; `object` is the decoded request body. */
+export interface CreateOnlyRequest {
+  readonly namespace: string;
+  /** The parent object's name for a sub-resource; "" for a collection. */
+  readonly name: string;
+  readonly object: ApiObject;
+  /** The caller (after impersonation). */
+  readonly user: UserInfo | undefined;
+  readonly dryRun: boolean;
+  /** The served resources, to read related objects (the service account, the bound pod). */
+  readonly lookup: (group: string, version: string, plural: string) => Store | undefined;
+}
+
+/**
+ * A create-only operation whose answer is computed, not stored: TokenReview, TokenRequest, and
+ * later the access reviews. The endpoint decodes the body, checks its kind and apiVersion
+ * against these, calls `create` and answers 201 with the result. `create` must not write the
+ * parent resource; it throws ApiErrors for bad requests.
+ */
+export interface CreateOnlyHandler {
+  readonly group: string;
+  readonly version: string;
+  readonly kind: string;
+  create(request: CreateOnlyRequest): Promise<ApiObject>;
+}
+
+export interface StoredAs {
+  readonly group: string;
+  readonly version: string;
+  readonly plural: string;
+  /** This version's object → the storage version's (apiVersion/kind included). */
+  toStorage(object: ApiObject): ApiObject;
+  /** The storage version's object → this version's (apiVersion/kind included). */
+  fromStorage(object: ApiObject): ApiObject;
+}
+
+export interface Deprecation {
+  /** The release the version was deprecated in and the one it goes away in, e.g. "1.21", "1.25". */
+  readonly since: string;
+  readonly removedIn: string;
+  /** `<group>/<version>` to use instead, if there is one. */
+  readonly replacement?: string;
+}
+
+/** kube's wording of the deprecation warning, which clients show to users as is. */
+export function deprecationWarning(definition: ResourceDefinition): string | undefined {
+  const deprecation = definition.deprecation;
+  if (deprecation === undefined) return undefined;
+  const replacement = deprecation.replacement === undefined ? "" : `; use ${deprecation.replacement} ${definition.kind}`;
+  return `${apiVersionOf(definition)} ${definition.kind} is deprecated in v${deprecation.since}+, unavailable in v${deprecation.removedIn}+${replacement}`;
 }
 
 /** Context a strategy gets: the profile-dependent names it may need. */

@@ -2,6 +2,7 @@ import type { Storage } from "../storage/index.js";
 import type { ResourceDefinition } from "./definition.js";
 import { Store, type StoreOptions } from "./store.js";
 import type { Cacher } from "./cacher/cacher.js";
+import type { WatchCache } from "./cacher/watch-cache.js";
 
 /** Every served resource's Store, found by group, version and plural. */
 export class Registry {
@@ -10,9 +11,18 @@ export class Registry {
 
   constructor(definitions: readonly ResourceDefinition[], storage: Storage, options: StoreOptions & { readonly cacher?: Cacher } = {}) {
     const stores: Store[] = [];
-    for (const definition of definitions) {
+    // Storage versions first, so versions stored as another can share that version's cache.
+    const ordered = [...definitions.filter((definition) => definition.storedAs === undefined), ...definitions.filter((definition) => definition.storedAs !== undefined)];
+    const cacheByPrefix = new Map<string, WatchCache>();
+    for (const definition of ordered) {
       const store = new Store(definition, storage, options);
-      if (options.cacher !== undefined) store.attachCache(options.cacher);
+      // Virtual (create-only) resources store nothing, so there is nothing to cache.
+      if (options.cacher !== undefined && definition.virtual === undefined) {
+        const prefix = store.prefix("");
+        store.attachCache(options.cacher, cacheByPrefix.get(prefix));
+        const cache = store.watchCache?.cache;
+        if (cache !== undefined && !cacheByPrefix.has(prefix)) cacheByPrefix.set(prefix, cache);
+      }
       this.byPath.set(pathKey(definition.group, definition.version, definition.plural), store);
       stores.push(store);
     }

@@ -91,6 +91,8 @@ export interface CacheListInput {
   /** The revision the cache must reach first; undefined = any (rv "0"). */
   readonly atLeast: number | "current" | undefined;
   readonly waitMs: number;
+  /** Converts cached (storage-version) JSON for versions served from another's storage. */
+  readonly convert?: (json: string) => string;
 }
 
 /** A list served from the watch cache once it is at least as new as the request needs. */
@@ -106,5 +108,7 @@ export async function listFromCache(input: CacheListInput): Promise<ListResponse
   const filter: WatchFilter = { prefix: input.prefix, labelSelector: options.labelSelector, fieldSelector: options.fieldSelector };
   const filtered = options.labelSelector.length > 0 || options.fieldSelector.length > 0;
   const result = input.cache.list(input.prefix, { limit: options.limit, matches: filtered ? (object: CachedObject) => filterMatches(filter, object) : undefined });
-  return page(options, input.prefix, result.items.map((object) => listItem(object.json)), revision, result.remaining, result.lastKey);
+  const convert = input.convert;
+  const items = result.items.map((object) => listItem(convert === undefined ? object.json : convert(object.json)));
+  return page(options, input.prefix, items, revision, result.remaining, result.lastKey);
 }

@@ -3,6 +3,8 @@ import { ApiError, alreadyExists, badRequest, conflict, gone, internalError, inv
 import { cloneObject, fieldValue, nowTimestamp, type ApiObject } from "../api/object.js";
 import { matchesFields, matchesLabels } from "../api/selector.js";
 import { validateObjectMeta } from "../api/validation.js";
+import { DEDUCED, type FieldType, type SchemaSource } from "../api/schema/field-type.js";
+import { FieldManager } from "../apply/field-manager.js";
 import { isStorageError, type KeyValue, type Storage } from "../storage/index.js";
 import { NO_ADMISSION, type Admission, type AdmissionAttributes, type AdmissionOperation } from "./admission.js";
 import { apiVersionOf, type ResourceDefinition } from "./definition.js";
@@ -21,11 +23,19 @@ export interface StoreOptions {
   readonly newUid?: () => string;
   /** How long a read for a revision the store has not reached waits before 504. */
   readonly futureRevisionWaitMs?: number;
+  /** Each kind's schema for apply and managedFields; without it every kind is schema-less. */
+  readonly schemas?: SchemaSource;
+  /** kubectl's client-side apply annotation, which apply by `kubectl` upgrades from (the profile's). */
+  readonly lastAppliedAnnotation?: string;
+  /** The managedFields manager of writes that name none (the server's own writes). */
+  readonly defaultFieldManager?: string;
 }
 
 export interface WriteOptions {
   readonly dryRun?: boolean;
   readonly user?: AdmissionAttributes["user"];
+  /** Who writes, for managedFields: `fieldManager`, or derived from the User-Agent. */
+  readonly fieldManager?: string;
 }
 
 export interface UpdateRequest extends WriteOptions {
@@ -34,6 +44,8 @@ export interface UpdateRequest extends WriteOptions {
   readonly build: (current: ApiObject | undefined) => ApiObject | Promise<ApiObject>;
   /** When true, an absent object is created (PUT create-on-update, apply). */
   readonly createIfMissing?: boolean;
+  /** Server-side apply: `build` returns the applied configuration, merged by field ownership. */
+  readonly apply?: { readonly force: boolean };
 }
 
 export interface DeleteRequest extends WriteOptions {
@@ -61,6 +73,10 @@ export class Store {
   readonly futureRevisionWaitMs: number;
   private cacher: Cacher | undefined;
   private cache: WatchCache | undefined;
+  /** The kind's schema: how apply merges and strategic merge patch merges lists. */
+  readonly schema: FieldType;
+  private readonly fields: FieldManager;
+  private readonly defaultFieldManager: string;
 
   constructor(definition: ResourceDefinition, storage: Storage, options: StoreOptions = {}) {
     this.definition = definition;
@@ -69,6 +85,15 @@ export class Store {
     this.clock = options.clock ?? (() => new Date());
     this.newUid = options.newUid ?? randomUUID;
     this.futureRevisionWaitMs = options.futureRevisionWaitMs ?? 3000;
+    this.schema = options.schemas?.schemaFor(definition.group, definition.version, definition.kind) ?? DEDUCED;
+    this.fields = new FieldManager({
+      type: this.schema,
+      apiVersion: apiVersionOf(definition),
+      kind: definition.kind,
+      statusSubresource: definition.subresources.has("status"),
+      lastAppliedAnnotation: options.lastAppliedAnnotation,
+    });
+    this.defaultFieldManager = options.defaultFieldManager ?? "";
   }
 
   get namespaced(): boolean {
@@ -82,7 +107,9 @@ export class Store {
 
   /** Prefix of a collection; "" namespace = across all namespaces. */
   prefix(namespace: string): string {
-    const base = `/${this.definition.group === "" ? "core" : this.definition.group}/${this.definition.plural}/`;
+    // Versions served from another version's storage share its keys.
+    const stored = this.definition.storedAs ?? this.definition;
+    const base = `/${stored.group === "" ? "core" : stored.group}/${stored.plural}/`;
     return this.namespaced && namespace !== "" ? `${base}${namespace}/` : base;
   }
 
@@ -91,7 +118,22 @@ export class Store {
   }
 
   decode(entry: KeyValue): ApiObject {
-    return decodeStored(entry.value, entry.modRevision, this.definition);
+    return this.fromStorage(decodeStored(entry.value, entry.modRevision, this.definition));
+  }
+
+  /** The stored form of an object: converted to the storage version when this one differs. */
+  private encode(object: ApiObject): string {
+    const storedAs = this.definition.storedAs;
+    return encodeForStorage(storedAs === undefined ? object : storedAs.toStorage(object));
+  }
+
+  /** A storage-version object as this version serves it (identity for the storage version). */
+  fromStorage(object: ApiObject): ApiObject {
+    const storedAs = this.definition.storedAs;
+    if (storedAs === undefined) return object;
+    const converted = storedAs.fromStorage(object);
+    converted.metadata.resourceVersion = object.metadata.resourceVersion;
+    return converted;
   }
 
   async get(namespace: string, name: string, resourceVersion?: string): Promise<ApiObject> {
@@ -149,12 +191,17 @@ export class Store {
       return fromStorage({ kind: "storage", revision: 0, fromContinue: false });
     }
     const atLeast = version === undefined ? "current" : given;
-    return listFromCache({ cacher: this.cacher, cache: this.cache, prefix, options, atLeast, waitMs: this.futureRevisionWaitMs });
+    return listFromCache({ cacher: this.cacher, cache: this.cache, prefix, options, atLeast, waitMs: this.futureRevisionWaitMs, convert: this.jsonConverter() });
   }
 
   /** Serves lists and watches of this resource from the shared watch cache. */
-  attachCache(cacher: Cacher): void {
+  attachCache(cacher: Cacher, shared?: WatchCache): void {
     this.cacher = cacher;
+    if (shared !== undefined) {
+      // Another version of the same stored resource: its cache, converted on the way out.
+      this.cache = shared;
+      return;
+    }
     this.cache = cacher.register(this.prefix(""), {
       kind: this.definition.kind,
       apiVersion: apiVersionOf(this.definition),
@@ -166,6 +213,12 @@ export class Store {
         return fields;
       },
     });
+  }
+
+  /** For versions served from another's storage: stored-version JSON → this version's JSON. */
+  jsonConverter(): ((json: string) => string) | undefined {
+    if (this.definition.storedAs === undefined) return undefined;
+    return (json) => JSON.stringify(this.fromStorage(JSON.parse(json) as ApiObject));
   }
 
   /** The watch cache, when lists and watches are served from one. */
@@ -203,6 +256,7 @@ export class Store {
     metadata.creationTimestamp = now;
     if (this.definition.hasGeneration) metadata.generation = 1;
     else delete metadata.generation;
+    this.ownFields(undefined, object, options);
     this.definition.strategy.prepareForCreate?.(object, { now });
     await this.admit("CREATE", namespace, object, undefined, options, "mutate");
     this.validate(object, undefined);
@@ -214,7 +268,7 @@ export class Store {
       return object;
     }
     try {
-      const revision = await this.storage.create(this.key(namespace, name), encodeForStorage(object));
+      const revision = await this.storage.create(this.key(namespace, name), this.encode(object));
       metadata.resourceVersion = String(revision);
       return object;
     } catch (error) {
@@ -236,7 +290,7 @@ export class Store {
       const old = current === undefined ? undefined : this.decode(current);
       if (old === undefined && request.createIfMissing !== true) throw notFound(this.target(name));
       if (old === undefined && subresource !== "") throw notFound(this.target(name));
-      const desired = cloneObject(await request.build(old === undefined ? undefined : cloneObject(old)));
+      const desired = this.ownFields(old, cloneObject(await request.build(old === undefined ? undefined : cloneObject(old))), request);
       this.checkTypeMeta(desired);
       if (desired.metadata.name !== undefined && desired.metadata.name !== name) {
         throw badRequest(`the name of the object (${desired.metadata.name}) does not match the name on the URL (${name})`);
@@ -246,14 +300,14 @@ export class Store {
       if (old === undefined) {
         created = true;
         result = await this.prepareCreateOnUpdate(namespace, desired, request);
-        return encodeForStorage(result);
+        return this.encode(result);
       }
       created = false;
       const next = await this.prepareUpdate(namespace, desired, old, subresource, request);
       result = next;
       deleted = next.metadata.deletionTimestamp !== undefined && !this.hasFinalizers(next);
       if (deleted) return { delete: true };
-      return encodeForStorage(next);
+      return this.encode(next);
     };
     if (request.dryRun === true) {
       const current = await this.storage.get(key).catch((error: unknown) => {
@@ -325,6 +379,11 @@ export class Store {
     } else {
       throw notFound(this.target(old.metadata.name));
     }
+    // A sub-resource write takes its managedFields from the request (see ownFields), not from the stored object.
+    if (subresource !== "") {
+      if (desired.metadata.managedFields === undefined) delete next.metadata.managedFields;
+      else next.metadata.managedFields = desired.metadata.managedFields;
+    }
     const metadata = next.metadata;
     metadata.uid = old.metadata.uid;
     metadata.creationTimestamp = old.metadata.creationTimestamp;
@@ -379,7 +438,7 @@ export class Store {
         this.definition.strategy.prepareForDelete?.(marked);
       }
       outcome = { kind: "pending", object: marked };
-      return encodeForStorage(marked);
+      return this.encode(marked);
     };
     if (request.dryRun === true) {
       const current = await this.storage.get(key).catch((error: unknown) => {
@@ -459,6 +518,21 @@ export class Store {
       }
     }
     if (errors.length > 0) throw invalid(this.definition.kind, this.definition.group, object.metadata.name, errors);
+  }
+
+  /**
+   * Records the write in managedFields (src/apply), before the kind's strategy runs: every write
+   * path (create, update, patch, sub-resources, apply; dry-run alike) goes through here. For
+   * apply, `incoming` is the configuration and the merged object is returned; otherwise
+   * `incoming` (the store's own clone) gets its managedFields and is returned.
+   */
+  private ownFields(old: ApiObject | undefined, incoming: ApiObject, request: WriteOptions & { readonly subresource?: string; readonly apply?: { readonly force: boolean } }): ApiObject {
+    const write = { manager: request.fieldManager ?? this.defaultFieldManager, subresource: request.subresource ?? "", time: nowTimestamp(this.clock) };
+    if (request.apply !== undefined) return this.fields.apply(old, incoming, { ...write, force: request.apply.force });
+    const managedFields = this.fields.update(old, incoming, write);
+    if (managedFields === undefined) delete incoming.metadata.managedFields;
+    else incoming.metadata.managedFields = managedFields;
+    return incoming;
   }
 
   private async admit(operation: AdmissionOperation, namespace: string, object: ApiObject | undefined, oldObject: ApiObject | undefined, options: WriteOptions & { subresource?: string }, phase: "mutate" | "validate"): Promise<void> {

@@ -2,10 +2,13 @@ import { internalError } from "../api/errors.js";
 import { asObject, type ApiObject } from "../api/object.js";
 import type { ResourceDefinition } from "./definition.js";
 
-/** The stored form: the object's JSON without `metadata.resourceVersion` (the revision is the version). */
+/**
+ * The stored form: the object's JSON without `metadata.resourceVersion` (the revision is the
+ * version), `managedFields` last in metadata as kube writes it, so equal objects encode equally.
+ */
 export function encodeForStorage(object: ApiObject): string {
-  const { resourceVersion: _resourceVersion, ...metadata } = object.metadata;
-  return JSON.stringify({ ...object, metadata });
+  const { resourceVersion: _resourceVersion, managedFields, ...metadata } = object.metadata;
+  return JSON.stringify({ ...object, metadata: managedFields === undefined ? metadata : { ...metadata, managedFields } });
 }
 
 /** Decodes stored JSON and stamps the revision it was read at as `metadata.resourceVersion`. */

@@ -8,10 +8,15 @@ export interface UserInfo {
   readonly extra?: Readonly<Record<string, readonly string[]>>;
 }
 
-/** The client's verified TLS certificate, if it sent one that chains to the client CA. */
+/** The client's TLS certificate, if it sent one that verified against a trusted CA bundle. */
 export interface PeerCertificate {
   readonly commonName: string;
   readonly organizations: readonly string[];
+  /**
+   * DER of the certificate and the chain TLS verified it with, leaf first. Authenticators use it
+   * to tell which CA bundle issued the certificate (client CA vs the proxy's request-header CA).
+   */
+  readonly chain?: readonly Uint8Array[];
 }
 
 /**
@@ -24,6 +29,11 @@ export interface ApiRequest {
   readonly query: URLSearchParams;
   /** Lower-case header names. */
   readonly headers: Readonly<Record<string, string | undefined>>;
+  /**
+   * Header names and values as received, alternating (Node's `rawHeaders`): repeated headers
+   * (`Impersonate-Group`, `X-Remote-Group`) keep their values apart. Read through `headerValues`.
+   */
+  readonly rawHeaders?: readonly string[];
   /** Reads the whole body, refusing more than `limit` bytes with 413. Callable once. */
   readonly body: (limit: number) => Promise<Buffer>;
   readonly peerCertificate: PeerCertificate | undefined;
@@ -60,6 +70,24 @@ export type Filter = (next: Handler) => Handler;
 
 export function chain(filters: readonly Filter[], handler: Handler): Handler {
   return filters.reduceRight<Handler>((next, filter) => filter(next), handler);
+}
+
+/**
+ * Every value of a header, in order: from `rawHeaders` when the listener kept them, else the
+ * (possibly comma-joined) single value.
+ */
+export function headerValues(request: ApiRequest, name: string): string[] {
+  const lower = name.toLowerCase();
+  const raw = request.rawHeaders;
+  if (raw === undefined) {
+    const value = request.headers[lower];
+    return value === undefined ? [] : [value];
+  }
+  const values: string[] = [];
+  for (let index = 0; index + 1 < raw.length; index += 2) {
+    if ((raw[index] ?? "").toLowerCase() === lower) values.push(raw[index + 1] ?? "");
+  }
+  return values;
 }
 
 export function requireInfo(context: RequestContext): RequestInfo {

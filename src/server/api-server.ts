@@ -1,10 +1,13 @@
 import { ApiError } from "../api/errors.js";
 import type { ApiObject } from "../api/object.js";
-import { metaGroup, type Profile } from "../api/profile.js";
+import { apiGroup, metaGroup, type Profile } from "../api/profile.js";
 import { namespaceLifecycle } from "../admission/plugins/namespace-lifecycle.js";
 import { admissionChain } from "../admission/plugin.js";
+import { rbacEscalation } from "../admission/plugins/rbac-escalation.js";
 import type { Authenticator } from "../auth/authenticator.js";
-import type { Authorizer } from "../authz/authorizer.js";
+import type { IssuerDiscovery } from "../auth/service-account/discovery.js";
+import { DEFAULT_AUTHORIZATION, type AuthorizationConfig } from "../authz/modes.js";
+import { rbacNames } from "../authz/rbac/bootstrap-policy.js";
 import { registryClient } from "../controllers/client.js";
 import type { Controller } from "../controllers/controller.js";
 import { namespaceController } from "../controllers/namespace/namespace-controller.js";
@@ -13,14 +16,23 @@ import { Registry } from "../registry/registry.js";
 import { Cacher } from "../registry/cacher/cacher.js";
 import type { WatchCacheOptions } from "../registry/cacher/watch-cache.js";
 import { coreResources } from "../registry/resources/core/index.js";
+import { appsResources } from "../registry/resources/apps/index.js";
+import { builtinSchemas } from "../api/schema/builtin.js";
+import { catalogueResources } from "../registry/resources/catalogue.js";
+import { accessReviewResources } from "../registry/resources/authorization/access-reviews.js";
+import { rbacResources } from "../registry/resources/rbac/index.js";
+import { withAuthenticationApis, type AuthenticationApis } from "../registry/resources/authentication/index.js";
+import { enabledDefinitions, type RuntimeConfig } from "../registry/runtime-config.js";
 import { chain, requireInfo, type Handler } from "../request/context.js";
 import type { Storage } from "../storage/interface.js";
 import { errorFields, type Logger } from "../util/logger.js";
 import { authenticateFilter } from "./filters/authenticate.js";
 import { authorizeFilter } from "./filters/authorize.js";
 import { errorFunnel } from "./filters/error-funnel.js";
+import { impersonateFilter } from "./filters/impersonate.js";
 import { requestInfoFilter } from "./filters/request-info.js";
 import { requestLogFilter } from "./filters/request-log.js";
+import { createAuthorization, type AuthorizationStage } from "./authorization/authorization.js";
 import type { HealthCheck } from "./health/health.js";
 import { createNonResourceHandler } from "./routes.js";
 
@@ -28,11 +40,14 @@ export interface ApiServerOptions {
   readonly storage: Storage;
   readonly profile: Profile;
   readonly authenticator: Authenticator;
-  readonly authorizer: Authorizer;
+  /** `--authorization-mode` and its files; default `Node,RBAC`. */
+  readonly authorization?: AuthorizationConfig;
   readonly anonymousAuth: boolean;
   readonly logger: Logger;
   /** How long reads wait for an unreached resourceVersion before 504 (default 3 s). */
   readonly futureRevisionWaitMs?: number;
+  /** `--runtime-config`: group versions turned on or off. */
+  readonly runtimeConfig?: RuntimeConfig;
   /** A watch without timeoutSeconds lasts between this and twice this (default 1800 s). */
   readonly minRequestTimeoutSeconds?: number;
   /** Interval of periodic watch BOOKMARKs (default 60 s). */
@@ -41,6 +56,10 @@ export interface ApiServerOptions {
   readonly watchCache?: boolean | Partial<WatchCacheOptions>;
   /** `host:port` clients reach the server at, for `/api`'s serverAddressByClientCIDRs. */
   readonly serverAddress: () => string;
+  /** TokenReview and `serviceaccounts/{name}/token` (TokenRequest); neither is served without it. */
+  readonly authenticationApis?: AuthenticationApis;
+  /** The service-account issuer's OIDC discovery documents, when the issuer is discoverable. */
+  readonly issuerDiscovery?: IssuerDiscovery;
 }
 
 /** The API server without a listener: the filter chain, the registry, controllers and health. */
@@ -58,6 +77,11 @@ export interface ApiServer {
 export function createApiServer(options: ApiServerOptions): ApiServer {
   const { profile, logger, storage } = options;
   let registry: Registry | undefined;
+  let authorization: AuthorizationStage | undefined;
+  const authorizationStage = (): AuthorizationStage => {
+    if (authorization === undefined) throw new Error("authorization is not set up yet");
+    return authorization;
+  };
   const admission = admissionChain([
     namespaceLifecycle({
       immortal: new Set(["default", profile.systemNamespace, profile.publicNamespace]),
@@ -74,11 +98,23 @@ export function createApiServer(options: ApiServerOptions): ApiServer {
         }
       },
     }),
+    rbacEscalation({ group: rbacNames(profile).group, authorization: authorizationStage }),
   ]);
   const cacheOptions = options.watchCache ?? true;
   const cacher = cacheOptions === false ? undefined : new Cacher(storage, { ...(cacheOptions === true ? {} : cacheOptions), onError: (error) => logger.error("watch cache re-listed", errorFields(error)) });
-  const created = new Registry(coreResources(profile), storage, { admission, cacher, futureRevisionWaitMs: options.futureRevisionWaitMs });
+  const served = [...coreResources(profile), ...appsResources(), ...catalogueResources(profile), ...rbacResources(profile), ...accessReviewResources(profile, () => authorizationStage().reviewer)];
+  const definitions = enabledDefinitions(options.authenticationApis === undefined ? served : withAuthenticationApis(profile, served, options.authenticationApis), options.runtimeConfig ?? new Map());
+  const created = new Registry(definitions, storage, {
+    admission,
+    cacher,
+    futureRevisionWaitMs: options.futureRevisionWaitMs,
+    schemas: builtinSchemas(profile),
+    lastAppliedAnnotation: profile.lastAppliedConfigAnnotation,
+    defaultFieldManager: profile.serverFieldManager,
+  });
   registry = created;
+  authorization = createAuthorization({ config: options.authorization ?? DEFAULT_AUTHORIZATION, registry: created, storage, profile, cacher, logger, freshnessWaitMs: options.futureRevisionWaitMs });
+  const authorizer = authorization.authorizer;
   let started = false;
   let shuttingDown = false;
   const livez: HealthCheck[] = [{ name: "ping", check: () => {} }];
@@ -104,7 +140,7 @@ export function createApiServer(options: ApiServerOptions): ApiServer {
     },
   ];
   const resources = createResourceHandler({ registry: created, profile, bookmarkIntervalMs: options.bookmarkIntervalMs, minRequestTimeoutSeconds: options.minRequestTimeoutSeconds });
-  const nonResources = createNonResourceHandler({ registry: created, profile, livez, readyz, serverAddress: options.serverAddress });
+  const nonResources = createNonResourceHandler({ registry: created, profile, livez, readyz, serverAddress: options.serverAddress, issuerDiscovery: options.issuerDiscovery });
   const route: Handler = async (context) => {
     const info = requireInfo(context);
     return info.kind === "resource" ? resources(context, info) : nonResources(context, info);
@@ -115,7 +151,8 @@ export function createApiServer(options: ApiServerOptions): ApiServer {
       errorFunnel((error) => logger.error("request failed", errorFields(error))),
       requestInfoFilter(),
       authenticateFilter(options.authenticator, { anonymous: options.anonymousAuth }),
-      authorizeFilter(options.authorizer),
+      impersonateFilter(authorizer, { authenticationGroup: apiGroup(profile, "authentication") }),
+      authorizeFilter(authorizer),
     ],
     route,
   );
@@ -125,6 +162,7 @@ export function createApiServer(options: ApiServerOptions): ApiServer {
       finalizer: profile.namespaceFinalizer,
       onError: (error) => logger.error("namespace controller", errorFields(error)),
     }),
+    ...authorization.controllers,
   ];
   const controllerStop = new AbortController();
   const running: Promise<void>[] = [];
@@ -133,6 +171,7 @@ export function createApiServer(options: ApiServerOptions): ApiServer {
     registry: created,
     async start() {
       await cacher?.start();
+      await authorizationStage().start();
       const namespaces = created.find("", "v1", "namespaces");
       if (namespaces === undefined) throw new Error("namespaces are not served");
       for (const name of ["default", profile.systemNamespace, profile.publicNamespace, profile.nodeLeaseNamespace]) {
@@ -154,6 +193,7 @@ export function createApiServer(options: ApiServerOptions): ApiServer {
       shuttingDown = true;
       controllerStop.abort();
       await Promise.allSettled(running);
+      await authorizationStage().stop();
       await cacher?.stop();
     },
   };

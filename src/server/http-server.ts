@@ -2,7 +2,7 @@ import { once } from "node:events";
 import type { Socket } from "node:net";
 import http2, { type Http2ServerRequest, type Http2ServerResponse } from "node:http2";
 import type { AddressInfo } from "node:net";
-import type { TLSSocket } from "node:tls";
+import type { DetailedPeerCertificate, TLSSocket } from "node:tls";
 import { ApiError } from "../api/errors.js";
 import { errorResponse } from "../codec/status.js";
 import type { ApiRequest, ApiResponse, Handler, PeerCertificate } from "../request/context.js";
@@ -10,7 +10,11 @@ import type { ApiRequest, ApiResponse, Handler, PeerCertificate } from "../reque
 export interface TlsMaterial {
   readonly certificate: string;
   readonly key: string;
-  /** PEM bundle client certificates are verified against; none = no client-cert auth. */
+  /**
+   * PEM bundle client certificates are verified against (every CA authenticators trust: the
+   * client CA and the request-header CA); none = no client-cert auth. Which of them issued a
+   * certificate is the authenticators' question (`PeerCertificate.chain`).
+   */
   readonly clientCa?: string;
 }
 
@@ -25,6 +29,8 @@ export interface HttpServerOptions {
 /** A running listener: `stop` refuses new work, lets in-flight requests finish, ends streams. */
 export interface HttpServer {
   readonly port: number;
+  /** Replaces the certificate, key and client CA bundle for new connections (files reloaded). */
+  setTls(tls: TlsMaterial): void;
   stop(graceMs: number): Promise<void>;
 }
 
@@ -49,14 +55,21 @@ function peerCertificateOf(socket: TLSSocket | undefined): PeerCertificate | nul
   if (socket === undefined || typeof socket.getPeerCertificate !== "function") return null;
   const cached = peerCache.get(socket);
   if (cached !== undefined) return cached;
-  const certificate = socket.getPeerCertificate();
+  const certificate = socket.getPeerCertificate(true);
   if (certificate === undefined || certificate === null || Object.keys(certificate).length === 0) {
     peerCache.set(socket, null);
     return null;
   }
   if (!socket.authorized) return "unverified";
   const subject = certificate.subject as unknown as Record<string, string | string[] | undefined>;
-  const peer: PeerCertificate = { commonName: firstOrAll(subject["CN"])[0] ?? "", organizations: firstOrAll(subject["O"]) };
+  // The chain as TLS verified it, leaf first; the last certificate is its own issuer.
+  const chain: Uint8Array[] = [];
+  for (let link: DetailedPeerCertificate | undefined = certificate; link !== undefined && chain.length < 10; ) {
+    chain.push(link.raw);
+    const issuer: DetailedPeerCertificate | undefined = link.issuerCertificate;
+    link = issuer === undefined || issuer === link || issuer.raw.equals(link.raw) ? undefined : issuer;
+  }
+  const peer: PeerCertificate = { commonName: firstOrAll(subject["CN"])[0] ?? "", organizations: firstOrAll(subject["O"]), chain };
   peerCache.set(socket, peer);
   return peer;
 }
@@ -164,6 +177,7 @@ export async function startHttpServer(options: HttpServerOptions): Promise<HttpS
           path: url.pathname,
           query: url.searchParams,
           headers: request.headers as Record<string, string | undefined>,
+          rawHeaders: request.rawHeaders,
           body: readBody(request),
           peerCertificate: peer ?? undefined,
           signal: controller.signal,
@@ -210,6 +224,9 @@ export async function startHttpServer(options: HttpServerOptions): Promise<HttpS
   const port = (server.address() as AddressInfo).port;
   return {
     port,
+    setTls(tls) {
+      server.setSecureContext({ cert: tls.certificate, key: tls.key, ca: tls.clientCa, minVersion: "TLSv1.2" });
+    },
     async stop(graceMs) {
       if (stopping) return;
       stopping = true;

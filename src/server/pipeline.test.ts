@@ -79,6 +79,26 @@ describe("the request pipeline", () => {
     assert.equal(namespaces?.["namespaced"], false);
   });
 
+  it("serves aggregated discovery with an ETag and answers 304 to If-None-Match", async () => {
+    const accept = "application/json;g=apidiscovery.orch.io;v=v2;as=APIGroupDiscoveryList,application/json";
+    const core = await server.call("GET", "/api", { headers: { accept } });
+    assert.equal(core.status, 200);
+    assert.equal(core.headers["content-type"], "application/json;g=apidiscovery.orch.io;v=v2;as=APIGroupDiscoveryList");
+    assert.equal(core.json["kind"], "APIGroupDiscoveryList");
+    const items = core.json["items"] as { versions: { version: string; resources: Record<string, unknown>[] }[] }[];
+    const configmaps = items[0]?.versions[0]?.resources.find((resource) => resource["resource"] === "configmaps");
+    assert.deepEqual(configmaps?.["responseKind"], { group: "", version: "v1", kind: "ConfigMap" });
+    assert.equal(configmaps?.["scope"], "Namespaced");
+    const etag = core.headers["etag"];
+    assert.equal(typeof etag, "string");
+    const again = await server.call("GET", "/api", { headers: { accept, "if-none-match": String(etag) } });
+    assert.equal(again.status, 304);
+    const legacy = await server.call("GET", "/api", { headers: { accept: "application/json;g=apidiscovery.k8s.io;v=v2;as=APIGroupDiscoveryList,application/json" } });
+    assert.equal(legacy.json["kind"], "APIVersions", "another product's discovery group falls back to legacy discovery");
+    const v2beta1 = await server.call("GET", "/apis", { headers: { accept: "application/json;g=apidiscovery.orch.io;v=v2beta1;as=APIGroupDiscoveryList" } });
+    assert.equal(v2beta1.json["apiVersion"], "apidiscovery.orch.io/v2beta1");
+  });
+
   it("answers /apis with an APIGroupList and /version with version info", async () => {
     const groups = await server.call("GET", "/apis");
     assert.equal(groups.json["kind"], "APIGroupList");
@@ -127,14 +147,22 @@ describe("the request pipeline", () => {
     assert.match(response.text, /^apiVersion: v1\nkind: Namespace\n/);
   });
 
-  it("renders a Table with the default columns when asked", async () => {
-    const response = await server.call("GET", "/api/v1/namespaces", { headers: { accept: "application/json;as=Table;g=meta.orch.io;v=v1, application/json" } });
+  it("renders a Table with the kind's columns, or Name and Created At for kinds without a table", async () => {
+    const accept = "application/json;as=Table;g=meta.orch.io;v=v1, application/json";
+    const response = await server.call("GET", "/api/v1/namespaces", { headers: { accept } });
     assert.equal(response.json["kind"], "Table");
     assert.equal(response.json["apiVersion"], "meta.orch.io/v1");
     const columns = response.json["columnDefinitions"] as Record<string, unknown>[];
-    assert.deepEqual(columns.map((column) => column["name"]), ["Name", "Created At"]);
-    const rows = response.json["rows"] as { cells: unknown[] }[];
-    assert.ok(rows.some((row) => row.cells[0] === "default"));
+    assert.deepEqual(columns.map((column) => column["name"]), ["Name", "Status", "Age"]);
+    const rows = response.json["rows"] as { cells: unknown[]; object: Record<string, unknown> }[];
+    const defaultRow = rows.find((row) => row.cells[0] === "default");
+    assert.equal(defaultRow?.cells[1], "Active");
+    assert.match(String(defaultRow?.cells[2]), /^\d+s$/);
+    assert.equal(defaultRow?.object["kind"], "PartialObjectMetadata");
+    const plain = await server.call("GET", "/api/v1/limitranges", { headers: { accept } });
+    assert.deepEqual((plain.json["columnDefinitions"] as Record<string, unknown>[]).map((column) => column["name"]), ["Name", "Created At"]);
+    const none = await server.call("GET", "/api/v1/namespaces?includeObject=None", { headers: { accept } });
+    assert.equal((none.json["rows"] as Record<string, unknown>[])[0]?.["object"], undefined);
   });
 
   it("answers 405 for a verb the path does not take", async () => {

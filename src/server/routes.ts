@@ -1,6 +1,10 @@
 import { ApiError } from "../api/errors.js";
+import { JWKS_PATH, OPENID_CONFIGURATION_PATH, type IssuerDiscovery } from "../auth/service-account/discovery.js";
 import type { Profile } from "../api/profile.js";
-import { apiGroup, apiGroupList, apiResourceList, apiVersions } from "../endpoints/discovery.js";
+import { aggregatedDiscovery, apiGroup, apiGroupList, apiResourceList, apiVersions } from "../endpoints/discovery.js";
+import { negotiate } from "../codec/negotiate.js";
+import { metaGroup } from "../api/profile.js";
+import { createHash } from "node:crypto";
 import { createOpenApi } from "../endpoints/openapi.js";
 import { respondJson } from "../endpoints/respond.js";
 import type { Registry } from "../registry/registry.js";
@@ -14,6 +18,8 @@ export interface NonResourceOptions {
   readonly livez: readonly HealthCheck[];
   readonly readyz: readonly HealthCheck[];
   readonly serverAddress: () => string;
+  /** The service-account issuer's OIDC documents (`/.well-known/openid-configuration`, `/openid/v1/jwks`). */
+  readonly issuerDiscovery?: IssuerDiscovery;
 }
 
 function notFound(): ApiError {
@@ -36,9 +42,33 @@ export function versionInfo(profile: Profile): Record<string, string> {
   };
 }
 
+/**
+ * Serves aggregated discovery, built once per scope and version (the catalogue is fixed while
+ * running), with an ETag so clients revalidate with If-None-Match and get 304.
+ */
+function aggregatedDiscoveryResponder(registry: Registry, discoveryGroup: string): { respond(context: RequestContext, scope: "core" | "groups", version: "v2" | "v2beta1"): ApiResponse } {
+  const built = new Map<string, { body: string; etag: string }>();
+  return {
+    respond(context, scope, version) {
+      const cacheKey = `${scope}/${version}`;
+      let entry = built.get(cacheKey);
+      if (entry === undefined) {
+        const body = JSON.stringify(aggregatedDiscovery(registry, scope, `${discoveryGroup}/${version}`));
+        entry = { body, etag: `"${createHash("sha256").update(body).digest("hex").slice(0, 32).toUpperCase()}"` };
+        built.set(cacheKey, entry);
+      }
+      const headers = { "content-type": `application/json;g=${discoveryGroup};v=${version};as=APIGroupDiscoveryList`, etag: entry.etag, vary: "Accept" };
+      if (context.request.headers["if-none-match"] === entry.etag) return { status: 304, headers, body: "" };
+      return { status: 200, headers, body: entry.body };
+    },
+  };
+}
+
 /** Discovery, version and health: everything that is not a resource. */
 export function createNonResourceHandler(options: NonResourceOptions): (context: RequestContext, info: NonResourceRequestInfo) => Promise<ApiResponse> {
   const openApi = createOpenApi(options.registry, options.profile);
+  const discoveryGroup = `apidiscovery.${options.profile.apiDomain}`;
+  const discovery = aggregatedDiscoveryResponder(options.registry, discoveryGroup);
   return async function handleNonResource(context, info) {
     const path = info.path.length > 1 ? info.path.replace(/\/+$/, "") : info.path;
     const { query, signal } = context.request;
@@ -55,8 +85,17 @@ export function createNonResourceHandler(options: NonResourceOptions): (context:
       if (document !== undefined) return respondJson(context, 200, document);
     }
     if (path === "/version") return respondJson(context, 200, versionInfo(options.profile));
-    if (path === "/api") return respondJson(context, 200, apiVersions(options.serverAddress()));
-    if (path === "/apis") return respondJson(context, 200, apiGroupList(options.registry));
+    if (options.issuerDiscovery !== undefined && (path === OPENID_CONFIGURATION_PATH || path === JWKS_PATH)) {
+      const document = path === JWKS_PATH ? options.issuerDiscovery.jwks() : options.issuerDiscovery.configuration(options.serverAddress());
+      const contentType = path === JWKS_PATH ? "application/jwk-set+json" : "application/json";
+      return { status: 200, headers: { "content-type": contentType, "cache-control": "public, max-age=3600" }, body: JSON.stringify(document) };
+    }
+    if (path === "/api" || path === "/apis") {
+      const representation = negotiate(context.request.headers["accept"], { metaGroup: metaGroup(options.profile), tables: false, discoveryGroup }, query);
+      if (representation.kind === "discovery") return discovery.respond(context, path === "/api" ? "core" : "groups", representation.version);
+      if (path === "/api") return respondJson(context, 200, apiVersions(options.serverAddress()), representation);
+      return respondJson(context, 200, apiGroupList(options.registry), representation);
+    }
     const parts = path.split("/").filter((part) => part !== "");
     if (parts[0] === "api" && parts.length === 2) {
       const list = apiResourceList(options.registry, "", parts[1] ?? "");

@@ -1,6 +1,5 @@
 import { ORCH_PROFILE, type Profile } from "../api/profile.js";
 import { unionAuthenticator, type Authenticator } from "../auth/authenticator.js";
-import { mastersAuthorizer, publicInfoAuthorizer, unionAuthorizer } from "../authz/authorizer.js";
 import type { ApiRequest, ApiResponse, UserInfo } from "../request/context.js";
 import { createApiServer, type ApiServer, type ApiServerOptions } from "../server/api-server.js";
 import type { Storage } from "../storage/interface.js";
@@ -19,7 +18,7 @@ export interface CallOptions {
   readonly body?: unknown;
   readonly headers?: Record<string, string>;
   /** Who calls: a bearer token user from TEST_TOKENS, or none (anonymous). Default admin. */
-  readonly as?: "admin" | "alice" | "anonymous";
+  readonly as?: "admin" | "alice" | "bob" | "node1" | "anonymous";
   readonly signal?: AbortSignal;
 }
 
@@ -27,6 +26,8 @@ export interface CallOptions {
 const TOKENS: Record<string, UserInfo> = {
   "admin-token": { name: "admin", groups: ["system:masters"] },
   "alice-token": { name: "alice", groups: ["developers"] },
+  "bob-token": { name: "bob", groups: ["reviewers"] },
+  "node1-token": { name: "system:node:n1", groups: ["system:nodes"] },
 };
 
 function tokenAuthenticator(): Authenticator {
@@ -53,7 +54,7 @@ async function readBody(body: ApiResponse["body"]): Promise<string> {
  * The whole pipeline in process, no sockets: `call(method, path)` goes through every filter.
  * For tests; `stop()` ends controllers and closes the store.
  */
-export async function inProcessServer(options: { storage?: Storage; profile?: Profile } & Pick<ApiServerOptions, "watchCache" | "futureRevisionWaitMs" | "bookmarkIntervalMs"> = {}): Promise<{
+export async function inProcessServer(options: { storage?: Storage; profile?: Profile } & Pick<ApiServerOptions, "watchCache" | "futureRevisionWaitMs" | "bookmarkIntervalMs" | "runtimeConfig" | "authorization"> = {}): Promise<{
   server: ApiServer;
   storage: Storage;
   call(method: string, path: string, options?: CallOptions): Promise<TestResponse>;
@@ -66,13 +67,14 @@ export async function inProcessServer(options: { storage?: Storage; profile?: Pr
     storage,
     profile: options.profile ?? ORCH_PROFILE,
     authenticator: unionAuthenticator([tokenAuthenticator()]),
-    authorizer: unionAuthorizer([mastersAuthorizer(), publicInfoAuthorizer()]),
+    authorization: options.authorization,
     anonymousAuth: true,
     logger: SILENT_LOGGER,
     serverAddress: () => "127.0.0.1:6443",
     watchCache: options.watchCache,
     futureRevisionWaitMs: options.futureRevisionWaitMs,
     bookmarkIntervalMs: options.bookmarkIntervalMs,
+    runtimeConfig: options.runtimeConfig,
   });
   await server.start();
   const raw = async (method: string, path: string, callOptions: CallOptions = {}): Promise<ApiResponse> => {

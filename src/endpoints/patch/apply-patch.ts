@@ -1,5 +1,6 @@
 import fastJsonPatch from "fast-json-patch";
 import { ApiError, badRequest } from "../../api/errors.js";
+import type { FieldType } from "../../api/schema/field-type.js";
 import type { BodyFormat } from "../../codec/decode.js";
 import { applyMergePatch } from "./merge-patch.js";
 import { applyStrategicMergePatch } from "./strategic-merge-patch.js";
@@ -10,13 +11,16 @@ function isOperationList(value: unknown): value is PatchOperation[] {
   return Array.isArray(value) && value.every((item) => typeof item === "object" && item !== null && typeof (item as Record<string, unknown>)["op"] === "string" && typeof (item as Record<string, unknown>)["path"] === "string");
 }
 
-/** Applies a decoded patch document of the given format to the current object (not mutated). */
-export function applyPatch(format: BodyFormat, current: unknown, patch: unknown): unknown {
+/**
+ * Applies a decoded patch document of the given format to the current object (not mutated);
+ * strategic merge patches merge lists as the kind's `schema` says.
+ */
+export function applyPatch(format: BodyFormat, current: unknown, patch: unknown, schema?: FieldType): unknown {
   switch (format) {
     case "merge-patch":
       return applyMergePatch(current, patch);
     case "strategic-merge-patch":
-      return applyStrategicMergePatch(current, patch);
+      return applyStrategicMergePatch(current, patch, schema);
     case "json-patch": {
       if (!isOperationList(patch)) throw badRequest("json patch must be an array of operations with op and path");
       try {

@@ -1,44 +1,29 @@
 import { badRequest } from "../../api/errors.js";
 import { isPlainObject } from "../../api/object.js";
-
-/**
- * Strategic merge patch, the form kubectl's client-side apply and `kubectl patch` send.
- * Lists of objects merge by their merge key where the field is known to have one; other lists
- * replace; `metadata.finalizers` merges as a set. Directives handled: `$patch` (replace, delete,
- * merge), `$retainKeys`, `$deleteFromPrimitiveList/<field>`, `$setElementOrder/<field>`.
- * TODO(#4): read merge keys from each kind's schema instead of this table of field names.
- */
-const MERGE_KEYS: Readonly<Record<string, readonly string[]>> = {
-  containers: ["name"],
-  initContainers: ["name"],
-  ephemeralContainers: ["name"],
-  env: ["name"],
-  volumes: ["name"],
-  volumeMounts: ["mountPath"],
-  volumeDevices: ["devicePath"],
-  imagePullSecrets: ["name"],
-  secrets: ["name"],
-  conditions: ["type"],
-  ownerReferences: ["uid"],
-  hostAliases: ["ip"],
-  topologySpreadConstraints: ["topologyKey", "whenUnsatisfiable"],
-  ports: ["containerPort", "port"],
-  addresses: ["ip"],
-  resourceClaims: ["name"],
-};
-
-/** Primitive lists merged as sets. */
-const SET_FIELDS = new Set(["finalizers"]);
+import { asMapType, DEDUCED, fieldTypeOf, type FieldType } from "../../api/schema/field-type.js";
 
 const ORDER_PREFIX = "$setElementOrder/";
 const DELETE_PRIMITIVE_PREFIX = "$deleteFromPrimitiveList/";
 
-export function applyStrategicMergePatch(target: unknown, patch: unknown): unknown {
+/**
+ * Strategic merge patch, the form kubectl's client-side apply and `kubectl patch` send.
+ * Lists merge as the kind's schema says, from the markers kube's schemas carry: a `merge` patch
+ * strategy with a patch merge key merges objects by that key, without one merges primitives as
+ * a set; other lists are replaced. Directives handled: `$patch` (replace, delete, merge),
+ * `$retainKeys`, `$deleteFromPrimitiveList/<field>`, `$setElementOrder/<field>`.
+ * `target` is not mutated; without a schema no list merges.
+ */
+export function applyStrategicMergePatch(target: unknown, patch: unknown, schema: FieldType = DEDUCED): unknown {
   if (!isPlainObject(patch)) throw badRequest("strategic merge patch must be a JSON object");
-  return mergeMap(isPlainObject(target) ? target : {}, patch);
+  return mergeMap(isPlainObject(target) ? target : {}, patch, schema);
 }
 
-function mergeMap(original: Record<string, unknown>, patch: Record<string, unknown>): Record<string, unknown> | undefined {
+function childType(type: FieldType, key: string): FieldType {
+  const map = asMapType(type);
+  return map === undefined ? DEDUCED : fieldTypeOf(map, key);
+}
+
+function mergeMap(original: Record<string, unknown>, patch: Record<string, unknown>, type: FieldType): Record<string, unknown> | undefined {
   const directive = patch["$patch"];
   if (directive === "delete") return undefined;
   if (directive === "replace") {
@@ -60,11 +45,11 @@ function mergeMap(original: Record<string, unknown>, patch: Record<string, unkno
     }
     const current = result[key];
     if (isPlainObject(value)) {
-      const merged = mergeMap(isPlainObject(current) ? current : {}, value);
+      const merged = mergeMap(isPlainObject(current) ? current : {}, value, childType(type, key));
       if (merged === undefined) delete result[key];
       else result[key] = merged;
     } else if (Array.isArray(value)) {
-      result[key] = mergeList(key, Array.isArray(current) ? current : [], value);
+      result[key] = mergeList(childType(type, key), Array.isArray(current) ? current : [], value);
     } else {
       result[key] = value;
     }
@@ -84,26 +69,25 @@ function stripDirectives(value: unknown): unknown {
   return out;
 }
 
-function mergeKeyFor(field: string, items: readonly unknown[]): string | undefined {
-  const candidates = MERGE_KEYS[field];
-  if (candidates === undefined) return undefined;
-  for (const candidate of candidates) {
-    if (items.some((item) => isPlainObject(item) && item[candidate] !== undefined)) return candidate;
-  }
-  return undefined;
+/** How a list patch merges: by a key, as a set of primitives, or not at all (replace). */
+function listStrategy(type: FieldType): { readonly kind: "key"; readonly key: string } | { readonly kind: "set" } | { readonly kind: "replace" } {
+  if (type.kind !== "list" || type.patchStrategy?.split(",").includes("merge") !== true) return { kind: "replace" };
+  return type.patchMergeKey === undefined ? { kind: "set" } : { kind: "key", key: type.patchMergeKey };
 }
 
-function mergeList(field: string, original: readonly unknown[], patch: readonly unknown[]): unknown[] {
+function mergeList(type: FieldType, original: readonly unknown[], patch: readonly unknown[]): unknown[] {
   if (patch.some((item) => isPlainObject(item) && item["$patch"] === "replace" && Object.keys(item).length === 1)) {
     return stripDirectives(patch.filter((item) => !(isPlainObject(item) && item["$patch"] === "replace"))) as unknown[];
   }
-  if (SET_FIELDS.has(field) && patch.every((item) => typeof item !== "object")) {
+  const strategy = listStrategy(type);
+  if (strategy.kind === "set" && patch.every((item) => typeof item !== "object")) {
     const result = [...original];
     for (const item of patch) if (!result.includes(item)) result.push(item);
     return result;
   }
-  const key = mergeKeyFor(field, [...original, ...patch]);
-  if (key === undefined) return stripDirectives(patch) as unknown[];
+  if (strategy.kind !== "key") return stripDirectives(patch) as unknown[];
+  const key = strategy.key;
+  const itemType = type.kind === "list" ? type.items : DEDUCED;
   const result: unknown[] = original.map((item) => item);
   for (const item of patch) {
     if (!isPlainObject(item)) continue;
@@ -114,7 +98,7 @@ function mergeList(field: string, original: readonly unknown[], patch: readonly 
     }
     if (index >= 0) {
       const existing = result[index];
-      result[index] = mergeMap(isPlainObject(existing) ? existing : {}, item);
+      result[index] = mergeMap(isPlainObject(existing) ? existing : {}, item, itemType);
     } else {
       result.push(stripDirectives(item));
     }

@@ -69,6 +69,11 @@ export interface WatchCacheOptions {
   readonly now?: () => number;
 }
 
+/** A change as the cache applied it, for in-process followers (the authorization indexes). */
+export type CacheChange =
+  | { readonly type: "ADDED" | "MODIFIED" | "DELETED"; readonly current: CachedObject | undefined; readonly previous: CachedObject | undefined }
+  | { readonly type: "RESET" };
+
 export type WatchStart = { readonly kind: "state" } | { readonly kind: "revision"; readonly revision: number };
 
 /**
@@ -87,11 +92,21 @@ export class WatchCache {
   /** Every event with a revision above this one is in the window. */
   private windowStart = 0;
   private readonly watchers = new Set<CacheWatcher>();
+  private readonly listeners = new Set<(change: CacheChange) => void>();
 
   constructor(prefix: string, codec: ResourceCodec, options: WatchCacheOptions) {
     this.prefix = prefix;
     this.codec = codec;
     this.options = options;
+  }
+
+  /**
+   * Calls `listener` synchronously for every change applied and after every reset, before the
+   * Cacher counts the change's revision as reached; returns the unsubscribe function.
+   */
+  onChange(listener: (change: CacheChange) => void): () => void {
+    this.listeners.add(listener);
+    return () => this.listeners.delete(listener);
   }
 
   get watcherCount(): number {
@@ -109,6 +124,7 @@ export class WatchCache {
     this.windowStart = revision;
     for (const watcher of this.watchers) watcher.end("closed");
     this.watchers.clear();
+    for (const listener of this.listeners) listener({ type: "RESET" });
   }
 
   /** Applies one committed change and fans it out; the Cacher advances the revision after. */
@@ -126,6 +142,7 @@ export class WatchCache {
     }
     const type = current === undefined ? "DELETED" : previous === undefined ? "ADDED" : "MODIFIED";
     const event = new CacheEvent(type, change.revision, change.key, current, previous);
+    for (const listener of this.listeners) listener({ type, current, previous });
     this.remember(event);
     for (const watcher of this.watchers) {
       if (watcher.isEnded) {

@@ -1,6 +1,6 @@
 import type { NameRule } from "../../api/validation.js";
 import type { ResourceVerb } from "../../request/request-info.js";
-import { ALL_VERBS, type ResourceDefinition, type Scope, type Strategy } from "../definition.js";
+import { ALL_VERBS, type CreateOnlyHandler, type ResourceDefinition, type Scope, type Strategy } from "../definition.js";
 
 export const DEFAULT_STRATEGY: Strategy = { allowCreateOnUpdate: false, allowUnconditionalUpdate: true };
 
@@ -18,6 +18,14 @@ export interface ResourceDeclaration {
   readonly nameRule?: NameRule;
   readonly verbs?: readonly ResourceVerb[];
   readonly strategy?: Partial<Strategy>;
+  readonly storedAs?: ResourceDefinition["storedAs"];
+  readonly deprecation?: ResourceDefinition["deprecation"];
+  /** Off unless `--runtime-config` turns the group version on. */
+  readonly defaultOff?: boolean;
+  /** A create-only resource computed by this handler, never stored; verbs default to `create`. */
+  readonly virtual?: CreateOnlyHandler;
+  /** Create-only sub-resources computed by handlers. */
+  readonly subresourceHandlers?: Readonly<Record<string, CreateOnlyHandler>>;
 }
 
 /** Fills a declaration's defaults: every verb, subdomain names, the default strategy. */
@@ -29,7 +37,7 @@ export function defineResource(declaration: ResourceDeclaration): ResourceDefini
     plural: declaration.plural,
     singular: declaration.kind.toLowerCase(),
     scope: declaration.scope,
-    verbs: declaration.verbs === undefined ? ALL_VERBS : new Set(declaration.verbs),
+    verbs: declaration.verbs === undefined ? (declaration.virtual === undefined ? ALL_VERBS : new Set<ResourceVerb>(["create"])) : new Set(declaration.verbs),
     shortNames: declaration.shortNames ?? [],
     categories: declaration.categories ?? [],
     subresources: new Set(declaration.subresources ?? []),
@@ -37,5 +45,18 @@ export function defineResource(declaration: ResourceDeclaration): ResourceDefini
     hasGeneration: declaration.hasGeneration ?? false,
     nameRule: declaration.nameRule ?? "dns1123-subdomain",
     strategy: { ...DEFAULT_STRATEGY, ...declaration.strategy },
+    storedAs: declaration.storedAs,
+    deprecation: declaration.deprecation,
+    enabledByDefault: declaration.defaultOff !== true,
+    ...(declaration.virtual === undefined ? {} : { virtual: declaration.virtual }),
+    ...(declaration.subresourceHandlers === undefined ? {} : { subresourceHandlers: new Map(Object.entries(declaration.subresourceHandlers)) }),
   };
+}
+
+/** The definitions with a create-only sub-resource handler added to one resource (e.g. `serviceaccounts/token`). */
+export function withSubresourceHandler(definitions: readonly ResourceDefinition[], target: { readonly group: string; readonly version: string; readonly plural: string }, name: string, handler: CreateOnlyHandler): ResourceDefinition[] {
+  return definitions.map((definition) => {
+    if (definition.group !== target.group || definition.version !== target.version || definition.plural !== target.plural) return definition;
+    return { ...definition, subresourceHandlers: new Map([...(definition.subresourceHandlers ?? []), [name, handler]]) };
+  });
 }

@@ -1,5 +1,6 @@
 import { unauthorized } from "../../api/errors.js";
 import { ANONYMOUS_USER, withAuthenticatedGroup, type Authenticator } from "../../auth/authenticator.js";
+import { claimsBearer } from "../../auth/bearer-token.js";
 import type { Filter } from "../../request/context.js";
 
 /** Sets `context.user`; invalid credentials are 401, no credentials make the anonymous user. */
@@ -14,7 +15,7 @@ export function authenticateFilter(authenticator: Authenticator, options: { read
         throw unauthorized();
       case "none":
         // A credential nobody accepts is invalid, not absent: 401 rather than anonymous.
-        if (!options.anonymous || /^bearer\s/i.test(context.request.headers["authorization"] ?? "")) throw unauthorized();
+        if (!options.anonymous || claimsBearer(context.request)) throw unauthorized();
         context.user = ANONYMOUS_USER;
         break;
     }

@@ -1,26 +1,31 @@
 import { forbidden } from "../../api/errors.js";
-import type { Authorizer } from "../../authz/authorizer.js";
+import type { Attributes, Authorizer } from "../../authz/authorizer.js";
+import { requestAttributes } from "../../authz/request-attributes.js";
 import { requireInfo, requireUser, type Filter } from "../../request/context.js";
-import type { RequestInfo } from "../../request/request-info.js";
 
 /** kube's wording, which users and tools grep for. */
-function describe(user: string, info: RequestInfo): string {
+export function describeForbidden(user: string, info: Attributes): string {
   if (info.kind === "non-resource") return `forbidden: User "${user}" cannot ${info.verb} path "${info.path}"`;
   const resource = info.subresource === "" ? info.resource : `${info.resource}/${info.subresource}`;
-  const qualified = info.group === "" ? resource : `${info.resource}.${info.group}`;
+  const qualified = info.group === "" ? info.resource : `${info.resource}.${info.group}`;
   const subject = info.name === "" ? qualified : `${qualified} "${info.name}"`;
   const scope = info.namespace === "" ? "at the cluster scope" : `in the namespace "${info.namespace}"`;
   return `${subject} is forbidden: User "${user}" cannot ${info.verb} resource "${resource}" in API group "${info.group}" ${scope}`;
 }
 
+/**
+ * Authorizes the request with kube's attributes (`requestAttributes`); anything but an allow is
+ * 403 naming the user, verb and resource, followed by the authorizers' reason when they gave one.
+ */
 export function authorizeFilter(authorizer: Authorizer): Filter {
   return (next) => async (context) => {
-    const info = requireInfo(context);
     const user = requireUser(context);
-    const decision = await authorizer.authorize(user, info);
+    const attributes = requestAttributes(requireInfo(context), context.request.query);
+    const decision = await authorizer.authorize(user, attributes);
     if (decision.kind !== "allow") {
-      const target = info.kind === "resource" ? { group: info.group, resource: info.resource, name: info.name === "" ? undefined : info.name } : undefined;
-      throw forbidden(describe(user.name, info), target);
+      const target = attributes.kind === "resource" ? { group: attributes.group, resource: attributes.resource, name: attributes.name === "" ? undefined : attributes.name } : undefined;
+      const message = describeForbidden(user.name, attributes);
+      throw forbidden(decision.reason === "" ? message : `${message}: ${decision.reason}`, target);
     }
     return next(context);
   };

@@ -1,0 +1,28 @@
+/**
+ * JSON as Go's encoding/json writes it where bytes matter to clients: object keys sorted (maps
+ * are sorted in Go), and `<`, `>`, `&`, U+2028 and U+2029 escaped. Used for the `k:`/`v:` keys
+ * of managedFields and for the last-applied-configuration annotation.
+ */
+export function goJson(value: unknown): string {
+  return escapeHtml(write(value));
+}
+
+function write(value: unknown): string {
+  if (Array.isArray(value)) return `[${value.map((item) => (item === undefined ? "null" : write(item))).join(",")}]`;
+  if (typeof value === "object" && value !== null) {
+    const record = value as Record<string, unknown>;
+    const parts: string[] = [];
+    for (const key of Object.keys(record).sort()) {
+      const item = record[key];
+      if (item !== undefined) parts.push(`${JSON.stringify(key)}:${write(item)}`);
+    }
+    return `{${parts.join(",")}}`;
+  }
+  return JSON.stringify(value) ?? "null";
+}
+
+const HTML_ESCAPES: Readonly<Record<string, string>> = { "<": "\\u003c", ">": "\\u003e", "&": "\\u0026", "\u2028": "\\u2028", "\u2029": "\\u2029" };
+
+function escapeHtml(text: string): string {
+  return /[<>&\u2028\u2029]/.test(text) ? text.replace(/[<>&\u2028\u2029]/g, (character) => HTML_ESCAPES[character] ?? character) : text;
+}

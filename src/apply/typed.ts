@@ -1,0 +1,447 @@
+import { isPlainObject, type JsonValue } from "../api/object.js";
+import { asMapType, fieldTypeOf, isNamedField, resolveType, type FieldType, type ListType, type MapType } from "../api/schema/field-type.js";
+import { FieldSet, FieldSetBuilder } from "./field-set.js";
+import { fieldElement, keyElement, pathString, valueElement, type Path, type PathElement } from "./path.js";
+
+/**
+ * The operations of structured merge on values typed by a FieldType: the field set a value
+ * sets, the difference between two values, apply's merge, and removal of a set of fields.
+ * Values are plain JSON and are never mutated; results share unchanged subtrees with inputs.
+ */
+
+/** A value does not fit its schema (a list-map item without its key, a duplicate key). */
+export class SchemaError extends Error {
+  constructor(path: Path, message: string) {
+    super(`${pathString(path)}: ${message}`);
+    this.name = "SchemaError";
+  }
+}
+
+export interface WalkOptions {
+  /**
+   * Allow several list-map or set items with the same key (live objects may have them: kube
+   * tolerates duplicates in what is stored, never in an applied configuration).
+   */
+  readonly allowDuplicates?: boolean;
+}
+
+/** A list item's path element; throws SchemaError for items its list type cannot identify. */
+export function itemElement(list: ListType, item: unknown, index: number, path: Path): PathElement {
+  if (list.listType === "set") {
+    if (typeof item === "object" && item !== null) throw new SchemaError(path, `element ${index}: associative list without keys has an element that's a ${Array.isArray(item) ? "list" : "map"} type`);
+    return valueElement(item as JsonValue);
+  }
+  if (item === null) throw new SchemaError(path, `element ${index}: associative list with keys may not have a null element`);
+  if (!isPlainObject(item)) throw new SchemaError(path, `element ${index}: associative list with keys may not have non-map elements`);
+  const itemType = asMapType(resolveType(list.items, item));
+  const fields = list.keys.map((name) => {
+    const value = item[name];
+    if (value !== undefined) return { name, value: value as JsonValue };
+    const fallback = itemType?.defaults.get(name);
+    if (fallback !== undefined) return { name, value: fallback };
+    throw new SchemaError(path, `element ${index}: associative list with keys has an element that omits key field ${JSON.stringify(name)} (and doesn't have default value)`);
+  });
+  return keyElement(fields);
+}
+
+interface IndexedItems {
+  readonly order: PathElement[];
+  readonly items: Map<string, unknown>;
+  /** Elements that occur more than once (only with allowDuplicates). */
+  readonly duplicated: Set<string>;
+}
+
+function indexItems(list: ListType, items: readonly unknown[], path: Path, options: WalkOptions): IndexedItems {
+  const order: PathElement[] = [];
+  const byKey = new Map<string, unknown>();
+  const duplicated = new Set<string>();
+  items.forEach((item, index) => {
+    const element = itemElement(list, item, index, path);
+    if (byKey.has(element.key)) {
+      if (options.allowDuplicates !== true) {
+        const shown = pathString([element]);
+        throw new SchemaError(path, `duplicate entries for key ${shown}`);
+      }
+      duplicated.add(element.key);
+      return;
+    }
+    byKey.set(element.key, item);
+    order.push(element);
+  });
+  return { order, items: byKey, duplicated };
+}
+
+function isEmptyObject(value: unknown): boolean {
+  return isPlainObject(value) && Object.keys(value).length === 0;
+}
+
+// ---------------------------------------------------------------- field sets
+
+/**
+ * The fields a value sets: every scalar and atomic value, every list item, every map entry, and
+ * struct fields whose value is null or `{}`. This is what an applier owns after applying it.
+ */
+export function toFieldSet(value: unknown, type: FieldType, options: WalkOptions = {}): FieldSet {
+  const builder = new FieldSetBuilder();
+  collect(value, type, [], builder, options);
+  return builder.build();
+}
+
+function collect(value: unknown, type: FieldType, path: PathElement[], out: FieldSetBuilder, options: WalkOptions): void {
+  const resolved = resolveType(type, value);
+  switch (resolved.kind) {
+    case "scalar":
+      if (path.length > 0) out.insert(path);
+      return;
+    case "list": {
+      if (resolved.listType === "atomic") {
+        out.insert(path);
+        return;
+      }
+      if (!Array.isArray(value)) return;
+      const indexed = indexItems(resolved, value, path, options);
+      for (const element of indexed.order) {
+        path.push(element);
+        out.insert(path);
+        if (!indexed.duplicated.has(element.key)) collect(indexed.items.get(element.key), resolved.items, path, out, options);
+        path.pop();
+      }
+      return;
+    }
+    case "map": {
+      if (resolved.mapType === "atomic") {
+        out.insert(path);
+        return;
+      }
+      if (!isPlainObject(value)) return;
+      for (const [key, item] of Object.entries(value)) {
+        path.push(fieldElement(key));
+        collect(item, fieldTypeOf(resolved, key), path, out, options);
+        if (item === null || isEmptyObject(item) || !isNamedField(resolved, key)) out.insert(path);
+        path.pop();
+      }
+      return;
+    }
+  }
+}
+
+// ---------------------------------------------------------------- compare
+
+/** How `rhs` differs from `lhs`, as three disjoint field sets. */
+export interface Comparison {
+  readonly added: FieldSet;
+  readonly modified: FieldSet;
+  readonly removed: FieldSet;
+}
+
+/**
+ * Compares two values field by field. Leaves (scalars, atomic values, empty objects and lists)
+ * are added, removed or modified; an object or list that appears or disappears is also added or
+ * removed itself, as kube's comparison reports it.
+ */
+export function compare(lhs: unknown, rhs: unknown, type: FieldType, options: WalkOptions = { allowDuplicates: true }): Comparison {
+  const added = new FieldSetBuilder();
+  const modified = new FieldSetBuilder();
+  const removed = new FieldSetBuilder();
+  const sink = { added, modified, removed };
+  compareAt(lhs, rhs, type, [], sink, options);
+  return { added: added.build(), modified: modified.build(), removed: removed.build() };
+}
+
+interface CompareSink {
+  readonly added: FieldSetBuilder;
+  readonly modified: FieldSetBuilder;
+  readonly removed: FieldSetBuilder;
+}
+
+function leaf(lhs: unknown, rhs: unknown, path: PathElement[], sink: CompareSink): void {
+  if (path.length === 0) return;
+  if (lhs === undefined) sink.added.insert(path);
+  else if (rhs === undefined) sink.removed.insert(path);
+  else if (!jsonEqual(lhs, rhs)) sink.modified.insert(path);
+}
+
+function compareAt(lhs: unknown, rhs: unknown, type: FieldType, path: PathElement[], sink: CompareSink, options: WalkOptions): void {
+  const left = lhs === undefined ? undefined : resolveType(type, lhs);
+  const right = rhs === undefined ? undefined : resolveType(type, rhs);
+  const resolved = right ?? left;
+  if (resolved === undefined) return;
+  // Different shapes (an object replaced by a list, say) compare as one value.
+  if (left !== undefined && right !== undefined && left.kind !== right.kind) return leaf(lhs, rhs, path, sink);
+  let inLeaf = false;
+  switch (resolved.kind) {
+    case "scalar":
+      leaf(lhs, rhs, path, sink);
+      inLeaf = true;
+      break;
+    case "list": {
+      const leftItems = listValue(lhs);
+      const rightItems = listValue(rhs);
+      if (resolved.listType === "atomic" || (leftItems.length === 0 && rightItems.length === 0)) {
+        leaf(lhs, rhs, path, sink);
+        inLeaf = true;
+        break;
+      }
+      compareLists(resolved, leftItems, rightItems, path, sink, options);
+      break;
+    }
+    case "map": {
+      const leftMap = mapValue(lhs);
+      const rightMap = mapValue(rhs);
+      if (resolved.mapType === "atomic" || (isEmptyMap(leftMap) && isEmptyMap(rightMap))) {
+        leaf(lhs, rhs, path, sink);
+        inLeaf = true;
+        break;
+      }
+      for (const key of unionKeys(leftMap, rightMap)) {
+        path.push(fieldElement(key));
+        compareAt(leftMap?.[key], rightMap?.[key], fieldTypeOf(resolved, key), path, sink, options);
+        path.pop();
+      }
+      break;
+    }
+  }
+  if (!inLeaf && path.length > 0) {
+    if (lhs === undefined) sink.added.insert(path);
+    else if (rhs === undefined) sink.removed.insert(path);
+  }
+}
+
+function compareLists(list: ListType, lhs: readonly unknown[], rhs: readonly unknown[], path: PathElement[], sink: CompareSink, options: WalkOptions): void {
+  const left = indexItems(list, lhs, path, options);
+  const right = indexItems(list, rhs, path, options);
+  const visit = (element: PathElement): void => {
+    path.push(element);
+    if (left.duplicated.has(element.key) || right.duplicated.has(element.key)) {
+      // Duplicated items are compared as whole values.
+      const before = lhs.filter((item, index) => itemElement(list, item, index, path).key === element.key);
+      const after = rhs.filter((item, index) => itemElement(list, item, index, path).key === element.key);
+      leaf(before.length === 0 ? undefined : before, after.length === 0 ? undefined : after, path, sink);
+    } else {
+      compareAt(left.items.get(element.key), right.items.get(element.key), list.items, path, sink, options);
+    }
+    path.pop();
+  };
+  for (const element of right.order) visit(element);
+  for (const element of left.order) if (!right.items.has(element.key)) visit(element);
+}
+
+// ---------------------------------------------------------------- merge
+
+/**
+ * Apply's merge: `rhs` (the applied configuration) wins for every field it sets; objects merge
+ * key by key, set and map lists item by item (items keep the live order, new ones follow the
+ * configuration's order around shared items), atomic values are replaced whole.
+ */
+export function merge(lhs: unknown, rhs: unknown, type: FieldType, options: WalkOptions = {}): unknown {
+  return mergeAt(lhs, rhs, type, [], options);
+}
+
+function mergeAt(lhs: unknown, rhs: unknown, type: FieldType, path: PathElement[], options: WalkOptions): unknown {
+  if (lhs === undefined) return rhs;
+  if (rhs === undefined) return lhs;
+  const left = resolveType(type, lhs);
+  const right = resolveType(type, rhs === null ? lhs : rhs);
+  if (left.kind !== right.kind) return rhs;
+  switch (right.kind) {
+    case "scalar":
+      return rhs;
+    case "list": {
+      const leftItems = listValue(lhs);
+      const rightItems = listValue(rhs);
+      if (right.listType === "atomic" || (leftItems.length === 0 && rightItems.length === 0)) return rhs;
+      return mergeLists(right, leftItems, rightItems, path, options);
+    }
+    case "map": {
+      const leftMap = mapValue(lhs) ?? {};
+      const rightMap = mapValue(rhs) ?? {};
+      if (right.mapType === "atomic" || (isEmptyMap(leftMap) && isEmptyMap(rightMap))) return rhs;
+      const out: Record<string, unknown> = {};
+      for (const [key, value] of Object.entries(leftMap)) {
+        if (!(key in rightMap)) {
+          out[key] = value;
+          continue;
+        }
+        path.push(fieldElement(key));
+        out[key] = mergeAt(value, rightMap[key], fieldTypeOf(right, key), path, options);
+        path.pop();
+      }
+      for (const [key, value] of Object.entries(rightMap)) if (!(key in leftMap)) out[key] = value;
+      return out;
+    }
+  }
+}
+
+/** kube's list merge order: the live order, with the configuration's new items placed around the shared ones. */
+function mergeLists(list: ListType, lhs: readonly unknown[], rhs: readonly unknown[], path: PathElement[], options: WalkOptions): unknown[] {
+  const right = indexItems(list, rhs, path, {});
+  // Live items in order, duplicates included (kube tolerates them in stored objects).
+  const left = lhs.map((item, index) => ({ element: itemElement(list, item, index, path), item }));
+  const leftFirst = new Map<string, unknown>();
+  const leftDuplicated = new Set<string>();
+  for (const entry of left) {
+    if (leftFirst.has(entry.element.key)) leftDuplicated.add(entry.element.key);
+    else leftFirst.set(entry.element.key, entry.item);
+  }
+  // A duplicated live item meets the configuration's item as nothing: the configuration replaces them all.
+  const liveItem = (key: string): unknown => (leftDuplicated.has(key) ? undefined : leftFirst.get(key));
+  const shared = right.order.filter((element) => leftFirst.has(element.key));
+  let sharedIndex = 0;
+  const out: unknown[] = [];
+  const merged = new Set<string>();
+  const mergeItem = (element: PathElement): void => {
+    merged.add(element.key);
+    path.push(element);
+    out.push(mergeAt(liveItem(element.key), right.items.get(element.key), list.items, path, options));
+    path.pop();
+  };
+  let l = 0;
+  let r = 0;
+  while (l < left.length || r < right.order.length) {
+    const leftEntry = left[l];
+    const rightElement = right.order[r];
+    if (leftEntry !== undefined && rightElement !== undefined) {
+      if (leftEntry.element.key === rightElement.key) {
+        mergeItem(rightElement);
+        l++;
+        r++;
+        sharedIndex++;
+        continue;
+      }
+      const upcoming = shared[sharedIndex];
+      if (right.items.has(leftEntry.element.key) && upcoming !== undefined && upcoming.key !== leftEntry.element.key) {
+        // A shared item, but not the one whose turn it is: it comes later, in the configuration's order.
+        l++;
+        continue;
+      }
+    }
+    if (leftEntry !== undefined) {
+      if (!right.items.has(leftEntry.element.key)) {
+        out.push(leftEntry.item);
+        l++;
+        continue;
+      }
+      if (merged.has(leftEntry.element.key)) {
+        l++;
+        continue;
+      }
+    }
+    if (rightElement !== undefined) {
+      mergeItem(rightElement);
+      r++;
+      if (shared[sharedIndex]?.key === rightElement.key) sharedIndex++;
+    }
+  }
+  return out;
+}
+
+// ---------------------------------------------------------------- removal
+
+/**
+ * The value without the set's members (and everything below them). Objects and lists left empty
+ * by the removal are removed too (undefined); atomic values are never entered.
+ */
+export function removeItems(value: unknown, type: FieldType, set: FieldSet): unknown {
+  if (set.isEmpty()) return value;
+  const resolved = resolveType(type, value);
+  switch (resolved.kind) {
+    case "scalar":
+      return value;
+    case "list": {
+      if (resolved.listType === "atomic" || !Array.isArray(value) || value.length === 0) return value;
+      const out: unknown[] = [];
+      value.forEach((item, index) => {
+        let element: PathElement;
+        try {
+          element = itemElement(resolved, item, index, []);
+        } catch {
+          out.push(item);
+          return;
+        }
+        if (set.hasMember(element)) return;
+        const below = set.withPrefix(element);
+        const kept = below.isEmpty() ? item : removeItems(item, resolved.items, below);
+        if (kept !== undefined) out.push(kept);
+      });
+      return out.length === 0 ? undefined : out;
+    }
+    case "map": {
+      if (resolved.mapType === "atomic" || !isPlainObject(value) || Object.keys(value).length === 0) return value;
+      const out: Record<string, unknown> = {};
+      for (const [key, item] of Object.entries(value)) {
+        const element = fieldElement(key);
+        if (set.hasMember(element)) continue;
+        const below = set.withPrefix(element);
+        const kept = below.isEmpty() ? item : removeItems(item, fieldTypeOf(resolved, key), below);
+        if (kept !== undefined) out[key] = kept;
+      }
+      return Object.keys(out).length === 0 ? undefined : out;
+    }
+  }
+}
+
+/**
+ * The set with every struct field that has members below it made a member itself, so that
+ * removal can take a struct field away as a whole (kube's `EnsureNamedFieldsAreMembers`).
+ */
+export function ensureNamedFieldsAreMembers(set: FieldSet, type: FieldType): FieldSet {
+  return set.withMembersWhere<FieldType>(
+    type,
+    (context, element) => {
+      const map = element.kind === "field" ? mapOf(context) : undefined;
+      return map !== undefined && element.kind === "field" && isNamedField(map, element.name);
+    },
+    (context, element) => typeBelow(context, element),
+  );
+}
+
+function mapOf(type: FieldType): MapType | undefined {
+  return type.kind === "list" || type.kind === "scalar" ? undefined : asMapType(type);
+}
+
+/** The type of what an element names inside a value of `type`, without looking at values. */
+export function typeBelow(type: FieldType, element: PathElement): FieldType {
+  if (type.kind === "list") return type.items;
+  if (type.kind === "untyped") return type;
+  if (type.kind === "map" && element.kind === "field") return fieldTypeOf(type, element.name);
+  return type;
+}
+
+// ---------------------------------------------------------------- helpers
+
+function listValue(value: unknown): readonly unknown[] {
+  return Array.isArray(value) ? value : [];
+}
+
+function mapValue(value: unknown): Record<string, unknown> | undefined {
+  return isPlainObject(value) ? value : undefined;
+}
+
+function isEmptyMap(value: Record<string, unknown> | undefined): boolean {
+  return value === undefined || Object.keys(value).length === 0;
+}
+
+function unionKeys(a: Record<string, unknown> | undefined, b: Record<string, unknown> | undefined): string[] {
+  const keys = a === undefined ? [] : Object.keys(a);
+  if (b !== undefined) for (const key of Object.keys(b)) if (a === undefined || !(key in a)) keys.push(key);
+  return keys;
+}
+
+/** Deep equality of JSON values (object key order ignored). */
+export function jsonEqual(a: unknown, b: unknown): boolean {
+  if (a === b) return true;
+  if (typeof a !== "object" || typeof b !== "object" || a === null || b === null) return false;
+  if (Array.isArray(a) || Array.isArray(b)) {
+    if (!Array.isArray(a) || !Array.isArray(b) || a.length !== b.length) return false;
+    for (let index = 0; index < a.length; index++) if (!jsonEqual(a[index], b[index])) return false;
+    return true;
+  }
+  const left = a as Record<string, unknown>;
+  const right = b as Record<string, unknown>;
+  const keys = Object.keys(left);
+  if (keys.length !== Object.keys(right).length) return false;
+  for (const key of keys) {
+    if (!(key in right) || !jsonEqual(left[key], right[key])) return false;
+  }
+  return true;
+}

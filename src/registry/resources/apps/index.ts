@@ -1,0 +1,14 @@
+import type { ResourceDefinition } from "../../definition.js";
+import { defineResource } from "../define.js";
+
+/**
+ * apps/v1 resources declared with server-side apply (the catalogue declares the other apps
+ * kinds). Deployments are stored as sent, with a status sub-resource and generation; no
+ * `scale` sub-resource and no controller yet.
+ * TODO(#4): defaulting and validation (selector matches the template's labels, replicas ≥ 0).
+ */
+export function appsResources(): ResourceDefinition[] {
+  return [
+    defineResource({ group: "apps", version: "v1", kind: "Deployment", plural: "deployments", scope: "Namespaced", shortNames: ["deploy"], categories: ["all"], subresources: ["status"], hasGeneration: true }),
+  ];
+}

@@ -1,0 +1,122 @@
+import { after, before, describe, it } from "node:test";
+import assert from "node:assert/strict";
+import { inProcessServer } from "../../testing/in-process.js";
+import { WatchReader } from "../../testing/watch-reader.js";
+import { hpaV1StoredAsV2, eventsV1StoredAsCore } from "./conversion.js";
+import type { ApiObject } from "../../api/object.js";
+
+type Server = Awaited<ReturnType<typeof inProcessServer>>;
+type Json = Record<string, unknown>;
+
+describe("conversions between served versions", () => {
+  it("round-trips an autoscaling/v2 HPA through v1 without loss", () => {
+    const conversion = hpaV1StoredAsV2("autoscaling.alpha.orch.io");
+    const v2: ApiObject = {
+      apiVersion: "autoscaling/v2",
+      kind: "HorizontalPodAutoscaler",
+      metadata: { name: "web", namespace: "default", annotations: { keep: "me" } },
+      spec: {
+        scaleTargetRef: { apiVersion: "apps/v1", kind: "Deployment", name: "web" },
+        minReplicas: 1,
+        maxReplicas: 5,
+        metrics: [
+          { type: "Resource", resource: { name: "cpu", target: { type: "Utilization", averageUtilization: 70 } } },
+          { type: "Pods", pods: { metric: { name: "qps" }, target: { type: "AverageValue", averageValue: "10" } } },
+        ],
+        behavior: { scaleDown: { stabilizationWindowSeconds: 60 } },
+      },
+      status: { currentReplicas: 2, desiredReplicas: 2, currentMetrics: [{ type: "Resource", resource: { name: "cpu", current: { averageUtilization: 40 } } }], conditions: [{ type: "AbleToScale", status: "True" }] },
+    };
+    const v1 = conversion.fromStorage(v2);
+    assert.equal(v1.apiVersion, "autoscaling/v1");
+    assert.equal((v1["spec"] as Json)["targetCPUUtilizationPercentage"], 70);
+    assert.equal((v1["status"] as Json)["currentCPUUtilizationPercentage"], 40);
+    assert.equal((v1["spec"] as Json)["metrics"], undefined);
+    assert.deepEqual(conversion.toStorage(v1), v2);
+  });
+
+  it("round-trips an events v1 Event through core v1 with the renamed fields", () => {
+    const conversion = eventsV1StoredAsCore("events.orch.io");
+    const v1: ApiObject = {
+      apiVersion: "events.orch.io/v1",
+      kind: "Event",
+      metadata: { name: "e1", namespace: "default" },
+      regarding: { kind: "Pod", name: "p" },
+      note: "pulled",
+      reason: "Pulled",
+      type: "Normal",
+      reportingController: "kubelet",
+      reportingInstance: "node-1",
+      action: "Pull",
+      eventTime: "2026-01-01T00:00:00.000000Z",
+      deprecatedCount: 3,
+    };
+    const core = conversion.toStorage(v1);
+    assert.equal(core.apiVersion, "v1");
+    assert.deepEqual(core["involvedObject"], { kind: "Pod", name: "p" });
+    assert.equal(core["message"], "pulled");
+    assert.equal(core["reportingComponent"], "kubelet");
+    assert.equal(core["count"], 3);
+    assert.deepEqual(conversion.fromStorage(core), v1);
+  });
+});
+
+describe("the catalogue's group versions", () => {
+  let server: Server;
+  before(async () => {
+    server = await inProcessServer({ runtimeConfig: new Map([["flowcontrol.apiserver.orch.io/v1", false]]) });
+  });
+  after(async () => {
+    await server.stop();
+  });
+
+  it("serves a kind at two versions from one stored object", async () => {
+    const created = await server.call("POST", "/apis/autoscaling/v1/namespaces/default/horizontalpodautoscalers", {
+      body: { metadata: { name: "h" }, spec: { scaleTargetRef: { kind: "Deployment", name: "d", apiVersion: "apps/v1" }, maxReplicas: 3, targetCPUUtilizationPercentage: 50 } },
+    });
+    assert.equal(created.status, 201, created.text);
+    assert.equal(created.json["apiVersion"], "autoscaling/v1");
+    const asV2 = await server.call("GET", "/apis/autoscaling/v2/namespaces/default/horizontalpodautoscalers/h");
+    assert.equal(asV2.json["apiVersion"], "autoscaling/v2");
+    assert.deepEqual((asV2.json["spec"] as Json)["metrics"], [{ type: "Resource", resource: { name: "cpu", target: { type: "Utilization", averageUtilization: 50 } } }]);
+    const listedV1 = await server.call("GET", "/apis/autoscaling/v1/namespaces/default/horizontalpodautoscalers");
+    const item = (listedV1.json["items"] as Json[])[0];
+    assert.equal(item?.["apiVersion"], "autoscaling/v1");
+    assert.equal((item?.["spec"] as Json)["targetCPUUtilizationPercentage"], 50);
+    assert.equal((item?.["metadata"] as Json)["resourceVersion"], (asV2.json["metadata"] as Json)["resourceVersion"]);
+  });
+
+  it("converts watch events for a version served from another's storage", async () => {
+    const controller = new AbortController();
+    const reader = new WatchReader(await server.raw("GET", `/apis/events.orch.io/v1/namespaces/default/events?watch=1&resourceVersion=${server.storage.currentRevision()}`, { signal: controller.signal }));
+    await server.call("POST", "/api/v1/namespaces/default/events", { body: { metadata: { name: "ev1" }, involvedObject: { kind: "Pod", name: "p" }, message: "hello", reason: "Test" } });
+    const [event] = await reader.next(1);
+    assert.equal(event?.object["apiVersion"], "events.orch.io/v1");
+    assert.equal(event?.object["note"], "hello");
+    assert.deepEqual(event?.object["regarding"], { kind: "Pod", name: "p" });
+    controller.abort();
+    await reader.close();
+  });
+
+  it("warns on every request to a deprecated version, naming the replacement", async () => {
+    const response = await server.call("POST", "/apis/batch/v1beta1/namespaces/default/cronjobs", { body: { metadata: { name: "c" }, spec: { schedule: "* * * * *" } } });
+    assert.equal(response.status, 201);
+    assert.deepEqual(response.headers["warning"], ['299 - "batch/v1beta1 CronJob is deprecated in v1.21+, unavailable in v1.25+; use batch/v1 CronJob"']);
+    const stable = await server.call("GET", "/apis/batch/v1/namespaces/default/cronjobs/c");
+    assert.equal(stable.json["apiVersion"], "batch/v1");
+    assert.equal(stable.headers["warning"], undefined);
+  });
+
+  it("does not serve a group version turned off by --runtime-config, nor list it in discovery", async () => {
+    assert.equal((await server.call("GET", "/apis/flowcontrol.apiserver.orch.io/v1/flowschemas")).status, 404);
+    const groups = await server.call("GET", "/apis");
+    const names = (groups.json["groups"] as Json[]).map((group) => group["name"]);
+    assert.ok(!names.includes("flowcontrol.apiserver.orch.io"));
+    assert.ok(names.includes("apps") && names.includes("networking.orch.io"));
+  });
+
+  it("prefers the stable version of a group in discovery", async () => {
+    const group = await server.call("GET", "/apis/batch");
+    assert.deepEqual(group.json["preferredVersion"], { groupVersion: "batch/v1", version: "v1" });
+  });
+});

@@ -1,0 +1,81 @@
+import { apiGroup, type Profile } from "../../api/profile.js";
+import type { ResourceDefinition } from "../definition.js";
+import { hpaV1StoredAsV2, eventsV1StoredAsCore, sameShape } from "./conversion.js";
+import { defineResource } from "./define.js";
+
+/**
+ * The named groups of the catalogue as stored objects (kinds, scopes, short names, categories,
+ * sub-resources). Deprecated versions announced for removal in 1.25 are served from their stable
+ * version's storage with a Warning. Kinds written by other modules (Deployments, RBAC, the review
+ * kinds) are declared next to the code that gives them behaviour.
+ * TODO(#4): schemas, validation, defaulting and per-kind tables.
+ */
+export function catalogueResources(profile: Profile): ResourceDefinition[] {
+  const networking = apiGroup(profile, "networking");
+  const storage = apiGroup(profile, "storage");
+  const scheduling = apiGroup(profile, "scheduling");
+  const node = apiGroup(profile, "node");
+  const coordination = apiGroup(profile, "coordination");
+  const discovery = apiGroup(profile, "discovery");
+  const events = apiGroup(profile, "events");
+  const certificates = apiGroup(profile, "certificates");
+  const admission = apiGroup(profile, "admissionregistration");
+  const apiextensions = apiGroup(profile, "apiextensions");
+  const flowcontrol = apiGroup(profile, "flowcontrol.apiserver");
+  const removedIn125 = (replacement: string, since: string) => ({ since, removedIn: "1.25", replacement });
+  const stored = (group: string, version: string, plural: string) => ({ group, version, plural });
+  return [
+    // core v1 kinds beyond the foundation's
+    defineResource({ group: "", version: "v1", kind: "PodTemplate", plural: "podtemplates", scope: "Namespaced" }),
+    defineResource({ group: "", version: "v1", kind: "ReplicationController", plural: "replicationcontrollers", scope: "Namespaced", shortNames: ["rc"], categories: ["all"], subresources: ["status"], hasGeneration: true, selectableFields: ["status.replicas"] }),
+    defineResource({ group: "", version: "v1", kind: "ComponentStatus", plural: "componentstatuses", scope: "Cluster", shortNames: ["cs"], verbs: ["get", "list"] }),
+    // apps/v1 (Deployments are declared with server-side apply's resources)
+    defineResource({ group: "apps", version: "v1", kind: "ReplicaSet", plural: "replicasets", scope: "Namespaced", shortNames: ["rs"], categories: ["all"], subresources: ["status"], hasGeneration: true }),
+    defineResource({ group: "apps", version: "v1", kind: "StatefulSet", plural: "statefulsets", scope: "Namespaced", shortNames: ["sts"], categories: ["all"], subresources: ["status"], hasGeneration: true }),
+    defineResource({ group: "apps", version: "v1", kind: "DaemonSet", plural: "daemonsets", scope: "Namespaced", shortNames: ["ds"], categories: ["all"], subresources: ["status"], hasGeneration: true }),
+    defineResource({ group: "apps", version: "v1", kind: "ControllerRevision", plural: "controllerrevisions", scope: "Namespaced" }),
+    // batch
+    defineResource({ group: "batch", version: "v1", kind: "Job", plural: "jobs", scope: "Namespaced", categories: ["all"], subresources: ["status"], hasGeneration: true }),
+    defineResource({ group: "batch", version: "v1", kind: "CronJob", plural: "cronjobs", scope: "Namespaced", shortNames: ["cj"], categories: ["all"], subresources: ["status"], hasGeneration: true }),
+    defineResource({ group: "batch", version: "v1beta1", kind: "CronJob", plural: "cronjobs", scope: "Namespaced", shortNames: ["cj"], categories: ["all"], subresources: ["status"], hasGeneration: true, storedAs: sameShape({ group: "batch", version: "v1beta1", kind: "CronJob" }, stored("batch", "v1", "cronjobs")), deprecation: removedIn125("batch/v1", "1.21") }),
+    // autoscaling v2 (storage) and v1
+    defineResource({ group: "autoscaling", version: "v2", kind: "HorizontalPodAutoscaler", plural: "horizontalpodautoscalers", scope: "Namespaced", shortNames: ["hpa"], categories: ["all"], subresources: ["status"], hasGeneration: true }),
+    defineResource({ group: "autoscaling", version: "v1", kind: "HorizontalPodAutoscaler", plural: "horizontalpodautoscalers", scope: "Namespaced", shortNames: ["hpa"], categories: ["all"], subresources: ["status"], hasGeneration: true, storedAs: hpaV1StoredAsV2(`autoscaling.alpha.${profile.keyDomain}`) }),
+    // policy
+    defineResource({ group: "policy", version: "v1", kind: "PodDisruptionBudget", plural: "poddisruptionbudgets", scope: "Namespaced", shortNames: ["pdb"], subresources: ["status"], hasGeneration: true }),
+    defineResource({ group: "policy", version: "v1beta1", kind: "PodDisruptionBudget", plural: "poddisruptionbudgets", scope: "Namespaced", shortNames: ["pdb"], subresources: ["status"], hasGeneration: true, storedAs: sameShape({ group: "policy", version: "v1beta1", kind: "PodDisruptionBudget" }, stored("policy", "v1", "poddisruptionbudgets")), deprecation: removedIn125("policy/v1", "1.21") }),
+    defineResource({ group: "policy", version: "v1beta1", kind: "PodSecurityPolicy", plural: "podsecuritypolicies", scope: "Cluster", shortNames: ["psp"], deprecation: { since: "1.21", removedIn: "1.25" } }),
+    // networking
+    defineResource({ group: networking, version: "v1", kind: "Ingress", plural: "ingresses", scope: "Namespaced", shortNames: ["ing"], subresources: ["status"], hasGeneration: true }),
+    defineResource({ group: networking, version: "v1", kind: "IngressClass", plural: "ingressclasses", scope: "Cluster" }),
+    defineResource({ group: networking, version: "v1", kind: "NetworkPolicy", plural: "networkpolicies", scope: "Namespaced", shortNames: ["netpol"], hasGeneration: true }),
+    // storage
+    defineResource({ group: storage, version: "v1", kind: "StorageClass", plural: "storageclasses", scope: "Cluster", shortNames: ["sc"] }),
+    defineResource({ group: storage, version: "v1", kind: "CSIDriver", plural: "csidrivers", scope: "Cluster" }),
+    defineResource({ group: storage, version: "v1", kind: "CSINode", plural: "csinodes", scope: "Cluster" }),
+    defineResource({ group: storage, version: "v1", kind: "VolumeAttachment", plural: "volumeattachments", scope: "Cluster", subresources: ["status"] }),
+    // scheduling, node, coordination
+    defineResource({ group: scheduling, version: "v1", kind: "PriorityClass", plural: "priorityclasses", scope: "Cluster", shortNames: ["pc"] }),
+    defineResource({ group: node, version: "v1", kind: "RuntimeClass", plural: "runtimeclasses", scope: "Cluster" }),
+    defineResource({ group: node, version: "v1beta1", kind: "RuntimeClass", plural: "runtimeclasses", scope: "Cluster", storedAs: sameShape({ group: node, version: "v1beta1", kind: "RuntimeClass" }, stored(node, "v1", "runtimeclasses")), deprecation: removedIn125(`${node}/v1`, "1.22") }),
+    defineResource({ group: coordination, version: "v1", kind: "Lease", plural: "leases", scope: "Namespaced" }),
+    // discovery
+    defineResource({ group: discovery, version: "v1", kind: "EndpointSlice", plural: "endpointslices", scope: "Namespaced" }),
+    defineResource({ group: discovery, version: "v1beta1", kind: "EndpointSlice", plural: "endpointslices", scope: "Namespaced", storedAs: sameShape({ group: discovery, version: "v1beta1", kind: "EndpointSlice" }, stored(discovery, "v1", "endpointslices")), deprecation: removedIn125(`${discovery}/v1`, "1.21") }),
+    // events: stored once as core v1 Events
+    defineResource({ group: events, version: "v1", kind: "Event", plural: "events", scope: "Namespaced", shortNames: ["ev"], nameRule: "path-segment", storedAs: eventsV1StoredAsCore(events) }),
+    defineResource({ group: events, version: "v1beta1", kind: "Event", plural: "events", scope: "Namespaced", shortNames: ["ev"], nameRule: "path-segment", storedAs: eventsV1StoredAsCore(events), deprecation: removedIn125(`${events}/v1`, "1.22") }),
+    // certificates
+    defineResource({ group: certificates, version: "v1", kind: "CertificateSigningRequest", plural: "certificatesigningrequests", scope: "Cluster", shortNames: ["csr"], subresources: ["status", "approval"], selectableFields: ["spec.signerName"] }),
+    // admission registration: v1 stores, v1beta1 served from it
+    defineResource({ group: admission, version: "v1", kind: "MutatingWebhookConfiguration", plural: "mutatingwebhookconfigurations", scope: "Cluster", categories: ["api-extensions"] }),
+    defineResource({ group: admission, version: "v1", kind: "ValidatingWebhookConfiguration", plural: "validatingwebhookconfigurations", scope: "Cluster", categories: ["api-extensions"] }),
+    defineResource({ group: admission, version: "v1beta1", kind: "MutatingWebhookConfiguration", plural: "mutatingwebhookconfigurations", scope: "Cluster", categories: ["api-extensions"], storedAs: sameShape({ group: admission, version: "v1beta1", kind: "MutatingWebhookConfiguration" }, stored(admission, "v1", "mutatingwebhookconfigurations")) }),
+    defineResource({ group: admission, version: "v1beta1", kind: "ValidatingWebhookConfiguration", plural: "validatingwebhookconfigurations", scope: "Cluster", categories: ["api-extensions"], storedAs: sameShape({ group: admission, version: "v1beta1", kind: "ValidatingWebhookConfiguration" }, stored(admission, "v1", "validatingwebhookconfigurations")) }),
+    // API extensions: stored and validated; serving custom resources is a later issue
+    defineResource({ group: apiextensions, version: "v1", kind: "CustomResourceDefinition", plural: "customresourcedefinitions", scope: "Cluster", shortNames: ["crd", "crds"], categories: ["api-extensions"], subresources: ["status"], hasGeneration: true }),
+    // flow control
+    defineResource({ group: flowcontrol, version: "v1", kind: "FlowSchema", plural: "flowschemas", scope: "Cluster", subresources: ["status"], hasGeneration: true }),
+    defineResource({ group: flowcontrol, version: "v1", kind: "PriorityLevelConfiguration", plural: "prioritylevelconfigurations", scope: "Cluster", subresources: ["status"], hasGeneration: true }),
+  ];
+}

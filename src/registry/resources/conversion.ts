@@ -1,0 +1,154 @@
+import { cloneObject, isPlainObject, type ApiObject } from "../../api/object.js";
+import type { StoredAs } from "../definition.js";
+
+function withTypeMeta(object: ApiObject, apiVersion: string, kind: string): ApiObject {
+  const { apiVersion: _apiVersion, kind: _kind, metadata, ...rest } = object;
+  return { apiVersion, kind, metadata, ...rest };
+}
+
+function apiVersion(group: string, version: string): string {
+  return group === "" ? version : `${group}/${version}`;
+}
+
+/**
+ * A version whose fields match its storage version's (deprecated betas such as batch/v1beta1
+ * CronJob): conversion rewrites only apiVersion.
+ */
+export function sameShape(served: { group: string; version: string; kind: string }, stored: { group: string; version: string; plural: string }): StoredAs {
+  return {
+    ...stored,
+    toStorage: (object) => withTypeMeta(cloneObject(object), apiVersion(stored.group, stored.version), served.kind),
+    fromStorage: (object) => withTypeMeta(cloneObject(object), apiVersion(served.group, served.version), served.kind),
+  };
+}
+
+/** Moves `from` to `to` on a shallow copy when present. */
+function rename(object: Record<string, unknown>, from: string, to: string): void {
+  if (object[from] === undefined) return;
+  object[to] = object[from];
+  delete object[from];
+}
+
+/** events.<apiDomain>/v1 Event ↔ core v1 Event (the storage version): renamed fields, same data. */
+export function eventsV1StoredAsCore(eventsGroup: string): StoredAs {
+  const renames: readonly (readonly [string, string])[] = [
+    ["regarding", "involvedObject"],
+    ["note", "message"],
+    ["reportingController", "reportingComponent"],
+    ["deprecatedSource", "source"],
+    ["deprecatedFirstTimestamp", "firstTimestamp"],
+    ["deprecatedLastTimestamp", "lastTimestamp"],
+    ["deprecatedCount", "count"],
+  ];
+  return {
+    group: "",
+    version: "v1",
+    plural: "events",
+    toStorage(object) {
+      const copy = cloneObject(object) as Record<string, unknown>;
+      for (const [from, to] of renames) rename(copy, from, to);
+      return withTypeMeta(copy as ApiObject, "v1", "Event");
+    },
+    fromStorage(object) {
+      const copy = cloneObject(object) as Record<string, unknown>;
+      for (const [to, from] of renames) rename(copy, from, to);
+      return withTypeMeta(copy as ApiObject, `${eventsGroup}/v1`, "Event");
+    },
+  };
+}
+
+/** Metadata with these annotations, or without the field when there are none. */
+function withAnnotations(metadata: ApiObject["metadata"], annotations: Record<string, string>): ApiObject["metadata"] {
+  const { annotations: _previous, ...rest } = metadata;
+  return Object.keys(annotations).length === 0 ? rest : { ...rest, annotations };
+}
+
+/**
+ * autoscaling/v1 HorizontalPodAutoscaler ↔ autoscaling/v2 (the storage version). v1 has only a CPU
+ * utilization target; everything else v2 holds travels in annotations (under `annotationPrefix`),
+ * so v2 → v1 → v2 loses nothing, as kube does.
+ */
+export function hpaV1StoredAsV2(annotationPrefix: string): StoredAs {
+  const metricsKey = `${annotationPrefix}/metrics`;
+  const currentMetricsKey = `${annotationPrefix}/current-metrics`;
+  const conditionsKey = `${annotationPrefix}/conditions`;
+  const behaviorKey = `${annotationPrefix}/behavior`;
+  const isCpuUtilization = (metric: unknown): boolean => {
+    if (!isPlainObject(metric) || metric["type"] !== "Resource" || !isPlainObject(metric["resource"])) return false;
+    const resource = metric["resource"];
+    return resource["name"] === "cpu" && isPlainObject(resource["target"]) && resource["target"]["type"] === "Utilization";
+  };
+  const takeJson = (annotations: Record<string, string>, key: string): unknown => {
+    const text = annotations[key];
+    delete annotations[key];
+    if (text === undefined) return undefined;
+    try {
+      return JSON.parse(text) as unknown;
+    } catch {
+      return undefined;
+    }
+  };
+  return {
+    group: "autoscaling",
+    version: "v2",
+    plural: "horizontalpodautoscalers",
+    toStorage(object) {
+      const v1 = cloneObject(object);
+      const annotations = { ...(v1.metadata.annotations ?? {}) };
+      const spec = isPlainObject(v1["spec"]) ? { ...v1["spec"] } : {};
+      const status = isPlainObject(v1["status"]) ? { ...v1["status"] } : undefined;
+      const metrics: unknown[] = [];
+      const target = spec["targetCPUUtilizationPercentage"];
+      delete spec["targetCPUUtilizationPercentage"];
+      if (typeof target === "number") metrics.push({ type: "Resource", resource: { name: "cpu", target: { type: "Utilization", averageUtilization: target } } });
+      const extra = takeJson(annotations, metricsKey);
+      if (Array.isArray(extra)) metrics.push(...extra);
+      if (metrics.length > 0) spec["metrics"] = metrics;
+      const behavior = takeJson(annotations, behaviorKey);
+      if (behavior !== undefined) spec["behavior"] = behavior;
+      const currentMetrics = takeJson(annotations, currentMetricsKey);
+      const conditions = takeJson(annotations, conditionsKey);
+      if (status !== undefined) {
+        const current: unknown[] = [];
+        const cpu = status["currentCPUUtilizationPercentage"];
+        delete status["currentCPUUtilizationPercentage"];
+        if (typeof cpu === "number") current.push({ type: "Resource", resource: { name: "cpu", current: { averageUtilization: cpu } } });
+        if (Array.isArray(currentMetrics)) current.push(...currentMetrics);
+        if (current.length > 0) status["currentMetrics"] = current;
+        if (conditions !== undefined) status["conditions"] = conditions;
+      }
+      const metadata = withAnnotations(v1.metadata, annotations);
+      return withTypeMeta({ ...v1, metadata, spec, ...(status === undefined ? {} : { status }) }, "autoscaling/v2", "HorizontalPodAutoscaler");
+    },
+    fromStorage(object) {
+      const v2 = cloneObject(object);
+      const annotations = { ...(v2.metadata.annotations ?? {}) };
+      const spec = isPlainObject(v2["spec"]) ? { ...v2["spec"] } : {};
+      const status = isPlainObject(v2["status"]) ? { ...v2["status"] } : undefined;
+      const metrics = Array.isArray(spec["metrics"]) ? spec["metrics"] : [];
+      delete spec["metrics"];
+      const cpu = metrics.find(isCpuUtilization);
+      const others = metrics.filter((metric) => metric !== cpu);
+      if (isPlainObject(cpu) && isPlainObject(cpu["resource"]) && isPlainObject(cpu["resource"]["target"])) spec["targetCPUUtilizationPercentage"] = cpu["resource"]["target"]["averageUtilization"];
+      if (others.length > 0) annotations[metricsKey] = JSON.stringify(others);
+      if (spec["behavior"] !== undefined) {
+        annotations[behaviorKey] = JSON.stringify(spec["behavior"]);
+        delete spec["behavior"];
+      }
+      if (status !== undefined) {
+        const current = Array.isArray(status["currentMetrics"]) ? status["currentMetrics"] : [];
+        delete status["currentMetrics"];
+        const currentCpu = current.find((metric) => isPlainObject(metric) && metric["type"] === "Resource" && isPlainObject(metric["resource"]) && metric["resource"]["name"] === "cpu" && isPlainObject(metric["resource"]["current"]) && metric["resource"]["current"]["averageUtilization"] !== undefined);
+        const otherCurrent = current.filter((metric) => metric !== currentCpu);
+        if (isPlainObject(currentCpu) && isPlainObject(currentCpu["resource"]) && isPlainObject(currentCpu["resource"]["current"])) status["currentCPUUtilizationPercentage"] = currentCpu["resource"]["current"]["averageUtilization"];
+        if (otherCurrent.length > 0) annotations[currentMetricsKey] = JSON.stringify(otherCurrent);
+        if (status["conditions"] !== undefined) {
+          annotations[conditionsKey] = JSON.stringify(status["conditions"]);
+          delete status["conditions"];
+        }
+      }
+      const metadata = withAnnotations(v2.metadata, annotations);
+      return withTypeMeta({ ...v2, metadata, spec, ...(status === undefined ? {} : { status }) }, "autoscaling/v1", "HorizontalPodAutoscaler");
+    },
+  };
+}

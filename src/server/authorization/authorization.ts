@@ -1,0 +1,236 @@
+import { readFileSync } from "node:fs";
+import { ApiError } from "../../api/errors.js";
+import type { ApiObject } from "../../api/object.js";
+import { apiGroup, metaGroup, type Profile } from "../../api/profile.js";
+import { loadWebhookConfig, webhookClient, type WebhookClient } from "../../auth/webhook-client.js";
+import { abacAuthorizer, abacRules, parseAbacPolicies, type AbacPolicy } from "../../authz/abac/abac-authorizer.js";
+import { alwaysAllowAuthorizer, alwaysDenyAuthorizer, unionAuthorizer, type Authorizer } from "../../authz/authorizer.js";
+import type { Freshness } from "../../authz/feed.js";
+import { validateAuthorizationConfig, type AuthorizationConfig } from "../../authz/modes.js";
+import { NodeGraph } from "../../authz/node/node-graph.js";
+import { nodeAuthorizer, nodeIdentity } from "../../authz/node/node-authorizer.js";
+import { bootstrapPolicy, rbacNames } from "../../authz/rbac/bootstrap-policy.js";
+import { RbacIndex } from "../../authz/rbac/policy-index.js";
+import type { PolicyRule } from "../../authz/rbac/policy.js";
+import { rbacAuthorizer } from "../../authz/rbac/rbac-authorizer.js";
+import { reconcileBinding, reconcileRole, type ReconcileAction } from "../../authz/rbac/reconcile.js";
+import { webhookAuthorizer } from "../../authz/webhook/webhook-authorizer.js";
+import { registryClient } from "../../controllers/client.js";
+import { aggregationController } from "../../controllers/clusterrole-aggregation/aggregation-controller.js";
+import type { Controller } from "../../controllers/controller.js";
+import type { Cacher } from "../../registry/cacher/cacher.js";
+import type { Registry } from "../../registry/registry.js";
+import type { AccessReviewer, RulesReviewStatus } from "../../registry/resources/authorization/access-reviews.js";
+import type { Store } from "../../registry/store.js";
+import type { UserInfo } from "../../request/context.js";
+import type { Storage } from "../../storage/interface.js";
+import { errorFields, type Logger } from "../../util/logger.js";
+import { feedSet } from "./feeds.js";
+
+export interface AuthorizationOptions {
+  readonly config: AuthorizationConfig;
+  readonly registry: Registry;
+  readonly storage: Storage;
+  readonly profile: Profile;
+  /** The server's watch cache; without one, authorization follows the store with its own. */
+  readonly cacher: Cacher | undefined;
+  readonly logger: Logger;
+  /** How long a refusal may wait for the indexes to reach the store's revision (default 3 s). */
+  readonly freshnessWaitMs?: number;
+}
+
+/** The authorization stage: the mode union, the RBAC index, and what keeps them current. */
+export interface AuthorizationStage {
+  readonly authorizer: Authorizer;
+  readonly index: RbacIndex;
+  readonly freshness: Freshness;
+  /** Backs the access-review APIs. */
+  readonly reviewer: AccessReviewer;
+  /** The aggregation controller, started with the server's controllers. */
+  readonly controllers: readonly Controller[];
+  /** Starts following the store (before the server serves), then reconciles the default roles and bindings. */
+  start(): Promise<void>;
+  stop(): Promise<void>;
+}
+
+function toReviewRules(rules: readonly PolicyRule[]): Pick<RulesReviewStatus, "resourceRules" | "nonResourceRules"> {
+  const resourceRules: RulesReviewStatus["resourceRules"][number][] = [];
+  const nonResourceRules: RulesReviewStatus["nonResourceRules"][number][] = [];
+  for (const rule of rules) {
+    if ((rule.nonResourceURLs ?? []).length > 0) nonResourceRules.push({ verbs: rule.verbs, nonResourceURLs: rule.nonResourceURLs });
+    else resourceRules.push({ verbs: rule.verbs, ...(rule.apiGroups === undefined ? {} : { apiGroups: rule.apiGroups }), ...(rule.resources === undefined ? {} : { resources: rule.resources }), ...(rule.resourceNames === undefined || rule.resourceNames.length === 0 ? {} : { resourceNames: rule.resourceNames }) });
+  }
+  return { resourceRules, nonResourceRules };
+}
+
+/**
+ * Builds the authorizers of `--authorization-mode` in order (union: first allow or deny wins,
+ * default deny), over indexes fed by the watch cache: RBAC bindings by subject and roles by
+ * name, the node graph from pods and claims. Files (ABAC policy, webhook kubeconfig) are read
+ * here, so a bad one fails the start.
+ */
+export function createAuthorization(options: AuthorizationOptions): AuthorizationStage {
+  const { config, registry, profile, logger } = options;
+  validateAuthorizationConfig(config);
+  const names = rbacNames(profile);
+  const feeds = feedSet(registry, options.storage, options.cacher);
+  const rbac = (plural: string) => feeds.feed(names.group, "v1", plural);
+  const index = new RbacIndex({ roles: rbac("roles"), clusterRoles: rbac("clusterroles"), roleBindings: rbac("rolebindings"), clusterRoleBindings: rbac("clusterrolebindings") }, names.group);
+  const wait = { freshnessWaitMs: options.freshnessWaitMs };
+  let graph: NodeGraph | undefined;
+  let policies: AbacPolicy[] | undefined;
+  let client: WebhookClient | undefined;
+  const authorizers: Authorizer[] = config.modes.map((mode) => {
+    switch (mode) {
+      case "AlwaysAllow":
+        return alwaysAllowAuthorizer();
+      case "AlwaysDeny":
+        return alwaysDenyAuthorizer();
+      case "RBAC":
+        return rbacAuthorizer(index, feeds.freshness, wait);
+      case "Node":
+        graph = new NodeGraph({ pods: feeds.feed("", "v1", "pods"), persistentVolumeClaims: feeds.feed("", "v1", "persistentvolumeclaims") });
+        return nodeAuthorizer(graph, feeds.freshness, wait);
+      case "ABAC":
+        policies = parseAbacPolicies(readFileSync(config.policyFile ?? "", "utf8"), profile.keyDomain);
+        return abacAuthorizer(policies);
+      case "Webhook":
+        client = webhookClient(loadWebhookConfig(config.webhookConfigFile ?? ""));
+        return webhookAuthorizer({
+          client,
+          group: apiGroup(profile, "authorization"),
+          version: config.webhookVersion,
+          authorizedTtlMs: config.webhookAuthorizedTtlMs,
+          unauthorizedTtlMs: config.webhookUnauthorizedTtlMs,
+          onError: (error) => logger.error("authorization webhook failed", errorFields(error)),
+        });
+    }
+  });
+  const authorizer = unionAuthorizer(authorizers);
+
+  const reviewer: AccessReviewer = {
+    check: (user, attributes) => authorizer.authorize(user, attributes),
+    async rules(user: UserInfo, namespace: string): Promise<RulesReviewStatus> {
+      const resourceRules: RulesReviewStatus["resourceRules"][number][] = [];
+      const nonResourceRules: RulesReviewStatus["nonResourceRules"][number][] = [];
+      const errors: string[] = [];
+      let incomplete = false;
+      for (const mode of config.modes) {
+        switch (mode) {
+          case "AlwaysAllow":
+            resourceRules.push({ verbs: ["*"], apiGroups: ["*"], resources: ["*"] });
+            nonResourceRules.push({ verbs: ["*"], nonResourceURLs: ["*"] });
+            break;
+          case "AlwaysDeny":
+            break;
+          case "RBAC": {
+            if (!feeds.freshness.isCurrent()) await feeds.freshness.waitForCurrent(options.freshnessWaitMs ?? 3000);
+            const held = index.rulesFor(user, namespace);
+            const converted = toReviewRules(held.rules);
+            resourceRules.push(...converted.resourceRules);
+            nonResourceRules.push(...converted.nonResourceRules);
+            if (held.errors.length > 0) {
+              incomplete = true;
+              errors.push(...held.errors);
+            }
+            break;
+          }
+          case "Node":
+            if (nodeIdentity(user) !== undefined) {
+              incomplete = true;
+              errors.push("node authorizer does not support user rule resolution");
+            }
+            break;
+          case "ABAC": {
+            const granted = abacRules(policies ?? [], user, namespace);
+            resourceRules.push(...granted.resourceRules);
+            nonResourceRules.push(...granted.nonResourceRules);
+            break;
+          }
+          case "Webhook":
+            incomplete = true;
+            errors.push("webhook authorizer does not support user rule resolution");
+            break;
+        }
+      }
+      return { resourceRules, nonResourceRules, incomplete, ...(errors.length === 0 ? {} : { evaluationError: errors.join(", ") }) };
+    },
+  };
+
+  const controllers: Controller[] = [
+    aggregationController({ client: registryClient(registry, metaGroup(profile)), group: names.group, onError: (error) => logger.error("clusterrole aggregation", errorFields(error)) }),
+  ];
+
+  return {
+    authorizer,
+    index,
+    freshness: feeds.freshness,
+    reviewer,
+    controllers,
+    async start() {
+      await feeds.start();
+      await reconcileDefaultPolicy(registry, profile, logger);
+    },
+    async stop() {
+      index.close();
+      graph?.close();
+      client?.close();
+      await feeds.stop();
+    },
+  };
+}
+
+async function readOrUndefined(store: Store, name: string): Promise<ApiObject | undefined> {
+  try {
+    return await store.get("", name);
+  } catch (error) {
+    if (error instanceof ApiError && error.code === 404) return undefined;
+    throw error;
+  }
+}
+
+async function apply(store: Store, action: ReconcileAction): Promise<void> {
+  switch (action.kind) {
+    case "none":
+      return;
+    case "create":
+      await store.create("", action.object);
+      return;
+    case "update":
+      await store.update("", action.object.metadata.name ?? "", { build: () => action.object });
+      return;
+    case "recreate":
+      await store.delete("", action.object.metadata.name ?? "");
+      await store.create("", action.object);
+      return;
+  }
+}
+
+/**
+ * Creates the default cluster roles and bindings that are missing and adds what is missing to
+ * the others (kube's bootstrap-policy reconciliation; objects annotated autoupdate "false" are
+ * left alone). Another writer racing it makes it read and try again.
+ */
+async function reconcileDefaultPolicy(registry: Registry, profile: Profile, logger: Logger): Promise<void> {
+  const names = rbacNames(profile);
+  const policy = bootstrapPolicy(profile);
+  const roles = registry.find(names.group, "v1", "clusterroles");
+  const bindings = registry.find(names.group, "v1", "clusterrolebindings");
+  if (roles === undefined || bindings === undefined) throw new Error("the RBAC API is not served");
+  const work: [Store, ApiObject, typeof reconcileRole][] = [...policy.clusterRoles.map((role): [Store, ApiObject, typeof reconcileRole] => [roles, role, reconcileRole]), ...policy.clusterRoleBindings.map((binding): [Store, ApiObject, typeof reconcileRole] => [bindings, binding, reconcileBinding])];
+  for (const [store, expected, reconcile] of work) {
+    const name = expected.metadata.name ?? "";
+    for (let attempt = 1; ; attempt++) {
+      try {
+        await apply(store, reconcile(expected, await readOrUndefined(store, name), names.autoupdateAnnotation));
+        break;
+      } catch (error) {
+        const retryable = error instanceof ApiError && (error.code === 409 || error.code === 404);
+        if (!retryable || attempt >= 5) {
+          logger.error(`could not reconcile default ${store.definition.kind} ${name}`, errorFields(error));
+          throw error;
+        }
+      }
+    }
+  }
+}
