@@ -6,7 +6,8 @@ export type Representation =
   | { readonly kind: "json" }
   | { readonly kind: "yaml" }
   | { readonly kind: "table"; readonly version: "v1" | "v1beta1"; readonly includeObject: "None" | "Metadata" | "Object" }
-  | { readonly kind: "discovery"; readonly version: "v2" | "v2beta1" };
+  | { readonly kind: "discovery"; readonly version: "v2" | "v2beta1" }
+  | { readonly kind: "partial"; readonly version: "v1" | "v1beta1"; readonly list: boolean };
 
 export interface NegotiationOptions {
   /** The meta group Table documents belong to (`meta.<apiDomain>`). */
@@ -30,10 +31,12 @@ function pick(entry: MediaType, options: NegotiationOptions, query: URLSearchPar
     return version === "v2" || version === "v2beta1" ? { kind: "discovery", version } : undefined;
   }
   if (as !== undefined) {
-    if (!options.tables || as !== "Table" || !isJson(entry.type)) return undefined;
-    if (entry.params["g"] !== options.metaGroup) return undefined;
+    // Tables and PartialObjectMetadata(List) are meta-group views of resources.
+    if (!options.tables || !isJson(entry.type) || entry.params["g"] !== options.metaGroup) return undefined;
     const version = entry.params["v"];
     if (version !== "v1" && version !== "v1beta1") return undefined;
+    if (as === "PartialObjectMetadata" || as === "PartialObjectMetadataList") return { kind: "partial", version, list: as === "PartialObjectMetadataList" };
+    if (as !== "Table") return undefined;
     const include = query.get("includeObject");
     const includeObject = include === "None" || include === "Object" ? include : "Metadata";
     return { kind: "table", version, includeObject };

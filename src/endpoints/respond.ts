@@ -1,9 +1,14 @@
 import { stringify as toYaml } from "yaml";
+import { ApiError } from "../api/errors.js";
 import type { ApiObject } from "../api/object.js";
 import type { ListItem } from "../registry/cacher/cached-object.js";
 import { renderTable } from "../codec/table.js";
 import type { Representation } from "../codec/negotiate.js";
 import type { ApiResponse, RequestContext } from "../request/context.js";
+
+function notAcceptable(message: string): ApiError {
+  return new ApiError(406, "NotAcceptable", message);
+}
 
 /** Headers every API response carries: content type and any warnings gathered on the way. */
 function headersFor(context: RequestContext, contentType: string): Record<string, string | readonly string[]> {
@@ -19,6 +24,10 @@ export function respondJson(context: RequestContext, status: number, value: unkn
 
 /** One object in the negotiated representation (a Table of one row when asked). */
 export function respondObject(context: RequestContext, status: number, object: ApiObject, representation: Representation, metaGroup: string): ApiResponse {
+  if (representation.kind === "partial") {
+    if (representation.list) throw notAcceptable("PartialObjectMetadataList is only served for lists");
+    return respondJson(context, status, { kind: "PartialObjectMetadata", apiVersion: `${metaGroup}/${representation.version}`, metadata: object.metadata });
+  }
   if (representation.kind === "table") {
     const table = renderTable({ kind: object.kind, metaGroup, representation, objects: [object], listMeta: { resourceVersion: object.metadata.resourceVersion } });
     return respondJson(context, status, table);
@@ -34,6 +43,11 @@ export interface ListBody {
 }
 
 export function respondList(context: RequestContext, list: ListBody, representation: Representation, metaGroup: string): ApiResponse {
+  if (representation.kind === "partial") {
+    if (!representation.list) throw notAcceptable("a list is served as PartialObjectMetadataList, not PartialObjectMetadata");
+    const apiVersion = `${metaGroup}/${representation.version}`;
+    return respondJson(context, 200, { kind: "PartialObjectMetadataList", apiVersion, metadata: list.metadata, items: list.items.map((item) => ({ kind: "PartialObjectMetadata", apiVersion, metadata: item.decode().metadata })) });
+  }
   if (representation.kind === "table") {
     return respondJson(context, 200, renderTable({ kind: list.kind.replace(/List$/, ""), metaGroup, representation, objects: list.items.map((item) => item.decode()), listMeta: list.metadata }));
   }

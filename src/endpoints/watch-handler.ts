@@ -46,6 +46,7 @@ export async function serveWatch(context: RequestContext, options: WatchServeOpt
   const omit = options.omitManagedFields === true;
   const tableLine = (type: string, event: ApiObject): string => {
     const object = omit ? withoutManagedFields(event) : event;
+    if (representation.kind === "partial") return `${JSON.stringify({ type, object: { kind: "PartialObjectMetadata", apiVersion: `${meta}/${representation.version}`, metadata: object.metadata } })}\n`;
     if (representation.kind !== "table") return `${JSON.stringify({ type, object })}\n`;
     const table = renderTable({ kind: object.kind, metaGroup: meta, representation, objects: [object], listMeta: {} });
     return `${JSON.stringify({ type, object: table })}\n`;
@@ -72,7 +73,7 @@ export async function serveWatch(context: RequestContext, options: WatchServeOpt
       deadline: deadline.signal,
       bookmarkIntervalMs,
       waitMs: store.futureRevisionWaitMs,
-      encode: representation.kind === "table" || store.definition.storedAs !== undefined || omit ? (type, json) => tableLine(type, store.fromStorage(JSON.parse(json) as ApiObject)) : undefined,
+      encode: representation.kind === "table" || representation.kind === "partial" || store.definition.storedAs !== undefined || omit ? (type, json) => tableLine(type, store.fromStorage(JSON.parse(json) as ApiObject)) : undefined,
       bookmark: (revision, initialEventsEnd) => encode(bookmarkEvent(store, revision, initialEventsEnd ? { [initialEventsEndAnnotation]: "true" } : undefined)),
       error: (error) => encode(errorEvent(error)),
     }).catch((error: unknown) => {

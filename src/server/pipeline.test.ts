@@ -165,6 +165,19 @@ describe("the request pipeline", () => {
     assert.equal((none.json["rows"] as Record<string, unknown>[])[0]?.["object"], undefined);
   });
 
+  it("serves PartialObjectMetadata for objects and PartialObjectMetadataList for lists", async () => {
+    const one = await server.call("GET", "/api/v1/namespaces/default", { headers: { accept: "application/json;as=PartialObjectMetadata;g=meta.orch.io;v=v1" } });
+    assert.equal(one.json["kind"], "PartialObjectMetadata");
+    assert.equal(one.json["apiVersion"], "meta.orch.io/v1");
+    assert.equal((one.json["metadata"] as Record<string, unknown>)["name"], "default");
+    assert.equal(one.json["spec"], undefined);
+    const list = await server.call("GET", "/api/v1/namespaces", { headers: { accept: "application/json;as=PartialObjectMetadataList;g=meta.orch.io;v=v1" } });
+    assert.equal(list.json["kind"], "PartialObjectMetadataList");
+    assert.ok((list.json["items"] as Record<string, unknown>[]).every((item) => item["kind"] === "PartialObjectMetadata" && item["status"] === undefined));
+    const wrong = await server.call("GET", "/api/v1/namespaces", { headers: { accept: "application/json;as=PartialObjectMetadata;g=meta.orch.io;v=v1" } });
+    assert.equal(wrong.status, 406);
+  });
+
   it("answers 405 for a verb the path does not take", async () => {
     const response = await server.call("POST", "/api/v1/namespaces/default/configmaps/x", { body: { metadata: { name: "x" } } });
     assert.equal(response.status, 405);
