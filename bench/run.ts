@@ -1,12 +1,16 @@
 /**
- * orch-apiserver foundation benchmark.
+ * orch-apiserver benchmarks.
  *
- *   npm run bench              full run (~2 minutes), writes bench/results/<date>-foundation.{json,md}
- *   node dist/bench/run.js --quick     smoke run with short phases (writes <date>-foundation-quick.*)
+ *   npm run bench                         both suites: foundation (~2 minutes), then watch (~4 minutes)
+ *   npm run bench -- --suite foundation   writes bench/results/<date>-foundation.{json,md}
+ *   npm run bench -- --suite watch        writes bench/results/<date>-watch.{json,md} (see watch.ts)
+ *   node dist/bench/run.js --quick        smoke run with short phases (writes <date>-<suite>-quick.*)
  *
- * Options: --workers N (load-generator threads, default 1), --no-profile, --no-h2,
- * --profile-dir DIR (keep the raw .cpuprofile files), --out-dir DIR, --quiet-wait S (wait up
- * to S seconds at the start for other processes to stop using CPU; default 60, quick 0).
+ * Options: --suite foundation|watch|...|all (default all; see README.md), --workers N (foundation load-generator
+ * threads, default 1), --watch-workers N (watcher threads, default 4), --no-profile, --no-h2,
+ * --no-heap-snapshot, --profile-dir DIR (keep the raw .cpuprofile / .heapsnapshot files),
+ * --out-dir DIR, --quiet-wait S (each suite waits up to S seconds in all for other processes to stop using CPU;
+ * default 60, quick 0).
  *
  * Everything runs on this machine: the server is a child process (CLI, sqlite backend), the load
  * generator runs in worker threads of this process, so both share the machine's cores.
@@ -37,6 +41,8 @@ import { adminCredentials, REPO_ROOT, startServerChild } from "./lib/server.js";
 import { measureSqlite } from "./lib/sqlite-raw.js";
 import { runWatchSuite } from "./watch.js";
 import { runRbacSuite } from "./rbac.js";
+import { runAuthSuite } from "./auth.js";
+import { runApplySuite } from "./apply.js";
 import { median, round } from "./lib/stats.js";
 
 interface Settings {
@@ -538,13 +544,13 @@ async function runFoundation(settings: Settings): Promise<void> {
   log(`wrote ${base}.json and ${base}.md (${results.totalBenchSeconds} s)`);
 }
 
-type Suite = "foundation" | "watch" | "rbac" | "all";
+type Suite = "foundation" | "watch" | "rbac" | "apply" | "auth" | "all";
 
 async function main(): Promise<void> {
   const argv = process.argv.slice(2);
   const index = argv.indexOf("--suite");
   const suite = index === -1 ? "all" : argv[index + 1];
-  if (suite !== "foundation" && suite !== "watch" && suite !== "rbac" && suite !== "all") throw new Error("--suite must be foundation, watch, rbac or all");
+  if (suite !== "foundation" && suite !== "watch" && suite !== "rbac" && suite !== "apply" && suite !== "auth" && suite !== "all") throw new Error("--suite must be foundation, watch, rbac, apply, auth or all");
   const chosen: Suite = suite;
   const settings = parseSettings(argv);
   installCleanup();
@@ -561,9 +567,13 @@ async function main(): Promise<void> {
       heapSnapshot: !argv.includes("--no-heap-snapshot"),
     });
   }
+  if (chosen === "auth" || chosen === "all") {
+    await runAuthSuite({ quick: settings.quick, outDir: settings.outDir, quietWaitMs: settings.quietWaitMs, workers: settings.workers, h2: settings.h2 });
+  }
   if (chosen === "rbac" || chosen === "all") {
     await runRbacSuite({ quick: settings.quick, outDir: settings.outDir, quietWaitMs: settings.quietWaitMs, workers: settings.workers, h2: settings.h2 });
   }
+  if (chosen === "apply" || chosen === "all") await runApplySuite({ quick: settings.quick, outDir: settings.outDir, quietWaitMs: settings.quietWaitMs });
 }
 
 function watchWorkers(argv: readonly string[]): number {

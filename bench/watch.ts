@@ -4,14 +4,14 @@
  * bench/results/<date>-watch.{json,md}. Everything runs on this 2-core machine: the server is a
  * child process (CLI, sqlite backend); watchers run in worker threads of the bench process.
  */
-import { cpSync, mkdirSync, readdirSync, statSync, writeFileSync, copyFileSync } from "node:fs";
+import { copyFileSync, cpSync, mkdirSync, readdirSync, rmSync, statSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { h1Client, h2Client, type Client, type Target } from "./lib/client.js";
 import { machineEnvironment } from "./lib/environment.js";
 import { analyseHeapSnapshot, type HeapSummary } from "./lib/heap-snapshot.js";
 import { loadConfigMaps, rssGrowthRound, timeLists, type ListTiming, type LoadResult, type RssGrowthRound } from "./lib/lists.js";
 import { configMapBody, namespaceBody } from "./lib/objects.js";
-import { makeTempDir, processMemory } from "./lib/processes.js";
+import { makeTempDir, processMemory, spawnNode } from "./lib/processes.js";
 import { analyseProfile, type ProfileSummary } from "./lib/profile.js";
 import { QuietGate, QUIET_THRESHOLD_PERCENT } from "./lib/quiet.js";
 import { headlineRow, type HeadlineRow, type RatioRow } from "./lib/report.js";
@@ -45,6 +45,8 @@ interface Settings extends WatchSuiteOptions {
   readonly bodyBytes: number;
   readonly listSizes: readonly [number, number];
   readonly listRuns: readonly [number, number];
+  /** Runs of the paged lists of the large set (each is hundreds of pages). */
+  readonly largePagedRuns: number;
   readonly pageLimit: number;
   readonly loadConcurrency: number;
   readonly rssRounds: number;
@@ -52,6 +54,8 @@ interface Settings extends WatchSuiteOptions {
   readonly rssIntervalMs: number;
   readonly steadyWaitMs: number;
   readonly profileMs: number;
+  /** Length of each rate of the bare fan-out limit. */
+  readonly limitMs: number;
 }
 
 const TARGETS = {
@@ -92,13 +96,15 @@ function settingsFor(options: WatchSuiteOptions): Settings {
     bodyBytes: 1024,
     listSizes: quick ? [1000, 5000] : [10_000, 100_000],
     listRuns: quick ? [2, 2] : [5, 3],
+    largePagedRuns: quick ? 1 : 2,
     pageLimit: 500,
     loadConcurrency: 32,
     rssRounds: quick ? 2 : 3,
     rssConcurrent: 5,
     rssIntervalMs: 10,
-    steadyWaitMs: quick ? 1000 : 3000,
+    steadyWaitMs: quick ? 1000 : 2000,
     profileMs: quick ? 2000 : 6000,
+    limitMs: quick ? 2000 : 5000,
   };
 }
 
@@ -127,13 +133,15 @@ interface FanoutConfig {
   readonly protocol: WatchProtocol;
   readonly watchers: number;
   readonly rates: readonly number[];
+  /** Prefix of the labels (e.g. which bare server). */
+  readonly prefix?: string;
 }
 
 function fleetLabel(config: FanoutConfig, settings: Settings): string {
   const workers = Math.min(settings.watchWorkers, config.watchers);
-  return config.protocol === "h1"
+  return (config.prefix ?? "") + (config.protocol === "h1"
     ? `${thousands(config.watchers)} watcher${config.watchers === 1 ? "" : "s"}, 1 TLS connection each`
-    : `${thousands(config.watchers)} watchers as HTTP/2 streams over ${workers * settings.h2SessionsPerWorker} connections`;
+    : `${thousands(config.watchers)} watchers as HTTP/2 streams over ${workers * settings.h2SessionsPerWorker} connections`);
 }
 
 function describeFanout(phase: FanoutPhase): string {
@@ -141,7 +149,7 @@ function describeFanout(phase: FanoutPhase): string {
   const closed = phase.closedByServer > 0 ? `, ${phase.closedByServer} CLOSED by the server (${phase.firstServerClose ?? "?"})` : "";
   const failed = phase.writes.failed > 0 ? `, ${phase.writes.failed} writes FAILED (${phase.writes.firstError ?? "?"})` : "";
   return (
-    `  ${phase.label.padEnd(34)} writes ${phase.writes.perSecond}/s (p99 ${phase.writes.latency.p99Ms} ms)  delay p50 ${phase.delay.p50Ms} ms p99 ${phase.delay.p99Ms} ms max ${phase.delay.maxMs} ms (from write sent: p99 ${phase.delayFromIssue.p99Ms} ms)` +
+    `  ${phase.label.padEnd(36)} writes ${phase.writes.perSecond}/s (p99 ${phase.writes.latency.p99Ms} ms)  delay p50 ${phase.delay.p50Ms} ms p99 ${phase.delay.p99Ms} ms max ${phase.delay.maxMs} ms (from write sent: p99 ${phase.delayFromIssue.p99Ms} ms)` +
     `  events ${thousands(phase.events.received)}/${thousands(phase.events.expected)}${lost}${closed}${failed}  drain ${phase.drainMs} ms  ${phase.events.perRead} ev/read` +
     `  server CPU ${phase.serverCpuPercent} %  client CPU ${phase.clientCpuPercent} % (busiest thread ${phase.busiestClientThreadPercent} %)  other ${phase.otherCpuPercent} %`
   );
@@ -153,7 +161,14 @@ interface FanoutRun {
 }
 
 /** Opens a fleet per configuration and runs each write rate on it, on one server. */
-async function runFanout(server: ServerChild, target: Target, writer: PacedWriter, setup: Client, configs: readonly FanoutConfig[], settings: Settings, gate: QuietGate, phaseMs: number): Promise<FanoutRun> {
+interface FleetHooks {
+  /** After the fleet of `config` is open, before its first write. */
+  readonly opened?: (config: FanoutConfig) => Promise<void>;
+  /** After each rate of `config`, with its watches still open. */
+  readonly afterRate?: (config: FanoutConfig, phases: readonly FanoutPhase[]) => Promise<void>;
+}
+
+async function runFanout(server: { readonly pid: number }, target: Target, writer: PacedWriter, setup: Client, configs: readonly FanoutConfig[], settings: Settings, gate: QuietGate, phaseMs: number, hooks: FleetHooks = {}): Promise<FanoutRun> {
   const phases: FanoutPhase[] = [];
   const fleets: FleetRecord[] = [];
   for (const config of configs) {
@@ -175,9 +190,11 @@ async function runFanout(server: ServerChild, target: Target, writer: PacedWrite
     log(`  ${label}: ${opening.opened} open in ${opening.openS} s over ${opening.connections} connection(s), ${opening.workers} watcher thread(s)${opening.failed > 0 ? `, ${opening.failed} FAILED (${opening.firstError ?? "?"})` : ""}`);
     let expected = 0;
     let closed = 0;
+    const configPhases: FanoutPhase[] = [];
     try {
+      await hooks.opened?.(config);
       for (const rate of config.rates) {
-        const phaseLabel = `${thousands(config.watchers)} @ ${rate} writes/s (${config.protocol})`;
+        const phaseLabel = `${config.prefix ?? ""}${thousands(config.watchers)} @ ${rate} writes/s (${config.protocol})`;
         const result = await gate.measure(
           phaseLabel,
           [server.pid],
@@ -189,10 +206,12 @@ async function runFanout(server: ServerChild, target: Target, writer: PacedWrite
           },
           (phase) => phase.otherCpuPercent,
           phaseMs,
-          2,
+          3,
         );
         phases.push(result);
+        configPhases.push(result);
         log(describeFanout(result));
+        await hooks.afterRate?.(config, configPhases);
       }
     } finally {
       await fleet.close();
@@ -202,14 +221,33 @@ async function runFanout(server: ServerChild, target: Target, writer: PacedWrite
   return { phases, fleets };
 }
 
+/** What the server's heap retains while watches stay open (heap snapshots, so after a full GC). */
+export interface WatchHeapCheck {
+  readonly watchers: number;
+  readonly phases: readonly string[];
+  readonly writes: number;
+  readonly eventsDelivered: number;
+  /** Reads at the watchers (≈ the batches the server wrote). */
+  readonly reads: number;
+  readonly before: { readonly liveHeapMiB: number; readonly promises: number; readonly rssMB: number };
+  readonly after: { readonly liveHeapMiB: number; readonly promises: number; readonly rssMB: number };
+  readonly retainedBytesPerEvent: number;
+  readonly retainedPromisesPerEvent: number;
+  readonly topAfter: readonly { readonly name: string; readonly count: number; readonly MiB: number }[];
+}
+
 interface FanoutResults extends FanoutRun {
   readonly pkiDir: string;
   readonly serverRssAfterMB: number;
+  readonly heapCheck?: WatchHeapCheck;
 }
 
 async function measureFanout(root: string, settings: Settings, gate: QuietGate): Promise<FanoutResults> {
   const dataDir = join(root, "watch");
-  const server = await startServerChild({ dataDir });
+  const snapshotDir = join(root, "watch-heap");
+  mkdirSync(snapshotDir, { recursive: true });
+  // --heapsnapshot-signal costs nothing until the signal: the heap is checked around one fleet.
+  const server = await startServerChild({ dataDir, ...(settings.heapSnapshot ? { nodeArgs: ["--heapsnapshot-signal=SIGUSR2"], cwd: snapshotDir } : {}) });
   try {
     const target: Target = { host: server.host, port: server.port, credentials: adminCredentials(dataDir) };
     const setup = h1Client(target, 4);
@@ -223,11 +261,54 @@ async function measureFanout(root: string, settings: Settings, gate: QuietGate):
     await warm.close();
     const configs: FanoutConfig[] = settings.watcherCounts.map((watchers) => ({ protocol: "h1", watchers, rates: settings.rates }));
     if (settings.h2) configs.push({ protocol: "h2", watchers: settings.h2Watchers, rates: settings.rates });
-    const run = await runFanout(server, target, writer, setup, configs, settings, gate, settings.phaseMs);
+    const checked = settings.watcherCounts[settings.watcherCounts.length - 2] ?? 100;
+    let before: WatchHeapCheck["before"] | undefined;
+    let heapCheck: WatchHeapCheck | undefined;
+    const snapshot = async (): Promise<{ summary: HeapSummary; rssMB: number }> => {
+      const file = await takeHeapSnapshot(server, snapshotDir);
+      const rssMB = round(processMemory(server.pid).rssMB);
+      const summary = analyseHeapSnapshot(file);
+      rmSync(file, { force: true });
+      return { summary, rssMB };
+    };
+    const hooks: FleetHooks = !settings.heapSnapshot
+      ? {}
+      : {
+          opened: async (config) => {
+            if (config.protocol !== "h1" || config.watchers !== checked) return;
+            const { summary, rssMB } = await snapshot();
+            before = { liveHeapMiB: summary.liveHeapMiB, promises: summary.promises, rssMB };
+          },
+          // After the first (low) rate: the snapshot of a heap that grew for the whole fleet would
+          // be large and slow to write and read; per event, what is retained is the same.
+          afterRate: async (config, phases) => {
+            if (config.protocol !== "h1" || config.watchers !== checked || before === undefined || phases.length !== 1) return;
+            const started = monotonicMs();
+            const { summary, rssMB } = await snapshot();
+            const events = phases.reduce((sum, phase) => sum + phase.events.received, 0);
+            const reads = phases.reduce((sum, phase) => sum + (phase.events.perRead > 0 ? phase.events.received / phase.events.perRead : 0), 0);
+            heapCheck = {
+              watchers: config.watchers,
+              phases: phases.map((phase) => phase.label),
+              writes: phases.reduce((sum, phase) => sum + phase.writes.acked, 0),
+              eventsDelivered: events,
+              reads: Math.round(reads),
+              before,
+              after: { liveHeapMiB: summary.liveHeapMiB, promises: summary.promises, rssMB },
+              retainedBytesPerEvent: round(((summary.liveHeapMiB - before.liveHeapMiB) * (1 << 20)) / Math.max(1, events)),
+              retainedPromisesPerEvent: round((summary.promises - before.promises) / Math.max(1, events)),
+              topAfter: summary.byConstructor.slice(0, 8).map((row) => ({ name: row.name, count: row.count, MiB: row.MiB })),
+            };
+            log(
+              `  heap with the ${config.watchers} watches still open, after ${thousands(events)} events: live ${before.liveHeapMiB} → ${summary.liveHeapMiB} MiB, Promises ${thousands(before.promises)} → ${thousands(summary.promises)} (${heapCheck.retainedBytesPerEvent} B and ${heapCheck.retainedPromisesPerEvent} Promises retained per event; snapshot + analysis ${round((monotonicMs() - started) / 1000)} s)`,
+            );
+          },
+        };
+    const run = await runFanout(server, target, writer, setup, configs, settings, gate, settings.phaseMs, hooks);
     const serverRssAfterMB = round(processMemory(server.pid).rssMB);
     setup.close();
     writerClient.close();
-    return { ...run, pkiDir: join(dataDir, "pki"), serverRssAfterMB };
+    return { ...run, pkiDir: join(dataDir, "pki"), serverRssAfterMB, ...(heapCheck === undefined ? {} : { heapCheck }) };
   } finally {
     await server.stop();
   }
@@ -238,6 +319,44 @@ async function preparePool(setup: Client, settings: Settings): Promise<string[]>
   const pool = Array.from({ length: settings.poolSize }, (_, index) => `pool-${String(index).padStart(3, "0")}`);
   for (const name of pool) await must(setup, "POST", collection(NAMESPACE), configMapBody(NAMESPACE, name, settings.bodyBytes), [201, 409]);
   return pool;
+}
+
+// ---------------------------------------------------------------- limits
+
+export type BareMode = "string" | "batch";
+
+/**
+ * The same fan-out against bare-watch-server.js (no storage, no cache, the line written to every
+ * watch in the write's tick): `string` = one string write per event per watch, as the server
+ * does; `batch` = the lines of one event-loop turn as one shared Buffer per watch.
+ */
+async function measureFanoutLimit(root: string, pkiDir: string, mode: BareMode, settings: Settings, gate: QuietGate): Promise<FanoutRun> {
+  const script = new URL("./bare-watch-server.js", import.meta.url).pathname;
+  const child = spawnNode([script, join(pkiDir, "serving.crt"), join(pkiDir, "serving.key"), join(pkiDir, "ca.crt"), mode]);
+  try {
+    const deadline = monotonicMs() + 10_000;
+    let port: number | undefined;
+    while (port === undefined) {
+      const match = /listening (\d+)/.exec(child.output());
+      if (match !== null) port = Number(match[1]);
+      else if (monotonicMs() > deadline || child.child.exitCode !== null) throw new Error(`bare watch server did not start: ${child.output()}`);
+      else await sleep(5);
+    }
+    const target: Target = { host: "127.0.0.1", port, credentials: adminCredentials(join(pkiDir, "..")) };
+    const setup = h1Client(target, 4);
+    const writerClient = await h2Client(target);
+    const writer = new PacedWriter(writerClient, NAMESPACE, await preparePool(setup, settings), settings.bodyBytes);
+    const watchers = settings.watcherCounts[settings.watcherCounts.length - 1] ?? 1000;
+    const prefix = mode === "string" ? "bare, string per event: " : "bare, batched Buffer: ";
+    // The batched limit only at the high rate: at the low one there is nothing to batch.
+    const rates = mode === "batch" ? settings.rates.slice(-1) : settings.rates;
+    const run = await runFanout(child, target, writer, setup, [{ protocol: "h1", watchers, rates, prefix }], settings, gate, settings.limitMs);
+    setup.close();
+    writerClient.close();
+    return run;
+  } finally {
+    await child.stop();
+  }
 }
 
 // ---------------------------------------------------------------- profiles
@@ -260,9 +379,9 @@ function keepProfile(dir: string, name: string, settings: Settings): { path: str
 }
 
 /** The 1,000 watchers @ 200 writes/s phase again, on a server under node --cpu-prof. */
-async function profileFanout(root: string, pkiDir: string, settings: Settings, gate: QuietGate): Promise<{ profile: WindowProfile; phase: FanoutPhase }> {
-  const dataDir = join(root, "profile-watch");
-  const cpuDir = join(root, "profile-watch-cpu");
+async function profileFanout(root: string, pkiDir: string, protocol: WatchProtocol, settings: Settings, gate: QuietGate): Promise<{ profile: WindowProfile; phase: FanoutPhase }> {
+  const dataDir = join(root, `profile-watch-${protocol}`);
+  const cpuDir = join(root, `profile-watch-${protocol}-cpu`);
   mkdirSync(cpuDir, { recursive: true });
   cpSync(pkiDir, join(dataDir, "pki"), { recursive: true });
   const server = await startServerChild({ dataDir, nodeArgs: ["--cpu-prof", "--cpu-prof-dir", cpuDir] });
@@ -272,9 +391,9 @@ async function profileFanout(root: string, pkiDir: string, settings: Settings, g
     const setup = h1Client(target, 4);
     const writerClient = await h2Client(target);
     const writer = new PacedWriter(writerClient, NAMESPACE, await preparePool(setup, settings), settings.bodyBytes);
-    const watchers = settings.watcherCounts[settings.watcherCounts.length - 1] ?? 1000;
+    const watchers = protocol === "h2" ? settings.h2Watchers : (settings.watcherCounts[settings.watcherCounts.length - 1] ?? 1000);
     const rate = settings.rates[settings.rates.length - 1] ?? 200;
-    const run = await runFanout(server, target, writer, setup, [{ protocol: "h1", watchers, rates: [rate] }], settings, gate, settings.profileMs);
+    const run = await runFanout(server, target, writer, setup, [{ protocol, watchers, rates: [rate] }], settings, gate, settings.profileMs);
     phase = run.phases[0];
     setup.close();
     writerClient.close();
@@ -282,7 +401,7 @@ async function profileFanout(root: string, pkiDir: string, settings: Settings, g
     await server.stop();
   }
   if (phase === undefined) throw new Error("the profiled fan-out phase did not run");
-  const { path, kept } = keepProfile(cpuDir, "watch-fanout", settings);
+  const { path, kept } = keepProfile(cpuDir, `watch-fanout-${protocol}`, settings);
   const profile = analyseProfile(path, REPO_ROOT, { fromUs: phase.windowUs.from, toUs: phase.windowUs.to });
   log(`  top src/ self time: ${profile.topSrcSelf.slice(0, 6).map((entry) => `${entry.function} ${entry.selfPercent}%`).join(", ")}`);
   return { profile: { what: `${phase.label}, ${settings.profileMs / 1000} s of writes, server under --cpu-prof`, profile, ...(kept === undefined ? {} : { file: kept }) }, phase };
@@ -319,7 +438,7 @@ async function steadyMemory(dataDir: string, objects: number, settings: Settings
   return { server, memory: steady };
 }
 
-async function listSuite(server: ServerChild, size: number, runs: number, warmups: number, settings: Settings, protocols: readonly ("h1" | "h2")[]): Promise<ListTiming[]> {
+async function listSuite(server: ServerChild, size: number, runs: number, pagedRuns: number, warmups: number, settings: Settings, protocols: readonly ("h1" | "h2")[]): Promise<ListTiming[]> {
   const target: Target = { host: server.host, port: server.port, credentials: adminCredentials(server.dataDir) };
   const timings: ListTiming[] = [];
   const path = collection(LIST_NAMESPACE);
@@ -336,7 +455,7 @@ async function listSuite(server: ServerChild, size: number, runs: number, warmup
             ]
           : [["consistent", 0]];
       for (const [variant, limit] of variants) {
-        const timing = await timeLists(client, protocol, path, variant, limit, runs, warmups, size);
+        const timing = await timeLists(client, protocol, path, variant, limit, limit > 0 ? pagedRuns : runs, warmups, size);
         timings.push(timing);
         log(`  list ${thousands(size)} ${variant === "rv0" ? "rv=0" : "consistent"}${limit > 0 ? ` paged (limit=${limit}, ${timing.pages} pages)` : " whole"} (${protocol}): median ${timing.medianMs} ms (runs ${timing.runsMs.join(", ")}), ${timing.bodyMiB} MiB`);
       }
@@ -372,9 +491,20 @@ async function measureLists(root: string, settings: Settings, gate: QuietGate): 
       log(`  loaded ${thousands(load.created)} at ${load.perSecond}/s`);
       loader.close();
       await gate.wait([server.pid]);
-      timings.push(...(await listSuite(server, small, smallRuns, 1, settings, settings.h2 ? ["h1", "h2"] : ["h1"])));
-      const client = h1Client(target, settings.rssConcurrent);
+      timings.push(...(await listSuite(server, small, smallRuns, smallRuns, 1, settings, settings.h2 ? ["h1", "h2"] : ["h1"])));
       rssGrowthListMiB = timings.find((timing) => timing.variant === "consistent" && !timing.paged)?.bodyMiB ?? 0;
+    } finally {
+      await server.stop();
+    }
+  }
+
+  // Restart with the small set: steady memory, then RSS during concurrent whole lists, the first
+  // round from that steady state (no list served since the start).
+  {
+    const { server, memory } = await steadyMemory(dataDir, small, settings);
+    steady.push(memory);
+    try {
+      const client = h1Client({ host: server.host, port: server.port, credentials: adminCredentials(dataDir) }, settings.rssConcurrent);
       for (let index = 0; index < settings.rssRounds; index++) {
         await gate.wait([server.pid]);
         await sleep(500);
@@ -386,13 +516,6 @@ async function measureLists(root: string, settings: Settings, gate: QuietGate): 
     } finally {
       await server.stop();
     }
-  }
-
-  // Restart with the small set: steady memory.
-  {
-    const { server, memory } = await steadyMemory(dataDir, small, settings);
-    steady.push(memory);
-    await server.stop();
   }
 
   // The consistent small list under the profiler.
@@ -435,7 +558,7 @@ async function measureLists(root: string, settings: Settings, gate: QuietGate): 
       log(`  loaded ${thousands(load.created)} more at ${load.perSecond}/s`);
       loader.close();
       await gate.wait([server.pid]);
-      timings.push(...(await listSuite(server, large, largeRuns, 0, settings, settings.h2 ? ["h1", "h2"] : ["h1"])));
+      timings.push(...(await listSuite(server, large, largeRuns, settings.largePagedRuns, 0, settings, settings.h2 ? ["h1", "h2"] : ["h1"])));
     } finally {
       await server.stop();
     }
@@ -471,8 +594,9 @@ async function measureLists(root: string, settings: Settings, gate: QuietGate): 
   return { loads, timings, rssGrowth, rssGrowthListMiB, steady, ...(profile === undefined ? {} : { profile }), ...(heap === undefined ? {} : { heap }), ...(heapRssMB === undefined ? {} : { heapRssMB }) };
 }
 
-/** SIGUSR2 → node writes Heap.*.heapsnapshot into its working directory; waits until it is complete. */
-async function takeHeapSnapshot(server: ServerChild, dir: string): Promise<string> {
+/** SIGUSR2 → node writes Heap.*.heapsnapshot into its working directory; waits until the new one is complete. */
+async function takeHeapSnapshot(server: { readonly pid: number }, dir: string): Promise<string> {
+  const before = new Set(readdirSync(dir));
   process.kill(server.pid, "SIGUSR2");
   const deadline = monotonicMs() + 120_000;
   let lastSize = -1;
@@ -480,7 +604,7 @@ async function takeHeapSnapshot(server: ServerChild, dir: string): Promise<strin
   for (;;) {
     if (monotonicMs() > deadline) throw new Error("no heap snapshot within 120 s");
     await sleep(250);
-    const file = readdirSync(dir).find((entry) => entry.endsWith(".heapsnapshot"));
+    const file = readdirSync(dir).find((entry) => entry.endsWith(".heapsnapshot") && !before.has(entry));
     if (file === undefined) continue;
     const path = join(dir, file);
     const size = statSync(path).size;
@@ -489,7 +613,7 @@ async function takeHeapSnapshot(server: ServerChild, dir: string): Promise<strin
       stableSince = monotonicMs();
       continue;
     }
-    // The writer streams the JSON out; done when the file stops growing and ends the document.
+    // The writer streams the JSON out; done when the file has stopped growing.
     if (monotonicMs() - stableSince > 750 && size > 0) return path;
   }
 }
@@ -508,10 +632,15 @@ export interface WatchResults {
   readonly ratios: readonly RatioRow[];
   readonly fleets: readonly FleetRecord[];
   readonly fanout: readonly FanoutPhase[];
+  /** The same fan-out against bare-watch-server.js. */
+  readonly fanoutLimits: readonly FanoutPhase[];
+  readonly watchHeap?: WatchHeapCheck;
   readonly lists: ListResults;
   readonly profiles: Readonly<Record<string, WindowProfile>>;
-  readonly profiledFanoutPhase?: FanoutPhase;
+  readonly profiledFanoutPhases: readonly FanoutPhase[];
   readonly notes: readonly string[];
+  /** Wall time per part of the suite, waiting for quiet included (the lists part includes the list profile and the heap snapshot). */
+  readonly sectionSeconds: Readonly<Record<string, number>>;
   readonly totalBenchSeconds: number;
 }
 
@@ -528,16 +657,32 @@ export async function runWatchSuite(options: WatchSuiteOptions): Promise<void> {
   const backgroundAtStart = await gate.wait();
   log(`other processes' CPU before the run: ${backgroundAtStart} % of a core`);
 
+  const sectionSeconds: Record<string, number> = {};
+  let sectionStart = performance.now();
+  const section = (name: string): void => {
+    sectionSeconds[name] = round((performance.now() - sectionStart) / 1000);
+    log(`  (${name}: ${sectionSeconds[name]} s)`);
+    sectionStart = performance.now();
+  };
   const fanout = await measureFanout(root, settings, gate);
+  section("fan-out");
+  log("limits: the same fan-out against a bare node server (bare-watch-server.ts)");
+  const limitRuns = [await measureFanoutLimit(root, fanout.pkiDir, "string", settings, gate), await measureFanoutLimit(root, fanout.pkiDir, "batch", settings, gate)];
+  const fanoutLimits = limitRuns.flatMap((run) => run.phases);
+  section("fan-out limits");
   const lists = await measureLists(root, settings, gate);
+  section("lists and memory");
   const profiles: Record<string, WindowProfile> = {};
-  let profiledFanoutPhase: FanoutPhase | undefined;
+  const profiledFanoutPhases: FanoutPhase[] = [];
   if (settings.profile) {
-    log("profile: the largest fan-out phase on a server under node --cpu-prof");
-    const profiled = await profileFanout(root, fanout.pkiDir, settings, gate);
-    profiles["watch fan-out"] = profiled.profile;
-    profiledFanoutPhase = profiled.phase;
+    for (const protocol of settings.h2 ? (["h1", "h2"] as const) : (["h1"] as const)) {
+      log(`profile: the largest fan-out phase (${protocol}) on a server under node --cpu-prof`);
+      const profiled = await profileFanout(root, fanout.pkiDir, protocol, settings, gate);
+      profiles[`watch fan-out (${protocol === "h1" ? "TLS connection per watch" : "HTTP/2 streams"})`] = profiled.profile;
+      profiledFanoutPhases.push(profiled.phase);
+    }
     if (lists.profile !== undefined) profiles["consistent list"] = lists.profile;
+    section("fan-out profiles");
   }
 
   const [small, large] = settings.listSizes;
@@ -569,6 +714,11 @@ export async function runWatchSuite(options: WatchSuiteOptions): Promise<void> {
   p99Row(settings.h2Watchers, lowRate, "h2", full ? TARGETS.watchP99Ms1000At20 : undefined);
   p99Row(settings.h2Watchers, highRate, "h2", full ? TARGETS.watchP99Ms1000At200 : undefined);
   lostRow(settings.h2Watchers, highRate, "h2", full ? KUBE.lostPercent1000At200 : undefined);
+  if (fanout.heapCheck !== undefined) {
+    const check = fanout.heapCheck;
+    headline.push(headlineRow(`Live heap retained with ${check.watchers} watches open, per event delivered (${thousands(check.eventsDelivered)} events)`, check.retainedBytesPerEvent, "bytes"));
+    headline.push(headlineRow(`Promises retained with ${check.watchers} watches open, per event delivered`, check.retainedPromisesPerEvent, "Promises"));
+  }
   const totalLost = fanout.phases.reduce((sum, phase) => sum + phase.events.lost, 0);
   const totalClosed = fanout.phases.reduce((sum, phase) => sum + phase.closedByServer, 0);
   headline.push(headlineRow("Events lost, all fan-out phases", totalLost, "events", { value: 0, direction: "max" }));
@@ -619,12 +769,21 @@ export async function runWatchSuite(options: WatchSuiteOptions): Promise<void> {
     if (numerator === undefined || denominator === undefined || !Number.isFinite(numerator) || !Number.isFinite(denominator) || denominator === 0) return;
     ratios.push({ ratio: label, numerator: round(numerator), denominator: round(denominator), value: round(numerator / denominator) });
   };
-  for (const phase of fanout.phases) {
-    const serverCpuS = (phase.serverCpuPercent / 100) * phase.windowS;
-    ratio(`server CPU µs per delivered event, ${phase.label}`, (serverCpuS * 1e6) / Math.max(1, phase.events.received), 1);
-  }
   const bigHigh = findPhase(fanout.phases, bigWatchers, highRate, "h1");
   if (bigHigh !== undefined) ratio(`events delivered/s / events due/s, ${bigHigh.label}`, bigHigh.events.perSecond, bigHigh.writes.perSecond * bigHigh.watchers);
+  const cpuPerEvent = (phase: FanoutPhase | undefined): number | undefined =>
+    phase === undefined || phase.events.received === 0 ? undefined : ((phase.serverCpuPercent / 100) * phase.windowS * 1e6) / phase.events.received;
+  const bare = (mode: string, rate: number): FanoutPhase | undefined => fanoutLimits.find((phase) => phase.label.startsWith(mode) && phase.targetWritesPerSecond === rate);
+  for (const rate of [lowRate, highRate]) {
+    const server = findPhase(fanout.phases, bigWatchers, rate, "h1");
+    const bareString = bare("bare, string", rate);
+    const bareBatch = bare("bare, batched", rate);
+    ratio(`server CPU per event / bare node (string per event), ${thousands(bigWatchers)} @ ${rate}`, cpuPerEvent(server), cpuPerEvent(bareString));
+    ratio(`server CPU per event / bare node (batched Buffer), ${thousands(bigWatchers)} @ ${rate}`, cpuPerEvent(server), cpuPerEvent(bareBatch));
+    ratio(`server delay p99 from write sent / bare node (string per event), ${thousands(bigWatchers)} @ ${rate}`, server?.delayFromIssue.p99Ms, bareString?.delayFromIssue.p99Ms);
+    ratio(`server delay p99 from write sent / bare node (batched Buffer), ${thousands(bigWatchers)} @ ${rate}`, server?.delayFromIssue.p99Ms, bareBatch?.delayFromIssue.p99Ms);
+    ratio(`server writes/s achieved / bare node (batched Buffer), ${thousands(bigWatchers)} @ ${rate}`, server?.writes.perSecond, bareBatch?.writes.perSecond);
+  }
   const h2High = findPhase(fanout.phases, settings.h2Watchers, highRate, "h2");
   if (bigHigh !== undefined && h2High !== undefined) ratio(`watch p99, h2 streams / TLS connection each (${thousands(bigWatchers)} @ ${highRate})`, h2High.delay.p99Ms, bigHigh.delay.p99Ms);
   for (const size of [small, large]) {
@@ -684,12 +843,15 @@ export async function runWatchSuite(options: WatchSuiteOptions): Promise<void> {
     },
     headline,
     ratios,
-    fleets: fanout.fleets,
+    fleets: [...fanout.fleets, ...limitRuns.flatMap((run) => run.fleets)],
     fanout: fanout.phases,
+    fanoutLimits,
+    ...(fanout.heapCheck === undefined ? {} : { watchHeap: fanout.heapCheck }),
     lists,
     profiles,
-    ...(profiledFanoutPhase === undefined ? {} : { profiledFanoutPhase }),
+    profiledFanoutPhases,
     notes: notes(settings, fanout, lists),
+    sectionSeconds,
     totalBenchSeconds: round((performance.now() - began) / 1000),
   };
   mkdirSync(settings.outDir, { recursive: true });
@@ -723,10 +885,15 @@ function notes(settings: Settings, fanout: FanoutResults, lists: ListResults): s
     `Events lost = (acknowledged writes × watches open at the phase start) − events received with a matching resourceVersion; after the writes, the bench waits until every open watch has every event (giving up after ${DRAIN_STALL_MS / 1000} s without progress or ${DRAIN_TIMEOUT_MS / 1000} s in all, so "lost" includes events later than that). All watchers of a configuration watch from the resourceVersion of a list taken just before they open; both rates run on the same watches, 20 writes/s first.`,
     "The server is one thread: fanning an event out to N watchers runs on the same event loop as answering the writer, so the write's 201/200 can trail the events (negative delays) and the delay from the ack understates the fan-out lag when N is large. The delay from the write being sent (commit + fan-out + the watcher's read) and the writes/s achieved (an open-loop writer falls behind when the server is saturated) are reported next to it.",
     "Lists: timed from the request to the last byte of the last page, one client connection, bodies counted afterwards. Consistent = resourceVersion unset (served from the watch cache once it has caught up with the store); rv=0 = any cached state. Paged: limit=500, continue tokens followed to the end (continued pages are read from storage at the token's revision).",
-    `RSS growth: VmRSS of the server sampled every ${settings.rssIntervalMs} ms (and VmHWM reset via /proc/<pid>/clear_refs before each round, read after, when writable) during ${settings.rssConcurrent} concurrent whole lists; growth = peak − the median RSS over the 300 ms right before.`,
+    `RSS growth: on a server just restarted with the small set (steady, no list served yet), VmRSS sampled every ${settings.rssIntervalMs} ms (and VmHWM reset via /proc/<pid>/clear_refs before each round, read after, when writable) during ${settings.rssConcurrent} concurrent whole lists; growth = peak − the median RSS over the 300 ms right before.`,
     `Steady RSS: a restart of the server on the loaded data dir, RSS ${settings.steadyWaitMs / 1000} s after /readyz (includes garbage of the cache fill not yet collected; the heap snapshot shows the live part). RSS per cached object = difference between the large and the small set / the objects added.`,
     ...(lists.heap === undefined ? [] : [`Heap snapshot: node --heapsnapshot-signal on the restarted server with ${lists.heap.cachedObjects} cached objects; V8 collects garbage before it writes one. RSS after the snapshot: ${lists.heapRssMB ?? "?"} MiB.`]),
     "Profiles come from separate server runs under `node --cpu-prof`; only the samples of the measured window are ranked; total % includes callees.",
+    ...(fanout.heapCheck === undefined
+      ? []
+      : [
+          `Heap retained by open watches: the fan-out server runs with --heapsnapshot-signal; snapshots (V8 collects garbage first) right after the ${fanout.heapCheck.watchers}-watcher fleet opened and after its phases, the watches still open. What grows with events delivered while nothing else changes is held for as long as the watches stay open (30-60 min for informers).`,
+        ]),
     "MB in the targets is read as MiB (/proc VmRSS).",
   ];
 }

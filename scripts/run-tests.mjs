@@ -15,5 +15,5 @@ function find(dir, out) {
 
 const filter = process.argv[2];
 const files = [...find("dist/src", []), ...find("dist/test", [])].filter((file) => filter === undefined || file.includes(filter)).sort();
-const result = spawnSync(process.execPath, ["--test", "--test-concurrency=2", ...files], { stdio: "inherit" });
+const result = spawnSync(process.execPath, ["--test", "--test-concurrency=2", "--test-timeout=180000", ...files], { stdio: "inherit" });
 process.exit(result.status ?? 1);

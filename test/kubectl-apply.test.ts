@@ -64,10 +64,16 @@ describe("kubectl 1.30 server-side apply", () => {
     kubectl = kubectlFor(server().server.kubeconfigPath, server().dataDir);
   });
 
+  it("serves apps/v1 deployments (short name deploy, category all)", async () => {
+    const row = ok(await kubectl(["api-resources", "--api-group=apps"])).split("\n").find((line) => line.startsWith("deployments "));
+    assert.match(row ?? "", /^deployments\s+deploy\s+apps\/v1\s+true\s+Deployment$/);
+    assert.match(ok(await kubectl(["api-resources", "--categories=all", "-o", "name"])), /^deployments\.apps$/m);
+  });
+
   it("two managers share a Deployment: the containers belong to one, the replicas to the other", async () => {
     assert.match(ok(await kubectl(["apply", "--server-side", "--field-manager=deployer", "-f", manifest(deployment())])), /deployment\.apps\/web serverside-applied/);
     assert.match(ok(await kubectl(["apply", "--server-side", "--field-manager=scaler", "-f", manifest(deployment({ replicas: 3, withContainers: false }))])), /deployment\.apps\/web serverside-applied/);
-    const object = await get("deployment", "web");
+    const object = await get("deploy", "web");
     assert.equal(object.spec?.replicas, 3);
     assert.equal(object.spec?.template?.spec.containers[0]?.image, "nginx:1.25");
     assert.equal(fieldsOf(object, "scaler"), '{"f:spec":{"f:replicas":{}}}');
@@ -99,7 +105,9 @@ describe("kubectl 1.30 server-side apply", () => {
   it("removes fields a manager stops applying unless another manager still owns them", async () => {
     ok(await kubectl(["apply", "--server-side", "--field-manager=deployer", "-f", manifest(deployment())]));
     const object = await get("deployment", "web");
-    assert.equal(object.spec?.replicas, undefined, "replicas were owned by deployer alone");
+    // replicas were owned by deployer alone, so its value (5) is removed; the server then defaults it again, as kube does.
+    assert.equal(object.spec?.replicas, 1, "removed, then defaulted");
+    assert.doesNotMatch(fieldsOf(object, "deployer"), /f:replicas/);
   });
 
   it("--dry-run=server changes neither the store nor what watchers see (apply and create)", async () => {

@@ -15,11 +15,91 @@ interface SnapshotMeta {
   readonly edge_types: readonly [readonly string[], ...unknown[]];
 }
 
-interface SnapshotFile {
+interface SnapshotHead {
   readonly snapshot: { readonly meta: SnapshotMeta; readonly node_count: number; readonly edge_count: number };
-  readonly nodes: readonly number[];
-  readonly edges: readonly number[];
-  readonly strings: readonly string[];
+}
+
+interface LoadedSnapshot {
+  readonly meta: SnapshotMeta;
+  readonly nodes: Uint32Array;
+  readonly edges: Uint32Array;
+  /** strings[index], decoded on first use. */
+  readonly string: (index: number) => string;
+  readonly bytes: number;
+}
+
+const COMMA = 44;
+const CLOSE_BRACKET = 93;
+const QUOTE = 34;
+const BACKSLASH = 92;
+
+/** The unsigned integers of a JSON array starting after `[` at `from`, into `into`; returns the index after `]`. */
+function parseIntegers(buffer: Buffer, from: number, into: Uint32Array): number {
+  let count = 0;
+  let value = 0;
+  let inNumber = false;
+  for (let index = from; index < buffer.length; index++) {
+    const byte = buffer[index] ?? CLOSE_BRACKET;
+    if (byte >= 48 && byte <= 57) {
+      value = value * 10 + (byte - 48);
+      inNumber = true;
+    } else if (byte === COMMA || byte === CLOSE_BRACKET) {
+      if (inNumber) {
+        if (count >= into.length) throw new Error("heap snapshot: more numbers than the header announced");
+        into[count++] = value;
+      }
+      value = 0;
+      inNumber = false;
+      if (byte === CLOSE_BRACKET) return index + 1;
+    }
+  }
+  throw new Error("heap snapshot: unterminated array");
+}
+
+/**
+ * Reads a snapshot without making it one string (V8 strings stop at 512 MiB, and a heap full of
+ * leaked objects writes a bigger file): the header is parsed as JSON, the node and edge arrays
+ * byte by byte, and the strings are located and decoded on demand.
+ */
+function loadSnapshot(path: string): LoadedSnapshot {
+  const buffer = readFileSync(path);
+  const nodesKey = buffer.indexOf('"nodes":');
+  if (nodesKey < 0) throw new Error(`${path}: no "nodes" in the heap snapshot`);
+  const head = JSON.parse(`${buffer.toString("utf8", 0, nodesKey).replace(/[,\s]*$/, "")}}`) as SnapshotHead;
+  const meta = head.snapshot.meta;
+  const nodes = new Uint32Array(head.snapshot.node_count * meta.node_fields.length);
+  const edges = new Uint32Array(head.snapshot.edge_count * meta.edge_fields.length);
+  let at = parseIntegers(buffer, buffer.indexOf("[", nodesKey) + 1, nodes);
+  const edgesKey = buffer.indexOf('"edges":', at);
+  at = parseIntegers(buffer, buffer.indexOf("[", edgesKey) + 1, edges);
+  const stringsKey = buffer.indexOf('"strings":', at);
+  const starts: number[] = [];
+  const ends: number[] = [];
+  for (let index = buffer.indexOf("[", stringsKey) + 1; index < buffer.length; index++) {
+    const byte = buffer[index];
+    if (byte === CLOSE_BRACKET) break;
+    if (byte !== QUOTE) continue;
+    const start = index;
+    for (index++; index < buffer.length; index++) {
+      const inner = buffer[index];
+      if (inner === BACKSLASH) index++;
+      else if (inner === QUOTE) break;
+    }
+    starts.push(start);
+    ends.push(index + 1);
+  }
+  const decoded = new Map<number, string>();
+  const string = (index: number): string => {
+    let value = decoded.get(index);
+    if (value === undefined) {
+      const start = starts[index];
+      const end = ends[index];
+      value = start === undefined || end === undefined ? "" : (JSON.parse(buffer.toString("utf8", start, end)) as string);
+      decoded.set(index, value);
+    }
+    return value;
+  };
+  return { meta, nodes, edges, string, bytes: buffer.length };
 }
 
 export interface SizeRow {
@@ -42,6 +122,8 @@ export interface HeapSummary {
   readonly fileMiB: number;
   readonly nodes: number;
   readonly liveHeapMiB: number;
+  /** Live Promise objects (a leak of pending promise chains shows here). */
+  readonly promises: number;
   readonly byType: readonly SizeRow[];
   readonly byConstructor: readonly SizeRow[];
   readonly cachedObjects: number;
@@ -56,10 +138,9 @@ export interface HeapSummary {
 const BACKING_TYPES = new Set(["array", "hidden", "object shape", "code"]);
 
 export function analyseHeapSnapshot(path: string): HeapSummary {
-  const text = readFileSync(path, "utf8");
-  const fileMiB = round(Buffer.byteLength(text) / (1 << 20));
-  const file = JSON.parse(text) as SnapshotFile;
-  const meta = file.snapshot.meta;
+  const file = loadSnapshot(path);
+  const fileMiB = round(file.bytes / (1 << 20));
+  const meta = file.meta;
   const nodeFieldCount = meta.node_fields.length;
   const edgeFieldCount = meta.edge_fields.length;
   const typeOffset = meta.node_fields.indexOf("type");
@@ -71,7 +152,7 @@ export function analyseHeapSnapshot(path: string): HeapSummary {
   const edgeToOffset = meta.edge_fields.indexOf("to_node");
   const nodeTypes = meta.node_types[0];
   const edgeTypes = meta.edge_types[0];
-  const { nodes, edges, strings } = file;
+  const { nodes, edges, string } = file;
   const nodeCount = nodes.length / nodeFieldCount;
   const firstEdge = new Uint32Array(nodeCount + 1);
   for (let index = 0, edge = 0; index < nodeCount; index++) {
@@ -80,13 +161,13 @@ export function analyseHeapSnapshot(path: string): HeapSummary {
     firstEdge[index + 1] = edge;
   }
   const typeOf = (node: number): string => nodeTypes[nodes[node * nodeFieldCount + typeOffset] ?? 0] ?? "?";
-  const nameOf = (node: number): string => strings[nodes[node * nodeFieldCount + nameOffset] ?? 0] ?? "";
+  const nameOf = (node: number): string => string(nodes[node * nodeFieldCount + nameOffset] ?? 0);
   const sizeOf = (node: number): number => nodes[node * nodeFieldCount + sizeOffset] ?? 0;
   const edgeType = (edge: number): string => edgeTypes[edges[edge + edgeTypeOffset] ?? 0] ?? "?";
   const edgeName = (edge: number): string => {
     const type = edgeType(edge);
     const value = edges[edge + edgeNameOffset] ?? 0;
-    return type === "element" || type === "hidden" ? String(value) : (strings[value] ?? "");
+    return type === "element" || type === "hidden" ? String(value) : string(value);
   };
   const edgeTarget = (edge: number): number => (edges[edge + edgeToOffset] ?? 0) / nodeFieldCount;
   const edgesOf = function* (node: number): Generator<number> {
@@ -104,6 +185,7 @@ export function analyseHeapSnapshot(path: string): HeapSummary {
   };
   const cached: number[] = [];
   const caches: number[] = [];
+  let promises = 0;
   for (let node = 0; node < nodeCount; node++) {
     const size = sizeOf(node);
     total += size;
@@ -111,7 +193,9 @@ export function analyseHeapSnapshot(path: string): HeapSummary {
     add(byType, type, size);
     add(byConstructor, type === "object" || type === "closure" || type === "native" ? nameOf(node) : `(${type})`, size);
     if (type !== "object") continue;
-    if (nameOf(node) === "WatchCache") caches.push(node);
+    const constructorName = nameOf(node);
+    if (constructorName === "WatchCache") caches.push(node);
+    else if (constructorName === "Promise") promises++;
     // `revision` is a small integer (a Smi, no heap edge), so key + json identify a cached object.
     let key = false;
     let json = false;
@@ -211,6 +295,7 @@ export function analyseHeapSnapshot(path: string): HeapSummary {
     fileMiB,
     nodes: nodeCount,
     liveHeapMiB: round(total / (1 << 20)),
+    promises,
     byType: rows(byType, 12),
     byConstructor: rows(byConstructor, 15),
     cachedObjects,

@@ -1,5 +1,5 @@
 /** Markdown rendering of the watch suite's results. */
-import type { WatchResults } from "../watch.js";
+import type { WatchHeapCheck, WatchResults } from "../watch.js";
 import type { HeapSummary } from "./heap-snapshot.js";
 import type { ListTiming } from "./lists.js";
 import { cell, headlineTable, profileBody, ratioTable, table } from "./report.js";
@@ -25,6 +25,7 @@ export function watchPhaseTable(phases: readonly FanoutPhase[]): string {
       "events/read",
       "MiB/s in",
       "server CPU %",
+      "server CPU µs / event",
       "client CPU %",
       "busiest client thread %",
       "other CPU %",
@@ -48,6 +49,7 @@ export function watchPhaseTable(phases: readonly FanoutPhase[]): string {
       cell(phase.events.perRead),
       cell(phase.receivedMBPerSecond),
       cell(phase.serverCpuPercent),
+      cell(phase.events.received === 0 ? Number.NaN : ((phase.serverCpuPercent / 100) * phase.windowS * 1e6) / phase.events.received),
       cell(phase.clientCpuPercent),
       cell(phase.busiestClientThreadPercent),
       cell(phase.otherCpuPercent),
@@ -70,6 +72,24 @@ export function listTable(timings: readonly ListTiming[]): string {
       cell(timing.bodyMiB),
     ]),
   );
+}
+
+function heapCheckSection(check: WatchHeapCheck): string {
+  return [
+    `### Heap retained by open watches (${check.watchers} watchers)`,
+    "",
+    `Heap snapshots of the server (each after a full GC) right after the ${check.watchers} watches opened and after ${check.phases.join(" and ")} with the watches still open: ${cell(check.writes)} writes, ${cell(check.eventsDelivered)} events delivered in about ${cell(check.reads)} reads.`,
+    "",
+    table(
+      ["", "live heap MiB", "Promise objects", "RSS MiB"],
+      [
+        ["watches opened", cell(check.before.liveHeapMiB), cell(check.before.promises), cell(check.before.rssMB)],
+        ["after the writes", cell(check.after.liveHeapMiB), cell(check.after.promises), cell(check.after.rssMB)],
+      ],
+    ),
+    "",
+    `Retained per event delivered: ${cell(check.retainedBytesPerEvent)} bytes, ${cell(check.retainedPromisesPerEvent)} Promises. Largest constructors after: ${check.topAfter.map((row) => `${row.name || "(closure)"} ${cell(row.count)} (${cell(row.MiB)} MiB)`).join(", ")}.`,
+  ].join("\n");
 }
 
 function heapSection(heap: HeapSummary): string {
@@ -132,6 +152,13 @@ export function renderWatchMarkdown(results: WatchResults): string {
     "",
     watchPhaseTable(results.fanout),
     "",
+    ...(results.watchHeap === undefined ? [] : [heapCheckSection(results.watchHeap), ""]),
+    "### Limit: the same fan-out against a bare node server",
+    "",
+    "`bare-watch-server.ts`: node:http2 secure server with allowHTTP1 and the same certificates, no storage and no cache; each write is answered at once and its event line written to every open watch — as a string per event per watch (what the server does), or batched: the lines of one event-loop turn as one Buffer shared by every watch.",
+    "",
+    watchPhaseTable(results.fanoutLimits),
+    "",
     "## Lists",
     "",
     lists.loads.map((load) => `- Loaded ${cell(load.created)} ConfigMaps over HTTP/2 at c=${load.concurrency}: ${cell(load.perSecond)} creates/s (${cell(load.seconds)} s).`).join("\n"),
@@ -167,8 +194,11 @@ export function renderWatchMarkdown(results: WatchResults): string {
   if (profiles.length > 0) {
     sections.push("## CPU profiles of the server (node --cpu-prof)", "");
     for (const [name, profiled] of profiles) sections.push(`### ${name}: ${profiled.what}`, "", profileBody(profiled.profile), "");
-    if (results.profiledFanoutPhase !== undefined) sections.push("The profiled fan-out phase:", "", watchPhaseTable([results.profiledFanoutPhase]), "");
+    if (results.profiledFanoutPhases.length > 0) sections.push("The profiled fan-out phases (rates are a little lower under the profiler):", "", watchPhaseTable(results.profiledFanoutPhases), "");
   }
-  sections.push("## Notes", "", ...results.notes.map((note) => `- ${note}`), "", `Total bench time: ${cell(results.totalBenchSeconds)} s.`, "");
+  const parts = Object.entries(results.sectionSeconds)
+    .map(([name, seconds]) => `${name} ${cell(seconds)} s`)
+    .join(", ");
+  sections.push("## Notes", "", ...results.notes.map((note) => `- ${note}`), "", `Total bench time: ${cell(results.totalBenchSeconds)} s (${parts}).`, "");
   return sections.join("\n");
 }

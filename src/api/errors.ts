@@ -86,7 +86,7 @@ export function conflict(target: ErrorTarget, why: string): ApiError {
 
 /** A field-level validation failure; `kind` is the object's Kind, as kube reports it. */
 export interface FieldError {
-  readonly type: "FieldValueRequired" | "FieldValueInvalid" | "FieldValueNotSupported" | "FieldValueDuplicate" | "FieldValueForbidden" | "FieldValueTooLong";
+  readonly type: "FieldValueRequired" | "FieldValueInvalid" | "FieldValueTypeInvalid" | "FieldValueNotSupported" | "FieldValueDuplicate" | "FieldValueForbidden" | "FieldValueTooLong";
   readonly field: string;
   readonly message: string;
 }

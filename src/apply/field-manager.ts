@@ -131,8 +131,9 @@ export class FieldManager {
       managed = emptyManaged();
     }
     const liveValue = withoutManagedFields(live);
+    let configSet: FieldSet;
     try {
-      toFieldSet(config, this.options.type);
+      configSet = toFieldSet(config, this.options.type);
     } catch (error) {
       if (error instanceof SchemaError) throw badRequest(`failed to create typed patch object (${this.describe(config)}): ${error.message}`);
       throw error;
@@ -143,14 +144,14 @@ export class FieldManager {
     let result: { object: unknown; managers: Map<string, VersionedSet> };
     try {
       try {
-        result = updater.apply(liveValue, config, this.options.apiVersion, sets, identifier, write.force);
+        result = updater.apply(liveValue, config, this.options.apiVersion, sets, identifier, write.force, configSet);
       } catch (error) {
         if (!(error instanceof ConflictError) || write.manager !== KUBECTL_MANAGER) throw error;
         // Upgrading from client-side apply: fields still holding the last-applied values are taken over.
         const allowed = this.allowedFromLastApplied(live);
         const remaining = allowed === undefined ? error.conflicts : error.conflicts.filter((conflict) => !allowed.has(conflict.path));
         if (remaining.length > 0) throw new ConflictError(remaining);
-        result = updater.apply(liveValue, config, this.options.apiVersion, sets, identifier, true);
+        result = updater.apply(liveValue, config, this.options.apiVersion, sets, identifier, true, configSet);
       }
     } catch (error) {
       if (error instanceof ConflictError) throw conflictError(error.conflicts);

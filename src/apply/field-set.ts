@@ -272,6 +272,6 @@ export class FieldSetBuilder {
       const set = child.builder.build();
       if (!set.isEmpty()) children.push([key, { element: child.element, set }]);
     }
-    return new FieldSet(new Map(this.members), new Map(children));
+    return new FieldSet(this.members, new Map(children));
   }
 }

@@ -23,6 +23,7 @@ function write(value: unknown): string {
 
 const HTML_ESCAPES: Readonly<Record<string, string>> = { "<": "\\u003c", ">": "\\u003e", "&": "\\u0026", "\u2028": "\\u2028", "\u2029": "\\u2029" };
 
-function escapeHtml(text: string): string {
+/** Go's HTML escaping of JSON text. */
+export function escapeHtml(text: string): string {
   return /[<>&\u2028\u2029]/.test(text) ? text.replace(/[<>&\u2028\u2029]/g, (character) => HTML_ESCAPES[character] ?? character) : text;
 }

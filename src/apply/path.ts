@@ -1,5 +1,5 @@
 import { isPlainObject, type JsonValue } from "../api/object.js";
-import { goJson } from "./go-json.js";
+import { escapeHtml, goJson } from "./go-json.js";
 
 /** One key field of a list-map item, as a path element names it. */
 export interface KeyField {
@@ -20,16 +20,25 @@ export type PathElement =
 
 export type Path = readonly PathElement[];
 
+/** Field elements are interned: the same few names recur on every walk of every object. */
+const FIELD_ELEMENTS = new Map<string, PathElement>();
+const MAX_INTERNED = 10_000;
+
 export function fieldElement(name: string): PathElement {
-  return { kind: "field", name, key: `f:${name}` };
+  let element = FIELD_ELEMENTS.get(name);
+  if (element === undefined) {
+    element = { kind: "field", name, key: `f:${name}` };
+    if (FIELD_ELEMENTS.size < MAX_INTERNED) FIELD_ELEMENTS.set(name, element);
+  }
+  return element;
 }
 
 /** A list-map item's element; `fields` in any order (they are sorted by name, as kube does). */
 export function keyElement(fields: readonly KeyField[]): PathElement {
-  const sorted = [...fields].sort((a, b) => compareStrings(a.name, b.name));
-  const object: Record<string, JsonValue> = {};
-  for (const field of sorted) object[field.name] = field.value;
-  return { kind: "key", fields: sorted, key: `k:${goJson(object)}` };
+  const sorted = fields.length === 1 ? fields : [...fields].sort((a, b) => compareStrings(a.name, b.name));
+  // Key values are almost always scalars: write those directly (goJson for the rest), then escape as Go does.
+  const parts = sorted.map((field) => `${JSON.stringify(field.name)}:${typeof field.value === "object" && field.value !== null ? goJson(field.value) : JSON.stringify(field.value)}`);
+  return { kind: "key", fields: sorted, key: `k:${escapeHtml(`{${parts.join(",")}}`)}` };
 }
 
 export function valueElement(value: JsonValue): PathElement {
@@ -40,8 +49,22 @@ export function indexElement(index: number): PathElement {
   return { kind: "index", index, key: `i:${index}` };
 }
 
+/** Parsed FieldsV1 keys: every write decodes the stored managedFields, whose keys recur. */
+const PARSED = new Map<string, PathElement>();
+
 /** Reads a FieldsV1 key (`f:name`, `k:{...}`, `v:...`, `i:3`); undefined when it is none of them. */
 export function parseElement(key: string): PathElement | undefined {
+  const known = PARSED.get(key);
+  if (known !== undefined) return known;
+  const element = parseUncached(key);
+  if (element !== undefined) {
+    if (PARSED.size >= MAX_INTERNED * 5) PARSED.clear();
+    PARSED.set(key, element);
+  }
+  return element;
+}
+
+function parseUncached(key: string): PathElement | undefined {
   const prefix = key.slice(0, 2);
   const rest = key.slice(2);
   switch (prefix) {

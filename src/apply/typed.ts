@@ -25,8 +25,22 @@ export interface WalkOptions {
   readonly allowDuplicates?: boolean;
 }
 
+/** Elements of list items already seen, with the key values they were made from (items are shared between walks). */
+const ITEM_ELEMENTS = new WeakMap<object, { readonly list: ListType; readonly keys: readonly unknown[]; readonly element: PathElement }>();
+
 /** A list item's path element; throws SchemaError for items its list type cannot identify. */
 export function itemElement(list: ListType, item: unknown, index: number, path: Path): PathElement {
+  if (!isPlainObject(item) || list.listType !== "map") return computeItemElement(list, item, index, path);
+  const keys = list.keys.map((name) => item[name]);
+  const known = ITEM_ELEMENTS.get(item);
+  // Reused only while the item holds the same key values (objects may be edited in place).
+  if (known !== undefined && known.list === list && known.keys.every((value, position) => value === keys[position])) return known.element;
+  const element = computeItemElement(list, item, index, path);
+  ITEM_ELEMENTS.set(item, { list, keys, element });
+  return element;
+}
+
+function computeItemElement(list: ListType, item: unknown, index: number, path: Path): PathElement {
   if (list.listType === "set") {
     if (typeof item === "object" && item !== null) throw new SchemaError(path, `element ${index}: associative list without keys has an element that's a ${Array.isArray(item) ? "list" : "map"} type`);
     return valueElement(item as JsonValue);

@@ -99,15 +99,18 @@ export class Updater {
   /**
    * An apply: merges `config` into `live`, makes the config's fields `manager`'s, removes what it
    * applied last time and no longer does (unless someone else owns it), and checks conflicts.
-   * `config` must already be valid (no duplicate keys); returns the new object and owners.
+   * `config` must already be valid (no duplicate keys); `configSet` is its field set when the
+   * caller has it. Returns the new object and owners.
    */
-  apply(live: unknown, config: unknown, apiVersion: string, managers: ManagedSets, manager: string, force: boolean): { object: unknown; managers: Map<string, VersionedSet> } {
+  apply(live: unknown, config: unknown, apiVersion: string, managers: ManagedSets, manager: string, force: boolean, configSet?: FieldSet): { object: unknown; managers: Map<string, VersionedSet> } {
     const merged = merge(live, config, this.type);
     const lastSet = managers.get(manager)?.set;
-    const applied = this.filter(toFieldSet(config, this.type));
+    const applied = this.filter(configSet ?? toFieldSet(config, this.type));
     const withApplier = new Map(managers);
     withApplier.set(manager, { set: applied, apiVersion, applied: true });
-    const pruned = lastSet === undefined || lastSet.isEmpty() ? merged : this.prune(merged, withApplier, lastSet);
+    // Only what the applier owned last time and no longer applies can be pruned.
+    const nothingDropped = lastSet === undefined || lastSet.difference(applied).isEmpty();
+    const pruned = nothingDropped ? merged : this.prune(merged, withApplier, lastSet);
     const { managers: result } = this.settle(live, pruned, withApplier, manager, force);
     if (applied.isEmpty()) result.delete(manager);
     return { object: pruned, managers: result };

@@ -23,6 +23,8 @@ describe("bearerToken()", () => {
     ["Bearer   abc  ", "abc", "surrounding blanks", true],
     ["Bearer", undefined, "no token", true],
     ["Bearer a b", undefined, "two words", true],
+    ["Bearer a\u00a0b", undefined, "a non-breaking space inside", true],
+    ["Bearer a\tb", undefined, "a tab inside", true],
     ["Basic dXNlcjpwYXNz", undefined, "another scheme", false],
   ];
   for (const [header, token, what, claims] of cases) {

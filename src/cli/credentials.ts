@@ -11,8 +11,7 @@ import { issuerDiscovery, type IssuerDiscovery } from "../auth/service-account/d
 import { parseSigningKey, parseVerificationKeys, type SigningKey, type VerificationKey } from "../auth/service-account/keys.js";
 import { serviceAccountTokenIssuer, type ServiceAccountTokenIssuer } from "../auth/service-account/token-issuer.js";
 import { audienceAgnostic, bearerTokenAuthenticator, unionTokenAuthenticator, type TokenAuthenticator } from "../auth/token.js";
-import { parseTokenFile } from "../auth/token-file.js";
-import { tokenFileAuthenticator } from "../auth/token-file.js";
+import { parseTokenFile, tokenFileAuthenticator } from "../auth/token-file.js";
 import { tokenReviewer } from "../auth/token-review.js";
 import { loadWebhookConfig, webhookClient, type WebhookClient } from "../auth/webhook-client.js";
 import { webhookTokenAuthenticator } from "../auth/webhook-token.js";

@@ -1,102 +1,89 @@
 import { createHash } from "node:crypto";
 import type { Profile } from "../api/profile.js";
-import type { ResourceDefinition } from "../registry/definition.js";
+import type { SchemaCatalogue } from "../api/schema/catalogue.js";
+import { definitionClosure, renderDefinitions } from "../api/schema/render.js";
 import type { Registry } from "../registry/registry.js";
+import { pathsOf, referencedIds } from "./openapi-paths.js";
 
 /**
- * OpenAPI v3 documents per group-version: the operations of every resource, tagged with its
- * group-version-kind, so clients can discover which query parameters a PATCH accepts (kubectl
- * checks `fieldValidation` there before choosing server-side validation).
- * Extensions are written under every prefix the profile lists (kubectl needs kube's spelling).
- * TODO(#4): component schemas derived from each kind's schema.
+ * The OpenAPI documents: `/openapi/v3` (an index with a hash per group-version) and one
+ * OpenAPI 3.0 document per group-version, and `/openapi/v2` (one Swagger 2.0 document for all).
+ * Each document has the operations of its resources, with request and response bodies pointing
+ * at component schemas derived from the schema catalogue: every kind served there, its list, and
+ * every definition they reach, kinds tagged with their group-version-kind. Extensions are written
+ * under every prefix the profile lists (kubectl needs kube's spelling).
+ * The catalogue does not change while running, so each document is built once, on first request.
  */
-function gvkExtensions(profile: Profile, definition: ResourceDefinition, action: string): Record<string, unknown> {
-  const gvk = { group: definition.group, version: definition.version, kind: definition.kind };
-  const extensions: Record<string, unknown> = {};
-  for (const prefix of profile.openApiExtensionPrefixes) {
-    extensions[`${prefix}group-version-kind`] = gvk;
-    extensions[`${prefix}action`] = action;
-  }
-  return extensions;
-}
-
-function queryParameter(name: string, description: string, type = "string"): Record<string, unknown> {
-  return { name, in: "query", description, schema: { type, uniqueItems: true } };
-}
-
-const WRITE_PARAMETERS = [
-  queryParameter("dryRun", "When present, indicates that modifications should not be persisted. Valid value: All."),
-  queryParameter("fieldManager", "A name associated with the actor or entity that is making these changes."),
-  queryParameter("fieldValidation", "How the server treats unknown or duplicate fields: Ignore, Warn or Strict."),
-];
-
-const RESPONSES = { "200": { description: "OK" }, "401": { description: "Unauthorized" } };
-
-function pathsOf(profile: Profile, definition: ResourceDefinition): Record<string, unknown> {
-  const base = definition.group === "" ? `/api/${definition.version}` : `/apis/${definition.group}/${definition.version}`;
-  const collection = definition.scope === "Namespaced" ? `${base}/namespaces/{namespace}/${definition.plural}` : `${base}/${definition.plural}`;
-  const operation = (action: string, id: string, parameters: unknown[] = []): Record<string, unknown> => ({
-    operationId: `${id}${definition.kind}`,
-    parameters,
-    responses: RESPONSES,
-    ...gvkExtensions(profile, definition, action),
-  });
-  if (definition.virtual !== undefined) return { [collection]: { post: operation("post", "create", WRITE_PARAMETERS) } };
-  const paths: Record<string, unknown> = {
-    [collection]: {
-      get: operation("list", "list"),
-      post: operation("post", "create", WRITE_PARAMETERS),
-      delete: operation("deletecollection", "deleteCollection"),
-    },
-    [`${collection}/{name}`]: {
-      get: operation("get", "read"),
-      put: operation("put", "replace", WRITE_PARAMETERS),
-      patch: operation("patch", "patch", [...WRITE_PARAMETERS, queryParameter("force", "Force is going to force Apply requests.", "boolean")]),
-      delete: operation("delete", "delete", [WRITE_PARAMETERS[0]]),
-    },
-  };
-  for (const subresource of definition.subresources) {
-    paths[`${collection}/{name}/${subresource}`] = {
-      get: operation("get", `read${subresource}`),
-      put: operation("put", `replace${subresource}`, WRITE_PARAMETERS),
-      patch: operation("patch", `patch${subresource}`, WRITE_PARAMETERS),
-    };
-  }
-  for (const [subresource, handler] of definition.subresourceHandlers ?? []) {
-    const target = { ...definition, group: handler.group, version: handler.version, kind: handler.kind };
-    paths[`${collection}/{name}/${subresource}`] = {
-      post: { operationId: `create${definition.kind}${handler.kind}`, parameters: WRITE_PARAMETERS, responses: RESPONSES, ...gvkExtensions(profile, target, "post") },
-    };
-  }
-  return paths;
+export interface OpenApiDocuments {
+  /** The v3 index: `paths` → `serverRelativeURL` with the document's hash. */
+  root(): Record<string, unknown>;
+  /** A v3 group-version document (`api/v1`, `apis/apps/v1`), serialized. */
+  document(path: string): { readonly body: string; readonly etag: string } | undefined;
+  /** The Swagger 2.0 document, serialized. */
+  v2(): { readonly body: string; readonly etag: string };
 }
 
 function groupVersionPath(group: string, version: string): string {
   return group === "" ? `api/${version}` : `apis/${group}/${version}`;
 }
 
-/** Builds and caches every document once: the catalogue does not change while running. */
-export function createOpenApi(registry: Registry, profile: Profile): { root(): Record<string, unknown>; document(path: string): Record<string, unknown> | undefined } {
-  const documents = new Map<string, Record<string, unknown>>();
-  for (const [group, versions] of registry.groups()) {
-    for (const version of versions) {
-      const paths: Record<string, unknown> = {};
-      for (const store of registry.resourcesOf(group, version)) Object.assign(paths, pathsOf(profile, store.definition));
-      documents.set(groupVersionPath(group, version), {
-        openapi: "3.0.0",
-        info: { title: profile.name, version: profile.gitVersion },
-        paths,
-        components: { schemas: {} },
-      });
+interface Built {
+  readonly body: string;
+  readonly etag: string;
+}
+
+function built(document: unknown): Built {
+  const body = JSON.stringify(document);
+  return { body, etag: createHash("sha512").update(body).digest("hex").toUpperCase() };
+}
+
+export function createOpenApi(registry: Registry, profile: Profile, catalogue: SchemaCatalogue): OpenApiDocuments {
+  const idOf = (group: string, version: string, kind: string): string | undefined => catalogue.idOf(group, version, kind);
+  const groupVersions = new Map<string, { group: string; version: string }>();
+  for (const [group, versions] of registry.groups()) for (const version of versions) groupVersions.set(groupVersionPath(group, version), { group, version });
+  const info = { title: profile.name, version: profile.gitVersion };
+  const documents = new Map<string, Built>();
+  let root: Record<string, unknown> | undefined;
+  let swagger: Built | undefined;
+
+  const buildV3 = (group: string, version: string): Built => {
+    const paths: Record<string, unknown> = {};
+    const roots: string[] = [];
+    for (const store of registry.resourcesOf(group, version)) {
+      Object.assign(paths, pathsOf(store.definition, { profile, target: "v3", idOf }));
+      roots.push(...referencedIds(store.definition, idOf));
     }
-  }
-  const hashes = new Map([...documents].map(([path, document]) => [path, createHash("sha512").update(JSON.stringify(document)).digest("hex").toUpperCase()]));
+    const schemas = renderDefinitions(catalogue, definitionClosure(catalogue, roots), { profile, target: "v3", descriptions: true });
+    return built({ openapi: "3.0.0", info, paths, components: { schemas } });
+  };
+  const documentFor = (path: string): Built | undefined => {
+    const known = documents.get(path);
+    if (known !== undefined) return known;
+    const groupVersion = groupVersions.get(path);
+    if (groupVersion === undefined) return undefined;
+    const document = buildV3(groupVersion.group, groupVersion.version);
+    documents.set(path, document);
+    return document;
+  };
+
   return {
     root() {
-      return { paths: Object.fromEntries([...documents.keys()].map((path) => [path, { serverRelativeURL: `/openapi/v3/${path}?hash=${hashes.get(path) ?? ""}` }])) };
+      root ??= { paths: Object.fromEntries([...groupVersions.keys()].map((path) => [path, { serverRelativeURL: `/openapi/v3/${path}?hash=${documentFor(path)?.etag ?? ""}` }])) };
+      return root;
     },
-    document(path) {
-      return documents.get(path);
+    document: documentFor,
+    v2() {
+      if (swagger === undefined) {
+        const paths: Record<string, unknown> = {};
+        const roots: string[] = [];
+        for (const store of registry.stores) {
+          Object.assign(paths, pathsOf(store.definition, { profile, target: "v2", idOf }));
+          roots.push(...referencedIds(store.definition, idOf));
+        }
+        const definitions = renderDefinitions(catalogue, definitionClosure(catalogue, roots), { profile, target: "v2", descriptions: true });
+        swagger = built({ swagger: "2.0", info, paths, definitions });
+      }
+      return swagger;
     },
   };
 }

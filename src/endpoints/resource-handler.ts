@@ -4,7 +4,7 @@ import { metaGroup, type Profile } from "../api/profile.js";
 import { bodyFormat, decodeBody, type BodyFormat } from "../codec/decode.js";
 import { negotiate, type Representation } from "../codec/negotiate.js";
 import { successStatus } from "../codec/status.js";
-import { apiVersionOf, deprecationWarning } from "../registry/definition.js";
+import { apiVersionOf, deprecationWarning, type FieldValidation } from "../registry/definition.js";
 import { parseListOptions } from "../registry/list-options.js";
 import type { Registry } from "../registry/registry.js";
 import type { Store } from "../registry/store.js";
@@ -12,6 +12,7 @@ import type { ApiResponse, RequestContext } from "../request/context.js";
 import type { ResourceRequestInfo } from "../request/request-info.js";
 import { serveCreateOnly } from "./create-only.js";
 import { fieldManagerOptions, listItemWithoutManagedFields, omitManagedFields, withoutManagedFields } from "./field-manager-options.js";
+import { decodeWithFieldValidation, fieldValidationMode } from "./field-validation.js";
 import { applyPatch } from "./patch/apply-patch.js";
 import { respondJson, respondList, respondObject } from "./respond.js";
 import { serveWatch } from "./watch-handler.js";
@@ -49,12 +50,12 @@ export function createResourceHandler(options: ResourceHandlerOptions): (context
   const { registry, profile } = options;
   const meta = metaGroup(profile);
 
-  async function readObject(context: RequestContext): Promise<ApiObject> {
+  async function readObject(context: RequestContext, mode: ReturnType<typeof fieldValidationMode>): Promise<{ object: ApiObject; fieldValidation: FieldValidation }> {
     const format = bodyFormat(context.request.headers["content-type"], ["json", "yaml"]);
-    const decoded = decodeBody(await context.request.body(MAX_BODY_BYTES), format);
-    const object = asObject(decoded);
+    const decoded = decodeWithFieldValidation(context, await context.request.body(MAX_BODY_BYTES), format, mode);
+    const object = asObject(decoded.value);
     if (object === undefined) throw badRequest("the request body must be a JSON object");
-    return object;
+    return { object, fieldValidation: decoded.fieldValidation };
   }
 
   function representationFor(context: RequestContext, tables: boolean): Representation {
@@ -107,14 +108,14 @@ export function createResourceHandler(options: ResourceHandlerOptions): (context
         if (info.subresource !== "" || info.name !== "") throw methodNotAllowed("create is only allowed on a collection");
         const representation = representationFor(context, false);
         const { fieldManager } = fieldManagerOptions(context, { kind: "CreateOptions", metaGroup: meta });
-        const object = await readObject(context);
-        const created = await store.create(namespace, object, { dryRun: parseDryRun(query), user, fieldManager });
+        const { object, fieldValidation } = await readObject(context, fieldValidationMode(query, { kind: "CreateOptions", metaGroup: meta }));
+        const created = await store.create(namespace, object, { dryRun: parseDryRun(query), user, fieldManager, fieldValidation });
         return respondObject(context, 201, view(created), representation, meta);
       }
       case "update": {
         const representation = representationFor(context, false);
         const { fieldManager } = fieldManagerOptions(context, { kind: "UpdateOptions", metaGroup: meta });
-        const object = await readObject(context);
+        const { object, fieldValidation } = await readObject(context, fieldValidationMode(query, { kind: "UpdateOptions", metaGroup: meta }));
         const result = await store.update(namespace, info.name, {
           subresource: info.subresource,
           build: () => object,
@@ -122,6 +123,7 @@ export function createResourceHandler(options: ResourceHandlerOptions): (context
           dryRun: parseDryRun(query),
           user,
           fieldManager,
+          fieldValidation,
         });
         return respondObject(context, result.created ? 201 : 200, view(result.object), representation, meta);
       }
@@ -130,7 +132,8 @@ export function createResourceHandler(options: ResourceHandlerOptions): (context
         const format = bodyFormat(context.request.headers["content-type"], PATCH_FORMATS);
         const apply = format === "apply-patch";
         const { fieldManager, force } = fieldManagerOptions(context, { kind: "PatchOptions", metaGroup: meta, apply });
-        const patch = decodeBody(await context.request.body(MAX_BODY_BYTES), format);
+        const mode = fieldValidationMode(query, { kind: "PatchOptions", metaGroup: meta });
+        const { value: patch, fieldValidation } = decodeWithFieldValidation(context, await context.request.body(MAX_BODY_BYTES), format, mode);
         const result = await store.update(namespace, info.name, {
           subresource: info.subresource,
           build: apply ? () => applyConfiguration(patch) : (current) => patchObject(store, format, current, patch),
@@ -140,6 +143,7 @@ export function createResourceHandler(options: ResourceHandlerOptions): (context
           dryRun: parseDryRun(query),
           user,
           fieldManager,
+          fieldValidation,
         });
         return respondObject(context, result.created ? 201 : 200, view(result.object), representation, meta);
       }
@@ -164,7 +168,7 @@ export function createResourceHandler(options: ResourceHandlerOptions): (context
 
 async function patchObject(store: Store, format: BodyFormat, current: ApiObject | undefined, patch: unknown): Promise<ApiObject> {
   if (current === undefined) throw store.translate(new ApiError(404, "NotFound", "not found"));
-  const patched = asObject(applyPatch(format, current, patch, store.schema));
+  const patched = asObject(applyPatch(format, current, patch, store.fieldType));
   if (patched === undefined) throw badRequest("the patched object must be a JSON object");
   return patched;
 }

@@ -1,5 +1,6 @@
 import type { FieldError } from "../api/errors.js";
 import type { ApiObject } from "../api/object.js";
+import type { ObjectSchema } from "../api/schema/object-schema.js";
 import type { ResourceVerb } from "../request/request-info.js";
 import type { NameRule } from "../api/validation.js";
 import type { UserInfo } from "../request/context.js";
@@ -34,6 +35,11 @@ export interface ResourceDefinition {
   /** How `metadata.name` is validated for this kind. */
   readonly nameRule: NameRule;
   readonly strategy: Strategy;
+  /**
+   * The kind's schema stage (unknown fields, defaults, validation), run by the generic Store on
+   * every write before the strategy's hooks; set from the schema catalogue (registry/schemas.ts).
+   */
+  readonly schema?: ObjectSchema;
   /**
    * Set when this version is served from another version's storage (one object, several
    * versions): the stored form is the storage version's, converted on the way in and out.
@@ -105,6 +111,18 @@ export function deprecationWarning(definition: ResourceDefinition): string | und
   if (deprecation === undefined) return undefined;
   const replacement = deprecation.replacement === undefined ? "" : `; use ${deprecation.replacement} ${definition.kind}`;
   return `${apiVersionOf(definition)} ${definition.kind} is deprecated in v${deprecation.since}+, unavailable in v${deprecation.removedIn}+${replacement}`;
+}
+
+/**
+ * A request's `fieldValidation`: `Strict` refuses unknown and duplicate fields (400), `Warn`
+ * warns about each, `Ignore` drops them silently. Unknown fields are pruned in every mode.
+ */
+export interface FieldValidation {
+  readonly mode: "Strict" | "Warn" | "Ignore";
+  /** Fields the request body sets twice (found while decoding it). */
+  readonly duplicates: readonly string[];
+  /** Receives Warn's warnings (sent as `Warning` headers). */
+  readonly warn: (message: string) => void;
 }
 
 /** Context a strategy gets: the profile-dependent names it may need. */

@@ -8,6 +8,8 @@ type Json = Record<string, unknown>;
 
 const CM = "/api/v1/namespaces/dry/configmaps";
 const DEPLOYMENTS = "/apis/apps/v1/namespaces/dry/deployments";
+/** The rest of a valid Deployment spec, as apply YAML lines under `spec:`. */
+const DEPLOYMENT_SPEC = "  selector:\n    matchLabels: {app: web}\n  template:\n    metadata:\n      labels: {app: web}\n    spec:\n      containers: [{name: c, image: busybox}]\n";
 const APPLY = { "content-type": "application/apply-patch+yaml" };
 const MERGE = { "content-type": "application/merge-patch+json" };
 
@@ -30,7 +32,7 @@ describe("dryRun on every modifying verb", () => {
     server = await inProcessServer();
     assert.equal((await server.call("POST", "/api/v1/namespaces", { body: { metadata: { name: "dry" } } })).status, 201);
     await server.call("POST", `${CM}?fieldManager=seed`, { body: { metadata: { name: "existing", finalizers: ["example.com/hold"] }, data: { a: "1" } } });
-    await server.call("PATCH", `${DEPLOYMENTS}/web?fieldManager=deployer`, { body: "apiVersion: apps/v1\nkind: Deployment\nmetadata:\n  name: web\nspec:\n  replicas: 1\n", headers: APPLY });
+    await server.call("PATCH", `${DEPLOYMENTS}/web?fieldManager=deployer`, { body: `apiVersion: apps/v1\nkind: Deployment\nmetadata:\n  name: web\nspec:\n  replicas: 1\n${DEPLOYMENT_SPEC}`, headers: APPLY });
     const list = await server.call("GET", CM);
     const version = String((list.json["metadata"] as Json)["resourceVersion"]);
     watch = new WatchReader(await server.raw("GET", `/api/v1/configmaps?watch=1&resourceVersion=${version}`, { signal: stopWatch.signal }));
@@ -91,7 +93,7 @@ describe("dryRun on every modifying verb", () => {
   });
 
   it("apply: creates nothing and reports conflicts exactly as the real apply", async () => {
-    const created = await dryRun("PATCH", `${DEPLOYMENTS}/ghost?dryRun=All&fieldManager=deployer`, { body: "apiVersion: apps/v1\nkind: Deployment\nmetadata:\n  name: ghost\nspec:\n  replicas: 2\n", headers: APPLY });
+    const created = await dryRun("PATCH", `${DEPLOYMENTS}/ghost?dryRun=All&fieldManager=deployer`, { body: `apiVersion: apps/v1\nkind: Deployment\nmetadata:\n  name: ghost\nspec:\n  replicas: 2\n${DEPLOYMENT_SPEC}`, headers: APPLY });
     assert.equal(created.status, 201, created.text);
     assert.equal((await server.call("GET", `${DEPLOYMENTS}/ghost`)).status, 404);
     const conflict = await dryRun("PATCH", `${DEPLOYMENTS}/web?dryRun=All&fieldManager=scaler`, { body: "apiVersion: apps/v1\nkind: Deployment\nmetadata:\n  name: web\nspec:\n  replicas: 5\n", headers: APPLY });

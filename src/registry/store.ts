@@ -7,7 +7,7 @@ import { DEDUCED, type FieldType, type SchemaSource } from "../api/schema/field-
 import { FieldManager } from "../apply/field-manager.js";
 import { isStorageError, type KeyValue, type Storage } from "../storage/index.js";
 import { NO_ADMISSION, type Admission, type AdmissionAttributes, type AdmissionOperation } from "./admission.js";
-import { apiVersionOf, type ResourceDefinition } from "./definition.js";
+import { apiVersionOf, type FieldValidation, type ResourceDefinition } from "./definition.js";
 import { decodeContinue, parseRevision, type ListOptions } from "./list-options.js";
 import type { Cacher } from "./cacher/cacher.js";
 import type { WatchCache } from "./cacher/watch-cache.js";
@@ -33,6 +33,8 @@ export interface StoreOptions {
 
 export interface WriteOptions {
   readonly dryRun?: boolean;
+  /** `fieldValidation` of the request: how unknown and duplicate fields are treated (default: pruned silently). */
+  readonly fieldValidation?: FieldValidation;
   readonly user?: AdmissionAttributes["user"];
   /** Who writes, for managedFields: `fieldManager`, or derived from the User-Agent. */
   readonly fieldManager?: string;
@@ -73,8 +75,8 @@ export class Store {
   readonly futureRevisionWaitMs: number;
   private cacher: Cacher | undefined;
   private cache: WatchCache | undefined;
-  /** The kind's schema: how apply merges and strategic merge patch merges lists. */
-  readonly schema: FieldType;
+  /** The kind's structure for merging: how apply merges and strategic merge patch merges lists. */
+  readonly fieldType: FieldType;
   private readonly fields: FieldManager;
   private readonly defaultFieldManager: string;
 
@@ -85,9 +87,9 @@ export class Store {
     this.clock = options.clock ?? (() => new Date());
     this.newUid = options.newUid ?? randomUUID;
     this.futureRevisionWaitMs = options.futureRevisionWaitMs ?? 3000;
-    this.schema = options.schemas?.schemaFor(definition.group, definition.version, definition.kind) ?? DEDUCED;
+    this.fieldType = options.schemas?.schemaFor(definition.group, definition.version, definition.kind) ?? DEDUCED;
     this.fields = new FieldManager({
-      type: this.schema,
+      type: this.fieldType,
       apiVersion: apiVersionOf(definition),
       kind: definition.kind,
       statusSubresource: definition.subresources.has("status"),
@@ -244,6 +246,8 @@ export class Store {
     const object = cloneObject(input);
     this.checkTypeMeta(object);
     this.checkNamespace(object, namespace);
+    this.checkFields(object, options);
+    this.definition.schema?.applyDefaults(object);
     const metadata = object.metadata;
     if ((metadata.name === undefined || metadata.name === "") && typeof metadata.generateName === "string" && metadata.generateName !== "") {
       metadata.name = `${metadata.generateName}${randomSuffix()}`;
@@ -290,7 +294,15 @@ export class Store {
       const old = current === undefined ? undefined : this.decode(current);
       if (old === undefined && request.createIfMissing !== true) throw notFound(this.target(name));
       if (old === undefined && subresource !== "") throw notFound(this.target(name));
-      const desired = this.ownFields(old, cloneObject(await request.build(old === undefined ? undefined : cloneObject(old))), request);
+      const built = cloneObject(await request.build(old === undefined ? undefined : cloneObject(old)));
+      this.checkFields(built, request);
+      // Defaults count as the writer's fields for updates; apply owns only what it applies (kube's order).
+      if (request.apply === undefined) this.definition.schema?.applyDefaults(built);
+      let desired = this.ownFields(old, built, request);
+      if (request.apply !== undefined && this.definition.schema !== undefined) {
+        desired = cloneObject(desired);
+        this.definition.schema.applyDefaults(desired);
+      }
       this.checkTypeMeta(desired);
       if (desired.metadata.name !== undefined && desired.metadata.name !== name) {
         throw badRequest(`the name of the object (${desired.metadata.name}) does not match the name on the URL (${name})`);
@@ -506,11 +518,28 @@ export class Store {
     object.metadata.namespace = namespace;
   }
 
+  /**
+   * Unknown fields (the schema stage): pruned; Strict answers 400 listing them and the body's
+   * duplicate fields, Warn adds a warning for each, Ignore says nothing.
+   */
+  private checkFields(object: ApiObject, options: WriteOptions): void {
+    const unknown = this.definition.schema?.unknownFields(object, { prune: true }) ?? [];
+    const validation = options.fieldValidation;
+    if (validation === undefined || validation.mode === "Ignore") return;
+    const problems = [...unknown.map((path) => `unknown field "${path}"`), ...validation.duplicates.map((path) => `duplicate field "${path}"`)];
+    if (problems.length === 0) return;
+    const kind = this.definition.kind;
+    if (validation.mode === "Strict") throw badRequest(`${kind} in version "${this.definition.version}" cannot be handled as a ${kind}: strict decoding error: ${problems.join(", ")}`);
+    for (const problem of problems) validation.warn(problem);
+  }
+
   private validate(object: ApiObject, old: ApiObject | undefined): void {
     const errors = validateObjectMeta(object, { nameRule: this.definition.nameRule, namespaced: this.namespaced });
     const strategy = this.definition.strategy;
-    if (old === undefined) errors.push(...(strategy.validate?.(object) ?? []));
-    else errors.push(...(strategy.validateUpdate?.(object, old) ?? strategy.validate?.(object) ?? []));
+    const own = old === undefined ? (strategy.validate?.(object) ?? []) : (strategy.validateUpdate?.(object, old) ?? strategy.validate?.(object) ?? []);
+    // The schema stage's errors, except for fields the metadata checks or the kind's strategy already report.
+    const reported = new Set([...errors, ...own].map((error) => error.field));
+    errors.push(...(this.definition.schema?.validate(object, old) ?? []).filter((error) => !reported.has(error.field)), ...own);
     if (old !== undefined && old.metadata.deletionTimestamp !== undefined) {
       const previous = new Set(old.metadata.finalizers ?? []);
       for (const finalizer of object.metadata.finalizers ?? []) {

@@ -23,6 +23,8 @@ import { accessReviewResources } from "../registry/resources/authorization/acces
 import { rbacResources } from "../registry/resources/rbac/index.js";
 import { withAuthenticationApis, type AuthenticationApis } from "../registry/resources/authentication/index.js";
 import { enabledDefinitions, type RuntimeConfig } from "../registry/runtime-config.js";
+import { withSchemas } from "../registry/schemas.js";
+import { builtinCatalogue } from "../api/schema/catalogue.js";
 import { chain, requireInfo, type Handler } from "../request/context.js";
 import type { Storage } from "../storage/interface.js";
 import { errorFields, type Logger } from "../util/logger.js";
@@ -103,7 +105,7 @@ export function createApiServer(options: ApiServerOptions): ApiServer {
   const cacheOptions = options.watchCache ?? true;
   const cacher = cacheOptions === false ? undefined : new Cacher(storage, { ...(cacheOptions === true ? {} : cacheOptions), onError: (error) => logger.error("watch cache re-listed", errorFields(error)) });
   const served = [...coreResources(profile), ...appsResources(), ...catalogueResources(profile), ...rbacResources(profile), ...accessReviewResources(profile, () => authorizationStage().reviewer)];
-  const definitions = enabledDefinitions(options.authenticationApis === undefined ? served : withAuthenticationApis(profile, served, options.authenticationApis), options.runtimeConfig ?? new Map());
+  const definitions = withSchemas(enabledDefinitions(options.authenticationApis === undefined ? served : withAuthenticationApis(profile, served, options.authenticationApis), options.runtimeConfig ?? new Map()), builtinCatalogue(profile));
   const created = new Registry(definitions, storage, {
     admission,
     cacher,

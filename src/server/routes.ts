@@ -5,6 +5,7 @@ import { aggregatedDiscovery, apiGroup, apiGroupList, apiResourceList, apiVersio
 import { negotiate } from "../codec/negotiate.js";
 import { metaGroup } from "../api/profile.js";
 import { createHash } from "node:crypto";
+import { builtinCatalogue } from "../api/schema/catalogue.js";
 import { createOpenApi } from "../endpoints/openapi.js";
 import { respondJson } from "../endpoints/respond.js";
 import type { Registry } from "../registry/registry.js";
@@ -64,9 +65,20 @@ function aggregatedDiscoveryResponder(registry: Registry, discoveryGroup: string
   };
 }
 
+/**
+ * A built OpenAPI document with its ETag: 304 on If-None-Match; a v3 document fetched with its
+ * current `hash` may be cached forever, as kube answers.
+ */
+function respondOpenApi(context: RequestContext, document: { readonly body: string; readonly etag: string }, immutable: boolean): ApiResponse {
+  const etag = `"${document.etag}"`;
+  const headers: Record<string, string> = { "content-type": "application/json", etag, vary: "Accept", "cache-control": immutable ? "public, immutable" : "no-cache, private" };
+  if (context.request.headers["if-none-match"] === etag) return { status: 304, headers, body: "" };
+  return { status: 200, headers, body: document.body };
+}
+
 /** Discovery, version and health: everything that is not a resource. */
 export function createNonResourceHandler(options: NonResourceOptions): (context: RequestContext, info: NonResourceRequestInfo) => Promise<ApiResponse> {
-  const openApi = createOpenApi(options.registry, options.profile);
+  const openApi = createOpenApi(options.registry, options.profile, builtinCatalogue(options.profile));
   const discoveryGroup = `apidiscovery.${options.profile.apiDomain}`;
   const discovery = aggregatedDiscoveryResponder(options.registry, discoveryGroup);
   return async function handleNonResource(context, info) {
@@ -82,7 +94,13 @@ export function createNonResourceHandler(options: NonResourceOptions): (context:
     if (path === "/openapi/v3") return respondJson(context, 200, openApi.root());
     if (path.startsWith("/openapi/v3/")) {
       const document = openApi.document(path.slice("/openapi/v3/".length));
-      if (document !== undefined) return respondJson(context, 200, document);
+      if (document !== undefined) return respondOpenApi(context, document, query.get("hash") === document.etag);
+    }
+    if (path === "/openapi/v2") {
+      // JSON only: a client that accepts nothing but the protobuf form (kubectl asks for it first) gets 406.
+      const accept = context.request.headers["accept"] ?? "";
+      if (accept !== "" && !/application\/json|\*\/\*|application\/\*/.test(accept)) throw new ApiError(406, "NotAcceptable", "only application/json is served for /openapi/v2");
+      return respondOpenApi(context, openApi.v2(), false);
     }
     if (path === "/version") return respondJson(context, 200, versionInfo(options.profile));
     if (options.issuerDiscovery !== undefined && (path === OPENID_CONFIGURATION_PATH || path === JWKS_PATH)) {

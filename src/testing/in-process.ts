@@ -1,5 +1,6 @@
 import { ORCH_PROFILE, type Profile } from "../api/profile.js";
 import { unionAuthenticator, type Authenticator } from "../auth/authenticator.js";
+import { bearerToken } from "../auth/bearer-token.js";
 import type { ApiRequest, ApiResponse, UserInfo } from "../request/context.js";
 import { createApiServer, type ApiServer, type ApiServerOptions } from "../server/api-server.js";
 import type { Storage } from "../storage/interface.js";
@@ -34,9 +35,9 @@ function tokenAuthenticator(): Authenticator {
   return {
     name: "test-tokens",
     async authenticate(request) {
-      const header = request.headers["authorization"];
-      if (header === undefined) return { kind: "none" };
-      const user = TOKENS[header.replace(/^Bearer\s+/i, "")];
+      const token = bearerToken(request);
+      if (token === undefined) return { kind: "none" };
+      const user = TOKENS[token];
       return user === undefined ? { kind: "rejected", reason: "unknown token" } : { kind: "ok", user };
     },
   };

@@ -15,6 +15,16 @@ describe("LruCache", () => {
     assert.equal(cache.size, 2);
   });
 
+  it("gives recently used entries a second chance and still stays within capacity", () => {
+    const cache = new LruCache<number, number>(3);
+    for (const key of [1, 2, 3]) cache.set(key, key);
+    for (const key of [1, 2, 3]) cache.get(key);
+    cache.set(4, 4);
+    assert.equal(cache.size, 3);
+    assert.equal(cache.get(4), 4, "the newest entry is kept");
+    assert.equal([1, 2, 3].filter((key) => cache.get(key) !== undefined).length, 2);
+  });
+
   it("drops entries at their expiry", () => {
     let now = 0;
     const cache = new LruCache<string, string>(10, () => now);

@@ -1,9 +1,11 @@
 /**
- * A bounded map that forgets the least recently used entry first. Entries may carry an expiry
- * (ms since the epoch, as `now` counts): an expired entry reads as absent and is dropped.
+ * A bounded map that forgets entries not used lately first (the "second chance" approximation
+ * of LRU: a hit only marks the entry, so reads never reorder the map — a hot read path costs a
+ * Map lookup). Entries may carry an expiry (ms since the epoch, as `now` counts): an expired
+ * entry reads as absent and is dropped.
  */
 export class LruCache<K, V> {
-  private readonly entries = new Map<K, { value: V; expires: number }>();
+  private readonly entries = new Map<K, { value: V; expires: number; used: boolean }>();
 
   constructor(
     private readonly capacity: number,
@@ -23,19 +25,26 @@ export class LruCache<K, V> {
       this.entries.delete(key);
       return undefined;
     }
-    // Re-inserting moves the key to the end of the Map's order: most recently used.
-    this.entries.delete(key);
-    this.entries.set(key, entry);
+    entry.used = true;
     return entry.value;
   }
 
   /** Stores a value until `expires` (default: never). */
   set(key: K, value: V, expires = Number.POSITIVE_INFINITY): void {
     this.entries.delete(key);
-    this.entries.set(key, { value, expires });
-    if (this.entries.size > this.capacity) {
-      const oldest = this.entries.keys().next();
-      if (oldest.done !== true) this.entries.delete(oldest.value);
+    this.entries.set(key, { value, expires, used: false });
+    // Evict from the oldest end; an entry used since it was last looked at gets a second chance
+    // at the young end instead. Each pass clears a mark, so this ends within two rounds.
+    while (this.entries.size > this.capacity) {
+      const oldest = this.entries.entries().next();
+      if (oldest.done === true) break;
+      const [oldestKey, entry] = oldest.value;
+      this.entries.delete(oldestKey);
+      // The entry being stored is never the one evicted.
+      if (entry.used || oldestKey === key) {
+        entry.used = false;
+        this.entries.set(oldestKey, entry);
+      }
     }
   }
 

@@ -85,7 +85,7 @@ describe("builtinSchemas(): markers of the served kinds", () => {
     { name: "metadata.ownerReferences: map by uid", type: pod, path: ["metadata", "ownerReferences"], expected: "list(map uid)" },
     { name: "metadata.labels: granular map", type: pod, path: ["metadata", "labels"], expected: "map(granular)" },
     { name: "container args (undeclared): an atomic list", type: pod, path: ["spec", "containers", "args"], expected: "list(atomic)", value: ["sh"] },
-    { name: "deployment selector: atomic", type: deployment, path: ["spec", "selector"], expected: "map(atomic)" },
+    { name: "deployment selector: an atomic struct", type: deployment, path: ["spec", "selector"], expected: "map(atomic, open)" },
     { name: "deployment template containers: map by name", type: deployment, path: ["spec", "template", "spec", "containers"], expected: "list(map name)" },
     { name: "deployment template labels: granular", type: deployment, path: ["spec", "template", "metadata", "labels"], expected: "map(granular)" },
     { name: "service ports: map by port and protocol", type: schemas.schemaFor("", "v1", "Service"), path: ["spec", "ports"], expected: "list(map port+protocol)" },

@@ -94,6 +94,19 @@ describe("serviceAccountAuthenticator()", () => {
     });
   }
 
+  it("does not take a token with another payload but the same signature for a cached one", async () => {
+    const { authenticator, bound } = await setup();
+    const { token } = await bound();
+    assert.equal((await authenticator.authenticateToken(token, AUDIENCES)).kind, "ok");
+    const [header, payload, signature] = token.split(".");
+    const claims = JSON.parse(Buffer.from(payload ?? "", "base64url").toString()) as Record<string, unknown>;
+    claims["sub"] = "system:serviceaccount:team:admin";
+    const forged = `${header}.${Buffer.from(JSON.stringify(claims)).toString("base64url")}.${signature}`;
+    assert.equal(forged.slice(-43), token.slice(-43));
+    assert.equal((await authenticator.authenticateToken(forged, AUDIENCES)).kind, "rejected");
+    assert.equal((await authenticator.authenticateToken(token, AUDIENCES)).kind, "ok");
+  });
+
   it("rejects a token signed by a key it does not trust", async () => {
     const { authenticator, bound, setKeys } = await setup();
     const { token } = await bound();

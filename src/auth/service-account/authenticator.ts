@@ -1,4 +1,4 @@
-import { createHash, timingSafeEqual } from "node:crypto";
+import { timingSafeEqual } from "node:crypto";
 import type { UserInfo } from "../../request/context.js";
 import { LruCache } from "../../util/lru-cache.js";
 import { secretValue, type ObjectReader } from "../object-reader.js";
@@ -41,8 +41,11 @@ interface Binding {
   deletedAt: number | undefined;
 }
 
-/** A token whose signature and claims verified: what later requests with it re-check cheaply. */
-interface Verified {
+/** Characters of a token's end (its signature) that key the verification cache. */
+const FINGERPRINT_LENGTH = 43;
+
+/** What verifying a token's signature and claims established: what later uses re-check cheaply. */
+interface Verification {
   readonly user: UserInfo;
   readonly tokenAudiences: readonly string[];
   /** `exp` in ms; Infinity for tokens without one (legacy). */
@@ -50,6 +53,11 @@ interface Verified {
   readonly bindings: readonly Binding[];
   /** The key set it verified against: a reloaded key file forces a new verification. */
   readonly keys: readonly VerificationKey[];
+}
+
+/** A cached verification and the whole token it is for: a cache hit must match it exactly. */
+interface Verified extends Verification {
+  readonly token: string;
 }
 
 function binding(plural: string, namespace: string, name: string, uid: string, graceMs: number, token?: string): Binding {
@@ -76,9 +84,10 @@ const rejected = (reason: string): TokenResult => ({ kind: "rejected", reason })
  * Service-account JWTs: bound tokens (TokenRequest; `iss` one of the issuers, audiences, expiry,
  * bound to the account and optionally a pod, secret or node) and legacy tokens (issuer
  * `<product>/serviceaccount`, valid while their Secret holds them). The signature and claims are
- * verified once per token and remembered (LRU keyed by the token's SHA-256); every use re-checks
+ * verified once per token and remembered (an LRU keyed by the token's end, confirmed by the whole
+ * token); every use re-checks
  * expiry, audiences and that each bound object still exists with the same uid — from the watch
- * cache, comparing revisions, so a cached verification costs a hash and a few map lookups.
+ * cache, comparing revisions, so a cached verification costs a few map lookups.
  * Tokens with another issuer, and non-JWTs, are `none`.
  */
 export function serviceAccountAuthenticator(options: ServiceAccountAuthenticatorOptions): TokenAuthenticator {
@@ -86,7 +95,7 @@ export function serviceAccountAuthenticator(options: ServiceAccountAuthenticator
   const cache = new LruCache<string, Verified>(options.cacheSize ?? 4096, now);
   const { names } = options;
 
-  async function verify(token: string): Promise<Verified | TokenResult> {
+  async function verify(token: string): Promise<Verification | TokenResult> {
     const jwt = decodeUnverified(token);
     if (jwt === undefined) return { kind: "none" };
     const issuer = jwt.payload["iss"];
@@ -142,30 +151,33 @@ export function serviceAccountAuthenticator(options: ServiceAccountAuthenticator
   /** Re-checks one bound object; returns why the token is no longer valid, or undefined. */
   async function stale(binding: Binding): Promise<string | undefined> {
     const snapshot = await options.objects.read(binding.plural, binding.namespace, binding.name);
-    const what = `${binding.plural} ${binding.namespace === "" ? "" : `${binding.namespace}/`}${binding.name}`;
-    if (snapshot === undefined) return `${what} no longer exists: the token has been invalidated`;
+    const what = (): string => `${binding.plural} ${binding.namespace === "" ? "" : `${binding.namespace}/`}${binding.name}`;
+    if (snapshot === undefined) return `${what()} no longer exists: the token has been invalidated`;
     if (snapshot.revision !== binding.revision) {
       const object = snapshot.object();
-      if (binding.uid !== "" && object.metadata.uid !== binding.uid) return `${what} was replaced (uid differs): the token has been invalidated`;
-      if (binding.token !== undefined && !sameToken(secretValue(object, "token"), binding.token)) return `the token does not match the copy in ${what}`;
+      if (binding.uid !== "" && object.metadata.uid !== binding.uid) return `${what()} was replaced (uid differs): the token has been invalidated`;
+      if (binding.token !== undefined && !sameToken(secretValue(object, "token"), binding.token)) return `the token does not match the copy in ${what()}`;
       const deletion = object.metadata.deletionTimestamp;
       binding.deletedAt = deletion === undefined ? undefined : Date.parse(deletion);
       binding.revision = snapshot.revision;
     }
-    if (binding.deletedAt !== undefined && binding.deletedAt + binding.graceMs <= now()) return `${what} is being deleted: the token has been invalidated`;
+    if (binding.deletedAt !== undefined && binding.deletedAt + binding.graceMs <= now()) return `${what()} is being deleted: the token has been invalidated`;
     return undefined;
   }
 
   return {
     name: "service-account",
     async authenticateToken(token, audiences) {
-      const key = createHash("sha256").update(token).digest("base64");
+      // Keyed by the token's last characters (its signature's) and confirmed by comparing the
+      // whole token: hashing a kilobyte of fresh string per request (as a SHA-256 or a Map keyed
+      // by the token would) costs more than the whole check below.
+      const key = token.slice(-FINGERPRINT_LENGTH);
       let verified = cache.get(key);
-      if (verified !== undefined && verified.keys !== options.keys()) verified = undefined;
+      if (verified !== undefined && (verified.token !== token || verified.keys !== options.keys())) verified = undefined;
       if (verified === undefined) {
         const outcome = await verify(token);
         if (!("bindings" in outcome)) return outcome;
-        verified = outcome;
+        verified = { ...outcome, token };
         cache.set(key, verified, verified.expires);
       }
       if (verified.expires <= now()) return rejected("service account token has expired");

@@ -28,6 +28,10 @@ const CASES: readonly Case[] = [
   { name: "matches any verb with *", rule: { verbs: ["*"], apiGroups: [""], resources: ["pods"] }, request: resource("deletecollection", "pods"), allowed: true },
   { name: "matches a special verb when listed", rule: { verbs: ["impersonate"], apiGroups: [""], resources: ["users"] }, request: resource("impersonate", "users", { name: "jane", namespace: "" }), allowed: true },
   { name: "does not give get for watch", rule: PODS_GET, request: resource("watch", "pods"), allowed: false },
+  { name: "matches approve on a signer by its resource name", rule: { verbs: ["approve"], apiGroups: ["certificates.example"], resources: ["signers"], resourceNames: ["example.com/serving"] }, request: resource("approve", "signers", { group: "certificates.example", name: "example.com/serving", namespace: "" }), allowed: true },
+  { name: "matches sign on a signer domain wildcard name (asked for literally as <domain>/*)", rule: { verbs: ["sign"], apiGroups: ["certificates.example"], resources: ["signers"], resourceNames: ["example.com/*"] }, request: resource("sign", "signers", { group: "certificates.example", name: "example.com/*", namespace: "" }), allowed: true },
+  { name: "does not treat a signer resource name as a pattern", rule: { verbs: ["sign"], apiGroups: ["certificates.example"], resources: ["signers"], resourceNames: ["example.com/*"] }, request: resource("sign", "signers", { group: "certificates.example", name: "example.com/serving", namespace: "" }), allowed: false },
+  { name: "matches use on a named policy", rule: { verbs: ["use"], apiGroups: ["policy"], resources: ["podsecuritypolicies"], resourceNames: ["restricted"] }, request: resource("use", "podsecuritypolicies", { group: "policy", name: "restricted", namespace: "" }), allowed: true },
   // API groups
   { name: "matches the core group as an empty string", rule: PODS_GET, request: resource("get", "pods", { group: "" }), allowed: true },
   { name: "refuses another group", rule: PODS_GET, request: resource("get", "pods", { group: "apps" }), allowed: false },

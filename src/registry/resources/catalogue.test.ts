@@ -99,7 +99,8 @@ describe("the catalogue's group versions", () => {
   });
 
   it("warns on every request to a deprecated version, naming the replacement", async () => {
-    const response = await server.call("POST", "/apis/batch/v1beta1/namespaces/default/cronjobs", { body: { metadata: { name: "c" }, spec: { schedule: "* * * * *" } } });
+    const jobTemplate = { spec: { template: { spec: { restartPolicy: "Never", containers: [{ name: "c", image: "busybox" }] } } } };
+    const response = await server.call("POST", "/apis/batch/v1beta1/namespaces/default/cronjobs", { body: { metadata: { name: "c" }, spec: { schedule: "* * * * *", jobTemplate } } });
     assert.equal(response.status, 201);
     assert.deepEqual(response.headers["warning"], ['299 - "batch/v1beta1 CronJob is deprecated in v1.21+, unavailable in v1.25+; use batch/v1 CronJob"']);
     const stable = await server.call("GET", "/apis/batch/v1/namespaces/default/cronjobs/c");

@@ -8,7 +8,8 @@ import { defineResource } from "./define.js";
  * sub-resources). Deprecated versions announced for removal in 1.25 are served from their stable
  * version's storage with a Warning. Kinds written by other modules (Deployments, RBAC, the review
  * kinds) are declared next to the code that gives them behaviour.
- * TODO(#4): schemas, validation, defaulting and per-kind tables.
+ * Their schemas, defaults and validation come from the schema catalogue (`api/schema`), attached
+ * by `registry/schemas.ts`; tables from `codec/table-columns.ts`.
  */
 export function catalogueResources(profile: Profile): ResourceDefinition[] {
   const networking = apiGroup(profile, "networking");
@@ -64,7 +65,7 @@ export function catalogueResources(profile: Profile): ResourceDefinition[] {
     defineResource({ group: discovery, version: "v1beta1", kind: "EndpointSlice", plural: "endpointslices", scope: "Namespaced", storedAs: sameShape({ group: discovery, version: "v1beta1", kind: "EndpointSlice" }, stored(discovery, "v1", "endpointslices")), deprecation: removedIn125(`${discovery}/v1`, "1.21") }),
     // events: stored once as core v1 Events
     defineResource({ group: events, version: "v1", kind: "Event", plural: "events", scope: "Namespaced", shortNames: ["ev"], nameRule: "path-segment", storedAs: eventsV1StoredAsCore(events) }),
-    defineResource({ group: events, version: "v1beta1", kind: "Event", plural: "events", scope: "Namespaced", shortNames: ["ev"], nameRule: "path-segment", storedAs: eventsV1StoredAsCore(events), deprecation: removedIn125(`${events}/v1`, "1.22") }),
+    defineResource({ group: events, version: "v1beta1", kind: "Event", plural: "events", scope: "Namespaced", shortNames: ["ev"], nameRule: "path-segment", storedAs: eventsV1StoredAsCore(events, "v1beta1"), deprecation: removedIn125(`${events}/v1`, "1.22") }),
     // certificates
     defineResource({ group: certificates, version: "v1", kind: "CertificateSigningRequest", plural: "certificatesigningrequests", scope: "Cluster", shortNames: ["csr"], subresources: ["status", "approval"], selectableFields: ["spec.signerName"] }),
     // admission registration: v1 stores, v1beta1 served from it

@@ -29,8 +29,8 @@ function rename(object: Record<string, unknown>, from: string, to: string): void
   delete object[from];
 }
 
-/** events.<apiDomain>/v1 Event ↔ core v1 Event (the storage version): renamed fields, same data. */
-export function eventsV1StoredAsCore(eventsGroup: string): StoredAs {
+/** events.<apiDomain>/v1 (or v1beta1) Event ↔ core v1 Event (the storage version): renamed fields, same data. */
+export function eventsV1StoredAsCore(eventsGroup: string, version = "v1"): StoredAs {
   const renames: readonly (readonly [string, string])[] = [
     ["regarding", "involvedObject"],
     ["note", "message"],
@@ -52,7 +52,7 @@ export function eventsV1StoredAsCore(eventsGroup: string): StoredAs {
     fromStorage(object) {
       const copy = cloneObject(object) as Record<string, unknown>;
       for (const [to, from] of renames) rename(copy, from, to);
-      return withTypeMeta(copy as ApiObject, `${eventsGroup}/v1`, "Event");
+      return withTypeMeta(copy as ApiObject, `${eventsGroup}/${version}`, "Event");
     },
   };
 }

@@ -218,19 +218,22 @@ async function reconcileDefaultPolicy(registry: Registry, profile: Profile, logg
   const bindings = registry.find(names.group, "v1", "clusterrolebindings");
   if (roles === undefined || bindings === undefined) throw new Error("the RBAC API is not served");
   const work: [Store, ApiObject, typeof reconcileRole][] = [...policy.clusterRoles.map((role): [Store, ApiObject, typeof reconcileRole] => [roles, role, reconcileRole]), ...policy.clusterRoleBindings.map((binding): [Store, ApiObject, typeof reconcileRole] => [bindings, binding, reconcileBinding])];
-  for (const [store, expected, reconcile] of work) {
-    const name = expected.metadata.name ?? "";
-    for (let attempt = 1; ; attempt++) {
-      try {
-        await apply(store, reconcile(expected, await readOrUndefined(store, name), names.autoupdateAnnotation));
-        break;
-      } catch (error) {
-        const retryable = error instanceof ApiError && (error.code === 409 || error.code === 404);
-        if (!retryable || attempt >= 5) {
-          logger.error(`could not reconcile default ${store.definition.kind} ${name}`, errorFields(error));
-          throw error;
+  // Independent objects, reconciled concurrently: the first start's creates share fsyncs.
+  await Promise.all(
+    work.map(async ([store, expected, reconcile]) => {
+      const name = expected.metadata.name ?? "";
+      for (let attempt = 1; ; attempt++) {
+        try {
+          await apply(store, reconcile(expected, await readOrUndefined(store, name), names.autoupdateAnnotation));
+          return;
+        } catch (error) {
+          const retryable = error instanceof ApiError && (error.code === 409 || error.code === 404);
+          if (!retryable || attempt >= 5) {
+            logger.error(`could not reconcile default ${store.definition.kind} ${name}`, errorFields(error));
+            throw error;
+          }
         }
       }
-    }
-  }
+    }),
+  );
 }

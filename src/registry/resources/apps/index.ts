@@ -5,7 +5,8 @@ import { defineResource } from "../define.js";
  * apps/v1 resources declared with server-side apply (the catalogue declares the other apps
  * kinds). Deployments are stored as sent, with a status sub-resource and generation; no
  * `scale` sub-resource and no controller yet.
- * TODO(#4): defaulting and validation (selector matches the template's labels, replicas ≥ 0).
+ * Defaulting and validation (selector matches the template's labels, replicas ≥ 0) come from the
+ * schema catalogue (`api/schema/rules/workloads.ts`).
  */
 export function appsResources(): ResourceDefinition[] {
   return [

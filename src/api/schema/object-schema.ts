@@ -1,0 +1,48 @@
+import type { FieldError } from "../errors.js";
+import type { ApiObject } from "../object.js";
+import type { SchemaCatalogue } from "./catalogue.js";
+import { applyDefaults } from "./defaults.js";
+import { ref } from "./node.js";
+import { BUILTIN_RULES, type SchemaRules } from "./rules/index.js";
+import { unknownFields } from "./unknown-fields.js";
+import { SchemaValidator } from "./validate.js";
+
+/**
+ * The schema stage of one kind, as the generic store runs it on every write:
+ * unknown fields (pruned or reported) → defaults → validation. Objects are the store's own
+ * copies; `pruneUnknownFields` and `applyDefaults` change them in place.
+ */
+export interface ObjectSchema {
+  /** The catalogue id of the kind's definition. */
+  readonly id: string;
+  /** The paths of fields the schema does not declare; with `prune`, they are removed. */
+  unknownFields(object: ApiObject, options: { readonly prune: boolean }): string[];
+  /** Fills kube's defaults (schema defaults, then the kind's conditional ones). */
+  applyDefaults(object: ApiObject): void;
+  /** Schema errors and the kind's rules; `old` is the stored object on update. Metadata is checked elsewhere. */
+  validate(object: ApiObject, old: ApiObject | undefined): FieldError[];
+}
+
+/** Top-level fields the schema stage leaves to the store (type meta) and to metadata validation. */
+const LEFT_TO_OTHERS: ReadonlySet<string> = new Set(["apiVersion", "kind", "metadata"]);
+
+/** The schema stage of a kind, or undefined when the catalogue has no schema for it. */
+export function objectSchemaFor(catalogue: SchemaCatalogue, gvk: { readonly group: string; readonly version: string; readonly kind: string }, rules: SchemaRules = BUILTIN_RULES): ObjectSchema | undefined {
+  const id = catalogue.idOf(gvk.group, gvk.version, gvk.kind);
+  if (id === undefined) return undefined;
+  const root = ref(id);
+  const validator = new SchemaValidator(catalogue, rules.validators);
+  const kindValidator = rules.kindValidators.get(id);
+  return {
+    id,
+    unknownFields: (object, options) => unknownFields(catalogue, root, object, options),
+    applyDefaults: (object) => applyDefaults(catalogue, rules.defaulters, root, object),
+    validate(object, old) {
+      const errors = validator.validate(root, object, "", LEFT_TO_OTHERS);
+      if (kindValidator === undefined) return errors;
+      const own = kindValidator(object, old);
+      const owned = new Set(own.map((error) => error.field));
+      return [...errors.filter((error) => !owned.has(error.field)), ...own];
+    },
+  };
+}

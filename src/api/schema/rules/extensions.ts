@@ -1,0 +1,67 @@
+import type { FieldError } from "../../errors.js";
+import { isPlainObject, type ApiObject } from "../../object.js";
+import type { DefinitionDefaulter } from "../defaults.js";
+import { childPath, duplicate, indexPath, invalidValue, required } from "../field-path.js";
+import { ensureRecord, listAt, recordAt, stringAt } from "./values.js";
+
+/** CustomResourceDefinition and HorizontalPodAutoscaler defaults and rules. */
+
+/** kube's CRD defaults: conversion None, singular from the kind, listKind `<Kind>List`. */
+const defaultCustomResourceDefinition: DefinitionDefaulter = (object) => {
+  const spec = recordAt(object, "spec");
+  if (spec === undefined) return;
+  if (spec["conversion"] === undefined) spec["conversion"] = { strategy: "None" };
+  const names = recordAt(spec, "names");
+  const kind = stringAt(names, "kind");
+  if (names === undefined || kind === undefined || kind === "") return;
+  if (names["singular"] === undefined || names["singular"] === "") names["singular"] = kind.toLowerCase();
+  if (names["listKind"] === undefined || names["listKind"] === "") names["listKind"] = `${kind}List`;
+};
+
+/**
+ * v1 CRDs: named `<plural>.<group>`, at least one version, exactly one storage version, unique
+ * version names, and a structural schema (an object at the root) for every version.
+ */
+function validateCustomResourceDefinition(object: ApiObject): FieldError[] {
+  const errors: FieldError[] = [];
+  const spec = recordAt(object, "spec");
+  if (spec === undefined) return errors;
+  const plural = stringAt(recordAt(spec, "names"), "plural") ?? "";
+  const group = stringAt(spec, "group") ?? "";
+  const name = object.metadata.name ?? "";
+  if (plural !== "" && group !== "" && name !== `${plural}.${group}`) errors.push(invalidValue("metadata.name", name, "must be spec.names.plural+\".\"+spec.group"));
+  if (group !== "" && group.split(".").length < 2) errors.push(invalidValue("spec.group", group, "should be a domain with at least one dot"));
+  const versions = listAt(spec, "versions");
+  const seen = new Set<string>();
+  let storage = 0;
+  versions.forEach((version, index) => {
+    const at = indexPath("spec.versions", index);
+    const versionName = stringAt(version, "name") ?? "";
+    if (versionName !== "") {
+      if (seen.has(versionName)) errors.push(duplicate(childPath(at, "name"), versionName));
+      seen.add(versionName);
+    }
+    if (isPlainObject(version) && version["storage"] === true) storage += 1;
+    const schema = recordAt(recordAt(version, "schema"), "openAPIV3Schema");
+    if (schema === undefined) errors.push(required(childPath(at, "schema.openAPIV3Schema"), "schemas are required"));
+    else if (stringAt(schema, "type") !== "object") errors.push(required(childPath(at, "schema.openAPIV3Schema.type"), "must be object at the root"));
+  });
+  if (versions.length > 0 && storage !== 1) errors.push(invalidValue("spec.versions", `${storage} storage versions`, "must have exactly one version marked as storage version"));
+  return errors;
+}
+
+/** autoscaling/v2 without metrics scales on CPU at 80% utilization, as kube defaults. */
+const defaultHorizontalPodAutoscaler: DefinitionDefaulter = (object) => {
+  const spec = ensureRecord(object, "spec");
+  if (listAt(spec, "metrics").length > 0 || spec["metrics"] !== undefined) return;
+  spec["metrics"] = [{ type: "Resource", resource: { name: "cpu", target: { type: "Utilization", averageUtilization: 80 } } }];
+};
+
+export const EXTENSION_DEFAULTERS: Readonly<Record<string, DefinitionDefaulter>> = {
+  "apiextensions.v1.CustomResourceDefinition": defaultCustomResourceDefinition,
+  "autoscaling.v2.HorizontalPodAutoscaler": defaultHorizontalPodAutoscaler,
+};
+
+export const EXTENSION_KIND_VALIDATORS: Readonly<Record<string, (object: ApiObject, old: ApiObject | undefined) => FieldError[]>> = {
+  "apiextensions.v1.CustomResourceDefinition": validateCustomResourceDefinition,
+};

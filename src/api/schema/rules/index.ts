@@ -1,0 +1,40 @@
+import type { FieldError } from "../../errors.js";
+import type { ApiObject } from "../../object.js";
+import type { DefinitionDefaulter } from "../defaults.js";
+import type { DefinitionValidator } from "../validate.js";
+import { webhookConfigurationValidator } from "./admission.js";
+import { validateCertificateSigningRequest } from "./certificates.js";
+import { validateEventsV1 } from "./events.js";
+import { EXTENSION_DEFAULTERS, EXTENSION_KIND_VALIDATORS } from "./extensions.js";
+import { NETWORKING_DEFAULTERS, NETWORKING_KIND_VALIDATORS, NETWORKING_VALIDATORS } from "./networking.js";
+import { WORKLOAD_DEFAULTERS, WORKLOAD_KIND_VALIDATORS, WORKLOAD_VALIDATORS } from "./workloads.js";
+
+/** A kind's rules that need the whole object, and on update the stored one. */
+export type KindValidator = (object: ApiObject, old: ApiObject | undefined) => FieldError[];
+
+/**
+ * The rules beyond what a schema states, by catalogue id: defaulters and validators of
+ * definitions (run wherever the definition occurs, e.g. PodSpec inside every pod template) and
+ * validators of whole kinds.
+ */
+export interface SchemaRules {
+  readonly defaulters: ReadonlyMap<string, DefinitionDefaulter>;
+  readonly validators: ReadonlyMap<string, DefinitionValidator>;
+  readonly kindValidators: ReadonlyMap<string, KindValidator>;
+}
+
+export const BUILTIN_RULES: SchemaRules = {
+  defaulters: new Map(Object.entries({ ...WORKLOAD_DEFAULTERS, ...NETWORKING_DEFAULTERS, ...EXTENSION_DEFAULTERS })),
+  validators: new Map(Object.entries({ ...WORKLOAD_VALIDATORS, ...NETWORKING_VALIDATORS })),
+  kindValidators: new Map<string, KindValidator>([
+    ...Object.entries(WORKLOAD_KIND_VALIDATORS),
+    ...Object.entries(NETWORKING_KIND_VALIDATORS),
+    ...Object.entries(EXTENSION_KIND_VALIDATORS),
+    ["certificates.v1.CertificateSigningRequest", validateCertificateSigningRequest],
+    ["events.v1.Event", validateEventsV1],
+    ["admissionregistration.v1.MutatingWebhookConfiguration", webhookConfigurationValidator("v1")],
+    ["admissionregistration.v1.ValidatingWebhookConfiguration", webhookConfigurationValidator("v1")],
+    ["admissionregistration.v1beta1.MutatingWebhookConfiguration", webhookConfigurationValidator("v1beta1")],
+    ["admissionregistration.v1beta1.ValidatingWebhookConfiguration", webhookConfigurationValidator("v1beta1")],
+  ]),
+};

@@ -1,0 +1,119 @@
+import type { FieldError } from "../../errors.js";
+import { isPlainObject, type ApiObject } from "../../object.js";
+import { validateName } from "../../validation.js";
+import type { DefinitionDefaulter } from "../defaults.js";
+import { childPath, indexPath, invalidValue, required } from "../field-path.js";
+import type { DefinitionValidator } from "../validate.js";
+import { listAt, recordAt, stringAt } from "./values.js";
+
+/** kube's Ingress v1 and NetworkPolicy rules. */
+
+const INVALID_SEQUENCES = ["//", "/./", "/../", "%2f", "%2F"];
+const INVALID_SUFFIXES = ["/..", "/."];
+const IPV4 = /^(\d{1,3})(\.\d{1,3}){3}$/;
+
+const validatePath: DefinitionValidator = (value, path) => {
+  const errors: FieldError[] = [];
+  const pathType = stringAt(value, "pathType");
+  const given = stringAt(value, "path") ?? "";
+  const at = childPath(path, "path");
+  if (pathType === undefined || pathType === "") return [required(childPath(path, "pathType"), "pathType must be specified")];
+  if (pathType === "Exact" || pathType === "Prefix") {
+    if (!given.startsWith("/")) errors.push(invalidValue(at, given, "must be an absolute path"));
+    if (given !== "") {
+      for (const sequence of INVALID_SEQUENCES) if (given.includes(sequence)) errors.push(invalidValue(at, given, `must not contain '${sequence}'`));
+      for (const suffix of INVALID_SUFFIXES) if (given.endsWith(suffix)) errors.push(invalidValue(at, given, `cannot end with '${suffix}'`));
+    }
+  } else if (pathType === "ImplementationSpecific" && given !== "" && !given.startsWith("/")) {
+    errors.push(invalidValue(at, given, "must be an absolute path"));
+  }
+  return errors;
+};
+
+const validateBackend: DefinitionValidator = (backend, path) => {
+  const errors: FieldError[] = [];
+  const service = recordAt(backend, "service");
+  const resource = recordAt(backend, "resource");
+  if (service !== undefined && resource !== undefined) return [invalidValue(path, "", "cannot set both resource and service backends")];
+  if (service === undefined && resource === undefined) return [invalidValue(path, "", "resource or service backend is required")];
+  if (service !== undefined) {
+    const name = stringAt(service, "name") ?? "";
+    if (name !== "") for (const message of validateName(name, "dns1035-label")) errors.push(invalidValue(childPath(path, "service.name"), name, message));
+    const port = recordAt(service, "port");
+    const portPath = childPath(path, "service.port");
+    const hasName = (stringAt(port, "name") ?? "") !== "";
+    const number = port?.["number"];
+    const hasNumber = typeof number === "number" && number !== 0;
+    if (hasName && hasNumber) errors.push(invalidValue(portPath, port, "cannot set both port name & port number"));
+    else if (!hasName && !hasNumber) errors.push(invalidValue(portPath, port ?? {}, "port name or number is required"));
+    else if (hasNumber && (number < 1 || number > 65535)) errors.push(invalidValue(childPath(portPath, "number"), number, "must be between 1 and 65535, inclusive"));
+  }
+  return errors;
+};
+
+function validateIngress(object: ApiObject): FieldError[] {
+  const errors: FieldError[] = [];
+  const spec = recordAt(object, "spec");
+  if (spec === undefined) return [required("spec")];
+  const rules = listAt(spec, "rules");
+  if (rules.length === 0 && recordAt(spec, "defaultBackend") === undefined) errors.push(invalidValue("spec", "", "either `defaultBackend` or `rules` must be specified"));
+  rules.forEach((rule, index) => {
+    const host = stringAt(rule, "host") ?? "";
+    if (host === "") return;
+    const at = childPath(indexPath("spec.rules", index), "host");
+    if (IPV4.test(host) || host.includes(":")) {
+      errors.push(invalidValue(at, host, "must be a DNS name, not an IP address"));
+      return;
+    }
+    const name = host.startsWith("*.") ? host.slice(2) : host;
+    const detail = host.startsWith("*.") ? "a wildcard DNS-1123 subdomain must start with '*.', followed by a valid DNS subdomain" : undefined;
+    for (const message of validateName(name, "dns1123-subdomain")) errors.push(invalidValue(at, host, detail ?? message));
+  });
+  const className = stringAt(spec, "ingressClassName");
+  if (className !== undefined && className !== "") for (const message of validateName(className, "dns1123-subdomain")) errors.push(invalidValue("spec.ingressClassName", className, message));
+  return errors;
+}
+
+/** Policy types follow the rules given: Ingress always, Egress when egress rules exist. */
+function defaultNetworkPolicy(object: Record<string, unknown>): void {
+  const spec = recordAt(object, "spec");
+  if (spec === undefined || spec["policyTypes"] !== undefined) return;
+  spec["policyTypes"] = listAt(spec, "egress").length > 0 ? ["Ingress", "Egress"] : ["Ingress"];
+}
+
+function validateNetworkPolicy(object: ApiObject): FieldError[] {
+  const errors: FieldError[] = [];
+  const spec = recordAt(object, "spec");
+  for (const [direction, peers] of [["ingress", "from"], ["egress", "to"]] as const) {
+    listAt(spec, direction).forEach((rule, index) => {
+      listAt(rule, "ports").forEach((port, portIndex) => {
+        if (!isPlainObject(port)) return;
+        const value = port["port"];
+        const at = childPath(indexPath(childPath(indexPath(`spec.${direction}`, index), "ports"), portIndex), "port");
+        if (typeof value === "number" && (value < 1 || value > 65535)) errors.push(invalidValue(at, value, "must be between 1 and 65535, inclusive"));
+      });
+      listAt(rule, peers).forEach((peer, peerIndex) => {
+        if (!isPlainObject(peer)) return;
+        const at = indexPath(childPath(indexPath(`spec.${direction}`, index), peers), peerIndex);
+        const set = ["podSelector", "namespaceSelector", "ipBlock"].filter((key) => peer[key] !== undefined && peer[key] !== null);
+        if (set.length === 0) errors.push(required(at, "must specify a peer"));
+        if (peer["ipBlock"] !== undefined && set.length > 1) errors.push({ type: "FieldValueForbidden", field: at, message: "Forbidden: may not specify both ipBlock and another peer" });
+      });
+    });
+  }
+  return errors;
+}
+
+export const NETWORKING_DEFAULTERS: Readonly<Record<string, DefinitionDefaulter>> = {
+  "networking.v1.NetworkPolicy": defaultNetworkPolicy,
+};
+
+export const NETWORKING_VALIDATORS: Readonly<Record<string, DefinitionValidator>> = {
+  "networking.v1.HTTPIngressPath": validatePath,
+  "networking.v1.IngressBackend": validateBackend,
+};
+
+export const NETWORKING_KIND_VALIDATORS: Readonly<Record<string, (object: ApiObject, old: ApiObject | undefined) => FieldError[]>> = {
+  "networking.v1.Ingress": validateIngress,
+  "networking.v1.NetworkPolicy": validateNetworkPolicy,
+};

@@ -1,0 +1,297 @@
+import type { FieldError } from "../../errors.js";
+import { isPlainObject, type ApiObject } from "../../object.js";
+import { validateName } from "../../validation.js";
+import type { DefinitionDefaulter } from "../defaults.js";
+import { childPath, duplicate, forbidden, indexPath, invalidValue, notSupported, required } from "../field-path.js";
+import type { DefinitionValidator } from "../validate.js";
+import { ensureRecord, listAt, recordAt, selectorIsEmpty, selectorMatches, stringAt, stringMapAt } from "./values.js";
+
+/** kube's defaulting and validation of pods, services and the workload kinds (apps, batch, core). */
+
+const VOLUME_SOURCES = [
+  "awsElasticBlockStore", "azureDisk", "azureFile", "cephfs", "cinder", "configMap", "csi", "downwardAPI", "emptyDir", "ephemeral", "fc", "flexVolume", "flocker",
+  "gcePersistentDisk", "gitRepo", "glusterfs", "hostPath", "iscsi", "nfs", "persistentVolumeClaim", "photonPersistentDisk", "portworxVolume", "projected",
+  "quobyte", "rbd", "scaleIO", "secret", "storageos", "vsphereVolume",
+];
+
+/** kube: `Always` for `:latest` or an untagged image without a digest, `IfNotPresent` otherwise. */
+export function defaultPullPolicy(image: string): "Always" | "IfNotPresent" {
+  const withoutDigest = image.split("@")[0] ?? "";
+  const lastSegment = withoutDigest.slice(withoutDigest.lastIndexOf("/") + 1);
+  const colon = lastSegment.lastIndexOf(":");
+  const tag = colon >= 0 ? lastSegment.slice(colon + 1) : image.includes("@") ? "" : "latest";
+  return tag === "latest" ? "Always" : "IfNotPresent";
+}
+
+const defaultContainer: DefinitionDefaulter = (container) => {
+  const image = container["image"];
+  if (container["imagePullPolicy"] === undefined && typeof image === "string" && image !== "") container["imagePullPolicy"] = defaultPullPolicy(image);
+};
+
+/** Requests default to limits (pods only), links on, host-network ports mirrored. */
+const defaultPod: DefinitionDefaulter = (pod) => {
+  const spec = recordAt(pod, "spec");
+  if (spec === undefined) return;
+  if (spec["enableServiceLinks"] === undefined) spec["enableServiceLinks"] = true;
+  for (const list of ["containers", "initContainers"]) {
+    for (const container of listAt(spec, list)) {
+      if (!isPlainObject(container)) continue;
+      const resources = recordAt(container, "resources");
+      const limits = recordAt(resources, "limits");
+      if (resources === undefined || limits === undefined) continue;
+      const requests = ensureRecord(resources, "requests");
+      for (const [name, value] of Object.entries(limits)) if (requests[name] === undefined) requests[name] = value;
+      if (spec["hostNetwork"] === true) {
+        for (const port of listAt(container, "ports")) if (isPlainObject(port) && port["hostPort"] === undefined && typeof port["containerPort"] === "number") port["hostPort"] = port["containerPort"];
+      }
+    }
+  }
+};
+
+function checkPort(errors: FieldError[], value: unknown, path: string, allowZero = false): void {
+  if (typeof value !== "number") return;
+  if ((value === 0 && allowZero) || (value >= 1 && value <= 65535)) return;
+  errors.push(invalidValue(path, value, "must be between 1 and 65535, inclusive"));
+}
+
+const validatePodSpec: DefinitionValidator = (spec, path) => {
+  const errors: FieldError[] = [];
+  const names = new Set<string>();
+  for (const list of ["containers", "initContainers", "ephemeralContainers"]) {
+    listAt(spec, list).forEach((container, index) => {
+      if (!isPlainObject(container)) return;
+      const at = indexPath(childPath(path, list), index);
+      const name = stringAt(container, "name");
+      if (name !== undefined && name !== "") {
+        for (const message of validateName(name, "dns1123-label")) errors.push(invalidValue(childPath(at, "name"), name, message));
+        if (names.has(name)) errors.push(duplicate(childPath(at, "name"), name));
+        names.add(name);
+      }
+      const image = container["image"];
+      if (image === undefined || image === null || image === "") errors.push(required(childPath(at, "image")));
+      else if (typeof image === "string" && image.trim() !== image) errors.push(invalidValue(childPath(at, "image"), image, "must not have leading or trailing whitespace"));
+      listAt(container, "ports").forEach((port, portIndex) => {
+        if (!isPlainObject(port)) return;
+        const portPath = indexPath(childPath(at, "ports"), portIndex);
+        checkPort(errors, port["containerPort"], childPath(portPath, "containerPort"));
+        checkPort(errors, port["hostPort"], childPath(portPath, "hostPort"), true);
+      });
+    });
+  }
+  const volumes = new Set<string>();
+  listAt(spec, "volumes").forEach((volume, index) => {
+    if (!isPlainObject(volume)) return;
+    const at = indexPath(childPath(path, "volumes"), index);
+    const name = stringAt(volume, "name");
+    if (name !== undefined && name !== "") {
+      for (const message of validateName(name, "dns1123-label")) errors.push(invalidValue(childPath(at, "name"), name, message));
+      if (volumes.has(name)) errors.push(duplicate(childPath(at, "name"), name));
+      volumes.add(name);
+    }
+    const sources = VOLUME_SOURCES.filter((source) => volume[source] !== undefined && volume[source] !== null);
+    if (sources.length === 0) errors.push(required(at, "must specify a volume type"));
+    else if (sources.length > 1) errors.push(forbidden(childPath(at, sources[1] ?? ""), "may not specify more than 1 volume type"));
+  });
+  return errors;
+};
+
+const defaultServiceSpec: DefinitionDefaulter = (spec) => {
+  const type = spec["type"];
+  if (spec["sessionAffinity"] === "ClientIP" && spec["sessionAffinityConfig"] === undefined) spec["sessionAffinityConfig"] = { clientIP: { timeoutSeconds: 10800 } };
+  if (type !== "ExternalName" && spec["internalTrafficPolicy"] === undefined) spec["internalTrafficPolicy"] = "Cluster";
+  if ((type === "NodePort" || type === "LoadBalancer") && spec["externalTrafficPolicy"] === undefined) spec["externalTrafficPolicy"] = "Cluster";
+  if (type === "LoadBalancer" && spec["allocateLoadBalancerNodePorts"] === undefined) spec["allocateLoadBalancerNodePorts"] = true;
+};
+
+const defaultServicePort: DefinitionDefaulter = (port) => {
+  const target = port["targetPort"];
+  if ((target === undefined || target === 0 || target === "") && typeof port["port"] === "number") port["targetPort"] = port["port"];
+};
+
+const validateServiceSpec: DefinitionValidator = (spec, path) => {
+  const errors: FieldError[] = [];
+  const type = stringAt(spec, "type");
+  const ports = listAt(spec, "ports");
+  const headless = spec["clusterIP"] === "None";
+  if (ports.length === 0 && !headless && type !== "ExternalName") errors.push(required(childPath(path, "ports")));
+  if (type === "ExternalName" && (stringAt(spec, "externalName") ?? "") === "") errors.push(required(childPath(path, "externalName")));
+  const names = new Set<string>();
+  const keys = new Set<string>();
+  ports.forEach((port, index) => {
+    if (!isPlainObject(port)) return;
+    const at = indexPath(childPath(path, "ports"), index);
+    const name = stringAt(port, "name") ?? "";
+    if (ports.length > 1 && name === "") errors.push(required(childPath(at, "name")));
+    if (name !== "") {
+      if (names.has(name)) errors.push(duplicate(childPath(at, "name"), name));
+      names.add(name);
+    }
+    checkPort(errors, port["port"], childPath(at, "port"));
+    if (typeof port["targetPort"] === "number") checkPort(errors, port["targetPort"], childPath(at, "targetPort"));
+    const key = `${String(port["port"])}/${stringAt(port, "protocol") ?? "TCP"}`;
+    if (keys.has(key)) errors.push(duplicate(at, { port: port["port"], protocol: stringAt(port, "protocol") ?? "TCP" }));
+    keys.add(key);
+  });
+  return errors;
+};
+
+/** Selector and template rules shared by the workload kinds (kube's ValidatePodTemplateSpecForReplicaSet and friends). */
+function validateWorkload(kind: string, restartPolicies: readonly string[]): (object: ApiObject) => FieldError[] {
+  return (object) => {
+    const errors: FieldError[] = [];
+    const spec = recordAt(object, "spec");
+    if (spec === undefined) return [required("spec")];
+    const selector = recordAt(spec, "selector");
+    const template = recordAt(spec, "template");
+    const labels = stringMapAt(recordAt(template, "metadata"), "labels");
+    if (selector !== undefined) {
+      if (selectorIsEmpty(selector)) errors.push(invalidValue("spec.selector", selector, `empty selector is invalid for ${kind}`));
+      else if (template !== undefined && !selectorMatches(selector, labels)) errors.push(invalidValue("spec.template.metadata.labels", labels, "`selector` does not match template `labels`"));
+    }
+    const restartPolicy = stringAt(recordAt(template, "spec"), "restartPolicy");
+    if (restartPolicy !== undefined && !restartPolicies.includes(restartPolicy)) errors.push(notSupported("spec.template.spec.restartPolicy", restartPolicy, restartPolicies));
+    return errors;
+  };
+}
+
+const validateDeployment = (object: ApiObject): FieldError[] => {
+  const errors = validateWorkload("deployment", ["Always"])(object);
+  const strategy = recordAt(recordAt(object, "spec"), "strategy");
+  const rollingUpdate = recordAt(strategy, "rollingUpdate");
+  if (stringAt(strategy, "type") === "Recreate" && rollingUpdate !== undefined) {
+    errors.push(forbidden("spec.strategy.rollingUpdate", "may not be specified when strategy `type` is 'Recreate'"));
+  }
+  if (rollingUpdate !== undefined) {
+    const zero = (value: unknown): boolean => value === 0 || value === "0%";
+    for (const name of ["maxSurge", "maxUnavailable"]) {
+      const value = rollingUpdate[name];
+      if (typeof value === "string" && !/^\d+%$/.test(value)) errors.push(invalidValue(`spec.strategy.rollingUpdate.${name}`, value, "a valid percent string must be a numeric string followed by an ending '%' (e.g. '1%',  or '93%', regex used for validation is '[0-9]+%')"));
+      if (typeof value === "number" && value < 0) errors.push(invalidValue(`spec.strategy.rollingUpdate.${name}`, value, "must be greater than or equal to 0"));
+    }
+    if (zero(rollingUpdate["maxSurge"]) && zero(rollingUpdate["maxUnavailable"])) errors.push(invalidValue("spec.strategy.rollingUpdate.maxUnavailable", rollingUpdate["maxUnavailable"], "may not be 0 when `maxSurge` is 0"));
+  }
+  return errors;
+};
+
+const defaultDeploymentSpec: DefinitionDefaulter = (spec) => {
+  const strategy = ensureRecord(spec, "strategy");
+  if (strategy["type"] === undefined) strategy["type"] = "RollingUpdate";
+  if (strategy["type"] !== "RollingUpdate") return;
+  const rollingUpdate = ensureRecord(strategy, "rollingUpdate");
+  if (rollingUpdate["maxUnavailable"] === undefined) rollingUpdate["maxUnavailable"] = "25%";
+  if (rollingUpdate["maxSurge"] === undefined) rollingUpdate["maxSurge"] = "25%";
+};
+
+function defaultStatefulSet(object: Record<string, unknown>): void {
+  const spec = recordAt(object, "spec");
+  if (spec === undefined) return;
+  const strategy = ensureRecord(spec, "updateStrategy");
+  if (strategy["type"] === undefined) {
+    strategy["type"] = "RollingUpdate";
+    ensureRecord(strategy, "rollingUpdate");
+  }
+  const rollingUpdate = recordAt(strategy, "rollingUpdate");
+  if (strategy["type"] === "RollingUpdate" && rollingUpdate !== undefined && rollingUpdate["partition"] === undefined) rollingUpdate["partition"] = 0;
+  ensureRecord(spec, "persistentVolumeClaimRetentionPolicy");
+}
+
+function defaultDaemonSet(object: Record<string, unknown>): void {
+  const spec = recordAt(object, "spec");
+  if (spec === undefined) return;
+  const strategy = ensureRecord(spec, "updateStrategy");
+  if (strategy["type"] === undefined) strategy["type"] = "RollingUpdate";
+  if (strategy["type"] !== "RollingUpdate") return;
+  const rollingUpdate = ensureRecord(strategy, "rollingUpdate");
+  if (rollingUpdate["maxUnavailable"] === undefined) rollingUpdate["maxUnavailable"] = 1;
+  if (rollingUpdate["maxSurge"] === undefined) rollingUpdate["maxSurge"] = 0;
+}
+
+/** A replication controller without a selector (or labels) takes its template's labels. */
+function defaultReplicationController(object: Record<string, unknown>): void {
+  const spec = recordAt(object, "spec");
+  const labels = stringMapAt(recordAt(recordAt(spec, "template"), "metadata"), "labels");
+  if (spec === undefined || Object.keys(labels).length === 0) return;
+  if (Object.keys(stringMapAt(spec, "selector")).length === 0) spec["selector"] = { ...labels };
+  const metadata = ensureRecord(object, "metadata");
+  if (Object.keys(stringMapAt(metadata, "labels")).length === 0) metadata["labels"] = { ...labels };
+}
+
+const validateReplicationController = (object: ApiObject): FieldError[] => {
+  const errors: FieldError[] = [];
+  const spec = recordAt(object, "spec");
+  const selector = stringMapAt(spec, "selector");
+  const template = recordAt(spec, "template");
+  if (Object.keys(selector).length === 0) errors.push(required("spec.selector"));
+  if (template === undefined) return [...errors, required("spec.template")];
+  const labels = stringMapAt(recordAt(template, "metadata"), "labels");
+  if (Object.keys(selector).length > 0 && !selectorMatches({ matchLabels: selector }, labels)) errors.push(invalidValue("spec.template.metadata.labels", labels, "`selector` does not match template `labels`"));
+  const restartPolicy = stringAt(recordAt(template, "spec"), "restartPolicy");
+  if (restartPolicy !== undefined && restartPolicy !== "Always") errors.push(notSupported("spec.template.spec.restartPolicy", restartPolicy, ["Always"]));
+  return errors;
+};
+
+const defaultJobSpec: DefinitionDefaulter = (spec) => {
+  if (spec["completions"] === undefined && spec["parallelism"] === undefined) spec["completions"] = 1;
+  if (spec["parallelism"] === undefined) spec["parallelism"] = 1;
+  if (spec["podReplacementPolicy"] === undefined) spec["podReplacementPolicy"] = spec["podFailurePolicy"] === undefined ? "TerminatingOrFailed" : "Failed";
+};
+
+const validateJobSpec: DefinitionValidator = (spec, path) => {
+  const restartPolicy = stringAt(recordAt(recordAt(spec, "template"), "spec"), "restartPolicy");
+  if (restartPolicy === undefined || restartPolicy === "OnFailure" || restartPolicy === "Never") return [];
+  return [notSupported(childPath(path, "template.spec.restartPolicy"), restartPolicy, ["OnFailure", "Never"])];
+};
+
+const CRON_MACROS = new Set(["@yearly", "@annually", "@monthly", "@weekly", "@daily", "@midnight", "@hourly"]);
+
+/** The schedule's syntax as kube's cron parser checks it: five fields, a macro or `@every <duration>`. */
+export function cronScheduleError(schedule: string): string | undefined {
+  const trimmed = schedule.trim();
+  if (trimmed.startsWith("TZ=") || trimmed.startsWith("CRON_TZ=")) return "cannot use TZ or CRON_TZ in schedule, use timeZone field instead";
+  if (trimmed.startsWith("@")) {
+    if (CRON_MACROS.has(trimmed)) return undefined;
+    if (/^@every \d+(\.\d+)?(ns|us|µs|ms|s|m|h)(\d+(\.\d+)?(ns|us|µs|ms|s|m|h))*$/.test(trimmed)) return undefined;
+    return `unrecognized descriptor: ${trimmed}`;
+  }
+  const fields = trimmed.split(/\s+/).filter((field) => field !== "");
+  if (fields.length !== 5) return `expected exactly 5 fields, found ${fields.length}: ${schedule}`;
+  const field = /^(\*|\?|[0-9A-Za-z]+(-[0-9A-Za-z]+)?)(\/\d+)?(,(\*|\?|[0-9A-Za-z]+(-[0-9A-Za-z]+)?)(\/\d+)?)*$/;
+  const bad = fields.find((item) => !field.test(item));
+  return bad === undefined ? undefined : `failed to parse ${JSON.stringify(bad)}: ${schedule}`;
+}
+
+const validateCronJob = (object: ApiObject): FieldError[] => {
+  const schedule = stringAt(recordAt(object, "spec"), "schedule");
+  if (schedule === undefined || schedule === "") return [];
+  const problem = cronScheduleError(schedule);
+  return problem === undefined ? [] : [invalidValue("spec.schedule", schedule, problem)];
+};
+
+export const WORKLOAD_DEFAULTERS: Readonly<Record<string, DefinitionDefaulter>> = {
+  "core.v1.Container": defaultContainer,
+  "core.v1.EphemeralContainer": defaultContainer,
+  "core.v1.Pod": defaultPod,
+  "core.v1.ServiceSpec": defaultServiceSpec,
+  "core.v1.ServicePort": defaultServicePort,
+  "core.v1.ReplicationController": defaultReplicationController,
+  "apps.v1.DeploymentSpec": defaultDeploymentSpec,
+  "apps.v1.StatefulSet": defaultStatefulSet,
+  "apps.v1.DaemonSet": defaultDaemonSet,
+  "batch.v1.JobSpec": defaultJobSpec,
+};
+
+export const WORKLOAD_VALIDATORS: Readonly<Record<string, DefinitionValidator>> = {
+  "core.v1.PodSpec": validatePodSpec,
+  "core.v1.ServiceSpec": validateServiceSpec,
+  "batch.v1.JobSpec": validateJobSpec,
+};
+
+export const WORKLOAD_KIND_VALIDATORS: Readonly<Record<string, (object: ApiObject, old: ApiObject | undefined) => FieldError[]>> = {
+  "apps.v1.Deployment": validateDeployment,
+  "apps.v1.ReplicaSet": validateWorkload("replicaset", ["Always"]),
+  "apps.v1.StatefulSet": validateWorkload("statefulset", ["Always"]),
+  "apps.v1.DaemonSet": validateWorkload("daemonset", ["Always"]),
+  "core.v1.ReplicationController": validateReplicationController,
+  "batch.v1.CronJob": validateCronJob,
+  "batch.v1beta1.CronJob": validateCronJob,
+};

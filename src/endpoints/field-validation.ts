@@ -1,0 +1,51 @@
+import { badRequest, invalid } from "../api/errors.js";
+import { decodeBody, type BodyFormat } from "../codec/decode.js";
+import { duplicateJsonFields, parseYamlWithDuplicates } from "../codec/duplicate-fields.js";
+import type { FieldValidation } from "../registry/definition.js";
+import type { RequestContext } from "../request/context.js";
+
+const MODES = ["Ignore", "Strict", "Warn"] as const;
+type Mode = (typeof MODES)[number];
+
+function isMode(value: string): value is Mode {
+  return (MODES as readonly string[]).includes(value);
+}
+
+/**
+ * `fieldValidation` of a create, update or patch: `Strict`, `Warn` (kube's default) or `Ignore`;
+ * another value is 422 naming the options kind, as kube validates its options.
+ */
+export function fieldValidationMode(query: URLSearchParams, options: { readonly kind: "CreateOptions" | "UpdateOptions" | "PatchOptions"; readonly metaGroup: string }): Mode {
+  const given = query.get("fieldValidation");
+  if (given === null || given === "") return "Warn";
+  if (isMode(given)) return given;
+  throw invalid(options.kind, options.metaGroup, undefined, [
+    { type: "FieldValueNotSupported", field: "fieldValidation", message: `Unsupported value: ${JSON.stringify(given)}: supported values: ${MODES.map((mode) => JSON.stringify(mode)).join(", ")}` },
+  ]);
+}
+
+/**
+ * Decodes a request body as `decodeBody` does, and when the mode is not Ignore also finds the
+ * fields it sets twice (JSON text is scanned; YAML is parsed keeping the last value, as JSON
+ * decoding does). Returns the request's FieldValidation for the store.
+ */
+export function decodeWithFieldValidation(context: RequestContext, bytes: Buffer, format: BodyFormat, mode: Mode): { readonly value: unknown; readonly fieldValidation: FieldValidation } {
+  const warn = (message: string): void => {
+    context.warnings.push(message);
+  };
+  const text = bytes.toString("utf8");
+  const yaml = format === "yaml" || format === "apply-patch";
+  if (yaml && !/^\s*[[{]/.test(text)) {
+    let parsed: { readonly value: unknown; readonly duplicates: string[] };
+    try {
+      parsed = parseYamlWithDuplicates(text);
+    } catch (error) {
+      throw badRequest(`error decoding YAML: ${error instanceof Error ? error.message : String(error)}`);
+    }
+    return { value: parsed.value, fieldValidation: { mode, duplicates: mode === "Ignore" ? [] : parsed.duplicates, warn } };
+  }
+  const value = decodeBody(bytes, format);
+  const duplicates = mode === "Ignore" ? [] : duplicateJsonFields(text);
+  return { value, fieldValidation: { mode, duplicates, warn } };
+}
+

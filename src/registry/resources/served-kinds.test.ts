@@ -1,0 +1,176 @@
+import { after, before, describe, it } from "node:test";
+import assert from "node:assert/strict";
+import { apiGroup, KUBERNETES_PROFILE, ORCH_PROFILE, type Profile } from "../../api/profile.js";
+import { inProcessServer } from "../../testing/in-process.js";
+import { apiVersionOf, type ResourceDefinition } from "../definition.js";
+
+type Json = Record<string, unknown>;
+
+/** A PKCS#10 request (CN=alice, O=dev), base64 of its PEM, as `spec.request` carries it. */
+const CSR_REQUEST = Buffer.from(
+  [
+    "-----BEGIN CERTIFICATE REQUEST-----",
+    "MIHaMIGAAgEAMB4xDjAMBgNVBAMMBWFsaWNlMQwwCgYDVQQKDANkZXYwWTATBgcq",
+    "hkjOPQIBBggqhkjOPQMBBwNCAAQ+QOkJ4f3cAdZMqe/ey4wiEbXr9WYntra/mXEp",
+    "l2af7N6ZkSA56TuTflg8xkI36EnNxheidwwm9ewTxV8S33knoAAwCgYIKoZIzj0E",
+    "AwIDSQAwRgIhAOLRAJhNyA7SmoSr8AS0lGsnMWCRTQHsGd7gP+KHqM4LAiEAkUwe",
+    "yMvhaihDN/p0AjWLjUDM46L+hE1xDKlH34jMFKo=",
+    "-----END CERTIFICATE REQUEST-----",
+    "",
+  ].join("\n"),
+).toString("base64");
+
+const containers = [{ name: "c", image: "busybox:1.36" }];
+const podTemplate = { metadata: { labels: { app: "x" } }, spec: { containers } };
+const selector = { matchLabels: { app: "x" } };
+const jobSpec = { template: { spec: { restartPolicy: "Never", containers } } };
+const webhook = (name: string) => ({
+  name,
+  clientConfig: { url: "https://hooks.example.com/admit" },
+  sideEffects: "None",
+  admissionReviewVersions: ["v1"],
+  rules: [{ operations: ["CREATE"], apiGroups: [""], apiVersions: ["v1"], resources: ["pods"] }],
+});
+const endpointSlice = { addressType: "IPv4", endpoints: [{ addresses: ["10.0.0.1"] }], ports: [{ name: "http", port: 80 }] };
+
+/**
+ * A minimal valid object of every served kind (without apiVersion/kind/metadata.name), by
+ * `<group>/<version>/<Kind>` with the profile's group names. A kind served without an entry here
+ * fails the completeness test, so every new kind comes with one.
+ */
+function minimalObjects(profile: Profile): Map<string, Json> {
+  const g = (prefix: string): string => apiGroup(profile, prefix);
+  return new Map<string, Json>([
+    ["/v1/Namespace", {}],
+    ["/v1/ConfigMap", { data: { a: "1" } }],
+    ["/v1/Secret", { stringData: { password: "s3cret" } }],
+    ["/v1/ServiceAccount", {}],
+    ["/v1/Pod", { spec: { containers } }],
+    ["/v1/Service", { spec: { selector: { app: "x" }, ports: [{ port: 80 }] } }],
+    ["/v1/Node", { spec: { podCIDR: "10.1.0.0/24" } }],
+    ["/v1/Event", { involvedObject: { kind: "Pod", name: "p", namespace: "default" }, reason: "Started", message: "started" }],
+    ["/v1/Endpoints", { subsets: [{ addresses: [{ ip: "10.0.0.1" }], ports: [{ port: 80 }] }] }],
+    ["/v1/LimitRange", { spec: { limits: [{ type: "Container", default: { cpu: "100m" } }] } }],
+    ["/v1/ResourceQuota", { spec: { hard: { pods: "10" } } }],
+    ["/v1/PersistentVolume", { spec: { capacity: { storage: "1Gi" }, accessModes: ["ReadWriteOnce"], hostPath: { path: "/data" } } }],
+    ["/v1/PersistentVolumeClaim", { spec: { accessModes: ["ReadWriteOnce"], resources: { requests: { storage: "1Gi" } } } }],
+    ["/v1/PodTemplate", { template: podTemplate }],
+    ["/v1/ReplicationController", { spec: { selector: { app: "x" }, template: podTemplate } }],
+    ["apps/v1/Deployment", { spec: { selector, template: podTemplate } }],
+    ["apps/v1/ReplicaSet", { spec: { selector, template: podTemplate } }],
+    ["apps/v1/StatefulSet", { spec: { selector, serviceName: "x", template: podTemplate } }],
+    ["apps/v1/DaemonSet", { spec: { selector, template: podTemplate } }],
+    ["apps/v1/ControllerRevision", { revision: 1, data: { spec: { template: podTemplate } } }],
+    ["batch/v1/Job", { spec: jobSpec }],
+    ["batch/v1/CronJob", { spec: { schedule: "*/5 * * * *", jobTemplate: { spec: jobSpec } } }],
+    ["batch/v1beta1/CronJob", { spec: { schedule: "@hourly", jobTemplate: { spec: jobSpec } } }],
+    ["autoscaling/v2/HorizontalPodAutoscaler", { spec: { scaleTargetRef: { apiVersion: "apps/v1", kind: "Deployment", name: "x" }, maxReplicas: 5 } }],
+    ["autoscaling/v1/HorizontalPodAutoscaler", { spec: { scaleTargetRef: { apiVersion: "apps/v1", kind: "Deployment", name: "x" }, maxReplicas: 5, targetCPUUtilizationPercentage: 70 } }],
+    ["policy/v1/PodDisruptionBudget", { spec: { minAvailable: 1, selector } }],
+    ["policy/v1beta1/PodDisruptionBudget", { spec: { maxUnavailable: "50%", selector } }],
+    ["policy/v1beta1/PodSecurityPolicy", { spec: { seLinux: { rule: "RunAsAny" }, runAsUser: { rule: "RunAsAny" }, fsGroup: { rule: "RunAsAny" }, supplementalGroups: { rule: "RunAsAny" } } }],
+    [`${g("networking")}/v1/Ingress`, { spec: { rules: [{ host: "x.example.com", http: { paths: [{ path: "/", pathType: "Prefix", backend: { service: { name: "x", port: { number: 80 } } } }] } }] } }],
+    [`${g("networking")}/v1/IngressClass`, { spec: { controller: "example.com/ingress" } }],
+    [`${g("networking")}/v1/NetworkPolicy`, { spec: { podSelector: {} } }],
+    [`${g("storage")}/v1/StorageClass`, { provisioner: "example.com/disk" }],
+    [`${g("storage")}/v1/CSIDriver`, { spec: {} }],
+    [`${g("storage")}/v1/CSINode`, { spec: { drivers: [{ name: "example.com/disk", nodeID: "n1" }] } }],
+    [`${g("storage")}/v1/VolumeAttachment`, { spec: { attacher: "example.com/disk", nodeName: "n1", source: { persistentVolumeName: "pv1" } } }],
+    [`${g("scheduling")}/v1/PriorityClass`, { value: 1000 }],
+    [`${g("node")}/v1/RuntimeClass`, { handler: "runc" }],
+    [`${g("node")}/v1beta1/RuntimeClass`, { handler: "runc" }],
+    [`${g("coordination")}/v1/Lease`, { spec: { holderIdentity: "a", leaseDurationSeconds: 15 } }],
+    [`${g("discovery")}/v1/EndpointSlice`, endpointSlice],
+    [`${g("discovery")}/v1beta1/EndpointSlice`, endpointSlice],
+    [`${g("events")}/v1/Event`, { eventTime: "2026-01-01T00:00:00.000000Z", type: "Normal", reason: "Started", action: "Start", reportingController: "example.com/ctl", reportingInstance: "ctl-1", regarding: { kind: "Pod", name: "p", namespace: "default" } }],
+    [`${g("events")}/v1beta1/Event`, { eventTime: "2026-01-01T00:00:00.000000Z", type: "Normal", reason: "Started", action: "Start", reportingController: "example.com/ctl", reportingInstance: "ctl-1" }],
+    [`${g("certificates")}/v1/CertificateSigningRequest`, { spec: { request: CSR_REQUEST, signerName: "example.com/signer", usages: ["client auth"] } }],
+    [`${g("admissionregistration")}/v1/MutatingWebhookConfiguration`, { webhooks: [webhook("mutate.example.com")] }],
+    [`${g("admissionregistration")}/v1/ValidatingWebhookConfiguration`, { webhooks: [webhook("validate.example.com")] }],
+    [`${g("admissionregistration")}/v1beta1/MutatingWebhookConfiguration`, { webhooks: [{ name: "old.mutate.example.com", clientConfig: { service: { namespace: "default", name: "hook" } } }] }],
+    [`${g("admissionregistration")}/v1beta1/ValidatingWebhookConfiguration`, { webhooks: [{ name: "old.validate.example.com", clientConfig: { service: { namespace: "default", name: "hook" } } }] }],
+    [`${g("flowcontrol.apiserver")}/v1/FlowSchema`, { spec: { priorityLevelConfiguration: { name: "global-default" }, matchingPrecedence: 500 } }],
+    [`${g("flowcontrol.apiserver")}/v1/PriorityLevelConfiguration`, { spec: { type: "Limited", limited: { nominalConcurrencyShares: 10, limitResponse: { type: "Reject" } } } }],
+    [`${g("rbac.authorization")}/v1/Role`, { rules: [{ apiGroups: [""], resources: ["configmaps"], verbs: ["get"] }] }],
+    [`${g("rbac.authorization")}/v1/ClusterRole`, { rules: [{ apiGroups: [""], resources: ["configmaps"], verbs: ["get"] }] }],
+    [`${g("rbac.authorization")}/v1/RoleBinding`, { roleRef: { apiGroup: g("rbac.authorization"), kind: "ClusterRole", name: "view" }, subjects: [{ kind: "User", name: "alice", apiGroup: g("rbac.authorization") }] }],
+    [`${g("rbac.authorization")}/v1/ClusterRoleBinding`, { roleRef: { apiGroup: g("rbac.authorization"), kind: "ClusterRole", name: "view" }, subjects: [{ kind: "User", name: "alice", apiGroup: g("rbac.authorization") }] }],
+  ]);
+}
+
+/** Names each kind takes (some kinds constrain them). */
+function nameFor(definition: ResourceDefinition, profile: Profile): string {
+  if (definition.kind === "CustomResourceDefinition") return `widgets.${profile.name}-test.example.com`;
+  return `minimal-${definition.version}`;
+}
+
+function crdObject(name: string, profile: Profile): Json {
+  const prefix = profile.openApiExtensionPrefixes[0] ?? "";
+  const [plural = "", ...group] = name.split(".");
+  return {
+    spec: {
+      group: group.join("."),
+      scope: "Namespaced",
+      names: { plural, kind: "Widget" },
+      versions: [{ name: "v1", served: true, storage: true, schema: { openAPIV3Schema: { type: "object", properties: { spec: { type: "object", [`${prefix}preserve-unknown-fields`]: true } } } } }],
+    },
+  };
+}
+
+for (const profile of [ORCH_PROFILE, KUBERNETES_PROFILE]) {
+  describe(`every served kind at every served version (${profile.name} profile)`, () => {
+    let server: Awaited<ReturnType<typeof inProcessServer>>;
+    const objects = minimalObjects(profile);
+    before(async () => {
+      server = await inProcessServer({ profile, runtimeConfig: new Map([["api/all", true]]) });
+    });
+    after(async () => {
+      await server.stop();
+    });
+
+    it("has a schema and a minimal object for every stored kind", () => {
+      const missing = server.server.registry.stores
+        .map((store) => store.definition)
+        .filter((definition) => definition.virtual === undefined && definition.kind !== "ComponentStatus")
+        .filter((definition) => definition.schema === undefined || (definition.kind !== "CustomResourceDefinition" && !objects.has(`${definition.group}/${definition.version}/${definition.kind}`)))
+        .map((definition) => `${definition.group}/${definition.version}/${definition.kind}`);
+      assert.deepEqual(missing, []);
+    });
+
+    it("can create, read, list, update, patch and delete each of them", async () => {
+      const failures: string[] = [];
+      for (const store of server.server.registry.stores) {
+        const definition = store.definition;
+        if (definition.virtual !== undefined || !definition.verbs.has("create")) continue;
+        const label = `${definition.group}/${definition.version}/${definition.kind}`;
+        const name = nameFor(definition, profile);
+        const body = definition.kind === "CustomResourceDefinition" ? crdObject(name, profile) : objects.get(label);
+        if (body === undefined) continue;
+        const base = definition.group === "" ? `/api/${definition.version}` : `/apis/${definition.group}/${definition.version}`;
+        const collection = definition.scope === "Namespaced" ? `${base}/namespaces/default/${definition.plural}` : `${base}/${definition.plural}`;
+        const item = `${collection}/${name}`;
+        const check = (step: string, status: number, expected: readonly number[], text: string): boolean => {
+          if (expected.includes(status)) return true;
+          failures.push(`${label} ${step}: ${status} ${text.slice(0, 300)}`);
+          return false;
+        };
+        const created = await server.call("POST", `${collection}?fieldValidation=Strict`, { body: { apiVersion: apiVersionOf(definition), kind: definition.kind, metadata: { name }, ...body } });
+        if (!check("create", created.status, [201], created.text)) continue;
+        const read = await server.call("GET", item);
+        if (!check("get", read.status, [200], read.text)) continue;
+        const list = await server.call("GET", collection);
+        if (check("list", list.status, [200], list.text) && !(list.json["items"] as Json[]).some((entry) => (entry["metadata"] as Json)["name"] === name)) failures.push(`${label} list: ${name} missing`);
+        const metadata = read.json["metadata"] as Json;
+        const updated = await server.call("PUT", `${item}?fieldValidation=Strict`, { body: { ...read.json, metadata: { ...metadata, labels: { ...(metadata["labels"] as Json | undefined), updated: "yes" } } } });
+        if (check("update", updated.status, [200], updated.text) && ((updated.json["metadata"] as Json)["labels"] as Json)["updated"] !== "yes") failures.push(`${label} update: label not kept`);
+        const patched = await server.call("PATCH", `${item}?fieldValidation=Strict`, { body: { metadata: { annotations: { patched: "yes" } } }, headers: { "content-type": "application/merge-patch+json" } });
+        if (check("patch", patched.status, [200], patched.text) && ((patched.json["metadata"] as Json)["annotations"] as Json)["patched"] !== "yes") failures.push(`${label} patch: annotation not kept`);
+        const deleted = await server.call("DELETE", item);
+        if (!check("delete", deleted.status, [200], deleted.text) || definition.kind === "Namespace") continue;
+        const gone = await server.call("GET", item);
+        check("get after delete", gone.status, [404], gone.text);
+      }
+      assert.deepEqual(failures, []);
+    });
+  });
+}
