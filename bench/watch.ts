@@ -160,63 +160,60 @@ interface FanoutRun {
   readonly fleets: FleetRecord[];
 }
 
-/** Opens a fleet per configuration and runs each write rate on it, on one server. */
 interface FleetHooks {
-  /** After the fleet of `config` is open, before its first write. */
-  readonly opened?: (config: FanoutConfig) => Promise<void>;
-  /** After each rate of `config`, with its watches still open. */
-  readonly afterRate?: (config: FanoutConfig, phases: readonly FanoutPhase[]) => Promise<void>;
+  /** After the watches of a phase are open, before its first write. */
+  readonly opened?: (config: FanoutConfig, rateIndex: number) => Promise<void>;
+  /** After the phase, its watches still open. */
+  readonly afterRate?: (config: FanoutConfig, rateIndex: number, phase: FanoutPhase) => Promise<void>;
 }
 
+/**
+ * Every (configuration, rate) phase on freshly opened watches, from the resourceVersion of a list
+ * taken just before, on one server: a phase does not inherit what earlier phases left in the
+ * server (a repeated phase included).
+ */
 async function runFanout(server: { readonly pid: number }, target: Target, writer: PacedWriter, setup: Client, configs: readonly FanoutConfig[], settings: Settings, gate: QuietGate, phaseMs: number, hooks: FleetHooks = {}): Promise<FanoutRun> {
   const phases: FanoutPhase[] = [];
   const fleets: FleetRecord[] = [];
   for (const config of configs) {
-    await gate.wait([server.pid]);
-    const revision = await listRevision(setup, NAMESPACE);
-    const spec: FleetSpec = {
-      protocol: config.protocol,
-      watchers: config.watchers,
-      workers: settings.watchWorkers,
-      sessionsPerWorker: settings.h2SessionsPerWorker,
-      target,
-      path: `${collection(NAMESPACE)}?watch=1&resourceVersion=${revision}`,
-      openConcurrency: settings.openConcurrency,
-    };
     const label = fleetLabel(config, settings);
-    const fleet = await WatchFleet.open(spec);
-    const opening = fleet.opening;
-    fleets.push({ ...opening, label, protocol: config.protocol, watchers: config.watchers });
-    log(`  ${label}: ${opening.opened} open in ${opening.openS} s over ${opening.connections} connection(s), ${opening.workers} watcher thread(s)${opening.failed > 0 ? `, ${opening.failed} FAILED (${opening.firstError ?? "?"})` : ""}`);
-    let expected = 0;
-    let closed = 0;
-    const configPhases: FanoutPhase[] = [];
-    try {
-      await hooks.opened?.(config);
-      for (const rate of config.rates) {
-        const phaseLabel = `${config.prefix ?? ""}${thousands(config.watchers)} @ ${rate} writes/s (${config.protocol})`;
-        const result = await gate.measure(
-          phaseLabel,
-          [server.pid],
-          async () => {
-            const run = await runFanoutPhase({ label: phaseLabel, fleet, spec, writer, rate, durationMs: phaseMs, serverPid: server.pid, expectedBefore: expected, closedBefore: closed, tag: `w${config.protocol}${config.watchers}-${rate}-${Date.now().toString(36)}` });
-            expected = run.expectedAfter;
-            closed = run.closedAfter;
+    for (const [rateIndex, rate] of config.rates.entries()) {
+      const phaseLabel = `${config.prefix ?? ""}${thousands(config.watchers)} @ ${rate} writes/s (${config.protocol})`;
+      const result = await gate.measure(
+        phaseLabel,
+        [server.pid],
+        async () => {
+          const revision = await listRevision(setup, NAMESPACE);
+          const spec: FleetSpec = {
+            protocol: config.protocol,
+            watchers: config.watchers,
+            workers: settings.watchWorkers,
+            sessionsPerWorker: settings.h2SessionsPerWorker,
+            target,
+            path: `${collection(NAMESPACE)}?watch=1&resourceVersion=${revision}`,
+            openConcurrency: settings.openConcurrency,
+          };
+          const fleet = await WatchFleet.open(spec);
+          try {
+            const opening = fleet.opening;
+            fleets.push({ ...opening, label: `${label} (${rate} writes/s)`, protocol: config.protocol, watchers: config.watchers });
+            log(`  ${label}: ${opening.opened} open in ${opening.openS} s over ${opening.connections} connection(s), ${opening.workers} watcher thread(s)${opening.failed > 0 ? `, ${opening.failed} FAILED (${opening.firstError ?? "?"})` : ""}`);
+            await hooks.opened?.(config, rateIndex);
+            const run = await runFanoutPhase({ label: phaseLabel, fleet, spec, writer, rate, durationMs: phaseMs, serverPid: server.pid, expectedBefore: 0, closedBefore: 0, tag: `w${config.protocol}${config.watchers}-${rate}-${Date.now().toString(36)}` });
+            await hooks.afterRate?.(config, rateIndex, run.phase);
             return run.phase;
-          },
-          (phase) => phase.otherCpuPercent,
-          phaseMs,
-          3,
-        );
-        phases.push(result);
-        configPhases.push(result);
-        log(describeFanout(result));
-        await hooks.afterRate?.(config, configPhases);
-      }
-    } finally {
-      await fleet.close();
+          } finally {
+            await fleet.close();
+            await sleep(300);
+          }
+        },
+        (phase) => phase.otherCpuPercent,
+        phaseMs,
+        3,
+      );
+      phases.push(result);
+      log(describeFanout(result));
     }
-    await sleep(300);
   }
   return { phases, fleets };
 }
@@ -274,15 +271,16 @@ async function measureFanout(root: string, settings: Settings, gate: QuietGate):
     const hooks: FleetHooks = !settings.heapSnapshot
       ? {}
       : {
-          opened: async (config) => {
-            if (config.protocol !== "h1" || config.watchers !== checked) return;
+          opened: async (config, rateIndex) => {
+            if (config.protocol !== "h1" || config.watchers !== checked || rateIndex !== 0) return;
             const { summary, rssMB } = await snapshot();
             before = { liveHeapMiB: summary.liveHeapMiB, promises: summary.promises, rssMB };
           },
-          // After the first (low) rate: the snapshot of a heap that grew for the whole fleet would
-          // be large and slow to write and read; per event, what is retained is the same.
-          afterRate: async (config, phases) => {
-            if (config.protocol !== "h1" || config.watchers !== checked || before === undefined || phases.length !== 1) return;
+          // After the low rate: the snapshot of a heap that grew at the high rate would be large
+          // and slow to write and read; per event, what is retained is the same.
+          afterRate: async (config, rateIndex, phase) => {
+            if (config.protocol !== "h1" || config.watchers !== checked || before === undefined || rateIndex !== 0) return;
+            const phases = [phase];
             const started = monotonicMs();
             const { summary, rssMB } = await snapshot();
             const events = phases.reduce((sum, phase) => sum + phase.events.received, 0);
@@ -882,7 +880,7 @@ function notes(settings: Settings, fanout: FanoutResults, lists: ListResults): s
     "The machine has 2 cores for the server, the watcher threads and the writer: when the server takes one core, the client side has the other. 'client CPU' is the whole bench process (all watcher threads and the writer); 'busiest client thread' the most loaded single thread.",
     `Writer: one HTTP/2 connection in the bench's main thread, open-loop at the target rate (write i issued at start + i/rate, at most 256 in flight); even writes create a ConfigMap of ~${settings.bodyBytes} bytes, odd ones merge-patch one of ${settings.poolSize} existing ones (ADDED and MODIFIED events of ~1.1 KiB).`,
     "Delay = arrival of the event at the watcher (monotonic clock, per read) − the writer receiving the 201/200 of the write with that resourceVersion. The server fans an event out as soon as it is committed, in parallel with answering the writer, so a delay can be negative (min column).",
-    `Events lost = (acknowledged writes × watches open at the phase start) − events received with a matching resourceVersion; after the writes, the bench waits until every open watch has every event (giving up after ${DRAIN_STALL_MS / 1000} s without progress or ${DRAIN_TIMEOUT_MS / 1000} s in all, so "lost" includes events later than that). All watchers of a configuration watch from the resourceVersion of a list taken just before they open; both rates run on the same watches, 20 writes/s first.`,
+    `Events lost = (acknowledged writes × watches open at the phase start) − events received with a matching resourceVersion; after the writes, the bench waits until every open watch has every event (giving up after ${DRAIN_STALL_MS / 1000} s without progress or ${DRAIN_TIMEOUT_MS / 1000} s in all, so "lost" includes events later than that). Every phase runs on freshly opened watches (a repeated phase too), from the resourceVersion of a list taken just before they open, so no phase inherits what an earlier one left in the server.`,
     "The server is one thread: fanning an event out to N watchers runs on the same event loop as answering the writer, so the write's 201/200 can trail the events (negative delays) and the delay from the ack understates the fan-out lag when N is large. The delay from the write being sent (commit + fan-out + the watcher's read) and the writes/s achieved (an open-loop writer falls behind when the server is saturated) are reported next to it.",
     "Lists: timed from the request to the last byte of the last page, one client connection, bodies counted afterwards. Consistent = resourceVersion unset (served from the watch cache once it has caught up with the store); rv=0 = any cached state. Paged: limit=500, continue tokens followed to the end (continued pages are read from storage at the token's revision).",
     `RSS growth: on a server just restarted with the small set (steady, no list served yet), VmRSS sampled every ${settings.rssIntervalMs} ms (and VmHWM reset via /proc/<pid>/clear_refs before each round, read after, when writable) during ${settings.rssConcurrent} concurrent whole lists; growth = peak − the median RSS over the 300 ms right before.`,

@@ -90,6 +90,12 @@ for (const profile of [ORCH_PROFILE, KUBERNETES_PROFILE]) {
       assert.match(ok(await kubectl(["explain", "deployment.spec.strategy.rollingUpdate.maxSurge"])), /FIELD: maxSurge <IntOrString>/);
     });
 
+    it("explain --output plaintext-openapiv2 reads the Swagger 2.0 document (protobuf)", async () => {
+      const output = ok(await kubectl(["explain", "pods.spec.containers", "--output", "plaintext-openapiv2"]));
+      assert.match(output, /RESOURCE: containers <\[\]Object>/);
+      assert.match(output, /imagePullPolicy\s+<string>/);
+    });
+
     it("apply -f creates every object of a multi-document manifest", async () => {
       const output = ok(await kubectl(["apply", "-f", write(documents(groups, first))]));
       for (const line of ["deployment.apps/web created", "service/web created", "configmap/web-config created", `ingress.${groups.networking}/web created`, `role.${groups.rbac}/web-reader created`, `rolebinding.${groups.rbac}/web-reader created`]) {

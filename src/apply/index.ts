@@ -6,5 +6,6 @@ export { FieldManager, type ApplyWrite, type FieldManagerOptions, type FieldWrit
 export { FieldSet } from "./field-set.js";
 export { decodeManagedFields, encodeManagedFields, isResetManagedFields, managerIdentifier } from "./managed-fields.js";
 export { pathString, type Path, type PathElement } from "./path.js";
-export { compare, merge, removeItems, toFieldSet } from "./typed.js";
+export { merge, removeItems } from "./merge.js";
+export { compare, toFieldSet } from "./typed.js";
 export { Updater, type Conflict, type VersionedSet } from "./updater.js";

@@ -1,7 +1,8 @@
 import type { FieldType } from "../api/schema/field-type.js";
 import { FieldSet } from "./field-set.js";
 import type { Path } from "./path.js";
-import { compare, ensureNamedFieldsAreMembers, merge, removeItems, toFieldSet, type Comparison } from "./typed.js";
+import { merge, removeItems } from "./merge.js";
+import { compare, ensureNamedFieldsAreMembers, toFieldSet, type Comparison } from "./typed.js";
 
 /** The fields one manager owns, with the API version it wrote them in and whether it applied them. */
 export interface VersionedSet {

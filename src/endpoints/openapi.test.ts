@@ -1,9 +1,39 @@
 import { after, before, describe, it } from "node:test";
 import assert from "node:assert/strict";
 import { KUBERNETES_PROFILE, ORCH_PROFILE, type Profile } from "../api/profile.js";
+import { OPENAPI_V2_PROTOBUF } from "../codec/openapi-v2-protobuf.js";
 import { inProcessServer } from "../testing/in-process.js";
 
 type Json = Record<string, unknown>;
+
+/** The length-delimited fields of a protobuf message by number (other wire types skipped). */
+function fieldsOf(bytes: Buffer): Map<number, Buffer[]> {
+  const fields = new Map<number, Buffer[]>();
+  let offset = 0;
+  const varint = (): number => {
+    let value = 0;
+    let scale = 1;
+    for (;;) {
+      const byte = bytes[offset++] ?? 0;
+      value += (byte & 0x7f) * scale;
+      scale *= 0x80;
+      if (byte < 0x80) return value;
+    }
+  };
+  while (offset < bytes.length) {
+    const key = varint();
+    const wireType = key % 8;
+    const field = Math.floor(key / 8);
+    if (wireType === 0) varint();
+    else if (wireType === 1) offset += 8;
+    else if (wireType === 2) {
+      const length = varint();
+      fields.set(field, [...(fields.get(field) ?? []), bytes.subarray(offset, offset + length)]);
+      offset += length;
+    } else throw new Error(`unexpected wire type ${wireType}`);
+  }
+  return fields;
+}
 
 /** Every `$ref` in a document, as the name after the prefix. */
 function references(value: unknown, prefix: string, out: string[] = []): string[] {
@@ -84,9 +114,18 @@ for (const profile of [ORCH_PROFILE, KUBERNETES_PROFILE]) {
       assert.deepEqual(post?.parameters.find((parameter) => parameter["in"] === "body")?.["schema"], { $ref: `#/definitions/${domain}.api.core.v1.Pod` });
     });
 
-    it("answers 406 to a client that accepts only the protobuf form of /openapi/v2", async () => {
-      const response = await server.call("GET", "/openapi/v2", { headers: { accept: "application/com.github.proto-openapi.spec.v2@v1.0+protobuf" } });
-      assert.equal(response.status, 406);
+    it("serves /openapi/v2 in gnostic's protobuf form to clients that ask for it (kubectl), and 406 for other types", async () => {
+      const response = await server.raw("GET", "/openapi/v2", { headers: { accept: OPENAPI_V2_PROTOBUF } });
+      assert.equal(response.status, 200);
+      assert.equal(response.headers["content-type"], "application/octet-stream");
+      const bytes = Buffer.from(response.body as Uint8Array);
+      const document = fieldsOf(bytes);
+      assert.equal(document.get(1)?.[0]?.toString("utf8"), "2.0");
+      const definitions = fieldsOf(document.get(9)?.[0] ?? Buffer.alloc(0)).get(1) ?? [];
+      const names = definitions.map((entry) => fieldsOf(entry).get(1)?.[0]?.toString("utf8"));
+      const json = (await server.call("GET", "/openapi/v2")).json["definitions"] as Json;
+      assert.deepEqual(names, Object.keys(json));
+      assert.equal((await server.call("GET", "/openapi/v2", { headers: { accept: "application/xml" } })).status, 406);
     });
   });
 }

@@ -3,11 +3,13 @@ import type { Profile } from "../api/profile.js";
 import type { SchemaCatalogue } from "../api/schema/catalogue.js";
 import { definitionClosure, renderDefinitions } from "../api/schema/render.js";
 import type { Registry } from "../registry/registry.js";
+import { encodeOpenApiV2 } from "../codec/openapi-v2-protobuf.js";
 import { pathsOf, referencedIds } from "./openapi-paths.js";
 
 /**
  * The OpenAPI documents: `/openapi/v3` (an index with a hash per group-version) and one
- * OpenAPI 3.0 document per group-version, and `/openapi/v2` (one Swagger 2.0 document for all).
+ * OpenAPI 3.0 document per group-version, and `/openapi/v2` (one Swagger 2.0 document for all, as JSON or in
+ * gnostic's protobuf form, which kubectl asks for).
  * Each document has the operations of its resources, with request and response bodies pointing
  * at component schemas derived from the schema catalogue: every kind served there, its list, and
  * every definition they reach, kinds tagged with their group-version-kind. Extensions are written
@@ -19,8 +21,8 @@ export interface OpenApiDocuments {
   root(): Record<string, unknown>;
   /** A v3 group-version document (`api/v1`, `apis/apps/v1`), serialized. */
   document(path: string): { readonly body: string; readonly etag: string } | undefined;
-  /** The Swagger 2.0 document, serialized. */
-  v2(): { readonly body: string; readonly etag: string };
+  /** The Swagger 2.0 document, serialized as JSON or as gnostic's protobuf. */
+  v2(format: "json" | "protobuf"): { readonly body: string | Uint8Array; readonly etag: string };
 }
 
 function groupVersionPath(group: string, version: string): string {
@@ -37,6 +39,10 @@ function built(document: unknown): Built {
   return { body, etag: createHash("sha512").update(body).digest("hex").toUpperCase() };
 }
 
+function builtBytes(body: Uint8Array): { readonly body: Uint8Array; readonly etag: string } {
+  return { body, etag: createHash("sha512").update(body).digest("hex").toUpperCase() };
+}
+
 export function createOpenApi(registry: Registry, profile: Profile, catalogue: SchemaCatalogue): OpenApiDocuments {
   const idOf = (group: string, version: string, kind: string): string | undefined => catalogue.idOf(group, version, kind);
   const groupVersions = new Map<string, { group: string; version: string }>();
@@ -44,7 +50,8 @@ export function createOpenApi(registry: Registry, profile: Profile, catalogue: S
   const info = { title: profile.name, version: profile.gitVersion };
   const documents = new Map<string, Built>();
   let root: Record<string, unknown> | undefined;
-  let swagger: Built | undefined;
+  let swagger: { readonly json: Built; readonly document: Record<string, unknown> } | undefined;
+  let swaggerProtobuf: { readonly body: Uint8Array; readonly etag: string } | undefined;
 
   const buildV3 = (group: string, version: string): Built => {
     const paths: Record<string, unknown> = {};
@@ -72,7 +79,7 @@ export function createOpenApi(registry: Registry, profile: Profile, catalogue: S
       return root;
     },
     document: documentFor,
-    v2() {
+    v2(format) {
       if (swagger === undefined) {
         const paths: Record<string, unknown> = {};
         const roots: string[] = [];
@@ -81,9 +88,12 @@ export function createOpenApi(registry: Registry, profile: Profile, catalogue: S
           roots.push(...referencedIds(store.definition, idOf));
         }
         const definitions = renderDefinitions(catalogue, definitionClosure(catalogue, roots), { profile, target: "v2", descriptions: true });
-        swagger = built({ swagger: "2.0", info, paths, definitions });
+        const document = { swagger: "2.0", info, paths, definitions };
+        swagger = { json: built(document), document };
       }
-      return swagger;
+      if (format === "json") return swagger.json;
+      swaggerProtobuf ??= builtBytes(encodeOpenApiV2(swagger.document));
+      return swaggerProtobuf;
     },
   };
 }

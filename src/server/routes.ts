@@ -7,6 +7,7 @@ import { metaGroup } from "../api/profile.js";
 import { createHash } from "node:crypto";
 import { builtinCatalogue } from "../api/schema/catalogue.js";
 import { createOpenApi } from "../endpoints/openapi.js";
+import { OPENAPI_V2_PROTOBUF } from "../codec/openapi-v2-protobuf.js";
 import { respondJson } from "../endpoints/respond.js";
 import type { Registry } from "../registry/registry.js";
 import type { ApiResponse, RequestContext } from "../request/context.js";
@@ -69,9 +70,9 @@ function aggregatedDiscoveryResponder(registry: Registry, discoveryGroup: string
  * A built OpenAPI document with its ETag: 304 on If-None-Match; a v3 document fetched with its
  * current `hash` may be cached forever, as kube answers.
  */
-function respondOpenApi(context: RequestContext, document: { readonly body: string; readonly etag: string }, immutable: boolean): ApiResponse {
+function respondOpenApi(context: RequestContext, document: { readonly body: string | Uint8Array; readonly etag: string }, immutable: boolean, contentType = "application/json"): ApiResponse {
   const etag = `"${document.etag}"`;
-  const headers: Record<string, string> = { "content-type": "application/json", etag, vary: "Accept", "cache-control": immutable ? "public, immutable" : "no-cache, private" };
+  const headers: Record<string, string> = { "content-type": contentType, etag, vary: "Accept", "cache-control": immutable ? "public, immutable" : "no-cache, private" };
   if (context.request.headers["if-none-match"] === etag) return { status: 304, headers, body: "" };
   return { status: 200, headers, body: document.body };
 }
@@ -97,10 +98,11 @@ export function createNonResourceHandler(options: NonResourceOptions): (context:
       if (document !== undefined) return respondOpenApi(context, document, query.get("hash") === document.etag);
     }
     if (path === "/openapi/v2") {
-      // JSON only: a client that accepts nothing but the protobuf form (kubectl asks for it first) gets 406.
+      // kubectl asks for gnostic's protobuf form (sent as octet-stream: its media type is no valid MIME type); JSON for everyone else.
       const accept = context.request.headers["accept"] ?? "";
-      if (accept !== "" && !/application\/json|\*\/\*|application\/\*/.test(accept)) throw new ApiError(406, "NotAcceptable", "only application/json is served for /openapi/v2");
-      return respondOpenApi(context, openApi.v2(), false);
+      if (accept.includes(OPENAPI_V2_PROTOBUF) || accept.includes("application/com.github.proto-openapi.spec.v2.v1.0+protobuf")) return respondOpenApi(context, openApi.v2("protobuf"), false, "application/octet-stream");
+      if (accept !== "" && !/application\/json|\*\/\*|application\/\*/.test(accept)) throw new ApiError(406, "NotAcceptable", "only application/json and the protobuf form are served for /openapi/v2");
+      return respondOpenApi(context, openApi.v2("json"), false);
     }
     if (path === "/version") return respondJson(context, 200, versionInfo(options.profile));
     if (options.issuerDiscovery !== undefined && (path === OPENID_CONFIGURATION_PATH || path === JWKS_PATH)) {

@@ -1,23 +1,27 @@
 import type { Profile } from "../profile.js";
 import { builtinCatalogue } from "./catalogue.js";
 import { DEDUCED, type FieldType, type MapType, type SchemaSource } from "./field-type.js";
-import { fieldTypeFromOpenApi } from "./openapi.js";
+import { openApiTypeReader } from "./openapi.js";
 import { definitionClosure, publicName, renderDefinitions } from "./render.js";
 
 /**
  * The schema source of the built-in kinds, derived from the schema catalogue (the one source of
  * truth): each kind's definition is rendered as OpenAPI v3 with the profile's extension prefixes
- * (the documents `/openapi/v3` serves, without descriptions) and read by `fieldTypeFromOpenApi`,
- * so apply and strategic merge patch follow exactly the markers clients see. Kinds the catalogue
+ * (the documents `/openapi/v3` serves, without descriptions) and read by one OpenAPI reader for all
+ * kinds (shared definitions are read once), so apply and strategic merge patch follow exactly the
+ * markers clients see. Kinds the catalogue
  * has no schema for get kube's default for custom resources without a schema (keys granular,
  * lists atomic) under the common object metadata. Types are built on first use per kind.
  */
 export function builtinSchemas(profile: Profile): SchemaSource {
   const catalogue = builtinCatalogue(profile);
-  let components: Record<string, unknown> | undefined;
+  let reader: ((schema: unknown) => FieldType) | undefined;
   const read = (id: string): FieldType => {
-    components ??= renderDefinitions(catalogue, definitionClosure(catalogue, catalogue.definitions.keys()), { profile, target: "v3", descriptions: false });
-    return fieldTypeFromOpenApi({ $ref: `#/components/schemas/${publicName(profile, id)}` }, { extensionPrefixes: profile.openApiExtensionPrefixes, components });
+    reader ??= openApiTypeReader({
+      extensionPrefixes: profile.openApiExtensionPrefixes,
+      components: renderDefinitions(catalogue, definitionClosure(catalogue, catalogue.definitions.keys()), { profile, target: "v3", descriptions: false }),
+    });
+    return reader({ $ref: `#/components/schemas/${publicName(profile, id)}` });
   };
   const types = new Map<string, FieldType>();
   let schemaLess: MapType | undefined;

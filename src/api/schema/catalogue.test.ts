@@ -1,7 +1,9 @@
 import { describe, it } from "node:test";
 import assert from "node:assert/strict";
 import { apiGroup, KUBERNETES_PROFILE, ORCH_PROFILE, type Profile } from "../profile.js";
+import { builtinSchemas } from "./builtin.js";
 import { builtinCatalogue, type SchemaCatalogue } from "./catalogue.js";
+import { fieldTypeOf, type FieldType } from "./field-type.js";
 import type { SchemaNode } from "./node.js";
 import { definitionClosure, publicName, renderDefinitions, renderNode } from "./render.js";
 
@@ -181,4 +183,44 @@ describe("render: catalogue definitions as OpenAPI", () => {
     for (const prefix of prefixes) assert.deepEqual(deployment[`${prefix}group-version-kind`], [{ group: "apps", kind: "Deployment", version: "v1" }]);
     assert.equal((rendered[publicName(profile, "core.v1.Container")] as Record<string, unknown>)[`${prefixes[0] ?? ""}group-version-kind`], undefined);
   });
+});
+
+describe("builtinSchemas(): apply's types derived from the catalogue", () => {
+  const profile = ORCH_PROFILE;
+  const catalogue = builtinCatalogue(profile);
+  const schemas = builtinSchemas(profile);
+  const at = (type: FieldType, path: string): FieldType => {
+    let current = type;
+    for (const name of path.split(".")) {
+      if (current.kind === "list") current = current.items;
+      if (current.kind !== "map") throw new Error(`not a map at ${name}`);
+      current = fieldTypeOf(current, name);
+    }
+    return current;
+  };
+
+  it("types every kind of the catalogue from its own schema (named fields, not the schema-less default)", () => {
+    const untyped: string[] = [];
+    for (const id of catalogue.definitions.keys()) {
+      for (const gvk of catalogue.kindsOf(id)) {
+        const type = schemas.schemaFor(gvk.group, gvk.version, gvk.kind);
+        if (type.kind !== "map" || !type.fields.has("apiVersion") || !type.fields.has("metadata")) untyped.push(`${gvk.group}/${gvk.version}/${gvk.kind}`);
+      }
+    }
+    assert.deepEqual(untyped, []);
+  });
+
+  const cases: { group: string; version: string; kind: string; path: string; expected: string }[] = [
+    { group: apiGroup(profile, "admissionregistration"), version: "v1", kind: "MutatingWebhookConfiguration", path: "webhooks", expected: "list map name" },
+    { group: apiGroup(profile, "networking"), version: "v1", kind: "Ingress", path: "spec.rules", expected: "list atomic " },
+    { group: apiGroup(profile, "storage"), version: "v1", kind: "CSINode", path: "spec.drivers", expected: "list map name" },
+    { group: "batch", version: "v1", kind: "CronJob", path: "spec.jobTemplate.spec.template.spec.containers", expected: "list map name" },
+    { group: "", version: "v1", kind: "Pod", path: "spec.containers.args", expected: "list atomic " },
+  ];
+  for (const testCase of cases) {
+    it(`${testCase.kind} ${testCase.path}: ${testCase.expected}`, () => {
+      const type = at(schemas.schemaFor(testCase.group, testCase.version, testCase.kind), testCase.path);
+      assert.equal(type.kind === "list" ? `list ${type.listType} ${type.keys.join("+")}` : type.kind, testCase.expected);
+    });
+  }
 });

@@ -1,4 +1,4 @@
-import { isPlainObject } from "../object.js";
+import { isPlainObject, type JsonValue } from "../object.js";
 import type { SchemaCatalogue } from "./catalogue.js";
 import type { SchemaNode } from "./node.js";
 
@@ -15,16 +15,36 @@ export function applyDefaults(catalogue: SchemaCatalogue, defaulters: ReadonlyMa
   visit(catalogue, defaulters, node, value);
 }
 
+/** Per struct, the properties that have a default (computed once per node). */
+const PLANS = new WeakMap<SchemaNode, readonly (readonly [string, JsonValue])[]>();
+
+function defaultsOf(catalogue: SchemaCatalogue, node: SchemaNode): readonly (readonly [string, JsonValue])[] {
+  let plan = PLANS.get(node);
+  if (plan === undefined) {
+    plan = Object.entries(node.properties ?? {}).flatMap(([name, property]): (readonly [string, JsonValue])[] => {
+      const fallback = catalogue.resolve(property).default;
+      return fallback === undefined ? [] : [[name, fallback]];
+    });
+    PLANS.set(node, plan);
+  }
+  return plan;
+}
+
+/** A fresh copy of a default (objects and lists are never shared between objects). */
+function copyOf(value: JsonValue): JsonValue {
+  if (Array.isArray(value)) return value.map(copyOf);
+  if (typeof value === "object" && value !== null) return Object.fromEntries(Object.entries(value).map(([key, item]) => [key, copyOf(item)]));
+  return value;
+}
+
 function visit(catalogue: SchemaCatalogue, defaulters: ReadonlyMap<string, DefinitionDefaulter>, site: SchemaNode, value: unknown): void {
   if (value === null || value === undefined) return;
   const node = catalogue.resolve(site);
   if (node.preserveUnknownFields === true || node.embeddedResource === true) return;
   if (isPlainObject(value)) {
     const properties = node.properties ?? {};
-    for (const [name, property] of Object.entries(properties)) {
-      if (value[name] !== undefined && value[name] !== null) continue;
-      const fallback = catalogue.resolve(property).default;
-      if (fallback !== undefined) value[name] = structuredClone(fallback);
+    for (const [name, fallback] of defaultsOf(catalogue, node)) {
+      if (value[name] === undefined || value[name] === null) value[name] = copyOf(fallback);
     }
     if (site.ref !== undefined) defaulters.get(site.ref)?.(value);
     for (const [name, item] of Object.entries(value)) {

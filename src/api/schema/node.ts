@@ -132,17 +132,3 @@ export function listMap(items: SchemaNode, keys: readonly string[], options: { r
 
 /** A list with only kube's strategic-merge markers (merged by `key`), no list type. */
 export const mergeList = (items: SchemaNode, key: string, description?: string): SchemaNode => described({ type: "array", items, patchStrategy: "merge", patchMergeKey: key }, description);
-
-/** Conditions merged by type (`listType: map`, key `type`, with the patch markers). */
-export const conditions = (item: string, description?: string): SchemaNode => listMap(ref(item), ["type"], { patch: true, description });
-
-/** Replaces the `required` list of a struct (for versions that require other fields). */
-export function withRequired(node: SchemaNode, required: readonly string[]): SchemaNode {
-  const { required: _previous, ...rest } = node;
-  return required.length === 0 ? rest : { ...rest, required };
-}
-
-/** Replaces some properties of a struct. */
-export function withProperties(node: SchemaNode, properties: Readonly<Record<string, SchemaNode>>): SchemaNode {
-  return { ...node, properties: { ...node.properties, ...properties } };
-}

@@ -37,6 +37,8 @@ const SCHEMAS = {
   validatingV1beta1: schemaOf(g("admissionregistration"), "v1beta1", "ValidatingWebhookConfiguration"),
   crd: schemaOf(g("apiextensions"), "v1", "CustomResourceDefinition"),
   hpa: schemaOf("autoscaling", "v2", "HorizontalPodAutoscaler"),
+  endpointSlice: schemaOf(g("discovery"), "v1", "EndpointSlice"),
+  csiNode: schemaOf(g("storage"), "v1", "CSINode"),
 } as const;
 type SchemaName = keyof typeof SCHEMAS;
 
@@ -78,6 +80,9 @@ describe("ObjectSchema.validate(): schema errors by path, after defaulting", () 
     { name: "null is an absent value", schema: "deployment", body: deployment({ replicas: null, paused: null }), errors: [] },
     { name: "a missing required list", schema: "pod", body: { spec: {} }, errors: ["Required spec.containers"] },
     { name: "an empty required list", schema: "pod", body: { spec: { containers: [] } }, errors: ["Required spec.containers"] },
+    { name: "a list kube allows empty: an endpoint slice without endpoints", schema: "endpointSlice", body: { addressType: "IPv4", endpoints: [] }, errors: [] },
+    { name: "a CSINode without drivers", schema: "csiNode", body: { spec: { drivers: [] } }, errors: [] },
+    { name: "an empty required string", schema: "csiNode", body: { spec: { drivers: [{ name: "", nodeID: "n1" }] } }, errors: ["Required spec.drivers[0].name"] },
     { name: "missing required fields in list items", schema: "pod", body: { spec: { containers: [{}] } }, errors: ["Required spec.containers[0].image", "Required spec.containers[0].name"] },
     { name: "an enum value the kind does not have", schema: "pod", body: pod({ restartPolicy: "Sometimes" }), errors: ["NotSupported spec.restartPolicy"] },
     { name: "a fraction where an integer belongs", schema: "pod", body: pod({ terminationGracePeriodSeconds: 1.5 }), errors: ["TypeInvalid spec.terminationGracePeriodSeconds"] },
@@ -139,6 +144,7 @@ describe("ObjectSchema.validate(): schema errors by path, after defaulting", () 
     { name: "admission review versions the server does not speak", schema: "validatingV1", body: { webhooks: [hook({ admissionReviewVersions: ["v2"] })] }, errors: ["Invalid webhooks[0].admissionReviewVersions"] },
     { name: "a webhook name with two segments", schema: "validatingV1", body: { webhooks: [hook({ name: "example.com" })] }, errors: ["Invalid webhooks[0].name"] },
     { name: "v1beta1 webhooks may repeat names, omit admissionReviewVersions and have Unknown side effects", schema: "validatingV1beta1", body: { webhooks: [hook({ admissionReviewVersions: undefined, sideEffects: "Unknown" }), hook({ sideEffects: undefined })] }, errors: [] },
+    { name: "a CRD as generators write it, with an empty status", schema: "crd", body: { metadata: { name: "x.example.com" }, spec: { group: "example.com", scope: "Namespaced", names: { plural: "x", kind: "X" }, versions: [{ name: "v1", served: true, storage: true, schema: { openAPIV3Schema: { type: "object" } } }] }, status: { acceptedNames: { kind: "", plural: "" }, conditions: [], storedVersions: [] } }, errors: [] },
     { name: "a CRD named after another plural", schema: "crd", body: { spec: { group: "example.com", scope: "Namespaced", names: { plural: "widgets", kind: "Widget" }, versions: [{ name: "v1", served: true, storage: true, schema: { openAPIV3Schema: { type: "object" } } }] } }, errors: ["Invalid metadata.name"] },
     { name: "a CRD without scope, a storage version and a schema", schema: "crd", body: { spec: { group: "example.com", names: { plural: "x", kind: "X" }, versions: [{ name: "v1", served: true, storage: false }] } }, errors: ["Invalid metadata.name", "Invalid spec.versions", "Required spec.scope", "Required spec.versions[0].schema.openAPIV3Schema"] },
   ];

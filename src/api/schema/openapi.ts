@@ -33,6 +33,15 @@ export function fieldTypeFromOpenApi(schema: unknown, options: OpenApiReadOption
   return new OpenApiReader(options).read(schema);
 }
 
+/**
+ * `fieldTypeFromOpenApi` for many schemas over the same components: resolved references are kept
+ * between reads, so kinds sharing definitions (every pod template) are read once.
+ */
+export function openApiTypeReader(options: OpenApiReadOptions): (schema: unknown) => FieldType {
+  const reader = new OpenApiReader(options);
+  return (schema) => reader.read(schema);
+}
+
 class OpenApiReader {
   private readonly options: OpenApiReadOptions;
   private readonly resolved = new Map<string, FieldType>();

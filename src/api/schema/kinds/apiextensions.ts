@@ -93,7 +93,8 @@ export function apiextensionsDefinitions(extensionPrefixes: readonly string[]): 
         versions: req(atomic(ref("apiextensions.v1.CustomResourceDefinitionVersion"))),
       })),
       status: obj({
-        acceptedNames: ref("apiextensions.v1.CustomResourceDefinitionNames"),
+        // Generated manifests carry `acceptedNames: {kind: "", plural: ""}`: the names are not required here.
+        acceptedNames: obj({ categories: strings(), kind: str(), listKind: str(), plural: str(), shortNames: strings(), singular: str() }),
         conditions: listMap(obj({ lastTransitionTime: time(), message: str(), reason: str(), status: req(str()), type: req(str()) }), ["type"]),
         storedVersions: strings(),
       }),

@@ -28,7 +28,7 @@ export const AUTH_DEFINITIONS: Readonly<Record<string, SchemaNode>> = {
   "authentication.v1.SelfSubjectReview": resource("SelfSubjectReview returns the user attributes the server sees for the caller.", { status: obj({ userInfo: USER_INFO }) }),
   "authentication.v1.TokenRequest": resource("TokenRequest requests a token for a service account.", {
     spec: req(obj({
-      audiences: req(strings()),
+      audiences: strings("Intended audiences; empty means the API server's."),
       boundObjectRef: obj({ apiVersion: str(), kind: str(), name: str(), uid: str() }),
       expirationSeconds: int64(),
     })),

@@ -13,7 +13,7 @@ const RUNTIME_CLASS = resource("RuntimeClass defines a container runtime support
 
 const ENDPOINT_SLICE = resource("EndpointSlice is a subset of the endpoints that implement a service.", {
   addressType: req(enumOf(["FQDN", "IPv4", "IPv6"])),
-  endpoints: req(atomic(ref("discovery.v1.Endpoint"))),
+  endpoints: atomic(ref("discovery.v1.Endpoint"), "The endpoints of the slice; may be empty."),
   ports: atomic(obj({ appProtocol: str(), name: str(), port: int32(), protocol: withDefault(enumOf(["SCTP", "TCP", "UDP"]), "TCP") }, { mapType: "atomic" })),
 });
 

@@ -141,7 +141,7 @@ export const CORE_POD_DEFINITIONS: Readonly<Record<string, SchemaNode>> = {
   "core.v1.ExecAction": obj({ command: strings() }),
   "core.v1.GRPCAction": obj({ port: req(int32()), service: str() }),
   "core.v1.HTTPGetAction": obj({ host: str(), httpHeaders: atomic(ref("core.v1.HTTPHeader")), path: str(), port: req(intOrString()), scheme: enumOf(["HTTP", "HTTPS"]) }),
-  "core.v1.HTTPHeader": obj({ name: req(str()), value: req(str()) }),
+  "core.v1.HTTPHeader": obj({ name: req(str()), value: str() }),
   "core.v1.TCPSocketAction": obj({ host: str(), port: req(intOrString()) }),
   "core.v1.SleepAction": obj({ seconds: req(int64()) }),
   "core.v1.Lifecycle": obj({ postStart: ref("core.v1.LifecycleHandler"), preStop: ref("core.v1.LifecycleHandler") }),
@@ -178,7 +178,7 @@ export const CORE_POD_DEFINITIONS: Readonly<Record<string, SchemaNode>> = {
     sysctls: atomic(ref("core.v1.Sysctl")),
     windowsOptions: ref("core.v1.WindowsSecurityContextOptions"),
   }),
-  "core.v1.Sysctl": obj({ name: req(str()), value: req(str()) }),
+  "core.v1.Sysctl": obj({ name: req(str()), value: str() }),
   "core.v1.Affinity": obj({ nodeAffinity: ref("core.v1.NodeAffinity"), podAffinity: ref("core.v1.PodAffinity"), podAntiAffinity: ref("core.v1.PodAntiAffinity") }),
   "core.v1.NodeAffinity": obj({
     preferredDuringSchedulingIgnoredDuringExecution: atomic(ref("core.v1.PreferredSchedulingTerm")),

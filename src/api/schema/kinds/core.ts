@@ -154,14 +154,14 @@ export const CORE_DEFINITIONS: Readonly<Record<string, SchemaNode>> = {
   "core.v1.EndpointPort": obj({ appProtocol: str(), name: str(), port: req(int32()), protocol: withDefault(enumOf(PROTOCOL), "TCP") }, { mapType: "atomic" }),
   "core.v1.LimitRange": resource("LimitRange sets resource usage limits for each kind of resource in a namespace.", {
     spec: obj({
-      limits: req(atomic(obj({
+      limits: atomic(obj({
         default: quantityMap(),
         defaultRequest: quantityMap(),
         max: quantityMap(),
         maxLimitRequestRatio: quantityMap(),
         min: quantityMap(),
         type: req(str()),
-      }))),
+      })),
     }),
   }),
   "core.v1.ResourceQuota": resource("ResourceQuota sets aggregate quota restrictions enforced per namespace.", {

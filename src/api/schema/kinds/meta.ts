@@ -14,9 +14,6 @@ export function resource(description: string, properties: Readonly<Record<string
   return obj({ apiVersion: str(API_VERSION), kind: str(KIND), metadata: objectMeta(), ...properties }, { description });
 }
 
-/** A kind whose objects are computed, never stored (reviews): metadata is still accepted. */
-export const review = resource;
-
 export const META_DEFINITIONS: Readonly<Record<string, SchemaNode>> = {
   "meta.v1.Time": { type: "string", format: "date-time", description: "Time is a timestamp in RFC 3339 form." },
   "meta.v1.MicroTime": { type: "string", format: "date-time", description: "MicroTime is a timestamp with microseconds." },
@@ -87,7 +84,7 @@ export const META_DEFINITIONS: Readonly<Record<string, SchemaNode>> = {
   }),
   "meta.v1.Condition": obj({
     lastTransitionTime: req(ref("meta.v1.Time")),
-    message: req(str()),
+    message: str(),
     observedGeneration: int64(),
     reason: req(str()),
     status: req(enumOf(["True", "False", "Unknown"])),

@@ -50,7 +50,7 @@ export const POLICY_DEFINITIONS: Readonly<Record<string, SchemaNode>> = {
       requiredDropCapabilities: strings(),
       runAsGroup: strategy(true),
       runAsUser: req(strategy(true)),
-      runtimeClass: obj({ allowedRuntimeClassNames: req(strings()), defaultRuntimeClassName: str() }),
+      runtimeClass: obj({ allowedRuntimeClassNames: strings(), defaultRuntimeClassName: str() }),
       seLinux: req(obj({ rule: req(str()), seLinuxOptions: ref("core.v1.SELinuxOptions") })),
       supplementalGroups: req(strategy(false)),
       volumes: strings(),

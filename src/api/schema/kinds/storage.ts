@@ -30,7 +30,7 @@ export const STORAGE_DEFINITIONS: Readonly<Record<string, SchemaNode>> = {
   }),
   "storage.v1.CSINode": resource("CSINode holds information about the CSI drivers installed on a node.", {
     spec: req(obj({
-      drivers: req(listMap(obj({ allocatable: obj({ count: int32() }), name: req(str()), nodeID: req(str()), topologyKeys: strings() }), ["name"], { patch: true })),
+      drivers: listMap(obj({ allocatable: obj({ count: int32() }), name: req(str()), nodeID: req(str()), topologyKeys: strings() }), ["name"], { patch: true, description: "The CSI drivers on the node; may be empty." }),
     })),
   }),
   "storage.v1.VolumeAttachment": resource("VolumeAttachment captures the intent to attach a volume to a node.", {
