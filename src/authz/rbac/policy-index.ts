@@ -1,3 +1,4 @@
+import { serviceAccountUserName } from "../../auth/service-account/claims.js";
 import type { ApiObject } from "../../api/object.js";
 import type { UserInfo } from "../../request/context.js";
 import type { FeedChange, ObjectFeed } from "../feed.js";
@@ -21,11 +22,6 @@ export interface BindingEntry {
   readonly subjects: readonly Subject[];
   /** Index keys of the subjects: `u:<user name>` (service accounts become their user name) or `g:<group>`. */
   readonly keys: readonly string[];
-}
-
-/** The service-account user name kube authenticates `<namespace>/<name>` as. */
-export function serviceAccountUserName(namespace: string, name: string): string {
-  return `system:serviceaccount:${namespace}:${name}`;
 }
 
 function subjectKey(subject: Subject, bindingNamespace: string): string | undefined {
