@@ -35,6 +35,8 @@ export class CacheWatcher {
   private queue: string[] = [];
   private queued = 0;
   private wake: (() => void) | undefined;
+  /** Set by `interrupt()`: the next wait returns [] once (bookmark tick, deadline, abort). */
+  private interrupted = false;
   private ended = false;
   /** Why the stream ended, for the caller's logs and tests. */
   endReason: "closed" | "overflow" | undefined;
@@ -81,6 +83,16 @@ export class CacheWatcher {
     this.notify();
   }
 
+  /**
+   * Makes a pending or the next `next()` return [] after any queued lines: how the stream's
+   * timers and abort signals wake it, with listeners registered once per watch (racing a
+   * never-settling promise on every wait would leak a reaction per event).
+   */
+  interrupt(): void {
+    this.interrupted = true;
+    this.notify();
+  }
+
   private notify(): void {
     const wake = this.wake;
     this.wake = undefined;
@@ -96,8 +108,8 @@ export class CacheWatcher {
     return batch;
   }
 
-  /** Waits for lines; undefined once ended and drained. `interrupt` resolves early with []. */
-  async next(interrupt?: Promise<unknown>): Promise<string[] | undefined> {
+  /** Waits for lines; undefined once ended and drained; [] once after `interrupt()`. */
+  async next(): Promise<string[] | undefined> {
     for (;;) {
       if (this.backlog.length > 0) {
         const batch = this.backlog;
@@ -111,11 +123,14 @@ export class CacheWatcher {
         return batch;
       }
       if (this.ended) return undefined;
-      const woken = new Promise<void>((resolve) => {
+      if (this.interrupted) {
+        this.interrupted = false;
+        return [];
+      }
+      await new Promise<void>((resolve) => {
         this.wake = resolve;
       });
-      if (interrupt === undefined) await woken;
-      else if ((await Promise.race([woken.then(() => "woken" as const), interrupt.then(() => "interrupted" as const)])) === "interrupted") return [];
     }
   }
+
 }

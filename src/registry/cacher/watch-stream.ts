@@ -26,12 +26,6 @@ export interface CachedWatchRequest {
   readonly error: (error: ApiError) => string;
 }
 
-function aborted(signal: AbortSignal): Promise<void> {
-  return new Promise((resolve) => {
-    if (signal.aborted) resolve();
-    else signal.addEventListener("abort", () => resolve(), { once: true });
-  });
-}
 
 /**
  * Opens a watch on the cache: waits as the start needs, registers the watcher (so anything
@@ -77,34 +71,32 @@ export async function openCachedWatch(request: CachedWatchRequest): Promise<Asyn
 /** Streams a registered watcher until it ends, the client goes, or the deadline passes. */
 async function* stream(request: CachedWatchRequest, watcher: CacheWatcher): AsyncGenerator<string> {
   const { cacher, options } = request;
-  const stopped = aborted(request.signal);
-  const finished = aborted(request.deadline);
-  let timer: NodeJS.Timeout | undefined;
+  // One listener each for the watch's whole life; they only wake the watcher.
+  const wake = (): void => watcher.interrupt();
+  request.signal.addEventListener("abort", wake, { once: true });
+  request.deadline.addEventListener("abort", wake, { once: true });
+  if (request.signal.aborted || request.deadline.aborted) wake();
+  const bookmarks = options.allowWatchBookmarks && request.bookmarkIntervalMs > 0;
+  const timer = bookmarks ? setInterval(wake, request.bookmarkIntervalMs) : undefined;
   try {
     for (;;) {
-      const tick =
-        options.allowWatchBookmarks && request.bookmarkIntervalMs > 0
-          ? new Promise<void>((resolve) => {
-              timer = setTimeout(resolve, request.bookmarkIntervalMs);
-            })
-          : undefined;
-      const interrupt = Promise.race([stopped, finished, ...(tick === undefined ? [] : [tick])]);
-      const lines = await watcher.next(interrupt);
-      clearTimeout(timer);
+      const lines = await watcher.next();
       if (lines === undefined) return; // ended: overflow (too slow) or server stop
       if (lines.length > 0) {
         yield lines.length === 1 ? (lines[0] ?? "") : lines.join("");
         continue;
       }
       if (request.signal.aborted) return;
-      // Interrupted by the bookmark tick or the deadline: everything dispatched so far first.
+      // Woken by the bookmark tick or the deadline: everything dispatched so far first.
       const pending = watcher.takePending();
       if (pending.length > 0) yield pending.join("");
       if (options.allowWatchBookmarks) yield request.bookmark(Math.max(cacher.revision, watcher.startRevision), false);
       if (request.deadline.aborted) return;
     }
   } finally {
-    clearTimeout(timer);
+    clearInterval(timer);
+    request.signal.removeEventListener("abort", wake);
+    request.deadline.removeEventListener("abort", wake);
     watcher.end("closed");
   }
 }
