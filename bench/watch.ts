@@ -14,7 +14,7 @@ import { configMapBody, namespaceBody } from "./lib/objects.js";
 import { makeTempDir, processMemory, spawnNode } from "./lib/processes.js";
 import { analyseProfile, type ProfileSummary } from "./lib/profile.js";
 import { QuietGate, QUIET_THRESHOLD_PERCENT } from "./lib/quiet.js";
-import { headlineRow, type HeadlineRow, type RatioRow } from "./lib/report.js";
+import { headlineRow, type HeadlineRow, type RatioRow, type ResultsHeader } from "./lib/report.js";
 import { adminCredentials, REPO_ROOT, startServerChild, type ServerChild } from "./lib/server.js";
 import { median, round } from "./lib/stats.js";
 import { DRAIN_STALL_MS, DRAIN_TIMEOUT_MS, PacedWriter, runFanoutPhase, WatchFleet, type FanoutPhase, type FleetOpening, type FleetSpec } from "./lib/watch-fanout.js";
@@ -618,16 +618,8 @@ async function takeHeapSnapshot(server: { readonly pid: number }, dir: string): 
 
 // ---------------------------------------------------------------- assembly
 
-export interface WatchResults {
+export interface WatchResults extends ResultsHeader {
   readonly name: "watch";
-  readonly date: string;
-  readonly mode: "full" | "quick";
-  readonly environment: Readonly<Record<string, string | number>>;
-  readonly settings: Readonly<Record<string, string | number | boolean>>;
-  readonly targets: Readonly<Record<string, string>>;
-  readonly kubeReference: Readonly<Record<string, string | number>>;
-  readonly headline: readonly HeadlineRow[];
-  readonly ratios: readonly RatioRow[];
   readonly fleets: readonly FleetRecord[];
   readonly fanout: readonly FanoutPhase[];
   /** The same fan-out against bare-watch-server.js. */

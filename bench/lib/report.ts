@@ -50,8 +50,8 @@ export interface RatioRow {
   readonly value: number;
 }
 
-export interface BenchResults {
-  readonly name: "foundation";
+/** What every suite's results file starts with: when and where it ran, and the target table. */
+export interface ResultsHeader {
   readonly date: string;
   readonly mode: "full" | "quick";
   readonly environment: Readonly<Record<string, string | number>>;
@@ -60,6 +60,22 @@ export interface BenchResults {
   readonly kubeReference: Readonly<Record<string, string | number>>;
   readonly headline: readonly HeadlineRow[];
   readonly ratios: readonly RatioRow[];
+}
+
+/** The Markdown report's title and environment list, the same for every suite. */
+export function reportPreamble(title: string, results: ResultsHeader): string[] {
+  return [
+    `# orch-apiserver ${title} — ${results.date}${results.mode === "quick" ? " (quick smoke run)" : ""}`,
+    "",
+    Object.entries(results.environment)
+      .map(([name, value]) => `- ${name}: ${value}`)
+      .join("\n"),
+    "",
+  ];
+}
+
+export interface BenchResults extends ResultsHeader {
+  readonly name: "foundation";
   readonly startup: StartupResults;
   readonly phases: readonly PhaseResult[];
   readonly memoryAfterLoad: { readonly rssMB: number; readonly hwmMB: number };
@@ -193,12 +209,7 @@ function sqliteLine(sqlite: SqliteLimits): string {
 export function renderMarkdown(results: BenchResults): string {
   const startup = results.startup;
   const sections = [
-    `# orch-apiserver foundation benchmark — ${results.date}${results.mode === "quick" ? " (quick smoke run)" : ""}`,
-    "",
-    Object.entries(results.environment)
-      .map(([name, value]) => `- ${name}: ${value}`)
-      .join("\n"),
-    "",
+    ...reportPreamble("foundation benchmark", results),
     "## Targets",
     "",
     "Ratio to target = value / target: at most 1 meets a \"≤\" target, at least 1 meets a \"≥\" target. The kube reference is kube-apiserver 1.28 + etcd measured in the same conditions (reference figures from the issue).",

@@ -2,7 +2,7 @@
 import type { WatchHeapCheck, WatchResults } from "../watch.js";
 import type { HeapSummary } from "./heap-snapshot.js";
 import type { ListTiming } from "./lists.js";
-import { cell, headlineTable, profileBody, ratioTable, table } from "./report.js";
+import { cell, headlineTable, profileBody, ratioTable, reportPreamble, table } from "./report.js";
 import type { FanoutPhase } from "./watch-fanout.js";
 
 export function watchPhaseTable(phases: readonly FanoutPhase[]): string {
@@ -127,12 +127,7 @@ function heapSection(heap: HeapSummary): string {
 export function renderWatchMarkdown(results: WatchResults): string {
   const lists = results.lists;
   const sections = [
-    `# orch-apiserver watch-cache benchmark — ${results.date}${results.mode === "quick" ? " (quick smoke run)" : ""}`,
-    "",
-    Object.entries(results.environment)
-      .map(([name, value]) => `- ${name}: ${value}`)
-      .join("\n"),
-    "",
+    ...reportPreamble("watch-cache benchmark", results),
     "## Targets",
     "",
     'Ratio to target = value / target: at most 1 meets a "≤" target. The kube reference is kube-apiserver 1.28 + etcd measured in the same conditions (reference figures from the issue).',

@@ -85,7 +85,7 @@ const stringList = (value: unknown): string[] => list(value).filter((item): item
 const record = (value: unknown): Json => (isPlainObject(value) ? value : {});
 
 /** `Any`: a value as YAML text (field 2). */
-function any(value: unknown): Message {
+function anyMessage(value: unknown): Message {
   return new Message().string(2, JSON.stringify(value));
 }
 
@@ -93,7 +93,7 @@ function any(value: unknown): Message {
 function extensions(object: Json): Message[] {
   return Object.entries(object)
     .filter(([key]) => key.startsWith("x-"))
-    .map(([key, value]) => new Message().string(1, key).message(2, any(value)));
+    .map(([key, value]) => new Message().string(1, key).message(2, anyMessage(value)));
 }
 
 function schema(value: unknown): Message {
@@ -102,11 +102,11 @@ function schema(value: unknown): Message {
     .string(1, text(node["$ref"]))
     .string(2, text(node["format"]))
     .string(4, text(node["description"]))
-    .message(5, node["default"] === undefined ? undefined : any(node["default"]))
+    .message(5, node["default"] === undefined ? undefined : anyMessage(node["default"]))
     .double(7, number(node["maximum"]))
     .double(9, number(node["minimum"]))
     .strings(19, stringList(node["required"]))
-    .messages(20, list(node["enum"]).map(any));
+    .messages(20, list(node["enum"]).map(anyMessage));
   const additional = node["additionalProperties"];
   if (isPlainObject(additional)) message.message(21, new Message().message(1, schema(additional)));
   else if (typeof additional === "boolean") message.message(21, new Message().bool(2, additional));
