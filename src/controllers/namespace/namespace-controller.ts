@@ -86,6 +86,8 @@ export function namespaceController(options: NamespaceControllerOptions): Contro
             options.onError?.(error);
           }
         }
+        // The abort may have fired while reconciling, when no wait was armed to notify.
+        if (signal.aborted) break;
         await new Promise<void>((resolve) => {
           const timer = setTimeout(resolve, busy ? resyncMs : 60_000);
           wake.notify = () => {
