@@ -14,6 +14,7 @@ import { loadCredentials } from "./credentials.js";
 import { ensurePki, ensureServiceAccountKeys } from "./pki.js";
 import { readCurrent } from "../registry/object-reader.js";
 import type { Registry } from "../registry/registry.js";
+import { createMetrics } from "../server/metrics/metrics.js";
 
 /** Options of `startServer`: any Config field (as the flags), plus a logger. */
 export type StartOptions = Partial<Config> & { readonly logger?: Logger };
@@ -80,6 +81,7 @@ export async function startServer(options: StartOptions = {}): Promise<RunningSe
     runtimeConfig: config.runtimeConfig,
     logger,
     serverAddress: () => address,
+    metrics: createMetrics(),
   });
   registry = api.registry;
   const compactor = config.compactionIntervalMs > 0 ? startCompactor(storage, { intervalMs: config.compactionIntervalMs }) : undefined;

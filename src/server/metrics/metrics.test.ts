@@ -1,0 +1,74 @@
+import assert from "node:assert/strict";
+import { after, before, describe, it } from "node:test";
+import { inProcessServer } from "../../testing/in-process.js";
+
+type Server = Awaited<ReturnType<typeof inProcessServer>>;
+
+/** The value of one sample line of a Prometheus text exposition, or undefined if absent. */
+function sample(text: string, name: string, labels: Record<string, string>): number | undefined {
+  for (const line of text.split("\n")) {
+    const match = /^([a-z_]+)\{(.*)\} (\S+)$/.exec(line);
+    if (match === null || match[1] !== name) continue;
+    const found = new Map([...(match[2] ?? "").matchAll(/([a-z_]+)="([^"]*)"/g)].map((pair) => [pair[1], pair[2]]));
+    if (Object.entries(labels).every(([key, value]) => found.get(key) === value)) return Number(match[3]);
+  }
+  return undefined;
+}
+
+describe("/metrics", () => {
+  let server: Server;
+  before(async () => {
+    server = await inProcessServer();
+  });
+  after(async () => {
+    await server.stop();
+  });
+
+  it("counts deprecated versions requested, with the release they are removed in", async () => {
+    const before = await server.call("GET", "/metrics");
+    assert.equal(sample(before.text, "apiserver_requested_deprecated_apis", { group: "policy", version: "v1beta1", resource: "poddisruptionbudgets" }), undefined);
+    const listed = await server.call("GET", "/apis/policy/v1beta1/namespaces/default/poddisruptionbudgets");
+    assert.equal(listed.status, 200);
+    assert.ok(String(listed.headers["warning"]).includes("deprecated"));
+    await server.call("GET", "/apis/policy/v1/namespaces/default/poddisruptionbudgets");
+    const metrics = await server.call("GET", "/metrics");
+    assert.equal(metrics.status, 200);
+    assert.match(String(metrics.headers["content-type"]), /^text\/plain; version=0\.0\.4/);
+    assert.equal(sample(metrics.text, "apiserver_requested_deprecated_apis", { group: "policy", version: "v1beta1", resource: "poddisruptionbudgets", subresource: "", removed_release: "1.25" }), 1);
+    assert.equal(sample(metrics.text, "apiserver_requested_deprecated_apis", { group: "policy", version: "v1" }), undefined, "v1 is not deprecated");
+  });
+
+  it("counts requests by kube's verb names, scope and response code", async () => {
+    const name = "metrics-counted";
+    await server.call("POST", "/api/v1/namespaces/default/configmaps", { body: { apiVersion: "v1", kind: "ConfigMap", metadata: { name } } });
+    await server.call("GET", `/api/v1/namespaces/default/configmaps/${name}`);
+    await server.call("GET", `/api/v1/namespaces/default/configmaps/${name}`);
+    await server.call("GET", "/api/v1/namespaces/default/configmaps/metrics-missing");
+    await server.call("PATCH", `/api/v1/namespaces/default/configmaps/${name}?fieldManager=m`, { body: { apiVersion: "v1", kind: "ConfigMap", metadata: { name }, data: { a: "1" } }, headers: { "content-type": "application/apply-patch+yaml" } });
+    await server.call("GET", "/api/v1/configmaps");
+    const text = (await server.call("GET", "/metrics")).text;
+    const count = (labels: Record<string, string>): number | undefined => sample(text, "apiserver_request_total", { group: "", version: "v1", resource: "configmaps", component: "apiserver", ...labels });
+    assert.equal(count({ verb: "POST", scope: "resource", code: "201" }) ?? count({ verb: "POST", scope: "namespace", code: "201" }), 1);
+    assert.equal(count({ verb: "GET", scope: "resource", code: "200" }), 2);
+    assert.equal(count({ verb: "GET", scope: "resource", code: "404" }), 1);
+    assert.equal(count({ verb: "APPLY", scope: "resource", code: "200" }), 1);
+    assert.equal(count({ verb: "LIST", scope: "cluster", code: "200" }), 1);
+    assert.ok((sample(text, "apiserver_request_duration_seconds_count", { verb: "GET", resource: "configmaps", scope: "resource" }) ?? 0) >= 3);
+  });
+
+  it("is authorized as a non-resource URL: a user without a role is refused", async () => {
+    const refused = await server.call("GET", "/metrics", { as: "alice" });
+    assert.equal(refused.status, 403);
+    assert.equal(refused.json["reason"], "Forbidden");
+  });
+
+  it("keeps each server's counts apart", async () => {
+    const other = await inProcessServer();
+    try {
+      const text = (await other.call("GET", "/metrics")).text;
+      assert.equal(sample(text, "apiserver_requested_deprecated_apis", { group: "policy", version: "v1beta1" }), undefined);
+    } finally {
+      await other.stop();
+    }
+  });
+});
