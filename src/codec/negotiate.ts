@@ -5,9 +5,9 @@ import { parseAccept, type MediaType } from "./media-type.js";
 export type Representation =
   | { readonly kind: "json" }
   | { readonly kind: "yaml" }
-  | { readonly kind: "table"; readonly version: "v1" | "v1beta1"; readonly includeObject: "None" | "Metadata" | "Object" }
-  | { readonly kind: "discovery"; readonly version: "v2" | "v2beta1" }
-  | { readonly kind: "partial"; readonly version: "v1" | "v1beta1"; readonly list: boolean };
+  | { readonly kind: "table"; readonly group: string; readonly version: "v1" | "v1beta1"; readonly includeObject: "None" | "Metadata" | "Object" }
+  | { readonly kind: "discovery"; readonly group: string; readonly version: "v2" | "v2beta1" }
+  | { readonly kind: "partial"; readonly group: string; readonly version: "v1" | "v1beta1"; readonly list: boolean };
 
 export interface NegotiationOptions {
   /** The meta group Table documents belong to (`meta.<apiDomain>`). */
@@ -16,7 +16,21 @@ export interface NegotiationOptions {
   readonly tables: boolean;
   /** The aggregated-discovery group (`apidiscovery.<apiDomain>`) when this endpoint serves it. */
   readonly discoveryGroup?: string;
+  /**
+   * Other API domains whose spellings of those groups stock clients hard-code (under the orch
+   * profile kubectl asks for Tables in kube's meta group). A view asked for in one of them is answered in
+   * that spelling; `group` in the representation says which.
+   */
+  readonly clientApiDomains?: readonly string[];
   readonly yaml?: boolean;
+}
+
+/** Whether `group` is `own` or its spelling under one of the client domains. */
+function spelledAs(group: string | undefined, own: string, options: NegotiationOptions): group is string {
+  if (group === undefined) return false;
+  if (group === own) return true;
+  const prefix = own.slice(0, own.indexOf(".") + 1);
+  return (options.clientApiDomains ?? []).some((domain) => group === `${prefix}${domain}`);
 }
 
 function isJson(type: string): boolean {
@@ -26,20 +40,22 @@ function isJson(type: string): boolean {
 function pick(entry: MediaType, options: NegotiationOptions, query: URLSearchParams): Representation | undefined {
   const as = entry.params["as"];
   if (as === "APIGroupDiscoveryList") {
-    if (options.discoveryGroup === undefined || !isJson(entry.type) || entry.params["g"] !== options.discoveryGroup) return undefined;
+    const group = entry.params["g"];
+    if (options.discoveryGroup === undefined || !isJson(entry.type) || !spelledAs(group, options.discoveryGroup, options)) return undefined;
     const version = entry.params["v"];
-    return version === "v2" || version === "v2beta1" ? { kind: "discovery", version } : undefined;
+    return version === "v2" || version === "v2beta1" ? { kind: "discovery", group, version } : undefined;
   }
   if (as !== undefined) {
     // Tables and PartialObjectMetadata(List) are meta-group views of resources.
-    if (!options.tables || !isJson(entry.type) || entry.params["g"] !== options.metaGroup) return undefined;
+    const group = entry.params["g"];
+    if (!options.tables || !isJson(entry.type) || !spelledAs(group, options.metaGroup, options)) return undefined;
     const version = entry.params["v"];
     if (version !== "v1" && version !== "v1beta1") return undefined;
-    if (as === "PartialObjectMetadata" || as === "PartialObjectMetadataList") return { kind: "partial", version, list: as === "PartialObjectMetadataList" };
+    if (as === "PartialObjectMetadata" || as === "PartialObjectMetadataList") return { kind: "partial", group, version, list: as === "PartialObjectMetadataList" };
     if (as !== "Table") return undefined;
     const include = query.get("includeObject");
     const includeObject = include === "None" || include === "Object" ? include : "Metadata";
-    return { kind: "table", version, includeObject };
+    return { kind: "table", group, version, includeObject };
   }
   if (isJson(entry.type)) return { kind: "json" };
   if ((entry.type === "application/yaml" || entry.type === "application/x-yaml") && options.yaml !== false) return { kind: "yaml" };

@@ -1,6 +1,7 @@
 import type { ApiObject } from "../api/object.js";
+import { KUBERNETES_PROFILE, metaGroup, ORCH_PROFILE, type Profile } from "../api/profile.js";
 import type { Representation } from "./negotiate.js";
-import { TABLES, type ColumnSpec } from "./table-columns.js";
+import { columnsFor, type CellContext, type ColumnSpec } from "./tables/index.js";
 
 export interface TableColumn {
   readonly name: string;
@@ -11,27 +12,55 @@ export interface TableColumn {
 }
 
 /** The default columns of a kind without its own table: name and creation time. */
-export const DEFAULT_COLUMNS: readonly TableColumn[] = [
-  { name: "Name", type: "string", format: "name", description: "Name must be unique within a namespace.", priority: 0 },
-  { name: "Created At", type: "date", format: "", description: "CreationTimestamp is a timestamp representing the server time when this object was created.", priority: 0 },
+const DEFAULT_COLUMNS: readonly TableColumn[] = [
+  { name: "Name", type: "string", format: "name", description: "The object's name.", priority: 0 },
+  { name: "Created At", type: "date", format: "", description: "When the object was created.", priority: 0 },
 ];
 
 export interface TableInput {
-  /** The object kind: picks its columns (default Name and Created At). */
+  /** The served objects' `apiVersion` (`networking.<apiDomain>/v1`): with `kind`, picks the columns. */
+  readonly apiVersion?: string;
+  /** The object kind; without one (or without a table for it) the default Name and Created At. */
   readonly kind?: string;
+  /** The server's own meta group: names the profile whose domains the cells need. The Table is written in `representation.group`. */
   readonly metaGroup: string;
   readonly representation: Extract<Representation, { kind: "table" }>;
   readonly objects: readonly ApiObject[];
   readonly listMeta: Readonly<Record<string, unknown>> | undefined;
+  /** Render time in milliseconds since the epoch (default: now); ages are measured to it. */
+  readonly now?: number;
 }
 
-/** Renders objects as a `Table`: the kind's columns, or Name and Created At. */
+const PROFILES: readonly Profile[] = [ORCH_PROFILE, KUBERNETES_PROFILE];
+
+/**
+ * The group of an apiVersion as the tables name it: the prefix under the profile's API domain
+ * (`rbac.authorization.<apiDomain>` → `rbac.authorization`), other groups as they are.
+ */
+export function tableGroup(apiVersion: string, profile: Profile | undefined): string {
+  const group = apiVersion.includes("/") ? apiVersion.slice(0, apiVersion.indexOf("/")) : "";
+  const suffix = profile === undefined ? undefined : `.${profile.apiDomain}`;
+  return suffix !== undefined && group.endsWith(suffix) ? group.slice(0, -suffix.length) : group;
+}
+
+/** The columns for the input: the kind's own, keyed by its group and kind, or undefined for the default. */
+function specsFor(input: TableInput, profile: Profile | undefined): readonly ColumnSpec[] | undefined {
+  if (input.kind === undefined || input.apiVersion === undefined) return undefined;
+  return columnsFor(tableGroup(input.apiVersion, profile), input.kind);
+}
+
+/**
+ * Renders objects as a `Table`: the kind's columns (every cell, the `-o wide` ones included; the
+ * client hides priority-1 columns), or Name and Created At. The meta group names the profile,
+ * whose domains the cells need (group prefixes, well-known labels and annotations).
+ */
 export function renderTable(input: TableInput): Record<string, unknown> {
-  const apiVersion = `${input.metaGroup}/${input.representation.version}`;
-  const specs: readonly ColumnSpec[] | undefined = input.kind === undefined ? undefined : TABLES[input.kind];
-  const now = Date.now();
+  const apiVersion = `${input.representation.group}/${input.representation.version}`;
+  const profile = PROFILES.find((candidate) => metaGroup(candidate) === input.metaGroup);
+  const specs = specsFor(input, profile);
+  const context: CellContext = { now: input.now ?? Date.now(), keyDomain: profile?.keyDomain ?? "" };
   const columnDefinitions = specs === undefined ? DEFAULT_COLUMNS : specs.map((spec) => ({ name: spec.name, type: spec.type, format: spec.format ?? "", description: spec.description, priority: spec.priority ?? 0 }));
-  const cells = (object: ApiObject): unknown[] => (specs === undefined ? [object.metadata.name ?? "", object.metadata.creationTimestamp ?? ""] : specs.map((spec) => spec.cell(object, now)));
+  const cells = (object: ApiObject): unknown[] => (specs === undefined ? [object.metadata.name ?? "", object.metadata.creationTimestamp ?? ""] : specs.map((spec) => spec.cell(object, context)));
   return {
     kind: "Table",
     apiVersion,

@@ -1,4 +1,5 @@
 import type { Registry } from "../registry/registry.js";
+import { SCALE_KIND } from "../registry/scale.js";
 import type { Store } from "../registry/store.js";
 
 /** `/api`: the core group's versions. */
@@ -27,7 +28,14 @@ export function apiGroup(registry: Registry, group: string): Record<string, unkn
 const SUBRESOURCE_VERBS: Readonly<Record<string, readonly string[]>> = {
   status: ["get", "patch", "update"],
   finalize: ["update"],
+  scale: ["get", "patch", "update"],
 };
+
+function byName(a: Record<string, unknown>, b: Record<string, unknown>, key: string): number {
+  const left = String(a[key]);
+  const right = String(b[key]);
+  return left < right ? -1 : left > right ? 1 : 0;
+}
 
 function resourceEntries(store: Store): Record<string, unknown>[] {
   const definition = store.definition;
@@ -58,7 +66,9 @@ function resourceEntries(store: Store): Record<string, unknown>[] {
     kind: handler.kind,
     verbs: ["create"],
   }));
-  return [main, ...subresources, ...handled];
+  // The scale sub-resource answers with autoscaling/v1 Scale, whatever the parent's group.
+  const scale = definition.scale === undefined ? [] : [{ name: `${definition.plural}/scale`, singularName: "", namespaced, ...SCALE_KIND, verbs: SUBRESOURCE_VERBS["scale"] }];
+  return [main, ...[...subresources, ...scale, ...handled].sort((a, b) => byName(a, b, "name"))];
 }
 
 /** `/api/v1` or `/apis/{group}/{version}`: the APIResourceList, or undefined when not served. */
@@ -85,13 +95,10 @@ function discoveryResource(store: Store): Record<string, unknown> {
   };
   if (definition.shortNames.length > 0) resource["shortNames"] = definition.shortNames;
   if (definition.categories.length > 0) resource["categories"] = definition.categories;
-  if (definition.subresources.size > 0) {
-    resource["subresources"] = [...definition.subresources].map((name) => ({ subresource: name, responseKind, verbs: SUBRESOURCE_VERBS[name] ?? ["get"] }));
-  }
-  if (definition.subresourceHandlers !== undefined && definition.subresourceHandlers.size > 0) {
-    const handled = [...definition.subresourceHandlers].map(([name, handler]) => ({ subresource: name, responseKind: { group: handler.group, version: handler.version, kind: handler.kind }, verbs: ["create"] }));
-    resource["subresources"] = [...((resource["subresources"] as unknown[] | undefined) ?? []), ...handled];
-  }
+  const subresources: Record<string, unknown>[] = [...definition.subresources].map((name) => ({ subresource: name, responseKind, verbs: SUBRESOURCE_VERBS[name] ?? ["get"] }));
+  for (const [name, handler] of definition.subresourceHandlers ?? []) subresources.push({ subresource: name, responseKind: { group: handler.group, version: handler.version, kind: handler.kind }, verbs: ["create"] });
+  if (definition.scale !== undefined) subresources.push({ subresource: "scale", responseKind: { ...SCALE_KIND }, verbs: SUBRESOURCE_VERBS["scale"] });
+  if (subresources.length > 0) resource["subresources"] = subresources.sort((a, b) => byName(a, b, "subresource"));
   return resource;
 }
 

@@ -1,6 +1,7 @@
 import type { Profile } from "../api/profile.js";
 import { publicName } from "../api/schema/render.js";
 import type { ResourceDefinition } from "../registry/definition.js";
+import { SCALE_KIND } from "../registry/scale.js";
 
 /**
  * The operations of one resource, for OpenAPI v3 and Swagger 2.0: parameters, request bodies and
@@ -108,7 +109,7 @@ class OperationWriter {
   }
 }
 
-/** The paths of one resource: collection, item, store-served sub-resources and create-only handlers. */
+/** The paths of one resource: collection, item, store-served sub-resources, scale and create-only handlers. */
 export function pathsOf(definition: ResourceDefinition, options: PathOptions): Record<string, unknown> {
   const writer = new OperationWriter(options);
   const kindId = options.idOf(definition.group, definition.version, definition.kind);
@@ -149,6 +150,17 @@ export function pathsOf(definition: ResourceDefinition, options: PathOptions): R
       patch: write(`patch${kind}${suffix}`, "patch", [...WRITE_PARAMETERS, FORCE], ["200", "201"], PATCH_TYPES),
     };
   }
+  if (definition.scale !== undefined) {
+    // The scale sub-resource reads and writes autoscaling/v1 Scale, whatever the parent's group.
+    const scaleId = options.idOf(SCALE_KIND.group, SCALE_KIND.version, SCALE_KIND.kind);
+    const scaleGvk = { ...SCALE_KIND };
+    paths[`${collection}/{name}/scale`] = {
+      parameters: itemParameters,
+      get: writer.operation({ operationId: `read${kind}Scale`, action: "get", gvk: scaleGvk, parameters: [], response: scaleId, statuses: ["200"] }),
+      put: writer.operation({ operationId: `replace${kind}Scale`, action: "put", gvk: scaleGvk, parameters: WRITE_PARAMETERS, body: scaleId, response: scaleId, statuses: ["200", "201"] }),
+      patch: writer.operation({ operationId: `patch${kind}Scale`, action: "patch", gvk: scaleGvk, parameters: [...WRITE_PARAMETERS, FORCE], body: "meta.v1.Patch", bodyTypes: PATCH_TYPES, response: scaleId, statuses: ["200", "201"] }),
+    };
+  }
   for (const [subresource, handler] of definition.subresourceHandlers ?? []) {
     const handlerId = options.idOf(handler.group, handler.version, handler.kind);
     paths[`${collection}/{name}/${subresource}`] = {
@@ -178,5 +190,7 @@ export function referencedIds(definition: ResourceDefinition, idOf: PathOptions[
     const id = idOf(handler.group, handler.version, handler.kind);
     if (id !== undefined) ids.push(id);
   }
+  const scaleId = definition.scale === undefined ? undefined : idOf(SCALE_KIND.group, SCALE_KIND.version, SCALE_KIND.kind);
+  if (scaleId !== undefined) ids.push(scaleId);
   return ids;
 }

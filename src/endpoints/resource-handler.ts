@@ -4,7 +4,7 @@ import { metaGroup, type Profile } from "../api/profile.js";
 import { bodyFormat, decodeBody, type BodyFormat } from "../codec/decode.js";
 import { negotiate, type Representation } from "../codec/negotiate.js";
 import { successStatus } from "../codec/status.js";
-import { apiVersionOf, deprecationWarning, type FieldValidation } from "../registry/definition.js";
+import { apiVersionOf, deprecationWarning, type FieldValidation, type ResourceDefinition } from "../registry/definition.js";
 import { parseListOptions } from "../registry/list-options.js";
 import type { Registry } from "../registry/registry.js";
 import type { Store } from "../registry/store.js";
@@ -15,6 +15,7 @@ import { fieldManagerOptions, listItemWithoutManagedFields, omitManagedFields, w
 import { decodeWithFieldValidation, fieldValidationMode } from "./field-validation.js";
 import { applyPatch } from "./patch/apply-patch.js";
 import { respondJson, respondList, respondObject } from "./respond.js";
+import { createScaleHandler } from "./scale.js";
 import { serveWatch } from "./watch-handler.js";
 
 /** Request bodies over this many bytes are refused with 413, as kube does (3 MiB). */
@@ -29,6 +30,8 @@ export interface ResourceHandlerOptions {
   readonly profile: Profile;
   readonly bookmarkIntervalMs?: number;
   readonly minRequestTimeoutSeconds?: number;
+  /** Called for each request that reaches a deprecated version (the server's metric). */
+  readonly onDeprecatedRequest?: (definition: ResourceDefinition, info: ResourceRequestInfo) => void;
 }
 
 function notFoundPath(): ApiError {
@@ -49,6 +52,7 @@ function parseDryRun(query: URLSearchParams): boolean {
 export function createResourceHandler(options: ResourceHandlerOptions): (context: RequestContext, info: ResourceRequestInfo) => Promise<ApiResponse> {
   const { registry, profile } = options;
   const meta = metaGroup(profile);
+  const serveScale = createScaleHandler({ profile, metaGroup: meta, maxBodyBytes: MAX_BODY_BYTES });
 
   async function readObject(context: RequestContext, mode: ReturnType<typeof fieldValidationMode>): Promise<{ object: ApiObject; fieldValidation: FieldValidation }> {
     const format = bodyFormat(context.request.headers["content-type"], ["json", "yaml"]);
@@ -59,7 +63,7 @@ export function createResourceHandler(options: ResourceHandlerOptions): (context
   }
 
   function representationFor(context: RequestContext, tables: boolean): Representation {
-    return negotiate(context.request.headers["accept"], { metaGroup: meta, tables }, context.request.query);
+    return negotiate(context.request.headers["accept"], { metaGroup: meta, tables, clientApiDomains: profile.clientApiDomains }, context.request.query);
   }
 
   return async function handleResource(context, info) {
@@ -67,9 +71,13 @@ export function createResourceHandler(options: ResourceHandlerOptions): (context
     if (store === undefined) throw notFoundPath();
     const definition = store.definition;
     const deprecated = deprecationWarning(definition);
-    if (deprecated !== undefined) context.warnings.push(deprecated);
+    if (deprecated !== undefined) {
+      context.warnings.push(deprecated);
+      options.onDeprecatedRequest?.(definition, info);
+    }
     const createOnly = info.subresource === "" ? definition.virtual : definition.subresourceHandlers?.get(info.subresource);
     if (createOnly !== undefined) return serveCreateOnly(context, info, definition, createOnly, { registry, profile, metaGroup: meta, dryRun: parseDryRun(context.request.query), maxBodyBytes: MAX_BODY_BYTES });
+    if (info.subresource === "scale" && definition.scale !== undefined) return serveScale(context, info, store, () => parseDryRun(context.request.query));
     if (info.subresource !== "" && !definition.subresources.has(info.subresource)) throw notFoundPath();
     if (definition.scope === "Cluster" && info.namespace !== "" && info.resource !== "namespaces") throw notFoundPath();
     // Across all namespaces only list and watch are served; PUT/PATCH need a name.

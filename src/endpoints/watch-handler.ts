@@ -46,9 +46,9 @@ export async function serveWatch(context: RequestContext, options: WatchServeOpt
   const omit = options.omitManagedFields === true;
   const tableLine = (type: string, event: ApiObject): string => {
     const object = omit ? withoutManagedFields(event) : event;
-    if (representation.kind === "partial") return `${JSON.stringify({ type, object: { kind: "PartialObjectMetadata", apiVersion: `${meta}/${representation.version}`, metadata: object.metadata } })}\n`;
+    if (representation.kind === "partial") return `${JSON.stringify({ type, object: { kind: "PartialObjectMetadata", apiVersion: `${representation.group}/${representation.version}`, metadata: object.metadata } })}\n`;
     if (representation.kind !== "table") return `${JSON.stringify({ type, object })}\n`;
-    const table = renderTable({ kind: object.kind, metaGroup: meta, representation, objects: [object], listMeta: {} });
+    const table = renderTable({ apiVersion: object.apiVersion, kind: object.kind, metaGroup: meta, representation, objects: [object], listMeta: {} });
     return `${JSON.stringify({ type, object: table })}\n`;
   };
   const encode = (event: ObjectEvent): string => (event.type === "ERROR" || event.type === "BOOKMARK" ? `${JSON.stringify(event)}\n` : tableLine(event.type, event.object as ApiObject));

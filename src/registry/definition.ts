@@ -59,6 +59,23 @@ export interface ResourceDefinition {
    * from the store-served `subresources`.
    */
   readonly subresourceHandlers?: ReadonlyMap<string, CreateOnlyHandler>;
+  /**
+   * Set for kinds with replicas: the `scale` sub-resource, an autoscaling/v1 Scale view of the
+   * object that reads and writes only its desired replica count (registry/scale.ts).
+   */
+  readonly scale?: ScaleSubresource;
+}
+
+/**
+ * Where a kind keeps what its Scale shows: the desired and observed replica counts (dotted
+ * paths; an absent observed count reads as 0) and the pod selector, as a LabelSelector object
+ * (`label-selector`, the apps kinds) or a plain label map (`label-map`, ReplicationController).
+ */
+export interface ScaleSubresource {
+  readonly specReplicasPath: string;
+  readonly statusReplicasPath: string;
+  readonly selectorPath: string;
+  readonly selectorForm: "label-selector" | "label-map";
 }
 
 /** What a create-only handler is given; `object` is the decoded request body. */
@@ -77,8 +94,9 @@ export interface CreateOnlyRequest {
 /**
  * A create-only operation whose answer is computed, not stored: TokenReview, TokenRequest, and
  * later the access reviews. The endpoint decodes the body, checks its kind and apiVersion
- * against these, calls `create` and answers 201 with the result. `create` must not write the
- * parent resource; it throws ApiErrors for bad requests.
+ * against these, calls `create` and answers 201 with the result. `create` writes the parent
+ * resource only when that is the operation (a pod's binding), through the parent's Store and its
+ * strategy's `updateSubresource`; it throws ApiErrors for bad requests.
  */
 export interface CreateOnlyHandler {
   readonly group: string;
@@ -142,7 +160,8 @@ export interface Strategy {
   prepareForDelete?(object: ApiObject): void;
   /**
    * Sub-resources other than `status`: builds the object to store from the stored one and the
-   * request's object (e.g. a namespace's `finalize` takes only `spec.finalizers`).
+   * request's object (e.g. a namespace's `finalize` takes only `spec.finalizers`, a pod's
+   * `binding` only its node, annotations and conditions).
    */
   updateSubresource?(subresource: string, desired: ApiObject, old: ApiObject): ApiObject;
   /** Kind-specific finalizers (a namespace's `spec.finalizers`) that also hold a deletion. */

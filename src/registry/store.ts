@@ -12,6 +12,7 @@ import { decodeContinue, parseRevision, type ListOptions } from "./list-options.
 import type { Cacher } from "./cacher/cacher.js";
 import type { WatchCache } from "./cacher/watch-cache.js";
 import { listFromCache, listFromStorage, type ListResponse, type ListSource } from "./store-list.js";
+import { withDesiredReplicas } from "./scale.js";
 
 export type { ListResponse } from "./store-list.js";
 import { decodeStored, encodeForStorage } from "./stored-object.js";
@@ -386,7 +387,11 @@ export class Store {
         if (old["status"] === undefined) delete next["status"];
         else next["status"] = old["status"];
       }
-    } else if (this.definition.subresources.has(subresource) && this.definition.strategy.updateSubresource !== undefined) {
+    } else if (subresource === "scale" && this.definition.scale !== undefined) {
+      // A scale write changes only the desired replicas (registry/scale.ts builds the rest from the stored object).
+      next = withDesiredReplicas(this.definition.scale, cloneObject(old), desired);
+    } else if ((this.definition.subresources.has(subresource) || this.definition.subresourceHandlers?.has(subresource) === true) && this.definition.strategy.updateSubresource !== undefined) {
+      // Store-served sub-resources (a namespace's finalize), and the parent writes of create-only ones (a pod's binding).
       next = this.definition.strategy.updateSubresource(subresource, desired, cloneObject(old));
     } else {
       throw notFound(this.target(old.metadata.name));

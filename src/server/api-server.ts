@@ -37,6 +37,8 @@ import { requestLogFilter } from "./filters/request-log.js";
 import { createAuthorization, type AuthorizationStage } from "./authorization/authorization.js";
 import type { HealthCheck } from "./health/health.js";
 import { createNonResourceHandler } from "./routes.js";
+import { metricsFilter } from "./filters/metrics.js";
+import { createMetrics, type ApiMetrics } from "./metrics/metrics.js";
 
 export interface ApiServerOptions {
   readonly storage: Storage;
@@ -62,12 +64,15 @@ export interface ApiServerOptions {
   readonly authenticationApis?: AuthenticationApis;
   /** The service-account issuer's OIDC discovery documents, when the issuer is discoverable. */
   readonly issuerDiscovery?: IssuerDiscovery;
+  /** The metrics served at /metrics; when not given, a new registry without process metrics. */
+  readonly metrics?: ApiMetrics;
 }
 
 /** The API server without a listener: the filter chain, the registry, controllers and health. */
 export interface ApiServer {
   readonly handler: Handler;
   readonly registry: Registry;
+  readonly metrics: ApiMetrics;
   /** Creates the built-in namespaces and starts controllers. */
   start(): Promise<void>;
   /** Marks the server not ready (readyz fails) ahead of a stop. */
@@ -141,8 +146,16 @@ export function createApiServer(options: ApiServerOptions): ApiServer {
       },
     },
   ];
-  const resources = createResourceHandler({ registry: created, profile, bookmarkIntervalMs: options.bookmarkIntervalMs, minRequestTimeoutSeconds: options.minRequestTimeoutSeconds });
-  const nonResources = createNonResourceHandler({ registry: created, profile, livez, readyz, serverAddress: options.serverAddress, issuerDiscovery: options.issuerDiscovery });
+  const metrics = options.metrics ?? createMetrics({ processMetrics: false });
+  const resources = createResourceHandler({
+    registry: created,
+    profile,
+    bookmarkIntervalMs: options.bookmarkIntervalMs,
+    minRequestTimeoutSeconds: options.minRequestTimeoutSeconds,
+    onDeprecatedRequest: (definition, info) =>
+      metrics.requestedDeprecatedApi({ group: definition.group, version: definition.version, resource: definition.plural, subresource: info.subresource, removedRelease: definition.deprecation?.removedIn ?? "" }),
+  });
+  const nonResources = createNonResourceHandler({ registry: created, profile, livez, readyz, serverAddress: options.serverAddress, issuerDiscovery: options.issuerDiscovery, metrics: metrics.registry });
   const route: Handler = async (context) => {
     const info = requireInfo(context);
     return info.kind === "resource" ? resources(context, info) : nonResources(context, info);
@@ -150,6 +163,7 @@ export function createApiServer(options: ApiServerOptions): ApiServer {
   const handler = chain(
     [
       requestLogFilter(logger),
+      metricsFilter(metrics),
       errorFunnel((error) => logger.error("request failed", errorFields(error))),
       requestInfoFilter(),
       authenticateFilter(options.authenticator, { anonymous: options.anonymousAuth }),
@@ -171,6 +185,7 @@ export function createApiServer(options: ApiServerOptions): ApiServer {
   return {
     handler,
     registry: created,
+    metrics,
     async start() {
       await cacher?.start();
       await authorizationStage().start();

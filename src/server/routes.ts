@@ -12,6 +12,7 @@ import { respondJson } from "../endpoints/respond.js";
 import type { Registry } from "../registry/registry.js";
 import type { ApiResponse, RequestContext } from "../request/context.js";
 import type { NonResourceRequestInfo } from "../request/request-info.js";
+import type { Registry as MetricsRegistry } from "prom-client";
 import { runHealth, type HealthCheck } from "./health/health.js";
 
 export interface NonResourceOptions {
@@ -22,6 +23,8 @@ export interface NonResourceOptions {
   readonly serverAddress: () => string;
   /** The service-account issuer's OIDC documents (`/.well-known/openid-configuration`, `/openid/v1/jwks`). */
   readonly issuerDiscovery?: IssuerDiscovery;
+  /** Served at /metrics in Prometheus' text format. */
+  readonly metrics?: MetricsRegistry;
 }
 
 function notFound(): ApiError {
@@ -48,11 +51,12 @@ export function versionInfo(profile: Profile): Record<string, string> {
  * Serves aggregated discovery, built once per scope and version (the catalogue is fixed while
  * running), with an ETag so clients revalidate with If-None-Match and get 304.
  */
-function aggregatedDiscoveryResponder(registry: Registry, discoveryGroup: string): { respond(context: RequestContext, scope: "core" | "groups", version: "v2" | "v2beta1"): ApiResponse } {
+function aggregatedDiscoveryResponder(registry: Registry): { respond(context: RequestContext, scope: "core" | "groups", discoveryGroup: string, version: "v2" | "v2beta1"): ApiResponse } {
   const built = new Map<string, { body: string; etag: string }>();
   return {
-    respond(context, scope, version) {
-      const cacheKey = `${scope}/${version}`;
+    respond(context, scope, discoveryGroup, version) {
+      // Keyed by the group's spelling too: a client asking in another profile's spelling is answered in it.
+      const cacheKey = `${scope}/${discoveryGroup}/${version}`;
       let entry = built.get(cacheKey);
       if (entry === undefined) {
         const body = JSON.stringify(aggregatedDiscovery(registry, scope, `${discoveryGroup}/${version}`));
@@ -81,7 +85,7 @@ function respondOpenApi(context: RequestContext, document: { readonly body: stri
 export function createNonResourceHandler(options: NonResourceOptions): (context: RequestContext, info: NonResourceRequestInfo) => Promise<ApiResponse> {
   const openApi = createOpenApi(options.registry, options.profile, builtinCatalogue(options.profile));
   const discoveryGroup = `apidiscovery.${options.profile.apiDomain}`;
-  const discovery = aggregatedDiscoveryResponder(options.registry, discoveryGroup);
+  const discovery = aggregatedDiscoveryResponder(options.registry);
   return async function handleNonResource(context, info) {
     const path = info.path.length > 1 ? info.path.replace(/\/+$/, "") : info.path;
     const { query, signal } = context.request;
@@ -104,6 +108,9 @@ export function createNonResourceHandler(options: NonResourceOptions): (context:
       if (accept !== "" && !/application\/json|\*\/\*|application\/\*/.test(accept)) throw new ApiError(406, "NotAcceptable", "only application/json and the protobuf form are served for /openapi/v2");
       return respondOpenApi(context, openApi.v2("json"), false);
     }
+    if (path === "/metrics" && options.metrics !== undefined) {
+      return { status: 200, headers: { "content-type": options.metrics.contentType }, body: await options.metrics.metrics() };
+    }
     if (path === "/version") return respondJson(context, 200, versionInfo(options.profile));
     if (options.issuerDiscovery !== undefined && (path === OPENID_CONFIGURATION_PATH || path === JWKS_PATH)) {
       const document = path === JWKS_PATH ? options.issuerDiscovery.jwks() : options.issuerDiscovery.configuration(options.serverAddress());
@@ -111,8 +118,8 @@ export function createNonResourceHandler(options: NonResourceOptions): (context:
       return { status: 200, headers: { "content-type": contentType, "cache-control": "public, max-age=3600" }, body: JSON.stringify(document) };
     }
     if (path === "/api" || path === "/apis") {
-      const representation = negotiate(context.request.headers["accept"], { metaGroup: metaGroup(options.profile), tables: false, discoveryGroup }, query);
-      if (representation.kind === "discovery") return discovery.respond(context, path === "/api" ? "core" : "groups", representation.version);
+      const representation = negotiate(context.request.headers["accept"], { metaGroup: metaGroup(options.profile), tables: false, discoveryGroup, clientApiDomains: options.profile.clientApiDomains }, query);
+      if (representation.kind === "discovery") return discovery.respond(context, path === "/api" ? "core" : "groups", representation.group, representation.version);
       if (path === "/api") return respondJson(context, 200, apiVersions(options.serverAddress()), representation);
       return respondJson(context, 200, apiGroupList(options.registry), representation);
     }

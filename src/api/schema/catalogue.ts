@@ -1,5 +1,8 @@
 import { apiGroup, type Profile } from "../profile.js";
-import { BUILTIN_KINDS, builtinDefinitions, type KindDeclaration } from "./kinds/index.js";
+import { builtinProtoMessages } from "../proto/fields/index.js";
+import type { ParsedMessages, ProtoMessageField } from "../proto/messages.js";
+import { numberFields, type ProtoShape } from "../proto/numbering.js";
+import { BUILTIN_KINDS, EXCHANGED_KINDS, builtinDefinitions, type KindDeclaration } from "./kinds/index.js";
 import { listMeta, obj, ref, req, str, type Definitions, type SchemaNode } from "./node.js";
 
 export interface GroupVersionKind {
@@ -19,16 +22,23 @@ export class SchemaCatalogue {
   private readonly idsByKind = new Map<string, string>();
   private readonly kindsById = new Map<string, GroupVersionKind[]>();
   private readonly resolved = new WeakMap<SchemaNode, SchemaNode>();
+  /** Each `<Kind>List` definition id and its item's definition id. */
+  private readonly listItems = new Map<string, string>();
+  private readonly options: CatalogueOptions;
+  private protoMessages: ParsedMessages | undefined;
+  private readonly protoShapes = new Map<string, ProtoShape | undefined>();
 
-  constructor(definitions: Definitions, kinds: readonly GroupVersionKindWithId[]) {
+  constructor(definitions: Definitions, kinds: readonly GroupVersionKindWithId[], options: CatalogueOptions = {}) {
     const all = new Map(definitions);
     for (const declaration of kinds) {
       this.register(declaration, declaration.id);
       const listId = `${declaration.id}List`;
       if (!all.has(listId)) all.set(listId, listDefinition(declaration));
+      this.listItems.set(listId, declaration.id);
       this.register({ ...declaration, kind: `${declaration.kind}List` }, listId);
     }
     this.definitions = all;
+    this.options = options;
   }
 
   private register(gvk: GroupVersionKind, id: string): void {
@@ -67,6 +77,46 @@ export class SchemaCatalogue {
     this.resolved.set(node, result);
     return result;
   }
+
+  /**
+   * The protobuf form of a served kind (its `<Kind>List` too): every JSON property's wire number,
+   * kube's own, found by name in the message whose id is the kind's definition id. Undefined when
+   * the catalogue has no such kind or no message for it; a property without a field is left out.
+   * Computed on first use and kept.
+   */
+  protoShape(group: string, version: string, kind: string): ProtoShape | undefined {
+    const id = this.idOf(group, version, kind);
+    if (id === undefined) return undefined;
+    if (this.protoShapes.has(id)) return this.protoShapes.get(id);
+    const node = this.definitions.get(id);
+    const messages = this.messages();
+    const shape =
+      node === undefined || !messages.has(id)
+        ? undefined
+        : numberFields(node, id, { messages, definitions: this.definitions, extensionPrefixes: this.options.extensionPrefixes ?? [] }).shape;
+    this.protoShapes.set(id, shape);
+    return shape;
+  }
+
+  /** The messages with one for each `<Kind>List` (kube declares them all as `metadata=1 items=2`). */
+  private messages(): ParsedMessages {
+    if (this.protoMessages !== undefined) return this.protoMessages;
+    const base = this.options.protoMessages ?? builtinProtoMessages();
+    const all = new Map(base);
+    for (const [listId, itemId] of this.listItems) {
+      if (all.has(listId) || !base.has(itemId)) continue;
+      all.set(listId, new Map<string, ProtoMessageField>([["metadata", { number: 1, message: "meta.v1.ListMeta" }], ["items", { number: 2, message: itemId }]]));
+    }
+    this.protoMessages = all;
+    return all;
+  }
+}
+
+export interface CatalogueOptions {
+  /** The profile's OpenAPI extension prefixes, as JSONSchemaProps spells its properties. */
+  readonly extensionPrefixes?: readonly string[];
+  /** The protobuf messages kinds are numbered from; the built-in data files by default. */
+  readonly protoMessages?: ParsedMessages;
 }
 
 export interface GroupVersionKindWithId extends GroupVersionKind {
@@ -105,7 +155,9 @@ const catalogues = new WeakMap<Profile, SchemaCatalogue>();
 export function builtinCatalogue(profile: Profile): SchemaCatalogue {
   let catalogue = catalogues.get(profile);
   if (catalogue === undefined) {
-    catalogue = new SchemaCatalogue(builtinDefinitions(profile.openApiExtensionPrefixes), resolveGroups(profile, BUILTIN_KINDS));
+    catalogue = new SchemaCatalogue(builtinDefinitions(profile.openApiExtensionPrefixes), resolveGroups(profile, [...BUILTIN_KINDS, ...EXCHANGED_KINDS]), {
+      extensionPrefixes: profile.openApiExtensionPrefixes,
+    });
     catalogues.set(profile, catalogue);
   }
   return catalogue;

@@ -2,7 +2,7 @@ import { after, before, describe, it } from "node:test";
 import assert from "node:assert/strict";
 import { inProcessServer } from "../../testing/in-process.js";
 import { WatchReader } from "../../testing/watch-reader.js";
-import { hpaV1StoredAsV2, eventsV1StoredAsCore } from "./conversion.js";
+import { endpointSliceV1beta1StoredAsV1, hpaV1StoredAsV2, eventsV1StoredAsCore } from "./conversion.js";
 import type { ApiObject } from "../../api/object.js";
 
 type Server = Awaited<ReturnType<typeof inProcessServer>>;
@@ -58,6 +58,29 @@ describe("conversions between served versions", () => {
     assert.equal(core["reportingComponent"], "kubelet");
     assert.equal(core["count"], 3);
     assert.deepEqual(conversion.fromStorage(core), v1);
+  });
+});
+
+describe("discovery v1beta1 EndpointSlice conversion", () => {
+  const conversion = endpointSliceV1beta1StoredAsV1("discovery.orch.io", "orch.io");
+  const slice = (apiVersion: string, endpoints: unknown[]): ApiObject => ({ apiVersion, kind: "EndpointSlice", metadata: { name: "s", namespace: "default" }, addressType: "IPv4", endpoints });
+
+  it("moves the zone and a hostname equal to nodeName out of topology, keeping other keys as deprecatedTopology", () => {
+    const v1beta1 = slice("discovery.orch.io/v1beta1", [{ addresses: ["10.0.0.1"], nodeName: "n1", topology: { "topology.orch.io/zone": "z1", "orch.io/hostname": "n1", rack: "r7" } }]);
+    const stored = conversion.toStorage(v1beta1);
+    assert.equal(stored.apiVersion, "discovery.orch.io/v1");
+    assert.deepEqual(stored["endpoints"], [{ addresses: ["10.0.0.1"], nodeName: "n1", zone: "z1", deprecatedTopology: { rack: "r7" } }]);
+    assert.deepEqual(conversion.fromStorage(stored)["endpoints"], [{ addresses: ["10.0.0.1"], nodeName: "n1", topology: { rack: "r7", "topology.orch.io/zone": "z1", "orch.io/hostname": "n1" } }]);
+  });
+
+  it("keeps a hostname that differs from nodeName, and gives v1 endpoints a topology built from zone and nodeName", () => {
+    const odd = slice("discovery.orch.io/v1beta1", [{ addresses: ["10.0.0.2"], nodeName: "n1", topology: { "orch.io/hostname": "other" } }]);
+    const stored = conversion.toStorage(odd);
+    assert.deepEqual(stored["endpoints"], [{ addresses: ["10.0.0.2"], nodeName: "n1", deprecatedTopology: { "orch.io/hostname": "other" } }]);
+    assert.deepEqual(conversion.fromStorage(stored), odd);
+    const v1 = slice("discovery.orch.io/v1", [{ addresses: ["10.0.0.3"], nodeName: "n2", zone: "z2" }, { addresses: ["10.0.0.4"] }]);
+    assert.deepEqual(conversion.fromStorage(v1)["endpoints"], [{ addresses: ["10.0.0.3"], nodeName: "n2", topology: { "topology.orch.io/zone": "z2", "orch.io/hostname": "n2" } }, { addresses: ["10.0.0.4"] }]);
+    assert.deepEqual(conversion.toStorage(conversion.fromStorage(v1)), v1);
   });
 });
 
@@ -119,5 +142,42 @@ describe("the catalogue's group versions", () => {
   it("prefers the stable version of a group in discovery", async () => {
     const group = await server.call("GET", "/apis/batch");
     assert.deepEqual(group.json["preferredVersion"], { groupVersion: "batch/v1", version: "v1" });
+  });
+});
+
+describe("objects created through a deprecated version can be written back through the storage version", () => {
+  let server: Server;
+  before(async () => {
+    server = await inProcessServer();
+  });
+  after(async () => {
+    await server.stop();
+  });
+
+  it("an events/v1beta1 Event without regarding reads and writes back as core v1 (involvedObject {}) and as events/v1", async () => {
+    const created = await server.call("POST", "/apis/events.orch.io/v1beta1/namespaces/default/events", {
+      body: { apiVersion: "events.orch.io/v1beta1", kind: "Event", metadata: { name: "no-regarding" }, eventTime: "2026-01-01T00:00:00.000000Z", reportingController: "example.com/c", reportingInstance: "i", action: "Act", reason: "Why", type: "Normal" },
+    });
+    assert.equal(created.status, 201, created.text);
+    const core = await server.call("GET", "/api/v1/namespaces/default/events/no-regarding");
+    const written = await server.call("PUT", "/api/v1/namespaces/default/events/no-regarding", { body: core.json });
+    assert.equal(written.status, 200, written.text);
+    assert.deepEqual(written.json["involvedObject"], {});
+    const v1 = await server.call("GET", "/apis/events.orch.io/v1/namespaces/default/events/no-regarding");
+    assert.equal((await server.call("PUT", "/apis/events.orch.io/v1/namespaces/default/events/no-regarding", { body: v1.json })).status, 200);
+  });
+
+  it("a v1beta1 webhook configuration with sideEffects Unknown can be updated through v1, but a v1 create with it is refused", async () => {
+    const body = { kind: "ValidatingWebhookConfiguration", webhooks: [{ name: "a.example.com", clientConfig: { url: "https://hooks.example.com/" }, sideEffects: "Unknown" }] };
+    const created = await server.call("POST", "/apis/admissionregistration.orch.io/v1beta1/validatingwebhookconfigurations", { body: { ...body, apiVersion: "admissionregistration.orch.io/v1beta1", metadata: { name: "legacy" } } });
+    assert.equal(created.status, 201, created.text);
+    const v1 = await server.call("GET", "/apis/admissionregistration.orch.io/v1/validatingwebhookconfigurations/legacy");
+    assert.equal((v1.json["webhooks"] as { sideEffects: string }[])[0]?.sideEffects, "Unknown");
+    const labelled = { ...v1.json, metadata: { ...(v1.json["metadata"] as object), labels: { team: "a" } } };
+    const updated = await server.call("PUT", "/apis/admissionregistration.orch.io/v1/validatingwebhookconfigurations/legacy", { body: labelled });
+    assert.equal(updated.status, 200, updated.text);
+    const fresh = await server.call("POST", "/apis/admissionregistration.orch.io/v1/validatingwebhookconfigurations", { body: { ...body, apiVersion: "admissionregistration.orch.io/v1", metadata: { name: "fresh" }, webhooks: [{ ...body.webhooks[0], admissionReviewVersions: ["v1"] }] } });
+    assert.equal(fresh.status, 422);
+    assert.match(String(fresh.json["message"]), /sideEffects: Unsupported value: "Unknown"/);
   });
 });

@@ -1,7 +1,8 @@
 import { apiGroup, type Profile } from "../../api/profile.js";
 import type { ResourceDefinition } from "../definition.js";
-import { hpaV1StoredAsV2, eventsV1StoredAsCore, sameShape } from "./conversion.js";
+import { endpointSliceV1beta1StoredAsV1, hpaV1StoredAsV2, eventsV1StoredAsCore, sameShape } from "./conversion.js";
 import { defineResource } from "./define.js";
+import { APPS_SCALE, REPLICATION_CONTROLLER_SCALE } from "../scale.js";
 
 /**
  * The named groups of the catalogue as stored objects (kinds, scopes, short names, categories,
@@ -28,11 +29,11 @@ export function catalogueResources(profile: Profile): ResourceDefinition[] {
   return [
     // core v1 kinds beyond the foundation's
     defineResource({ group: "", version: "v1", kind: "PodTemplate", plural: "podtemplates", scope: "Namespaced" }),
-    defineResource({ group: "", version: "v1", kind: "ReplicationController", plural: "replicationcontrollers", scope: "Namespaced", shortNames: ["rc"], categories: ["all"], subresources: ["status"], hasGeneration: true, selectableFields: ["status.replicas"] }),
+    defineResource({ group: "", version: "v1", kind: "ReplicationController", plural: "replicationcontrollers", scope: "Namespaced", shortNames: ["rc"], categories: ["all"], subresources: ["status"], hasGeneration: true, scale: REPLICATION_CONTROLLER_SCALE, selectableFields: ["status.replicas"] }),
     defineResource({ group: "", version: "v1", kind: "ComponentStatus", plural: "componentstatuses", scope: "Cluster", shortNames: ["cs"], verbs: ["get", "list"] }),
     // apps/v1 (Deployments are declared with server-side apply's resources)
-    defineResource({ group: "apps", version: "v1", kind: "ReplicaSet", plural: "replicasets", scope: "Namespaced", shortNames: ["rs"], categories: ["all"], subresources: ["status"], hasGeneration: true }),
-    defineResource({ group: "apps", version: "v1", kind: "StatefulSet", plural: "statefulsets", scope: "Namespaced", shortNames: ["sts"], categories: ["all"], subresources: ["status"], hasGeneration: true }),
+    defineResource({ group: "apps", version: "v1", kind: "ReplicaSet", plural: "replicasets", scope: "Namespaced", shortNames: ["rs"], categories: ["all"], subresources: ["status"], hasGeneration: true, scale: APPS_SCALE }),
+    defineResource({ group: "apps", version: "v1", kind: "StatefulSet", plural: "statefulsets", scope: "Namespaced", shortNames: ["sts"], categories: ["all"], subresources: ["status"], hasGeneration: true, scale: APPS_SCALE }),
     defineResource({ group: "apps", version: "v1", kind: "DaemonSet", plural: "daemonsets", scope: "Namespaced", shortNames: ["ds"], categories: ["all"], subresources: ["status"], hasGeneration: true }),
     defineResource({ group: "apps", version: "v1", kind: "ControllerRevision", plural: "controllerrevisions", scope: "Namespaced" }),
     // batch
@@ -62,7 +63,7 @@ export function catalogueResources(profile: Profile): ResourceDefinition[] {
     defineResource({ group: coordination, version: "v1", kind: "Lease", plural: "leases", scope: "Namespaced" }),
     // discovery
     defineResource({ group: discovery, version: "v1", kind: "EndpointSlice", plural: "endpointslices", scope: "Namespaced" }),
-    defineResource({ group: discovery, version: "v1beta1", kind: "EndpointSlice", plural: "endpointslices", scope: "Namespaced", storedAs: sameShape({ group: discovery, version: "v1beta1", kind: "EndpointSlice" }, stored(discovery, "v1", "endpointslices")), deprecation: removedIn125(`${discovery}/v1`, "1.21") }),
+    defineResource({ group: discovery, version: "v1beta1", kind: "EndpointSlice", plural: "endpointslices", scope: "Namespaced", storedAs: endpointSliceV1beta1StoredAsV1(discovery, profile.keyDomain), deprecation: removedIn125(`${discovery}/v1`, "1.21") }),
     // events: stored once as core v1 Events
     defineResource({ group: events, version: "v1", kind: "Event", plural: "events", scope: "Namespaced", shortNames: ["ev"], nameRule: "path-segment", storedAs: eventsV1StoredAsCore(events) }),
     defineResource({ group: events, version: "v1beta1", kind: "Event", plural: "events", scope: "Namespaced", shortNames: ["ev"], nameRule: "path-segment", storedAs: eventsV1StoredAsCore(events, "v1beta1"), deprecation: removedIn125(`${events}/v1`, "1.22") }),

@@ -57,6 +57,62 @@ export function eventsV1StoredAsCore(eventsGroup: string, version = "v1"): Store
   };
 }
 
+/**
+ * discovery v1beta1 EndpointSlice ↔ v1 (the storage version), as kube converts them: v1beta1's
+ * `topology` map holds v1's `zone` under the zone label and `nodeName` under the hostname label;
+ * other keys live in v1's `deprecatedTopology`. A hostname label that differs from nodeName is
+ * kept in deprecatedTopology, so both directions are lossless.
+ */
+export function endpointSliceV1beta1StoredAsV1(discoveryGroup: string, keyDomain: string): StoredAs {
+  const zoneKey = `topology.${keyDomain}/zone`;
+  const hostnameKey = `${keyDomain}/hostname`;
+  const eachEndpoint = (object: ApiObject, convert: (endpoint: Record<string, unknown>) => void): ApiObject => {
+    const copy = cloneObject(object);
+    const endpoints = copy["endpoints"];
+    if (Array.isArray(endpoints)) for (const endpoint of endpoints) if (isPlainObject(endpoint)) convert(endpoint);
+    return copy;
+  };
+  return {
+    group: discoveryGroup,
+    version: "v1",
+    plural: "endpointslices",
+    toStorage: (object) =>
+      withTypeMeta(
+        eachEndpoint(object, (endpoint) => {
+          const topology = endpoint["topology"];
+          delete endpoint["topology"];
+          if (!isPlainObject(topology)) return;
+          const rest: Record<string, unknown> = { ...topology };
+          if (typeof rest[zoneKey] === "string") {
+            endpoint["zone"] = rest[zoneKey];
+            delete rest[zoneKey];
+          }
+          if (rest[hostnameKey] !== undefined && rest[hostnameKey] === endpoint["nodeName"]) delete rest[hostnameKey];
+          if (Object.keys(rest).length > 0) endpoint["deprecatedTopology"] = rest;
+        }),
+        `${discoveryGroup}/v1`,
+        "EndpointSlice",
+      ),
+    fromStorage: (object) =>
+      withTypeMeta(
+        eachEndpoint(object, (endpoint) => {
+          const deprecated = endpoint["deprecatedTopology"];
+          const zone = endpoint["zone"];
+          const nodeName = endpoint["nodeName"];
+          delete endpoint["deprecatedTopology"];
+          delete endpoint["zone"];
+          if (deprecated === undefined && zone === undefined && nodeName === undefined) return;
+          const topology: Record<string, unknown> = isPlainObject(deprecated) ? { ...deprecated } : {};
+          if (zone !== undefined) topology[zoneKey] = zone;
+          if (nodeName !== undefined && (topology[hostnameKey] === undefined || topology[hostnameKey] === "")) topology[hostnameKey] = nodeName;
+          endpoint["topology"] = topology;
+        }),
+        `${discoveryGroup}/v1beta1`,
+        "EndpointSlice",
+      ),
+  };
+}
+
 /** Metadata with these annotations, or without the field when there are none. */
 function withAnnotations(metadata: ApiObject["metadata"], annotations: Record<string, string>): ApiObject["metadata"] {
   const { annotations: _previous, ...rest } = metadata;

@@ -1,6 +1,6 @@
 import type { NameRule } from "../../api/validation.js";
 import type { ResourceVerb } from "../../request/request-info.js";
-import { ALL_VERBS, type CreateOnlyHandler, type ResourceDefinition, type Scope, type Strategy } from "../definition.js";
+import { ALL_VERBS, type CreateOnlyHandler, type ResourceDefinition, type ScaleSubresource, type Scope, type Strategy } from "../definition.js";
 
 export const DEFAULT_STRATEGY: Strategy = { allowCreateOnUpdate: false, allowUnconditionalUpdate: true };
 
@@ -26,6 +26,8 @@ export interface ResourceDeclaration {
   readonly virtual?: CreateOnlyHandler;
   /** Create-only sub-resources computed by handlers. */
   readonly subresourceHandlers?: Readonly<Record<string, CreateOnlyHandler>>;
+  /** The `scale` sub-resource: where the kind keeps its replicas and selector (registry/scale.ts). */
+  readonly scale?: ScaleSubresource;
 }
 
 /** Fills a declaration's defaults: every verb, subdomain names, the default strategy. */
@@ -50,6 +52,7 @@ export function defineResource(declaration: ResourceDeclaration): ResourceDefini
     enabledByDefault: declaration.defaultOff !== true,
     ...(declaration.virtual === undefined ? {} : { virtual: declaration.virtual }),
     ...(declaration.subresourceHandlers === undefined ? {} : { subresourceHandlers: new Map(Object.entries(declaration.subresourceHandlers)) }),
+    ...(declaration.scale === undefined ? {} : { scale: declaration.scale }),
   };
 }
 

@@ -82,7 +82,7 @@ function minimalObjects(profile: Profile): Map<string, Json> {
     [`${g("node")}/v1beta1/RuntimeClass`, { handler: "runc" }],
     [`${g("coordination")}/v1/Lease`, { spec: { holderIdentity: "a", leaseDurationSeconds: 15 } }],
     [`${g("discovery")}/v1/EndpointSlice`, endpointSlice],
-    [`${g("discovery")}/v1beta1/EndpointSlice`, endpointSlice],
+    [`${g("discovery")}/v1beta1/EndpointSlice`, { ...endpointSlice, endpoints: [{ addresses: ["10.0.0.1"], nodeName: "n1", topology: { [`topology.${profile.keyDomain}/zone`]: "z1", [`${profile.keyDomain}/hostname`]: "n1", rack: "r7" } }] }],
     [`${g("events")}/v1/Event`, { eventTime: "2026-01-01T00:00:00.000000Z", type: "Normal", reason: "Started", action: "Start", reportingController: "example.com/ctl", reportingInstance: "ctl-1", regarding: { kind: "Pod", name: "p", namespace: "default" } }],
     [`${g("events")}/v1beta1/Event`, { eventTime: "2026-01-01T00:00:00.000000Z", type: "Normal", reason: "Started", action: "Start", reportingController: "example.com/ctl", reportingInstance: "ctl-1" }],
     [`${g("certificates")}/v1/CertificateSigningRequest`, { spec: { request: CSR_REQUEST, signerName: "example.com/signer", usages: ["client auth"] } }],

@@ -34,7 +34,7 @@ function webhook(version: "v1" | "v1beta1", mutating: boolean): SchemaNode {
     namespaceSelector: withDefault(labelSelector(), {}),
     objectSelector: withDefault(labelSelector(), {}),
     rules: atomic(RULE),
-    sideEffects: v1 ? req(enumOf(["None", "NoneOnDryRun"], "None or NoneOnDryRun.")) : withDefault(enumOf(["None", "NoneOnDryRun", "Some", "Unknown"]), "Unknown"),
+    sideEffects: v1 ? req(enumOf(["None", "NoneOnDryRun", "Some", "Unknown"], "None or NoneOnDryRun; Some and Unknown remain only on configurations created through v1beta1.")) : withDefault(enumOf(["None", "NoneOnDryRun", "Some", "Unknown"]), "Unknown"),
     timeoutSeconds: withDefault(int32("Seconds to wait for the webhook, 1 to 30."), v1 ? 10 : 30),
   };
   return obj(mutating ? { ...properties, reinvocationPolicy: withDefault(enumOf(["IfNeeded", "Never"]), "Never") } : properties);

@@ -2,7 +2,7 @@ import { atomic, enumOf, int32, int64, labelSelector, listMap, obj, quantity, re
 import type { KindDeclaration } from "./kind-declaration.js";
 import { resource } from "./meta.js";
 
-/** autoscaling/v2 (storage) and autoscaling/v1 HorizontalPodAutoscaler. */
+/** autoscaling/v2 (storage) and autoscaling/v1 HorizontalPodAutoscaler; autoscaling/v1 Scale (the `scale` sub-resource's kind). */
 
 const scaleTarget = (): SchemaNode => ref("autoscaling.v2.CrossVersionObjectReference", "The resource to scale.");
 const minReplicas = (): SchemaNode => withDefault(atLeast(int32("Lower limit of replicas. Defaults to 1."), 1), 1);
@@ -64,9 +64,22 @@ export const AUTOSCALING_DEFINITIONS: Readonly<Record<string, SchemaNode>> = {
     }),
     status: obj({ currentCPUUtilizationPercentage: int32(), currentReplicas: int32(), desiredReplicas: int32(), lastScaleTime: time(), observedGeneration: int64() }),
   }),
+  "autoscaling.v1.Scale": resource("Scale represents a scaling request for a resource.", {
+    spec: ref("autoscaling.v1.ScaleSpec", "The desired state of the scale."),
+    status: ref("autoscaling.v1.ScaleStatus", "The observed state of the scale. Read-only."),
+  }),
+  "autoscaling.v1.ScaleSpec": obj({ replicas: atLeast(int32("The desired number of instances of the scaled object."), 0) }, { description: "ScaleSpec describes the attributes of a scale sub-resource." }),
+  "autoscaling.v1.ScaleStatus": obj(
+    {
+      replicas: req(int32("The observed number of instances of the scaled object.")),
+      selector: str("The label query over pods that should match the replica count, in the query-parameter syntax of label selectors."),
+    },
+    { description: "ScaleStatus represents the current status of a scale sub-resource." },
+  ),
 };
 
 export const AUTOSCALING_KINDS: readonly KindDeclaration[] = [
   { group: "autoscaling", version: "v2", kind: "HorizontalPodAutoscaler", id: "autoscaling.v2.HorizontalPodAutoscaler" },
   { group: "autoscaling", version: "v1", kind: "HorizontalPodAutoscaler", id: "autoscaling.v1.HorizontalPodAutoscaler" },
+  { group: "autoscaling", version: "v1", kind: "Scale", id: "autoscaling.v1.Scale" },
 ];

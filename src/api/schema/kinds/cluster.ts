@@ -11,11 +11,22 @@ const RUNTIME_CLASS = resource("RuntimeClass defines a container runtime support
   scheduling: obj({ nodeSelector: { ...SELECTOR_MAP }, tolerations: atomic(ref("core.v1.Toleration")) }),
 });
 
-const ENDPOINT_SLICE = resource("EndpointSlice is a subset of the endpoints that implement a service.", {
-  addressType: req(enumOf(["FQDN", "IPv4", "IPv6"])),
-  endpoints: atomic(ref("discovery.v1.Endpoint"), "The endpoints of the slice; may be empty."),
-  ports: atomic(obj({ appProtocol: str(), name: str(), port: int32(), protocol: withDefault(enumOf(["SCTP", "TCP", "UDP"]), "TCP") }, { mapType: "atomic" })),
-});
+const endpointSlice = (endpoint: string): SchemaNode =>
+  resource("EndpointSlice is a subset of the endpoints that implement a service.", {
+    addressType: req(enumOf(["FQDN", "IPv4", "IPv6"])),
+    endpoints: atomic(ref(endpoint), "The endpoints of the slice; may be empty."),
+    ports: atomic(obj({ appProtocol: str(), name: str(), port: int32(), protocol: withDefault(enumOf(["SCTP", "TCP", "UDP"]), "TCP") }, { mapType: "atomic" })),
+  });
+
+/** The parts of an endpoint both versions share; v1 adds `zone` and `deprecatedTopology`, v1beta1 has `topology`. */
+const ENDPOINT_COMMON = {
+  addresses: req(set(str())),
+  conditions: obj({ ready: bool(), serving: bool(), terminating: bool() }),
+  hints: obj({ forZones: atomic(obj({ name: req(str()) })) }),
+  hostname: str(),
+  nodeName: str(),
+  targetRef: ref("core.v1.ObjectReference"),
+};
 
 const EVENTS_EVENT = resource("Event is a report of an event somewhere in the cluster.", {
   action: str("What action was taken or failed."),
@@ -54,18 +65,10 @@ export const CLUSTER_DEFINITIONS: Readonly<Record<string, SchemaNode>> = {
       strategy: str(),
     }),
   }),
-  "discovery.v1.EndpointSlice": ENDPOINT_SLICE,
-  "discovery.v1beta1.EndpointSlice": ENDPOINT_SLICE,
-  "discovery.v1.Endpoint": obj({
-    addresses: req(set(str())),
-    conditions: obj({ ready: bool(), serving: bool(), terminating: bool() }),
-    deprecatedTopology: stringMap(),
-    hints: obj({ forZones: atomic(obj({ name: req(str()) })) }),
-    hostname: str(),
-    nodeName: str(),
-    targetRef: ref("core.v1.ObjectReference"),
-    zone: str(),
-  }),
+  "discovery.v1.EndpointSlice": endpointSlice("discovery.v1.Endpoint"),
+  "discovery.v1beta1.EndpointSlice": endpointSlice("discovery.v1beta1.Endpoint"),
+  "discovery.v1.Endpoint": obj({ ...ENDPOINT_COMMON, deprecatedTopology: stringMap(), zone: str() }),
+  "discovery.v1beta1.Endpoint": obj({ ...ENDPOINT_COMMON, topology: stringMap("Topology labels of the endpoint; the zone and hostname keys map to v1's zone and nodeName.") }),
   "events.v1.Event": EVENTS_EVENT,
   "events.v1beta1.Event": EVENTS_EVENT,
 };

@@ -132,7 +132,9 @@ export const CORE_DEFINITIONS: Readonly<Record<string, SchemaNode>> = {
     count: int32(),
     eventTime: microTime(),
     firstTimestamp: time(),
-    involvedObject: req(objectRef("The object this event is about.")),
+    // Always present in kube's JSON (a struct, never omitted): events created through
+    // events/v1beta1 without `regarding` read back with `{}` and can be written back as they are.
+    involvedObject: req(withDefault(objectRef("The object this event is about."), {})),
     lastTimestamp: time(),
     message: str(),
     reason: str(),
@@ -144,6 +146,9 @@ export const CORE_DEFINITIONS: Readonly<Record<string, SchemaNode>> = {
     type: str(),
   }),
   "core.v1.EventSource": obj({ component: str(), host: str() }),
+  "core.v1.Binding": resource("Binding ties one object to another; a pod to the node it is scheduled on.", {
+    target: req(ref("core.v1.ObjectReference", "The node the pod is bound to.")),
+  }),
   "core.v1.Endpoints": resource("Endpoints is the set of endpoints that implement a service.", { subsets: atomic(ref("core.v1.EndpointSubset")) }),
   "core.v1.EndpointSubset": obj({
     addresses: atomic(ref("core.v1.EndpointAddress")),
@@ -187,5 +192,5 @@ export const CORE_DEFINITIONS: Readonly<Record<string, SchemaNode>> = {
 
 export const CORE_KINDS: readonly KindDeclaration[] = [
   "Pod", "PodTemplate", "ReplicationController", "Namespace", "ConfigMap", "Secret", "ServiceAccount", "Service", "Node", "Event", "Endpoints", "LimitRange",
-  "ResourceQuota", "PersistentVolume", "PersistentVolumeClaim", "ComponentStatus",
+  "ResourceQuota", "PersistentVolume", "PersistentVolumeClaim", "ComponentStatus", "Binding",
 ].map((kind) => ({ group: "", version: "v1", kind, id: `core.v1.${kind}` }));

@@ -11,6 +11,7 @@ import { CORE_DEFINITIONS, CORE_KINDS } from "./core.js";
 import { CORE_POD_DEFINITIONS } from "./core-pod.js";
 import { CORE_VOLUME_DEFINITIONS } from "./core-volumes.js";
 import { FLOWCONTROL_DEFINITIONS, FLOWCONTROL_KINDS } from "./flowcontrol.js";
+import { IMAGEPOLICY_DEFINITIONS, IMAGEPOLICY_KINDS } from "./imagepolicy.js";
 import type { KindDeclaration } from "./kind-declaration.js";
 import { META_DEFINITIONS } from "./meta.js";
 import { NETWORKING_DEFINITIONS, NETWORKING_KINDS } from "./networking.js";
@@ -41,6 +42,7 @@ export function builtinDefinitions(extensionPrefixes: readonly string[]): Map<st
       ...apiextensionsDefinitions(extensionPrefixes),
       ...FLOWCONTROL_DEFINITIONS,
       ...AUTH_DEFINITIONS,
+      ...IMAGEPOLICY_DEFINITIONS,
     }),
   );
 }
@@ -62,3 +64,9 @@ export const BUILTIN_KINDS: readonly KindDeclaration[] = [
   ...FLOWCONTROL_KINDS,
   ...AUTH_KINDS,
 ];
+
+/**
+ * Kinds the server exchanges with webhooks but does not serve (ImageReview): they have schemas and
+ * field numbers like served kinds, and no resource, discovery entry or OpenAPI path.
+ */
+export const EXCHANGED_KINDS: readonly KindDeclaration[] = [...IMAGEPOLICY_KINDS];

@@ -1,18 +1,45 @@
 import type { FieldError } from "../../errors.js";
 import { isPlainObject, type ApiObject } from "../../object.js";
 import { validateName } from "../../validation.js";
-import { childPath, duplicate, forbidden, indexPath, invalidValue, required } from "../field-path.js";
+import { childPath, duplicate, forbidden, indexPath, invalidValue, notSupported, required } from "../field-path.js";
 import { listAt, recordAt, stringAt } from "./values.js";
 
 /**
  * Webhook configuration rules (the spec's admission table): names qualified with at least three
  * segments and unique in v1; `clientConfig` has exactly one of `url` (https, a host, no user
  * info, query or fragment) and `service` (path starting with '/', port 1–65535);
- * `timeoutSeconds` 1–30; v1 requires `sideEffects` (the schema restricts it to None and
- * NoneOnDryRun) and `admissionReviewVersions` with at least one version the server speaks.
+ * `timeoutSeconds` 1–30; v1 requires `sideEffects` None or NoneOnDryRun and
+ * `admissionReviewVersions` with at least one version the server speaks.
+ *
+ * v1beta1 allowed more (sideEffects Some/Unknown, any review versions, repeated names), and the
+ * objects it created are stored as v1. As kube does, a v1 update only enforces a rule the stored
+ * object already met, so such objects can still be changed (labels, other webhooks) through v1.
  */
 
 const REVIEW_VERSIONS = ["v1", "v1beta1"];
+const NO_SIDE_EFFECTS = ["None", "NoneOnDryRun"];
+
+/** Which v1 rules apply: all on create; on update, those the stored object satisfies. */
+interface V1Rules {
+  readonly noSideEffects: boolean;
+  readonly knownReviewVersion: boolean;
+  readonly uniqueNames: boolean;
+}
+
+function webhooksOf(object: ApiObject): Record<string, unknown>[] {
+  return listAt(object, "webhooks").filter(isPlainObject);
+}
+
+function rulesFor(old: ApiObject | undefined): V1Rules {
+  if (old === undefined) return { noSideEffects: true, knownReviewVersion: true, uniqueNames: true };
+  const webhooks = webhooksOf(old);
+  const names = webhooks.map((webhook) => stringAt(webhook, "name") ?? "");
+  return {
+    noSideEffects: webhooks.every((webhook) => NO_SIDE_EFFECTS.includes(stringAt(webhook, "sideEffects") ?? "")),
+    knownReviewVersion: webhooks.every((webhook) => listAt(webhook, "admissionReviewVersions").some((version) => typeof version === "string" && REVIEW_VERSIONS.includes(version))),
+    uniqueNames: new Set(names).size === names.length,
+  };
+}
 
 function clientConfigErrors(config: Record<string, unknown> | undefined, path: string): FieldError[] {
   if (config === undefined) return [];
@@ -43,7 +70,7 @@ function clientConfigErrors(config: Record<string, unknown> | undefined, path: s
   return errors;
 }
 
-function webhookErrors(webhook: Record<string, unknown>, path: string, v1: boolean): FieldError[] {
+function webhookErrors(webhook: Record<string, unknown>, path: string, v1: V1Rules | undefined): FieldError[] {
   const errors: FieldError[] = [];
   const name = stringAt(webhook, "name") ?? "";
   if (name !== "") {
@@ -59,10 +86,12 @@ function webhookErrors(webhook: Record<string, unknown>, path: string, v1: boole
       if (seen.has(version)) errors.push(duplicate(indexPath(childPath(path, "admissionReviewVersions"), index), version));
       seen.add(version);
     });
-    if (v1 && !versions.some((version) => REVIEW_VERSIONS.includes(version))) {
+    if (v1?.knownReviewVersion === true && !versions.some((version) => REVIEW_VERSIONS.includes(version))) {
       errors.push(invalidValue(childPath(path, "admissionReviewVersions"), versions, `must include at least one of ${REVIEW_VERSIONS.join(", ")}`));
     }
   }
+  const sideEffects = stringAt(webhook, "sideEffects");
+  if (v1?.noSideEffects === true && sideEffects !== undefined && !NO_SIDE_EFFECTS.includes(sideEffects)) errors.push(notSupported(childPath(path, "sideEffects"), sideEffects, NO_SIDE_EFFECTS));
   errors.push(...clientConfigErrors(recordAt(webhook, "clientConfig"), childPath(path, "clientConfig")));
   const names = new Set<string>();
   listAt(webhook, "matchConditions").forEach((condition, index) => {
@@ -83,9 +112,9 @@ function webhookErrors(webhook: Record<string, unknown>, path: string, v1: boole
 }
 
 /** The rules of a webhook configuration at a version (`unique names` applies from v1). */
-export function webhookConfigurationValidator(version: "v1" | "v1beta1"): (object: ApiObject) => FieldError[] {
-  const v1 = version === "v1";
-  return (object) => {
+export function webhookConfigurationValidator(version: "v1" | "v1beta1"): (object: ApiObject, old: ApiObject | undefined) => FieldError[] {
+  return (object, old) => {
+    const v1 = version === "v1" ? rulesFor(old) : undefined;
     const errors: FieldError[] = [];
     const names = new Set<string>();
     listAt(object, "webhooks").forEach((webhook, index) => {
@@ -93,7 +122,7 @@ export function webhookConfigurationValidator(version: "v1" | "v1beta1"): (objec
       const path = indexPath("webhooks", index);
       errors.push(...webhookErrors(webhook, path, v1));
       const name = stringAt(webhook, "name") ?? "";
-      if (v1 && name !== "") {
+      if (v1?.uniqueNames === true && name !== "") {
         if (names.has(name)) errors.push(duplicate(childPath(path, "name"), name));
         names.add(name);
       }

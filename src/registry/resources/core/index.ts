@@ -3,6 +3,7 @@ import type { ResourceDefinition } from "../../definition.js";
 import { defineResource } from "../define.js";
 import { CONFIG_MAP_STRATEGY, SECRET_STRATEGY } from "./data-strategy.js";
 import { namespaceStrategy } from "./namespace-strategy.js";
+import { BINDING_HANDLER, bindPod } from "./binding.js";
 
 const CORE = { group: "", version: "v1" } as const;
 
@@ -21,6 +22,8 @@ export function coreResources(profile: Profile): ResourceDefinition[] {
       shortNames: ["po"],
       categories: ["all"],
       subresources: ["status"],
+      subresourceHandlers: { binding: BINDING_HANDLER },
+      strategy: { updateSubresource: (subresource, desired, old) => (subresource === "binding" ? bindPod(desired, old) : old) },
       selectableFields: ["spec.nodeName", "spec.restartPolicy", "spec.schedulerName", "spec.serviceAccountName", "spec.hostNetwork", "status.phase", "status.podIP", "status.nominatedNodeName"],
     }),
     defineResource({ ...CORE, kind: "Service", hasGeneration: true, plural: "services", scope: "Namespaced", shortNames: ["svc"], categories: ["all"], subresources: ["status"], nameRule: "dns1035-label" }),
@@ -37,6 +40,7 @@ export function coreResources(profile: Profile): ResourceDefinition[] {
         "involvedObject.resourceVersion", "involvedObject.fieldPath", "reason", "reportingComponent", ["source", "source.component"], "type",
       ],
     }),
+    defineResource({ ...CORE, kind: "Binding", plural: "bindings", scope: "Namespaced", virtual: BINDING_HANDLER }),
     defineResource({ ...CORE, kind: "Endpoints", plural: "endpoints", scope: "Namespaced", shortNames: ["ep"] }),
     defineResource({ ...CORE, kind: "LimitRange", hasGeneration: true, plural: "limitranges", scope: "Namespaced", shortNames: ["limits"] }),
     defineResource({ ...CORE, kind: "ResourceQuota", hasGeneration: true, plural: "resourcequotas", scope: "Namespaced", shortNames: ["quota"], subresources: ["status"] }),

@@ -1,0 +1,82 @@
+import type { ApiObject } from "../../api/object.js";
+import { humanDuration } from "../../util/human-duration.js";
+import { integer, text, wide, AGE, NAME, type ColumnSpec, type KindTables } from "./column.js";
+import { list, num, present, record, records, str } from "./format.js";
+
+const spec = (object: ApiObject): Record<string, unknown> => record(object["spec"]);
+
+/** Subjects of one kind, comma-separated; service accounts as namespace/name. */
+function subjects(binding: ApiObject, kind: string): string {
+  return records(binding["subjects"])
+    .filter((subject) => subject["kind"] === kind)
+    .map((subject) => (kind === "ServiceAccount" ? `${str(subject["namespace"])}/${str(subject["name"])}` : str(subject["name"])))
+    .join(", ");
+}
+
+const BINDING_COLUMNS: readonly ColumnSpec[] = [
+  NAME,
+  text("Role", "The bound role as kind/name.", (object) => `${str(record(object["roleRef"])["kind"])}/${str(record(object["roleRef"])["name"])}`),
+  AGE,
+  wide(text("Users", "Users bound.", (object) => subjects(object, "User"))),
+  wide(text("Groups", "Groups bound.", (object) => subjects(object, "Group"))),
+  wide(text("ServiceAccounts", "Service accounts bound, as namespace/name.", (object) => subjects(object, "ServiceAccount"))),
+];
+
+export const RBAC_TABLES: KindTables = { RoleBinding: BINDING_COLUMNS, ClusterRoleBinding: BINDING_COLUMNS };
+
+/** Denied, else Approved, else Pending; then `,Failed` and `,Issued` when they apply. */
+function csrCondition(csr: ApiObject): string {
+  const status = record(csr["status"]);
+  const types = new Set(records(status["conditions"]).map((condition) => condition["type"]));
+  let text = types.has("Denied") ? "Denied" : types.has("Approved") ? "Approved" : "Pending";
+  if (types.has("Failed")) text += ",Failed";
+  if (str(status["certificate"]) !== "") text += ",Issued";
+  return text;
+}
+
+export const CERTIFICATES_TABLES: KindTables = {
+  CertificateSigningRequest: [
+    NAME,
+    AGE,
+    text("SignerName", "The signer asked to sign.", (object) => str(spec(object)["signerName"]) || "<none>"),
+    text("Requestor", "The user who asked.", (object) => str(spec(object)["username"])),
+    text("RequestedDuration", "The validity asked for.", (object) => (typeof spec(object)["expirationSeconds"] === "number" ? humanDuration(num(spec(object)["expirationSeconds"]) * 1000) : "<none>")),
+    text("Condition", "Approval state, failure and issuance.", csrCondition),
+  ],
+};
+
+const WEBHOOK_COLUMNS: readonly ColumnSpec[] = [NAME, integer("Webhooks", "Number of webhooks in the configuration.", (object) => list(object["webhooks"]).length), AGE];
+
+export const ADMISSION_TABLES: KindTables = { MutatingWebhookConfiguration: WEBHOOK_COLUMNS, ValidatingWebhookConfiguration: WEBHOOK_COLUMNS };
+
+/**
+ * A Limited level's shares, and its queuing numbers when it queues; `<none>` for what the level
+ * does not have (an Exempt level has neither).
+ */
+function limitedValue(level: ApiObject, field: "nominalConcurrencyShares" | "queues" | "handSize" | "queueLengthLimit"): number | string {
+  const limited = present(spec(level)["limited"]);
+  if (limited === undefined) return "<none>";
+  if (field === "nominalConcurrencyShares") return num(limited[field]);
+  const queuing = present(record(limited["limitResponse"])["queuing"]);
+  return queuing === undefined ? "<none>" : num(queuing[field]);
+}
+
+export const FLOWCONTROL_TABLES: KindTables = {
+  FlowSchema: [
+    NAME,
+    text("PriorityLevel", "The priority level its requests go to.", (object) => str(record(spec(object)["priorityLevelConfiguration"])["name"])),
+    text("MatchingPrecedence", "Lower matches first.", (object) => num(spec(object)["matchingPrecedence"])),
+    text("DistinguisherMethod", "How requests are split into flows.", (object) => str(record(spec(object)["distinguisherMethod"])["type"]) || "<none>"),
+    AGE,
+    text("MissingPL", "Whether the priority level is missing (`?` before it was checked).", (object) => str(records(record(object["status"])["conditions"]).find((condition) => condition["type"] === "Dangling")?.["status"]) || "?"),
+  ],
+  PriorityLevelConfiguration: [
+    NAME,
+    text("Type", "Exempt or Limited.", (object) => str(spec(object)["type"])),
+    text("NominalConcurrencyShares", "The level's share of the server's concurrency.", (object) => limitedValue(object, "nominalConcurrencyShares")),
+    text("Queues", "Number of queues.", (object) => limitedValue(object, "queues")),
+    text("HandSize", "Queues each flow is dealt.", (object) => limitedValue(object, "handSize")),
+    text("QueueLengthLimit", "Requests each queue may hold.", (object) => limitedValue(object, "queueLengthLimit")),
+    AGE,
+  ],
+};
