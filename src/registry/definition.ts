@@ -30,6 +30,12 @@ export interface ResourceDefinition {
    * path it reads (usually the same dotted path; events' `source` reads `source.component`).
    */
   readonly selectableFields: ReadonlyMap<string, string>;
+  /**
+   * For kinds with a `status` sub-resource: true when a create keeps the status sent (a kubelet
+   * registering its Node reports it). Otherwise status starts empty, as kube's strategies make it,
+   * and the strategy's prepareForCreate sets the initial values (a Pod's Pending phase).
+   */
+  readonly keepStatusOnCreate: boolean;
   /** True when writes to `.spec` (or other non-metadata, non-status fields) bump `metadata.generation`. */
   readonly hasGeneration: boolean;
   /** How `metadata.name` is validated for this kind. */
@@ -146,6 +152,8 @@ export interface FieldValidation {
 /** Context a strategy gets: the profile-dependent names it may need. */
 export interface StrategyContext {
   readonly now: string;
+  /** Who writes (after impersonation), when known: a CSR records its requester from it. */
+  readonly user?: UserInfo | undefined;
 }
 
 /**
@@ -156,6 +164,8 @@ export interface StrategyContext {
 export interface Strategy {
   prepareForCreate?(object: ApiObject, context: StrategyContext): void;
   prepareForUpdate?(object: ApiObject, old: ApiObject, context: StrategyContext): void;
+  /** A `status` write: `object` is the stored object with the request's status; may adjust it (keep fields status may not change). */
+  prepareForStatusUpdate?(object: ApiObject, old: ApiObject, context: StrategyContext): void;
   /** Called once when a delete marks the object for deletion (finalizers pending); may mutate. */
   prepareForDelete?(object: ApiObject): void;
   /**
@@ -163,7 +173,7 @@ export interface Strategy {
    * request's object (e.g. a namespace's `finalize` takes only `spec.finalizers`, a pod's
    * `binding` only its node, annotations and conditions).
    */
-  updateSubresource?(subresource: string, desired: ApiObject, old: ApiObject): ApiObject;
+  updateSubresource?(subresource: string, desired: ApiObject, old: ApiObject, context: StrategyContext): ApiObject;
   /** Kind-specific finalizers (a namespace's `spec.finalizers`) that also hold a deletion. */
   hasOwnFinalizers?(object: ApiObject): boolean;
   validate?(object: ApiObject): readonly FieldError[];

@@ -287,3 +287,32 @@ describe("the generic store, through the pipeline", () => {
     await fast.stop();
   });
 });
+
+describe("create drops the status a client sends for kinds with a status sub-resource", () => {
+  it("starts deployments empty, pods Pending with their QoS class, services with an empty load balancer; nodes keep theirs", async () => {
+    const server = await inProcessServer();
+    try {
+      const deployment = await server.call("POST", "/apis/apps/v1/namespaces/default/deployments", {
+        body: { apiVersion: "apps/v1", kind: "Deployment", metadata: { name: "d" }, spec: { selector: { matchLabels: { a: "b" } }, template: { metadata: { labels: { a: "b" } }, spec: { containers: [{ name: "c", image: "i" }] } } }, status: { replicas: 9, readyReplicas: 9 } },
+      });
+      assert.equal(deployment.status, 201, deployment.text);
+      assert.deepEqual(deployment.json["status"], {});
+      const managed = JSON.stringify((deployment.json["metadata"] as Record<string, unknown>)["managedFields"]);
+      assert.ok(!managed.includes("f:status"), "the dropped status is owned by nobody");
+      const pod = (containers: unknown[]) => ({ apiVersion: "v1", kind: "Pod", metadata: { generateName: "p-" }, spec: { containers }, status: { phase: "Running" } });
+      const qos = async (containers: unknown[]): Promise<unknown> => (await server.call("POST", "/api/v1/namespaces/default/pods", { body: pod(containers) })).json["status"];
+      assert.deepEqual(await qos([{ name: "c", image: "i" }]), { phase: "Pending", qosClass: "BestEffort" });
+      assert.deepEqual(await qos([{ name: "c", image: "i", resources: { limits: { cpu: "1", memory: "1Gi" }, requests: { cpu: "1000m", memory: "1024Mi" } } }]), { phase: "Pending", qosClass: "Guaranteed" });
+      assert.deepEqual(await qos([{ name: "c", image: "i", resources: { requests: { cpu: "100m" } } }]), { phase: "Pending", qosClass: "Burstable" });
+      const service = await server.call("POST", "/api/v1/namespaces/default/services", { body: { apiVersion: "v1", kind: "Service", metadata: { name: "s" }, spec: { ports: [{ port: 80 }] }, status: { loadBalancer: { ingress: [{ ip: "1.2.3.4" }] } } } });
+      assert.deepEqual(service.json["status"], { loadBalancer: {} });
+      const node = await server.call("POST", "/api/v1/nodes", { body: { apiVersion: "v1", kind: "Node", metadata: { name: "n" }, status: { capacity: { cpu: "4" } } } });
+      assert.deepEqual(node.json["status"], { capacity: { cpu: "4" } });
+      // The status sub-resource still writes status afterwards.
+      const written = await server.call("PUT", "/apis/apps/v1/namespaces/default/deployments/d/status", { body: { ...deployment.json, status: { replicas: 1 } } });
+      assert.deepEqual(written.json["status"], { replicas: 1 });
+    } finally {
+      await server.stop();
+    }
+  });
+});

@@ -248,6 +248,9 @@ export class Store {
     this.checkTypeMeta(object);
     this.checkNamespace(object, namespace);
     this.checkFields(object, options);
+    // The status a client sends on create is dropped before ownership is recorded (kube's reset fields).
+    const resetsStatus = this.resetsStatusOnCreate();
+    if (resetsStatus) delete object["status"];
     this.definition.schema?.applyDefaults(object);
     const metadata = object.metadata;
     if ((metadata.name === undefined || metadata.name === "") && typeof metadata.generateName === "string" && metadata.generateName !== "") {
@@ -262,7 +265,8 @@ export class Store {
     if (this.definition.hasGeneration) metadata.generation = 1;
     else delete metadata.generation;
     this.ownFields(undefined, object, options);
-    this.definition.strategy.prepareForCreate?.(object, { now });
+    if (resetsStatus) object["status"] = {};
+    this.definition.strategy.prepareForCreate?.(object, { now, user: options.user });
     await this.admit("CREATE", namespace, object, undefined, options, "mutate");
     this.validate(object, undefined);
     await this.admit("CREATE", namespace, object, undefined, options, "validate");
@@ -343,6 +347,10 @@ export class Store {
     }
   }
 
+  private resetsStatusOnCreate(): boolean {
+    return this.definition.subresources.has("status") && !this.definition.keepStatusOnCreate;
+  }
+
   private async prepareCreateOnUpdate(namespace: string, desired: ApiObject, request: UpdateRequest): Promise<ApiObject> {
     const metadata = desired.metadata;
     const now = nowTimestamp(this.clock);
@@ -353,7 +361,8 @@ export class Store {
     metadata.creationTimestamp = now;
     delete metadata.deletionTimestamp;
     if (this.definition.hasGeneration) metadata.generation = 1;
-    this.definition.strategy.prepareForCreate?.(desired, { now });
+    if (this.resetsStatusOnCreate()) desired["status"] = {};
+    this.definition.strategy.prepareForCreate?.(desired, { now, user: request.user });
     await this.admit("CREATE", namespace, desired, undefined, request, "mutate");
     this.validate(desired, undefined);
     await this.admit("CREATE", namespace, desired, undefined, request, "validate");
@@ -381,6 +390,7 @@ export class Store {
       next = cloneObject(old);
       if (desired["status"] === undefined) delete next["status"];
       else next["status"] = desired["status"];
+      this.definition.strategy.prepareForStatusUpdate?.(next, old, { now, user: request.user });
     } else if (subresource === "") {
       next = desired;
       if (this.definition.subresources.has("status")) {
@@ -392,7 +402,7 @@ export class Store {
       next = withDesiredReplicas(this.definition.scale, cloneObject(old), desired);
     } else if ((this.definition.subresources.has(subresource) || this.definition.subresourceHandlers?.has(subresource) === true) && this.definition.strategy.updateSubresource !== undefined) {
       // Store-served sub-resources (a namespace's finalize), and the parent writes of create-only ones (a pod's binding).
-      next = this.definition.strategy.updateSubresource(subresource, desired, cloneObject(old));
+      next = this.definition.strategy.updateSubresource(subresource, desired, cloneObject(old), { now, user: request.user });
     } else {
       throw notFound(this.target(old.metadata.name));
     }
@@ -422,7 +432,7 @@ export class Store {
     } else {
       delete metadata.generation;
     }
-    if (subresource === "") this.definition.strategy.prepareForUpdate?.(next, old, { now });
+    if (subresource === "") this.definition.strategy.prepareForUpdate?.(next, old, { now, user: request.user });
     await this.admit("UPDATE", namespace, next, old, request, "mutate");
     this.validate(next, old);
     await this.admit("UPDATE", namespace, next, old, request, "validate");

@@ -1,4 +1,6 @@
 import { apiGroup, type Profile } from "../../api/profile.js";
+import { LOAD_BALANCER_STATUS } from "./core/index.js";
+import { CSR_STRATEGY } from "./certificates/csr-strategy.js";
 import type { ResourceDefinition } from "../definition.js";
 import { endpointSliceV1beta1StoredAsV1, hpaV1StoredAsV2, eventsV1StoredAsCore, sameShape } from "./conversion.js";
 import { defineResource } from "./define.js";
@@ -48,7 +50,7 @@ export function catalogueResources(profile: Profile): ResourceDefinition[] {
     defineResource({ group: "policy", version: "v1beta1", kind: "PodDisruptionBudget", plural: "poddisruptionbudgets", scope: "Namespaced", shortNames: ["pdb"], subresources: ["status"], hasGeneration: true, storedAs: sameShape({ group: "policy", version: "v1beta1", kind: "PodDisruptionBudget" }, stored("policy", "v1", "poddisruptionbudgets")), deprecation: removedIn125("policy/v1", "1.21") }),
     defineResource({ group: "policy", version: "v1beta1", kind: "PodSecurityPolicy", plural: "podsecuritypolicies", scope: "Cluster", shortNames: ["psp"], deprecation: { since: "1.21", removedIn: "1.25" } }),
     // networking
-    defineResource({ group: networking, version: "v1", kind: "Ingress", plural: "ingresses", scope: "Namespaced", shortNames: ["ing"], subresources: ["status"], hasGeneration: true }),
+    defineResource({ group: networking, version: "v1", kind: "Ingress", plural: "ingresses", scope: "Namespaced", shortNames: ["ing"], subresources: ["status"], hasGeneration: true, strategy: LOAD_BALANCER_STATUS }),
     defineResource({ group: networking, version: "v1", kind: "IngressClass", plural: "ingressclasses", scope: "Cluster" }),
     defineResource({ group: networking, version: "v1", kind: "NetworkPolicy", plural: "networkpolicies", scope: "Namespaced", shortNames: ["netpol"], hasGeneration: true }),
     // storage
@@ -68,7 +70,7 @@ export function catalogueResources(profile: Profile): ResourceDefinition[] {
     defineResource({ group: events, version: "v1", kind: "Event", plural: "events", scope: "Namespaced", shortNames: ["ev"], nameRule: "path-segment", storedAs: eventsV1StoredAsCore(events) }),
     defineResource({ group: events, version: "v1beta1", kind: "Event", plural: "events", scope: "Namespaced", shortNames: ["ev"], nameRule: "path-segment", storedAs: eventsV1StoredAsCore(events, "v1beta1"), deprecation: removedIn125(`${events}/v1`, "1.22") }),
     // certificates
-    defineResource({ group: certificates, version: "v1", kind: "CertificateSigningRequest", plural: "certificatesigningrequests", scope: "Cluster", shortNames: ["csr"], subresources: ["status", "approval"], selectableFields: ["spec.signerName"] }),
+    defineResource({ group: certificates, version: "v1", kind: "CertificateSigningRequest", plural: "certificatesigningrequests", scope: "Cluster", shortNames: ["csr"], subresources: ["status", "approval"], selectableFields: ["spec.signerName"], strategy: CSR_STRATEGY }),
     // admission registration: v1 stores, v1beta1 served from it
     defineResource({ group: admission, version: "v1", kind: "MutatingWebhookConfiguration", plural: "mutatingwebhookconfigurations", scope: "Cluster", categories: ["api-extensions"] }),
     defineResource({ group: admission, version: "v1", kind: "ValidatingWebhookConfiguration", plural: "validatingwebhookconfigurations", scope: "Cluster", categories: ["api-extensions"] }),

@@ -15,6 +15,8 @@ export interface ResourceDeclaration {
   readonly subresources?: readonly string[];
   readonly selectableFields?: readonly (string | readonly [string, string])[];
   readonly hasGeneration?: boolean;
+  /** Keep the status a create sends (Node); other kinds with a status sub-resource start with an empty one. */
+  readonly keepStatusOnCreate?: boolean;
   readonly nameRule?: NameRule;
   readonly verbs?: readonly ResourceVerb[];
   readonly strategy?: Partial<Strategy>;
@@ -45,6 +47,7 @@ export function defineResource(declaration: ResourceDeclaration): ResourceDefini
     subresources: new Set(declaration.subresources ?? []),
     selectableFields: new Map((declaration.selectableFields ?? []).map((entry) => (typeof entry === "string" ? [entry, entry] : [entry[0], entry[1]]))),
     hasGeneration: declaration.hasGeneration ?? false,
+    keepStatusOnCreate: declaration.keepStatusOnCreate ?? false,
     nameRule: declaration.nameRule ?? "dns1123-subdomain",
     strategy: { ...DEFAULT_STRATEGY, ...declaration.strategy },
     storedAs: declaration.storedAs,

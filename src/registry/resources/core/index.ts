@@ -1,11 +1,29 @@
 import type { Profile } from "../../../api/profile.js";
-import type { ResourceDefinition } from "../../definition.js";
+import type { ResourceDefinition, Strategy } from "../../definition.js";
 import { defineResource } from "../define.js";
 import { CONFIG_MAP_STRATEGY, SECRET_STRATEGY } from "./data-strategy.js";
 import { namespaceStrategy } from "./namespace-strategy.js";
-import { BINDING_HANDLER, bindPod } from "./binding.js";
+import { BINDING_HANDLER } from "./binding.js";
+import { POD_STRATEGY } from "./pod-strategy.js";
 
 const CORE = { group: "", version: "v1" } as const;
+
+/** Initial statuses kube's strategies give (the status sent on create is dropped by the store). */
+export const LOAD_BALANCER_STATUS: Partial<Strategy> = {
+  prepareForCreate: (object) => {
+    object["status"] = { loadBalancer: {} };
+  },
+};
+const PENDING_CLAIM: Partial<Strategy> = {
+  prepareForCreate: (object) => {
+    object["status"] = { phase: "Pending" };
+  },
+};
+const PENDING_VOLUME: Partial<Strategy> = {
+  prepareForCreate: (object, context) => {
+    object["status"] = { phase: "Pending", lastPhaseTransitionTime: context.now };
+  },
+};
 
 /** The core/v1 resources served today, as stored objects with metadata and spec/status kept as sent. */
 export function coreResources(profile: Profile): ResourceDefinition[] {
@@ -23,11 +41,11 @@ export function coreResources(profile: Profile): ResourceDefinition[] {
       categories: ["all"],
       subresources: ["status"],
       subresourceHandlers: { binding: BINDING_HANDLER },
-      strategy: { updateSubresource: (subresource, desired, old) => (subresource === "binding" ? bindPod(desired, old) : old) },
+      strategy: POD_STRATEGY,
       selectableFields: ["spec.nodeName", "spec.restartPolicy", "spec.schedulerName", "spec.serviceAccountName", "spec.hostNetwork", "status.phase", "status.podIP", "status.nominatedNodeName"],
     }),
-    defineResource({ ...CORE, kind: "Service", hasGeneration: true, plural: "services", scope: "Namespaced", shortNames: ["svc"], categories: ["all"], subresources: ["status"], nameRule: "dns1035-label" }),
-    defineResource({ ...CORE, kind: "Node", hasGeneration: true, plural: "nodes", scope: "Cluster", shortNames: ["no"], subresources: ["status"], selectableFields: ["spec.unschedulable"] }),
+    defineResource({ ...CORE, kind: "Service", hasGeneration: true, plural: "services", scope: "Namespaced", shortNames: ["svc"], categories: ["all"], subresources: ["status"], nameRule: "dns1035-label", strategy: LOAD_BALANCER_STATUS }),
+    defineResource({ ...CORE, kind: "Node", hasGeneration: true, plural: "nodes", scope: "Cluster", shortNames: ["no"], subresources: ["status"], keepStatusOnCreate: true, selectableFields: ["spec.unschedulable"] }),
     defineResource({
       ...CORE,
       kind: "Event",
@@ -44,7 +62,7 @@ export function coreResources(profile: Profile): ResourceDefinition[] {
     defineResource({ ...CORE, kind: "Endpoints", plural: "endpoints", scope: "Namespaced", shortNames: ["ep"] }),
     defineResource({ ...CORE, kind: "LimitRange", hasGeneration: true, plural: "limitranges", scope: "Namespaced", shortNames: ["limits"] }),
     defineResource({ ...CORE, kind: "ResourceQuota", hasGeneration: true, plural: "resourcequotas", scope: "Namespaced", shortNames: ["quota"], subresources: ["status"] }),
-    defineResource({ ...CORE, kind: "PersistentVolume", hasGeneration: true, plural: "persistentvolumes", scope: "Cluster", shortNames: ["pv"], subresources: ["status"] }),
-    defineResource({ ...CORE, kind: "PersistentVolumeClaim", hasGeneration: true, plural: "persistentvolumeclaims", scope: "Namespaced", shortNames: ["pvc"], subresources: ["status"] }),
+    defineResource({ ...CORE, kind: "PersistentVolume", hasGeneration: true, plural: "persistentvolumes", scope: "Cluster", shortNames: ["pv"], subresources: ["status"], strategy: PENDING_VOLUME }),
+    defineResource({ ...CORE, kind: "PersistentVolumeClaim", hasGeneration: true, plural: "persistentvolumeclaims", scope: "Namespaced", shortNames: ["pvc"], strategy: PENDING_CLAIM, subresources: ["status"] }),
   ];
 }

@@ -1,0 +1,28 @@
+import assert from "node:assert/strict";
+import { describe, it } from "node:test";
+import { quantityValue } from "./quantity.js";
+
+describe("quantityValue()", () => {
+  const cases: readonly (readonly [unknown, number | undefined])[] = [
+    ["1", 1],
+    ["1000m", 1],
+    ["0.5", 0.5],
+    ["1.5Gi", 1.5 * 2 ** 30],
+    ["1024Mi", 2 ** 30],
+    ["2k", 2000],
+    ["2e3", 2000],
+    ["100n", 1e-7],
+    [3, 3],
+    ["", undefined],
+    ["1Gb", undefined],
+    ["abc", undefined],
+    [null, undefined],
+  ];
+  for (const [input, expected] of cases) {
+    it(`${JSON.stringify(input)} → ${String(expected)}`, () => {
+      const value = quantityValue(input);
+      if (expected === undefined) assert.equal(value, undefined);
+      else assert.ok(value !== undefined && Math.abs(value - expected) < 1e-12 * Math.max(1, expected), `${String(value)}`);
+    });
+  }
+});

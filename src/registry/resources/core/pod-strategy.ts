@@ -1,0 +1,44 @@
+import { isPlainObject, type ApiObject } from "../../../api/object.js";
+import { quantityValue } from "../../../api/quantity.js";
+import type { Strategy } from "../../definition.js";
+import { bindPod } from "./binding.js";
+
+type QosClass = "Guaranteed" | "Burstable" | "BestEffort";
+
+const COMPUTE = ["cpu", "memory"] as const;
+
+function resourcesOf(container: unknown): { requests: Record<string, unknown>; limits: Record<string, unknown> } {
+  const resources = isPlainObject(container) && isPlainObject(container["resources"]) ? container["resources"] : {};
+  return { requests: isPlainObject(resources["requests"]) ? resources["requests"] : {}, limits: isPlainObject(resources["limits"]) ? resources["limits"] : {} };
+}
+
+/**
+ * kube's quality-of-service class of a pod, from its containers' and init containers' cpu and
+ * memory: none requested or limited is BestEffort; every container limiting both, with requests
+ * (when given) equal to the limits, is Guaranteed; anything else Burstable.
+ */
+export function podQosClass(pod: ApiObject): QosClass {
+  const spec = isPlainObject(pod["spec"]) ? pod["spec"] : {};
+  const containers = [spec["containers"], spec["initContainers"]].flatMap((list) => (Array.isArray(list) ? list : []));
+  let anySet = false;
+  let guaranteed = true;
+  for (const container of containers) {
+    const { requests, limits } = resourcesOf(container);
+    for (const name of COMPUTE) {
+      const request = quantityValue(requests[name]);
+      const limit = quantityValue(limits[name]);
+      if ((request ?? 0) !== 0 || (limit ?? 0) !== 0) anySet = true;
+      if (limit === undefined || (request !== undefined && request !== limit)) guaranteed = false;
+    }
+  }
+  if (!anySet) return "BestEffort";
+  return guaranteed ? "Guaranteed" : "Burstable";
+}
+
+/** Pods start Pending with their QoS class (the status a client sent is dropped); a binding writes node and conditions. */
+export const POD_STRATEGY: Partial<Strategy> = {
+  prepareForCreate(pod) {
+    pod["status"] = { phase: "Pending", qosClass: podQosClass(pod) };
+  },
+  updateSubresource: (subresource, desired, old) => (subresource === "binding" ? bindPod(desired, old) : old),
+};
