@@ -74,6 +74,73 @@ for (const profile of [ORCH_PROFILE, KUBERNETES_PROFILE]) {
       kubectl = kubectlFor(server().server.kubeconfigPath, server().dataDir);
     });
 
+    it("api-resources lists every resource of the catalogue, as kube 1.30 lists those groups", async () => {
+      const g = (prefix: string): string => `${apiGroup(profile, prefix)}/v1`;
+      // NAME SHORTNAMES APIVERSION NAMESPACED KIND, in kubectl's order (core first, then groups by name).
+      const expected = [
+        ["bindings", "", "v1", "true", "Binding"],
+        ["componentstatuses", "cs", "v1", "false", "ComponentStatus"],
+        ["configmaps", "cm", "v1", "true", "ConfigMap"],
+        ["endpoints", "ep", "v1", "true", "Endpoints"],
+        ["events", "ev", "v1", "true", "Event"],
+        ["limitranges", "limits", "v1", "true", "LimitRange"],
+        ["namespaces", "ns", "v1", "false", "Namespace"],
+        ["nodes", "no", "v1", "false", "Node"],
+        ["persistentvolumeclaims", "pvc", "v1", "true", "PersistentVolumeClaim"],
+        ["persistentvolumes", "pv", "v1", "false", "PersistentVolume"],
+        ["pods", "po", "v1", "true", "Pod"],
+        ["podtemplates", "", "v1", "true", "PodTemplate"],
+        ["replicationcontrollers", "rc", "v1", "true", "ReplicationController"],
+        ["resourcequotas", "quota", "v1", "true", "ResourceQuota"],
+        ["secrets", "", "v1", "true", "Secret"],
+        ["serviceaccounts", "sa", "v1", "true", "ServiceAccount"],
+        ["services", "svc", "v1", "true", "Service"],
+        ["mutatingwebhookconfigurations", "", g("admissionregistration"), "false", "MutatingWebhookConfiguration"],
+        ["validatingwebhookconfigurations", "", g("admissionregistration"), "false", "ValidatingWebhookConfiguration"],
+        ["customresourcedefinitions", "crd,crds", g("apiextensions"), "false", "CustomResourceDefinition"],
+        ["controllerrevisions", "", "apps/v1", "true", "ControllerRevision"],
+        ["daemonsets", "ds", "apps/v1", "true", "DaemonSet"],
+        ["deployments", "deploy", "apps/v1", "true", "Deployment"],
+        ["replicasets", "rs", "apps/v1", "true", "ReplicaSet"],
+        ["statefulsets", "sts", "apps/v1", "true", "StatefulSet"],
+        ["selfsubjectreviews", "", g("authentication"), "false", "SelfSubjectReview"],
+        ["tokenreviews", "", g("authentication"), "false", "TokenReview"],
+        ["localsubjectaccessreviews", "", g("authorization"), "true", "LocalSubjectAccessReview"],
+        ["selfsubjectaccessreviews", "", g("authorization"), "false", "SelfSubjectAccessReview"],
+        ["selfsubjectrulesreviews", "", g("authorization"), "false", "SelfSubjectRulesReview"],
+        ["subjectaccessreviews", "", g("authorization"), "false", "SubjectAccessReview"],
+        ["horizontalpodautoscalers", "hpa", "autoscaling/v2", "true", "HorizontalPodAutoscaler"],
+        ["cronjobs", "cj", "batch/v1", "true", "CronJob"],
+        ["jobs", "", "batch/v1", "true", "Job"],
+        ["certificatesigningrequests", "csr", g("certificates"), "false", "CertificateSigningRequest"],
+        ["leases", "", g("coordination"), "true", "Lease"],
+        ["endpointslices", "", g("discovery"), "true", "EndpointSlice"],
+        ["events", "ev", g("events"), "true", "Event"],
+        ["flowschemas", "", g("flowcontrol.apiserver"), "false", "FlowSchema"],
+        ["prioritylevelconfigurations", "", g("flowcontrol.apiserver"), "false", "PriorityLevelConfiguration"],
+        ["ingressclasses", "", g("networking"), "false", "IngressClass"],
+        ["ingresses", "ing", g("networking"), "true", "Ingress"],
+        ["networkpolicies", "netpol", g("networking"), "true", "NetworkPolicy"],
+        ["runtimeclasses", "", g("node"), "false", "RuntimeClass"],
+        ["poddisruptionbudgets", "pdb", "policy/v1", "true", "PodDisruptionBudget"],
+        ["podsecuritypolicies", "psp", "policy/v1beta1", "false", "PodSecurityPolicy"],
+        ["clusterrolebindings", "", g("rbac.authorization"), "false", "ClusterRoleBinding"],
+        ["clusterroles", "", g("rbac.authorization"), "false", "ClusterRole"],
+        ["rolebindings", "", g("rbac.authorization"), "true", "RoleBinding"],
+        ["roles", "", g("rbac.authorization"), "true", "Role"],
+        ["priorityclasses", "pc", g("scheduling"), "false", "PriorityClass"],
+        ["csidrivers", "", g("storage"), "false", "CSIDriver"],
+        ["csinodes", "", g("storage"), "false", "CSINode"],
+        ["storageclasses", "sc", g("storage"), "false", "StorageClass"],
+        ["volumeattachments", "", g("storage"), "false", "VolumeAttachment"],
+      ];
+      const rows = parseTable(ok(await kubectl(["api-resources"])));
+      assert.deepEqual(
+        rows.map((row) => [row["NAME"], row["SHORTNAMES"] ?? "", row["APIVERSION"], row["NAMESPACED"], row["KIND"]]),
+        expected,
+      );
+    });
+
     it("explain pods.spec.containers shows the container fields from OpenAPI v3", async () => {
       const output = ok(await kubectl(["explain", "pods.spec.containers"]));
       assert.match(output, /KIND:\s+Pod/);
