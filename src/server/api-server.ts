@@ -15,13 +15,9 @@ import { createResourceHandler } from "../endpoints/resource-handler.js";
 import { Registry } from "../registry/registry.js";
 import { Cacher } from "../registry/cacher/cacher.js";
 import type { WatchCacheOptions } from "../registry/cacher/watch-cache.js";
-import { coreResources } from "../registry/resources/core/index.js";
-import { appsResources } from "../registry/resources/apps/index.js";
 import { builtinSchemas } from "../api/schema/builtin.js";
-import { catalogueResources } from "../registry/resources/catalogue.js";
-import { accessReviewResources } from "../registry/resources/authorization/access-reviews.js";
-import { rbacResources } from "../registry/resources/rbac/index.js";
-import { withAuthenticationApis, type AuthenticationApis } from "../registry/resources/authentication/index.js";
+import type { AuthenticationApis } from "../registry/resources/authentication/index.js";
+import { builtinResources } from "../registry/resources/served.js";
 import { enabledDefinitions, type RuntimeConfig } from "../registry/runtime-config.js";
 import { withSchemas } from "../registry/schemas.js";
 import { builtinCatalogue } from "../api/schema/catalogue.js";
@@ -109,8 +105,8 @@ export function createApiServer(options: ApiServerOptions): ApiServer {
   ]);
   const cacheOptions = options.watchCache ?? true;
   const cacher = cacheOptions === false ? undefined : new Cacher(storage, { ...(cacheOptions === true ? {} : cacheOptions), onError: (error) => logger.error("watch cache re-listed", errorFields(error)) });
-  const served = [...coreResources(profile), ...appsResources(), ...catalogueResources(profile), ...rbacResources(profile), ...accessReviewResources(profile, () => authorizationStage().reviewer)];
-  const definitions = withSchemas(enabledDefinitions(options.authenticationApis === undefined ? served : withAuthenticationApis(profile, served, options.authenticationApis), options.runtimeConfig ?? new Map()), builtinCatalogue(profile));
+  const served = builtinResources(profile, { authenticationApis: options.authenticationApis, accessReviewer: () => authorizationStage().reviewer });
+  const definitions = withSchemas(enabledDefinitions(served, options.runtimeConfig ?? new Map()), builtinCatalogue(profile));
   const created = new Registry(definitions, storage, {
     admission,
     cacher,

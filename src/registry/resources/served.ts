@@ -1,0 +1,21 @@
+import type { Profile } from "../../api/profile.js";
+import type { ResourceDefinition } from "../definition.js";
+import { appsResources } from "./apps/index.js";
+import { withAuthenticationApis, type AuthenticationApis } from "./authentication/index.js";
+import { accessReviewResources, type AccessReviewer } from "./authorization/access-reviews.js";
+import { catalogueResources } from "./catalogue.js";
+import { coreResources } from "./core/index.js";
+import { rbacResources } from "./rbac/index.js";
+
+export interface BuiltinResourceOptions {
+  /** TokenReview and `serviceaccounts/{name}/token`; neither is served without it. */
+  readonly authenticationApis?: AuthenticationApis;
+  /** Answers the access reviews; called per request (authorization is set up after the registry). */
+  readonly accessReviewer: () => AccessReviewer;
+}
+
+/** Every built-in resource at every version, before `--runtime-config` picks the enabled ones. */
+export function builtinResources(profile: Profile, options: BuiltinResourceOptions): ResourceDefinition[] {
+  const served = [...coreResources(profile), ...appsResources(), ...catalogueResources(profile), ...rbacResources(profile), ...accessReviewResources(profile, options.accessReviewer)];
+  return options.authenticationApis === undefined ? served : withAuthenticationApis(profile, served, options.authenticationApis);
+}
