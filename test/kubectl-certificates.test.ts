@@ -8,6 +8,7 @@ import { before, describe, it } from "node:test";
 import { apiGroup, KUBERNETES_PROFILE } from "../src/api/profile.js";
 import { kubectlFor, type Kubectl, type KubectlResult } from "./helpers/kubectl.js";
 import { useTestServer } from "./helpers/server.js";
+import { TEST_CSR_REQUEST } from "../src/testing/csr.js";
 
 const profile = KUBERNETES_PROFILE;
 
@@ -15,20 +16,6 @@ function ok(result: KubectlResult): string {
   assert.equal(result.code, 0, `kubectl failed (${result.code}): ${result.stderr}`);
   return result.stdout;
 }
-
-/** A PKCS#10 request (CN=alice, O=dev), base64 of its PEM. */
-const REQUEST = Buffer.from(
-  [
-    "-----BEGIN CERTIFICATE REQUEST-----",
-    "MIHaMIGAAgEAMB4xDjAMBgNVBAMMBWFsaWNlMQwwCgYDVQQKDANkZXYwWTATBgcq",
-    "hkjOPQIBBggqhkjOPQMBBwNCAAQ+QOkJ4f3cAdZMqe/ey4wiEbXr9WYntra/mXEp",
-    "l2af7N6ZkSA56TuTflg8xkI36EnNxheidwwm9ewTxV8S33knoAAwCgYIKoZIzj0E",
-    "AwIDSQAwRgIhAOLRAJhNyA7SmoSr8AS0lGsnMWCRTQHsGd7gP+KHqM4LAiEAkUwe",
-    "yMvhaihDN/p0AjWLjUDM46L+hE1xDKlH34jMFKo=",
-    "-----END CERTIFICATE REQUEST-----",
-    "",
-  ].join("\n"),
-).toString("base64");
 
 interface Csr {
   readonly spec: { readonly username?: string };
@@ -40,7 +27,7 @@ describe("kubectl 1.30 certificate approve / deny (kubernetes profile)", () => {
   let kubectl: Kubectl;
   const create = async (name: string): Promise<void> => {
     const path = join(server().dataDir, `${name}.json`);
-    writeFileSync(path, JSON.stringify({ apiVersion: `${apiGroup(profile, "certificates")}/v1`, kind: "CertificateSigningRequest", metadata: { name }, spec: { request: REQUEST, signerName: "example.com/signer", usages: ["client auth"] } }));
+    writeFileSync(path, JSON.stringify({ apiVersion: `${apiGroup(profile, "certificates")}/v1`, kind: "CertificateSigningRequest", metadata: { name }, spec: { request: TEST_CSR_REQUEST, signerName: "example.com/signer", usages: ["client auth"] } }));
     ok(await kubectl(["create", "-f", path]));
   };
   const read = async (name: string): Promise<Csr> => JSON.parse(ok(await kubectl(["get", "csr", name, "-o", "json"]))) as Csr;

@@ -9,6 +9,7 @@ import { apiGroup, KUBERNETES_PROFILE, ORCH_PROFILE } from "../src/api/profile.j
 import { kubectlFor, type Kubectl, type KubectlResult } from "./helpers/kubectl.js";
 import { useTestServer } from "./helpers/server.js";
 import { waitFor } from "./helpers/wait.js";
+import { TEST_CSR_REQUEST } from "../src/testing/csr.js";
 
 const AGE = /^\d+s$/;
 
@@ -38,20 +39,6 @@ function row(rows: readonly Record<string, string>[], name: string): Record<stri
   assert.ok(found !== undefined, `no row ${name} in ${JSON.stringify(rows)}`);
   return found;
 }
-
-/** A PKCS#10 request (CN=alice, O=dev), base64 of its PEM, as `spec.request` carries it. */
-const CSR_REQUEST = Buffer.from(
-  [
-    "-----BEGIN CERTIFICATE REQUEST-----",
-    "MIHaMIGAAgEAMB4xDjAMBgNVBAMMBWFsaWNlMQwwCgYDVQQKDANkZXYwWTATBgcq",
-    "hkjOPQIBBggqhkjOPQMBBwNCAAQ+QOkJ4f3cAdZMqe/ey4wiEbXr9WYntra/mXEp",
-    "l2af7N6ZkSA56TuTflg8xkI36EnNxheidwwm9ewTxV8S33knoAAwCgYIKoZIzj0E",
-    "AwIDSQAwRgIhAOLRAJhNyA7SmoSr8AS0lGsnMWCRTQHsGd7gP+KHqM4LAiEAkUwe",
-    "yMvhaihDN/p0AjWLjUDM46L+hE1xDKlH34jMFKo=",
-    "-----END CERTIFICATE REQUEST-----",
-    "",
-  ].join("\n"),
-).toString("base64");
 
 for (const profile of [ORCH_PROFILE, KUBERNETES_PROFILE]) {
   describe(`kubectl 1.30 prints the server's tables (${profile.name} profile)`, () => {
@@ -157,7 +144,7 @@ for (const profile of [ORCH_PROFILE, KUBERNETES_PROFILE]) {
         apiVersion: `${apiGroup(profile, "certificates")}/v1`,
         kind: "CertificateSigningRequest",
         metadata: { name: "alice" },
-        spec: { request: CSR_REQUEST, signerName: "example.com/signer", expirationSeconds: 7200, usages: ["client auth"], username: "alice" },
+        spec: { request: TEST_CSR_REQUEST, signerName: "example.com/signer", expirationSeconds: 7200, usages: ["client auth"], username: "alice" },
       });
       const headers = ["NAME", "AGE", "SIGNERNAME", "REQUESTOR", "REQUESTEDDURATION", "CONDITION"];
       const requestor = ok(await kubectl(["get", "csr", "alice", "-o", "jsonpath={.spec.username}"]));

@@ -4,22 +4,9 @@ import { apiGroup, KUBERNETES_PROFILE, ORCH_PROFILE, type Profile } from "../../
 import { inProcessServer } from "../../testing/in-process.js";
 import { apiVersionOf, type ResourceDefinition } from "../definition.js";
 import { canonicalJson } from "../../util/canonical-json.js";
+import { TEST_CSR_REQUEST } from "../../testing/csr.js";
 
 type Json = Record<string, unknown>;
-
-/** A PKCS#10 request (CN=alice, O=dev), base64 of its PEM, as `spec.request` carries it. */
-const CSR_REQUEST = Buffer.from(
-  [
-    "-----BEGIN CERTIFICATE REQUEST-----",
-    "MIHaMIGAAgEAMB4xDjAMBgNVBAMMBWFsaWNlMQwwCgYDVQQKDANkZXYwWTATBgcq",
-    "hkjOPQIBBggqhkjOPQMBBwNCAAQ+QOkJ4f3cAdZMqe/ey4wiEbXr9WYntra/mXEp",
-    "l2af7N6ZkSA56TuTflg8xkI36EnNxheidwwm9ewTxV8S33knoAAwCgYIKoZIzj0E",
-    "AwIDSQAwRgIhAOLRAJhNyA7SmoSr8AS0lGsnMWCRTQHsGd7gP+KHqM4LAiEAkUwe",
-    "yMvhaihDN/p0AjWLjUDM46L+hE1xDKlH34jMFKo=",
-    "-----END CERTIFICATE REQUEST-----",
-    "",
-  ].join("\n"),
-).toString("base64");
 
 const containers = [{ name: "c", image: "busybox:1.36" }];
 const podTemplate = { metadata: { labels: { app: "x" } }, spec: { containers } };
@@ -85,7 +72,7 @@ function minimalObjects(profile: Profile): Map<string, Json> {
     [`${g("discovery")}/v1beta1/EndpointSlice`, { ...endpointSlice, endpoints: [{ addresses: ["10.0.0.1"], nodeName: "n1", topology: { [`topology.${profile.keyDomain}/zone`]: "z1", [`${profile.keyDomain}/hostname`]: "n1", rack: "r7" } }] }],
     [`${g("events")}/v1/Event`, { eventTime: "2026-01-01T00:00:00.000000Z", type: "Normal", reason: "Started", action: "Start", reportingController: "example.com/ctl", reportingInstance: "ctl-1", regarding: { kind: "Pod", name: "p", namespace: "default" } }],
     [`${g("events")}/v1beta1/Event`, { eventTime: "2026-01-01T00:00:00.000000Z", type: "Normal", reason: "Started", action: "Start", reportingController: "example.com/ctl", reportingInstance: "ctl-1" }],
-    [`${g("certificates")}/v1/CertificateSigningRequest`, { spec: { request: CSR_REQUEST, signerName: "example.com/signer", usages: ["client auth"] } }],
+    [`${g("certificates")}/v1/CertificateSigningRequest`, { spec: { request: TEST_CSR_REQUEST, signerName: "example.com/signer", usages: ["client auth"] } }],
     [`${g("admissionregistration")}/v1/MutatingWebhookConfiguration`, { webhooks: [webhook("mutate.example.com")] }],
     [`${g("admissionregistration")}/v1/ValidatingWebhookConfiguration`, { webhooks: [webhook("validate.example.com")] }],
     [`${g("admissionregistration")}/v1beta1/MutatingWebhookConfiguration`, { webhooks: [{ name: "old.mutate.example.com", clientConfig: { service: { namespace: "default", name: "hook" } } }] }],

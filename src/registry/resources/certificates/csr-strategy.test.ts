@@ -1,24 +1,12 @@
 import assert from "node:assert/strict";
 import { after, before, describe, it } from "node:test";
 import { inProcessServer } from "../../../testing/in-process.js";
+import { TEST_CSR_REQUEST } from "../../../testing/csr.js";
 
 type Server = Awaited<ReturnType<typeof inProcessServer>>;
 type Json = Record<string, unknown>;
 
 const CSRS = "/apis/certificates.orch.io/v1/certificatesigningrequests";
-/** A PKCS#10 request (CN=alice, O=dev), base64 of its PEM. */
-const REQUEST = Buffer.from(
-  [
-    "-----BEGIN CERTIFICATE REQUEST-----",
-    "MIHaMIGAAgEAMB4xDjAMBgNVBAMMBWFsaWNlMQwwCgYDVQQKDANkZXYwWTATBgcq",
-    "hkjOPQIBBggqhkjOPQMBBwNCAAQ+QOkJ4f3cAdZMqe/ey4wiEbXr9WYntra/mXEp",
-    "l2af7N6ZkSA56TuTflg8xkI36EnNxheidwwm9ewTxV8S33knoAAwCgYIKoZIzj0E",
-    "AwIDSQAwRgIhAOLRAJhNyA7SmoSr8AS0lGsnMWCRTQHsGd7gP+KHqM4LAiEAkUwe",
-    "yMvhaihDN/p0AjWLjUDM46L+hE1xDKlH34jMFKo=",
-    "-----END CERTIFICATE REQUEST-----",
-    "",
-  ].join("\n"),
-).toString("base64");
 
 const conditions = (csr: Json): Json[] => ((csr["status"] as Json | undefined)?.["conditions"] as Json[] | undefined) ?? [];
 
@@ -37,7 +25,7 @@ describe("CertificateSigningRequest: requester, approval and status as kube's st
         apiVersion: "certificates.orch.io/v1",
         kind: "CertificateSigningRequest",
         metadata: { name },
-        spec: { request: REQUEST, signerName: "example.com/signer", usages: ["client auth"], username: "mallory", groups: ["system:masters"] },
+        spec: { request: TEST_CSR_REQUEST, signerName: "example.com/signer", usages: ["client auth"], username: "mallory", groups: ["system:masters"] },
         status: { conditions: [{ type: "Approved", status: "True", reason: "Self" }] },
       },
     });
