@@ -142,8 +142,8 @@ export async function runApplySuite(options: ApplySuiteOptions): Promise<ApplyRe
   const shares: ManagedFieldsShare[] = [];
   try {
     const target: Target = { host: server.host, port: server.port, credentials: adminCredentials(server.dataDir) };
-    // HTTP/2, as client-go: large bodies over HTTP/1.1 keep-alive hit a connection reset (see
-    // the README). A fresh session per phase: the server may drop one left idle while the gate waits.
+    // HTTP/2, as client-go. A fresh session per phase: the server may drop one left idle while the
+    // gate waits.
     let client = await h2Client(target);
     const reconnect = async (): Promise<void> => {
       client.close();

@@ -5,8 +5,9 @@
  * resourceVersion, and watches. A write gets the next resourceVersion, is answered at once (no
  * storage), then its event line is written to every open watch in the same tick — no cache, no
  * filtering, no queues, no async iteration. `string` writes the line as a string to each watch
- * (what the server does); `buffer` encodes it once and writes the same Buffer to each; `batch`
- * collects the lines of one event-loop turn and writes them to each watch as one shared Buffer.
+ * (what the server did before it coalesced fan-out); `buffer` encodes it once and writes the same
+ * Buffer to each; `batch` collects the lines of one event-loop turn and writes them to each watch
+ * as one shared Buffer (what the server does).
  * Run as a child: `node bare-watch-server.js <cert> <key> <ca> string|buffer|batch`; prints "listening <port>".
  */
 import { readFileSync } from "node:fs";

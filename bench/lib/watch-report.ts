@@ -150,7 +150,7 @@ export function renderWatchMarkdown(results: WatchResults): string {
     ...(results.watchHeap === undefined ? [] : [heapCheckSection(results.watchHeap), ""]),
     "### Limit: the same fan-out against a bare node server",
     "",
-    "`bare-watch-server.ts`: node:http2 secure server with allowHTTP1 and the same certificates, no storage and no cache; each write is answered at once and its event line written to every open watch — as a string per event per watch (what the server does), or batched: the lines of one event-loop turn as one Buffer shared by every watch.",
+    "`bare-watch-server.ts`: node:http2 secure server with allowHTTP1 and the same certificates, no storage and no cache; each write is answered at once and its event line written to every open watch — as a string per event per watch (what the server did before it coalesced fan-out), or batched: the lines of one event-loop turn as one Buffer shared by every watch (what the server does).",
     "",
     watchPhaseTable(results.fanoutLimits),
     "",

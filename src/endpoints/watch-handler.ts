@@ -7,6 +7,7 @@ import { parseListOptions } from "../registry/list-options.js";
 import type { Store } from "../registry/store.js";
 import { bookmarkEvent, errorEvent, watchStore, type ObjectEvent } from "../registry/watch.js";
 import { openCachedWatch } from "../registry/cacher/watch-stream.js";
+import { isPushBody, type PushBody } from "../request/push-body.js";
 import { ApiError } from "../api/errors.js";
 import { withoutManagedFields } from "./field-manager-options.js";
 import type { ApiResponse, RequestContext } from "../request/context.js";
@@ -56,7 +57,7 @@ export async function serveWatch(context: RequestContext, options: WatchServeOpt
   const bookmarkIntervalMs = options.bookmarkIntervalMs ?? 60_000;
   const initialEventsEndAnnotation = `${options.profile.apiDomain}/initial-events-end`;
   const cached = store.watchCache;
-  let chunks: AsyncIterable<string>;
+  let chunks: AsyncIterable<string> | PushBody;
   const release = (): void => {
     clearTimeout(timer);
     controller.abort();
@@ -95,7 +96,7 @@ export async function serveWatch(context: RequestContext, options: WatchServeOpt
     })();
   }
   // Headers go out at once; a failure after that (410 for an expired version) is an ERROR event.
-  async function* body(): AsyncGenerator<string> {
+  async function* body(): AsyncGenerator<string | Uint8Array> {
     try {
       yield* chunks;
     } catch (error) {
@@ -105,6 +106,21 @@ export async function serveWatch(context: RequestContext, options: WatchServeOpt
       release();
     }
   }
+  // From the cache: the listener can push the stream into the response (see chunk-sink.ts).
+  const cachedStream = isPushBody(chunks) ? chunks : undefined;
+  const pushed: PushBody | undefined =
+    cachedStream === undefined
+      ? undefined
+      : {
+          pipeTo: (sink) => cachedStream.pipeTo(sink).finally(release),
+          [Symbol.asyncIterator]: async function* (): AsyncGenerator<Uint8Array> {
+            try {
+              yield* cachedStream;
+            } finally {
+              release();
+            }
+          },
+        };
   return {
     status: 200,
     headers: {
@@ -113,7 +129,7 @@ export async function serveWatch(context: RequestContext, options: WatchServeOpt
       "cache-control": "no-cache, private",
       ...(context.warnings.length > 0 ? { warning: context.warnings.map((text) => `299 - ${JSON.stringify(text)}`) } : {}),
     },
-    body: body(),
+    body: pushed ?? body(),
     longRunning: true,
   };
 }

@@ -41,7 +41,10 @@ export interface ApiRequest {
   readonly signal: AbortSignal;
 }
 
-/** A body is bytes, or a stream of chunks written (and flushed) as they come, with backpressure. */
+/**
+ * A body is bytes, or a stream of chunks written (and flushed) as they come, with backpressure;
+ * a stream may also be a `PushBody` (request/push-body.ts) that writes into the response itself.
+ */
 export type ResponseBody = string | Uint8Array | AsyncIterable<string | Uint8Array>;
 
 export interface ApiResponse {

@@ -5,6 +5,7 @@ import type { AddressInfo } from "node:net";
 import type { DetailedPeerCertificate, TLSSocket } from "node:tls";
 import { ApiError } from "../api/errors.js";
 import { errorResponse } from "../codec/status.js";
+import { isPushBody, type ChunkSink } from "../request/push-body.js";
 import type { ApiRequest, ApiResponse, Handler, PeerCertificate } from "../request/context.js";
 
 export interface TlsMaterial {
@@ -106,7 +107,48 @@ function drained(response: Http2ServerResponse): Promise<void> {
   });
 }
 
-async function writeResponse(response: Http2ServerResponse, result: ApiResponse, signal: AbortSignal): Promise<void> {
+const CRLF = Buffer.from("\r\n");
+/** Chunks framed for HTTP/1.1's chunked coding, made once per chunk for every response that writes it. */
+const framedChunks = new WeakMap<Uint8Array, Buffer>();
+
+function framed(chunk: Uint8Array): Buffer {
+  let bytes = framedChunks.get(chunk);
+  if (bytes === undefined) {
+    bytes = Buffer.concat([Buffer.from(`${chunk.length.toString(16)}\r\n`), chunk, CRLF]);
+    framedChunks.set(chunk, bytes);
+  }
+  return bytes;
+}
+
+/**
+ * Where a pushed body (a watch) goes. On HTTP/1.1 with its headers on the wire, chunks go to the
+ * socket already framed: one write of a Buffer shared by every watcher of the event, where the
+ * response's own write would add a size line and CRLF per watcher and write them corked until the
+ * next tick. The response still writes the last chunk when it ends. Elsewhere (HTTP/2, a response
+ * queued behind a pipelined one, HTTP/1.0) the response writes them.
+ */
+function pushSink(request: Http2ServerRequest, response: Http2ServerResponse): ChunkSink {
+  const http1 = response as unknown as { socket: Socket | null; chunkedEncoding?: boolean };
+  const socket = request.httpVersion === "1.1" && http1.chunkedEncoding === true ? http1.socket : null;
+  if (socket !== null) {
+    return {
+      write: (chunk) => chunk.length === 0 || socket.write(framed(chunk)),
+      onDrain: (listener) => {
+        socket.on("drain", listener);
+        return () => socket.off("drain", listener);
+      },
+    };
+  }
+  return {
+    write: (chunk) => chunk.length === 0 || response.write(chunk),
+    onDrain: (listener) => {
+      response.on("drain", listener);
+      return () => response.off("drain", listener);
+    },
+  };
+}
+
+async function writeResponse(request: Http2ServerRequest, response: Http2ServerResponse, result: ApiResponse, signal: AbortSignal): Promise<void> {
   const headers: Record<string, string | string[]> = {};
   for (const [name, value] of Object.entries(result.headers)) {
     // HTTP/2 forbids connection-specific headers; Node adds chunking itself on HTTP/1.1.
@@ -124,6 +166,16 @@ async function writeResponse(response: Http2ServerResponse, result: ApiResponse,
   // HTTP/1.1 holds headers until the first write; a watch must see them at once.
   const flushable = response as unknown as { flushHeaders?: () => void };
   if (typeof flushable.flushHeaders === "function") flushable.flushHeaders();
+  if (isPushBody(body)) {
+    // The producer writes as its data comes (a watch: one write per fan-out); it ends on the
+    // request's abort signal, which the listener fires when the client goes or on stop.
+    try {
+      await body.pipeTo(pushSink(request, response));
+    } finally {
+      if (!response.writableEnded) response.end();
+    }
+    return;
+  }
   const iterator = body[Symbol.asyncIterator]();
   try {
     for (;;) {
@@ -136,6 +188,33 @@ async function writeResponse(response: Http2ServerResponse, result: ApiResponse,
     await iterator.return?.();
     if (!response.writableEnded) response.end();
   }
+}
+
+function ignoreChunk(): void {}
+
+/** HTTP/1.1 connections already read through the socket's stream (see `guardHttp1Pause`). */
+const streamRead = new WeakSet<object>();
+
+/**
+ * Called as an HTTP/1.1 request arrives. Node's HTTP/1 server feeds a TLS socket's decrypted
+ * bytes straight into its parser, and when a request arrives while the previous response's
+ * write has not completed (backpressure, or a write issued from setImmediate whose completion
+ * lands after the next read) or behind a pipelined response, it pauses the parser; the TLS
+ * layer still hands the parser the rest of the records it decrypted in that read, and the
+ * paused parser fails with HPE_PAUSED, which destroys the connection (a keep-alive client sees
+ * a reset on its next large request). Under exactly those conditions, before the parser is
+ * paused, this moves the connection to the stream path (a 'data' listener is Node's own switch),
+ * where pausing the socket holds the bytes until the response drains. The native path stays for
+ * every other connection: it is cheaper per read.
+ */
+function guardHttp1Pause(request: Http2ServerRequest, response: Http2ServerResponse): void {
+  if (request.httpVersionMajor !== 1) return;
+  const socket = request.socket;
+  if (streamRead.has(socket)) return;
+  const queued = (response as unknown as { socket: Socket | null }).socket === null;
+  if (!socket.writableNeedDrain && !queued) return;
+  streamRead.add(socket);
+  socket.on("data", ignoreChunk);
 }
 
 /**
@@ -159,6 +238,7 @@ export async function startHttpServer(options: HttpServerOptions): Promise<HttpS
     noDelay: true,
   });
   server.on("request", (request: Http2ServerRequest, response: Http2ServerResponse) => {
+    guardHttp1Pause(request, response);
     const controller = new AbortController();
     // Abort only when the client goes away mid-response: aborting finished requests costs a
     // DOMException and an event dispatch each, a measurable share of a GET.
@@ -188,7 +268,7 @@ export async function startHttpServer(options: HttpServerOptions): Promise<HttpS
         if (stopping) controller.abort();
         streams.add(controller);
       }
-      await writeResponse(response, result, controller.signal);
+      await writeResponse(request, response, result, controller.signal);
     })()
       .catch((error: unknown) => {
         options.onError?.(error);

@@ -1,6 +1,7 @@
 import type { FieldRequirement, LabelRequirement } from "../../api/selector.js";
 import { matchesFields, matchesLabels } from "../../api/selector.js";
 import { cachedField, type CachedObject } from "./cached-object.js";
+import type { ChunkSink } from "../../request/push-body.js";
 
 export type WatchEventType = "ADDED" | "MODIFIED" | "DELETED" | "BOOKMARK" | "ERROR";
 
@@ -21,111 +22,123 @@ export function filterMatches(filter: WatchFilter, object: CachedObject): boolea
 /** Encodes one event for this watcher's representation. JSON watchers share the event's memo. */
 export type EventEncoder = (type: WatchEventType, json: string) => string;
 
+/** A chunk handed to a sink is cut at about this size (a large backlog goes out in pieces). */
+const CHUNK_BYTES = 256 * 1024;
+
 /**
- * A watcher's outgoing stream: a backlog (initial state or replay, unbounded but finite) then
- * live events, bounded by `limit`. A watcher whose live queue overflows is ended: it cannot keep
- * up, and the client resumes from the last version it saw, as with kube's watch cache.
- * Lines are handed out in batches so a burst costs one write, not one per event.
+ * A watcher's outgoing stream: a backlog (initial state or replay, unbounded but finite), then
+ * live events, bookmarks and the end. Live events arrive as chunks the cache built once for every
+ * watcher with the same filter (`deliver`). With a sink attached (`attach`: the listener's
+ * response) a chunk is written at once while the sink takes it; otherwise it waits in the queue,
+ * and queued chunks go out together, cut at about 256 KiB. Without a sink, `next()` hands the
+ * queue out the same way (an async iterator reading the stream).
+ *
+ * The queue is bounded by `limit` live events: a watcher that passes it cannot keep up and is
+ * ended (its client resumes from the last version it saw, as with kube's watch cache). What was
+ * queued is still written before the stream finishes; `abort` drops it and finishes at once.
  */
 export class CacheWatcher {
-  readonly filter: WatchFilter;
-  readonly encode: EventEncoder | undefined;
+  /** Bookmarks never report a revision below this one. */
+  readonly startRevision: number;
+  /** Live events at or below this revision are not for this watcher: its backlog covers them, or it starts after them. */
+  readonly liveAfter: number;
   private readonly limit: number;
-  private backlog: string[] = [];
-  private queue: string[] = [];
+  /** Output not yet handed out, in order; `counts[i]` = live events in `items[i]`. */
+  private items: (string | Uint8Array)[] = [];
+  private counts: number[] = [];
+  private head = 0;
+  /** Live events in the queue. */
   private queued = 0;
-  private wake: (() => void) | undefined;
-  /** Set by `interrupt()`: the next wait returns [] once (bookmark tick, deadline, abort). */
-  private interrupted = false;
+  private sink: ChunkSink | undefined;
+  private unsubscribe: (() => void) | undefined;
+  private blocked = false;
   private ended = false;
+  private finished = false;
+  private wake: (() => void) | undefined;
+  private readonly onEnd: ((watcher: CacheWatcher) => void) | undefined;
+  private resolveDone: () => void = () => {};
+  /** Settles when the stream has finished: ended and everything handed out, or aborted. */
+  readonly done: Promise<void>;
   /** Why the stream ended, for the caller's logs and tests. */
   endReason: "closed" | "overflow" | undefined;
-  /** Revision of the last event handed to this watcher (for bookmarks). */
-  lastRevision: number;
-  /** Live events at or below this revision are not for this watcher (it starts after them). */
-  readonly startRevision: number;
 
-  constructor(options: { filter: WatchFilter; limit: number; startRevision: number; encode?: EventEncoder }) {
-    this.filter = options.filter;
+  constructor(options: { limit: number; startRevision: number; liveAfter: number; onEnd?: (watcher: CacheWatcher) => void }) {
     this.limit = options.limit;
-    this.encode = options.encode;
-    this.lastRevision = options.startRevision;
     this.startRevision = options.startRevision;
+    this.liveAfter = options.liveAfter;
+    this.onEnd = options.onEnd;
+    this.done = new Promise((resolve) => {
+      this.resolveDone = resolve;
+    });
   }
 
-  get isEnded(): boolean {
-    return this.ended;
+  /** Adds an initial or replayed line, ahead of live ones; not counted against the limit. */
+  pushBacklog(line: string | Uint8Array): void {
+    this.enqueue(line, 0);
   }
 
-  /** Adds initial or replayed lines, ahead of live ones; not counted against the limit. */
-  pushBacklog(line: string): void {
-    this.backlog.push(line);
-    this.notify();
+  /** Adds a line that is not an event (a BOOKMARK); not counted against the limit. */
+  pushLine(line: string): void {
+    if (!this.ended) this.enqueue(line, 0);
   }
 
-  /** Adds a live line; ends the watcher when its queue is over the limit. */
-  push(line: string, revision: number): void {
+  /** Adds a chunk of `events` live events; ends the watcher when its queue would pass the limit. */
+  deliver(chunk: Uint8Array, events: number): void {
     if (this.ended) return;
-    if (this.queued >= this.limit) {
+    const sink = this.sink;
+    if (sink !== undefined && !this.blocked && this.head === this.items.length) {
+      this.blocked = !sink.write(chunk);
+      return;
+    }
+    if (this.queued + events > this.limit) {
       this.end("overflow");
       return;
     }
-    this.queue.push(line);
-    this.queued++;
-    if (revision > this.lastRevision) this.lastRevision = revision;
-    this.notify();
+    this.enqueue(chunk, events);
   }
 
+  /** Ends the stream after what is queued (overflow, server stop, a re-list, the deadline). */
   end(reason: "closed" | "overflow"): void {
     if (this.ended) return;
     this.ended = true;
     this.endReason = reason;
-    this.notify();
+    this.onEnd?.(this);
+    this.flushOut();
+  }
+
+  /** Ends the stream now, dropping what is queued (the client is gone). */
+  abort(): void {
+    this.items = [];
+    this.counts = [];
+    this.head = 0;
+    this.queued = 0;
+    this.end("closed");
+    this.finish();
   }
 
   /**
-   * Makes a pending or the next `next()` return [] after any queued lines: how the stream's
-   * timers and abort signals wake it, with listeners registered once per watch (racing a
-   * never-settling promise on every wait would leak a reaction per event).
+   * Writes the stream into `sink` from now on; resolves when it has finished. The sink's drain
+   * listener resumes writing after a `write` returned false.
    */
-  interrupt(): void {
-    this.interrupted = true;
-    this.notify();
+  attach(sink: ChunkSink): Promise<void> {
+    if (!this.finished) {
+      this.sink = sink;
+      this.unsubscribe = sink.onDrain(() => {
+        this.blocked = false;
+        this.flushOut();
+      });
+      this.flushOut();
+    }
+    return this.done;
   }
 
-  private notify(): void {
-    const wake = this.wake;
-    this.wake = undefined;
-    wake?.();
-  }
-
-  /** Lines ready now, without waiting. */
-  takePending(): string[] {
-    const batch = [...this.backlog, ...this.queue];
-    this.backlog = [];
-    this.queue = [];
-    this.queued = 0;
-    return batch;
-  }
-
-  /** Waits for lines; undefined once ended and drained; [] once after `interrupt()`. */
-  async next(): Promise<string[] | undefined> {
+  /** Without a sink: waits for the next chunk; undefined once ended and drained. */
+  async next(): Promise<Uint8Array | undefined> {
     for (;;) {
-      if (this.backlog.length > 0) {
-        const batch = this.backlog;
-        this.backlog = [];
-        return batch;
-      }
-      if (this.queue.length > 0) {
-        const batch = this.queue;
-        this.queue = [];
-        this.queued = 0;
-        return batch;
-      }
-      if (this.ended) return undefined;
-      if (this.interrupted) {
-        this.interrupted = false;
-        return [];
+      if (this.head < this.items.length) return this.take();
+      if (this.ended) {
+        this.finish();
+        return undefined;
       }
       await new Promise<void>((resolve) => {
         this.wake = resolve;
@@ -133,4 +146,69 @@ export class CacheWatcher {
     }
   }
 
+  private enqueue(item: string | Uint8Array, events: number): void {
+    this.items.push(item);
+    this.counts.push(events);
+    this.queued += events;
+    this.flushOut();
+  }
+
+  /** Hands queued output to the sink while it takes it, or wakes a waiting `next()`. */
+  private flushOut(): void {
+    const sink = this.sink;
+    if (sink === undefined) {
+      const wake = this.wake;
+      this.wake = undefined;
+      wake?.();
+      return;
+    }
+    while (!this.blocked && this.head < this.items.length) this.blocked = !sink.write(this.take());
+    if (this.ended && this.head === this.items.length) this.finish();
+  }
+
+  /** Takes queued items from the head, up to about CHUNK_BYTES, as one chunk. */
+  private take(): Uint8Array {
+    const parts: Uint8Array[] = [];
+    let strings: string[] = [];
+    let size = 0;
+    while (this.head < this.items.length && (size === 0 || size + (this.items[this.head]?.length ?? 0) <= CHUNK_BYTES)) {
+      const item = this.items[this.head] ?? "";
+      this.queued -= this.counts[this.head] ?? 0;
+      this.head++;
+      // String length stands in for its UTF-8 size: the cut only needs to be about right.
+      size += item.length;
+      if (typeof item === "string") {
+        strings.push(item);
+        continue;
+      }
+      if (strings.length > 0) {
+        parts.push(Buffer.from(strings.join("")));
+        strings = [];
+      }
+      parts.push(item);
+    }
+    if (strings.length > 0) parts.push(Buffer.from(strings.join("")));
+    if (this.head === this.items.length) {
+      this.items = [];
+      this.counts = [];
+      this.head = 0;
+    } else if (this.head > 1024 && this.head * 2 > this.items.length) {
+      this.items = this.items.slice(this.head);
+      this.counts = this.counts.slice(this.head);
+      this.head = 0;
+    }
+    return parts.length === 1 ? (parts[0] as Uint8Array) : Buffer.concat(parts);
+  }
+
+  private finish(): void {
+    if (this.finished) return;
+    this.finished = true;
+    this.unsubscribe?.();
+    this.unsubscribe = undefined;
+    this.sink = undefined;
+    const wake = this.wake;
+    this.wake = undefined;
+    wake?.();
+    this.resolveDone();
+  }
 }

@@ -5,8 +5,10 @@ import { CacheWatcher, filterMatches, type EventEncoder, type WatchEventType, ty
 
 /** One change in the window. Encoded lines are made once, on first need, for every watcher. */
 class CacheEvent {
-  /** Encoded lines by view; made on first need (most events in the window are never replayed). */
-  private lines: Map<string, string> | undefined;
+  /** JSON lines as UTF-8, by view type (the type decides which object a view shows); made on first need. */
+  private added: Uint8Array | undefined;
+  private modified: Uint8Array | undefined;
+  private deleted: Uint8Array | undefined;
   private previousJson: string | undefined;
 
   constructor(
@@ -27,8 +29,8 @@ class CacheEvent {
   viewFor(filter: WatchFilter): EventView | undefined {
     const now = this.current !== undefined && filterMatches(filter, this.current);
     const before = this.previous !== undefined && filterMatches(filter, this.previous);
-    if (now) return { type: before ? "MODIFIED" : "ADDED", which: "current" };
-    if (before) return { type: "DELETED", which: "previous" };
+    if (now) return before ? MODIFIED_VIEW : ADDED_VIEW;
+    if (before) return DELETED_VIEW;
     return undefined;
   }
 
@@ -36,23 +38,53 @@ class CacheEvent {
     return which === "current" ? this.current?.json ?? "null" : this.previousAtRevision();
   }
 
-  /** The line for a view: JSON lines are memoised for all watchers; other encoders run per watcher. */
-  line(view: EventView, encode: EventEncoder | undefined): string {
-    if (encode !== undefined) return encode(view.type, this.json(view.which));
-    const memoKey = `${view.type}:${view.which}`;
-    this.lines ??= new Map();
-    let line = this.lines.get(memoKey);
-    if (line === undefined) {
-      line = jsonLine(view.type, this.json(view.which));
-      this.lines.set(memoKey, line);
+  /**
+   * The line for a view as UTF-8: a JSON line is made once and the same bytes go to every
+   * watcher and every replay; another encoder (Tables, partial metadata) runs per call.
+   */
+  line(view: EventView, encode: EventEncoder | undefined): Uint8Array {
+    if (encode !== undefined) return Buffer.from(encode(view.type, this.json(view.which)));
+    switch (view.type) {
+      case "ADDED":
+        return (this.added ??= Buffer.from(jsonLine("ADDED", this.json(view.which))));
+      case "MODIFIED":
+        return (this.modified ??= Buffer.from(jsonLine("MODIFIED", this.json(view.which))));
+      case "DELETED":
+        return (this.deleted ??= Buffer.from(jsonLine("DELETED", this.json(view.which))));
     }
-    return line;
   }
 }
 
 interface EventView {
   readonly type: "ADDED" | "MODIFIED" | "DELETED";
   readonly which: "current" | "previous";
+}
+
+const ADDED_VIEW: EventView = { type: "ADDED", which: "current" };
+const MODIFIED_VIEW: EventView = { type: "MODIFIED", which: "current" };
+const DELETED_VIEW: EventView = { type: "DELETED", which: "previous" };
+
+/**
+ * Watchers with the same filter and encoding: each event is matched and encoded once for all of
+ * them, and the events of one flush become one chunk they all share.
+ */
+class WatcherGroup {
+  readonly watchers = new Set<CacheWatcher>();
+  /** Lines of the events applied since the last flush, and their revisions. */
+  lines: Uint8Array[] = [];
+  revisions: number[] = [];
+
+  constructor(
+    readonly key: string,
+    readonly filter: WatchFilter,
+    readonly encode: EventEncoder | undefined,
+  ) {}
+}
+
+/** Watchers whose filters serialise alike share a group; a watcher with its own encoder has its own. */
+function groupKey(filter: WatchFilter, encode: EventEncoder | undefined, unique: number): string {
+  if (encode !== undefined) return `#${unique}`;
+  return `${filter.prefix}\u0000${filter.key ?? ""}\u0000${JSON.stringify(filter.labelSelector)}\u0000${JSON.stringify(filter.fieldSelector)}`;
 }
 
 function jsonLine(type: WatchEventType, json: string): string {
@@ -92,6 +124,11 @@ export class WatchCache {
   /** Every event with a revision above this one is in the window. */
   private windowStart = 0;
   private readonly watchers = new Set<CacheWatcher>();
+  private readonly groups = new Map<string, WatcherGroup>();
+  private groupSequence = 0;
+  /** Groups with lines not yet handed to their watchers. */
+  private dirty: WatcherGroup[] = [];
+  private flushScheduled = false;
   private readonly listeners = new Set<(change: CacheChange) => void>();
 
   constructor(prefix: string, codec: ResourceCodec, options: WatchCacheOptions) {
@@ -122,8 +159,7 @@ export class WatchCache {
     this.windowTimes = [];
     this.windowHead = 0;
     this.windowStart = revision;
-    for (const watcher of this.watchers) watcher.end("closed");
-    this.watchers.clear();
+    this.closeWatchers();
     for (const listener of this.listeners) listener({ type: "RESET" });
   }
 
@@ -144,16 +180,54 @@ export class WatchCache {
     const event = new CacheEvent(type, change.revision, change.key, current, previous);
     for (const listener of this.listeners) listener({ type, current, previous });
     this.remember(event);
-    for (const watcher of this.watchers) {
-      if (watcher.isEnded) {
-        this.watchers.delete(watcher);
-        continue;
-      }
-      if (change.revision <= watcher.startRevision) continue;
-      const view = event.viewFor(watcher.filter);
+    for (const group of this.groups.values()) {
+      const view = event.viewFor(group.filter);
       if (view === undefined) continue;
-      watcher.push(event.line(view, watcher.encode), change.revision);
-      if (watcher.isEnded) this.watchers.delete(watcher);
+      if (group.lines.length === 0) this.dirty.push(group);
+      group.lines.push(event.line(view, group.encode));
+      group.revisions.push(change.revision);
+    }
+    if (this.dirty.length > 0 && !this.flushScheduled) {
+      // Not at once: the writer is answered first, and the events of every write committed until
+      // then go out together, one write per watcher. A timer rather than setImmediate: it fires
+      // at the start of the next loop turn, before that turn reads new requests; an immediate
+      // would run in the phase of the store's batched commit, ahead of it, and every write would
+      // wait behind the fan-out.
+      this.flushScheduled = true;
+      setTimeout(this.scheduledFlush, 0);
+    }
+  }
+
+  private readonly scheduledFlush = (): void => {
+    this.flushScheduled = false;
+    this.flush();
+  };
+
+  /**
+   * Hands every watcher the events applied since the last flush, as one chunk shared by its
+   * group. Runs after each turn that applied events, and before anything that must follow them
+   * in a stream (a BOOKMARK, the end).
+   */
+  flush(): void {
+    const dirty = this.dirty;
+    if (dirty.length === 0) return;
+    this.dirty = [];
+    for (const group of dirty) {
+      const { lines, revisions } = group;
+      group.lines = [];
+      group.revisions = [];
+      if (group.watchers.size === 0) continue;
+      const chunk = lines.length === 1 ? (lines[0] as Uint8Array) : Buffer.concat(lines);
+      const first = revisions[0] ?? 0;
+      for (const watcher of group.watchers) {
+        if (watcher.liveAfter < first) {
+          watcher.deliver(chunk, lines.length);
+          continue;
+        }
+        // Registered during this turn: only the events after its start are its own.
+        const own = lines.filter((_, index) => (revisions[index] ?? 0) > watcher.liveAfter);
+        if (own.length > 0) watcher.deliver(Buffer.concat(own), own.length);
+      }
     }
   }
 
@@ -241,7 +315,21 @@ export class WatchCache {
   watch(filter: WatchFilter, start: WatchStart, currentRevision: number, options: { encode?: EventEncoder; initialEventsEnd?: string }): CacheWatcher | undefined {
     const encode = options.encode ?? jsonLine;
     if (start.kind === "revision" && start.revision < this.windowStart) return undefined;
-    const watcher = new CacheWatcher({ filter, limit: this.options.watcherQueueLimit, startRevision: start.kind === "state" ? currentRevision : Math.max(start.revision, this.windowStart), encode: options.encode });
+    const startRevision = start.kind === "state" ? currentRevision : Math.max(start.revision, this.windowStart);
+    const key = groupKey(filter, options.encode, ++this.groupSequence);
+    let group = this.groups.get(key);
+    if (group === undefined) {
+      group = new WatcherGroup(key, filter, options.encode);
+      this.groups.set(key, group);
+    }
+    const joined = group;
+    const watcher = new CacheWatcher({
+      limit: this.options.watcherQueueLimit,
+      startRevision,
+      // Everything applied so far (up to currentRevision) is in the backlog or before the start.
+      liveAfter: Math.max(startRevision, currentRevision),
+      onEnd: (ended) => this.remove(ended, joined),
+    });
     if (start.kind === "state") {
       for (const object of this.list(filter.prefix, { limit: 0, matches: (candidate) => filterMatches(filter, candidate) }).items) watcher.pushBacklog(encode("ADDED", object.json));
       if (options.initialEventsEnd !== undefined) watcher.pushBacklog(options.initialEventsEnd);
@@ -251,11 +339,17 @@ export class WatchCache {
         if (event === undefined) continue;
         const view = event.viewFor(filter);
         if (view !== undefined) watcher.pushBacklog(event.line(view, options.encode));
-        watcher.lastRevision = event.revision;
       }
     }
     this.watchers.add(watcher);
+    group.watchers.add(watcher);
     return watcher;
+  }
+
+  private remove(watcher: CacheWatcher, group: WatcherGroup): void {
+    this.watchers.delete(watcher);
+    group.watchers.delete(watcher);
+    if (group.watchers.size === 0 && this.groups.get(group.key) === group) this.groups.delete(group.key);
   }
 
   private firstEventAfter(revision: number): number {
@@ -269,9 +363,11 @@ export class WatchCache {
     return low;
   }
 
-  /** Ends every watcher (server stop). */
+  /** Ends every watcher after the events already applied (server stop, a re-list). */
   closeWatchers(): void {
-    for (const watcher of this.watchers) watcher.end("closed");
+    this.flush();
+    for (const watcher of [...this.watchers]) watcher.end("closed");
     this.watchers.clear();
+    this.groups.clear();
   }
 }

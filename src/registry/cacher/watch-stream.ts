@@ -1,6 +1,7 @@
 import { ApiError, timeout } from "../../api/errors.js";
 import { parseRevision, type ListOptions } from "../list-options.js";
 import type { CacheWatcher, EventEncoder } from "./cache-watcher.js";
+import type { ChunkSink, PushBody } from "../../request/push-body.js";
 import type { Cacher } from "./cacher.js";
 import type { WatchCache, WatchStart } from "./watch-cache.js";
 
@@ -29,13 +30,13 @@ export interface CachedWatchRequest {
 
 /**
  * Opens a watch on the cache: waits as the start needs, registers the watcher (so anything
- * committed after this resolves is delivered), and returns the stream of encoded chunks. Start by the spec's watch table: rv unset =
- * current state (after catching up with the store) as ADDED then changes; "0" = the cached state
- * as is; other = changes after it, replayed from the event window, or one 410 ERROR event when it
- * is older than the window. `sendInitialEvents=true` streams the state and ends it with a
- * BOOKMARK carrying the initial-events-end annotation.
+ * committed after this resolves is delivered), and returns the stream. Start by the spec's watch
+ * table: rv unset = current state (after catching up with the store) as ADDED then changes; "0" =
+ * the cached state as is; other = changes after it, replayed from the event window, or one 410
+ * ERROR event when it is older than the window. `sendInitialEvents=true` streams the state and
+ * ends it with a BOOKMARK carrying the initial-events-end annotation.
  */
-export async function openCachedWatch(request: CachedWatchRequest): Promise<AsyncGenerator<string>> {
+export async function openCachedWatch(request: CachedWatchRequest): Promise<PushBody> {
   const { cacher, options } = request;
   const version = options.resourceVersion;
   let start: WatchStart;
@@ -58,45 +59,81 @@ export async function openCachedWatch(request: CachedWatchRequest): Promise<Asyn
   const watcher: CacheWatcher | undefined = request.cache.watch(filter, start, startRevision, { encode: request.encode, initialEventsEnd });
   if (watcher === undefined) {
     const requested = start.kind === "revision" ? start.revision : 0;
-    const line = request.error(new ApiError(410, "Expired", `too old resource version: ${requested} (${request.cache.oldestResumableRevision})`));
-    return (async function* () {
-      yield line;
-    })();
+    return singleLine(request.error(new ApiError(410, "Expired", `too old resource version: ${requested} (${request.cache.oldestResumableRevision})`)));
   }
-  // Ends the registration even if the stream is never read (client gone before the first write).
-  request.signal.addEventListener("abort", () => watcher.end("closed"), { once: true });
-  return stream(request, watcher);
+  return new CachedWatchStream(request, watcher);
 }
 
-/** Streams a registered watcher until it ends, the client goes, or the deadline passes. */
-async function* stream(request: CachedWatchRequest, watcher: CacheWatcher): AsyncGenerator<string> {
-  const { cacher, options } = request;
-  // One listener each for the watch's whole life; they only wake the watcher.
-  const wake = (): void => watcher.interrupt();
-  request.signal.addEventListener("abort", wake, { once: true });
-  request.deadline.addEventListener("abort", wake, { once: true });
-  if (request.signal.aborted || request.deadline.aborted) wake();
-  const bookmarks = options.allowWatchBookmarks && request.bookmarkIntervalMs > 0;
-  const timer = bookmarks ? setInterval(wake, request.bookmarkIntervalMs) : undefined;
-  try {
-    for (;;) {
-      const lines = await watcher.next();
-      if (lines === undefined) return; // ended: overflow (too slow) or server stop
-      if (lines.length > 0) {
-        yield lines.length === 1 ? (lines[0] ?? "") : lines.join("");
-        continue;
+/** A stream of one line (the 410 ERROR event), readable both ways. */
+function singleLine(line: string): PushBody {
+  const bytes = Buffer.from(line);
+  return {
+    async pipeTo(sink: ChunkSink): Promise<void> {
+      sink.write(bytes);
+    },
+    async *[Symbol.asyncIterator](): AsyncGenerator<Uint8Array> {
+      yield bytes;
+    },
+  };
+}
+
+/**
+ * A registered watcher's stream until it ends (overflow, server stop), the client goes, or the
+ * deadline passes. Timers and the signals act on the watcher directly, whether the listener
+ * pushes it into a response or something iterates it: a BOOKMARK every interval when allowed,
+ * and at the deadline a final BOOKMARK and the end. Each first flushes the cache, so a BOOKMARK
+ * follows every event applied before it.
+ */
+class CachedWatchStream implements PushBody {
+  private readonly request: CachedWatchRequest;
+  private readonly watcher: CacheWatcher;
+  private readonly timer: NodeJS.Timeout | undefined;
+  private readonly onAbort = (): void => this.watcher.abort();
+  private readonly onDeadline = (): void => this.finalBookmark();
+
+  constructor(request: CachedWatchRequest, watcher: CacheWatcher) {
+    this.request = request;
+    this.watcher = watcher;
+    const bookmarks = request.options.allowWatchBookmarks && request.bookmarkIntervalMs > 0;
+    this.timer = bookmarks ? setInterval(() => this.bookmark(), request.bookmarkIntervalMs) : undefined;
+    // Registered once for the watch's life; they also end a stream nobody ever reads.
+    request.signal.addEventListener("abort", this.onAbort, { once: true });
+    request.deadline.addEventListener("abort", this.onDeadline, { once: true });
+    void watcher.done.then(() => this.release());
+    if (request.signal.aborted) this.onAbort();
+    else if (request.deadline.aborted) this.onDeadline();
+  }
+
+  private bookmark(): void {
+    this.request.cache.flush();
+    this.watcher.pushLine(this.request.bookmark(Math.max(this.request.cacher.revision, this.watcher.startRevision), false));
+  }
+
+  private finalBookmark(): void {
+    if (this.request.options.allowWatchBookmarks) this.bookmark();
+    else this.request.cache.flush();
+    this.watcher.end("closed");
+  }
+
+  private release(): void {
+    clearInterval(this.timer);
+    this.request.signal.removeEventListener("abort", this.onAbort);
+    this.request.deadline.removeEventListener("abort", this.onDeadline);
+  }
+
+  pipeTo(sink: ChunkSink): Promise<void> {
+    return this.watcher.attach(sink);
+  }
+
+  async *[Symbol.asyncIterator](): AsyncGenerator<Uint8Array> {
+    try {
+      for (;;) {
+        const chunk = await this.watcher.next();
+        if (chunk === undefined) return;
+        yield chunk;
       }
-      if (request.signal.aborted) return;
-      // Woken by the bookmark tick or the deadline: everything dispatched so far first.
-      const pending = watcher.takePending();
-      if (pending.length > 0) yield pending.join("");
-      if (options.allowWatchBookmarks) yield request.bookmark(Math.max(cacher.revision, watcher.startRevision), false);
-      if (request.deadline.aborted) return;
+    } finally {
+      this.watcher.abort();
     }
-  } finally {
-    clearInterval(timer);
-    request.signal.removeEventListener("abort", wake);
-    request.deadline.removeEventListener("abort", wake);
-    watcher.end("closed");
   }
 }
