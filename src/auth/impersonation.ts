@@ -26,14 +26,14 @@ export interface ImpersonationRequest {
  */
 export function parseImpersonation(request: ApiRequest): ImpersonationRequest | undefined {
   // Fast path for nearly every request: no header even starts like an impersonation header.
-  let any = false;
+  let asked = false;
   for (const name in request.headers) {
     if (name.startsWith("impersonate-")) {
-      any = true;
+      asked = true;
       break;
     }
   }
-  if (!any) return undefined;
+  if (!asked) return undefined;
   const user = headerValues(request, IMPERSONATE_USER).find((value) => value !== "");
   const groups = headerValues(request, IMPERSONATE_GROUP);
   const uid = headerValues(request, IMPERSONATE_UID).find((value) => value !== "");

@@ -1,5 +1,5 @@
 import { apiGroup, type Profile } from "../../api/profile.js";
-import { LOAD_BALANCER_STATUS } from "./core/index.js";
+import { LOAD_BALANCER_STATUS } from "./initial-status.js";
 import { CSR_STRATEGY } from "./certificates/csr-strategy.js";
 import type { ResourceDefinition } from "../definition.js";
 import { endpointSliceV1beta1StoredAsV1, hpaV1StoredAsV2, eventsV1StoredAsCore, sameShape } from "./conversion.js";

@@ -77,22 +77,34 @@ export function createMetrics(options: MetricsOptions = {}): ApiMetrics {
     labelNames: ["group", "version", "resource", "subresource", "removed_release"] as const,
     registers: [registry],
   });
+  // Label children by label values: prom-client hashes a label object on every call, a
+  // measurable share of a GET, so each combination is looked up once and kept.
+  interface RequestSeries {
+    readonly labels: Record<(typeof labels)[number], string>;
+    readonly count: Map<number, ReturnType<typeof requests.labels>>;
+    readonly duration: ReturnType<typeof durations.labels>;
+  }
+  const series = new Map<string, RequestSeries>();
   return {
     registry,
     observeRequest({ info, method, contentType, code, seconds, longRunning }) {
       const resource = info?.kind === "resource" ? info : undefined;
-      const scope = resource === undefined ? "" : resource.namespace !== "" ? (resource.name !== "" ? "resource" : "namespace") : resource.name !== "" ? "resource" : "cluster";
-      const common = {
-        verb: verbLabel(info, method, contentType),
-        group: resource?.group ?? "",
-        version: resource?.version ?? "",
-        resource: resource?.resource ?? "",
-        subresource: resource?.subresource ?? "",
-        scope,
-        component: "apiserver",
-      };
-      requests.inc({ ...common, code: String(code) });
-      if (!longRunning) durations.observe(common, seconds);
+      const scope = resource === undefined ? "" : resource.name !== "" ? "resource" : resource.namespace !== "" ? "namespace" : "cluster";
+      const verb = verbLabel(info, method, contentType);
+      const key = resource === undefined ? verb : `${verb} ${resource.group} ${resource.version} ${resource.resource} ${resource.subresource} ${scope}`;
+      let entry = series.get(key);
+      if (entry === undefined) {
+        const common = { verb, group: resource?.group ?? "", version: resource?.version ?? "", resource: resource?.resource ?? "", subresource: resource?.subresource ?? "", scope, component: "apiserver" };
+        entry = { labels: { ...common, code: "" }, count: new Map(), duration: durations.labels(common) };
+        series.set(key, entry);
+      }
+      let counter = entry.count.get(code);
+      if (counter === undefined) {
+        counter = requests.labels({ ...entry.labels, code: String(code) });
+        entry.count.set(code, counter);
+      }
+      counter.inc();
+      if (!longRunning) entry.duration.observe(seconds);
     },
     requestedDeprecatedApi(api) {
       deprecated.set({ group: api.group, version: api.version, resource: api.resource, subresource: api.subresource, removed_release: api.removedRelease }, 1);

@@ -1,4 +1,4 @@
-import { badRequest, conflict, invalid, notFound } from "../../../api/errors.js";
+import { badRequest, conflict, invalid, notFound, type FieldError } from "../../../api/errors.js";
 import { isPlainObject, nowTimestamp, type ApiObject } from "../../../api/object.js";
 import { notSupported, required } from "../../../api/schema/field-path.js";
 import type { CreateOnlyHandler, CreateOnlyRequest } from "../../definition.js";
@@ -9,14 +9,16 @@ function stringField(value: unknown): string {
   return typeof value === "string" ? value : "";
 }
 
-/** kube's Binding rules: a target node by name; a kind, when given, is Node. */
-function validateBinding(binding: ApiObject): void {
+/** kube's Binding rules: a target node by name; a kind, when given, is Node. Returns the node's name. */
+function targetNode(binding: ApiObject, name: string): string {
   const target = isPlainObject(binding["target"]) ? binding["target"] : {};
-  const errors = [];
+  const errors: FieldError[] = [];
   const kind = stringField(target["kind"]);
+  const node = stringField(target["name"]);
   if (kind !== "" && kind !== "Node") errors.push(notSupported("target.kind", kind, ["Node", "<empty>"]));
-  if (stringField(target["name"]) === "") errors.push(required("target.name"));
-  if (errors.length > 0) throw invalid("Binding", "", binding.metadata.name, errors);
+  if (node === "") errors.push(required("target.name"));
+  if (errors.length > 0) throw invalid("Binding", "", name, errors);
+  return node;
 }
 
 /**
@@ -35,10 +37,9 @@ export const BINDING_HANDLER: CreateOnlyHandler = {
     const podName = stringField(metadata.name);
     if (request.name !== "" && podName !== request.name) throw badRequest("name in URL does not match name in Binding object");
     if (podName === "") throw invalid("Binding", "", "", [required("metadata.name", "name or generateName is required")]);
-    validateBinding({ ...binding, metadata });
+    const node = targetNode(binding, podName);
     const pods = request.lookup("", "v1", "pods");
     if (pods === undefined) throw notFound({ group: "", resource: "pods", name: podName });
-    const node = stringField((binding["target"] as Record<string, unknown>)["name"]);
     const annotations = isPlainObject(metadata.annotations) ? metadata.annotations : {};
     await pods.update(request.namespace, podName, {
       subresource: "binding",

@@ -1,5 +1,6 @@
 import type { Profile } from "../../../api/profile.js";
-import type { ResourceDefinition, Strategy } from "../../definition.js";
+import type { ResourceDefinition } from "../../definition.js";
+import { initialStatus, LOAD_BALANCER_STATUS } from "../initial-status.js";
 import { defineResource } from "../define.js";
 import { CONFIG_MAP_STRATEGY, SECRET_STRATEGY } from "./data-strategy.js";
 import { namespaceStrategy } from "./namespace-strategy.js";
@@ -8,24 +9,11 @@ import { POD_STRATEGY } from "./pod-strategy.js";
 
 const CORE = { group: "", version: "v1" } as const;
 
-/** Initial statuses kube's strategies give (the status sent on create is dropped by the store). */
-export const LOAD_BALANCER_STATUS: Partial<Strategy> = {
-  prepareForCreate: (object) => {
-    object["status"] = { loadBalancer: {} };
-  },
-};
-const PENDING_CLAIM: Partial<Strategy> = {
-  prepareForCreate: (object) => {
-    object["status"] = { phase: "Pending" };
-  },
-};
-const PENDING_VOLUME: Partial<Strategy> = {
-  prepareForCreate: (object, context) => {
-    object["status"] = { phase: "Pending", lastPhaseTransitionTime: context.now };
-  },
-};
+/** Claims and volumes start Pending, as kube's strategies and defaults leave them. */
+const PENDING_CLAIM = initialStatus(() => ({ phase: "Pending" }));
+const PENDING_VOLUME = initialStatus((_volume, context) => ({ phase: "Pending", lastPhaseTransitionTime: context.now }));
 
-/** The core/v1 resources served today, as stored objects with metadata and spec/status kept as sent. */
+/** The core/v1 resources: stored kinds with their strategies, and the create-only `bindings`. */
 export function coreResources(profile: Profile): ResourceDefinition[] {
   return [
     defineResource({ ...CORE, kind: "Namespace", plural: "namespaces", scope: "Cluster", shortNames: ["ns"], subresources: ["status", "finalize"], selectableFields: ["status.phase"], nameRule: "dns1123-label", strategy: namespaceStrategy(profile) }),
