@@ -51,7 +51,14 @@ function deployment(name: string, generation: number): Record<string, unknown> {
   };
 }
 
-async function expectStatus(client: Client, method: string, path: string, body: string | undefined, statuses: readonly number[], contentType?: string): Promise<Buffer> {
+async function expectStatus(
+  client: Client,
+  method: string,
+  path: string,
+  body: string | undefined,
+  statuses: readonly number[],
+  contentType?: string,
+): Promise<Buffer> {
   const reply = await client.request(method, path, body, true, contentType);
   if (!statuses.includes(reply.status)) throw new Error(`${method} ${path}: HTTP ${reply.status} ${String(reply.body ?? "").slice(0, 300)}`);
   return reply.body ?? Buffer.alloc(0);
@@ -68,7 +75,14 @@ export interface ApplyPhase {
 }
 
 /** A closed loop of `concurrency` slots; slot i sends `request(i, n)` for its n-th request. */
-async function closedLoop(name: string, concurrency: number, warmupMs: number, durationMs: number, serverPid: number, request: (slot: number, count: number) => Promise<number>): Promise<ApplyPhase> {
+async function closedLoop(
+  name: string,
+  concurrency: number,
+  warmupMs: number,
+  durationMs: number,
+  serverPid: number,
+  request: (slot: number, count: number) => Promise<number>,
+): Promise<ApplyPhase> {
   const latencies: number[] = [];
   let requestBytes = 0;
   const warmupEnd = performance.now() + warmupMs;
@@ -104,7 +118,9 @@ async function closedLoop(name: string, concurrency: number, warmupMs: number, d
     serverCpuPercent: round(((processCpuSeconds(serverPid) - cpuAtStart) / seconds) * 100),
     requestBytes,
   };
-  log(`  ${name.padEnd(36)} ${String(phase.perSecond).padStart(6)} req/s  p50 ${round(phase.latency.p50Ms)} ms  p99 ${round(phase.latency.p99Ms)} ms  server CPU ${phase.serverCpuPercent} %`);
+  log(
+    `  ${name.padEnd(36)} ${String(phase.perSecond).padStart(6)} req/s  p50 ${round(phase.latency.p50Ms)} ms  p99 ${round(phase.latency.p99Ms)} ms  server CPU ${phase.serverCpuPercent} %`,
+  );
   return phase;
 }
 
@@ -119,7 +135,8 @@ function shareOf(body: Buffer, managers: number): ManagedFieldsShare {
   const object = asRecord(JSON.parse(body.toString("utf8")) as unknown);
   const metadata = asRecord(object?.["metadata"]);
   const managedFields = metadata?.["managedFields"];
-  if (!Array.isArray(managedFields) || managedFields.length !== managers) throw new Error(`expected ${managers} managedFields entries, got ${JSON.stringify(managedFields)?.slice(0, 200)}`);
+  if (!Array.isArray(managedFields) || managedFields.length !== managers)
+    throw new Error(`expected ${managers} managedFields entries, got ${JSON.stringify(managedFields)?.slice(0, 200)}`);
   const managedFieldsBytes = Buffer.byteLength(JSON.stringify(managedFields));
   return { managers, objectBytes: body.length, managedFieldsBytes, share: round(managedFieldsBytes / body.length) };
 }
@@ -178,7 +195,8 @@ export async function runApplySuite(options: ApplySuiteOptions): Promise<ApplyRe
       const container = Array.isArray(containers) ? asRecord(containers[count % CONTAINERS] as unknown) : undefined;
       if (container !== undefined) container["image"] = `registry.example/put:${count}`;
       const body = JSON.stringify(current);
-      current = asRecord(JSON.parse((await expectStatus(client, "PUT", `${DEPLOYMENTS}/web-1?fieldManager=putter`, body, [200])).toString("utf8")) as unknown) ?? {};
+      current =
+        asRecord(JSON.parse((await expectStatus(client, "PUT", `${DEPLOYMENTS}/web-1?fieldManager=putter`, body, [200])).toString("utf8")) as unknown) ?? {};
       return Buffer.byteLength(body);
     });
 
@@ -186,10 +204,25 @@ export async function runApplySuite(options: ApplySuiteOptions): Promise<ApplyRe
     await reconnect();
     await apply("shares", 0);
     shares.push(shareOf(await expectStatus(client, "GET", `${DEPLOYMENTS}/shares`, undefined, [200]), 1));
-    await expectStatus(client, "PATCH", `${DEPLOYMENTS}/shares?fieldManager=scaler&force=true`, JSON.stringify({ apiVersion: "apps/v1", kind: "Deployment", metadata: { name: "shares" }, spec: { replicas: 3 } }), [200], APPLY_TYPE);
-    await expectStatus(client, "PATCH", `${DEPLOYMENTS}/shares?fieldManager=labeller`, JSON.stringify({ metadata: { labels: { tier: "bench" } } }), [200], "application/merge-patch+json");
+    await expectStatus(
+      client,
+      "PATCH",
+      `${DEPLOYMENTS}/shares?fieldManager=scaler&force=true`,
+      JSON.stringify({ apiVersion: "apps/v1", kind: "Deployment", metadata: { name: "shares" }, spec: { replicas: 3 } }),
+      [200],
+      APPLY_TYPE,
+    );
+    await expectStatus(
+      client,
+      "PATCH",
+      `${DEPLOYMENTS}/shares?fieldManager=labeller`,
+      JSON.stringify({ metadata: { labels: { tier: "bench" } } }),
+      [200],
+      "application/merge-patch+json",
+    );
     shares.push(shareOf(await expectStatus(client, "GET", `${DEPLOYMENTS}/shares`, undefined, [200]), 3));
-    for (const share of shares) log(`  managedFields with ${share.managers} manager(s): ${share.managedFieldsBytes} of ${share.objectBytes} bytes (${round(share.share * 100)} %)`);
+    for (const share of shares)
+      log(`  managedFields with ${share.managers} manager(s): ${share.managedFieldsBytes} of ${share.objectBytes} bytes (${round(share.share * 100)} %)`);
     client.close();
   } finally {
     await server.stop();
@@ -200,7 +233,17 @@ export async function runApplySuite(options: ApplySuiteOptions): Promise<ApplyRe
   writeFileSync(`${base}.json`, `${JSON.stringify(results, null, 2)}\n`);
   const phaseText = table(
     ["Phase", "c", "req/s", "p50 ms", "p90 ms", "p99 ms", "requests", "request KiB", "server CPU %"],
-    phases.map((phase) => [phase.name, String(phase.concurrency), String(phase.perSecond), String(round(phase.latency.p50Ms)), String(round(phase.latency.p90Ms)), String(round(phase.latency.p99Ms)), String(phase.requests), String(round(phase.requestBytes / 1024)), String(phase.serverCpuPercent)]),
+    phases.map((phase) => [
+      phase.name,
+      String(phase.concurrency),
+      String(phase.perSecond),
+      String(round(phase.latency.p50Ms)),
+      String(round(phase.latency.p90Ms)),
+      String(round(phase.latency.p99Ms)),
+      String(phase.requests),
+      String(round(phase.requestBytes / 1024)),
+      String(phase.serverCpuPercent),
+    ]),
   );
   const shareText = table(
     ["Managers", "object bytes", "managedFields bytes", "share of the object"],
@@ -221,7 +264,10 @@ export async function runApplySuite(options: ApplySuiteOptions): Promise<ApplyRe
     "",
     "## Environment",
     "",
-    table(["Key", "Value"], Object.entries(results.environment).map(([key, value]) => [key, String(value)])),
+    table(
+      ["Key", "Value"],
+      Object.entries(results.environment).map(([key, value]) => [key, String(value)]),
+    ),
     "",
   ].join("\n");
   writeFileSync(`${base}.md`, markdown);

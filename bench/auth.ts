@@ -56,8 +56,26 @@ async function prepare(target: Target): Promise<{ readonly token: string; readon
   const client = h1Client(target, 1);
   try {
     const json = (value: unknown): string => JSON.stringify(value);
-    await expect(client.request("POST", "/api/v1/namespaces/default/configmaps", json({ apiVersion: "v1", kind: "ConfigMap", metadata: { name: "bench-auth-get" }, data: { value: "x".repeat(300) } }), true), 201, "create the ConfigMap");
-    const account = await expect(client.request("POST", "/api/v1/namespaces/default/serviceaccounts", json({ apiVersion: "v1", kind: "ServiceAccount", metadata: { name: "bench" } }), true), 201, "create the service account");
+    await expect(
+      client.request(
+        "POST",
+        "/api/v1/namespaces/default/configmaps",
+        json({ apiVersion: "v1", kind: "ConfigMap", metadata: { name: "bench-auth-get" }, data: { value: "x".repeat(300) } }),
+        true,
+      ),
+      201,
+      "create the ConfigMap",
+    );
+    const account = await expect(
+      client.request(
+        "POST",
+        "/api/v1/namespaces/default/serviceaccounts",
+        json({ apiVersion: "v1", kind: "ServiceAccount", metadata: { name: "bench" } }),
+        true,
+      ),
+      201,
+      "create the service account",
+    );
     const uid = (JSON.parse(account.toString("utf8")) as { metadata?: { uid?: string } }).metadata?.uid ?? "";
     await expect(
       client.request(
@@ -75,7 +93,11 @@ async function prepare(target: Target): Promise<{ readonly token: string; readon
       201,
       "bind the service account",
     );
-    const body = await expect(client.request("POST", "/api/v1/namespaces/default/serviceaccounts/bench/token", json({ spec: { expirationSeconds: 3600 } }), true), 201, "request a token");
+    const body = await expect(
+      client.request("POST", "/api/v1/namespaces/default/serviceaccounts/bench/token", json({ spec: { expirationSeconds: 3600 } }), true),
+      201,
+      "request a token",
+    );
     const token = (JSON.parse(body.toString("utf8")) as { status?: { token?: string } }).status?.token;
     if (token === undefined) throw new Error("TokenRequest returned no token");
     return { token, uid };
@@ -91,7 +113,12 @@ interface Row {
 }
 
 export async function runAuthSuite(options: AuthSuiteOptions): Promise<void> {
-  const settings: Settings = { ...options, warmupMs: options.quick ? 500 : 1500, phaseMs: options.quick ? 1000 : 5000, protocols: options.h2 ? ["h1", "h2"] : ["h1"] };
+  const settings: Settings = {
+    ...options,
+    warmupMs: options.quick ? 500 : 1500,
+    phaseMs: options.quick ? 1000 : 5000,
+    protocols: options.h2 ? ["h1", "h2"] : ["h1"],
+  };
   log("authentication overhead: GET with a client certificate, a static token, a service-account token");
   const root = makeTempDir("orch-bench-auth-");
   const tokens = join(root, "tokens.csv");
@@ -124,13 +151,23 @@ export async function runAuthSuite(options: AuthSuiteOptions): Promise<void> {
         serverPid: server.pid,
       });
       if (phase.failures > 0) throw new Error(`GET with a ${credential} failed ${phase.failures} times: ${phase.firstError ?? "?"}`);
-      log(`  ${protocol} ${credential.padEnd(40)} ${String(round(phase.perSecond)).padStart(7)} req/s  p50 ${round(phase.latency.p50Ms)} ms  p99 ${round(phase.latency.p99Ms)} ms  other CPU ${phase.otherCpuPercent} %`);
+      log(
+        `  ${protocol} ${credential.padEnd(40)} ${String(round(phase.perSecond)).padStart(7)} req/s  p50 ${round(phase.latency.p50Ms)} ms  p99 ${round(phase.latency.p99Ms)} ms  other CPU ${phase.otherCpuPercent} %`,
+      );
       rows.push({ credential, protocol, phase });
     }
   }
   await server.stop();
   log("per-request authentication cost, in process:");
-  const micro = await measureAuthentication({ dataDir, tokenFile: tokens, staticToken: STATIC_TOKEN, serviceAccountToken, serviceAccountUid: uid, admin, iterations: settings.quick ? 20_000 : 200_000 });
+  const micro = await measureAuthentication({
+    dataDir,
+    tokenFile: tokens,
+    staticToken: STATIC_TOKEN,
+    serviceAccountToken,
+    serviceAccountUid: uid,
+    admin,
+    iterations: settings.quick ? 20_000 : 200_000,
+  });
   // What one GET costs the server: its CPU time per request, the median over the phases (one
   // phase alone is at the mercy of whatever else runs on the machine).
   const perGet = rows.flatMap((row) => (row.phase.serverCpuPercent === undefined ? [] : [(row.phase.serverCpuPercent / 100) * (1e6 / row.phase.perSecond)]));
@@ -142,13 +179,28 @@ export async function runAuthSuite(options: AuthSuiteOptions): Promise<void> {
     percentOfGet: round((entry.microsecondsPerRequest / serverMicrosecondsPerGet) * 100),
     percentOverCertificate: round(((entry.microsecondsPerRequest - certificateMicroseconds) / serverMicrosecondsPerGet) * 100),
   }));
-  for (const cost of costs) log(`  ${cost.credential.padEnd(22)} ${cost.microsecondsPerRequest} µs = ${cost.percentOfGet} % of a GET's server CPU (${round(serverMicrosecondsPerGet)} µs)`);
+  for (const cost of costs)
+    log(
+      `  ${cost.credential.padEnd(22)} ${cost.microsecondsPerRequest} µs = ${cost.percentOfGet} % of a GET's server CPU (${round(serverMicrosecondsPerGet)} µs)`,
+    );
   const ratios = rows.map((row) => {
     const baseline = rows.find((candidate) => candidate.protocol === row.protocol && candidate.credential === "client certificate")?.phase;
     const latency = baseline === undefined ? Number.NaN : row.phase.latency.p50Ms / baseline.latency.p50Ms;
     const rate = baseline === undefined ? Number.NaN : baseline.perSecond / row.phase.perSecond;
-    const cpu = (phase: PhaseResult | undefined): number => (phase?.serverCpuPercent === undefined ? Number.NaN : (phase.serverCpuPercent / 100) * (1e6 / phase.perSecond));
-    return { credential: row.credential, protocol: row.protocol, perSecond: round(row.phase.perSecond), p50Ms: round(row.phase.latency.p50Ms), p99Ms: round(row.phase.latency.p99Ms), serverCpuMicroseconds: round(cpu(row.phase)), cpuRatio: round(cpu(row.phase) / cpu(baseline)), p50Ratio: round(latency), rateRatio: round(rate), overheadPercent: round((Math.max(latency, rate) - 1) * 100) };
+    const cpu = (phase: PhaseResult | undefined): number =>
+      phase?.serverCpuPercent === undefined ? Number.NaN : (phase.serverCpuPercent / 100) * (1e6 / phase.perSecond);
+    return {
+      credential: row.credential,
+      protocol: row.protocol,
+      perSecond: round(row.phase.perSecond),
+      p50Ms: round(row.phase.latency.p50Ms),
+      p99Ms: round(row.phase.latency.p99Ms),
+      serverCpuMicroseconds: round(cpu(row.phase)),
+      cpuRatio: round(cpu(row.phase) / cpu(baseline)),
+      p50Ratio: round(latency),
+      rateRatio: round(rate),
+      overheadPercent: round((Math.max(latency, rate) - 1) * 100),
+    };
   });
   const date = new Date().toISOString().slice(0, 10);
   mkdirSync(settings.outDir, { recursive: true });
@@ -160,7 +212,18 @@ export async function runAuthSuite(options: AuthSuiteOptions): Promise<void> {
     "",
     table(
       ["protocol", "credential", "req/s", "p50 ms", "p99 ms", "server CPU µs / GET", "CPU / cert", "p50 / cert", "cert rate / rate", "overhead %"],
-      ratios.map((ratio) => [ratio.protocol, ratio.credential, cell(ratio.perSecond), cell(ratio.p50Ms), cell(ratio.p99Ms), cell(ratio.serverCpuMicroseconds), cell(ratio.cpuRatio), cell(ratio.p50Ratio), cell(ratio.rateRatio), cell(ratio.overheadPercent)]),
+      ratios.map((ratio) => [
+        ratio.protocol,
+        ratio.credential,
+        cell(ratio.perSecond),
+        cell(ratio.p50Ms),
+        cell(ratio.p99Ms),
+        cell(ratio.serverCpuMicroseconds),
+        cell(ratio.cpuRatio),
+        cell(ratio.p50Ratio),
+        cell(ratio.rateRatio),
+        cell(ratio.overheadPercent),
+      ]),
     ),
     "",
     `Authentication itself, measured in process through the server's authenticator union (service-account verification cached), against the server CPU time of one GET (median over the phases, ${cell(round(serverMicrosecondsPerGet))} µs):`,
@@ -174,7 +237,10 @@ export async function runAuthSuite(options: AuthSuiteOptions): Promise<void> {
     "",
   ].join("\n");
   writeFileSync(`${file}.md`, markdown);
-  writeFileSync(`${file}.json`, `${JSON.stringify({ date, quick: settings.quick, targetOverheadPercent: TARGET_OVERHEAD_PERCENT, ratios, serverMicrosecondsPerGet: round(serverMicrosecondsPerGet), authenticationCost: costs, gate: gate.summary() }, null, 2)}\n`);
+  writeFileSync(
+    `${file}.json`,
+    `${JSON.stringify({ date, quick: settings.quick, targetOverheadPercent: TARGET_OVERHEAD_PERCENT, ratios, serverMicrosecondsPerGet: round(serverMicrosecondsPerGet), authenticationCost: costs, gate: gate.summary() }, null, 2)}\n`,
+  );
   log("");
   log(markdown);
   log(`wrote ${file}.json and ${file}.md`);

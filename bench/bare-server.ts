@@ -19,12 +19,25 @@ const BODY = Buffer.from(
   JSON.stringify({
     kind: "ConfigMap",
     apiVersion: "v1",
-    metadata: { name: "bare", namespace: "default", uid: "00000000-0000-0000-0000-000000000000", resourceVersion: "1", creationTimestamp: "2025-01-01T00:00:00Z" },
+    metadata: {
+      name: "bare",
+      namespace: "default",
+      uid: "00000000-0000-0000-0000-000000000000",
+      resourceVersion: "1",
+      creationTimestamp: "2025-01-01T00:00:00Z",
+    },
     data: { mode: "benchmark", payload: "x".repeat(96) },
   }),
 );
 const HEADERS = { "content-type": "application/json", "content-length": String(BODY.length) };
-const tls = { cert: readFileSync(certPath, "utf8"), key: readFileSync(keyPath, "utf8"), ca: readFileSync(caPath, "utf8"), requestCert: true, rejectUnauthorized: false, minVersion: "TLSv1.2" as const };
+const tls = {
+  cert: readFileSync(certPath, "utf8"),
+  key: readFileSync(keyPath, "utf8"),
+  ca: readFileSync(caPath, "utf8"),
+  requestCert: true,
+  rejectUnauthorized: false,
+  minVersion: "TLSv1.2" as const,
+};
 
 type Respond = { writeHead(status: number, headers: Record<string, string>): unknown; end(body: Buffer): unknown };
 const handle = (request: { resume(): unknown }, response: Respond): void => {

@@ -68,7 +68,14 @@ async function addBindings(client: Client, from: number, to: number, parallel: n
 export interface RbacResults {
   readonly environment: Record<string, string | number>;
   readonly phases: readonly PhaseResult[];
-  readonly ratios: readonly { readonly protocol: Protocol; readonly baseline: string; readonly p50Ratio: number; readonly p99Ratio: number; readonly throughputRatio: number; readonly flat: boolean }[];
+  readonly ratios: readonly {
+    readonly protocol: Protocol;
+    readonly baseline: string;
+    readonly p50Ratio: number;
+    readonly p99Ratio: number;
+    readonly throughputRatio: number;
+    readonly flat: boolean;
+  }[];
 }
 
 export async function runRbacSuite(options: RbacSuiteOptions): Promise<RbacResults> {
@@ -83,8 +90,25 @@ export async function runRbacSuite(options: RbacSuiteOptions): Promise<RbacResul
     const admin: Target = { host: server.host, port: server.port, credentials: adminCredentials(server.dataDir) };
     const setup = await h2Client(admin);
     await expect(setup, "POST", "/api/v1/namespaces", namespaceBody(NAMESPACE), 201);
-    await expect(setup, "POST", `/api/v1/namespaces/${NAMESPACE}/configmaps`, JSON.stringify({ apiVersion: "v1", kind: "ConfigMap", metadata: { name: "target" }, data: { a: "b" } }), 201);
-    await expect(setup, "POST", `/apis/${RBAC_GROUP}/v1/clusterroles`, JSON.stringify({ apiVersion: `${RBAC_GROUP}/v1`, kind: "ClusterRole", metadata: { name: "bench-configmap-reader" }, rules: [{ apiGroups: [""], resources: ["configmaps"], verbs: ["get"] }] }), 201);
+    await expect(
+      setup,
+      "POST",
+      `/api/v1/namespaces/${NAMESPACE}/configmaps`,
+      JSON.stringify({ apiVersion: "v1", kind: "ConfigMap", metadata: { name: "target" }, data: { a: "b" } }),
+      201,
+    );
+    await expect(
+      setup,
+      "POST",
+      `/apis/${RBAC_GROUP}/v1/clusterroles`,
+      JSON.stringify({
+        apiVersion: `${RBAC_GROUP}/v1`,
+        kind: "ClusterRole",
+        metadata: { name: "bench-configmap-reader" },
+        rules: [{ apiGroups: [""], resources: ["configmaps"], verbs: ["get"] }],
+      }),
+      201,
+    );
     await expect(setup, "POST", `/apis/${RBAC_GROUP}/v1/namespaces/${NAMESPACE}/rolebindings`, roleBinding("bench-reader", USER), 201);
     const reader: Target = { host: server.host, port: server.port, credentials: { ca: admin.credentials?.ca ?? "" }, bearerToken: TOKEN };
     const probe = await h2Client(reader);
@@ -107,7 +131,9 @@ export async function runRbacSuite(options: RbacSuiteOptions): Promise<RbacResul
           workers: options.workers,
           serverPid: server.pid,
         });
-        log(`  ${result.name} ${protocol}: ${round(result.perSecond)} req/s, p50 ${result.latency.p50Ms} ms, p99 ${result.latency.p99Ms} ms, failures ${result.failures}`);
+        log(
+          `  ${result.name} ${protocol}: ${round(result.perSecond)} req/s, p50 ${result.latency.p50Ms} ms, p99 ${result.latency.p99Ms} ms, failures ${result.failures}`,
+        );
         phases.push(result);
       }
     };
@@ -133,15 +159,33 @@ export async function runRbacSuite(options: RbacSuiteOptions): Promise<RbacResul
     if (small.length !== 2 || large === undefined) throw new Error(`missing ${protocol} phases`);
     const baseline = small.reduce((best, phase) => (phase.otherCpuPercent < best.otherCpuPercent ? phase : best));
     const p50Ratio = round(large.latency.p50Ms / baseline.latency.p50Ms);
-    return { protocol, baseline: baseline.name, p50Ratio, p99Ratio: round(large.latency.p99Ms / baseline.latency.p99Ms), throughputRatio: round(large.perSecond / baseline.perSecond), flat: p50Ratio <= FLAT_RATIO_TARGET };
+    return {
+      protocol,
+      baseline: baseline.name,
+      p50Ratio,
+      p99Ratio: round(large.latency.p99Ms / baseline.latency.p99Ms),
+      throughputRatio: round(large.perSecond / baseline.perSecond),
+      flat: p50Ratio <= FLAT_RATIO_TARGET,
+    };
   });
-  const results: RbacResults = { environment: { ...machineEnvironment(REPO_ROOT), "load generator": `${options.workers} worker thread(s), c=${CONCURRENCY}` }, phases, ratios };
+  const results: RbacResults = {
+    environment: { ...machineEnvironment(REPO_ROOT), "load generator": `${options.workers} worker thread(s), c=${CONCURRENCY}` },
+    phases,
+    ratios,
+  };
   mkdirSync(options.outDir, { recursive: true });
   const base = join(options.outDir, `${new Date().toISOString().slice(0, 10)}-rbac${options.quick ? "-quick" : ""}`);
   writeFileSync(`${base}.json`, `${JSON.stringify(results, null, 2)}\n`);
   const ratioText = table(
     ["Proto", "10-binding baseline", "p50 10k / p50 10", "p99 10k / p99 10", "req/s 10k / req/s 10", `flat (p50 ratio ≤ ${FLAT_RATIO_TARGET})`],
-    ratios.map((ratio) => [ratio.protocol, ratio.baseline, String(ratio.p50Ratio), String(ratio.p99Ratio), String(ratio.throughputRatio), ratio.flat ? "yes" : "NO"]),
+    ratios.map((ratio) => [
+      ratio.protocol,
+      ratio.baseline,
+      String(ratio.p50Ratio),
+      String(ratio.p99Ratio),
+      String(ratio.throughputRatio),
+      ratio.flat ? "yes" : "NO",
+    ]),
   );
   const markdown = [
     "# RBAC decision cost",
@@ -154,7 +198,10 @@ export async function runRbacSuite(options: RbacSuiteOptions): Promise<RbacResul
     "",
     "## Environment",
     "",
-    table(["Key", "Value"], Object.entries(results.environment).map(([key, value]) => [key, String(value)])),
+    table(
+      ["Key", "Value"],
+      Object.entries(results.environment).map(([key, value]) => [key, String(value)]),
+    ),
     "",
   ].join("\n");
   writeFileSync(`${base}.md`, markdown);

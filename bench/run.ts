@@ -240,7 +240,13 @@ async function measureLoad(root: string, settings: Settings, gate: QuietGate): P
     for (const protocol of protocols) await phase(`create c=16`, protocol, 16, create(`create-${protocol}`));
     for (const protocol of protocols) await phase(`get c=64`, protocol, 64, get);
     for (const protocol of protocols) {
-      await phase(`update c=16`, protocol, 16, { kind: "update", namespace: "default", namePrefix: `update-${protocol}`, bodyBytes: settings.bodyBytes, expectStatus: 200 });
+      await phase(`update c=16`, protocol, 16, {
+        kind: "update",
+        namespace: "default",
+        namePrefix: `update-${protocol}`,
+        bodyBytes: settings.bodyBytes,
+        expectStatus: 200,
+      });
     }
     for (const size of settings.listSizes) {
       const rate = await populate(setup, listNamespace(size), size, 16, settings.bodyBytes);
@@ -252,7 +258,11 @@ async function measureLoad(root: string, settings: Settings, gate: QuietGate): P
     }
     for (const size of [smallList, largeList]) {
       for (const protocol of protocols) {
-        await phase(`list ${size >= 1000 ? `${size / 1000}k` : size} c=4`, protocol, 4, { kind: "get", path: configMaps(listNamespace(size)), expectStatus: 200 });
+        await phase(`list ${size >= 1000 ? `${size / 1000}k` : size} c=4`, protocol, 4, {
+          kind: "get",
+          path: configMaps(listNamespace(size)),
+          expectStatus: 200,
+        });
       }
     }
     const memoryAfterLoad = processMemory(server.pid);
@@ -422,13 +432,27 @@ async function runFoundation(settings: Settings): Promise<void> {
   const getH2 = find(phases, "get c=64", "h2");
   const updateH1 = find(phases, "update c=16", "h1");
   const headline = [
-    headlineRow("Ready, first start (certificate generation)", startup.firstStartReadyMsMedian, "ms", { value: TARGETS.readyMs, direction: "max" }, KUBE.readyMs),
-    headlineRow(`Ready, warm start (median of ${startup.warmStartReadyMs.length})`, startup.warmStartReadyMsMedian, "ms", { value: TARGETS.readyMs, direction: "max" }, KUBE.readyMs),
+    headlineRow(
+      "Ready, first start (certificate generation)",
+      startup.firstStartReadyMsMedian,
+      "ms",
+      { value: TARGETS.readyMs, direction: "max" },
+      KUBE.readyMs,
+    ),
+    headlineRow(
+      `Ready, warm start (median of ${startup.warmStartReadyMs.length})`,
+      startup.warmStartReadyMsMedian,
+      "ms",
+      { value: TARGETS.readyMs, direction: "max" },
+      KUBE.readyMs,
+    ),
     headlineRow("Idle RSS (ready + 2 s)", startup.idleRssMB, "MiB", { value: TARGETS.idleRssMB, direction: "max" }, KUBE.idleRssMB),
   ];
   const rate = (label: string, phase: PhaseResult | undefined, target?: number, kube?: number): void => {
     if (phase === undefined) return;
-    headline.push(headlineRow(`${label} (${phase.protocol})`, phase.perSecond, "req/s", target === undefined ? undefined : { value: target, direction: "min" }, kube));
+    headline.push(
+      headlineRow(`${label} (${phase.protocol})`, phase.perSecond, "req/s", target === undefined ? undefined : { value: target, direction: "min" }, kube),
+    );
   };
   const latency = (label: string, phase: PhaseResult | undefined): void => {
     if (phase === undefined) return;
@@ -450,7 +474,13 @@ async function runFoundation(settings: Settings): Promise<void> {
   }
   for (const phase of phases.filter((candidate) => candidate.name.startsWith("list "))) {
     headline.push(headlineRow(`LISTs/s, ${phase.name.replace("list ", "").replace(" c=4", "")} items, c=4 (${phase.protocol})`, phase.perSecond, "lists/s"));
-    headline.push(headlineRow(`LIST ${phase.name.replace("list ", "").replace(" c=4", "")} p50 / p99 (${phase.protocol})`, phase.latency.p50Ms, `ms / ${round(phase.latency.p99Ms)} ms`));
+    headline.push(
+      headlineRow(
+        `LIST ${phase.name.replace("list ", "").replace(" c=4", "")} p50 / p99 (${phase.protocol})`,
+        phase.latency.p50Ms,
+        `ms / ${round(phase.latency.p99Ms)} ms`,
+      ),
+    );
   }
   headline.push(headlineRow("Server RSS after the load", load.memoryAfterLoad.rssMB, "MiB"));
 
@@ -550,7 +580,8 @@ async function main(): Promise<void> {
   const argv = process.argv.slice(2);
   const index = argv.indexOf("--suite");
   const suite = index === -1 ? "all" : argv[index + 1];
-  if (suite !== "foundation" && suite !== "watch" && suite !== "rbac" && suite !== "apply" && suite !== "auth" && suite !== "all") throw new Error("--suite must be foundation, watch, rbac, apply, auth or all");
+  if (suite !== "foundation" && suite !== "watch" && suite !== "rbac" && suite !== "apply" && suite !== "auth" && suite !== "all")
+    throw new Error("--suite must be foundation, watch, rbac, apply, auth or all");
   const chosen: Suite = suite;
   const settings = parseSettings(argv);
   installCleanup();

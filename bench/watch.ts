@@ -17,7 +17,16 @@ import { QuietGate, QUIET_THRESHOLD_PERCENT } from "./lib/quiet.js";
 import { headlineRow, type HeadlineRow, type RatioRow, type ResultsHeader } from "./lib/report.js";
 import { adminCredentials, REPO_ROOT, startServerChild, type ServerChild } from "./lib/server.js";
 import { median, round } from "./lib/stats.js";
-import { DRAIN_STALL_MS, DRAIN_TIMEOUT_MS, PacedWriter, runFanoutPhase, WatchFleet, type FanoutPhase, type FleetOpening, type FleetSpec } from "./lib/watch-fanout.js";
+import {
+  DRAIN_STALL_MS,
+  DRAIN_TIMEOUT_MS,
+  PacedWriter,
+  runFanoutPhase,
+  WatchFleet,
+  type FanoutPhase,
+  type FleetOpening,
+  type FleetSpec,
+} from "./lib/watch-fanout.js";
 import { renderWatchMarkdown, watchPhaseTable, listTable } from "./lib/watch-report.js";
 import { monotonicMs, type WatchProtocol } from "./lib/watch-types.js";
 
@@ -139,9 +148,12 @@ interface FanoutConfig {
 
 function fleetLabel(config: FanoutConfig, settings: Settings): string {
   const workers = Math.min(settings.watchWorkers, config.watchers);
-  return (config.prefix ?? "") + (config.protocol === "h1"
-    ? `${thousands(config.watchers)} watcher${config.watchers === 1 ? "" : "s"}, 1 TLS connection each`
-    : `${thousands(config.watchers)} watchers as HTTP/2 streams over ${workers * settings.h2SessionsPerWorker} connections`);
+  return (
+    (config.prefix ?? "") +
+    (config.protocol === "h1"
+      ? `${thousands(config.watchers)} watcher${config.watchers === 1 ? "" : "s"}, 1 TLS connection each`
+      : `${thousands(config.watchers)} watchers as HTTP/2 streams over ${workers * settings.h2SessionsPerWorker} connections`)
+  );
 }
 
 function describeFanout(phase: FanoutPhase): string {
@@ -172,7 +184,17 @@ interface FleetHooks {
  * taken just before, on one server: a phase does not inherit what earlier phases left in the
  * server (a repeated phase included).
  */
-async function runFanout(server: { readonly pid: number }, target: Target, writer: PacedWriter, setup: Client, configs: readonly FanoutConfig[], settings: Settings, gate: QuietGate, phaseMs: number, hooks: FleetHooks = {}): Promise<FanoutRun> {
+async function runFanout(
+  server: { readonly pid: number },
+  target: Target,
+  writer: PacedWriter,
+  setup: Client,
+  configs: readonly FanoutConfig[],
+  settings: Settings,
+  gate: QuietGate,
+  phaseMs: number,
+  hooks: FleetHooks = {},
+): Promise<FanoutRun> {
   const phases: FanoutPhase[] = [];
   const fleets: FleetRecord[] = [];
   for (const config of configs) {
@@ -197,9 +219,22 @@ async function runFanout(server: { readonly pid: number }, target: Target, write
           try {
             const opening = fleet.opening;
             fleets.push({ ...opening, label: `${label} (${rate} writes/s)`, protocol: config.protocol, watchers: config.watchers });
-            log(`  ${label}: ${opening.opened} open in ${opening.openS} s over ${opening.connections} connection(s), ${opening.workers} watcher thread(s)${opening.failed > 0 ? `, ${opening.failed} FAILED (${opening.firstError ?? "?"})` : ""}`);
+            log(
+              `  ${label}: ${opening.opened} open in ${opening.openS} s over ${opening.connections} connection(s), ${opening.workers} watcher thread(s)${opening.failed > 0 ? `, ${opening.failed} FAILED (${opening.firstError ?? "?"})` : ""}`,
+            );
             await hooks.opened?.(config, rateIndex);
-            const run = await runFanoutPhase({ label: phaseLabel, fleet, spec, writer, rate, durationMs: phaseMs, serverPid: server.pid, expectedBefore: 0, closedBefore: 0, tag: `w${config.protocol}${config.watchers}-${rate}-${Date.now().toString(36)}` });
+            const run = await runFanoutPhase({
+              label: phaseLabel,
+              fleet,
+              spec,
+              writer,
+              rate,
+              durationMs: phaseMs,
+              serverPid: server.pid,
+              expectedBefore: 0,
+              closedBefore: 0,
+              tag: `w${config.protocol}${config.watchers}-${rate}-${Date.now().toString(36)}`,
+            });
             await hooks.afterRate?.(config, rateIndex, run.phase);
             return run.phase;
           } finally {
@@ -251,9 +286,19 @@ async function measureFanout(root: string, settings: Settings, gate: QuietGate):
     const writerClient = await h2Client(target);
     const pool = await preparePool(setup, settings);
     const writer = new PacedWriter(writerClient, NAMESPACE, pool, settings.bodyBytes);
-    log(`watch fan-out: server pid ${server.pid}, ${settings.watchWorkers} watcher threads, writer: one HTTP/2 connection in the main thread, ${settings.phaseMs / 1000} s per rate`);
+    log(
+      `watch fan-out: server pid ${server.pid}, ${settings.watchWorkers} watcher threads, writer: one HTTP/2 connection in the main thread, ${settings.phaseMs / 1000} s per rate`,
+    );
     // A short warm-up of the write and fan-out paths (JIT), not recorded.
-    const warm = await WatchFleet.open({ protocol: "h1", watchers: 10, workers: 1, sessionsPerWorker: 1, target, path: `${collection(NAMESPACE)}?watch=1&resourceVersion=${await listRevision(setup, NAMESPACE)}`, openConcurrency: 10 });
+    const warm = await WatchFleet.open({
+      protocol: "h1",
+      watchers: 10,
+      workers: 1,
+      sessionsPerWorker: 1,
+      target,
+      path: `${collection(NAMESPACE)}?watch=1&resourceVersion=${await listRevision(setup, NAMESPACE)}`,
+      openConcurrency: 10,
+    });
     await writer.run("warm", 200, 1000);
     await warm.close();
     const configs: FanoutConfig[] = settings.watcherCounts.map((watchers) => ({ protocol: "h1", watchers, rates: settings.rates }));
@@ -378,7 +423,13 @@ function keepProfile(dir: string, name: string, settings: Settings): { path: str
 }
 
 /** The 1,000 watchers @ 200 writes/s phase again, on a server under node --cpu-prof. */
-async function profileFanout(root: string, pkiDir: string, protocol: WatchProtocol, settings: Settings, gate: QuietGate): Promise<{ profile: WindowProfile; phase: FanoutPhase }> {
+async function profileFanout(
+  root: string,
+  pkiDir: string,
+  protocol: WatchProtocol,
+  settings: Settings,
+  gate: QuietGate,
+): Promise<{ profile: WindowProfile; phase: FanoutPhase }> {
   const dataDir = join(root, `profile-watch-${protocol}`);
   const cpuDir = join(root, `profile-watch-${protocol}-cpu`);
   mkdirSync(cpuDir, { recursive: true });
@@ -402,8 +453,20 @@ async function profileFanout(root: string, pkiDir: string, protocol: WatchProtoc
   if (phase === undefined) throw new Error("the profiled fan-out phase did not run");
   const { path, kept } = keepProfile(cpuDir, `watch-fanout-${protocol}`, settings);
   const profile = analyseProfile(path, REPO_ROOT, { fromUs: phase.windowUs.from, toUs: phase.windowUs.to });
-  log(`  top src/ self time: ${profile.topSrcSelf.slice(0, 6).map((entry) => `${entry.function} ${entry.selfPercent}%`).join(", ")}`);
-  return { profile: { what: `${phase.label}, ${settings.profileMs / 1000} s of writes, server under --cpu-prof`, profile, ...(kept === undefined ? {} : { file: kept }) }, phase };
+  log(
+    `  top src/ self time: ${profile.topSrcSelf
+      .slice(0, 6)
+      .map((entry) => `${entry.function} ${entry.selfPercent}%`)
+      .join(", ")}`,
+  );
+  return {
+    profile: {
+      what: `${phase.label}, ${settings.profileMs / 1000} s of writes, server under --cpu-prof`,
+      profile,
+      ...(kept === undefined ? {} : { file: kept }),
+    },
+    phase,
+  };
 }
 
 // ---------------------------------------------------------------- lists and memory
@@ -428,8 +491,17 @@ interface ListResults {
   readonly heapRssMB?: number;
 }
 
-async function steadyMemory(dataDir: string, objects: number, settings: Settings, extra: { nodeArgs?: string[]; cwd?: string } = {}): Promise<{ server: ServerChild; memory: SteadyMemory }> {
-  const server = await startServerChild({ dataDir, ...(extra.nodeArgs === undefined ? {} : { nodeArgs: extra.nodeArgs }), ...(extra.cwd === undefined ? {} : { cwd: extra.cwd }) });
+async function steadyMemory(
+  dataDir: string,
+  objects: number,
+  settings: Settings,
+  extra: { nodeArgs?: string[]; cwd?: string } = {},
+): Promise<{ server: ServerChild; memory: SteadyMemory }> {
+  const server = await startServerChild({
+    dataDir,
+    ...(extra.nodeArgs === undefined ? {} : { nodeArgs: extra.nodeArgs }),
+    ...(extra.cwd === undefined ? {} : { cwd: extra.cwd }),
+  });
   await sleep(settings.steadyWaitMs);
   const memory = processMemory(server.pid);
   const steady = { objects, readyMs: round(server.readyMs), rssMB: round(memory.rssMB), hwmMB: round(memory.hwmMB) };
@@ -437,14 +509,22 @@ async function steadyMemory(dataDir: string, objects: number, settings: Settings
   return { server, memory: steady };
 }
 
-async function listSuite(server: ServerChild, size: number, runs: number, pagedRuns: number, warmups: number, settings: Settings, protocols: readonly ("h1" | "h2")[]): Promise<ListTiming[]> {
+async function listSuite(
+  server: ServerChild,
+  size: number,
+  runs: number,
+  pagedRuns: number,
+  warmups: number,
+  settings: Settings,
+  protocols: readonly ("h1" | "h2")[],
+): Promise<ListTiming[]> {
   const target: Target = { host: server.host, port: server.port, credentials: adminCredentials(server.dataDir) };
   const timings: ListTiming[] = [];
   const path = collection(LIST_NAMESPACE);
   for (const protocol of protocols) {
     const client = protocol === "h1" ? h1Client(target, 1) : await h2Client(target);
     try {
-      const variants: [("consistent" | "rv0"), number][] =
+      const variants: ["consistent" | "rv0", number][] =
         protocol === "h1"
           ? [
               ["consistent", 0],
@@ -456,7 +536,9 @@ async function listSuite(server: ServerChild, size: number, runs: number, pagedR
       for (const [variant, limit] of variants) {
         const timing = await timeLists(client, protocol, path, variant, limit, limit > 0 ? pagedRuns : runs, warmups, size);
         timings.push(timing);
-        log(`  list ${thousands(size)} ${variant === "rv0" ? "rv=0" : "consistent"}${limit > 0 ? ` paged (limit=${limit}, ${timing.pages} pages)` : " whole"} (${protocol}): median ${timing.medianMs} ms (runs ${timing.runsMs.join(", ")}), ${timing.bodyMiB} MiB`);
+        log(
+          `  list ${thousands(size)} ${variant === "rv0" ? "rv=0" : "consistent"}${limit > 0 ? ` paged (limit=${limit}, ${timing.pages} pages)` : " whole"} (${protocol}): median ${timing.medianMs} ms (runs ${timing.runsMs.join(", ")}), ${timing.bodyMiB} MiB`,
+        );
       }
     } finally {
       client.close();
@@ -474,7 +556,9 @@ async function measureLists(root: string, settings: Settings, gate: QuietGate): 
   const steady: SteadyMemory[] = [];
   const rssGrowth: RssGrowthRound[] = [];
   let rssGrowthListMiB = 0;
-  log(`lists: ${thousands(small)} then ${thousands(large)} ConfigMaps of ~${settings.bodyBytes} bytes in ${LIST_NAMESPACE}, loaded over HTTP/2 at c=${settings.loadConcurrency}`);
+  log(
+    `lists: ${thousands(small)} then ${thousands(large)} ConfigMaps of ~${settings.bodyBytes} bytes in ${LIST_NAMESPACE}, loaded over HTTP/2 at c=${settings.loadConcurrency}`,
+  );
 
   // Empty server: the baseline of the steady-memory figures.
   {
@@ -509,7 +593,9 @@ async function measureLists(root: string, settings: Settings, gate: QuietGate): 
         await sleep(500);
         const round = await rssGrowthRound(server.pid, client, collection(LIST_NAMESPACE), settings.rssConcurrent, settings.rssIntervalMs);
         rssGrowth.push(round);
-        log(`  RSS during ${settings.rssConcurrent} concurrent whole ${thousands(small)} lists, round ${index + 1}: ${round.baselineMB} → peak ${round.hwmPeakMB ?? round.sampledPeakMB} MiB (sampled ${round.sampledPeakMB}, ${round.samples} samples): +${round.growthMB} MiB in ${round.listsMs} ms`);
+        log(
+          `  RSS during ${settings.rssConcurrent} concurrent whole ${thousands(small)} lists, round ${index + 1}: ${round.baselineMB} → peak ${round.hwmPeakMB ?? round.sampledPeakMB} MiB (sampled ${round.sampledPeakMB}, ${round.samples} samples): +${round.growthMB} MiB in ${round.listsMs} ms`,
+        );
       }
       client.close();
     } finally {
@@ -541,8 +627,17 @@ async function measureLists(root: string, settings: Settings, gate: QuietGate): 
     }
     const { path, kept } = keepProfile(cpuDir, "list-10k", settings);
     const summary = analyseProfile(path, REPO_ROOT, { fromUs: window.from, toUs: window.to });
-    profile = { what: `${lists} consistent whole lists of ${thousands(small)} one after another (h1), server under --cpu-prof`, profile: summary, ...(kept === undefined ? {} : { file: kept }) };
-    log(`  profiled ${lists} consistent ${thousands(small)} lists; top src/ self time: ${summary.topSrcSelf.slice(0, 6).map((entry) => `${entry.function} ${entry.selfPercent}%`).join(", ")}`);
+    profile = {
+      what: `${lists} consistent whole lists of ${thousands(small)} one after another (h1), server under --cpu-prof`,
+      profile: summary,
+      ...(kept === undefined ? {} : { file: kept }),
+    };
+    log(
+      `  profiled ${lists} consistent ${thousands(small)} lists; top src/ self time: ${summary.topSrcSelf
+        .slice(0, 6)
+        .map((entry) => `${entry.function} ${entry.selfPercent}%`)
+        .join(", ")}`,
+    );
   }
 
   // The large set: load the rest, time the lists.
@@ -569,7 +664,12 @@ async function measureLists(root: string, settings: Settings, gate: QuietGate): 
   {
     const snapshotDir = join(root, "heap");
     mkdirSync(snapshotDir, { recursive: true });
-    const { server, memory } = await steadyMemory(dataDir, large, settings, settings.heapSnapshot ? { nodeArgs: ["--heapsnapshot-signal=SIGUSR2"], cwd: snapshotDir } : {});
+    const { server, memory } = await steadyMemory(
+      dataDir,
+      large,
+      settings,
+      settings.heapSnapshot ? { nodeArgs: ["--heapsnapshot-signal=SIGUSR2"], cwd: snapshotDir } : {},
+    );
     steady.push(memory);
     try {
       if (settings.heapSnapshot) {
@@ -590,7 +690,16 @@ async function measureLists(root: string, settings: Settings, gate: QuietGate): 
       await server.stop();
     }
   }
-  return { loads, timings, rssGrowth, rssGrowthListMiB, steady, ...(profile === undefined ? {} : { profile }), ...(heap === undefined ? {} : { heap }), ...(heapRssMB === undefined ? {} : { heapRssMB }) };
+  return {
+    loads,
+    timings,
+    rssGrowth,
+    rssGrowthListMiB,
+    steady,
+    ...(profile === undefined ? {} : { profile }),
+    ...(heap === undefined ? {} : { heap }),
+    ...(heapRssMB === undefined ? {} : { heapRssMB }),
+  };
 }
 
 /** SIGUSR2 → node writes Heap.*.heapsnapshot into its working directory; waits until the new one is complete. */
@@ -636,7 +745,9 @@ export interface WatchResults extends ResultsHeader {
 }
 
 function findPhase(phases: readonly FanoutPhase[], watchers: number, rate: number, protocol: WatchProtocol): FanoutPhase | undefined {
-  return phases.find((phase) => phase.watchers >= watchers * 0.99 && phase.watchers <= watchers && phase.targetWritesPerSecond === rate && phase.protocol === protocol);
+  return phases.find(
+    (phase) => phase.watchers >= watchers * 0.99 && phase.watchers <= watchers && phase.targetWritesPerSecond === rate && phase.protocol === protocol,
+  );
 }
 
 export async function runWatchSuite(options: WatchSuiteOptions): Promise<void> {
@@ -658,7 +769,10 @@ export async function runWatchSuite(options: WatchSuiteOptions): Promise<void> {
   const fanout = await measureFanout(root, settings, gate);
   section("fan-out");
   log("limits: the same fan-out against a bare node server (bare-watch-server.ts)");
-  const limitRuns = [await measureFanoutLimit(root, fanout.pkiDir, "string", settings, gate), await measureFanoutLimit(root, fanout.pkiDir, "batch", settings, gate)];
+  const limitRuns = [
+    await measureFanoutLimit(root, fanout.pkiDir, "string", settings, gate),
+    await measureFanoutLimit(root, fanout.pkiDir, "batch", settings, gate),
+  ];
   const fanoutLimits = limitRuns.flatMap((run) => run.phases);
   section("fan-out limits");
   const lists = await measureLists(root, settings, gate);
@@ -689,14 +803,28 @@ export async function runWatchSuite(options: WatchSuiteOptions): Promise<void> {
     const goal = target === undefined ? undefined : { value: target, direction: "max" as const };
     headline.push(headlineRow(`Watch delay p99 from the write's ack, ${how}`, phase.delay.p99Ms, "ms", goal, kube));
     headline.push(headlineRow(`Watch delay p99 from the write being sent, ${how}`, phase.delayFromIssue.p99Ms, "ms", goal));
-    headline.push(headlineRow(`Writes/s achieved, ${how} (held = ≥ 97 % of ${rate})`, phase.writes.perSecond, "writes/s", full ? { value: round(rate * 0.97), direction: "min" } : undefined));
+    headline.push(
+      headlineRow(
+        `Writes/s achieved, ${how} (held = ≥ 97 % of ${rate})`,
+        phase.writes.perSecond,
+        "writes/s",
+        full ? { value: round(rate * 0.97), direction: "min" } : undefined,
+      ),
+    );
     headline.push(headlineRow(`Write p99, ${how}`, phase.writes.latency.p99Ms, "ms"));
   };
   const lostRow = (watchers: number, rate: number, protocol: WatchProtocol, kube?: number): void => {
     const phase = findPhase(fanout.phases, watchers, rate, protocol);
     if (phase === undefined) return;
-    headline.push(headlineRow(`Events lost, ${thousands(watchers)} @ ${rate} writes/s (${protocol})`, phase.events.lostPercent, "%", { value: 0, direction: "max" }, kube));
-    headline.push(headlineRow(`Watches closed by the server, ${thousands(watchers)} @ ${rate} writes/s (${protocol})`, phase.closedByServer, "watches", { value: 0, direction: "max" }));
+    headline.push(
+      headlineRow(`Events lost, ${thousands(watchers)} @ ${rate} writes/s (${protocol})`, phase.events.lostPercent, "%", { value: 0, direction: "max" }, kube),
+    );
+    headline.push(
+      headlineRow(`Watches closed by the server, ${thousands(watchers)} @ ${rate} writes/s (${protocol})`, phase.closedByServer, "watches", {
+        value: 0,
+        direction: "max",
+      }),
+    );
   };
   p99Row(midWatchers, highRate, "h1", full ? TARGETS.watchP99Ms100At200 : undefined, full ? KUBE.watchP99Ms100At200 : undefined);
   p99Row(bigWatchers, lowRate, "h1", full ? TARGETS.watchP99Ms1000At20 : undefined);
@@ -707,7 +835,13 @@ export async function runWatchSuite(options: WatchSuiteOptions): Promise<void> {
   lostRow(settings.h2Watchers, highRate, "h2", full ? KUBE.lostPercent1000At200 : undefined);
   if (fanout.heapCheck !== undefined) {
     const check = fanout.heapCheck;
-    headline.push(headlineRow(`Live heap retained with ${check.watchers} watches open, per event delivered (${thousands(check.eventsDelivered)} events)`, check.retainedBytesPerEvent, "bytes"));
+    headline.push(
+      headlineRow(
+        `Live heap retained with ${check.watchers} watches open, per event delivered (${thousands(check.eventsDelivered)} events)`,
+        check.retainedBytesPerEvent,
+        "bytes",
+      ),
+    );
     headline.push(headlineRow(`Promises retained with ${check.watchers} watches open, per event delivered`, check.retainedPromisesPerEvent, "Promises"));
   }
   const totalLost = fanout.phases.reduce((sum, phase) => sum + phase.events.lost, 0);
@@ -742,18 +876,44 @@ export async function runWatchSuite(options: WatchSuiteOptions): Promise<void> {
   }
   const growths = lists.rssGrowth.map((entry) => entry.growthMB);
   if (growths.length > 0) {
-    headline.push(headlineRow(`RSS growth, ${settings.rssConcurrent} concurrent whole ${sizeName(small)} lists (worst of ${growths.length} rounds)`, Math.max(...growths), "MiB", full ? { value: TARGETS.listRssGrowthMB, direction: "max" } : undefined, full ? KUBE.listRssGrowthMB : undefined));
-    headline.push(headlineRow(`RSS growth, ${settings.rssConcurrent} concurrent whole ${sizeName(small)} lists (median of ${growths.length} rounds)`, median(growths), "MiB", full ? { value: TARGETS.listRssGrowthMB, direction: "max" } : undefined, full ? KUBE.listRssGrowthMB : undefined));
+    headline.push(
+      headlineRow(
+        `RSS growth, ${settings.rssConcurrent} concurrent whole ${sizeName(small)} lists (worst of ${growths.length} rounds)`,
+        Math.max(...growths),
+        "MiB",
+        full ? { value: TARGETS.listRssGrowthMB, direction: "max" } : undefined,
+        full ? KUBE.listRssGrowthMB : undefined,
+      ),
+    );
+    headline.push(
+      headlineRow(
+        `RSS growth, ${settings.rssConcurrent} concurrent whole ${sizeName(small)} lists (median of ${growths.length} rounds)`,
+        median(growths),
+        "MiB",
+        full ? { value: TARGETS.listRssGrowthMB, direction: "max" } : undefined,
+        full ? KUBE.listRssGrowthMB : undefined,
+      ),
+    );
   }
   const steadyAt = (objects: number): SteadyMemory | undefined => lists.steady.find((entry) => entry.objects === objects);
-  for (const entry of lists.steady) headline.push(headlineRow(`Steady RSS with ${thousands(entry.objects)} objects (restart + ${settings.steadyWaitMs / 1000} s)`, entry.rssMB, "MiB"));
+  for (const entry of lists.steady)
+    headline.push(headlineRow(`Steady RSS with ${thousands(entry.objects)} objects (restart + ${settings.steadyWaitMs / 1000} s)`, entry.rssMB, "MiB"));
   const steadySmall = steadyAt(small);
   const steadyLarge = steadyAt(large);
   const steadyEmpty = steadyAt(0);
-  const perObject = steadySmall !== undefined && steadyLarge !== undefined ? ((steadyLarge.rssMB - steadySmall.rssMB) * (1 << 20)) / (large - small) : undefined;
+  const perObject =
+    steadySmall !== undefined && steadyLarge !== undefined ? ((steadyLarge.rssMB - steadySmall.rssMB) * (1 << 20)) / (large - small) : undefined;
   if (perObject !== undefined) headline.push(headlineRow(`RSS per cached object (${sizeName(small)} → ${sizeName(large)})`, perObject, "bytes"));
-  if (lists.heap !== undefined) headline.push(headlineRow("Live heap per cached object (heap snapshot; object + containers)", lists.heap.cachedObjectBytesPerObject + lists.heap.containerBytesPerObject, "bytes"));
-  for (const load of lists.loads) headline.push(headlineRow(`Load rate, ${thousands(load.created)} creates over HTTP/2 at c=${load.concurrency}`, load.perSecond, "creates/s"));
+  if (lists.heap !== undefined)
+    headline.push(
+      headlineRow(
+        "Live heap per cached object (heap snapshot; object + containers)",
+        lists.heap.cachedObjectBytesPerObject + lists.heap.containerBytesPerObject,
+        "bytes",
+      ),
+    );
+  for (const load of lists.loads)
+    headline.push(headlineRow(`Load rate, ${thousands(load.created)} creates over HTTP/2 at c=${load.concurrency}`, load.perSecond, "creates/s"));
 
   const ratios: RatioRow[] = [];
   const ratio = (label: string, numerator: number | undefined, denominator: number | undefined): void => {
@@ -761,23 +921,38 @@ export async function runWatchSuite(options: WatchSuiteOptions): Promise<void> {
     ratios.push({ ratio: label, numerator: round(numerator), denominator: round(denominator), value: round(numerator / denominator) });
   };
   const bigHigh = findPhase(fanout.phases, bigWatchers, highRate, "h1");
-  if (bigHigh !== undefined) ratio(`events delivered/s / events due/s, ${bigHigh.label}`, bigHigh.events.perSecond, bigHigh.writes.perSecond * bigHigh.watchers);
+  if (bigHigh !== undefined)
+    ratio(`events delivered/s / events due/s, ${bigHigh.label}`, bigHigh.events.perSecond, bigHigh.writes.perSecond * bigHigh.watchers);
   const cpuPerEvent = (phase: FanoutPhase | undefined): number | undefined =>
     phase === undefined || phase.events.received === 0 ? undefined : ((phase.serverCpuPercent / 100) * phase.windowS * 1e6) / phase.events.received;
-  const bare = (mode: string, rate: number): FanoutPhase | undefined => fanoutLimits.find((phase) => phase.label.startsWith(mode) && phase.targetWritesPerSecond === rate);
+  const bare = (mode: string, rate: number): FanoutPhase | undefined =>
+    fanoutLimits.find((phase) => phase.label.startsWith(mode) && phase.targetWritesPerSecond === rate);
   for (const rate of [lowRate, highRate]) {
     const server = findPhase(fanout.phases, bigWatchers, rate, "h1");
     const bareString = bare("bare, string", rate);
     const bareBatch = bare("bare, batched", rate);
     ratio(`server CPU per event / bare node (string per event), ${thousands(bigWatchers)} @ ${rate}`, cpuPerEvent(server), cpuPerEvent(bareString));
     ratio(`server CPU per event / bare node (batched Buffer), ${thousands(bigWatchers)} @ ${rate}`, cpuPerEvent(server), cpuPerEvent(bareBatch));
-    ratio(`server delay p99 from write sent / bare node (string per event), ${thousands(bigWatchers)} @ ${rate}`, server?.delayFromIssue.p99Ms, bareString?.delayFromIssue.p99Ms);
-    ratio(`server delay p99 from write sent / bare node (batched Buffer), ${thousands(bigWatchers)} @ ${rate}`, server?.delayFromIssue.p99Ms, bareBatch?.delayFromIssue.p99Ms);
+    ratio(
+      `server delay p99 from write sent / bare node (string per event), ${thousands(bigWatchers)} @ ${rate}`,
+      server?.delayFromIssue.p99Ms,
+      bareString?.delayFromIssue.p99Ms,
+    );
+    ratio(
+      `server delay p99 from write sent / bare node (batched Buffer), ${thousands(bigWatchers)} @ ${rate}`,
+      server?.delayFromIssue.p99Ms,
+      bareBatch?.delayFromIssue.p99Ms,
+    );
     ratio(`server writes/s achieved / bare node (batched Buffer), ${thousands(bigWatchers)} @ ${rate}`, server?.writes.perSecond, bareBatch?.writes.perSecond);
   }
   const h2High = findPhase(fanout.phases, settings.h2Watchers, highRate, "h2");
   // From the write being sent: the delay from the ack is negative when the ack trails the fan-out.
-  if (bigHigh !== undefined && h2High !== undefined) ratio(`watch p99 from write sent, h2 streams / TLS connection each (${thousands(bigWatchers)} @ ${highRate})`, h2High.delayFromIssue.p99Ms, bigHigh.delayFromIssue.p99Ms);
+  if (bigHigh !== undefined && h2High !== undefined)
+    ratio(
+      `watch p99 from write sent, h2 streams / TLS connection each (${thousands(bigWatchers)} @ ${highRate})`,
+      h2High.delayFromIssue.p99Ms,
+      bigHigh.delayFromIssue.p99Ms,
+    );
   for (const size of [small, large]) {
     const whole = timing(size, "consistent", false, "h1");
     ratio(`list ${sizeName(size)}: consistent / rv=0 (whole, h1)`, whole?.medianMs, timing(size, "rv0", false, "h1")?.medianMs);
@@ -785,11 +960,21 @@ export async function runWatchSuite(options: WatchSuiteOptions): Promise<void> {
     ratio(`list ${sizeName(size)}: h2 / h1 (consistent whole)`, timing(size, "consistent", false, "h2")?.medianMs, whole?.medianMs);
     if (whole !== undefined) ratio(`list ${sizeName(size)} consistent whole: MiB/s of body served`, whole.bodyMiB / (whole.medianMs / 1000), 1);
   }
-  ratio(`list time ${sizeName(large)} / ${sizeName(small)} (consistent whole, h1; ${large / small} × the items)`, timing(large, "consistent", false, "h1")?.medianMs, timing(small, "consistent", false, "h1")?.medianMs);
-  if (growths.length > 0) ratio(`RSS growth (worst) / bodies in flight (${settings.rssConcurrent} × ${lists.rssGrowthListMiB} MiB)`, Math.max(...growths), settings.rssConcurrent * lists.rssGrowthListMiB);
-  const objectBytes = (timing(small, "consistent", false, "h1")?.bodyMiB ?? 0) * (1 << 20) / small;
+  ratio(
+    `list time ${sizeName(large)} / ${sizeName(small)} (consistent whole, h1; ${large / small} × the items)`,
+    timing(large, "consistent", false, "h1")?.medianMs,
+    timing(small, "consistent", false, "h1")?.medianMs,
+  );
+  if (growths.length > 0)
+    ratio(
+      `RSS growth (worst) / bodies in flight (${settings.rssConcurrent} × ${lists.rssGrowthListMiB} MiB)`,
+      Math.max(...growths),
+      settings.rssConcurrent * lists.rssGrowthListMiB,
+    );
+  const objectBytes = ((timing(small, "consistent", false, "h1")?.bodyMiB ?? 0) * (1 << 20)) / small;
   if (perObject !== undefined) ratio("RSS per cached object / its JSON size", perObject, objectBytes);
-  if (lists.heap !== undefined) ratio("live heap per cached object / its JSON size", lists.heap.cachedObjectBytesPerObject + lists.heap.containerBytesPerObject, objectBytes);
+  if (lists.heap !== undefined)
+    ratio("live heap per cached object / its JSON size", lists.heap.cachedObjectBytesPerObject + lists.heap.containerBytesPerObject, objectBytes);
   if (steadyEmpty !== undefined && steadyLarge !== undefined) ratio(`steady RSS with ${sizeName(large)} objects / empty`, steadyLarge.rssMB, steadyEmpty.rssMB);
 
   const date = new Date().toISOString().slice(0, 10);
@@ -879,7 +1064,11 @@ function notes(settings: Settings, fanout: FanoutResults, lists: ListResults): s
     "Lists: timed from the request to the last byte of the last page, one client connection, bodies counted afterwards. Consistent = resourceVersion unset (served from the watch cache once it has caught up with the store); rv=0 = any cached state. Paged: limit=500, continue tokens followed to the end (continued pages are read from storage at the token's revision).",
     `RSS growth: on a server just restarted with the small set (steady, no list served yet), VmRSS sampled every ${settings.rssIntervalMs} ms (and VmHWM reset via /proc/<pid>/clear_refs before each round, read after, when writable) during ${settings.rssConcurrent} concurrent whole lists; growth = peak − the median RSS over the 300 ms right before.`,
     `Steady RSS: a restart of the server on the loaded data dir, RSS ${settings.steadyWaitMs / 1000} s after /readyz (includes garbage of the cache fill not yet collected; the heap snapshot shows the live part). RSS per cached object = difference between the large and the small set / the objects added.`,
-    ...(lists.heap === undefined ? [] : [`Heap snapshot: node --heapsnapshot-signal on the restarted server with ${lists.heap.cachedObjects} cached objects; V8 collects garbage before it writes one. RSS after the snapshot: ${lists.heapRssMB ?? "?"} MiB.`]),
+    ...(lists.heap === undefined
+      ? []
+      : [
+          `Heap snapshot: node --heapsnapshot-signal on the restarted server with ${lists.heap.cachedObjects} cached objects; V8 collects garbage before it writes one. RSS after the snapshot: ${lists.heapRssMB ?? "?"} MiB.`,
+        ]),
     "Profiles come from separate server runs under `node --cpu-prof`; only the samples of the measured window are ranked; total % includes callees.",
     ...(fanout.heapCheck === undefined
       ? []

@@ -29,7 +29,9 @@ function bootstrapSecret(id: string, secret: string, extra: Record<string, strin
     kind: "Secret",
     metadata: { name: `bootstrap-token-${id}`, namespace: SYSTEM_NAMESPACE },
     type: BOOTSTRAP_TYPE,
-    data: Object.fromEntries(Object.entries({ "token-id": id, "token-secret": secret, "usage-bootstrap-authentication": "true", ...extra }).map(([key, value]) => [key, b64(value)])),
+    data: Object.fromEntries(
+      Object.entries({ "token-id": id, "token-secret": secret, "usage-bootstrap-authentication": "true", ...extra }).map(([key, value]) => [key, b64(value)]),
+    ),
   };
 }
 
@@ -52,7 +54,15 @@ describe("authentication: every credential type over TLS", () => {
     webhook = await startTokenWebhook((token) => {
       if (token === "webhook-good") {
         // The reply's spec is ignored: only status counts.
-        return { status: 200, body: { apiVersion: `${AUTHN}/v1`, kind: "TokenReview", spec: { token: "something-else" }, status: { authenticated: true, user: { username: "hook-user", uid: "hook-uid", groups: ["hook-group"], extra: { team: ["blue"] } } } } };
+        return {
+          status: 200,
+          body: {
+            apiVersion: `${AUTHN}/v1`,
+            kind: "TokenReview",
+            spec: { token: "something-else" },
+            status: { authenticated: true, user: { username: "hook-user", uid: "hook-uid", groups: ["hook-group"], extra: { team: ["blue"] } } },
+          },
+        };
       }
       if (token === "webhook-broken") return { status: 500, body: { message: "backend down" } };
       return { status: 200, body: { apiVersion: `${AUTHN}/v1`, kind: "TokenReview", status: { authenticated: false, error: "unknown token" } } };
@@ -111,11 +121,17 @@ describe("authentication: every credential type over TLS", () => {
 
     it("the file is reloaded when it changes", async () => {
       assertUnauthorized(await request({ ...anonymous, token: "late-token" }, "GET", "/version"));
-      writeFileSync(tokenFile(), ['master-token,alice,uid-alice,"system:masters,devs"', "plain-token,bob,uid-bob,devs", "late-token,carol,uid-carol,", ""].join("\n"));
-      const me = await waitFor(async () => {
-        const result = await whoami({ ...anonymous, token: "late-token" });
-        return result.status === 201 ? result : undefined;
-      }, { what: "the reloaded token file to accept late-token", timeoutMs: 10_000 });
+      writeFileSync(
+        tokenFile(),
+        ['master-token,alice,uid-alice,"system:masters,devs"', "plain-token,bob,uid-bob,devs", "late-token,carol,uid-carol,", ""].join("\n"),
+      );
+      const me = await waitFor(
+        async () => {
+          const result = await whoami({ ...anonymous, token: "late-token" });
+          return result.status === 201 ? result : undefined;
+        },
+        { what: "the reloaded token file to accept late-token", timeoutMs: 10_000 },
+      );
       assert.equal(me.username, "carol");
     });
   });
@@ -124,7 +140,10 @@ describe("authentication: every credential type over TLS", () => {
     before(async () => {
       const secrets = `/api/v1/namespaces/${SYSTEM_NAMESPACE}/secrets`;
       for (const secret of [
-        bootstrapSecret("abcdef", "0123456789abcdef", { "auth-extra-groups": "system:bootstrappers:worker", expiration: new Date(Date.now() + 3600_000).toISOString() }),
+        bootstrapSecret("abcdef", "0123456789abcdef", {
+          "auth-extra-groups": "system:bootstrappers:worker",
+          expiration: new Date(Date.now() + 3600_000).toISOString(),
+        }),
         bootstrapSecret("expird", "0123456789abcdef", { expiration: new Date(Date.now() - 1000).toISOString() }),
         bootstrapSecret("nousee", "0123456789abcdef", { "usage-bootstrap-authentication": "false" }),
       ]) {
@@ -150,7 +169,9 @@ describe("authentication: every credential type over TLS", () => {
       await request(test.admin, "POST", `/api/v1/namespaces/${SYSTEM_NAMESPACE}/secrets`, { body: bootstrapSecret("revoke", "0123456789abcdef") });
       assert.equal((await whoami({ ...anonymous, token: "revoke.0123456789abcdef" })).status, 201);
       assert.equal((await request(test.admin, "DELETE", `/api/v1/namespaces/${SYSTEM_NAMESPACE}/secrets/bootstrap-token-revoke`)).status, 200);
-      await waitFor(async () => (await request({ ...anonymous, token: "revoke.0123456789abcdef" }, "GET", "/version")).status === 401, { what: "the deleted bootstrap token to be refused" });
+      await waitFor(async () => (await request({ ...anonymous, token: "revoke.0123456789abcdef" }, "GET", "/version")).status === 401, {
+        what: "the deleted bootstrap token to be refused",
+      });
     });
   });
 
@@ -218,7 +239,12 @@ describe("authentication: every credential type over TLS", () => {
 
   describe("impersonation", () => {
     it("a caller allowed to impersonate acts as the user, groups, uid and extras asked for", async () => {
-      const me = await whoami(test.admin, { "impersonate-user": "jane", "impersonate-group": "devs", "impersonate-uid": "u-7", "impersonate-extra-scopes": "view" });
+      const me = await whoami(test.admin, {
+        "impersonate-user": "jane",
+        "impersonate-group": "devs",
+        "impersonate-uid": "u-7",
+        "impersonate-extra-scopes": "view",
+      });
       assert.equal(me.status, 201, me.result.body);
       assert.deepEqual([me.username, me.uid, me.groups, me.extra], ["jane", "u-7", ["devs", "system:authenticated"], { scopes: ["view"] }]);
       const denied = await request(test.admin, "GET", "/api/v1/namespaces", { headers: { "impersonate-user": "jane" } });
@@ -234,7 +260,10 @@ describe("authentication: every credential type over TLS", () => {
     it("a caller without the impersonate permission gets 403", async () => {
       const result = await request({ ...anonymous, token: "plain-token" }, "GET", "/version", { headers: { "impersonate-user": "alice" } });
       assert.equal(result.status, 403);
-      assert.deepEqual([statusOf(result).reason, statusOf(result).message], ["Forbidden", 'users "alice" is forbidden: User "bob" cannot impersonate resource "users" in API group "" at the cluster scope']);
+      assert.deepEqual(
+        [statusOf(result).reason, statusOf(result).message],
+        ["Forbidden", 'users "alice" is forbidden: User "bob" cannot impersonate resource "users" in API group "" at the cluster scope'],
+      );
     });
 
     it("a group without a user is 400", async () => {
@@ -246,7 +275,9 @@ describe("authentication: every credential type over TLS", () => {
 
   describe("TokenReview", () => {
     const review = (token: string, version = "v1", audiences?: string[]): Promise<HttpResult> =>
-      request(test.admin, "POST", `/apis/${AUTHN}/${version}/tokenreviews`, { body: { apiVersion: `${AUTHN}/${version}`, kind: "TokenReview", spec: audiences === undefined ? { token } : { token, audiences } } });
+      request(test.admin, "POST", `/apis/${AUTHN}/${version}/tokenreviews`, {
+        body: { apiVersion: `${AUTHN}/${version}`, kind: "TokenReview", spec: audiences === undefined ? { token } : { token, audiences } },
+      });
 
     it("reports the user of a valid token", async () => {
       const result = await review("master-token");
@@ -270,8 +301,13 @@ describe("authentication: every credential type over TLS", () => {
 
     it("is served at v1beta1 when --runtime-config enables it, and listed in discovery", async () => {
       assert.equal((await review("master-token", "v1beta1")).status, 201);
-      const groups = (json(await request(test.admin, "GET", "/apis"))["groups"] as { name: string; versions: { version: string }[] }[]).find((group) => group.name === AUTHN);
-      assert.deepEqual(groups?.versions.map((version) => version.version), ["v1", "v1beta1"]);
+      const groups = (json(await request(test.admin, "GET", "/apis"))["groups"] as { name: string; versions: { version: string }[] }[]).find(
+        (group) => group.name === AUTHN,
+      );
+      assert.deepEqual(
+        groups?.versions.map((version) => version.version),
+        ["v1", "v1beta1"],
+      );
     });
 
     it("requires a token and serves nothing but create", async () => {
@@ -308,7 +344,12 @@ describe("certificates and keys given by flags are reloaded", () => {
     const root = makeTempDir("orch-reload-");
     const [caA, caB, servingCaA, servingCaB] = await Promise.all([newCa(), newCa(), newCa(), newCa()]);
     const { issueServing } = await import("../src/cli/pki-generate.js");
-    const [userA, userB, servingA, servingB] = await Promise.all([clientCertificate(caA, "user-a"), clientCertificate(caB, "user-b"), issueServing(servingCaA, []), issueServing(servingCaB, [])]);
+    const [userA, userB, servingA, servingB] = await Promise.all([
+      clientCertificate(caA, "user-a"),
+      clientCertificate(caB, "user-b"),
+      issueServing(servingCaA, []),
+      issueServing(servingCaB, []),
+    ]);
     const paths = { ca: join(root, "client-ca.crt"), cert: join(root, "serving.crt"), key: join(root, "serving.key") };
     writeFileSync(paths.ca, caA.certificate);
     writeFileSync(paths.cert, servingA.certificate);
@@ -329,7 +370,11 @@ describe("certificates and keys given by flags are reloaded", () => {
         { what: "the reloaded CA and serving certificate", timeoutMs: 10_000 },
       );
       assert.equal(me.username, "user-b");
-      assert.equal((await whoami({ url, ca: servingCaB.certificate, cert: userA.certificate, key: userA.key })).username, "user-a", "the old CA is still in the bundle");
+      assert.equal(
+        (await whoami({ url, ca: servingCaB.certificate, cert: userA.certificate, key: userA.key })).username,
+        "user-a",
+        "the old CA is still in the bundle",
+      );
     } finally {
       await reloading.close();
       removeDir(root);

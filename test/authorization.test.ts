@@ -48,7 +48,14 @@ function kubectlWithToken(server: TestServer, token: string): Kubectl {
   const cluster = admin.clusters[0] as { name: string };
   writeFileSync(
     path,
-    stringify({ apiVersion: "v1", kind: "Config", clusters: admin.clusters, users: [{ name: token, user: { token } }], contexts: [{ name: token, context: { cluster: cluster.name, user: token } }], "current-context": token }),
+    stringify({
+      apiVersion: "v1",
+      kind: "Config",
+      clusters: admin.clusters,
+      users: [{ name: token, user: { token } }],
+      contexts: [{ name: token, context: { cluster: cluster.name, user: token } }],
+      "current-context": token,
+    }),
   );
   return kubectlFor(path, directory);
 }
@@ -93,8 +100,14 @@ describe("RBAC with kubectl 1.30 (--compat kubernetes)", () => {
     ok(await admin(["create", "rolebinding", "alice-cm", "--role=cm-editor", "--user=alice", "-n", "team"]));
     ok(await alice(["create", "configmap", "c1", "--from-literal=a=b", "-n", "team"]));
     assert.match(ok(await alice(["get", "configmap", "c1", "-n", "team", "-o", "jsonpath={.data.a}"])), /^b$/);
-    assert.equal(parseTable(ok(await alice(["get", "configmaps", "-n", "team"]))).some((row) => row["NAME"] === "c1"), true);
-    refused(await alice(["delete", "configmap", "c1", "-n", "team"]), /User "alice" cannot delete resource "configmaps" in API group "" in the namespace "team"/);
+    assert.equal(
+      parseTable(ok(await alice(["get", "configmaps", "-n", "team"]))).some((row) => row["NAME"] === "c1"),
+      true,
+    );
+    refused(
+      await alice(["delete", "configmap", "c1", "-n", "team"]),
+      /User "alice" cannot delete resource "configmaps" in API group "" in the namespace "team"/,
+    );
     refused(await alice(["get", "secrets", "-n", "team"]), /cannot list resource "secrets"/);
     refused(await alice(["get", "configmaps", "-n", "default"]), /cannot list resource "configmaps" in API group "" in the namespace "default"/);
     refused(await alice(["get", "configmaps", "-A"]), /at the cluster scope/);
@@ -114,14 +127,23 @@ describe("RBAC with kubectl 1.30 (--compat kubernetes)", () => {
     const rows = parseTable(ok(await alice(["auth", "can-i", "--list", "-n", "team"])));
     const configmaps = rows.find((row) => row["Resources"] === "configmaps");
     assert.equal(configmaps?.["Verbs"], "[get list create]");
-    assert.ok(rows.some((row) => row["Resources"] === "selfsubjectaccessreviews.authorization.k8s.io"), "system:basic-user");
+    assert.ok(
+      rows.some((row) => row["Resources"] === "selfsubjectaccessreviews.authorization.k8s.io"),
+      "system:basic-user",
+    );
   });
 
   it("refuses escalation: a Role or binding granting what the author lacks", async () => {
     ok(await admin(["create", "role", "rbac-writer", "--verb=create,update", "--resource=roles,rolebindings", "-n", "team"]));
     ok(await admin(["create", "rolebinding", "alice-rbac-writer", "--role=rbac-writer", "--user=alice", "-n", "team"]));
-    refused(await alice(["create", "role", "secret-reader", "--verb=get", "--resource=secrets", "-n", "team"]), /is attempting to grant RBAC permissions not currently held:\n\{APIGroups:\[""\], Resources:\["secrets"\], Verbs:\["get"\]\}/);
-    refused(await alice(["create", "rolebinding", "bob-admin", "--clusterrole=admin", "--user=bob", "-n", "team"]), /attempting to grant RBAC permissions not currently held/);
+    refused(
+      await alice(["create", "role", "secret-reader", "--verb=get", "--resource=secrets", "-n", "team"]),
+      /is attempting to grant RBAC permissions not currently held:\n\{APIGroups:\[""\], Resources:\["secrets"\], Verbs:\["get"\]\}/,
+    );
+    refused(
+      await alice(["create", "rolebinding", "bob-admin", "--clusterrole=admin", "--user=bob", "-n", "team"]),
+      /attempting to grant RBAC permissions not currently held/,
+    );
     ok(await alice(["create", "role", "cm-reader", "--verb=get", "--resource=configmaps", "-n", "team"]));
     ok(await alice(["create", "rolebinding", "bob-cm", "--role=cm-reader", "--user=bob", "-n", "team"]));
   });
@@ -157,8 +179,19 @@ describe("RBAC, access reviews and the Node authorizer under orch", () => {
     writeFileSync(
       path,
       [
-        { apiVersion: "rbac.authorization.orch.io/v1", kind: "Role", metadata: { name: "pod-reader", namespace: "default" }, rules: [{ apiGroups: [""], resources: ["pods"], verbs: ["get", "list"] }] },
-        { apiVersion: "rbac.authorization.orch.io/v1", kind: "RoleBinding", metadata: { name: "alice-pods", namespace: "default" }, roleRef: { apiGroup: "rbac.authorization.orch.io", kind: "Role", name: "pod-reader" }, subjects: [{ apiGroup: "rbac.authorization.orch.io", kind: "User", name: "alice" }] },
+        {
+          apiVersion: "rbac.authorization.orch.io/v1",
+          kind: "Role",
+          metadata: { name: "pod-reader", namespace: "default" },
+          rules: [{ apiGroups: [""], resources: ["pods"], verbs: ["get", "list"] }],
+        },
+        {
+          apiVersion: "rbac.authorization.orch.io/v1",
+          kind: "RoleBinding",
+          metadata: { name: "alice-pods", namespace: "default" },
+          roleRef: { apiGroup: "rbac.authorization.orch.io", kind: "Role", name: "pod-reader" },
+          subjects: [{ apiGroup: "rbac.authorization.orch.io", kind: "User", name: "alice" }],
+        },
       ]
         .map((document) => stringify(document))
         .join("---\n"),
@@ -167,24 +200,40 @@ describe("RBAC, access reviews and the Node authorizer under orch", () => {
     assert.equal((await request(as(server, "alice-token"), "GET", "/api/v1/namespaces/default/pods")).status, 200);
     assert.equal((await request(as(server, "alice-token"), "GET", "/api/v1/namespaces/default/secrets")).status, 403);
     const names = parseTable(ok(await admin(["get", "clusterroles"]))).map((row) => row["NAME"]);
-    for (const name of ["cluster-admin", "admin", "edit", "view", "system:discovery", "system:basic-user", "system:public-info-viewer", "system:node"]) assert.ok(names.includes(name), name);
+    for (const name of ["cluster-admin", "admin", "edit", "view", "system:discovery", "system:basic-user", "system:public-info-viewer", "system:node"])
+      assert.ok(names.includes(name), name);
   });
 
   it("answers SelfSubjectAccessReview through the raw API (kubectl create --raw)", async () => {
-    const file = manifestFile(server, "ssar", { apiVersion: "authorization.orch.io/v1", kind: "SelfSubjectAccessReview", spec: { resourceAttributes: { verb: "list", resource: "pods", namespace: "default" } } });
+    const file = manifestFile(server, "ssar", {
+      apiVersion: "authorization.orch.io/v1",
+      kind: "SelfSubjectAccessReview",
+      spec: { resourceAttributes: { verb: "list", resource: "pods", namespace: "default" } },
+    });
     const alice = kubectlWithToken(server, "alice-token");
     const allowed = JSON.parse(ok(await alice(["create", "--raw", "/apis/authorization.orch.io/v1/selfsubjectaccessreviews", "-f", file]))) as Json;
     assert.equal((allowed["status"] as Json)["allowed"], true);
     const bob = kubectlWithToken(server, "bob-token");
     const refusedReview = JSON.parse(ok(await bob(["create", "--raw", "/apis/authorization.orch.io/v1/selfsubjectaccessreviews", "-f", file]))) as Json;
     assert.equal((refusedReview["status"] as Json)["allowed"], false);
-    const sar = await request(server.admin, "POST", "/apis/authorization.orch.io/v1/subjectaccessreviews", { body: { kind: "SubjectAccessReview", apiVersion: "authorization.orch.io/v1", spec: { user: "alice", resourceAttributes: { verb: "get", resource: "pods", namespace: "default", name: "p" } } } });
+    const sar = await request(server.admin, "POST", "/apis/authorization.orch.io/v1/subjectaccessreviews", {
+      body: {
+        kind: "SubjectAccessReview",
+        apiVersion: "authorization.orch.io/v1",
+        spec: { user: "alice", resourceAttributes: { verb: "get", resource: "pods", namespace: "default", name: "p" } },
+      },
+    });
     assert.equal(sar.status, 201);
     assert.equal((json(sar)["status"] as Json)["allowed"], true);
   });
 
   it("updates the view role when a ClusterRole labelled aggregate-to-view appears", async () => {
-    const file = manifestFile(server, "widgets", { apiVersion: "rbac.authorization.orch.io/v1", kind: "ClusterRole", metadata: { name: "widgets-view", labels: { "rbac.authorization.orch.io/aggregate-to-view": "true" } }, rules: [{ apiGroups: ["widgets.example"], resources: ["widgets"], verbs: ["get"] }] });
+    const file = manifestFile(server, "widgets", {
+      apiVersion: "rbac.authorization.orch.io/v1",
+      kind: "ClusterRole",
+      metadata: { name: "widgets-view", labels: { "rbac.authorization.orch.io/aggregate-to-view": "true" } },
+      rules: [{ apiGroups: ["widgets.example"], resources: ["widgets"], verbs: ["get"] }],
+    });
     ok(await admin(["apply", "-f", file]));
     await waitFor(
       async () => {
@@ -200,10 +249,19 @@ describe("RBAC, access reviews and the Node authorizer under orch", () => {
     ok(await admin(["create", "secret", "generic", "unused", "--from-literal=a=b"]));
     ok(await admin(["create", "configmap", "settings", "--from-literal=a=b"]));
     for (const [name, node, volumes] of [
-      ["runs-here", "n1", [{ name: "s", secret: { secretName: "used" } }, { name: "c", configMap: { name: "settings" } }]],
+      [
+        "runs-here",
+        "n1",
+        [
+          { name: "s", secret: { secretName: "used" } },
+          { name: "c", configMap: { name: "settings" } },
+        ],
+      ],
       ["runs-there", "n2", [{ name: "s", secret: { secretName: "unused" } }]],
     ] as const) {
-      const created = await request(server.admin, "POST", "/api/v1/namespaces/default/pods", { body: { apiVersion: "v1", kind: "Pod", metadata: { name }, spec: { nodeName: node, containers: [{ name: "c", image: "x" }], volumes } } });
+      const created = await request(server.admin, "POST", "/api/v1/namespaces/default/pods", {
+        body: { apiVersion: "v1", kind: "Pod", metadata: { name }, spec: { nodeName: node, containers: [{ name: "c", image: "x" }], volumes } },
+      });
       assert.equal(created.status, 201, created.body);
     }
     const node = as(server, "node1-token");
@@ -230,9 +288,15 @@ describe("RBAC, access reviews and the Node authorizer under orch", () => {
       const result = await request(node, method, path, body === undefined ? {} : { body });
       assert.equal(result.status, status, `${method} ${path}: ${result.body}`);
     }
-    const status = await request(node, "PATCH", "/api/v1/namespaces/default/pods/runs-here/status", { body: { status: { phase: "Running" } }, headers: { "content-type": "application/merge-patch+json" } });
+    const status = await request(node, "PATCH", "/api/v1/namespaces/default/pods/runs-here/status", {
+      body: { status: { phase: "Running" } },
+      headers: { "content-type": "application/merge-patch+json" },
+    });
     assert.equal(status.status, 200, status.body);
-    const nodeStatus = await request(node, "PATCH", "/api/v1/nodes/n1/status", { body: { status: { phase: "Running" } }, headers: { "content-type": "application/merge-patch+json" } });
+    const nodeStatus = await request(node, "PATCH", "/api/v1/nodes/n1/status", {
+      body: { status: { phase: "Running" } },
+      headers: { "content-type": "application/merge-patch+json" },
+    });
     assert.equal(nodeStatus.status, 200, nodeStatus.body);
   });
 });
@@ -245,8 +309,17 @@ describe("ABAC policy file", () => {
     const directory = makeTempDir("orch-abac-");
     const policyFile = join(directory, "policy.jsonl");
     const policy = (spec: Json): string => JSON.stringify({ apiVersion: "abac.authorization.orch.io/v1beta1", kind: "Policy", spec });
-    writeFileSync(policyFile, [policy({ user: "alice", namespace: "default", resource: "configmaps", apiGroup: "", readonly: true }), policy({ user: "bob", namespace: "*", resource: "*", apiGroup: "*" }), policy({ group: "system:authenticated", nonResourcePath: "*", readonly: true })].join("\n"));
-    ({ server, tokenDir } = await serverWithTokens({ authorization: { modes: ["ABAC", "RBAC"], policyFile, webhookVersion: "v1beta1", webhookAuthorizedTtlMs: 0, webhookUnauthorizedTtlMs: 0 } }));
+    writeFileSync(
+      policyFile,
+      [
+        policy({ user: "alice", namespace: "default", resource: "configmaps", apiGroup: "", readonly: true }),
+        policy({ user: "bob", namespace: "*", resource: "*", apiGroup: "*" }),
+        policy({ group: "system:authenticated", nonResourcePath: "*", readonly: true }),
+      ].join("\n"),
+    );
+    ({ server, tokenDir } = await serverWithTokens({
+      authorization: { modes: ["ABAC", "RBAC"], policyFile, webhookVersion: "v1beta1", webhookAuthorizedTtlMs: 0, webhookUnauthorizedTtlMs: 0 },
+    }));
     removeDir(directory);
   });
   after(async () => {
@@ -268,7 +341,12 @@ describe("ABAC policy file", () => {
       [{ url: server.server.url, ca: server.server.caCertificate }, "GET", "/api/v1/namespaces/default/configmaps", 403],
     ];
     for (const [who, method, path, status] of checks) {
-      const result = await request(who, method, path, method === "POST" ? { body: { apiVersion: "v1", kind: "ConfigMap", metadata: { generateName: "abac-" } } } : {});
+      const result = await request(
+        who,
+        method,
+        path,
+        method === "POST" ? { body: { apiVersion: "v1", kind: "ConfigMap", metadata: { generateName: "abac-" } } } : {},
+      );
       assert.equal(result.status, status, `${who.token ?? "anonymous"} ${method} ${path}: ${result.body}`);
     }
     assert.equal((await request(server.admin, "GET", "/api/v1/namespaces")).status, 200, "RBAC after ABAC still serves the admin");
@@ -291,7 +369,12 @@ describe("authorization webhook on a loopback TLS server", () => {
         const review = JSON.parse(Buffer.concat(chunks).toString("utf8")) as Json;
         reviews.push(review);
         const spec = review["spec"] as { user?: string; resourceAttributes?: Json };
-        const status = spec.user === "hooked-allowed" ? { allowed: true, reason: "the hook says yes" } : spec.user === "hooked-denied" ? { allowed: false, denied: true, reason: "the hook says no" } : { allowed: false };
+        const status =
+          spec.user === "hooked-allowed"
+            ? { allowed: true, reason: "the hook says yes" }
+            : spec.user === "hooked-denied"
+              ? { allowed: false, denied: true, reason: "the hook says no" }
+              : { allowed: false };
         res.writeHead(200, { "content-type": "application/json" });
         res.end(JSON.stringify({ apiVersion: review["apiVersion"], kind: "SubjectAccessReview", status }));
       });
@@ -301,7 +384,15 @@ describe("authorization webhook on a loopback TLS server", () => {
     const directory = makeTempDir("orch-authz-webhook-");
     const webhookConfigFile = join(directory, "webhook.kubeconfig");
     writeWebhookConfig(webhookConfigFile, `https://127.0.0.1:${(webhook.address() as AddressInfo).port}/authorize`, ca.certificate);
-    ({ server, tokenDir } = await serverWithTokens({ authorization: { modes: ["Webhook", "RBAC"], webhookConfigFile, webhookVersion: "v1beta1", webhookAuthorizedTtlMs: 60_000, webhookUnauthorizedTtlMs: 60_000 } }));
+    ({ server, tokenDir } = await serverWithTokens({
+      authorization: {
+        modes: ["Webhook", "RBAC"],
+        webhookConfigFile,
+        webhookVersion: "v1beta1",
+        webhookAuthorizedTtlMs: 60_000,
+        webhookUnauthorizedTtlMs: 60_000,
+      },
+    }));
     removeDir(directory);
   });
   after(async () => {
@@ -321,13 +412,27 @@ describe("authorization webhook on a loopback TLS server", () => {
     assert.equal((await request(as(server, "plain-token"), "GET", "/api/v1/namespaces/default/secrets")).status, 403);
     // ... and an RBAC grant then applies; the webhook's deny would win over it.
     await request(server.admin, "POST", "/apis/rbac.authorization.orch.io/v1/clusterrolebindings", {
-      body: { apiVersion: "rbac.authorization.orch.io/v1", kind: "ClusterRoleBinding", metadata: { name: "hooked" }, roleRef: { apiGroup: "rbac.authorization.orch.io", kind: "ClusterRole", name: "cluster-admin" }, subjects: [{ apiGroup: "rbac.authorization.orch.io", kind: "Group", name: "hooked" }] },
+      body: {
+        apiVersion: "rbac.authorization.orch.io/v1",
+        kind: "ClusterRoleBinding",
+        metadata: { name: "hooked" },
+        roleRef: { apiGroup: "rbac.authorization.orch.io", kind: "ClusterRole", name: "cluster-admin" },
+        subjects: [{ apiGroup: "rbac.authorization.orch.io", kind: "Group", name: "hooked" }],
+      },
     });
     assert.equal((await request(as(server, "plain-token"), "GET", "/api/v1/namespaces/default/configmaps")).status, 403, "hooked-plain is not in the group");
     assert.equal((await request(as(server, "denied-token"), "GET", "/api/v1/namespaces/default/configmaps")).status, 403, "the webhook's deny comes first");
     const review = reviews.find((entry) => (entry["spec"] as Json)["user"] === "hooked-allowed");
     assert.equal(review?.["apiVersion"], "authorization.orch.io/v1beta1");
-    assert.deepEqual((review?.["spec"] as Json)["resourceAttributes"], { namespace: "default", verb: "list", group: "", version: "v1", resource: "secrets", subresource: "", name: "" });
+    assert.deepEqual((review?.["spec"] as Json)["resourceAttributes"], {
+      namespace: "default",
+      verb: "list",
+      group: "",
+      version: "v1",
+      resource: "secrets",
+      subresource: "",
+      name: "",
+    });
     assert.deepEqual((review?.["spec"] as Json)["group"], ["hooked", "system:authenticated"]);
     const before = reviews.length;
     assert.equal((await request(as(server, "allowed-token"), "GET", "/api/v1/namespaces/default/secrets")).status, 200);
@@ -353,6 +458,14 @@ describe("authorization flags", () => {
 
   it("lists the authorization flags in --help", async () => {
     const help = await runCli(["--help"]);
-    for (const flag of ["--authorization-mode", "--authorization-policy-file", "--authorization-webhook-config-file", "--authorization-webhook-version", "--authorization-webhook-cache-authorized-ttl", "--authorization-webhook-cache-unauthorized-ttl"]) assert.ok(help.stdout.includes(flag), flag);
+    for (const flag of [
+      "--authorization-mode",
+      "--authorization-policy-file",
+      "--authorization-webhook-config-file",
+      "--authorization-webhook-version",
+      "--authorization-webhook-cache-authorized-ttl",
+      "--authorization-webhook-cache-unauthorized-ttl",
+    ])
+      assert.ok(help.stdout.includes(flag), flag);
   });
 });

@@ -9,7 +9,10 @@ import { useTestServer } from "./helpers/server.js";
 
 const NAMESPACE = "default";
 const LABELS = { app: "web" };
-const template: k8s.V1PodTemplateSpec = { metadata: { labels: LABELS }, spec: { containers: [{ name: "web", image: "nginx:1.25", ports: [{ containerPort: 80 }] }] } };
+const template: k8s.V1PodTemplateSpec = {
+  metadata: { labels: LABELS },
+  spec: { containers: [{ name: "web", image: "nginx:1.25", ports: [{ containerPort: 80 }] }] },
+};
 
 function configFor(kubeconfig: string): k8s.KubeConfig {
   const config = new k8s.KubeConfig();
@@ -33,14 +36,20 @@ describe("client-node typed APIs: CoreV1Api and AppsV1Api (orch profile)", () =>
   });
 
   it("AppsV1Api: a Deployment created, read with its defaults, listed, scaled, patched and deleted", async () => {
-    const created = await apps.createNamespacedDeployment({ namespace: NAMESPACE, body: { metadata: { name: "web" }, spec: { replicas: 2, selector: { matchLabels: LABELS }, template } } });
+    const created = await apps.createNamespacedDeployment({
+      namespace: NAMESPACE,
+      body: { metadata: { name: "web" }, spec: { replicas: 2, selector: { matchLabels: LABELS }, template } },
+    });
     assert.equal(created.spec?.strategy?.type, "RollingUpdate", "defaulted by the server, decoded by the typed model");
     assert.equal(created.spec?.template.spec?.containers[0]?.ports?.[0]?.protocol, "TCP");
     const read = await apps.readNamespacedDeployment({ namespace: NAMESPACE, name: "web" });
     assert.equal(read.metadata?.uid, created.metadata?.uid);
     assert.ok(read.metadata?.creationTimestamp instanceof Date);
     const listed = await apps.listNamespacedDeployment({ namespace: NAMESPACE, labelSelector: "" });
-    assert.deepEqual(listed.items.map((item) => item.metadata?.name), ["web"]);
+    assert.deepEqual(
+      listed.items.map((item) => item.metadata?.name),
+      ["web"],
+    );
     const scale = await apps.readNamespacedDeploymentScale({ namespace: NAMESPACE, name: "web" });
     assert.equal(scale.spec?.replicas, 2);
     assert.equal(scale.status?.selector, "app=web");
@@ -49,12 +58,21 @@ describe("client-node typed APIs: CoreV1Api and AppsV1Api (orch profile)", () =>
     const patched = await apps.patchNamespacedDeployment({ namespace: NAMESPACE, name: "web", body: { metadata: { labels: { tier: "front" } } } }, mergePatch);
     assert.equal(patched.metadata?.labels?.["tier"], "front");
     await apps.deleteNamespacedDeployment({ namespace: NAMESPACE, name: "web" });
-    await assert.rejects(apps.readNamespacedDeployment({ namespace: NAMESPACE, name: "web" }), (error: unknown) => error instanceof k8s.ApiException && error.code === 404);
+    await assert.rejects(
+      apps.readNamespacedDeployment({ namespace: NAMESPACE, name: "web" }),
+      (error: unknown) => error instanceof k8s.ApiException && error.code === 404,
+    );
   });
 
   it("AppsV1Api: StatefulSet, DaemonSet and ReplicaSet round trips", async () => {
-    await apps.createNamespacedStatefulSet({ namespace: NAMESPACE, body: { metadata: { name: "db" }, spec: { serviceName: "db", selector: { matchLabels: LABELS }, template } } });
-    await apps.createNamespacedDaemonSet({ namespace: NAMESPACE, body: { metadata: { name: "agent" }, spec: { selector: { matchLabels: LABELS }, template } } });
+    await apps.createNamespacedStatefulSet({
+      namespace: NAMESPACE,
+      body: { metadata: { name: "db" }, spec: { serviceName: "db", selector: { matchLabels: LABELS }, template } },
+    });
+    await apps.createNamespacedDaemonSet({
+      namespace: NAMESPACE,
+      body: { metadata: { name: "agent" }, spec: { selector: { matchLabels: LABELS }, template } },
+    });
     await apps.createNamespacedReplicaSet({ namespace: NAMESPACE, body: { metadata: { name: "rs" }, spec: { selector: { matchLabels: LABELS }, template } } });
     assert.equal((await apps.readNamespacedStatefulSet({ namespace: NAMESPACE, name: "db" })).spec?.podManagementPolicy, "OrderedReady");
     assert.equal((await apps.readNamespacedDaemonSet({ namespace: NAMESPACE, name: "agent" })).spec?.updateStrategy?.type, "RollingUpdate");
@@ -68,9 +86,16 @@ describe("client-node typed APIs: CoreV1Api and AppsV1Api (orch profile)", () =>
     await core.createNamespacedPodBinding({ namespace: NAMESPACE, name: "p", body: { metadata: { name: "p" }, target: { kind: "Node", name: "node-1" } } });
     const bound = await core.readNamespacedPod({ namespace: NAMESPACE, name: "p" });
     assert.equal(bound.spec?.nodeName, "node-1");
-    const running = await core.replaceNamespacedPodStatus({ namespace: NAMESPACE, name: "p", body: { ...bound, status: { ...bound.status, phase: "Running", podIP: "10.0.0.9" } } });
+    const running = await core.replaceNamespacedPodStatus({
+      namespace: NAMESPACE,
+      name: "p",
+      body: { ...bound, status: { ...bound.status, phase: "Running", podIP: "10.0.0.9" } },
+    });
     assert.equal(running.status?.podIP, "10.0.0.9");
-    const service = await core.createNamespacedService({ namespace: NAMESPACE, body: { metadata: { name: "web" }, spec: { selector: LABELS, ports: [{ port: 80 }] } } });
+    const service = await core.createNamespacedService({
+      namespace: NAMESPACE,
+      body: { metadata: { name: "web" }, spec: { selector: LABELS, ports: [{ port: 80 }] } },
+    });
     assert.equal(service.spec?.type, "ClusterIP");
     assert.equal(service.spec?.ports?.[0]?.protocol, "TCP");
   });
@@ -79,9 +104,15 @@ describe("client-node typed APIs: CoreV1Api and AppsV1Api (orch profile)", () =>
     const jobSpec = { template: { spec: { restartPolicy: "Never", containers: [{ name: "run", image: "busybox:1.36" }] } } };
     const job = await batch.createNamespacedJob({ namespace: NAMESPACE, body: { metadata: { name: "once" }, spec: jobSpec } });
     assert.equal(job.spec?.backoffLimit, 6);
-    const cron = await batch.createNamespacedCronJob({ namespace: NAMESPACE, body: { metadata: { name: "nightly" }, spec: { schedule: "0 3 * * *", jobTemplate: { spec: jobSpec } } } });
+    const cron = await batch.createNamespacedCronJob({
+      namespace: NAMESPACE,
+      body: { metadata: { name: "nightly" }, spec: { schedule: "0 3 * * *", jobTemplate: { spec: jobSpec } } },
+    });
     assert.equal(cron.spec?.concurrencyPolicy, "Allow");
-    assert.deepEqual((await batch.listNamespacedCronJob({ namespace: NAMESPACE })).items.map((item) => item.metadata?.name), ["nightly"]);
+    assert.deepEqual(
+      (await batch.listNamespacedCronJob({ namespace: NAMESPACE })).items.map((item) => item.metadata?.name),
+      ["nightly"],
+    );
   });
 });
 
@@ -99,17 +130,37 @@ describe("client-node typed APIs for groups named after kube: NetworkingV1Api, R
   it("an Ingress with the v1 backend shape, and a Role with its binding", async () => {
     const ingress = await networking.createNamespacedIngress({
       namespace: NAMESPACE,
-      body: { metadata: { name: "web" }, spec: { rules: [{ host: "web.example.com", http: { paths: [{ path: "/", pathType: "Prefix", backend: { service: { name: "web", port: { number: 80 } } } }] } }] } },
+      body: {
+        metadata: { name: "web" },
+        spec: {
+          rules: [
+            { host: "web.example.com", http: { paths: [{ path: "/", pathType: "Prefix", backend: { service: { name: "web", port: { number: 80 } } } }] } },
+          ],
+        },
+      },
     });
     assert.equal(ingress.spec?.rules?.[0]?.http?.paths[0]?.backend.service?.port?.number, 80);
     await assert.rejects(
-      networking.createNamespacedIngress({ namespace: NAMESPACE, body: { metadata: { name: "bad" }, spec: { rules: [{ http: { paths: [{ path: "/", backend: { service: { name: "web", port: { number: 80 } } } } as k8s.V1HTTPIngressPath] } }] } } }),
+      networking.createNamespacedIngress({
+        namespace: NAMESPACE,
+        body: {
+          metadata: { name: "bad" },
+          spec: { rules: [{ http: { paths: [{ path: "/", backend: { service: { name: "web", port: { number: 80 } } } } as k8s.V1HTTPIngressPath] } }] },
+        },
+      }),
       (error: unknown) => error instanceof k8s.ApiException && error.code === 422 && String(error.body).includes("pathType"),
     );
-    await rbac.createNamespacedRole({ namespace: NAMESPACE, body: { metadata: { name: "reader" }, rules: [{ apiGroups: [""], resources: ["configmaps"], verbs: ["get"] }] } });
+    await rbac.createNamespacedRole({
+      namespace: NAMESPACE,
+      body: { metadata: { name: "reader" }, rules: [{ apiGroups: [""], resources: ["configmaps"], verbs: ["get"] }] },
+    });
     const binding = await rbac.createNamespacedRoleBinding({
       namespace: NAMESPACE,
-      body: { metadata: { name: "reader" }, roleRef: { apiGroup: "rbac.authorization.k8s.io", kind: "Role", name: "reader" }, subjects: [{ kind: "User", name: "alice", apiGroup: "rbac.authorization.k8s.io" }] },
+      body: {
+        metadata: { name: "reader" },
+        roleRef: { apiGroup: "rbac.authorization.k8s.io", kind: "Role", name: "reader" },
+        subjects: [{ kind: "User", name: "alice", apiGroup: "rbac.authorization.k8s.io" }],
+      },
     });
     assert.equal(binding.roleRef.name, "reader");
   });

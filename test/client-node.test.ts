@@ -51,7 +51,10 @@ describe("@kubernetes/client-node against the server", () => {
   it("lists configmaps with a label selector", async () => {
     await core.createNamespacedConfigMap({ namespace: NAMESPACE, body: { metadata: { name: "client-b", labels: { app: "other" } } } });
     const selected = await core.listNamespacedConfigMap({ namespace: NAMESPACE, labelSelector: "app=client" });
-    assert.deepEqual(selected.items.map((item) => item.metadata?.name), ["client-a"]);
+    assert.deepEqual(
+      selected.items.map((item) => item.metadata?.name),
+      ["client-a"],
+    );
     assert.ok(selected.metadata?.resourceVersion, "a list carries a resourceVersion");
     const both = await core.listNamespacedConfigMap({ namespace: NAMESPACE, labelSelector: "app in (client,other)" });
     assert.deepEqual(both.items.map((item) => item.metadata?.name).sort(), ["client-a", "client-b"]);
@@ -62,13 +65,16 @@ describe("@kubernetes/client-node against the server", () => {
     const replaced = await core.replaceNamespacedConfigMap({ namespace: NAMESPACE, name: "client-a", body: { ...current, data: { greeting: "updated" } } });
     assert.notEqual(replaced.metadata?.resourceVersion, current.metadata?.resourceVersion);
     assert.equal(replaced.metadata?.uid, current.metadata?.uid);
-    await assert.rejects(core.replaceNamespacedConfigMap({ namespace: NAMESPACE, name: "client-a", body: { ...current, data: { greeting: "stale" } } }), (error: unknown) => {
-      isApiException(409)(error);
-      const body = JSON.parse(String((error as k8s.ApiException<unknown>).body)) as { kind?: string; reason?: string };
-      assert.equal(body.kind, "Status");
-      assert.equal(body.reason, "Conflict");
-      return true;
-    });
+    await assert.rejects(
+      core.replaceNamespacedConfigMap({ namespace: NAMESPACE, name: "client-a", body: { ...current, data: { greeting: "stale" } } }),
+      (error: unknown) => {
+        isApiException(409)(error);
+        const body = JSON.parse(String((error as k8s.ApiException<unknown>).body)) as { kind?: string; reason?: string };
+        assert.equal(body.kind, "Status");
+        assert.equal(body.reason, "Conflict");
+        return true;
+      },
+    );
     const after = await core.readNamespacedConfigMap({ namespace: NAMESPACE, name: "client-a" });
     assert.deepEqual(after.data, { greeting: "updated" });
   });
@@ -122,8 +128,10 @@ describe("@kubernetes/client-node against the server", () => {
       await informer?.stop();
     });
 
-    const seen = (verb: string, name: string, check: (data?: Record<string, string>) => boolean = () => true) => () =>
-      events.some((event) => event.verb === verb && event.name === name && check(event.data));
+    const seen =
+      (verb: string, name: string, check: (data?: Record<string, string>) => boolean = () => true) =>
+      () =>
+        events.some((event) => event.verb === verb && event.name === name && check(event.data));
 
     it("reports the existing objects as adds from its initial list", async () => {
       assert.ok(seen(k8s.ADD, "pre-existing")());
@@ -133,8 +141,14 @@ describe("@kubernetes/client-node against the server", () => {
     it("sees an add, an update and a delete", async () => {
       await core.createNamespacedConfigMap({ namespace, body: { metadata: { name: "watched" }, data: { v: "1" } } });
       await waitFor(seen(k8s.ADD, "watched"), { what: "the informer's add event" });
-      await core.patchNamespacedConfigMap({ namespace, name: "watched", body: { data: { v: "2" } } }, k8s.setHeaderOptions("Content-Type", k8s.PatchStrategy.MergePatch));
-      await waitFor(seen(k8s.UPDATE, "watched", (data) => data?.["v"] === "2"), { what: "the informer's update event" });
+      await core.patchNamespacedConfigMap(
+        { namespace, name: "watched", body: { data: { v: "2" } } },
+        k8s.setHeaderOptions("Content-Type", k8s.PatchStrategy.MergePatch),
+      );
+      await waitFor(
+        seen(k8s.UPDATE, "watched", (data) => data?.["v"] === "2"),
+        { what: "the informer's update event" },
+      );
       assert.equal(informer.get("watched", namespace)?.data?.["v"], "2");
       await core.deleteNamespacedConfigMap({ namespace, name: "watched" });
       await waitFor(seen(k8s.DELETE, "watched"), { what: "the informer's delete event" });

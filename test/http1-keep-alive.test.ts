@@ -47,7 +47,8 @@ describe("HTTP/1.1 keep-alive listener", () => {
   const handler: Handler = async ({ request }): Promise<ApiResponse> => {
     if (request.path === "/held") await new Promise<void>((resolve) => (release = resolve));
     if (request.path === "/queued") queuedAnswered();
-    if (request.method === "GET") return { status: 200, headers: { "content-type": "application/octet-stream" }, body: Buffer.alloc(sizes[request.path] ?? 0, 0x61) };
+    if (request.method === "GET")
+      return { status: 200, headers: { "content-type": "application/octet-stream" }, body: Buffer.alloc(sizes[request.path] ?? 0, 0x61) };
     putArrived();
     const body = await request.body(REQUEST_BYTES * 2);
     return { status: 200, headers: { "content-type": "application/json" }, body: JSON.stringify({ received: body.length }) };
@@ -85,7 +86,10 @@ describe("HTTP/1.1 keep-alive listener", () => {
   }
 
   function put(size: number): Buffer {
-    return Buffer.concat([Buffer.from(`PUT /echo HTTP/1.1\r\nHost: localhost\r\nContent-Type: application/octet-stream\r\nContent-Length: ${size}\r\n\r\n`), Buffer.alloc(size, 0x62)]);
+    return Buffer.concat([
+      Buffer.from(`PUT /echo HTTP/1.1\r\nHost: localhost\r\nContent-Type: application/octet-stream\r\nContent-Length: ${size}\r\n\r\n`),
+      Buffer.alloc(size, 0x62),
+    ]);
   }
 
   it("answers a large request sent while a large response is still under backpressure", async () => {
@@ -133,7 +137,10 @@ describe("HTTP/1.1 keep-alive listener", () => {
     release();
     const responses = await readResponses(socket, 3, QUEUED_BYTES, []);
     assert.equal(responses.length, 3, "the connection was closed before every response arrived");
-    assert.deepEqual(responses.map((response) => response.status), [200, 200, 200]);
+    assert.deepEqual(
+      responses.map((response) => response.status),
+      [200, 200, 200],
+    );
     assert.equal(responses[1]?.body.length, QUEUED_BYTES);
     assert.deepEqual(JSON.parse(responses[2]?.body.toString("utf8") ?? "null"), { received: REQUEST_BYTES });
   });

@@ -17,7 +17,10 @@ function clients(server: RunningServer): { config: k8s.KubeConfig; core: k8s.Cor
 
 /** Names the informer's cache holds, sorted. */
 function cached(informer: Informer): string[] {
-  return informer.list().map((object) => object.metadata?.name ?? "").sort();
+  return informer
+    .list()
+    .map((object) => object.metadata?.name ?? "")
+    .sort();
 }
 
 async function serverNames(core: k8s.CoreV1Api, namespace: string): Promise<string[]> {
@@ -26,7 +29,12 @@ async function serverNames(core: k8s.CoreV1Api, namespace: string): Promise<stri
 }
 
 /** Runs an informer that restarts itself after an error, as controllers do. */
-function resilientInformer(config: k8s.KubeConfig, core: k8s.CoreV1Api, namespace: string, errors: unknown[]): { informer: Informer; lists: () => number; stop(): Promise<void> } {
+function resilientInformer(
+  config: k8s.KubeConfig,
+  core: k8s.CoreV1Api,
+  namespace: string,
+  errors: unknown[],
+): { informer: Informer; lists: () => number; stop(): Promise<void> } {
   let lists = 0;
   const informer = k8s.makeInformer(config, `/api/v1/namespaces/${namespace}/configmaps`, () => {
     lists++;
@@ -79,7 +87,10 @@ describe("informers across server-side interruptions", () => {
     await waitFor(() => lists() >= 2, { timeoutMs: 15_000, what: "a re-list after the 410" });
     await core.createNamespacedConfigMap({ namespace: "quiet", body: { metadata: { name: "after-410" } } });
     await core.deleteNamespacedConfigMap({ namespace: "quiet", name: "before" });
-    await waitFor(async () => JSON.stringify(cached(informer)) === JSON.stringify(await serverNames(core, "quiet")), { timeoutMs: 15_000, what: "informer cache never matched the server" });
+    await waitFor(async () => JSON.stringify(cached(informer)) === JSON.stringify(await serverNames(core, "quiet")), {
+      timeoutMs: 15_000,
+      what: "informer cache never matched the server",
+    });
     assert.deepEqual(cached(informer), ["after-410"]);
     await stop();
   });
@@ -103,7 +114,10 @@ describe("informers across server-side interruptions", () => {
     ({ config, core } = clients(second));
     await core.createNamespacedConfigMap({ namespace: "durable", body: { metadata: { name: "two" } } });
     await core.deleteNamespacedConfigMap({ namespace: "durable", name: "one" });
-    await waitFor(async () => JSON.stringify(cached(informer)) === JSON.stringify(["two"]), { timeoutMs: 20_000, what: `informer cache is ${JSON.stringify(cached(informer))}` });
+    await waitFor(async () => JSON.stringify(cached(informer)) === JSON.stringify(["two"]), {
+      timeoutMs: 20_000,
+      what: `informer cache is ${JSON.stringify(cached(informer))}`,
+    });
     await stop();
   });
 });

@@ -70,7 +70,10 @@ describe("parity with kube-apiserver", () => {
     } finally {
       process.off("warning", onWarning);
     }
-    assert.deepEqual(warnings.filter((warning) => warning.startsWith("MaxListenersExceededWarning")), []);
+    assert.deepEqual(
+      warnings.filter((warning) => warning.startsWith("MaxListenersExceededWarning")),
+      [],
+    );
   });
 
   it("stop() finishes within the grace period while a client holds a connection without a TLS handshake", async () => {

@@ -65,14 +65,22 @@ describe("kubectl 1.30 server-side apply", () => {
   });
 
   it("serves apps/v1 deployments (short name deploy, category all)", async () => {
-    const row = ok(await kubectl(["api-resources", "--api-group=apps"])).split("\n").find((line) => line.startsWith("deployments "));
+    const row = ok(await kubectl(["api-resources", "--api-group=apps"]))
+      .split("\n")
+      .find((line) => line.startsWith("deployments "));
     assert.match(row ?? "", /^deployments\s+deploy\s+apps\/v1\s+true\s+Deployment$/);
     assert.match(ok(await kubectl(["api-resources", "--categories=all", "-o", "name"])), /^deployments\.apps$/m);
   });
 
   it("two managers share a Deployment: the containers belong to one, the replicas to the other", async () => {
-    assert.match(ok(await kubectl(["apply", "--server-side", "--field-manager=deployer", "-f", manifest(deployment())])), /deployment\.apps\/web serverside-applied/);
-    assert.match(ok(await kubectl(["apply", "--server-side", "--field-manager=scaler", "-f", manifest(deployment({ replicas: 3, withContainers: false }))])), /deployment\.apps\/web serverside-applied/);
+    assert.match(
+      ok(await kubectl(["apply", "--server-side", "--field-manager=deployer", "-f", manifest(deployment())])),
+      /deployment\.apps\/web serverside-applied/,
+    );
+    assert.match(
+      ok(await kubectl(["apply", "--server-side", "--field-manager=scaler", "-f", manifest(deployment({ replicas: 3, withContainers: false }))])),
+      /deployment\.apps\/web serverside-applied/,
+    );
     const object = await get("deploy", "web");
     assert.equal(object.spec?.replicas, 3);
     assert.equal(object.spec?.template?.spec.containers[0]?.image, "nginx:1.25");
@@ -117,17 +125,26 @@ describe("kubectl 1.30 server-side apply", () => {
     try {
       const startVersion = await listVersion();
       const deploymentBefore = await get("deployment", "web");
-      assert.match(ok(await kubectl(["apply", "--server-side", "--dry-run=server", "--field-manager=deployer", "-f", manifest(deployment({ image: "nginx:dry" }))])), /deployment\.apps\/web serverside-applied \(server dry run\)/);
+      assert.match(
+        ok(await kubectl(["apply", "--server-side", "--dry-run=server", "--field-manager=deployer", "-f", manifest(deployment({ image: "nginx:dry" }))])),
+        /deployment\.apps\/web serverside-applied \(server dry run\)/,
+      );
       const cm = { apiVersion: "v1", kind: "ConfigMap", metadata: { name: "dry-only", namespace: "dry" }, data: { a: "b" } };
       assert.match(ok(await kubectl(["create", "--dry-run=server", "-f", manifest(cm)])), /configmap\/dry-only created \(server dry run\)/);
-      assert.match(ok(await kubectl(["apply", "--server-side", "--dry-run=server", "-f", manifest(cm)])), /configmap\/dry-only serverside-applied \(server dry run\)/);
+      assert.match(
+        ok(await kubectl(["apply", "--server-side", "--dry-run=server", "-f", manifest(cm)])),
+        /configmap\/dry-only serverside-applied \(server dry run\)/,
+      );
       assert.equal(await listVersion(), startVersion, "no resourceVersion consumed");
       assert.equal((await get("deployment", "web")).metadata.resourceVersion, deploymentBefore.metadata.resourceVersion);
       const missing = await kubectl(["get", "configmap", "dry-only", "-n", "dry"]);
       assert.notEqual(missing.code, 0);
       assert.match(missing.stderr, /NotFound/);
       ok(await kubectl(["create", "configmap", "marker", "-n", "dry"]));
-      await waitFor(() => watch.stdout().includes("configmap/marker"), { timeoutMs: 15_000, what: `the watch to print the marker (stdout: ${watch.stdout()} stderr: ${watch.stderr()})` });
+      await waitFor(() => watch.stdout().includes("configmap/marker"), {
+        timeoutMs: 15_000,
+        what: `the watch to print the marker (stdout: ${watch.stdout()} stderr: ${watch.stderr()})`,
+      });
       assert.equal(watch.stdout().trim(), "configmap/marker", "the dry runs produced no watch event");
     } finally {
       await watch.stop();

@@ -34,7 +34,11 @@ function documents(groups: { networking: string; rbac: string }, manifest: Manif
       apiVersion: "apps/v1",
       kind: "Deployment",
       metadata: { name: "web", labels: { app: "web" } },
-      spec: { replicas: manifest.replicas, selector: { matchLabels: { app: "web" } }, template: { metadata: { labels: { app: "web" } }, spec: { containers } } },
+      spec: {
+        replicas: manifest.replicas,
+        selector: { matchLabels: { app: "web" } },
+        template: { metadata: { labels: { app: "web" } }, spec: { containers } },
+      },
     },
     { apiVersion: "v1", kind: "Service", metadata: { name: "web" }, spec: { selector: { app: "web" }, ports: [{ name: "http", port: 80, targetPort: 80 }] } },
     { apiVersion: "v1", kind: "ConfigMap", metadata: { name: "web-config" }, data: manifest.data },
@@ -42,9 +46,21 @@ function documents(groups: { networking: string; rbac: string }, manifest: Manif
       apiVersion: `${groups.networking}/v1`,
       kind: "Ingress",
       metadata: { name: "web" },
-      spec: { rules: [{ host: "web.example.com", http: { paths: [{ path: manifest.path, pathType: "Prefix", backend: { service: { name: "web", port: { number: 80 } } } }] } }] },
+      spec: {
+        rules: [
+          {
+            host: "web.example.com",
+            http: { paths: [{ path: manifest.path, pathType: "Prefix", backend: { service: { name: "web", port: { number: 80 } } } }] },
+          },
+        ],
+      },
     },
-    { apiVersion: `${groups.rbac}/v1`, kind: "Role", metadata: { name: "web-reader" }, rules: [{ apiGroups: [""], resources: ["configmaps"], verbs: manifest.verbs }] },
+    {
+      apiVersion: `${groups.rbac}/v1`,
+      kind: "Role",
+      metadata: { name: "web-reader" },
+      rules: [{ apiGroups: [""], resources: ["configmaps"], verbs: manifest.verbs }],
+    },
     {
       apiVersion: `${groups.rbac}/v1`,
       kind: "RoleBinding",
@@ -165,11 +181,23 @@ for (const profile of [ORCH_PROFILE, KUBERNETES_PROFILE]) {
 
     it("apply -f creates every object of a multi-document manifest", async () => {
       const output = ok(await kubectl(["apply", "-f", write(documents(groups, first))]));
-      for (const line of ["deployment.apps/web created", "service/web created", "configmap/web-config created", `ingress.${groups.networking}/web created`, `role.${groups.rbac}/web-reader created`, `rolebinding.${groups.rbac}/web-reader created`]) {
+      for (const line of [
+        "deployment.apps/web created",
+        "service/web created",
+        "configmap/web-config created",
+        `ingress.${groups.networking}/web created`,
+        `role.${groups.rbac}/web-reader created`,
+        `rolebinding.${groups.rbac}/web-reader created`,
+      ]) {
         assert.ok(output.includes(line), `${line} in ${output}`);
       }
-      const deployment = JSON.parse(ok(await kubectl(["get", "deployment", "web", "-o", "json"]))) as { spec: { template: { spec: { containers: { name: string; imagePullPolicy: string }[] } }; strategy: { type: string } } };
-      assert.deepEqual(deployment.spec.template.spec.containers.map((container) => container.name), ["web", "sidecar"]);
+      const deployment = JSON.parse(ok(await kubectl(["get", "deployment", "web", "-o", "json"]))) as {
+        spec: { template: { spec: { containers: { name: string; imagePullPolicy: string }[] } }; strategy: { type: string } };
+      };
+      assert.deepEqual(
+        deployment.spec.template.spec.containers.map((container) => container.name),
+        ["web", "sidecar"],
+      );
       assert.equal(deployment.spec.strategy.type, "RollingUpdate", "defaulted by the server");
     });
 
@@ -177,9 +205,14 @@ for (const profile of [ORCH_PROFILE, KUBERNETES_PROFILE]) {
       const output = ok(await kubectl(["apply", "-f", write(documents(groups, second))]));
       assert.match(output, /deployment\.apps\/web configured/);
       assert.match(output, /service\/web unchanged/);
-      const deployment = JSON.parse(ok(await kubectl(["get", "deployment", "web", "-o", "json"]))) as { spec: { replicas: number; template: { spec: { containers: { name: string; image: string; env: unknown[]; ports: unknown[] }[] } } } };
+      const deployment = JSON.parse(ok(await kubectl(["get", "deployment", "web", "-o", "json"]))) as {
+        spec: { replicas: number; template: { spec: { containers: { name: string; image: string; env: unknown[]; ports: unknown[] }[] } } };
+      };
       assert.equal(deployment.spec.replicas, 3);
-      assert.deepEqual(deployment.spec.template.spec.containers.map((container) => [container.name, container.image]), [["web", "nginx:1.26"]]);
+      assert.deepEqual(
+        deployment.spec.template.spec.containers.map((container) => [container.name, container.image]),
+        [["web", "nginx:1.26"]],
+      );
       assert.deepEqual(deployment.spec.template.spec.containers[0]?.env, [{ name: "MODE", value: "prod" }]);
       assert.deepEqual(JSON.parse(ok(await kubectl(["get", "configmap", "web-config", "-o", "jsonpath={.data}"]))), { a: "1", c: "3" });
       assert.equal(ok(await kubectl(["get", "ingress", "web", "-o", "jsonpath={.spec.rules[0].http.paths[0].path}"])), "/app");
@@ -209,7 +242,9 @@ for (const profile of [ORCH_PROFILE, KUBERNETES_PROFILE]) {
     });
 
     it("reports validation errors by field", async () => {
-      const invalid = write(JSON.stringify({ apiVersion: "v1", kind: "Pod", metadata: { name: "bad" }, spec: { restartPolicy: "Sometimes", containers: [{ name: "c" }] } }));
+      const invalid = write(
+        JSON.stringify({ apiVersion: "v1", kind: "Pod", metadata: { name: "bad" }, spec: { restartPolicy: "Sometimes", containers: [{ name: "c" }] } }),
+      );
       const result = await kubectl(["apply", "-f", invalid]);
       assert.notEqual(result.code, 0);
       assert.match(result.stderr, /spec\.restartPolicy: Unsupported value: "Sometimes"/);

@@ -27,7 +27,15 @@ describe("kubectl 1.30 certificate approve / deny (kubernetes profile)", () => {
   let kubectl: Kubectl;
   const create = async (name: string): Promise<void> => {
     const path = join(server().dataDir, `${name}.json`);
-    writeFileSync(path, JSON.stringify({ apiVersion: `${apiGroup(profile, "certificates")}/v1`, kind: "CertificateSigningRequest", metadata: { name }, spec: { request: TEST_CSR_REQUEST, signerName: "example.com/signer", usages: ["client auth"] } }));
+    writeFileSync(
+      path,
+      JSON.stringify({
+        apiVersion: `${apiGroup(profile, "certificates")}/v1`,
+        kind: "CertificateSigningRequest",
+        metadata: { name },
+        spec: { request: TEST_CSR_REQUEST, signerName: "example.com/signer", usages: ["client auth"] },
+      }),
+    );
     ok(await kubectl(["create", "-f", path]));
   };
   const read = async (name: string): Promise<Csr> => JSON.parse(ok(await kubectl(["get", "csr", name, "-o", "json"]))) as Csr;
@@ -40,7 +48,10 @@ describe("kubectl 1.30 certificate approve / deny (kubernetes profile)", () => {
     await create("to-approve");
     assert.match(ok(await kubectl(["certificate", "approve", "to-approve"])), /approved/);
     const csr = await read("to-approve");
-    assert.deepEqual(csr.status.conditions?.map((condition) => [condition.type, condition.status, condition.reason]), [["Approved", "True", "KubectlApprove"]]);
+    assert.deepEqual(
+      csr.status.conditions?.map((condition) => [condition.type, condition.status, condition.reason]),
+      [["Approved", "True", "KubectlApprove"]],
+    );
     assert.match(ok(await kubectl(["get", "csr", "to-approve"])), /Approved/);
     assert.ok((csr.spec.username ?? "") !== "", "the requester is recorded");
   });
@@ -48,10 +59,12 @@ describe("kubectl 1.30 certificate approve / deny (kubernetes profile)", () => {
   it("deny adds a Denied condition; kubectl then refuses to approve it", async () => {
     await create("to-deny");
     ok(await kubectl(["certificate", "deny", "to-deny"]));
-    assert.deepEqual((await read("to-deny")).status.conditions?.map((condition) => condition.type), ["Denied"]);
+    assert.deepEqual(
+      (await read("to-deny")).status.conditions?.map((condition) => condition.type),
+      ["Denied"],
+    );
     const refused = await kubectl(["certificate", "approve", "to-deny"]);
     assert.notEqual(refused.code, 0);
     assert.match(refused.stderr, /already Denied/);
-
   });
 });

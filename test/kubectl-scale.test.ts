@@ -21,9 +21,24 @@ describe("kubectl scale", () => {
     kubectl = kubectlFor(server().server.kubeconfigPath, server().dataDir);
     const manifest = join(server().dataDir, "workloads.json");
     const items = [
-      { apiVersion: "apps/v1", kind: "Deployment", metadata: { name: "web" }, spec: { replicas: 2, selector: { matchLabels: { app: "web" } }, template: template("web") } },
-      { apiVersion: "v1", kind: "ReplicationController", metadata: { name: "legacy" }, spec: { replicas: 1, selector: { app: "legacy" }, template: template("legacy") } },
-      { apiVersion: "apps/v1", kind: "StatefulSet", metadata: { name: "db" }, spec: { serviceName: "db", selector: { matchLabels: { app: "db" } }, template: template("db") } },
+      {
+        apiVersion: "apps/v1",
+        kind: "Deployment",
+        metadata: { name: "web" },
+        spec: { replicas: 2, selector: { matchLabels: { app: "web" } }, template: template("web") },
+      },
+      {
+        apiVersion: "v1",
+        kind: "ReplicationController",
+        metadata: { name: "legacy" },
+        spec: { replicas: 1, selector: { app: "legacy" }, template: template("legacy") },
+      },
+      {
+        apiVersion: "apps/v1",
+        kind: "StatefulSet",
+        metadata: { name: "db" },
+        spec: { serviceName: "db", selector: { matchLabels: { app: "db" } }, template: template("db") },
+      },
     ];
     writeFileSync(manifest, JSON.stringify({ apiVersion: "v1", kind: "List", items }));
     ok(await kubectl(["create", "-f", manifest]));
@@ -59,7 +74,10 @@ describe("kubectl scale", () => {
   });
 
   it("reads the Scale with get --raw", async () => {
-    const scale = JSON.parse(ok(await kubectl(["get", "--raw", "/apis/apps/v1/namespaces/default/deployments/web/scale"]))) as Record<string, Record<string, unknown>>;
+    const scale = JSON.parse(ok(await kubectl(["get", "--raw", "/apis/apps/v1/namespaces/default/deployments/web/scale"]))) as Record<
+      string,
+      Record<string, unknown>
+    >;
     assert.equal(scale["kind"], "Scale");
     assert.equal(scale["apiVersion"], "autoscaling/v1");
     assert.equal(scale["metadata"]?.["name"], "web");

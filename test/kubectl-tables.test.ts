@@ -66,31 +66,95 @@ for (const profile of [ORCH_PROFILE, KUBERNETES_PROFILE]) {
         spec: {
           replicas: 2,
           selector: { matchLabels: { app: "web" } },
-          template: { metadata: { labels: { app: "web" } }, spec: { containers: [{ name: "web", image: "nginx:1.25" }, { name: "log", image: "busybox:1.36" }] } },
+          template: {
+            metadata: { labels: { app: "web" } },
+            spec: {
+              containers: [
+                { name: "web", image: "nginx:1.25" },
+                { name: "log", image: "busybox:1.36" },
+              ],
+            },
+          },
         },
       });
       await patchStatus("deployment/web", { replicas: 2, readyReplicas: 1, updatedReplicas: 2, availableReplicas: 1 });
       const narrow = row(table(ok(await kubectl(["get", "deployments"])), ["NAME", "READY", "UP-TO-DATE", "AVAILABLE", "AGE"]), "web");
       assert.deepEqual({ ...narrow, AGE: "" }, { NAME: "web", READY: "1/2", "UP-TO-DATE": "2", AVAILABLE: "1", AGE: "" });
-      const wide = row(table(ok(await kubectl(["get", "deployments", "-o", "wide"])), ["NAME", "READY", "UP-TO-DATE", "AVAILABLE", "AGE", "CONTAINERS", "IMAGES", "SELECTOR"]), "web");
+      const wide = row(
+        table(ok(await kubectl(["get", "deployments", "-o", "wide"])), ["NAME", "READY", "UP-TO-DATE", "AVAILABLE", "AGE", "CONTAINERS", "IMAGES", "SELECTOR"]),
+        "web",
+      );
       assert.match(wide["AGE"] ?? "", AGE);
-      assert.deepEqual({ ...wide, AGE: "" }, { NAME: "web", READY: "1/2", "UP-TO-DATE": "2", AVAILABLE: "1", AGE: "", CONTAINERS: "web,log", IMAGES: "nginx:1.25,busybox:1.36", SELECTOR: "app=web" });
+      assert.deepEqual(
+        { ...wide, AGE: "" },
+        {
+          NAME: "web",
+          READY: "1/2",
+          "UP-TO-DATE": "2",
+          AVAILABLE: "1",
+          AGE: "",
+          CONTAINERS: "web,log",
+          IMAGES: "nginx:1.25,busybox:1.36",
+          SELECTOR: "app=web",
+        },
+      );
     });
 
     it("get pods -o wide: status and restarts from the containers, IP, node, nominated node, readiness gates", async () => {
-      await apply({ apiVersion: "v1", kind: "Pod", metadata: { name: "web" }, spec: { nodeName: "node-1", containers: [{ name: "web", image: "nginx:1.25" }] } });
+      await apply({
+        apiVersion: "v1",
+        kind: "Pod",
+        metadata: { name: "web" },
+        spec: { nodeName: "node-1", containers: [{ name: "web", image: "nginx:1.25" }] },
+      });
       const finishedAt = new Date(Date.now() - 5 * 60_000).toISOString().replace(/\.\d{3}Z$/, "Z");
       await patchStatus("pod/web", {
         phase: "Running",
         podIP: "10.0.0.5",
         podIPs: [{ ip: "10.0.0.5" }],
         conditions: [{ type: "Ready", status: "True" }],
-        containerStatuses: [{ name: "web", image: "nginx:1.25", imageID: "", ready: true, restartCount: 1, state: { running: {} }, lastState: { terminated: { exitCode: 1, finishedAt } } }],
+        containerStatuses: [
+          {
+            name: "web",
+            image: "nginx:1.25",
+            imageID: "",
+            ready: true,
+            restartCount: 1,
+            state: { running: {} },
+            lastState: { terminated: { exitCode: 1, finishedAt } },
+          },
+        ],
       });
-      const pod = row(table(ok(await kubectl(["get", "pods", "-o", "wide"])), ["NAME", "READY", "STATUS", "RESTARTS", "AGE", "IP", "NODE", "NOMINATED NODE", "READINESS GATES"]), "web");
+      const pod = row(
+        table(ok(await kubectl(["get", "pods", "-o", "wide"])), [
+          "NAME",
+          "READY",
+          "STATUS",
+          "RESTARTS",
+          "AGE",
+          "IP",
+          "NODE",
+          "NOMINATED NODE",
+          "READINESS GATES",
+        ]),
+        "web",
+      );
       assert.match(pod["AGE"] ?? "", AGE);
       assert.match(pod["RESTARTS"] ?? "", /^1 \(5m\d*s? ago\)$/);
-      assert.deepEqual({ ...pod, AGE: "", RESTARTS: "" }, { NAME: "web", READY: "1/1", STATUS: "Running", RESTARTS: "", AGE: "", IP: "10.0.0.5", NODE: "node-1", "NOMINATED NODE": "<none>", "READINESS GATES": "<none>" });
+      assert.deepEqual(
+        { ...pod, AGE: "", RESTARTS: "" },
+        {
+          NAME: "web",
+          READY: "1/1",
+          STATUS: "Running",
+          RESTARTS: "",
+          AGE: "",
+          IP: "10.0.0.5",
+          NODE: "node-1",
+          "NOMINATED NODE": "<none>",
+          "READINESS GATES": "<none>",
+        },
+      );
       table(ok(await kubectl(["get", "pods"])), ["NAME", "READY", "STATUS", "RESTARTS", "AGE"]);
     });
 
@@ -102,7 +166,9 @@ for (const profile of [ORCH_PROFILE, KUBERNETES_PROFILE]) {
         spec: {
           ingressClassName: "nginx",
           tls: [{ hosts: ["web.example.com"], secretName: "web-tls" }],
-          rules: [{ host: "web.example.com", http: { paths: [{ path: "/", pathType: "Prefix", backend: { service: { name: "web", port: { number: 80 } } } }] } }],
+          rules: [
+            { host: "web.example.com", http: { paths: [{ path: "/", pathType: "Prefix", backend: { service: { name: "web", port: { number: 80 } } } }] } },
+          ],
         },
       });
       const ingress = row(table(ok(await kubectl(["get", "ingress"])), ["NAME", "CLASS", "HOSTS", "ADDRESS", "PORTS", "AGE"]), "web");
@@ -114,11 +180,21 @@ for (const profile of [ORCH_PROFILE, KUBERNETES_PROFILE]) {
         apiVersion: "batch/v1",
         kind: "CronJob",
         metadata: { name: "backup" },
-        spec: { schedule: "*/5 * * * *", timeZone: "Etc/UTC", jobTemplate: { spec: { template: { spec: { restartPolicy: "Never", containers: [{ name: "backup", image: "busybox:1.36" }] } } } } },
+        spec: {
+          schedule: "*/5 * * * *",
+          timeZone: "Etc/UTC",
+          jobTemplate: { spec: { template: { spec: { restartPolicy: "Never", containers: [{ name: "backup", image: "busybox:1.36" }] } } } },
+        },
       });
-      const cronJob = row(table(ok(await kubectl(["get", "cronjobs"])), ["NAME", "SCHEDULE", "TIMEZONE", "SUSPEND", "ACTIVE", "LAST SCHEDULE", "AGE"]), "backup");
+      const cronJob = row(
+        table(ok(await kubectl(["get", "cronjobs"])), ["NAME", "SCHEDULE", "TIMEZONE", "SUSPEND", "ACTIVE", "LAST SCHEDULE", "AGE"]),
+        "backup",
+      );
       assert.match(cronJob["AGE"] ?? "", AGE);
-      assert.deepEqual({ ...cronJob, AGE: "" }, { NAME: "backup", SCHEDULE: "*/5 * * * *", TIMEZONE: "Etc/UTC", SUSPEND: "False", ACTIVE: "0", "LAST SCHEDULE": "<none>", AGE: "" });
+      assert.deepEqual(
+        { ...cronJob, AGE: "" },
+        { NAME: "backup", SCHEDULE: "*/5 * * * *", TIMEZONE: "Etc/UTC", SUSPEND: "False", ACTIVE: "0", "LAST SCHEDULE": "<none>", AGE: "" },
+      );
     });
 
     it("get clusterrolebindings -o wide: ROLE, then USERS GROUPS SERVICEACCOUNTS", async () => {
@@ -134,8 +210,14 @@ for (const profile of [ORCH_PROFILE, KUBERNETES_PROFILE]) {
           { kind: "ServiceAccount", name: "builder", namespace: "ci" },
         ],
       });
-      const binding = row(table(ok(await kubectl(["get", "clusterrolebindings", "-o", "wide"])), ["NAME", "ROLE", "AGE", "USERS", "GROUPS", "SERVICEACCOUNTS"]), "viewers");
-      assert.deepEqual({ ...binding, AGE: "" }, { NAME: "viewers", ROLE: "ClusterRole/view", AGE: "", USERS: "alice", GROUPS: "devs", SERVICEACCOUNTS: "ci/builder" });
+      const binding = row(
+        table(ok(await kubectl(["get", "clusterrolebindings", "-o", "wide"])), ["NAME", "ROLE", "AGE", "USERS", "GROUPS", "SERVICEACCOUNTS"]),
+        "viewers",
+      );
+      assert.deepEqual(
+        { ...binding, AGE: "" },
+        { NAME: "viewers", ROLE: "ClusterRole/view", AGE: "", USERS: "alice", GROUPS: "devs", SERVICEACCOUNTS: "ci/builder" },
+      );
       row(table(ok(await kubectl(["get", "clusterrolebindings"])), ["NAME", "ROLE", "AGE"]), "viewers");
     });
 
@@ -151,7 +233,10 @@ for (const profile of [ORCH_PROFILE, KUBERNETES_PROFILE]) {
       assert.notEqual(requestor, "");
       const pending = row(table(ok(await kubectl(["get", "csr"])), headers), "alice");
       assert.match(pending["AGE"] ?? "", AGE);
-      assert.deepEqual({ ...pending, AGE: "" }, { NAME: "alice", AGE: "", SIGNERNAME: "example.com/signer", REQUESTOR: requestor, REQUESTEDDURATION: "120m", CONDITION: "Pending" });
+      assert.deepEqual(
+        { ...pending, AGE: "" },
+        { NAME: "alice", AGE: "", SIGNERNAME: "example.com/signer", REQUESTOR: requestor, REQUESTEDDURATION: "120m", CONDITION: "Pending" },
+      );
     });
 
     it("get hpa: REFERENCE TARGETS MINPODS MAXPODS REPLICAS, the same through autoscaling/v1", async () => {
@@ -169,7 +254,11 @@ for (const profile of [ORCH_PROFILE, KUBERNETES_PROFILE]) {
           ],
         },
       });
-      await patchStatus("hpa/web", { currentReplicas: 2, desiredReplicas: 2, currentMetrics: [{ type: "Resource", resource: { name: "cpu", current: { averageUtilization: 40 } } }] });
+      await patchStatus("hpa/web", {
+        currentReplicas: 2,
+        desiredReplicas: 2,
+        currentMetrics: [{ type: "Resource", resource: { name: "cpu", current: { averageUtilization: 40 } } }],
+      });
       const headers = ["NAME", "REFERENCE", "TARGETS", "MINPODS", "MAXPODS", "REPLICAS", "AGE"];
       const expected = { NAME: "web", REFERENCE: "Deployment/web", TARGETS: "cpu: 40%/80%, <unknown>/10", MINPODS: "1", MAXPODS: "5", REPLICAS: "2", AGE: "" };
       const hpa = row(table(ok(await kubectl(["get", "hpa"])), headers), "web");
@@ -180,13 +269,30 @@ for (const profile of [ORCH_PROFILE, KUBERNETES_PROFILE]) {
 
     it("get -w: watch events arrive as rows in the kind's columns", async () => {
       ok(await kubectl(["create", "namespace", "watched"]));
-      await apply({ apiVersion: "v1", kind: "Pod", metadata: { name: "seed", namespace: "watched" }, spec: { containers: [{ name: "c", image: "busybox:1.36" }] } });
+      await apply({
+        apiVersion: "v1",
+        kind: "Pod",
+        metadata: { name: "seed", namespace: "watched" },
+        spec: { containers: [{ name: "c", image: "busybox:1.36" }] },
+      });
       const watch = kubectl.spawn(["get", "pods", "-n", "watched", "-o", "wide", "-w", "--request-timeout=60s"]);
       try {
         // The list comes first; a pod created after it arrives through the watch.
         await waitFor(() => /^seed\s/m.test(watch.stdout()), { timeoutMs: 15_000, what: "kubectl -w to list the seed pod" });
-        await apply({ apiVersion: "v1", kind: "Pod", metadata: { name: "late", namespace: "watched" }, spec: { nodeName: "node-2", containers: [{ name: "c", image: "busybox:1.36" }] } });
-        const line = await waitFor(() => watch.stdout().split("\n").find((text) => text.startsWith("late ")), { timeoutMs: 15_000, what: `the new pod's row (stdout: ${watch.stdout()})` });
+        await apply({
+          apiVersion: "v1",
+          kind: "Pod",
+          metadata: { name: "late", namespace: "watched" },
+          spec: { nodeName: "node-2", containers: [{ name: "c", image: "busybox:1.36" }] },
+        });
+        const line = await waitFor(
+          () =>
+            watch
+              .stdout()
+              .split("\n")
+              .find((text) => text.startsWith("late ")),
+          { timeoutMs: 15_000, what: `the new pod's row (stdout: ${watch.stdout()})` },
+        );
         assert.match(line, /^late\s+0\/1\s+Pending\s+0\s+\d+s\s+<none>\s+node-2\s+<none>\s+<none>\s*$/);
       } finally {
         await watch.stop();

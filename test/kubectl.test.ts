@@ -100,7 +100,17 @@ describe("kubectl 1.30 against the server (sqlite backend)", () => {
     ok(await kubectl(["create", "configmap", "patched", "--from-literal=keep=1", "--from-literal=drop=2"]));
     assert.match(ok(await kubectl(["patch", "configmap", "patched", "--type", "merge", "-p", '{"data":{"merged":"m","drop":null}}'])), /patched/);
     assert.deepEqual((await getConfigMap("patched")).data, { keep: "1", merged: "m" });
-    ok(await kubectl(["patch", "configmap", "patched", "--type", "json", "-p", '[{"op":"add","path":"/data/json","value":"j"},{"op":"replace","path":"/data/keep","value":"one"}]']));
+    ok(
+      await kubectl([
+        "patch",
+        "configmap",
+        "patched",
+        "--type",
+        "json",
+        "-p",
+        '[{"op":"add","path":"/data/json","value":"j"},{"op":"replace","path":"/data/keep","value":"one"}]',
+      ]),
+    );
     assert.deepEqual((await getConfigMap("patched")).data, { keep: "one", merged: "m", json: "j" });
     ok(await kubectl(["patch", "configmap", "patched", "-p", '{"data":{"strategic":"s"}}']));
     assert.deepEqual((await getConfigMap("patched")).data, { keep: "one", merged: "m", json: "j", strategic: "s" });
@@ -108,7 +118,15 @@ describe("kubectl 1.30 against the server (sqlite backend)", () => {
 
   it("a failing json patch test op is rejected and changes nothing", async () => {
     const before = await getConfigMap("patched");
-    const result = await kubectl(["patch", "configmap", "patched", "--type", "json", "-p", '[{"op":"test","path":"/data/keep","value":"wrong"},{"op":"add","path":"/data/x","value":"y"}]']);
+    const result = await kubectl([
+      "patch",
+      "configmap",
+      "patched",
+      "--type",
+      "json",
+      "-p",
+      '[{"op":"test","path":"/data/keep","value":"wrong"},{"op":"add","path":"/data/x","value":"y"}]',
+    ]);
     assert.notEqual(result.code, 0);
     const after = await getConfigMap("patched");
     assert.deepEqual(after.data, before.data);
@@ -120,7 +138,9 @@ describe("kubectl 1.30 against the server (sqlite backend)", () => {
     ok(await kubectl(["create", "configmap", "web-b"]));
     assert.match(ok(await kubectl(["label", "configmap", "web-a", "tier=web"])), /configmap\/web-a labeled/);
     assert.equal(ok(await kubectl(["get", "configmap", "-l", "tier=web", "-o", "name"])).trim(), "configmap/web-a");
-    const notWeb = ok(await kubectl(["get", "configmap", "-l", "tier!=web", "-o", "name"])).trim().split("\n");
+    const notWeb = ok(await kubectl(["get", "configmap", "-l", "tier!=web", "-o", "name"]))
+      .trim()
+      .split("\n");
     assert.ok(notWeb.includes("configmap/web-b") && !notWeb.includes("configmap/web-a"), notWeb.join(", "));
   });
 
@@ -142,7 +162,11 @@ describe("kubectl 1.30 against the server (sqlite backend)", () => {
   });
 
   it("api-versions includes v1", async () => {
-    assert.ok(ok(await kubectl(["api-versions"])).split("\n").includes("v1"));
+    assert.ok(
+      ok(await kubectl(["api-versions"]))
+        .split("\n")
+        .includes("v1"),
+    );
   });
 
   it("deleting a namespace waits for it and removes its contents", async () => {
@@ -153,7 +177,10 @@ describe("kubectl 1.30 against the server (sqlite backend)", () => {
     assert.notEqual(gone.code, 0);
     assert.match(gone.stderr, /NotFound/);
     const all = JSON.parse(ok(await kubectl(["get", "configmap", "--all-namespaces", "-o", "json"]))) as ListLike;
-    assert.deepEqual(all.items.filter((item) => item.metadata.namespace === "t1"), []);
+    assert.deepEqual(
+      all.items.filter((item) => item.metadata.namespace === "t1"),
+      [],
+    );
     // A namespace of the same name starts empty.
     ok(await kubectl(["create", "namespace", "t1"]));
     assert.equal(ok(await kubectl(["get", "configmap", "-n", "t1", "-o", "name"])).trim(), "");
@@ -193,7 +220,10 @@ describe("kubectl 1.30 against the server (sqlite backend)", () => {
     const watch = kubectl.spawn(["get", "configmap", "-n", "watched", "-w", "--request-timeout=60s"]);
     try {
       // The initial list is printed first; anything created after it arrives through the watch.
-      await waitFor(() => /^seed\s/m.test(watch.stdout()), { timeoutMs: 15_000, what: `kubectl -w to list seed (stdout: ${watch.stdout()} stderr: ${watch.stderr()})` });
+      await waitFor(() => /^seed\s/m.test(watch.stdout()), {
+        timeoutMs: 15_000,
+        what: `kubectl -w to list seed (stdout: ${watch.stdout()} stderr: ${watch.stderr()})`,
+      });
       ok(await kubectl(["create", "configmap", "late", "-n", "watched"]));
       await waitFor(() => /^late\s/m.test(watch.stdout()), { timeoutMs: 15_000, what: "kubectl -w to print the new configmap" });
       assert.equal(watch.child.exitCode, null, "the watch should still be running");

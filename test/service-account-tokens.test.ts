@@ -27,7 +27,7 @@ describe("service-account tokens", () => {
   let anonymous: Credentials;
   const identity = async (token: string): Promise<number | string> => {
     const me = await whoami({ ...anonymous, token });
-    return me.status === 201 ? me.username ?? "" : me.status;
+    return me.status === 201 ? (me.username ?? "") : me.status;
   };
 
   before(async () => {
@@ -71,7 +71,15 @@ describe("service-account tokens", () => {
 
   it("a pod-bound token is rejected once the pod is deleted", async () => {
     const manifest = join(server().dataDir, "pod.json");
-    writeFileSync(manifest, JSON.stringify({ apiVersion: "v1", kind: "Pod", metadata: { name: "web" }, spec: { serviceAccountName: "builder", containers: [{ name: "app", image: "nginx" }] } }));
+    writeFileSync(
+      manifest,
+      JSON.stringify({
+        apiVersion: "v1",
+        kind: "Pod",
+        metadata: { name: "web" },
+        spec: { serviceAccountName: "builder", containers: [{ name: "app", image: "nginx" }] },
+      }),
+    );
     ok(await kubectl(["apply", "-f", manifest]));
     const token = ok(await kubectl(["create", "token", "builder", "--bound-object-kind", "Pod", "--bound-object-name", "web"])).trim();
     const claims = decodeJwt(token)["orch.io"] as { pod?: { name?: string } };
@@ -97,7 +105,10 @@ describe("service-account tokens", () => {
     assert.notEqual(missing.code, 0);
     assert.match(missing.stderr, /not found/);
     const manifest = join(server().dataDir, "other-pod.json");
-    writeFileSync(manifest, JSON.stringify({ apiVersion: "v1", kind: "Pod", metadata: { name: "other" }, spec: { containers: [{ name: "app", image: "nginx" }] } }));
+    writeFileSync(
+      manifest,
+      JSON.stringify({ apiVersion: "v1", kind: "Pod", metadata: { name: "other" }, spec: { containers: [{ name: "app", image: "nginx" }] } }),
+    );
     ok(await kubectl(["apply", "-f", manifest]));
     const mismatch = await kubectl(["create", "token", "builder", "--bound-object-kind", "Pod", "--bound-object-name", "other"]);
     assert.notEqual(mismatch.code, 0);
@@ -112,7 +123,14 @@ describe("service-account tokens", () => {
       sign = (claims) => new SignJWT(claims).setProtectedHeader({ alg: "RS256" }).sign(key);
       uid = String((json(await request(server().admin, "GET", "/api/v1/namespaces/default/serviceaccounts/builder"))["metadata"] as { uid: string }).uid);
     });
-    const bound = (exp: number) => ({ iss: ISSUER, aud: [ISSUER], sub: "system:serviceaccount:default:builder", iat: Math.floor(Date.now() / 1000) - 10, exp, "orch.io": { namespace: "default", serviceaccount: { name: "builder", uid } } });
+    const bound = (exp: number) => ({
+      iss: ISSUER,
+      aud: [ISSUER],
+      sub: "system:serviceaccount:default:builder",
+      iat: Math.floor(Date.now() / 1000) - 10,
+      exp,
+      "orch.io": { namespace: "default", serviceaccount: { name: "builder", uid } },
+    });
 
     it("an expired token is 401, and a valid one turns 401 once it expires", async () => {
       const now = Math.floor(Date.now() / 1000);
@@ -123,10 +141,23 @@ describe("service-account tokens", () => {
     });
 
     it("a legacy Secret token is accepted while its Secret holds it and rejected once the Secret is deleted", async () => {
-      const token = await sign({ iss: "orch/serviceaccount", sub: "system:serviceaccount:default:builder", "orch.io/serviceaccount/namespace": "default", "orch.io/serviceaccount/secret.name": "builder-token", "orch.io/serviceaccount/service-account.name": "builder", "orch.io/serviceaccount/service-account.uid": uid });
+      const token = await sign({
+        iss: "orch/serviceaccount",
+        sub: "system:serviceaccount:default:builder",
+        "orch.io/serviceaccount/namespace": "default",
+        "orch.io/serviceaccount/secret.name": "builder-token",
+        "orch.io/serviceaccount/service-account.name": "builder",
+        "orch.io/serviceaccount/service-account.uid": uid,
+      });
       assert.equal(await identity(token), 401, "no Secret holds it yet");
       const created = await request(server().admin, "POST", "/api/v1/namespaces/default/secrets", {
-        body: { apiVersion: "v1", kind: "Secret", metadata: { name: "builder-token", annotations: { "orch.io/service-account.name": "builder" } }, type: "orch.io/service-account-token", data: { token: Buffer.from(token).toString("base64") } },
+        body: {
+          apiVersion: "v1",
+          kind: "Secret",
+          metadata: { name: "builder-token", annotations: { "orch.io/service-account.name": "builder" } },
+          type: "orch.io/service-account-token",
+          data: { token: Buffer.from(token).toString("base64") },
+        },
       });
       assert.equal(created.status, 201, created.body);
       await waitFor(async () => (await identity(token)) === "system:serviceaccount:default:builder", { what: "the legacy token to be accepted" });
@@ -148,16 +179,27 @@ describe("service-account tokens", () => {
       const admin = parseKubeconfig(server().server.kubeconfig);
       const token = ok(await kubectl(["create", "token", "builder"])).trim();
       const binding = join(server().dataDir, "binding.json");
-      writeFileSync(binding, JSON.stringify({
-        apiVersion: "rbac.authorization.orch.io/v1",
-        kind: "ClusterRoleBinding",
-        metadata: { name: "builder-view" },
-        roleRef: { apiGroup: "rbac.authorization.orch.io", kind: "ClusterRole", name: "view" },
-        subjects: [{ kind: "ServiceAccount", name: "builder", namespace: "default" }],
-      }));
+      writeFileSync(
+        binding,
+        JSON.stringify({
+          apiVersion: "rbac.authorization.orch.io/v1",
+          kind: "ClusterRoleBinding",
+          metadata: { name: "builder-view" },
+          roleRef: { apiGroup: "rbac.authorization.orch.io", kind: "ClusterRole", name: "view" },
+          subjects: [{ kind: "ServiceAccount", name: "builder", namespace: "default" }],
+        }),
+      );
       ok(await kubectl(["apply", "-f", binding]));
       const path = join(server().dataDir, "token.kubeconfig");
-      writeFileSync(path, stringify({ ...admin, users: [{ name: "builder", user: { token } }], contexts: [{ name: "token", context: { cluster: admin.clusters[0]?.name, user: "builder" } }], "current-context": "token" }));
+      writeFileSync(
+        path,
+        stringify({
+          ...admin,
+          users: [{ name: "builder", user: { token } }],
+          contexts: [{ name: "token", context: { cluster: admin.clusters[0]?.name, user: "builder" } }],
+          "current-context": "token",
+        }),
+      );
       const withToken = kubectlFor(path, join(server().dataDir, "token-kubectl"));
       await waitFor(async () => (await withToken(["get", "configmaps"])).code === 0, { what: "the view binding to apply" });
       const denied = await withToken(["create", "configmap", "nope"]);

@@ -37,7 +37,13 @@ function parseLines(text: string): Line[] {
 /** Opens the watch over HTTP/1.1; `onHeaders` runs once the server has registered it. */
 function watchHttp1(credentials: Credentials, onHeaders: () => void): Promise<Streamed> {
   return new Promise((resolve, reject) => {
-    const request = https.request(new URL(WATCH, credentials.url), { ca: credentials.ca, cert: credentials.cert, key: credentials.key, agent: false, headers: { accept: "application/json" } });
+    const request = https.request(new URL(WATCH, credentials.url), {
+      ca: credentials.ca,
+      cert: credentials.cert,
+      key: credentials.key,
+      agent: false,
+      headers: { accept: "application/json" },
+    });
     request.on("error", reject);
     request.on("response", (response) => {
       assert.equal(response.httpVersion, "1.1");
@@ -46,7 +52,9 @@ function watchHttp1(credentials: Credentials, onHeaders: () => void): Promise<St
       const chunks: Buffer[] = [];
       response.on("data", (chunk: Buffer) => chunks.push(chunk));
       response.on("error", reject);
-      response.on("end", () => resolve({ status: response.statusCode ?? 0, lines: parseLines(Buffer.concat(chunks).toString("utf8")), complete: response.complete }));
+      response.on("end", () =>
+        resolve({ status: response.statusCode ?? 0, lines: parseLines(Buffer.concat(chunks).toString("utf8")), complete: response.complete }),
+      );
     });
     request.end();
   });
@@ -67,7 +75,11 @@ function watchHttp2(credentials: Credentials, onHeaders: () => void): Promise<St
     stream.on("error", reject);
     stream.on("end", () => {
       session.close();
-      resolve({ status, lines: parseLines(Buffer.concat(chunks).toString("utf8")), complete: stream.rstCode === undefined || stream.rstCode === http2.constants.NGHTTP2_NO_ERROR });
+      resolve({
+        status,
+        lines: parseLines(Buffer.concat(chunks).toString("utf8")),
+        complete: stream.rstCode === undefined || stream.rstCode === http2.constants.NGHTTP2_NO_ERROR,
+      });
     });
     stream.end();
   });
@@ -79,18 +91,32 @@ describe("cached watch streams through the listener", () => {
 
   before(async () => {
     writer = await connectHttp2(server().admin);
-    assert.equal((await writer.request("POST", "/api/v1/namespaces", { body: { apiVersion: "v1", kind: "Namespace", metadata: { name: NAMESPACE } } })).status, 201);
-    const created = await Promise.all(Array.from({ length: INITIAL }, (_, index) => writer.request("POST", `/api/v1/namespaces/${NAMESPACE}/configmaps`, { body: configMap(`initial-${index}`, { filler: FILLER }) })));
+    assert.equal(
+      (await writer.request("POST", "/api/v1/namespaces", { body: { apiVersion: "v1", kind: "Namespace", metadata: { name: NAMESPACE } } })).status,
+      201,
+    );
+    const created = await Promise.all(
+      Array.from({ length: INITIAL }, (_, index) =>
+        writer.request("POST", `/api/v1/namespaces/${NAMESPACE}/configmaps`, { body: configMap(`initial-${index}`, { filler: FILLER }) }),
+      ),
+    );
     assert.ok(created.every((response) => response.status === 201));
   });
 
-  for (const [protocol, open] of [["HTTP/1.1", watchHttp1], ["HTTP/2", watchHttp2]] as const) {
+  for (const [protocol, open] of [
+    ["HTTP/1.1", watchHttp1],
+    ["HTTP/2", watchHttp2],
+  ] as const) {
     it(`${protocol}: the state, then live events, then a final BOOKMARK, every line whole`, async () => {
       const tag = protocol === "HTTP/2" ? "h2" : "h1";
       let writes: Promise<unknown> = Promise.resolve();
       const streamed = await open(server().admin, () => {
         // The watch is registered before its headers go out: these are live events.
-        writes = Promise.all(Array.from({ length: LIVE }, (_, index) => writer.request("POST", `/api/v1/namespaces/${NAMESPACE}/configmaps`, { body: configMap(`live-${tag}-${index}`, { filler: FILLER }) })));
+        writes = Promise.all(
+          Array.from({ length: LIVE }, (_, index) =>
+            writer.request("POST", `/api/v1/namespaces/${NAMESPACE}/configmaps`, { body: configMap(`live-${tag}-${index}`, { filler: FILLER }) }),
+          ),
+        );
       });
       await writes;
       assert.equal(streamed.status, 200);
@@ -103,8 +129,14 @@ describe("cached watch streams through the listener", () => {
       assert.equal(initial.length, INITIAL);
       assert.equal(live.length, LIVE);
       assert.ok(events.every((line) => line.type === "ADDED"));
-      const liveVersions = events.filter((line) => line.object.metadata?.name?.startsWith(`live-${tag}-`) === true).map((line) => Number(line.object.metadata?.resourceVersion));
-      assert.deepEqual(liveVersions, [...liveVersions].sort((a, b) => a - b), "live events in version order");
+      const liveVersions = events
+        .filter((line) => line.object.metadata?.name?.startsWith(`live-${tag}-`) === true)
+        .map((line) => Number(line.object.metadata?.resourceVersion));
+      assert.deepEqual(
+        liveVersions,
+        [...liveVersions].sort((a, b) => a - b),
+        "live events in version order",
+      );
     });
   }
 });

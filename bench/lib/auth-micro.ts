@@ -20,7 +20,15 @@ export interface MicroResult {
   readonly microsecondsPerRequest: number;
 }
 
-export async function measureAuthentication(options: { readonly dataDir: string; readonly tokenFile: string; readonly staticToken: string; readonly serviceAccountToken: string; readonly serviceAccountUid: string; readonly admin: Credentials; readonly iterations: number }): Promise<MicroResult[]> {
+export async function measureAuthentication(options: {
+  readonly dataDir: string;
+  readonly tokenFile: string;
+  readonly staticToken: string;
+  readonly serviceAccountToken: string;
+  readonly serviceAccountUid: string;
+  readonly admin: Credentials;
+  readonly iterations: number;
+}): Promise<MicroResult[]> {
   const pki = join(options.dataDir, "pki");
   const account: ApiObject = { apiVersion: "v1", kind: "ServiceAccount", metadata: { name: "bench", namespace: "default", uid: options.serviceAccountUid } };
   const credentials = loadCredentials({
@@ -32,21 +40,31 @@ export async function measureAuthentication(options: { readonly dataDir: string;
       serving: { certificate: readFileSync(join(pki, "serving.crt"), "utf8"), key: readFileSync(join(pki, "serving.key"), "utf8") },
       serviceAccount: { keyPath: join(pki, "sa.key"), publicKeyPath: join(pki, "sa.pub") },
     },
-    objects: { read: async (plural, namespace, name) => (plural === "serviceaccounts" && namespace === "default" && name === "bench" ? { revision: 1, object: () => account } : undefined) },
+    objects: {
+      read: async (plural, namespace, name) =>
+        plural === "serviceaccounts" && namespace === "default" && name === "bench" ? { revision: 1, object: () => account } : undefined,
+    },
   });
   const leaf = new X509Certificate(options.admin.cert ?? "");
   const peer: PeerCertificate = { commonName: "orch-admin", organizations: ["system:masters"], chain: [leaf.raw, new X509Certificate(options.admin.ca).raw] };
   const signal = new AbortController().signal;
   /** A new request each time, with its header decoded from bytes as the HTTP parser does: no string hash is reused. */
-  const request = (authorization: Buffer | undefined, peerCertificate?: PeerCertificate): (() => ApiRequest) => () => ({
-    method: "GET",
-    path: "/api/v1/namespaces/default/configmaps/x",
-    query: new URLSearchParams(),
-    headers: { accept: "application/json", "user-agent": "orch-bench/0.1", host: "127.0.0.1", ...(authorization === undefined ? {} : { authorization: authorization.toString("latin1") }) },
-    body: async () => Buffer.alloc(0),
-    peerCertificate,
-    signal,
-  });
+  const request =
+    (authorization: Buffer | undefined, peerCertificate?: PeerCertificate): (() => ApiRequest) =>
+    () => ({
+      method: "GET",
+      path: "/api/v1/namespaces/default/configmaps/x",
+      query: new URLSearchParams(),
+      headers: {
+        accept: "application/json",
+        "user-agent": "orch-bench/0.1",
+        host: "127.0.0.1",
+        ...(authorization === undefined ? {} : { authorization: authorization.toString("latin1") }),
+      },
+      body: async () => Buffer.alloc(0),
+      peerCertificate,
+      signal,
+    });
   const cases: [string, () => ApiRequest][] = [
     ["client certificate", request(undefined, peer)],
     ["static token", request(Buffer.from(`Bearer ${options.staticToken}`))],

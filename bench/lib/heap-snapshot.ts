@@ -234,7 +234,14 @@ export function analyseHeapSnapshot(path: string): HeapSummary {
         if (edgeName(edge) === "map" || targetType === "object shape") continue; // hidden classes are shared
         size += ownSize(target, depth - 1);
       } else if (depth > 1 && (type === "property" || type === "element")) {
-        if (targetType === "string" || targetType === "concatenated string" || targetType === "sliced string" || targetType === "object" || targetType === "number") size += ownSize(target, depth - 1);
+        if (
+          targetType === "string" ||
+          targetType === "concatenated string" ||
+          targetType === "sliced string" ||
+          targetType === "object" ||
+          targetType === "number"
+        )
+          size += ownSize(target, depth - 1);
       }
     }
     return size;
@@ -260,7 +267,12 @@ export function analyseHeapSnapshot(path: string): HeapSummary {
   }
   const cachedObjects = cached.length;
   const fieldRows = [...fields.entries()]
-    .map(([field, entry]) => ({ field, distinct: entry.distinct, bytes: entry.bytes, bytesPerObject: cachedObjects === 0 ? 0 : round(entry.bytes / cachedObjects) }))
+    .map(([field, entry]) => ({
+      field,
+      distinct: entry.distinct,
+      bytes: entry.bytes,
+      bytesPerObject: cachedObjects === 0 ? 0 : round(entry.bytes / cachedObjects),
+    }))
     .filter((row) => row.bytes > 0)
     .sort((a, b) => b.bytes - a.bytes);
   const perObject = fieldRows.reduce((sum, row) => sum + row.bytes, 0);
@@ -280,7 +292,12 @@ export function analyseHeapSnapshot(path: string): HeapSummary {
     }
   }
   const containerRows = [...containers.entries()]
-    .map(([field, entry]) => ({ field, distinct: entry.distinct, bytes: entry.bytes, bytesPerObject: cachedObjects === 0 ? 0 : round(entry.bytes / cachedObjects) }))
+    .map(([field, entry]) => ({
+      field,
+      distinct: entry.distinct,
+      bytes: entry.bytes,
+      bytesPerObject: cachedObjects === 0 ? 0 : round(entry.bytes / cachedObjects),
+    }))
     .filter((row) => row.bytes >= 1024)
     .sort((a, b) => b.bytes - a.bytes);
   const containerBytes = containerRows.reduce((sum, row) => sum + row.bytes, 0);

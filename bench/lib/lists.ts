@@ -91,7 +91,12 @@ export async function timedList(client: Client, collection: string, variant: Lis
     token = limit > 0 ? continueOf(body) : undefined;
   } while (token !== undefined);
   const ms = monotonicMs() - started;
-  return { ms, bytes: bodies.reduce((sum, body) => sum + body.length, 0), items: bodies.reduce((sum, body) => sum + countItems(body), 0), pages: bodies.length };
+  return {
+    ms,
+    bytes: bodies.reduce((sum, body) => sum + body.length, 0),
+    items: bodies.reduce((sum, body) => sum + countItems(body), 0),
+    pages: bodies.length,
+  };
 }
 
 export interface ListTiming {
@@ -105,12 +110,22 @@ export interface ListTiming {
   readonly bodyMiB: number;
 }
 
-export async function timeLists(client: Client, protocol: string, collection: string, variant: ListVariant, limit: number, runs: number, warmups: number, expectedItems: number): Promise<ListTiming> {
+export async function timeLists(
+  client: Client,
+  protocol: string,
+  collection: string,
+  variant: ListVariant,
+  limit: number,
+  runs: number,
+  warmups: number,
+  expectedItems: number,
+): Promise<ListTiming> {
   for (let index = 0; index < warmups; index++) await timedList(client, collection, variant, limit);
   const results: ListRun[] = [];
   for (let index = 0; index < runs; index++) {
     const run = await timedList(client, collection, variant, limit);
-    if (run.items !== expectedItems) throw new Error(`${variant} list of ${collection} (limit ${limit}) returned ${run.items} items, expected ${expectedItems}`);
+    if (run.items !== expectedItems)
+      throw new Error(`${variant} list of ${collection} (limit ${limit}) returned ${run.items} items, expected ${expectedItems}`);
     results.push(run);
   }
   const last = results[results.length - 1];

@@ -86,7 +86,16 @@ export async function runPhase(spec: PhaseSpec): Promise<PhaseResult> {
   const runs = Array.from({ length: workers }, (_, index) => {
     const share = Math.floor(spec.concurrency / workers) + (index < spec.concurrency % workers ? 1 : 0);
     return runWorker(
-      { protocol: spec.protocol, target: spec.target, concurrency: share, workerIndex: index, runId, scenario: spec.scenario, warmupMs: spec.warmupMs, durationMs: spec.durationMs },
+      {
+        protocol: spec.protocol,
+        target: spec.target,
+        concurrency: share,
+        workerIndex: index,
+        runId,
+        scenario: spec.scenario,
+        warmupMs: spec.warmupMs,
+        durationMs: spec.durationMs,
+      },
       started,
     );
   });

@@ -200,7 +200,11 @@ export async function backgroundCpuPercent(ms: number, pids: readonly number[] =
 }
 
 /** Polls GET https://host:port/readyz every intervalMs until 200; returns when it is. */
-export async function waitReady(host: string, port: number, options: { readonly intervalMs: number; readonly timeoutMs: number; readonly exited?: Promise<unknown> }): Promise<void> {
+export async function waitReady(
+  host: string,
+  port: number,
+  options: { readonly intervalMs: number; readonly timeoutMs: number; readonly exited?: Promise<unknown> },
+): Promise<void> {
   const agent = new https.Agent({ keepAlive: true, maxSockets: 1 });
   let exited = false;
   void options.exited?.then(() => (exited = true));

@@ -85,7 +85,13 @@ export interface BenchResults extends ResultsHeader {
   readonly totalBenchSeconds: number;
 }
 
-export function headlineRow(figure: string, value: number, unit: string, target?: { readonly value: number; readonly direction: Direction }, kube?: number): HeadlineRow {
+export function headlineRow(
+  figure: string,
+  value: number,
+  unit: string,
+  target?: { readonly value: number; readonly direction: Direction },
+  kube?: number,
+): HeadlineRow {
   const row: HeadlineRow = { figure, value: round(value), unit };
   const withTarget =
     target === undefined
@@ -130,7 +136,22 @@ export function headlineTable(rows: readonly HeadlineRow[]): string {
 
 export function phaseTable(phases: readonly PhaseResult[]): string {
   return table(
-    ["Phase", "Proto", "c", "req/s", "p50 ms", "p90 ms", "p99 ms", "max ms", "requests", "failures", "MiB/s in", "server CPU %", "generator CPU %", "other CPU %"],
+    [
+      "Phase",
+      "Proto",
+      "c",
+      "req/s",
+      "p50 ms",
+      "p90 ms",
+      "p99 ms",
+      "max ms",
+      "requests",
+      "failures",
+      "MiB/s in",
+      "server CPU %",
+      "generator CPU %",
+      "other CPU %",
+    ],
     phases.map((phase) => [
       phase.name,
       phase.protocol,
@@ -170,7 +191,9 @@ export function profileBody(profile: ProfileSummary): string {
   const entries = (list: ProfileSummary["topSelf"], limit: number): string =>
     table(
       ["Function", "Location", "self ms", "self %", "total %"],
-      list.slice(0, limit).map((entry) => [entry.function, entry.location || "(native)", cell(entry.selfMs), cell(entry.selfPercent), cell(entry.totalPercent)]),
+      list
+        .slice(0, limit)
+        .map((entry) => [entry.function, entry.location || "(native)", cell(entry.selfMs), cell(entry.selfPercent), cell(entry.totalPercent)]),
     );
   return [
     `Busy ${cell(profile.busyMs)} ms of ${cell(profile.profiledMs)} ms profiled; GC ${cell(profile.gcPercent)} %. Busy time by origin: ${origins}.`,
@@ -212,7 +235,7 @@ export function renderMarkdown(results: BenchResults): string {
     ...reportPreamble("foundation benchmark", results),
     "## Targets",
     "",
-    "Ratio to target = value / target: at most 1 meets a \"≤\" target, at least 1 meets a \"≥\" target. The kube reference is kube-apiserver 1.28 + etcd measured in the same conditions (reference figures from the issue).",
+    'Ratio to target = value / target: at most 1 meets a "≤" target, at least 1 meets a "≥" target. The kube reference is kube-apiserver 1.28 + etcd measured in the same conditions (reference figures from the issue).',
     "",
     headlineTable(results.headline),
     "",

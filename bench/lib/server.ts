@@ -34,7 +34,17 @@ export interface ServerOptions {
 export async function startServerChild(options: ServerOptions): Promise<ServerChild> {
   const port = await freePort();
   const host = "127.0.0.1";
-  const args = [...(options.nodeArgs ?? []), CLI, "--data-dir", options.dataDir, "--secure-port", String(port), "--storage-backend", "sqlite", ...(options.extraArgs ?? [])];
+  const args = [
+    ...(options.nodeArgs ?? []),
+    CLI,
+    "--data-dir",
+    options.dataDir,
+    "--secure-port",
+    String(port),
+    "--storage-backend",
+    "sqlite",
+    ...(options.extraArgs ?? []),
+  ];
   const started = performance.now();
   const tracked = spawnNode(args, { cwd: options.cwd ?? REPO_ROOT });
   try {

@@ -151,7 +151,8 @@ export class WatchFleet {
       offset += reply.delaysMs.length;
     }
     const firstServerClose = replies.find((reply) => reply.firstServerClose !== undefined)?.firstServerClose;
-    const sum = (field: "matched" | "unmatched" | "closedByServer" | "errorEvents" | "bytes" | "chunks"): number => replies.reduce((total, reply) => total + reply[field], 0);
+    const sum = (field: "matched" | "unmatched" | "closedByServer" | "errorEvents" | "bytes" | "chunks"): number =>
+      replies.reduce((total, reply) => total + reply[field], 0);
     return {
       delaysMs: delays,
       fromIssueMs: fromIssue,
@@ -221,7 +222,13 @@ export class PacedWriter {
         const reply =
           index % 2 === 0
             ? await this.client.request("POST", path, configMapBody(this.namespace, `${tag}-${index}`, this.bodyBytes), true)
-            : await this.client.request("PATCH", `${path}/${this.pool[(index >> 1) % this.pool.length] ?? ""}`, JSON.stringify({ data: { sequence: `${tag}-${index}` } }), true, "application/merge-patch+json");
+            : await this.client.request(
+                "PATCH",
+                `${path}/${this.pool[(index >> 1) % this.pool.length] ?? ""}`,
+                JSON.stringify({ data: { sequence: `${tag}-${index}` } }),
+                true,
+                "application/merge-patch+json",
+              );
         const ackAt = monotonicMs();
         const match = reply.status === 200 || reply.status === 201 ? RESOURCE_VERSION.exec(String(reply.body ?? "")) : null;
         if (match === null) {
@@ -255,7 +262,16 @@ export class PacedWriter {
       index++;
     }
     await Promise.all(inFlight);
-    return { acks, issuedAt, latenciesMs: Float64Array.from(latencies), issued: count, failed, ...(firstError === undefined ? {} : { firstError }), firstIssuedAt: start, lastAckAt };
+    return {
+      acks,
+      issuedAt,
+      latenciesMs: Float64Array.from(latencies),
+      issued: count,
+      failed,
+      ...(firstError === undefined ? {} : { firstError }),
+      firstIssuedAt: start,
+      lastAckAt,
+    };
   }
 }
 
@@ -407,5 +423,12 @@ export async function runFanoutPhase(input: PhaseInput): Promise<{ phase: Fanout
 }
 
 function roundSummary(summary: LatencySummary): LatencySummary {
-  return { count: summary.count, meanMs: round(summary.meanMs), p50Ms: round(summary.p50Ms), p90Ms: round(summary.p90Ms), p99Ms: round(summary.p99Ms), maxMs: round(summary.maxMs) };
+  return {
+    count: summary.count,
+    meanMs: round(summary.meanMs),
+    p50Ms: round(summary.p50Ms),
+    p90Ms: round(summary.p90Ms),
+    p99Ms: round(summary.p99Ms),
+    maxMs: round(summary.maxMs),
+  };
 }

@@ -156,7 +156,12 @@ export function renderWatchMarkdown(results: WatchResults): string {
     "",
     "## Lists",
     "",
-    lists.loads.map((load) => `- Loaded ${cell(load.created)} ConfigMaps over HTTP/2 at c=${load.concurrency}: ${cell(load.perSecond)} creates/s (${cell(load.seconds)} s).`).join("\n"),
+    lists.loads
+      .map(
+        (load) =>
+          `- Loaded ${cell(load.created)} ConfigMaps over HTTP/2 at c=${load.concurrency}: ${cell(load.perSecond)} creates/s (${cell(load.seconds)} s).`,
+      )
+      .join("\n"),
     "",
     listTable(lists.timings),
     "",
@@ -189,7 +194,8 @@ export function renderWatchMarkdown(results: WatchResults): string {
   if (profiles.length > 0) {
     sections.push("## CPU profiles of the server (node --cpu-prof)", "");
     for (const [name, profiled] of profiles) sections.push(`### ${name}: ${profiled.what}`, "", profileBody(profiled.profile), "");
-    if (results.profiledFanoutPhases.length > 0) sections.push("The profiled fan-out phases (rates are a little lower under the profiler):", "", watchPhaseTable(results.profiledFanoutPhases), "");
+    if (results.profiledFanoutPhases.length > 0)
+      sections.push("The profiled fan-out phases (rates are a little lower under the profiler):", "", watchPhaseTable(results.profiledFanoutPhases), "");
   }
   const parts = Object.entries(results.sectionSeconds)
     .map(([name, seconds]) => `${name} ${cell(seconds)} s`)

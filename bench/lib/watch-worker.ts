@@ -98,20 +98,23 @@ function openH1(): Promise<Watch> {
   return new Promise<Watch>((resolve, reject) => {
     const watch = new Watch();
     let answered = false;
-    const request = https.request({ host: task.target.host, port: task.target.port, method: "GET", path: task.path, agent: false, headers, ...tls }, (response) => {
-      answered = true;
-      if (response.statusCode !== 200) {
-        response.resume();
-        request.destroy();
-        reject(new Error(`watch answered HTTP ${response.statusCode ?? "?"}`));
-        return;
-      }
-      response.socket.setNoDelay(true);
-      response.on("data", (chunk: Buffer) => onData(watch, chunk));
-      response.once("end", () => ended(watch, "the server ended the response"));
-      response.once("close", () => ended(watch, "the connection closed"));
-      resolve(watch);
-    });
+    const request = https.request(
+      { host: task.target.host, port: task.target.port, method: "GET", path: task.path, agent: false, headers, ...tls },
+      (response) => {
+        answered = true;
+        if (response.statusCode !== 200) {
+          response.resume();
+          request.destroy();
+          reject(new Error(`watch answered HTTP ${response.statusCode ?? "?"}`));
+          return;
+        }
+        response.socket.setNoDelay(true);
+        response.on("data", (chunk: Buffer) => onData(watch, chunk));
+        response.once("end", () => ended(watch, "the server ended the response"));
+        response.once("close", () => ended(watch, "the connection closed"));
+        resolve(watch);
+      },
+    );
     watch.close = () => request.destroy();
     request.once("error", (error) => {
       if (answered) ended(watch, error.message);

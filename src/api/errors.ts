@@ -53,7 +53,12 @@ export class ApiError extends Error {
   /** The Status's ListMeta, e.g. the inconsistent `continue` token of an expired list. */
   readonly listMeta: Readonly<Record<string, string>> | undefined;
 
-  constructor(code: number, reason: StatusReason, message: string, options: { details?: StatusDetails; headers?: Record<string, string>; listMeta?: Record<string, string>; cause?: unknown } = {}) {
+  constructor(
+    code: number,
+    reason: StatusReason,
+    message: string,
+    options: { details?: StatusDetails; headers?: Record<string, string>; listMeta?: Record<string, string>; cause?: unknown } = {},
+  ) {
     super(message, options.cause === undefined ? undefined : { cause: options.cause });
     this.name = "ApiError";
     this.code = code;
@@ -86,7 +91,14 @@ export function conflict(target: ErrorTarget, why: string): ApiError {
 
 /** A field-level validation failure; `kind` is the object's Kind, as kube reports it. */
 export interface FieldError {
-  readonly type: "FieldValueRequired" | "FieldValueInvalid" | "FieldValueTypeInvalid" | "FieldValueNotSupported" | "FieldValueDuplicate" | "FieldValueForbidden" | "FieldValueTooLong";
+  readonly type:
+    | "FieldValueRequired"
+    | "FieldValueInvalid"
+    | "FieldValueTypeInvalid"
+    | "FieldValueNotSupported"
+    | "FieldValueDuplicate"
+    | "FieldValueForbidden"
+    | "FieldValueTooLong";
   readonly field: string;
   readonly message: string;
 }

@@ -71,5 +71,7 @@ export function fieldValue(object: unknown, path: string): string {
 }
 
 export function nowTimestamp(clock: () => Date = () => new Date()): string {
-  return clock().toISOString().replace(/\.\d{3}Z$/, "Z");
+  return clock()
+    .toISOString()
+    .replace(/\.\d{3}Z$/, "Z");
 }

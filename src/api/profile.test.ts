@@ -48,8 +48,13 @@ describe("product-name profiles", () => {
   });
 
   it("are the only source that spells a product name", () => {
-    const pattern = /orch\.io|k8s\.io|kubernetes\.io|x-kubernetes-|x-orch-|kube-(system|public|node-lease)|orch-(system|public|node-lease)|vnd\.(orch|kubernetes)/;
-    const offenders = sourceFiles().filter((file) => file !== join("api", "profile.ts") && pattern.test(readFileSync(join(fileURLToPath(new URL(".", import.meta.url)), "..", "..", "..", "src", file), "utf8")));
+    const pattern =
+      /orch\.io|k8s\.io|kubernetes\.io|x-kubernetes-|x-orch-|kube-(system|public|node-lease)|orch-(system|public|node-lease)|vnd\.(orch|kubernetes)/;
+    const offenders = sourceFiles().filter(
+      (file) =>
+        file !== join("api", "profile.ts") &&
+        pattern.test(readFileSync(join(fileURLToPath(new URL(".", import.meta.url)), "..", "..", "..", "src", file), "utf8")),
+    );
     assert.deepEqual(offenders, []);
   });
 });

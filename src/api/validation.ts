@@ -15,13 +15,25 @@ export function validateName(name: string, rule: NameRule): string[] {
   switch (rule) {
     case "dns1123-label":
       if (name.length > 63) return ["must be no more than 63 characters"];
-      return DNS1123_LABEL.test(name) ? [] : [`a lowercase RFC 1123 label must consist of lower case alphanumeric characters or '-', and must start and end with an alphanumeric character (e.g. 'my-name',  or '123-abc', regex used for validation is '[a-z0-9]([-a-z0-9]*[a-z0-9])?')`];
+      return DNS1123_LABEL.test(name)
+        ? []
+        : [
+            `a lowercase RFC 1123 label must consist of lower case alphanumeric characters or '-', and must start and end with an alphanumeric character (e.g. 'my-name',  or '123-abc', regex used for validation is '[a-z0-9]([-a-z0-9]*[a-z0-9])?')`,
+          ];
     case "dns1035-label":
       if (name.length > 63) return ["must be no more than 63 characters"];
-      return DNS1035_LABEL.test(name) ? [] : [`a DNS-1035 label must consist of lower case alphanumeric characters or '-', start with an alphabetic character, and end with an alphanumeric character (e.g. 'my-name',  or 'abc-123', regex used for validation is '[a-z]([-a-z0-9]*[a-z0-9])?')`];
+      return DNS1035_LABEL.test(name)
+        ? []
+        : [
+            `a DNS-1035 label must consist of lower case alphanumeric characters or '-', start with an alphabetic character, and end with an alphanumeric character (e.g. 'my-name',  or 'abc-123', regex used for validation is '[a-z]([-a-z0-9]*[a-z0-9])?')`,
+          ];
     case "dns1123-subdomain":
       if (name.length > 253) return ["must be no more than 253 characters"];
-      return DNS1123_SUBDOMAIN.test(name) ? [] : [`a lowercase RFC 1123 subdomain must consist of lower case alphanumeric characters, '-' or '.', and must start and end with an alphanumeric character (e.g. 'example.com', regex used for validation is '[a-z0-9]([-a-z0-9]*[a-z0-9])?(\\.[a-z0-9]([-a-z0-9]*[a-z0-9])?)*')`];
+      return DNS1123_SUBDOMAIN.test(name)
+        ? []
+        : [
+            `a lowercase RFC 1123 subdomain must consist of lower case alphanumeric characters, '-' or '.', and must start and end with an alphanumeric character (e.g. 'example.com', regex used for validation is '[a-z0-9]([-a-z0-9]*[a-z0-9])?(\\.[a-z0-9]([-a-z0-9]*[a-z0-9])?)*')`,
+          ];
     case "path-segment":
       if (name === "." || name === "..") return [`may not be '${name}'`];
       if (name.includes("/")) return [`may not contain '/'`];
@@ -36,20 +48,31 @@ export function validateQualifiedName(key: string): string[] {
   const prefix = slash >= 0 ? key.slice(0, slash) : undefined;
   const name = slash >= 0 ? key.slice(slash + 1) : key;
   const errors: string[] = [];
-  if (key.split("/").length > 2) return [`a qualified name must consist of alphanumeric characters, '-', '_' or '.', and must start and end with an alphanumeric character with an optional DNS subdomain prefix and '/'`];
+  if (key.split("/").length > 2)
+    return [
+      `a qualified name must consist of alphanumeric characters, '-', '_' or '.', and must start and end with an alphanumeric character with an optional DNS subdomain prefix and '/'`,
+    ];
   if (prefix !== undefined) {
     if (prefix === "") errors.push("prefix part must be non-empty");
-    else if (prefix.length > 253 || !DNS1123_SUBDOMAIN.test(prefix)) errors.push(`prefix part ${validateName(prefix, "dns1123-subdomain").join(", ") || "must be no more than 253 characters"}`);
+    else if (prefix.length > 253 || !DNS1123_SUBDOMAIN.test(prefix))
+      errors.push(`prefix part ${validateName(prefix, "dns1123-subdomain").join(", ") || "must be no more than 253 characters"}`);
   }
   if (name === "") errors.push("name part must be non-empty");
   else if (name.length > 63) errors.push("name part must be no more than 63 characters");
-  else if (!QUALIFIED_NAME.test(name)) errors.push(`name part must consist of alphanumeric characters, '-', '_' or '.', and must start and end with an alphanumeric character (e.g. 'MyName',  or 'my.name',  or '123-abc', regex used for validation is '([A-Za-z0-9][-A-Za-z0-9_.]*)?[A-Za-z0-9]')`);
+  else if (!QUALIFIED_NAME.test(name))
+    errors.push(
+      `name part must consist of alphanumeric characters, '-', '_' or '.', and must start and end with an alphanumeric character (e.g. 'MyName',  or 'my.name',  or '123-abc', regex used for validation is '([A-Za-z0-9][-A-Za-z0-9_.]*)?[A-Za-z0-9]')`,
+    );
   return errors;
 }
 
 export function validateLabelValue(value: string): string[] {
   if (value.length > 63) return ["must be no more than 63 characters"];
-  return LABEL_VALUE.test(value) ? [] : [`a valid label must be an empty string or consist of alphanumeric characters, '-', '_' or '.', and must start and end with an alphanumeric character (e.g. 'MyValue',  or 'my_value',  or '12345', regex used for validation is '(([A-Za-z0-9][-A-Za-z0-9_.]*)?[A-Za-z0-9])?')`];
+  return LABEL_VALUE.test(value)
+    ? []
+    : [
+        `a valid label must be an empty string or consist of alphanumeric characters, '-', '_' or '.', and must start and end with an alphanumeric character (e.g. 'MyValue',  or 'my_value',  or '12345', regex used for validation is '(([A-Za-z0-9][-A-Za-z0-9_.]*)?[A-Za-z0-9])?')`,
+      ];
 }
 
 const TOTAL_ANNOTATION_BYTES = 256 * 1024;
@@ -68,9 +91,11 @@ function validateStringMap(value: unknown, field: string, checkValue: ((value: s
       continue;
     }
     total += key.length + item.length;
-    if (checkValue !== undefined) for (const message of checkValue(item)) errors.push({ type: "FieldValueInvalid", field, message: `Invalid value: "${item}": ${message}` });
+    if (checkValue !== undefined)
+      for (const message of checkValue(item)) errors.push({ type: "FieldValueInvalid", field, message: `Invalid value: "${item}": ${message}` });
   }
-  if (checkValue === undefined && total > TOTAL_ANNOTATION_BYTES) errors.push({ type: "FieldValueTooLong", field, message: `Too long: must have at most ${TOTAL_ANNOTATION_BYTES} bytes` });
+  if (checkValue === undefined && total > TOTAL_ANNOTATION_BYTES)
+    errors.push({ type: "FieldValueTooLong", field, message: `Too long: must have at most ${TOTAL_ANNOTATION_BYTES} bytes` });
 }
 
 /** Metadata checks every kind shares: name, labels, annotations, finalizers, ownerReferences. */
@@ -81,7 +106,8 @@ export function validateObjectMeta(object: ApiObject, options: { readonly nameRu
   if (typeof name !== "string" || name === "") {
     errors.push({ type: "FieldValueRequired", field: "metadata.name", message: "Required value: name or generateName is required" });
   } else {
-    for (const message of validateName(name, options.nameRule)) errors.push({ type: "FieldValueInvalid", field: "metadata.name", message: `Invalid value: "${name}": ${message}` });
+    for (const message of validateName(name, options.nameRule))
+      errors.push({ type: "FieldValueInvalid", field: "metadata.name", message: `Invalid value: "${name}": ${message}` });
   }
   if (options.namespaced && (typeof metadata.namespace !== "string" || metadata.namespace === "")) {
     errors.push({ type: "FieldValueRequired", field: "metadata.namespace", message: "Required value" });
@@ -93,24 +119,31 @@ export function validateObjectMeta(object: ApiObject, options: { readonly nameRu
   validateStringMap(metadata.annotations, "metadata.annotations", undefined, errors);
   if (metadata.finalizers !== undefined) {
     if (!Array.isArray(metadata.finalizers)) errors.push({ type: "FieldValueInvalid", field: "metadata.finalizers", message: "must be a list of strings" });
-    else metadata.finalizers.forEach((finalizer, index) => {
-      if (typeof finalizer !== "string" || validateQualifiedName(finalizer).length > 0) {
-        errors.push({ type: "FieldValueInvalid", field: `metadata.finalizers[${index}]`, message: `Invalid value: ${JSON.stringify(finalizer)}: must be a qualified name` });
-      }
-    });
+    else
+      metadata.finalizers.forEach((finalizer, index) => {
+        if (typeof finalizer !== "string" || validateQualifiedName(finalizer).length > 0) {
+          errors.push({
+            type: "FieldValueInvalid",
+            field: `metadata.finalizers[${index}]`,
+            message: `Invalid value: ${JSON.stringify(finalizer)}: must be a qualified name`,
+          });
+        }
+      });
   }
   if (metadata.ownerReferences !== undefined) {
     if (!Array.isArray(metadata.ownerReferences)) errors.push({ type: "FieldValueInvalid", field: "metadata.ownerReferences", message: "must be a list" });
-    else metadata.ownerReferences.forEach((reference: unknown, index) => {
-      if (!isPlainObject(reference)) {
-        errors.push({ type: "FieldValueInvalid", field: `metadata.ownerReferences[${index}]`, message: "must be an object" });
-        return;
-      }
-      for (const required of ["apiVersion", "kind", "name", "uid"]) {
-        const value = reference[required];
-        if (typeof value !== "string" || value === "") errors.push({ type: "FieldValueRequired", field: `metadata.ownerReferences[${index}].${required}`, message: "Required value" });
-      }
-    });
+    else
+      metadata.ownerReferences.forEach((reference: unknown, index) => {
+        if (!isPlainObject(reference)) {
+          errors.push({ type: "FieldValueInvalid", field: `metadata.ownerReferences[${index}]`, message: "must be an object" });
+          return;
+        }
+        for (const required of ["apiVersion", "kind", "name", "uid"]) {
+          const value = reference[required];
+          if (typeof value !== "string" || value === "")
+            errors.push({ type: "FieldValueRequired", field: `metadata.ownerReferences[${index}].${required}`, message: "Required value" });
+        }
+      });
   }
   return errors;
 }

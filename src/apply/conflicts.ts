@@ -22,7 +22,11 @@ export function printManager(identifier: string): string {
  */
 export function conflictError(conflicts: readonly Conflict[]): ApiError {
   const sorted = [...conflicts].sort((a, b) => (a.manager < b.manager ? -1 : a.manager > b.manager ? 1 : 0));
-  const causes: StatusCause[] = sorted.map((conflict) => ({ reason: "FieldManagerConflict", message: `conflict with ${printManager(conflict.manager)}`, field: pathString(conflict.path) }));
+  const causes: StatusCause[] = sorted.map((conflict) => ({
+    reason: "FieldManagerConflict",
+    message: `conflict with ${printManager(conflict.manager)}`,
+    field: pathString(conflict.path),
+  }));
   let message: string;
   const only = sorted[0];
   if (sorted.length === 1 && only !== undefined) {

@@ -4,7 +4,15 @@ import type { FieldType } from "../api/schema/field-type.js";
 import { conflictError } from "./conflicts.js";
 import { FieldSet } from "./field-set.js";
 import { goJson } from "./go-json.js";
-import { capUpdateManagers, decodeManagedFields, emptyManaged, encodeManagedFields, isResetManagedFields, managerIdentifier, type Managed } from "./managed-fields.js";
+import {
+  capUpdateManagers,
+  decodeManagedFields,
+  emptyManaged,
+  encodeManagedFields,
+  isResetManagedFields,
+  managerIdentifier,
+  type Managed,
+} from "./managed-fields.js";
 import { fieldElement } from "./path.js";
 import { reconcileWithSchema } from "./reconcile.js";
 import { compare, jsonEqual, SchemaError, toFieldSet } from "./typed.js";
@@ -49,7 +57,10 @@ const STRIPPED = FieldSet.of([
   [fieldElement("apiVersion")],
   [fieldElement("kind")],
   [fieldElement("metadata")],
-  ...["name", "namespace", "creationTimestamp", "selfLink", "uid", "clusterName", "generation", "managedFields", "resourceVersion"].map((name) => [fieldElement("metadata"), fieldElement(name)]),
+  ...["name", "namespace", "creationTimestamp", "selfLink", "uid", "clusterName", "generation", "managedFields", "resourceVersion"].map((name) => [
+    fieldElement("metadata"),
+    fieldElement(name),
+  ]),
 ]);
 
 const STATUS = fieldElement("status");
@@ -103,7 +114,12 @@ export class FieldManager {
       const current = result.get(CURRENT_OPERATION);
       result.delete(CURRENT_OPERATION);
       const taken = current?.set.difference(STRIPPED);
-      const identifier = managerIdentifier({ manager: write.manager, operation: "Update", apiVersion: this.options.apiVersion, subresource: write.subresource });
+      const identifier = managerIdentifier({
+        manager: write.manager,
+        operation: "Update",
+        apiVersion: this.options.apiVersion,
+        subresource: write.subresource,
+      });
       if (taken !== undefined && !taken.isEmpty()) {
         const previous = result.get(identifier)?.set ?? FieldSet.EMPTY;
         result.set(identifier, { set: previous.union(taken), apiVersion: this.options.apiVersion, applied: false });
@@ -176,10 +192,14 @@ export class FieldManager {
   private checkConfiguration(config: ApiObject): void {
     const expected = this.options.apiVersion;
     if (config.apiVersion !== expected) {
-      throw badRequest(`Incorrect version specified in apply patch. Specified patch version: ${typeof config.apiVersion === "string" ? config.apiVersion : ""}, expected: ${expected}`);
+      throw badRequest(
+        `Incorrect version specified in apply patch. Specified patch version: ${typeof config.apiVersion === "string" ? config.apiVersion : ""}, expected: ${expected}`,
+      );
     }
     if (config.kind !== this.options.kind) {
-      throw badRequest(`Incorrect kind specified in apply patch. Specified patch kind: ${typeof config.kind === "string" ? config.kind : ""}, expected: ${this.options.kind}`);
+      throw badRequest(
+        `Incorrect kind specified in apply patch. Specified patch kind: ${typeof config.kind === "string" ? config.kind : ""}, expected: ${this.options.kind}`,
+      );
     }
     if (config.metadata.managedFields !== undefined && config.metadata.managedFields !== null) throw badRequest("metadata.managedFields must be nil");
   }
@@ -309,4 +329,3 @@ function withoutVolatile(object: ApiObject): unknown {
   const { managedFields: _managedFields, resourceVersion: _resourceVersion, ...metadata } = object.metadata;
   return { ...object, metadata };
 }
-

@@ -4,14 +4,26 @@ import { FieldSet } from "./field-set.js";
 import { fieldElement, indexElement, keyElement, parseElement, pathString, valueElement, type Path } from "./path.js";
 
 const f = fieldElement;
-const k = (fields: Record<string, string | number | boolean>): ReturnType<typeof keyElement> => keyElement(Object.entries(fields).map(([name, value]) => ({ name, value })));
+const k = (fields: Record<string, string | number | boolean>): ReturnType<typeof keyElement> =>
+  keyElement(Object.entries(fields).map(([name, value]) => ({ name, value })));
 
 describe("FieldSet FieldsV1 encoding", () => {
   const cases: { name: string; paths: Path[]; json: string }[] = [
-    { name: "leaves are {} and keys are f: fields", paths: [[f("data"), f("key")], [f("metadata"), f("labels"), f("app")]], json: '{"f:data":{"f:key":{}},"f:metadata":{"f:labels":{"f:app":{}}}}' },
+    {
+      name: "leaves are {} and keys are f: fields",
+      paths: [
+        [f("data"), f("key")],
+        [f("metadata"), f("labels"), f("app")],
+      ],
+      json: '{"f:data":{"f:key":{}},"f:metadata":{"f:labels":{"f:app":{}}}}',
+    },
     {
       name: "an element that is a member and has children gets '.' first",
-      paths: [[f("spec"), f("containers"), k({ name: "nginx" })], [f("spec"), f("containers"), k({ name: "nginx" }), f("image")], [f("spec"), f("containers"), k({ name: "nginx" }), f("name")]],
+      paths: [
+        [f("spec"), f("containers"), k({ name: "nginx" })],
+        [f("spec"), f("containers"), k({ name: "nginx" }), f("image")],
+        [f("spec"), f("containers"), k({ name: "nginx" }), f("name")],
+      ],
       json: '{"f:spec":{"f:containers":{"k:{\\"name\\":\\"nginx\\"}":{".":{},"f:image":{},"f:name":{}}}}}',
     },
     {
@@ -19,10 +31,36 @@ describe("FieldSet FieldsV1 encoding", () => {
       paths: [[f("ports"), k({ protocol: "TCP", containerPort: 80 })]],
       json: '{"f:ports":{"k:{\\"containerPort\\":80,\\"protocol\\":\\"TCP\\"}":{}}}',
     },
-    { name: "set items are v: values", paths: [[f("metadata"), f("finalizers"), valueElement("a/b")]], json: '{"f:metadata":{"f:finalizers":{"v:\\"a/b\\"":{}}}}' },
-    { name: "fields sort before keys, values and indexes", paths: [[f("x"), indexElement(2)], [f("x"), valueElement(1)], [f("x"), f("z")], [f("x"), k({ a: 1 })]], json: '{"f:x":{"f:z":{},"k:{\\"a\\":1}":{},"v:1":{},"i:2":{}}}' },
-    { name: "HTML characters in keys are escaped as Go does", paths: [[f("l"), k({ name: "a<b&c>" })]], json: '{"f:l":{"k:{\\"name\\":\\"a\\\\u003cb\\\\u0026c\\\\u003e\\"}":{}}}' },
-    { name: "numbers order numerically, strings bytewise", paths: [[f("p"), valueElement(10)], [f("p"), valueElement(9)], [f("q"), valueElement("b")], [f("q"), valueElement("B")]], json: '{"f:p":{"v:9":{},"v:10":{}},"f:q":{"v:\\"B\\"":{},"v:\\"b\\"":{}}}' },
+    {
+      name: "set items are v: values",
+      paths: [[f("metadata"), f("finalizers"), valueElement("a/b")]],
+      json: '{"f:metadata":{"f:finalizers":{"v:\\"a/b\\"":{}}}}',
+    },
+    {
+      name: "fields sort before keys, values and indexes",
+      paths: [
+        [f("x"), indexElement(2)],
+        [f("x"), valueElement(1)],
+        [f("x"), f("z")],
+        [f("x"), k({ a: 1 })],
+      ],
+      json: '{"f:x":{"f:z":{},"k:{\\"a\\":1}":{},"v:1":{},"i:2":{}}}',
+    },
+    {
+      name: "HTML characters in keys are escaped as Go does",
+      paths: [[f("l"), k({ name: "a<b&c>" })]],
+      json: '{"f:l":{"k:{\\"name\\":\\"a\\\\u003cb\\\\u0026c\\\\u003e\\"}":{}}}',
+    },
+    {
+      name: "numbers order numerically, strings bytewise",
+      paths: [
+        [f("p"), valueElement(10)],
+        [f("p"), valueElement(9)],
+        [f("q"), valueElement("b")],
+        [f("q"), valueElement("B")],
+      ],
+      json: '{"f:p":{"v:9":{},"v:10":{}},"f:q":{"v:\\"B\\"":{},"v:\\"b\\"":{}}}',
+    },
   ];
   for (const testCase of cases) {
     it(`toFieldsV1(): ${testCase.name}`, () => {
@@ -60,7 +98,11 @@ describe("FieldSet operations", () => {
   });
 
   it("leaves() drops members that have members below them", () => {
-    const set = FieldSet.of([[f("l"), k({ name: "a" })], [f("l"), k({ name: "a" }), f("v")], [f("l"), k({ name: "b" })]]);
+    const set = FieldSet.of([
+      [f("l"), k({ name: "a" })],
+      [f("l"), k({ name: "a" }), f("v")],
+      [f("l"), k({ name: "b" })],
+    ]);
     assert.deepEqual(paths(set.leaves()), ['.l[name="a"].v', '.l[name="b"]']);
   });
 
@@ -76,7 +118,10 @@ describe("FieldSet operations", () => {
   });
 
   it("pathString() prints paths as kube's conflict messages do", () => {
-    assert.equal(pathString([f("spec"), f("containers"), k({ name: "web" }), f("ports"), k({ protocol: "TCP", containerPort: 80 })]), '.spec.containers[name="web"].ports[containerPort=80,protocol="TCP"]');
+    assert.equal(
+      pathString([f("spec"), f("containers"), k({ name: "web" }), f("ports"), k({ protocol: "TCP", containerPort: 80 })]),
+      '.spec.containers[name="web"].ports[containerPort=80,protocol="TCP"]',
+    );
     assert.equal(pathString([f("metadata"), f("finalizers"), valueElement("x")]), '.metadata.finalizers[="x"]');
     assert.equal(pathString([f("items"), indexElement(0)]), ".items[0]");
   });

@@ -28,7 +28,12 @@ export function parseIdentifier(identifier: string): ManagerInfo {
   const parsed: unknown = JSON.parse(identifier);
   if (!isPlainObject(parsed)) throw new Error(`invalid manager identifier ${identifier}`);
   const text = (name: string): string | undefined => (typeof parsed[name] === "string" ? (parsed[name] as string) : undefined);
-  return { manager: text("manager") ?? "", operation: text("operation") === "Apply" ? "Apply" : "Update", apiVersion: text("apiVersion"), subresource: text("subresource") };
+  return {
+    manager: text("manager") ?? "",
+    operation: text("operation") === "Apply" ? "Apply" : "Update",
+    apiVersion: text("apiVersion"),
+    subresource: text("subresource"),
+  };
 }
 
 /** Decoded managedFields: what each manager owns and when it last changed something. */

@@ -37,7 +37,9 @@ export function fieldElement(name: string): PathElement {
 export function keyElement(fields: readonly KeyField[]): PathElement {
   const sorted = fields.length === 1 ? fields : [...fields].sort((a, b) => compareStrings(a.name, b.name));
   // Key values are almost always scalars: write those directly (goJson for the rest), then escape as Go does.
-  const parts = sorted.map((field) => `${JSON.stringify(field.name)}:${typeof field.value === "object" && field.value !== null ? goJson(field.value) : JSON.stringify(field.value)}`);
+  const parts = sorted.map(
+    (field) => `${JSON.stringify(field.name)}:${typeof field.value === "object" && field.value !== null ? goJson(field.value) : JSON.stringify(field.value)}`,
+  );
   return { kind: "key", fields: sorted, key: `k:${escapeHtml(`{${parts.join(",")}}`)}` };
 }
 

@@ -42,7 +42,8 @@ export function itemElement(list: ListType, item: unknown, index: number, path: 
 
 function computeItemElement(list: ListType, item: unknown, index: number, path: Path): PathElement {
   if (list.listType === "set") {
-    if (typeof item === "object" && item !== null) throw new SchemaError(path, `element ${index}: associative list without keys has an element that's a ${Array.isArray(item) ? "list" : "map"} type`);
+    if (typeof item === "object" && item !== null)
+      throw new SchemaError(path, `element ${index}: associative list without keys has an element that's a ${Array.isArray(item) ? "list" : "map"} type`);
     return valueElement(item as JsonValue);
   }
   if (item === null) throw new SchemaError(path, `element ${index}: associative list with keys may not have a null element`);
@@ -53,7 +54,10 @@ function computeItemElement(list: ListType, item: unknown, index: number, path: 
     if (value !== undefined) return { name, value: value as JsonValue };
     const fallback = itemType?.defaults.get(name);
     if (fallback !== undefined) return { name, value: fallback };
-    throw new SchemaError(path, `element ${index}: associative list with keys has an element that omits key field ${JSON.stringify(name)} (and doesn't have default value)`);
+    throw new SchemaError(
+      path,
+      `element ${index}: associative list with keys has an element that omits key field ${JSON.stringify(name)} (and doesn't have default value)`,
+    );
   });
   return keyElement(fields);
 }

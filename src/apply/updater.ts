@@ -68,7 +68,13 @@ export class Updater {
    * Takes fields other managers lose: what `workflow` changes (with force) and what it removes.
    * Without force, any changed field another manager owns is a conflict.
    */
-  private settle(live: unknown, next: unknown, managers: ManagedSets, workflow: string, force: boolean): { managers: Map<string, VersionedSet>; comparison: Comparison } {
+  private settle(
+    live: unknown,
+    next: unknown,
+    managers: ManagedSets,
+    workflow: string,
+    force: boolean,
+  ): { managers: Map<string, VersionedSet>; comparison: Comparison } {
     const comparison = this.filtered(compare(live, next, this.type));
     const changed = comparison.modified.union(comparison.added);
     const conflicts: Conflict[] = [];
@@ -103,7 +109,15 @@ export class Updater {
    * `config` must already be valid (no duplicate keys); `configSet` is its field set when the
    * caller has it. Returns the new object and owners.
    */
-  apply(live: unknown, config: unknown, apiVersion: string, managers: ManagedSets, manager: string, force: boolean, configSet?: FieldSet): { object: unknown; managers: Map<string, VersionedSet> } {
+  apply(
+    live: unknown,
+    config: unknown,
+    apiVersion: string,
+    managers: ManagedSets,
+    manager: string,
+    force: boolean,
+    configSet?: FieldSet,
+  ): { object: unknown; managers: Map<string, VersionedSet> } {
     const merged = merge(live, config, this.type);
     const lastSet = managers.get(manager)?.set;
     const applied = this.filter(configSet ?? toFieldSet(config, this.type));

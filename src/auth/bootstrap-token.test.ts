@@ -12,7 +12,12 @@ function secret(data: Record<string, string>, overrides: { type?: string; deleti
   return {
     apiVersion: "v1",
     kind: "Secret",
-    metadata: { name: "bootstrap-token-abcdef", namespace: ORCH_PROFILE.systemNamespace, uid: "u", ...(overrides.deleting === true ? { deletionTimestamp: "2025-12-31T00:00:00Z" } : {}) },
+    metadata: {
+      name: "bootstrap-token-abcdef",
+      namespace: ORCH_PROFILE.systemNamespace,
+      uid: "u",
+      ...(overrides.deleting === true ? { deletionTimestamp: "2025-12-31T00:00:00Z" } : {}),
+    },
     type: overrides.type ?? ORCH_PROFILE.bootstrapTokenSecretType,
     data: Object.fromEntries(Object.entries(data).map(([key, value]) => [key, b64(value)])),
   };
@@ -30,13 +35,24 @@ function reader(object: ApiObject | undefined): ObjectReader {
 }
 
 function authenticate(object: ApiObject | undefined, token = "abcdef.0123456789abcdef") {
-  return bootstrapTokenAuthenticator({ objects: reader(object), namespace: ORCH_PROFILE.systemNamespace, secretType: ORCH_PROFILE.bootstrapTokenSecretType, now: () => NOW }).authenticateToken(token, []);
+  return bootstrapTokenAuthenticator({
+    objects: reader(object),
+    namespace: ORCH_PROFILE.systemNamespace,
+    secretType: ORCH_PROFILE.bootstrapTokenSecretType,
+    now: () => NOW,
+  }).authenticateToken(token, []);
 }
 
 describe("bootstrapTokenAuthenticator()", () => {
   it("accepts a valid token as system:bootstrap:<id> in system:bootstrappers plus its extra groups", async () => {
-    const result = await authenticate(secret({ ...VALID, "auth-extra-groups": "system:bootstrappers:nodes,system:bootstrappers:worker-1", expiration: "2026-06-01T00:00:00Z" }));
-    assert.deepEqual(result, { kind: "ok", user: { name: "system:bootstrap:abcdef", groups: ["system:bootstrappers", "system:bootstrappers:nodes", "system:bootstrappers:worker-1"] }, audiences: [] });
+    const result = await authenticate(
+      secret({ ...VALID, "auth-extra-groups": "system:bootstrappers:nodes,system:bootstrappers:worker-1", expiration: "2026-06-01T00:00:00Z" }),
+    );
+    assert.deepEqual(result, {
+      kind: "ok",
+      user: { name: "system:bootstrap:abcdef", groups: ["system:bootstrappers", "system:bootstrappers:nodes", "system:bootstrappers:worker-1"] },
+      audiences: [],
+    });
   });
 
   it("has no opinion on tokens of another form", async () => {

@@ -57,7 +57,10 @@ export function bootstrapTokenAuthenticator(options: BootstrapTokenOptions): Tok
         if (Number.isNaN(expires)) return { kind: "rejected", reason: `token ${id} has an invalid expiration` };
         if (expires <= now()) return { kind: "rejected", reason: `token ${id} has expired` };
       }
-      const extraGroups = (secretValue(secret, "auth-extra-groups") ?? "").split(",").map((group) => group.trim()).filter((group) => group !== "");
+      const extraGroups = (secretValue(secret, "auth-extra-groups") ?? "")
+        .split(",")
+        .map((group) => group.trim())
+        .filter((group) => group !== "");
       const invalid = extraGroups.find((group) => !BOOTSTRAP_GROUP.test(group));
       if (invalid !== undefined) return { kind: "rejected", reason: `token ${id} has an invalid extra group "${invalid}"` };
       return { kind: "ok", user: { name: `${BOOTSTRAP_USER_PREFIX}${id}`, groups: [BOOTSTRAPPERS_GROUP, ...new Set(extraGroups)] }, audiences: [] };

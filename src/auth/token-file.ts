@@ -15,7 +15,17 @@ export function parseTokenFile(text: string): Map<string, UserInfo> {
     const [token = "", name = "", uid = "", groups = ""] = fields;
     if (token === "" || name === "") throw new Error(`token file line ${index + 1}: token and user must be non-empty`);
     if (tokens.has(token)) throw new Error(`token file line ${index + 1}: duplicate token`);
-    tokens.set(token, { name, uid, groups: groups === "" ? [] : groups.split(",").map((group) => group.trim()).filter((group) => group !== "") });
+    tokens.set(token, {
+      name,
+      uid,
+      groups:
+        groups === ""
+          ? []
+          : groups
+              .split(",")
+              .map((group) => group.trim())
+              .filter((group) => group !== ""),
+    });
   });
   return tokens;
 }
@@ -47,7 +57,6 @@ function parseCsvLine(line: string): string[] {
   fields.push(current);
   return fields.map((field) => field.trim());
 }
-
 
 const lengths = new WeakMap<ReadonlyMap<string, UserInfo>, ReadonlySet<number>>();
 

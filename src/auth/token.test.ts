@@ -7,7 +7,15 @@ import { audienceAgnostic, bearerTokenAuthenticator, unionTokenAuthenticator, ty
 import { parseTokenFile, tokenFileAuthenticator } from "./token-file.js";
 
 function requestWith(headers: Record<string, string>): ApiRequest {
-  return { method: "GET", path: "/api", query: new URLSearchParams(), headers, body: async () => Buffer.alloc(0), peerCertificate: undefined, signal: new AbortController().signal };
+  return {
+    method: "GET",
+    path: "/api",
+    query: new URLSearchParams(),
+    headers,
+    body: async () => Buffer.alloc(0),
+    peerCertificate: undefined,
+    signal: new AbortController().signal,
+  };
 }
 
 function fixed(name: string, results: Record<string, TokenResult>): TokenAuthenticator {
@@ -85,7 +93,10 @@ describe("unionAuthenticator()", () => {
     assert.deepEqual(await union.authenticate(requestWith({})), { kind: "ok", user: alice });
   });
   it("is rejected when one rejected and none accepted, none when nobody found a credential", async () => {
-    assert.equal((await unionAuthenticator([of("a", { kind: "rejected", reason: "r" }), of("b", { kind: "none" })]).authenticate(requestWith({}))).kind, "rejected");
+    assert.equal(
+      (await unionAuthenticator([of("a", { kind: "rejected", reason: "r" }), of("b", { kind: "none" })]).authenticate(requestWith({}))).kind,
+      "rejected",
+    );
     assert.equal((await unionAuthenticator([of("a", { kind: "none" })]).authenticate(requestWith({}))).kind, "none");
   });
 });
@@ -94,7 +105,11 @@ describe("tokenFileAuthenticator()", () => {
   it("finds users by token and follows a replaced token map", async () => {
     let tokens = parseTokenFile('t-1,alice,uid-1,"devs,ops"\n# comment\n\nt-2,bob,uid-2\n');
     const authenticator = tokenFileAuthenticator(() => tokens);
-    assert.deepEqual(await authenticator.authenticateToken("t-1", []), { kind: "ok", user: { name: "alice", uid: "uid-1", groups: ["devs", "ops"] }, audiences: [] });
+    assert.deepEqual(await authenticator.authenticateToken("t-1", []), {
+      kind: "ok",
+      user: { name: "alice", uid: "uid-1", groups: ["devs", "ops"] },
+      audiences: [],
+    });
     assert.deepEqual(await authenticator.authenticateToken("t-3", []), { kind: "none" });
     tokens = parseTokenFile("t-3,carol,uid-3\n");
     assert.equal((await authenticator.authenticateToken("t-3", [])).kind, "ok");

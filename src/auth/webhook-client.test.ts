@@ -20,7 +20,16 @@ describe("loadWebhookConfig()", () => {
             { name: "other", cluster: { server: "https://other.example" } },
             { name: "hook", cluster: { server: "https://hook.example:8443/authn", "certificate-authority": "ca.crt" } },
           ],
-          users: [{ name: "apiserver", user: { "client-certificate-data": Buffer.from("CERT").toString("base64"), "client-key-data": Buffer.from("KEY").toString("base64"), tokenFile: "token" } }],
+          users: [
+            {
+              name: "apiserver",
+              user: {
+                "client-certificate-data": Buffer.from("CERT").toString("base64"),
+                "client-key-data": Buffer.from("KEY").toString("base64"),
+                tokenFile: "token",
+              },
+            },
+          ],
           contexts: [{ name: "ctx", context: { cluster: "hook", user: "apiserver" } }],
           "current-context": "ctx",
         }),

@@ -96,7 +96,11 @@ export function webhookClient(config: WebhookClientConfig): WebhookClient {
   return {
     post(body, timeoutMs) {
       const payload = JSON.stringify(body);
-      const headers: Record<string, string> = { "content-type": "application/json", accept: "application/json", "content-length": String(Buffer.byteLength(payload)) };
+      const headers: Record<string, string> = {
+        "content-type": "application/json",
+        accept: "application/json",
+        "content-length": String(Buffer.byteLength(payload)),
+      };
       if (config.token !== undefined) headers["authorization"] = `Bearer ${config.token}`;
       return new Promise((resolveResponse, reject) => {
         const request = (secure ? https : http).request(config.url, { method: "POST", headers, agent, timeout: timeoutMs });

@@ -8,7 +8,15 @@ const API = ["https://api"];
 
 describe("tokenReviewVerdict()", () => {
   const cases: [string, unknown, string][] = [
-    ["authenticated with a user", { apiVersion: `${GROUP}/v1`, kind: "TokenReview", status: { authenticated: true, user: { username: "jane", uid: "42", groups: ["devs"], extra: { scopes: ["a"] } } } }, "ok"],
+    [
+      "authenticated with a user",
+      {
+        apiVersion: `${GROUP}/v1`,
+        kind: "TokenReview",
+        status: { authenticated: true, user: { username: "jane", uid: "42", groups: ["devs"], extra: { scopes: ["a"] } } },
+      },
+      "ok",
+    ],
     ["not authenticated", { status: { authenticated: false } }, "rejected"],
     ["an error", { status: { error: "backend down" } }, "rejected"],
     ["no status", { spec: { token: "x" } }, "rejected"],
@@ -24,7 +32,12 @@ describe("tokenReviewVerdict()", () => {
   }
 
   it("reads the user from status and ignores a reply's spec", () => {
-    const verdict = tokenReviewVerdict({ spec: { token: "other" }, status: { authenticated: true, user: { username: "jane", uid: "42", groups: ["devs"], extra: { scopes: ["a", "b"] } } } }, GROUP, API, API);
+    const verdict = tokenReviewVerdict(
+      { spec: { token: "other" }, status: { authenticated: true, user: { username: "jane", uid: "42", groups: ["devs"], extra: { scopes: ["a", "b"] } } } },
+      GROUP,
+      API,
+      API,
+    );
     assert.deepEqual(verdict, { kind: "ok", user: { name: "jane", uid: "42", groups: ["devs"], extra: { scopes: ["a", "b"] } }, audiences: API });
   });
 });

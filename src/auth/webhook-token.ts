@@ -37,7 +37,8 @@ function extraOf(value: unknown): Record<string, string[]> | undefined {
 export function tokenReviewVerdict(body: unknown, group: string, wanted: readonly string[], apiAudiences: readonly string[]): TokenResult {
   if (!isPlainObject(body)) return { kind: "rejected", reason: "webhook reply is not a JSON object" };
   const apiVersion = body["apiVersion"];
-  if (typeof apiVersion === "string" && !apiVersion.startsWith(`${group}/`)) return { kind: "rejected", reason: `webhook replied with apiVersion ${apiVersion}` };
+  if (typeof apiVersion === "string" && !apiVersion.startsWith(`${group}/`))
+    return { kind: "rejected", reason: `webhook replied with apiVersion ${apiVersion}` };
   const status = body["status"];
   if (!isPlainObject(status)) return { kind: "rejected", reason: "webhook reply has no status" };
   if (status["authenticated"] !== true) {
@@ -53,7 +54,12 @@ export function tokenReviewVerdict(body: unknown, group: string, wanted: readonl
   if (typeof name !== "string" || name === "") return { kind: "rejected", reason: "webhook reply has no username" };
   const uid = user["uid"];
   const extra = extraOf(user["extra"]);
-  const info: UserInfo = { name, groups: strings(user["groups"]), ...(typeof uid === "string" && uid !== "" ? { uid } : {}), ...(extra === undefined ? {} : { extra }) };
+  const info: UserInfo = {
+    name,
+    groups: strings(user["groups"]),
+    ...(typeof uid === "string" && uid !== "" ? { uid } : {}),
+    ...(extra === undefined ? {} : { extra }),
+  };
   return { kind: "ok", user: info, audiences };
 }
 

@@ -12,13 +12,26 @@ import { x509Authenticator } from "./x509.js";
 function peerOf(client: PemPair, ca: PemPair): PeerCertificate {
   const leaf = new X509Certificate(client.certificate);
   const subject = Object.fromEntries(leaf.subject.split("\n").map((line) => line.split("=") as [string, string]));
-  return { commonName: subject["CN"] ?? "", organizations: subject["O"] === undefined ? [] : [subject["O"]], chain: [leaf.raw, new X509Certificate(ca.certificate).raw] };
+  return {
+    commonName: subject["CN"] ?? "",
+    organizations: subject["O"] === undefined ? [] : [subject["O"]],
+    chain: [leaf.raw, new X509Certificate(ca.certificate).raw],
+  };
 }
 
 function request(peer: PeerCertificate | undefined, rawHeaders: string[] = []): ApiRequest {
   const headers: Record<string, string> = {};
   for (let index = 0; index < rawHeaders.length; index += 2) headers[(rawHeaders[index] ?? "").toLowerCase()] = rawHeaders[index + 1] ?? "";
-  return { method: "GET", path: "/api", query: new URLSearchParams(), headers, rawHeaders, body: async () => Buffer.alloc(0), peerCertificate: peer, signal: new AbortController().signal };
+  return {
+    method: "GET",
+    path: "/api",
+    query: new URLSearchParams(),
+    headers,
+    rawHeaders,
+    body: async () => Buffer.alloc(0),
+    peerCertificate: peer,
+    signal: new AbortController().signal,
+  };
 }
 
 describe("client certificates and the authenticating proxy", () => {
@@ -52,8 +65,28 @@ describe("client certificates and the authenticating proxy", () => {
   });
 
   it("the proxy's headers count only with a certificate from the request-header CA whose CN is allowed", async () => {
-    const options = { usernameHeaders: ["X-Remote-User", "X-Other-User"], groupHeaders: ["X-Remote-Group"], extraHeaderPrefixes: ["X-Remote-Extra-"], clientCa: () => parseCaBundle(proxyCa.certificate, "proxy CA") };
-    const headers = ["X-Remote-User", "", "X-Other-User", "bob", "X-Remote-Group", "devs", "X-Remote-Group", "a,b", "X-Remote-Extra-Acme.com%2Fproject", "p1", "x-remote-extra-acme.com%2fproject", "p2", "X-Remote-Extra-Scopes", "read"];
+    const options = {
+      usernameHeaders: ["X-Remote-User", "X-Other-User"],
+      groupHeaders: ["X-Remote-Group"],
+      extraHeaderPrefixes: ["X-Remote-Extra-"],
+      clientCa: () => parseCaBundle(proxyCa.certificate, "proxy CA"),
+    };
+    const headers = [
+      "X-Remote-User",
+      "",
+      "X-Other-User",
+      "bob",
+      "X-Remote-Group",
+      "devs",
+      "X-Remote-Group",
+      "a,b",
+      "X-Remote-Extra-Acme.com%2Fproject",
+      "p1",
+      "x-remote-extra-acme.com%2fproject",
+      "p2",
+      "X-Remote-Extra-Scopes",
+      "read",
+    ];
     const allowed = requestHeaderAuthenticator({ ...options, allowedNames: ["front-proxy"] });
     assert.deepEqual(await allowed.authenticate(request(peerOf(proxy, proxyCa), headers)), {
       kind: "ok",

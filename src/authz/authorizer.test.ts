@@ -27,7 +27,13 @@ interface UnionCase {
 
 const UNION: readonly UnionCase[] = [
   { name: "abstains when there are no authorizers (the caller's default is deny)", answers: [], decision: "no-opinion", asked: 0, reason: "" },
-  { name: "abstains when every authorizer abstains, with their reasons", answers: ["no-opinion", "no-opinion"], decision: "no-opinion", asked: 2, reason: "a0 says no-opinion, a1 says no-opinion" },
+  {
+    name: "abstains when every authorizer abstains, with their reasons",
+    answers: ["no-opinion", "no-opinion"],
+    decision: "no-opinion",
+    asked: 2,
+    reason: "a0 says no-opinion, a1 says no-opinion",
+  },
   { name: "takes the first allow and asks no further", answers: ["allow", "deny"], decision: "allow", asked: 1, reason: "a0 says allow" },
   { name: "takes the first deny and asks no further", answers: ["deny", "allow"], decision: "deny", asked: 1, reason: "a0 says deny" },
   { name: "falls through abstentions to an allow", answers: ["no-opinion", "allow", "deny"], decision: "allow", asked: 2, reason: "a1 says allow" },
@@ -74,7 +80,11 @@ describe("parseAuthorizationModes() and validateAuthorizationConfig()", () => {
     ["Node,,RBAC", /not a valid mode/],
   ];
   for (const [text, message] of refuses) {
-    it(`refuses "${text}"`, () => assert.throws(() => parseAuthorizationModes(text), (error: unknown) => error instanceof AuthorizationConfigError && message.test(error.message)));
+    it(`refuses "${text}"`, () =>
+      assert.throws(
+        () => parseAuthorizationModes(text),
+        (error: unknown) => error instanceof AuthorizationConfigError && message.test(error.message),
+      ));
   }
 
   it("defaults to Node,RBAC", () => assert.deepEqual(DEFAULT_AUTHORIZATION.modes, ["Node", "RBAC"]));

@@ -1,6 +1,9 @@
 import type { UserInfo } from "../request/context.js";
 
-export type Decision = { readonly kind: "allow"; readonly reason: string } | { readonly kind: "deny"; readonly reason: string } | { readonly kind: "no-opinion"; readonly reason: string };
+export type Decision =
+  | { readonly kind: "allow"; readonly reason: string }
+  | { readonly kind: "deny"; readonly reason: string }
+  | { readonly kind: "no-opinion"; readonly reason: string };
 
 /**
  * What an authorizer decides on, as kube's `authorizer.Attributes`: a resource request (verb,

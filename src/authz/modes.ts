@@ -52,6 +52,8 @@ export function validateAuthorizationConfig(config: AuthorizationConfig): void {
   if (config.modes.length === 0) throw new AuthorizationConfigError("at least one authorization-mode must be passed");
   if (has("ABAC") && config.policyFile === undefined) throw new AuthorizationConfigError("authorization-mode ABAC's authorization policy file not passed");
   if (!has("ABAC") && config.policyFile !== undefined) throw new AuthorizationConfigError("cannot specify --authorization-policy-file without mode ABAC");
-  if (has("Webhook") && config.webhookConfigFile === undefined) throw new AuthorizationConfigError("authorization-mode Webhook's authorization config file not passed");
-  if (!has("Webhook") && config.webhookConfigFile !== undefined) throw new AuthorizationConfigError("cannot specify --authorization-webhook-config-file without mode Webhook");
+  if (has("Webhook") && config.webhookConfigFile === undefined)
+    throw new AuthorizationConfigError("authorization-mode Webhook's authorization config file not passed");
+  if (!has("Webhook") && config.webhookConfigFile !== undefined)
+    throw new AuthorizationConfigError("cannot specify --authorization-webhook-config-file without mode Webhook");
 }

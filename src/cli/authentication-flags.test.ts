@@ -62,7 +62,10 @@ describe("parseArgs() authentication flags", () => {
   ];
   for (const [argv, message] of bad) {
     it(`refuses ${argv.join(" ")}`, () => {
-      assert.throws(() => parseArgs(argv), (error: unknown) => error instanceof FlagError && message.test(error.message));
+      assert.throws(
+        () => parseArgs(argv),
+        (error: unknown) => error instanceof FlagError && message.test(error.message),
+      );
     });
   }
 });

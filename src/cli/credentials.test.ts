@@ -18,7 +18,15 @@ import { ensureServiceAccountKeys } from "./pki.js";
 const ISSUER = ORCH_PROFILE.defaultServiceAccountIssuer;
 
 function bearer(token: string): ApiRequest {
-  return { method: "GET", path: "/api", query: new URLSearchParams(), headers: { authorization: `Bearer ${token}` }, body: async () => Buffer.alloc(0), peerCertificate: undefined, signal: new AbortController().signal };
+  return {
+    method: "GET",
+    path: "/api",
+    query: new URLSearchParams(),
+    headers: { authorization: `Bearer ${token}` },
+    body: async () => Buffer.alloc(0),
+    peerCertificate: undefined,
+    signal: new AbortController().signal,
+  };
 }
 
 async function until(check: () => Promise<boolean>, what: string): Promise<void> {
@@ -60,11 +68,20 @@ describe("credentials from flags", () => {
       profile: ORCH_PROFILE,
       logger: SILENT_LOGGER,
       generated: { ca: ca.certificate, serving },
-      objects: { read: async (plural, namespace, name) => (plural === "serviceaccounts" && namespace === "default" && name === "robot" ? { revision: 1, object: () => account } : undefined) },
+      objects: {
+        read: async (plural, namespace, name) =>
+          plural === "serviceaccounts" && namespace === "default" && name === "robot" ? { revision: 1, object: () => account } : undefined,
+      },
     });
     try {
       const sign = async (pem: string) =>
-        (await serviceAccountTokenIssuer({ issuer: ISSUER, signingKey: () => parseSigningKey(pem, "k"), names: claimNames(ORCH_PROFILE) }).issueBound({ claims: { namespace: "default", serviceAccount: { name: "robot", uid: "uid-robot" } }, audiences: [ISSUER], expirationSeconds: 600 })).token;
+        (
+          await serviceAccountTokenIssuer({ issuer: ISSUER, signingKey: () => parseSigningKey(pem, "k"), names: claimNames(ORCH_PROFILE) }).issueBound({
+            claims: { namespace: "default", serviceAccount: { name: "robot", uid: "uid-robot" } },
+            audiences: [ISSUER],
+            expirationSeconds: 600,
+          })
+        ).token;
       const tokenA = await sign(pairA.privateKey);
       const tokenB = await sign(pairB.privateKey);
       const kind = async (token: string) => (await credentials.authenticator.authenticate(bearer(token))).kind;
@@ -73,12 +90,26 @@ describe("credentials from flags", () => {
       writeFileSync(paths.pub, pairB.publicKey);
       writeFileSync(paths.key, pairB.privateKey);
       await until(async () => (await kind(tokenB)) === "ok" && (await kind(tokenA)) === "rejected", "the new keys");
-      const issued = await credentials.tokenIssuer?.issueBound({ claims: { namespace: "default", serviceAccount: { name: "robot", uid: "uid-robot" } }, audiences: [ISSUER], expirationSeconds: 600 });
+      const issued = await credentials.tokenIssuer?.issueBound({
+        claims: { namespace: "default", serviceAccount: { name: "robot", uid: "uid-robot" } },
+        audiences: [ISSUER],
+        expirationSeconds: 600,
+      });
       assert.equal(await kind(issued?.token ?? ""), "ok", "new tokens are signed with the reloaded key");
       // The signing key goes back to A while the key file breaks: the verification keys must stay B's.
       writeFileSync(paths.pub, "not a key");
       writeFileSync(paths.key, pairA.privateKey);
-      await until(async () => (await credentials.tokenIssuer?.issueBound({ claims: { namespace: "default", serviceAccount: { name: "robot", uid: "uid-robot" } }, audiences: [ISSUER], expirationSeconds: 600 }))?.token.split(".")[0] === tokenA.split(".")[0], "the signing key to return to A");
+      await until(
+        async () =>
+          (
+            await credentials.tokenIssuer?.issueBound({
+              claims: { namespace: "default", serviceAccount: { name: "robot", uid: "uid-robot" } },
+              audiences: [ISSUER],
+              expirationSeconds: 600,
+            })
+          )?.token.split(".")[0] === tokenA.split(".")[0],
+        "the signing key to return to A",
+      );
       assert.deepEqual([await kind(tokenB), await kind(tokenA)], ["ok", "rejected"], "a key file that does not parse keeps the previous keys");
     } finally {
       credentials.close();

@@ -86,22 +86,44 @@ export function loadCredentials(options: CredentialsOptions): Credentials {
     return material;
   };
   const servingFiles = config.tlsCertFile !== undefined && config.tlsPrivateKeyFile !== undefined ? [config.tlsCertFile, config.tlsPrivateKeyFile] : undefined;
-  const serving = track(reloadable("serving certificate", servingFiles ?? [], () => (servingFiles === undefined ? generated.serving : { certificate: read(servingFiles[0] ?? ""), key: read(servingFiles[1] ?? "") })));
+  const serving = track(
+    reloadable("serving certificate", servingFiles ?? [], () =>
+      servingFiles === undefined ? generated.serving : { certificate: read(servingFiles[0] ?? ""), key: read(servingFiles[1] ?? "") },
+    ),
+  );
   const clientCaFile = config.clientCaFile;
-  const clientCa = track(reloadable<CaBundle>("--client-ca-file", clientCaFile === undefined ? [] : [clientCaFile], () => parseCaBundle(clientCaFile === undefined ? generated.ca : read(clientCaFile), clientCaFile ?? "generated CA")));
+  const clientCa = track(
+    reloadable<CaBundle>("--client-ca-file", clientCaFile === undefined ? [] : [clientCaFile], () =>
+      parseCaBundle(clientCaFile === undefined ? generated.ca : read(clientCaFile), clientCaFile ?? "generated CA"),
+    ),
+  );
   const requestHeaderCaFile = config.requestHeaderClientCaFile;
-  const requestHeaderCa = requestHeaderCaFile === undefined ? undefined : track(reloadable<CaBundle>("--requestheader-client-ca-file", [requestHeaderCaFile], () => parseCaBundle(read(requestHeaderCaFile), requestHeaderCaFile)));
+  const requestHeaderCa =
+    requestHeaderCaFile === undefined
+      ? undefined
+      : track(
+          reloadable<CaBundle>("--requestheader-client-ca-file", [requestHeaderCaFile], () => parseCaBundle(read(requestHeaderCaFile), requestHeaderCaFile)),
+        );
 
   const issuers = config.serviceAccountIssuers.length > 0 ? config.serviceAccountIssuers : [profile.defaultServiceAccountIssuer];
   const apiAudiences = config.apiAudiences.length > 0 ? config.apiAudiences : issuers;
   const signingKeyFile = config.serviceAccountSigningKeyFile ?? (config.serviceAccountKeyFiles.length === 0 ? generated.serviceAccount?.keyPath : undefined);
-  const signingKey = signingKeyFile === undefined ? undefined : track(reloadable<SigningKey>("--service-account-signing-key-file", [signingKeyFile], () => parseSigningKey(read(signingKeyFile), signingKeyFile)));
-  const keyFiles = config.serviceAccountKeyFiles.length > 0 ? config.serviceAccountKeyFiles : generated.serviceAccount === undefined ? [] : [generated.serviceAccount.publicKeyPath];
+  const signingKey =
+    signingKeyFile === undefined
+      ? undefined
+      : track(reloadable<SigningKey>("--service-account-signing-key-file", [signingKeyFile], () => parseSigningKey(read(signingKeyFile), signingKeyFile)));
+  const keyFiles =
+    config.serviceAccountKeyFiles.length > 0
+      ? config.serviceAccountKeyFiles
+      : generated.serviceAccount === undefined
+        ? []
+        : [generated.serviceAccount.publicKeyPath];
   const verificationKeys = track(
     reloadable<readonly VerificationKey[]>("--service-account-key-file", [...keyFiles, ...(signingKeyFile === undefined ? [] : [signingKeyFile])], () => {
       const keys = keyFiles.flatMap((file) => parseVerificationKeys(read(file), file));
       // The signing key's own public half always verifies what it signs.
-      if (signingKeyFile !== undefined) keys.push(...parseVerificationKeys(read(signingKeyFile), signingKeyFile).filter((key) => !keys.some((known) => known.kid === key.kid)));
+      if (signingKeyFile !== undefined)
+        keys.push(...parseVerificationKeys(read(signingKeyFile), signingKeyFile).filter((key) => !keys.some((known) => known.kid === key.kid)));
       return keys;
     }),
   );
@@ -110,11 +132,21 @@ export function loadCredentials(options: CredentialsOptions): Credentials {
   const tokenFile = config.tokenAuthFile;
   if (tokenFile !== undefined) {
     const staticTokens = track(reloadable("--token-auth-file", [tokenFile], () => parseTokenFile(read(tokenFile))));
-    tokens.push(audienceAgnostic(apiAudiences, tokenFileAuthenticator(() => staticTokens.value)));
+    tokens.push(
+      audienceAgnostic(
+        apiAudiences,
+        tokenFileAuthenticator(() => staticTokens.value),
+      ),
+    );
   }
   tokens.push(serviceAccountAuthenticator({ issuers, apiAudiences, keys: () => verificationKeys.value, objects: options.objects, names }));
   if (config.enableBootstrapTokenAuth) {
-    tokens.push(audienceAgnostic(apiAudiences, bootstrapTokenAuthenticator({ objects: options.objects, namespace: profile.systemNamespace, secretType: profile.bootstrapTokenSecretType })));
+    tokens.push(
+      audienceAgnostic(
+        apiAudiences,
+        bootstrapTokenAuthenticator({ objects: options.objects, namespace: profile.systemNamespace, secretType: profile.bootstrapTokenSecretType }),
+      ),
+    );
   }
   let webhook: WebhookClient | undefined;
   if (config.authenticationTokenWebhookConfigFile !== undefined) {
@@ -146,7 +178,10 @@ export function loadCredentials(options: CredentialsOptions): Credentials {
   authenticators.push(x509Authenticator(() => clientCa.value));
   authenticators.push(bearerTokenAuthenticator(tokenUnion, apiAudiences));
 
-  const tokenIssuer = signingKey === undefined ? undefined : serviceAccountTokenIssuer({ issuer: issuers[0] ?? profile.defaultServiceAccountIssuer, signingKey: () => signingKey.value, names });
+  const tokenIssuer =
+    signingKey === undefined
+      ? undefined
+      : serviceAccountTokenIssuer({ issuer: issuers[0] ?? profile.defaultServiceAccountIssuer, signingKey: () => signingKey.value, names });
   const tls = (): TlsMaterial => ({
     certificate: serving.value.certificate,
     key: serving.value.key,

@@ -20,7 +20,16 @@ describe("parseArgs()", () => {
   });
 
   it("reads --flag=value, --flag value and -v forms", () => {
-    const parsed = config(["--secure-port=0", "--data-dir", "/tmp/x", "--storage-backend=memory", "--compat", "kubernetes", "-v=4", "--etcd-compaction-interval=500ms"]);
+    const parsed = config([
+      "--secure-port=0",
+      "--data-dir",
+      "/tmp/x",
+      "--storage-backend=memory",
+      "--compat",
+      "kubernetes",
+      "-v=4",
+      "--etcd-compaction-interval=500ms",
+    ]);
     assert.equal(parsed?.securePort, 0);
     assert.equal(parsed?.dataDir, "/tmp/x");
     assert.equal(parsed?.storageBackend, "memory");
@@ -33,7 +42,20 @@ describe("parseArgs()", () => {
   it("returns help text listing every flag", () => {
     const parsed = parseArgs(["--help"]);
     assert.equal(parsed.kind, "help");
-    if (parsed.kind === "help") for (const flag of ["--secure-port", "--bind-address", "--data-dir", "--tls-cert-file", "--tls-private-key-file", "--client-ca-file", "--token-auth-file", "--storage-backend", "--compat", "--v"]) assert.ok(parsed.text.includes(flag), flag);
+    if (parsed.kind === "help")
+      for (const flag of [
+        "--secure-port",
+        "--bind-address",
+        "--data-dir",
+        "--tls-cert-file",
+        "--tls-private-key-file",
+        "--client-ca-file",
+        "--token-auth-file",
+        "--storage-backend",
+        "--compat",
+        "--v",
+      ])
+        assert.ok(parsed.text.includes(flag), flag);
   });
 
   const bad: ReadonlyArray<readonly [string[], RegExp]> = [
@@ -49,6 +71,10 @@ describe("parseArgs()", () => {
     [["positional"], /unexpected argument/],
   ];
   for (const [argv, message] of bad) {
-    it(`rejects ${argv.join(" ")}`, () => assert.throws(() => parseArgs(argv), (error: unknown) => error instanceof FlagError && message.test(error.message)));
+    it(`rejects ${argv.join(" ")}`, () =>
+      assert.throws(
+        () => parseArgs(argv),
+        (error: unknown) => error instanceof FlagError && message.test(error.message),
+      ));
   }
 });

@@ -37,7 +37,10 @@ function parseCount(value: string, flag: string): number {
 
 /** A comma-separated list flag value (kube's string slices); empty items dropped. */
 function list(value: string): string[] {
-  return value.split(",").map((item) => item.trim()).filter((item) => item !== "");
+  return value
+    .split(",")
+    .map((item) => item.trim())
+    .filter((item) => item !== "");
 }
 
 function parseBool(value: string, flag: string): boolean {
@@ -47,13 +50,38 @@ function parseBool(value: string, flag: string): boolean {
 }
 
 const FLAGS: readonly FlagSpec[] = [
-  { name: "secure-port", help: "The port on which to serve HTTPS.", defaultText: "6443", apply: (config, value) => void (config.securePort = parsePort(value, "secure-port")) },
+  {
+    name: "secure-port",
+    help: "The port on which to serve HTTPS.",
+    defaultText: "6443",
+    apply: (config, value) => void (config.securePort = parsePort(value, "secure-port")),
+  },
   { name: "bind-address", help: "The IP address on which to listen.", defaultText: "127.0.0.1", apply: (config, value) => void (config.bindAddress = value) },
-  { name: "data-dir", help: "Directory for the store, generated certificates and the admin kubeconfig.", defaultText: ".orch", apply: (config, value) => void (config.dataDir = value) },
-  { name: "tls-cert-file", help: "Serving certificate (PEM). Generated into the data dir when unset.", defaultText: "", apply: (config, value) => void (config.tlsCertFile = value) },
+  {
+    name: "data-dir",
+    help: "Directory for the store, generated certificates and the admin kubeconfig.",
+    defaultText: ".orch",
+    apply: (config, value) => void (config.dataDir = value),
+  },
+  {
+    name: "tls-cert-file",
+    help: "Serving certificate (PEM). Generated into the data dir when unset.",
+    defaultText: "",
+    apply: (config, value) => void (config.tlsCertFile = value),
+  },
   { name: "tls-private-key-file", help: "Serving private key (PEM).", defaultText: "", apply: (config, value) => void (config.tlsPrivateKeyFile = value) },
-  { name: "client-ca-file", help: "CA bundle that client certificates are verified against. Default: the generated CA.", defaultText: "", apply: (config, value) => void (config.clientCaFile = value) },
-  { name: "token-auth-file", help: "Static bearer tokens, CSV: token,user,uid,\"group1,group2\".", defaultText: "", apply: (config, value) => void (config.tokenAuthFile = value) },
+  {
+    name: "client-ca-file",
+    help: "CA bundle that client certificates are verified against. Default: the generated CA.",
+    defaultText: "",
+    apply: (config, value) => void (config.clientCaFile = value),
+  },
+  {
+    name: "token-auth-file",
+    help: 'Static bearer tokens, CSV: token,user,uid,"group1,group2".',
+    defaultText: "",
+    apply: (config, value) => void (config.tokenAuthFile = value),
+  },
   {
     name: "storage-backend",
     help: "Storage backend: sqlite (durable, in the data dir) or memory.",
@@ -83,9 +111,24 @@ const FLAGS: readonly FlagSpec[] = [
       config.verbosity = Number(value);
     },
   },
-  { name: "etcd-compaction-interval", help: "How often history older than one interval is compacted; 0 disables.", defaultText: "5m", apply: (config, value) => void (config.compactionIntervalMs = parseDurationFlag(value, "etcd-compaction-interval")) },
-  { name: "shutdown-delay-duration", help: "How long /readyz reports failure before the server stops listening on SIGTERM.", defaultText: "0s", apply: (config, value) => void (config.shutdownDelayMs = parseDurationFlag(value, "shutdown-delay-duration")) },
-  { name: "shutdown-grace-period", help: "How long in-flight requests may take to finish on stop.", defaultText: "30s", apply: (config, value) => void (config.shutdownGraceMs = parseDurationFlag(value, "shutdown-grace-period")) },
+  {
+    name: "etcd-compaction-interval",
+    help: "How often history older than one interval is compacted; 0 disables.",
+    defaultText: "5m",
+    apply: (config, value) => void (config.compactionIntervalMs = parseDurationFlag(value, "etcd-compaction-interval")),
+  },
+  {
+    name: "shutdown-delay-duration",
+    help: "How long /readyz reports failure before the server stops listening on SIGTERM.",
+    defaultText: "0s",
+    apply: (config, value) => void (config.shutdownDelayMs = parseDurationFlag(value, "shutdown-delay-duration")),
+  },
+  {
+    name: "shutdown-grace-period",
+    help: "How long in-flight requests may take to finish on stop.",
+    defaultText: "30s",
+    apply: (config, value) => void (config.shutdownGraceMs = parseDurationFlag(value, "shutdown-grace-period")),
+  },
   {
     name: "runtime-config",
     help: "Group versions to turn on or off: <group>/<version>[=true|false],... and api/all.",
@@ -112,44 +155,154 @@ const FLAGS: readonly FlagSpec[] = [
       }
     },
   },
-  { name: "authorization-policy-file", help: "ABAC policy file: one JSON policy object per line.", defaultText: "", apply: (config, value) => void (config.authorization = { ...config.authorization, policyFile: value }) },
-  { name: "authorization-webhook-config-file", help: "Kubeconfig-format file of the authorization webhook (a SubjectAccessReview is POSTed to it).", defaultText: "", apply: (config, value) => void (config.authorization = { ...config.authorization, webhookConfigFile: value }) },
+  {
+    name: "authorization-policy-file",
+    help: "ABAC policy file: one JSON policy object per line.",
+    defaultText: "",
+    apply: (config, value) => void (config.authorization = { ...config.authorization, policyFile: value }),
+  },
+  {
+    name: "authorization-webhook-config-file",
+    help: "Kubeconfig-format file of the authorization webhook (a SubjectAccessReview is POSTed to it).",
+    defaultText: "",
+    apply: (config, value) => void (config.authorization = { ...config.authorization, webhookConfigFile: value }),
+  },
   {
     name: "authorization-webhook-version",
     help: "SubjectAccessReview version sent to the webhook: v1 or v1beta1.",
     defaultText: "v1beta1",
     apply: (config, value) => {
-      if (value !== "v1" && value !== "v1beta1") throw new FlagError(`invalid value "${value}" for flag --authorization-webhook-version: must be v1 or v1beta1`);
+      if (value !== "v1" && value !== "v1beta1")
+        throw new FlagError(`invalid value "${value}" for flag --authorization-webhook-version: must be v1 or v1beta1`);
       config.authorization = { ...config.authorization, webhookVersion: value };
     },
   },
-  { name: "authorization-webhook-cache-authorized-ttl", help: "How long the webhook's allows are cached.", defaultText: "5m", apply: (config, value) => void (config.authorization = { ...config.authorization, webhookAuthorizedTtlMs: parseDurationFlag(value, "authorization-webhook-cache-authorized-ttl") }) },
-  { name: "authorization-webhook-cache-unauthorized-ttl", help: "How long the webhook's denials (and no-opinions) are cached.", defaultText: "30s", apply: (config, value) => void (config.authorization = { ...config.authorization, webhookUnauthorizedTtlMs: parseDurationFlag(value, "authorization-webhook-cache-unauthorized-ttl") }) },
-  { name: "watch-cache", help: "Serve lists and watches from the in-memory watch cache.", defaultText: "true", boolean: true, apply: (config, value) => void (config.watchCache = parseBool(value, "watch-cache")) },
-  { name: "default-watch-cache-size", help: "Events kept per resource for resuming watches (also bounded to 5 minutes).", defaultText: "20000", apply: (config, value) => void (config.watchCacheSize = parseCount(value, "default-watch-cache-size")) },
-  { name: "min-request-timeout", help: "Seconds a watch without timeoutSeconds lasts at least (at most twice this).", defaultText: "1800", apply: (config, value) => void (config.minRequestTimeoutSeconds = parseCount(value, "min-request-timeout")) },
-  { name: "anonymous-auth", help: "Serve requests without credentials as system:anonymous.", defaultText: "true", boolean: true, apply: (config, value) => void (config.anonymousAuth = parseBool(value, "anonymous-auth")) },
-  { name: "requestheader-username-headers", help: "Headers naming the user, first non-empty wins (authenticating proxy; needs --requestheader-client-ca-file).", defaultText: "", apply: (config, value) => void (config.requestHeaderUsernameHeaders = [...config.requestHeaderUsernameHeaders, ...list(value)]) },
-  { name: "requestheader-group-headers", help: "Headers whose every value is a group (authenticating proxy).", defaultText: "", apply: (config, value) => void (config.requestHeaderGroupHeaders = [...config.requestHeaderGroupHeaders, ...list(value)]) },
-  { name: "requestheader-extra-headers-prefix", help: "Header prefixes whose rest names an extra attribute (authenticating proxy).", defaultText: "", apply: (config, value) => void (config.requestHeaderExtraHeadersPrefix = [...config.requestHeaderExtraHeadersPrefix, ...list(value)]) },
-  { name: "requestheader-client-ca-file", help: "CA bundle the authenticating proxy's client certificate must chain to; do not reuse the client CA.", defaultText: "", apply: (config, value) => void (config.requestHeaderClientCaFile = value) },
-  { name: "requestheader-allowed-names", help: "Common names the proxy's certificate may have; empty allows any the CA issued.", defaultText: "", apply: (config, value) => void (config.requestHeaderAllowedNames = [...config.requestHeaderAllowedNames, ...list(value)]) },
-  { name: "enable-bootstrap-token-auth", help: "Accept bootstrap tokens (Secrets bootstrap-token-<id> in the system namespace).", defaultText: "false", boolean: true, apply: (config, value) => void (config.enableBootstrapTokenAuth = parseBool(value, "enable-bootstrap-token-auth")) },
-  { name: "service-account-key-file", help: "PEM file of public keys (or private keys, certificates) service-account tokens are verified with; repeatable. Default: generated into the data dir.", defaultText: "", apply: (config, value) => void (config.serviceAccountKeyFiles = [...config.serviceAccountKeyFiles, value]) },
-  { name: "service-account-signing-key-file", help: "PEM private key service-account tokens are signed with. Default: generated into the data dir.", defaultText: "", apply: (config, value) => void (config.serviceAccountSigningKeyFile = value) },
-  { name: "service-account-issuer", help: "Issuer (iss) of service-account tokens; repeatable: the first signs, all are accepted.", defaultText: "", apply: (config, value) => void (config.serviceAccountIssuers = [...config.serviceAccountIssuers, value]) },
-  { name: "api-audiences", help: "Audiences of the API: tokens must be for one of them. Default: the service-account issuers.", defaultText: "", apply: (config, value) => void (config.apiAudiences = [...config.apiAudiences, ...list(value)]) },
-  { name: "authentication-token-webhook-config-file", help: "Kubeconfig-format file of the token authentication webhook (a TokenReview is POSTed to it).", defaultText: "", apply: (config, value) => void (config.authenticationTokenWebhookConfigFile = value) },
+  {
+    name: "authorization-webhook-cache-authorized-ttl",
+    help: "How long the webhook's allows are cached.",
+    defaultText: "5m",
+    apply: (config, value) =>
+      void (config.authorization = { ...config.authorization, webhookAuthorizedTtlMs: parseDurationFlag(value, "authorization-webhook-cache-authorized-ttl") }),
+  },
+  {
+    name: "authorization-webhook-cache-unauthorized-ttl",
+    help: "How long the webhook's denials (and no-opinions) are cached.",
+    defaultText: "30s",
+    apply: (config, value) =>
+      void (config.authorization = {
+        ...config.authorization,
+        webhookUnauthorizedTtlMs: parseDurationFlag(value, "authorization-webhook-cache-unauthorized-ttl"),
+      }),
+  },
+  {
+    name: "watch-cache",
+    help: "Serve lists and watches from the in-memory watch cache.",
+    defaultText: "true",
+    boolean: true,
+    apply: (config, value) => void (config.watchCache = parseBool(value, "watch-cache")),
+  },
+  {
+    name: "default-watch-cache-size",
+    help: "Events kept per resource for resuming watches (also bounded to 5 minutes).",
+    defaultText: "20000",
+    apply: (config, value) => void (config.watchCacheSize = parseCount(value, "default-watch-cache-size")),
+  },
+  {
+    name: "min-request-timeout",
+    help: "Seconds a watch without timeoutSeconds lasts at least (at most twice this).",
+    defaultText: "1800",
+    apply: (config, value) => void (config.minRequestTimeoutSeconds = parseCount(value, "min-request-timeout")),
+  },
+  {
+    name: "anonymous-auth",
+    help: "Serve requests without credentials as system:anonymous.",
+    defaultText: "true",
+    boolean: true,
+    apply: (config, value) => void (config.anonymousAuth = parseBool(value, "anonymous-auth")),
+  },
+  {
+    name: "requestheader-username-headers",
+    help: "Headers naming the user, first non-empty wins (authenticating proxy; needs --requestheader-client-ca-file).",
+    defaultText: "",
+    apply: (config, value) => void (config.requestHeaderUsernameHeaders = [...config.requestHeaderUsernameHeaders, ...list(value)]),
+  },
+  {
+    name: "requestheader-group-headers",
+    help: "Headers whose every value is a group (authenticating proxy).",
+    defaultText: "",
+    apply: (config, value) => void (config.requestHeaderGroupHeaders = [...config.requestHeaderGroupHeaders, ...list(value)]),
+  },
+  {
+    name: "requestheader-extra-headers-prefix",
+    help: "Header prefixes whose rest names an extra attribute (authenticating proxy).",
+    defaultText: "",
+    apply: (config, value) => void (config.requestHeaderExtraHeadersPrefix = [...config.requestHeaderExtraHeadersPrefix, ...list(value)]),
+  },
+  {
+    name: "requestheader-client-ca-file",
+    help: "CA bundle the authenticating proxy's client certificate must chain to; do not reuse the client CA.",
+    defaultText: "",
+    apply: (config, value) => void (config.requestHeaderClientCaFile = value),
+  },
+  {
+    name: "requestheader-allowed-names",
+    help: "Common names the proxy's certificate may have; empty allows any the CA issued.",
+    defaultText: "",
+    apply: (config, value) => void (config.requestHeaderAllowedNames = [...config.requestHeaderAllowedNames, ...list(value)]),
+  },
+  {
+    name: "enable-bootstrap-token-auth",
+    help: "Accept bootstrap tokens (Secrets bootstrap-token-<id> in the system namespace).",
+    defaultText: "false",
+    boolean: true,
+    apply: (config, value) => void (config.enableBootstrapTokenAuth = parseBool(value, "enable-bootstrap-token-auth")),
+  },
+  {
+    name: "service-account-key-file",
+    help: "PEM file of public keys (or private keys, certificates) service-account tokens are verified with; repeatable. Default: generated into the data dir.",
+    defaultText: "",
+    apply: (config, value) => void (config.serviceAccountKeyFiles = [...config.serviceAccountKeyFiles, value]),
+  },
+  {
+    name: "service-account-signing-key-file",
+    help: "PEM private key service-account tokens are signed with. Default: generated into the data dir.",
+    defaultText: "",
+    apply: (config, value) => void (config.serviceAccountSigningKeyFile = value),
+  },
+  {
+    name: "service-account-issuer",
+    help: "Issuer (iss) of service-account tokens; repeatable: the first signs, all are accepted.",
+    defaultText: "",
+    apply: (config, value) => void (config.serviceAccountIssuers = [...config.serviceAccountIssuers, value]),
+  },
+  {
+    name: "api-audiences",
+    help: "Audiences of the API: tokens must be for one of them. Default: the service-account issuers.",
+    defaultText: "",
+    apply: (config, value) => void (config.apiAudiences = [...config.apiAudiences, ...list(value)]),
+  },
+  {
+    name: "authentication-token-webhook-config-file",
+    help: "Kubeconfig-format file of the token authentication webhook (a TokenReview is POSTed to it).",
+    defaultText: "",
+    apply: (config, value) => void (config.authenticationTokenWebhookConfigFile = value),
+  },
   {
     name: "authentication-token-webhook-version",
     help: "TokenReview version sent to the webhook: v1 or v1beta1.",
     defaultText: "v1beta1",
     apply: (config, value) => {
-      if (value !== "v1" && value !== "v1beta1") throw new FlagError(`invalid value "${value}" for flag --authentication-token-webhook-version: must be v1 or v1beta1`);
+      if (value !== "v1" && value !== "v1beta1")
+        throw new FlagError(`invalid value "${value}" for flag --authentication-token-webhook-version: must be v1 or v1beta1`);
       config.authenticationTokenWebhookVersion = value;
     },
   },
-  { name: "authentication-token-webhook-cache-ttl", help: "How long the webhook's answers are cached.", defaultText: "2m", apply: (config, value) => void (config.authenticationTokenWebhookCacheTtlMs = parseDurationFlag(value, "authentication-token-webhook-cache-ttl")) },
+  {
+    name: "authentication-token-webhook-cache-ttl",
+    help: "How long the webhook's answers are cached.",
+    defaultText: "2m",
+    apply: (config, value) => void (config.authenticationTokenWebhookCacheTtlMs = parseDurationFlag(value, "authentication-token-webhook-cache-ttl")),
+  },
 ];
 
 export function defaultConfig(): Config {

@@ -24,7 +24,9 @@ export async function main(argv: readonly string[]): Promise<number> {
   const started = Date.now();
   const server = await startServer({ ...config, logger });
   const kubeconfig = relative(process.cwd(), server.kubeconfigPath) || server.kubeconfigPath;
-  process.stdout.write(`orch-apiserver serving on ${server.url} (ready in ${Date.now() - started} ms, storage ${config.storageBackend}, compat ${config.profile.name})\n`);
+  process.stdout.write(
+    `orch-apiserver serving on ${server.url} (ready in ${Date.now() - started} ms, storage ${config.storageBackend}, compat ${config.profile.name})\n`,
+  );
   process.stdout.write(`admin kubeconfig: ${kubeconfig}\n  kubectl --kubeconfig ${kubeconfig} get namespaces\n`);
   return new Promise<number>((resolve) => {
     const shutdown = (signal: string): void => {

@@ -30,7 +30,9 @@ async function importKey(pem: string): Promise<CryptoKey> {
 }
 
 function serial(): string {
-  return Buffer.from(webcrypto.getRandomValues(new Uint8Array(16))).toString("hex").replace(/^[89a-f]/, "1");
+  return Buffer.from(webcrypto.getRandomValues(new Uint8Array(16)))
+    .toString("hex")
+    .replace(/^[89a-f]/, "1");
 }
 
 /** Escapes a value for an X.500 name string. */
@@ -38,7 +40,10 @@ function rdn(value: string): string {
   return value.replace(/([,+"\\<>;=])/g, "\\$1");
 }
 
-async function issue(ca: { certificate: x509.X509Certificate; key: CryptoKey }, options: { subject: string; server: boolean; dnsNames?: readonly string[]; ips?: readonly string[] }): Promise<PemPair> {
+async function issue(
+  ca: { certificate: x509.X509Certificate; key: CryptoKey },
+  options: { subject: string; server: boolean; dnsNames?: readonly string[]; ips?: readonly string[] },
+): Promise<PemPair> {
   const keys = await newKeys();
   const names: x509.JsonGeneralName[] = [
     ...(options.dnsNames ?? []).map((value) => ({ type: "dns" as const, value })),

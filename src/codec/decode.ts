@@ -20,7 +20,9 @@ export function bodyFormat(contentType: string | undefined, allowed: readonly Bo
   const type = contentType === undefined || contentType === "" ? "application/json" : parseMediaType(contentType).type;
   const format = FORMATS[type];
   if (format === undefined || !allowed.includes(format)) {
-    const names = Object.entries(FORMATS).filter(([, value]) => allowed.includes(value)).map(([name]) => `"${name}"`);
+    const names = Object.entries(FORMATS)
+      .filter(([, value]) => allowed.includes(value))
+      .map(([name]) => `"${name}"`);
     throw new ApiError(415, "UnsupportedMediaType", `the body of the request was in an unknown format - accepted media types include: ${names.join(", ")}`);
   }
   return format;

@@ -7,13 +7,21 @@ describe("duplicateJsonFields(): keys an object sets twice", () => {
     { name: "none", text: '{"a":1,"b":{"a":2},"c":[{"a":1},{"a":2}]}', duplicates: [] },
     { name: "at the top", text: '{"kind":"Pod","kind":"Pod"}', duplicates: ["kind"] },
     { name: "nested, by path", text: '{"spec":{"replicas":1,"paused":true,"replicas":2}}', duplicates: ["spec.replicas"] },
-    { name: "inside list items, by index", text: '{"spec":{"containers":[{"name":"a"},{"name":"b","image":"x","name":"c"}]}}', duplicates: ["spec.containers[1].name"] },
+    {
+      name: "inside list items, by index",
+      text: '{"spec":{"containers":[{"name":"a"},{"name":"b","image":"x","name":"c"}]}}',
+      duplicates: ["spec.containers[1].name"],
+    },
     { name: "the same key in sibling objects is not a duplicate", text: '{"a":{"x":1},"b":{"x":1}}', duplicates: [] },
     { name: "string values that look like keys are ignored", text: '{"a":"\\"a\\":1","b":["a","a"],"c":"{\\"a\\":1,\\"a\\":2}"}', duplicates: [] },
     { name: "escaped keys are compared decoded", text: '{"\\u0061":1,"a":2}', duplicates: ["a"] },
     { name: "whitespace and nested lists", text: '{ "l" : [ [ {"k":1, "k":2} ] ] , "l" : 1 }', duplicates: ["l[0][0].k", "l"] },
     { name: "a top-level list", text: '[{"op":"add","op":"remove"}]', duplicates: ["[0].op"] },
-    { name: "several, in order", text: '{"metadata":{"name":"a","name":"b"},"data":{"x":"1","x":"2","y":"3","y":"4"}}', duplicates: ["metadata.name", "data.x", "data.y"] },
+    {
+      name: "several, in order",
+      text: '{"metadata":{"name":"a","name":"b"},"data":{"x":"1","x":"2","y":"3","y":"4"}}',
+      duplicates: ["metadata.name", "data.x", "data.y"],
+    },
   ];
   for (const testCase of cases) {
     it(testCase.name, () => {

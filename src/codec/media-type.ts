@@ -13,7 +13,10 @@ export function parseMediaType(text: string): MediaType {
     const index = part.indexOf("=");
     if (index < 0) continue;
     const key = part.slice(0, index).trim().toLowerCase();
-    const value = part.slice(index + 1).trim().replace(/^"(.*)"$/, "$1");
+    const value = part
+      .slice(index + 1)
+      .trim()
+      .replace(/^"(.*)"$/, "$1");
     if (key === "q") quality = Number(value);
     else params[key] = value;
   }

@@ -51,7 +51,8 @@ function pick(entry: MediaType, options: NegotiationOptions, query: URLSearchPar
     if (!options.tables || !isJson(entry.type) || !spelledAs(group, options.metaGroup, options)) return undefined;
     const version = entry.params["v"];
     if (version !== "v1" && version !== "v1beta1") return undefined;
-    if (as === "PartialObjectMetadata" || as === "PartialObjectMetadataList") return { kind: "partial", group, version, list: as === "PartialObjectMetadataList" };
+    if (as === "PartialObjectMetadata" || as === "PartialObjectMetadataList")
+      return { kind: "partial", group, version, list: as === "PartialObjectMetadataList" };
     if (as !== "Table") return undefined;
     const include = query.get("includeObject");
     const includeObject = include === "None" || include === "Object" ? include : "Metadata";

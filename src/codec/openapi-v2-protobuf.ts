@@ -114,7 +114,13 @@ function schema(value: unknown): Message {
   if (node["items"] !== undefined) message.message(23, new Message().messages(1, [schema(node["items"])]));
   message.messages(24, list(node["allOf"]).map(schema));
   if (isPlainObject(node["properties"])) {
-    message.message(25, new Message().messages(1, Object.entries(node["properties"]).map(([name, property]) => new Message().string(1, name).message(2, schema(property)))));
+    message.message(
+      25,
+      new Message().messages(
+        1,
+        Object.entries(node["properties"]).map(([name, property]) => new Message().string(1, name).message(2, schema(property))),
+      ),
+    );
   }
   return message.messages(31, extensions(node));
 }
@@ -123,12 +129,22 @@ function parameter(value: unknown): Message {
   const node = record(value);
   const where = text(node["in"]);
   if (where === "body") {
-    const body = new Message().string(1, text(node["description"])).string(2, text(node["name"])).string(3, where).bool(4, node["required"] === true).message(5, schema(node["schema"]));
+    const body = new Message()
+      .string(1, text(node["description"]))
+      .string(2, text(node["name"]))
+      .string(3, where)
+      .bool(4, node["required"] === true)
+      .message(5, schema(node["schema"]));
     return new Message().message(1, new Message().message(1, body));
   }
   // Query (3) and path (4) parameters share their first fields; `type` is 6 for query, 5 for path.
   const query = where === "query";
-  const sub = new Message().bool(1, node["required"] === true).string(2, where).string(3, text(node["description"])).string(4, text(node["name"])).string(query ? 6 : 5, text(node["type"]));
+  const sub = new Message()
+    .bool(1, node["required"] === true)
+    .string(2, where)
+    .string(3, text(node["description"]))
+    .string(4, text(node["name"]))
+    .string(query ? 6 : 5, text(node["type"]));
   if (node["uniqueItems"] === true) sub.bool(query ? 20 : 19, true);
   return new Message().message(1, new Message().message(2, new Message().message(query ? 3 : 4, sub)));
 }
@@ -152,7 +168,15 @@ function operation(value: unknown): Message {
     .messages(13, extensions(node));
 }
 
-const METHODS: readonly (readonly [string, number])[] = [["get", 2], ["put", 3], ["post", 4], ["delete", 5], ["options", 6], ["head", 7], ["patch", 8]];
+const METHODS: readonly (readonly [string, number])[] = [
+  ["get", 2],
+  ["put", 3],
+  ["post", 4],
+  ["delete", 5],
+  ["options", 6],
+  ["head", 7],
+  ["patch", 8],
+];
 
 function pathItem(value: unknown): Message {
   const node = record(value);

@@ -59,8 +59,12 @@ export function renderTable(input: TableInput): Record<string, unknown> {
   const profile = PROFILES.find((candidate) => metaGroup(candidate) === input.metaGroup);
   const specs = specsFor(input, profile);
   const context: CellContext = { now: input.now ?? Date.now(), keyDomain: profile?.keyDomain ?? "" };
-  const columnDefinitions = specs === undefined ? DEFAULT_COLUMNS : specs.map((spec) => ({ name: spec.name, type: spec.type, format: spec.format ?? "", description: spec.description, priority: spec.priority ?? 0 }));
-  const cells = (object: ApiObject): unknown[] => (specs === undefined ? [object.metadata.name ?? "", object.metadata.creationTimestamp ?? ""] : specs.map((spec) => spec.cell(object, context)));
+  const columnDefinitions =
+    specs === undefined
+      ? DEFAULT_COLUMNS
+      : specs.map((spec) => ({ name: spec.name, type: spec.type, format: spec.format ?? "", description: spec.description, priority: spec.priority ?? 0 }));
+  const cells = (object: ApiObject): unknown[] =>
+    specs === undefined ? [object.metadata.name ?? "", object.metadata.creationTimestamp ?? ""] : specs.map((spec) => spec.cell(object, context));
   return {
     kind: "Table",
     apiVersion,

@@ -37,7 +37,9 @@ export function registryClient(registry: Registry, metaGroup: string): Controlle
   };
   return {
     namespacedResources() {
-      return registry.stores.filter((store) => store.namespaced && store.definition.virtual === undefined).map((store) => ({ group: store.definition.group, version: store.definition.version, plural: store.definition.plural }));
+      return registry.stores
+        .filter((store) => store.namespaced && store.definition.virtual === undefined)
+        .map((store) => ({ group: store.definition.group, version: store.definition.version, plural: store.definition.plural }));
     },
     async list(resource, namespace) {
       const result = await storeOf(resource).list(namespace, parseListOptions(EMPTY_QUERY, metaGroup));

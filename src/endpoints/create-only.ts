@@ -25,9 +25,16 @@ const NOT_ALLOWED = "the server does not allow this method on the requested reso
  * `definition.subresourceHandlers`): POST only, the body must be the handler's kind, the
  * handler's answer is returned with 201 and nothing is stored.
  */
-export async function serveCreateOnly(context: RequestContext, info: ResourceRequestInfo, definition: ResourceDefinition, handler: CreateOnlyHandler, options: CreateOnlyOptions): Promise<ApiResponse> {
+export async function serveCreateOnly(
+  context: RequestContext,
+  info: ResourceRequestInfo,
+  definition: ResourceDefinition,
+  handler: CreateOnlyHandler,
+  options: CreateOnlyOptions,
+): Promise<ApiResponse> {
   if (info.verb !== "create") throw methodNotAllowed(NOT_ALLOWED);
-  if (definition.scope === "Cluster" && info.namespace !== "") throw new ApiError(404, "NotFound", "the server could not find the requested resource", { details: {} });
+  if (definition.scope === "Cluster" && info.namespace !== "")
+    throw new ApiError(404, "NotFound", "the server could not find the requested resource", { details: {} });
   if (definition.scope === "Namespaced" && info.namespace === "") throw methodNotAllowed(NOT_ALLOWED);
   // A sub-resource is posted to an object; a virtual resource to its collection.
   if ((info.subresource === "") !== (info.name === "")) throw methodNotAllowed(NOT_ALLOWED);
@@ -37,9 +44,14 @@ export async function serveCreateOnly(context: RequestContext, info: ResourceReq
   if (object === undefined) throw badRequest("the request body must be a JSON object");
   const apiVersion = `${handler.group === "" ? "" : `${handler.group}/`}${handler.version}`;
   const suffix = `.${options.profile.apiDomain}/`;
-  const accepted = [apiVersion, ...(apiVersion.includes(suffix) ? options.profile.clientApiDomains.map((domain) => apiVersion.replace(suffix, `.${domain}/`)) : [])];
+  const accepted = [
+    apiVersion,
+    ...(apiVersion.includes(suffix) ? options.profile.clientApiDomains.map((domain) => apiVersion.replace(suffix, `.${domain}/`)) : []),
+  ];
   if ((object.kind !== undefined && object.kind !== handler.kind) || (object.apiVersion !== undefined && !accepted.includes(object.apiVersion))) {
-    throw badRequest(`the body of the request was in an unknown format: expected ${handler.kind} in ${apiVersion}, got ${String(object.kind)} in ${String(object.apiVersion)}`);
+    throw badRequest(
+      `the body of the request was in an unknown format: expected ${handler.kind} in ${apiVersion}, got ${String(object.kind)} in ${String(object.apiVersion)}`,
+    );
   }
   const result = await handler.create({
     namespace: definition.scope === "Namespaced" ? info.namespace : "",
@@ -50,6 +62,9 @@ export async function serveCreateOnly(context: RequestContext, info: ResourceReq
     lookup: (group, version, plural) => options.registry.find(group, version, plural),
   });
   // Answer in the spelling the client used: typed clients decode only the group they know.
-  const answer = object.apiVersion !== undefined && object.apiVersion !== apiVersion && result.apiVersion === apiVersion ? { ...result, apiVersion: object.apiVersion } : result;
+  const answer =
+    object.apiVersion !== undefined && object.apiVersion !== apiVersion && result.apiVersion === apiVersion
+      ? { ...result, apiVersion: object.apiVersion }
+      : result;
   return respondJson(context, 201, answer, representation);
 }

@@ -67,7 +67,10 @@ function resourceEntries(store: Store): Record<string, unknown>[] {
     verbs: ["create"],
   }));
   // The scale sub-resource answers with autoscaling/v1 Scale, whatever the parent's group.
-  const scale = definition.scale === undefined ? [] : [{ name: `${definition.plural}/scale`, singularName: "", namespaced, ...SCALE_KIND, verbs: SUBRESOURCE_VERBS["scale"] }];
+  const scale =
+    definition.scale === undefined
+      ? []
+      : [{ name: `${definition.plural}/scale`, singularName: "", namespaced, ...SCALE_KIND, verbs: SUBRESOURCE_VERBS["scale"] }];
   return [main, ...[...subresources, ...scale, ...handled].sort((a, b) => byName(a, b, "name"))];
 }
 
@@ -95,8 +98,13 @@ function discoveryResource(store: Store): Record<string, unknown> {
   };
   if (definition.shortNames.length > 0) resource["shortNames"] = definition.shortNames;
   if (definition.categories.length > 0) resource["categories"] = definition.categories;
-  const subresources: Record<string, unknown>[] = [...definition.subresources].map((name) => ({ subresource: name, responseKind, verbs: SUBRESOURCE_VERBS[name] ?? ["get"] }));
-  for (const [name, handler] of definition.subresourceHandlers ?? []) subresources.push({ subresource: name, responseKind: { group: handler.group, version: handler.version, kind: handler.kind }, verbs: ["create"] });
+  const subresources: Record<string, unknown>[] = [...definition.subresources].map((name) => ({
+    subresource: name,
+    responseKind,
+    verbs: SUBRESOURCE_VERBS[name] ?? ["get"],
+  }));
+  for (const [name, handler] of definition.subresourceHandlers ?? [])
+    subresources.push({ subresource: name, responseKind: { group: handler.group, version: handler.version, kind: handler.kind }, verbs: ["create"] });
   if (definition.scale !== undefined) subresources.push({ subresource: "scale", responseKind: { ...SCALE_KIND }, verbs: SUBRESOURCE_VERBS["scale"] });
   if (subresources.length > 0) resource["subresources"] = subresources.sort((a, b) => byName(a, b, "subresource"));
   return resource;

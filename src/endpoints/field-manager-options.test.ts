@@ -14,7 +14,8 @@ describe("managerFromUserAgent(): kube's default field manager", () => {
     [`${"é".repeat(100)}/1`, "é".repeat(64)],
   ];
   for (const [userAgent, manager] of cases) {
-    it(`${JSON.stringify(userAgent)?.slice(0, 40) ?? "undefined"} → ${JSON.stringify(manager.slice(0, 20))}`, () => assert.equal(managerFromUserAgent(userAgent), manager));
+    it(`${JSON.stringify(userAgent)?.slice(0, 40) ?? "undefined"} → ${JSON.stringify(manager.slice(0, 20))}`, () =>
+      assert.equal(managerFromUserAgent(userAgent), manager));
   }
 });
 
@@ -31,6 +32,9 @@ describe("omitManagedFields(): the read-time option", () => {
   }
 
   it("refuses values that are not booleans with 400", () => {
-    assert.throws(() => omitManagedFields(new URLSearchParams("omitManagedFields=maybe")), (error: unknown) => error instanceof Error && "code" in error && error.code === 400);
+    assert.throws(
+      () => omitManagedFields(new URLSearchParams("omitManagedFields=maybe")),
+      (error: unknown) => error instanceof Error && "code" in error && error.code === 400,
+    );
   });
 });

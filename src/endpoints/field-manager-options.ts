@@ -37,23 +37,32 @@ function parseBool(value: string, name: string): boolean {
  * Create/Update/PatchOptions (422 naming the options kind): a manager is at most 128 bytes of
  * printable characters; apply requires one; `force` is for apply only.
  */
-export function fieldManagerOptions(context: RequestContext, options: { readonly kind: "CreateOptions" | "UpdateOptions" | "PatchOptions"; readonly metaGroup: string; readonly apply?: boolean }): FieldManagerOptions {
+export function fieldManagerOptions(
+  context: RequestContext,
+  options: { readonly kind: "CreateOptions" | "UpdateOptions" | "PatchOptions"; readonly metaGroup: string; readonly apply?: boolean },
+): FieldManagerOptions {
   const query = context.request.query;
   const given = query.get("fieldManager");
   const forceValue = query.get("force");
   const errors: FieldError[] = [];
   if (options.apply === true) {
-    if (given === null || given === "") errors.push({ type: "FieldValueRequired", field: "fieldManager", message: "Required value: is required for apply patch" });
+    if (given === null || given === "")
+      errors.push({ type: "FieldValueRequired", field: "fieldManager", message: "Required value: is required for apply patch" });
   } else if (forceValue !== null) {
     errors.push({ type: "FieldValueForbidden", field: "force", message: "Forbidden: may not be specified for non-apply patch" });
   }
   if (given !== null) {
-    if (Buffer.byteLength(given) > FIELD_MANAGER_MAX_BYTES) errors.push({ type: "FieldValueTooLong", field: "fieldManager", message: `Too long: may not be more than ${FIELD_MANAGER_MAX_BYTES} bytes` });
+    if (Buffer.byteLength(given) > FIELD_MANAGER_MAX_BYTES)
+      errors.push({ type: "FieldValueTooLong", field: "fieldManager", message: `Too long: may not be more than ${FIELD_MANAGER_MAX_BYTES} bytes` });
     let position = 0;
     for (const character of given) {
       if (!PRINTABLE.test(character)) {
         const code = `U+${(character.codePointAt(0) ?? 0).toString(16).toUpperCase().padStart(4, "0")}`;
-        errors.push({ type: "FieldValueInvalid", field: "fieldManager", message: `Invalid value: ${JSON.stringify(given)}: invalid character ${code} (at position ${position})` });
+        errors.push({
+          type: "FieldValueInvalid",
+          field: "fieldManager",
+          message: `Invalid value: ${JSON.stringify(given)}: invalid character ${code} (at position ${position})`,
+        });
       }
       position += Buffer.byteLength(character);
     }

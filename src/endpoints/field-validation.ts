@@ -15,12 +15,19 @@ function isMode(value: string): value is Mode {
  * `fieldValidation` of a create, update or patch: `Strict`, `Warn` (kube's default) or `Ignore`;
  * another value is 422 naming the options kind, as kube validates its options.
  */
-export function fieldValidationMode(query: URLSearchParams, options: { readonly kind: "CreateOptions" | "UpdateOptions" | "PatchOptions"; readonly metaGroup: string }): Mode {
+export function fieldValidationMode(
+  query: URLSearchParams,
+  options: { readonly kind: "CreateOptions" | "UpdateOptions" | "PatchOptions"; readonly metaGroup: string },
+): Mode {
   const given = query.get("fieldValidation");
   if (given === null || given === "") return "Warn";
   if (isMode(given)) return given;
   throw invalid(options.kind, options.metaGroup, undefined, [
-    { type: "FieldValueNotSupported", field: "fieldValidation", message: `Unsupported value: ${JSON.stringify(given)}: supported values: ${MODES.map((mode) => JSON.stringify(mode)).join(", ")}` },
+    {
+      type: "FieldValueNotSupported",
+      field: "fieldValidation",
+      message: `Unsupported value: ${JSON.stringify(given)}: supported values: ${MODES.map((mode) => JSON.stringify(mode)).join(", ")}`,
+    },
   ]);
 }
 
@@ -29,7 +36,12 @@ export function fieldValidationMode(query: URLSearchParams, options: { readonly 
  * fields it sets twice (JSON text is scanned; YAML is parsed keeping the last value, as JSON
  * decoding does). Returns the request's FieldValidation for the store.
  */
-export function decodeWithFieldValidation(context: RequestContext, bytes: Buffer, format: BodyFormat, mode: Mode): { readonly value: unknown; readonly fieldValidation: FieldValidation } {
+export function decodeWithFieldValidation(
+  context: RequestContext,
+  bytes: Buffer,
+  format: BodyFormat,
+  mode: Mode,
+): { readonly value: unknown; readonly fieldValidation: FieldValidation } {
   const warn = (message: string): void => {
     context.warnings.push(message);
   };
@@ -48,4 +60,3 @@ export function decodeWithFieldValidation(context: RequestContext, bytes: Buffer
   const duplicates = mode === "Ignore" ? [] : duplicateJsonFields(text);
   return { value, fieldValidation: { mode, duplicates, warn } };
 }
-

@@ -34,7 +34,11 @@ const LIST_PARAMETERS: readonly Parameter[] = [
   { name: "timeoutSeconds", description: "Timeout of a list or watch call.", type: "integer" },
   { name: "watch", description: "Watch for changes instead of listing.", type: "boolean" },
 ];
-const DRY_RUN: Parameter = { name: "dryRun", description: "When present, indicates that modifications should not be persisted. Valid value: All.", type: "string" };
+const DRY_RUN: Parameter = {
+  name: "dryRun",
+  description: "When present, indicates that modifications should not be persisted. Valid value: All.",
+  type: "string",
+};
 const WRITE_PARAMETERS: readonly Parameter[] = [
   DRY_RUN,
   { name: "fieldManager", description: "A name associated with the actor or entity that is making these changes.", type: "string" },
@@ -66,7 +70,9 @@ class OperationWriter {
 
   private parameter(parameter: Parameter): Record<string, unknown> {
     const base = { name: parameter.name, in: "query", description: parameter.description };
-    return this.options.target === "v3" ? { ...base, schema: { type: parameter.type, uniqueItems: true } } : { ...base, type: parameter.type, uniqueItems: true };
+    return this.options.target === "v3"
+      ? { ...base, schema: { type: parameter.type, uniqueItems: true } }
+      : { ...base, type: parameter.type, uniqueItems: true };
   }
 
   pathParameter(name: string): Record<string, unknown> {
@@ -90,7 +96,8 @@ class OperationWriter {
     for (const status of spec.statuses) {
       const description = status === "201" ? "Created" : status === "202" ? "Accepted" : "OK";
       if (spec.response === undefined) responses[status] = { description };
-      else if (v3) responses[status] = { description, content: Object.fromEntries(RESPONSE_TYPES.map((type) => [type, { schema: this.reference(spec.response ?? "") }])) };
+      else if (v3)
+        responses[status] = { description, content: Object.fromEntries(RESPONSE_TYPES.map((type) => [type, { schema: this.reference(spec.response ?? "") }])) };
       else responses[status] = { description, schema: this.reference(spec.response) };
     }
     responses["401"] = { description: "Unauthorized" };
@@ -98,7 +105,8 @@ class OperationWriter {
     const operation: Record<string, unknown> = { operationId: spec.operationId, parameters, responses };
     if (spec.body !== undefined) {
       const types = spec.bodyTypes ?? ["*/*"];
-      if (v3) operation["requestBody"] = { required: true, content: Object.fromEntries(types.map((type) => [type, { schema: this.reference(spec.body ?? "") }])) };
+      if (v3)
+        operation["requestBody"] = { required: true, content: Object.fromEntries(types.map((type) => [type, { schema: this.reference(spec.body ?? "") }])) };
       else {
         parameters.push({ name: "body", in: "body", required: true, schema: this.reference(spec.body) });
         operation["consumes"] = [...types];
@@ -121,8 +129,23 @@ export function pathsOf(definition: ResourceDefinition, options: PathOptions): R
   const scopeParameters = namespaced ? [writer.pathParameter("namespace")] : [];
   const itemParameters = [writer.pathParameter("name"), ...scopeParameters];
   const kind = definition.kind;
-  const write = (operationId: string, action: string, parameters: readonly Parameter[], statuses: readonly string[], bodyTypes?: readonly string[]): Record<string, unknown> =>
-    writer.operation({ operationId, action, gvk, parameters, body: kindId === undefined ? undefined : bodyTypes === PATCH_TYPES ? "meta.v1.Patch" : kindId, bodyTypes, response: kindId, statuses });
+  const write = (
+    operationId: string,
+    action: string,
+    parameters: readonly Parameter[],
+    statuses: readonly string[],
+    bodyTypes?: readonly string[],
+  ): Record<string, unknown> =>
+    writer.operation({
+      operationId,
+      action,
+      gvk,
+      parameters,
+      body: kindId === undefined ? undefined : bodyTypes === PATCH_TYPES ? "meta.v1.Patch" : kindId,
+      bodyTypes,
+      response: kindId,
+      statuses,
+    });
   if (definition.virtual !== undefined) {
     return { [collection]: { parameters: scopeParameters, post: write(`create${kind}`, "post", WRITE_PARAMETERS, ["200", "201", "202"]) } };
   }
@@ -131,14 +154,30 @@ export function pathsOf(definition: ResourceDefinition, options: PathOptions): R
       parameters: scopeParameters,
       get: writer.operation({ operationId: `list${kind}`, action: "list", gvk, parameters: LIST_PARAMETERS, response: listId, statuses: ["200"] }),
       post: write(`create${kind}`, "post", WRITE_PARAMETERS, ["200", "201", "202"]),
-      delete: writer.operation({ operationId: `deleteCollection${kind}`, action: "deletecollection", gvk, parameters: [DRY_RUN, ...LIST_PARAMETERS], body: "meta.v1.DeleteOptions", response: "meta.v1.Status", statuses: ["200"] }),
+      delete: writer.operation({
+        operationId: `deleteCollection${kind}`,
+        action: "deletecollection",
+        gvk,
+        parameters: [DRY_RUN, ...LIST_PARAMETERS],
+        body: "meta.v1.DeleteOptions",
+        response: "meta.v1.Status",
+        statuses: ["200"],
+      }),
     },
     [`${collection}/{name}`]: {
       parameters: itemParameters,
       get: writer.operation({ operationId: `read${kind}`, action: "get", gvk, parameters: [], response: kindId, statuses: ["200"] }),
       put: write(`replace${kind}`, "put", WRITE_PARAMETERS, ["200", "201"]),
       patch: write(`patch${kind}`, "patch", [...WRITE_PARAMETERS, FORCE], ["200", "201"], PATCH_TYPES),
-      delete: writer.operation({ operationId: `delete${kind}`, action: "delete", gvk, parameters: [DRY_RUN], body: "meta.v1.DeleteOptions", response: "meta.v1.Status", statuses: ["200", "202"] }),
+      delete: writer.operation({
+        operationId: `delete${kind}`,
+        action: "delete",
+        gvk,
+        parameters: [DRY_RUN],
+        body: "meta.v1.DeleteOptions",
+        response: "meta.v1.Status",
+        statuses: ["200", "202"],
+      }),
     },
   };
   for (const subresource of definition.subresources) {
@@ -157,8 +196,25 @@ export function pathsOf(definition: ResourceDefinition, options: PathOptions): R
     paths[`${collection}/{name}/scale`] = {
       parameters: itemParameters,
       get: writer.operation({ operationId: `read${kind}Scale`, action: "get", gvk: scaleGvk, parameters: [], response: scaleId, statuses: ["200"] }),
-      put: writer.operation({ operationId: `replace${kind}Scale`, action: "put", gvk: scaleGvk, parameters: WRITE_PARAMETERS, body: scaleId, response: scaleId, statuses: ["200", "201"] }),
-      patch: writer.operation({ operationId: `patch${kind}Scale`, action: "patch", gvk: scaleGvk, parameters: [...WRITE_PARAMETERS, FORCE], body: "meta.v1.Patch", bodyTypes: PATCH_TYPES, response: scaleId, statuses: ["200", "201"] }),
+      put: writer.operation({
+        operationId: `replace${kind}Scale`,
+        action: "put",
+        gvk: scaleGvk,
+        parameters: WRITE_PARAMETERS,
+        body: scaleId,
+        response: scaleId,
+        statuses: ["200", "201"],
+      }),
+      patch: writer.operation({
+        operationId: `patch${kind}Scale`,
+        action: "patch",
+        gvk: scaleGvk,
+        parameters: [...WRITE_PARAMETERS, FORCE],
+        body: "meta.v1.Patch",
+        bodyTypes: PATCH_TYPES,
+        response: scaleId,
+        statuses: ["200", "201"],
+      }),
     };
   }
   for (const [subresource, handler] of definition.subresourceHandlers ?? []) {

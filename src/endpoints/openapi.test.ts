@@ -83,10 +83,13 @@ for (const profile of [ORCH_PROFILE, KUBERNETES_PROFILE]) {
       assert.deepEqual(gvkOf(deployment, profile), [{ group: "apps", kind: "Deployment", version: "v1" }]);
       assert.deepEqual(gvkOf(schemas[`${domain}.api.apps.v1.DeploymentList`] ?? {}, profile), [{ group: "apps", kind: "DeploymentList", version: "v1" }]);
       const item = (document["paths"] as Record<string, Record<string, Json>>)["/apis/apps/v1/namespaces/{namespace}/deployments/{name}"];
-      const put = item?.["put"] as { requestBody: { content: Record<string, { schema: Json }> }; responses: Record<string, { content: Record<string, { schema: Json }> }> };
+      const put = item?.["put"] as {
+        requestBody: { content: Record<string, { schema: Json }> };
+        responses: Record<string, { content: Record<string, { schema: Json }> }>;
+      };
       assert.equal(put.requestBody.content["*/*"]?.schema["$ref"], `#/components/schemas/${domain}.api.apps.v1.Deployment`);
       assert.equal(put.responses["200"]?.content["application/json"]?.schema["$ref"], `#/components/schemas/${domain}.api.apps.v1.Deployment`);
-      const containers = ((schemas[`${domain}.api.core.v1.PodSpec`]?.["properties"] as Record<string, Json>)["containers"]) ?? {};
+      const containers = (schemas[`${domain}.api.core.v1.PodSpec`]?.["properties"] as Record<string, Json>)["containers"] ?? {};
       assert.equal(containers[`${profile.openApiExtensionPrefixes[0] ?? ""}patch-merge-key`], "name");
     });
 
@@ -107,7 +110,10 @@ for (const profile of [ORCH_PROFILE, KUBERNETES_PROFILE]) {
       assert.equal(document.status, 200);
       assert.equal(document.json["swagger"], "2.0");
       const definitions = document.json["definitions"] as Record<string, Json>;
-      assert.deepEqual(references(document.json, "#/definitions/").filter((name) => definitions[name] === undefined), []);
+      assert.deepEqual(
+        references(document.json, "#/definitions/").filter((name) => definitions[name] === undefined),
+        [],
+      );
       const domain = profile.apiDomain.split(".").reverse().join(".");
       assert.deepEqual(gvkOf(definitions[`${domain}.api.core.v1.Pod`] ?? {}, profile), [{ group: "", kind: "Pod", version: "v1" }]);
       const post = (document.json["paths"] as Record<string, Record<string, { parameters: Json[] }>>)["/api/v1/namespaces/{namespace}/pods"]?.["post"];

@@ -75,7 +75,11 @@ export function createOpenApi(registry: Registry, profile: Profile, catalogue: S
 
   return {
     root() {
-      root ??= { paths: Object.fromEntries([...groupVersions.keys()].map((path) => [path, { serverRelativeURL: `/openapi/v3/${path}?hash=${documentFor(path)?.etag ?? ""}` }])) };
+      root ??= {
+        paths: Object.fromEntries(
+          [...groupVersions.keys()].map((path) => [path, { serverRelativeURL: `/openapi/v3/${path}?hash=${documentFor(path)?.etag ?? ""}` }]),
+        ),
+      };
       return root;
     },
     document: documentFor,

@@ -54,7 +54,10 @@ export function createResourceHandler(options: ResourceHandlerOptions): (context
   const meta = metaGroup(profile);
   const serveScale = createScaleHandler({ profile, metaGroup: meta, maxBodyBytes: MAX_BODY_BYTES });
 
-  async function readObject(context: RequestContext, mode: ReturnType<typeof fieldValidationMode>): Promise<{ object: ApiObject; fieldValidation: FieldValidation }> {
+  async function readObject(
+    context: RequestContext,
+    mode: ReturnType<typeof fieldValidationMode>,
+  ): Promise<{ object: ApiObject; fieldValidation: FieldValidation }> {
     const format = bodyFormat(context.request.headers["content-type"], ["json", "yaml"]);
     const decoded = decodeWithFieldValidation(context, await context.request.body(MAX_BODY_BYTES), format, mode);
     const object = asObject(decoded.value);
@@ -76,7 +79,14 @@ export function createResourceHandler(options: ResourceHandlerOptions): (context
       options.onDeprecatedRequest?.(definition, info);
     }
     const createOnly = info.subresource === "" ? definition.virtual : definition.subresourceHandlers?.get(info.subresource);
-    if (createOnly !== undefined) return serveCreateOnly(context, info, definition, createOnly, { registry, profile, metaGroup: meta, dryRun: parseDryRun(context.request.query), maxBodyBytes: MAX_BODY_BYTES });
+    if (createOnly !== undefined)
+      return serveCreateOnly(context, info, definition, createOnly, {
+        registry,
+        profile,
+        metaGroup: meta,
+        dryRun: parseDryRun(context.request.query),
+        maxBodyBytes: MAX_BODY_BYTES,
+      });
     if (info.subresource === "scale" && definition.scale !== undefined) return serveScale(context, info, store, () => parseDryRun(context.request.query));
     if (info.subresource !== "" && !definition.subresources.has(info.subresource)) throw notFoundPath();
     if (definition.scope === "Cluster" && info.namespace !== "" && info.resource !== "namespaces") throw notFoundPath();
@@ -110,7 +120,16 @@ export function createResourceHandler(options: ResourceHandlerOptions): (context
       }
       case "watch": {
         const representation = representationFor(context, true);
-        return serveWatch(context, { store, namespace, name: info.name, representation, profile, bookmarkIntervalMs: options.bookmarkIntervalMs, minRequestTimeoutSeconds: options.minRequestTimeoutSeconds, omitManagedFields: omit });
+        return serveWatch(context, {
+          store,
+          namespace,
+          name: info.name,
+          representation,
+          profile,
+          bookmarkIntervalMs: options.bookmarkIntervalMs,
+          minRequestTimeoutSeconds: options.minRequestTimeoutSeconds,
+          omitManagedFields: omit,
+        });
       }
       case "create": {
         if (info.subresource !== "" || info.name !== "") throw methodNotAllowed("create is only allowed on a collection");
@@ -160,7 +179,12 @@ export function createResourceHandler(options: ResourceHandlerOptions): (context
         const deleteOptions = await readDeleteOptions(context);
         const outcome = await store.delete(namespace, info.name, { ...deleteOptions, dryRun: parseDryRun(query) || deleteOptions.dryRun, user });
         if (outcome.kind === "pending") return respondObject(context, 200, view(outcome.object), representation, meta);
-        const details = { name: info.name, group: definition.group === "" ? undefined : definition.group, kind: definition.plural, uid: outcome.object.metadata.uid };
+        const details = {
+          name: info.name,
+          group: definition.group === "" ? undefined : definition.group,
+          kind: definition.plural,
+          uid: outcome.object.metadata.uid,
+        };
         return respondJson(context, 200, successStatus(details), representation);
       }
       case "deletecollection": {
@@ -168,7 +192,12 @@ export function createResourceHandler(options: ResourceHandlerOptions): (context
         const listOptions = parseListOptions(query, meta);
         const deleteOptions = await readDeleteOptions(context);
         const deleted = await store.deleteCollection(namespace, listOptions, { ...deleteOptions, dryRun: parseDryRun(query) || deleteOptions.dryRun, user });
-        return respondJson(context, 200, { kind: `${definition.kind}List`, apiVersion: apiVersionOf(definition), metadata: {}, items: deleted }, representation);
+        return respondJson(
+          context,
+          200,
+          { kind: `${definition.kind}List`, apiVersion: apiVersionOf(definition), metadata: {}, items: deleted },
+          representation,
+        );
       }
     }
   };

@@ -26,10 +26,21 @@ export function respondJson(context: RequestContext, status: number, value: unkn
 export function respondObject(context: RequestContext, status: number, object: ApiObject, representation: Representation, metaGroup: string): ApiResponse {
   if (representation.kind === "partial") {
     if (representation.list) throw notAcceptable("PartialObjectMetadataList is only served for lists");
-    return respondJson(context, status, { kind: "PartialObjectMetadata", apiVersion: `${representation.group}/${representation.version}`, metadata: object.metadata });
+    return respondJson(context, status, {
+      kind: "PartialObjectMetadata",
+      apiVersion: `${representation.group}/${representation.version}`,
+      metadata: object.metadata,
+    });
   }
   if (representation.kind === "table") {
-    const table = renderTable({ apiVersion: object.apiVersion, kind: object.kind, metaGroup, representation, objects: [object], listMeta: { resourceVersion: object.metadata.resourceVersion } });
+    const table = renderTable({
+      apiVersion: object.apiVersion,
+      kind: object.kind,
+      metaGroup,
+      representation,
+      objects: [object],
+      listMeta: { resourceVersion: object.metadata.resourceVersion },
+    });
     return respondJson(context, status, table);
   }
   return respondJson(context, status, object, representation);
@@ -46,10 +57,26 @@ export function respondList(context: RequestContext, list: ListBody, representat
   if (representation.kind === "partial") {
     if (!representation.list) throw notAcceptable("a list is served as PartialObjectMetadataList, not PartialObjectMetadata");
     const apiVersion = `${representation.group}/${representation.version}`;
-    return respondJson(context, 200, { kind: "PartialObjectMetadataList", apiVersion, metadata: list.metadata, items: list.items.map((item) => ({ kind: "PartialObjectMetadata", apiVersion, metadata: item.decode().metadata })) });
+    return respondJson(context, 200, {
+      kind: "PartialObjectMetadataList",
+      apiVersion,
+      metadata: list.metadata,
+      items: list.items.map((item) => ({ kind: "PartialObjectMetadata", apiVersion, metadata: item.decode().metadata })),
+    });
   }
   if (representation.kind === "table") {
-    return respondJson(context, 200, renderTable({ apiVersion: list.apiVersion, kind: list.kind.replace(/List$/, ""), metaGroup, representation, objects: list.items.map((item) => item.decode()), listMeta: list.metadata }));
+    return respondJson(
+      context,
+      200,
+      renderTable({
+        apiVersion: list.apiVersion,
+        kind: list.kind.replace(/List$/, ""),
+        metaGroup,
+        representation,
+        objects: list.items.map((item) => item.decode()),
+        listMeta: list.metadata,
+      }),
+    );
   }
   if (representation.kind === "yaml") return respondJson(context, 200, { ...list, items: list.items.map((item) => item.decode()) }, representation);
   // Items are serialised one by one into chunks so a large list is not one giant string op.

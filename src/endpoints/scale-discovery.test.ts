@@ -28,11 +28,20 @@ describe("the scale sub-resource in discovery and OpenAPI", () => {
     for (const plural of ["deployments", "replicasets", "statefulsets"]) {
       const names = apps.map((entry) => entry["name"]).filter((name) => String(name).startsWith(`${plural}`));
       assert.deepEqual(names, [plural, `${plural}/scale`, `${plural}/status`]);
-      assert.deepEqual(apps.find((entry) => entry["name"] === `${plural}/scale`), { name: `${plural}/scale`, ...SCALE_ENTRY });
+      assert.deepEqual(
+        apps.find((entry) => entry["name"] === `${plural}/scale`),
+        { name: `${plural}/scale`, ...SCALE_ENTRY },
+      );
     }
-    assert.equal(apps.some((entry) => entry["name"] === "daemonsets/scale"), false);
+    assert.equal(
+      apps.some((entry) => entry["name"] === "daemonsets/scale"),
+      false,
+    );
     const core = resources((await server.call("GET", "/api/v1")).json);
-    assert.deepEqual(core.find((entry) => entry["name"] === "replicationcontrollers/scale"), { name: "replicationcontrollers/scale", ...SCALE_ENTRY });
+    assert.deepEqual(
+      core.find((entry) => entry["name"] === "replicationcontrollers/scale"),
+      { name: "replicationcontrollers/scale", ...SCALE_ENTRY },
+    );
   });
 
   it("lists scale among a resource's sub-resources in aggregated discovery, answering autoscaling/v1 Scale", async () => {
@@ -60,7 +69,12 @@ describe("the scale sub-resource in discovery and OpenAPI", () => {
     const scale = schemas[SCALE_NAME] as Json;
     assert.deepEqual(scale[GVK_KEY], [{ group: "autoscaling", kind: "Scale", version: "v1" }]);
     const spec = schemas[publicName(ORCH_PROFILE, "autoscaling.v1.ScaleSpec")] as Json;
-    assert.deepEqual((spec["properties"] as Json)["replicas"], { type: "integer", format: "int32", minimum: 0, description: "The desired number of instances of the scaled object." });
+    assert.deepEqual((spec["properties"] as Json)["replicas"], {
+      type: "integer",
+      format: "int32",
+      minimum: 0,
+      description: "The desired number of instances of the scaled object.",
+    });
     const status = schemas[publicName(ORCH_PROFILE, "autoscaling.v1.ScaleStatus")] as Json;
     assert.deepEqual(status["required"], ["replicas"]);
     const v2 = (await server.call("GET", "/openapi/v2")).json;
@@ -81,7 +95,12 @@ describe("the scale sub-resource under --runtime-config", () => {
 
   it("goes with its parent's group version", async () => {
     assert.equal((await server.call("GET", "/apis/apps/v1/namespaces/default/deployments/web/scale")).status, 404);
-    const rc = { apiVersion: "v1", kind: "ReplicationController", metadata: { name: "kept" }, spec: { selector: { app: "x" }, template: { metadata: { labels: { app: "x" } }, spec: { containers: [{ name: "c", image: "busybox:1.36" }] } } } };
+    const rc = {
+      apiVersion: "v1",
+      kind: "ReplicationController",
+      metadata: { name: "kept" },
+      spec: { selector: { app: "x" }, template: { metadata: { labels: { app: "x" } }, spec: { containers: [{ name: "c", image: "busybox:1.36" }] } } },
+    };
     assert.equal((await server.call("POST", "/api/v1/namespaces/default/replicationcontrollers", { body: rc })).status, 201);
     const scale = await server.call("GET", "/api/v1/namespaces/default/replicationcontrollers/kept/scale");
     assert.equal(scale.status, 200);

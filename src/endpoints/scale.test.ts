@@ -15,10 +15,26 @@ const labelSelector = { matchLabels: { app: "x" } };
 
 /** The four kinds with a scale sub-resource: collection path and a valid object with 2 replicas. */
 const KINDS: readonly { kind: string; collection: string; object: Json }[] = [
-  { kind: "Deployment", collection: `/apis/apps/v1/namespaces/${NAMESPACE}/deployments`, object: { apiVersion: "apps/v1", kind: "Deployment", spec: { replicas: 2, selector: labelSelector, template } } },
-  { kind: "ReplicaSet", collection: `/apis/apps/v1/namespaces/${NAMESPACE}/replicasets`, object: { apiVersion: "apps/v1", kind: "ReplicaSet", spec: { replicas: 2, selector: labelSelector, template } } },
-  { kind: "StatefulSet", collection: `/apis/apps/v1/namespaces/${NAMESPACE}/statefulsets`, object: { apiVersion: "apps/v1", kind: "StatefulSet", spec: { replicas: 2, serviceName: "x", selector: labelSelector, template } } },
-  { kind: "ReplicationController", collection: `/api/v1/namespaces/${NAMESPACE}/replicationcontrollers`, object: { apiVersion: "v1", kind: "ReplicationController", spec: { replicas: 2, selector: { app: "x" }, template } } },
+  {
+    kind: "Deployment",
+    collection: `/apis/apps/v1/namespaces/${NAMESPACE}/deployments`,
+    object: { apiVersion: "apps/v1", kind: "Deployment", spec: { replicas: 2, selector: labelSelector, template } },
+  },
+  {
+    kind: "ReplicaSet",
+    collection: `/apis/apps/v1/namespaces/${NAMESPACE}/replicasets`,
+    object: { apiVersion: "apps/v1", kind: "ReplicaSet", spec: { replicas: 2, selector: labelSelector, template } },
+  },
+  {
+    kind: "StatefulSet",
+    collection: `/apis/apps/v1/namespaces/${NAMESPACE}/statefulsets`,
+    object: { apiVersion: "apps/v1", kind: "StatefulSet", spec: { replicas: 2, serviceName: "x", selector: labelSelector, template } },
+  },
+  {
+    kind: "ReplicationController",
+    collection: `/api/v1/namespaces/${NAMESPACE}/replicationcontrollers`,
+    object: { apiVersion: "v1", kind: "ReplicationController", spec: { replicas: 2, selector: { app: "x" }, template } },
+  },
 ];
 const DEPLOYMENTS = `/apis/apps/v1/namespaces/${NAMESPACE}/deployments`;
 
@@ -55,7 +71,13 @@ describe("the scale sub-resource (autoscaling/v1 Scale of the parent)", () => {
       assert.deepEqual(read.json, {
         kind: "Scale",
         apiVersion: "autoscaling/v1",
-        metadata: { name: "verbs", namespace: NAMESPACE, uid: metadata["uid"], resourceVersion: metadata["resourceVersion"], creationTimestamp: metadata["creationTimestamp"] },
+        metadata: {
+          name: "verbs",
+          namespace: NAMESPACE,
+          uid: metadata["uid"],
+          resourceVersion: metadata["resourceVersion"],
+          creationTimestamp: metadata["creationTimestamp"],
+        },
         spec: { replicas: 2 },
         status: { replicas: 1, selector: "app=x" },
       });
@@ -83,7 +105,9 @@ describe("the scale sub-resource (autoscaling/v1 Scale of the parent)", () => {
   it("changes nothing of the parent but spec.replicas, whatever else the Scale says", async () => {
     await create(DEPLOYMENTS, KINDS[0]?.object ?? {}, "only-replicas");
     const before = await parent(`${DEPLOYMENTS}/only-replicas`);
-    const put = await call("PUT", `${DEPLOYMENTS}/only-replicas/scale`, { body: { metadata: { name: "only-replicas", labels: { extra: "yes" } }, spec: { replicas: 0 }, status: { replicas: 9, selector: "other=y" } } });
+    const put = await call("PUT", `${DEPLOYMENTS}/only-replicas/scale`, {
+      body: { metadata: { name: "only-replicas", labels: { extra: "yes" } }, spec: { replicas: 0 }, status: { replicas: 9, selector: "other=y" } },
+    });
     assert.equal(put.status, 200, put.text);
     assert.deepEqual(put.json["spec"], {}, "0 replicas is left out, as kube's omitempty does");
     const after = await parent(`${DEPLOYMENTS}/only-replicas`);
@@ -106,7 +130,12 @@ describe("the scale sub-resource (autoscaling/v1 Scale of the parent)", () => {
     const negative = await call("PATCH", `${DEPLOYMENTS}/refusals/scale`, { body: { spec: { replicas: -1 } }, headers: MERGE });
     assert.equal(negative.status, 422, negative.text);
     assert.equal(negative.json["message"], 'Scale.autoscaling "refusals" is invalid: spec.replicas: Invalid value: -1: must be greater than or equal to 0');
-    assert.deepEqual(negative.json["details"], { name: "refusals", group: "autoscaling", kind: "Scale", causes: [{ reason: "FieldValueInvalid", message: "Invalid value: -1: must be greater than or equal to 0", field: "spec.replicas" }] });
+    assert.deepEqual(negative.json["details"], {
+      name: "refusals",
+      group: "autoscaling",
+      kind: "Scale",
+      causes: [{ reason: "FieldValueInvalid", message: "Invalid value: -1: must be greater than or equal to 0", field: "spec.replicas" }],
+    });
     assert.equal(field(await parent(`${DEPLOYMENTS}/refusals`), "spec.replicas"), 4);
   });
 
@@ -141,7 +170,9 @@ describe("the scale sub-resource (autoscaling/v1 Scale of the parent)", () => {
     await create(DEPLOYMENTS, KINDS[0]?.object ?? {}, "watched");
     const version = String(field(await parent(`${DEPLOYMENTS}/watched`), "metadata.resourceVersion"));
     const stop = new AbortController();
-    const watch = new WatchReader(await server.raw("GET", `${DEPLOYMENTS}?watch=1&fieldSelector=metadata.name%3Dwatched&resourceVersion=${version}`, { signal: stop.signal }));
+    const watch = new WatchReader(
+      await server.raw("GET", `${DEPLOYMENTS}?watch=1&fieldSelector=metadata.name%3Dwatched&resourceVersion=${version}`, { signal: stop.signal }),
+    );
     try {
       assert.equal((await call("PATCH", `${DEPLOYMENTS}/watched/scale`, { body: { spec: { replicas: 5 } }, headers: MERGE })).status, 200);
       const [event] = await watch.next(1);
@@ -158,7 +189,18 @@ describe("the scale sub-resource (autoscaling/v1 Scale of the parent)", () => {
     assert.equal((await call("PATCH", `${DEPLOYMENTS}/owned/scale?fieldManager=scaler`, { body: { spec: { replicas: 3 } }, headers: MERGE })).status, 200);
     const entries = (): Promise<Json[]> => parent(`${DEPLOYMENTS}/owned`).then((json) => field(json, "metadata.managedFields") as Json[]);
     const scaler = (await entries()).find((entry) => entry["manager"] === "scaler");
-    assert.deepEqual({ ...scaler, time: undefined }, { manager: "scaler", operation: "Update", apiVersion: "apps/v1", time: undefined, fieldsType: "FieldsV1", fieldsV1: { "f:spec": { "f:replicas": {} } }, subresource: "scale" });
+    assert.deepEqual(
+      { ...scaler, time: undefined },
+      {
+        manager: "scaler",
+        operation: "Update",
+        apiVersion: "apps/v1",
+        time: undefined,
+        fieldsType: "FieldsV1",
+        fieldsV1: { "f:spec": { "f:replicas": {} } },
+        subresource: "scale",
+      },
+    );
     assert.equal(JSON.stringify((await entries()).find((entry) => entry["manager"] === "creator")).includes("f:replicas"), false);
     const config = JSON.stringify({ apiVersion: "autoscaling/v1", kind: "Scale", metadata: { name: "owned" }, spec: { replicas: 6 } });
     const conflicting = await call("PATCH", `${DEPLOYMENTS}/owned/scale?fieldManager=autoscaler`, { body: config, headers: APPLY });
@@ -168,8 +210,14 @@ describe("the scale sub-resource (autoscaling/v1 Scale of the parent)", () => {
     assert.deepEqual(forced.json["spec"], { replicas: 6 });
     const applier = (await entries()).find((entry) => entry["manager"] === "autoscaler");
     assert.deepEqual([applier?.["operation"], applier?.["subresource"], applier?.["fieldsV1"]], ["Apply", "scale", { "f:spec": { "f:replicas": {} } }]);
-    assert.equal((await entries()).some((entry) => entry["manager"] === "scaler"), false);
-    const wrongVersion = await call("PATCH", `${DEPLOYMENTS}/owned/scale?fieldManager=autoscaler`, { body: JSON.stringify({ apiVersion: "apps/v1", kind: "Scale", metadata: { name: "owned" } }), headers: APPLY });
+    assert.equal(
+      (await entries()).some((entry) => entry["manager"] === "scaler"),
+      false,
+    );
+    const wrongVersion = await call("PATCH", `${DEPLOYMENTS}/owned/scale?fieldManager=autoscaler`, {
+      body: JSON.stringify({ apiVersion: "apps/v1", kind: "Scale", metadata: { name: "owned" } }),
+      headers: APPLY,
+    });
     assert.equal(wrongVersion.status, 400);
     assert.equal(wrongVersion.json["message"], "Incorrect version specified in apply patch. Specified patch version: apps/v1, expected: autoscaling/v1");
   });
@@ -179,7 +227,11 @@ describe("the scale sub-resource (autoscaling/v1 Scale of the parent)", () => {
     const rbac = `/apis/${group}/v1/namespaces/${NAMESPACE}`;
     const rule = { apiGroups: ["apps"], resources: ["deployments/scale"], verbs: ["get", "update", "patch"] };
     assert.equal((await call("POST", `${rbac}/roles`, { body: { metadata: { name: "scaler" }, rules: [rule] } })).status, 201);
-    const binding = { metadata: { name: "alice-scaler" }, roleRef: { apiGroup: group, kind: "Role", name: "scaler" }, subjects: [{ kind: "User", apiGroup: group, name: "alice" }] };
+    const binding = {
+      metadata: { name: "alice-scaler" },
+      roleRef: { apiGroup: group, kind: "Role", name: "scaler" },
+      subjects: [{ kind: "User", apiGroup: group, name: "alice" }],
+    };
     assert.equal((await call("POST", `${rbac}/rolebindings`, { body: binding })).status, 201);
     await create(DEPLOYMENTS, KINDS[0]?.object ?? {}, "guarded");
     assert.equal((await call("GET", `${DEPLOYMENTS}/guarded/scale`, { as: "alice" })).status, 200);
@@ -187,7 +239,10 @@ describe("the scale sub-resource (autoscaling/v1 Scale of the parent)", () => {
     assert.equal(scaled.status, 200, scaled.text);
     const update = await call("PATCH", `${DEPLOYMENTS}/guarded`, { as: "alice", body: { spec: { replicas: 5 } }, headers: MERGE });
     assert.equal(update.status, 403);
-    assert.equal(update.json["message"], `deployments.apps "guarded" is forbidden: User "alice" cannot patch resource "deployments" in API group "apps" in the namespace "${NAMESPACE}"`);
+    assert.equal(
+      update.json["message"],
+      `deployments.apps "guarded" is forbidden: User "alice" cannot patch resource "deployments" in API group "apps" in the namespace "${NAMESPACE}"`,
+    );
     assert.equal((await call("GET", `${DEPLOYMENTS}/guarded`, { as: "alice" })).status, 403);
     assert.equal(field(await parent(`${DEPLOYMENTS}/guarded`), "spec.replicas"), 4);
   });

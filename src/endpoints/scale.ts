@@ -65,7 +65,11 @@ export function createScaleHandler(options: ScaleHandlerOptions): ScaleHandler {
       const scale = asObject(decoded.value);
       if (scale === undefined) throw badRequest("the request body must be a JSON object");
       checkScale(scale, decoded.fieldValidation, checks);
-      const result = await store.update(namespace, info.name, { ...write, fieldManager, build: (current) => parentWithScale(definition, required(current, store, info), scale) });
+      const result = await store.update(namespace, info.name, {
+        ...write,
+        fieldManager,
+        build: (current) => parentWithScale(definition, required(current, store, info), scale),
+      });
       return respondObject(context, 200, scaleOf(definition, result.object), representation, metaGroup);
     }
     const format = bodyFormat(context.request.headers["content-type"], PATCH_FORMATS);
@@ -77,7 +81,12 @@ export function createScaleHandler(options: ScaleHandlerOptions): ScaleHandler {
       const config = asObject(decoded.value);
       if (config === undefined) throw badRequest("the apply patch must be an object");
       checkApplyConfiguration(config, decoded.fieldValidation, checks);
-      const result = await store.update(namespace, info.name, { ...write, fieldManager, apply: { force }, build: () => parentApplyConfiguration(definition, config) });
+      const result = await store.update(namespace, info.name, {
+        ...write,
+        fieldManager,
+        apply: { force },
+        build: () => parentApplyConfiguration(definition, config),
+      });
       return respondObject(context, 200, scaleOf(definition, result.object), representation, metaGroup);
     }
     const result = await store.update(namespace, info.name, {
@@ -115,8 +124,13 @@ function required(current: ApiObject | undefined, store: Store, info: ResourceRe
  */
 function checkScale(scale: ApiObject, fieldValidation: FieldValidation, checks: Checks): void {
   const { info, namespaced, schema } = checks;
-  if ((scale.kind !== undefined && scale.kind !== "" && scale.kind !== SCALE_KIND.kind) || (scale.apiVersion !== undefined && scale.apiVersion !== "" && scale.apiVersion !== SCALE_API_VERSION)) {
-    throw badRequest(`the API version in the data (${String(scale.apiVersion ?? "")}) does not match the expected API version (${SCALE_API_VERSION}) or kind ${String(scale.kind ?? "")} does not match ${SCALE_KIND.kind}`);
+  if (
+    (scale.kind !== undefined && scale.kind !== "" && scale.kind !== SCALE_KIND.kind) ||
+    (scale.apiVersion !== undefined && scale.apiVersion !== "" && scale.apiVersion !== SCALE_API_VERSION)
+  ) {
+    throw badRequest(
+      `the API version in the data (${String(scale.apiVersion ?? "")}) does not match the expected API version (${SCALE_API_VERSION}) or kind ${String(scale.kind ?? "")} does not match ${SCALE_KIND.kind}`,
+    );
   }
   checkNameAndNamespace(scale, info, namespaced);
   checkUnknownFields(schema, scale, fieldValidation);
@@ -129,10 +143,14 @@ function checkScale(scale: ApiObject, fieldValidation: FieldValidation, checks: 
 /** A Scale apply configuration: kube's apply checks, then its `spec` validated as a Scale's. */
 function checkApplyConfiguration(config: ApiObject, fieldValidation: FieldValidation, checks: Checks): void {
   if (config.apiVersion !== SCALE_API_VERSION) {
-    throw badRequest(`Incorrect version specified in apply patch. Specified patch version: ${typeof config.apiVersion === "string" ? config.apiVersion : ""}, expected: ${SCALE_API_VERSION}`);
+    throw badRequest(
+      `Incorrect version specified in apply patch. Specified patch version: ${typeof config.apiVersion === "string" ? config.apiVersion : ""}, expected: ${SCALE_API_VERSION}`,
+    );
   }
   if (config.kind !== SCALE_KIND.kind) {
-    throw badRequest(`Incorrect kind specified in apply patch. Specified patch kind: ${typeof config.kind === "string" ? config.kind : ""}, expected: ${SCALE_KIND.kind}`);
+    throw badRequest(
+      `Incorrect kind specified in apply patch. Specified patch kind: ${typeof config.kind === "string" ? config.kind : ""}, expected: ${SCALE_KIND.kind}`,
+    );
   }
   if (config.metadata.managedFields !== undefined && config.metadata.managedFields !== null) throw badRequest("metadata.managedFields must be nil");
   checkNameAndNamespace(config, checks.info, checks.namespaced);
@@ -147,7 +165,8 @@ function checkNameAndNamespace(scale: ApiObject, info: ResourceRequestInfo, name
   scale.metadata.name = info.name;
   if (!namespaced) return;
   const namespace = scale.metadata.namespace;
-  if (namespace !== undefined && namespace !== "" && namespace !== info.namespace) throw badRequest("the namespace of the provided object does not match the namespace sent on the request");
+  if (namespace !== undefined && namespace !== "" && namespace !== info.namespace)
+    throw badRequest("the namespace of the provided object does not match the namespace sent on the request");
   scale.metadata.namespace = info.namespace;
 }
 
@@ -158,6 +177,7 @@ function checkUnknownFields(schema: ObjectSchema, scale: ApiObject, fieldValidat
   const problems = [...unknown.map((path) => `unknown field "${path}"`), ...fieldValidation.duplicates.map((path) => `duplicate field "${path}"`)];
   if (problems.length === 0) return;
   const kind = SCALE_KIND.kind;
-  if (fieldValidation.mode === "Strict") throw badRequest(`${kind} in version "${SCALE_KIND.version}" cannot be handled as a ${kind}: strict decoding error: ${problems.join(", ")}`);
+  if (fieldValidation.mode === "Strict")
+    throw badRequest(`${kind} in version "${SCALE_KIND.version}" cannot be handled as a ${kind}: strict decoding error: ${problems.join(", ")}`);
   for (const problem of problems) fieldValidation.warn(problem);
 }

@@ -47,12 +47,14 @@ export async function serveWatch(context: RequestContext, options: WatchServeOpt
   const omit = options.omitManagedFields === true;
   const tableLine = (type: string, event: ApiObject): string => {
     const object = omit ? withoutManagedFields(event) : event;
-    if (representation.kind === "partial") return `${JSON.stringify({ type, object: { kind: "PartialObjectMetadata", apiVersion: `${representation.group}/${representation.version}`, metadata: object.metadata } })}\n`;
+    if (representation.kind === "partial")
+      return `${JSON.stringify({ type, object: { kind: "PartialObjectMetadata", apiVersion: `${representation.group}/${representation.version}`, metadata: object.metadata } })}\n`;
     if (representation.kind !== "table") return `${JSON.stringify({ type, object })}\n`;
     const table = renderTable({ apiVersion: object.apiVersion, kind: object.kind, metaGroup: meta, representation, objects: [object], listMeta: {} });
     return `${JSON.stringify({ type, object: table })}\n`;
   };
-  const encode = (event: ObjectEvent): string => (event.type === "ERROR" || event.type === "BOOKMARK" ? `${JSON.stringify(event)}\n` : tableLine(event.type, event.object as ApiObject));
+  const encode = (event: ObjectEvent): string =>
+    event.type === "ERROR" || event.type === "BOOKMARK" ? `${JSON.stringify(event)}\n` : tableLine(event.type, event.object as ApiObject);
   const store = options.store;
   const bookmarkIntervalMs = options.bookmarkIntervalMs ?? 60_000;
   const initialEventsEndAnnotation = `${options.profile.apiDomain}/initial-events-end`;
@@ -74,7 +76,10 @@ export async function serveWatch(context: RequestContext, options: WatchServeOpt
       deadline: deadline.signal,
       bookmarkIntervalMs,
       waitMs: store.futureRevisionWaitMs,
-      encode: representation.kind === "table" || representation.kind === "partial" || store.definition.storedAs !== undefined || omit ? (type, json) => tableLine(type, store.fromStorage(JSON.parse(json) as ApiObject)) : undefined,
+      encode:
+        representation.kind === "table" || representation.kind === "partial" || store.definition.storedAs !== undefined || omit
+          ? (type, json) => tableLine(type, store.fromStorage(JSON.parse(json) as ApiObject))
+          : undefined,
       bookmark: (revision, initialEventsEnd) => encode(bookmarkEvent(store, revision, initialEventsEnd ? { [initialEventsEndAnnotation]: "true" } : undefined)),
       error: (error) => encode(errorEvent(error)),
     }).catch((error: unknown) => {

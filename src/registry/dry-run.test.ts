@@ -9,7 +9,8 @@ type Json = Record<string, unknown>;
 const CM = "/api/v1/namespaces/dry/configmaps";
 const DEPLOYMENTS = "/apis/apps/v1/namespaces/dry/deployments";
 /** The rest of a valid Deployment spec, as apply YAML lines under `spec:`. */
-const DEPLOYMENT_SPEC = "  selector:\n    matchLabels: {app: web}\n  template:\n    metadata:\n      labels: {app: web}\n    spec:\n      containers: [{name: c, image: busybox}]\n";
+const DEPLOYMENT_SPEC =
+  "  selector:\n    matchLabels: {app: web}\n  template:\n    metadata:\n      labels: {app: web}\n    spec:\n      containers: [{name: c, image: busybox}]\n";
 const APPLY = { "content-type": "application/apply-patch+yaml" };
 const MERGE = { "content-type": "application/merge-patch+json" };
 
@@ -32,7 +33,10 @@ describe("dryRun on every modifying verb", () => {
     server = await inProcessServer();
     assert.equal((await server.call("POST", "/api/v1/namespaces", { body: { metadata: { name: "dry" } } })).status, 201);
     await server.call("POST", `${CM}?fieldManager=seed`, { body: { metadata: { name: "existing", finalizers: ["example.com/hold"] }, data: { a: "1" } } });
-    await server.call("PATCH", `${DEPLOYMENTS}/web?fieldManager=deployer`, { body: `apiVersion: apps/v1\nkind: Deployment\nmetadata:\n  name: web\nspec:\n  replicas: 1\n${DEPLOYMENT_SPEC}`, headers: APPLY });
+    await server.call("PATCH", `${DEPLOYMENTS}/web?fieldManager=deployer`, {
+      body: `apiVersion: apps/v1\nkind: Deployment\nmetadata:\n  name: web\nspec:\n  replicas: 1\n${DEPLOYMENT_SPEC}`,
+      headers: APPLY,
+    });
     const list = await server.call("GET", CM);
     const version = String((list.json["metadata"] as Json)["resourceVersion"]);
     watch = new WatchReader(await server.raw("GET", `/api/v1/configmaps?watch=1&resourceVersion=${version}`, { signal: stopWatch.signal }));
@@ -80,10 +84,13 @@ describe("dryRun on every modifying verb", () => {
     const current = await server.call("GET", `${CM}/existing`);
     const put = await dryRun("PUT", `${CM}/existing?dryRun=All&fieldManager=putter`, { body: { ...current.json, data: { a: "2" } } });
     assert.equal(put.status, 200, put.text);
-    assert.deepEqual((put.json["data"] as Json), { a: "2" });
+    assert.deepEqual(put.json["data"] as Json, { a: "2" });
     const merge = await dryRun("PATCH", `${CM}/existing?dryRun=All&fieldManager=patcher`, { body: { data: { b: "3" } }, headers: MERGE });
     assert.deepEqual(merge.json["data"], { a: "1", b: "3" });
-    const applied = await dryRun("PATCH", `${CM}/existing?dryRun=All&fieldManager=applier`, { body: "apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: existing\ndata:\n  c: '4'\n", headers: APPLY });
+    const applied = await dryRun("PATCH", `${CM}/existing?dryRun=All&fieldManager=applier`, {
+      body: "apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: existing\ndata:\n  c: '4'\n",
+      headers: APPLY,
+    });
     assert.equal(applied.status, 200, applied.text);
     const after = await server.call("GET", `${CM}/existing`);
     assert.deepEqual(after.json, current.json);
@@ -93,13 +100,21 @@ describe("dryRun on every modifying verb", () => {
   });
 
   it("apply: creates nothing and reports conflicts exactly as the real apply", async () => {
-    const created = await dryRun("PATCH", `${DEPLOYMENTS}/ghost?dryRun=All&fieldManager=deployer`, { body: `apiVersion: apps/v1\nkind: Deployment\nmetadata:\n  name: ghost\nspec:\n  replicas: 2\n${DEPLOYMENT_SPEC}`, headers: APPLY });
+    const created = await dryRun("PATCH", `${DEPLOYMENTS}/ghost?dryRun=All&fieldManager=deployer`, {
+      body: `apiVersion: apps/v1\nkind: Deployment\nmetadata:\n  name: ghost\nspec:\n  replicas: 2\n${DEPLOYMENT_SPEC}`,
+      headers: APPLY,
+    });
     assert.equal(created.status, 201, created.text);
     assert.equal((await server.call("GET", `${DEPLOYMENTS}/ghost`)).status, 404);
-    const conflict = await dryRun("PATCH", `${DEPLOYMENTS}/web?dryRun=All&fieldManager=scaler`, { body: "apiVersion: apps/v1\nkind: Deployment\nmetadata:\n  name: web\nspec:\n  replicas: 5\n", headers: APPLY });
+    const conflict = await dryRun("PATCH", `${DEPLOYMENTS}/web?dryRun=All&fieldManager=scaler`, {
+      body: "apiVersion: apps/v1\nkind: Deployment\nmetadata:\n  name: web\nspec:\n  replicas: 5\n",
+      headers: APPLY,
+    });
     assert.equal(conflict.status, 409);
     assert.equal(conflict.json["message"], 'Apply failed with 1 conflict: conflict with "deployer": .spec.replicas');
-    const status = await dryRun("PUT", `${DEPLOYMENTS}/web/status?dryRun=All&fieldManager=controller`, { body: { metadata: { name: "web" }, status: { replicas: 1 } } });
+    const status = await dryRun("PUT", `${DEPLOYMENTS}/web/status?dryRun=All&fieldManager=controller`, {
+      body: { metadata: { name: "web" }, status: { replicas: 1 } },
+    });
     assert.equal(status.status, 200, status.text);
     assert.deepEqual((await server.call("GET", `${DEPLOYMENTS}/web`)).json["status"], {}, "still the empty status it was created with");
   });

@@ -58,7 +58,10 @@ function parseSelector<T>(parse: (text: string) => T, text: string | null, field
   try {
     return parse(text ?? "");
   } catch (error) {
-    if (error instanceof SelectorParseError) throw new ApiError(400, "BadRequest", `unable to parse requirement: ${error.message}`, { details: { causes: [{ reason: "FieldValueInvalid", message: error.message, field }] } });
+    if (error instanceof SelectorParseError)
+      throw new ApiError(400, "BadRequest", `unable to parse requirement: ${error.message}`, {
+        details: { causes: [{ reason: "FieldValueInvalid", message: error.message, field }] },
+      });
     throw error;
   }
 }
@@ -84,27 +87,58 @@ export function parseListOptions(query: URLSearchParams, metaGroup: string, verb
   const errors: FieldError[] = [];
   if (matchText !== null && matchText !== "") {
     if (matchText !== "Exact" && matchText !== "NotOlderThan") {
-      errors.push({ type: "FieldValueNotSupported", field: "resourceVersionMatch", message: `Unsupported value: "${matchText}": supported values: "Exact", "NotOlderThan", ""` });
+      errors.push({
+        type: "FieldValueNotSupported",
+        field: "resourceVersionMatch",
+        message: `Unsupported value: "${matchText}": supported values: "Exact", "NotOlderThan", ""`,
+      });
     } else {
       resourceVersionMatch = matchText;
       // A watch list (sendInitialEvents) may ask NotOlderThan the current state without a version.
       if (normalizedVersion === undefined && sendInitialEvents === undefined) {
-        errors.push({ type: "FieldValueForbidden", field: "resourceVersionMatch", message: `Forbidden: resourceVersionMatch is forbidden unless resourceVersion is provided` });
+        errors.push({
+          type: "FieldValueForbidden",
+          field: "resourceVersionMatch",
+          message: `Forbidden: resourceVersionMatch is forbidden unless resourceVersion is provided`,
+        });
       } else if (matchText === "Exact" && normalizedVersion === "0") {
-        errors.push({ type: "FieldValueForbidden", field: "resourceVersionMatch", message: `Forbidden: resourceVersionMatch "exact" is forbidden for resourceVersion "0"` });
+        errors.push({
+          type: "FieldValueForbidden",
+          field: "resourceVersionMatch",
+          message: `Forbidden: resourceVersionMatch "exact" is forbidden for resourceVersion "0"`,
+        });
       }
     }
   }
   const continueToken = query.get("continue") || undefined;
   if (continueToken !== undefined && resourceVersionMatch !== undefined) {
-    errors.push({ type: "FieldValueForbidden", field: "resourceVersionMatch", message: "Forbidden: resourceVersionMatch is forbidden when continue is provided" });
+    errors.push({
+      type: "FieldValueForbidden",
+      field: "resourceVersionMatch",
+      message: "Forbidden: resourceVersionMatch is forbidden when continue is provided",
+    });
   }
   if (sendInitialEvents !== undefined) {
-    if (verb !== "watch") errors.push({ type: "FieldValueForbidden", field: "sendInitialEvents", message: "Forbidden: sendInitialEvents is forbidden for list" });
-    else if (sendInitialEvents && resourceVersionMatch !== "NotOlderThan") errors.push({ type: "FieldValueForbidden", field: "resourceVersionMatch", message: "Forbidden: sendInitialEvents requires setting resourceVersionMatch to NotOlderThan" });
-    else if (sendInitialEvents && !allowWatchBookmarks) errors.push({ type: "FieldValueForbidden", field: "allowWatchBookmarks", message: "Forbidden: allowWatchBookmarks must be set to true when sendInitialEvents is set to true" });
+    if (verb !== "watch")
+      errors.push({ type: "FieldValueForbidden", field: "sendInitialEvents", message: "Forbidden: sendInitialEvents is forbidden for list" });
+    else if (sendInitialEvents && resourceVersionMatch !== "NotOlderThan")
+      errors.push({
+        type: "FieldValueForbidden",
+        field: "resourceVersionMatch",
+        message: "Forbidden: sendInitialEvents requires setting resourceVersionMatch to NotOlderThan",
+      });
+    else if (sendInitialEvents && !allowWatchBookmarks)
+      errors.push({
+        type: "FieldValueForbidden",
+        field: "allowWatchBookmarks",
+        message: "Forbidden: allowWatchBookmarks must be set to true when sendInitialEvents is set to true",
+      });
   } else if (verb === "watch" && resourceVersionMatch !== undefined) {
-    errors.push({ type: "FieldValueForbidden", field: "resourceVersionMatch", message: "Forbidden: resourceVersionMatch is forbidden for watch unless sendInitialEvents is provided" });
+    errors.push({
+      type: "FieldValueForbidden",
+      field: "resourceVersionMatch",
+      message: "Forbidden: resourceVersionMatch is forbidden for watch unless sendInitialEvents is provided",
+    });
   }
   if (errors.length > 0) throw invalid("ListOptions", metaGroup, undefined, errors);
   const timeoutText = query.get("timeoutSeconds");

@@ -12,7 +12,10 @@ export class Registry {
   constructor(definitions: readonly ResourceDefinition[], storage: Storage, options: StoreOptions & { readonly cacher?: Cacher } = {}) {
     const stores: Store[] = [];
     // Storage versions first, so versions stored as another can share that version's cache.
-    const ordered = [...definitions.filter((definition) => definition.storedAs === undefined), ...definitions.filter((definition) => definition.storedAs !== undefined)];
+    const ordered = [
+      ...definitions.filter((definition) => definition.storedAs === undefined),
+      ...definitions.filter((definition) => definition.storedAs !== undefined),
+    ];
     const cacheByPrefix = new Map<string, WatchCache>();
     for (const definition of ordered) {
       const store = new Store(definition, storage, options);

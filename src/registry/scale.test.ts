@@ -2,12 +2,36 @@ import { describe, it } from "node:test";
 import assert from "node:assert/strict";
 import type { ApiObject } from "../api/object.js";
 import { defineResource } from "./resources/define.js";
-import { APPS_SCALE, labelMapString, labelSelectorString, parentApplyConfiguration, parentWithScale, REPLICATION_CONTROLLER_SCALE, scaleOf, withDesiredReplicas } from "./scale.js";
+import {
+  APPS_SCALE,
+  labelMapString,
+  labelSelectorString,
+  parentApplyConfiguration,
+  parentWithScale,
+  REPLICATION_CONTROLLER_SCALE,
+  scaleOf,
+  withDesiredReplicas,
+} from "./scale.js";
 
 const deployments = defineResource({ group: "apps", version: "v1", kind: "Deployment", plural: "deployments", scope: "Namespaced", scale: APPS_SCALE });
-const controllers = defineResource({ group: "", version: "v1", kind: "ReplicationController", plural: "replicationcontrollers", scope: "Namespaced", scale: REPLICATION_CONTROLLER_SCALE });
+const controllers = defineResource({
+  group: "",
+  version: "v1",
+  kind: "ReplicationController",
+  plural: "replicationcontrollers",
+  scope: "Namespaced",
+  scale: REPLICATION_CONTROLLER_SCALE,
+});
 
-const META = { name: "web", namespace: "team", uid: "u-1", resourceVersion: "42", creationTimestamp: "2026-01-01T00:00:00Z", generation: 3, labels: { a: "b" } };
+const META = {
+  name: "web",
+  namespace: "team",
+  uid: "u-1",
+  resourceVersion: "42",
+  creationTimestamp: "2026-01-01T00:00:00Z",
+  generation: 3,
+  labels: { a: "b" },
+};
 
 describe("labelSelectorString(): a LabelSelector as kube's selector string", () => {
   const cases: { name: string; selector: unknown; expected: string }[] = [
@@ -26,7 +50,11 @@ describe("labelSelectorString(): a LabelSelector as kube's selector string", () 
       },
       expected: "canary,env in (canary,prod),!legacy,zone notin (a,b)",
     },
-    { name: "a label before an expression on the same key", selector: { matchLabels: { app: "x" }, matchExpressions: [{ key: "app", operator: "In", values: ["x"] }] }, expected: "app=x,app in (x)" },
+    {
+      name: "a label before an expression on the same key",
+      selector: { matchLabels: { app: "x" }, matchExpressions: [{ key: "app", operator: "In", values: ["x"] }] },
+      expected: "app=x,app in (x)",
+    },
   ];
   for (const { name, selector, expected } of cases) {
     it(`renders ${name}`, () => assert.equal(labelSelectorString(selector), expected));
@@ -40,7 +68,13 @@ describe("labelMapString(): a label map as a selector string", () => {
 
 describe("scaleOf(): the Scale of a parent", () => {
   it("copies identity metadata, desired and observed replicas and the selector", () => {
-    const parent: ApiObject = { apiVersion: "apps/v1", kind: "Deployment", metadata: META, spec: { replicas: 3, selector: { matchLabels: { app: "web" } } }, status: { replicas: 2 } };
+    const parent: ApiObject = {
+      apiVersion: "apps/v1",
+      kind: "Deployment",
+      metadata: META,
+      spec: { replicas: 3, selector: { matchLabels: { app: "web" } } },
+      status: { replicas: 2 },
+    };
     assert.deepEqual(scaleOf(deployments, parent), {
       kind: "Scale",
       apiVersion: "autoscaling/v1",
@@ -52,7 +86,13 @@ describe("scaleOf(): the Scale of a parent", () => {
 
   it("leaves out zero desired replicas and an empty selector, and reads no status as 0", () => {
     const parent: ApiObject = { metadata: { name: "idle" }, spec: { replicas: 0 } };
-    assert.deepEqual(scaleOf(deployments, parent), { kind: "Scale", apiVersion: "autoscaling/v1", metadata: { name: "idle" }, spec: {}, status: { replicas: 0 } });
+    assert.deepEqual(scaleOf(deployments, parent), {
+      kind: "Scale",
+      apiVersion: "autoscaling/v1",
+      metadata: { name: "idle" },
+      spec: {},
+      status: { replicas: 0 },
+    });
   });
 
   it("renders a ReplicationController's label map selector", () => {
@@ -61,7 +101,15 @@ describe("scaleOf(): the Scale of a parent", () => {
   });
 
   it("fills the kind's default when the parent has no desired replicas", () => {
-    const defaulting = { ...deployments, schema: { id: "test", unknownFields: () => [], validate: () => [], applyDefaults: (object: ApiObject) => Object.assign(object, { spec: { replicas: 1 } }) } };
+    const defaulting = {
+      ...deployments,
+      schema: {
+        id: "test",
+        unknownFields: () => [],
+        validate: () => [],
+        applyDefaults: (object: ApiObject) => Object.assign(object, { spec: { replicas: 1 } }),
+      },
+    };
     assert.deepEqual(scaleOf(defaulting, { metadata: { name: "web" }, spec: {} })["spec"], { replicas: 1 });
   });
 });
@@ -70,7 +118,11 @@ describe("parentWithScale(): the parent a Scale write stores", () => {
   const current: ApiObject = { apiVersion: "apps/v1", kind: "Deployment", metadata: META, spec: { replicas: 3, paused: true }, status: { replicas: 3 } };
 
   it("takes only the desired replicas and the resourceVersion precondition, leaving the argument alone", () => {
-    const next = parentWithScale(deployments, current, { metadata: { name: "web", resourceVersion: "41", labels: { x: "y" } }, spec: { replicas: 7 }, status: { replicas: 99 } });
+    const next = parentWithScale(deployments, current, {
+      metadata: { name: "web", resourceVersion: "41", labels: { x: "y" } },
+      spec: { replicas: 7 },
+      status: { replicas: 99 },
+    });
     assert.deepEqual(next, { ...current, metadata: { ...META, resourceVersion: "41" }, spec: { replicas: 7, paused: true } });
     assert.equal((current["spec"] as Record<string, unknown>)["replicas"], 3);
   });
@@ -84,12 +136,26 @@ describe("parentWithScale(): the parent a Scale write stores", () => {
 
 describe("parentApplyConfiguration(): a Scale apply configuration for the parent kind", () => {
   it("keeps the name, resourceVersion and desired replicas under the parent's kind", () => {
-    const config: ApiObject = { apiVersion: "autoscaling/v1", kind: "Scale", metadata: { name: "rc", resourceVersion: "9", labels: { ignored: "yes" } }, spec: { replicas: 2 } };
-    assert.deepEqual(parentApplyConfiguration(controllers, config), { apiVersion: "v1", kind: "ReplicationController", metadata: { name: "rc", resourceVersion: "9" }, spec: { replicas: 2 } });
+    const config: ApiObject = {
+      apiVersion: "autoscaling/v1",
+      kind: "Scale",
+      metadata: { name: "rc", resourceVersion: "9", labels: { ignored: "yes" } },
+      spec: { replicas: 2 },
+    };
+    assert.deepEqual(parentApplyConfiguration(controllers, config), {
+      apiVersion: "v1",
+      kind: "ReplicationController",
+      metadata: { name: "rc", resourceVersion: "9" },
+      spec: { replicas: 2 },
+    });
   });
 
   it("applies no replicas when the configuration has none", () => {
-    assert.deepEqual(parentApplyConfiguration(deployments, { metadata: { name: "web" } }), { apiVersion: "apps/v1", kind: "Deployment", metadata: { name: "web" } });
+    assert.deepEqual(parentApplyConfiguration(deployments, { metadata: { name: "web" } }), {
+      apiVersion: "apps/v1",
+      kind: "Deployment",
+      metadata: { name: "web" },
+    });
   });
 });
 

@@ -12,7 +12,12 @@ export const SCALE_KIND = { group: "autoscaling", version: "v1", kind: "Scale" }
 export const SCALE_API_VERSION = apiVersionOf(SCALE_KIND);
 
 /** Deployment, ReplicaSet, StatefulSet: `spec.replicas`, `status.replicas`, a LabelSelector. */
-export const APPS_SCALE: ScaleSubresource = { specReplicasPath: "spec.replicas", statusReplicasPath: "status.replicas", selectorPath: "spec.selector", selectorForm: "label-selector" };
+export const APPS_SCALE: ScaleSubresource = {
+  specReplicasPath: "spec.replicas",
+  statusReplicasPath: "status.replicas",
+  selectorPath: "spec.selector",
+  selectorForm: "label-selector",
+};
 /** ReplicationController: as the apps kinds, with a plain label map as selector. */
 export const REPLICATION_CONTROLLER_SCALE: ScaleSubresource = { ...APPS_SCALE, selectorForm: "label-map" };
 
@@ -86,13 +91,19 @@ export function labelSelectorString(selector: unknown): string {
     }
   }
   // Array.prototype.sort is stable: labels keep their place before expressions on the same key.
-  return requirements.sort((a, b) => byKey(a.key, b.key)).map((requirement) => requirement.text).join(",");
+  return requirements
+    .sort((a, b) => byKey(a.key, b.key))
+    .map((requirement) => requirement.text)
+    .join(",");
 }
 
 /** A label map as kube's selector string (`a=b,c=d`, by key). */
 export function labelMapString(labels: unknown): string {
   if (!isPlainObject(labels)) return "";
-  return Object.keys(labels).sort(byKey).map((key) => `${key}=${String(labels[key])}`).join(",");
+  return Object.keys(labels)
+    .sort(byKey)
+    .map((key) => `${key}=${String(labels[key])}`)
+    .join(",");
 }
 
 /**
@@ -111,7 +122,8 @@ export function scaleOf(definition: ResourceDefinition, parent: ApiObject): ApiO
   }
   const replicas = typeof desired === "number" ? desired : 0;
   const observed = valueAt(parent, scale.statusReplicasPath);
-  const selector = scale.selectorForm === "label-selector" ? labelSelectorString(valueAt(parent, scale.selectorPath)) : labelMapString(valueAt(parent, scale.selectorPath));
+  const selector =
+    scale.selectorForm === "label-selector" ? labelSelectorString(valueAt(parent, scale.selectorPath)) : labelMapString(valueAt(parent, scale.selectorPath));
   const source = parent.metadata;
   const metadata: ApiObject["metadata"] = {};
   for (const key of ["name", "namespace", "uid", "resourceVersion", "creationTimestamp"] as const) {

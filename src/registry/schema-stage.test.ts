@@ -14,7 +14,12 @@ const STRATEGIC = { "content-type": "application/strategic-merge-patch+json" };
 const APPLY = { "content-type": "application/apply-patch+yaml" };
 
 const template = { metadata: { labels: { app: "web" } }, spec: { containers: [{ name: "web", image: "nginx:1.25" }] } };
-const deployment = (name: string, spec: Json = {}): Json => ({ apiVersion: "apps/v1", kind: "Deployment", metadata: { name }, spec: { selector: { matchLabels: { app: "web" } }, template, ...spec } });
+const deployment = (name: string, spec: Json = {}): Json => ({
+  apiVersion: "apps/v1",
+  kind: "Deployment",
+  metadata: { name },
+  spec: { selector: { matchLabels: { app: "web" } }, template, ...spec },
+});
 const deploymentJson = (name: string, extra: string): string =>
   `{"apiVersion":"apps/v1","kind":"Deployment","metadata":{"name":"${name}"},"spec":{"replicas":1,${extra}"selector":{"matchLabels":{"app":"web"}},"template":${JSON.stringify(template)}}}`;
 
@@ -24,7 +29,9 @@ function warnings(headers: Record<string, unknown>): string[] {
 }
 
 function causes(json: Json): string[] {
-  return ((json["details"] as Json | undefined)?.["causes"] as Json[] | undefined ?? []).map((cause) => `${String(cause["reason"])} ${String(cause["field"])}`);
+  return (((json["details"] as Json | undefined)?.["causes"] as Json[] | undefined) ?? []).map(
+    (cause) => `${String(cause["reason"])} ${String(cause["field"])}`,
+  );
 }
 
 describe("the schema stage on every write: fieldValidation, defaults, validation", () => {
@@ -41,12 +48,18 @@ describe("the schema stage on every write: fieldValidation, defaults, validation
       const response = await server.call("POST", `${NS}?fieldValidation=Strict`, { body: deploymentJson("strict", '"replicas":2,"bogus":true,') });
       assert.equal(response.status, 400);
       assert.equal(response.json["reason"], "BadRequest");
-      assert.equal(response.json["message"], 'Deployment in version "v1" cannot be handled as a Deployment: strict decoding error: unknown field "spec.bogus", duplicate field "spec.replicas"');
+      assert.equal(
+        response.json["message"],
+        'Deployment in version "v1" cannot be handled as a Deployment: strict decoding error: unknown field "spec.bogus", duplicate field "spec.replicas"',
+      );
       assert.equal((await server.call("GET", `${NS}/strict`)).status, 404);
     });
 
     it("Warn (also the default) stores the object without unknown fields, the last duplicate winning, and warns about each", async () => {
-      for (const [name, query] of [["warned", "?fieldValidation=Warn"], ["defaulted", ""]] as const) {
+      for (const [name, query] of [
+        ["warned", "?fieldValidation=Warn"],
+        ["defaulted", ""],
+      ] as const) {
         const response = await server.call("POST", `${NS}${query}`, { body: deploymentJson(name, '"replicas":3,"bogus":true,') });
         assert.equal(response.status, 201, response.text);
         assert.deepEqual(warnings(response.headers), ['299 - "unknown field \\"spec.bogus\\""', '299 - "duplicate field \\"spec.replicas\\""']);
@@ -74,20 +87,27 @@ describe("the schema stage on every write: fieldValidation, defaults, validation
       const put = await server.call("PUT", `${NS}/ignored?fieldValidation=Strict`, { body: { ...current, spec: { ...(current["spec"] as Json), extra: 1 } } });
       assert.equal(put.status, 400);
       assert.match(String(put.json["message"]), /unknown field "spec.extra"/);
-      const merge = await server.call("PATCH", `${NS}/ignored?fieldValidation=Strict`, { body: { spec: { template: { spec: { containers: [{ name: "web", image: "nginx", imagePolicy: "x" }] } } } }, headers: MERGE });
+      const merge = await server.call("PATCH", `${NS}/ignored?fieldValidation=Strict`, {
+        body: { spec: { template: { spec: { containers: [{ name: "web", image: "nginx", imagePolicy: "x" }] } } } },
+        headers: MERGE,
+      });
       assert.equal(merge.status, 400);
       assert.match(String(merge.json["message"]), /unknown field "spec.template.spec.containers\[0\].imagePolicy"/);
       const strategic = await server.call("PATCH", `${NS}/ignored?fieldValidation=Warn`, { body: { spec: { paused: true, pausd: true } }, headers: STRATEGIC });
       assert.equal(strategic.status, 200);
       assert.deepEqual(warnings(strategic.headers), ['299 - "unknown field \\"spec.pausd\\""']);
       assert.equal((strategic.json["spec"] as Json)["paused"], true);
-      const duplicated = await server.call("PATCH", `${NS}/ignored?fieldValidation=Strict`, { body: '{"spec":{"paused":false,"paused":true}}', headers: MERGE });
+      const duplicated = await server.call("PATCH", `${NS}/ignored?fieldValidation=Strict`, {
+        body: '{"spec":{"paused":false,"paused":true}}',
+        headers: MERGE,
+      });
       assert.equal(duplicated.status, 400);
       assert.match(String(duplicated.json["message"]), /duplicate field "spec.paused"/);
     });
 
     it("applies to server-side apply, YAML duplicate keys included", async () => {
-      const yaml = (extra: string): string => `apiVersion: apps/v1\nkind: Deployment\nmetadata:\n  name: applied\nspec:\n  replicas: 2\n${extra}  selector:\n    matchLabels: {app: web}\n  template:\n    metadata:\n      labels: {app: web}\n    spec:\n      containers: [{name: web, image: nginx}]\n`;
+      const yaml = (extra: string): string =>
+        `apiVersion: apps/v1\nkind: Deployment\nmetadata:\n  name: applied\nspec:\n  replicas: 2\n${extra}  selector:\n    matchLabels: {app: web}\n  template:\n    metadata:\n      labels: {app: web}\n    spec:\n      containers: [{name: web, image: nginx}]\n`;
       const strict = await server.call("PATCH", `${NS}/applied?fieldManager=ssa&fieldValidation=Strict`, { body: yaml("  replicaz: 3\n"), headers: APPLY });
       assert.equal(strict.status, 400);
       assert.match(String(strict.json["message"]), /unknown field "spec.replicaz"/);
@@ -109,7 +129,14 @@ describe("the schema stage on every write: fieldValidation, defaults, validation
           group: "example.com",
           scope: "Cluster",
           names: { plural: "gadgets", kind: "Gadget" },
-          versions: [{ name: "v1", served: true, storage: true, schema: { openAPIV3Schema: { type: "object", default: { any: { shape: [1] } }, [`${prefix}preserve-unknown-fields`]: true } } }],
+          versions: [
+            {
+              name: "v1",
+              served: true,
+              storage: true,
+              schema: { openAPIV3Schema: { type: "object", default: { any: { shape: [1] } }, [`${prefix}preserve-unknown-fields`]: true } },
+            },
+          ],
         },
       };
       const response = await server.call("POST", `/apis/${group}/v1/customresourcedefinitions?fieldValidation=Strict`, { body: crd });
@@ -119,10 +146,16 @@ describe("the schema stage on every write: fieldValidation, defaults, validation
 
   describe("validation", () => {
     it("answers 422 Invalid listing every bad field by path", async () => {
-      const response = await server.call("POST", NS, { body: deployment("bad", { replicas: "two", strategy: { type: "Sometimes" }, template: { ...template, spec: { containers: [{ name: "web" }] } } }) });
+      const response = await server.call("POST", NS, {
+        body: deployment("bad", { replicas: "two", strategy: { type: "Sometimes" }, template: { ...template, spec: { containers: [{ name: "web" }] } } }),
+      });
       assert.equal(response.status, 422);
       assert.equal(response.json["reason"], "Invalid");
-      assert.deepEqual(causes(response.json).sort(), ["FieldValueNotSupported spec.strategy.type", "FieldValueRequired spec.template.spec.containers[0].image", "FieldValueTypeInvalid spec.replicas"]);
+      assert.deepEqual(causes(response.json).sort(), [
+        "FieldValueNotSupported spec.strategy.type",
+        "FieldValueRequired spec.template.spec.containers[0].image",
+        "FieldValueTypeInvalid spec.replicas",
+      ]);
       assert.match(String(response.json["message"]), /^Deployment\.apps "bad" is invalid: \[/);
     });
 
@@ -157,10 +190,15 @@ describe("the schema stage on every write: fieldValidation, defaults, validation
     });
 
     it("counts defaults as the creator's fields, but not as an applier's", async () => {
-      const created = await server.call("POST", `${SERVICES}?fieldManager=creator`, { body: { metadata: { name: "owned" }, spec: { ports: [{ port: 80 }], selector: { a: "b" } } } });
+      const created = await server.call("POST", `${SERVICES}?fieldManager=creator`, {
+        body: { metadata: { name: "owned" }, spec: { ports: [{ port: 80 }], selector: { a: "b" } } },
+      });
       const creator = (created.json["metadata"] as { managedFields: Json[] }).managedFields.find((entry) => entry["manager"] === "creator");
       assert.match(JSON.stringify(creator?.["fieldsV1"]), /"f:type"/);
-      const applied = await server.call("PATCH", `${SERVICES}/applied?fieldManager=applier`, { body: "apiVersion: v1\nkind: Service\nmetadata:\n  name: applied\nspec:\n  selector: {a: b}\n  ports:\n  - port: 80\n", headers: APPLY });
+      const applied = await server.call("PATCH", `${SERVICES}/applied?fieldManager=applier`, {
+        body: "apiVersion: v1\nkind: Service\nmetadata:\n  name: applied\nspec:\n  selector: {a: b}\n  ports:\n  - port: 80\n",
+        headers: APPLY,
+      });
       assert.equal(applied.status, 201, applied.text);
       assert.equal((applied.json["spec"] as Json)["type"], "ClusterIP");
       const applier = (applied.json["metadata"] as { managedFields: Json[] }).managedFields.find((entry) => entry["manager"] === "applier");

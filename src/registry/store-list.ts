@@ -107,7 +107,10 @@ export async function listFromCache(input: CacheListInput): Promise<ListResponse
   const revision = cacher.revision;
   const filter: WatchFilter = { prefix: input.prefix, labelSelector: options.labelSelector, fieldSelector: options.fieldSelector };
   const filtered = options.labelSelector.length > 0 || options.fieldSelector.length > 0;
-  const result = input.cache.list(input.prefix, { limit: options.limit, matches: filtered ? (object: CachedObject) => filterMatches(filter, object) : undefined });
+  const result = input.cache.list(input.prefix, {
+    limit: options.limit,
+    matches: filtered ? (object: CachedObject) => filterMatches(filter, object) : undefined,
+  });
   const convert = input.convert;
   const items = result.items.map((object) => listItem(convert === undefined ? object.json : convert(object.json)));
   return page(options, input.prefix, items, revision, result.remaining, result.lastKey);

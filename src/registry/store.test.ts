@@ -52,7 +52,10 @@ describe("the generic store, through the pipeline", () => {
     assert.equal(response.status, 422);
     assert.equal(response.json["reason"], "Invalid");
     const causes = (response.json["details"] as Json)["causes"] as Json[];
-    assert.deepEqual(causes.map((cause) => cause["field"]), ["metadata.name", "metadata.labels", "metadata.labels"]);
+    assert.deepEqual(
+      causes.map((cause) => cause["field"]),
+      ["metadata.name", "metadata.labels", "metadata.labels"],
+    );
   });
 
   it("rejects a body whose namespace differs from the path with 400", async () => {
@@ -106,9 +109,15 @@ describe("the generic store, through the pipeline", () => {
     await server.call("POST", CM, { body: { metadata: { name: "p1" }, data: { a: "1", b: "2" } } });
     const merged = await server.call("PATCH", `${CM}/p1`, { body: { data: { a: null, c: "3" } }, headers: { "content-type": "application/merge-patch+json" } });
     assert.deepEqual(merged.json["data"], { b: "2", c: "3" });
-    const patched = await server.call("PATCH", `${CM}/p1`, { body: [{ op: "replace", path: "/data/b", value: "20" }], headers: { "content-type": "application/json-patch+json" } });
+    const patched = await server.call("PATCH", `${CM}/p1`, {
+      body: [{ op: "replace", path: "/data/b", value: "20" }],
+      headers: { "content-type": "application/json-patch+json" },
+    });
     assert.deepEqual(patched.json["data"], { b: "20", c: "3" });
-    const failed = await server.call("PATCH", `${CM}/p1`, { body: [{ op: "test", path: "/data/b", value: "x" }], headers: { "content-type": "application/json-patch+json" } });
+    const failed = await server.call("PATCH", `${CM}/p1`, {
+      body: [{ op: "test", path: "/data/b", value: "x" }],
+      headers: { "content-type": "application/json-patch+json" },
+    });
     assert.equal(failed.status, 422);
     const unknown = await server.call("PATCH", `${CM}/p1`, { body: {}, headers: { "content-type": "application/json" } });
     assert.equal(unknown.status, 415);
@@ -116,10 +125,29 @@ describe("the generic store, through the pipeline", () => {
 
   it("merges lists by key in a strategic merge patch", async () => {
     const pods = "/api/v1/namespaces/default/pods";
-    await server.call("POST", pods, { body: { metadata: { name: "sp" }, spec: { containers: [{ name: "a", image: "a:1" }, { name: "b", image: "b:1" }] } } });
-    const response = await server.call("PATCH", `${pods}/sp`, { body: { spec: { containers: [{ name: "b", image: "b:2" }] } }, headers: { "content-type": "application/strategic-merge-patch+json" } });
+    await server.call("POST", pods, {
+      body: {
+        metadata: { name: "sp" },
+        spec: {
+          containers: [
+            { name: "a", image: "a:1" },
+            { name: "b", image: "b:1" },
+          ],
+        },
+      },
+    });
+    const response = await server.call("PATCH", `${pods}/sp`, {
+      body: { spec: { containers: [{ name: "b", image: "b:2" }] } },
+      headers: { "content-type": "application/strategic-merge-patch+json" },
+    });
     const containers = (response.json["spec"] as { containers: Json[] }).containers;
-    assert.deepEqual(containers.map((container) => [container["name"], container["image"]]), [["a", "a:1"], ["b", "b:2"]]);
+    assert.deepEqual(
+      containers.map((container) => [container["name"], container["image"]]),
+      [
+        ["a", "a:1"],
+        ["b", "b:2"],
+      ],
+    );
   });
 
   it("deletes with a Success Status, and honours uid preconditions", async () => {
@@ -140,9 +168,15 @@ describe("the generic store, through the pipeline", () => {
     assert.ok(meta(marked.json)["deletionTimestamp"] !== undefined);
     const still = await server.call("GET", `${CM}/f1`);
     assert.equal(still.status, 200);
-    const refused = await server.call("PATCH", `${CM}/f1`, { body: { metadata: { finalizers: ["example.com/hold", "example.com/new"] } }, headers: { "content-type": "application/merge-patch+json" } });
+    const refused = await server.call("PATCH", `${CM}/f1`, {
+      body: { metadata: { finalizers: ["example.com/hold", "example.com/new"] } },
+      headers: { "content-type": "application/merge-patch+json" },
+    });
     assert.equal(refused.status, 422);
-    const released = await server.call("PATCH", `${CM}/f1`, { body: { metadata: { finalizers: null } }, headers: { "content-type": "application/merge-patch+json" } });
+    const released = await server.call("PATCH", `${CM}/f1`, {
+      body: { metadata: { finalizers: null } },
+      headers: { "content-type": "application/merge-patch+json" },
+    });
     assert.equal(released.status, 200);
     assert.equal((await server.call("GET", `${CM}/f1`)).status, 404);
   });
@@ -151,7 +185,11 @@ describe("the generic store, through the pipeline", () => {
     const namespace = "/api/v1/namespaces";
     await server.call("POST", namespace, { body: { metadata: { name: "sel" } } });
     const base = "/api/v1/namespaces/sel/configmaps";
-    for (const [name, app, tier] of [["s1", "web", "front"], ["s2", "web", "back"], ["s3", "db", "back"]] as const) {
+    for (const [name, app, tier] of [
+      ["s1", "web", "front"],
+      ["s2", "web", "back"],
+      ["s3", "db", "back"],
+    ] as const) {
       await server.call("POST", base, { body: { metadata: { name, labels: { app, tier } } } });
     }
     const names = async (query: string): Promise<string[]> => {
@@ -198,11 +236,19 @@ describe("the generic store, through the pipeline", () => {
   it("deletes a collection selected by labels", async () => {
     await server.call("POST", "/api/v1/namespaces", { body: { metadata: { name: "dc" } } });
     const base = "/api/v1/namespaces/dc/configmaps";
-    for (const [name, app] of [["a", "x"], ["b", "x"], ["c", "y"]] as const) await server.call("POST", base, { body: { metadata: { name, labels: { app } } } });
+    for (const [name, app] of [
+      ["a", "x"],
+      ["b", "x"],
+      ["c", "y"],
+    ] as const)
+      await server.call("POST", base, { body: { metadata: { name, labels: { app } } } });
     const response = await server.call("DELETE", `${base}?labelSelector=app%3Dx`);
     assert.equal(response.status, 200);
     const left = await server.call("GET", base);
-    assert.deepEqual((left.json["items"] as Json[]).map((item) => meta(item)["name"]), ["c"]);
+    assert.deepEqual(
+      (left.json["items"] as Json[]).map((item) => meta(item)["name"]),
+      ["c"],
+    );
   });
 
   it("does not store a dry-run create, and refuses invalid dryRun values", async () => {
@@ -214,7 +260,9 @@ describe("the generic store, through the pipeline", () => {
   });
 
   it("folds secret stringData into base64 data", async () => {
-    const response = await server.call("POST", "/api/v1/namespaces/default/secrets", { body: { metadata: { name: "s1" }, stringData: { user: "admin" }, data: { other: "eA==" } } });
+    const response = await server.call("POST", "/api/v1/namespaces/default/secrets", {
+      body: { metadata: { name: "s1" }, stringData: { user: "admin" }, data: { other: "eA==" } },
+    });
     assert.equal(response.status, 201);
     assert.deepEqual(response.json["data"], { other: "eA==", user: Buffer.from("admin").toString("base64") });
     assert.equal(response.json["stringData"], undefined);
@@ -225,11 +273,15 @@ describe("the generic store, through the pipeline", () => {
     const pods = "/api/v1/namespaces/default/pods";
     const containers = [{ name: "c", image: "busybox" }];
     await server.call("POST", pods, { body: { metadata: { name: "st" }, spec: { nodeName: "n1", containers }, status: { phase: "Pending" } } });
-    const status = await server.call("PUT", `${pods}/st/status`, { body: { metadata: { name: "st" }, spec: { nodeName: "changed", containers }, status: { phase: "Running" } } });
+    const status = await server.call("PUT", `${pods}/st/status`, {
+      body: { metadata: { name: "st" }, spec: { nodeName: "changed", containers }, status: { phase: "Running" } },
+    });
     assert.equal(status.status, 200);
     assert.equal((status.json["spec"] as Json)["nodeName"], "n1");
     assert.deepEqual(status.json["status"], { phase: "Running" });
-    const main = await server.call("PUT", `${pods}/st`, { body: { metadata: { name: "st" }, spec: { nodeName: "n2", containers }, status: { phase: "Failed" } } });
+    const main = await server.call("PUT", `${pods}/st`, {
+      body: { metadata: { name: "st" }, spec: { nodeName: "n2", containers }, status: { phase: "Failed" } },
+    });
     assert.deepEqual(main.json["status"], { phase: "Running" });
     const byField = await server.call("GET", `${pods}?fieldSelector=spec.nodeName%3Dn2,status.phase%3DRunning`);
     assert.equal((byField.json["items"] as Json[]).length, 1);
@@ -237,11 +289,19 @@ describe("the generic store, through the pipeline", () => {
 
   it("bumps generation only when the spec changes", async () => {
     const pods = "/api/v1/namespaces/default/pods";
-    const created = await server.call("POST", pods, { body: { metadata: { name: "gen" }, spec: { nodeName: "a", containers: [{ name: "c", image: "busybox" }] } } });
+    const created = await server.call("POST", pods, {
+      body: { metadata: { name: "gen" }, spec: { nodeName: "a", containers: [{ name: "c", image: "busybox" }] } },
+    });
     assert.equal(meta(created.json)["generation"], 1);
-    const labelled = await server.call("PATCH", `${pods}/gen`, { body: { metadata: { labels: { x: "y" } } }, headers: { "content-type": "application/merge-patch+json" } });
+    const labelled = await server.call("PATCH", `${pods}/gen`, {
+      body: { metadata: { labels: { x: "y" } } },
+      headers: { "content-type": "application/merge-patch+json" },
+    });
     assert.equal(meta(labelled.json)["generation"], 1);
-    const changed = await server.call("PATCH", `${pods}/gen`, { body: { spec: { nodeName: "b" } }, headers: { "content-type": "application/merge-patch+json" } });
+    const changed = await server.call("PATCH", `${pods}/gen`, {
+      body: { spec: { nodeName: "b" } },
+      headers: { "content-type": "application/merge-patch+json" },
+    });
     assert.equal(meta(changed.json)["generation"], 2);
   });
 
@@ -269,7 +329,10 @@ describe("the generic store, through the pipeline", () => {
       await new Promise((resolve) => setTimeout(resolve, 20));
     }
     assert.equal((await server.call("GET", "/api/v1/namespaces/doomed")).status, 200, "held open by a finalizer");
-    await server.call("PATCH", "/api/v1/namespaces/doomed/configmaps/held", { body: { metadata: { finalizers: null } }, headers: { "content-type": "application/merge-patch+json" } });
+    await server.call("PATCH", "/api/v1/namespaces/doomed/configmaps/held", {
+      body: { metadata: { finalizers: null } },
+      headers: { "content-type": "application/merge-patch+json" },
+    });
     while ((await server.call("GET", "/api/v1/namespaces/doomed")).status !== 404) {
       assert.ok(Date.now() < deadline, "namespace not removed");
       await new Promise((resolve) => setTimeout(resolve, 20));
@@ -293,23 +356,51 @@ describe("create drops the status a client sends for kinds with a status sub-res
     const server = await inProcessServer();
     try {
       const deployment = await server.call("POST", "/apis/apps/v1/namespaces/default/deployments", {
-        body: { apiVersion: "apps/v1", kind: "Deployment", metadata: { name: "d" }, spec: { selector: { matchLabels: { a: "b" } }, template: { metadata: { labels: { a: "b" } }, spec: { containers: [{ name: "c", image: "i" }] } } }, status: { replicas: 9, readyReplicas: 9 } },
+        body: {
+          apiVersion: "apps/v1",
+          kind: "Deployment",
+          metadata: { name: "d" },
+          spec: { selector: { matchLabels: { a: "b" } }, template: { metadata: { labels: { a: "b" } }, spec: { containers: [{ name: "c", image: "i" }] } } },
+          status: { replicas: 9, readyReplicas: 9 },
+        },
       });
       assert.equal(deployment.status, 201, deployment.text);
       assert.deepEqual(deployment.json["status"], {});
       const managed = JSON.stringify((deployment.json["metadata"] as Record<string, unknown>)["managedFields"]);
       assert.ok(!managed.includes("f:status"), "the dropped status is owned by nobody");
-      const pod = (containers: unknown[]) => ({ apiVersion: "v1", kind: "Pod", metadata: { generateName: "p-" }, spec: { containers }, status: { phase: "Running" } });
-      const qos = async (containers: unknown[]): Promise<unknown> => (await server.call("POST", "/api/v1/namespaces/default/pods", { body: pod(containers) })).json["status"];
+      const pod = (containers: unknown[]) => ({
+        apiVersion: "v1",
+        kind: "Pod",
+        metadata: { generateName: "p-" },
+        spec: { containers },
+        status: { phase: "Running" },
+      });
+      const qos = async (containers: unknown[]): Promise<unknown> =>
+        (await server.call("POST", "/api/v1/namespaces/default/pods", { body: pod(containers) })).json["status"];
       assert.deepEqual(await qos([{ name: "c", image: "i" }]), { phase: "Pending", qosClass: "BestEffort" });
-      assert.deepEqual(await qos([{ name: "c", image: "i", resources: { limits: { cpu: "1", memory: "1Gi" }, requests: { cpu: "1000m", memory: "1024Mi" } } }]), { phase: "Pending", qosClass: "Guaranteed" });
+      assert.deepEqual(
+        await qos([{ name: "c", image: "i", resources: { limits: { cpu: "1", memory: "1Gi" }, requests: { cpu: "1000m", memory: "1024Mi" } } }]),
+        { phase: "Pending", qosClass: "Guaranteed" },
+      );
       assert.deepEqual(await qos([{ name: "c", image: "i", resources: { requests: { cpu: "100m" } } }]), { phase: "Pending", qosClass: "Burstable" });
-      const service = await server.call("POST", "/api/v1/namespaces/default/services", { body: { apiVersion: "v1", kind: "Service", metadata: { name: "s" }, spec: { ports: [{ port: 80 }] }, status: { loadBalancer: { ingress: [{ ip: "1.2.3.4" }] } } } });
+      const service = await server.call("POST", "/api/v1/namespaces/default/services", {
+        body: {
+          apiVersion: "v1",
+          kind: "Service",
+          metadata: { name: "s" },
+          spec: { ports: [{ port: 80 }] },
+          status: { loadBalancer: { ingress: [{ ip: "1.2.3.4" }] } },
+        },
+      });
       assert.deepEqual(service.json["status"], { loadBalancer: {} });
-      const node = await server.call("POST", "/api/v1/nodes", { body: { apiVersion: "v1", kind: "Node", metadata: { name: "n" }, status: { capacity: { cpu: "4" } } } });
+      const node = await server.call("POST", "/api/v1/nodes", {
+        body: { apiVersion: "v1", kind: "Node", metadata: { name: "n" }, status: { capacity: { cpu: "4" } } },
+      });
       assert.deepEqual(node.json["status"], { capacity: { cpu: "4" } });
       // The status sub-resource still writes status afterwards.
-      const written = await server.call("PUT", "/apis/apps/v1/namespaces/default/deployments/d/status", { body: { ...deployment.json, status: { replicas: 1 } } });
+      const written = await server.call("PUT", "/apis/apps/v1/namespaces/default/deployments/d/status", {
+        body: { ...deployment.json, status: { replicas: 1 } },
+      });
       assert.deepEqual(written.json["status"], { replicas: 1 });
     } finally {
       await server.stop();

@@ -55,7 +55,6 @@ export interface DeleteRequest extends WriteOptions {
   readonly preconditions?: { readonly uid?: string; readonly resourceVersion?: string };
 }
 
-
 /** The outcome of a delete: gone now, or marked for deletion while finalizers remain. */
 export type DeleteOutcome = { readonly kind: "deleted"; readonly object: ApiObject } | { readonly kind: "pending"; readonly object: ApiObject };
 
@@ -177,7 +176,15 @@ export class Store {
     const prefix = this.prefix(namespace);
     const version = options.resourceVersion;
     const fromStorage = (source: Extract<ListSource, { kind: "storage" }>): Promise<ListResponse> =>
-      listFromStorage({ storage: this.storage, prefix, source, options, decode: (entry) => this.decode(entry), matches: (object) => this.matches(object, options), translate: (error) => this.translate(error) });
+      listFromStorage({
+        storage: this.storage,
+        prefix,
+        source,
+        options,
+        decode: (entry) => this.decode(entry),
+        matches: (object) => this.matches(object, options),
+        translate: (error) => this.translate(error),
+      });
     if (options.continueToken !== undefined) {
       if (version !== undefined && version !== "0") throw badRequest("specifying resource version is not allowed when using continue");
       const token = decodeContinue(options.continueToken);
@@ -194,7 +201,15 @@ export class Store {
       return fromStorage({ kind: "storage", revision: 0, fromContinue: false });
     }
     const atLeast = version === undefined ? "current" : given;
-    return listFromCache({ cacher: this.cacher, cache: this.cache, prefix, options, atLeast, waitMs: this.futureRevisionWaitMs, convert: this.jsonConverter() });
+    return listFromCache({
+      cacher: this.cacher,
+      cache: this.cache,
+      prefix,
+      options,
+      atLeast,
+      waitMs: this.futureRevisionWaitMs,
+      convert: this.jsonConverter(),
+    });
   }
 
   /** Serves lists and watches of this resource from the shared watch cache. */
@@ -400,7 +415,10 @@ export class Store {
     } else if (subresource === "scale" && this.definition.scale !== undefined) {
       // A scale write changes only the desired replicas (registry/scale.ts builds the rest from the stored object).
       next = withDesiredReplicas(this.definition.scale, cloneObject(old), desired);
-    } else if ((this.definition.subresources.has(subresource) || this.definition.subresourceHandlers?.has(subresource) === true) && this.definition.strategy.updateSubresource !== undefined) {
+    } else if (
+      (this.definition.subresources.has(subresource) || this.definition.subresourceHandlers?.has(subresource) === true) &&
+      this.definition.strategy.updateSubresource !== undefined
+    ) {
       // Store-served sub-resources (a namespace's finalize), and the parent writes of create-only ones (a pod's binding).
       next = this.definition.strategy.updateSubresource(subresource, desired, cloneObject(old), { now, user: request.user });
     } else {
@@ -450,7 +468,10 @@ export class Store {
         throw conflict(this.target(name), `Precondition failed: UID in precondition: ${preconditions.uid}, UID in object meta: ${old.metadata.uid ?? ""}`);
       }
       if (preconditions?.resourceVersion !== undefined && preconditions.resourceVersion !== old.metadata.resourceVersion) {
-        throw conflict(this.target(name), `Precondition failed: ResourceVersion in precondition: ${preconditions.resourceVersion}, ResourceVersion in object meta: ${old.metadata.resourceVersion ?? ""}`);
+        throw conflict(
+          this.target(name),
+          `Precondition failed: ResourceVersion in precondition: ${preconditions.resourceVersion}, ResourceVersion in object meta: ${old.metadata.resourceVersion ?? ""}`,
+        );
       }
       await this.admit("DELETE", namespace, undefined, old, request, "validate");
       if (!this.hasFinalizers(old)) {
@@ -511,7 +532,9 @@ export class Store {
   private checkTypeMeta(object: ApiObject): void {
     const expected = apiVersionOf(this.definition);
     if (object.kind !== undefined && object.kind !== "" && object.kind !== this.definition.kind) {
-      throw badRequest(`the API version in the data (${object.apiVersion ?? ""}) does not match the expected API version (${expected}) or kind ${object.kind} does not match ${this.definition.kind}`);
+      throw badRequest(
+        `the API version in the data (${object.apiVersion ?? ""}) does not match the expected API version (${expected}) or kind ${object.kind} does not match ${this.definition.kind}`,
+      );
     }
     if (object.apiVersion !== undefined && object.apiVersion !== "" && object.apiVersion !== expected) {
       throw badRequest(`the API version in the data (${object.apiVersion}) does not match the expected API version (${expected})`);
@@ -544,7 +567,8 @@ export class Store {
     const problems = [...unknown.map((path) => `unknown field "${path}"`), ...validation.duplicates.map((path) => `duplicate field "${path}"`)];
     if (problems.length === 0) return;
     const kind = this.definition.kind;
-    if (validation.mode === "Strict") throw badRequest(`${kind} in version "${this.definition.version}" cannot be handled as a ${kind}: strict decoding error: ${problems.join(", ")}`);
+    if (validation.mode === "Strict")
+      throw badRequest(`${kind} in version "${this.definition.version}" cannot be handled as a ${kind}: strict decoding error: ${problems.join(", ")}`);
     for (const problem of problems) validation.warn(problem);
   }
 
@@ -558,7 +582,12 @@ export class Store {
     if (old !== undefined && old.metadata.deletionTimestamp !== undefined) {
       const previous = new Set(old.metadata.finalizers ?? []);
       for (const finalizer of object.metadata.finalizers ?? []) {
-        if (!previous.has(finalizer)) errors.push({ type: "FieldValueForbidden", field: "metadata.finalizers", message: `Forbidden: no new finalizers can be added if the object is being deleted, found new finalizers []string{"${finalizer}"}` });
+        if (!previous.has(finalizer))
+          errors.push({
+            type: "FieldValueForbidden",
+            field: "metadata.finalizers",
+            message: `Forbidden: no new finalizers can be added if the object is being deleted, found new finalizers []string{"${finalizer}"}`,
+          });
       }
     }
     if (errors.length > 0) throw invalid(this.definition.kind, this.definition.group, object.metadata.name, errors);
@@ -570,7 +599,11 @@ export class Store {
    * apply, `incoming` is the configuration and the merged object is returned; otherwise
    * `incoming` (the store's own clone) gets its managedFields and is returned.
    */
-  private ownFields(old: ApiObject | undefined, incoming: ApiObject, request: WriteOptions & { readonly subresource?: string; readonly apply?: { readonly force: boolean } }): ApiObject {
+  private ownFields(
+    old: ApiObject | undefined,
+    incoming: ApiObject,
+    request: WriteOptions & { readonly subresource?: string; readonly apply?: { readonly force: boolean } },
+  ): ApiObject {
     const write = { manager: request.fieldManager ?? this.defaultFieldManager, subresource: request.subresource ?? "", time: nowTimestamp(this.clock) };
     if (request.apply !== undefined) return this.fields.apply(old, incoming, { ...write, force: request.apply.force });
     const managedFields = this.fields.update(old, incoming, write);
@@ -579,7 +612,14 @@ export class Store {
     return incoming;
   }
 
-  private async admit(operation: AdmissionOperation, namespace: string, object: ApiObject | undefined, oldObject: ApiObject | undefined, options: WriteOptions & { subresource?: string }, phase: "mutate" | "validate"): Promise<void> {
+  private async admit(
+    operation: AdmissionOperation,
+    namespace: string,
+    object: ApiObject | undefined,
+    oldObject: ApiObject | undefined,
+    options: WriteOptions & { subresource?: string },
+    phase: "mutate" | "validate",
+  ): Promise<void> {
     const attributes: AdmissionAttributes = {
       operation,
       definition: this.definition,

@@ -41,7 +41,13 @@ export async function* watchStore(store: Store, request: WatchRequest): AsyncGen
   let startRevision: number;
   const initial = options.resourceVersion === undefined || options.resourceVersion === "0" || options.sendInitialEvents === true;
   if (initial) {
-    const listed = await store.list(request.namespace, { ...options, limit: 0, continueToken: undefined, resourceVersion: options.sendInitialEvents === true ? options.resourceVersion : undefined, resourceVersionMatch: undefined });
+    const listed = await store.list(request.namespace, {
+      ...options,
+      limit: 0,
+      continueToken: undefined,
+      resourceVersion: options.sendInitialEvents === true ? options.resourceVersion : undefined,
+      resourceVersionMatch: undefined,
+    });
     startRevision = Number(listed.resourceVersion);
     for (const item of listed.items) {
       const object = item.decode();
@@ -54,7 +60,7 @@ export async function* watchStore(store: Store, request: WatchRequest): AsyncGen
   } else {
     startRevision = parseRevision(options.resourceVersion ?? "0");
   }
-  const interval = options.allowWatchBookmarks ? request.bookmarkIntervalMs ?? 60_000 : 0;
+  const interval = options.allowWatchBookmarks ? (request.bookmarkIntervalMs ?? 60_000) : 0;
   let lastRevision = startRevision;
   // The storage watch gets its own signal so this generator can end it (deadline) without
   // waiting for a next event: an async iterator's return() queues behind a pending next().
@@ -64,10 +70,13 @@ export async function* watchStore(store: Store, request: WatchRequest): AsyncGen
   const events = store.storage.watch(nameFilter ?? store.prefix(request.namespace), startRevision, inner.signal)[Symbol.asyncIterator]();
   let pendingNext: Promise<IteratorResult<WatchEvent>> | undefined;
   const deadline = request.deadline;
-  const ended = deadline === undefined ? undefined : new Promise<"deadline">((resolve) => {
-    if (deadline.aborted) resolve("deadline");
-    deadline.addEventListener("abort", () => resolve("deadline"), { once: true });
-  });
+  const ended =
+    deadline === undefined
+      ? undefined
+      : new Promise<"deadline">((resolve) => {
+          if (deadline.aborted) resolve("deadline");
+          deadline.addEventListener("abort", () => resolve("deadline"), { once: true });
+        });
   let reachedDeadline = false;
   try {
     for (;;) {
@@ -141,7 +150,10 @@ export function bookmarkEvent(store: Store, revision: number, annotations?: Reco
 }
 
 export function errorEvent(error: ApiError): ObjectEvent {
-  return { type: "ERROR", object: { kind: "Status", apiVersion: "v1", metadata: {}, status: "Failure", message: error.message, reason: error.reason, code: error.code } };
+  return {
+    type: "ERROR",
+    object: { kind: "Status", apiVersion: "v1", metadata: {}, status: "Failure", message: error.message, reason: error.reason, code: error.code },
+  };
 }
 
 function delay(ms: number, signal: AbortSignal): Promise<"tick"> {

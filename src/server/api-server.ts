@@ -104,7 +104,10 @@ export function createApiServer(options: ApiServerOptions): ApiServer {
     rbacEscalation({ group: rbacNames(profile).group, authorization: authorizationStage }),
   ]);
   const cacheOptions = options.watchCache ?? true;
-  const cacher = cacheOptions === false ? undefined : new Cacher(storage, { ...(cacheOptions === true ? {} : cacheOptions), onError: (error) => logger.error("watch cache re-listed", errorFields(error)) });
+  const cacher =
+    cacheOptions === false
+      ? undefined
+      : new Cacher(storage, { ...(cacheOptions === true ? {} : cacheOptions), onError: (error) => logger.error("watch cache re-listed", errorFields(error)) });
   const served = builtinResources(profile, { authenticationApis: options.authenticationApis, accessReviewer: () => authorizationStage().reviewer });
   const definitions = withSchemas(enabledDefinitions(served, options.runtimeConfig ?? new Map()), builtinCatalogue(profile));
   const created = new Registry(definitions, storage, {
@@ -116,7 +119,15 @@ export function createApiServer(options: ApiServerOptions): ApiServer {
     defaultFieldManager: profile.serverFieldManager,
   });
   registry = created;
-  authorization = createAuthorization({ config: options.authorization ?? DEFAULT_AUTHORIZATION, registry: created, storage, profile, cacher, logger, freshnessWaitMs: options.futureRevisionWaitMs });
+  authorization = createAuthorization({
+    config: options.authorization ?? DEFAULT_AUTHORIZATION,
+    registry: created,
+    storage,
+    profile,
+    cacher,
+    logger,
+    freshnessWaitMs: options.futureRevisionWaitMs,
+  });
   const authorizer = authorization.authorizer;
   let started = false;
   let shuttingDown = false;
@@ -149,9 +160,23 @@ export function createApiServer(options: ApiServerOptions): ApiServer {
     bookmarkIntervalMs: options.bookmarkIntervalMs,
     minRequestTimeoutSeconds: options.minRequestTimeoutSeconds,
     onDeprecatedRequest: (definition, info) =>
-      metrics.requestedDeprecatedApi({ group: definition.group, version: definition.version, resource: definition.plural, subresource: info.subresource, removedRelease: definition.deprecation?.removedIn ?? "" }),
+      metrics.requestedDeprecatedApi({
+        group: definition.group,
+        version: definition.version,
+        resource: definition.plural,
+        subresource: info.subresource,
+        removedRelease: definition.deprecation?.removedIn ?? "",
+      }),
   });
-  const nonResources = createNonResourceHandler({ registry: created, profile, livez, readyz, serverAddress: options.serverAddress, issuerDiscovery: options.issuerDiscovery, metrics: metrics.registry });
+  const nonResources = createNonResourceHandler({
+    registry: created,
+    profile,
+    livez,
+    readyz,
+    serverAddress: options.serverAddress,
+    issuerDiscovery: options.issuerDiscovery,
+    metrics: metrics.registry,
+  });
   const route: Handler = async (context) => {
     const info = requireInfo(context);
     return info.kind === "resource" ? resources(context, info) : nonResources(context, info);
@@ -195,7 +220,9 @@ export function createApiServer(options: ApiServerOptions): ApiServer {
         }
       }
       for (const controller of controllers) {
-        running.push(controller.run(controllerStop.signal).catch((error: unknown) => logger.error(`controller ${controller.name} stopped`, errorFields(error))));
+        running.push(
+          controller.run(controllerStop.signal).catch((error: unknown) => logger.error(`controller ${controller.name} stopped`, errorFields(error))),
+        );
       }
       started = true;
     },

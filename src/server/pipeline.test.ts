@@ -55,7 +55,10 @@ describe("the request pipeline", () => {
     const response = await server.call("GET", "/api/v1/namespaces/default/configmaps", { as: "alice" });
     assert.equal(response.status, 403);
     assertStatus(response.json, 403, "Forbidden");
-    assert.equal(response.json["message"], 'configmaps is forbidden: User "alice" cannot list resource "configmaps" in API group "" in the namespace "default"');
+    assert.equal(
+      response.json["message"],
+      'configmaps is forbidden: User "alice" cannot list resource "configmaps" in API group "" in the namespace "default"',
+    );
   });
 
   it("forbids anonymous resource access", async () => {
@@ -94,12 +97,16 @@ describe("the request pipeline", () => {
     const again = await server.call("GET", "/api", { headers: { accept, "if-none-match": String(etag) } });
     assert.equal(again.status, 304);
     // kubectl and client-go ask in kube's spelling; they are answered in it, with the same resources.
-    const kube = await server.call("GET", "/api", { headers: { accept: "application/json;g=apidiscovery.k8s.io;v=v2;as=APIGroupDiscoveryList,application/json" } });
+    const kube = await server.call("GET", "/api", {
+      headers: { accept: "application/json;g=apidiscovery.k8s.io;v=v2;as=APIGroupDiscoveryList,application/json" },
+    });
     assert.equal(kube.headers["content-type"], "application/json;g=apidiscovery.k8s.io;v=v2;as=APIGroupDiscoveryList");
     assert.equal(kube.json["apiVersion"], "apidiscovery.k8s.io/v2");
     assert.deepEqual(kube.json["items"], core.json["items"]);
     assert.notEqual(kube.headers["etag"], etag);
-    const legacy = await server.call("GET", "/api", { headers: { accept: "application/json;g=apidiscovery.example.com;v=v2;as=APIGroupDiscoveryList,application/json" } });
+    const legacy = await server.call("GET", "/api", {
+      headers: { accept: "application/json;g=apidiscovery.example.com;v=v2;as=APIGroupDiscoveryList,application/json" },
+    });
     assert.equal(legacy.json["kind"], "APIVersions", "an unknown discovery group falls back to legacy discovery");
     const v2beta1 = await server.call("GET", "/apis", { headers: { accept: "application/json;g=apidiscovery.orch.io;v=v2beta1;as=APIGroupDiscoveryList" } });
     assert.equal(v2beta1.json["apiVersion"], "apidiscovery.orch.io/v2beta1");
@@ -159,26 +166,37 @@ describe("the request pipeline", () => {
     assert.equal(response.json["kind"], "Table");
     assert.equal(response.json["apiVersion"], "meta.orch.io/v1");
     const columns = response.json["columnDefinitions"] as Record<string, unknown>[];
-    assert.deepEqual(columns.map((column) => column["name"]), ["Name", "Status", "Age"]);
+    assert.deepEqual(
+      columns.map((column) => column["name"]),
+      ["Name", "Status", "Age"],
+    );
     const rows = response.json["rows"] as { cells: unknown[]; object: Record<string, unknown> }[];
     const defaultRow = rows.find((row) => row.cells[0] === "default");
     assert.equal(defaultRow?.cells[1], "Active");
     assert.match(String(defaultRow?.cells[2]), /^\d+s$/);
     assert.equal(defaultRow?.object["kind"], "PartialObjectMetadata");
     const plain = await server.call("GET", "/api/v1/limitranges", { headers: { accept } });
-    assert.deepEqual((plain.json["columnDefinitions"] as Record<string, unknown>[]).map((column) => column["name"]), ["Name", "Created At"]);
+    assert.deepEqual(
+      (plain.json["columnDefinitions"] as Record<string, unknown>[]).map((column) => column["name"]),
+      ["Name", "Created At"],
+    );
     const none = await server.call("GET", "/api/v1/namespaces?includeObject=None", { headers: { accept } });
     assert.equal((none.json["rows"] as Record<string, unknown>[])[0]?.["object"], undefined);
     // kubectl asks in kube's meta group: the same Table, in that spelling; an unknown group is 406.
     const kube = await server.call("GET", "/api/v1/namespaces", { headers: { accept: "application/json;as=Table;g=meta.k8s.io;v=v1" } });
     assert.equal(kube.json["apiVersion"], "meta.k8s.io/v1");
-    assert.deepEqual((kube.json["columnDefinitions"] as Record<string, unknown>[]).map((column) => column["name"]), ["Name", "Status", "Age"]);
-    assert.equal(((kube.json["rows"] as { object: Record<string, unknown> }[])[0]?.object)?.["apiVersion"], "meta.k8s.io/v1");
+    assert.deepEqual(
+      (kube.json["columnDefinitions"] as Record<string, unknown>[]).map((column) => column["name"]),
+      ["Name", "Status", "Age"],
+    );
+    assert.equal((kube.json["rows"] as { object: Record<string, unknown> }[])[0]?.object?.["apiVersion"], "meta.k8s.io/v1");
     assert.equal((await server.call("GET", "/api/v1/namespaces", { headers: { accept: "application/json;as=Table;g=meta.example.com;v=v1" } })).status, 406);
   });
 
   it("serves PartialObjectMetadata for objects and PartialObjectMetadataList for lists", async () => {
-    const one = await server.call("GET", "/api/v1/namespaces/default", { headers: { accept: "application/json;as=PartialObjectMetadata;g=meta.orch.io;v=v1" } });
+    const one = await server.call("GET", "/api/v1/namespaces/default", {
+      headers: { accept: "application/json;as=PartialObjectMetadata;g=meta.orch.io;v=v1" },
+    });
     assert.equal(one.json["kind"], "PartialObjectMetadata");
     assert.equal(one.json["apiVersion"], "meta.orch.io/v1");
     assert.equal((one.json["metadata"] as Record<string, unknown>)["name"], "default");

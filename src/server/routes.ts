@@ -51,7 +51,9 @@ export function versionInfo(profile: Profile): Record<string, string> {
  * Serves aggregated discovery, built once per scope and version (the catalogue is fixed while
  * running), with an ETag so clients revalidate with If-None-Match and get 304.
  */
-function aggregatedDiscoveryResponder(registry: Registry): { respond(context: RequestContext, scope: "core" | "groups", discoveryGroup: string, version: "v2" | "v2beta1"): ApiResponse } {
+function aggregatedDiscoveryResponder(registry: Registry): {
+  respond(context: RequestContext, scope: "core" | "groups", discoveryGroup: string, version: "v2" | "v2beta1"): ApiResponse;
+} {
   const built = new Map<string, { body: string; etag: string }>();
   return {
     respond(context, scope, discoveryGroup, version) {
@@ -74,9 +76,19 @@ function aggregatedDiscoveryResponder(registry: Registry): { respond(context: Re
  * A built OpenAPI document with its ETag: 304 on If-None-Match; a v3 document fetched with its
  * current `hash` may be cached forever, as kube answers.
  */
-function respondOpenApi(context: RequestContext, document: { readonly body: string | Uint8Array; readonly etag: string }, immutable: boolean, contentType = "application/json"): ApiResponse {
+function respondOpenApi(
+  context: RequestContext,
+  document: { readonly body: string | Uint8Array; readonly etag: string },
+  immutable: boolean,
+  contentType = "application/json",
+): ApiResponse {
   const etag = `"${document.etag}"`;
-  const headers: Record<string, string> = { "content-type": contentType, etag, vary: "Accept", "cache-control": immutable ? "public, immutable" : "no-cache, private" };
+  const headers: Record<string, string> = {
+    "content-type": contentType,
+    etag,
+    vary: "Accept",
+    "cache-control": immutable ? "public, immutable" : "no-cache, private",
+  };
   if (context.request.headers["if-none-match"] === etag) return { status: 304, headers, body: "" };
   return { status: 200, headers, body: document.body };
 }
@@ -89,7 +101,11 @@ export function createNonResourceHandler(options: NonResourceOptions): (context:
   return async function handleNonResource(context, info) {
     const path = info.path.length > 1 ? info.path.replace(/\/+$/, "") : info.path;
     const { query, signal } = context.request;
-    for (const [kind, checks] of [["livez", options.livez], ["readyz", options.readyz], ["healthz", options.readyz]] as const) {
+    for (const [kind, checks] of [
+      ["livez", options.livez],
+      ["readyz", options.readyz],
+      ["healthz", options.readyz],
+    ] as const) {
       if (path === `/${kind}` || path.startsWith(`/${kind}/`)) {
         if (info.verb !== "get") throw new ApiError(405, "MethodNotAllowed", "only GET is allowed");
         return runHealth(kind, checks, path.slice(kind.length + 2), query, signal);
@@ -104,8 +120,10 @@ export function createNonResourceHandler(options: NonResourceOptions): (context:
     if (path === "/openapi/v2") {
       // kubectl asks for gnostic's protobuf form (sent as octet-stream: its media type is no valid MIME type); JSON for everyone else.
       const accept = context.request.headers["accept"] ?? "";
-      if (accept.includes(OPENAPI_V2_PROTOBUF) || accept.includes("application/com.github.proto-openapi.spec.v2.v1.0+protobuf")) return respondOpenApi(context, openApi.v2("protobuf"), false, "application/octet-stream");
-      if (accept !== "" && !/application\/json|\*\/\*|application\/\*/.test(accept)) throw new ApiError(406, "NotAcceptable", "only application/json and the protobuf form are served for /openapi/v2");
+      if (accept.includes(OPENAPI_V2_PROTOBUF) || accept.includes("application/com.github.proto-openapi.spec.v2.v1.0+protobuf"))
+        return respondOpenApi(context, openApi.v2("protobuf"), false, "application/octet-stream");
+      if (accept !== "" && !/application\/json|\*\/\*|application\/\*/.test(accept))
+        throw new ApiError(406, "NotAcceptable", "only application/json and the protobuf form are served for /openapi/v2");
       return respondOpenApi(context, openApi.v2("json"), false);
     }
     if (path === "/metrics" && options.metrics !== undefined) {
@@ -118,8 +136,13 @@ export function createNonResourceHandler(options: NonResourceOptions): (context:
       return { status: 200, headers: { "content-type": contentType, "cache-control": "public, max-age=3600" }, body: JSON.stringify(document) };
     }
     if (path === "/api" || path === "/apis") {
-      const representation = negotiate(context.request.headers["accept"], { metaGroup: metaGroup(options.profile), tables: false, discoveryGroup, clientApiDomains: options.profile.clientApiDomains }, query);
-      if (representation.kind === "discovery") return discovery.respond(context, path === "/api" ? "core" : "groups", representation.group, representation.version);
+      const representation = negotiate(
+        context.request.headers["accept"],
+        { metaGroup: metaGroup(options.profile), tables: false, discoveryGroup, clientApiDomains: options.profile.clientApiDomains },
+        query,
+      );
+      if (representation.kind === "discovery")
+        return discovery.respond(context, path === "/api" ? "core" : "groups", representation.group, representation.version);
       if (path === "/api") return respondJson(context, 200, apiVersions(options.serverAddress()), representation);
       return respondJson(context, 200, apiGroupList(options.registry), representation);
     }

@@ -67,14 +67,12 @@ it("memory and sqlite backends agree on a random workload", { timeout: 60_000 },
       else if (roll < 0.4) {
         const noop = next() < 0.2; // sometimes write back the current value (no write expected)
         operation = (storage) => storage.guaranteedUpdate(key, (old) => (noop && old !== undefined ? old.value : value), { ignoreNotFound: coin });
-      }
-      else if (roll < 0.45) operation = (storage) => storage.guaranteedUpdate(key, () => ({ delete: true }));
+      } else if (roll < 0.45) operation = (storage) => storage.guaranteedUpdate(key, () => ({ delete: true }));
       else if (roll < 0.55) operation = (storage) => storage.delete(key, coin ? { expectedRevision: revision } : {});
       else if (roll < 0.555) {
         const target = Math.max(0, current - Math.floor(next() * 150));
         operation = (storage) => storage.compact(target);
-      }
-      else if (roll < 0.7) operation = (storage) => storage.get(key, { revision });
+      } else if (roll < 0.7) operation = (storage) => storage.get(key, { revision });
       else if (roll < 0.85) {
         const prefix = pick(prefixes);
         const limit = Math.floor(next() * 5);

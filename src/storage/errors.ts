@@ -2,14 +2,7 @@
  * Storage-level errors. The registry translates these into ApiErrors that
  * name the group/resource; nothing above the registry should see them.
  */
-export type StorageErrorCode =
-  | "KeyNotFound"
-  | "KeyExists"
-  | "RevisionConflict"
-  | "PreconditionFailed"
-  | "Compacted"
-  | "FutureRevision"
-  | "Closed";
+export type StorageErrorCode = "KeyNotFound" | "KeyExists" | "RevisionConflict" | "PreconditionFailed" | "Compacted" | "FutureRevision" | "Closed";
 
 export class StorageError extends Error {
   readonly code: StorageErrorCode;

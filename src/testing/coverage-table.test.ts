@@ -17,10 +17,16 @@ describe("docs/api-coverage.md's table of every group/version/kind", () => {
 
   it("lists each kind once per version, with a schema and protobuf numbers for every one", () => {
     for (const table of [kindCoverageTable(), kindCoverageTable(KUBERNETES_PROFILE)]) {
-      const rows = table.split("\n").slice(2).map((line) => line.split(" | ").map((cell) => cell.replace(/^\| |\s\|$/g, "")));
+      const rows = table
+        .split("\n")
+        .slice(2)
+        .map((line) => line.split(" | ").map((cell) => cell.replace(/^\| |\s\|$/g, "")));
       const keys = rows.map((row) => `${row[0]} ${row[1]} ${row[2]}`);
       assert.equal(new Set(keys).size, keys.length);
-      assert.deepEqual(rows.filter((row) => row[7] !== "yes" || row[9] !== "yes").map((row) => `${row[0]} ${row[1]}`), []);
+      assert.deepEqual(
+        rows.filter((row) => row[7] !== "yes" || row[9] !== "yes").map((row) => `${row[0]} ${row[1]}`),
+        [],
+      );
       assert.ok(keys.some((key) => key.startsWith("`apps/v1` Deployment")));
     }
   });

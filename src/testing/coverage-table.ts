@@ -24,7 +24,8 @@ function state(definition: ResourceDefinition): string {
     notes.push(`deprecated in ${definition.deprecation.since}, removed in ${definition.deprecation.removedIn}${replacement}`);
   }
   if (!definition.enabledByDefault) notes.push("off unless `--runtime-config` turns it on");
-  if (definition.storedAs !== undefined) notes.push(`stored as ${definition.storedAs.group === "" ? "" : `${definition.storedAs.group}/`}${definition.storedAs.version}`);
+  if (definition.storedAs !== undefined)
+    notes.push(`stored as ${definition.storedAs.group === "" ? "" : `${definition.storedAs.group}/`}${definition.storedAs.version}`);
   return notes.length === 0 ? "served" : `served (${notes.join("; ")})`;
 }
 
@@ -40,14 +41,31 @@ function subresourcesOf(definition: ResourceDefinition): string {
  */
 export function kindCoverageTable(profile: Profile = ORCH_PROFILE): string {
   const catalogue = builtinCatalogue(profile);
-  const definitions = builtinResources(profile, { authenticationApis: { review: unused, tokenRequest: { issue: unused, apiAudiences: [] } }, accessReviewer: unused });
+  const definitions = builtinResources(profile, {
+    authenticationApis: { review: unused, tokenRequest: { issue: unused, apiAudiences: [] } },
+    accessReviewer: unused,
+  });
   const rows = definitions
     .map((definition) => {
       const verbs = VERB_ORDER.every((verb) => definition.verbs.has(verb)) ? "all" : VERB_ORDER.filter((verb) => definition.verbs.has(verb)).join(", ");
       const schema = catalogue.idOf(definition.group, definition.version, definition.kind) === undefined ? "—" : "yes";
       const table = columnsFor(tableGroup(apiVersionOf(definition), profile), definition.kind) === undefined ? "default" : "kind's columns";
       const proto = catalogue.protoShape(definition.group, definition.version, definition.kind) === undefined ? "—" : "yes";
-      return { key: `${definition.group === "" ? "" : definition.group}/${definition.version}/${definition.kind}`, cells: [`\`${apiVersionOf(definition)}\``, definition.kind, `\`${definition.plural}\``, definition.scope, verbs, subresourcesOf(definition), state(definition), schema, table, proto] };
+      return {
+        key: `${definition.group === "" ? "" : definition.group}/${definition.version}/${definition.kind}`,
+        cells: [
+          `\`${apiVersionOf(definition)}\``,
+          definition.kind,
+          `\`${definition.plural}\``,
+          definition.scope,
+          verbs,
+          subresourcesOf(definition),
+          state(definition),
+          schema,
+          table,
+          proto,
+        ],
+      };
     })
     .sort((a, b) => (a.key < b.key ? -1 : a.key > b.key ? 1 : 0));
   const exchanged = EXCHANGED_KINDS.map((declaration) => {

@@ -55,7 +55,12 @@ async function readBody(body: ApiResponse["body"]): Promise<string> {
  * The whole pipeline in process, no sockets: `call(method, path)` goes through every filter.
  * For tests; `stop()` ends controllers and closes the store.
  */
-export async function inProcessServer(options: { storage?: Storage; profile?: Profile } & Pick<ApiServerOptions, "watchCache" | "futureRevisionWaitMs" | "bookmarkIntervalMs" | "runtimeConfig" | "authorization"> = {}): Promise<{
+export async function inProcessServer(
+  options: { storage?: Storage; profile?: Profile } & Pick<
+    ApiServerOptions,
+    "watchCache" | "futureRevisionWaitMs" | "bookmarkIntervalMs" | "runtimeConfig" | "authorization"
+  > = {},
+): Promise<{
   server: ApiServer;
   storage: Storage;
   call(method: string, path: string, options?: CallOptions): Promise<TestResponse>;
@@ -80,7 +85,10 @@ export async function inProcessServer(options: { storage?: Storage; profile?: Pr
   await server.start();
   const raw = async (method: string, path: string, callOptions: CallOptions = {}): Promise<ApiResponse> => {
     const url = new URL(path, "https://in-process");
-    const bodyBytes = callOptions.body === undefined ? Buffer.alloc(0) : Buffer.from(typeof callOptions.body === "string" ? callOptions.body : JSON.stringify(callOptions.body));
+    const bodyBytes =
+      callOptions.body === undefined
+        ? Buffer.alloc(0)
+        : Buffer.from(typeof callOptions.body === "string" ? callOptions.body : JSON.stringify(callOptions.body));
     const who = callOptions.as ?? "admin";
     const headers: Record<string, string> = { ...(callOptions.body === undefined ? {} : { "content-type": "application/json" }), ...callOptions.headers };
     if (who !== "anonymous") headers["authorization"] = `Bearer ${who}-token`;

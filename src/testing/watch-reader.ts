@@ -49,7 +49,8 @@ export class WatchReader {
       });
       const result = await Promise.race([this.pull(), timedOut]);
       clearTimeout(timer);
-      if (result === "timeout") throw new Error(`timed out with ${this.events.length} of ${count} events: ${JSON.stringify(this.events.map((event) => event.type))}`);
+      if (result === "timeout")
+        throw new Error(`timed out with ${this.events.length} of ${count} events: ${JSON.stringify(this.events.map((event) => event.type))}`);
     }
     return this.events.splice(0, count);
   }

@@ -25,9 +25,17 @@ export interface WhoAmI {
 
 /** Who the server takes the caller for: a SelfSubjectReview (`kubectl auth whoami`). */
 export async function whoami(credentials: Credentials, headers: Readonly<Record<string, string>> = {}, group = "authentication.orch.io"): Promise<WhoAmI> {
-  const result = await request(credentials, "POST", `/apis/${group}/v1/selfsubjectreviews`, { body: { apiVersion: `${group}/v1`, kind: "SelfSubjectReview" }, headers });
+  const result = await request(credentials, "POST", `/apis/${group}/v1/selfsubjectreviews`, {
+    body: { apiVersion: `${group}/v1`, kind: "SelfSubjectReview" },
+    headers,
+  });
   if (result.status !== 201) return { status: result.status, result };
-  const userInfo = ((json(result)["status"] as Record<string, unknown> | undefined)?.["userInfo"] ?? {}) as { username?: string; uid?: string; groups?: string[]; extra?: Record<string, string[]> };
+  const userInfo = ((json(result)["status"] as Record<string, unknown> | undefined)?.["userInfo"] ?? {}) as {
+    username?: string;
+    uid?: string;
+    groups?: string[];
+    extra?: Record<string, string[]>;
+  };
   return { status: result.status, ...userInfo, result };
 }
 

@@ -79,7 +79,11 @@ export async function startCli(args: readonly string[], timeoutMs = 20_000): Pro
   const gaveUp = new AbortController();
   try {
     url = await Promise.race([
-      waitFor(() => /orch-apiserver serving on (https:\/\/\S+) .*\n/.exec(stdout)?.[1], { timeoutMs, signal: gaveUp.signal, what: `orch-apiserver ${args.join(" ")} to print "serving on"` }),
+      waitFor(() => /orch-apiserver serving on (https:\/\/\S+) .*\n/.exec(stdout)?.[1], {
+        timeoutMs,
+        signal: gaveUp.signal,
+        what: `orch-apiserver ${args.join(" ")} to print "serving on"`,
+      }),
       exitPromise.then((early): never => {
         throw new Error(`orch-apiserver exited (${early.code ?? early.signal}) before serving; stderr:\n${stderr}`);
       }),

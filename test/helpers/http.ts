@@ -69,7 +69,13 @@ export function request(credentials: Credentials, method: string, path: string, 
       response.on("error", reject);
       response.on("end", () => {
         if (!response.complete) reject(new Error(`${method} ${path}: response ended before it was complete`));
-        else resolve({ status: response.statusCode ?? 0, headers: response.headers, body: Buffer.concat(chunks).toString("utf8"), httpVersion: response.httpVersion });
+        else
+          resolve({
+            status: response.statusCode ?? 0,
+            headers: response.headers,
+            body: Buffer.concat(chunks).toString("utf8"),
+            httpVersion: response.httpVersion,
+          });
       });
     });
     req.end(text);
@@ -116,7 +122,8 @@ export async function connectHttp2(credentials: Credentials): Promise<Http2Clien
         stream.on("data", (chunk: Buffer) => chunks.push(chunk));
         stream.on("error", reject);
         stream.on("close", () => {
-          if (status === 0 || stream.rstCode !== http2.constants.NGHTTP2_NO_ERROR) reject(new Error(`${method} ${path}: stream closed (rst ${stream.rstCode}) without a complete response`));
+          if (status === 0 || stream.rstCode !== http2.constants.NGHTTP2_NO_ERROR)
+            reject(new Error(`${method} ${path}: stream closed (rst ${stream.rstCode}) without a complete response`));
           else resolve({ status, headers: responseHeaders, body: Buffer.concat(chunks).toString("utf8"), httpVersion: "2.0" });
         });
         stream.end(text);

@@ -42,11 +42,16 @@ export function kubectlFor(kubeconfigPath: string, cacheDir: string): Kubectl {
   const env = { ...process.env, KUBECONFIG: kubeconfigPath, HOME: cacheDir };
   const run = (args: readonly string[], options: { readonly timeoutMs?: number } = {}): Promise<KubectlResult> =>
     new Promise((resolve) => {
-      execFile(KUBECTL, [...baseArgs, ...args], { timeout: options.timeoutMs ?? 30_000, killSignal: "SIGKILL", env, maxBuffer: 64 * 1024 * 1024 }, (error, stdout, stderr) => {
-        let code = 0;
-        if (error !== null) code = typeof error.code === "number" ? error.code : -1;
-        resolve({ code, stdout, stderr });
-      });
+      execFile(
+        KUBECTL,
+        [...baseArgs, ...args],
+        { timeout: options.timeoutMs ?? 30_000, killSignal: "SIGKILL", env, maxBuffer: 64 * 1024 * 1024 },
+        (error, stdout, stderr) => {
+          let code = 0;
+          if (error !== null) code = typeof error.code === "number" ? error.code : -1;
+          resolve({ code, stdout, stderr });
+        },
+      );
     });
   const spawnKubectl = (args: readonly string[]): KubectlProcess => {
     const child = spawn(KUBECTL, [...baseArgs, ...args], { env, stdio: ["ignore", "pipe", "pipe"] });

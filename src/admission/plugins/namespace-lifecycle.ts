@@ -21,7 +21,11 @@ export function namespaceLifecycle(options: NamespaceLifecycleOptions): Admissio
       const definition = attributes.definition;
       if (attributes.operation === "DELETE") {
         if (definition.group === "" && definition.plural === "namespaces" && options.immortal.has(attributes.name)) {
-          throw forbidden(`namespaces "${attributes.name}" is forbidden: this namespace may not be deleted`, { group: "", resource: "namespaces", name: attributes.name });
+          throw forbidden(`namespaces "${attributes.name}" is forbidden: this namespace may not be deleted`, {
+            group: "",
+            resource: "namespaces",
+            name: attributes.name,
+          });
         }
         return;
       }
@@ -32,11 +36,14 @@ export function namespaceLifecycle(options: NamespaceLifecycleOptions): Admissio
       }
       const phase = isPlainObject(namespace["status"]) ? namespace["status"]["phase"] : undefined;
       if (phase === "Terminating" || namespace.metadata.deletionTimestamp !== undefined) {
-        throw forbidden(`${definition.plural} "${attributes.name}" is forbidden: unable to create new content in namespace ${attributes.namespace} because it is being terminated`, {
-          group: definition.group,
-          resource: definition.plural,
-          name: attributes.name,
-        });
+        throw forbidden(
+          `${definition.plural} "${attributes.name}" is forbidden: unable to create new content in namespace ${attributes.namespace} because it is being terminated`,
+          {
+            group: definition.group,
+            resource: definition.plural,
+            name: attributes.name,
+          },
+        );
       }
     },
   };

@@ -36,7 +36,9 @@ function withoutGcFields(object: ApiObject): string {
  */
 export function rbacEscalation(options: RbacEscalationOptions): AdmissionPlugin {
   async function allowedVerb(user: UserInfo, verb: string, resource: string, namespace: string, name: string): Promise<boolean> {
-    const decision = await options.authorization().authorizer.authorize(user, { kind: "resource", verb, group: options.group, version: "*", namespace, resource, subresource: "", name });
+    const decision = await options
+      .authorization()
+      .authorizer.authorize(user, { kind: "resource", verb, group: options.group, version: "*", namespace, resource, subresource: "", name });
     return decision.kind === "allow";
   }
 
@@ -69,7 +71,12 @@ export function rbacEscalation(options: RbacEscalationOptions): AdmissionPlugin 
     if (rules === undefined) throw notFound({ group: options.group, resource: roleResource, name: roleRef.name });
     const missing = await confirmNoEscalation({ index: authorization.index, freshness: authorization.freshness, user, namespace, rules });
     const name = object.metadata.name ?? "";
-    if (missing !== undefined) throw forbidden(`${attributes.definition.plural}.${options.group} "${name}" is forbidden: ${missing}`, { group: options.group, resource: attributes.definition.plural, name });
+    if (missing !== undefined)
+      throw forbidden(`${attributes.definition.plural}.${options.group} "${name}" is forbidden: ${missing}`, {
+        group: options.group,
+        resource: attributes.definition.plural,
+        name,
+      });
   }
 
   return {

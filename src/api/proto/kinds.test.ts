@@ -110,19 +110,32 @@ describe("protobuf numbers of the served and exchanged kinds", () => {
   it("numbers by name, not by the order of a schema's properties", () => {
     const reversed = (node: SchemaNode): SchemaNode => ({
       ...node,
-      ...(node.properties === undefined ? {} : { properties: Object.fromEntries(Object.entries(node.properties).reverse().map(([name, child]) => [name, reversed(child)])) }),
+      ...(node.properties === undefined
+        ? {}
+        : {
+            properties: Object.fromEntries(
+              Object.entries(node.properties)
+                .reverse()
+                .map(([name, child]) => [name, reversed(child)]),
+            ),
+          }),
       ...(node.items === undefined ? {} : { items: reversed(node.items) }),
       ...(node.additionalProperties === undefined ? {} : { additionalProperties: reversed(node.additionalProperties) }),
     });
     const definitions = new Map([...builtinDefinitions(ORCH_PROFILE.openApiExtensionPrefixes)].map(([id, node]) => [id, reversed(node)]));
-    const shuffled = new SchemaCatalogue(definitions, [{ group: "", version: "v1", kind: "Pod", id: "core.v1.Pod" }], { extensionPrefixes: ORCH_PROFILE.openApiExtensionPrefixes });
+    const shuffled = new SchemaCatalogue(definitions, [{ group: "", version: "v1", kind: "Pod", id: "core.v1.Pod" }], {
+      extensionPrefixes: ORCH_PROFILE.openApiExtensionPrefixes,
+    });
     const numbers = (shape: ProtoShape | undefined, prefix: string, depth: number): string[] =>
       depth === 0 || shape === undefined
         ? []
         : [...shape.fields]
             .map(([name, field]): [string, ProtoField] => [name, field])
             .sort(([a], [b]) => (a < b ? -1 : 1))
-            .flatMap(([name, field]) => [`${prefix}${name}=${[...(field.embeddedIn ?? []), field.number].join("/")}`, ...numbers(field.shape, `${prefix}${name}.`, depth - 1)]);
+            .flatMap(([name, field]) => [
+              `${prefix}${name}=${[...(field.embeddedIn ?? []), field.number].join("/")}`,
+              ...numbers(field.shape, `${prefix}${name}.`, depth - 1),
+            ]);
     const expected = numbers(pod, "", 6);
     assert.ok(expected.length > 500, `only ${expected.length} fields`);
     assert.deepEqual(numbers(shuffled.protoShape("", "v1", "Pod"), "", 6), expected);

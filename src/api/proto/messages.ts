@@ -72,7 +72,8 @@ export function validateMessages(messages: ParsedMessages): string[] {
       const other = byNumber.get(field.number);
       if (other !== undefined) problems.push(`${id}.${name}: number ${field.number} is already ${other}'s`);
       byNumber.set(field.number, name);
-      if (field.message !== undefined && !LEAF_MESSAGES.has(field.message) && !messages.has(field.message)) problems.push(`${id}.${name}: unknown message ${field.message}`);
+      if (field.message !== undefined && !LEAF_MESSAGES.has(field.message) && !messages.has(field.message))
+        problems.push(`${id}.${name}: unknown message ${field.message}`);
     }
   }
   return problems;

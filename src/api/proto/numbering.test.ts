@@ -74,7 +74,15 @@ describe("numberFields()", () => {
   it("gives the same numbers whatever the order of the properties", () => {
     const reversed = (node: SchemaNode): SchemaNode => ({
       ...node,
-      ...(node.properties === undefined ? {} : { properties: Object.fromEntries(Object.entries(node.properties).reverse().map(([name, child]) => [name, reversed(child)])) }),
+      ...(node.properties === undefined
+        ? {}
+        : {
+            properties: Object.fromEntries(
+              Object.entries(node.properties)
+                .reverse()
+                .map(([name, child]) => [name, reversed(child)]),
+            ),
+          }),
       ...(node.items === undefined ? {} : { items: reversed(node.items) }),
       ...(node.additionalProperties === undefined ? {} : { additionalProperties: reversed(node.additionalProperties) }),
     });
@@ -84,8 +92,16 @@ describe("numberFields()", () => {
   });
 
   it("reports properties the message lacks, objects where it has a scalar, and missing messages", () => {
-    const node = obj({ apiVersion: str(), metadata: obj({ name: obj({ first: str() }), nickname: str() }), spec: obj({ volumes: atomic(obj({ name: str() })) }), status: str() });
-    const { shape, unresolved } = numberFields(node, "t.v1.Thing", { ...OPTIONS, messages: parseMessages([{ "t.v1.Thing": "metadata=1:t.v1.Meta spec=2:t.v1.Missing" }]) });
+    const node = obj({
+      apiVersion: str(),
+      metadata: obj({ name: obj({ first: str() }), nickname: str() }),
+      spec: obj({ volumes: atomic(obj({ name: str() })) }),
+      status: str(),
+    });
+    const { shape, unresolved } = numberFields(node, "t.v1.Thing", {
+      ...OPTIONS,
+      messages: parseMessages([{ "t.v1.Thing": "metadata=1:t.v1.Meta spec=2:t.v1.Missing" }]),
+    });
     assert.deepEqual(unresolved, ["metadata: no message t.v1.Meta", "spec: no message t.v1.Missing", "status: not in t.v1.Thing"]);
     assert.deepEqual([...shape.fields.keys()], ["metadata", "spec"]);
     const scalar = numberFields(obj({ metadata: obj({ name: obj({ first: str() }) }) }), "t.v1.Thing", OPTIONS);
@@ -93,11 +109,27 @@ describe("numberFields()", () => {
   });
 
   it("leaves out the apiVersion and kind of a whole object nested in another, not of other objects", () => {
-    const messages = parseMessages([{ "t.v1.Thing": "spec=2:t.v1.Spec", "t.v1.Spec": "template=1:t.v1.Template other=2:t.v1.Port", "t.v1.Template": "metadata=1:t.v1.Port", "t.v1.Port": "port=1" }]);
-    const node = obj({ spec: obj({ other: obj({ kind: str(), port: str() }), template: obj({ apiVersion: str(), kind: str(), metadata: obj({ port: str() }) }) }) });
+    const messages = parseMessages([
+      {
+        "t.v1.Thing": "spec=2:t.v1.Spec",
+        "t.v1.Spec": "template=1:t.v1.Template other=2:t.v1.Port",
+        "t.v1.Template": "metadata=1:t.v1.Port",
+        "t.v1.Port": "port=1",
+      },
+    ]);
+    const node = obj({
+      spec: obj({ other: obj({ kind: str(), port: str() }), template: obj({ apiVersion: str(), kind: str(), metadata: obj({ port: str() }) }) }),
+    });
     const { shape, unresolved } = numberFields(node, "t.v1.Thing", { ...OPTIONS, messages });
     assert.deepEqual(unresolved, ["spec.other.kind: not in t.v1.Port"]);
-    assert.deepEqual(flatten(shape), ["spec=2", "spec.other=2", "spec.other.port=1", "spec.template=1", "spec.template.metadata=1", "spec.template.metadata.port=1"]);
+    assert.deepEqual(flatten(shape), [
+      "spec=2",
+      "spec.other=2",
+      "spec.other.port=1",
+      "spec.template=1",
+      "spec.template.metadata=1",
+      "spec.template.metadata.port=1",
+    ]);
   });
 
   it("maps JSON-Schema spellings ($ref, every extension prefix) to the message's names, and ends at cycles", () => {
@@ -113,7 +145,16 @@ describe("numberFields()", () => {
     const definitions = new Map([["t.v1.Schema", schema]]);
     const { shape, unresolved } = numberFields(ref("t.v1.Schema"), "t.v1.Schema", { ...OPTIONS, definitions });
     assert.deepEqual(unresolved, []);
-    assert.deepEqual(flatten(shape), ["$ref=3", "$schema=2", "properties=29", "properties.…", "title=7", "x-a-list-type=42", "x-b-list-map-keys=41", "x-b-list-type=42"]);
+    assert.deepEqual(flatten(shape), [
+      "$ref=3",
+      "$schema=2",
+      "properties=29",
+      "properties.…",
+      "title=7",
+      "x-a-list-type=42",
+      "x-b-list-map-keys=41",
+      "x-b-list-type=42",
+    ]);
     assert.equal(shape.fields.get("properties")?.shape, shape);
   });
 

@@ -123,7 +123,8 @@ class Walker {
     if (message !== undefined && LEAF_MESSAGES.has(message)) return { leaf: message };
     const structural = this.structural(node);
     if (structural.items !== undefined) return this.valueOf(structural.items, message, `${path}[]`);
-    if (structural.properties === undefined && structural.additionalProperties !== undefined) return this.valueOf(structural.additionalProperties, message, `${path}{}`);
+    if (structural.properties === undefined && structural.additionalProperties !== undefined)
+      return this.valueOf(structural.additionalProperties, message, `${path}{}`);
     const hasProperties = structural.properties !== undefined && Object.keys(structural.properties).length > 0;
     if (message === undefined) {
       if (hasProperties) this.unresolved.push(`${path}: an object in the schema, a scalar field in the message`);
@@ -137,7 +138,12 @@ class Walker {
    * A field by proto name: in the message itself, else depth-first in its message-typed fields whose
    * names are not JSON properties of the object (Go's embedded structs), in declaration order.
    */
-  private find(fields: ReadonlyMap<string, ProtoMessageField>, name: string | undefined, properties: ReadonlySet<string>, visited: Set<string>): FoundField | undefined {
+  private find(
+    fields: ReadonlyMap<string, ProtoMessageField>,
+    name: string | undefined,
+    properties: ReadonlySet<string>,
+    visited: Set<string>,
+  ): FoundField | undefined {
     if (name === undefined) return undefined;
     const direct = fields.get(name);
     if (direct !== undefined) return { field: direct, embeddedIn: [] };

@@ -29,7 +29,14 @@ export function builtinSchemas(profile: Profile): SchemaSource {
     schemaFor(group, version, kind) {
       const id = catalogue.idOf(group, version, kind);
       if (id === undefined) {
-        schemaLess ??= { kind: "map", fields: new Map([["metadata", read("meta.v1.ObjectMeta")]]), defaults: new Map(), elements: DEDUCED, elementsAreFields: false, mapType: "granular" };
+        schemaLess ??= {
+          kind: "map",
+          fields: new Map([["metadata", read("meta.v1.ObjectMeta")]]),
+          defaults: new Map(),
+          elements: DEDUCED,
+          elementsAreFields: false,
+          mapType: "granular",
+        };
         return schemaLess;
       }
       let type = types.get(id);

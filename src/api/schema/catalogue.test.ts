@@ -46,7 +46,8 @@ describe("builtinCatalogue(): the schema of every kind", () => {
 
     it(`lists only properties it declares as required (${profile.name} profile)`, () => {
       const wrong: string[] = [];
-      for (const [id, node] of catalogue.definitions) for (const name of node.required ?? []) if (node.properties?.[name] === undefined) wrong.push(`${id}.${name}`);
+      for (const [id, node] of catalogue.definitions)
+        for (const name of node.required ?? []) if (node.properties?.[name] === undefined) wrong.push(`${id}.${name}`);
       assert.deepEqual(wrong, []);
     });
   }
@@ -72,7 +73,11 @@ describe("builtinCatalogue(): the schema of every kind", () => {
     { kind: "core.v1.Pod", path: "spec.volumes", expected: "list-type=map keys=name patch=merge,retainKeys merge-key=name" },
     { kind: "core.v1.Pod", path: "spec.tolerations", expected: "list-type=atomic" },
     { kind: "core.v1.Pod", path: "spec.nodeSelector", expected: "map-type=atomic" },
-    { kind: "core.v1.Pod", path: "spec.topologySpreadConstraints", expected: "list-type=map keys=topologyKey+whenUnsatisfiable patch=merge merge-key=topologyKey" },
+    {
+      kind: "core.v1.Pod",
+      path: "spec.topologySpreadConstraints",
+      expected: "list-type=map keys=topologyKey+whenUnsatisfiable patch=merge merge-key=topologyKey",
+    },
     { kind: "core.v1.Pod", path: "spec.affinity.nodeAffinity.requiredDuringSchedulingIgnoredDuringExecution", expected: "map-type=atomic" },
     { kind: "core.v1.Pod", path: "metadata.finalizers", expected: "list-type=set patch=merge" },
     { kind: "core.v1.Pod", path: "metadata.ownerReferences", expected: "list-type=map keys=uid patch=merge merge-key=uid" },
@@ -89,7 +94,8 @@ describe("builtinCatalogue(): the schema of every kind", () => {
     { kind: "storage.v1.CSINode", path: "spec.drivers", expected: "list-type=map keys=name patch=merge merge-key=name" },
   ];
   for (const testCase of cases) {
-    it(`carries kube's markers: ${testCase.kind} ${testCase.path}`, () => assert.equal(markers(nodeAt(catalogue, testCase.kind, testCase.path)), testCase.expected));
+    it(`carries kube's markers: ${testCase.kind} ${testCase.path}`, () =>
+      assert.equal(markers(nodeAt(catalogue, testCase.kind, testCase.path)), testCase.expected));
   }
 
   const requiredCases: { kind: string; path: string; required: string[] }[] = [
@@ -97,7 +103,11 @@ describe("builtinCatalogue(): the schema of every kind", () => {
     { kind: "core.v1.Pod", path: "spec.containers", required: ["name"] },
     { kind: "networking.v1.Ingress", path: "spec.rules.http.paths", required: ["backend", "pathType"] },
     { kind: "certificates.v1.CertificateSigningRequest", path: "spec", required: ["request", "signerName", "usages"] },
-    { kind: "admissionregistration.v1.MutatingWebhookConfiguration", path: "webhooks", required: ["admissionReviewVersions", "clientConfig", "name", "sideEffects"] },
+    {
+      kind: "admissionregistration.v1.MutatingWebhookConfiguration",
+      path: "webhooks",
+      required: ["admissionReviewVersions", "clientConfig", "name", "sideEffects"],
+    },
     { kind: "admissionregistration.v1beta1.MutatingWebhookConfiguration", path: "webhooks", required: ["clientConfig", "name"] },
     { kind: "apiextensions.v1.CustomResourceDefinition", path: "spec", required: ["group", "names", "scope", "versions"] },
   ];
@@ -109,9 +119,18 @@ describe("builtinCatalogue(): the schema of every kind", () => {
   }
 
   it("spells JSONSchemaProps' extension properties with each of the profile's prefixes", () => {
-    const names = (profile: Profile): string[] => Object.keys(builtinCatalogue(profile).node("apiextensions.v1.JSONSchemaProps")?.properties ?? {}).filter((name) => name.endsWith("preserve-unknown-fields"));
-    assert.deepEqual(names(ORCH_PROFILE), ORCH_PROFILE.openApiExtensionPrefixes.map((prefix) => `${prefix}preserve-unknown-fields`));
-    assert.deepEqual(names(KUBERNETES_PROFILE), KUBERNETES_PROFILE.openApiExtensionPrefixes.map((prefix) => `${prefix}preserve-unknown-fields`));
+    const names = (profile: Profile): string[] =>
+      Object.keys(builtinCatalogue(profile).node("apiextensions.v1.JSONSchemaProps")?.properties ?? {}).filter((name) =>
+        name.endsWith("preserve-unknown-fields"),
+      );
+    assert.deepEqual(
+      names(ORCH_PROFILE),
+      ORCH_PROFILE.openApiExtensionPrefixes.map((prefix) => `${prefix}preserve-unknown-fields`),
+    );
+    assert.deepEqual(
+      names(KUBERNETES_PROFILE),
+      KUBERNETES_PROFILE.openApiExtensionPrefixes.map((prefix) => `${prefix}preserve-unknown-fields`),
+    );
   });
 });
 
@@ -131,8 +150,18 @@ describe("render: catalogue definitions as OpenAPI", () => {
   });
 
   const renderCases: { name: string; node: SchemaNode; target: "v3" | "v2"; expected: Record<string, unknown> }[] = [
-    { name: "a bare reference (v3)", node: { ref: "core.v1.Container" }, target: "v3", expected: { $ref: `#/components/schemas/${publicName(profile, "core.v1.Container")}` } },
-    { name: "a bare reference (v2)", node: { ref: "core.v1.Container" }, target: "v2", expected: { $ref: `#/definitions/${publicName(profile, "core.v1.Container")}` } },
+    {
+      name: "a bare reference (v3)",
+      node: { ref: "core.v1.Container" },
+      target: "v3",
+      expected: { $ref: `#/components/schemas/${publicName(profile, "core.v1.Container")}` },
+    },
+    {
+      name: "a bare reference (v2)",
+      node: { ref: "core.v1.Container" },
+      target: "v2",
+      expected: { $ref: `#/definitions/${publicName(profile, "core.v1.Container")}` },
+    },
     {
       name: "a reference with a default is wrapped in allOf (v3)",
       node: { ref: "core.v1.PodSecurityContext", default: {} },
@@ -143,7 +172,10 @@ describe("render: catalogue definitions as OpenAPI", () => {
       name: "a reference with markers keeps them beside $ref (v2)",
       node: { ref: "apps.v1.DeploymentStrategy", patchStrategy: "retainKeys" },
       target: "v2",
-      expected: { $ref: `#/definitions/${publicName(profile, "apps.v1.DeploymentStrategy")}`, ...Object.fromEntries(prefixes.map((prefix) => [`${prefix}patch-strategy`, "retainKeys"])) },
+      expected: {
+        $ref: `#/definitions/${publicName(profile, "apps.v1.DeploymentStrategy")}`,
+        ...Object.fromEntries(prefixes.map((prefix) => [`${prefix}patch-strategy`, "retainKeys"])),
+      },
     },
     {
       name: "a list map with its keys and patch markers under every prefix",
@@ -152,21 +184,43 @@ describe("render: catalogue definitions as OpenAPI", () => {
       expected: {
         type: "array",
         items: { type: "string" },
-        ...Object.fromEntries(prefixes.flatMap((prefix) => [[`${prefix}list-type`, "map"], [`${prefix}list-map-keys`, ["a", "b"]], [`${prefix}patch-merge-key`, "a"], [`${prefix}patch-strategy`, "merge"]])),
+        ...Object.fromEntries(
+          prefixes.flatMap((prefix) => [
+            [`${prefix}list-type`, "map"],
+            [`${prefix}list-map-keys`, ["a", "b"]],
+            [`${prefix}patch-merge-key`, "a"],
+            [`${prefix}patch-strategy`, "merge"],
+          ]),
+        ),
       },
     },
     {
       name: "int-or-string: oneOf in v3",
       node: { intOrString: true },
       target: "v3",
-      expected: { oneOf: [{ type: "integer" }, { type: "string" }], format: "int-or-string", ...Object.fromEntries(prefixes.map((prefix) => [`${prefix}int-or-string`, true])) },
+      expected: {
+        oneOf: [{ type: "integer" }, { type: "string" }],
+        format: "int-or-string",
+        ...Object.fromEntries(prefixes.map((prefix) => [`${prefix}int-or-string`, true])),
+      },
     },
-    { name: "int-or-string: a string format in v2", node: { intOrString: true }, target: "v2", expected: { type: "string", format: "int-or-string", ...Object.fromEntries(prefixes.map((prefix) => [`${prefix}int-or-string`, true])) } },
+    {
+      name: "int-or-string: a string format in v2",
+      node: { intOrString: true },
+      target: "v2",
+      expected: { type: "string", format: "int-or-string", ...Object.fromEntries(prefixes.map((prefix) => [`${prefix}int-or-string`, true])) },
+    },
     { name: "quantity: string or number in v3", node: { format: "quantity" }, target: "v3", expected: { oneOf: [{ type: "string" }, { type: "number" }] } },
-    { name: "an enum with a default", node: { type: "string", enum: ["A", "B"], default: "A", description: "d" }, target: "v2", expected: { type: "string", description: "d", enum: ["A", "B"], default: "A" } },
+    {
+      name: "an enum with a default",
+      node: { type: "string", enum: ["A", "B"], default: "A", description: "d" },
+      target: "v2",
+      expected: { type: "string", description: "d", enum: ["A", "B"], default: "A" },
+    },
   ];
   for (const testCase of renderCases) {
-    it(`renders ${testCase.name}`, () => assert.deepEqual(renderNode(testCase.node, { profile, target: testCase.target, descriptions: true }), testCase.expected));
+    it(`renders ${testCase.name}`, () =>
+      assert.deepEqual(renderNode(testCase.node, { profile, target: testCase.target, descriptions: true }), testCase.expected));
   }
 
   it("leaves descriptions out when asked (server-side apply's types)", () => {
@@ -176,7 +230,17 @@ describe("render: catalogue definitions as OpenAPI", () => {
 
   it("tags kinds with their group-version-kind list and includes every definition they reach", () => {
     const ids = definitionClosure(catalogue, ["apps.v1.Deployment"]);
-    for (const id of ["apps.v1.Deployment", "apps.v1.DeploymentSpec", "core.v1.PodSpec", "core.v1.Container", "meta.v1.ObjectMeta", "meta.v1.LabelSelector", "intstr.IntOrString", "core.v1.Volume"]) assert.ok(ids.includes(id), id);
+    for (const id of [
+      "apps.v1.Deployment",
+      "apps.v1.DeploymentSpec",
+      "core.v1.PodSpec",
+      "core.v1.Container",
+      "meta.v1.ObjectMeta",
+      "meta.v1.LabelSelector",
+      "intstr.IntOrString",
+      "core.v1.Volume",
+    ])
+      assert.ok(ids.includes(id), id);
     assert.ok(!ids.includes("batch.v1.Job"));
     const rendered = renderDefinitions(catalogue, ids, { profile, target: "v3", descriptions: true });
     const deployment = rendered[publicName(profile, "apps.v1.Deployment")] as Record<string, unknown>;

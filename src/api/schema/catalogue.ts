@@ -44,7 +44,8 @@ export class SchemaCatalogue {
   private register(gvk: GroupVersionKind, id: string): void {
     this.idsByKind.set(kindKey(gvk.group, gvk.version, gvk.kind), id);
     const known = this.kindsById.get(id) ?? [];
-    if (!known.some((entry) => entry.group === gvk.group && entry.version === gvk.version && entry.kind === gvk.kind)) known.push({ group: gvk.group, version: gvk.version, kind: gvk.kind });
+    if (!known.some((entry) => entry.group === gvk.group && entry.version === gvk.version && entry.kind === gvk.kind))
+      known.push({ group: gvk.group, version: gvk.version, kind: gvk.kind });
     this.kindsById.set(id, known);
   }
 
@@ -105,7 +106,13 @@ export class SchemaCatalogue {
     const all = new Map(base);
     for (const [listId, itemId] of this.listItems) {
       if (all.has(listId) || !base.has(itemId)) continue;
-      all.set(listId, new Map<string, ProtoMessageField>([["metadata", { number: 1, message: "meta.v1.ListMeta" }], ["items", { number: 2, message: itemId }]]));
+      all.set(
+        listId,
+        new Map<string, ProtoMessageField>([
+          ["metadata", { number: 1, message: "meta.v1.ListMeta" }],
+          ["items", { number: 2, message: itemId }],
+        ]),
+      );
     }
     this.protoMessages = all;
     return all;

@@ -28,7 +28,11 @@ export function invalidValue(field: string, value: unknown, detail: string): Fie
 }
 
 export function notSupported(field: string, value: unknown, supported: readonly string[]): FieldError {
-  return { type: "FieldValueNotSupported", field, message: `Unsupported value: ${shown(value)}: supported values: ${supported.map((item) => JSON.stringify(item)).join(", ")}` };
+  return {
+    type: "FieldValueNotSupported",
+    field,
+    message: `Unsupported value: ${shown(value)}: supported values: ${supported.map((item) => JSON.stringify(item)).join(", ")}`,
+  };
 }
 
 export function duplicate(field: string, value: unknown): FieldError {

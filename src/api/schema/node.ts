@@ -122,7 +122,11 @@ export const set = (items: SchemaNode, description?: string): SchemaNode => desc
  * `listType: map` keyed by `keys`; with `patch`, also kube's strategic-merge markers (merge key is
  * the first key, strategy `merge` unless given).
  */
-export function listMap(items: SchemaNode, keys: readonly string[], options: { readonly patch?: boolean | string; readonly description?: string } = {}): SchemaNode {
+export function listMap(
+  items: SchemaNode,
+  keys: readonly string[],
+  options: { readonly patch?: boolean | string; readonly description?: string } = {},
+): SchemaNode {
   const strategy = options.patch === undefined || options.patch === false ? undefined : options.patch === true ? "merge" : options.patch;
   return described(
     { type: "array", items, listType: "map", listMapKeys: keys, ...(strategy === undefined ? {} : { patchStrategy: strategy, patchMergeKey: keys[0] }) },
@@ -131,4 +135,5 @@ export function listMap(items: SchemaNode, keys: readonly string[], options: { r
 }
 
 /** A list with only kube's strategic-merge markers (merged by `key`), no list type. */
-export const mergeList = (items: SchemaNode, key: string, description?: string): SchemaNode => described({ type: "array", items, patchStrategy: "merge", patchMergeKey: key }, description);
+export const mergeList = (items: SchemaNode, key: string, description?: string): SchemaNode =>
+  described({ type: "array", items, patchStrategy: "merge", patchMergeKey: key }, description);

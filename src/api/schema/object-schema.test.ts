@@ -52,7 +52,10 @@ function errorsOf(schema: SchemaName, body: Json, old?: Json): string[] {
   SCHEMAS[schema].applyDefaults(value);
   const previous = old === undefined ? undefined : object(old);
   if (previous !== undefined) SCHEMAS[schema].applyDefaults(previous);
-  return SCHEMAS[schema].validate(value, previous).map((error) => `${error.type.replace(/^FieldValue/, "")} ${error.field}`).sort();
+  return SCHEMAS[schema]
+    .validate(value, previous)
+    .map((error) => `${error.type.replace(/^FieldValue/, "")} ${error.field}`)
+    .sort();
 }
 
 function messagesOf(schema: SchemaName, body: Json): string[] {
@@ -66,11 +69,34 @@ const template = { metadata: { labels: { app: "x" } }, spec: { containers } };
 const selector = { matchLabels: { app: "x" } };
 const deployment = (spec: Json = {}): Json => ({ spec: { selector, template, ...spec } });
 const pod = (spec: Json = {}): Json => ({ spec: { containers, ...spec } });
-const path = (fields: Json): Json => ({ spec: { rules: [{ host: "a.example.com", http: { paths: [{ path: "/", pathType: "Prefix", backend: { service: { name: "svc", port: { number: 80 } } }, ...fields }] } }] } });
-const hook = (fields: Json = {}): Json => ({ name: "a.example.com", clientConfig: { url: "https://hooks.example.com/x" }, sideEffects: "None", admissionReviewVersions: ["v1"], ...fields });
+const path = (fields: Json): Json => ({
+  spec: {
+    rules: [
+      { host: "a.example.com", http: { paths: [{ path: "/", pathType: "Prefix", backend: { service: { name: "svc", port: { number: 80 } } }, ...fields }] } },
+    ],
+  },
+});
+const hook = (fields: Json = {}): Json => ({
+  name: "a.example.com",
+  clientConfig: { url: "https://hooks.example.com/x" },
+  sideEffects: "None",
+  admissionReviewVersions: ["v1"],
+  ...fields,
+});
 const CSR_PEM = ["-----BEGIN CERTIFICATE REQUEST-----", "MAMCAQA=", "-----END CERTIFICATE REQUEST-----"].join("\n");
-const csr = (spec: Json = {}, status?: Json): Json => ({ spec: { request: Buffer.from(CSR_PEM).toString("base64"), signerName: "example.com/signer", usages: ["client auth"], ...spec }, ...(status === undefined ? {} : { status }) });
-const newEvent = (fields: Json = {}): Json => ({ eventTime: "2026-01-01T00:00:00.000000Z", type: "Normal", reason: "Pulled", action: "Pull", reportingController: "example.com/kubelet", reportingInstance: "node-1", ...fields });
+const csr = (spec: Json = {}, status?: Json): Json => ({
+  spec: { request: Buffer.from(CSR_PEM).toString("base64"), signerName: "example.com/signer", usages: ["client auth"], ...spec },
+  ...(status === undefined ? {} : { status }),
+});
+const newEvent = (fields: Json = {}): Json => ({
+  eventTime: "2026-01-01T00:00:00.000000Z",
+  type: "Normal",
+  reason: "Pulled",
+  action: "Pull",
+  reportingController: "example.com/kubelet",
+  reportingInstance: "node-1",
+  ...fields,
+});
 
 describe("ObjectSchema.validate(): schema errors by path, after defaulting", () => {
   const cases: { name: string; schema: SchemaName; body: Json; old?: Json; errors: string[] }[] = [
@@ -80,86 +106,376 @@ describe("ObjectSchema.validate(): schema errors by path, after defaulting", () 
     { name: "null is an absent value", schema: "deployment", body: deployment({ replicas: null, paused: null }), errors: [] },
     { name: "a missing required list", schema: "pod", body: { spec: {} }, errors: ["Required spec.containers"] },
     { name: "an empty required list", schema: "pod", body: { spec: { containers: [] } }, errors: ["Required spec.containers"] },
-    { name: "a list kube allows empty: an endpoint slice without endpoints", schema: "endpointSlice", body: { addressType: "IPv4", endpoints: [] }, errors: [] },
+    {
+      name: "a list kube allows empty: an endpoint slice without endpoints",
+      schema: "endpointSlice",
+      body: { addressType: "IPv4", endpoints: [] },
+      errors: [],
+    },
     { name: "a CSINode without drivers", schema: "csiNode", body: { spec: { drivers: [] } }, errors: [] },
-    { name: "an empty required string", schema: "csiNode", body: { spec: { drivers: [{ name: "", nodeID: "n1" }] } }, errors: ["Required spec.drivers[0].name"] },
-    { name: "missing required fields in list items", schema: "pod", body: { spec: { containers: [{}] } }, errors: ["Required spec.containers[0].image", "Required spec.containers[0].name"] },
+    {
+      name: "an empty required string",
+      schema: "csiNode",
+      body: { spec: { drivers: [{ name: "", nodeID: "n1" }] } },
+      errors: ["Required spec.drivers[0].name"],
+    },
+    {
+      name: "missing required fields in list items",
+      schema: "pod",
+      body: { spec: { containers: [{}] } },
+      errors: ["Required spec.containers[0].image", "Required spec.containers[0].name"],
+    },
     { name: "an enum value the kind does not have", schema: "pod", body: pod({ restartPolicy: "Sometimes" }), errors: ["NotSupported spec.restartPolicy"] },
-    { name: "a fraction where an integer belongs", schema: "pod", body: pod({ terminationGracePeriodSeconds: 1.5 }), errors: ["TypeInvalid spec.terminationGracePeriodSeconds"] },
+    {
+      name: "a fraction where an integer belongs",
+      schema: "pod",
+      body: pod({ terminationGracePeriodSeconds: 1.5 }),
+      errors: ["TypeInvalid spec.terminationGracePeriodSeconds"],
+    },
     { name: "an object where a list belongs", schema: "pod", body: { spec: { containers: { name: "c" } } }, errors: ["TypeInvalid spec.containers"] },
     { name: "an int32 out of range", schema: "pod", body: pod({ priority: 3_000_000_000 }), errors: ["Invalid spec.priority"] },
-    { name: "a port out of range", schema: "pod", body: { spec: { containers: [{ name: "c", image: "i", ports: [{ containerPort: 70000 }] }] } }, errors: ["Invalid spec.containers[0].ports[0].containerPort"] },
-    { name: "a malformed quantity (the pod's requests default to its limits)", schema: "pod", body: { spec: { containers: [{ name: "c", image: "i", resources: { limits: { cpu: "lots" } } }] } }, errors: ["Invalid spec.containers[0].resources.limits[cpu]", "Invalid spec.containers[0].resources.requests[cpu]"] },
-    { name: "quantities as numbers and strings", schema: "pod", body: { spec: { containers: [{ name: "c", image: "i", resources: { limits: { cpu: 2, memory: "1.5Gi" }, requests: { cpu: "250m" } } }] } }, errors: [] },
-    { name: "int-or-string given a boolean", schema: "deployment", body: deployment({ strategy: { rollingUpdate: { maxSurge: true } } }), errors: ["TypeInvalid spec.strategy.rollingUpdate.maxSurge"] },
-    { name: "a malformed timestamp", schema: "event", body: { involvedObject: { name: "p" }, firstTimestamp: "yesterday" }, errors: ["Invalid firstTimestamp"] },
+    {
+      name: "a port out of range",
+      schema: "pod",
+      body: { spec: { containers: [{ name: "c", image: "i", ports: [{ containerPort: 70000 }] }] } },
+      errors: ["Invalid spec.containers[0].ports[0].containerPort"],
+    },
+    {
+      name: "a malformed quantity (the pod's requests default to its limits)",
+      schema: "pod",
+      body: { spec: { containers: [{ name: "c", image: "i", resources: { limits: { cpu: "lots" } } }] } },
+      errors: ["Invalid spec.containers[0].resources.limits[cpu]", "Invalid spec.containers[0].resources.requests[cpu]"],
+    },
+    {
+      name: "quantities as numbers and strings",
+      schema: "pod",
+      body: { spec: { containers: [{ name: "c", image: "i", resources: { limits: { cpu: 2, memory: "1.5Gi" }, requests: { cpu: "250m" } } }] } },
+      errors: [],
+    },
+    {
+      name: "int-or-string given a boolean",
+      schema: "deployment",
+      body: deployment({ strategy: { rollingUpdate: { maxSurge: true } } }),
+      errors: ["TypeInvalid spec.strategy.rollingUpdate.maxSurge"],
+    },
+    {
+      name: "a malformed timestamp",
+      schema: "event",
+      body: { involvedObject: { name: "p" }, firstTimestamp: "yesterday" },
+      errors: ["Invalid firstTimestamp"],
+    },
     { name: "binary data that is not base64", schema: "configMap", body: { binaryData: { a: "not base64!" } }, errors: ["Invalid binaryData[a]"] },
-    { name: "duplicate container names", schema: "pod", body: { spec: { containers: [{ name: "c", image: "i" }], initContainers: [{ name: "c", image: "i" }] } }, errors: ["Duplicate spec.initContainers[0].name"] },
-    { name: "a volume with two sources and one with none", schema: "pod", body: pod({ volumes: [{ name: "a", emptyDir: {}, hostPath: { path: "/x" } }, { name: "b" }] }), errors: ["Forbidden spec.volumes[0].hostPath", "Required spec.volumes[1]"] },
+    {
+      name: "duplicate container names",
+      schema: "pod",
+      body: { spec: { containers: [{ name: "c", image: "i" }], initContainers: [{ name: "c", image: "i" }] } },
+      errors: ["Duplicate spec.initContainers[0].name"],
+    },
+    {
+      name: "a volume with two sources and one with none",
+      schema: "pod",
+      body: pod({ volumes: [{ name: "a", emptyDir: {}, hostPath: { path: "/x" } }, { name: "b" }] }),
+      errors: ["Forbidden spec.volumes[0].hostPath", "Required spec.volumes[1]"],
+    },
     { name: "a service without ports", schema: "service", body: { spec: { selector: { a: "b" } } }, errors: ["Required spec.ports"] },
     { name: "a headless service needs no ports", schema: "service", body: { spec: { clusterIP: "None" } }, errors: [] },
-    { name: "several service ports need names", schema: "service", body: { spec: { ports: [{ port: 80 }, { port: 443 }] } }, errors: ["Required spec.ports[0].name", "Required spec.ports[1].name"] },
+    {
+      name: "several service ports need names",
+      schema: "service",
+      body: { spec: { ports: [{ port: 80 }, { port: 443 }] } },
+      errors: ["Required spec.ports[0].name", "Required spec.ports[1].name"],
+    },
     { name: "an ExternalName service without a name", schema: "service", body: { spec: { type: "ExternalName" } }, errors: ["Required spec.externalName"] },
-    { name: "a deployment whose selector misses its template", schema: "deployment", body: { spec: { selector: { matchLabels: { app: "y" } }, template } }, errors: ["Invalid spec.template.metadata.labels"] },
+    {
+      name: "a deployment whose selector misses its template",
+      schema: "deployment",
+      body: { spec: { selector: { matchLabels: { app: "y" } }, template } },
+      errors: ["Invalid spec.template.metadata.labels"],
+    },
     { name: "a deployment with an empty selector", schema: "deployment", body: { spec: { selector: {}, template } }, errors: ["Invalid spec.selector"] },
-    { name: "a deployment whose pods would not restart", schema: "deployment", body: deployment({ template: { ...template, spec: { containers, restartPolicy: "Never" } } }), errors: ["NotSupported spec.template.spec.restartPolicy"] },
-    { name: "a deployment with maxSurge and maxUnavailable both 0", schema: "deployment", body: deployment({ strategy: { rollingUpdate: { maxSurge: 0, maxUnavailable: "0%" } } }), errors: ["Invalid spec.strategy.rollingUpdate.maxUnavailable"] },
-    { name: "a Recreate deployment with rolling update parameters", schema: "deployment", body: deployment({ strategy: { type: "Recreate", rollingUpdate: { maxSurge: 1 } } }), errors: ["Forbidden spec.strategy.rollingUpdate"] },
-    { name: "a replication controller whose selector misses its template", schema: "replicationController", body: { spec: { selector: { app: "y" }, template } }, errors: ["Invalid spec.template.metadata.labels"] },
-    { name: "a job whose pods restart Always (the pod default)", schema: "job", body: { spec: { template: { spec: { containers } } } }, errors: ["NotSupported spec.template.spec.restartPolicy"] },
-    { name: "a cron job with an unparseable schedule", schema: "cronJob", body: { spec: { schedule: "every minute", jobTemplate: { spec: { template: { spec: { containers, restartPolicy: "Never" } } } } } }, errors: ["Invalid spec.schedule"] },
-    { name: "a cron job's job template is validated as a job", schema: "cronJob", body: { spec: { schedule: "@daily", jobTemplate: { spec: { template: { spec: { containers } } } } } }, errors: ["NotSupported spec.jobTemplate.spec.template.spec.restartPolicy"] },
+    {
+      name: "a deployment whose pods would not restart",
+      schema: "deployment",
+      body: deployment({ template: { ...template, spec: { containers, restartPolicy: "Never" } } }),
+      errors: ["NotSupported spec.template.spec.restartPolicy"],
+    },
+    {
+      name: "a deployment with maxSurge and maxUnavailable both 0",
+      schema: "deployment",
+      body: deployment({ strategy: { rollingUpdate: { maxSurge: 0, maxUnavailable: "0%" } } }),
+      errors: ["Invalid spec.strategy.rollingUpdate.maxUnavailable"],
+    },
+    {
+      name: "a Recreate deployment with rolling update parameters",
+      schema: "deployment",
+      body: deployment({ strategy: { type: "Recreate", rollingUpdate: { maxSurge: 1 } } }),
+      errors: ["Forbidden spec.strategy.rollingUpdate"],
+    },
+    {
+      name: "a replication controller whose selector misses its template",
+      schema: "replicationController",
+      body: { spec: { selector: { app: "y" }, template } },
+      errors: ["Invalid spec.template.metadata.labels"],
+    },
+    {
+      name: "a job whose pods restart Always (the pod default)",
+      schema: "job",
+      body: { spec: { template: { spec: { containers } } } },
+      errors: ["NotSupported spec.template.spec.restartPolicy"],
+    },
+    {
+      name: "a cron job with an unparseable schedule",
+      schema: "cronJob",
+      body: { spec: { schedule: "every minute", jobTemplate: { spec: { template: { spec: { containers, restartPolicy: "Never" } } } } } },
+      errors: ["Invalid spec.schedule"],
+    },
+    {
+      name: "a cron job's job template is validated as a job",
+      schema: "cronJob",
+      body: { spec: { schedule: "@daily", jobTemplate: { spec: { template: { spec: { containers } } } } } },
+      errors: ["NotSupported spec.jobTemplate.spec.template.spec.restartPolicy"],
+    },
     { name: "a valid ingress", schema: "ingress", body: path({}), errors: [] },
-    { name: "an ingress path without pathType", schema: "ingress", body: path({ pathType: undefined }), errors: ["Required spec.rules[0].http.paths[0].pathType"] },
-    { name: "an ingress path type kube does not have", schema: "ingress", body: path({ pathType: "Regex" }), errors: ["NotSupported spec.rules[0].http.paths[0].pathType"] },
+    {
+      name: "an ingress path without pathType",
+      schema: "ingress",
+      body: path({ pathType: undefined }),
+      errors: ["Required spec.rules[0].http.paths[0].pathType"],
+    },
+    {
+      name: "an ingress path type kube does not have",
+      schema: "ingress",
+      body: path({ pathType: "Regex" }),
+      errors: ["NotSupported spec.rules[0].http.paths[0].pathType"],
+    },
     { name: "a relative Prefix path", schema: "ingress", body: path({ path: "api" }), errors: ["Invalid spec.rules[0].http.paths[0].path"] },
-    { name: "an Exact path with '//'", schema: "ingress", body: path({ pathType: "Exact", path: "/a//b" }), errors: ["Invalid spec.rules[0].http.paths[0].path"] },
-    { name: "a backend with a service and a resource", schema: "ingress", body: path({ backend: { service: { name: "s", port: { number: 80 } }, resource: { kind: "Bucket", name: "b" } } }), errors: ["Invalid spec.rules[0].http.paths[0].backend"] },
-    { name: "a service port by name and number", schema: "ingress", body: path({ backend: { service: { name: "s", port: { number: 80, name: "http" } } } }), errors: ["Invalid spec.rules[0].http.paths[0].backend.service.port"] },
+    {
+      name: "an Exact path with '//'",
+      schema: "ingress",
+      body: path({ pathType: "Exact", path: "/a//b" }),
+      errors: ["Invalid spec.rules[0].http.paths[0].path"],
+    },
+    {
+      name: "a backend with a service and a resource",
+      schema: "ingress",
+      body: path({ backend: { service: { name: "s", port: { number: 80 } }, resource: { kind: "Bucket", name: "b" } } }),
+      errors: ["Invalid spec.rules[0].http.paths[0].backend"],
+    },
+    {
+      name: "a service port by name and number",
+      schema: "ingress",
+      body: path({ backend: { service: { name: "s", port: { number: 80, name: "http" } } } }),
+      errors: ["Invalid spec.rules[0].http.paths[0].backend.service.port"],
+    },
     { name: "an ingress without rules or a default backend", schema: "ingress", body: { spec: {} }, errors: ["Invalid spec"] },
     { name: "an ingress host that is an IP", schema: "ingress", body: { spec: { rules: [{ host: "10.0.0.1" }] } }, errors: ["Invalid spec.rules[0].host"] },
     { name: "a valid certificate signing request", schema: "csr", body: csr(), errors: [] },
-    { name: "a CSR without signerName and usages", schema: "csr", body: csr({ signerName: undefined, usages: undefined }), errors: ["Required spec.signerName", "Required spec.usages"] },
-    { name: "a CSR with an unknown and a repeated usage", schema: "csr", body: csr({ usages: ["client auth", "flying", "client auth"] }), errors: ["Duplicate spec.usages[2]", "NotSupported spec.usages[1]"] },
+    {
+      name: "a CSR without signerName and usages",
+      schema: "csr",
+      body: csr({ signerName: undefined, usages: undefined }),
+      errors: ["Required spec.signerName", "Required spec.usages"],
+    },
+    {
+      name: "a CSR with an unknown and a repeated usage",
+      schema: "csr",
+      body: csr({ usages: ["client auth", "flying", "client auth"] }),
+      errors: ["Duplicate spec.usages[2]", "NotSupported spec.usages[1]"],
+    },
     { name: "a CSR signer name without a domain and path", schema: "csr", body: csr({ signerName: "signer" }), errors: ["Invalid spec.signerName"] },
-    { name: "a CSR request that is not a PEM certificate request", schema: "csr", body: csr({ request: Buffer.from("-----BEGIN CERTIFICATE-----\nMAMCAQA=\n-----END CERTIFICATE-----\n").toString("base64") }), errors: ["Invalid spec.request"] },
+    {
+      name: "a CSR request that is not a PEM certificate request",
+      schema: "csr",
+      body: csr({ request: Buffer.from("-----BEGIN CERTIFICATE-----\nMAMCAQA=\n-----END CERTIFICATE-----\n").toString("base64") }),
+      errors: ["Invalid spec.request"],
+    },
     { name: "a CSR asking for less than 10 minutes", schema: "csr", body: csr({ expirationSeconds: 300 }), errors: ["Invalid spec.expirationSeconds"] },
-    { name: "CSR conditions repeated, or Approved and Denied", schema: "csr", body: csr({}, { conditions: [{ type: "Approved", status: "True" }, { type: "Approved", status: "True" }, { type: "Denied", status: "True" }] }), errors: ["Duplicate status.conditions[1].type", "Invalid status.conditions[2].type"] },
-    { name: "a CSR condition without a status", schema: "csr", body: csr({}, { conditions: [{ type: "Approved" }] }), errors: ["Required status.conditions[0].status"] },
-    { name: "a CSR approval that is not True", schema: "csr", body: csr({}, { conditions: [{ type: "Denied", status: "False" }] }), errors: ["NotSupported status.conditions[0].status"] },
+    {
+      name: "CSR conditions repeated, or Approved and Denied",
+      schema: "csr",
+      body: csr(
+        {},
+        {
+          conditions: [
+            { type: "Approved", status: "True" },
+            { type: "Approved", status: "True" },
+            { type: "Denied", status: "True" },
+          ],
+        },
+      ),
+      errors: ["Duplicate status.conditions[1].type", "Invalid status.conditions[2].type"],
+    },
+    {
+      name: "a CSR condition without a status",
+      schema: "csr",
+      body: csr({}, { conditions: [{ type: "Approved" }] }),
+      errors: ["Required status.conditions[0].status"],
+    },
+    {
+      name: "a CSR approval that is not True",
+      schema: "csr",
+      body: csr({}, { conditions: [{ type: "Denied", status: "False" }] }),
+      errors: ["NotSupported status.conditions[0].status"],
+    },
     { name: "a new events/v1 event", schema: "eventsV1", body: newEvent(), errors: [] },
-    { name: "an events/v1 event without its required fields", schema: "eventsV1", body: { type: "Normal" }, errors: ["Required action", "Required eventTime", "Required reason", "Required reportingController", "Required reportingInstance"] },
-    { name: "an events/v1 event setting deprecated fields", schema: "eventsV1", body: newEvent({ deprecatedCount: 3, deprecatedSource: { component: "kubelet" }, deprecatedFirstTimestamp: "2026-01-01T00:00:00Z" }), errors: ["Invalid deprecatedCount", "Invalid deprecatedFirstTimestamp", "Invalid deprecatedSource"] },
+    {
+      name: "an events/v1 event without its required fields",
+      schema: "eventsV1",
+      body: { type: "Normal" },
+      errors: ["Required action", "Required eventTime", "Required reason", "Required reportingController", "Required reportingInstance"],
+    },
+    {
+      name: "an events/v1 event setting deprecated fields",
+      schema: "eventsV1",
+      body: newEvent({ deprecatedCount: 3, deprecatedSource: { component: "kubelet" }, deprecatedFirstTimestamp: "2026-01-01T00:00:00Z" }),
+      errors: ["Invalid deprecatedCount", "Invalid deprecatedFirstTimestamp", "Invalid deprecatedSource"],
+    },
     { name: "an events/v1 event of another type", schema: "eventsV1", body: newEvent({ type: "Info" }), errors: ["Invalid type"] },
-    { name: "an events/v1 series of one", schema: "eventsV1", body: newEvent({ series: { count: 1, lastObservedTime: "2026-01-01T00:00:00.000000Z" } }), errors: ["Invalid series.count"] },
-    { name: "an events/v1 update changing the reason", schema: "eventsV1", body: newEvent({ reason: "Other", note: "more" }), old: newEvent(), errors: ["Invalid reason"] },
+    {
+      name: "an events/v1 series of one",
+      schema: "eventsV1",
+      body: newEvent({ series: { count: 1, lastObservedTime: "2026-01-01T00:00:00.000000Z" } }),
+      errors: ["Invalid series.count"],
+    },
+    {
+      name: "an events/v1 update changing the reason",
+      schema: "eventsV1",
+      body: newEvent({ reason: "Other", note: "more" }),
+      old: newEvent(),
+      errors: ["Invalid reason"],
+    },
     { name: "a valid v1 webhook configuration", schema: "validatingV1", body: { webhooks: [hook()] }, errors: [] },
     { name: "v1 webhooks with the same name", schema: "validatingV1", body: { webhooks: [hook(), hook()] }, errors: ["Duplicate webhooks[1].name"] },
-    { name: "a v1 webhook without sideEffects and admissionReviewVersions", schema: "mutatingV1", body: { webhooks: [hook({ sideEffects: undefined, admissionReviewVersions: undefined })] }, errors: ["Required webhooks[0].admissionReviewVersions", "Required webhooks[0].sideEffects"] },
-    { name: "a v1 webhook with side effects", schema: "validatingV1", body: { webhooks: [hook({ sideEffects: "Some" })] }, errors: ["NotSupported webhooks[0].sideEffects"] },
-    { name: "a webhook URL over http", schema: "validatingV1", body: { webhooks: [hook({ clientConfig: { url: "http://hooks.example.com/x" } })] }, errors: ["Invalid webhooks[0].clientConfig.url"] },
-    { name: "a webhook URL with user info, a query and a fragment", schema: "validatingV1", body: { webhooks: [hook({ clientConfig: { url: "https://u:p@hooks.example.com/x?a=b#c" } })] }, errors: ["Invalid webhooks[0].clientConfig.url", "Invalid webhooks[0].clientConfig.url", "Invalid webhooks[0].clientConfig.url"] },
-    { name: "a webhook with both a URL and a service", schema: "validatingV1", body: { webhooks: [hook({ clientConfig: { url: "https://a.example.com", service: { namespace: "d", name: "s" } } })] }, errors: ["Required webhooks[0].clientConfig"] },
-    { name: "webhook timeouts outside 1–30", schema: "validatingV1", body: { webhooks: [hook({ timeoutSeconds: 31 }), hook({ name: "b.example.com", timeoutSeconds: 0 })] }, errors: ["Invalid webhooks[0].timeoutSeconds", "Invalid webhooks[1].timeoutSeconds"] },
-    { name: "admission review versions the server does not speak", schema: "validatingV1", body: { webhooks: [hook({ admissionReviewVersions: ["v2"] })] }, errors: ["Invalid webhooks[0].admissionReviewVersions"] },
-    { name: "a v1 update keeps Unknown side effects, unknown review versions and repeated names a v1beta1 create stored", schema: "validatingV1", old: { webhooks: [hook({ sideEffects: "Unknown", admissionReviewVersions: ["v1beta1"] }), hook({ sideEffects: "Some", admissionReviewVersions: ["v0"] })] }, body: { webhooks: [hook({ sideEffects: "Unknown", admissionReviewVersions: ["v1beta1"], timeoutSeconds: 5 }), hook({ sideEffects: "Some", admissionReviewVersions: ["v0"] })] }, errors: [] },
-    { name: "a v1 update may not introduce side effects, unknown review versions or repeated names the stored object did not have", schema: "validatingV1", old: { webhooks: [hook()] }, body: { webhooks: [hook({ sideEffects: "Unknown", admissionReviewVersions: ["v0"] }), hook()] }, errors: ["Duplicate webhooks[1].name", "Invalid webhooks[0].admissionReviewVersions", "NotSupported webhooks[0].sideEffects"] },
-    { name: "a webhook name with two segments", schema: "validatingV1", body: { webhooks: [hook({ name: "example.com" })] }, errors: ["Invalid webhooks[0].name"] },
-    { name: "v1beta1 webhooks may repeat names, omit admissionReviewVersions and have Unknown side effects", schema: "validatingV1beta1", body: { webhooks: [hook({ admissionReviewVersions: undefined, sideEffects: "Unknown" }), hook({ sideEffects: undefined })] }, errors: [] },
-    { name: "a CRD as generators write it, with an empty status", schema: "crd", body: { metadata: { name: "x.example.com" }, spec: { group: "example.com", scope: "Namespaced", names: { plural: "x", kind: "X" }, versions: [{ name: "v1", served: true, storage: true, schema: { openAPIV3Schema: { type: "object" } } }] }, status: { acceptedNames: { kind: "", plural: "" }, conditions: [], storedVersions: [] } }, errors: [] },
-    { name: "a CRD named after another plural", schema: "crd", body: { spec: { group: "example.com", scope: "Namespaced", names: { plural: "widgets", kind: "Widget" }, versions: [{ name: "v1", served: true, storage: true, schema: { openAPIV3Schema: { type: "object" } } }] } }, errors: ["Invalid metadata.name"] },
-    { name: "a CRD without scope, a storage version and a schema", schema: "crd", body: { spec: { group: "example.com", names: { plural: "x", kind: "X" }, versions: [{ name: "v1", served: true, storage: false }] } }, errors: ["Invalid metadata.name", "Invalid spec.versions", "Required spec.scope", "Required spec.versions[0].schema.openAPIV3Schema"] },
+    {
+      name: "a v1 webhook without sideEffects and admissionReviewVersions",
+      schema: "mutatingV1",
+      body: { webhooks: [hook({ sideEffects: undefined, admissionReviewVersions: undefined })] },
+      errors: ["Required webhooks[0].admissionReviewVersions", "Required webhooks[0].sideEffects"],
+    },
+    {
+      name: "a v1 webhook with side effects",
+      schema: "validatingV1",
+      body: { webhooks: [hook({ sideEffects: "Some" })] },
+      errors: ["NotSupported webhooks[0].sideEffects"],
+    },
+    {
+      name: "a webhook URL over http",
+      schema: "validatingV1",
+      body: { webhooks: [hook({ clientConfig: { url: "http://hooks.example.com/x" } })] },
+      errors: ["Invalid webhooks[0].clientConfig.url"],
+    },
+    {
+      name: "a webhook URL with user info, a query and a fragment",
+      schema: "validatingV1",
+      body: { webhooks: [hook({ clientConfig: { url: "https://u:p@hooks.example.com/x?a=b#c" } })] },
+      errors: ["Invalid webhooks[0].clientConfig.url", "Invalid webhooks[0].clientConfig.url", "Invalid webhooks[0].clientConfig.url"],
+    },
+    {
+      name: "a webhook with both a URL and a service",
+      schema: "validatingV1",
+      body: { webhooks: [hook({ clientConfig: { url: "https://a.example.com", service: { namespace: "d", name: "s" } } })] },
+      errors: ["Required webhooks[0].clientConfig"],
+    },
+    {
+      name: "webhook timeouts outside 1–30",
+      schema: "validatingV1",
+      body: { webhooks: [hook({ timeoutSeconds: 31 }), hook({ name: "b.example.com", timeoutSeconds: 0 })] },
+      errors: ["Invalid webhooks[0].timeoutSeconds", "Invalid webhooks[1].timeoutSeconds"],
+    },
+    {
+      name: "admission review versions the server does not speak",
+      schema: "validatingV1",
+      body: { webhooks: [hook({ admissionReviewVersions: ["v2"] })] },
+      errors: ["Invalid webhooks[0].admissionReviewVersions"],
+    },
+    {
+      name: "a v1 update keeps Unknown side effects, unknown review versions and repeated names a v1beta1 create stored",
+      schema: "validatingV1",
+      old: {
+        webhooks: [hook({ sideEffects: "Unknown", admissionReviewVersions: ["v1beta1"] }), hook({ sideEffects: "Some", admissionReviewVersions: ["v0"] })],
+      },
+      body: {
+        webhooks: [
+          hook({ sideEffects: "Unknown", admissionReviewVersions: ["v1beta1"], timeoutSeconds: 5 }),
+          hook({ sideEffects: "Some", admissionReviewVersions: ["v0"] }),
+        ],
+      },
+      errors: [],
+    },
+    {
+      name: "a v1 update may not introduce side effects, unknown review versions or repeated names the stored object did not have",
+      schema: "validatingV1",
+      old: { webhooks: [hook()] },
+      body: { webhooks: [hook({ sideEffects: "Unknown", admissionReviewVersions: ["v0"] }), hook()] },
+      errors: ["Duplicate webhooks[1].name", "Invalid webhooks[0].admissionReviewVersions", "NotSupported webhooks[0].sideEffects"],
+    },
+    {
+      name: "a webhook name with two segments",
+      schema: "validatingV1",
+      body: { webhooks: [hook({ name: "example.com" })] },
+      errors: ["Invalid webhooks[0].name"],
+    },
+    {
+      name: "v1beta1 webhooks may repeat names, omit admissionReviewVersions and have Unknown side effects",
+      schema: "validatingV1beta1",
+      body: { webhooks: [hook({ admissionReviewVersions: undefined, sideEffects: "Unknown" }), hook({ sideEffects: undefined })] },
+      errors: [],
+    },
+    {
+      name: "a CRD as generators write it, with an empty status",
+      schema: "crd",
+      body: {
+        metadata: { name: "x.example.com" },
+        spec: {
+          group: "example.com",
+          scope: "Namespaced",
+          names: { plural: "x", kind: "X" },
+          versions: [{ name: "v1", served: true, storage: true, schema: { openAPIV3Schema: { type: "object" } } }],
+        },
+        status: { acceptedNames: { kind: "", plural: "" }, conditions: [], storedVersions: [] },
+      },
+      errors: [],
+    },
+    {
+      name: "a CRD named after another plural",
+      schema: "crd",
+      body: {
+        spec: {
+          group: "example.com",
+          scope: "Namespaced",
+          names: { plural: "widgets", kind: "Widget" },
+          versions: [{ name: "v1", served: true, storage: true, schema: { openAPIV3Schema: { type: "object" } } }],
+        },
+      },
+      errors: ["Invalid metadata.name"],
+    },
+    {
+      name: "a CRD without scope, a storage version and a schema",
+      schema: "crd",
+      body: { spec: { group: "example.com", names: { plural: "x", kind: "X" }, versions: [{ name: "v1", served: true, storage: false }] } },
+      errors: ["Invalid metadata.name", "Invalid spec.versions", "Required spec.scope", "Required spec.versions[0].schema.openAPIV3Schema"],
+    },
   ];
   for (const testCase of cases) {
     it(testCase.name, () => assert.deepEqual(errorsOf(testCase.schema, testCase.body, testCase.old), [...testCase.errors].sort()));
   }
 
   it("words errors as kube does", () => {
-    assert.deepEqual(messagesOf("deployment", deployment({ replicas: "3" })), ['spec.replicas: Invalid value: "3": spec.replicas in body must be of type integer: "string"']);
-    assert.deepEqual(messagesOf("pod", pod({ restartPolicy: "Sometimes" })), ['spec.restartPolicy: Unsupported value: "Sometimes": supported values: "Always", "OnFailure", "Never"']);
-    assert.deepEqual(messagesOf("ingress", path({ pathType: undefined })), ["spec.rules[0].http.paths[0].pathType: Required value: pathType must be specified"]);
-    assert.deepEqual(messagesOf("validatingV1", { webhooks: [hook({ timeoutSeconds: 31 })] }), ["webhooks[0].timeoutSeconds: Invalid value: 31: the timeout value must be between 1 and 30 seconds"]);
-    assert.deepEqual(messagesOf("validatingV1", { webhooks: [hook({ clientConfig: { url: "http://a.example.com" } })] }), [`webhooks[0].clientConfig.url: Invalid value: "http://a.example.com": 'https' is the only allowed URL scheme`]);
+    assert.deepEqual(messagesOf("deployment", deployment({ replicas: "3" })), [
+      'spec.replicas: Invalid value: "3": spec.replicas in body must be of type integer: "string"',
+    ]);
+    assert.deepEqual(messagesOf("pod", pod({ restartPolicy: "Sometimes" })), [
+      'spec.restartPolicy: Unsupported value: "Sometimes": supported values: "Always", "OnFailure", "Never"',
+    ]);
+    assert.deepEqual(messagesOf("ingress", path({ pathType: undefined })), [
+      "spec.rules[0].http.paths[0].pathType: Required value: pathType must be specified",
+    ]);
+    assert.deepEqual(messagesOf("validatingV1", { webhooks: [hook({ timeoutSeconds: 31 })] }), [
+      "webhooks[0].timeoutSeconds: Invalid value: 31: the timeout value must be between 1 and 30 seconds",
+    ]);
+    assert.deepEqual(messagesOf("validatingV1", { webhooks: [hook({ clientConfig: { url: "http://a.example.com" } })] }), [
+      `webhooks[0].clientConfig.url: Invalid value: "http://a.example.com": 'https' is the only allowed URL scheme`,
+    ]);
     assert.deepEqual(messagesOf("eventsV1", newEvent({ deprecatedCount: 2 })), ['deprecatedCount: Invalid value: "": needs to be unset']);
   });
 });
@@ -183,7 +499,16 @@ describe("ObjectSchema.applyDefaults(): kube's defaults", () => {
     {
       name: "a pod's restart, DNS and termination fields and its containers' pull policy and termination message",
       schema: "pod",
-      body: { spec: { containers: [{ name: "a", image: "nginx" }, { name: "b", image: "nginx:1.25" }, { name: "c", image: "nginx:latest" }, { name: "d", image: "registry:5000/app@sha256:abc" }] } },
+      body: {
+        spec: {
+          containers: [
+            { name: "a", image: "nginx" },
+            { name: "b", image: "nginx:1.25" },
+            { name: "c", image: "nginx:latest" },
+            { name: "d", image: "registry:5000/app@sha256:abc" },
+          ],
+        },
+      },
       expected: {
         "spec.restartPolicy": "Always",
         "spec.dnsPolicy": "ClusterFirst",
@@ -199,32 +524,159 @@ describe("ObjectSchema.applyDefaults(): kube's defaults", () => {
         "spec.containers.0.terminationMessagePolicy": "File",
       },
     },
-    { name: "given values are kept", schema: "pod", body: pod({ restartPolicy: "Never", dnsPolicy: "Default", terminationGracePeriodSeconds: 0 }), expected: { "spec.restartPolicy": "Never", "spec.dnsPolicy": "Default", "spec.terminationGracePeriodSeconds": 0 } },
-    { name: "container ports default to TCP, pod requests to limits", schema: "pod", body: { spec: { containers: [{ name: "a", image: "i", ports: [{ containerPort: 80 }], resources: { limits: { cpu: "1" } } }] } }, expected: { "spec.containers.0.ports.0.protocol": "TCP", "spec.containers.0.resources.requests": { cpu: "1" } } },
-    { name: "a service: ClusterIP, TCP, targetPort from port, no affinity", schema: "service", body: { spec: { ports: [{ port: 80 }, { port: 53, protocol: "UDP", targetPort: "dns" }] } }, expected: { "spec.type": "ClusterIP", "spec.sessionAffinity": "None", "spec.internalTrafficPolicy": "Cluster", "spec.ports.0.protocol": "TCP", "spec.ports.0.targetPort": 80, "spec.ports.1.protocol": "UDP", "spec.ports.1.targetPort": "dns" } },
-    { name: "a NodePort service with client IP affinity", schema: "service", body: { spec: { type: "NodePort", sessionAffinity: "ClientIP", ports: [{ port: 80 }] } }, expected: { "spec.externalTrafficPolicy": "Cluster", "spec.sessionAffinityConfig": { clientIP: { timeoutSeconds: 10800 } } } },
+    {
+      name: "given values are kept",
+      schema: "pod",
+      body: pod({ restartPolicy: "Never", dnsPolicy: "Default", terminationGracePeriodSeconds: 0 }),
+      expected: { "spec.restartPolicy": "Never", "spec.dnsPolicy": "Default", "spec.terminationGracePeriodSeconds": 0 },
+    },
+    {
+      name: "container ports default to TCP, pod requests to limits",
+      schema: "pod",
+      body: { spec: { containers: [{ name: "a", image: "i", ports: [{ containerPort: 80 }], resources: { limits: { cpu: "1" } } }] } },
+      expected: { "spec.containers.0.ports.0.protocol": "TCP", "spec.containers.0.resources.requests": { cpu: "1" } },
+    },
+    {
+      name: "a service: ClusterIP, TCP, targetPort from port, no affinity",
+      schema: "service",
+      body: { spec: { ports: [{ port: 80 }, { port: 53, protocol: "UDP", targetPort: "dns" }] } },
+      expected: {
+        "spec.type": "ClusterIP",
+        "spec.sessionAffinity": "None",
+        "spec.internalTrafficPolicy": "Cluster",
+        "spec.ports.0.protocol": "TCP",
+        "spec.ports.0.targetPort": 80,
+        "spec.ports.1.protocol": "UDP",
+        "spec.ports.1.targetPort": "dns",
+      },
+    },
+    {
+      name: "a NodePort service with client IP affinity",
+      schema: "service",
+      body: { spec: { type: "NodePort", sessionAffinity: "ClientIP", ports: [{ port: 80 }] } },
+      expected: { "spec.externalTrafficPolicy": "Cluster", "spec.sessionAffinityConfig": { clientIP: { timeoutSeconds: 10800 } } },
+    },
     {
       name: "a deployment: replicas, rolling update strategy, history and progress deadline, and its pod template",
       schema: "deployment",
       body: deployment(),
-      expected: { "spec.replicas": 1, "spec.strategy": { type: "RollingUpdate", rollingUpdate: { maxSurge: "25%", maxUnavailable: "25%" } }, "spec.revisionHistoryLimit": 10, "spec.progressDeadlineSeconds": 600, "spec.template.spec.restartPolicy": "Always", "spec.template.spec.containers.0.imagePullPolicy": "Always" },
+      expected: {
+        "spec.replicas": 1,
+        "spec.strategy": { type: "RollingUpdate", rollingUpdate: { maxSurge: "25%", maxUnavailable: "25%" } },
+        "spec.revisionHistoryLimit": 10,
+        "spec.progressDeadlineSeconds": 600,
+        "spec.template.spec.restartPolicy": "Always",
+        "spec.template.spec.containers.0.imagePullPolicy": "Always",
+      },
     },
-    { name: "a Recreate deployment gets no rolling update parameters", schema: "deployment", body: deployment({ strategy: { type: "Recreate" } }), expected: { "spec.strategy": { type: "Recreate" } } },
-    { name: "a stateful set", schema: "statefulSet", body: { spec: { selector, template, serviceName: "s" } }, expected: { "spec.podManagementPolicy": "OrderedReady", "spec.updateStrategy": { type: "RollingUpdate", rollingUpdate: { partition: 0 } }, "spec.persistentVolumeClaimRetentionPolicy": { whenDeleted: "Retain", whenScaled: "Retain" } } },
-    { name: "a daemon set", schema: "daemonSet", body: { spec: { selector, template } }, expected: { "spec.updateStrategy": { type: "RollingUpdate", rollingUpdate: { maxUnavailable: 1, maxSurge: 0 } }, "spec.revisionHistoryLimit": 10 } },
-    { name: "a replication controller takes its selector and labels from the template", schema: "replicationController", body: { spec: { template } }, expected: { "spec.selector": { app: "x" }, "metadata.labels": { app: "x" }, "spec.replicas": 1 } },
-    { name: "a job", schema: "job", body: { spec: { template: { spec: { containers, restartPolicy: "Never" } } } }, expected: { "spec.completions": 1, "spec.parallelism": 1, "spec.backoffLimit": 6, "spec.completionMode": "NonIndexed", "spec.suspend": false, "spec.podReplacementPolicy": "TerminatingOrFailed" } },
-    { name: "a cron job", schema: "cronJob", body: { spec: { schedule: "@daily", jobTemplate: { spec: { template: { spec: { containers } } } } } }, expected: { "spec.concurrencyPolicy": "Allow", "spec.successfulJobsHistoryLimit": 3, "spec.failedJobsHistoryLimit": 1, "spec.suspend": false, "spec.jobTemplate.spec.backoffLimit": 6 } },
-    { name: "a network policy's types follow its rules", schema: "networkPolicy", body: { spec: { podSelector: {}, egress: [{ ports: [{ port: 53 }] }] } }, expected: { "spec.policyTypes": ["Ingress", "Egress"], "spec.egress.0.ports.0.protocol": "TCP" } },
+    {
+      name: "a Recreate deployment gets no rolling update parameters",
+      schema: "deployment",
+      body: deployment({ strategy: { type: "Recreate" } }),
+      expected: { "spec.strategy": { type: "Recreate" } },
+    },
+    {
+      name: "a stateful set",
+      schema: "statefulSet",
+      body: { spec: { selector, template, serviceName: "s" } },
+      expected: {
+        "spec.podManagementPolicy": "OrderedReady",
+        "spec.updateStrategy": { type: "RollingUpdate", rollingUpdate: { partition: 0 } },
+        "spec.persistentVolumeClaimRetentionPolicy": { whenDeleted: "Retain", whenScaled: "Retain" },
+      },
+    },
+    {
+      name: "a daemon set",
+      schema: "daemonSet",
+      body: { spec: { selector, template } },
+      expected: { "spec.updateStrategy": { type: "RollingUpdate", rollingUpdate: { maxUnavailable: 1, maxSurge: 0 } }, "spec.revisionHistoryLimit": 10 },
+    },
+    {
+      name: "a replication controller takes its selector and labels from the template",
+      schema: "replicationController",
+      body: { spec: { template } },
+      expected: { "spec.selector": { app: "x" }, "metadata.labels": { app: "x" }, "spec.replicas": 1 },
+    },
+    {
+      name: "a job",
+      schema: "job",
+      body: { spec: { template: { spec: { containers, restartPolicy: "Never" } } } },
+      expected: {
+        "spec.completions": 1,
+        "spec.parallelism": 1,
+        "spec.backoffLimit": 6,
+        "spec.completionMode": "NonIndexed",
+        "spec.suspend": false,
+        "spec.podReplacementPolicy": "TerminatingOrFailed",
+      },
+    },
+    {
+      name: "a cron job",
+      schema: "cronJob",
+      body: { spec: { schedule: "@daily", jobTemplate: { spec: { template: { spec: { containers } } } } } },
+      expected: {
+        "spec.concurrencyPolicy": "Allow",
+        "spec.successfulJobsHistoryLimit": 3,
+        "spec.failedJobsHistoryLimit": 1,
+        "spec.suspend": false,
+        "spec.jobTemplate.spec.backoffLimit": 6,
+      },
+    },
+    {
+      name: "a network policy's types follow its rules",
+      schema: "networkPolicy",
+      body: { spec: { podSelector: {}, egress: [{ ports: [{ port: 53 }] }] } },
+      expected: { "spec.policyTypes": ["Ingress", "Egress"], "spec.egress.0.ports.0.protocol": "TCP" },
+    },
     {
       name: "a v1 webhook: Fail, Equivalent, 10 seconds, empty selectors, scope *, port 443, Never reinvoked",
       schema: "mutatingV1",
-      body: { webhooks: [hook({ clientConfig: { service: { namespace: "d", name: "s" } }, rules: [{ operations: ["CREATE"], apiGroups: [""], apiVersions: ["v1"], resources: ["pods"] }] })] },
-      expected: { "webhooks.0.failurePolicy": "Fail", "webhooks.0.matchPolicy": "Equivalent", "webhooks.0.timeoutSeconds": 10, "webhooks.0.namespaceSelector": {}, "webhooks.0.objectSelector": {}, "webhooks.0.rules.0.scope": "*", "webhooks.0.clientConfig.service.port": 443, "webhooks.0.reinvocationPolicy": "Never" },
+      body: {
+        webhooks: [
+          hook({
+            clientConfig: { service: { namespace: "d", name: "s" } },
+            rules: [{ operations: ["CREATE"], apiGroups: [""], apiVersions: ["v1"], resources: ["pods"] }],
+          }),
+        ],
+      },
+      expected: {
+        "webhooks.0.failurePolicy": "Fail",
+        "webhooks.0.matchPolicy": "Equivalent",
+        "webhooks.0.timeoutSeconds": 10,
+        "webhooks.0.namespaceSelector": {},
+        "webhooks.0.objectSelector": {},
+        "webhooks.0.rules.0.scope": "*",
+        "webhooks.0.clientConfig.service.port": 443,
+        "webhooks.0.reinvocationPolicy": "Never",
+      },
     },
-    { name: "a v1beta1 webhook: Ignore, Exact, 30 seconds, Unknown side effects, v1beta1 reviews", schema: "validatingV1beta1", body: { webhooks: [{ name: "a.example.com", clientConfig: { url: "https://x.example.com" } }] }, expected: { "webhooks.0.failurePolicy": "Ignore", "webhooks.0.matchPolicy": "Exact", "webhooks.0.timeoutSeconds": 30, "webhooks.0.sideEffects": "Unknown", "webhooks.0.admissionReviewVersions": ["v1beta1"] } },
-    { name: "a CRD: conversion None, singular and list kind", schema: "crd", body: { spec: { group: "example.com", scope: "Namespaced", names: { plural: "widgets", kind: "Widget" }, versions: [] } }, expected: { "spec.conversion": { strategy: "None" }, "spec.names.singular": "widget", "spec.names.listKind": "WidgetList" } },
-    { name: "an autoscaling/v2 HPA without metrics scales on 80% CPU", schema: "hpa", body: { spec: { scaleTargetRef: { kind: "Deployment", name: "x" }, maxReplicas: 3 } }, expected: { "spec.minReplicas": 1, "spec.metrics": [{ type: "Resource", resource: { name: "cpu", target: { type: "Utilization", averageUtilization: 80 } } }] } },
+    {
+      name: "a v1beta1 webhook: Ignore, Exact, 30 seconds, Unknown side effects, v1beta1 reviews",
+      schema: "validatingV1beta1",
+      body: { webhooks: [{ name: "a.example.com", clientConfig: { url: "https://x.example.com" } }] },
+      expected: {
+        "webhooks.0.failurePolicy": "Ignore",
+        "webhooks.0.matchPolicy": "Exact",
+        "webhooks.0.timeoutSeconds": 30,
+        "webhooks.0.sideEffects": "Unknown",
+        "webhooks.0.admissionReviewVersions": ["v1beta1"],
+      },
+    },
+    {
+      name: "a CRD: conversion None, singular and list kind",
+      schema: "crd",
+      body: { spec: { group: "example.com", scope: "Namespaced", names: { plural: "widgets", kind: "Widget" }, versions: [] } },
+      expected: { "spec.conversion": { strategy: "None" }, "spec.names.singular": "widget", "spec.names.listKind": "WidgetList" },
+    },
+    {
+      name: "an autoscaling/v2 HPA without metrics scales on 80% CPU",
+      schema: "hpa",
+      body: { spec: { scaleTargetRef: { kind: "Deployment", name: "x" }, maxReplicas: 3 } },
+      expected: {
+        "spec.minReplicas": 1,
+        "spec.metrics": [{ type: "Resource", resource: { name: "cpu", target: { type: "Utilization", averageUtilization: 80 } } }],
+      },
+    },
   ];
   for (const testCase of cases) {
     it(testCase.name, () => {
@@ -243,11 +695,42 @@ describe("ObjectSchema.applyDefaults(): kube's defaults", () => {
 describe("ObjectSchema.unknownFields(): fields the schema does not declare", () => {
   const cases: { name: string; schema: SchemaName; body: Json; unknown: string[] }[] = [
     { name: "none in a valid object", schema: "deployment", body: deployment({ replicas: 2 }), unknown: [] },
-    { name: "at the top and deep in a template", schema: "deployment", body: { extra: 1, spec: { selector, replica: 3, template: { metadata: { labels: { a: "b" }, labelz: {} }, spec: { containers: [{ name: "c", image: "i", imagePolicy: "x" }] } } } }, unknown: ["extra", "spec.replica", "spec.template.metadata.labelz", "spec.template.spec.containers[0].imagePolicy"] },
+    {
+      name: "at the top and deep in a template",
+      schema: "deployment",
+      body: {
+        extra: 1,
+        spec: {
+          selector,
+          replica: 3,
+          template: { metadata: { labels: { a: "b" }, labelz: {} }, spec: { containers: [{ name: "c", image: "i", imagePolicy: "x" }] } },
+        },
+      },
+      unknown: ["extra", "spec.replica", "spec.template.metadata.labelz", "spec.template.spec.containers[0].imagePolicy"],
+    },
     { name: "map keys are not fields", schema: "configMap", body: { data: { anything: "goes", "with.dots": "too" } }, unknown: [] },
     { name: "embedded objects are kept as they are", schema: "controllerRevision", body: { revision: 1, data: { whatever: { nested: true } } }, unknown: [] },
-    { name: "managedFields' field sets are free-form", schema: "configMap", body: { metadata: { name: "x", managedFields: [{ manager: "m", fieldsV1: { "f:data": { "f:a": {} } }, bogus: 1 }] } }, unknown: ["metadata.managedFields[0].bogus"] },
-    { name: "CRD schemas: defaults and examples are free-form, unknown schema keywords are not", schema: "crd", body: { spec: { versions: [{ name: "v1", schema: { openAPIV3Schema: { type: "object", default: { a: 1 }, properties: { x: { type: "string", example: { b: 2 }, bogus: true } } } } }] } }, unknown: ["spec.versions[0].schema.openAPIV3Schema.properties[x].bogus"] },
+    {
+      name: "managedFields' field sets are free-form",
+      schema: "configMap",
+      body: { metadata: { name: "x", managedFields: [{ manager: "m", fieldsV1: { "f:data": { "f:a": {} } }, bogus: 1 }] } },
+      unknown: ["metadata.managedFields[0].bogus"],
+    },
+    {
+      name: "CRD schemas: defaults and examples are free-form, unknown schema keywords are not",
+      schema: "crd",
+      body: {
+        spec: {
+          versions: [
+            {
+              name: "v1",
+              schema: { openAPIV3Schema: { type: "object", default: { a: 1 }, properties: { x: { type: "string", example: { b: 2 }, bogus: true } } } },
+            },
+          ],
+        },
+      },
+      unknown: ["spec.versions[0].schema.openAPIV3Schema.properties[x].bogus"],
+    },
   ];
   for (const testCase of cases) {
     it(testCase.name, () => {

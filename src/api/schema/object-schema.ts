@@ -27,7 +27,11 @@ export interface ObjectSchema {
 const LEFT_TO_OTHERS: ReadonlySet<string> = new Set(["apiVersion", "kind", "metadata"]);
 
 /** The schema stage of a kind, or undefined when the catalogue has no schema for it. */
-export function objectSchemaFor(catalogue: SchemaCatalogue, gvk: { readonly group: string; readonly version: string; readonly kind: string }, rules: SchemaRules = BUILTIN_RULES): ObjectSchema | undefined {
+export function objectSchemaFor(
+  catalogue: SchemaCatalogue,
+  gvk: { readonly group: string; readonly version: string; readonly kind: string },
+  rules: SchemaRules = BUILTIN_RULES,
+): ObjectSchema | undefined {
   const id = catalogue.idOf(gvk.group, gvk.version, gvk.kind);
   if (id === undefined) return undefined;
   const root = ref(id);

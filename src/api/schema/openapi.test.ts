@@ -26,15 +26,39 @@ describe("fieldTypeFromOpenApi(): markers", () => {
   const cases: { name: string; schema: unknown; type: string }[] = [
     { name: "list-type atomic", schema: { type: "array", items: { type: "string" }, ...ext("list-type", "atomic") }, type: "list(atomic)" },
     { name: "list-type set", schema: { type: "array", items: { type: "string" }, ...ext("list-type", "set") }, type: "list(set)" },
-    { name: "list-type map with keys", schema: { type: "array", items: { type: "object" }, ...ext("list-type", "map"), ...ext("list-map-keys", ["port", "protocol"]) }, type: "list(map port+protocol)" },
-    { name: "no list type: a merge patch strategy with a merge key is a map", schema: { type: "array", items: { type: "object" }, ...ext("patch-strategy", "merge"), ...ext("patch-merge-key", "name") }, type: "list(map name)" },
-    { name: "no list type: a merge patch strategy without a key is a set", schema: { type: "array", items: { type: "string" }, ...ext("patch-strategy", "merge") }, type: "list(set)" },
+    {
+      name: "list-type map with keys",
+      schema: { type: "array", items: { type: "object" }, ...ext("list-type", "map"), ...ext("list-map-keys", ["port", "protocol"]) },
+      type: "list(map port+protocol)",
+    },
+    {
+      name: "no list type: a merge patch strategy with a merge key is a map",
+      schema: { type: "array", items: { type: "object" }, ...ext("patch-strategy", "merge"), ...ext("patch-merge-key", "name") },
+      type: "list(map name)",
+    },
+    {
+      name: "no list type: a merge patch strategy without a key is a set",
+      schema: { type: "array", items: { type: "string" }, ...ext("patch-strategy", "merge") },
+      type: "list(set)",
+    },
     { name: "no markers: lists are atomic", schema: { type: "array", items: { type: "string" } }, type: "list(atomic)" },
-    { name: "an explicit list type wins over the patch strategy", schema: { type: "array", items: { type: "object" }, ...ext("list-type", "atomic"), ...ext("patch-strategy", "merge"), ...ext("patch-merge-key", "name") }, type: "list(atomic)" },
+    {
+      name: "an explicit list type wins over the patch strategy",
+      schema: { type: "array", items: { type: "object" }, ...ext("list-type", "atomic"), ...ext("patch-strategy", "merge"), ...ext("patch-merge-key", "name") },
+      type: "list(atomic)",
+    },
     { name: "map-type atomic", schema: { type: "object", ...ext("map-type", "atomic") }, type: "map(atomic)" },
     { name: "map-type granular", schema: { type: "object", additionalProperties: { type: "string" }, ...ext("map-type", "granular") }, type: "map(granular)" },
-    { name: "properties only: a partial struct whose other keys are fields", schema: { type: "object", properties: { a: { type: "string" } } }, type: "map(granular, open)" },
-    { name: "the kube spelling is read in the orch profile too", schema: { type: "array", items: { type: "string" }, ...ext("list-type", "set", "x-kubernetes-") }, type: "list(set)" },
+    {
+      name: "properties only: a partial struct whose other keys are fields",
+      schema: { type: "object", properties: { a: { type: "string" } } },
+      type: "map(granular, open)",
+    },
+    {
+      name: "the kube spelling is read in the orch profile too",
+      schema: { type: "array", items: { type: "string" }, ...ext("list-type", "set", "x-kubernetes-") },
+      type: "list(set)",
+    },
     { name: "other vendors' spellings are ignored", schema: { type: "array", items: { type: "string" }, "x-other-list-type": "set" }, type: "list(atomic)" },
     { name: "int-or-string is a scalar", schema: ext("int-or-string", true), type: "scalar" },
   ];
@@ -53,7 +77,9 @@ describe("fieldTypeFromOpenApi(): markers", () => {
       { $ref: "#/components/schemas/Node" },
       {
         extensionPrefixes: ORCH_PROFILE.openApiExtensionPrefixes,
-        components: { Node: { type: "object", properties: { protocol: { type: "string", default: "TCP" }, next: { allOf: [{ $ref: "#/components/schemas/Node" }] } } } },
+        components: {
+          Node: { type: "object", properties: { protocol: { type: "string", default: "TCP" }, next: { allOf: [{ $ref: "#/components/schemas/Node" }] } } },
+        },
       },
     ) as MapType;
     assert.equal(type.kind, "map");
@@ -77,7 +103,12 @@ describe("builtinSchemas(): markers of the served kinds", () => {
   const deployment = schemas.schemaFor("apps", "v1", "Deployment");
   const cases: { name: string; type: FieldType; path: string[]; expected: string; value?: unknown }[] = [
     { name: "pod containers: map by name", type: pod, path: ["spec", "containers"], expected: "list(map name)" },
-    { name: "container ports: map by containerPort and protocol", type: pod, path: ["spec", "containers", "ports"], expected: "list(map containerPort+protocol)" },
+    {
+      name: "container ports: map by containerPort and protocol",
+      type: pod,
+      path: ["spec", "containers", "ports"],
+      expected: "list(map containerPort+protocol)",
+    },
     { name: "container env: map by name", type: pod, path: ["spec", "initContainers", "env"], expected: "list(map name)" },
     { name: "volumes: map by name", type: pod, path: ["spec", "volumes"], expected: "list(map name)" },
     { name: "volumeMounts: map by mountPath", type: pod, path: ["spec", "containers", "volumeMounts"], expected: "list(map mountPath)" },
@@ -88,7 +119,12 @@ describe("builtinSchemas(): markers of the served kinds", () => {
     { name: "deployment selector: an atomic struct", type: deployment, path: ["spec", "selector"], expected: "map(atomic, open)" },
     { name: "deployment template containers: map by name", type: deployment, path: ["spec", "template", "spec", "containers"], expected: "list(map name)" },
     { name: "deployment template labels: granular", type: deployment, path: ["spec", "template", "metadata", "labels"], expected: "map(granular)" },
-    { name: "service ports: map by port and protocol", type: schemas.schemaFor("", "v1", "Service"), path: ["spec", "ports"], expected: "list(map port+protocol)" },
+    {
+      name: "service ports: map by port and protocol",
+      type: schemas.schemaFor("", "v1", "Service"),
+      path: ["spec", "ports"],
+      expected: "list(map port+protocol)",
+    },
   ];
   for (const testCase of cases) {
     it(testCase.name, () => assert.equal(describeType(resolveType(at(testCase.type, ...testCase.path), testCase.value)), testCase.expected));

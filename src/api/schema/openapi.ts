@@ -97,7 +97,9 @@ class OpenApiReader {
     if (declared === "set") return { kind: "list", items, listType: "set", keys: [], ...patch };
     if (declared === "map" && keys.length > 0) return { kind: "list", items, listType: "map", keys, ...patch };
     if (declared === undefined && patchStrategy?.split(",").includes("merge") === true) {
-      return patchMergeKey === undefined ? { kind: "list", items, listType: "set", keys: [], ...patch } : { kind: "list", items, listType: "map", keys: [patchMergeKey], ...patch };
+      return patchMergeKey === undefined
+        ? { kind: "list", items, listType: "set", keys: [], ...patch }
+        : { kind: "list", items, listType: "map", keys: [patchMergeKey], ...patch };
     }
     return { kind: "list", items, listType: "atomic", keys: [], ...patch };
   }

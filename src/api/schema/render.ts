@@ -115,7 +115,15 @@ export function renderDefinitions(catalogue: SchemaCatalogue, ids: readonly stri
     if (node === undefined) continue;
     const rendered = renderNode(node, options);
     const kinds = catalogue.kindsOf(id);
-    if (kinds.length > 0) Object.assign(rendered, extensions(options.profile, "group-version-kind", kinds.map((gvk) => ({ group: gvk.group, kind: gvk.kind, version: gvk.version }))));
+    if (kinds.length > 0)
+      Object.assign(
+        rendered,
+        extensions(
+          options.profile,
+          "group-version-kind",
+          kinds.map((gvk) => ({ group: gvk.group, kind: gvk.kind, version: gvk.version })),
+        ),
+      );
     out[publicName(options.profile, id)] = rendered;
   }
   return out;

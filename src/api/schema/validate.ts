@@ -73,7 +73,11 @@ export class SchemaValidator {
   /** Type, format, enum and bounds; false when the value's type is wrong (nothing below is checked). */
   private checkShape(node: SchemaNode, value: unknown, path: string, errors: FieldError[]): boolean {
     const typeError = (expected: string): false => {
-      errors.push({ type: "FieldValueTypeInvalid", field: path, message: `Invalid value: ${shown(value)}: ${path} in body must be of type ${expected}: "${typeName(value)}"` });
+      errors.push({
+        type: "FieldValueTypeInvalid",
+        field: path,
+        message: `Invalid value: ${shown(value)}: ${path} in body must be of type ${expected}: "${typeName(value)}"`,
+      });
       return false;
     };
     if (node.preserveUnknownFields === true && node.properties === undefined) return node.type !== "object" || isPlainObject(value) || typeError("object");
@@ -84,7 +88,8 @@ export class SchemaValidator {
     if (node.format === "quantity") {
       if (typeof value === "number" && Number.isFinite(value)) return true;
       if (typeof value !== "string") return typeError("string or number");
-      if (!QUANTITY.test(value)) errors.push(invalidValue(path, value, "quantities must match the regular expression '^([+-]?[0-9.]+)([eEinumkKMGTP]*[-+]?[0-9]*)$'"));
+      if (!QUANTITY.test(value))
+        errors.push(invalidValue(path, value, "quantities must match the regular expression '^([+-]?[0-9.]+)([eEinumkKMGTP]*[-+]?[0-9]*)$'"));
       return true;
     }
     switch (node.type) {
@@ -114,7 +119,8 @@ export class SchemaValidator {
 
   private checkString(node: SchemaNode, value: string, path: string, errors: FieldError[]): void {
     if (node.enum !== undefined && !node.enum.includes(value)) errors.push(notSupported(path, value, node.enum));
-    if (node.format === "date-time" && !DATE_TIME.test(value)) errors.push(invalidValue(path, value, "must be an RFC 3339 date-time (e.g. 2006-01-02T15:04:05Z)"));
+    if (node.format === "date-time" && !DATE_TIME.test(value))
+      errors.push(invalidValue(path, value, "must be an RFC 3339 date-time (e.g. 2006-01-02T15:04:05Z)"));
     if (node.format === "byte" && !BASE64.test(value)) errors.push({ type: "FieldValueInvalid", field: path, message: "Invalid value: illegal base64 data" });
   }
 

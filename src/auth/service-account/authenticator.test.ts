@@ -13,7 +13,11 @@ const AUDIENCES = [ISSUER];
 const names = claimNames(ORCH_PROFILE);
 
 /** An in-memory ObjectReader whose objects the test edits; every edit bumps the revision. */
-function objectStore(): ObjectReader & { put(plural: string, object: ApiObject): void; remove(plural: string, namespace: string, name: string): void; reads: number } {
+function objectStore(): ObjectReader & {
+  put(plural: string, object: ApiObject): void;
+  remove(plural: string, namespace: string, name: string): void;
+  reads: number;
+} {
   const objects = new Map<string, ObjectSnapshot>();
   let revision = 0;
   const key = (plural: string, namespace: string, name: string): string => `${plural}/${namespace}/${name}`;
@@ -76,12 +80,25 @@ describe("serviceAccountAuthenticator()", () => {
     assert.deepEqual(await authenticator.authenticateToken("abcdef.0123456789abcdef", AUDIENCES), { kind: "none" });
     const foreignKey = parseSigningKey((await generateServiceAccountKeyPair()).privateKey, "other.key");
     const foreign = serviceAccountTokenIssuer({ issuer: "https://elsewhere", signingKey: () => foreignKey, names });
-    const { token } = await foreign.issueBound({ claims: { namespace: "team", serviceAccount: { name: "builder", uid: "sa-uid" } }, audiences: AUDIENCES, expirationSeconds: 600 });
+    const { token } = await foreign.issueBound({
+      claims: { namespace: "team", serviceAccount: { name: "builder", uid: "sa-uid" } },
+      audiences: AUDIENCES,
+      expirationSeconds: 600,
+    });
     assert.deepEqual(await authenticator.authenticateToken(token, AUDIENCES), { kind: "none" });
   });
 
   const cases: { name: string; mutate: (token: string) => string; reason: RegExp }[] = [
-    { name: "a tampered payload", mutate: (token) => { const [h, p, s] = token.split("."); const payload = JSON.parse(Buffer.from(p ?? "", "base64url").toString()) as Record<string, unknown>; payload["sub"] = "system:serviceaccount:team:admin"; return `${h}.${Buffer.from(JSON.stringify(payload)).toString("base64url")}.${s}`; }, reason: /invalid signature/ },
+    {
+      name: "a tampered payload",
+      mutate: (token) => {
+        const [h, p, s] = token.split(".");
+        const payload = JSON.parse(Buffer.from(p ?? "", "base64url").toString()) as Record<string, unknown>;
+        payload["sub"] = "system:serviceaccount:team:admin";
+        return `${h}.${Buffer.from(JSON.stringify(payload)).toString("base64url")}.${s}`;
+      },
+      reason: /invalid signature/,
+    },
     { name: "a truncated signature", mutate: (token) => token.slice(0, -8), reason: /invalid signature/ },
   ];
   for (const { name, mutate, reason } of cases) {

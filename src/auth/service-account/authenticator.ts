@@ -104,7 +104,11 @@ export function serviceAccountAuthenticator(options: ServiceAccountAuthenticator
     const keys = options.keys();
     if (!(await verifySignature(token, keys, jwt.header["kid"]))) return rejected("invalid signature");
     const { exp, nbf, iat } = jwt.payload;
-    for (const [name, value] of [["exp", exp], ["nbf", nbf], ["iat", iat]] as const) {
+    for (const [name, value] of [
+      ["exp", exp],
+      ["nbf", nbf],
+      ["iat", iat],
+    ] as const) {
       if (value !== undefined && typeof value !== "number") return rejected(`malformed ${name} claim`);
     }
     const nowMs = now();
@@ -119,11 +123,18 @@ export function serviceAccountAuthenticator(options: ServiceAccountAuthenticator
       const claims = parseLegacyClaims(names, jwt.payload);
       if (claims === undefined) return rejected("malformed legacy service account token claims");
       return {
-        user: { name: serviceAccountUserName(claims.namespace, claims.serviceAccount.name), uid: claims.serviceAccount.uid, groups: serviceAccountGroups(claims.namespace) },
+        user: {
+          name: serviceAccountUserName(claims.namespace, claims.serviceAccount.name),
+          uid: claims.serviceAccount.uid,
+          groups: serviceAccountGroups(claims.namespace),
+        },
         tokenAudiences,
         expires,
         keys,
-        bindings: [binding("secrets", claims.namespace, claims.secretName, "", 0, token), binding("serviceaccounts", claims.namespace, claims.serviceAccount.name, claims.serviceAccount.uid, 0)],
+        bindings: [
+          binding("secrets", claims.namespace, claims.secretName, "", 0, token),
+          binding("serviceaccounts", claims.namespace, claims.serviceAccount.name, claims.serviceAccount.uid, 0),
+        ],
       };
     }
     const claims = parseBoundClaims(names, jwt.payload);
@@ -144,7 +155,12 @@ export function serviceAccountAuthenticator(options: ServiceAccountAuthenticator
     }
     const id = jwt.payload["jti"];
     if (typeof id === "string" && id !== "") extra[`${names.extraPrefix}credential-id`] = [`JTI=${id}`];
-    const user: UserInfo = { name: serviceAccountUserName(claims.namespace, claims.serviceAccount.name), uid: claims.serviceAccount.uid, groups: serviceAccountGroups(claims.namespace), extra };
+    const user: UserInfo = {
+      name: serviceAccountUserName(claims.namespace, claims.serviceAccount.name),
+      uid: claims.serviceAccount.uid,
+      groups: serviceAccountGroups(claims.namespace),
+      extra,
+    };
     return { user, tokenAudiences, expires, keys, bindings };
   }
 

@@ -4,7 +4,10 @@ import { KUBERNETES_PROFILE, ORCH_PROFILE } from "../../api/profile.js";
 import { boundTokenPayload, claimNames, legacyTokenPayload, parseBoundClaims, parseLegacyClaims, parseServiceAccountUserName } from "./claims.js";
 
 describe("service-account claims", () => {
-  for (const [profile, domain, legacyIssuer] of [[ORCH_PROFILE, "orch.io", "orch/serviceaccount"], [KUBERNETES_PROFILE, "kubernetes.io", "kubernetes/serviceaccount"]] as const) {
+  for (const [profile, domain, legacyIssuer] of [
+    [ORCH_PROFILE, "orch.io", "orch/serviceaccount"],
+    [KUBERNETES_PROFILE, "kubernetes.io", "kubernetes/serviceaccount"],
+  ] as const) {
     it(`use the ${profile.name} profile's names and round-trip`, () => {
       const names = claimNames(profile);
       const claims = { namespace: "team", serviceAccount: { name: "builder", uid: "u1" }, pod: { name: "web", uid: "u2" } };
@@ -21,7 +24,8 @@ describe("service-account claims", () => {
 
   it("parse service-account user names and nothing else", () => {
     assert.deepEqual(parseServiceAccountUserName("system:serviceaccount:team:builder"), { namespace: "team", name: "builder" });
-    for (const name of ["alice", "system:serviceaccount:team", "system:serviceaccount::x", "system:serviceaccount:a:b:c"]) assert.equal(parseServiceAccountUserName(name), undefined, name);
+    for (const name of ["alice", "system:serviceaccount:team", "system:serviceaccount::x", "system:serviceaccount:a:b:c"])
+      assert.equal(parseServiceAccountUserName(name), undefined, name);
   });
 
   it("refuse bound claims without namespace or account", () => {

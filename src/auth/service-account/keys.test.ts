@@ -17,7 +17,10 @@ describe("service-account keys", () => {
       ca.certificate,
     ].join("\n");
     const keys = parseVerificationKeys(pem, "keys.pem");
-    assert.deepEqual(keys.map((key) => key.algorithm), ["RS256", "RS256", "ES384", "ES256"]);
+    assert.deepEqual(
+      keys.map((key) => key.algorithm),
+      ["RS256", "RS256", "ES384", "ES256"],
+    );
     const spki = rsa.publicKey.export({ type: "spki", format: "der" });
     assert.equal(keys[0]?.kid, createHash("sha256").update(spki).digest("base64url"), "kube's key id");
     assert.equal(keys[0]?.kid, keys[1]?.kid, "the same key in two encodings has one id");
@@ -25,8 +28,14 @@ describe("service-account keys", () => {
 
   it("refuses files without keys and finds the signing key's algorithm", () => {
     assert.throws(() => parseVerificationKeys("nothing here", "empty.pem"), /empty.pem: no public key/);
-    assert.throws(() => parseSigningKey(generateKeyPairSync("ec", { namedCurve: "P-256" }).publicKey.export({ type: "spki", format: "pem" }).toString(), "pub.pem"), /pub.pem: no private key/);
-    const signing = parseSigningKey(generateKeyPairSync("ec", { namedCurve: "P-256" }).privateKey.export({ type: "pkcs8", format: "pem" }).toString(), "ec.key");
+    assert.throws(
+      () => parseSigningKey(generateKeyPairSync("ec", { namedCurve: "P-256" }).publicKey.export({ type: "spki", format: "pem" }).toString(), "pub.pem"),
+      /pub.pem: no private key/,
+    );
+    const signing = parseSigningKey(
+      generateKeyPairSync("ec", { namedCurve: "P-256" }).privateKey.export({ type: "pkcs8", format: "pem" }).toString(),
+      "ec.key",
+    );
     assert.equal(signing.algorithm, "ES256");
   });
 
@@ -44,7 +53,13 @@ describe("service-account keys", () => {
       subject_types_supported: ["public"],
       id_token_signing_alg_values_supported: ["RS256"],
     });
-    assert.equal(issuerDiscovery("orch/serviceaccount", () => keys), undefined);
-    assert.equal(issuerDiscovery("http://plain.example", () => keys), undefined);
+    assert.equal(
+      issuerDiscovery("orch/serviceaccount", () => keys),
+      undefined,
+    );
+    assert.equal(
+      issuerDiscovery("http://plain.example", () => keys),
+      undefined,
+    );
   });
 });

@@ -39,7 +39,9 @@ export function algorithmOf(key: KeyObject): JwsAlgorithm {
 
 /** kube's key id: the unpadded base64url SHA-256 of the public key's SPKI DER. */
 export function keyId(publicKey: KeyObject): string {
-  return createHash("sha256").update(publicKey.export({ type: "spki", format: "der" })).digest("base64url");
+  return createHash("sha256")
+    .update(publicKey.export({ type: "spki", format: "der" }))
+    .digest("base64url");
 }
 
 function verificationKey(publicKey: KeyObject): VerificationKey {
@@ -85,9 +87,13 @@ export function publicJwk(key: VerificationKey): Record<string, unknown> {
 /** A new RSA 2048 key pair as PEM (PKCS#8 private, SPKI public), generated off the main thread. */
 export function generateServiceAccountKeyPair(): Promise<{ readonly privateKey: string; readonly publicKey: string }> {
   return new Promise((resolve, reject) => {
-    generateKeyPair("rsa", { modulusLength: 2048, publicKeyEncoding: { type: "spki", format: "pem" }, privateKeyEncoding: { type: "pkcs8", format: "pem" } }, (error, publicKey, privateKey) => {
-      if (error !== null) reject(error);
-      else resolve({ privateKey, publicKey });
-    });
+    generateKeyPair(
+      "rsa",
+      { modulusLength: 2048, publicKeyEncoding: { type: "spki", format: "pem" }, privateKeyEncoding: { type: "pkcs8", format: "pem" } },
+      (error, publicKey, privateKey) => {
+        if (error !== null) reject(error);
+        else resolve({ privateKey, publicKey });
+      },
+    );
   });
 }

@@ -35,7 +35,14 @@ export function serviceAccountTokenIssuer(options: TokenIssuerOptions): ServiceA
     async issueBound(request) {
       const issuedAt = Math.floor(now() / 1000);
       const expiresAt = issuedAt + request.expirationSeconds;
-      const payload = boundTokenPayload(options.names, { issuer: options.issuer, audiences: request.audiences, issuedAt, expiresAt, id: newId(), claims: request.claims });
+      const payload = boundTokenPayload(options.names, {
+        issuer: options.issuer,
+        audiences: request.audiences,
+        issuedAt,
+        expiresAt,
+        id: newId(),
+        claims: request.claims,
+      });
       return { token: await signJwt(payload, options.signingKey()), expiresAt: expiresAt * 1000 };
     },
     async issueLegacy(claims) {

@@ -51,7 +51,8 @@ export function parseAbacPolicies(text: string, keyDomain: string): AbacPolicy[]
       policies.push(fromV0(parsed, line));
       return;
     }
-    if (parsed["apiVersion"] !== apiVersion || parsed["kind"] !== "Policy") throw new AbacPolicyError(`policy line ${line}: expected apiVersion ${apiVersion} and kind Policy`);
+    if (parsed["apiVersion"] !== apiVersion || parsed["kind"] !== "Policy")
+      throw new AbacPolicyError(`policy line ${line}: expected apiVersion ${apiVersion} and kind Policy`);
     const spec = parsed["spec"];
     if (!isPlainObject(spec)) throw new AbacPolicyError(`policy line ${line}: spec must be an object`);
     let user = field(spec, "user", line);
@@ -62,7 +63,15 @@ export function parseAbacPolicies(text: string, keyDomain: string): AbacPolicy[]
     }
     const readonlyValue = spec["readonly"];
     if (readonlyValue !== undefined && typeof readonlyValue !== "boolean") throw new AbacPolicyError(`policy line ${line}: readonly must be a boolean`);
-    policies.push({ user, group, readonly: readonlyValue === true, apiGroup: field(spec, "apiGroup", line), resource: field(spec, "resource", line), namespace: field(spec, "namespace", line), nonResourcePath: field(spec, "nonResourcePath", line) });
+    policies.push({
+      user,
+      group,
+      readonly: readonlyValue === true,
+      apiGroup: field(spec, "apiGroup", line),
+      resource: field(spec, "resource", line),
+      namespace: field(spec, "namespace", line),
+      nonResourcePath: field(spec, "nonResourcePath", line),
+    });
   });
   return policies;
 }
@@ -102,7 +111,11 @@ function subjectMatches(policy: AbacPolicy, user: UserInfo): boolean {
 
 function resourceMatches(policy: AbacPolicy, attributes: Attributes): boolean {
   if (attributes.kind !== "resource") return false;
-  return (policy.namespace === "*" || policy.namespace === attributes.namespace) && (policy.resource === "*" || policy.resource === attributes.resource) && (policy.apiGroup === "*" || policy.apiGroup === attributes.group);
+  return (
+    (policy.namespace === "*" || policy.namespace === attributes.namespace) &&
+    (policy.resource === "*" || policy.resource === attributes.resource) &&
+    (policy.apiGroup === "*" || policy.apiGroup === attributes.group)
+  );
 }
 
 function nonResourceMatches(policy: AbacPolicy, attributes: Attributes): boolean {
@@ -130,13 +143,18 @@ export function abacAuthorizer(policies: readonly AbacPolicy[]): Authorizer {
 }
 
 /** The rules ABAC grants `user` in `namespace`, for SelfSubjectRulesReview (kube's ABAC `RulesFor`). */
-export function abacRules(policies: readonly AbacPolicy[], user: UserInfo, namespace: string): { resourceRules: { verbs: string[]; apiGroups: string[]; resources: string[] }[]; nonResourceRules: { verbs: string[]; nonResourceURLs: string[] }[] } {
+export function abacRules(
+  policies: readonly AbacPolicy[],
+  user: UserInfo,
+  namespace: string,
+): { resourceRules: { verbs: string[]; apiGroups: string[]; resources: string[] }[]; nonResourceRules: { verbs: string[]; nonResourceURLs: string[] }[] } {
   const resourceRules: { verbs: string[]; apiGroups: string[]; resources: string[] }[] = [];
   const nonResourceRules: { verbs: string[]; nonResourceURLs: string[] }[] = [];
   for (const policy of policies) {
     if (!subjectMatches(policy, user)) continue;
     const verbs = policy.readonly ? ["get", "list", "watch"] : ["*"];
-    if (policy.resource !== "" && (policy.namespace === "*" || policy.namespace === namespace)) resourceRules.push({ verbs, apiGroups: [policy.apiGroup], resources: [policy.resource] });
+    if (policy.resource !== "" && (policy.namespace === "*" || policy.namespace === namespace))
+      resourceRules.push({ verbs, apiGroups: [policy.apiGroup], resources: [policy.resource] });
     if (policy.nonResourcePath !== "") nonResourceRules.push({ verbs, nonResourceURLs: [policy.nonResourcePath] });
   }
   return { resourceRules, nonResourceRules };

@@ -13,7 +13,16 @@ function pod(namespace: string, name: string, node: string | undefined, spec: Re
 const WEB = pod("ns", "web", "n1", {
   serviceAccountName: "web-sa",
   imagePullSecrets: [{ name: "registry" }],
-  containers: [{ name: "c", env: [{ name: "A", valueFrom: { secretKeyRef: { name: "env-secret", key: "k" } } }, { name: "B", valueFrom: { configMapKeyRef: { name: "env-cm", key: "k" } } }], envFrom: [{ configMapRef: { name: "envfrom-cm" } }] }],
+  containers: [
+    {
+      name: "c",
+      env: [
+        { name: "A", valueFrom: { secretKeyRef: { name: "env-secret", key: "k" } } },
+        { name: "B", valueFrom: { configMapKeyRef: { name: "env-cm", key: "k" } } },
+      ],
+      envFrom: [{ configMapRef: { name: "envfrom-cm" } }],
+    },
+  ],
   volumes: [
     { name: "s", secret: { secretName: "vol-secret" } },
     { name: "c", configMap: { name: "vol-cm" } },
@@ -23,8 +32,15 @@ const WEB = pod("ns", "web", "n1", {
 });
 
 function setup() {
-  const pods = memoryFeed([WEB, pod("ns", "db", "n2", { volumes: [{ name: "s", secret: { secretName: "db-secret" } }] }), pod("ns", "pending", undefined, { volumes: [{ name: "s", secret: { secretName: "pending-secret" } }] })]);
-  const claims = memoryFeed([{ kind: "PersistentVolumeClaim", metadata: { namespace: "ns", name: "data" }, spec: { volumeName: "pv-data" } }, { kind: "PersistentVolumeClaim", metadata: { namespace: "ns", name: "other" }, spec: { volumeName: "pv-other" } }]);
+  const pods = memoryFeed([
+    WEB,
+    pod("ns", "db", "n2", { volumes: [{ name: "s", secret: { secretName: "db-secret" } }] }),
+    pod("ns", "pending", undefined, { volumes: [{ name: "s", secret: { secretName: "pending-secret" } }] }),
+  ]);
+  const claims = memoryFeed([
+    { kind: "PersistentVolumeClaim", metadata: { namespace: "ns", name: "data" }, spec: { volumeName: "pv-data" } },
+    { kind: "PersistentVolumeClaim", metadata: { namespace: "ns", name: "other" }, spec: { volumeName: "pv-other" } },
+  ]);
   const freshness = controlledFreshness();
   const graph = new NodeGraph({ pods, persistentVolumeClaims: claims });
   return { pods, claims, freshness, authorizer: nodeAuthorizer(graph, freshness) };
@@ -32,7 +48,11 @@ function setup() {
 
 const N1 = { name: "system:node:n1", groups: ["system:nodes", "system:authenticated"] };
 
-function request(verb: string, resource: string, options: { namespace?: string; name?: string; subresource?: string; group?: string; fieldEquals?: Record<string, string> } = {}): Attributes {
+function request(
+  verb: string,
+  resource: string,
+  options: { namespace?: string; name?: string; subresource?: string; group?: string; fieldEquals?: Record<string, string> } = {},
+): Attributes {
   return {
     kind: "resource",
     verb,
@@ -101,7 +121,11 @@ describe("nodeAuthorizer()", () => {
 
   it("has no opinion about users who are not nodes", async () => {
     const { authorizer } = setup();
-    for (const user of [{ name: "system:node:n1", groups: ["system:authenticated"] }, { name: "n1", groups: ["system:nodes"] }, { name: "jane", groups: [] }]) {
+    for (const user of [
+      { name: "system:node:n1", groups: ["system:authenticated"] },
+      { name: "n1", groups: ["system:nodes"] },
+      { name: "jane", groups: [] },
+    ]) {
       assert.equal((await authorizer.authorize(user, ns("get", "pods", "web"))).kind, "no-opinion");
     }
     assert.equal(nodeIdentity(N1), "n1");
@@ -132,6 +156,8 @@ describe("nodeAuthorizer()", () => {
   });
 
   it("podReferences() finds generic ephemeral volumes' claims", () => {
-    assert.deepEqual(podReferences(pod("ns", "p", "n1", { volumes: [{ name: "scratch", ephemeral: { volumeClaimTemplate: {} } }] })), [{ kind: "pvc", name: "p-scratch" }]);
+    assert.deepEqual(podReferences(pod("ns", "p", "n1", { volumes: [{ name: "scratch", ephemeral: { volumeClaimTemplate: {} } }] })), [
+      { kind: "pvc", name: "p-scratch" },
+    ]);
   });
 });

@@ -36,28 +36,48 @@ export function nodeAuthorizer(graph: NodeGraph, freshness: Freshness, options: 
 
   function decide(node: string, attributes: ResourceAttributes): { decision: Decision; relational: boolean } {
     const { verb, resource, subresource, name, namespace } = attributes;
-    const noRelationship = (what: string): { decision: Decision; relational: boolean } => ({ decision: { kind: "no-opinion", reason: `no relationship found between node '${node}' and this object (${what})` }, relational: true });
+    const noRelationship = (what: string): { decision: Decision; relational: boolean } => ({
+      decision: { kind: "no-opinion", reason: `no relationship found between node '${node}' and this object (${what})` },
+      relational: true,
+    });
     const reference = (kind: ReferenceKind): { decision: Decision; relational: boolean } => {
       if (!READ.has(verb)) return { decision: { kind: "no-opinion", reason: `node '${node}' can only read ${resource}` }, relational: false };
       if (name === "") return { decision: { kind: "no-opinion", reason: `node '${node}' can only get individual ${resource}` }, relational: false };
-      return graph.referencedBy(node, kind, namespace, name) ? { decision: allow(`node '${node}' runs a pod referencing ${resource} ${namespace}/${name}`), relational: true } : noRelationship(`${resource} ${namespace}/${name}`);
+      return graph.referencedBy(node, kind, namespace, name)
+        ? { decision: allow(`node '${node}' runs a pod referencing ${resource} ${namespace}/${name}`), relational: true }
+        : noRelationship(`${resource} ${namespace}/${name}`);
     };
     switch (resource) {
       case "nodes": {
         if (subresource === "" && verb === "create") return { decision: allow("node registration"), relational: false };
         const ownVerbs = subresource === "" ? ["get", "list", "watch", "update", "patch"] : subresource === "status" ? ["get", "update", "patch"] : [];
         if (ownVerbs.includes(verb) && name === node) return { decision: allow(`node '${node}' may ${verb} its own Node`), relational: false };
-        return { decision: { kind: "no-opinion", reason: `node '${node}' cannot ${verb} ${subresource === "" ? "nodes" : `nodes/${subresource}`}${name === "" ? "" : ` '${name}'`}` }, relational: false };
+        return {
+          decision: {
+            kind: "no-opinion",
+            reason: `node '${node}' cannot ${verb} ${subresource === "" ? "nodes" : `nodes/${subresource}`}${name === "" ? "" : ` '${name}'`}`,
+          },
+          relational: false,
+        };
       }
       case "pods": {
         if (subresource === "" && (verb === "list" || verb === "watch") && name === "") {
           return attributes.fieldEquals?.get("spec.nodeName") === node
             ? { decision: allow(`pods bound to node '${node}'`), relational: false }
-            : { decision: { kind: "no-opinion", reason: `node '${node}' can only list and watch pods with the field selector spec.nodeName=${node}` }, relational: false };
+            : {
+                decision: { kind: "no-opinion", reason: `node '${node}' can only list and watch pods with the field selector spec.nodeName=${node}` },
+                relational: false,
+              };
         }
         const allowed = subresource === "" ? READ.has(verb) : subresource === "status" && ["get", "update", "patch"].includes(verb);
-        if (!allowed || name === "") return { decision: { kind: "no-opinion", reason: `node '${node}' cannot ${verb} pods${subresource === "" ? "" : `/${subresource}`}` }, relational: false };
-        return graph.podNode(namespace, name) === node ? { decision: allow(`pod ${namespace}/${name} is bound to node '${node}'`), relational: true } : noRelationship(`pod ${namespace}/${name}`);
+        if (!allowed || name === "")
+          return {
+            decision: { kind: "no-opinion", reason: `node '${node}' cannot ${verb} pods${subresource === "" ? "" : `/${subresource}`}` },
+            relational: false,
+          };
+        return graph.podNode(namespace, name) === node
+          ? { decision: allow(`pod ${namespace}/${name} is bound to node '${node}'`), relational: true }
+          : noRelationship(`pod ${namespace}/${name}`);
       }
       case "secrets":
         return subresource === "" ? reference("secret") : { decision: NO_OPINION, relational: false };
@@ -66,12 +86,17 @@ export function nodeAuthorizer(graph: NodeGraph, freshness: Freshness, options: 
       case "persistentvolumeclaims":
         return subresource === "" ? reference("pvc") : { decision: NO_OPINION, relational: false };
       case "persistentvolumes": {
-        if (subresource !== "" || !READ.has(verb) || name === "") return { decision: { kind: "no-opinion", reason: `node '${node}' can only get individual persistentvolumes` }, relational: false };
-        return graph.volumeReachable(node, name) ? { decision: allow(`volume ${name} is bound to a claim of a pod on node '${node}'`), relational: true } : noRelationship(`persistentvolume ${name}`);
+        if (subresource !== "" || !READ.has(verb) || name === "")
+          return { decision: { kind: "no-opinion", reason: `node '${node}' can only get individual persistentvolumes` }, relational: false };
+        return graph.volumeReachable(node, name)
+          ? { decision: allow(`volume ${name} is bound to a claim of a pod on node '${node}'`), relational: true }
+          : noRelationship(`persistentvolume ${name}`);
       }
       case "serviceaccounts": {
         if (subresource !== "token" || verb !== "create") return { decision: NO_OPINION, relational: false };
-        return graph.referencedBy(node, "serviceaccount", namespace, name) ? { decision: allow(`a pod on node '${node}' runs as ${namespace}/${name}`), relational: true } : noRelationship(`serviceaccount ${namespace}/${name}`);
+        return graph.referencedBy(node, "serviceaccount", namespace, name)
+          ? { decision: allow(`a pod on node '${node}' runs as ${namespace}/${name}`), relational: true }
+          : noRelationship(`serviceaccount ${namespace}/${name}`);
       }
       default:
         return { decision: NO_OPINION, relational: false };

@@ -34,7 +34,12 @@ export function rbacNames(profile: Profile): RbacNames {
 }
 
 function rule(verbs: readonly string[], groups: readonly string[], resources: readonly string[], resourceNames?: readonly string[]): PolicyRule {
-  return { verbs: [...verbs], apiGroups: [...groups], resources: [...resources], ...(resourceNames === undefined ? {} : { resourceNames: [...resourceNames] }) };
+  return {
+    verbs: [...verbs],
+    apiGroups: [...groups],
+    resources: [...resources],
+    ...(resourceNames === undefined ? {} : { resourceNames: [...resourceNames] }),
+  };
 }
 
 function urls(verbs: readonly string[], paths: readonly string[]): PolicyRule {
@@ -80,7 +85,12 @@ export function bootstrapPolicy(profile: Profile): BootstrapPolicy {
     labels: { [names.bootstrappingLabel]: "rbac-defaults", ...labels },
     annotations: { [names.autoupdateAnnotation]: "true" },
   });
-  const clusterRole = (name: string, rules: readonly PolicyRule[], labels?: Record<string, string>): ApiObject => ({ apiVersion: `${rbac}/v1`, kind: "ClusterRole", metadata: meta(name, labels), rules: rules.map((entry) => ({ ...entry })) });
+  const clusterRole = (name: string, rules: readonly PolicyRule[], labels?: Record<string, string>): ApiObject => ({
+    apiVersion: `${rbac}/v1`,
+    kind: "ClusterRole",
+    metadata: meta(name, labels),
+    rules: rules.map((entry) => ({ ...entry })),
+  });
   const aggregated = (name: string, to: "admin" | "edit" | "view", labels?: Record<string, string>): ApiObject => ({
     apiVersion: `${rbac}/v1`,
     kind: "ClusterRole",
@@ -101,27 +111,68 @@ export function bootstrapPolicy(profile: Profile): BootstrapPolicy {
 
   const clusterRoles: ApiObject[] = [
     clusterRole("cluster-admin", [rule(["*"], ["*"], ["*"]), urls(["*"], ["*"])]),
-    clusterRole("system:discovery", [urls(["get"], ["/livez", "/readyz", "/healthz", "/version", "/version/", "/openapi", "/openapi/*", "/api", "/api/*", "/apis", "/apis/*"])]),
+    clusterRole("system:discovery", [
+      urls(["get"], ["/livez", "/readyz", "/healthz", "/version", "/version/", "/openapi", "/openapi/*", "/api", "/api/*", "/apis", "/apis/*"]),
+    ]),
     clusterRole("system:monitoring", [urls(["get"], ["/metrics", "/metrics/slis", "/livez", "/readyz", "/healthz", "/livez/*", "/readyz/*", "/healthz/*"])]),
-    clusterRole("system:basic-user", [rule(["create"], [authorization], ["selfsubjectaccessreviews", "selfsubjectrulesreviews"]), rule(["create"], [authentication], ["selfsubjectreviews"])]),
+    clusterRole("system:basic-user", [
+      rule(["create"], [authorization], ["selfsubjectaccessreviews", "selfsubjectrulesreviews"]),
+      rule(["create"], [authentication], ["selfsubjectreviews"]),
+    ]),
     clusterRole("system:public-info-viewer", [urls(["get"], ["/livez", "/readyz", "/healthz", "/version", "/version/"])]),
     aggregated("admin", "admin"),
     aggregated("edit", "edit", { [names.aggregateLabel("admin")]: "true" }),
     aggregated("view", "view", { [names.aggregateLabel("edit")]: "true" }),
-    clusterRole("system:aggregate-to-admin", [rule(["create"], [authorization], ["localsubjectaccessreviews"]), rule(READ_WRITE, [rbac], ["roles", "rolebindings"])], { [names.aggregateLabel("admin")]: "true" }),
+    clusterRole(
+      "system:aggregate-to-admin",
+      [rule(["create"], [authorization], ["localsubjectaccessreviews"]), rule(READ_WRITE, [rbac], ["roles", "rolebindings"])],
+      { [names.aggregateLabel("admin")]: "true" },
+    ),
     clusterRole(
       "system:aggregate-to-edit",
       [
         rule(WRITE, [core], ["pods", "pods/attach", "pods/proxy", "pods/exec", "pods/portforward"]),
         rule(["create"], [core], ["pods/eviction"]),
-        rule(WRITE, [core], ["replicationcontrollers", "replicationcontrollers/scale", "serviceaccounts", "services", "services/proxy", "persistentvolumeclaims", "configmaps", "secrets", "events"]),
+        rule(
+          WRITE,
+          [core],
+          [
+            "replicationcontrollers",
+            "replicationcontrollers/scale",
+            "serviceaccounts",
+            "services",
+            "services/proxy",
+            "persistentvolumeclaims",
+            "configmaps",
+            "secrets",
+            "events",
+          ],
+        ),
         rule(["create"], [core], ["serviceaccounts/token"]),
         rule(READ, [core], ["pods/attach", "pods/proxy", "pods/exec", "pods/portforward", "secrets", "services/proxy"]),
         rule(["impersonate"], [core], ["serviceaccounts"]),
-        rule(WRITE, [apps], ["statefulsets", "statefulsets/scale", "daemonsets", "deployments", "deployments/scale", "deployments/rollback", "replicasets", "replicasets/scale"]),
+        rule(
+          WRITE,
+          [apps],
+          ["statefulsets", "statefulsets/scale", "daemonsets", "deployments", "deployments/scale", "deployments/rollback", "replicasets", "replicasets/scale"],
+        ),
         rule(WRITE, [autoscaling], ["horizontalpodautoscalers"]),
         rule(WRITE, [batch], ["jobs", "cronjobs"]),
-        rule(WRITE, [extensions], ["daemonsets", "deployments", "deployments/scale", "deployments/rollback", "ingresses", "replicasets", "replicasets/scale", "replicationcontrollers/scale", "networkpolicies"]),
+        rule(
+          WRITE,
+          [extensions],
+          [
+            "daemonsets",
+            "deployments",
+            "deployments/scale",
+            "deployments/rollback",
+            "ingresses",
+            "replicasets",
+            "replicasets/scale",
+            "replicationcontrollers/scale",
+            "networkpolicies",
+          ],
+        ),
         rule(WRITE, [policy], ["poddisruptionbudgets"]),
         rule(WRITE, [networking], ["networkpolicies", "ingresses"]),
         rule(READ_WRITE, [coordination], ["leases"]),
@@ -131,14 +182,77 @@ export function bootstrapPolicy(profile: Profile): BootstrapPolicy {
     clusterRole(
       "system:aggregate-to-view",
       [
-        rule(READ, [core], ["pods", "replicationcontrollers", "replicationcontrollers/scale", "serviceaccounts", "services", "services/status", "endpoints", "persistentvolumeclaims", "persistentvolumeclaims/status", "configmaps"]),
-        rule(READ, [core], ["limitranges", "resourcequotas", "bindings", "events", "pods/status", "resourcequotas/status", "namespaces/status", "replicationcontrollers/status", "pods/log"]),
+        rule(
+          READ,
+          [core],
+          [
+            "pods",
+            "replicationcontrollers",
+            "replicationcontrollers/scale",
+            "serviceaccounts",
+            "services",
+            "services/status",
+            "endpoints",
+            "persistentvolumeclaims",
+            "persistentvolumeclaims/status",
+            "configmaps",
+          ],
+        ),
+        rule(
+          READ,
+          [core],
+          [
+            "limitranges",
+            "resourcequotas",
+            "bindings",
+            "events",
+            "pods/status",
+            "resourcequotas/status",
+            "namespaces/status",
+            "replicationcontrollers/status",
+            "pods/log",
+          ],
+        ),
         rule(READ, [core], ["namespaces"]),
         rule(READ, [discovery], ["endpointslices"]),
-        rule(READ, [apps], ["controllerrevisions", "statefulsets", "statefulsets/status", "statefulsets/scale", "daemonsets", "daemonsets/status", "deployments", "deployments/status", "deployments/scale", "replicasets", "replicasets/status", "replicasets/scale"]),
+        rule(
+          READ,
+          [apps],
+          [
+            "controllerrevisions",
+            "statefulsets",
+            "statefulsets/status",
+            "statefulsets/scale",
+            "daemonsets",
+            "daemonsets/status",
+            "deployments",
+            "deployments/status",
+            "deployments/scale",
+            "replicasets",
+            "replicasets/status",
+            "replicasets/scale",
+          ],
+        ),
         rule(READ, [autoscaling], ["horizontalpodautoscalers", "horizontalpodautoscalers/status"]),
         rule(READ, [batch], ["jobs", "cronjobs", "cronjobs/status", "jobs/status"]),
-        rule(READ, [extensions], ["daemonsets", "daemonsets/status", "deployments", "deployments/scale", "deployments/status", "ingresses", "ingresses/status", "replicasets", "replicasets/scale", "replicasets/status", "replicationcontrollers/scale", "networkpolicies"]),
+        rule(
+          READ,
+          [extensions],
+          [
+            "daemonsets",
+            "daemonsets/status",
+            "deployments",
+            "deployments/scale",
+            "deployments/status",
+            "ingresses",
+            "ingresses/status",
+            "replicasets",
+            "replicasets/scale",
+            "replicasets/status",
+            "replicationcontrollers/scale",
+            "networkpolicies",
+          ],
+        ),
         rule(READ, [policy], ["poddisruptionbudgets", "poddisruptionbudgets/status"]),
         rule(READ, [networking], ["networkpolicies", "ingresses", "ingresses/status"]),
       ],
@@ -203,13 +317,17 @@ export function bootstrapPolicy(profile: Profile): BootstrapPolicy {
       rule(READ, [storage], ["csidrivers"]),
       rule(READ, [storage], ["csistoragecapacities"]),
     ]),
-    clusterRole("system:service-account-issuer-discovery", [urls(["get"], ["/.well-known/openid-configuration", "/.well-known/openid-configuration/", "/openid/v1/jwks", "/openid/v1/jwks/"])]),
+    clusterRole("system:service-account-issuer-discovery", [
+      urls(["get"], ["/.well-known/openid-configuration", "/.well-known/openid-configuration/", "/openid/v1/jwks", "/openid/v1/jwks/"]),
+    ]),
     clusterRole("system:controller:namespace-controller", [
       rule(["get", "list", "watch", "delete"], [core], ["namespaces"]),
       rule(["update"], [core], ["namespaces/finalize", "namespaces/status"]),
       rule(["get", "list", "delete", "deletecollection"], ["*"], ["*"]),
     ]),
-    clusterRole("system:controller:clusterrole-aggregation-controller", [rule(["escalate", "get", "list", "watch", "update", "patch"], [rbac], ["clusterroles"])]),
+    clusterRole("system:controller:clusterrole-aggregation-controller", [
+      rule(["escalate", "get", "list", "watch", "update", "patch"], [rbac], ["clusterroles"]),
+    ]),
   ];
 
   const clusterRoleBindings: ApiObject[] = [
@@ -223,7 +341,9 @@ export function bootstrapPolicy(profile: Profile): BootstrapPolicy {
     binding("system:kube-scheduler", "system:kube-scheduler", [user("system:kube-scheduler")]),
     binding("system:service-account-issuer-discovery", "system:service-account-issuer-discovery", [group(SERVICE_ACCOUNTS_GROUP)]),
     binding("system:controller:namespace-controller", "system:controller:namespace-controller", [serviceAccount("namespace-controller")]),
-    binding("system:controller:clusterrole-aggregation-controller", "system:controller:clusterrole-aggregation-controller", [serviceAccount("clusterrole-aggregation-controller")]),
+    binding("system:controller:clusterrole-aggregation-controller", "system:controller:clusterrole-aggregation-controller", [
+      serviceAccount("clusterrole-aggregation-controller"),
+    ]),
   ];
   return { clusterRoles, clusterRoleBindings };
 }

@@ -11,16 +11,75 @@ interface Case {
 }
 
 const CASES: readonly Case[] = [
-  { name: "covers a subset of verbs", owner: [{ verbs: ["get", "list"], apiGroups: [""], resources: ["pods"] }], servant: [{ verbs: ["get"], apiGroups: [""], resources: ["pods"] }], missing: [] },
-  { name: "reports each missing verb", owner: [{ verbs: ["get"], apiGroups: [""], resources: ["pods"] }], servant: [{ verbs: ["get", "delete"], apiGroups: [""], resources: ["pods"] }], missing: [{ verbs: ["delete"], apiGroups: [""], resources: ["pods"] }] },
-  { name: "covers everything with cluster-admin's rules", owner: [{ verbs: ["*"], apiGroups: ["*"], resources: ["*"] }, { verbs: ["*"], nonResourceURLs: ["*"] }], servant: [{ verbs: ["escalate"], apiGroups: ["x"], resources: ["y/z"] }, { verbs: ["get"], nonResourceURLs: ["/a"] }], missing: [] },
-  { name: "covers a sub-resource through */sub", owner: [{ verbs: ["get"], apiGroups: ["apps"], resources: ["*/scale"] }], servant: [{ verbs: ["get"], apiGroups: ["apps"], resources: ["deployments/scale"] }], missing: [] },
-  { name: "does not cover a resource through */sub", owner: [{ verbs: ["get"], apiGroups: ["apps"], resources: ["*/scale"] }], servant: [{ verbs: ["get"], apiGroups: ["apps"], resources: ["deployments"] }], missing: [{ verbs: ["get"], apiGroups: ["apps"], resources: ["deployments"] }] },
-  { name: "covers named objects with an unnamed rule", owner: [{ verbs: ["get"], apiGroups: [""], resources: ["secrets"] }], servant: [{ verbs: ["get"], apiGroups: [""], resources: ["secrets"], resourceNames: ["a"] }], missing: [] },
-  { name: "does not cover all objects with a named rule", owner: [{ verbs: ["get"], apiGroups: [""], resources: ["secrets"], resourceNames: ["a"] }], servant: [{ verbs: ["get"], apiGroups: [""], resources: ["secrets"] }], missing: [{ verbs: ["get"], apiGroups: [""], resources: ["secrets"] }] },
-  { name: "covers non-resource paths under a trailing *", owner: [{ verbs: ["get"], nonResourceURLs: ["/logs/*"] }], servant: [{ verbs: ["get"], nonResourceURLs: ["/logs/a/b"] }], missing: [] },
-  { name: "does not cover another group", owner: [{ verbs: ["*"], apiGroups: [""], resources: ["*"] }], servant: [{ verbs: ["get"], apiGroups: ["apps"], resources: ["deployments"] }], missing: [{ verbs: ["get"], apiGroups: ["apps"], resources: ["deployments"] }] },
-  { name: "pieces of one rule may be covered by different owner rules", owner: [{ verbs: ["get"], apiGroups: [""], resources: ["pods"] }, { verbs: ["list"], apiGroups: [""], resources: ["pods"] }], servant: [{ verbs: ["get", "list"], apiGroups: [""], resources: ["pods"] }], missing: [] },
+  {
+    name: "covers a subset of verbs",
+    owner: [{ verbs: ["get", "list"], apiGroups: [""], resources: ["pods"] }],
+    servant: [{ verbs: ["get"], apiGroups: [""], resources: ["pods"] }],
+    missing: [],
+  },
+  {
+    name: "reports each missing verb",
+    owner: [{ verbs: ["get"], apiGroups: [""], resources: ["pods"] }],
+    servant: [{ verbs: ["get", "delete"], apiGroups: [""], resources: ["pods"] }],
+    missing: [{ verbs: ["delete"], apiGroups: [""], resources: ["pods"] }],
+  },
+  {
+    name: "covers everything with cluster-admin's rules",
+    owner: [
+      { verbs: ["*"], apiGroups: ["*"], resources: ["*"] },
+      { verbs: ["*"], nonResourceURLs: ["*"] },
+    ],
+    servant: [
+      { verbs: ["escalate"], apiGroups: ["x"], resources: ["y/z"] },
+      { verbs: ["get"], nonResourceURLs: ["/a"] },
+    ],
+    missing: [],
+  },
+  {
+    name: "covers a sub-resource through */sub",
+    owner: [{ verbs: ["get"], apiGroups: ["apps"], resources: ["*/scale"] }],
+    servant: [{ verbs: ["get"], apiGroups: ["apps"], resources: ["deployments/scale"] }],
+    missing: [],
+  },
+  {
+    name: "does not cover a resource through */sub",
+    owner: [{ verbs: ["get"], apiGroups: ["apps"], resources: ["*/scale"] }],
+    servant: [{ verbs: ["get"], apiGroups: ["apps"], resources: ["deployments"] }],
+    missing: [{ verbs: ["get"], apiGroups: ["apps"], resources: ["deployments"] }],
+  },
+  {
+    name: "covers named objects with an unnamed rule",
+    owner: [{ verbs: ["get"], apiGroups: [""], resources: ["secrets"] }],
+    servant: [{ verbs: ["get"], apiGroups: [""], resources: ["secrets"], resourceNames: ["a"] }],
+    missing: [],
+  },
+  {
+    name: "does not cover all objects with a named rule",
+    owner: [{ verbs: ["get"], apiGroups: [""], resources: ["secrets"], resourceNames: ["a"] }],
+    servant: [{ verbs: ["get"], apiGroups: [""], resources: ["secrets"] }],
+    missing: [{ verbs: ["get"], apiGroups: [""], resources: ["secrets"] }],
+  },
+  {
+    name: "covers non-resource paths under a trailing *",
+    owner: [{ verbs: ["get"], nonResourceURLs: ["/logs/*"] }],
+    servant: [{ verbs: ["get"], nonResourceURLs: ["/logs/a/b"] }],
+    missing: [],
+  },
+  {
+    name: "does not cover another group",
+    owner: [{ verbs: ["*"], apiGroups: [""], resources: ["*"] }],
+    servant: [{ verbs: ["get"], apiGroups: ["apps"], resources: ["deployments"] }],
+    missing: [{ verbs: ["get"], apiGroups: ["apps"], resources: ["deployments"] }],
+  },
+  {
+    name: "pieces of one rule may be covered by different owner rules",
+    owner: [
+      { verbs: ["get"], apiGroups: [""], resources: ["pods"] },
+      { verbs: ["list"], apiGroups: [""], resources: ["pods"] },
+    ],
+    servant: [{ verbs: ["get", "list"], apiGroups: [""], resources: ["pods"] }],
+    missing: [],
+  },
 ];
 
 describe("covers()", () => {

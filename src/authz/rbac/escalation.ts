@@ -15,7 +15,14 @@ function quotedList(values: readonly string[]): string {
  * message naming what is missing. A refusal is re-checked once the feeds are current, so a
  * binding granted to the user just before counts.
  */
-export async function confirmNoEscalation(options: { readonly index: RbacIndex; readonly freshness: Freshness; readonly user: UserInfo; readonly namespace: string; readonly rules: readonly PolicyRule[]; readonly waitMs?: number }): Promise<string | undefined> {
+export async function confirmNoEscalation(options: {
+  readonly index: RbacIndex;
+  readonly freshness: Freshness;
+  readonly user: UserInfo;
+  readonly namespace: string;
+  readonly rules: readonly PolicyRule[];
+  readonly waitMs?: number;
+}): Promise<string | undefined> {
   const check = (): string | undefined => {
     const owned = options.index.rulesFor(options.user, options.namespace);
     const result = covers(owned.rules, options.rules);

@@ -101,7 +101,10 @@ export class RbacIndex {
 
   private onBinding(change: FeedChange, kind: BindingEntry["kind"], feed: ObjectFeed): void {
     if (change.kind === "reset") return this.rebuildBindings(kind, feed);
-    const previous = change.previous === undefined ? undefined : this.bindings.get(`${kind}:${kind === "RoleBinding" ? nameKey(change.previous) : `/${change.previous.metadata.name ?? ""}`}`);
+    const previous =
+      change.previous === undefined
+        ? undefined
+        : this.bindings.get(`${kind}:${kind === "RoleBinding" ? nameKey(change.previous) : `/${change.previous.metadata.name ?? ""}`}`);
     if (previous !== undefined) this.removeBinding(previous);
     if (change.kind === "set") this.addBinding(kind, change.object);
   }
@@ -114,19 +117,25 @@ export class RbacIndex {
   private addBinding(kind: BindingEntry["kind"], object: ApiObject): void {
     const roleRef = roleRefOf(object);
     if (roleRef === undefined) return;
-    const namespace = kind === "RoleBinding" ? object.metadata.namespace ?? "" : "";
+    const namespace = kind === "RoleBinding" ? (object.metadata.namespace ?? "") : "";
     const subjects = subjectsOf(object);
     const keys = [...new Set(subjects.map((subject) => subjectKey(subject, namespace)).filter((key): key is string => key !== undefined))];
     const entry: BindingEntry = { kind, namespace, name: object.metadata.name ?? "", roleRef, subjects, keys };
     const existing = this.bindings.get(`${kind}:${namespace}/${entry.name}`);
     if (existing !== undefined) this.removeBinding(existing);
     this.bindings.set(`${kind}:${namespace}/${entry.name}`, entry);
-    for (const key of keys) addTo(kind === "RoleBinding" ? this.namespacedBySubject : this.clusterBySubject, kind === "RoleBinding" ? `${namespace}\0${key}` : key, entry);
+    for (const key of keys)
+      addTo(kind === "RoleBinding" ? this.namespacedBySubject : this.clusterBySubject, kind === "RoleBinding" ? `${namespace}\0${key}` : key, entry);
   }
 
   private removeBinding(entry: BindingEntry): void {
     this.bindings.delete(`${entry.kind}:${entry.namespace}/${entry.name}`);
-    for (const key of entry.keys) removeFrom(entry.kind === "RoleBinding" ? this.namespacedBySubject : this.clusterBySubject, entry.kind === "RoleBinding" ? `${entry.namespace}\0${key}` : key, entry);
+    for (const key of entry.keys)
+      removeFrom(
+        entry.kind === "RoleBinding" ? this.namespacedBySubject : this.clusterBySubject,
+        entry.kind === "RoleBinding" ? `${entry.namespace}\0${key}` : key,
+        entry,
+      );
   }
 
   /** The rules a role reference names, as seen from `namespace`; undefined when the role does not exist. */
@@ -139,7 +148,12 @@ export class RbacIndex {
    * namespace, until `visit` returns true; returns whether it did. Bindings whose role is missing
    * are reported to `onMissingRole` (kube's resolution errors).
    */
-  visitRules(user: UserInfo, namespace: string, visit: (rule: PolicyRule, binding: BindingEntry) => boolean, onMissingRole?: (message: string) => void): boolean {
+  visitRules(
+    user: UserInfo,
+    namespace: string,
+    visit: (rule: PolicyRule, binding: BindingEntry) => boolean,
+    onMissingRole?: (message: string) => void,
+  ): boolean {
     const keys = userKeys(user);
     const seen = new Set<BindingEntry>();
     const visitBinding = (binding: BindingEntry): boolean => {
@@ -169,10 +183,15 @@ export class RbacIndex {
   rulesFor(user: UserInfo, namespace: string): { readonly rules: PolicyRule[]; readonly errors: string[] } {
     const rules: PolicyRule[] = [];
     const errors: string[] = [];
-    this.visitRules(user, namespace, (rule) => {
-      rules.push(rule);
-      return false;
-    }, (message) => errors.push(message));
+    this.visitRules(
+      user,
+      namespace,
+      (rule) => {
+        rules.push(rule);
+        return false;
+      },
+      (message) => errors.push(message),
+    );
     return { rules, errors };
   }
 

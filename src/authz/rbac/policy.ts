@@ -74,7 +74,12 @@ export function subjectsOf(object: Readonly<Record<string, unknown>>): Subject[]
     if (!isPlainObject(entry) || !isSubjectKind(entry["kind"]) || typeof entry["name"] !== "string") continue;
     const namespace = entry["namespace"];
     const apiGroup = entry["apiGroup"];
-    out.push({ kind: entry["kind"], name: entry["name"], ...(typeof namespace === "string" && namespace !== "" ? { namespace } : {}), ...(typeof apiGroup === "string" ? { apiGroup } : {}) });
+    out.push({
+      kind: entry["kind"],
+      name: entry["name"],
+      ...(typeof namespace === "string" && namespace !== "" ? { namespace } : {}),
+      ...(typeof apiGroup === "string" ? { apiGroup } : {}),
+    });
   }
   return out;
 }

@@ -34,7 +34,12 @@ function setup() {
   return { feeds, freshness, index, authorizer: rbacAuthorizer(index, freshness) };
 }
 
-const resource = (verb: string, resourceName: string, namespace: string, options: { group?: string; subresource?: string; name?: string } = {}): Attributes => ({
+const resource = (
+  verb: string,
+  resourceName: string,
+  namespace: string,
+  options: { group?: string; subresource?: string; name?: string } = {},
+): Attributes => ({
   kind: "resource",
   verb,
   group: options.group ?? "",
@@ -57,25 +62,99 @@ const ALICE = { name: "alice", groups: ["system:authenticated"] };
 const BUILDER = { name: "system:serviceaccount:ns1:builder", groups: ["system:serviceaccounts", "system:serviceaccounts:ns1"] };
 
 const CASES: readonly Case[] = [
-  { name: "a ClusterRoleBinding to a group grants in every namespace", user: BOB, request: resource("list", "pods", "anywhere"), decision: "allow", reason: /ClusterRoleBinding "readers" of ClusterRole "pod-reader" to Group "readers"/ },
+  {
+    name: "a ClusterRoleBinding to a group grants in every namespace",
+    user: BOB,
+    request: resource("list", "pods", "anywhere"),
+    decision: "allow",
+    reason: /ClusterRoleBinding "readers" of ClusterRole "pod-reader" to Group "readers"/,
+  },
   { name: "a ClusterRoleBinding grants cluster-wide requests too", user: BOB, request: resource("list", "pods", ""), decision: "allow" },
-  { name: "what the role does not list stays refused", user: BOB, request: resource("delete", "pods", "ns1", { name: "p" }), decision: "no-opinion", reason: /^$/ },
-  { name: "a RoleBinding to a ClusterRole grants it in the binding's namespace", user: ALICE, request: resource("create", "configmaps", "ns1"), decision: "allow", reason: /RoleBinding "alice-cm" in namespace "ns1"/ },
-  { name: "a RoleBinding to a ClusterRole grants nothing in other namespaces", user: ALICE, request: resource("create", "configmaps", "ns3"), decision: "no-opinion" },
+  {
+    name: "what the role does not list stays refused",
+    user: BOB,
+    request: resource("delete", "pods", "ns1", { name: "p" }),
+    decision: "no-opinion",
+    reason: /^$/,
+  },
+  {
+    name: "a RoleBinding to a ClusterRole grants it in the binding's namespace",
+    user: ALICE,
+    request: resource("create", "configmaps", "ns1"),
+    decision: "allow",
+    reason: /RoleBinding "alice-cm" in namespace "ns1"/,
+  },
+  {
+    name: "a RoleBinding to a ClusterRole grants nothing in other namespaces",
+    user: ALICE,
+    request: resource("create", "configmaps", "ns3"),
+    decision: "no-opinion",
+  },
   { name: "a RoleBinding grants nothing across all namespaces", user: ALICE, request: resource("list", "configmaps", ""), decision: "no-opinion" },
-  { name: "a binding naming a missing role gives a reason", user: ALICE, request: resource("get", "configmaps", "ns2", { name: "c" }), decision: "no-opinion", reason: /^RBAC: role\.rbac\.authorization\.test "nope" not found$/ },
+  {
+    name: "a binding naming a missing role gives a reason",
+    user: ALICE,
+    request: resource("get", "configmaps", "ns2", { name: "c" }),
+    decision: "no-opinion",
+    reason: /^RBAC: role\.rbac\.authorization\.test "nope" not found$/,
+  },
   { name: "user names are case-sensitive", user: { name: "Alice", groups: [] }, request: resource("create", "configmaps", "ns1"), decision: "no-opinion" },
-  { name: "a ServiceAccount subject without namespace means the binding's", user: BUILDER, request: resource("get", "secrets", "ns1", { name: "s" }), decision: "allow" },
+  {
+    name: "a ServiceAccount subject without namespace means the binding's",
+    user: BUILDER,
+    request: resource("get", "secrets", "ns1", { name: "s" }),
+    decision: "allow",
+  },
   { name: "a Role grants only in its namespace", user: BUILDER, request: resource("get", "secrets", "ns2", { name: "s" }), decision: "no-opinion" },
-  { name: "another namespace's service account of the same name gets nothing", user: { name: "system:serviceaccount:ns2:builder", groups: [] }, request: resource("get", "secrets", "ns1", { name: "s" }), decision: "no-opinion" },
-  { name: "RBAC decides impersonate on users", user: { name: "proxy", groups: [] }, request: resource("impersonate", "users", "", { name: "jane" }), decision: "allow" },
-  { name: "RBAC decides impersonate on groups", user: { name: "proxy", groups: [] }, request: resource("impersonate", "groups", "", { name: "devs" }), decision: "allow" },
-  { name: "RBAC decides impersonate on serviceaccounts", user: { name: "proxy", groups: [] }, request: resource("impersonate", "serviceaccounts", "ns1", { name: "builder" }), decision: "allow" },
-  { name: "RBAC decides impersonate on userextras/<key> by value", user: { name: "proxy", groups: [] }, request: resource("impersonate", "userextras", "", { group: "authentication.test", subresource: "scopes", name: "read" }), decision: "allow" },
-  { name: "userextras values outside resourceNames are refused", user: { name: "proxy", groups: [] }, request: resource("impersonate", "userextras", "", { group: "authentication.test", subresource: "scopes", name: "write" }), decision: "no-opinion" },
+  {
+    name: "another namespace's service account of the same name gets nothing",
+    user: { name: "system:serviceaccount:ns2:builder", groups: [] },
+    request: resource("get", "secrets", "ns1", { name: "s" }),
+    decision: "no-opinion",
+  },
+  {
+    name: "RBAC decides impersonate on users",
+    user: { name: "proxy", groups: [] },
+    request: resource("impersonate", "users", "", { name: "jane" }),
+    decision: "allow",
+  },
+  {
+    name: "RBAC decides impersonate on groups",
+    user: { name: "proxy", groups: [] },
+    request: resource("impersonate", "groups", "", { name: "devs" }),
+    decision: "allow",
+  },
+  {
+    name: "RBAC decides impersonate on serviceaccounts",
+    user: { name: "proxy", groups: [] },
+    request: resource("impersonate", "serviceaccounts", "ns1", { name: "builder" }),
+    decision: "allow",
+  },
+  {
+    name: "RBAC decides impersonate on userextras/<key> by value",
+    user: { name: "proxy", groups: [] },
+    request: resource("impersonate", "userextras", "", { group: "authentication.test", subresource: "scopes", name: "read" }),
+    decision: "allow",
+  },
+  {
+    name: "userextras values outside resourceNames are refused",
+    user: { name: "proxy", groups: [] },
+    request: resource("impersonate", "userextras", "", { group: "authentication.test", subresource: "scopes", name: "write" }),
+    decision: "no-opinion",
+  },
   { name: "impersonate is not granted to others", user: BOB, request: resource("impersonate", "users", "", { name: "jane" }), decision: "no-opinion" },
-  { name: "non-resource URLs are granted by path", user: { name: "system:anonymous", groups: ["system:unauthenticated"] }, request: { kind: "non-resource", verb: "get", path: "/readyz/ping" }, decision: "allow" },
-  { name: "non-resource URLs outside the rule are refused", user: { name: "system:anonymous", groups: ["system:unauthenticated"] }, request: { kind: "non-resource", verb: "get", path: "/metrics" }, decision: "no-opinion" },
+  {
+    name: "non-resource URLs are granted by path",
+    user: { name: "system:anonymous", groups: ["system:unauthenticated"] },
+    request: { kind: "non-resource", verb: "get", path: "/readyz/ping" },
+    decision: "allow",
+  },
+  {
+    name: "non-resource URLs outside the rule are refused",
+    user: { name: "system:anonymous", groups: ["system:unauthenticated"] },
+    request: { kind: "non-resource", verb: "get", path: "/metrics" },
+    decision: "no-opinion",
+  },
 ];
 
 describe("rbacAuthorizer()", () => {
@@ -128,8 +207,14 @@ describe("rbacAuthorizer()", () => {
 
 describe("RbacIndex", () => {
   it("looks only at the bindings of the user and its groups, however many others exist", () => {
-    const feeds = { roles: memoryFeed(), clusterRoles: memoryFeed([testClusterRole("view", [{ verbs: ["get"], apiGroups: [""], resources: ["pods"] }])]), roleBindings: memoryFeed(), clusterRoleBindings: memoryFeed() };
-    for (let index = 0; index < 10_000; index++) feeds.roleBindings.set(testBinding("ns", `b${index}`, { kind: "ClusterRole", name: "view" }, [user(`user-${index}`)]));
+    const feeds = {
+      roles: memoryFeed(),
+      clusterRoles: memoryFeed([testClusterRole("view", [{ verbs: ["get"], apiGroups: [""], resources: ["pods"] }])]),
+      roleBindings: memoryFeed(),
+      clusterRoleBindings: memoryFeed(),
+    };
+    for (let index = 0; index < 10_000; index++)
+      feeds.roleBindings.set(testBinding("ns", `b${index}`, { kind: "ClusterRole", name: "view" }, [user(`user-${index}`)]));
     feeds.roleBindings.set(testBinding("ns", "mine", { kind: "ClusterRole", name: "view" }, [user("me")]));
     const rbacIndex = new RbacIndex(feeds, TEST_RBAC_GROUP);
     assert.equal(rbacIndex.bindingCount, 10_001);
@@ -154,7 +239,12 @@ describe("RbacIndex", () => {
   });
 
   it("stops following the feeds when closed", () => {
-    const feeds: Record<"roles" | "clusterRoles" | "roleBindings" | "clusterRoleBindings", MemoryFeed> = { roles: memoryFeed(), clusterRoles: memoryFeed(), roleBindings: memoryFeed(), clusterRoleBindings: memoryFeed() };
+    const feeds: Record<"roles" | "clusterRoles" | "roleBindings" | "clusterRoleBindings", MemoryFeed> = {
+      roles: memoryFeed(),
+      clusterRoles: memoryFeed(),
+      roleBindings: memoryFeed(),
+      clusterRoleBindings: memoryFeed(),
+    };
     const index = new RbacIndex(feeds, TEST_RBAC_GROUP);
     index.close();
     feeds.clusterRoleBindings.set(testBinding("", "x", { kind: "ClusterRole", name: "y" }, [user("u")]));

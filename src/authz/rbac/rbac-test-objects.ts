@@ -19,4 +19,8 @@ export function testBinding(namespace: string, name: string, role: { kind: "Role
 
 export const user = (name: string): Subject => ({ kind: "User", name, apiGroup: TEST_RBAC_GROUP });
 export const group = (name: string): Subject => ({ kind: "Group", name, apiGroup: TEST_RBAC_GROUP });
-export const serviceAccount = (name: string, namespace?: string): Subject => ({ kind: "ServiceAccount", name, ...(namespace === undefined ? {} : { namespace }) });
+export const serviceAccount = (name: string, namespace?: string): Subject => ({
+  kind: "ServiceAccount",
+  name,
+  ...(namespace === undefined ? {} : { namespace }),
+});

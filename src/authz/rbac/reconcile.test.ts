@@ -14,7 +14,14 @@ describe("reconcileRole()", () => {
   });
 
   it("adds missing rules and labels while keeping what the user added", () => {
-    const existing = testClusterRole("view-things", [{ verbs: ["get"], apiGroups: [""], resources: ["pods"] }, { verbs: ["get"], apiGroups: [""], resources: ["secrets"] }], { team: "a" });
+    const existing = testClusterRole(
+      "view-things",
+      [
+        { verbs: ["get"], apiGroups: [""], resources: ["pods"] },
+        { verbs: ["get"], apiGroups: [""], resources: ["secrets"] },
+      ],
+      { team: "a" },
+    );
     const action = reconcileRole(expected, existing, AUTOUPDATE);
     assert.equal(action.kind, "update");
     if (action.kind !== "update") return;
@@ -38,11 +45,16 @@ describe("reconcileRole()", () => {
 
   it("adds missing aggregation selectors and leaves an aggregated role's rules to the controller", () => {
     const aggregated = { ...testClusterRole("admin", []), aggregationRule: { clusterRoleSelectors: [{ matchLabels: { "aggregate-to-admin": "true" } }] } };
-    const existing: ApiObject = { ...testClusterRole("admin", [{ verbs: ["get"], apiGroups: ["x"], resources: ["y"] }]), aggregationRule: { clusterRoleSelectors: [{ matchLabels: { mine: "true" } }] } };
+    const existing: ApiObject = {
+      ...testClusterRole("admin", [{ verbs: ["get"], apiGroups: ["x"], resources: ["y"] }]),
+      aggregationRule: { clusterRoleSelectors: [{ matchLabels: { mine: "true" } }] },
+    };
     const action = reconcileRole(aggregated, existing, AUTOUPDATE);
     assert.equal(action.kind, "update");
     if (action.kind !== "update") return;
-    assert.deepEqual(action.object["aggregationRule"], { clusterRoleSelectors: [{ matchLabels: { mine: "true" } }, { matchLabels: { "aggregate-to-admin": "true" } }] });
+    assert.deepEqual(action.object["aggregationRule"], {
+      clusterRoleSelectors: [{ matchLabels: { mine: "true" } }, { matchLabels: { "aggregate-to-admin": "true" } }],
+    });
     assert.deepEqual(action.object["rules"], existing["rules"]);
   });
 });
@@ -66,7 +78,10 @@ describe("reconcileBinding()", () => {
 
   it("does nothing when nothing is missing, and nothing when autoupdate=false", () => {
     assert.equal(reconcileBinding(expected, expected, AUTOUPDATE).kind, "none");
-    const locked = { ...testBinding("", "cluster-admin", { kind: "ClusterRole", name: "view" }, []), metadata: { name: "cluster-admin", annotations: { [AUTOUPDATE]: "false" } } };
+    const locked = {
+      ...testBinding("", "cluster-admin", { kind: "ClusterRole", name: "view" }, []),
+      metadata: { name: "cluster-admin", annotations: { [AUTOUPDATE]: "false" } },
+    };
     assert.equal(reconcileBinding(expected, locked, AUTOUPDATE).kind, "none");
   });
 });

@@ -68,6 +68,7 @@ export function reconcileBinding(expected: ApiObject, existing: ApiObject | unde
   mergeMetadata(result, expected);
   const have = new Set(subjectsOf(existing).map((subject) => canonicalJson(subject)));
   const missing = subjectsOf(expected).filter((subject) => !have.has(canonicalJson(subject)));
-  if (missing.length > 0) result["subjects"] = [...(Array.isArray(existing["subjects"]) ? existing["subjects"] : []), ...missing.map((subject) => ({ ...subject }))];
+  if (missing.length > 0)
+    result["subjects"] = [...(Array.isArray(existing["subjects"]) ? existing["subjects"] : []), ...missing.map((subject) => ({ ...subject }))];
   return canonicalJson(result) === canonicalJson(existing) ? { kind: "none" } : { kind: "update", object: result };
 }

@@ -20,7 +20,8 @@ export function resourceMatches(rule: PolicyRule, resource: string, subresource:
   const combined = subresource === "" ? resource : `${resource}/${subresource}`;
   for (const ruleResource of rule.resources ?? []) {
     if (ruleResource === RESOURCE_ALL || ruleResource === combined) return true;
-    if (subresource !== "" && ruleResource.length === subresource.length + 2 && ruleResource.startsWith("*/") && ruleResource.endsWith(subresource)) return true;
+    if (subresource !== "" && ruleResource.length === subresource.length + 2 && ruleResource.startsWith("*/") && ruleResource.endsWith(subresource))
+      return true;
   }
   return false;
 }
@@ -48,5 +49,7 @@ export function nonResourceURLMatches(rule: PolicyRule, path: string): boolean {
 export function ruleAllows(rule: PolicyRule, attributes: Attributes): boolean {
   if (!verbMatches(rule, attributes.verb)) return false;
   if (attributes.kind === "non-resource") return nonResourceURLMatches(rule, attributes.path);
-  return apiGroupMatches(rule, attributes.group) && resourceMatches(rule, attributes.resource, attributes.subresource) && resourceNameMatches(rule, attributes.name);
+  return (
+    apiGroupMatches(rule, attributes.group) && resourceMatches(rule, attributes.resource, attributes.subresource) && resourceNameMatches(rule, attributes.name)
+  );
 }

@@ -30,7 +30,11 @@ describe("webhookAuthorizer()", () => {
       group: ["devs", "system:authenticated"],
       extra: { scopes: ["a"] },
     });
-    assert.deepEqual(subjectAccessReviewSpec({ name: "x", groups: [] }, { kind: "non-resource", verb: "get", path: "/healthz" }, "v1"), { nonResourceAttributes: { path: "/healthz", verb: "get" }, user: "x", groups: [] });
+    assert.deepEqual(subjectAccessReviewSpec({ name: "x", groups: [] }, { kind: "non-resource", verb: "get", path: "/healthz" }, "v1"), {
+      nonResourceAttributes: { path: "/healthz", verb: "get" },
+      user: "x",
+      groups: [],
+    });
   });
 
   const answers: readonly [string, Record<string, unknown>, string][] = [
@@ -44,7 +48,11 @@ describe("webhookAuthorizer()", () => {
       const authorizer = webhookAuthorizer({ client, group: "authorization.example.io", version: "v1", authorizedTtlMs: 0, unauthorizedTtlMs: 0 });
       const decision = await authorizer.authorize(USER, GET_POD);
       assert.equal(decision.kind, kind);
-      assert.deepEqual(client.bodies[0], { apiVersion: "authorization.example.io/v1", kind: "SubjectAccessReview", spec: subjectAccessReviewSpec(USER, GET_POD, "v1") });
+      assert.deepEqual(client.bodies[0], {
+        apiVersion: "authorization.example.io/v1",
+        kind: "SubjectAccessReview",
+        spec: subjectAccessReviewSpec(USER, GET_POD, "v1"),
+      });
     });
   }
 
@@ -74,7 +82,14 @@ describe("webhookAuthorizer()", () => {
     let fail: WebhookResponse | Error = new Error("connection refused");
     const errors: unknown[] = [];
     const client = fakeClient(() => fail);
-    const authorizer = webhookAuthorizer({ client, group: "g", version: "v1", authorizedTtlMs: 60_000, unauthorizedTtlMs: 60_000, onError: (error) => errors.push(error) });
+    const authorizer = webhookAuthorizer({
+      client,
+      group: "g",
+      version: "v1",
+      authorizedTtlMs: 60_000,
+      unauthorizedTtlMs: 60_000,
+      onError: (error) => errors.push(error),
+    });
     const first = await authorizer.authorize(USER, GET_POD);
     assert.equal(first.kind, "no-opinion");
     assert.match(first.reason, /connection refused/);

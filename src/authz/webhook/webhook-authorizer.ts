@@ -73,7 +73,10 @@ export function webhookAuthorizer(options: WebhookAuthorizerOptions): Authorizer
       if (cached !== undefined) return cached;
       let decision: Decision;
       try {
-        const response = await options.client.post({ apiVersion: `${options.group}/${options.version}`, kind: "SubjectAccessReview", spec }, options.timeoutMs ?? 10_000);
+        const response = await options.client.post(
+          { apiVersion: `${options.group}/${options.version}`, kind: "SubjectAccessReview", spec },
+          options.timeoutMs ?? 10_000,
+        );
         if (response.status < 200 || response.status > 299) throw new Error(`the remote answered HTTP ${response.status}`);
         decision = subjectAccessReviewDecision(response.body);
       } catch (error) {

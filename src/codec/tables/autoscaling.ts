@@ -25,7 +25,8 @@ function metricsOf(hpa: ApiObject, context: CellContext): { specs: Record<string
   const prefix = `autoscaling.alpha.${context.keyDomain}`;
   const target = spec(hpa)["targetCPUUtilizationPercentage"];
   const current = status(hpa)["currentCPUUtilizationPercentage"];
-  const cpuSpec = typeof target === "number" ? [{ type: "Resource", resource: { name: "cpu", target: { type: "Utilization", averageUtilization: target } } }] : [];
+  const cpuSpec =
+    typeof target === "number" ? [{ type: "Resource", resource: { name: "cpu", target: { type: "Utilization", averageUtilization: target } } }] : [];
   const cpuStatus = typeof current === "number" ? [{ type: "Resource", resource: { name: "cpu", current: { averageUtilization: current } } }] : [];
   return {
     specs: [...cpuSpec, ...parsedList(annotations[`${prefix}/metrics`])],
@@ -49,7 +50,9 @@ function formatMetric(metric: Record<string, unknown>, observed: Record<string, 
   switch (type) {
     case "External":
     case "Object":
-      return targetValues["averageValue"] !== undefined ? `${currentOf("averageValue")}/${quantity(targetValues["averageValue"])} (avg)` : `${currentOf("value")}/${quantity(targetValues["value"])}`;
+      return targetValues["averageValue"] !== undefined
+        ? `${currentOf("averageValue")}/${quantity(targetValues["averageValue"])} (avg)`
+        : `${currentOf("value")}/${quantity(targetValues["value"])}`;
     case "Pods":
       return `${currentOf("averageValue")}/${quantity(targetValues["averageValue"])}`;
     case "Resource":
@@ -76,9 +79,15 @@ function targetsCell(hpa: ApiObject, context: CellContext): string {
 
 const HPA_COLUMNS: readonly ColumnSpec[] = [
   NAME,
-  text("Reference", "The scaled object as kind/name.", (object) => `${str(record(spec(object)["scaleTargetRef"])["kind"])}/${str(record(spec(object)["scaleTargetRef"])["name"])}`),
+  text(
+    "Reference",
+    "The scaled object as kind/name.",
+    (object) => `${str(record(spec(object)["scaleTargetRef"])["kind"])}/${str(record(spec(object)["scaleTargetRef"])["name"])}`,
+  ),
   text("Targets", "Current and target values of the metrics.", targetsCell),
-  text("MinPods", "The fewest replicas to scale to.", (object) => (typeof spec(object)["minReplicas"] === "number" ? String(spec(object)["minReplicas"]) : "<unset>")),
+  text("MinPods", "The fewest replicas to scale to.", (object) =>
+    typeof spec(object)["minReplicas"] === "number" ? String(spec(object)["minReplicas"]) : "<unset>",
+  ),
   text("MaxPods", "The most replicas to scale to.", (object) => num(spec(object)["maxReplicas"])),
   text("Replicas", "Replicas now.", (object) => num(status(object)["currentReplicas"])),
   AGE,

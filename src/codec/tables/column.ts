@@ -29,9 +29,20 @@ export interface ColumnSpec {
 /** Column sets of one group's kinds, by kind. */
 export type KindTables = Readonly<Record<string, readonly ColumnSpec[]>>;
 
-export const NAME: ColumnSpec = { name: "Name", type: "string", format: "name", description: "The object's name.", cell: (object) => object.metadata.name ?? "" };
+export const NAME: ColumnSpec = {
+  name: "Name",
+  type: "string",
+  format: "name",
+  description: "The object's name.",
+  cell: (object) => object.metadata.name ?? "",
+};
 
-export const AGE: ColumnSpec = { name: "Age", type: "string", description: "Time since the object was created.", cell: (object, context) => age(object.metadata.creationTimestamp, context.now) };
+export const AGE: ColumnSpec = {
+  name: "Age",
+  type: "string",
+  description: "Time since the object was created.",
+  cell: (object, context) => age(object.metadata.creationTimestamp, context.now),
+};
 
 /** A default-priority string column. */
 export function text(name: string, description: string, cell: ColumnSpec["cell"]): ColumnSpec {

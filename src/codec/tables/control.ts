@@ -40,12 +40,18 @@ export const CERTIFICATES_TABLES: KindTables = {
     AGE,
     text("SignerName", "The signer asked to sign.", (object) => str(spec(object)["signerName"]) || "<none>"),
     text("Requestor", "The user who asked.", (object) => str(spec(object)["username"])),
-    text("RequestedDuration", "The validity asked for.", (object) => (typeof spec(object)["expirationSeconds"] === "number" ? humanDuration(num(spec(object)["expirationSeconds"]) * 1000) : "<none>")),
+    text("RequestedDuration", "The validity asked for.", (object) =>
+      typeof spec(object)["expirationSeconds"] === "number" ? humanDuration(num(spec(object)["expirationSeconds"]) * 1000) : "<none>",
+    ),
     text("Condition", "Approval state, failure and issuance.", csrCondition),
   ],
 };
 
-const WEBHOOK_COLUMNS: readonly ColumnSpec[] = [NAME, integer("Webhooks", "Number of webhooks in the configuration.", (object) => list(object["webhooks"]).length), AGE];
+const WEBHOOK_COLUMNS: readonly ColumnSpec[] = [
+  NAME,
+  integer("Webhooks", "Number of webhooks in the configuration.", (object) => list(object["webhooks"]).length),
+  AGE,
+];
 
 export const ADMISSION_TABLES: KindTables = { MutatingWebhookConfiguration: WEBHOOK_COLUMNS, ValidatingWebhookConfiguration: WEBHOOK_COLUMNS };
 
@@ -68,7 +74,11 @@ export const FLOWCONTROL_TABLES: KindTables = {
     text("MatchingPrecedence", "Lower matches first.", (object) => num(spec(object)["matchingPrecedence"])),
     text("DistinguisherMethod", "How requests are split into flows.", (object) => str(record(spec(object)["distinguisherMethod"])["type"]) || "<none>"),
     AGE,
-    text("MissingPL", "Whether the priority level is missing (`?` before it was checked).", (object) => str(records(record(object["status"])["conditions"]).find((condition) => condition["type"] === "Dangling")?.["status"]) || "?"),
+    text(
+      "MissingPL",
+      "Whether the priority level is missing (`?` before it was checked).",
+      (object) => str(records(record(object["status"])["conditions"]).find((condition) => condition["type"] === "Dangling")?.["status"]) || "?",
+    ),
   ],
   PriorityLevelConfiguration: [
     NAME,

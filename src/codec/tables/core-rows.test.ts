@@ -38,7 +38,10 @@ const CASES: readonly RowCase[] = [
     title: "a pod waiting for its first init container",
     object: object("init", {
       spec: { initContainers: [{ name: "setup", image: "busybox" }], containers: [containers[0]], readinessGates: [{ conditionType: "example.com/gate" }] },
-      status: { phase: "Pending", initContainerStatuses: [{ name: "setup", ready: false, restartCount: 0, state: { waiting: { reason: "PodInitializing" } } }] },
+      status: {
+        phase: "Pending",
+        initContainerStatuses: [{ name: "setup", ready: false, restartCount: 0, state: { waiting: { reason: "PodInitializing" } } }],
+      },
     }),
     cells: ["init", "0/1", "Init:0/1", "0", "60m", "<none>", "<none>", "<none>", "0/1"],
   },
@@ -48,7 +51,12 @@ const CASES: readonly RowCase[] = [
     title: "a failed init container shows its reason",
     object: object("init-failed", {
       spec: { initContainers: [{ name: "setup", image: "busybox" }], containers: [containers[0]] },
-      status: { phase: "Pending", initContainerStatuses: [{ name: "setup", restartCount: 3, state: { terminated: { exitCode: 2 } }, lastState: { terminated: { exitCode: 2, finishedAt: ago(1) } } }] },
+      status: {
+        phase: "Pending",
+        initContainerStatuses: [
+          { name: "setup", restartCount: 3, state: { terminated: { exitCode: 2 } }, lastState: { terminated: { exitCode: 2, finishedAt: ago(1) } } },
+        ],
+      },
     }),
     cells: ["init-failed", "0/1", "Init:ExitCode:2", "3 (60s ago)", "60m", "<none>", "<none>", "<none>", "<none>"],
   },
@@ -61,7 +69,15 @@ const CASES: readonly RowCase[] = [
       status: {
         phase: "Running",
         nominatedNodeName: "node-2",
-        containerStatuses: [{ name: "web", ready: false, restartCount: 3, state: { waiting: { reason: "CrashLoopBackOff" } }, lastState: { terminated: { exitCode: 1, finishedAt: ago(2) } } }],
+        containerStatuses: [
+          {
+            name: "web",
+            ready: false,
+            restartCount: 3,
+            state: { waiting: { reason: "CrashLoopBackOff" } },
+            lastState: { terminated: { exitCode: 1, finishedAt: ago(2) } },
+          },
+        ],
       },
     }),
     cells: ["crash", "0/1", "CrashLoopBackOff", "3 (2m ago)", "60m", "<none>", "<none>", "node-2", "<none>"],
@@ -87,7 +103,13 @@ const CASES: readonly RowCase[] = [
     group: "",
     kind: "Pod",
     title: "a completed pod shows its container's reason",
-    object: object("done", { spec: { containers: [containers[0]] }, status: { phase: "Succeeded", containerStatuses: [{ name: "web", ready: false, restartCount: 0, state: { terminated: { exitCode: 0, reason: "Completed" } } }] } }),
+    object: object("done", {
+      spec: { containers: [containers[0]] },
+      status: {
+        phase: "Succeeded",
+        containerStatuses: [{ name: "web", ready: false, restartCount: 0, state: { terminated: { exitCode: 0, reason: "Completed" } } }],
+      },
+    }),
     cells: ["done", "0/1", "Completed", "0", "60m", "<none>", "<none>", "<none>", "<none>"],
   },
   {
@@ -105,14 +127,43 @@ const CASES: readonly RowCase[] = [
     cells: ["rc", 3, 3, 2, "60m", "web,log", "nginx:1.25,busybox:1.36", "app=web"],
   },
   { group: "", kind: "Namespace", title: "the phase", object: object("default", { status: { phase: "Active" } }), cells: ["default", "Active", "60m"] },
-  { group: "", kind: "ConfigMap", title: "data and binary data entries", object: object("config", { data: { a: "1", b: "2" }, binaryData: { c: "AA==" } }), cells: ["config", 3, "60m"] },
-  { group: "", kind: "Secret", title: "type and data entries", object: object("secret", { type: "Opaque", data: { password: "cGFzcw==" } }), cells: ["secret", "Opaque", 1, "60m"] },
-  { group: "", kind: "ServiceAccount", title: "listed secrets", object: object("builder", { secrets: [{ name: "builder-token" }] }), cells: ["builder", 1, "60m"] },
+  {
+    group: "",
+    kind: "ConfigMap",
+    title: "data and binary data entries",
+    object: object("config", { data: { a: "1", b: "2" }, binaryData: { c: "AA==" } }),
+    cells: ["config", 3, "60m"],
+  },
+  {
+    group: "",
+    kind: "Secret",
+    title: "type and data entries",
+    object: object("secret", { type: "Opaque", data: { password: "cGFzcw==" } }),
+    cells: ["secret", "Opaque", 1, "60m"],
+  },
+  {
+    group: "",
+    kind: "ServiceAccount",
+    title: "listed secrets",
+    object: object("builder", { secrets: [{ name: "builder-token" }] }),
+    cells: ["builder", 1, "60m"],
+  },
   {
     group: "",
     kind: "Service",
     title: "a ClusterIP service: first cluster IP, ports, selector",
-    object: object("web", { spec: { type: "ClusterIP", clusterIP: "10.96.0.10", clusterIPs: ["10.96.0.10", "fd00::10"], selector: { app: "web" }, ports: [{ port: 80, protocol: "TCP" }, { port: 53, protocol: "UDP" }] } }),
+    object: object("web", {
+      spec: {
+        type: "ClusterIP",
+        clusterIP: "10.96.0.10",
+        clusterIPs: ["10.96.0.10", "fd00::10"],
+        selector: { app: "web" },
+        ports: [
+          { port: 80, protocol: "TCP" },
+          { port: 53, protocol: "UDP" },
+        ],
+      },
+    }),
     cells: ["web", "ClusterIP", "10.96.0.10", "<none>", "80/TCP,53/UDP", "60m", "app=web"],
   },
   {
@@ -158,7 +209,18 @@ const CASES: readonly RowCase[] = [
         nodeInfo: { kubeletVersion: "v1.30.0", osImage: "Debian GNU/Linux 12", kernelVersion: "6.1.0", containerRuntimeVersion: "containerd://1.7.0" },
       },
     }),
-    cells: ["node-1", "Ready,SchedulingDisabled", "control-plane,etcd", "60m", "v1.30.0", "10.0.0.1", "<none>", "Debian GNU/Linux 12", "6.1.0", "containerd://1.7.0"],
+    cells: [
+      "node-1",
+      "Ready,SchedulingDisabled",
+      "control-plane,etcd",
+      "60m",
+      "v1.30.0",
+      "10.0.0.1",
+      "<none>",
+      "Debian GNU/Linux 12",
+      "6.1.0",
+      "containerd://1.7.0",
+    ],
   },
   {
     group: "",
@@ -219,7 +281,14 @@ const CASES: readonly RowCase[] = [
     kind: "PersistentVolume",
     title: "a bound volume: size, short access modes in a fixed order, claim, class",
     object: object("pv-1", {
-      spec: { capacity: { storage: "10Gi" }, accessModes: ["ReadWriteMany", "ReadWriteOnce"], persistentVolumeReclaimPolicy: "Retain", claimRef: { namespace: "default", name: "data" }, storageClassName: "fast", volumeMode: "Filesystem" },
+      spec: {
+        capacity: { storage: "10Gi" },
+        accessModes: ["ReadWriteMany", "ReadWriteOnce"],
+        persistentVolumeReclaimPolicy: "Retain",
+        claimRef: { namespace: "default", name: "data" },
+        storageClassName: "fast",
+        volumeMode: "Filesystem",
+      },
       status: { phase: "Bound" },
     }),
     cells: ["pv-1", "10Gi", "RWO,RWX", "Retain", "Bound", "default/data", "fast", "<unset>", "", "60m", "Filesystem"],
@@ -230,7 +299,13 @@ const CASES: readonly RowCase[] = [
     title: "a released volume being deleted, class from the beta annotation",
     object: object("pv-2", {
       metadata: { deletionTimestamp: ago(0), annotations: { [`volume.beta.${KEY_DOMAIN}/storage-class`]: "legacy" } },
-      spec: { capacity: { storage: "1Gi" }, accessModes: ["ReadWriteOncePod"], persistentVolumeReclaimPolicy: "Delete", storageClassName: "fast", volumeAttributesClassName: "gold" },
+      spec: {
+        capacity: { storage: "1Gi" },
+        accessModes: ["ReadWriteOncePod"],
+        persistentVolumeReclaimPolicy: "Delete",
+        storageClassName: "fast",
+        volumeAttributesClassName: "gold",
+      },
       status: { phase: "Released", reason: "ClaimDeleted" },
     }),
     cells: ["pv-2", "1Gi", "RWOP", "Delete", "Terminating", "", "legacy", "gold", "ClaimDeleted", "60m", "<unset>"],
@@ -239,7 +314,10 @@ const CASES: readonly RowCase[] = [
     group: "",
     kind: "PersistentVolumeClaim",
     title: "a pending claim shows no size or modes yet",
-    object: object("data", { spec: { accessModes: ["ReadWriteOnce"], resources: { requests: { storage: "1Gi" } }, storageClassName: "standard" }, status: { phase: "Pending" } }),
+    object: object("data", {
+      spec: { accessModes: ["ReadWriteOnce"], resources: { requests: { storage: "1Gi" } }, storageClassName: "standard" },
+      status: { phase: "Pending" },
+    }),
     cells: ["data", "Pending", "", "", "", "standard", "<unset>", "60m", "<unset>"],
   },
   {
@@ -247,7 +325,13 @@ const CASES: readonly RowCase[] = [
     kind: "PersistentVolumeClaim",
     title: "a bound claim shows its volume's size and modes",
     object: object("bound", {
-      spec: { accessModes: ["ReadWriteOnce"], resources: { requests: { storage: "1Gi" } }, volumeName: "pv-1", volumeAttributesClassName: "gold", volumeMode: "Block" },
+      spec: {
+        accessModes: ["ReadWriteOnce"],
+        resources: { requests: { storage: "1Gi" } },
+        volumeName: "pv-1",
+        volumeAttributesClassName: "gold",
+        volumeMode: "Block",
+      },
       status: { phase: "Bound", capacity: { storage: "2Gi" }, accessModes: ["ReadWriteOnce", "ReadOnlyMany"] },
     }),
     cells: ["bound", "Bound", "pv-1", "2Gi", "RWO,ROX", "", "gold", "60m", "Block"],

@@ -71,8 +71,21 @@ export const CORE_TABLES: KindTables = {
     wide(text("Selector", "The labels that select the pods.", (object) => formatLabels(spec(object)["selector"]))),
   ],
   Namespace: [NAME, text("Status", "Active or Terminating.", (object) => str(status(object)["phase"])), AGE],
-  ConfigMap: [NAME, text("Data", "Number of data and binary data entries.", (object) => Object.keys(record(object["data"])).length + Object.keys(record(object["binaryData"])).length), AGE],
-  Secret: [NAME, text("Type", "What the secret holds.", (object) => str(object["type"])), text("Data", "Number of data entries.", (object) => Object.keys(record(object["data"])).length), AGE],
+  ConfigMap: [
+    NAME,
+    text(
+      "Data",
+      "Number of data and binary data entries.",
+      (object) => Object.keys(record(object["data"])).length + Object.keys(record(object["binaryData"])).length,
+    ),
+    AGE,
+  ],
+  Secret: [
+    NAME,
+    text("Type", "What the secret holds.", (object) => str(object["type"])),
+    text("Data", "Number of data entries.", (object) => Object.keys(record(object["data"])).length),
+    AGE,
+  ],
   ServiceAccount: [NAME, text("Secrets", "Number of secrets listed on the account.", (object) => list(object["secrets"]).length), AGE],
   Service: SERVICE_COLUMNS,
   Node: NODE_COLUMNS,
@@ -104,8 +117,12 @@ export const CORE_TABLES: KindTables = {
     NAME,
     text("Status", "The claim's phase.", volumePhase),
     text("Volume", "The bound volume.", (object) => str(spec(object)["volumeName"])),
-    text("Capacity", "The bound volume's size.", (object) => (str(spec(object)["volumeName"]) === "" ? "" : quantity(record(status(object)["capacity"])["storage"]) || "0")),
-    text("Access Modes", "How the bound volume can be mounted.", (object) => (str(spec(object)["volumeName"]) === "" ? "" : accessModes(status(object)["accessModes"]))),
+    text("Capacity", "The bound volume's size.", (object) =>
+      str(spec(object)["volumeName"]) === "" ? "" : quantity(record(status(object)["capacity"])["storage"]) || "0",
+    ),
+    text("Access Modes", "How the bound volume can be mounted.", (object) =>
+      str(spec(object)["volumeName"]) === "" ? "" : accessModes(status(object)["accessModes"]),
+    ),
     text("StorageClass", "The claim's storage class.", storageClass),
     text("VolumeAttributesClass", "The claim's attributes class.", volumeAttributesClass),
     AGE,

@@ -30,7 +30,11 @@ describe("every served kind has its table, or deliberately the default", () => {
   for (const key of served) {
     it(key, () => {
       const hasColumns = columnsFor(key.slice(0, key.lastIndexOf("/")), key.slice(key.lastIndexOf("/") + 1)) !== undefined;
-      assert.notEqual(hasColumns, key in DEFAULT_KINDS, hasColumns ? `${key} has columns and is listed as default` : `${key} has neither columns nor a place in DEFAULT_KINDS`);
+      assert.notEqual(
+        hasColumns,
+        key in DEFAULT_KINDS,
+        hasColumns ? `${key} has columns and is listed as default` : `${key} has neither columns nor a place in DEFAULT_KINDS`,
+      );
     });
   }
 

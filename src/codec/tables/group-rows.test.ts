@@ -30,7 +30,10 @@ const WORKLOADS: readonly RowCase[] = [
     group: "apps",
     kind: "StatefulSet",
     title: "replicas default to one",
-    object: object("db", { spec: { selector: { matchLabels: { app: "db" } }, template: { spec: { containers: [containers[0]] } } }, status: { readyReplicas: 1 } }),
+    object: object("db", {
+      spec: { selector: { matchLabels: { app: "db" } }, template: { spec: { containers: [containers[0]] } } },
+      status: { readyReplicas: 1 },
+    }),
     cells: ["db", "1/1", "60m", "web", "nginx:1.25"],
   },
   {
@@ -38,7 +41,16 @@ const WORKLOADS: readonly RowCase[] = [
     kind: "DaemonSet",
     title: "node counts, the node selector and the pod selector",
     object: object("agent", {
-      spec: { selector: { matchExpressions: [{ key: "app", operator: "Exists" }, { key: "legacy", operator: "DoesNotExist" }, { key: "zone", operator: "NotIn", values: ["b", "a"] }] }, template: { spec: { nodeSelector: { os: "linux" }, containers: [containers[1]] } } },
+      spec: {
+        selector: {
+          matchExpressions: [
+            { key: "app", operator: "Exists" },
+            { key: "legacy", operator: "DoesNotExist" },
+            { key: "zone", operator: "NotIn", values: ["b", "a"] },
+          ],
+        },
+        template: { spec: { nodeSelector: { os: "linux" }, containers: [containers[1]] } },
+      },
       status: { desiredNumberScheduled: 3, currentNumberScheduled: 3, numberReady: 2, updatedNumberScheduled: 3, numberAvailable: 2 },
     }),
     cells: ["agent", 3, 3, 2, 3, 2, "os=linux", "60m", "log", "busybox:1.36", "app,!legacy,zone notin (a,b)"],
@@ -67,14 +79,20 @@ const WORKLOADS: readonly RowCase[] = [
     group: "batch",
     kind: "Job",
     title: "a running job without completions runs until one succeeds, in parallel",
-    object: object("work", { spec: { parallelism: 3, template: { spec: { containers: [containers[1]] } } }, status: { active: 3, startTime: ago(10), conditions: [{ type: "Complete", status: "False" }] } }),
+    object: object("work", {
+      spec: { parallelism: 3, template: { spec: { containers: [containers[1]] } } },
+      status: { active: 3, startTime: ago(10), conditions: [{ type: "Complete", status: "False" }] },
+    }),
     cells: ["work", "Running", "0/1 of 3", "10m", "60m", "log", "busybox:1.36", "<none>"],
   },
   {
     group: "batch",
     kind: "Job",
     title: "a suspended job that never started",
-    object: object("held", { spec: { suspend: true, template: { spec: { containers: [containers[1]] } } }, status: { conditions: [{ type: "Suspended", status: "True" }] } }),
+    object: object("held", {
+      spec: { suspend: true, template: { spec: { containers: [containers[1]] } } },
+      status: { conditions: [{ type: "Suspended", status: "True" }] },
+    }),
     cells: ["held", "Suspended", "0/1", "", "60m", "log", "busybox:1.36", "<none>"],
   },
   {
@@ -113,7 +131,16 @@ const SCALING: readonly RowCase[] = [
     kind: "HorizontalPodAutoscaler",
     title: "v2: current/target per metric, two at most",
     object: {
-      ...object("web", { spec: hpaV2, status: { currentReplicas: 3, currentMetrics: [{ type: "Resource", resource: { name: "cpu", current: { averageUtilization: 45 } } }, { type: "Resource", resource: { name: "memory", current: { averageValue: "300Mi" } } }] } }),
+      ...object("web", {
+        spec: hpaV2,
+        status: {
+          currentReplicas: 3,
+          currentMetrics: [
+            { type: "Resource", resource: { name: "cpu", current: { averageUtilization: 45 } } },
+            { type: "Resource", resource: { name: "memory", current: { averageValue: "300Mi" } } },
+          ],
+        },
+      }),
       apiVersion: "autoscaling/v2",
     },
     cells: ["web", "Deployment/web", "cpu: 45%/80%, memory: 300Mi/500Mi + 1 more...", "2", 10, 3, "60m"],
@@ -159,9 +186,27 @@ const SCALING: readonly RowCase[] = [
     object: { ...object("bare", { spec: { scaleTargetRef: { kind: "Deployment", name: "web" }, maxReplicas: 3 } }), apiVersion: "autoscaling/v1" },
     cells: ["bare", "Deployment/web", "<none>", "<unset>", 3, 0, "60m"],
   },
-  { group: "autoscaling", kind: "Scale", title: "desired and observed replicas", object: object("web", { spec: { replicas: 3 }, status: { replicas: 2, selector: "app=web" } }), cells: ["web", 3, 2, "60m"] },
-  { group: "policy", kind: "PodDisruptionBudget", title: "a percentage minimum", object: object("pdb", { spec: { minAvailable: "50%" }, status: { disruptionsAllowed: 1 } }), cells: ["pdb", "50%", "N/A", 1, "60m"] },
-  { group: "policy", kind: "PodDisruptionBudget", title: "a count maximum", object: object("pdb2", { spec: { maxUnavailable: 1 }, status: {} }), cells: ["pdb2", "N/A", "1", 0, "60m"] },
+  {
+    group: "autoscaling",
+    kind: "Scale",
+    title: "desired and observed replicas",
+    object: object("web", { spec: { replicas: 3 }, status: { replicas: 2, selector: "app=web" } }),
+    cells: ["web", 3, 2, "60m"],
+  },
+  {
+    group: "policy",
+    kind: "PodDisruptionBudget",
+    title: "a percentage minimum",
+    object: object("pdb", { spec: { minAvailable: "50%" }, status: { disruptionsAllowed: 1 } }),
+    cells: ["pdb", "50%", "N/A", 1, "60m"],
+  },
+  {
+    group: "policy",
+    kind: "PodDisruptionBudget",
+    title: "a count maximum",
+    object: object("pdb2", { spec: { maxUnavailable: 1 }, status: {} }),
+    cells: ["pdb2", "N/A", "1", 0, "60m"],
+  },
 ];
 
 const NETWORK_AND_STORAGE: readonly RowCase[] = [
@@ -170,12 +215,22 @@ const NETWORK_AND_STORAGE: readonly RowCase[] = [
     kind: "Ingress",
     title: "class, three hosts then how many rules more, balancer address, TLS ports",
     object: object("web", {
-      spec: { ingressClassName: "nginx", rules: [{ host: "a.example.com" }, {}, { host: "b.example.com" }, { host: "c.example.com" }, { host: "d.example.com" }], tls: [{ hosts: ["a.example.com"] }] },
+      spec: {
+        ingressClassName: "nginx",
+        rules: [{ host: "a.example.com" }, {}, { host: "b.example.com" }, { host: "c.example.com" }, { host: "d.example.com" }],
+        tls: [{ hosts: ["a.example.com"] }],
+      },
       status: { loadBalancer: { ingress: [{ ip: "10.0.0.9" }] } },
     }),
     cells: ["web", "nginx", "a.example.com,b.example.com,c.example.com + 2 more...", "10.0.0.9", "80, 443", "60m"],
   },
-  { group: "networking", kind: "Ingress", title: "no class, no host, no address", object: object("default-backend", { spec: { defaultBackend: { service: { name: "web", port: { number: 80 } } } } }), cells: ["default-backend", "<none>", "*", "", "80", "60m"] },
+  {
+    group: "networking",
+    kind: "Ingress",
+    title: "no class, no host, no address",
+    object: object("default-backend", { spec: { defaultBackend: { service: { name: "web", port: { number: 80 } } } } }),
+    cells: ["default-backend", "<none>", "*", "", "80", "60m"],
+  },
   {
     group: "networking",
     kind: "IngressClass",
@@ -183,50 +238,131 @@ const NETWORK_AND_STORAGE: readonly RowCase[] = [
     object: object("nginx", { spec: { controller: "example.com/ingress", parameters: { apiGroup: "config.example.com", kind: "Params", name: "p" } } }),
     cells: ["nginx", "example.com/ingress", "Params.config.example.com/p", "60m"],
   },
-  { group: "networking", kind: "IngressClass", title: "no parameters", object: object("plain", { spec: { controller: "example.com/ingress" } }), cells: ["plain", "example.com/ingress", "<none>", "60m"] },
-  { group: "networking", kind: "NetworkPolicy", title: "the pod selector", object: object("db", { spec: { podSelector: { matchLabels: { role: "db" } } } }), cells: ["db", "role=db", "60m"] },
-  { group: "networking", kind: "NetworkPolicy", title: "every pod", object: object("deny-all", { spec: { podSelector: {} } }), cells: ["deny-all", "<none>", "60m"] },
+  {
+    group: "networking",
+    kind: "IngressClass",
+    title: "no parameters",
+    object: object("plain", { spec: { controller: "example.com/ingress" } }),
+    cells: ["plain", "example.com/ingress", "<none>", "60m"],
+  },
+  {
+    group: "networking",
+    kind: "NetworkPolicy",
+    title: "the pod selector",
+    object: object("db", { spec: { podSelector: { matchLabels: { role: "db" } } } }),
+    cells: ["db", "role=db", "60m"],
+  },
+  {
+    group: "networking",
+    kind: "NetworkPolicy",
+    title: "every pod",
+    object: object("deny-all", { spec: { podSelector: {} } }),
+    cells: ["deny-all", "<none>", "60m"],
+  },
   {
     group: "discovery",
     kind: "EndpointSlice",
     title: "ports (number, name or *) and addresses, three of each",
-    object: object("web-abc", { addressType: "IPv4", ports: [{ port: 80 }, { name: "https" }, {}, { port: 8080 }], endpoints: [{ addresses: ["10.0.0.1", "10.0.0.2"] }, { addresses: ["10.0.0.3"] }] }),
+    object: object("web-abc", {
+      addressType: "IPv4",
+      ports: [{ port: 80 }, { name: "https" }, {}, { port: 8080 }],
+      endpoints: [{ addresses: ["10.0.0.1", "10.0.0.2"] }, { addresses: ["10.0.0.3"] }],
+    }),
     cells: ["web-abc", "IPv4", "80,https,* + 1 more...", "10.0.0.1,10.0.0.2,10.0.0.3", "60m"],
   },
-  { group: "discovery", kind: "EndpointSlice", title: "empty", object: object("empty", { addressType: "IPv6" }), cells: ["empty", "IPv6", "<unset>", "<unset>", "60m"] },
+  {
+    group: "discovery",
+    kind: "EndpointSlice",
+    title: "empty",
+    object: object("empty", { addressType: "IPv6" }),
+    cells: ["empty", "IPv6", "<unset>", "<unset>", "60m"],
+  },
   {
     group: "storage",
     kind: "StorageClass",
     title: "the default class is marked; policies default",
-    object: object("standard", { metadata: { annotations: { [`storageclass.${KEY_DOMAIN}/is-default-class`]: "true" } }, provisioner: "example.com/csi", volumeBindingMode: "WaitForFirstConsumer", allowVolumeExpansion: true }),
+    object: object("standard", {
+      metadata: { annotations: { [`storageclass.${KEY_DOMAIN}/is-default-class`]: "true" } },
+      provisioner: "example.com/csi",
+      volumeBindingMode: "WaitForFirstConsumer",
+      allowVolumeExpansion: true,
+    }),
     cells: ["standard (default)", "example.com/csi", "Delete", "WaitForFirstConsumer", true, "60m"],
   },
   {
     group: "storage",
     kind: "StorageClass",
     title: "the beta default annotation counts too; explicit policies",
-    object: object("slow", { metadata: { annotations: { [`storageclass.beta.${KEY_DOMAIN}/is-default-class`]: "true" } }, provisioner: "example.com/nfs", reclaimPolicy: "Retain", volumeBindingMode: "Immediate" }),
+    object: object("slow", {
+      metadata: { annotations: { [`storageclass.beta.${KEY_DOMAIN}/is-default-class`]: "true" } },
+      provisioner: "example.com/nfs",
+      reclaimPolicy: "Retain",
+      volumeBindingMode: "Immediate",
+    }),
     cells: ["slow (default)", "example.com/nfs", "Retain", "Immediate", false, "60m"],
   },
-  { group: "storage", kind: "CSIDriver", title: "defaults of an empty spec", object: object("csi.example.com", { spec: {} }), cells: ["csi.example.com", true, false, false, "<unset>", false, "<none>", "60m"] },
+  {
+    group: "storage",
+    kind: "CSIDriver",
+    title: "defaults of an empty spec",
+    object: object("csi.example.com", { spec: {} }),
+    cells: ["csi.example.com", true, false, false, "<unset>", false, "<none>", "60m"],
+  },
   {
     group: "storage",
     kind: "CSIDriver",
     title: "token audiences and lifecycle modes",
-    object: object("secrets.example.com", { spec: { attachRequired: false, podInfoOnMount: true, storageCapacity: true, requiresRepublish: true, tokenRequests: [{ audience: "vault" }, { audience: "cloud" }], volumeLifecycleModes: ["Persistent", "Ephemeral"] } }),
+    object: object("secrets.example.com", {
+      spec: {
+        attachRequired: false,
+        podInfoOnMount: true,
+        storageCapacity: true,
+        requiresRepublish: true,
+        tokenRequests: [{ audience: "vault" }, { audience: "cloud" }],
+        volumeLifecycleModes: ["Persistent", "Ephemeral"],
+      },
+    }),
     cells: ["secrets.example.com", false, true, true, "vault,cloud", true, "Persistent,Ephemeral", "60m"],
   },
-  { group: "storage", kind: "CSINode", title: "registered drivers", object: object("node-1", { spec: { drivers: [{ name: "a", nodeID: "n" }, { name: "b", nodeID: "n" }] } }), cells: ["node-1", 2, "60m"] },
+  {
+    group: "storage",
+    kind: "CSINode",
+    title: "registered drivers",
+    object: object("node-1", {
+      spec: {
+        drivers: [
+          { name: "a", nodeID: "n" },
+          { name: "b", nodeID: "n" },
+        ],
+      },
+    }),
+    cells: ["node-1", 2, "60m"],
+  },
   {
     group: "storage",
     kind: "VolumeAttachment",
     title: "attacher, volume, node, attached",
-    object: object("csi-123", { spec: { attacher: "csi.example.com", source: { persistentVolumeName: "pv-1" }, nodeName: "node-1" }, status: { attached: true } }),
+    object: object("csi-123", {
+      spec: { attacher: "csi.example.com", source: { persistentVolumeName: "pv-1" }, nodeName: "node-1" },
+      status: { attached: true },
+    }),
     cells: ["csi-123", "csi.example.com", "pv-1", "node-1", true, "60m"],
   },
-  { group: "scheduling", kind: "PriorityClass", title: "value and global default", object: object("high", { value: 1000, globalDefault: true }), cells: ["high", 1000, true, "60m"] },
+  {
+    group: "scheduling",
+    kind: "PriorityClass",
+    title: "value and global default",
+    object: object("high", { value: 1000, globalDefault: true }),
+    cells: ["high", 1000, true, "60m"],
+  },
   { group: "node", kind: "RuntimeClass", title: "the handler", object: object("gvisor", { handler: "runsc" }), cells: ["gvisor", "runsc", "60m"] },
-  { group: "coordination", kind: "Lease", title: "the holder", object: object("node-1", { spec: { holderIdentity: "node-1", leaseDurationSeconds: 40 } }), cells: ["node-1", "node-1", "60m"] },
+  {
+    group: "coordination",
+    kind: "Lease",
+    title: "the holder",
+    object: object("node-1", { spec: { holderIdentity: "node-1", leaseDurationSeconds: 40 } }),
+    cells: ["node-1", "node-1", "60m"],
+  },
   { group: "coordination", kind: "Lease", title: "no holder", object: object("free", { spec: {} }), cells: ["free", "", "60m"] },
 ];
 
@@ -263,12 +399,21 @@ const CONTROL: readonly RowCase[] = [
     }),
     cells: ["viewers", "ClusterRole/view", "60m", "alice, bob", "devs", "ci/builder"],
   },
-  { group: "rbac.authorization", kind: "RoleBinding", title: "no subjects", object: object("empty", { roleRef: { kind: "Role", name: "reader" } }), cells: ["empty", "Role/reader", "60m", "", "", ""] },
+  {
+    group: "rbac.authorization",
+    kind: "RoleBinding",
+    title: "no subjects",
+    object: object("empty", { roleRef: { kind: "Role", name: "reader" } }),
+    cells: ["empty", "Role/reader", "60m", "", "", ""],
+  },
   {
     group: "certificates",
     kind: "CertificateSigningRequest",
     title: "signer, requestor, requested duration, approved and issued",
-    object: object("csr-1", { spec: { signerName: "example.com/signer", username: "alice", expirationSeconds: 3600, request: "" }, status: { conditions: [{ type: "Approved", status: "True" }], certificate: "Y2VydA==" } }),
+    object: object("csr-1", {
+      spec: { signerName: "example.com/signer", username: "alice", expirationSeconds: 3600, request: "" },
+      status: { conditions: [{ type: "Approved", status: "True" }], certificate: "Y2VydA==" },
+    }),
     cells: ["csr-1", "60m", "example.com/signer", "alice", "60m", "Approved,Issued"],
   },
   {
@@ -278,22 +423,48 @@ const CONTROL: readonly RowCase[] = [
     object: object("csr-2", { spec: { username: "bob" }, status: { conditions: [{ type: "Approved" }, { type: "Denied" }, { type: "Failed" }] } }),
     cells: ["csr-2", "60m", "<none>", "bob", "<none>", "Denied,Failed"],
   },
-  { group: "certificates", kind: "CertificateSigningRequest", title: "pending", object: object("csr-3", { spec: { signerName: "example.com/signer", username: "carol" } }), cells: ["csr-3", "60m", "example.com/signer", "carol", "<none>", "Pending"] },
-  { group: "admissionregistration", kind: "MutatingWebhookConfiguration", title: "webhooks", object: object("inject", { webhooks: [{ name: "a" }, { name: "b" }] }), cells: ["inject", 2, "60m"] },
+  {
+    group: "certificates",
+    kind: "CertificateSigningRequest",
+    title: "pending",
+    object: object("csr-3", { spec: { signerName: "example.com/signer", username: "carol" } }),
+    cells: ["csr-3", "60m", "example.com/signer", "carol", "<none>", "Pending"],
+  },
+  {
+    group: "admissionregistration",
+    kind: "MutatingWebhookConfiguration",
+    title: "webhooks",
+    object: object("inject", { webhooks: [{ name: "a" }, { name: "b" }] }),
+    cells: ["inject", 2, "60m"],
+  },
   { group: "admissionregistration", kind: "ValidatingWebhookConfiguration", title: "no webhooks", object: object("none"), cells: ["none", 0, "60m"] },
   {
     group: "flowcontrol.apiserver",
     kind: "FlowSchema",
     title: "level, precedence, distinguisher, the Dangling condition",
-    object: object("service-accounts", { spec: { priorityLevelConfiguration: { name: "workload-low" }, matchingPrecedence: 9000, distinguisherMethod: { type: "ByUser" } }, status: { conditions: [{ type: "Dangling", status: "False" }] } }),
+    object: object("service-accounts", {
+      spec: { priorityLevelConfiguration: { name: "workload-low" }, matchingPrecedence: 9000, distinguisherMethod: { type: "ByUser" } },
+      status: { conditions: [{ type: "Dangling", status: "False" }] },
+    }),
     cells: ["service-accounts", "workload-low", 9000, "ByUser", "60m", "False"],
   },
-  { group: "flowcontrol.apiserver", kind: "FlowSchema", title: "not yet checked", object: object("exempt", { spec: { priorityLevelConfiguration: { name: "exempt" }, matchingPrecedence: 1 } }), cells: ["exempt", "exempt", 1, "<none>", "60m", "?"] },
+  {
+    group: "flowcontrol.apiserver",
+    kind: "FlowSchema",
+    title: "not yet checked",
+    object: object("exempt", { spec: { priorityLevelConfiguration: { name: "exempt" }, matchingPrecedence: 1 } }),
+    cells: ["exempt", "exempt", 1, "<none>", "60m", "?"],
+  },
   {
     group: "flowcontrol.apiserver",
     kind: "PriorityLevelConfiguration",
     title: "a queuing level",
-    object: object("workload-low", { spec: { type: "Limited", limited: { nominalConcurrencyShares: 100, limitResponse: { type: "Queue", queuing: { queues: 128, handSize: 6, queueLengthLimit: 50 } } } } }),
+    object: object("workload-low", {
+      spec: {
+        type: "Limited",
+        limited: { nominalConcurrencyShares: 100, limitResponse: { type: "Queue", queuing: { queues: 128, handSize: 6, queueLengthLimit: 50 } } },
+      },
+    }),
     cells: ["workload-low", "Limited", 100, 128, 6, 50, "60m"],
   },
   {
@@ -303,7 +474,13 @@ const CONTROL: readonly RowCase[] = [
     object: object("catch-all", { spec: { type: "Limited", limited: { nominalConcurrencyShares: 5, limitResponse: { type: "Reject" } } } }),
     cells: ["catch-all", "Limited", 5, "<none>", "<none>", "<none>", "60m"],
   },
-  { group: "flowcontrol.apiserver", kind: "PriorityLevelConfiguration", title: "an exempt level", object: object("exempt", { spec: { type: "Exempt", exempt: {} } }), cells: ["exempt", "Exempt", "<none>", "<none>", "<none>", "<none>", "60m"] },
+  {
+    group: "flowcontrol.apiserver",
+    kind: "PriorityLevelConfiguration",
+    title: "an exempt level",
+    object: object("exempt", { spec: { type: "Exempt", exempt: {} } }),
+    cells: ["exempt", "Exempt", "<none>", "<none>", "<none>", "<none>", "60m"],
+  },
 ];
 
 const CASES = [...WORKLOADS, ...SCALING, ...NETWORK_AND_STORAGE, ...CONTROL];

@@ -21,13 +21,37 @@ const HEADERS: Readonly<Record<string, readonly string[]>> = {
   "/Event": ["Last Seen", "Type", "Reason", "Object", "+Subobject", "+Source", "Message", "+First Seen", "+Count", "+Name@name"],
   "/Endpoints": ["Name@name", "Endpoints", "Age"],
   "/ResourceQuota": ["Name@name", "Age", "Request", "Limit"],
-  "/PersistentVolume": ["Name@name", "Capacity", "Access Modes", "Reclaim Policy", "Status", "Claim", "StorageClass", "VolumeAttributesClass", "Reason", "Age", "+VolumeMode"],
+  "/PersistentVolume": [
+    "Name@name",
+    "Capacity",
+    "Access Modes",
+    "Reclaim Policy",
+    "Status",
+    "Claim",
+    "StorageClass",
+    "VolumeAttributesClass",
+    "Reason",
+    "Age",
+    "+VolumeMode",
+  ],
   "/PersistentVolumeClaim": ["Name@name", "Status", "Volume", "Capacity", "Access Modes", "StorageClass", "VolumeAttributesClass", "Age", "+VolumeMode"],
   "/ComponentStatus": ["Name@name", "Status", "Message", "Error"],
   "apps/Deployment": ["Name@name", "Ready", "Up-to-date", "Available", "Age", "+Containers", "+Images", "+Selector"],
   "apps/ReplicaSet": ["Name@name", "Desired:integer", "Current:integer", "Ready:integer", "Age", "+Containers", "+Images", "+Selector"],
   "apps/StatefulSet": ["Name@name", "Ready", "Age", "+Containers", "+Images"],
-  "apps/DaemonSet": ["Name@name", "Desired:integer", "Current:integer", "Ready:integer", "Up-to-date:integer", "Available:integer", "Node Selector", "Age", "+Containers", "+Images", "+Selector"],
+  "apps/DaemonSet": [
+    "Name@name",
+    "Desired:integer",
+    "Current:integer",
+    "Ready:integer",
+    "Up-to-date:integer",
+    "Available:integer",
+    "Node Selector",
+    "Age",
+    "+Containers",
+    "+Images",
+    "+Selector",
+  ],
   "apps/ControllerRevision": ["Name@name", "Controller", "Revision", "Age"],
   "batch/Job": ["Name@name", "Status", "Completions", "Duration", "Age", "+Containers", "+Images", "+Selector"],
   "batch/CronJob": ["Name@name", "Schedule", "Timezone", "Suspend:boolean", "Active:integer", "Last Schedule", "Age", "+Containers", "+Images", "+Selector"],
@@ -38,7 +62,16 @@ const HEADERS: Readonly<Record<string, readonly string[]>> = {
   "networking/IngressClass": ["Name@name", "Controller", "Parameters", "Age"],
   "networking/NetworkPolicy": ["Name@name", "Pod-Selector", "Age"],
   "storage/StorageClass": ["Name@name", "Provisioner", "ReclaimPolicy", "VolumeBindingMode", "AllowVolumeExpansion", "Age"],
-  "storage/CSIDriver": ["Name@name", "AttachRequired:boolean", "PodInfoOnMount:boolean", "StorageCapacity:boolean", "TokenRequests", "RequiresRepublish:boolean", "Modes", "Age"],
+  "storage/CSIDriver": [
+    "Name@name",
+    "AttachRequired:boolean",
+    "PodInfoOnMount:boolean",
+    "StorageCapacity:boolean",
+    "TokenRequests",
+    "RequiresRepublish:boolean",
+    "Modes",
+    "Age",
+  ],
   "storage/CSINode": ["Name@name", "Drivers:integer", "Age"],
   "storage/VolumeAttachment": ["Name@name", "Attacher@name", "PV", "Node", "Attached:boolean", "Age"],
   "scheduling/PriorityClass": ["Name@name", "Value:integer", "Global-Default:boolean", "Age"],
@@ -71,7 +104,10 @@ describe("table columns: names, types, formats, order and wide columns per kind"
       const columns = columnsFor(key.slice(0, key.lastIndexOf("/")), key.slice(key.lastIndexOf("/") + 1));
       assert.ok(columns !== undefined, `no columns for ${key}`);
       assert.deepEqual(columns.map(written), expected);
-      assert.ok(columns.every((column) => column.description.length > 0), "every column is described");
+      assert.ok(
+        columns.every((column) => column.description.length > 0),
+        "every column is described",
+      );
     });
   }
 });

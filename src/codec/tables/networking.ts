@@ -54,12 +54,20 @@ export const DISCOVERY_TABLES: KindTables = {
     text("AddressType", "IPv4, IPv6 or FQDN.", (object) => str(object["addressType"])),
     text("Ports", "The slice's ports.", (object) =>
       firstOf(
-        records(object["ports"]).map((port) => (typeof port["port"] === "number" ? String(num(port["port"])) : typeof port["name"] === "string" ? port["name"] : "*")),
+        records(object["ports"]).map((port) =>
+          typeof port["port"] === "number" ? String(num(port["port"])) : typeof port["name"] === "string" ? port["name"] : "*",
+        ),
         3,
         "<unset>",
       ),
     ),
-    text("Endpoints", "The endpoints' addresses.", (object) => firstOf(records(object["endpoints"]).flatMap((endpoint) => list(endpoint["addresses"]).map(String)), 3, "<unset>")),
+    text("Endpoints", "The endpoints' addresses.", (object) =>
+      firstOf(
+        records(object["endpoints"]).flatMap((endpoint) => list(endpoint["addresses"]).map(String)),
+        3,
+        "<unset>",
+      ),
+    ),
     AGE,
   ],
 };

@@ -64,7 +64,12 @@ function summarizePod(pod: ApiObject): PodSummary {
     }
     if (terminated !== undefined) {
       const signal = num(terminated["signal"]);
-      reason = str(terminated["reason"]) !== "" ? `Init:${str(terminated["reason"])}` : signal !== 0 ? `Init:Signal:${signal}` : `Init:ExitCode:${num(terminated["exitCode"])}`;
+      reason =
+        str(terminated["reason"]) !== ""
+          ? `Init:${str(terminated["reason"])}`
+          : signal !== 0
+            ? `Init:Signal:${signal}`
+            : `Init:ExitCode:${num(terminated["exitCode"])}`;
     } else if (waitingReason !== "" && waitingReason !== "PodInitializing") {
       reason = `Init:${waitingReason}`;
     } else {
@@ -87,7 +92,8 @@ function summarizePod(pod: ApiObject): PodSummary {
       const terminated = present(state["terminated"]);
       if (waiting !== "") reason = waiting;
       else if (terminated !== undefined && str(terminated["reason"]) !== "") reason = str(terminated["reason"]);
-      else if (terminated !== undefined) reason = num(terminated["signal"]) !== 0 ? `Signal:${num(terminated["signal"])}` : `ExitCode:${num(terminated["exitCode"])}`;
+      else if (terminated !== undefined)
+        reason = num(terminated["signal"]) !== 0 ? `Signal:${num(terminated["signal"])}` : `ExitCode:${num(terminated["exitCode"])}`;
       else if (container["ready"] === true && present(state["running"]) !== undefined) {
         running = true;
         ready++;

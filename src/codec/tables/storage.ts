@@ -7,7 +7,9 @@ const spec = (object: ApiObject): Record<string, unknown> => record(object["spec
 /** The name, marked ` (default)` when an is-default-class annotation (stable or beta) says "true". */
 function storageClassName(storageClass: ApiObject, context: CellContext): string {
   const annotations = storageClass.metadata.annotations ?? {};
-  const isDefault = annotations[`storageclass.${context.keyDomain}/is-default-class`] === "true" || annotations[`storageclass.beta.${context.keyDomain}/is-default-class`] === "true";
+  const isDefault =
+    annotations[`storageclass.${context.keyDomain}/is-default-class`] === "true" ||
+    annotations[`storageclass.beta.${context.keyDomain}/is-default-class`] === "true";
   return `${storageClass.metadata.name ?? ""}${isDefault ? " (default)" : ""}`;
 }
 

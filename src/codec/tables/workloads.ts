@@ -109,7 +109,9 @@ export const BATCH_TABLES: KindTables = {
     text("Timezone", "The time zone of the schedule.", (object) => str(spec(object)["timeZone"]) || "<none>"),
     boolean("Suspend", "Whether new runs are held back.", (object) => optionalFlag(spec(object)["suspend"])),
     integer("Active", "Jobs now running.", (object) => list(status(object)["active"]).length),
-    text("Last Schedule", "Time since a job was last scheduled.", (object, context) => (status(object)["lastScheduleTime"] === undefined ? "<none>" : age(status(object)["lastScheduleTime"], context.now))),
+    text("Last Schedule", "Time since a job was last scheduled.", (object, context) =>
+      status(object)["lastScheduleTime"] === undefined ? "<none>" : age(status(object)["lastScheduleTime"], context.now),
+    ),
     AGE,
     ...templateColumns("spec.jobTemplate.spec.template", (object) => formatSelector(at(object, "spec.jobTemplate.spec.selector"))),
   ],

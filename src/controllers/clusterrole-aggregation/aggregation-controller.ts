@@ -51,7 +51,9 @@ export function labelSelectorRequirements(selector: unknown): LabelRequirement[]
 export function aggregatedRules(role: ApiObject, all: readonly ApiObject[]): unknown[] | undefined {
   const rule = role["aggregationRule"];
   if (!isPlainObject(rule)) return undefined;
-  const selectors = (Array.isArray(rule["clusterRoleSelectors"]) ? rule["clusterRoleSelectors"] : []).map(labelSelectorRequirements).filter((selector): selector is LabelRequirement[] => selector !== undefined);
+  const selectors = (Array.isArray(rule["clusterRoleSelectors"]) ? rule["clusterRoleSelectors"] : [])
+    .map(labelSelectorRequirements)
+    .filter((selector): selector is LabelRequirement[] => selector !== undefined);
   const rules: unknown[] = [];
   const seen = new Set<string>();
   const sorted = [...all].sort((a, b) => ((a.metadata.name ?? "") < (b.metadata.name ?? "") ? -1 : (a.metadata.name ?? "") > (b.metadata.name ?? "") ? 1 : 0));

@@ -8,7 +8,16 @@ import { applyStrategicMergePatch } from "./strategic-merge-patch.js";
 type PatchOperation = fastJsonPatch.Operation;
 
 function isOperationList(value: unknown): value is PatchOperation[] {
-  return Array.isArray(value) && value.every((item) => typeof item === "object" && item !== null && typeof (item as Record<string, unknown>)["op"] === "string" && typeof (item as Record<string, unknown>)["path"] === "string");
+  return (
+    Array.isArray(value) &&
+    value.every(
+      (item) =>
+        typeof item === "object" &&
+        item !== null &&
+        typeof (item as Record<string, unknown>)["op"] === "string" &&
+        typeof (item as Record<string, unknown>)["path"] === "string",
+    )
+  );
 }
 
 /**
@@ -27,7 +36,7 @@ export function applyPatch(format: BodyFormat, current: unknown, patch: unknown,
         const result = fastJsonPatch.applyPatch(structuredClone(current), patch, true, false);
         return result.newDocument;
       } catch (error) {
-        const message = error instanceof Error ? error.message.split("\n")[0] ?? error.message : String(error);
+        const message = error instanceof Error ? (error.message.split("\n")[0] ?? error.message) : String(error);
         throw new ApiError(422, "Invalid", `the server rejected our request due to an error in our request: ${message}`);
       }
     }

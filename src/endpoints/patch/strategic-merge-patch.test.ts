@@ -13,9 +13,38 @@ describe("applyStrategicMergePatch(): lists merge as the kind's schema says", ()
     {
       name: "pod containers merge by name, fields inside merge",
       schema: POD,
-      target: { spec: { containers: [{ name: "a", image: "1", env: [{ name: "X", value: "1" }] }, { name: "b", image: "1" }] } },
-      patch: { spec: { containers: [{ name: "a", env: [{ name: "Y", value: "2" }] }, { name: "c", image: "3" }] } },
-      result: { spec: { containers: [{ name: "a", image: "1", env: [{ name: "X", value: "1" }, { name: "Y", value: "2" }] }, { name: "b", image: "1" }, { name: "c", image: "3" }] } },
+      target: {
+        spec: {
+          containers: [
+            { name: "a", image: "1", env: [{ name: "X", value: "1" }] },
+            { name: "b", image: "1" },
+          ],
+        },
+      },
+      patch: {
+        spec: {
+          containers: [
+            { name: "a", env: [{ name: "Y", value: "2" }] },
+            { name: "c", image: "3" },
+          ],
+        },
+      },
+      result: {
+        spec: {
+          containers: [
+            {
+              name: "a",
+              image: "1",
+              env: [
+                { name: "X", value: "1" },
+                { name: "Y", value: "2" },
+              ],
+            },
+            { name: "b", image: "1" },
+            { name: "c", image: "3" },
+          ],
+        },
+      },
     },
     {
       name: "container ports merge by containerPort, service ports by port",

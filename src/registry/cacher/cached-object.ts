@@ -44,7 +44,15 @@ export interface ResourceCodec {
 export function toCachedObject(codec: ResourceCodec, key: string, value: string, revision: number): CachedObject {
   const object = codec.decode(value, revision);
   const metadata = object.metadata;
-  return { key, revision, json: JSON.stringify(object), name: metadata.name ?? "", namespace: metadata.namespace, labels: metadata.labels, extraFields: codec.extraFieldsOf(object) };
+  return {
+    key,
+    revision,
+    json: JSON.stringify(object),
+    name: metadata.name ?? "",
+    namespace: metadata.namespace,
+    labels: metadata.labels,
+    extraFields: codec.extraFieldsOf(object),
+  };
 }
 
 /** The same object at another revision (a DELETED event reports the deletion's revision). */

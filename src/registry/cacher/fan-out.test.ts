@@ -59,7 +59,7 @@ class RecordingSink implements ChunkSink {
       .toString("utf8")
       .split("\n")
       .filter((line) => line !== "")
-      .map((line) => String(((JSON.parse(line) as { object: ApiObject }).object.metadata.name)));
+      .map((line) => String((JSON.parse(line) as { object: ApiObject }).object.metadata.name));
   }
 }
 
@@ -122,10 +122,12 @@ describe("watch cache fan-out", () => {
     const late = watchFrom(cache, 0, 1);
     create(cache, "b", 2);
     cache.flush();
-    await Promise.all([early, late].map(({ watcher, done }) => {
-      watcher.end("closed");
-      return done;
-    }));
+    await Promise.all(
+      [early, late].map(({ watcher, done }) => {
+        watcher.end("closed");
+        return done;
+      }),
+    );
     assert.deepEqual(early.sink.names(), ["a", "b"]);
     assert.deepEqual(late.sink.names(), ["a", "b"]);
   });

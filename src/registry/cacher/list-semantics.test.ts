@@ -64,7 +64,10 @@ describe("resourceVersion semantics of get and list", () => {
       await server.call("POST", base, { body: { metadata: { name: "fresh" } } });
       const response = await list("");
       assert.ok(names(response.json).includes("fresh"));
-      assert.equal(meta(response.json)["resourceVersion"], String(Math.max(...(response.json["items"] as Json[]).map((item) => Number(meta(item)["resourceVersion"])))));
+      assert.equal(
+        meta(response.json)["resourceVersion"],
+        String(Math.max(...(response.json["items"] as Json[]).map((item) => Number(meta(item)["resourceVersion"])))),
+      );
       await server.call("DELETE", `${base}/fresh`);
     });
     it('limit unset, rv "0": any version', async () => {

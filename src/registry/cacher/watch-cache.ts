@@ -35,7 +35,7 @@ class CacheEvent {
   }
 
   json(which: EventView["which"]): string {
-    return which === "current" ? this.current?.json ?? "null" : this.previousAtRevision();
+    return which === "current" ? (this.current?.json ?? "null") : this.previousAtRevision();
   }
 
   /**
@@ -235,7 +235,10 @@ export class WatchCache {
     const now = (this.options.now ?? Date.now)();
     this.window.push(event);
     this.windowTimes.push(now);
-    while (this.window.length - this.windowHead > this.options.windowSize || (this.windowHead < this.window.length - 1 && now - (this.windowTimes[this.windowHead] ?? now) > this.options.windowMs)) {
+    while (
+      this.window.length - this.windowHead > this.options.windowSize ||
+      (this.windowHead < this.window.length - 1 && now - (this.windowTimes[this.windowHead] ?? now) > this.options.windowMs)
+    ) {
       this.windowStart = this.window[this.windowHead]?.revision ?? this.windowStart;
       this.windowHead++;
     }
@@ -263,7 +266,10 @@ export class WatchCache {
    * Objects under `prefix` after `startAfter`, passing `matches`, at most `limit` (0 = all).
    * `remaining` counts the keys under the prefix after the last one returned.
    */
-  list(prefix: string, options: { startAfter?: string; limit: number; matches?: (object: CachedObject) => boolean }): { items: CachedObject[]; remaining: number; lastKey: string | undefined } {
+  list(
+    prefix: string,
+    options: { startAfter?: string; limit: number; matches?: (object: CachedObject) => boolean },
+  ): { items: CachedObject[]; remaining: number; lastKey: string | undefined } {
     const items: CachedObject[] = [];
     let index = options.startAfter === undefined ? this.indexOf(prefix) : this.indexOf(options.startAfter);
     if (options.startAfter !== undefined && this.keys[index] === options.startAfter) index++;
@@ -312,7 +318,12 @@ export class WatchCache {
    * when the revision is older than the window (the caller answers 410).
    * Registration and the backlog are taken in one synchronous step, so nothing is missed.
    */
-  watch(filter: WatchFilter, start: WatchStart, currentRevision: number, options: { encode?: EventEncoder; initialEventsEnd?: string }): CacheWatcher | undefined {
+  watch(
+    filter: WatchFilter,
+    start: WatchStart,
+    currentRevision: number,
+    options: { encode?: EventEncoder; initialEventsEnd?: string },
+  ): CacheWatcher | undefined {
     const encode = options.encode ?? jsonLine;
     if (start.kind === "revision" && start.revision < this.windowStart) return undefined;
     const startRevision = start.kind === "state" ? currentRevision : Math.max(start.revision, this.windowStart);
@@ -331,7 +342,8 @@ export class WatchCache {
       onEnd: (ended) => this.remove(ended, joined),
     });
     if (start.kind === "state") {
-      for (const object of this.list(filter.prefix, { limit: 0, matches: (candidate) => filterMatches(filter, candidate) }).items) watcher.pushBacklog(encode("ADDED", object.json));
+      for (const object of this.list(filter.prefix, { limit: 0, matches: (candidate) => filterMatches(filter, candidate) }).items)
+        watcher.pushBacklog(encode("ADDED", object.json));
       if (options.initialEventsEnd !== undefined) watcher.pushBacklog(options.initialEventsEnd);
     } else {
       for (let index = this.firstEventAfter(start.revision); index < this.window.length; index++) {

@@ -50,7 +50,13 @@ describe("watch semantics", () => {
   it("rv unset: synthetic ADDED for the current state, then changes", async () => {
     const reader = await watch("");
     const initial = await reader.next(2);
-    assert.deepEqual(initial.map((event) => [event.type, nameOf(event)]), [["ADDED", "existing-1"], ["ADDED", "existing-2"]]);
+    assert.deepEqual(
+      initial.map((event) => [event.type, nameOf(event)]),
+      [
+        ["ADDED", "existing-1"],
+        ["ADDED", "existing-2"],
+      ],
+    );
     await create("after-unset");
     const [added] = await reader.next(1);
     assert.deepEqual([added?.type, added === undefined ? "" : nameOf(added)], ["ADDED", "after-unset"]);
@@ -71,7 +77,13 @@ describe("watch semantics", () => {
     const second = await create("watch-next");
     await server.call("DELETE", `${base}/watch-next`);
     const events = await reader.next(2);
-    assert.deepEqual(events.map((event) => [event.type, nameOf(event)]), [["ADDED", "watch-next"], ["DELETED", "watch-next"]]);
+    assert.deepEqual(
+      events.map((event) => [event.type, nameOf(event)]),
+      [
+        ["ADDED", "watch-next"],
+        ["DELETED", "watch-next"],
+      ],
+    );
     assert.equal(versionOf(events[0] ?? { type: "", object: {} }), second);
     assert.ok(Number(versionOf(events[1] ?? { type: "", object: {} })) > Number(second), "DELETED carries the deletion's version");
   });
@@ -102,7 +114,14 @@ describe("watch semantics", () => {
     await server.call("PATCH", `${base}/blue-1`, { body: { metadata: { labels: { team: "red" } } }, headers: MERGE });
     await server.call("PATCH", `${base}/red-1`, { body: { metadata: { labels: { team: "blue" } } }, headers: MERGE });
     const events = await reader.next(3);
-    assert.deepEqual(events.map((event) => [event.type, nameOf(event)]), [["ADDED", "blue-1"], ["DELETED", "blue-1"], ["ADDED", "red-1"]]);
+    assert.deepEqual(
+      events.map((event) => [event.type, nameOf(event)]),
+      [
+        ["ADDED", "blue-1"],
+        ["DELETED", "blue-1"],
+        ["ADDED", "red-1"],
+      ],
+    );
   });
 
   it("watches one object by its path and by fieldSelector=metadata.name", async () => {
@@ -159,7 +178,11 @@ describe("watch semantics", () => {
     const a = (await first.next(30)).map(versionOf);
     const b = (await second.next(30)).map(versionOf);
     assert.deepEqual(a, b);
-    assert.deepEqual([...a].sort((x, y) => Number(x) - Number(y)), a, "in version order");
+    assert.deepEqual(
+      [...a].sort((x, y) => Number(x) - Number(y)),
+      a,
+      "in version order",
+    );
   });
 });
 

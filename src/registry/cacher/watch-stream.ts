@@ -27,7 +27,6 @@ export interface CachedWatchRequest {
   readonly error: (error: ApiError) => string;
 }
 
-
 /**
  * Opens a watch on the cache: waits as the start needs, registers the watcher (so anything
  * committed after this resolves is delivered), and returns the stream. Start by the spec's watch

@@ -156,7 +156,8 @@ export function hpaV1StoredAsV2(annotationPrefix: string): StoredAs {
       const metrics: unknown[] = [];
       const target = spec["targetCPUUtilizationPercentage"];
       delete spec["targetCPUUtilizationPercentage"];
-      if (typeof target === "number") metrics.push({ type: "Resource", resource: { name: "cpu", target: { type: "Utilization", averageUtilization: target } } });
+      if (typeof target === "number")
+        metrics.push({ type: "Resource", resource: { name: "cpu", target: { type: "Utilization", averageUtilization: target } } });
       const extra = takeJson(annotations, metricsKey);
       if (Array.isArray(extra)) metrics.push(...extra);
       if (metrics.length > 0) spec["metrics"] = metrics;
@@ -185,7 +186,8 @@ export function hpaV1StoredAsV2(annotationPrefix: string): StoredAs {
       delete spec["metrics"];
       const cpu = metrics.find(isCpuUtilization);
       const others = metrics.filter((metric) => metric !== cpu);
-      if (isPlainObject(cpu) && isPlainObject(cpu["resource"]) && isPlainObject(cpu["resource"]["target"])) spec["targetCPUUtilizationPercentage"] = cpu["resource"]["target"]["averageUtilization"];
+      if (isPlainObject(cpu) && isPlainObject(cpu["resource"]) && isPlainObject(cpu["resource"]["target"]))
+        spec["targetCPUUtilizationPercentage"] = cpu["resource"]["target"]["averageUtilization"];
       if (others.length > 0) annotations[metricsKey] = JSON.stringify(others);
       if (spec["behavior"] !== undefined) {
         annotations[behaviorKey] = JSON.stringify(spec["behavior"]);
@@ -194,9 +196,18 @@ export function hpaV1StoredAsV2(annotationPrefix: string): StoredAs {
       if (status !== undefined) {
         const current = Array.isArray(status["currentMetrics"]) ? status["currentMetrics"] : [];
         delete status["currentMetrics"];
-        const currentCpu = current.find((metric) => isPlainObject(metric) && metric["type"] === "Resource" && isPlainObject(metric["resource"]) && metric["resource"]["name"] === "cpu" && isPlainObject(metric["resource"]["current"]) && metric["resource"]["current"]["averageUtilization"] !== undefined);
+        const currentCpu = current.find(
+          (metric) =>
+            isPlainObject(metric) &&
+            metric["type"] === "Resource" &&
+            isPlainObject(metric["resource"]) &&
+            metric["resource"]["name"] === "cpu" &&
+            isPlainObject(metric["resource"]["current"]) &&
+            metric["resource"]["current"]["averageUtilization"] !== undefined,
+        );
         const otherCurrent = current.filter((metric) => metric !== currentCpu);
-        if (isPlainObject(currentCpu) && isPlainObject(currentCpu["resource"]) && isPlainObject(currentCpu["resource"]["current"])) status["currentCPUUtilizationPercentage"] = currentCpu["resource"]["current"]["averageUtilization"];
+        if (isPlainObject(currentCpu) && isPlainObject(currentCpu["resource"]) && isPlainObject(currentCpu["resource"]["current"]))
+          status["currentCPUUtilizationPercentage"] = currentCpu["resource"]["current"]["averageUtilization"];
         if (otherCurrent.length > 0) annotations[currentMetricsKey] = JSON.stringify(otherCurrent);
         if (status["conditions"] !== undefined) {
           annotations[conditionsKey] = JSON.stringify(status["conditions"]);

@@ -60,7 +60,12 @@ export function defineResource(declaration: ResourceDeclaration): ResourceDefini
 }
 
 /** The definitions with a create-only sub-resource handler added to one resource (e.g. `serviceaccounts/token`). */
-export function withSubresourceHandler(definitions: readonly ResourceDefinition[], target: { readonly group: string; readonly version: string; readonly plural: string }, name: string, handler: CreateOnlyHandler): ResourceDefinition[] {
+export function withSubresourceHandler(
+  definitions: readonly ResourceDefinition[],
+  target: { readonly group: string; readonly version: string; readonly plural: string },
+  name: string,
+  handler: CreateOnlyHandler,
+): ResourceDefinition[] {
   return definitions.map((definition) => {
     if (definition.group !== target.group || definition.version !== target.version || definition.plural !== target.plural) return definition;
     return { ...definition, subresourceHandlers: new Map([...(definition.subresourceHandlers ?? []), [name, handler]]) };

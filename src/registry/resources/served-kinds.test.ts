@@ -53,11 +53,24 @@ function minimalObjects(profile: Profile): Map<string, Json> {
     ["batch/v1/CronJob", { spec: { schedule: "*/5 * * * *", jobTemplate: { spec: jobSpec } } }],
     ["batch/v1beta1/CronJob", { spec: { schedule: "@hourly", jobTemplate: { spec: jobSpec } } }],
     ["autoscaling/v2/HorizontalPodAutoscaler", { spec: { scaleTargetRef: { apiVersion: "apps/v1", kind: "Deployment", name: "x" }, maxReplicas: 5 } }],
-    ["autoscaling/v1/HorizontalPodAutoscaler", { spec: { scaleTargetRef: { apiVersion: "apps/v1", kind: "Deployment", name: "x" }, maxReplicas: 5, targetCPUUtilizationPercentage: 70 } }],
+    [
+      "autoscaling/v1/HorizontalPodAutoscaler",
+      { spec: { scaleTargetRef: { apiVersion: "apps/v1", kind: "Deployment", name: "x" }, maxReplicas: 5, targetCPUUtilizationPercentage: 70 } },
+    ],
     ["policy/v1/PodDisruptionBudget", { spec: { minAvailable: 1, selector } }],
     ["policy/v1beta1/PodDisruptionBudget", { spec: { maxUnavailable: "50%", selector } }],
-    ["policy/v1beta1/PodSecurityPolicy", { spec: { seLinux: { rule: "RunAsAny" }, runAsUser: { rule: "RunAsAny" }, fsGroup: { rule: "RunAsAny" }, supplementalGroups: { rule: "RunAsAny" } } }],
-    [`${g("networking")}/v1/Ingress`, { spec: { rules: [{ host: "x.example.com", http: { paths: [{ path: "/", pathType: "Prefix", backend: { service: { name: "x", port: { number: 80 } } } }] } }] } }],
+    [
+      "policy/v1beta1/PodSecurityPolicy",
+      { spec: { seLinux: { rule: "RunAsAny" }, runAsUser: { rule: "RunAsAny" }, fsGroup: { rule: "RunAsAny" }, supplementalGroups: { rule: "RunAsAny" } } },
+    ],
+    [
+      `${g("networking")}/v1/Ingress`,
+      {
+        spec: {
+          rules: [{ host: "x.example.com", http: { paths: [{ path: "/", pathType: "Prefix", backend: { service: { name: "x", port: { number: 80 } } } }] } }],
+        },
+      },
+    ],
     [`${g("networking")}/v1/IngressClass`, { spec: { controller: "example.com/ingress" } }],
     [`${g("networking")}/v1/NetworkPolicy`, { spec: { podSelector: {} } }],
     [`${g("storage")}/v1/StorageClass`, { provisioner: "example.com/disk" }],
@@ -69,20 +82,74 @@ function minimalObjects(profile: Profile): Map<string, Json> {
     [`${g("node")}/v1beta1/RuntimeClass`, { handler: "runc" }],
     [`${g("coordination")}/v1/Lease`, { spec: { holderIdentity: "a", leaseDurationSeconds: 15 } }],
     [`${g("discovery")}/v1/EndpointSlice`, endpointSlice],
-    [`${g("discovery")}/v1beta1/EndpointSlice`, { ...endpointSlice, endpoints: [{ addresses: ["10.0.0.1"], nodeName: "n1", topology: { [`topology.${profile.keyDomain}/zone`]: "z1", [`${profile.keyDomain}/hostname`]: "n1", rack: "r7" } }] }],
-    [`${g("events")}/v1/Event`, { eventTime: "2026-01-01T00:00:00.000000Z", type: "Normal", reason: "Started", action: "Start", reportingController: "example.com/ctl", reportingInstance: "ctl-1", regarding: { kind: "Pod", name: "p", namespace: "default" } }],
-    [`${g("events")}/v1beta1/Event`, { eventTime: "2026-01-01T00:00:00.000000Z", type: "Normal", reason: "Started", action: "Start", reportingController: "example.com/ctl", reportingInstance: "ctl-1" }],
+    [
+      `${g("discovery")}/v1beta1/EndpointSlice`,
+      {
+        ...endpointSlice,
+        endpoints: [
+          {
+            addresses: ["10.0.0.1"],
+            nodeName: "n1",
+            topology: { [`topology.${profile.keyDomain}/zone`]: "z1", [`${profile.keyDomain}/hostname`]: "n1", rack: "r7" },
+          },
+        ],
+      },
+    ],
+    [
+      `${g("events")}/v1/Event`,
+      {
+        eventTime: "2026-01-01T00:00:00.000000Z",
+        type: "Normal",
+        reason: "Started",
+        action: "Start",
+        reportingController: "example.com/ctl",
+        reportingInstance: "ctl-1",
+        regarding: { kind: "Pod", name: "p", namespace: "default" },
+      },
+    ],
+    [
+      `${g("events")}/v1beta1/Event`,
+      {
+        eventTime: "2026-01-01T00:00:00.000000Z",
+        type: "Normal",
+        reason: "Started",
+        action: "Start",
+        reportingController: "example.com/ctl",
+        reportingInstance: "ctl-1",
+      },
+    ],
     [`${g("certificates")}/v1/CertificateSigningRequest`, { spec: { request: TEST_CSR_REQUEST, signerName: "example.com/signer", usages: ["client auth"] } }],
     [`${g("admissionregistration")}/v1/MutatingWebhookConfiguration`, { webhooks: [webhook("mutate.example.com")] }],
     [`${g("admissionregistration")}/v1/ValidatingWebhookConfiguration`, { webhooks: [webhook("validate.example.com")] }],
-    [`${g("admissionregistration")}/v1beta1/MutatingWebhookConfiguration`, { webhooks: [{ name: "old.mutate.example.com", clientConfig: { service: { namespace: "default", name: "hook" } } }] }],
-    [`${g("admissionregistration")}/v1beta1/ValidatingWebhookConfiguration`, { webhooks: [{ name: "old.validate.example.com", clientConfig: { service: { namespace: "default", name: "hook" } } }] }],
+    [
+      `${g("admissionregistration")}/v1beta1/MutatingWebhookConfiguration`,
+      { webhooks: [{ name: "old.mutate.example.com", clientConfig: { service: { namespace: "default", name: "hook" } } }] },
+    ],
+    [
+      `${g("admissionregistration")}/v1beta1/ValidatingWebhookConfiguration`,
+      { webhooks: [{ name: "old.validate.example.com", clientConfig: { service: { namespace: "default", name: "hook" } } }] },
+    ],
     [`${g("flowcontrol.apiserver")}/v1/FlowSchema`, { spec: { priorityLevelConfiguration: { name: "global-default" }, matchingPrecedence: 500 } }],
-    [`${g("flowcontrol.apiserver")}/v1/PriorityLevelConfiguration`, { spec: { type: "Limited", limited: { nominalConcurrencyShares: 10, limitResponse: { type: "Reject" } } } }],
+    [
+      `${g("flowcontrol.apiserver")}/v1/PriorityLevelConfiguration`,
+      { spec: { type: "Limited", limited: { nominalConcurrencyShares: 10, limitResponse: { type: "Reject" } } } },
+    ],
     [`${g("rbac.authorization")}/v1/Role`, { rules: [{ apiGroups: [""], resources: ["configmaps"], verbs: ["get"] }] }],
     [`${g("rbac.authorization")}/v1/ClusterRole`, { rules: [{ apiGroups: [""], resources: ["configmaps"], verbs: ["get"] }] }],
-    [`${g("rbac.authorization")}/v1/RoleBinding`, { roleRef: { apiGroup: g("rbac.authorization"), kind: "ClusterRole", name: "view" }, subjects: [{ kind: "User", name: "alice", apiGroup: g("rbac.authorization") }] }],
-    [`${g("rbac.authorization")}/v1/ClusterRoleBinding`, { roleRef: { apiGroup: g("rbac.authorization"), kind: "ClusterRole", name: "view" }, subjects: [{ kind: "User", name: "alice", apiGroup: g("rbac.authorization") }] }],
+    [
+      `${g("rbac.authorization")}/v1/RoleBinding`,
+      {
+        roleRef: { apiGroup: g("rbac.authorization"), kind: "ClusterRole", name: "view" },
+        subjects: [{ kind: "User", name: "alice", apiGroup: g("rbac.authorization") }],
+      },
+    ],
+    [
+      `${g("rbac.authorization")}/v1/ClusterRoleBinding`,
+      {
+        roleRef: { apiGroup: g("rbac.authorization"), kind: "ClusterRole", name: "view" },
+        subjects: [{ kind: "User", name: "alice", apiGroup: g("rbac.authorization") }],
+      },
+    ],
   ]);
 }
 
@@ -100,7 +167,14 @@ function crdObject(name: string, profile: Profile): Json {
       group: group.join("."),
       scope: "Namespaced",
       names: { plural, kind: "Widget" },
-      versions: [{ name: "v1", served: true, storage: true, schema: { openAPIV3Schema: { type: "object", properties: { spec: { type: "object", [`${prefix}preserve-unknown-fields`]: true } } } } }],
+      versions: [
+        {
+          name: "v1",
+          served: true,
+          storage: true,
+          schema: { openAPIV3Schema: { type: "object", properties: { spec: { type: "object", [`${prefix}preserve-unknown-fields`]: true } } } },
+        },
+      ],
     },
   };
 }
@@ -120,7 +194,11 @@ for (const profile of [ORCH_PROFILE, KUBERNETES_PROFILE]) {
       const missing = server.server.registry.stores
         .map((store) => store.definition)
         .filter((definition) => definition.virtual === undefined && definition.kind !== "ComponentStatus")
-        .filter((definition) => definition.schema === undefined || (definition.kind !== "CustomResourceDefinition" && !objects.has(`${definition.group}/${definition.version}/${definition.kind}`)))
+        .filter(
+          (definition) =>
+            definition.schema === undefined ||
+            (definition.kind !== "CustomResourceDefinition" && !objects.has(`${definition.group}/${definition.version}/${definition.kind}`)),
+        )
         .map((definition) => `${definition.group}/${definition.version}/${definition.kind}`);
       assert.deepEqual(missing, []);
     });
@@ -142,17 +220,27 @@ for (const profile of [ORCH_PROFILE, KUBERNETES_PROFILE]) {
           failures.push(`${label} ${step}: ${status} ${text.slice(0, 300)}`);
           return false;
         };
-        const created = await server.call("POST", `${collection}?fieldValidation=Strict`, { body: { apiVersion: apiVersionOf(definition), kind: definition.kind, metadata: { name }, ...body } });
+        const created = await server.call("POST", `${collection}?fieldValidation=Strict`, {
+          body: { apiVersion: apiVersionOf(definition), kind: definition.kind, metadata: { name }, ...body },
+        });
         if (!check("create", created.status, [201], created.text)) continue;
         const read = await server.call("GET", item);
         if (!check("get", read.status, [200], read.text)) continue;
         const list = await server.call("GET", collection);
-        if (check("list", list.status, [200], list.text) && !(list.json["items"] as Json[]).some((entry) => (entry["metadata"] as Json)["name"] === name)) failures.push(`${label} list: ${name} missing`);
+        if (check("list", list.status, [200], list.text) && !(list.json["items"] as Json[]).some((entry) => (entry["metadata"] as Json)["name"] === name))
+          failures.push(`${label} list: ${name} missing`);
         const metadata = read.json["metadata"] as Json;
-        const updated = await server.call("PUT", `${item}?fieldValidation=Strict`, { body: { ...read.json, metadata: { ...metadata, labels: { ...(metadata["labels"] as Json | undefined), updated: "yes" } } } });
-        if (check("update", updated.status, [200], updated.text) && ((updated.json["metadata"] as Json)["labels"] as Json)["updated"] !== "yes") failures.push(`${label} update: label not kept`);
-        const patched = await server.call("PATCH", `${item}?fieldValidation=Strict`, { body: { metadata: { annotations: { patched: "yes" } } }, headers: { "content-type": "application/merge-patch+json" } });
-        if (check("patch", patched.status, [200], patched.text) && ((patched.json["metadata"] as Json)["annotations"] as Json)["patched"] !== "yes") failures.push(`${label} patch: annotation not kept`);
+        const updated = await server.call("PUT", `${item}?fieldValidation=Strict`, {
+          body: { ...read.json, metadata: { ...metadata, labels: { ...(metadata["labels"] as Json | undefined), updated: "yes" } } },
+        });
+        if (check("update", updated.status, [200], updated.text) && ((updated.json["metadata"] as Json)["labels"] as Json)["updated"] !== "yes")
+          failures.push(`${label} update: label not kept`);
+        const patched = await server.call("PATCH", `${item}?fieldValidation=Strict`, {
+          body: { metadata: { annotations: { patched: "yes" } } },
+          headers: { "content-type": "application/merge-patch+json" },
+        });
+        if (check("patch", patched.status, [200], patched.text) && ((patched.json["metadata"] as Json)["annotations"] as Json)["patched"] !== "yes")
+          failures.push(`${label} patch: annotation not kept`);
         const deleted = await server.call("DELETE", item);
         if (!check("delete", deleted.status, [200], deleted.text) || definition.kind === "Namespace") continue;
         const gone = await server.call("GET", item);
@@ -181,7 +269,9 @@ for (const profile of [ORCH_PROFILE, KUBERNETES_PROFILE]) {
         const namespaced = definition.scope === "Namespaced";
         const served = pathOf(definition.group, definition.version, definition.plural, namespaced, name);
         const collection = served.slice(0, served.lastIndexOf("/"));
-        const created = await server.call("POST", collection, { body: { apiVersion: apiVersionOf(definition), kind: definition.kind, metadata: { name }, ...body } });
+        const created = await server.call("POST", collection, {
+          body: { apiVersion: apiVersionOf(definition), kind: definition.kind, metadata: { name }, ...body },
+        });
         if (created.status !== 201) {
           failures.push(`${label} create: ${created.status} ${created.text.slice(0, 200)}`);
           continue;
@@ -190,13 +280,17 @@ for (const profile of [ORCH_PROFILE, KUBERNETES_PROFILE]) {
         // they are recorded per version and not converted).
         const comparable = (json: Json): string => canonicalJson({ ...json, metadata: { ...(json["metadata"] as Json), managedFields: undefined } });
         const again = await server.call("GET", served);
-        if (comparable(again.json) !== comparable(created.json)) failures.push(`${label}: read back differs from the create response: ${comparable(again.json).slice(0, 400)} vs ${comparable(created.json).slice(0, 400)}`);
+        if (comparable(again.json) !== comparable(created.json))
+          failures.push(
+            `${label}: read back differs from the create response: ${comparable(again.json).slice(0, 400)} vs ${comparable(created.json).slice(0, 400)}`,
+          );
         // The storage version holds the same object (same version, same identity).
         const storagePath = pathOf(storedAs.group, storedAs.version, storedAs.plural, namespaced, name);
         const inStorage = await server.call("GET", storagePath);
         const storageMeta = inStorage.json["metadata"] as Json;
         const createdMeta = created.json["metadata"] as Json;
-        if (inStorage.status !== 200 || storageMeta["uid"] !== createdMeta["uid"] || storageMeta["resourceVersion"] !== createdMeta["resourceVersion"]) failures.push(`${label}: not the same stored object at ${storedAs.group}/${storedAs.version}`);
+        if (inStorage.status !== 200 || storageMeta["uid"] !== createdMeta["uid"] || storageMeta["resourceVersion"] !== createdMeta["resourceVersion"])
+          failures.push(`${label}: not the same stored object at ${storedAs.group}/${storedAs.version}`);
         await server.call("DELETE", served);
       }
       assert.deepEqual(failures, []);

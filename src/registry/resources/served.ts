@@ -16,6 +16,12 @@ export interface BuiltinResourceOptions {
 
 /** Every built-in resource at every version, before `--runtime-config` picks the enabled ones. */
 export function builtinResources(profile: Profile, options: BuiltinResourceOptions): ResourceDefinition[] {
-  const served = [...coreResources(profile), ...appsResources(), ...catalogueResources(profile), ...rbacResources(profile), ...accessReviewResources(profile, options.accessReviewer)];
+  const served = [
+    ...coreResources(profile),
+    ...appsResources(),
+    ...catalogueResources(profile),
+    ...rbacResources(profile),
+    ...accessReviewResources(profile, options.accessReviewer),
+  ];
   return options.authenticationApis === undefined ? served : withAuthenticationApis(profile, served, options.authenticationApis);
 }

@@ -58,7 +58,13 @@ function toReviewRules(rules: readonly PolicyRule[]): Pick<RulesReviewStatus, "r
   const nonResourceRules: RulesReviewStatus["nonResourceRules"][number][] = [];
   for (const rule of rules) {
     if ((rule.nonResourceURLs ?? []).length > 0) nonResourceRules.push({ verbs: rule.verbs, nonResourceURLs: rule.nonResourceURLs });
-    else resourceRules.push({ verbs: rule.verbs, ...(rule.apiGroups === undefined ? {} : { apiGroups: rule.apiGroups }), ...(rule.resources === undefined ? {} : { resources: rule.resources }), ...(rule.resourceNames === undefined || rule.resourceNames.length === 0 ? {} : { resourceNames: rule.resourceNames }) });
+    else
+      resourceRules.push({
+        verbs: rule.verbs,
+        ...(rule.apiGroups === undefined ? {} : { apiGroups: rule.apiGroups }),
+        ...(rule.resources === undefined ? {} : { resources: rule.resources }),
+        ...(rule.resourceNames === undefined || rule.resourceNames.length === 0 ? {} : { resourceNames: rule.resourceNames }),
+      });
   }
   return { resourceRules, nonResourceRules };
 }
@@ -75,7 +81,10 @@ export function createAuthorization(options: AuthorizationOptions): Authorizatio
   const names = rbacNames(profile);
   const feeds = feedSet(registry, options.storage, options.cacher);
   const rbac = (plural: string) => feeds.feed(names.group, "v1", plural);
-  const index = new RbacIndex({ roles: rbac("roles"), clusterRoles: rbac("clusterroles"), roleBindings: rbac("rolebindings"), clusterRoleBindings: rbac("clusterrolebindings") }, names.group);
+  const index = new RbacIndex(
+    { roles: rbac("roles"), clusterRoles: rbac("clusterroles"), roleBindings: rbac("rolebindings"), clusterRoleBindings: rbac("clusterrolebindings") },
+    names.group,
+  );
   const wait = { freshnessWaitMs: options.freshnessWaitMs };
   let graph: NodeGraph | undefined;
   let policies: AbacPolicy[] | undefined;
@@ -158,7 +167,11 @@ export function createAuthorization(options: AuthorizationOptions): Authorizatio
   };
 
   const controllers: Controller[] = [
-    aggregationController({ client: registryClient(registry, metaGroup(profile)), group: names.group, onError: (error) => logger.error("clusterrole aggregation", errorFields(error)) }),
+    aggregationController({
+      client: registryClient(registry, metaGroup(profile)),
+      group: names.group,
+      onError: (error) => logger.error("clusterrole aggregation", errorFields(error)),
+    }),
   ];
 
   return {
@@ -217,7 +230,10 @@ async function reconcileDefaultPolicy(registry: Registry, profile: Profile, logg
   const roles = registry.find(names.group, "v1", "clusterroles");
   const bindings = registry.find(names.group, "v1", "clusterrolebindings");
   if (roles === undefined || bindings === undefined) throw new Error("the RBAC API is not served");
-  const work: [Store, ApiObject, typeof reconcileRole][] = [...policy.clusterRoles.map((role): [Store, ApiObject, typeof reconcileRole] => [roles, role, reconcileRole]), ...policy.clusterRoleBindings.map((binding): [Store, ApiObject, typeof reconcileRole] => [bindings, binding, reconcileBinding])];
+  const work: [Store, ApiObject, typeof reconcileRole][] = [
+    ...policy.clusterRoles.map((role): [Store, ApiObject, typeof reconcileRole] => [roles, role, reconcileRole]),
+    ...policy.clusterRoleBindings.map((binding): [Store, ApiObject, typeof reconcileRole] => [bindings, binding, reconcileBinding]),
+  ];
   // Independent objects, reconciled concurrently: the first start's creates share fsyncs.
   await Promise.all(
     work.map(async ([store, expected, reconcile]) => {

@@ -23,7 +23,10 @@ export function authorizeFilter(authorizer: Authorizer): Filter {
     const attributes = requestAttributes(requireInfo(context), context.request.query);
     const decision = await authorizer.authorize(user, attributes);
     if (decision.kind !== "allow") {
-      const target = attributes.kind === "resource" ? { group: attributes.group, resource: attributes.resource, name: attributes.name === "" ? undefined : attributes.name } : undefined;
+      const target =
+        attributes.kind === "resource"
+          ? { group: attributes.group, resource: attributes.resource, name: attributes.name === "" ? undefined : attributes.name }
+          : undefined;
       const message = describeForbidden(user.name, attributes);
       throw forbidden(decision.reason === "" ? message : `${message}: ${decision.reason}`, target);
     }

@@ -23,7 +23,16 @@ function recordingAuthorizer(allowed: readonly string[]): Authorizer & { asked: 
 }
 
 async function run(authorizer: Authorizer, rawHeaders: string[]): Promise<UserInfo> {
-  const request: ApiRequest = { method: "GET", path: "/api", query: new URLSearchParams(), headers: joinedHeaders(rawHeaders), rawHeaders, body: async () => Buffer.alloc(0), peerCertificate: undefined, signal: new AbortController().signal };
+  const request: ApiRequest = {
+    method: "GET",
+    path: "/api",
+    query: new URLSearchParams(),
+    headers: joinedHeaders(rawHeaders),
+    rawHeaders,
+    body: async () => Buffer.alloc(0),
+    peerCertificate: undefined,
+    signal: new AbortController().signal,
+  };
   const context: RequestContext = { request, warnings: [], user: { name: "alice", groups: ["devs", "system:authenticated"] } };
   let seen: UserInfo | undefined;
   await impersonateFilter(authorizer, { authenticationGroup: GROUP })(async (next) => {
@@ -40,7 +49,9 @@ describe("impersonateFilter()", () => {
     const user = await run(authorizer, ["Impersonate-User", "bob", "Impersonate-Group", "ops", "Impersonate-Uid", "u-9", "Impersonate-Extra-Scopes", "view"]);
     assert.deepEqual(user, { name: "bob", groups: ["ops", "system:authenticated"], uid: "u-9", extra: { scopes: ["view"] } });
     assert.deepEqual(
-      authorizer.asked.map((attributes) => (attributes.kind === "resource" ? [attributes.verb, attributes.group, attributes.resource, attributes.subresource, attributes.name] : [])),
+      authorizer.asked.map((attributes) =>
+        attributes.kind === "resource" ? [attributes.verb, attributes.group, attributes.resource, attributes.subresource, attributes.name] : [],
+      ),
       [
         ["impersonate", "", "users", "", "bob"],
         ["impersonate", "", "groups", "", "ops"],
@@ -61,7 +72,10 @@ describe("impersonateFilter()", () => {
     await assert.rejects(run(authorizer, ["Impersonate-User", "bob", "Impersonate-Group", "ops", "Impersonate-Group", "system:masters"]), (error: unknown) => {
       assert.ok(error instanceof ApiError);
       assert.equal(error.code, 403);
-      assert.equal(error.message, 'groups "system:masters" is forbidden: User "alice" cannot impersonate resource "groups" in API group "" at the cluster scope');
+      assert.equal(
+        error.message,
+        'groups "system:masters" is forbidden: User "alice" cannot impersonate resource "groups" in API group "" at the cluster scope',
+      );
       return true;
     });
   });
@@ -78,7 +92,7 @@ function joinedHeaders(rawHeaders: readonly string[]): Record<string, string> {
   const headers: Record<string, string> = {};
   for (let index = 0; index + 1 < rawHeaders.length; index += 2) {
     const name = (rawHeaders[index] ?? "").toLowerCase();
-    headers[name] = headers[name] === undefined ? rawHeaders[index + 1] ?? "" : `${headers[name]}, ${rawHeaders[index + 1] ?? ""}`;
+    headers[name] = headers[name] === undefined ? (rawHeaders[index + 1] ?? "") : `${headers[name]}, ${rawHeaders[index + 1] ?? ""}`;
   }
   return headers;
 }

@@ -5,7 +5,15 @@ import { requireUser, type Filter } from "../../request/context.js";
 import { describeForbidden } from "./authorize.js";
 
 function check(resource: string, name: string, options: { group?: string; namespace?: string; subresource?: string } = {}): ResourceAttributes {
-  return { kind: "resource", verb: "impersonate", group: options.group ?? "", namespace: options.namespace ?? "", resource, name, subresource: options.subresource ?? "" };
+  return {
+    kind: "resource",
+    verb: "impersonate",
+    group: options.group ?? "",
+    namespace: options.namespace ?? "",
+    resource,
+    name,
+    subresource: options.subresource ?? "",
+  };
 }
 
 /**

@@ -11,7 +11,13 @@ export interface HealthCheck {
  * each as `[+]name ok`; `?exclude=name` skips one; a single check by path suffix. Failure
  * reasons are not shown publicly, only `[-]name failed: reason withheld`.
  */
-export async function runHealth(kind: string, checks: readonly HealthCheck[], subPath: string, query: URLSearchParams, signal: AbortSignal): Promise<ApiResponse> {
+export async function runHealth(
+  kind: string,
+  checks: readonly HealthCheck[],
+  subPath: string,
+  query: URLSearchParams,
+  signal: AbortSignal,
+): Promise<ApiResponse> {
   const selected = subPath === "" ? checks : checks.filter((check) => check.name === subPath);
   if (subPath !== "" && selected.length === 0) return { status: 404, headers: { "content-type": "text/plain; charset=utf-8" }, body: "404 page not found\n" };
   const excluded = new Set(query.getAll("exclude"));

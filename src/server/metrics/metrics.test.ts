@@ -26,7 +26,10 @@ describe("/metrics", () => {
 
   it("counts deprecated versions requested, with the release they are removed in", async () => {
     const before = await server.call("GET", "/metrics");
-    assert.equal(sample(before.text, "apiserver_requested_deprecated_apis", { group: "policy", version: "v1beta1", resource: "poddisruptionbudgets" }), undefined);
+    assert.equal(
+      sample(before.text, "apiserver_requested_deprecated_apis", { group: "policy", version: "v1beta1", resource: "poddisruptionbudgets" }),
+      undefined,
+    );
     const listed = await server.call("GET", "/apis/policy/v1beta1/namespaces/default/poddisruptionbudgets");
     assert.equal(listed.status, 200);
     assert.ok(String(listed.headers["warning"]).includes("deprecated"));
@@ -34,7 +37,16 @@ describe("/metrics", () => {
     const metrics = await server.call("GET", "/metrics");
     assert.equal(metrics.status, 200);
     assert.match(String(metrics.headers["content-type"]), /^text\/plain; version=0\.0\.4/);
-    assert.equal(sample(metrics.text, "apiserver_requested_deprecated_apis", { group: "policy", version: "v1beta1", resource: "poddisruptionbudgets", subresource: "", removed_release: "1.25" }), 1);
+    assert.equal(
+      sample(metrics.text, "apiserver_requested_deprecated_apis", {
+        group: "policy",
+        version: "v1beta1",
+        resource: "poddisruptionbudgets",
+        subresource: "",
+        removed_release: "1.25",
+      }),
+      1,
+    );
     assert.equal(sample(metrics.text, "apiserver_requested_deprecated_apis", { group: "policy", version: "v1" }), undefined, "v1 is not deprecated");
   });
 
@@ -44,10 +56,14 @@ describe("/metrics", () => {
     await server.call("GET", `/api/v1/namespaces/default/configmaps/${name}`);
     await server.call("GET", `/api/v1/namespaces/default/configmaps/${name}`);
     await server.call("GET", "/api/v1/namespaces/default/configmaps/metrics-missing");
-    await server.call("PATCH", `/api/v1/namespaces/default/configmaps/${name}?fieldManager=m`, { body: { apiVersion: "v1", kind: "ConfigMap", metadata: { name }, data: { a: "1" } }, headers: { "content-type": "application/apply-patch+yaml" } });
+    await server.call("PATCH", `/api/v1/namespaces/default/configmaps/${name}?fieldManager=m`, {
+      body: { apiVersion: "v1", kind: "ConfigMap", metadata: { name }, data: { a: "1" } },
+      headers: { "content-type": "application/apply-patch+yaml" },
+    });
     await server.call("GET", "/api/v1/configmaps");
     const text = (await server.call("GET", "/metrics")).text;
-    const count = (labels: Record<string, string>): number | undefined => sample(text, "apiserver_request_total", { group: "", version: "v1", resource: "configmaps", component: "apiserver", ...labels });
+    const count = (labels: Record<string, string>): number | undefined =>
+      sample(text, "apiserver_request_total", { group: "", version: "v1", resource: "configmaps", component: "apiserver", ...labels });
     assert.equal(count({ verb: "POST", scope: "resource", code: "201" }) ?? count({ verb: "POST", scope: "namespace", code: "201" }), 1);
     assert.equal(count({ verb: "GET", scope: "resource", code: "200" }), 2);
     assert.equal(count({ verb: "GET", scope: "resource", code: "404" }), 1);

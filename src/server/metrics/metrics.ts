@@ -63,7 +63,12 @@ export function createMetrics(options: MetricsOptions = {}): ApiMetrics {
   const registry = new Registry();
   if (options.processMetrics !== false) collectDefaultMetrics({ register: registry });
   const labels = ["verb", "group", "version", "resource", "subresource", "scope", "component", "code"] as const;
-  const requests = new Counter({ name: "apiserver_request_total", help: "Counter of apiserver requests broken out for each verb, group, version, resource, scope, component, and HTTP response code.", labelNames: labels, registers: [registry] });
+  const requests = new Counter({
+    name: "apiserver_request_total",
+    help: "Counter of apiserver requests broken out for each verb, group, version, resource, scope, component, and HTTP response code.",
+    labelNames: labels,
+    registers: [registry],
+  });
   const durations = new Histogram({
     name: "apiserver_request_duration_seconds",
     help: "Response latency distribution in seconds for each verb, group, version, resource, subresource, scope and component.",
@@ -94,7 +99,15 @@ export function createMetrics(options: MetricsOptions = {}): ApiMetrics {
       const key = resource === undefined ? verb : `${verb} ${resource.group} ${resource.version} ${resource.resource} ${resource.subresource} ${scope}`;
       let entry = series.get(key);
       if (entry === undefined) {
-        const common = { verb, group: resource?.group ?? "", version: resource?.version ?? "", resource: resource?.resource ?? "", subresource: resource?.subresource ?? "", scope, component: "apiserver" };
+        const common = {
+          verb,
+          group: resource?.group ?? "",
+          version: resource?.version ?? "",
+          resource: resource?.resource ?? "",
+          subresource: resource?.subresource ?? "",
+          scope,
+          component: "apiserver",
+        };
         entry = { labels: { ...common, code: "" }, count: new Map(), duration: durations.labels(common) };
         series.set(key, entry);
       }

@@ -61,7 +61,10 @@ export const kvCases: readonly ConformanceCase[] = [
       await storage.delete("/a/deleted");
       const result = await storage.list("/a/");
       // Code point order (= UTF-8 byte order): U+FFFF sorts before U+1F600.
-      assert.deepEqual(result.items.map((item) => item.key), ["/a/a", "/a/b/deep", "/a/c", "/a/\uffff", "/a/\u{1F600}"]);
+      assert.deepEqual(
+        result.items.map((item) => item.key),
+        ["/a/a", "/a/b/deep", "/a/c", "/a/\uffff", "/a/\u{1F600}"],
+      );
       assert.equal(result.items[0]?.value, "v/a/a");
       assert.equal(result.revision, storage.currentRevision());
       assert.equal(result.remaining, 0);
@@ -76,17 +79,29 @@ export const kvCases: readonly ConformanceCase[] = [
       for (const key of keys) await storage.create(key, key);
       await storage.create("/q/other", "x");
       const first = await storage.list("/p/", { limit: 4 });
-      assert.deepEqual(first.items.map((item) => item.key), keys.slice(0, 4));
+      assert.deepEqual(
+        first.items.map((item) => item.key),
+        keys.slice(0, 4),
+      );
       assert.equal(first.remaining, 6);
       await storage.delete(keys[6] as string); // a page continues at the revision of the first one
       const second = await storage.list("/p/", { limit: 4, startAfter: keys[3], revision: first.revision });
-      assert.deepEqual(second.items.map((item) => item.key), keys.slice(4, 8));
+      assert.deepEqual(
+        second.items.map((item) => item.key),
+        keys.slice(4, 8),
+      );
       assert.equal(second.remaining, 2);
       const third = await storage.list("/p/", { limit: 4, startAfter: keys[7], revision: first.revision });
-      assert.deepEqual(third.items.map((item) => item.key), keys.slice(8));
+      assert.deepEqual(
+        third.items.map((item) => item.key),
+        keys.slice(8),
+      );
       assert.equal(third.remaining, 0);
       const latest = await storage.list("/p/", { limit: 4, startAfter: keys[3] });
-      assert.deepEqual(latest.items.map((item) => item.key), [keys[4], keys[5], keys[7], keys[8]]);
+      assert.deepEqual(
+        latest.items.map((item) => item.key),
+        [keys[4], keys[5], keys[7], keys[8]],
+      );
       assert.equal(latest.remaining, 1);
       const exact = await storage.list("/p/", { limit: 9 });
       assert.equal(exact.items.length, 9);
@@ -109,9 +124,15 @@ export const kvCases: readonly ConformanceCase[] = [
       await rejectsWith(storage.get("/o/c", { revision: r2 }), "KeyNotFound");
       const old = await storage.list("/o/", { revision: r2 });
       assert.equal(old.revision, r2);
-      assert.deepEqual(old.items.map((item) => `${item.key}=${item.value}@${item.modRevision}`), [`/o/a=a1@${r1}`, `/o/b=b1@${r2}`]);
+      assert.deepEqual(
+        old.items.map((item) => `${item.key}=${item.value}@${item.modRevision}`),
+        [`/o/a=a1@${r1}`, `/o/b=b1@${r2}`],
+      );
       const now = await storage.list("/o/");
-      assert.deepEqual(now.items.map((item) => `${item.key}=${item.value}`), ["/o/a=a2", "/o/c=c1"]);
+      assert.deepEqual(
+        now.items.map((item) => `${item.key}=${item.value}`),
+        ["/o/a=a2", "/o/c=c1"],
+      );
       const paged = await storage.list("/o/", { revision: r2, limit: 1 });
       assert.equal(paged.remaining, 1);
     },
@@ -139,19 +160,29 @@ export const kvCases: readonly ConformanceCase[] = [
         ),
       );
       assert.equal((await storage.get("/c/counter")).value, "20");
-      assert.deepEqual(results.map((result) => result.revision).sort((a, b) => a - b), Array.from({ length: 20 }, (_, i) => i + 2));
+      assert.deepEqual(
+        results.map((result) => result.revision).sort((a, b) => a - b),
+        Array.from({ length: 20 }, (_, i) => i + 2),
+      );
       assert.equal(storage.currentRevision(), 21);
     },
   },
   {
     name: "guaranteedUpdate with ignoreNotFound creates the key, without it fails with KeyNotFound",
     async run({ storage }) {
-      await rejectsWith(storage.guaranteedUpdate("/u/new", () => "v"), "KeyNotFound");
+      await rejectsWith(
+        storage.guaranteedUpdate("/u/new", () => "v"),
+        "KeyNotFound",
+      );
       let seen: unknown = "not called";
-      const result = await storage.guaranteedUpdate("/u/new", (current) => {
-        seen = current;
-        return "v";
-      }, { ignoreNotFound: true });
+      const result = await storage.guaranteedUpdate(
+        "/u/new",
+        (current) => {
+          seen = current;
+          return "v";
+        },
+        { ignoreNotFound: true },
+      );
       assert.equal(seen, undefined);
       assert.equal(result.created, true);
       assert.deepEqual(result.value, { key: "/u/new", value: "v", modRevision: 1, createRevision: 1 });
@@ -179,8 +210,16 @@ export const kvCases: readonly ConformanceCase[] = [
     async run({ storage }) {
       await storage.create("/t/a", "v");
       const failure = new Error("admission said no");
-      await assert.rejects(storage.guaranteedUpdate("/t/a", () => Promise.reject(failure)), (error: unknown) => error === failure);
-      await assert.rejects(storage.guaranteedUpdate("/t/a", () => { throw failure; }), (error: unknown) => error === failure);
+      await assert.rejects(
+        storage.guaranteedUpdate("/t/a", () => Promise.reject(failure)),
+        (error: unknown) => error === failure,
+      );
+      await assert.rejects(
+        storage.guaranteedUpdate("/t/a", () => {
+          throw failure;
+        }),
+        (error: unknown) => error === failure,
+      );
       assert.equal(storage.currentRevision(), 1);
       assert.equal((await storage.get("/t/a")).value, "v");
       assert.equal(await storage.create("/t/b", "w"), 2);
@@ -231,7 +270,10 @@ export const kvCases: readonly ConformanceCase[] = [
     name: "concurrent creates in the same tick all commit with distinct consecutive revisions",
     async run({ storage }) {
       const revisions = await Promise.all(Array.from({ length: 100 }, (_, i) => storage.create(`/batch/${i}`, `v${i}`)));
-      assert.deepEqual([...revisions].sort((a, b) => a - b), Array.from({ length: 100 }, (_, i) => i + 1));
+      assert.deepEqual(
+        [...revisions].sort((a, b) => a - b),
+        Array.from({ length: 100 }, (_, i) => i + 1),
+      );
       assert.equal(storage.currentRevision(), 100);
       assert.equal(await storage.count("/batch/"), 100);
       for (let i = 0; i < 100; i += 17) assert.equal((await storage.get(`/batch/${i}`)).modRevision, revisions[i]);
@@ -249,9 +291,15 @@ export const kvCases: readonly ConformanceCase[] = [
         storage.delete("/batch/missing"),
         storage.create("/batch/c", "c"),
       ]);
-      assert.deepEqual(results.map((result) => result.status), ["fulfilled", "rejected", "fulfilled", "rejected", "rejected", "fulfilled"]);
+      assert.deepEqual(
+        results.map((result) => result.status),
+        ["fulfilled", "rejected", "fulfilled", "rejected", "rejected", "fulfilled"],
+      );
       const revisions = results.flatMap((result) => (result.status === "fulfilled" && typeof result.value === "number" ? [result.value] : []));
-      assert.deepEqual(revisions.sort((a, b) => a - b), [2, 3, 4]);
+      assert.deepEqual(
+        revisions.sort((a, b) => a - b),
+        [2, 3, 4],
+      );
       assert.equal(storage.currentRevision(), 4);
       assert.equal((await storage.get("/batch/taken")).value, "old");
       assert.equal((await storage.get("/batch/b")).value, "b");
@@ -278,7 +326,10 @@ export const kvCases: readonly ConformanceCase[] = [
       assert.equal(storage.compactedRevision(), 6);
       assert.equal(storage.currentRevision(), 6);
       assert.equal(await storage.create("/p/d", "d"), 7);
-      assert.deepEqual((await storage.list("/p/")).items.map((item) => item.key), ["/p/a", "/p/d"]);
+      assert.deepEqual(
+        (await storage.list("/p/")).items.map((item) => item.key),
+        ["/p/a", "/p/d"],
+      );
     },
   },
 ];

@@ -40,7 +40,10 @@ export const watchCases: readonly ConformanceCase[] = [
         await Promise.all(Array.from({ length: 500 }, (_, i) => storage.create(`/long/${start + i}`, "v")));
       }
       const events = await take(storage, "/long/", 0, total);
-      assert.deepEqual(events.map((event) => event.revision), Array.from({ length: total }, (_, i) => i + 1));
+      assert.deepEqual(
+        events.map((event) => event.revision),
+        Array.from({ length: total }, (_, i) => i + 1),
+      );
       const tail = await take(storage, "/long/", 1999, 501);
       assert.equal(tail[0]?.revision, 2000);
     },
@@ -58,7 +61,10 @@ export const watchCases: readonly ConformanceCase[] = [
       await storage.create("/w/a", "v");
       await storage.guaranteedUpdate("/w/a/1", () => "w");
       const events = await watching;
-      assert.deepEqual(events.map((event) => `${event.type} ${event.key}`), ["ADDED /w/a/1", "ADDED /w/a/2", "MODIFIED /w/a/1"]);
+      assert.deepEqual(
+        events.map((event) => `${event.type} ${event.key}`),
+        ["ADDED /w/a/1", "ADDED /w/a/2", "MODIFIED /w/a/1"],
+      );
     },
   },
   {
@@ -75,7 +81,10 @@ export const watchCases: readonly ConformanceCase[] = [
       const expected = ["1 ADDED /e/a one <- undefined", "2 MODIFIED /e/a two <- one", "3 DELETED /e/a undefined <- two", "4 ADDED /e/a three <- undefined"];
       const liveEvents = await Promise.all(live);
       controller.abort();
-      assert.deepEqual(liveEvents.map((event) => (event === undefined ? "end" : brief(event))), expected);
+      assert.deepEqual(
+        liveEvents.map((event) => (event === undefined ? "end" : brief(event))),
+        expected,
+      );
       assert.deepEqual((await take(storage, "/e/", 0, 4)).map(brief), expected, "replayed history carries the same previous values");
     },
   },
@@ -118,7 +127,10 @@ export const watchCases: readonly ConformanceCase[] = [
       const [a, b, c] = await Promise.all([first, second, third]);
       assert.deepEqual(a.map(brief).slice(5), b.map(brief));
       assert.deepEqual(a.map(brief), c.map(brief));
-      assert.deepEqual(a.map((event) => event.revision), Array.from({ length: 130 }, (_, i) => i + 1));
+      assert.deepEqual(
+        a.map((event) => event.revision),
+        Array.from({ length: 130 }, (_, i) => i + 1),
+      );
     },
   },
   {

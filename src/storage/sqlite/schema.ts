@@ -52,8 +52,21 @@ export interface EventRow extends Row {
 const ROW = "kv.revision AS revision, kv.key AS key, kv.create_revision AS createRevision, kv.value AS value, kv.prev_revision AS prevRevision";
 
 type StatementName =
-  | "insertKv" | "upsertLatest" | "deleteLatest" | "getLive" | "getAt" | "listLive" | "countLive" | "listAt" | "countAt"
-  | "events" | "maxRevision" | "getMeta" | "setMeta" | "compactSuperseded" | "compactTombstones";
+  | "insertKv"
+  | "upsertLatest"
+  | "deleteLatest"
+  | "getLive"
+  | "getAt"
+  | "listLive"
+  | "countLive"
+  | "listAt"
+  | "countAt"
+  | "events"
+  | "maxRevision"
+  | "getMeta"
+  | "setMeta"
+  | "compactSuperseded"
+  | "compactTombstones";
 
 /** Key range parameters: lower bound (inclusive) and upper bound (exclusive; a BLOB sorts after all TEXT). */
 export type UpperBound = string | Buffer;

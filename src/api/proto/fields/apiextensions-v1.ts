@@ -9,15 +9,20 @@ import type { ProtoMessages } from "../messages.js";
 export const APIEXTENSIONS_V1: ProtoMessages = {
   "apiextensions.v1.CustomResourceColumnDefinition": "name=1 type=2 format=3 description=4 priority=5 jsonPath=6",
   "apiextensions.v1.CustomResourceConversion": "strategy=1 webhook=2:apiextensions.v1.WebhookConversion",
-  "apiextensions.v1.CustomResourceDefinition": "metadata=1:meta.v1.ObjectMeta spec=2:apiextensions.v1.CustomResourceDefinitionSpec status=3:apiextensions.v1.CustomResourceDefinitionStatus",
+  "apiextensions.v1.CustomResourceDefinition":
+    "metadata=1:meta.v1.ObjectMeta spec=2:apiextensions.v1.CustomResourceDefinitionSpec status=3:apiextensions.v1.CustomResourceDefinitionStatus",
   "apiextensions.v1.CustomResourceDefinitionCondition": "type=1 status=2 lastTransitionTime=3:meta.v1.Time reason=4 message=5 observedGeneration=6",
   "apiextensions.v1.CustomResourceDefinitionNames": "plural=1 singular=2 shortNames=3 kind=4 listKind=5 categories=6",
-  "apiextensions.v1.CustomResourceDefinitionSpec": "group=1 names=3:apiextensions.v1.CustomResourceDefinitionNames scope=4 versions=7:apiextensions.v1.CustomResourceDefinitionVersion conversion=9:apiextensions.v1.CustomResourceConversion preserveUnknownFields=10",
-  "apiextensions.v1.CustomResourceDefinitionStatus": "conditions=1:apiextensions.v1.CustomResourceDefinitionCondition acceptedNames=2:apiextensions.v1.CustomResourceDefinitionNames storedVersions=3 observedGeneration=4",
-  "apiextensions.v1.CustomResourceDefinitionVersion": "name=1 served=2 storage=3 deprecated=7 deprecationWarning=8 schema=4:apiextensions.v1.CustomResourceValidation subresources=5:apiextensions.v1.CustomResourceSubresources additionalPrinterColumns=6:apiextensions.v1.CustomResourceColumnDefinition selectableFields=9:apiextensions.v1.SelectableField",
+  "apiextensions.v1.CustomResourceDefinitionSpec":
+    "group=1 names=3:apiextensions.v1.CustomResourceDefinitionNames scope=4 versions=7:apiextensions.v1.CustomResourceDefinitionVersion conversion=9:apiextensions.v1.CustomResourceConversion preserveUnknownFields=10",
+  "apiextensions.v1.CustomResourceDefinitionStatus":
+    "conditions=1:apiextensions.v1.CustomResourceDefinitionCondition acceptedNames=2:apiextensions.v1.CustomResourceDefinitionNames storedVersions=3 observedGeneration=4",
+  "apiextensions.v1.CustomResourceDefinitionVersion":
+    "name=1 served=2 storage=3 deprecated=7 deprecationWarning=8 schema=4:apiextensions.v1.CustomResourceValidation subresources=5:apiextensions.v1.CustomResourceSubresources additionalPrinterColumns=6:apiextensions.v1.CustomResourceColumnDefinition selectableFields=9:apiextensions.v1.SelectableField",
   "apiextensions.v1.CustomResourceSubresourceScale": "specReplicasPath=1 statusReplicasPath=2 labelSelectorPath=3",
   "apiextensions.v1.CustomResourceSubresourceStatus": "",
-  "apiextensions.v1.CustomResourceSubresources": "status=1:apiextensions.v1.CustomResourceSubresourceStatus scale=2:apiextensions.v1.CustomResourceSubresourceScale",
+  "apiextensions.v1.CustomResourceSubresources":
+    "status=1:apiextensions.v1.CustomResourceSubresourceStatus scale=2:apiextensions.v1.CustomResourceSubresourceScale",
   "apiextensions.v1.CustomResourceValidation": "openAPIV3Schema=1:apiextensions.v1.JSONSchemaProps",
   "apiextensions.v1.ExternalDocumentation": "description=1 url=2",
   "apiextensions.v1.JSON": "raw=1",

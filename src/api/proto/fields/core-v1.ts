@@ -191,8 +191,7 @@ export const CORE_V1: ProtoMessages = {
     "requiredDuringSchedulingIgnoredDuringExecution=1:core.v1.PodAffinityTerm " +
     "preferredDuringSchedulingIgnoredDuringExecution=2:core.v1.WeightedPodAffinityTerm",
   "core.v1.PodAffinityTerm":
-    "labelSelector=1:meta.v1.LabelSelector namespaces=2 topologyKey=3 namespaceSelector=4:meta.v1.LabelSelector matchLabelKeys=5 " +
-    "mismatchLabelKeys=6",
+    "labelSelector=1:meta.v1.LabelSelector namespaces=2 topologyKey=3 namespaceSelector=4:meta.v1.LabelSelector matchLabelKeys=5 " + "mismatchLabelKeys=6",
   "core.v1.PodAntiAffinity":
     "requiredDuringSchedulingIgnoredDuringExecution=1:core.v1.PodAffinityTerm " +
     "preferredDuringSchedulingIgnoredDuringExecution=2:core.v1.WeightedPodAffinityTerm",
@@ -248,8 +247,7 @@ export const CORE_V1: ProtoMessages = {
   "core.v1.ReplicationControllerCondition": "type=1 status=2 lastTransitionTime=3:meta.v1.Time reason=4 message=5",
   "core.v1.ReplicationControllerSpec": "replicas=1 minReadySeconds=4 selector=2 template=3:core.v1.PodTemplateSpec",
   "core.v1.ReplicationControllerStatus":
-    "replicas=1 fullyLabeledReplicas=2 readyReplicas=4 availableReplicas=5 observedGeneration=3 " +
-    "conditions=6:core.v1.ReplicationControllerCondition",
+    "replicas=1 fullyLabeledReplicas=2 readyReplicas=4 availableReplicas=5 observedGeneration=3 " + "conditions=6:core.v1.ReplicationControllerCondition",
   "core.v1.ResourceClaim": "name=1 request=2",
   "core.v1.ResourceFieldSelector": "containerName=1 resource=2 divisor=3:resource.Quantity",
   "core.v1.ResourceHealth": "resourceID=1 health=2 message=6",
@@ -260,8 +258,7 @@ export const CORE_V1: ProtoMessages = {
   "core.v1.ResourceStatus": "name=1 resources=2:core.v1.ResourceHealth",
   "core.v1.SELinuxOptions": "user=1 role=2 type=3 level=4",
   "core.v1.ScaleIOPersistentVolumeSource":
-    "gateway=1 system=2 secretRef=3:core.v1.SecretReference sslEnabled=4 protectionDomain=5 storagePool=6 storageMode=7 volumeName=8 " +
-    "fsType=9 readOnly=10",
+    "gateway=1 system=2 secretRef=3:core.v1.SecretReference sslEnabled=4 protectionDomain=5 storagePool=6 storageMode=7 volumeName=8 " + "fsType=9 readOnly=10",
   "core.v1.ScaleIOVolumeSource":
     "gateway=1 system=2 secretRef=3:core.v1.LocalObjectReference sslEnabled=4 protectionDomain=5 storagePool=6 storageMode=7 " +
     "volumeName=8 fsType=9 readOnly=10",
@@ -281,8 +278,7 @@ export const CORE_V1: ProtoMessages = {
     "ulimits=13:core.v1.Ulimit",
   "core.v1.Service": "metadata=1:meta.v1.ObjectMeta spec=2:core.v1.ServiceSpec status=3:core.v1.ServiceStatus",
   "core.v1.ServiceAccount":
-    "metadata=1:meta.v1.ObjectMeta secrets=2:core.v1.ObjectReference imagePullSecrets=3:core.v1.LocalObjectReference " +
-    "automountServiceAccountToken=4",
+    "metadata=1:meta.v1.ObjectMeta secrets=2:core.v1.ObjectReference imagePullSecrets=3:core.v1.LocalObjectReference " + "automountServiceAccountToken=4",
   "core.v1.ServiceAccountTokenProjection": "audience=1 expirationSeconds=2 path=3",
   "core.v1.ServicePort": "name=1 protocol=2 appProtocol=6 port=3 targetPort=4:intstr.IntOrString nodePort=5",
   "core.v1.ServiceSpec":

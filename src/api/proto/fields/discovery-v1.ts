@@ -2,7 +2,8 @@ import type { ProtoMessages } from "../messages.js";
 
 /** discovery/v1 messages: each field's wire number, and for message-typed fields the message (element/value message for repeated/map fields). */
 export const DISCOVERY_V1: ProtoMessages = {
-  "discovery.v1.Endpoint": "addresses=1 conditions=2:discovery.v1.EndpointConditions hostname=3 targetRef=4:core.v1.ObjectReference deprecatedTopology=5 nodeName=6 zone=7 hints=8:discovery.v1.EndpointHints",
+  "discovery.v1.Endpoint":
+    "addresses=1 conditions=2:discovery.v1.EndpointConditions hostname=3 targetRef=4:core.v1.ObjectReference deprecatedTopology=5 nodeName=6 zone=7 hints=8:discovery.v1.EndpointHints",
   "discovery.v1.EndpointConditions": "ready=1 serving=2 terminating=3",
   "discovery.v1.EndpointHints": "forZones=1:discovery.v1.ForZone forNodes=2:discovery.v1.ForNode",
   "discovery.v1.EndpointPort": "name=1 protocol=2 port=3 appProtocol=4",

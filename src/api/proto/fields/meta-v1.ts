@@ -7,7 +7,8 @@ import type { ProtoMessages } from "../messages.js";
  * (`items=1`) whose JSON form is the bare string list.
  */
 export const META_V1: ProtoMessages = {
-  "meta.v1.APIGroup": "name=1 versions=2:meta.v1.GroupVersionForDiscovery preferredVersion=3:meta.v1.GroupVersionForDiscovery serverAddressByClientCIDRs=4:meta.v1.ServerAddressByClientCIDR",
+  "meta.v1.APIGroup":
+    "name=1 versions=2:meta.v1.GroupVersionForDiscovery preferredVersion=3:meta.v1.GroupVersionForDiscovery serverAddressByClientCIDRs=4:meta.v1.ServerAddressByClientCIDR",
   "meta.v1.APIGroupList": "groups=1:meta.v1.APIGroup",
   "meta.v1.APIResource": "name=1 singularName=6 namespaced=2 group=8 version=9 kind=3 verbs=4:meta.v1.Verbs shortNames=5 categories=7 storageVersionHash=10",
   "meta.v1.APIResourceList": "groupVersion=1 resources=2:meta.v1.APIResource",

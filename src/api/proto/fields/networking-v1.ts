@@ -19,7 +19,8 @@ export const NETWORKING_V1: ProtoMessages = {
   "networking.v1.IngressRule": "host=1 ingressRuleValue=2:networking.v1.IngressRuleValue",
   "networking.v1.IngressRuleValue": "http=1:networking.v1.HTTPIngressRuleValue",
   "networking.v1.IngressServiceBackend": "name=1 port=2:networking.v1.ServiceBackendPort",
-  "networking.v1.IngressSpec": "ingressClassName=4 defaultBackend=1:networking.v1.IngressBackend tls=2:networking.v1.IngressTLS rules=3:networking.v1.IngressRule",
+  "networking.v1.IngressSpec":
+    "ingressClassName=4 defaultBackend=1:networking.v1.IngressBackend tls=2:networking.v1.IngressTLS rules=3:networking.v1.IngressRule",
   "networking.v1.IngressStatus": "loadBalancer=1:networking.v1.IngressLoadBalancerStatus",
   "networking.v1.IngressTLS": "hosts=1 secretName=2",
   "networking.v1.NetworkPolicy": "metadata=1:meta.v1.ObjectMeta spec=2:networking.v1.NetworkPolicySpec",
@@ -27,6 +28,7 @@ export const NETWORKING_V1: ProtoMessages = {
   "networking.v1.NetworkPolicyIngressRule": "ports=1:networking.v1.NetworkPolicyPort from=2:networking.v1.NetworkPolicyPeer",
   "networking.v1.NetworkPolicyPeer": "podSelector=1:meta.v1.LabelSelector namespaceSelector=2:meta.v1.LabelSelector ipBlock=3:networking.v1.IPBlock",
   "networking.v1.NetworkPolicyPort": "protocol=1 port=2:intstr.IntOrString endPort=3",
-  "networking.v1.NetworkPolicySpec": "podSelector=1:meta.v1.LabelSelector ingress=2:networking.v1.NetworkPolicyIngressRule egress=3:networking.v1.NetworkPolicyEgressRule policyTypes=4",
+  "networking.v1.NetworkPolicySpec":
+    "podSelector=1:meta.v1.LabelSelector ingress=2:networking.v1.NetworkPolicyIngressRule egress=3:networking.v1.NetworkPolicyEgressRule policyTypes=4",
   "networking.v1.ServiceBackendPort": "name=1 number=2",
 };

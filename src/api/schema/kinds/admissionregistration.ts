@@ -9,18 +9,24 @@ import { resource } from "./meta.js";
  */
 
 const RULE = obj({
-  apiGroups: strings("API groups; \"\" is the core group, \"*\" all."),
+  apiGroups: strings('API groups; "" is the core group, "*" all.'),
   apiVersions: strings(),
   operations: atomic(enumOf(["*", "CONNECT", "CREATE", "DELETE", "UPDATE"])),
-  resources: strings("Resources; \"*\" all (not sub-resources), \"*/*\" all with sub-resources, \"pods/*\", \"*/status\"."),
+  resources: strings('Resources; "*" all (not sub-resources), "*/*" all with sub-resources, "pods/*", "*/status".'),
   scope: withDefault(enumOf(["*", "Cluster", "Namespaced"]), "*"),
 });
 
-const CLIENT_CONFIG = obj({
-  caBundle: bytes("PEM CA bundle to verify the webhook's serving certificate."),
-  service: obj({ name: req(str()), namespace: req(str()), path: str(), port: withDefault(int32(), 443) }, { description: "The service in front of the webhook." }),
-  url: str("https URL of the webhook, without user info, query or fragment."),
-}, { description: "How to reach the webhook: url or service, exactly one." });
+const CLIENT_CONFIG = obj(
+  {
+    caBundle: bytes("PEM CA bundle to verify the webhook's serving certificate."),
+    service: obj(
+      { name: req(str()), namespace: req(str()), path: str(), port: withDefault(int32(), 443) },
+      { description: "The service in front of the webhook." },
+    ),
+    url: str("https URL of the webhook, without user info, query or fragment."),
+  },
+  { description: "How to reach the webhook: url or service, exactly one." },
+);
 
 function webhook(version: "v1" | "v1beta1", mutating: boolean): SchemaNode {
   const v1 = version === "v1";
@@ -34,7 +40,11 @@ function webhook(version: "v1" | "v1beta1", mutating: boolean): SchemaNode {
     namespaceSelector: withDefault(labelSelector(), {}),
     objectSelector: withDefault(labelSelector(), {}),
     rules: atomic(RULE),
-    sideEffects: v1 ? req(enumOf(["None", "NoneOnDryRun", "Some", "Unknown"], "None or NoneOnDryRun; Some and Unknown remain only on configurations created through v1beta1.")) : withDefault(enumOf(["None", "NoneOnDryRun", "Some", "Unknown"]), "Unknown"),
+    sideEffects: v1
+      ? req(
+          enumOf(["None", "NoneOnDryRun", "Some", "Unknown"], "None or NoneOnDryRun; Some and Unknown remain only on configurations created through v1beta1."),
+        )
+      : withDefault(enumOf(["None", "NoneOnDryRun", "Some", "Unknown"]), "Unknown"),
     timeoutSeconds: withDefault(int32("Seconds to wait for the webhook, 1 to 30."), v1 ? 10 : 30),
   };
   return obj(mutating ? { ...properties, reinvocationPolicy: withDefault(enumOf(["IfNeeded", "Never"]), "Never") } : properties);
@@ -61,6 +71,11 @@ export const ADMISSIONREGISTRATION_DEFINITIONS: Readonly<Record<string, SchemaNo
 };
 
 export const ADMISSIONREGISTRATION_KINDS: readonly KindDeclaration[] = ["v1", "v1beta1"].flatMap((version) =>
-  ["MutatingWebhookConfiguration", "ValidatingWebhookConfiguration"].map((kind) => ({ group: "admissionregistration", domain: true, version, kind, id: `admissionregistration.${version}.${kind}` })),
+  ["MutatingWebhookConfiguration", "ValidatingWebhookConfiguration"].map((kind) => ({
+    group: "admissionregistration",
+    domain: true,
+    version,
+    kind,
+    id: `admissionregistration.${version}.${kind}`,
+  })),
 );
-

@@ -19,48 +19,55 @@ function jsonSchemaProps(extensionPrefixes: readonly string[]): SchemaNode {
     extensions[`${prefix}list-type`] = str();
     extensions[`${prefix}map-type`] = str();
     extensions[`${prefix}preserve-unknown-fields`] = bool();
-    extensions[`${prefix}validations`] = listMap(obj({ fieldPath: str(), message: str(), messageExpression: str(), optionalOldSelf: bool(), reason: str(), rule: req(str()) }), ["rule"], { patch: true });
+    extensions[`${prefix}validations`] = listMap(
+      obj({ fieldPath: str(), message: str(), messageExpression: str(), optionalOldSelf: bool(), reason: str(), rule: req(str()) }),
+      ["rule"],
+      { patch: true },
+    );
   }
-  return obj({
-    $ref: str(),
-    $schema: str(),
-    additionalItems: json(),
-    additionalProperties: json(),
-    allOf: atomic(props()),
-    anyOf: atomic(props()),
-    default: json(),
-    definitions: mapOf(props()),
-    dependencies: mapOf(json()),
-    description: str(),
-    enum: atomic(json()),
-    example: json(),
-    exclusiveMaximum: bool(),
-    exclusiveMinimum: bool(),
-    externalDocs: obj({ description: str(), url: str() }),
-    format: str(),
-    id: str(),
-    items: json(),
-    maxItems: int64(),
-    maxLength: int64(),
-    maxProperties: int64(),
-    maximum: double(),
-    minItems: int64(),
-    minLength: int64(),
-    minProperties: int64(),
-    minimum: double(),
-    multipleOf: double(),
-    not: props(),
-    nullable: bool(),
-    oneOf: atomic(props()),
-    pattern: str(),
-    patternProperties: mapOf(props()),
-    properties: mapOf(props()),
-    required: strings(),
-    title: str(),
-    type: str(),
-    uniqueItems: bool(),
-    ...extensions,
-  }, { description: "A JSON-Schema following Specification Draft 4." });
+  return obj(
+    {
+      $ref: str(),
+      $schema: str(),
+      additionalItems: json(),
+      additionalProperties: json(),
+      allOf: atomic(props()),
+      anyOf: atomic(props()),
+      default: json(),
+      definitions: mapOf(props()),
+      dependencies: mapOf(json()),
+      description: str(),
+      enum: atomic(json()),
+      example: json(),
+      exclusiveMaximum: bool(),
+      exclusiveMinimum: bool(),
+      externalDocs: obj({ description: str(), url: str() }),
+      format: str(),
+      id: str(),
+      items: json(),
+      maxItems: int64(),
+      maxLength: int64(),
+      maxProperties: int64(),
+      maximum: double(),
+      minItems: int64(),
+      minLength: int64(),
+      minProperties: int64(),
+      minimum: double(),
+      multipleOf: double(),
+      not: props(),
+      nullable: bool(),
+      oneOf: atomic(props()),
+      pattern: str(),
+      patternProperties: mapOf(props()),
+      properties: mapOf(props()),
+      required: strings(),
+      title: str(),
+      type: str(),
+      uniqueItems: bool(),
+      ...extensions,
+    },
+    { description: "A JSON-Schema following Specification Draft 4." },
+  );
 }
 
 const WEBHOOK_CLIENT_CONFIG = obj({
@@ -81,17 +88,19 @@ export function apiextensionsDefinitions(extensionPrefixes: readonly string[]): 
       singular: str(),
     }),
     "apiextensions.v1.CustomResourceDefinition": resource("CustomResourceDefinition describes a custom resource the server can serve.", {
-      spec: req(obj({
-        conversion: obj({
-          strategy: req(enumOf(["None", "Webhook"])),
-          webhook: obj({ clientConfig: WEBHOOK_CLIENT_CONFIG, conversionReviewVersions: req(strings()) }),
+      spec: req(
+        obj({
+          conversion: obj({
+            strategy: req(enumOf(["None", "Webhook"])),
+            webhook: obj({ clientConfig: WEBHOOK_CLIENT_CONFIG, conversionReviewVersions: req(strings()) }),
+          }),
+          group: req(str("The API group of the custom resources.")),
+          names: req(ref("apiextensions.v1.CustomResourceDefinitionNames")),
+          preserveUnknownFields: bool(),
+          scope: req(enumOf(["Cluster", "Namespaced"], "Cluster or Namespaced. Required in v1.")),
+          versions: req(atomic(ref("apiextensions.v1.CustomResourceDefinitionVersion"))),
         }),
-        group: req(str("The API group of the custom resources.")),
-        names: req(ref("apiextensions.v1.CustomResourceDefinitionNames")),
-        preserveUnknownFields: bool(),
-        scope: req(enumOf(["Cluster", "Namespaced"], "Cluster or Namespaced. Required in v1.")),
-        versions: req(atomic(ref("apiextensions.v1.CustomResourceDefinitionVersion"))),
-      })),
+      ),
       status: obj({
         // Generated manifests carry `acceptedNames: {kind: "", plural: ""}`: the names are not required here.
         acceptedNames: obj({ categories: strings(), kind: str(), listKind: str(), plural: str(), shortNames: strings(), singular: str() }),

@@ -1,4 +1,21 @@
-import { atomic, between, bool, enumOf, int32, int64, intOrString, labelSelector, listMap, obj, ref, req, str, time, withDefault, type SchemaNode } from "../node.js";
+import {
+  atomic,
+  between,
+  bool,
+  enumOf,
+  int32,
+  int64,
+  intOrString,
+  labelSelector,
+  listMap,
+  obj,
+  ref,
+  req,
+  str,
+  time,
+  withDefault,
+  type SchemaNode,
+} from "../node.js";
 import { kindsOf, type KindDeclaration } from "./kind-declaration.js";
 import { resource } from "./meta.js";
 
@@ -28,7 +45,10 @@ export const APPS_DEFINITIONS: Readonly<Record<string, SchemaNode>> = {
     template: req(template()),
   }),
   "apps.v1.DeploymentStrategy": obj({
-    rollingUpdate: obj({ maxSurge: intOrString("Pods allowed above the desired count during an update. Defaults to 25%."), maxUnavailable: intOrString("Pods that may be unavailable during an update. Defaults to 25%.") }),
+    rollingUpdate: obj({
+      maxSurge: intOrString("Pods allowed above the desired count during an update. Defaults to 25%."),
+      maxUnavailable: intOrString("Pods that may be unavailable during an update. Defaults to 25%."),
+    }),
     type: enumOf(["Recreate", "RollingUpdate"], "Type of deployment. Defaults to RollingUpdate."),
   }),
   "apps.v1.DeploymentStatus": obj({
@@ -41,7 +61,14 @@ export const APPS_DEFINITIONS: Readonly<Record<string, SchemaNode>> = {
     unavailableReplicas: int32(),
     updatedReplicas: int32(),
   }),
-  "apps.v1.DeploymentCondition": obj({ lastTransitionTime: time(), lastUpdateTime: time(), message: str(), reason: str(), status: req(str()), type: req(str()) }),
+  "apps.v1.DeploymentCondition": obj({
+    lastTransitionTime: time(),
+    lastUpdateTime: time(),
+    message: str(),
+    reason: str(),
+    status: req(str()),
+    type: req(str()),
+  }),
   "apps.v1.ReplicaSet": resource("ReplicaSet ensures that a number of pod replicas are running.", {
     spec: obj({ minReadySeconds: minReadySeconds(), replicas: replicas(), selector: req(selector()), template: template() }),
     status: obj({
@@ -58,7 +85,10 @@ export const APPS_DEFINITIONS: Readonly<Record<string, SchemaNode>> = {
     spec: obj({
       minReadySeconds: minReadySeconds(),
       ordinals: obj({ start: int32() }),
-      persistentVolumeClaimRetentionPolicy: obj({ whenDeleted: withDefault(enumOf(["Delete", "Retain"]), "Retain"), whenScaled: withDefault(enumOf(["Delete", "Retain"]), "Retain") }),
+      persistentVolumeClaimRetentionPolicy: obj({
+        whenDeleted: withDefault(enumOf(["Delete", "Retain"]), "Retain"),
+        whenScaled: withDefault(enumOf(["Delete", "Retain"]), "Retain"),
+      }),
       podManagementPolicy: withDefault(enumOf(["OrderedReady", "Parallel"]), "OrderedReady"),
       replicas: replicas(),
       revisionHistoryLimit: revisionHistoryLimit(),
@@ -110,4 +140,8 @@ export const APPS_DEFINITIONS: Readonly<Record<string, SchemaNode>> = {
   }),
 };
 
-export const APPS_KINDS: readonly KindDeclaration[] = kindsOf("apps", {}, { v1: ["Deployment", "ReplicaSet", "StatefulSet", "DaemonSet", "ControllerRevision"] });
+export const APPS_KINDS: readonly KindDeclaration[] = kindsOf(
+  "apps",
+  {},
+  { v1: ["Deployment", "ReplicaSet", "StatefulSet", "DaemonSet", "ControllerRevision"] },
+);

@@ -25,17 +25,27 @@ const TOKEN_REVIEW = resource("TokenReview attempts to authenticate a token to a
 export const AUTH_DEFINITIONS: Readonly<Record<string, SchemaNode>> = {
   "authentication.v1.TokenReview": TOKEN_REVIEW,
   "authentication.v1beta1.TokenReview": TOKEN_REVIEW,
-  "authentication.v1.SelfSubjectReview": resource("SelfSubjectReview returns the user attributes the server sees for the caller.", { status: obj({ userInfo: USER_INFO }) }),
+  "authentication.v1.SelfSubjectReview": resource("SelfSubjectReview returns the user attributes the server sees for the caller.", {
+    status: obj({ userInfo: USER_INFO }),
+  }),
   "authentication.v1.TokenRequest": resource("TokenRequest requests a token for a service account.", {
-    spec: req(obj({
-      audiences: strings("Intended audiences; empty means the API server's."),
-      boundObjectRef: obj({ apiVersion: str(), kind: str(), name: str(), uid: str() }),
-      expirationSeconds: int64(),
-    })),
+    spec: req(
+      obj({
+        audiences: strings("Intended audiences; empty means the API server's."),
+        boundObjectRef: obj({ apiVersion: str(), kind: str(), name: str(), uid: str() }),
+        expirationSeconds: int64(),
+      }),
+    ),
     status: obj({ expirationTimestamp: req(time()), token: req(str()) }),
   }),
-  "authorization.v1.SubjectAccessReview": resource("SubjectAccessReview checks whether a user or group can perform an action.", { spec: req(SUBJECT_ACCESS_SPEC), status: ACCESS_STATUS }),
-  "authorization.v1.LocalSubjectAccessReview": resource("LocalSubjectAccessReview checks an action in one namespace.", { spec: req(SUBJECT_ACCESS_SPEC), status: ACCESS_STATUS }),
+  "authorization.v1.SubjectAccessReview": resource("SubjectAccessReview checks whether a user or group can perform an action.", {
+    spec: req(SUBJECT_ACCESS_SPEC),
+    status: ACCESS_STATUS,
+  }),
+  "authorization.v1.LocalSubjectAccessReview": resource("LocalSubjectAccessReview checks an action in one namespace.", {
+    spec: req(SUBJECT_ACCESS_SPEC),
+    status: ACCESS_STATUS,
+  }),
   "authorization.v1.SelfSubjectAccessReview": resource("SelfSubjectAccessReview checks whether the caller can perform an action.", {
     spec: req(obj({ nonResourceAttributes: NON_RESOURCE_ATTRIBUTES, resourceAttributes: RESOURCE_ATTRIBUTES })),
     status: ACCESS_STATUS,
@@ -53,5 +63,9 @@ export const AUTH_DEFINITIONS: Readonly<Record<string, SchemaNode>> = {
 
 export const AUTH_KINDS: readonly KindDeclaration[] = [
   ...kindsOf("authentication", { domain: true }, { v1: ["TokenReview", "SelfSubjectReview", "TokenRequest"], v1beta1: ["TokenReview"] }),
-  ...kindsOf("authorization", { domain: true }, { v1: ["SubjectAccessReview", "LocalSubjectAccessReview", "SelfSubjectAccessReview", "SelfSubjectRulesReview"] }),
+  ...kindsOf(
+    "authorization",
+    { domain: true },
+    { v1: ["SubjectAccessReview", "LocalSubjectAccessReview", "SelfSubjectAccessReview", "SelfSubjectRulesReview"] },
+  ),
 ];

@@ -62,13 +62,22 @@ export const AUTOSCALING_DEFINITIONS: Readonly<Record<string, SchemaNode>> = {
       scaleTargetRef: req(scaleTarget()),
       targetCPUUtilizationPercentage: int32(),
     }),
-    status: obj({ currentCPUUtilizationPercentage: int32(), currentReplicas: int32(), desiredReplicas: int32(), lastScaleTime: time(), observedGeneration: int64() }),
+    status: obj({
+      currentCPUUtilizationPercentage: int32(),
+      currentReplicas: int32(),
+      desiredReplicas: int32(),
+      lastScaleTime: time(),
+      observedGeneration: int64(),
+    }),
   }),
   "autoscaling.v1.Scale": resource("Scale represents a scaling request for a resource.", {
     spec: ref("autoscaling.v1.ScaleSpec", "The desired state of the scale."),
     status: ref("autoscaling.v1.ScaleStatus", "The observed state of the scale. Read-only."),
   }),
-  "autoscaling.v1.ScaleSpec": obj({ replicas: atLeast(int32("The desired number of instances of the scaled object."), 0) }, { description: "ScaleSpec describes the attributes of a scale sub-resource." }),
+  "autoscaling.v1.ScaleSpec": obj(
+    { replicas: atLeast(int32("The desired number of instances of the scaled object."), 0) },
+    { description: "ScaleSpec describes the attributes of a scale sub-resource." },
+  ),
   "autoscaling.v1.ScaleStatus": obj(
     {
       replicas: req(int32("The observed number of instances of the scaled object.")),

@@ -1,4 +1,21 @@
-import { atomic, between, bool, enumOf, int32, int64, labelSelector, obj, objectMeta, ref, req, set, str, time, withDefault, type SchemaNode } from "../node.js";
+import {
+  atomic,
+  between,
+  bool,
+  enumOf,
+  int32,
+  int64,
+  labelSelector,
+  obj,
+  objectMeta,
+  ref,
+  req,
+  set,
+  str,
+  time,
+  withDefault,
+  type SchemaNode,
+} from "../node.js";
 import type { KindDeclaration } from "./kind-declaration.js";
 import { resource } from "./meta.js";
 
@@ -36,11 +53,15 @@ export const BATCH_DEFINITIONS: Readonly<Record<string, SchemaNode>> = {
     maxFailedIndexes: int32(),
     parallelism: nonNegative(),
     podFailurePolicy: obj({
-      rules: req(atomic(obj({
-        action: req(enumOf(["Count", "FailIndex", "FailJob", "Ignore"])),
-        onExitCodes: obj({ containerName: str(), operator: req(enumOf(["In", "NotIn"])), values: req(set(int32())) }),
-        onPodConditions: atomic(obj({ status: req(str()), type: req(str()) })),
-      }))),
+      rules: req(
+        atomic(
+          obj({
+            action: req(enumOf(["Count", "FailIndex", "FailJob", "Ignore"])),
+            onExitCodes: obj({ containerName: str(), operator: req(enumOf(["In", "NotIn"])), values: req(set(int32())) }),
+            onPodConditions: atomic(obj({ status: req(str()), type: req(str()) })),
+          }),
+        ),
+      ),
     }),
     podReplacementPolicy: enumOf(["Failed", "TerminatingOrFailed"]),
     selector: labelSelector(),

@@ -68,7 +68,10 @@ export const CLUSTER_DEFINITIONS: Readonly<Record<string, SchemaNode>> = {
   "discovery.v1.EndpointSlice": endpointSlice("discovery.v1.Endpoint"),
   "discovery.v1beta1.EndpointSlice": endpointSlice("discovery.v1beta1.Endpoint"),
   "discovery.v1.Endpoint": obj({ ...ENDPOINT_COMMON, deprecatedTopology: stringMap(), zone: str() }),
-  "discovery.v1beta1.Endpoint": obj({ ...ENDPOINT_COMMON, topology: stringMap("Topology labels of the endpoint; the zone and hostname keys map to v1's zone and nodeName.") }),
+  "discovery.v1beta1.Endpoint": obj({
+    ...ENDPOINT_COMMON,
+    topology: stringMap("Topology labels of the endpoint; the zone and hostname keys map to v1's zone and nodeName."),
+  }),
   "events.v1.Event": EVENTS_EVENT,
   "events.v1beta1.Event": EVENTS_EVENT,
 };

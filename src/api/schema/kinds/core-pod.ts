@@ -1,6 +1,27 @@
 import {
-  atomic, atLeast, bool, enumOf, int32, int64, intOrString, labelSelector, listMap, mapOf, mergeList, obj, objectMeta, quantity, quantityMap, ref, req, str, stringMap, strings,
-  time, withDefault, type SchemaNode,
+  atomic,
+  atLeast,
+  bool,
+  enumOf,
+  int32,
+  int64,
+  intOrString,
+  labelSelector,
+  listMap,
+  mapOf,
+  mergeList,
+  obj,
+  objectMeta,
+  quantity,
+  quantityMap,
+  ref,
+  req,
+  str,
+  stringMap,
+  strings,
+  time,
+  withDefault,
+  type SchemaNode,
 } from "../node.js";
 
 /** core/v1: the Pod and everything under PodSpec and PodStatus (volume sources are in core-volumes.ts). */
@@ -37,10 +58,18 @@ const CONTAINER_PROPERTIES = {
 
 const containers = (description: string): SchemaNode => listMap(ref("core.v1.Container"), ["name"], { patch: true, description });
 const NODE_SELECTOR_OPERATOR = enumOf(["In", "NotIn", "Exists", "DoesNotExist", "Gt", "Lt"]);
-const handler = obj({ exec: ref("core.v1.ExecAction"), httpGet: ref("core.v1.HTTPGetAction"), sleep: ref("core.v1.SleepAction"), tcpSocket: ref("core.v1.TCPSocketAction") });
+const handler = obj({
+  exec: ref("core.v1.ExecAction"),
+  httpGet: ref("core.v1.HTTPGetAction"),
+  sleep: ref("core.v1.SleepAction"),
+  tcpSocket: ref("core.v1.TCPSocketAction"),
+});
 
 export const CORE_POD_DEFINITIONS: Readonly<Record<string, SchemaNode>> = {
-  "core.v1.PodTemplateSpec": obj({ metadata: objectMeta(), spec: ref("core.v1.PodSpec", "Specification of the desired behavior of the pod.") }, { description: "Data a pod should have when created from a template." }),
+  "core.v1.PodTemplateSpec": obj(
+    { metadata: objectMeta(), spec: ref("core.v1.PodSpec", "Specification of the desired behavior of the pod.") },
+    { description: "Data a pod should have when created from a template." },
+  ),
   "core.v1.PodSpec": obj(
     {
       activeDeadlineSeconds: int64(),
@@ -85,8 +114,14 @@ export const CORE_POD_DEFINITIONS: Readonly<Record<string, SchemaNode>> = {
     },
     { description: "PodSpec is a description of a pod." },
   ),
-  "core.v1.Container": obj({ ...CONTAINER_PROPERTIES, name: req(str("Name of the container, unique in the pod (DNS label).")) }, { description: "A single application container of a pod." }),
-  "core.v1.EphemeralContainer": obj({ ...CONTAINER_PROPERTIES, name: req(str()), targetContainerName: str() }, { description: "A temporary container added to a running pod." }),
+  "core.v1.Container": obj(
+    { ...CONTAINER_PROPERTIES, name: req(str("Name of the container, unique in the pod (DNS label).")) },
+    { description: "A single application container of a pod." },
+  ),
+  "core.v1.EphemeralContainer": obj(
+    { ...CONTAINER_PROPERTIES, name: req(str()), targetContainerName: str() },
+    { description: "A temporary container added to a running pod." },
+  ),
   "core.v1.ContainerPort": obj({
     containerPort: req(int32("Port number to expose on the pod's IP address.")),
     hostIP: str(),
@@ -140,7 +175,13 @@ export const CORE_POD_DEFINITIONS: Readonly<Record<string, SchemaNode>> = {
   }),
   "core.v1.ExecAction": obj({ command: strings() }),
   "core.v1.GRPCAction": obj({ port: req(int32()), service: str() }),
-  "core.v1.HTTPGetAction": obj({ host: str(), httpHeaders: atomic(ref("core.v1.HTTPHeader")), path: str(), port: req(intOrString()), scheme: enumOf(["HTTP", "HTTPS"]) }),
+  "core.v1.HTTPGetAction": obj({
+    host: str(),
+    httpHeaders: atomic(ref("core.v1.HTTPHeader")),
+    path: str(),
+    port: req(intOrString()),
+    scheme: enumOf(["HTTP", "HTTPS"]),
+  }),
   "core.v1.HTTPHeader": obj({ name: req(str()), value: str() }),
   "core.v1.TCPSocketAction": obj({ host: str(), port: req(intOrString()) }),
   "core.v1.SleepAction": obj({ seconds: req(int64()) }),
@@ -179,13 +220,20 @@ export const CORE_POD_DEFINITIONS: Readonly<Record<string, SchemaNode>> = {
     windowsOptions: ref("core.v1.WindowsSecurityContextOptions"),
   }),
   "core.v1.Sysctl": obj({ name: req(str()), value: str() }),
-  "core.v1.Affinity": obj({ nodeAffinity: ref("core.v1.NodeAffinity"), podAffinity: ref("core.v1.PodAffinity"), podAntiAffinity: ref("core.v1.PodAntiAffinity") }),
+  "core.v1.Affinity": obj({
+    nodeAffinity: ref("core.v1.NodeAffinity"),
+    podAffinity: ref("core.v1.PodAffinity"),
+    podAntiAffinity: ref("core.v1.PodAntiAffinity"),
+  }),
   "core.v1.NodeAffinity": obj({
     preferredDuringSchedulingIgnoredDuringExecution: atomic(ref("core.v1.PreferredSchedulingTerm")),
     requiredDuringSchedulingIgnoredDuringExecution: ref("core.v1.NodeSelector"),
   }),
   "core.v1.NodeSelector": obj({ nodeSelectorTerms: req(atomic(ref("core.v1.NodeSelectorTerm"))) }, { mapType: "atomic" }),
-  "core.v1.NodeSelectorTerm": obj({ matchExpressions: atomic(ref("core.v1.NodeSelectorRequirement")), matchFields: atomic(ref("core.v1.NodeSelectorRequirement")) }, { mapType: "atomic" }),
+  "core.v1.NodeSelectorTerm": obj(
+    { matchExpressions: atomic(ref("core.v1.NodeSelectorRequirement")), matchFields: atomic(ref("core.v1.NodeSelectorRequirement")) },
+    { mapType: "atomic" },
+  ),
   "core.v1.NodeSelectorRequirement": obj({ key: req(str()), operator: req(NODE_SELECTOR_OPERATOR), values: strings() }),
   "core.v1.PreferredSchedulingTerm": obj({ preference: req(ref("core.v1.NodeSelectorTerm")), weight: req(int32()) }),
   "core.v1.PodAffinity": obj({

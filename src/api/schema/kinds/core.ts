@@ -1,6 +1,27 @@
 import {
-  atomic, between, bool, bytes, enumOf, int32, int64, intOrString, listMap, mapOf, mergeList, microTime, obj, quantityMap, ref, req, set, str, stringMap, strings, time,
-  withDefault, type SchemaNode,
+  atomic,
+  between,
+  bool,
+  bytes,
+  enumOf,
+  int32,
+  int64,
+  intOrString,
+  listMap,
+  mapOf,
+  mergeList,
+  microTime,
+  obj,
+  quantityMap,
+  ref,
+  req,
+  set,
+  str,
+  stringMap,
+  strings,
+  time,
+  withDefault,
+  type SchemaNode,
 } from "../node.js";
 import { SELECTOR_MAP } from "./core-pod.js";
 import { resource } from "./meta.js";
@@ -112,11 +133,25 @@ export const CORE_DEFINITIONS: Readonly<Record<string, SchemaNode>> = {
       allocatable: quantityMap(),
       capacity: quantityMap(),
       conditions: mergeList(ref("core.v1.NodeCondition"), "type"),
-      config: obj({ active: ref("core.v1.NodeConfigSource"), assigned: ref("core.v1.NodeConfigSource"), error: str(), lastKnownGood: ref("core.v1.NodeConfigSource") }),
+      config: obj({
+        active: ref("core.v1.NodeConfigSource"),
+        assigned: ref("core.v1.NodeConfigSource"),
+        error: str(),
+        lastKnownGood: ref("core.v1.NodeConfigSource"),
+      }),
       daemonEndpoints: obj({ kubeletEndpoint: obj({ Port: int32() }) }),
       images: atomic(obj({ names: strings(), sizeBytes: int64() })),
       nodeInfo: obj({
-        architecture: str(), bootID: str(), containerRuntimeVersion: str(), kernelVersion: str(), kubeProxyVersion: str(), kubeletVersion: str(), machineID: str(), operatingSystem: str(), osImage: str(), systemUUID: str(),
+        architecture: str(),
+        bootID: str(),
+        containerRuntimeVersion: str(),
+        kernelVersion: str(),
+        kubeProxyVersion: str(),
+        kubeletVersion: str(),
+        machineID: str(),
+        operatingSystem: str(),
+        osImage: str(),
+        systemUUID: str(),
       }),
       phase: str("Pending, Running or Terminated."),
       runtimeHandlers: atomic(obj({ features: obj({ recursiveReadOnlyMounts: bool() }), name: str() })),
@@ -124,7 +159,9 @@ export const CORE_DEFINITIONS: Readonly<Record<string, SchemaNode>> = {
       volumesInUse: strings(),
     }),
   }),
-  "core.v1.NodeConfigSource": obj({ configMap: obj({ kubeletConfigKey: req(str()), name: req(str()), namespace: req(str()), resourceVersion: str(), uid: str() }) }),
+  "core.v1.NodeConfigSource": obj({
+    configMap: obj({ kubeletConfigKey: req(str()), name: req(str()), namespace: req(str()), resourceVersion: str(), uid: str() }),
+  }),
   "core.v1.NodeAddress": obj({ address: req(str()), type: req(str()) }),
   "core.v1.NodeCondition": obj({ lastHeartbeatTime: time(), lastTransitionTime: time(), message: str(), reason: str(), status: req(str()), type: req(str()) }),
   "core.v1.Event": resource("Event is a report of an event somewhere in the cluster.", {
@@ -159,20 +196,25 @@ export const CORE_DEFINITIONS: Readonly<Record<string, SchemaNode>> = {
   "core.v1.EndpointPort": obj({ appProtocol: str(), name: str(), port: req(int32()), protocol: withDefault(enumOf(PROTOCOL), "TCP") }, { mapType: "atomic" }),
   "core.v1.LimitRange": resource("LimitRange sets resource usage limits for each kind of resource in a namespace.", {
     spec: obj({
-      limits: atomic(obj({
-        default: quantityMap(),
-        defaultRequest: quantityMap(),
-        max: quantityMap(),
-        maxLimitRequestRatio: quantityMap(),
-        min: quantityMap(),
-        type: req(str()),
-      })),
+      limits: atomic(
+        obj({
+          default: quantityMap(),
+          defaultRequest: quantityMap(),
+          max: quantityMap(),
+          maxLimitRequestRatio: quantityMap(),
+          min: quantityMap(),
+          type: req(str()),
+        }),
+      ),
     }),
   }),
   "core.v1.ResourceQuota": resource("ResourceQuota sets aggregate quota restrictions enforced per namespace.", {
     spec: obj({
       hard: quantityMap(),
-      scopeSelector: obj({ matchExpressions: atomic(obj({ operator: req(enumOf(["DoesNotExist", "Exists", "In", "NotIn"])), scopeName: req(str()), values: strings() })) }, { mapType: "atomic" }),
+      scopeSelector: obj(
+        { matchExpressions: atomic(obj({ operator: req(enumOf(["DoesNotExist", "Exists", "In", "NotIn"])), scopeName: req(str()), values: strings() })) },
+        { mapType: "atomic" },
+      ),
       scopes: strings(),
     }),
     status: obj({ hard: quantityMap(), used: quantityMap() }),
@@ -191,6 +233,21 @@ export const CORE_DEFINITIONS: Readonly<Record<string, SchemaNode>> = {
 };
 
 export const CORE_KINDS: readonly KindDeclaration[] = [
-  "Pod", "PodTemplate", "ReplicationController", "Namespace", "ConfigMap", "Secret", "ServiceAccount", "Service", "Node", "Event", "Endpoints", "LimitRange",
-  "ResourceQuota", "PersistentVolume", "PersistentVolumeClaim", "ComponentStatus", "Binding",
+  "Pod",
+  "PodTemplate",
+  "ReplicationController",
+  "Namespace",
+  "ConfigMap",
+  "Secret",
+  "ServiceAccount",
+  "Service",
+  "Node",
+  "Event",
+  "Endpoints",
+  "LimitRange",
+  "ResourceQuota",
+  "PersistentVolume",
+  "PersistentVolumeClaim",
+  "ComponentStatus",
+  "Binding",
 ].map((kind) => ({ group: "", version: "v1", kind, id: `core.v1.${kind}` }));

@@ -4,7 +4,8 @@ import { resource } from "./meta.js";
 
 /** flowcontrol.apiserver.<apiDomain>/v1: FlowSchema and PriorityLevelConfiguration. */
 
-const conditions = (): SchemaNode => listMap(obj({ lastTransitionTime: time(), message: str(), reason: str(), status: str(), type: str() }), ["type"], { patch: true });
+const conditions = (): SchemaNode =>
+  listMap(obj({ lastTransitionTime: time(), message: str(), reason: str(), status: str(), type: str() }), ["type"], { patch: true });
 const named = (): SchemaNode => obj({ name: req(str()) });
 
 export const FLOWCONTROL_DEFINITIONS: Readonly<Record<string, SchemaNode>> = {
@@ -13,11 +14,24 @@ export const FLOWCONTROL_DEFINITIONS: Readonly<Record<string, SchemaNode>> = {
       distinguisherMethod: obj({ type: req(enumOf(["ByNamespace", "ByUser"])) }),
       matchingPrecedence: int32(),
       priorityLevelConfiguration: req(named()),
-      rules: atomic(obj({
-        nonResourceRules: atomic(obj({ nonResourceURLs: req(set(str())), verbs: req(set(str())) })),
-        resourceRules: atomic(obj({ apiGroups: req(set(str())), clusterScope: bool(), namespaces: set(str()), resources: req(set(str())), verbs: req(set(str())) })),
-        subjects: req(atomic(obj({ group: named(), kind: req(enumOf(["Group", "ServiceAccount", "User"])), serviceAccount: obj({ name: req(str()), namespace: req(str()) }), user: named() }))),
-      })),
+      rules: atomic(
+        obj({
+          nonResourceRules: atomic(obj({ nonResourceURLs: req(set(str())), verbs: req(set(str())) })),
+          resourceRules: atomic(
+            obj({ apiGroups: req(set(str())), clusterScope: bool(), namespaces: set(str()), resources: req(set(str())), verbs: req(set(str())) }),
+          ),
+          subjects: req(
+            atomic(
+              obj({
+                group: named(),
+                kind: req(enumOf(["Group", "ServiceAccount", "User"])),
+                serviceAccount: obj({ name: req(str()), namespace: req(str()) }),
+                user: named(),
+              }),
+            ),
+          ),
+        }),
+      ),
     }),
     status: obj({ conditions: conditions() }),
   }),
@@ -36,4 +50,8 @@ export const FLOWCONTROL_DEFINITIONS: Readonly<Record<string, SchemaNode>> = {
   }),
 };
 
-export const FLOWCONTROL_KINDS: readonly KindDeclaration[] = kindsOf("flowcontrol.apiserver", { domain: true, package: "flowcontrol" }, { v1: ["FlowSchema", "PriorityLevelConfiguration"] });
+export const FLOWCONTROL_KINDS: readonly KindDeclaration[] = kindsOf(
+  "flowcontrol.apiserver",
+  { domain: true, package: "flowcontrol" },
+  { v1: ["FlowSchema", "PriorityLevelConfiguration"] },
+);

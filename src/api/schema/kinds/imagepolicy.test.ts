@@ -24,13 +24,23 @@ describe("imagepolicy v1alpha1 ImageReview (exchanged with the image policy webh
         apiVersion: `${group}/v1alpha1`,
         kind: "ImageReview",
         metadata: {},
-        spec: { containers: [{ image: "registry.example.com/app:1" }], annotations: { [`team.image-policy.${profile.keyDomain}/ticket`]: "1234" }, namespace: "default" },
+        spec: {
+          containers: [{ image: "registry.example.com/app:1" }],
+          annotations: { [`team.image-policy.${profile.keyDomain}/ticket`]: "1234" },
+          namespace: "default",
+        },
         status: { allowed: false, reason: "image not signed" },
       };
       assert.deepEqual(schema.validate(review, undefined), []);
       assert.deepEqual(schema.unknownFields(review, { prune: false }), []);
       const bad: ApiObject = { ...review, spec: { containers: [{ image: 7 }] }, status: { reason: "no verdict" } };
-      assert.deepEqual(schema.validate(bad, undefined).map((error) => `${error.type} ${error.field}`).sort(), ["FieldValueRequired status.allowed", "FieldValueTypeInvalid spec.containers[0].image"].sort());
+      assert.deepEqual(
+        schema
+          .validate(bad, undefined)
+          .map((error) => `${error.type} ${error.field}`)
+          .sort(),
+        ["FieldValueRequired status.allowed", "FieldValueTypeInvalid spec.containers[0].image"].sort(),
+      );
       assert.deepEqual(schema.unknownFields({ ...review, spec: { namespace: "default", podName: "x" } }, { prune: false }), ["spec.podName"]);
     });
   }

@@ -12,7 +12,11 @@ export interface KindDeclaration {
 }
 
 /** Declarations of kinds whose definitions are named `<package>.<version>.<Kind>`. */
-export function kindsOf(group: string, options: { readonly domain?: boolean; readonly package?: string }, byVersion: Readonly<Record<string, readonly string[]>>): KindDeclaration[] {
+export function kindsOf(
+  group: string,
+  options: { readonly domain?: boolean; readonly package?: string },
+  byVersion: Readonly<Record<string, readonly string[]>>,
+): KindDeclaration[] {
   const packageName = options.package ?? group;
   return Object.entries(byVersion).flatMap(([version, kinds]) =>
     kinds.map((kind) => ({ group, ...(options.domain === true ? { domain: true } : {}), version, kind, id: `${packageName}.${version}.${kind}` })),

@@ -1,4 +1,24 @@
-import { atomic, bool, enumOf, freeForm, int32, int64, listMap, listMeta, mapOf, obj, objectMeta, ref, req, set, str, stringMap, strings, type RequiredProperty, type SchemaNode } from "../node.js";
+import {
+  atomic,
+  bool,
+  enumOf,
+  freeForm,
+  int32,
+  int64,
+  listMap,
+  listMeta,
+  mapOf,
+  obj,
+  objectMeta,
+  ref,
+  req,
+  set,
+  str,
+  stringMap,
+  strings,
+  type RequiredProperty,
+  type SchemaNode,
+} from "../node.js";
 
 /**
  * Definitions every group shares: object and list metadata, label selectors, conditions, Status,
@@ -17,7 +37,10 @@ export function resource(description: string, properties: Readonly<Record<string
 export const META_DEFINITIONS: Readonly<Record<string, SchemaNode>> = {
   "meta.v1.Time": { type: "string", format: "date-time", description: "Time is a timestamp in RFC 3339 form." },
   "meta.v1.MicroTime": { type: "string", format: "date-time", description: "MicroTime is a timestamp with microseconds." },
-  "resource.Quantity": { format: "quantity", description: "Quantity is a fixed-point number: an integer or decimal with an optional SI or binary suffix (e.g. 100m, 1.5Gi)." },
+  "resource.Quantity": {
+    format: "quantity",
+    description: "Quantity is a fixed-point number: an integer or decimal with an optional SI or binary suffix (e.g. 100m, 1.5Gi).",
+  },
   "intstr.IntOrString": { intOrString: true, description: "An int32 or a string." },
   "runtime.RawExtension": { type: "object", embeddedResource: true, preserveUnknownFields: true, description: "An embedded object." },
   "meta.v1.FieldsV1": freeForm("FieldsV1 stores a set of fields as a trie, in JSON."),
@@ -90,16 +113,19 @@ export const META_DEFINITIONS: Readonly<Record<string, SchemaNode>> = {
     status: req(enumOf(["True", "False", "Unknown"])),
     type: req(str()),
   }),
-  "meta.v1.Status": obj({
-    apiVersion: str(API_VERSION),
-    code: int32(),
-    details: ref("meta.v1.StatusDetails"),
-    kind: str(KIND),
-    message: str(),
-    metadata: listMeta(),
-    reason: str(),
-    status: str(),
-  }, { description: "Status is the result of an operation that does not return an object." }),
+  "meta.v1.Status": obj(
+    {
+      apiVersion: str(API_VERSION),
+      code: int32(),
+      details: ref("meta.v1.StatusDetails"),
+      kind: str(KIND),
+      message: str(),
+      metadata: listMeta(),
+      reason: str(),
+      status: str(),
+    },
+    { description: "Status is the result of an operation that does not return an object." },
+  ),
   "meta.v1.StatusDetails": obj({
     causes: atomic(ref("meta.v1.StatusCause")),
     group: str(),
@@ -109,18 +135,25 @@ export const META_DEFINITIONS: Readonly<Record<string, SchemaNode>> = {
     uid: str(),
   }),
   "meta.v1.StatusCause": obj({ field: str(), message: str(), reason: str() }),
-  "meta.v1.DeleteOptions": obj({
-    apiVersion: str(API_VERSION),
-    dryRun: strings(),
-    gracePeriodSeconds: int64(),
-    kind: str(KIND),
-    orphanDependents: bool(),
-    preconditions: ref("meta.v1.Preconditions"),
-    propagationPolicy: str(),
-  }, { description: "DeleteOptions may be provided when deleting an API object." }),
+  "meta.v1.DeleteOptions": obj(
+    {
+      apiVersion: str(API_VERSION),
+      dryRun: strings(),
+      gracePeriodSeconds: int64(),
+      kind: str(KIND),
+      orphanDependents: bool(),
+      preconditions: ref("meta.v1.Preconditions"),
+      propagationPolicy: str(),
+    },
+    { description: "DeleteOptions may be provided when deleting an API object." },
+  ),
   "meta.v1.Preconditions": obj({ resourceVersion: str(), uid: str() }),
   "meta.v1.WatchEvent": obj({ object: req(ref("runtime.RawExtension")), type: req(str()) }, { description: "One event of a watch stream." }),
-  "meta.v1.Patch": { type: "object", preserveUnknownFields: true, description: "A patch document (JSON patch, merge patch, strategic merge patch or apply configuration)." },
+  "meta.v1.Patch": {
+    type: "object",
+    preserveUnknownFields: true,
+    description: "A patch document (JSON patch, merge patch, strategic merge patch or apply configuration).",
+  },
 };
 
 /** `map[string][]string` (user extra). */

@@ -16,11 +16,13 @@ export const NETWORKING_DEFINITIONS: Readonly<Record<string, SchemaNode>> = {
     }),
     status: obj({
       loadBalancer: obj({
-        ingress: atomic(obj({
-          hostname: str(),
-          ip: str(),
-          ports: atomic(obj({ error: str(), port: req(int32()), protocol: req(str()) })),
-        })),
+        ingress: atomic(
+          obj({
+            hostname: str(),
+            ip: str(),
+            ports: atomic(obj({ error: str(), port: req(int32()), protocol: req(str()) })),
+          }),
+        ),
       }),
     }),
   }),
@@ -35,7 +37,10 @@ export const NETWORKING_DEFINITIONS: Readonly<Record<string, SchemaNode>> = {
   }),
   "networking.v1.IngressBackend": obj({
     resource: ref("core.v1.TypedLocalObjectReference"),
-    service: obj({ name: req(str("Name of the service.")), port: obj({ name: str(), number: int32() }, { description: "The service's port, by name or number." }) }),
+    service: obj({
+      name: req(str("Name of the service.")),
+      port: obj({ name: str(), number: int32() }, { description: "The service's port, by name or number." }),
+    }),
   }),
   "networking.v1.IngressClass": resource("IngressClass names the controller that implements ingresses of a class.", {
     spec: obj({
@@ -51,7 +56,11 @@ export const NETWORKING_DEFINITIONS: Readonly<Record<string, SchemaNode>> = {
       policyTypes: atomic(enumOf(["Egress", "Ingress"])),
     }),
   }),
-  "networking.v1.NetworkPolicyPeer": obj({ ipBlock: obj({ cidr: req(str()), except: strings() }), namespaceSelector: labelSelector(), podSelector: labelSelector() }),
+  "networking.v1.NetworkPolicyPeer": obj({
+    ipBlock: obj({ cidr: req(str()), except: strings() }),
+    namespaceSelector: labelSelector(),
+    podSelector: labelSelector(),
+  }),
   "networking.v1.NetworkPolicyPort": obj({ endPort: int32(), port: intOrString(), protocol: withDefault(enumOf(["SCTP", "TCP", "UDP"]), "TCP") }),
 };
 

@@ -17,30 +17,43 @@ export const STORAGE_DEFINITIONS: Readonly<Record<string, SchemaNode>> = {
     volumeBindingMode: withDefault(enumOf(["Immediate", "WaitForFirstConsumer"]), "Immediate"),
   }),
   "storage.v1.CSIDriver": resource("CSIDriver captures information about a CSI volume driver deployed on the cluster.", {
-    spec: req(obj({
-      attachRequired: withDefault(bool(), true),
-      fsGroupPolicy: withDefault(enumOf(["File", "None", "ReadWriteOnceWithFSType"]), "ReadWriteOnceWithFSType"),
-      podInfoOnMount: withDefault(bool(), false),
-      requiresRepublish: withDefault(bool(), false),
-      seLinuxMount: withDefault(bool(), false),
-      storageCapacity: withDefault(bool(), false),
-      tokenRequests: atomic(obj({ audience: req(str()), expirationSeconds: int64() })),
-      volumeLifecycleModes: withDefault(set(enumOf(["Ephemeral", "Persistent"])), ["Persistent"]),
-    })),
+    spec: req(
+      obj({
+        attachRequired: withDefault(bool(), true),
+        fsGroupPolicy: withDefault(enumOf(["File", "None", "ReadWriteOnceWithFSType"]), "ReadWriteOnceWithFSType"),
+        podInfoOnMount: withDefault(bool(), false),
+        requiresRepublish: withDefault(bool(), false),
+        seLinuxMount: withDefault(bool(), false),
+        storageCapacity: withDefault(bool(), false),
+        tokenRequests: atomic(obj({ audience: req(str()), expirationSeconds: int64() })),
+        volumeLifecycleModes: withDefault(set(enumOf(["Ephemeral", "Persistent"])), ["Persistent"]),
+      }),
+    ),
   }),
   "storage.v1.CSINode": resource("CSINode holds information about the CSI drivers installed on a node.", {
-    spec: req(obj({
-      drivers: listMap(obj({ allocatable: obj({ count: int32() }), name: req(str()), nodeID: req(str()), topologyKeys: strings() }), ["name"], { patch: true, description: "The CSI drivers on the node; may be empty." }),
-    })),
+    spec: req(
+      obj({
+        drivers: listMap(obj({ allocatable: obj({ count: int32() }), name: req(str()), nodeID: req(str()), topologyKeys: strings() }), ["name"], {
+          patch: true,
+          description: "The CSI drivers on the node; may be empty.",
+        }),
+      }),
+    ),
   }),
   "storage.v1.VolumeAttachment": resource("VolumeAttachment captures the intent to attach a volume to a node.", {
-    spec: req(obj({
-      attacher: req(str()),
-      nodeName: req(str()),
-      source: req(obj({ inlineVolumeSpec: ref("core.v1.PersistentVolumeSpec"), persistentVolumeName: str() })),
-    })),
+    spec: req(
+      obj({
+        attacher: req(str()),
+        nodeName: req(str()),
+        source: req(obj({ inlineVolumeSpec: ref("core.v1.PersistentVolumeSpec"), persistentVolumeName: str() })),
+      }),
+    ),
     status: obj({ attachError: volumeError(), attached: bool(), attachmentMetadata: stringMap(), detachError: volumeError() }),
   }),
 };
 
-export const STORAGE_KINDS: readonly KindDeclaration[] = kindsOf("storage", { domain: true }, { v1: ["StorageClass", "CSIDriver", "CSINode", "VolumeAttachment"] });
+export const STORAGE_KINDS: readonly KindDeclaration[] = kindsOf(
+  "storage",
+  { domain: true },
+  { v1: ["StorageClass", "CSIDriver", "CSINode", "VolumeAttachment"] },
+);

@@ -36,7 +36,9 @@ function rulesFor(old: ApiObject | undefined): V1Rules {
   const names = webhooks.map((webhook) => stringAt(webhook, "name") ?? "");
   return {
     noSideEffects: webhooks.every((webhook) => NO_SIDE_EFFECTS.includes(stringAt(webhook, "sideEffects") ?? "")),
-    knownReviewVersion: webhooks.every((webhook) => listAt(webhook, "admissionReviewVersions").some((version) => typeof version === "string" && REVIEW_VERSIONS.includes(version))),
+    knownReviewVersion: webhooks.every((webhook) =>
+      listAt(webhook, "admissionReviewVersions").some((version) => typeof version === "string" && REVIEW_VERSIONS.includes(version)),
+    ),
     uniqueNames: new Set(names).size === names.length,
   };
 }
@@ -63,9 +65,11 @@ function clientConfigErrors(config: Record<string, unknown> | undefined, path: s
   }
   if (service !== undefined) {
     const servicePath = stringAt(service, "path");
-    if (servicePath !== undefined && servicePath !== "" && !servicePath.startsWith("/")) errors.push(invalidValue(childPath(path, "service.path"), servicePath, "must start with a '/'"));
+    if (servicePath !== undefined && servicePath !== "" && !servicePath.startsWith("/"))
+      errors.push(invalidValue(childPath(path, "service.path"), servicePath, "must start with a '/'"));
     const port = service["port"];
-    if (typeof port === "number" && (port < 1 || port > 65535)) errors.push(invalidValue(childPath(path, "service.port"), port, "port is not valid: must be between 1 and 65535, inclusive"));
+    if (typeof port === "number" && (port < 1 || port > 65535))
+      errors.push(invalidValue(childPath(path, "service.port"), port, "port is not valid: must be between 1 and 65535, inclusive"));
   }
   return errors;
 }
@@ -75,10 +79,12 @@ function webhookErrors(webhook: Record<string, unknown>, path: string, v1: V1Rul
   const name = stringAt(webhook, "name") ?? "";
   if (name !== "") {
     for (const message of validateName(name, "dns1123-subdomain")) errors.push(invalidValue(childPath(path, "name"), name, message));
-    if (name.split(".").length < 3) errors.push(invalidValue(childPath(path, "name"), name, "should be a domain with at least three segments separated by dots"));
+    if (name.split(".").length < 3)
+      errors.push(invalidValue(childPath(path, "name"), name, "should be a domain with at least three segments separated by dots"));
   }
   const timeout = webhook["timeoutSeconds"];
-  if (typeof timeout === "number" && (timeout < 1 || timeout > 30)) errors.push(invalidValue(childPath(path, "timeoutSeconds"), timeout, "the timeout value must be between 1 and 30 seconds"));
+  if (typeof timeout === "number" && (timeout < 1 || timeout > 30))
+    errors.push(invalidValue(childPath(path, "timeoutSeconds"), timeout, "the timeout value must be between 1 and 30 seconds"));
   const versions = listAt(webhook, "admissionReviewVersions").filter((item): item is string => typeof item === "string");
   if (versions.length > 0) {
     const seen = new Set<string>();
@@ -91,7 +97,8 @@ function webhookErrors(webhook: Record<string, unknown>, path: string, v1: V1Rul
     }
   }
   const sideEffects = stringAt(webhook, "sideEffects");
-  if (v1?.noSideEffects === true && sideEffects !== undefined && !NO_SIDE_EFFECTS.includes(sideEffects)) errors.push(notSupported(childPath(path, "sideEffects"), sideEffects, NO_SIDE_EFFECTS));
+  if (v1?.noSideEffects === true && sideEffects !== undefined && !NO_SIDE_EFFECTS.includes(sideEffects))
+    errors.push(notSupported(childPath(path, "sideEffects"), sideEffects, NO_SIDE_EFFECTS));
   errors.push(...clientConfigErrors(recordAt(webhook, "clientConfig"), childPath(path, "clientConfig")));
   const names = new Set<string>();
   listAt(webhook, "matchConditions").forEach((condition, index) => {
@@ -102,10 +109,18 @@ function webhookErrors(webhook: Record<string, unknown>, path: string, v1: V1Rul
   });
   listAt(webhook, "rules").forEach((rule, index) => {
     const operations = listAt(rule, "operations");
-    if (operations.includes("*") && operations.length > 1) errors.push(invalidValue(childPath(indexPath(childPath(path, "rules"), index), "operations"), operations, "if '*' is present, must not specify other operations"));
+    if (operations.includes("*") && operations.length > 1)
+      errors.push(
+        invalidValue(childPath(indexPath(childPath(path, "rules"), index), "operations"), operations, "if '*' is present, must not specify other operations"),
+      );
     const resources = listAt(rule, "resources");
     if (resources.includes("*") && resources.length > 1 && !resources.every((resource) => resource === "*" || resource === "*/*")) {
-      errors.push(forbidden(childPath(indexPath(childPath(path, "rules"), index), "resources"), "if '*' is present, must not specify other resources without subresources"));
+      errors.push(
+        forbidden(
+          childPath(indexPath(childPath(path, "rules"), index), "resources"),
+          "if '*' is present, must not specify other resources without subresources",
+        ),
+      );
     }
   });
   return errors;

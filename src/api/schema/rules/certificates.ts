@@ -67,7 +67,8 @@ export function validateCertificateSigningRequest(object: ApiObject): FieldError
       seen.add(usage);
     });
     const expiration = spec["expirationSeconds"];
-    if (typeof expiration === "number" && expiration < 600) errors.push(invalidValue("spec.expirationSeconds", expiration, "may not specify a duration less than 600 seconds (10 minutes)"));
+    if (typeof expiration === "number" && expiration < 600)
+      errors.push(invalidValue("spec.expirationSeconds", expiration, "may not specify a duration less than 600 seconds (10 minutes)"));
     errors.push(...requestErrors(spec["request"]));
   }
   const types = new Set<string>();
@@ -82,8 +83,10 @@ export function validateCertificateSigningRequest(object: ApiObject): FieldError
     if (types.has(type)) errors.push(duplicate(`${at}.type`, type));
     types.add(type);
     const status = stringAt(condition, "status");
-    if ((type === "Approved" || type === "Denied" || type === "Failed") && status !== undefined && status !== "" && status !== "True") errors.push(notSupported(`${at}.status`, status, ["True"]));
-    if ((type === "Approved" && types.has("Denied")) || (type === "Denied" && types.has("Approved"))) errors.push(invalidValue(`${at}.type`, type, "Approved and Denied conditions are mutually exclusive"));
+    if ((type === "Approved" || type === "Denied" || type === "Failed") && status !== undefined && status !== "" && status !== "True")
+      errors.push(notSupported(`${at}.status`, status, ["True"]));
+    if ((type === "Approved" && types.has("Denied")) || (type === "Denied" && types.has("Approved")))
+      errors.push(invalidValue(`${at}.type`, type, "Approved and Denied conditions are mutually exclusive"));
   });
   return errors;
 }

@@ -29,7 +29,8 @@ function validateCustomResourceDefinition(object: ApiObject): FieldError[] {
   const plural = stringAt(recordAt(spec, "names"), "plural") ?? "";
   const group = stringAt(spec, "group") ?? "";
   const name = object.metadata.name ?? "";
-  if (plural !== "" && group !== "" && name !== `${plural}.${group}`) errors.push(invalidValue("metadata.name", name, "must be spec.names.plural+\".\"+spec.group"));
+  if (plural !== "" && group !== "" && name !== `${plural}.${group}`)
+    errors.push(invalidValue("metadata.name", name, 'must be spec.names.plural+"."+spec.group'));
   if (group !== "" && group.split(".").length < 2) errors.push(invalidValue("spec.group", group, "should be a domain with at least one dot"));
   const versions = listAt(spec, "versions");
   const seen = new Set<string>();
@@ -46,7 +47,8 @@ function validateCustomResourceDefinition(object: ApiObject): FieldError[] {
     if (schema === undefined) errors.push(required(childPath(at, "schema.openAPIV3Schema"), "schemas are required"));
     else if (stringAt(schema, "type") !== "object") errors.push(required(childPath(at, "schema.openAPIV3Schema.type"), "must be object at the root"));
   });
-  if (versions.length > 0 && storage !== 1) errors.push(invalidValue("spec.versions", `${storage} storage versions`, "must have exactly one version marked as storage version"));
+  if (versions.length > 0 && storage !== 1)
+    errors.push(invalidValue("spec.versions", `${storage} storage versions`, "must have exactly one version marked as storage version"));
   return errors;
 }
 

@@ -46,7 +46,8 @@ const validateBackend: DefinitionValidator = (backend, path) => {
     const hasNumber = typeof number === "number" && number !== 0;
     if (hasName && hasNumber) errors.push(invalidValue(portPath, port, "cannot set both port name & port number"));
     else if (!hasName && !hasNumber) errors.push(invalidValue(portPath, port ?? {}, "port name or number is required"));
-    else if (hasNumber && (number < 1 || number > 65535)) errors.push(invalidValue(childPath(portPath, "number"), number, "must be between 1 and 65535, inclusive"));
+    else if (hasNumber && (number < 1 || number > 65535))
+      errors.push(invalidValue(childPath(portPath, "number"), number, "must be between 1 and 65535, inclusive"));
   }
   return errors;
 };
@@ -56,7 +57,8 @@ function validateIngress(object: ApiObject): FieldError[] {
   const spec = recordAt(object, "spec");
   if (spec === undefined) return [required("spec")];
   const rules = listAt(spec, "rules");
-  if (rules.length === 0 && recordAt(spec, "defaultBackend") === undefined) errors.push(invalidValue("spec", "", "either `defaultBackend` or `rules` must be specified"));
+  if (rules.length === 0 && recordAt(spec, "defaultBackend") === undefined)
+    errors.push(invalidValue("spec", "", "either `defaultBackend` or `rules` must be specified"));
   rules.forEach((rule, index) => {
     const host = stringAt(rule, "host") ?? "";
     if (host === "") return;
@@ -70,7 +72,8 @@ function validateIngress(object: ApiObject): FieldError[] {
     for (const message of validateName(name, "dns1123-subdomain")) errors.push(invalidValue(at, host, detail ?? message));
   });
   const className = stringAt(spec, "ingressClassName");
-  if (className !== undefined && className !== "") for (const message of validateName(className, "dns1123-subdomain")) errors.push(invalidValue("spec.ingressClassName", className, message));
+  if (className !== undefined && className !== "")
+    for (const message of validateName(className, "dns1123-subdomain")) errors.push(invalidValue("spec.ingressClassName", className, message));
   return errors;
 }
 
@@ -84,7 +87,10 @@ function defaultNetworkPolicy(object: Record<string, unknown>): void {
 function validateNetworkPolicy(object: ApiObject): FieldError[] {
   const errors: FieldError[] = [];
   const spec = recordAt(object, "spec");
-  for (const [direction, peers] of [["ingress", "from"], ["egress", "to"]] as const) {
+  for (const [direction, peers] of [
+    ["ingress", "from"],
+    ["egress", "to"],
+  ] as const) {
     listAt(spec, direction).forEach((rule, index) => {
       listAt(rule, "ports").forEach((port, portIndex) => {
         if (!isPlainObject(port)) return;
@@ -97,7 +103,8 @@ function validateNetworkPolicy(object: ApiObject): FieldError[] {
         const at = indexPath(childPath(indexPath(`spec.${direction}`, index), peers), peerIndex);
         const set = ["podSelector", "namespaceSelector", "ipBlock"].filter((key) => peer[key] !== undefined && peer[key] !== null);
         if (set.length === 0) errors.push(required(at, "must specify a peer"));
-        if (peer["ipBlock"] !== undefined && set.length > 1) errors.push({ type: "FieldValueForbidden", field: at, message: "Forbidden: may not specify both ipBlock and another peer" });
+        if (peer["ipBlock"] !== undefined && set.length > 1)
+          errors.push({ type: "FieldValueForbidden", field: at, message: "Forbidden: may not specify both ipBlock and another peer" });
       });
     });
   }

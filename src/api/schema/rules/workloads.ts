@@ -9,9 +9,35 @@ import { ensureRecord, listAt, recordAt, selectorIsEmpty, selectorMatches, strin
 /** kube's defaulting and validation of pods, services and the workload kinds (apps, batch, core). */
 
 const VOLUME_SOURCES = [
-  "awsElasticBlockStore", "azureDisk", "azureFile", "cephfs", "cinder", "configMap", "csi", "downwardAPI", "emptyDir", "ephemeral", "fc", "flexVolume", "flocker",
-  "gcePersistentDisk", "gitRepo", "glusterfs", "hostPath", "iscsi", "nfs", "persistentVolumeClaim", "photonPersistentDisk", "portworxVolume", "projected",
-  "quobyte", "rbd", "scaleIO", "secret", "storageos", "vsphereVolume",
+  "awsElasticBlockStore",
+  "azureDisk",
+  "azureFile",
+  "cephfs",
+  "cinder",
+  "configMap",
+  "csi",
+  "downwardAPI",
+  "emptyDir",
+  "ephemeral",
+  "fc",
+  "flexVolume",
+  "flocker",
+  "gcePersistentDisk",
+  "gitRepo",
+  "glusterfs",
+  "hostPath",
+  "iscsi",
+  "nfs",
+  "persistentVolumeClaim",
+  "photonPersistentDisk",
+  "portworxVolume",
+  "projected",
+  "quobyte",
+  "rbd",
+  "scaleIO",
+  "secret",
+  "storageos",
+  "vsphereVolume",
 ];
 
 /** kube: `Always` for `:latest` or an untagged image without a digest, `IfNotPresent` otherwise. */
@@ -42,7 +68,8 @@ const defaultPod: DefinitionDefaulter = (pod) => {
       const requests = ensureRecord(resources, "requests");
       for (const [name, value] of Object.entries(limits)) if (requests[name] === undefined) requests[name] = value;
       if (spec["hostNetwork"] === true) {
-        for (const port of listAt(container, "ports")) if (isPlainObject(port) && port["hostPort"] === undefined && typeof port["containerPort"] === "number") port["hostPort"] = port["containerPort"];
+        for (const port of listAt(container, "ports"))
+          if (isPlainObject(port) && port["hostPort"] === undefined && typeof port["containerPort"] === "number") port["hostPort"] = port["containerPort"];
       }
     }
   }
@@ -69,7 +96,8 @@ const validatePodSpec: DefinitionValidator = (spec, path) => {
       }
       const image = container["image"];
       if (image === undefined || image === null || image === "") errors.push(required(childPath(at, "image")));
-      else if (typeof image === "string" && image.trim() !== image) errors.push(invalidValue(childPath(at, "image"), image, "must not have leading or trailing whitespace"));
+      else if (typeof image === "string" && image.trim() !== image)
+        errors.push(invalidValue(childPath(at, "image"), image, "must not have leading or trailing whitespace"));
       listAt(container, "ports").forEach((port, portIndex) => {
         if (!isPlainObject(port)) return;
         const portPath = indexPath(childPath(at, "ports"), portIndex);
@@ -97,7 +125,8 @@ const validatePodSpec: DefinitionValidator = (spec, path) => {
 
 const defaultServiceSpec: DefinitionDefaulter = (spec) => {
   const type = spec["type"];
-  if (spec["sessionAffinity"] === "ClientIP" && spec["sessionAffinityConfig"] === undefined) spec["sessionAffinityConfig"] = { clientIP: { timeoutSeconds: 10800 } };
+  if (spec["sessionAffinity"] === "ClientIP" && spec["sessionAffinityConfig"] === undefined)
+    spec["sessionAffinityConfig"] = { clientIP: { timeoutSeconds: 10800 } };
   if (type !== "ExternalName" && spec["internalTrafficPolicy"] === undefined) spec["internalTrafficPolicy"] = "Cluster";
   if ((type === "NodePort" || type === "LoadBalancer") && spec["externalTrafficPolicy"] === undefined) spec["externalTrafficPolicy"] = "Cluster";
   if (type === "LoadBalancer" && spec["allocateLoadBalancerNodePorts"] === undefined) spec["allocateLoadBalancerNodePorts"] = true;
@@ -146,10 +175,12 @@ function validateWorkload(kind: string, restartPolicies: readonly string[]): (ob
     const labels = stringMapAt(recordAt(template, "metadata"), "labels");
     if (selector !== undefined) {
       if (selectorIsEmpty(selector)) errors.push(invalidValue("spec.selector", selector, `empty selector is invalid for ${kind}`));
-      else if (template !== undefined && !selectorMatches(selector, labels)) errors.push(invalidValue("spec.template.metadata.labels", labels, "`selector` does not match template `labels`"));
+      else if (template !== undefined && !selectorMatches(selector, labels))
+        errors.push(invalidValue("spec.template.metadata.labels", labels, "`selector` does not match template `labels`"));
     }
     const restartPolicy = stringAt(recordAt(template, "spec"), "restartPolicy");
-    if (restartPolicy !== undefined && !restartPolicies.includes(restartPolicy)) errors.push(notSupported("spec.template.spec.restartPolicy", restartPolicy, restartPolicies));
+    if (restartPolicy !== undefined && !restartPolicies.includes(restartPolicy))
+      errors.push(notSupported("spec.template.spec.restartPolicy", restartPolicy, restartPolicies));
     return errors;
   };
 }
@@ -165,10 +196,18 @@ const validateDeployment = (object: ApiObject): FieldError[] => {
     const zero = (value: unknown): boolean => value === 0 || value === "0%";
     for (const name of ["maxSurge", "maxUnavailable"]) {
       const value = rollingUpdate[name];
-      if (typeof value === "string" && !/^\d+%$/.test(value)) errors.push(invalidValue(`spec.strategy.rollingUpdate.${name}`, value, "a valid percent string must be a numeric string followed by an ending '%' (e.g. '1%',  or '93%', regex used for validation is '[0-9]+%')"));
+      if (typeof value === "string" && !/^\d+%$/.test(value))
+        errors.push(
+          invalidValue(
+            `spec.strategy.rollingUpdate.${name}`,
+            value,
+            "a valid percent string must be a numeric string followed by an ending '%' (e.g. '1%',  or '93%', regex used for validation is '[0-9]+%')",
+          ),
+        );
       if (typeof value === "number" && value < 0) errors.push(invalidValue(`spec.strategy.rollingUpdate.${name}`, value, "must be greater than or equal to 0"));
     }
-    if (zero(rollingUpdate["maxSurge"]) && zero(rollingUpdate["maxUnavailable"])) errors.push(invalidValue("spec.strategy.rollingUpdate.maxUnavailable", rollingUpdate["maxUnavailable"], "may not be 0 when `maxSurge` is 0"));
+    if (zero(rollingUpdate["maxSurge"]) && zero(rollingUpdate["maxUnavailable"]))
+      errors.push(invalidValue("spec.strategy.rollingUpdate.maxUnavailable", rollingUpdate["maxUnavailable"], "may not be 0 when `maxSurge` is 0"));
   }
   return errors;
 };
@@ -224,7 +263,8 @@ const validateReplicationController = (object: ApiObject): FieldError[] => {
   if (Object.keys(selector).length === 0) errors.push(required("spec.selector"));
   if (template === undefined) return [...errors, required("spec.template")];
   const labels = stringMapAt(recordAt(template, "metadata"), "labels");
-  if (Object.keys(selector).length > 0 && !selectorMatches({ matchLabels: selector }, labels)) errors.push(invalidValue("spec.template.metadata.labels", labels, "`selector` does not match template `labels`"));
+  if (Object.keys(selector).length > 0 && !selectorMatches({ matchLabels: selector }, labels))
+    errors.push(invalidValue("spec.template.metadata.labels", labels, "`selector` does not match template `labels`"));
   const restartPolicy = stringAt(recordAt(template, "spec"), "restartPolicy");
   if (restartPolicy !== undefined && restartPolicy !== "Always") errors.push(notSupported("spec.template.spec.restartPolicy", restartPolicy, ["Always"]));
   return errors;

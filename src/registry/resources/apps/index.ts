@@ -11,6 +11,17 @@ import { defineResource } from "../define.js";
  */
 export function appsResources(): ResourceDefinition[] {
   return [
-    defineResource({ group: "apps", version: "v1", kind: "Deployment", plural: "deployments", scope: "Namespaced", shortNames: ["deploy"], categories: ["all"], subresources: ["status"], hasGeneration: true, scale: APPS_SCALE }),
+    defineResource({
+      group: "apps",
+      version: "v1",
+      kind: "Deployment",
+      plural: "deployments",
+      scope: "Namespaced",
+      shortNames: ["deploy"],
+      categories: ["all"],
+      subresources: ["status"],
+      hasGeneration: true,
+      scale: APPS_SCALE,
+    }),
   ];
 }

@@ -22,6 +22,8 @@ export interface AuthenticationApis {
  */
 export function withAuthenticationApis(profile: Profile, definitions: readonly ResourceDefinition[], apis: AuthenticationApis): ResourceDefinition[] {
   const withToken =
-    apis.tokenRequest === undefined ? [...definitions] : withSubresourceHandler(definitions, { group: "", version: "v1", plural: "serviceaccounts" }, "token", tokenRequestHandler(profile, apis.tokenRequest));
+    apis.tokenRequest === undefined
+      ? [...definitions]
+      : withSubresourceHandler(definitions, { group: "", version: "v1", plural: "serviceaccounts" }, "token", tokenRequestHandler(profile, apis.tokenRequest));
   return [...withToken, ...tokenReviewResources(profile, apis.review), selfSubjectReviewResource(profile)];
 }

@@ -7,7 +7,12 @@ import { defineResource } from "../define.js";
 /** A TokenReview's `status`, as the server fills it. `authenticated` false is omitted, as kube's JSON does. */
 export interface TokenReviewStatus {
   readonly authenticated?: true;
-  readonly user?: { readonly username: string; readonly uid?: string; readonly groups: readonly string[]; readonly extra?: Readonly<Record<string, readonly string[]>> };
+  readonly user?: {
+    readonly username: string;
+    readonly uid?: string;
+    readonly groups: readonly string[];
+    readonly extra?: Readonly<Record<string, readonly string[]>>;
+  };
   readonly audiences?: readonly string[];
   readonly error?: string;
 }

@@ -7,7 +7,16 @@ import { defineResource } from "../define.js";
 
 /** What an access review asks about: a resource request or a non-resource one (the authorizer's attributes). */
 export type ReviewAttributes =
-  | { readonly kind: "resource"; readonly verb: string; readonly group: string; readonly version: string; readonly namespace: string; readonly resource: string; readonly subresource: string; readonly name: string }
+  | {
+      readonly kind: "resource";
+      readonly verb: string;
+      readonly group: string;
+      readonly version: string;
+      readonly namespace: string;
+      readonly resource: string;
+      readonly subresource: string;
+      readonly name: string;
+    }
   | { readonly kind: "non-resource"; readonly verb: string; readonly path: string };
 
 export interface ReviewDecision {
@@ -17,7 +26,12 @@ export interface ReviewDecision {
 
 /** A SelfSubjectRulesReview's `status`. */
 export interface RulesReviewStatus {
-  readonly resourceRules: readonly { readonly verbs: readonly string[]; readonly apiGroups?: readonly string[]; readonly resources?: readonly string[]; readonly resourceNames?: readonly string[] }[];
+  readonly resourceRules: readonly {
+    readonly verbs: readonly string[];
+    readonly apiGroups?: readonly string[];
+    readonly resources?: readonly string[];
+    readonly resourceNames?: readonly string[];
+  }[];
   readonly nonResourceRules: readonly { readonly verbs: readonly string[]; readonly nonResourceURLs?: readonly string[] }[];
   readonly incomplete: boolean;
   readonly evaluationError?: string;
@@ -49,14 +63,31 @@ function attributesOf(spec: Record<string, unknown>, errors: FieldError[]): Revi
   const resource = spec["resourceAttributes"];
   const nonResource = spec["nonResourceAttributes"];
   if (isPlainObject(resource) && isPlainObject(nonResource)) {
-    errors.push({ type: "FieldValueInvalid", field: "spec.nonResourceAttributes", message: "Invalid value: cannot be specified in combination with resourceAttributes" });
+    errors.push({
+      type: "FieldValueInvalid",
+      field: "spec.nonResourceAttributes",
+      message: "Invalid value: cannot be specified in combination with resourceAttributes",
+    });
     return undefined;
   }
   if (isPlainObject(resource)) {
-    return { kind: "resource", verb: text(resource, "verb"), group: text(resource, "group"), version: text(resource, "version"), namespace: text(resource, "namespace"), resource: text(resource, "resource"), subresource: text(resource, "subresource"), name: text(resource, "name") };
+    return {
+      kind: "resource",
+      verb: text(resource, "verb"),
+      group: text(resource, "group"),
+      version: text(resource, "version"),
+      namespace: text(resource, "namespace"),
+      resource: text(resource, "resource"),
+      subresource: text(resource, "subresource"),
+      name: text(resource, "name"),
+    };
   }
   if (isPlainObject(nonResource)) return { kind: "non-resource", verb: text(nonResource, "verb"), path: text(nonResource, "path") };
-  errors.push({ type: "FieldValueInvalid", field: "spec.resourceAttributes", message: "Invalid value: exactly one of nonResourceAttributes or resourceAttributes must be specified" });
+  errors.push({
+    type: "FieldValueInvalid",
+    field: "spec.resourceAttributes",
+    message: "Invalid value: exactly one of nonResourceAttributes or resourceAttributes must be specified",
+  });
   return undefined;
 }
 
@@ -99,19 +130,24 @@ export function accessReviewResources(profile: Profile, reviewer: () => AccessRe
     status,
   });
   const handler = (kind: string, create: CreateOnlyHandler["create"]): CreateOnlyHandler => ({ group, version, kind, create });
-  const define = (kind: string, plural: string, scope: Scope, create: CreateOnlyHandler["create"]): ResourceDefinition => defineResource({ group, version, kind, plural, scope, virtual: handler(kind, create) });
+  const define = (kind: string, plural: string, scope: Scope, create: CreateOnlyHandler["create"]): ResourceDefinition =>
+    defineResource({ group, version, kind, plural, scope, virtual: handler(kind, create) });
 
-  const subjectReview = (kind: string, local: boolean): CreateOnlyHandler["create"] =>
+  const subjectReview =
+    (kind: string, local: boolean): CreateOnlyHandler["create"] =>
     async ({ object, namespace }) => {
       const spec = specOf(object);
       const errors: FieldError[] = [];
       const attributes = attributesOf(spec, errors);
-      if (local && attributes?.kind === "non-resource") errors.push({ type: "FieldValueInvalid", field: "spec.nonResourceAttributes", message: "Invalid value: disallowed on this kind of request" });
+      if (local && attributes?.kind === "non-resource")
+        errors.push({ type: "FieldValueInvalid", field: "spec.nonResourceAttributes", message: "Invalid value: disallowed on this kind of request" });
       const name = text(spec, "user");
       const groups = strings(spec["groups"]);
-      if (name === "" && groups.length === 0) errors.push({ type: "FieldValueInvalid", field: "spec.user", message: 'Invalid value: "": at least one of user or group must be specified' });
+      if (name === "" && groups.length === 0)
+        errors.push({ type: "FieldValueInvalid", field: "spec.user", message: 'Invalid value: "": at least one of user or group must be specified' });
       if (errors.length > 0 || attributes === undefined) throw invalid(kind, group, "", errors);
-      if (local && attributes.kind === "resource" && attributes.namespace !== namespace) throw badRequest(`spec.resourceAttributes.namespace must match namespace: ${namespace}`);
+      if (local && attributes.kind === "resource" && attributes.namespace !== namespace)
+        throw badRequest(`spec.resourceAttributes.namespace must match namespace: ${namespace}`);
       const uid = text(spec, "uid");
       const extra = extraOf(spec["extra"]);
       const user: UserInfo = { name, groups, ...(uid === "" ? {} : { uid }), ...(extra === undefined ? {} : { extra }) };

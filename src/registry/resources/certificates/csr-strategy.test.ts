@@ -43,7 +43,11 @@ describe("CertificateSigningRequest: requester, approval and status as kube's st
 
   it("approval sets only the conditions (timestamps filled in); spec changes in the body are ignored", async () => {
     const csr = await create("approve-me");
-    const body = { ...csr, spec: { ...(csr["spec"] as Json), signerName: "example.com/other" }, status: { certificate: "Zm9v", conditions: [{ type: "Approved", status: "True", reason: "Reviewed", message: "ok" }] } };
+    const body = {
+      ...csr,
+      spec: { ...(csr["spec"] as Json), signerName: "example.com/other" },
+      status: { certificate: "Zm9v", conditions: [{ type: "Approved", status: "True", reason: "Reviewed", message: "ok" }] },
+    };
     const approved = await server.call("PUT", `${CSRS}/approve-me/approval`, { body });
     assert.equal(approved.status, 200, approved.text);
     const [condition] = conditions(approved.json);
@@ -56,9 +60,16 @@ describe("CertificateSigningRequest: requester, approval and status as kube's st
 
   it("status writes keep the approval conditions and may add the certificate; no write removes Approved", async () => {
     const current = (await server.call("GET", `${CSRS}/approve-me`)).json;
-    const issued = await server.call("PUT", `${CSRS}/approve-me/status`, { body: { ...current, status: { certificate: "Zm9v", conditions: [{ type: "Failed", status: "True", reason: "Nope" }] } } });
+    const issued = await server.call("PUT", `${CSRS}/approve-me/status`, {
+      body: { ...current, status: { certificate: "Zm9v", conditions: [{ type: "Failed", status: "True", reason: "Nope" }] } },
+    });
     assert.equal(issued.status, 200, issued.text);
-    assert.deepEqual(conditions(issued.json).map((condition) => condition["type"]).sort(), ["Approved", "Failed"]);
+    assert.deepEqual(
+      conditions(issued.json)
+        .map((condition) => condition["type"])
+        .sort(),
+      ["Approved", "Failed"],
+    );
     assert.equal((issued.json["status"] as Json)["certificate"], "Zm9v");
     const removed = await server.call("PUT", `${CSRS}/approve-me/approval`, { body: { ...issued.json, status: { conditions: [] } } });
     assert.equal(removed.status, 422);
@@ -68,7 +79,11 @@ describe("CertificateSigningRequest: requester, approval and status as kube's st
   it("an update of the object changes metadata only: spec and status stay", async () => {
     const current = (await server.call("GET", `${CSRS}/approve-me`)).json;
     const updated = await server.call("PUT", `${CSRS}/approve-me`, {
-      body: { ...current, metadata: { ...(current["metadata"] as Json), labels: { team: "a" } }, spec: { ...(current["spec"] as Json), usages: ["server auth"] } },
+      body: {
+        ...current,
+        metadata: { ...(current["metadata"] as Json), labels: { team: "a" } },
+        spec: { ...(current["spec"] as Json), usages: ["server auth"] },
+      },
     });
     assert.equal(updated.status, 200, updated.text);
     assert.deepEqual((updated.json["spec"] as Json)["usages"], ["client auth"]);

@@ -57,7 +57,8 @@ export const CSR_STRATEGY: Partial<Strategy> = {
       spec["username"] = user.name;
       if (user.uid !== undefined && user.uid !== "") spec["uid"] = user.uid;
       if (user.groups.length > 0) spec["groups"] = [...user.groups];
-      if (user.extra !== undefined && Object.keys(user.extra).length > 0) spec["extra"] = Object.fromEntries(Object.entries(user.extra).map(([key, values]) => [key, [...values]]));
+      if (user.extra !== undefined && Object.keys(user.extra).length > 0)
+        spec["extra"] = Object.fromEntries(Object.entries(user.extra).map(([key, values]) => [key, [...values]]));
     }
     csr["spec"] = spec;
   },

@@ -17,11 +17,18 @@ describe("pod bindings (POST bindings, POST pods/{name}/binding)", () => {
   });
 
   async function pod(name: string): Promise<Json> {
-    const created = await server.call("POST", PODS, { body: { apiVersion: "v1", kind: "Pod", metadata: { name }, spec: { containers: [{ name: "c", image: "busybox" }] } } });
+    const created = await server.call("POST", PODS, {
+      body: { apiVersion: "v1", kind: "Pod", metadata: { name }, spec: { containers: [{ name: "c", image: "busybox" }] } },
+    });
     assert.equal(created.status, 201, created.text);
     return created.json;
   }
-  const binding = (name: string, node: string, extra: Json = {}): Json => ({ apiVersion: "v1", kind: "Binding", metadata: { name, ...extra }, target: { kind: "Node", name: node } });
+  const binding = (name: string, node: string, extra: Json = {}): Json => ({
+    apiVersion: "v1",
+    kind: "Binding",
+    metadata: { name, ...extra },
+    target: { kind: "Node", name: node },
+  });
   const spec = async (name: string): Promise<Json> => (await server.call("GET", `${PODS}/${name}`)).json;
 
   it("pods/{name}/binding sets the node, copies annotations, marks the pod scheduled and answers a Success Status", async () => {
@@ -33,7 +40,10 @@ describe("pod bindings (POST bindings, POST pods/{name}/binding)", () => {
     assert.equal((stored["spec"] as Json)["nodeName"], "node-a");
     assert.equal(((stored["metadata"] as Json)["annotations"] as Json)["example.com/why"], "fits");
     const conditions = (stored["status"] as { conditions: Json[] }).conditions;
-    assert.deepEqual(conditions.map((condition) => [condition["type"], condition["status"]]), [["PodScheduled", "True"]]);
+    assert.deepEqual(
+      conditions.map((condition) => [condition["type"], condition["status"]]),
+      [["PodScheduled", "True"]],
+    );
   });
 
   it("the bindings collection binds the pod named in the body", async () => {

@@ -47,12 +47,15 @@ export const BINDING_HANDLER: CreateOnlyHandler = {
       ...(request.user === undefined ? {} : { user: request.user }),
       build: (current) => {
         if (current === undefined) throw notFound({ group: "", resource: "pods", name: podName });
-        if (current.metadata.deletionTimestamp !== undefined) throw conflict({ ...BINDING_TARGET, name: podName }, `pod ${podName} is being deleted, cannot be assigned to a host`);
+        if (current.metadata.deletionTimestamp !== undefined)
+          throw conflict({ ...BINDING_TARGET, name: podName }, `pod ${podName} is being deleted, cannot be assigned to a host`);
         const spec = isPlainObject(current["spec"]) ? current["spec"] : {};
         const assigned = stringField(spec["nodeName"]);
         if (assigned !== "") throw conflict({ ...BINDING_TARGET, name: podName }, `pod ${podName} is already assigned to node "${assigned}"`);
         const status = isPlainObject(current["status"]) ? current["status"] : {};
-        const conditions = Array.isArray(status["conditions"]) ? status["conditions"].filter((condition) => !(isPlainObject(condition) && condition["type"] === "PodScheduled")) : [];
+        const conditions = Array.isArray(status["conditions"])
+          ? status["conditions"].filter((condition) => !(isPlainObject(condition) && condition["type"] === "PodScheduled"))
+          : [];
         conditions.push({ type: "PodScheduled", status: "True", lastProbeTime: null, lastTransitionTime: nowTimestamp() });
         return {
           ...current,

@@ -14,7 +14,11 @@ function validateKeys(map: unknown, field: string, errors: FieldError[]): string
   }
   for (const [key, value] of Object.entries(map)) {
     if (!CONFIG_KEY.test(key) || key.length > 253) {
-      errors.push({ type: "FieldValueInvalid", field: `${field}[${key}]`, message: `Invalid value: "${key}": a valid config key must consist of alphanumeric characters, '-', '_' or '.' (e.g. 'key.name',  or 'KEY_NAME',  or 'key-name', regex used for validation is '[-._a-zA-Z0-9]+')` });
+      errors.push({
+        type: "FieldValueInvalid",
+        field: `${field}[${key}]`,
+        message: `Invalid value: "${key}": a valid config key must consist of alphanumeric characters, '-', '_' or '.' (e.g. 'key.name',  or 'KEY_NAME',  or 'key-name', regex used for validation is '[-._a-zA-Z0-9]+')`,
+      });
     }
     if (typeof value !== "string") errors.push({ type: "FieldValueInvalid", field: `${field}[${key}]`, message: "must be a string" });
   }
@@ -24,7 +28,8 @@ function validateKeys(map: unknown, field: string, errors: FieldError[]): string
 /** `immutable: true` objects keep their data: any change of data or the flag is forbidden. */
 function validateImmutable(object: ApiObject, old: ApiObject, fields: readonly string[], errors: FieldError[]): void {
   if (old["immutable"] !== true) return;
-  if (object["immutable"] !== true) errors.push({ type: "FieldValueForbidden", field: "immutable", message: "Forbidden: field is immutable when `immutable` is set" });
+  if (object["immutable"] !== true)
+    errors.push({ type: "FieldValueForbidden", field: "immutable", message: "Forbidden: field is immutable when `immutable` is set" });
   for (const field of fields) {
     if (JSON.stringify(object[field] ?? null) !== JSON.stringify(old[field] ?? null)) {
       errors.push({ type: "FieldValueForbidden", field, message: "Forbidden: field is immutable when `immutable` is set" });
@@ -44,9 +49,11 @@ function validateConfigMap(object: ApiObject): FieldError[] {
   const dataKeys = validateKeys(object["data"], "data", errors);
   const binaryKeys = validateKeys(object["binaryData"], "binaryData", errors);
   for (const key of binaryKeys) {
-    if (dataKeys.includes(key)) errors.push({ type: "FieldValueInvalid", field: `data[${key}]`, message: `Invalid value: "${key}": duplicate of key present in binaryData` });
+    if (dataKeys.includes(key))
+      errors.push({ type: "FieldValueInvalid", field: `data[${key}]`, message: `Invalid value: "${key}": duplicate of key present in binaryData` });
     const value = isPlainObject(object["binaryData"]) ? object["binaryData"][key] : undefined;
-    if (typeof value === "string" && !BASE64.test(value)) errors.push({ type: "FieldValueInvalid", field: `binaryData[${key}]`, message: "Invalid value: must be base64 encoded" });
+    if (typeof value === "string" && !BASE64.test(value))
+      errors.push({ type: "FieldValueInvalid", field: `binaryData[${key}]`, message: "Invalid value: must be base64 encoded" });
   }
   if (sizeOf(object["data"]) + sizeOf(object["binaryData"]) > MAX_DATA_BYTES) {
     errors.push({ type: "FieldValueTooLong", field: "", message: `Too long: must have at most ${MAX_DATA_BYTES} bytes` });
@@ -83,7 +90,8 @@ function validateSecret(object: ApiObject): FieldError[] {
   const data = object["data"];
   if (isPlainObject(data)) {
     for (const [key, value] of Object.entries(data)) {
-      if (typeof value === "string" && !BASE64.test(value)) errors.push({ type: "FieldValueInvalid", field: `data[${key}]`, message: "Invalid value: illegal base64 data" });
+      if (typeof value === "string" && !BASE64.test(value))
+        errors.push({ type: "FieldValueInvalid", field: `data[${key}]`, message: "Invalid value: illegal base64 data" });
     }
   }
   if (sizeOf(data) > MAX_DATA_BYTES) errors.push({ type: "FieldValueTooLong", field: "data", message: `Too long: must have at most ${MAX_DATA_BYTES} bytes` });
@@ -96,7 +104,8 @@ export const SECRET_STRATEGY: Partial<Strategy> = {
   validate: validateSecret,
   validateUpdate(object, old) {
     const errors = validateSecret(object);
-    if (object["type"] !== old["type"]) errors.push({ type: "FieldValueInvalid", field: "type", message: `Invalid value: "${String(object["type"])}": field is immutable` });
+    if (object["type"] !== old["type"])
+      errors.push({ type: "FieldValueInvalid", field: "type", message: `Invalid value: "${String(object["type"])}": field is immutable` });
     validateImmutable(object, old, ["data"], errors);
     return errors;
   },

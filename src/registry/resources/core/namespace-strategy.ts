@@ -54,7 +54,8 @@ export function namespaceStrategy(profile: Profile): Partial<Strategy> {
     validate(object) {
       const errors: FieldError[] = [];
       finalizersOf(object).forEach((finalizer, index) => {
-        if (typeof finalizer !== "string" || finalizer === "") errors.push({ type: "FieldValueInvalid", field: `spec.finalizers[${index}]`, message: "Invalid value: must be a non-empty string" });
+        if (typeof finalizer !== "string" || finalizer === "")
+          errors.push({ type: "FieldValueInvalid", field: `spec.finalizers[${index}]`, message: "Invalid value: must be a non-empty string" });
       });
       return errors;
     },

@@ -21,7 +21,14 @@ describe("tokenRequestHandler()", () => {
   });
   const uids: Record<string, string> = {};
   const create = (object: Partial<ApiObject>, options: { name?: string; dryRun?: boolean } = {}) =>
-    handler.create({ namespace: "default", name: options.name ?? "builder", object: { metadata: {}, ...object }, user: undefined, dryRun: options.dryRun ?? false, lookup: (group, version, plural) => registry.find(group, version, plural) });
+    handler.create({
+      namespace: "default",
+      name: options.name ?? "builder",
+      object: { metadata: {}, ...object },
+      user: undefined,
+      dryRun: options.dryRun ?? false,
+      lookup: (group, version, plural) => registry.find(group, version, plural),
+    });
   const rejects = (promise: Promise<unknown>, code: number, message: RegExp) =>
     assert.rejects(promise, (error: unknown) => error instanceof ApiError && error.code === code && message.test(error.message));
 
@@ -36,7 +43,11 @@ describe("tokenRequestHandler()", () => {
     ] as const) {
       const store = registry.find("", "v1", plural);
       assert.ok(store !== undefined);
-      const created = await store.create(object.metadata.namespace ?? "", { apiVersion: "v1", kind: store.definition.kind, ...structuredClone(object) } as ApiObject);
+      const created = await store.create(object.metadata.namespace ?? "", {
+        apiVersion: "v1",
+        kind: store.definition.kind,
+        ...structuredClone(object),
+      } as ApiObject);
       uids[`${plural}/${object.metadata.name}`] = created.metadata.uid ?? "";
     }
   });
@@ -50,12 +61,23 @@ describe("tokenRequestHandler()", () => {
     assert.equal(response["apiVersion"], "authentication.orch.io/v1");
     assert.deepEqual(response["spec"], { audiences: ["https://api"], expirationSeconds: 3607, boundObjectRef: null });
     assert.deepEqual(response["status"], { token: "token-1", expirationTimestamp: "2030-01-01T00:00:00Z" });
-    assert.deepEqual(issued.at(-1), { namespace: "default", serviceAccount: { name: "builder", uid: uids["serviceaccounts/builder"] }, audiences: ["https://api"], expirationSeconds: 3607 });
+    assert.deepEqual(issued.at(-1), {
+      namespace: "default",
+      serviceAccount: { name: "builder", uid: uids["serviceaccounts/builder"] },
+      audiences: ["https://api"],
+      expirationSeconds: 3607,
+    });
   });
 
   it("binds to a pod (naming its node) or a secret by uid", async () => {
     await create({ spec: { boundObjectRef: { apiVersion: "v1", kind: "Pod", name: "web" } } });
-    assert.deepEqual([issued.at(-1)?.pod, issued.at(-1)?.node], [{ name: "web", uid: uids["pods/web"] }, { name: "node-1", uid: uids["nodes/node-1"] }]);
+    assert.deepEqual(
+      [issued.at(-1)?.pod, issued.at(-1)?.node],
+      [
+        { name: "web", uid: uids["pods/web"] },
+        { name: "node-1", uid: uids["nodes/node-1"] },
+      ],
+    );
     await create({ spec: { boundObjectRef: { apiVersion: "v1", kind: "Secret", name: "anchor", uid: uids["secrets/anchor"] } } });
     assert.deepEqual(issued.at(-1)?.secret, { name: "anchor", uid: uids["secrets/anchor"] });
   });
@@ -66,7 +88,12 @@ describe("tokenRequestHandler()", () => {
     ["a missing account", { spec: {} }, 404, /serviceaccounts "ghost" not found/, "ghost"],
     ["a missing bound pod", { spec: { boundObjectRef: { apiVersion: "v1", kind: "Pod", name: "gone" } } }, 404, /pods "gone" not found/],
     ["a pod of another account", { spec: { boundObjectRef: { apiVersion: "v1", kind: "Pod", name: "other" } } }, 400, /different serviceaccount/],
-    ["a stale bound uid", { spec: { boundObjectRef: { apiVersion: "v1", kind: "Secret", name: "anchor", uid: "stale" } } }, 409, /does not match the UID in record/],
+    [
+      "a stale bound uid",
+      { spec: { boundObjectRef: { apiVersion: "v1", kind: "Secret", name: "anchor", uid: "stale" } } },
+      409,
+      /does not match the UID in record/,
+    ],
     ["an unsupported kind", { spec: { boundObjectRef: { apiVersion: "apps/v1", kind: "Deployment", name: "x" } } }, 400, /cannot bind token to object of type/],
     ["a body naming another account", { metadata: { name: "someone-else" }, spec: {} }, 400, /does not match/],
   ];

@@ -55,16 +55,25 @@ export function tokenRequestHandler(profile: Profile, options: TokenRequestOptio
     kind: "TokenRequest",
     async create(request) {
       const { namespace, name, object } = request;
-      if (object.metadata.name !== undefined && object.metadata.name !== "" && object.metadata.name !== name) throw badRequest("the name in the URL does not match the name in the TokenRequest");
-      if (object.metadata.namespace !== undefined && object.metadata.namespace !== "" && object.metadata.namespace !== namespace) throw badRequest("the namespace in the URL does not match the namespace in the TokenRequest");
+      if (object.metadata.name !== undefined && object.metadata.name !== "" && object.metadata.name !== name)
+        throw badRequest("the name in the URL does not match the name in the TokenRequest");
+      if (object.metadata.namespace !== undefined && object.metadata.namespace !== "" && object.metadata.namespace !== namespace)
+        throw badRequest("the namespace in the URL does not match the namespace in the TokenRequest");
       const spec = isPlainObject(object["spec"]) ? object["spec"] : {};
       const requested = Array.isArray(spec["audiences"]) ? spec["audiences"].filter((item): item is string => typeof item === "string" && item !== "") : [];
       const audiences = requested.length > 0 ? requested : [...options.apiAudiences];
       const expirationValue = spec["expirationSeconds"] ?? DEFAULT_TOKEN_EXPIRATION_SECONDS;
       const field = "spec.expirationSeconds";
-      if (typeof expirationValue !== "number" || !Number.isInteger(expirationValue)) throw invalid("TokenRequest", group, name, [{ type: "FieldValueInvalid", field, message: "must be an integer number of seconds" }]);
-      if (expirationValue < MIN_EXPIRATION_SECONDS) throw invalid("TokenRequest", group, name, [{ type: "FieldValueInvalid", field, message: `Invalid value: ${expirationValue}: may not specify a duration less than 10 minutes` }]);
-      if (expirationValue > MAX_EXPIRATION_SECONDS) throw invalid("TokenRequest", group, name, [{ type: "FieldValueInvalid", field, message: `Invalid value: ${expirationValue}: may not specify a duration larger than 2^32 seconds` }]);
+      if (typeof expirationValue !== "number" || !Number.isInteger(expirationValue))
+        throw invalid("TokenRequest", group, name, [{ type: "FieldValueInvalid", field, message: "must be an integer number of seconds" }]);
+      if (expirationValue < MIN_EXPIRATION_SECONDS)
+        throw invalid("TokenRequest", group, name, [
+          { type: "FieldValueInvalid", field, message: `Invalid value: ${expirationValue}: may not specify a duration less than 10 minutes` },
+        ]);
+      if (expirationValue > MAX_EXPIRATION_SECONDS)
+        throw invalid("TokenRequest", group, name, [
+          { type: "FieldValueInvalid", field, message: `Invalid value: ${expirationValue}: may not specify a duration larger than 2^32 seconds` },
+        ]);
       const serviceAccount = refOf(await read(request, "serviceaccounts", namespace, name));
       const claims: { pod?: Ref; secret?: Ref; node?: Ref } = {};
       const boundRef = spec["boundObjectRef"];
@@ -78,7 +87,8 @@ export function tokenRequestHandler(profile: Profile, options: TokenRequestOptio
           bound = await read(request, "pods", namespace, refName);
           const podSpec = isPlainObject(bound["spec"]) ? bound["spec"] : {};
           // Without the ServiceAccount admission plugin a pod that names no account runs as `default`.
-          const podAccount = typeof podSpec["serviceAccountName"] === "string" && podSpec["serviceAccountName"] !== "" ? podSpec["serviceAccountName"] : "default";
+          const podAccount =
+            typeof podSpec["serviceAccountName"] === "string" && podSpec["serviceAccountName"] !== "" ? podSpec["serviceAccountName"] : "default";
           if (podAccount !== name) throw badRequest(`cannot bind token for serviceaccount "${name}" to pod running with different serviceaccount name.`);
           claims.pod = refOf(bound);
           const nodeName = podSpec["nodeName"];
@@ -103,7 +113,9 @@ export function tokenRequestHandler(profile: Profile, options: TokenRequestOptio
           );
         }
       }
-      const issued = request.dryRun ? { token: "", expiresAt: Date.now() + expirationValue * 1000 } : await options.issue({ namespace, serviceAccount, ...claims, audiences, expirationSeconds: expirationValue });
+      const issued = request.dryRun
+        ? { token: "", expiresAt: Date.now() + expirationValue * 1000 }
+        : await options.issue({ namespace, serviceAccount, ...claims, audiences, expirationSeconds: expirationValue });
       return {
         apiVersion: `${group}/v1`,
         kind: "TokenRequest",

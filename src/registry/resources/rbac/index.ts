@@ -8,7 +8,13 @@ export function rbacResources(profile: Profile): ResourceDefinition[] {
   const group = apiGroup(profile, "rbac.authorization");
   const rbac = { group, version: "v1", nameRule: "path-segment" } as const;
   return [
-    defineResource({ ...rbac, kind: "ClusterRoleBinding", plural: "clusterrolebindings", scope: "Cluster", strategy: bindingStrategy({ namespaced: false, group }) }),
+    defineResource({
+      ...rbac,
+      kind: "ClusterRoleBinding",
+      plural: "clusterrolebindings",
+      scope: "Cluster",
+      strategy: bindingStrategy({ namespaced: false, group }),
+    }),
     defineResource({ ...rbac, kind: "ClusterRole", plural: "clusterroles", scope: "Cluster", strategy: roleStrategy({ namespaced: false }) }),
     defineResource({ ...rbac, kind: "RoleBinding", plural: "rolebindings", scope: "Namespaced", strategy: bindingStrategy({ namespaced: true, group }) }),
     defineResource({ ...rbac, kind: "Role", plural: "roles", scope: "Namespaced", strategy: roleStrategy({ namespaced: true }) }),

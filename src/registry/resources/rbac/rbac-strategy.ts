@@ -29,17 +29,29 @@ function validateRule(rule: unknown, namespaced: boolean, field: string, errors:
   const resources = stringList(rule["resources"], `${field}.resources`, errors);
   const resourceNames = stringList(rule["resourceNames"], `${field}.resourceNames`, errors);
   const urls = stringList(rule["nonResourceURLs"], `${field}.nonResourceURLs`, errors);
-  if (verbs.length === 0) errors.push({ type: "FieldValueRequired", field: `${field}.verbs`, message: "Required value: verbs must contain at least one value" });
+  if (verbs.length === 0)
+    errors.push({ type: "FieldValueRequired", field: `${field}.verbs`, message: "Required value: verbs must contain at least one value" });
   if (urls.length > 0) {
     const shown = `[]string{${urls.map((url) => JSON.stringify(url)).join(", ")}}`;
-    if (namespaced) errors.push({ type: "FieldValueInvalid", field: `${field}.nonResourceURLs`, message: `Invalid value: ${shown}: namespaced rules cannot apply to non-resource URLs` });
+    if (namespaced)
+      errors.push({
+        type: "FieldValueInvalid",
+        field: `${field}.nonResourceURLs`,
+        message: `Invalid value: ${shown}: namespaced rules cannot apply to non-resource URLs`,
+      });
     if (apiGroups.length > 0 || resources.length > 0 || resourceNames.length > 0) {
-      errors.push({ type: "FieldValueInvalid", field: `${field}.nonResourceURLs`, message: `Invalid value: ${shown}: rules cannot apply to both regular resources and non-resource URLs` });
+      errors.push({
+        type: "FieldValueInvalid",
+        field: `${field}.nonResourceURLs`,
+        message: `Invalid value: ${shown}: rules cannot apply to both regular resources and non-resource URLs`,
+      });
     }
     return;
   }
-  if (apiGroups.length === 0) errors.push({ type: "FieldValueRequired", field: `${field}.apiGroups`, message: "Required value: resource rules must supply at least one api group" });
-  if (resources.length === 0) errors.push({ type: "FieldValueRequired", field: `${field}.resources`, message: "Required value: resource rules must supply at least one resource" });
+  if (apiGroups.length === 0)
+    errors.push({ type: "FieldValueRequired", field: `${field}.apiGroups`, message: "Required value: resource rules must supply at least one api group" });
+  if (resources.length === 0)
+    errors.push({ type: "FieldValueRequired", field: `${field}.resources`, message: "Required value: resource rules must supply at least one resource" });
 }
 
 function validateRules(object: ApiObject, namespaced: boolean, errors: Errors): void {
@@ -61,7 +73,11 @@ function validateAggregationRule(object: ApiObject, errors: Errors): void {
   }
   const selectors = rule["clusterRoleSelectors"];
   if (!Array.isArray(selectors) || selectors.length === 0) {
-    errors.push({ type: "FieldValueRequired", field: "aggregationRule.clusterRoleSelectors", message: "Required value: at least one clusterRoleSelector required if aggregationRule is non-nil" });
+    errors.push({
+      type: "FieldValueRequired",
+      field: "aggregationRule.clusterRoleSelectors",
+      message: "Required value: at least one clusterRoleSelector required if aggregationRule is non-nil",
+    });
     return;
   }
   selectors.forEach((selector, index) => {
@@ -75,11 +91,20 @@ function validateAggregationRule(object: ApiObject, errors: Errors): void {
       errors.push({ type: "FieldValueInvalid", field: `${field}.matchLabels`, message: "Invalid value: must be a map of strings" });
     }
     const expressions = selector["matchExpressions"];
-    if (expressions !== undefined && !Array.isArray(expressions)) errors.push({ type: "FieldValueInvalid", field: `${field}.matchExpressions`, message: "Invalid value: must be a list" });
+    if (expressions !== undefined && !Array.isArray(expressions))
+      errors.push({ type: "FieldValueInvalid", field: `${field}.matchExpressions`, message: "Invalid value: must be a list" });
     for (const [index2, expression] of (Array.isArray(expressions) ? expressions : []).entries()) {
       const operator = isPlainObject(expression) ? expression["operator"] : undefined;
-      if (!isPlainObject(expression) || typeof expression["key"] !== "string" || (operator !== "In" && operator !== "NotIn" && operator !== "Exists" && operator !== "DoesNotExist")) {
-        errors.push({ type: "FieldValueInvalid", field: `${field}.matchExpressions[${index2}]`, message: "Invalid value: must have a key and an operator In, NotIn, Exists or DoesNotExist" });
+      if (
+        !isPlainObject(expression) ||
+        typeof expression["key"] !== "string" ||
+        (operator !== "In" && operator !== "NotIn" && operator !== "Exists" && operator !== "DoesNotExist")
+      ) {
+        errors.push({
+          type: "FieldValueInvalid",
+          field: `${field}.matchExpressions[${index2}]`,
+          message: "Invalid value: must have a key and an operator In, NotIn, Exists or DoesNotExist",
+        });
       }
     }
   });
@@ -109,19 +134,35 @@ function validateSubject(subject: unknown, namespaced: boolean, group: string, f
   switch (subject["kind"]) {
     case "ServiceAccount": {
       if (typeof name === "string" && name !== "") {
-        for (const message of validateName(name, "dns1123-subdomain")) errors.push({ type: "FieldValueInvalid", field: `${field}.name`, message: `Invalid value: "${name}": ${message}` });
+        for (const message of validateName(name, "dns1123-subdomain"))
+          errors.push({ type: "FieldValueInvalid", field: `${field}.name`, message: `Invalid value: "${name}": ${message}` });
       }
-      if (apiGroup !== "") errors.push({ type: "FieldValueNotSupported", field: `${field}.apiGroup`, message: `Unsupported value: ${JSON.stringify(apiGroup)}: supported values: ""` });
+      if (apiGroup !== "")
+        errors.push({
+          type: "FieldValueNotSupported",
+          field: `${field}.apiGroup`,
+          message: `Unsupported value: ${JSON.stringify(apiGroup)}: supported values: ""`,
+        });
       const namespace = subject["namespace"];
-      if (!namespaced && (typeof namespace !== "string" || namespace === "")) errors.push({ type: "FieldValueRequired", field: `${field}.namespace`, message: "Required value" });
+      if (!namespaced && (typeof namespace !== "string" || namespace === ""))
+        errors.push({ type: "FieldValueRequired", field: `${field}.namespace`, message: "Required value" });
       break;
     }
     case "User":
     case "Group":
-      if (apiGroup !== group) errors.push({ type: "FieldValueNotSupported", field: `${field}.apiGroup`, message: `Unsupported value: ${JSON.stringify(apiGroup)}: supported values: ${supported([group])}` });
+      if (apiGroup !== group)
+        errors.push({
+          type: "FieldValueNotSupported",
+          field: `${field}.apiGroup`,
+          message: `Unsupported value: ${JSON.stringify(apiGroup)}: supported values: ${supported([group])}`,
+        });
       break;
     default:
-      errors.push({ type: "FieldValueNotSupported", field: `${field}.kind`, message: `Unsupported value: ${JSON.stringify(subject["kind"] ?? "")}: supported values: ${supported(["ServiceAccount", "User", "Group"])}` });
+      errors.push({
+        type: "FieldValueNotSupported",
+        field: `${field}.kind`,
+        message: `Unsupported value: ${JSON.stringify(subject["kind"] ?? "")}: supported values: ${supported(["ServiceAccount", "User", "Group"])}`,
+      });
   }
 }
 
@@ -129,15 +170,28 @@ function validateBinding(object: ApiObject, namespaced: boolean, group: string):
   const errors: Errors = [];
   const roleRef = isPlainObject(object["roleRef"]) ? object["roleRef"] : {};
   const apiGroup = typeof roleRef["apiGroup"] === "string" ? roleRef["apiGroup"] : "";
-  if (apiGroup !== group) errors.push({ type: "FieldValueNotSupported", field: "roleRef.apiGroup", message: `Unsupported value: ${JSON.stringify(apiGroup)}: supported values: ${supported([group])}` });
+  if (apiGroup !== group)
+    errors.push({
+      type: "FieldValueNotSupported",
+      field: "roleRef.apiGroup",
+      message: `Unsupported value: ${JSON.stringify(apiGroup)}: supported values: ${supported([group])}`,
+    });
   const kinds = namespaced ? ["Role", "ClusterRole"] : ["ClusterRole"];
   const kind = roleRef["kind"];
-  if (typeof kind !== "string" || !kinds.includes(kind)) errors.push({ type: "FieldValueNotSupported", field: "roleRef.kind", message: `Unsupported value: ${JSON.stringify(kind ?? "")}: supported values: ${supported(kinds)}` });
+  if (typeof kind !== "string" || !kinds.includes(kind))
+    errors.push({
+      type: "FieldValueNotSupported",
+      field: "roleRef.kind",
+      message: `Unsupported value: ${JSON.stringify(kind ?? "")}: supported values: ${supported(kinds)}`,
+    });
   const name = roleRef["name"];
   if (typeof name !== "string" || name === "") errors.push({ type: "FieldValueRequired", field: "roleRef.name", message: "Required value" });
-  else for (const message of validateName(name, "path-segment")) errors.push({ type: "FieldValueInvalid", field: "roleRef.name", message: `Invalid value: "${name}": ${message}` });
+  else
+    for (const message of validateName(name, "path-segment"))
+      errors.push({ type: "FieldValueInvalid", field: "roleRef.name", message: `Invalid value: "${name}": ${message}` });
   const subjects = object["subjects"];
-  if (subjects !== undefined && subjects !== null && !Array.isArray(subjects)) errors.push({ type: "FieldValueInvalid", field: "subjects", message: "Invalid value: must be a list" });
+  if (subjects !== undefined && subjects !== null && !Array.isArray(subjects))
+    errors.push({ type: "FieldValueInvalid", field: "subjects", message: "Invalid value: must be a list" });
   if (Array.isArray(subjects)) subjects.forEach((subject, index) => validateSubject(subject, namespaced, group, `subjects[${index}]`, errors));
   return errors;
 }
@@ -154,7 +208,8 @@ export function roleStrategy(options: { readonly namespaced: boolean }): Partial
     const errors: Errors = [];
     validateRules(object, options.namespaced, errors);
     if (!options.namespaced) validateAggregationRule(object, errors);
-    else if (object["aggregationRule"] !== undefined) errors.push({ type: "FieldValueForbidden", field: "aggregationRule", message: "Forbidden: only ClusterRoles may aggregate" });
+    else if (object["aggregationRule"] !== undefined)
+      errors.push({ type: "FieldValueForbidden", field: "aggregationRule", message: "Forbidden: only ClusterRoles may aggregate" });
     return errors;
   };
   return { validate, validateUpdate: (object) => validate(object) };
