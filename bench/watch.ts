@@ -374,7 +374,7 @@ export type BareMode = "string" | "batch";
  * did before it coalesced fan-out; `batch` = the lines of one event-loop turn as one shared Buffer
  * per watch, as the server does.
  */
-async function measureFanoutLimit(root: string, pkiDir: string, mode: BareMode, settings: Settings, gate: QuietGate): Promise<FanoutRun> {
+async function measureFanoutLimit(_root: string, pkiDir: string, mode: BareMode, settings: Settings, gate: QuietGate): Promise<FanoutRun> {
   const script = new URL("./bare-watch-server.js", import.meta.url).pathname;
   const child = spawnNode([script, join(pkiDir, "serving.crt"), join(pkiDir, "serving.key"), join(pkiDir, "ca.crt"), mode]);
   try {

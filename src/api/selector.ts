@@ -39,8 +39,8 @@ function splitTopLevel(text: string): string[] {
   return out;
 }
 
-const KEY = String.raw`[A-Za-z0-9]([-A-Za-z0-9_./]*[A-Za-z0-9])?`;
-const VALUE = String.raw`(([A-Za-z0-9]([-A-Za-z0-9_.]*[A-Za-z0-9])?)?)`;
+const KEY = "[A-Za-z0-9]([-A-Za-z0-9_./]*[A-Za-z0-9])?";
+const VALUE = "(([A-Za-z0-9]([-A-Za-z0-9_.]*[A-Za-z0-9])?)?)";
 const KEY_RE = new RegExp(`^${KEY}$`);
 const VALUE_RE = new RegExp(`^${VALUE}$`);
 

@@ -1,5 +1,5 @@
 import type { FieldType } from "../api/schema/field-type.js";
-import { FieldSet, FieldSetBuilder } from "./field-set.js";
+import { type FieldSet, FieldSetBuilder } from "./field-set.js";
 import type { PathElement } from "./path.js";
 import { typeBelow } from "./typed.js";
 

@@ -1,6 +1,6 @@
 import { isPlainObject, type JsonValue } from "../api/object.js";
 import { asMapType, fieldTypeOf, isNamedField, resolveType, type FieldType, type ListType, type MapType } from "../api/schema/field-type.js";
-import { FieldSet, FieldSetBuilder } from "./field-set.js";
+import { type FieldSet, FieldSetBuilder } from "./field-set.js";
 import { fieldElement, keyElement, pathString, valueElement, type Path, type PathElement } from "./path.js";
 
 /**
@@ -185,7 +185,10 @@ function compareAt(lhs: unknown, rhs: unknown, type: FieldType, path: PathElemen
   const resolved = right ?? left;
   if (resolved === undefined) return;
   // Different shapes (an object replaced by a list, say) compare as one value.
-  if (left !== undefined && right !== undefined && left.kind !== right.kind) return leaf(lhs, rhs, path, sink);
+  if (left !== undefined && right !== undefined && left.kind !== right.kind) {
+    leaf(lhs, rhs, path, sink);
+    return;
+  }
   let inLeaf = false;
   switch (resolved.kind) {
     case "scalar":

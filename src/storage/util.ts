@@ -46,7 +46,7 @@ export function prefixUpperBound(prefix: string): string | undefined {
 
 /** The smallest key strictly greater than `key` (U+0000 sorts first). */
 export function keySuccessor(key: string): string {
-  return key + "\u0000";
+  return `${key}\u0000`;
 }
 
 /**

@@ -89,7 +89,10 @@ export class RbacIndex {
   }
 
   private onRole(change: FeedChange, target: Map<string, PolicyRule[]>, feed: ObjectFeed): void {
-    if (change.kind === "reset") return this.rebuildRoles(target, feed);
+    if (change.kind === "reset") {
+      this.rebuildRoles(target, feed);
+      return;
+    }
     if (change.kind === "delete") target.delete(nameKey(change.previous));
     else target.set(nameKey(change.object), rulesOf(change.object));
   }
@@ -100,7 +103,10 @@ export class RbacIndex {
   }
 
   private onBinding(change: FeedChange, kind: BindingEntry["kind"], feed: ObjectFeed): void {
-    if (change.kind === "reset") return this.rebuildBindings(kind, feed);
+    if (change.kind === "reset") {
+      this.rebuildBindings(kind, feed);
+      return;
+    }
     const previous =
       change.previous === undefined
         ? undefined

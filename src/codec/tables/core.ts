@@ -1,5 +1,5 @@
 import type { ApiObject } from "../../api/object.js";
-import { integer, text, wide, AGE, NAME, type CellContext, type ColumnSpec, type KindTables } from "./column.js";
+import { integer, text, wide, AGE, NAME, type CellContext, type KindTables } from "./column.js";
 import { CORE_EVENT_COLUMNS } from "./event.js";
 import { accessModes, containerCells, firstOf, formatLabels, list, num, present, quantity, record, records, str } from "./format.js";
 import { POD_COLUMNS } from "./pod.js";

@@ -108,7 +108,7 @@ describe("watch semantics", () => {
   });
 
   it("filters by label selector and sends an object that stops matching as DELETED", async () => {
-    const reader = await watch("labelSelector=team%3Dblue&resourceVersion=" + String(server.storage.currentRevision()));
+    const reader = await watch(`labelSelector=team%3Dblue&resourceVersion=${String(server.storage.currentRevision())}`);
     await create("blue-1", { team: "blue" });
     await create("red-1", { team: "red" });
     await server.call("PATCH", `${base}/blue-1`, { body: { metadata: { labels: { team: "red" } } }, headers: MERGE });
