@@ -47,7 +47,7 @@ module.exports = {
       comment: "Outside registry, import registry only through registry/index.ts (its public face).",
       severity: "error",
       from: { path: "^src/", pathNot: "^src/(registry|testing)/|\\.test\\.ts$" },
-      to: { path: "^src/registry/(?!index\\.ts$)(?!resources/)" },
+      to: { path: "^src/registry/(?!index\\.ts$)" },
     },
     {
       name: "storage-backends-chosen-by-the-root",

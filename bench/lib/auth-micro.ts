@@ -40,10 +40,10 @@ export async function measureAuthentication(options: {
       serving: { certificate: readFileSync(join(pki, "serving.crt"), "utf8"), key: readFileSync(join(pki, "serving.key"), "utf8") },
       serviceAccount: { keyPath: join(pki, "sa.key"), publicKeyPath: join(pki, "sa.pub") },
     },
-    objects: {
-      read: async (plural, namespace, name) =>
-        plural === "serviceaccounts" && namespace === "default" && name === "bench" ? { revision: 1, object: () => account } : undefined,
-    },
+  });
+  const { authenticator } = credentials.authentication({
+    read: async (plural, namespace, name) =>
+      plural === "serviceaccounts" && namespace === "default" && name === "bench" ? { revision: 1, object: () => account } : undefined,
   });
   const leaf = new X509Certificate(options.admin.cert ?? "");
   const peer: PeerCertificate = { commonName: "orch-admin", organizations: ["system:masters"], chain: [leaf.raw, new X509Certificate(options.admin.ca).raw] };
@@ -73,7 +73,7 @@ export async function measureAuthentication(options: {
   const results: MicroResult[] = [];
   for (const [credential, sample] of cases) {
     const once = async (): Promise<void> => {
-      const result = await credentials.authenticator.authenticate(sample());
+      const result = await authenticator.authenticate(sample());
       if (result.kind !== "ok") throw new Error(`${credential}: ${result.kind === "rejected" ? result.reason : "no credential"}`);
     };
     for (let index = 0; index < 2000; index++) await once();

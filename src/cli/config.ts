@@ -1,6 +1,6 @@
 import type { Profile } from "../api/profile.js";
 import type { AuthorizationConfig } from "../authz/modes.js";
-import type { RuntimeConfig } from "../registry/runtime-config.js";
+import type { RuntimeConfig } from "../registry/index.js";
 
 export type StorageBackend = "sqlite" | "memory";
 

@@ -68,10 +68,10 @@ describe("credentials from flags", () => {
       profile: ORCH_PROFILE,
       logger: SILENT_LOGGER,
       generated: { ca: ca.certificate, serving },
-      objects: {
-        read: async (plural, namespace, name) =>
-          plural === "serviceaccounts" && namespace === "default" && name === "robot" ? { revision: 1, object: () => account } : undefined,
-      },
+    });
+    const { authenticator } = credentials.authentication({
+      read: async (plural, namespace, name) =>
+        plural === "serviceaccounts" && namespace === "default" && name === "robot" ? { revision: 1, object: () => account } : undefined,
     });
     try {
       const sign = async (pem: string) =>
@@ -84,7 +84,7 @@ describe("credentials from flags", () => {
         ).token;
       const tokenA = await sign(pairA.privateKey);
       const tokenB = await sign(pairB.privateKey);
-      const kind = async (token: string) => (await credentials.authenticator.authenticate(bearer(token))).kind;
+      const kind = async (token: string) => (await authenticator.authenticate(bearer(token))).kind;
       assert.deepEqual([await kind(tokenA), await kind(tokenB)], ["ok", "rejected"]);
       credentials.watch(() => {});
       writeFileSync(paths.pub, pairB.publicKey);

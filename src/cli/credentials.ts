@@ -16,7 +16,7 @@ import { tokenReviewer } from "../auth/token-review.js";
 import { loadWebhookConfig, webhookClient, type WebhookClient } from "../auth/webhook-client.js";
 import { webhookTokenAuthenticator } from "../auth/webhook-token.js";
 import { x509Authenticator } from "../auth/x509.js";
-import type { AuthenticationApis } from "../registry/resources/authentication/index.js";
+import type { TokenRequestOptions, TokenReviewer } from "../registry/index.js";
 import type { TlsMaterial } from "../server/http-server.js";
 import { watchFiles, type FileWatcher } from "../util/file-watcher.js";
 import { errorFields, type Logger } from "../util/logger.js";
@@ -31,16 +31,26 @@ export interface CredentialsOptions {
   readonly profile: Profile;
   /** Generated material used where no flag names a file. */
   readonly generated: { readonly ca: string; readonly serving: PemPair; readonly serviceAccount?: ServiceAccountKeyFiles };
-  /** The API's objects, for service-account and bootstrap tokens. */
-  readonly objects: ObjectReader;
   readonly logger: Logger;
+}
+
+/** The request authenticator and the TokenReview backend, built once the API's objects can be read. */
+export interface Authentication {
+  /** The request authenticator: authenticating proxy → client certificate → bearer tokens. */
+  readonly authenticator: Authenticator;
+  /** Backs TokenReview: the bearer-token authenticators. */
+  readonly review: TokenReviewer;
 }
 
 /** Everything authentication needs at run time, built from the flags, with flag-given files reloaded on change. */
 export interface Credentials {
-  /** The request authenticator: authenticating proxy → client certificate → bearer tokens. */
-  readonly authenticator: Authenticator;
-  readonly authenticationApis: AuthenticationApis;
+  /**
+   * Builds the authenticators over the API's objects (service-account and bootstrap tokens read
+   * accounts, secrets and pods); call once.
+   */
+  authentication(objects: ObjectReader): Authentication;
+  /** Backs `serviceaccounts/{name}/token`; undefined without a signing key. */
+  readonly tokenRequest: TokenRequestOptions | undefined;
   readonly issuerDiscovery: IssuerDiscovery | undefined;
   /** Signs service-account tokens (legacy token Secrets); undefined without a signing key. */
   readonly tokenIssuer: ServiceAccountTokenIssuer | undefined;
@@ -128,56 +138,7 @@ export function loadCredentials(options: CredentialsOptions): Credentials {
     }),
   );
   const names = claimNames(profile);
-  const tokens: TokenAuthenticator[] = [];
-  const tokenFile = config.tokenAuthFile;
-  if (tokenFile !== undefined) {
-    const staticTokens = track(reloadable("--token-auth-file", [tokenFile], () => parseTokenFile(read(tokenFile))));
-    tokens.push(
-      audienceAgnostic(
-        apiAudiences,
-        tokenFileAuthenticator(() => staticTokens.value),
-      ),
-    );
-  }
-  tokens.push(serviceAccountAuthenticator({ issuers, apiAudiences, keys: () => verificationKeys.value, objects: options.objects, names }));
-  if (config.enableBootstrapTokenAuth) {
-    tokens.push(
-      audienceAgnostic(
-        apiAudiences,
-        bootstrapTokenAuthenticator({ objects: options.objects, namespace: profile.systemNamespace, secretType: profile.bootstrapTokenSecretType }),
-      ),
-    );
-  }
   let webhook: WebhookClient | undefined;
-  if (config.authenticationTokenWebhookConfigFile !== undefined) {
-    webhook = webhookClient(loadWebhookConfig(config.authenticationTokenWebhookConfigFile));
-    tokens.push(
-      webhookTokenAuthenticator({
-        client: webhook,
-        group: apiGroup(profile, "authentication"),
-        version: config.authenticationTokenWebhookVersion,
-        apiAudiences,
-        cacheTtlMs: config.authenticationTokenWebhookCacheTtlMs,
-        onError: (error) => logger.error("token webhook", errorFields(error)),
-      }),
-    );
-  }
-  const tokenUnion = unionTokenAuthenticator(tokens);
-  const authenticators: Authenticator[] = [];
-  if (requestHeaderCa !== undefined) {
-    authenticators.push(
-      requestHeaderAuthenticator({
-        usernameHeaders: config.requestHeaderUsernameHeaders,
-        groupHeaders: config.requestHeaderGroupHeaders,
-        extraHeaderPrefixes: config.requestHeaderExtraHeadersPrefix,
-        allowedNames: config.requestHeaderAllowedNames,
-        clientCa: () => requestHeaderCa.value,
-      }),
-    );
-  }
-  authenticators.push(x509Authenticator(() => clientCa.value));
-  authenticators.push(bearerTokenAuthenticator(tokenUnion, apiAudiences));
-
   const tokenIssuer =
     signingKey === undefined
       ? undefined
@@ -187,23 +148,71 @@ export function loadCredentials(options: CredentialsOptions): Credentials {
     key: serving.value.key,
     clientCa: [clientCa.value.pem, ...(requestHeaderCa === undefined ? [] : [requestHeaderCa.value.pem])].join("\n"),
   });
+
+  const authentication = (objects: ObjectReader): Authentication => {
+    const tokens: TokenAuthenticator[] = [];
+    const tokenFile = config.tokenAuthFile;
+    if (tokenFile !== undefined) {
+      const staticTokens = track(reloadable("--token-auth-file", [tokenFile], () => parseTokenFile(read(tokenFile))));
+      tokens.push(
+        audienceAgnostic(
+          apiAudiences,
+          tokenFileAuthenticator(() => staticTokens.value),
+        ),
+      );
+    }
+    tokens.push(serviceAccountAuthenticator({ issuers, apiAudiences, keys: () => verificationKeys.value, objects: objects, names }));
+    if (config.enableBootstrapTokenAuth) {
+      tokens.push(
+        audienceAgnostic(
+          apiAudiences,
+          bootstrapTokenAuthenticator({ objects: objects, namespace: profile.systemNamespace, secretType: profile.bootstrapTokenSecretType }),
+        ),
+      );
+    }
+    if (config.authenticationTokenWebhookConfigFile !== undefined) {
+      webhook = webhookClient(loadWebhookConfig(config.authenticationTokenWebhookConfigFile));
+      tokens.push(
+        webhookTokenAuthenticator({
+          client: webhook,
+          group: apiGroup(profile, "authentication"),
+          version: config.authenticationTokenWebhookVersion,
+          apiAudiences,
+          cacheTtlMs: config.authenticationTokenWebhookCacheTtlMs,
+          onError: (error) => logger.error("token webhook", errorFields(error)),
+        }),
+      );
+    }
+    const tokenUnion = unionTokenAuthenticator(tokens);
+    const authenticators: Authenticator[] = [];
+    if (requestHeaderCa !== undefined) {
+      authenticators.push(
+        requestHeaderAuthenticator({
+          usernameHeaders: config.requestHeaderUsernameHeaders,
+          groupHeaders: config.requestHeaderGroupHeaders,
+          extraHeaderPrefixes: config.requestHeaderExtraHeadersPrefix,
+          allowedNames: config.requestHeaderAllowedNames,
+          clientCa: () => requestHeaderCa.value,
+        }),
+      );
+    }
+    authenticators.push(x509Authenticator(() => clientCa.value));
+    authenticators.push(bearerTokenAuthenticator(tokenUnion, apiAudiences));
+    return { authenticator: unionAuthenticator(authenticators), review: tokenReviewer(tokenUnion, apiAudiences) };
+  };
   let watcher: FileWatcher | undefined;
   return {
-    authenticator: unionAuthenticator(authenticators),
-    authenticationApis: {
-      review: tokenReviewer(tokenUnion, apiAudiences),
-      ...(tokenIssuer === undefined
-        ? {}
+    authentication,
+    tokenRequest:
+      tokenIssuer === undefined
+        ? undefined
         : {
-            tokenRequest: {
-              apiAudiences,
-              issue: (claims) => {
-                const { audiences, expirationSeconds, ...bound } = claims;
-                return tokenIssuer.issueBound({ claims: bound, audiences, expirationSeconds });
-              },
+            apiAudiences,
+            issue: (claims) => {
+              const { audiences, expirationSeconds, ...bound } = claims;
+              return tokenIssuer.issueBound({ claims: bound, audiences, expirationSeconds });
             },
-          }),
-    },
+          },
     issuerDiscovery: issuerDiscovery(issuers[0] ?? profile.defaultServiceAccountIssuer, () => verificationKeys.value),
     tokenIssuer,
     apiAudiences,

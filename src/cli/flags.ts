@@ -2,7 +2,7 @@ import { KUBERNETES_PROFILE, ORCH_PROFILE, profileByName } from "../api/profile.
 import { AuthorizationConfigError, DEFAULT_AUTHORIZATION, parseAuthorizationModes, validateAuthorizationConfig } from "../authz/modes.js";
 import { parseDuration } from "../util/duration.js";
 import type { Config, StorageBackend } from "./config.js";
-import { parseRuntimeConfig, RuntimeConfigError } from "../registry/runtime-config.js";
+import { RuntimeConfigError, parseRuntimeConfig } from "../registry/index.js";
 
 interface FlagSpec {
   readonly name: string;

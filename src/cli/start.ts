@@ -1,19 +1,14 @@
 import { mkdirSync, writeFileSync } from "node:fs";
 import { join, resolve } from "node:path";
-import { createApiServer } from "../server/api-server.js";
-import { startHttpServer } from "../server/http-server.js";
+import { startHttpServer, type HttpServer } from "../server/http-server.js";
 import { startCompactor } from "../storage/compactor.js";
-import type { Storage } from "../storage/interface.js";
-import { MemoryStorage } from "../storage/memory/memory-storage.js";
-import { SqliteStorage } from "../storage/sqlite/sqlite-storage.js";
 import { createLogger, SILENT_LOGGER, type Logger } from "../util/logger.js";
 import type { Config } from "./config.js";
 import { defaultConfig } from "./flags.js";
 import { renderKubeconfig } from "./kubeconfig.js";
+import { composeApiServer } from "./compose.js";
 import { loadCredentials } from "./credentials.js";
 import { ensurePki, ensureServiceAccountKeys } from "./pki.js";
-import { readCurrent } from "../registry/object-reader.js";
-import type { Registry } from "../registry/registry.js";
 import { createMetrics } from "../server/metrics/metrics.js";
 
 /** Options of `startServer`: any Config field (as the flags), plus a logger. */
@@ -36,12 +31,6 @@ export interface RunningServer {
   stop(): Promise<void>;
 }
 
-function openStorage(config: Config): Storage {
-  if (config.storageBackend === "memory") return new MemoryStorage();
-  mkdirSync(config.dataDir, { recursive: true });
-  return SqliteStorage.open(join(config.dataDir, "store.db"));
-}
-
 /**
  * Starts an API server in this process: generates or reuses certificates in the data dir,
  * opens the store, serves HTTPS and writes `<dataDir>/admin.kubeconfig`.
@@ -58,34 +47,16 @@ export async function startServer(options: StartOptions = {}): Promise<RunningSe
     ensurePki(dataDir, { adminUser, extraNames: config.bindAddress === "0.0.0.0" || config.bindAddress === "::" ? [] : [config.bindAddress] }),
     generateServiceAccountKeys ? ensureServiceAccountKeys(dataDir) : Promise.resolve(undefined),
   ]);
-  let registry: Registry | undefined;
   const credentials = loadCredentials({
     config,
     profile: config.profile,
     logger,
     generated: { ca: pki.ca.certificate, serving: pki.serving, ...(serviceAccountKeys === undefined ? {} : { serviceAccount: serviceAccountKeys }) },
-    objects: { read: (plural, namespace, name) => (registry === undefined ? Promise.resolve(undefined) : readCurrent(registry, plural, namespace, name)) },
   });
-  const storage = openStorage({ ...config, dataDir });
   let address = `${config.bindAddress}:${config.securePort}`;
-  const api = createApiServer({
-    storage,
-    profile: config.profile,
-    authenticator: credentials.authenticator,
-    authenticationApis: credentials.authenticationApis,
-    issuerDiscovery: credentials.issuerDiscovery,
-    authorization: config.authorization,
-    anonymousAuth: config.anonymousAuth,
-    watchCache: config.watchCache ? { windowSize: config.watchCacheSize } : false,
-    minRequestTimeoutSeconds: config.minRequestTimeoutSeconds,
-    runtimeConfig: config.runtimeConfig,
-    logger,
-    serverAddress: () => address,
-    metrics: createMetrics(),
-  });
-  registry = api.registry;
-  const compactor = config.compactionIntervalMs > 0 ? startCompactor(storage, { intervalMs: config.compactionIntervalMs }) : undefined;
-  let http;
+  const api = composeApiServer({ config: { ...config, dataDir }, logger, credentials, serverAddress: () => address, metrics: createMetrics() });
+  const compactor = config.compactionIntervalMs > 0 ? startCompactor(api.storage, { intervalMs: config.compactionIntervalMs }) : undefined;
+  let http: HttpServer;
   try {
     await api.start();
     http = await startHttpServer({
@@ -99,7 +70,6 @@ export async function startServer(options: StartOptions = {}): Promise<RunningSe
     credentials.close();
     compactor?.stop();
     await api.stop();
-    await storage.close();
     throw error;
   }
   const listener = http;
@@ -135,7 +105,6 @@ export async function startServer(options: StartOptions = {}): Promise<RunningSe
         credentials.close();
         compactor?.stop();
         await api.stop();
-        await storage.close();
       })();
       return stopped;
     },

@@ -1,6 +1,4 @@
-import type { Registry } from "../registry/registry.js";
-import { SCALE_KIND } from "../registry/scale.js";
-import type { Store } from "../registry/store.js";
+import { SCALE_KIND, type Registry, type Store } from "../registry/index.js";
 
 /** `/api`: the core group's versions. */
 export function apiVersions(serverAddress: string): Record<string, unknown> {

@@ -1,6 +1,6 @@
 import { badRequest, invalid, type FieldError } from "../api/errors.js";
 import type { ApiObject } from "../api/object.js";
-import { listItemOf, type ListItem } from "../registry/cacher/cached-object.js";
+import { listItemOf, type ListItem } from "../registry/index.js";
 import type { RequestContext } from "../request/context.js";
 
 /** kube's limit on a field manager's length, in bytes. */

@@ -1,7 +1,7 @@
 import { badRequest, invalid } from "../api/errors.js";
 import { decodeBody, type BodyFormat } from "../codec/decode.js";
 import { duplicateJsonFields, parseYamlWithDuplicates } from "../codec/duplicate-fields.js";
-import type { FieldValidation } from "../registry/definition.js";
+import type { FieldValidation } from "../registry/index.js";
 import type { RequestContext } from "../request/context.js";
 
 const MODES = ["Ignore", "Strict", "Warn"] as const;

@@ -1,7 +1,6 @@
 import type { Profile } from "../api/profile.js";
 import { publicName } from "../api/schema/render.js";
-import type { ResourceDefinition } from "../registry/definition.js";
-import { SCALE_KIND } from "../registry/scale.js";
+import { SCALE_KIND, type ResourceDefinition } from "../registry/index.js";
 
 /**
  * The operations of one resource, for OpenAPI v3 and Swagger 2.0: parameters, request bodies and

@@ -2,7 +2,7 @@ import { createHash } from "node:crypto";
 import type { Profile } from "../api/profile.js";
 import type { SchemaCatalogue } from "../api/schema/catalogue.js";
 import { definitionClosure, renderDefinitions } from "../api/schema/render.js";
-import type { Registry } from "../registry/registry.js";
+import type { Registry } from "../registry/index.js";
 import { encodeOpenApiV2 } from "../codec/openapi-v2-protobuf.js";
 import { pathsOf, referencedIds } from "./openapi-paths.js";
 

@@ -4,10 +4,15 @@ import { metaGroup, type Profile } from "../api/profile.js";
 import { bodyFormat, decodeBody, type BodyFormat } from "../codec/decode.js";
 import { negotiate, type Representation } from "../codec/negotiate.js";
 import { successStatus } from "../codec/status.js";
-import { apiVersionOf, deprecationWarning, type FieldValidation, type ResourceDefinition } from "../registry/definition.js";
-import { parseListOptions } from "../registry/list-options.js";
-import type { Registry } from "../registry/registry.js";
-import type { Store } from "../registry/store.js";
+import {
+  apiVersionOf,
+  deprecationWarning,
+  parseListOptions,
+  type FieldValidation,
+  type Registry,
+  type ResourceDefinition,
+  type Store,
+} from "../registry/index.js";
 import type { ApiResponse, RequestContext } from "../request/context.js";
 import type { ResourceRequestInfo } from "../request/request-info.js";
 import { serveCreateOnly } from "./create-only.js";

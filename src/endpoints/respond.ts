@@ -1,7 +1,7 @@
 import { stringify as toYaml } from "yaml";
 import { ApiError } from "../api/errors.js";
 import type { ApiObject } from "../api/object.js";
-import type { ListItem } from "../registry/cacher/cached-object.js";
+import type { ListItem } from "../registry/index.js";
 import { renderTable } from "../codec/table.js";
 import type { Representation } from "../codec/negotiate.js";
 import type { ApiResponse, RequestContext } from "../request/context.js";

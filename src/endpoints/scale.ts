@@ -7,9 +7,7 @@ import { objectSchemaFor, type ObjectSchema } from "../api/schema/object-schema.
 import { validateObjectMeta } from "../api/validation.js";
 import { bodyFormat, type BodyFormat } from "../codec/decode.js";
 import { negotiate } from "../codec/negotiate.js";
-import type { FieldValidation } from "../registry/definition.js";
-import { parentApplyConfiguration, parentWithScale, SCALE_API_VERSION, SCALE_KIND, scaleOf } from "../registry/scale.js";
-import type { Store } from "../registry/store.js";
+import { SCALE_API_VERSION, SCALE_KIND, parentApplyConfiguration, parentWithScale, scaleOf, type FieldValidation, type Store } from "../registry/index.js";
 import type { ApiResponse, RequestContext } from "../request/context.js";
 import type { ResourceRequestInfo } from "../request/request-info.js";
 import { fieldManagerOptions } from "./field-manager-options.js";

@@ -3,10 +3,7 @@ import type { Profile } from "../api/profile.js";
 import { metaGroup } from "../api/profile.js";
 import type { Representation } from "../codec/negotiate.js";
 import { renderTable } from "../codec/table.js";
-import { parseListOptions } from "../registry/list-options.js";
-import type { Store } from "../registry/store.js";
-import { bookmarkEvent, errorEvent, watchStore, type ObjectEvent } from "../registry/watch.js";
-import { openCachedWatch } from "../registry/cacher/watch-stream.js";
+import { bookmarkEvent, errorEvent, parseListOptions, watchStore, type ObjectEvent, type Store } from "../registry/index.js";
 import { isPushBody, type PushBody } from "../request/push-body.js";
 import { ApiError } from "../api/errors.js";
 import { withoutManagedFields } from "./field-manager-options.js";
@@ -58,31 +55,26 @@ export async function serveWatch(context: RequestContext, options: WatchServeOpt
   const store = options.store;
   const bookmarkIntervalMs = options.bookmarkIntervalMs ?? 60_000;
   const initialEventsEndAnnotation = `${options.profile.apiDomain}/initial-events-end`;
-  const cached = store.watchCache;
   let chunks: AsyncIterable<string> | PushBody;
   const release = (): void => {
     clearTimeout(timer);
     controller.abort();
     context.request.signal.removeEventListener("abort", onAbort);
   };
-  if (cached !== undefined) {
-    chunks = await openCachedWatch({
-      cacher: cached.cacher,
-      cache: cached.cache,
-      prefix: store.prefix(options.namespace),
-      key: options.name === "" ? undefined : store.key(options.namespace, options.name),
-      options: listOptions,
-      signal: controller.signal,
-      deadline: deadline.signal,
-      bookmarkIntervalMs,
-      waitMs: store.futureRevisionWaitMs,
-      encode:
-        representation.kind === "table" || representation.kind === "partial" || store.definition.storedAs !== undefined || omit
-          ? (type, json) => tableLine(type, store.fromStorage(JSON.parse(json) as ApiObject))
-          : undefined,
-      bookmark: (revision, initialEventsEnd) => encode(bookmarkEvent(store, revision, initialEventsEnd ? { [initialEventsEndAnnotation]: "true" } : undefined)),
-      error: (error) => encode(errorEvent(error)),
-    }).catch((error: unknown) => {
+  const fromCache = store.watchFromCache(options.namespace, options.name, {
+    options: listOptions,
+    signal: controller.signal,
+    deadline: deadline.signal,
+    bookmarkIntervalMs,
+    encode:
+      representation.kind === "table" || representation.kind === "partial" || store.definition.storedAs !== undefined || omit
+        ? (type, json) => tableLine(type, store.fromStorage(JSON.parse(json) as ApiObject))
+        : undefined,
+    bookmark: (revision, initialEventsEnd) => encode(bookmarkEvent(store, revision, initialEventsEnd ? { [initialEventsEndAnnotation]: "true" } : undefined)),
+    error: (error) => encode(errorEvent(error)),
+  });
+  if (fromCache !== undefined) {
+    chunks = await fromCache.catch((error: unknown) => {
       release();
       throw error;
     });

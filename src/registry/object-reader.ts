@@ -17,7 +17,7 @@ export interface CurrentObject {
 export async function readCurrent(registry: Registry, plural: string, namespace: string, name: string): Promise<CurrentObject | undefined> {
   const store = registry.find("", "v1", plural);
   if (store === undefined) return undefined;
-  const cached = store.watchCache?.cache.get(store.key(namespace, name));
+  const cached = store.peek(namespace, name);
   if (cached !== undefined) {
     let decoded: ApiObject | undefined;
     return { revision: cached.revision, object: () => (decoded ??= JSON.parse(cached.json) as ApiObject) };

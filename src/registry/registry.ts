@@ -1,15 +1,38 @@
+import type { ApiObject } from "../api/object.js";
+import type { Freshness, ObjectFeed } from "../authz/feed.js";
 import type { Storage } from "../storage/index.js";
+import { Cacher } from "./cacher/cacher.js";
+import type { WatchCache, WatchCacheOptions } from "./cacher/watch-cache.js";
 import type { ResourceDefinition } from "./definition.js";
+import { cacherFreshness, watchCacheFeed } from "./feeds.js";
 import { Store, type StoreOptions } from "./store.js";
-import type { Cacher } from "./cacher/cacher.js";
-import type { WatchCache } from "./cacher/watch-cache.js";
 
-/** Every served resource's Store, found by group, version and plural. */
+export interface RegistryOptions extends Omit<StoreOptions, "revisions"> {
+  /**
+   * Serve lists and watches from the watch cache (kube's `--watch-cache`, default true). Either
+   * way the registry follows the store with one Cacher: reads for a future revision wait on it,
+   * and object feeds (authorization's indexes) are kept by it.
+   */
+  readonly watchCache?: boolean | Partial<WatchCacheOptions>;
+  /** Called when the watch cache fell behind and re-listed. */
+  readonly onCacheError?: (error: unknown) => void;
+}
+
+/** Every served resource's Store, found by group, version and plural; and the watch cache behind them. */
 export class Registry {
   private readonly byPath = new Map<string, Store>();
   readonly stores: readonly Store[];
+  private readonly cacher: Cacher;
+  private readonly feeds = new Map<string, ObjectFeed>();
+  private readonly storage: Storage;
+  /** How far the watch cache (and so every feed) is behind the store. */
+  readonly freshness: Freshness;
 
-  constructor(definitions: readonly ResourceDefinition[], storage: Storage, options: StoreOptions & { readonly cacher?: Cacher } = {}) {
+  constructor(definitions: readonly ResourceDefinition[], storage: Storage, options: RegistryOptions = {}) {
+    this.storage = storage;
+    const cacheOptions = options.watchCache ?? true;
+    this.cacher = new Cacher(storage, { ...(typeof cacheOptions === "object" ? cacheOptions : {}), onError: options.onCacheError });
+    this.freshness = cacherFreshness(this.cacher, storage);
     const stores: Store[] = [];
     // Storage versions first, so versions stored as another can share that version's cache.
     const ordered = [
@@ -18,11 +41,11 @@ export class Registry {
     ];
     const cacheByPrefix = new Map<string, WatchCache>();
     for (const definition of ordered) {
-      const store = new Store(definition, storage, options);
+      const store = new Store(definition, storage, { ...options, revisions: this.cacher });
       // Virtual (create-only) resources store nothing, so there is nothing to cache.
-      if (options.cacher !== undefined && definition.virtual === undefined) {
+      if (cacheOptions !== false && definition.virtual === undefined) {
         const prefix = store.prefix("");
-        store.attachCache(options.cacher, cacheByPrefix.get(prefix));
+        store.attachCache(this.cacher, cacheByPrefix.get(prefix));
         const cache = store.watchCache?.cache;
         if (cache !== undefined && !cacheByPrefix.has(prefix)) cacheByPrefix.set(prefix, cache);
       }
@@ -49,6 +72,45 @@ export class Registry {
 
   resourcesOf(group: string, version: string): Store[] {
     return this.stores.filter((store) => store.definition.group === group && store.definition.version === version);
+  }
+
+  /** A read-only peek at one object in the watch cache (no storage read); undefined when not cached. */
+  peek(group: string, version: string, plural: string, namespace: string, name: string): ApiObject | undefined {
+    const cached = this.find(group, version, plural)?.peek(namespace, name);
+    return cached === undefined ? undefined : (JSON.parse(cached.json) as ApiObject);
+  }
+
+  /**
+   * A live feed of one resource's objects (authorization's indexes follow these). With the watch
+   * cache off, the resource gets a cache of its own in the registry's Cacher. Ask before `start`.
+   */
+  feed(group: string, version: string, plural: string): ObjectFeed {
+    const id = pathKey(group, version, plural);
+    const existing = this.feeds.get(id);
+    if (existing !== undefined) return existing;
+    const store = this.find(group, version, plural);
+    if (store === undefined) throw new Error(`a feed of ${id} was asked for, which is not served`);
+    let cache = store.watchCache?.cache;
+    if (cache === undefined) {
+      cache = this.cacher.register(store.prefix(""), store.cacheCodec());
+    }
+    const created = watchCacheFeed(cache, (namespace, name) => store.key(namespace, name));
+    this.feeds.set(id, created);
+    return created;
+  }
+
+  /** Lists every cached resource once, then follows the store. */
+  async start(): Promise<void> {
+    await this.cacher.start();
+  }
+
+  async stop(): Promise<void> {
+    await this.cacher.stop();
+  }
+
+  /** The store's current revision. */
+  currentRevision(): number {
+    return this.storage.currentRevision();
   }
 }
 

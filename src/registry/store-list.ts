@@ -1,7 +1,8 @@
 import { ApiError, timeout } from "../api/errors.js";
 import { isStorageError } from "../storage/index.js";
 import type { Storage } from "../storage/interface.js";
-import { listItem, listItemOf, type CachedObject, type ListItem } from "./cacher/cached-object.js";
+import type { CachedObject } from "./cacher/cached-object.js";
+import { listItem, listItemOf, type ListItem } from "./list-item.js";
 import { filterMatches, type WatchFilter } from "./cacher/cache-watcher.js";
 import type { Cacher } from "./cacher/cacher.js";
 import type { WatchCache } from "./cacher/watch-cache.js";

@@ -1,25 +1,38 @@
 import { randomUUID } from "node:crypto";
-import { ApiError, alreadyExists, badRequest, conflict, gone, internalError, invalid, notFound, timeout, type ErrorTarget } from "../api/errors.js";
+import { ApiError, alreadyExists, badRequest, conflict, internalError, invalid, notFound, timeout, type ErrorTarget } from "../api/errors.js";
 import { cloneObject, fieldValue, nowTimestamp, type ApiObject } from "../api/object.js";
 import { matchesFields, matchesLabels } from "../api/selector.js";
-import { validateObjectMeta } from "../api/validation.js";
 import { DEDUCED, type FieldType, type SchemaSource } from "../api/schema/field-type.js";
 import { FieldManager } from "../apply/field-manager.js";
+import { NO_ADMISSION } from "../admission/chain.js";
+import type { Admission, AdmissionAttributes, AdmissionOperation } from "../admission/interface.js";
 import { isStorageError, type KeyValue, type Storage } from "../storage/index.js";
-import { NO_ADMISSION, type Admission, type AdmissionAttributes, type AdmissionOperation } from "./admission.js";
 import { apiVersionOf, type FieldValidation, type ResourceDefinition } from "./definition.js";
 import { decodeContinue, parseRevision, type ListOptions } from "./list-options.js";
+import type { CachedObject, ResourceCodec } from "./cacher/cached-object.js";
 import type { Cacher } from "./cacher/cacher.js";
 import type { WatchCache } from "./cacher/watch-cache.js";
+import { openCachedWatch, type CachedWatchRequest } from "./cacher/watch-stream.js";
+import type { PushBody } from "../request/push-body.js";
 import { listFromCache, listFromStorage, type ListResponse, type ListSource } from "./store-list.js";
 import { withDesiredReplicas } from "./scale.js";
+import { decodeStored } from "./stored-object.js";
+import { ResourceKeys } from "./store-keys.js";
+import { VersionCodec } from "./store-versions.js";
+import { CONFLICT_MESSAGE, translateStorageError } from "./store-errors.js";
+import { checkFields, checkNamespace, checkTypeMeta, randomSuffix, specChanged, validateWrite } from "./write-checks.js";
 
 export type { ListResponse } from "./store-list.js";
-import { decodeStored, encodeForStorage } from "./stored-object.js";
-import { canonicalJson } from "../util/canonical-json.js";
+
+/** Waits for the watch cache to reach a revision (the Cacher); false after the timeout. */
+export interface RevisionWaiter {
+  waitFor(revision: number, timeoutMs: number): Promise<boolean>;
+}
 
 export interface StoreOptions {
   readonly admission?: Admission;
+  /** What reads for a revision the store has not reached wait on (the server's Cacher). */
+  readonly revisions?: RevisionWaiter;
   readonly clock?: () => Date;
   readonly newUid?: () => string;
   /** How long a read for a revision the store has not reached waits before 504. */
@@ -54,11 +67,8 @@ export interface UpdateRequest extends WriteOptions {
 export interface DeleteRequest extends WriteOptions {
   readonly preconditions?: { readonly uid?: string; readonly resourceVersion?: string };
 }
-
 /** The outcome of a delete: gone now, or marked for deletion while finalizers remain. */
 export type DeleteOutcome = { readonly kind: "deleted"; readonly object: ApiObject } | { readonly kind: "pending"; readonly object: ApiObject };
-
-const CONFLICT_MESSAGE = "the object has been modified; please apply your changes to the latest version and try again";
 
 /**
  * The generic registry store: every verb of every resource, driven by its ResourceDefinition.
@@ -79,6 +89,10 @@ export class Store {
   readonly fieldType: FieldType;
   private readonly fields: FieldManager;
   private readonly defaultFieldManager: string;
+  private readonly keys: ResourceKeys;
+  private readonly versions: VersionCodec;
+  private readonly revisions: RevisionWaiter | undefined;
+  private readonly admissionResource: AdmissionAttributes["resource"];
 
   constructor(definition: ResourceDefinition, storage: Storage, options: StoreOptions = {}) {
     this.definition = definition;
@@ -96,6 +110,16 @@ export class Store {
       lastAppliedAnnotation: options.lastAppliedAnnotation,
     });
     this.defaultFieldManager = options.defaultFieldManager ?? "";
+    this.keys = new ResourceKeys(definition);
+    this.versions = new VersionCodec(definition);
+    this.revisions = options.revisions;
+    this.admissionResource = {
+      group: definition.group,
+      version: definition.version,
+      kind: definition.kind,
+      resource: definition.plural,
+      namespaced: this.namespaced,
+    };
   }
 
   get namespaced(): boolean {
@@ -104,15 +128,12 @@ export class Store {
 
   /** Key of one object: `/<group|core>/<plural>/<namespace>/<name>` or without namespace. */
   key(namespace: string, name: string): string {
-    return this.namespaced ? `${this.prefix(namespace)}${name}` : `${this.prefix("")}${name}`;
+    return this.keys.key(namespace, name);
   }
 
   /** Prefix of a collection; "" namespace = across all namespaces. */
   prefix(namespace: string): string {
-    // Versions served from another version's storage share its keys.
-    const stored = this.definition.storedAs ?? this.definition;
-    const base = `/${stored.group === "" ? "core" : stored.group}/${stored.plural}/`;
-    return this.namespaced && namespace !== "" ? `${base}${namespace}/` : base;
+    return this.keys.prefix(namespace);
   }
 
   target(name?: string): ErrorTarget {
@@ -120,22 +141,16 @@ export class Store {
   }
 
   decode(entry: KeyValue): ApiObject {
-    return this.fromStorage(decodeStored(entry.value, entry.modRevision, this.definition));
+    return this.versions.decode(entry);
   }
 
-  /** The stored form of an object: converted to the storage version when this one differs. */
   private encode(object: ApiObject): string {
-    const storedAs = this.definition.storedAs;
-    return encodeForStorage(storedAs === undefined ? object : storedAs.toStorage(object));
+    return this.versions.encode(object);
   }
 
   /** A storage-version object as this version serves it (identity for the storage version). */
   fromStorage(object: ApiObject): ApiObject {
-    const storedAs = this.definition.storedAs;
-    if (storedAs === undefined) return object;
-    const converted = storedAs.fromStorage(object);
-    converted.metadata.resourceVersion = object.metadata.resourceVersion;
-    return converted;
+    return this.versions.fromStorage(object);
   }
 
   async get(namespace: string, name: string, resourceVersion?: string): Promise<ApiObject> {
@@ -149,11 +164,12 @@ export class Store {
     }
   }
 
+  /** Waits (on the watch cache) for a revision the store has not reached; 504 after `futureRevisionWaitMs`. */
   private async waitForRevision(revision: number): Promise<void> {
-    const deadline = Date.now() + this.futureRevisionWaitMs;
-    while (this.storage.currentRevision() < revision) {
-      if (Date.now() >= deadline) throw timeout(`Too large resource version: ${revision}, current: ${this.storage.currentRevision()}`, 1);
-      await new Promise((resolve) => setTimeout(resolve, 25));
+    if (this.storage.currentRevision() >= revision) return;
+    const reached = this.revisions !== undefined && (await this.revisions.waitFor(revision, this.futureRevisionWaitMs));
+    if (!reached && this.storage.currentRevision() < revision) {
+      throw timeout(`Too large resource version: ${revision}, current: ${this.storage.currentRevision()}`, 1);
     }
   }
 
@@ -220,23 +236,53 @@ export class Store {
       this.cache = shared;
       return;
     }
-    this.cache = cacher.register(this.prefix(""), {
-      kind: this.definition.kind,
-      apiVersion: apiVersionOf(this.definition),
-      decode: (value, revision) => decodeStored(value, revision, this.definition),
+    this.cache = cacher.register(this.prefix(""), this.cacheCodec());
+  }
+
+  /** How the watch cache decodes this resource's stored values and reads its selectable fields. */
+  cacheCodec(): ResourceCodec {
+    const definition = this.definition;
+    return {
+      kind: definition.kind,
+      apiVersion: apiVersionOf(definition),
+      decode: (value, revision) => decodeStored(value, revision, definition),
       extraFieldsOf: (object) => {
-        if (this.definition.selectableFields.size === 0) return undefined;
+        if (definition.selectableFields.size === 0) return undefined;
         const fields: Record<string, string> = {};
-        for (const [name, path] of this.definition.selectableFields) fields[name] = fieldValue(object, path);
+        for (const [name, path] of definition.selectableFields) fields[name] = fieldValue(object, path);
         return fields;
       },
-    });
+    };
   }
 
   /** For versions served from another's storage: stored-version JSON → this version's JSON. */
   jsonConverter(): ((json: string) => string) | undefined {
-    if (this.definition.storedAs === undefined) return undefined;
-    return (json) => JSON.stringify(this.fromStorage(JSON.parse(json) as ApiObject));
+    return this.versions.jsonConverter();
+  }
+
+  /** The cached form of one object, when the watch cache holds it: a read-only peek, no storage read. */
+  peek(namespace: string, name: string): CachedObject | undefined {
+    return this.cache?.get(this.key(namespace, name));
+  }
+
+  /**
+   * A watch of a collection (`name` "") or one object served from the watch cache; undefined when
+   * this resource is not served from one (then `registry/watch.ts` follows storage).
+   */
+  watchFromCache(
+    namespace: string,
+    name: string,
+    request: Omit<CachedWatchRequest, "cacher" | "cache" | "prefix" | "key" | "waitMs">,
+  ): Promise<PushBody> | undefined {
+    if (this.cache === undefined || this.cacher === undefined) return undefined;
+    return openCachedWatch({
+      ...request,
+      cacher: this.cacher,
+      cache: this.cache,
+      prefix: this.prefix(namespace),
+      key: name === "" ? undefined : this.key(namespace, name),
+      waitMs: this.futureRevisionWaitMs,
+    });
   }
 
   /** The watch cache, when lists and watches are served from one. */
@@ -260,9 +306,9 @@ export class Store {
 
   async create(namespace: string, input: ApiObject, options: WriteOptions = {}): Promise<ApiObject> {
     const object = cloneObject(input);
-    this.checkTypeMeta(object);
-    this.checkNamespace(object, namespace);
-    this.checkFields(object, options);
+    checkTypeMeta(this.definition, object);
+    checkNamespace(this.definition, object, namespace);
+    checkFields(this.definition, object, options.fieldValidation);
     // The status a client sends on create is dropped before ownership is recorded (kube's reset fields).
     const resetsStatus = this.resetsStatusOnCreate();
     if (resetsStatus) delete object["status"];
@@ -271,20 +317,10 @@ export class Store {
     if ((metadata.name === undefined || metadata.name === "") && typeof metadata.generateName === "string" && metadata.generateName !== "") {
       metadata.name = `${metadata.generateName}${randomSuffix()}`;
     }
-    const now = nowTimestamp(this.clock);
     delete metadata.resourceVersion;
-    delete metadata.deletionTimestamp;
-    delete metadata.deletionGracePeriodSeconds;
-    metadata.uid = this.newUid();
-    metadata.creationTimestamp = now;
-    if (this.definition.hasGeneration) metadata.generation = 1;
-    else delete metadata.generation;
+    this.stampNew(object);
     this.ownFields(undefined, object, options);
-    if (resetsStatus) object["status"] = {};
-    this.definition.strategy.prepareForCreate?.(object, { now, user: options.user });
-    await this.admit("CREATE", namespace, object, undefined, options, "mutate");
-    this.validate(object, undefined);
-    await this.admit("CREATE", namespace, object, undefined, options, "validate");
+    await this.finishCreate(namespace, object, options);
     const name = metadata.name ?? "";
     if (options.dryRun === true) {
       const existing = await this.storage.get(this.key(namespace, name)).catch(() => undefined);
@@ -315,7 +351,7 @@ export class Store {
       if (old === undefined && request.createIfMissing !== true) throw notFound(this.target(name));
       if (old === undefined && subresource !== "") throw notFound(this.target(name));
       const built = cloneObject(await request.build(old === undefined ? undefined : cloneObject(old)));
-      this.checkFields(built, request);
+      checkFields(this.definition, built, request.fieldValidation);
       // Defaults count as the writer's fields for updates; apply owns only what it applies (kube's order).
       if (request.apply === undefined) this.definition.schema?.applyDefaults(built);
       let desired = this.ownFields(old, built, request);
@@ -323,12 +359,12 @@ export class Store {
         desired = cloneObject(desired);
         this.definition.schema.applyDefaults(desired);
       }
-      this.checkTypeMeta(desired);
+      checkTypeMeta(this.definition, desired);
       if (desired.metadata.name !== undefined && desired.metadata.name !== name) {
         throw badRequest(`the name of the object (${desired.metadata.name}) does not match the name on the URL (${name})`);
       }
       desired.metadata.name = name;
-      this.checkNamespace(desired, namespace);
+      checkNamespace(this.definition, desired, namespace);
       if (old === undefined) {
         created = true;
         result = await this.prepareCreateOnUpdate(namespace, desired, request);
@@ -366,21 +402,42 @@ export class Store {
     return this.definition.subresources.has("status") && !this.definition.keepStatusOnCreate;
   }
 
-  private async prepareCreateOnUpdate(namespace: string, desired: ApiObject, request: UpdateRequest): Promise<ApiObject> {
-    const metadata = desired.metadata;
-    const now = nowTimestamp(this.clock);
-    if (metadata.resourceVersion !== undefined && metadata.resourceVersion !== "") {
-      throw notFound(this.target(metadata.name));
-    }
-    metadata.uid = this.newUid();
-    metadata.creationTimestamp = now;
+  /** Server-set metadata of a new object: uid, creation time, generation; no deletion marks. */
+  private stampNew(object: ApiObject): void {
+    const metadata = object.metadata;
     delete metadata.deletionTimestamp;
+    delete metadata.deletionGracePeriodSeconds;
+    metadata.uid = this.newUid();
+    metadata.creationTimestamp = nowTimestamp(this.clock);
     if (this.definition.hasGeneration) metadata.generation = 1;
-    if (this.resetsStatusOnCreate()) desired["status"] = {};
-    this.definition.strategy.prepareForCreate?.(desired, { now, user: request.user });
-    await this.admit("CREATE", namespace, desired, undefined, request, "mutate");
-    this.validate(desired, undefined);
-    await this.admit("CREATE", namespace, desired, undefined, request, "validate");
+    else delete metadata.generation;
+  }
+
+  /** The end of every create (POST, PUT create, apply create): initial status, strategy, admission, validation. */
+  private async finishCreate(namespace: string, object: ApiObject, options: WriteOptions): Promise<void> {
+    if (this.resetsStatusOnCreate()) object["status"] = {};
+    this.definition.strategy.prepareForCreate?.(object, { now: object.metadata.creationTimestamp ?? nowTimestamp(this.clock), user: options.user });
+    await this.admitAndValidate("CREATE", namespace, object, undefined, options);
+  }
+
+  /** Mutating admission, then validation, then validating admission: the order of every write. */
+  private async admitAndValidate(
+    operation: AdmissionOperation,
+    namespace: string,
+    object: ApiObject,
+    old: ApiObject | undefined,
+    options: WriteOptions & { subresource?: string },
+  ): Promise<void> {
+    await this.admit(operation, namespace, object, old, options, "mutate");
+    validateWrite(this.definition, object, old);
+    await this.admit(operation, namespace, object, old, options, "validate");
+  }
+
+  private async prepareCreateOnUpdate(namespace: string, desired: ApiObject, request: UpdateRequest): Promise<ApiObject> {
+    const resourceVersion = desired.metadata.resourceVersion;
+    if (resourceVersion !== undefined && resourceVersion !== "") throw notFound(this.target(desired.metadata.name));
+    this.stampNew(desired);
+    await this.finishCreate(namespace, desired, request);
     return desired;
   }
 
@@ -451,9 +508,7 @@ export class Store {
       delete metadata.generation;
     }
     if (subresource === "") this.definition.strategy.prepareForUpdate?.(next, old, { now, user: request.user });
-    await this.admit("UPDATE", namespace, next, old, request, "mutate");
-    this.validate(next, old);
-    await this.admit("UPDATE", namespace, next, old, request, "validate");
+    await this.admitAndValidate("UPDATE", namespace, next, old, request);
     return next;
   }
 
@@ -528,71 +583,6 @@ export class Store {
     return (object.metadata.finalizers ?? []).length > 0 || this.definition.strategy.hasOwnFinalizers?.(object) === true;
   }
 
-  /** Checks kind/apiVersion against the resource and sets them (first, in kube's field order). */
-  private checkTypeMeta(object: ApiObject): void {
-    const expected = apiVersionOf(this.definition);
-    if (object.kind !== undefined && object.kind !== "" && object.kind !== this.definition.kind) {
-      throw badRequest(
-        `the API version in the data (${object.apiVersion ?? ""}) does not match the expected API version (${expected}) or kind ${object.kind} does not match ${this.definition.kind}`,
-      );
-    }
-    if (object.apiVersion !== undefined && object.apiVersion !== "" && object.apiVersion !== expected) {
-      throw badRequest(`the API version in the data (${object.apiVersion}) does not match the expected API version (${expected})`);
-    }
-    const { apiVersion: _apiVersion, kind: _kind, metadata, ...rest } = object;
-    for (const key of Object.keys(object)) delete object[key];
-    Object.assign(object, { apiVersion: expected, kind: this.definition.kind, metadata, ...rest });
-  }
-
-  private checkNamespace(object: ApiObject, namespace: string): void {
-    if (!this.namespaced) {
-      delete object.metadata.namespace;
-      return;
-    }
-    const given = object.metadata.namespace;
-    if (given !== undefined && given !== "" && given !== namespace) {
-      throw badRequest("the namespace of the provided object does not match the namespace sent on the request");
-    }
-    object.metadata.namespace = namespace;
-  }
-
-  /**
-   * Unknown fields (the schema stage): pruned; Strict answers 400 listing them and the body's
-   * duplicate fields, Warn adds a warning for each, Ignore says nothing.
-   */
-  private checkFields(object: ApiObject, options: WriteOptions): void {
-    const unknown = this.definition.schema?.unknownFields(object, { prune: true }) ?? [];
-    const validation = options.fieldValidation;
-    if (validation === undefined || validation.mode === "Ignore") return;
-    const problems = [...unknown.map((path) => `unknown field "${path}"`), ...validation.duplicates.map((path) => `duplicate field "${path}"`)];
-    if (problems.length === 0) return;
-    const kind = this.definition.kind;
-    if (validation.mode === "Strict")
-      throw badRequest(`${kind} in version "${this.definition.version}" cannot be handled as a ${kind}: strict decoding error: ${problems.join(", ")}`);
-    for (const problem of problems) validation.warn(problem);
-  }
-
-  private validate(object: ApiObject, old: ApiObject | undefined): void {
-    const errors = validateObjectMeta(object, { nameRule: this.definition.nameRule, namespaced: this.namespaced });
-    const strategy = this.definition.strategy;
-    const own = old === undefined ? (strategy.validate?.(object) ?? []) : (strategy.validateUpdate?.(object, old) ?? strategy.validate?.(object) ?? []);
-    // The schema stage's errors, except for fields the metadata checks or the kind's strategy already report.
-    const reported = new Set([...errors, ...own].map((error) => error.field));
-    errors.push(...(this.definition.schema?.validate(object, old) ?? []).filter((error) => !reported.has(error.field)), ...own);
-    if (old !== undefined && old.metadata.deletionTimestamp !== undefined) {
-      const previous = new Set(old.metadata.finalizers ?? []);
-      for (const finalizer of object.metadata.finalizers ?? []) {
-        if (!previous.has(finalizer))
-          errors.push({
-            type: "FieldValueForbidden",
-            field: "metadata.finalizers",
-            message: `Forbidden: no new finalizers can be added if the object is being deleted, found new finalizers []string{"${finalizer}"}`,
-          });
-      }
-    }
-    if (errors.length > 0) throw invalid(this.definition.kind, this.definition.group, object.metadata.name, errors);
-  }
-
   /**
    * Records the write in managedFields (src/apply), before the kind's strategy runs: every write
    * path (create, update, patch, sub-resources, apply; dry-run alike) goes through here. For
@@ -622,7 +612,7 @@ export class Store {
   ): Promise<void> {
     const attributes: AdmissionAttributes = {
       operation,
-      definition: this.definition,
+      resource: this.admissionResource,
       namespace,
       name: object?.metadata.name ?? oldObject?.metadata.name ?? "",
       subresource: options.subresource ?? "",
@@ -636,43 +626,6 @@ export class Store {
 
   /** Storage errors → ApiErrors naming this resource; ApiErrors pass through. */
   translate(error: unknown, name?: string): ApiError {
-    if (error instanceof ApiError) return error;
-    if (isStorageError(error)) {
-      switch (error.code) {
-        case "KeyNotFound":
-          return notFound(this.target(name));
-        case "KeyExists":
-          return alreadyExists(this.target(name));
-        case "RevisionConflict":
-        case "PreconditionFailed":
-          return conflict(this.target(name), CONFLICT_MESSAGE);
-        case "Compacted":
-          return gone(`The resourceVersion for the provided list is too old.`);
-        case "FutureRevision":
-          return timeout(`Too large resource version: current ${error.revision}`, 1);
-        case "Closed":
-          return new ApiError(503, "ServiceUnavailable", "storage is closed");
-      }
-    }
-    const message = error instanceof Error ? error.message : String(error);
-    return internalError(message, error);
+    return translateStorageError(error, this.target(name));
   }
-}
-
-const SUFFIX_ALPHABET = "bcdfghjklmnpqrstvwxz2456789";
-
-/** Five characters from kube's alphabet (no vowels, no look-alikes). */
-function randomSuffix(): string {
-  let out = "";
-  for (let index = 0; index < 5; index++) out += SUFFIX_ALPHABET[Math.floor(Math.random() * SUFFIX_ALPHABET.length)];
-  return out;
-}
-
-/** Whether anything but metadata and status differs: what bumps `metadata.generation`. */
-function specChanged(next: ApiObject, old: ApiObject): boolean {
-  const strip = (object: ApiObject): string => {
-    const { metadata: _metadata, status: _status, ...rest } = object;
-    return canonicalJson(rest);
-  };
-  return strip(next) !== strip(old);
 }

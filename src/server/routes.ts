@@ -9,7 +9,7 @@ import { builtinCatalogue } from "../api/schema/catalogue.js";
 import { createOpenApi } from "../endpoints/openapi.js";
 import { OPENAPI_V2_PROTOBUF } from "../codec/openapi-v2-protobuf.js";
 import { respondJson } from "../endpoints/respond.js";
-import type { Registry } from "../registry/registry.js";
+import type { Registry } from "../registry/index.js";
 import type { ApiResponse, RequestContext } from "../request/context.js";
 import type { NonResourceRequestInfo } from "../request/request-info.js";
 import type { Registry as MetricsRegistry } from "prom-client";

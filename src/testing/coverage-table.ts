@@ -43,7 +43,7 @@ export function kindCoverageTable(profile: Profile = ORCH_PROFILE): string {
   const catalogue = builtinCatalogue(profile);
   const definitions = builtinResources(profile, {
     authenticationApis: { review: unused, tokenRequest: { issue: unused, apiAudiences: [] } },
-    accessReviewer: unused,
+    accessReviewer: { check: unused, rules: unused },
   });
   const rows = definitions
     .map((definition) => {

@@ -2,7 +2,10 @@ import { ORCH_PROFILE, type Profile } from "../api/profile.js";
 import { unionAuthenticator, type Authenticator } from "../auth/authenticator.js";
 import { bearerToken } from "../auth/bearer-token.js";
 import type { ApiRequest, ApiResponse, UserInfo } from "../request/context.js";
-import { createApiServer, type ApiServer, type ApiServerOptions } from "../server/api-server.js";
+import { composeApiServer, type ApiServer } from "../cli/compose.js";
+import { defaultConfig } from "../cli/flags.js";
+import type { AuthorizationConfig } from "../authz/modes.js";
+import type { RuntimeConfig, WatchCacheOptions } from "../registry/index.js";
 import type { Storage } from "../storage/interface.js";
 import { MemoryStorage } from "../storage/memory/memory-storage.js";
 import { SILENT_LOGGER } from "../util/logger.js";
@@ -55,12 +58,18 @@ async function readBody(body: ApiResponse["body"]): Promise<string> {
  * The whole pipeline in process, no sockets: `call(method, path)` goes through every filter.
  * For tests; `stop()` ends controllers and closes the store.
  */
-export async function inProcessServer(
-  options: { storage?: Storage; profile?: Profile } & Pick<
-    ApiServerOptions,
-    "watchCache" | "futureRevisionWaitMs" | "bookmarkIntervalMs" | "runtimeConfig" | "authorization"
-  > = {},
-): Promise<{
+export interface InProcessOptions {
+  readonly storage?: Storage;
+  readonly profile?: Profile;
+  /** `false` = `--watch-cache=false`; an object tunes the cache. */
+  readonly watchCache?: boolean | Partial<WatchCacheOptions>;
+  readonly futureRevisionWaitMs?: number;
+  readonly bookmarkIntervalMs?: number;
+  readonly runtimeConfig?: RuntimeConfig;
+  readonly authorization?: AuthorizationConfig;
+}
+
+export async function inProcessServer(options: InProcessOptions = {}): Promise<{
   server: ApiServer;
   storage: Storage;
   call(method: string, path: string, options?: CallOptions): Promise<TestResponse>;
@@ -69,18 +78,24 @@ export async function inProcessServer(
   stop(): Promise<void>;
 }> {
   const storage = options.storage ?? new MemoryStorage();
-  const server = createApiServer({
-    storage,
-    profile: options.profile ?? ORCH_PROFILE,
-    authenticator: unionAuthenticator([tokenAuthenticator()]),
-    authorization: options.authorization,
-    anonymousAuth: true,
+  const authenticator = unionAuthenticator([tokenAuthenticator()]);
+  const defaults = defaultConfig();
+  const server = composeApiServer({
+    config: {
+      ...defaults,
+      profile: options.profile ?? ORCH_PROFILE,
+      anonymousAuth: true,
+      watchCache: options.watchCache !== false,
+      runtimeConfig: options.runtimeConfig ?? defaults.runtimeConfig,
+      authorization: options.authorization ?? defaults.authorization,
+    },
     logger: SILENT_LOGGER,
+    storage,
+    credentials: { authentication: () => ({ authenticator, review: async () => ({ error: "no token reviews in process" }) }), tokenRequest: undefined },
     serverAddress: () => "127.0.0.1:6443",
-    watchCache: options.watchCache,
+    watchCacheOptions: typeof options.watchCache === "object" ? options.watchCache : undefined,
     futureRevisionWaitMs: options.futureRevisionWaitMs,
     bookmarkIntervalMs: options.bookmarkIntervalMs,
-    runtimeConfig: options.runtimeConfig,
   });
   await server.start();
   const raw = async (method: string, path: string, callOptions: CallOptions = {}): Promise<ApiResponse> => {

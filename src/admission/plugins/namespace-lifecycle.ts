@@ -1,6 +1,6 @@
 import { ApiError, forbidden } from "../../api/errors.js";
 import { isPlainObject, type ApiObject } from "../../api/object.js";
-import type { AdmissionPlugin } from "../plugin.js";
+import type { AdmissionPlugin } from "../interface.js";
 
 export interface NamespaceLifecycleOptions {
   /** Reads a namespace; undefined when it does not exist. */
@@ -18,9 +18,9 @@ export function namespaceLifecycle(options: NamespaceLifecycleOptions): Admissio
     name: "NamespaceLifecycle",
     handles: (operation) => operation === "CREATE" || operation === "DELETE",
     async validate(attributes) {
-      const definition = attributes.definition;
+      const resource = attributes.resource;
       if (attributes.operation === "DELETE") {
-        if (definition.group === "" && definition.plural === "namespaces" && options.immortal.has(attributes.name)) {
+        if (resource.group === "" && resource.resource === "namespaces" && options.immortal.has(attributes.name)) {
           throw forbidden(`namespaces "${attributes.name}" is forbidden: this namespace may not be deleted`, {
             group: "",
             resource: "namespaces",
@@ -29,7 +29,7 @@ export function namespaceLifecycle(options: NamespaceLifecycleOptions): Admissio
         }
         return;
       }
-      if (definition.scope !== "Namespaced" || attributes.namespace === "") return;
+      if (!resource.namespaced || attributes.namespace === "") return;
       const namespace = await options.getNamespace(attributes.namespace);
       if (namespace === undefined) {
         throw new ApiError(404, "NotFound", `namespaces "${attributes.namespace}" not found`, { details: { name: attributes.namespace, kind: "namespaces" } });
@@ -37,10 +37,10 @@ export function namespaceLifecycle(options: NamespaceLifecycleOptions): Admissio
       const phase = isPlainObject(namespace["status"]) ? namespace["status"]["phase"] : undefined;
       if (phase === "Terminating" || namespace.metadata.deletionTimestamp !== undefined) {
         throw forbidden(
-          `${definition.plural} "${attributes.name}" is forbidden: unable to create new content in namespace ${attributes.namespace} because it is being terminated`,
+          `${resource.resource} "${attributes.name}" is forbidden: unable to create new content in namespace ${attributes.namespace} because it is being terminated`,
           {
-            group: definition.group,
-            resource: definition.plural,
+            group: resource.group,
+            resource: resource.resource,
             name: attributes.name,
           },
         );

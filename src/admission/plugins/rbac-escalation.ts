@@ -5,10 +5,9 @@ import { confirmNoEscalation } from "../../authz/rbac/escalation.js";
 import type { Freshness } from "../../authz/feed.js";
 import type { RbacIndex } from "../../authz/rbac/policy-index.js";
 import { roleRefOf, rulesOf } from "../../authz/rbac/policy.js";
-import type { AdmissionAttributes } from "../../registry/admission.js";
 import type { UserInfo } from "../../request/context.js";
 import { canonicalJson } from "../../util/canonical-json.js";
-import type { AdmissionPlugin } from "../plugin.js";
+import type { AdmissionAttributes, AdmissionPlugin } from "../interface.js";
 
 /** The group whose members may grant anything (kube's `EscalationAllowed`). */
 export const PRIVILEGED_GROUP = "system:masters";
@@ -16,8 +15,8 @@ export const PRIVILEGED_GROUP = "system:masters";
 export interface RbacEscalationOptions {
   /** The RBAC API group (`rbac.authorization.<apiDomain>`). */
   readonly group: string;
-  /** Resolved on first use: the authorization stage is built after the admission chain. */
-  readonly authorization: () => { readonly authorizer: Authorizer; readonly index: RbacIndex; readonly freshness: Freshness };
+  /** The authorization stage: its authorizer, the RBAC index, and how current the index is. */
+  readonly authorization: { readonly authorizer: Authorizer; readonly index: RbacIndex; readonly freshness: Freshness };
 }
 
 /** Everything but the fields a garbage collector may change (kube's `IsOnlyMutatingGCFields`). */
@@ -36,14 +35,21 @@ function withoutGcFields(object: ApiObject): string {
  */
 export function rbacEscalation(options: RbacEscalationOptions): AdmissionPlugin {
   async function allowedVerb(user: UserInfo, verb: string, resource: string, namespace: string, name: string): Promise<boolean> {
-    const decision = await options
-      .authorization()
-      .authorizer.authorize(user, { kind: "resource", verb, group: options.group, version: "*", namespace, resource, subresource: "", name });
+    const decision = await options.authorization.authorizer.authorize(user, {
+      kind: "resource",
+      verb,
+      group: options.group,
+      version: "*",
+      namespace,
+      resource,
+      subresource: "",
+      name,
+    });
     return decision.kind === "allow";
   }
 
   async function checkRole(attributes: AdmissionAttributes, user: UserInfo, object: ApiObject): Promise<void> {
-    const plural = attributes.definition.plural;
+    const plural = attributes.resource.resource;
     const name = object.metadata.name ?? "";
     const namespace = plural === "roles" ? attributes.namespace : "";
     if (await allowedVerb(user, "escalate", plural, namespace, name)) return;
@@ -53,7 +59,7 @@ export function rbacEscalation(options: RbacEscalationOptions): AdmissionPlugin 
     if (plural === "clusterroles" && (hasAggregation(object) || hasAggregation(attributes.oldObject))) {
       throw forbidden(`${describe}: must have cluster-admin privileges to use the aggregationRule`, target);
     }
-    const authorization = options.authorization();
+    const authorization = options.authorization;
     const missing = await confirmNoEscalation({ index: authorization.index, freshness: authorization.freshness, user, namespace, rules: rulesOf(object) });
     if (missing !== undefined) throw forbidden(`${describe}: ${missing}`, target);
   }
@@ -62,19 +68,19 @@ export function rbacEscalation(options: RbacEscalationOptions): AdmissionPlugin 
     const roleRef = roleRefOf(object);
     // Validation has already refused a binding without a usable roleRef.
     if (roleRef === undefined) return;
-    const namespace = attributes.definition.plural === "rolebindings" ? attributes.namespace : "";
+    const namespace = attributes.resource.resource === "rolebindings" ? attributes.namespace : "";
     const roleResource = roleRef.kind === "Role" ? "roles" : "clusterroles";
     if (await allowedVerb(user, "bind", roleResource, namespace, roleRef.name)) return;
-    const authorization = options.authorization();
+    const authorization = options.authorization;
     let rules = authorization.index.roleRules(roleRef, namespace);
     if (rules === undefined && (await authorization.freshness.waitForCurrent(3000))) rules = authorization.index.roleRules(roleRef, namespace);
     if (rules === undefined) throw notFound({ group: options.group, resource: roleResource, name: roleRef.name });
     const missing = await confirmNoEscalation({ index: authorization.index, freshness: authorization.freshness, user, namespace, rules });
     const name = object.metadata.name ?? "";
     if (missing !== undefined)
-      throw forbidden(`${attributes.definition.plural}.${options.group} "${name}" is forbidden: ${missing}`, {
+      throw forbidden(`${attributes.resource.resource}.${options.group} "${name}" is forbidden: ${missing}`, {
         group: options.group,
-        resource: attributes.definition.plural,
+        resource: attributes.resource.resource,
         name,
       });
   }
@@ -83,12 +89,12 @@ export function rbacEscalation(options: RbacEscalationOptions): AdmissionPlugin 
     name: "RBACEscalation",
     handles: (operation) => operation === "CREATE" || operation === "UPDATE",
     async validate(attributes) {
-      const { definition, user, object } = attributes;
-      if (definition.group !== options.group || user === undefined || object === undefined) return;
+      const { resource, user, object } = attributes;
+      if (resource.group !== options.group || user === undefined || object === undefined) return;
       if (user.groups.includes(PRIVILEGED_GROUP)) return;
       if (attributes.subresource !== "") return;
       if (attributes.oldObject !== undefined && withoutGcFields(object) === withoutGcFields(attributes.oldObject)) return;
-      switch (definition.plural) {
+      switch (resource.resource) {
         case "roles":
         case "clusterroles":
           return checkRole(attributes, user, object);

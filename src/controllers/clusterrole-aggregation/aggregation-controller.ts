@@ -2,11 +2,11 @@ import { ApiError } from "../../api/errors.js";
 import { isPlainObject, type ApiObject } from "../../api/object.js";
 import { matchesLabels, type LabelRequirement } from "../../api/selector.js";
 import { canonicalJson } from "../../util/canonical-json.js";
-import type { ControllerClient, ResourceRef } from "../client.js";
+import type { ApiClient, ResourceRef } from "../../api/client.js";
 import type { Controller } from "../controller.js";
 
 export interface AggregationControllerOptions {
-  readonly client: ControllerClient;
+  readonly client: ApiClient;
   /** The RBAC API group. */
   readonly group: string;
   readonly onError?: (error: unknown) => void;

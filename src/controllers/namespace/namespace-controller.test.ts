@@ -1,11 +1,11 @@
 import assert from "node:assert/strict";
 import { describe, it, mock } from "node:test";
 import type { ApiObject } from "../../api/object.js";
-import type { ControllerClient } from "../client.js";
+import type { ApiClient } from "../../api/client.js";
 import { namespaceController } from "./namespace-controller.js";
 
 /** A client with no namespaces whose `list` runs `duringList` first (to act mid-reconcile). */
-function emptyClient(duringList: () => void): ControllerClient {
+function emptyClient(duringList: () => void): ApiClient {
   return {
     namespacedResources: () => [],
     list: async () => {

@@ -1,11 +1,11 @@
 import { isPlainObject, type ApiObject } from "../../api/object.js";
-import type { ControllerClient, ResourceRef } from "../client.js";
+import type { ApiClient, ResourceRef } from "../../api/client.js";
 import type { Controller } from "../controller.js";
 
 const NAMESPACES: ResourceRef = { group: "", version: "v1", plural: "namespaces" };
 
 export interface NamespaceControllerOptions {
-  readonly client: ControllerClient;
+  readonly client: ApiClient;
   /** The finalizer this controller owns in `spec.finalizers`. */
   readonly finalizer: string;
   /** Retry period for namespaces whose content is still going (objects with finalizers). */

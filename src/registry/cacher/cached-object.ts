@@ -24,12 +24,6 @@ export function cachedField(object: CachedObject, field: string): string | undef
   return object.extraFields?.[field];
 }
 
-/** A list entry: encoded JSON, decodable on demand (Tables, YAML, controllers). */
-export interface ListItem {
-  readonly json: string;
-  decode(): ApiObject;
-}
-
 /** Per-resource coding the cache needs from the store. */
 export interface ResourceCodec {
   /** Stored value → API object with `resourceVersion` set to `revision`. */
@@ -60,12 +54,4 @@ export function atRevision(object: CachedObject, revision: number): string {
   const parsed = JSON.parse(object.json) as ApiObject;
   parsed.metadata.resourceVersion = String(revision);
   return JSON.stringify(parsed);
-}
-
-export function listItem(json: string): ListItem {
-  return { json, decode: () => JSON.parse(json) as ApiObject };
-}
-
-export function listItemOf(object: ApiObject): ListItem {
-  return { json: JSON.stringify(object), decode: () => structuredClone(object) };
 }

@@ -10,8 +10,8 @@ import { rbacResources } from "./rbac/index.js";
 export interface BuiltinResourceOptions {
   /** TokenReview and `serviceaccounts/{name}/token`; neither is served without it. */
   readonly authenticationApis?: AuthenticationApis;
-  /** Answers the access reviews; called per request (authorization is set up after the registry). */
-  readonly accessReviewer: () => AccessReviewer;
+  /** Answers the access reviews (an `AccessReviewerSlot` the composition root fills after authorization is built). */
+  readonly accessReviewer: AccessReviewer;
 }
 
 /** Every built-in resource at every version, before `--runtime-config` picks the enabled ones. */

@@ -1,7 +1,7 @@
 import { readFileSync } from "node:fs";
 import { ApiError } from "../../api/errors.js";
 import type { ApiObject } from "../../api/object.js";
-import { apiGroup, metaGroup, type Profile } from "../../api/profile.js";
+import { apiGroup, type Profile } from "../../api/profile.js";
 import { loadWebhookConfig, webhookClient, type WebhookClient } from "../../auth/webhook-client.js";
 import { abacAuthorizer, abacRules, parseAbacPolicies, type AbacPolicy } from "../../authz/abac/abac-authorizer.js";
 import { alwaysAllowAuthorizer, alwaysDenyAuthorizer, unionAuthorizer, type Authorizer } from "../../authz/authorizer.js";
@@ -15,25 +15,15 @@ import type { PolicyRule } from "../../authz/rbac/policy.js";
 import { rbacAuthorizer } from "../../authz/rbac/rbac-authorizer.js";
 import { reconcileBinding, reconcileRole, type ReconcileAction } from "../../authz/rbac/reconcile.js";
 import { webhookAuthorizer } from "../../authz/webhook/webhook-authorizer.js";
-import { registryClient } from "../../controllers/client.js";
-import { aggregationController } from "../../controllers/clusterrole-aggregation/aggregation-controller.js";
-import type { Controller } from "../../controllers/controller.js";
-import type { Cacher } from "../../registry/cacher/cacher.js";
-import type { Registry } from "../../registry/registry.js";
-import type { AccessReviewer, RulesReviewStatus } from "../../registry/resources/authorization/access-reviews.js";
-import type { Store } from "../../registry/store.js";
+import type { AccessReviewer, Registry, RulesReviewStatus, Store } from "../../registry/index.js";
 import type { UserInfo } from "../../request/context.js";
-import type { Storage } from "../../storage/interface.js";
 import { errorFields, type Logger } from "../../util/logger.js";
-import { feedSet } from "./feeds.js";
 
 export interface AuthorizationOptions {
   readonly config: AuthorizationConfig;
+  /** The registry whose feeds (RBAC objects, pods, claims) the indexes follow; feeds are asked for here, before the registry starts. */
   readonly registry: Registry;
-  readonly storage: Storage;
   readonly profile: Profile;
-  /** The server's watch cache; without one, authorization follows the store with its own. */
-  readonly cacher: Cacher | undefined;
   readonly logger: Logger;
   /** How long a refusal may wait for the indexes to reach the store's revision (default 3 s). */
   readonly freshnessWaitMs?: number;
@@ -46,9 +36,7 @@ export interface AuthorizationStage {
   readonly freshness: Freshness;
   /** Backs the access-review APIs. */
   readonly reviewer: AccessReviewer;
-  /** The aggregation controller, started with the server's controllers. */
-  readonly controllers: readonly Controller[];
-  /** Starts following the store (before the server serves), then reconciles the default roles and bindings. */
+  /** Reconciles the default roles and bindings (after the registry has started). */
   start(): Promise<void>;
   stop(): Promise<void>;
 }
@@ -79,8 +67,7 @@ export function createAuthorization(options: AuthorizationOptions): Authorizatio
   const { config, registry, profile, logger } = options;
   validateAuthorizationConfig(config);
   const names = rbacNames(profile);
-  const feeds = feedSet(registry, options.storage, options.cacher);
-  const rbac = (plural: string) => feeds.feed(names.group, "v1", plural);
+  const rbac = (plural: string) => registry.feed(names.group, "v1", plural);
   const index = new RbacIndex(
     { roles: rbac("roles"), clusterRoles: rbac("clusterroles"), roleBindings: rbac("rolebindings"), clusterRoleBindings: rbac("clusterrolebindings") },
     names.group,
@@ -96,10 +83,10 @@ export function createAuthorization(options: AuthorizationOptions): Authorizatio
       case "AlwaysDeny":
         return alwaysDenyAuthorizer();
       case "RBAC":
-        return rbacAuthorizer(index, feeds.freshness, wait);
+        return rbacAuthorizer(index, registry.freshness, wait);
       case "Node":
-        graph = new NodeGraph({ pods: feeds.feed("", "v1", "pods"), persistentVolumeClaims: feeds.feed("", "v1", "persistentvolumeclaims") });
-        return nodeAuthorizer(graph, feeds.freshness, wait);
+        graph = new NodeGraph({ pods: registry.feed("", "v1", "pods"), persistentVolumeClaims: registry.feed("", "v1", "persistentvolumeclaims") });
+        return nodeAuthorizer(graph, registry.freshness, wait);
       case "ABAC":
         policies = parseAbacPolicies(readFileSync(config.policyFile ?? "", "utf8"), profile.keyDomain);
         return abacAuthorizer(policies);
@@ -133,7 +120,7 @@ export function createAuthorization(options: AuthorizationOptions): Authorizatio
           case "AlwaysDeny":
             break;
           case "RBAC": {
-            if (!feeds.freshness.isCurrent()) await feeds.freshness.waitForCurrent(options.freshnessWaitMs ?? 3000);
+            if (!registry.freshness.isCurrent()) await registry.freshness.waitForCurrent(options.freshnessWaitMs ?? 3000);
             const held = index.rulesFor(user, namespace);
             const converted = toReviewRules(held.rules);
             resourceRules.push(...converted.resourceRules);
@@ -166,29 +153,18 @@ export function createAuthorization(options: AuthorizationOptions): Authorizatio
     },
   };
 
-  const controllers: Controller[] = [
-    aggregationController({
-      client: registryClient(registry, metaGroup(profile)),
-      group: names.group,
-      onError: (error) => logger.error("clusterrole aggregation", errorFields(error)),
-    }),
-  ];
-
   return {
     authorizer,
     index,
-    freshness: feeds.freshness,
+    freshness: registry.freshness,
     reviewer,
-    controllers,
     async start() {
-      await feeds.start();
       await reconcileDefaultPolicy(registry, profile, logger);
     },
     async stop() {
       index.close();
       graph?.close();
       client?.close();
-      await feeds.stop();
     },
   };
 }

@@ -5,7 +5,7 @@ import { withSubresourceHandler } from "../define.js";
 import { selfSubjectReviewResource } from "./self-subject-review.js";
 import { tokenReviewResources, type TokenReviewer } from "./token-review.js";
 
-export type { TokenReviewer, TokenReviewStatus } from "./token-review.js";
+export { TokenReviewerSlot, type TokenReviewer, type TokenReviewStatus } from "./token-review.js";
 export type { TokenRequestClaims, TokenRequestOptions } from "../core/token-request.js";
 
 /** What the authentication APIs need from the authentication stack. */

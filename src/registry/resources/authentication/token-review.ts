@@ -1,4 +1,4 @@
-import { badRequest } from "../../../api/errors.js";
+import { ApiError, badRequest } from "../../../api/errors.js";
 import { isPlainObject } from "../../../api/object.js";
 import { apiGroup, type Profile } from "../../../api/profile.js";
 import type { ResourceDefinition } from "../../definition.js";
@@ -54,4 +54,22 @@ export function tokenReviewResources(profile: Profile, review: TokenReviewer): R
       },
     }),
   );
+}
+
+/**
+ * TokenReview's seat for the authenticators: the registry is built with it and the composition
+ * root fills it once the authenticators (which read the registry's objects) exist. Reviews
+ * before that answer 503.
+ */
+export class TokenReviewerSlot {
+  private reviewer: TokenReviewer | undefined;
+
+  fill(reviewer: TokenReviewer): void {
+    this.reviewer = reviewer;
+  }
+
+  readonly review: TokenReviewer = (token, audiences) => {
+    if (this.reviewer === undefined) return Promise.reject(new ApiError(503, "ServiceUnavailable", "the authenticator is not ready yet"));
+    return this.reviewer(token, audiences);
+  };
 }

@@ -1,4 +1,4 @@
-import { badRequest, invalid, type FieldError } from "../../../api/errors.js";
+import { ApiError, badRequest, invalid, type FieldError } from "../../../api/errors.js";
 import { isPlainObject, type ApiObject } from "../../../api/object.js";
 import { apiGroup, type Profile } from "../../../api/profile.js";
 import type { UserInfo } from "../../../request/context.js";
@@ -43,6 +43,32 @@ export interface AccessReviewer {
   check(user: UserInfo, attributes: ReviewAttributes): Promise<ReviewDecision>;
   /** The rules `user` holds in `namespace`, as far as the modes can list them. */
   rules(user: UserInfo, namespace: string): Promise<RulesReviewStatus>;
+}
+
+/**
+ * The access-review APIs' seat for the authorization stage: the registry is built with it (the
+ * review resources are part of the registry) and the composition root fills it once the
+ * authorizers, which follow the registry's feeds, exist. Reviews before that answer 503.
+ */
+export class AccessReviewerSlot implements AccessReviewer {
+  private reviewer: AccessReviewer | undefined;
+
+  fill(reviewer: AccessReviewer): void {
+    this.reviewer = reviewer;
+  }
+
+  private current(): AccessReviewer {
+    if (this.reviewer === undefined) throw new ApiError(503, "ServiceUnavailable", "the authorizer is not ready yet");
+    return this.reviewer;
+  }
+
+  check(user: UserInfo, attributes: ReviewAttributes): Promise<ReviewDecision> {
+    return this.current().check(user, attributes);
+  }
+
+  rules(user: UserInfo, namespace: string): Promise<RulesReviewStatus> {
+    return this.current().rules(user, namespace);
+  }
 }
 
 function text(record: Record<string, unknown>, key: string): string {
@@ -119,7 +145,7 @@ function anonymousIfMissing(user: UserInfo | undefined): UserInfo {
  *   `spec.resourceAttributes.namespace` must match (400 otherwise).
  * - SelfSubjectRulesReview: the caller's rules in `spec.namespace`.
  */
-export function accessReviewResources(profile: Profile, reviewer: () => AccessReviewer): ResourceDefinition[] {
+export function accessReviewResources(profile: Profile, reviewer: AccessReviewer): ResourceDefinition[] {
   const group = apiGroup(profile, "authorization");
   const version = "v1";
   const answer = (kind: string, spec: Record<string, unknown>, status: Record<string, unknown>, namespace?: string): ApiObject => ({
@@ -151,7 +177,7 @@ export function accessReviewResources(profile: Profile, reviewer: () => AccessRe
       const uid = text(spec, "uid");
       const extra = extraOf(spec["extra"]);
       const user: UserInfo = { name, groups, ...(uid === "" ? {} : { uid }), ...(extra === undefined ? {} : { extra }) };
-      return answer(kind, spec, statusOf(await reviewer().check(user, attributes)), local ? namespace : undefined);
+      return answer(kind, spec, statusOf(await reviewer.check(user, attributes)), local ? namespace : undefined);
     };
 
   return [
@@ -161,13 +187,13 @@ export function accessReviewResources(profile: Profile, reviewer: () => AccessRe
       const errors: FieldError[] = [];
       const attributes = attributesOf(spec, errors);
       if (attributes === undefined) throw invalid("SelfSubjectAccessReview", group, "", errors);
-      return answer("SelfSubjectAccessReview", spec, statusOf(await reviewer().check(anonymousIfMissing(user), attributes)));
+      return answer("SelfSubjectAccessReview", spec, statusOf(await reviewer.check(anonymousIfMissing(user), attributes)));
     }),
     define("SelfSubjectRulesReview", "selfsubjectrulesreviews", "Cluster", async ({ object, user }) => {
       const spec = specOf(object);
       const namespace = text(spec, "namespace");
       if (namespace === "") throw badRequest("no namespace on request");
-      const status = await reviewer().rules(anonymousIfMissing(user), namespace);
+      const status = await reviewer.rules(anonymousIfMissing(user), namespace);
       return answer("SelfSubjectRulesReview", spec, { ...status });
     }),
     define("SubjectAccessReview", "subjectaccessreviews", "Cluster", subjectReview("SubjectAccessReview", false)),

@@ -1,35 +1,11 @@
-import type { ApiObject } from "../api/object.js";
-import { parseListOptions } from "../registry/list-options.js";
-import type { Registry } from "../registry/registry.js";
-
-/** A resource a controller addresses, by group, version and plural. */
-export interface ResourceRef {
-  readonly group: string;
-  readonly version: string;
-  readonly plural: string;
-}
-
-/**
- * What controllers may do to the API. Controllers depend on this, never on registry internals,
- * so the same controller could run against a remote server through a real client.
- */
-export interface ControllerClient {
-  namespacedResources(): readonly ResourceRef[];
-  list(resource: ResourceRef, namespace: string): Promise<{ items: ApiObject[]; resourceVersion: string }>;
-  deleteCollection(resource: ResourceRef, namespace: string): Promise<void>;
-  /** PUT of the whole object; a stale `metadata.resourceVersion` fails with 409 Conflict. */
-  update(resource: ResourceRef, namespace: string, name: string, object: ApiObject): Promise<ApiObject>;
-  /** PUT of a sub-resource (`finalize`, `status`) with the whole object. */
-  updateSubresource(resource: ResourceRef, namespace: string, name: string, subresource: string, object: ApiObject): Promise<ApiObject>;
-  get(resource: ResourceRef, namespace: string, name: string): Promise<ApiObject | undefined>;
-  /** Resolves when anything under the resource changes, or the signal aborts. */
-  changed(resource: ResourceRef, signal: AbortSignal): AsyncIterable<void>;
-}
+import type { ApiClient, ResourceRef } from "../api/client.js";
+import { parseListOptions } from "./list-options.js";
+import type { Registry } from "./registry.js";
 
 const EMPTY_QUERY = new URLSearchParams();
 
 /** The in-process client, acting with the server's own authority. */
-export function registryClient(registry: Registry, metaGroup: string): ControllerClient {
+export function registryClient(registry: Registry, metaGroup: string): ApiClient {
   const storeOf = (resource: ResourceRef) => {
     const store = registry.find(resource.group, resource.version, resource.plural);
     if (store === undefined) throw new Error(`unknown resource ${resource.plural}.${resource.group}/${resource.version}`);

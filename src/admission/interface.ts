@@ -1,13 +1,22 @@
 import type { ApiObject } from "../api/object.js";
 import type { UserInfo } from "../request/context.js";
-import type { ResourceDefinition } from "./definition.js";
 
 export type AdmissionOperation = "CREATE" | "UPDATE" | "DELETE" | "CONNECT";
+
+/** The resource a request addresses, as admission sees it (kube's GetResource and GetKind). */
+export interface AdmissionResource {
+  readonly group: string;
+  readonly version: string;
+  readonly kind: string;
+  /** The plural, as in the URL. */
+  readonly resource: string;
+  readonly namespaced: boolean;
+}
 
 /** What admission sees of a request: the operation, the objects, and who asks. */
 export interface AdmissionAttributes {
   readonly operation: AdmissionOperation;
-  readonly definition: ResourceDefinition;
+  readonly resource: AdmissionResource;
   readonly namespace: string;
   readonly name: string;
   readonly subresource: string;
@@ -21,8 +30,8 @@ export interface AdmissionAttributes {
 }
 
 /**
- * The admission hook the generic Store calls. `mutate` runs before validation and may change
- * `attributes.object`; `validate` runs on the final object, inside the update retry loop.
+ * The admission hook the registry calls on every write. `mutate` runs before validation and may
+ * change `attributes.object`; `validate` runs on the final object, inside the update retry loop.
  * Either throws an ApiError to reject the whole request.
  */
 export interface Admission {
@@ -30,7 +39,13 @@ export interface Admission {
   validate(attributes: AdmissionAttributes): Promise<void>;
 }
 
-export const NO_ADMISSION: Admission = {
-  mutate: async () => {},
-  validate: async () => {},
-};
+/**
+ * An admission plugin. `mutate` may change `attributes.object`; `validate` must not. Either
+ * throws an ApiError to reject. `handles` gates both by operation.
+ */
+export interface AdmissionPlugin {
+  readonly name: string;
+  handles(operation: AdmissionOperation): boolean;
+  mutate?(attributes: AdmissionAttributes): Promise<void>;
+  validate?(attributes: AdmissionAttributes): Promise<void>;
+}

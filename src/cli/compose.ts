@@ -1,0 +1,240 @@
+import { mkdirSync } from "node:fs";
+import { join } from "node:path";
+import { AdmissionChain } from "../admission/chain.js";
+import { namespaceLifecycle } from "../admission/plugins/namespace-lifecycle.js";
+import { rbacEscalation } from "../admission/plugins/rbac-escalation.js";
+import { ApiError } from "../api/errors.js";
+import { metaGroup } from "../api/profile.js";
+import { builtinSchemas } from "../api/schema/builtin.js";
+import { builtinCatalogue } from "../api/schema/catalogue.js";
+import type { IssuerDiscovery } from "../auth/service-account/discovery.js";
+import { rbacNames } from "../authz/rbac/bootstrap-policy.js";
+import { aggregationController } from "../controllers/clusterrole-aggregation/aggregation-controller.js";
+import type { Controller } from "../controllers/controller.js";
+import { namespaceController } from "../controllers/namespace/namespace-controller.js";
+import { createResourceHandler } from "../endpoints/resource-handler.js";
+import {
+  AccessReviewerSlot,
+  builtinResources,
+  enabledDefinitions,
+  readCurrent,
+  Registry,
+  registryClient,
+  TokenReviewerSlot,
+  withSchemas,
+  type TokenRequestOptions,
+  type WatchCacheOptions,
+} from "../registry/index.js";
+import type { Handler } from "../request/context.js";
+import { createAuthorization } from "../server/authorization/authorization.js";
+import { filterChain } from "../server/handler.js";
+import type { HealthCheck } from "../server/health/health.js";
+import { createMetrics, type ApiMetrics } from "../server/metrics/metrics.js";
+import { createNonResourceHandler } from "../server/routes.js";
+import type { Storage } from "../storage/index.js";
+import { MemoryStorage } from "../storage/memory/memory-storage.js";
+import { SqliteStorage } from "../storage/sqlite/sqlite-storage.js";
+import { errorFields, type Logger } from "../util/logger.js";
+import type { Config } from "./config.js";
+import type { Credentials } from "./credentials.js";
+
+/** What authentication contributes: the authenticators (built over the registry's objects), TokenRequest signing, OIDC discovery. */
+export type AuthenticationSource = Pick<Credentials, "authentication" | "tokenRequest"> & { readonly issuerDiscovery?: IssuerDiscovery };
+
+export interface ComposeOptions {
+  readonly config: Config;
+  readonly logger: Logger;
+  readonly credentials: AuthenticationSource;
+  /** `host:port` clients reach the server at, for `/api`'s serverAddressByClientCIDRs (known once the listener is up). */
+  readonly serverAddress: () => string;
+  /** The metrics served at /metrics; default a new registry without process metrics. */
+  readonly metrics?: ApiMetrics;
+  /** A store to use instead of the one `--storage-backend` opens (tests); its owner closes it. */
+  readonly storage?: Storage;
+  /** Watch cache tuning beyond `--default-watch-cache-size` (tests). */
+  readonly watchCacheOptions?: Partial<WatchCacheOptions>;
+  /** How long reads wait for an unreached resourceVersion before 504 (default 3 s). */
+  readonly futureRevisionWaitMs?: number;
+  /** Interval of periodic watch BOOKMARKs (default 60 s). */
+  readonly bookmarkIntervalMs?: number;
+}
+
+/** The API server without a listener: every stage, wired. */
+export interface ApiServer {
+  readonly handler: Handler;
+  readonly registry: Registry;
+  readonly storage: Storage;
+  readonly metrics: ApiMetrics;
+  /** Follows the store, reconciles default policy, creates the built-in namespaces, starts controllers. */
+  start(): Promise<void>;
+  /** Marks the server not ready (readyz fails) ahead of a stop. */
+  beginShutdown(): void;
+  /** Stops controllers and the watch cache, then closes the store it opened. */
+  stop(): Promise<void>;
+}
+
+function openStorage(config: Config): Storage {
+  if (config.storageBackend === "memory") return new MemoryStorage();
+  mkdirSync(config.dataDir, { recursive: true });
+  return SqliteStorage.open(join(config.dataDir, "store.db"));
+}
+
+/**
+ * The composition root: builds the server in a straight line, each stage from the ones above it.
+ * Three stages answer for later ones through slots filled further down (admission plugins need
+ * the authorizer; TokenReview and the access reviews are registry resources answered by
+ * authentication and authorization, which read the registry): each slot is created here, filled
+ * here, and the listener only starts after `start()`.
+ */
+export function composeApiServer(options: ComposeOptions): ApiServer {
+  const { config, logger } = options;
+  const profile = config.profile;
+
+  // 1. Storage.
+  const storage = options.storage ?? openStorage(config);
+
+  // 2. Registry, over one watch cache, with its slots.
+  const admission = new AdmissionChain();
+  const tokenReviews = new TokenReviewerSlot();
+  const accessReviews = new AccessReviewerSlot();
+  const tokenRequest: TokenRequestOptions | undefined = options.credentials.tokenRequest;
+  const served = builtinResources(profile, {
+    authenticationApis: { review: tokenReviews.review, ...(tokenRequest === undefined ? {} : { tokenRequest }) },
+    accessReviewer: accessReviews,
+  });
+  const registry = new Registry(withSchemas(enabledDefinitions(served, config.runtimeConfig), builtinCatalogue(profile)), storage, {
+    admission,
+    watchCache: config.watchCache ? { windowSize: config.watchCacheSize, ...options.watchCacheOptions } : false,
+    onCacheError: (error) => logger.error("watch cache re-listed", errorFields(error)),
+    futureRevisionWaitMs: options.futureRevisionWaitMs,
+    schemas: builtinSchemas(profile),
+    lastAppliedAnnotation: profile.lastAppliedConfigAnnotation,
+    defaultFieldManager: profile.serverFieldManager,
+  });
+
+  // 3. Authentication, reading service accounts, secrets and pods through the registry.
+  const authentication = options.credentials.authentication({ read: (plural, namespace, name) => readCurrent(registry, plural, namespace, name) });
+  tokenReviews.fill(authentication.review);
+
+  // 4. Authorization: the modes of --authorization-mode over indexes fed by the registry.
+  const authorization = createAuthorization({ config: config.authorization, registry, profile, logger, freshnessWaitMs: options.futureRevisionWaitMs });
+  accessReviews.fill(authorization.reviewer);
+
+  // 5. Admission plugins, in the order they run.
+  admission.register(
+    namespaceLifecycle({
+      immortal: new Set(["default", profile.systemNamespace, profile.publicNamespace]),
+      getNamespace: async (name) => {
+        // The cache answers most lookups; a namespace it has not seen yet is read from storage.
+        const cached = registry.peek("", "v1", "namespaces", "", name);
+        if (cached !== undefined) return cached;
+        try {
+          return await registry.find("", "v1", "namespaces")?.get("", name);
+        } catch (error) {
+          if (error instanceof ApiError && error.code === 404) return undefined;
+          throw error;
+        }
+      },
+    }),
+    rbacEscalation({ group: rbacNames(profile).group, authorization }),
+  );
+
+  // 6. Controllers, through the in-process client.
+  const client = registryClient(registry, metaGroup(profile));
+  const controllers: Controller[] = [
+    namespaceController({ client, finalizer: profile.namespaceFinalizer, onError: (error) => logger.error("namespace controller", errorFields(error)) }),
+    aggregationController({ client, group: rbacNames(profile).group, onError: (error) => logger.error("clusterrole aggregation", errorFields(error)) }),
+  ];
+
+  // 7. Health, endpoints and the filter chain.
+  let started = false;
+  let shuttingDown = false;
+  const livez: HealthCheck[] = [{ name: "ping", check: () => {} }];
+  const readyz: HealthCheck[] = [
+    { name: "ping", check: () => {} },
+    { name: "storage", check: () => void storage.currentRevision() },
+    {
+      name: "bootstrap-namespaces",
+      check: () => {
+        if (!started) throw new Error("not started");
+      },
+    },
+    {
+      name: "shutdown",
+      check: () => {
+        if (shuttingDown) throw new Error("shutting down");
+      },
+    },
+  ];
+  const metrics = options.metrics ?? createMetrics({ processMetrics: false });
+  const handler = filterChain({
+    profile,
+    logger,
+    metrics,
+    authenticator: authentication.authenticator,
+    anonymousAuth: config.anonymousAuth,
+    authorizer: authorization.authorizer,
+    resources: createResourceHandler({
+      registry,
+      profile,
+      bookmarkIntervalMs: options.bookmarkIntervalMs,
+      minRequestTimeoutSeconds: config.minRequestTimeoutSeconds,
+      onDeprecatedRequest: (definition, info) =>
+        metrics.requestedDeprecatedApi({
+          group: definition.group,
+          version: definition.version,
+          resource: definition.plural,
+          subresource: info.subresource,
+          removedRelease: definition.deprecation?.removedIn ?? "",
+        }),
+    }),
+    nonResources: createNonResourceHandler({
+      registry,
+      profile,
+      livez,
+      readyz,
+      serverAddress: options.serverAddress,
+      issuerDiscovery: options.credentials.issuerDiscovery,
+      metrics: metrics.registry,
+    }),
+  });
+
+  const controllerStop = new AbortController();
+  const running: Promise<void>[] = [];
+  return {
+    handler,
+    registry,
+    storage,
+    metrics,
+    async start() {
+      await registry.start();
+      await authorization.start();
+      const namespaces = registry.find("", "v1", "namespaces");
+      if (namespaces === undefined) throw new Error("namespaces are not served");
+      for (const name of ["default", profile.systemNamespace, profile.publicNamespace, profile.nodeLeaseNamespace]) {
+        try {
+          await namespaces.create("", { apiVersion: "v1", kind: "Namespace", metadata: { name } });
+        } catch (error) {
+          if (!(error instanceof ApiError && error.reason === "AlreadyExists")) throw error;
+        }
+      }
+      for (const controller of controllers) {
+        running.push(
+          controller.run(controllerStop.signal).catch((error: unknown) => logger.error(`controller ${controller.name} stopped`, errorFields(error))),
+        );
+      }
+      started = true;
+    },
+    beginShutdown() {
+      shuttingDown = true;
+    },
+    async stop() {
+      shuttingDown = true;
+      controllerStop.abort();
+      await Promise.allSettled(running);
+      await authorization.stop();
+      await registry.stop();
+      if (options.storage === undefined) await storage.close();
+    },
+  };
+}

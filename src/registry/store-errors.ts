@@ -1,0 +1,28 @@
+import { ApiError, alreadyExists, conflict, gone, internalError, notFound, timeout, type ErrorTarget } from "../api/errors.js";
+import { isStorageError } from "../storage/index.js";
+
+export const CONFLICT_MESSAGE = "the object has been modified; please apply your changes to the latest version and try again";
+
+/** Storage errors → ApiErrors naming the resource; ApiErrors pass through; anything else is a 500. */
+export function translateStorageError(error: unknown, target: ErrorTarget): ApiError {
+  if (error instanceof ApiError) return error;
+  if (isStorageError(error)) {
+    switch (error.code) {
+      case "KeyNotFound":
+        return notFound(target);
+      case "KeyExists":
+        return alreadyExists(target);
+      case "RevisionConflict":
+      case "PreconditionFailed":
+        return conflict(target, CONFLICT_MESSAGE);
+      case "Compacted":
+        return gone(`The resourceVersion for the provided list is too old.`);
+      case "FutureRevision":
+        return timeout(`Too large resource version: current ${error.revision}`, 1);
+      case "Closed":
+        return new ApiError(503, "ServiceUnavailable", "storage is closed");
+    }
+  }
+  const message = error instanceof Error ? error.message : String(error);
+  return internalError(message, error);
+}

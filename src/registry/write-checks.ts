@@ -1,0 +1,89 @@
+import { badRequest, invalid } from "../api/errors.js";
+import type { ApiObject } from "../api/object.js";
+import { validateObjectMeta } from "../api/validation.js";
+import { canonicalJson } from "../util/canonical-json.js";
+import { apiVersionOf, type FieldValidation, type ResourceDefinition } from "./definition.js";
+
+/** Checks kind/apiVersion against the resource and sets them (first, in kube's field order). */
+export function checkTypeMeta(definition: ResourceDefinition, object: ApiObject): void {
+  const expected = apiVersionOf(definition);
+  if (object.kind !== undefined && object.kind !== "" && object.kind !== definition.kind) {
+    throw badRequest(
+      `the API version in the data (${object.apiVersion ?? ""}) does not match the expected API version (${expected}) or kind ${object.kind} does not match ${definition.kind}`,
+    );
+  }
+  if (object.apiVersion !== undefined && object.apiVersion !== "" && object.apiVersion !== expected) {
+    throw badRequest(`the API version in the data (${object.apiVersion}) does not match the expected API version (${expected})`);
+  }
+  const { apiVersion: _apiVersion, kind: _kind, metadata, ...rest } = object;
+  for (const key of Object.keys(object)) delete object[key];
+  Object.assign(object, { apiVersion: expected, kind: definition.kind, metadata, ...rest });
+}
+
+/** Sets the request's namespace (cluster-scoped kinds have none); a different one in the body is 400. */
+export function checkNamespace(definition: ResourceDefinition, object: ApiObject, namespace: string): void {
+  if (definition.scope !== "Namespaced") {
+    delete object.metadata.namespace;
+    return;
+  }
+  const given = object.metadata.namespace;
+  if (given !== undefined && given !== "" && given !== namespace) {
+    throw badRequest("the namespace of the provided object does not match the namespace sent on the request");
+  }
+  object.metadata.namespace = namespace;
+}
+
+/**
+ * Unknown fields (the schema stage): pruned; Strict answers 400 listing them and the body's
+ * duplicate fields, Warn adds a warning for each, Ignore says nothing.
+ */
+export function checkFields(definition: ResourceDefinition, object: ApiObject, validation: FieldValidation | undefined): void {
+  const unknown = definition.schema?.unknownFields(object, { prune: true }) ?? [];
+  if (validation === undefined || validation.mode === "Ignore") return;
+  const problems = [...unknown.map((path) => `unknown field "${path}"`), ...validation.duplicates.map((path) => `duplicate field "${path}"`)];
+  if (problems.length === 0) return;
+  const kind = definition.kind;
+  if (validation.mode === "Strict")
+    throw badRequest(`${kind} in version "${definition.version}" cannot be handled as a ${kind}: strict decoding error: ${problems.join(", ")}`);
+  for (const problem of problems) validation.warn(problem);
+}
+
+/** Metadata, the schema stage and the kind's strategy, into one 422 listing every bad field. */
+export function validateWrite(definition: ResourceDefinition, object: ApiObject, old: ApiObject | undefined): void {
+  const errors = validateObjectMeta(object, { nameRule: definition.nameRule, namespaced: definition.scope === "Namespaced" });
+  const strategy = definition.strategy;
+  const own = old === undefined ? (strategy.validate?.(object) ?? []) : (strategy.validateUpdate?.(object, old) ?? strategy.validate?.(object) ?? []);
+  // The schema stage's errors, except for fields the metadata checks or the kind's strategy already report.
+  const reported = new Set([...errors, ...own].map((error) => error.field));
+  errors.push(...(definition.schema?.validate(object, old) ?? []).filter((error) => !reported.has(error.field)), ...own);
+  if (old !== undefined && old.metadata.deletionTimestamp !== undefined) {
+    const previous = new Set(old.metadata.finalizers ?? []);
+    for (const finalizer of object.metadata.finalizers ?? []) {
+      if (!previous.has(finalizer))
+        errors.push({
+          type: "FieldValueForbidden",
+          field: "metadata.finalizers",
+          message: `Forbidden: no new finalizers can be added if the object is being deleted, found new finalizers []string{"${finalizer}"}`,
+        });
+    }
+  }
+  if (errors.length > 0) throw invalid(definition.kind, definition.group, object.metadata.name, errors);
+}
+
+/** Whether anything but metadata and status differs: what bumps `metadata.generation`. */
+export function specChanged(next: ApiObject, old: ApiObject): boolean {
+  const strip = (object: ApiObject): string => {
+    const { metadata: _metadata, status: _status, ...rest } = object;
+    return canonicalJson(rest);
+  };
+  return strip(next) !== strip(old);
+}
+
+const SUFFIX_ALPHABET = "bcdfghjklmnpqrstvwxz2456789";
+
+/** Five characters from kube's alphabet (no vowels, no look-alikes), for `generateName`. */
+export function randomSuffix(): string {
+  let out = "";
+  for (let index = 0; index < 5; index++) out += SUFFIX_ALPHABET[Math.floor(Math.random() * SUFFIX_ALPHABET.length)];
+  return out;
+}

@@ -1,0 +1,50 @@
+import { apiGroup, type Profile } from "../api/profile.js";
+import type { Authenticator } from "../auth/authenticator.js";
+import type { Authorizer } from "../authz/authorizer.js";
+import { chain, requireInfo, type ApiResponse, type Handler, type RequestContext } from "../request/context.js";
+import type { NonResourceRequestInfo, ResourceRequestInfo } from "../request/request-info.js";
+import { errorFields, type Logger } from "../util/logger.js";
+import { authenticateFilter } from "./filters/authenticate.js";
+import { authorizeFilter } from "./filters/authorize.js";
+import { errorFunnel } from "./filters/error-funnel.js";
+import { impersonateFilter } from "./filters/impersonate.js";
+import { metricsFilter } from "./filters/metrics.js";
+import { requestInfoFilter } from "./filters/request-info.js";
+import { requestLogFilter } from "./filters/request-log.js";
+import type { ApiMetrics } from "./metrics/metrics.js";
+
+export interface FilterChainOptions {
+  readonly profile: Profile;
+  readonly logger: Logger;
+  readonly metrics: ApiMetrics;
+  readonly authenticator: Authenticator;
+  readonly anonymousAuth: boolean;
+  readonly authorizer: Authorizer;
+  /** Resource requests (endpoints/resource-handler) and everything else (server/routes). */
+  readonly resources: (context: RequestContext, info: ResourceRequestInfo) => Promise<ApiResponse>;
+  readonly nonResources: (context: RequestContext, info: NonResourceRequestInfo) => Promise<ApiResponse>;
+}
+
+/**
+ * The filter chain, in execution order: log → metrics → error funnel → request info →
+ * authenticate → impersonate → authorize → route. The error funnel turns anything thrown inside
+ * it into a Status body; metrics sit outside it so they see the status each client got.
+ */
+export function filterChain(options: FilterChainOptions): Handler {
+  const route: Handler = async (context) => {
+    const info = requireInfo(context);
+    return info.kind === "resource" ? options.resources(context, info) : options.nonResources(context, info);
+  };
+  return chain(
+    [
+      requestLogFilter(options.logger),
+      metricsFilter(options.metrics),
+      errorFunnel((error) => options.logger.error("request failed", errorFields(error))),
+      requestInfoFilter(),
+      authenticateFilter(options.authenticator, { anonymous: options.anonymousAuth }),
+      impersonateFilter(options.authorizer, { authenticationGroup: apiGroup(options.profile, "authentication") }),
+      authorizeFilter(options.authorizer),
+    ],
+    route,
+  );
+}
