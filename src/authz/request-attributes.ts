@@ -1,4 +1,5 @@
-import { parseFieldSelector, SelectorParseError } from "../api/selector.js";
+import { ApiError } from "../api/errors.js";
+import { queryFieldSelector } from "../request/query/index.js";
 import type { RequestInfo } from "../request/request-info.js";
 import type { Attributes } from "./authorizer.js";
 
@@ -17,16 +18,16 @@ function validPathSegment(name: string): boolean {
 export function requestAttributes(info: RequestInfo, query: URLSearchParams): Attributes {
   if (info.kind === "non-resource") return info;
   if (info.verb !== "list" && info.verb !== "watch" && info.verb !== "deletecollection") return info;
-  const text = query.get("fieldSelector");
-  if (text === null || text === "") return info;
-  let fieldEquals: Map<string, string>;
+  let requirements: ReturnType<typeof queryFieldSelector>;
   try {
-    fieldEquals = new Map();
-    for (const requirement of parseFieldSelector(text)) if (requirement.op === "=") fieldEquals.set(requirement.field, requirement.value);
+    requirements = queryFieldSelector(query);
   } catch (error) {
-    if (error instanceof SelectorParseError) return info;
+    if (error instanceof ApiError) return info;
     throw error;
   }
+  if (requirements.length === 0) return info;
+  const fieldEquals = new Map<string, string>();
+  for (const requirement of requirements) if (requirement.op === "=") fieldEquals.set(requirement.field, requirement.value);
   const pinned = fieldEquals.get("metadata.name");
   const name = info.name === "" && info.verb !== "deletecollection" && pinned !== undefined && validPathSegment(pinned) ? pinned : info.name;
   return { ...info, name, fieldEquals };

@@ -1,4 +1,5 @@
 import { ApiError } from "../api/errors.js";
+import { queryIncludeObject } from "../request/query/index.js";
 import { parseAccept, type MediaType } from "./media-type.js";
 
 /** What a response is rendered as. */
@@ -54,9 +55,7 @@ function pick(entry: MediaType, options: NegotiationOptions, query: URLSearchPar
     if (as === "PartialObjectMetadata" || as === "PartialObjectMetadataList")
       return { kind: "partial", group, version, list: as === "PartialObjectMetadataList" };
     if (as !== "Table") return undefined;
-    const include = query.get("includeObject");
-    const includeObject = include === "None" || include === "Object" ? include : "Metadata";
-    return { kind: "table", group, version, includeObject };
+    return { kind: "table", group, version, includeObject: queryIncludeObject(query) };
   }
   if (isJson(entry.type)) return { kind: "json" };
   if ((entry.type === "application/yaml" || entry.type === "application/x-yaml") && options.yaml !== false) return { kind: "yaml" };

@@ -1,35 +1,9 @@
-import { badRequest, invalid } from "../api/errors.js";
+import { badRequest } from "../api/errors.js";
 import { decodeBody, type BodyFormat } from "../codec/decode.js";
 import { duplicateJsonFields, parseYamlWithDuplicates } from "../codec/duplicate-fields.js";
 import type { FieldValidation } from "../registry/index.js";
 import type { RequestContext } from "../request/context.js";
-
-const MODES = ["Ignore", "Strict", "Warn"] as const;
-type Mode = (typeof MODES)[number];
-
-function isMode(value: string): value is Mode {
-  return (MODES as readonly string[]).includes(value);
-}
-
-/**
- * `fieldValidation` of a create, update or patch: `Strict`, `Warn` (kube's default) or `Ignore`;
- * another value is 422 naming the options kind, as kube validates its options.
- */
-export function fieldValidationMode(
-  query: URLSearchParams,
-  options: { readonly kind: "CreateOptions" | "UpdateOptions" | "PatchOptions"; readonly metaGroup: string },
-): Mode {
-  const given = query.get("fieldValidation");
-  if (given === null || given === "") return "Warn";
-  if (isMode(given)) return given;
-  throw invalid(options.kind, options.metaGroup, undefined, [
-    {
-      type: "FieldValueNotSupported",
-      field: "fieldValidation",
-      message: `Unsupported value: ${JSON.stringify(given)}: supported values: ${MODES.map((mode) => JSON.stringify(mode)).join(", ")}`,
-    },
-  ]);
-}
+import type { FieldValidationMode } from "../request/query/index.js";
 
 /**
  * Decodes a request body as `decodeBody` does, and when the mode is not Ignore also finds the
@@ -40,7 +14,7 @@ export function decodeWithFieldValidation(
   context: RequestContext,
   bytes: Buffer,
   format: BodyFormat,
-  mode: Mode,
+  mode: FieldValidationMode,
 ): { readonly value: unknown; readonly fieldValidation: FieldValidation } {
   const warn = (message: string): void => {
     context.warnings.push(message);

@@ -14,10 +14,21 @@ import {
   type Store,
 } from "../registry/index.js";
 import type { ApiResponse, RequestContext } from "../request/context.js";
+import {
+  checkDryRunValues,
+  type FieldValidationMode,
+  queryBoolean,
+  queryDryRun,
+  queryFieldValidation,
+  queryInteger,
+  queryPropagationPolicy,
+  queryResourceVersion,
+  queryTimeout,
+} from "../request/query/index.js";
 import type { ResourceRequestInfo } from "../request/request-info.js";
 import { serveCreateOnly } from "./create-only.js";
-import { fieldManagerOptions, listItemWithoutManagedFields, omitManagedFields, withoutManagedFields } from "./field-manager-options.js";
-import { decodeWithFieldValidation, fieldValidationMode } from "./field-validation.js";
+import { fieldManagerOptions, listItemWithoutManagedFields, withoutManagedFields } from "./field-manager-options.js";
+import { decodeWithFieldValidation } from "./field-validation.js";
 import { applyPatch } from "./patch/apply-patch.js";
 import { respondJson, respondList, respondObject } from "./respond.js";
 import { createScaleHandler } from "./scale.js";
@@ -43,26 +54,13 @@ function notFoundPath(): ApiError {
   return new ApiError(404, "NotFound", "the server could not find the requested resource", { details: {} });
 }
 
-/** Parses `dryRun`: absent = false; present empty or `All` = true; anything else 400. */
-function parseDryRun(query: URLSearchParams): boolean {
-  const values = query.getAll("dryRun");
-  if (values.length === 0) return false;
-  for (const value of values) {
-    if (value !== "" && value !== "All") throw badRequest(`Invalid dry run value: "${value}": supported values: "All"`);
-  }
-  return true;
-}
-
 /** Serves every verb on resources through the generic Store. */
 export function createResourceHandler(options: ResourceHandlerOptions): (context: RequestContext, info: ResourceRequestInfo) => Promise<ApiResponse> {
   const { registry, profile } = options;
   const meta = metaGroup(profile);
   const serveScale = createScaleHandler({ profile, metaGroup: meta, maxBodyBytes: MAX_BODY_BYTES });
 
-  async function readObject(
-    context: RequestContext,
-    mode: ReturnType<typeof fieldValidationMode>,
-  ): Promise<{ object: ApiObject; fieldValidation: FieldValidation }> {
+  async function readObject(context: RequestContext, mode: FieldValidationMode): Promise<{ object: ApiObject; fieldValidation: FieldValidation }> {
     const format = bodyFormat(context.request.headers["content-type"], ["json", "yaml"]);
     const decoded = decodeWithFieldValidation(context, await context.request.body(MAX_BODY_BYTES), format, mode);
     const object = asObject(decoded.value);
@@ -89,10 +87,10 @@ export function createResourceHandler(options: ResourceHandlerOptions): (context
         registry,
         profile,
         metaGroup: meta,
-        dryRun: parseDryRun(context.request.query),
+        dryRun: queryDryRun(context.request.query),
         maxBodyBytes: MAX_BODY_BYTES,
       });
-    if (info.subresource === "scale" && definition.scale !== undefined) return serveScale(context, info, store, () => parseDryRun(context.request.query));
+    if (info.subresource === "scale" && definition.scale !== undefined) return serveScale(context, info, store, () => queryDryRun(context.request.query));
     if (info.subresource !== "" && !definition.subresources.has(info.subresource)) throw notFoundPath();
     if (definition.scope === "Cluster" && info.namespace !== "" && info.resource !== "namespaces") throw notFoundPath();
     // Across all namespaces only list and watch are served; PUT/PATCH need a name.
@@ -104,13 +102,18 @@ export function createResourceHandler(options: ResourceHandlerOptions): (context
     const namespace = definition.scope === "Namespaced" ? info.namespace : "";
     const query = context.request.query;
     const user = context.user;
-    const omit = omitManagedFields(query);
+    // `omitManagedFields=true` (beyond kube): objects, list items and watch events leave out
+    // `metadata.managedFields`, which often outweighs the rest of an object.
+    const omit = queryBoolean(query, "omitManagedFields") ?? false;
+    // kube's request-deadline filter refuses a `timeout` that is not a duration (watches ignore
+    // it). Only the check is kube's here: the deadline itself is not enforced.
+    if (info.verb !== "watch") queryTimeout(query);
     const view = (object: ApiObject): ApiObject => (omit ? withoutManagedFields(object) : object);
 
     switch (info.verb) {
       case "get": {
         const representation = representationFor(context, true);
-        const object = await store.get(namespace, info.name, query.get("resourceVersion") || undefined);
+        const object = await store.get(namespace, info.name, queryResourceVersion(query));
         return respondObject(context, 200, view(object), representation, meta);
       }
       case "list": {
@@ -140,19 +143,19 @@ export function createResourceHandler(options: ResourceHandlerOptions): (context
         if (info.subresource !== "" || info.name !== "") throw methodNotAllowed("create is only allowed on a collection");
         const representation = representationFor(context, false);
         const { fieldManager } = fieldManagerOptions(context, { kind: "CreateOptions", metaGroup: meta });
-        const { object, fieldValidation } = await readObject(context, fieldValidationMode(query, { kind: "CreateOptions", metaGroup: meta }));
-        const created = await store.create(namespace, object, { dryRun: parseDryRun(query), user, fieldManager, fieldValidation });
+        const { object, fieldValidation } = await readObject(context, queryFieldValidation(query, { kind: "CreateOptions", metaGroup: meta }));
+        const created = await store.create(namespace, object, { dryRun: queryDryRun(query), user, fieldManager, fieldValidation });
         return respondObject(context, 201, view(created), representation, meta);
       }
       case "update": {
         const representation = representationFor(context, false);
         const { fieldManager } = fieldManagerOptions(context, { kind: "UpdateOptions", metaGroup: meta });
-        const { object, fieldValidation } = await readObject(context, fieldValidationMode(query, { kind: "UpdateOptions", metaGroup: meta }));
+        const { object, fieldValidation } = await readObject(context, queryFieldValidation(query, { kind: "UpdateOptions", metaGroup: meta }));
         const result = await store.update(namespace, info.name, {
           subresource: info.subresource,
           build: () => object,
           createIfMissing: definition.strategy.allowCreateOnUpdate && info.subresource === "",
-          dryRun: parseDryRun(query),
+          dryRun: queryDryRun(query),
           user,
           fieldManager,
           fieldValidation,
@@ -164,7 +167,7 @@ export function createResourceHandler(options: ResourceHandlerOptions): (context
         const format = bodyFormat(context.request.headers["content-type"], PATCH_FORMATS);
         const apply = format === "apply-patch";
         const { fieldManager, force } = fieldManagerOptions(context, { kind: "PatchOptions", metaGroup: meta, apply });
-        const mode = fieldValidationMode(query, { kind: "PatchOptions", metaGroup: meta });
+        const mode = queryFieldValidation(query, { kind: "PatchOptions", metaGroup: meta });
         const { value: patch, fieldValidation } = decodeWithFieldValidation(context, await context.request.body(MAX_BODY_BYTES), format, mode);
         const result = await store.update(namespace, info.name, {
           subresource: info.subresource,
@@ -172,7 +175,7 @@ export function createResourceHandler(options: ResourceHandlerOptions): (context
           // Apply to a missing object creates it (not through a sub-resource).
           createIfMissing: apply && info.subresource === "",
           apply: apply ? { force } : undefined,
-          dryRun: parseDryRun(query),
+          dryRun: queryDryRun(query),
           user,
           fieldManager,
           fieldValidation,
@@ -181,8 +184,8 @@ export function createResourceHandler(options: ResourceHandlerOptions): (context
       }
       case "delete": {
         const representation = representationFor(context, false);
-        const deleteOptions = await readDeleteOptions(context);
-        const outcome = await store.delete(namespace, info.name, { ...deleteOptions, dryRun: parseDryRun(query) || deleteOptions.dryRun, user });
+        const deleteOptions = await readDeleteOptions(context, meta);
+        const outcome = await store.delete(namespace, info.name, { ...deleteOptions, dryRun: queryDryRun(query) || deleteOptions.dryRun, user });
         if (outcome.kind === "pending") return respondObject(context, 200, view(outcome.object), representation, meta);
         const details = {
           name: info.name,
@@ -195,8 +198,8 @@ export function createResourceHandler(options: ResourceHandlerOptions): (context
       case "deletecollection": {
         const representation = representationFor(context, false);
         const listOptions = parseListOptions(query, meta);
-        const deleteOptions = await readDeleteOptions(context);
-        const deleted = await store.deleteCollection(namespace, listOptions, { ...deleteOptions, dryRun: parseDryRun(query) || deleteOptions.dryRun, user });
+        const deleteOptions = await readDeleteOptions(context, meta);
+        const deleted = await store.deleteCollection(namespace, listOptions, { ...deleteOptions, dryRun: queryDryRun(query) || deleteOptions.dryRun, user });
         return respondJson(
           context,
           200,
@@ -227,10 +230,21 @@ interface DeleteBodyOptions {
   readonly dryRun: boolean;
 }
 
-/** DeleteOptions from the body (optional): preconditions and dryRun; other fields accepted. */
-async function readDeleteOptions(context: RequestContext): Promise<DeleteBodyOptions> {
+/**
+ * DeleteOptions from the body (optional): preconditions and dryRun; other fields accepted. Without
+ * a body, kube reads DeleteOptions from the query instead: `gracePeriodSeconds` (an integer),
+ * `propagationPolicy` and `orphanDependents` are checked there (400 or 422 as kube answers) and,
+ * like their body forms, have nothing to act on yet (no graceful deletion or garbage collector).
+ */
+async function readDeleteOptions(context: RequestContext, metaGroup: string): Promise<DeleteBodyOptions> {
   const bytes = await context.request.body(MAX_BODY_BYTES);
-  if (bytes.length === 0) return { dryRun: false };
+  if (bytes.length === 0) {
+    const query = context.request.query;
+    queryInteger(query, "gracePeriodSeconds");
+    queryBoolean(query, "orphanDependents");
+    queryPropagationPolicy(query, metaGroup);
+    return { dryRun: false };
+  }
   const format = bodyFormat(context.request.headers["content-type"], ["json", "yaml"]);
   const body = decodeBody(bytes, format);
   if (!isPlainObject(body)) throw badRequest("DeleteOptions must be a JSON object");
@@ -238,9 +252,7 @@ async function readDeleteOptions(context: RequestContext): Promise<DeleteBodyOpt
   const dryRunValue = body["dryRun"];
   let dryRun = false;
   if (Array.isArray(dryRunValue)) {
-    for (const value of dryRunValue) {
-      if (value !== "All") throw badRequest(`Invalid dry run value: ${JSON.stringify(value)}: supported values: "All"`);
-    }
+    checkDryRunValues(dryRunValue, { allowEmpty: false });
     dryRun = dryRunValue.length > 0;
   }
   if (isPlainObject(preconditions)) {

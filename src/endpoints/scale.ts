@@ -9,9 +9,10 @@ import { bodyFormat, type BodyFormat } from "../codec/decode.js";
 import { negotiate } from "../codec/negotiate.js";
 import { SCALE_API_VERSION, SCALE_KIND, parentApplyConfiguration, parentWithScale, scaleOf, type FieldValidation, type Store } from "../registry/index.js";
 import type { ApiResponse, RequestContext } from "../request/context.js";
+import { queryFieldValidation, queryResourceVersion } from "../request/query/index.js";
 import type { ResourceRequestInfo } from "../request/request-info.js";
 import { fieldManagerOptions } from "./field-manager-options.js";
-import { decodeWithFieldValidation, fieldValidationMode } from "./field-validation.js";
+import { decodeWithFieldValidation } from "./field-validation.js";
 import { applyPatch } from "./patch/apply-patch.js";
 import { respondObject } from "./respond.js";
 
@@ -51,13 +52,13 @@ export function createScaleHandler(options: ScaleHandlerOptions): ScaleHandler {
     const checks = { schema, info, namespaced };
 
     if (info.verb === "get") {
-      const parent = await store.get(namespace, info.name, query.get("resourceVersion") || undefined);
+      const parent = await store.get(namespace, info.name, queryResourceVersion(query));
       return respondObject(context, 200, scaleOf(definition, parent), representation, metaGroup);
     }
     const write = { subresource: "scale", dryRun: dryRun(), user: context.user };
     if (info.verb === "update") {
       const { fieldManager } = fieldManagerOptions(context, { kind: "UpdateOptions", metaGroup });
-      const mode = fieldValidationMode(query, { kind: "UpdateOptions", metaGroup });
+      const mode = queryFieldValidation(query, { kind: "UpdateOptions", metaGroup });
       const format = bodyFormat(context.request.headers["content-type"], ["json", "yaml"]);
       const decoded = decodeWithFieldValidation(context, await context.request.body(options.maxBodyBytes), format, mode);
       const scale = asObject(decoded.value);
@@ -73,7 +74,7 @@ export function createScaleHandler(options: ScaleHandlerOptions): ScaleHandler {
     const format = bodyFormat(context.request.headers["content-type"], PATCH_FORMATS);
     const apply = format === "apply-patch";
     const { fieldManager, force } = fieldManagerOptions(context, { kind: "PatchOptions", metaGroup, apply });
-    const mode = fieldValidationMode(query, { kind: "PatchOptions", metaGroup });
+    const mode = queryFieldValidation(query, { kind: "PatchOptions", metaGroup });
     const decoded = decodeWithFieldValidation(context, await context.request.body(options.maxBodyBytes), format, mode);
     if (apply) {
       const config = asObject(decoded.value);

@@ -27,6 +27,18 @@ function defaultTimeoutMs(minSeconds: number): number {
   return (minSeconds + Math.random() * minSeconds) * 1000;
 }
 
+/** Node's timers hold at most 2^31-1 ms (about 24.8 days); a longer one would fire at once. */
+const MAX_TIMER_MS = 2 ** 31 - 1;
+
+/**
+ * How long a watch lasts, as kube decides it: `timeoutSeconds` unset or 0 means the server's
+ * default; a negative one has already expired (the watch ends at once).
+ */
+function watchTimeoutMs(timeoutSeconds: number | undefined, minRequestTimeoutSeconds: number): number {
+  if (timeoutSeconds === undefined || timeoutSeconds === 0) return defaultTimeoutMs(minRequestTimeoutSeconds);
+  return Math.min(Math.max(0, timeoutSeconds * 1000), MAX_TIMER_MS);
+}
+
 /**
  * A watch response: one JSON document per line, each written as it happens. The stream ends at
  * timeoutSeconds, when the client goes away, or when the server stops.
@@ -37,7 +49,7 @@ export async function serveWatch(context: RequestContext, options: WatchServeOpt
   const controller = new AbortController();
   const onAbort = (): void => controller.abort();
   context.request.signal.addEventListener("abort", onAbort, { once: true });
-  const timeoutMs = listOptions.timeoutSeconds !== undefined ? listOptions.timeoutSeconds * 1000 : defaultTimeoutMs(options.minRequestTimeoutSeconds ?? 1800);
+  const timeoutMs = watchTimeoutMs(listOptions.timeoutSeconds, options.minRequestTimeoutSeconds ?? 1800);
   const deadline = new AbortController();
   const timer = setTimeout(() => deadline.abort(), timeoutMs);
   const representation = options.representation;

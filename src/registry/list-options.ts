@@ -1,5 +1,17 @@
-import { badRequest, ApiError, type FieldError, invalid } from "../api/errors.js";
-import { parseFieldSelector, parseLabelSelector, SelectorParseError, type FieldRequirement, type LabelRequirement } from "../api/selector.js";
+import { badRequest, type FieldError, invalid } from "../api/errors.js";
+import type { FieldRequirement, LabelRequirement } from "../api/selector.js";
+import {
+  parseRevision,
+  queryBoolean,
+  queryFieldSelector,
+  queryInteger,
+  queryLabelSelector,
+  queryResourceVersion,
+  queryResourceVersionMatch,
+  type ResourceVersionMatch,
+} from "../request/query/index.js";
+
+export { parseRevision };
 
 /** A list/watch request's options, parsed and checked once at the edge. */
 export interface ListOptions {
@@ -7,9 +19,11 @@ export interface ListOptions {
   readonly fieldSelector: readonly FieldRequirement[];
   /** undefined = unset; "0" and others as given (validated to be a revision or "0"). */
   readonly resourceVersion: string | undefined;
-  readonly resourceVersionMatch: "Exact" | "NotOlderThan" | undefined;
+  readonly resourceVersionMatch: ResourceVersionMatch | undefined;
+  /** 0 = no limit (a negative `limit` is no limit too, as in kube). */
   readonly limit: number;
   readonly continueToken: string | undefined;
+  /** As given; the watch handler treats 0 as unset and a negative value as already expired. */
   readonly timeoutSeconds: number | undefined;
   readonly allowWatchBookmarks: boolean;
   readonly sendInitialEvents: boolean | undefined;
@@ -38,76 +52,32 @@ export function decodeContinue(text: string): ContinueToken {
   throw badRequest("continue key is not valid: incorrect encoded start resourceVersion ");
 }
 
-/** Parses a resourceVersion parameter into a revision (0 for "0"); 400 if not a number. */
-export function parseRevision(text: string): number {
-  if (!/^\d+$/.test(text)) throw badRequest(`invalid resource version "${text}": resourceVersion must be a non-negative integer`);
-  const value = Number(text);
-  if (!Number.isSafeInteger(value)) throw badRequest(`invalid resource version "${text}"`);
-  return value;
-}
-
-function parseBoolean(query: URLSearchParams, name: string): boolean | undefined {
-  const value = query.get(name);
-  if (value === null) return undefined;
-  if (value === "true" || value === "1") return true;
-  if (value === "false" || value === "0" || value === "") return false;
-  throw badRequest(`invalid boolean value for ${name}: "${value}"`);
-}
-
-function parseSelector<T>(parse: (text: string) => T, text: string | null, field: string): T {
-  try {
-    return parse(text ?? "");
-  } catch (error) {
-    if (error instanceof SelectorParseError)
-      throw new ApiError(400, "BadRequest", `unable to parse requirement: ${error.message}`, {
-        details: { causes: [{ reason: "FieldValueInvalid", message: error.message, field }] },
-      });
-    throw error;
-  }
-}
-
 /**
  * Reads list/watch query parameters. Invalid combinations of resourceVersionMatch follow kube:
  * 422 Invalid naming `resourceVersionMatch`.
  */
 export function parseListOptions(query: URLSearchParams, metaGroup: string, verb: "list" | "watch" = "list"): ListOptions {
-  const limitText = query.get("limit");
-  let limit = 0;
-  if (limitText !== null && limitText !== "") {
-    if (!/^-?\d+$/.test(limitText)) throw badRequest(`invalid limit "${limitText}"`);
-    limit = Math.max(0, Number(limitText));
-  }
-  const resourceVersion = query.get("resourceVersion") ?? undefined;
-  const normalizedVersion = resourceVersion === "" ? undefined : resourceVersion;
-  if (normalizedVersion !== undefined) parseRevision(normalizedVersion);
-  const matchText = query.get("resourceVersionMatch");
-  const sendInitialEvents = parseBoolean(query, "sendInitialEvents");
-  const allowWatchBookmarks = parseBoolean(query, "allowWatchBookmarks") ?? false;
-  let resourceVersionMatch: ListOptions["resourceVersionMatch"];
-  const errors: FieldError[] = [];
-  if (matchText !== null && matchText !== "") {
-    if (matchText !== "Exact" && matchText !== "NotOlderThan") {
+  const limit = Math.max(0, queryInteger(query, "limit") ?? 0);
+  const normalizedVersion = queryResourceVersion(query);
+  const sendInitialEvents = queryBoolean(query, "sendInitialEvents");
+  const allowWatchBookmarks = queryBoolean(query, "allowWatchBookmarks") ?? false;
+  const match = queryResourceVersionMatch(query);
+  const resourceVersionMatch = match.value;
+  const errors: FieldError[] = match.error === undefined ? [] : [match.error];
+  if (resourceVersionMatch !== undefined) {
+    // A watch list (sendInitialEvents) may ask NotOlderThan the current state without a version.
+    if (normalizedVersion === undefined && sendInitialEvents === undefined) {
       errors.push({
-        type: "FieldValueNotSupported",
+        type: "FieldValueForbidden",
         field: "resourceVersionMatch",
-        message: `Unsupported value: "${matchText}": supported values: "Exact", "NotOlderThan", ""`,
+        message: `Forbidden: resourceVersionMatch is forbidden unless resourceVersion is provided`,
       });
-    } else {
-      resourceVersionMatch = matchText;
-      // A watch list (sendInitialEvents) may ask NotOlderThan the current state without a version.
-      if (normalizedVersion === undefined && sendInitialEvents === undefined) {
-        errors.push({
-          type: "FieldValueForbidden",
-          field: "resourceVersionMatch",
-          message: `Forbidden: resourceVersionMatch is forbidden unless resourceVersion is provided`,
-        });
-      } else if (matchText === "Exact" && normalizedVersion === "0") {
-        errors.push({
-          type: "FieldValueForbidden",
-          field: "resourceVersionMatch",
-          message: `Forbidden: resourceVersionMatch "exact" is forbidden for resourceVersion "0"`,
-        });
-      }
+    } else if (resourceVersionMatch === "Exact" && normalizedVersion === "0") {
+      errors.push({
+        type: "FieldValueForbidden",
+        field: "resourceVersionMatch",
+        message: `Forbidden: resourceVersionMatch "exact" is forbidden for resourceVersion "0"`,
+      });
     }
   }
   const continueToken = query.get("continue") || undefined;
@@ -141,15 +111,10 @@ export function parseListOptions(query: URLSearchParams, metaGroup: string, verb
     });
   }
   if (errors.length > 0) throw invalid("ListOptions", metaGroup, undefined, errors);
-  const timeoutText = query.get("timeoutSeconds");
-  let timeoutSeconds: number | undefined;
-  if (timeoutText !== null && timeoutText !== "") {
-    if (!/^\d+$/.test(timeoutText)) throw badRequest(`invalid timeoutSeconds "${timeoutText}"`);
-    timeoutSeconds = Number(timeoutText);
-  }
+  const timeoutSeconds = queryInteger(query, "timeoutSeconds");
   return {
-    labelSelector: parseSelector(parseLabelSelector, query.get("labelSelector"), "labelSelector"),
-    fieldSelector: parseSelector(parseFieldSelector, query.get("fieldSelector"), "fieldSelector"),
+    labelSelector: queryLabelSelector(query),
+    fieldSelector: queryFieldSelector(query),
     resourceVersion: normalizedVersion,
     resourceVersionMatch,
     limit,

@@ -36,6 +36,12 @@ const CASES: readonly Case[] = [
     want: { kind: "resource", verb: "watch", name: "x" },
   },
   { name: "treats watch=false as list", method: "GET", url: "/api/v1/pods?watch=false", want: { kind: "resource", verb: "list" } },
+  { name: "treats watch=True (the Python client) as watch", method: "GET", url: "/api/v1/pods?watch=True", want: { kind: "resource", verb: "watch" } },
+  { name: "treats watch=maybe as watch, as kube does", method: "GET", url: "/api/v1/pods?watch=maybe", want: { kind: "resource", verb: "watch" } },
+  { name: "treats a bare watch as watch", method: "GET", url: "/api/v1/pods?watch", want: { kind: "resource", verb: "watch" } },
+  { name: "treats an empty watch= as watch", method: "GET", url: "/api/v1/pods?watch=", want: { kind: "resource", verb: "watch" } },
+  { name: "treats watch=FALSE as list", method: "GET", url: "/api/v1/pods?watch=FALSE", want: { kind: "resource", verb: "list" } },
+  { name: "treats watch=0 as list", method: "GET", url: "/api/v1/pods?watch=0", want: { kind: "resource", verb: "list" } },
   {
     name: "parses named groups",
     method: "GET",

@@ -1,3 +1,5 @@
+import { queryBoolean } from "./query/index.js";
+
 /** What a request is about, derived from method, path and query alone. */
 export type RequestInfo = ResourceRequestInfo | NonResourceRequestInfo;
 
@@ -26,15 +28,12 @@ export interface NonResourceRequestInfo {
 /** Sub-resources of a namespace that do not start a namespaced path (`/namespaces/{n}/status`). */
 const NAMESPACE_SUBRESOURCES = new Set(["status", "finalize"]);
 
-function isTrue(value: string | null): boolean {
-  return value === "1" || value === "true";
-}
-
 /**
  * Parses kube's path shapes: `/api/v1/...`, `/apis/{group}/{version}/...`, optionally
  * `namespaces/{namespace}/` before the resource. Paths that are only discovery (`/api`,
  * `/apis/{group}`, `/apis/{group}/{version}`) or not under an API prefix are non-resource.
- * Pure: no I/O, no knowledge of which resources exist.
+ * `watch` is read as kube reads booleans (`?watch=True`, `?watch=maybe` and a bare `?watch` watch;
+ * `0` and `false` in any case do not). Pure: no I/O, no knowledge of which resources exist.
  */
 export function parseRequestInfo(method: string, path: string, query: URLSearchParams): RequestInfo {
   const lowerMethod = method.toLowerCase();
@@ -63,7 +62,7 @@ export function parseRequestInfo(method: string, path: string, query: URLSearchP
   const resource = rest[0] ?? "";
   const name = rest[1] ?? "";
   const subresource = rest.length > 2 ? rest.slice(2).join("/") : "";
-  const verb = verbFor(lowerMethod, name !== "", isTrue(query.get("watch")));
+  const verb = verbFor(lowerMethod, name !== "", queryBoolean(query, "watch") ?? false);
   if (verb === undefined) return nonResource;
   return { kind: "resource", verb, apiPrefix: prefix, group, version, namespace, resource, name, subresource };
 }

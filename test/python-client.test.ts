@@ -1,0 +1,163 @@
+// The Debian `python3-kubernetes` client (installed by scripts/install-test-deps.sh) against a
+// running server, with the system /usr/bin/python3 and the admin kubeconfig the server writes:
+// basic ConfigMap CRUD, and `watch.Watch().stream(v1.list_namespaced_config_map, …)` — which
+// sends `?watch=True`, a spelling the server once answered with a list, so the watch saw nothing.
+import assert from "node:assert/strict";
+import { spawn, type ChildProcess } from "node:child_process";
+import { existsSync } from "node:fs";
+import { after, before, describe, it } from "node:test";
+import { configMap, request } from "./helpers/http.js";
+import { useTestServer } from "./helpers/server.js";
+
+const PYTHON = "/usr/bin/python3";
+const NAMESPACE = "default";
+
+/** Creates, reads, lists and deletes a ConfigMap; prints one JSON line per step. */
+const CRUD_SCRIPT = `
+import json, sys
+from kubernetes import client, config
+config.load_kube_config(config_file=sys.argv[1])
+v1 = client.CoreV1Api()
+namespace, name = sys.argv[2], sys.argv[3]
+def say(**fields):
+    print(json.dumps(fields), flush=True)
+body = client.V1ConfigMap(metadata=client.V1ObjectMeta(name=name, labels={"from": "python"}), data={"greeting": "hello"})
+created = v1.create_namespaced_config_map(namespace, body)
+say(step="created", name=created.metadata.name, uid=created.metadata.uid, resourceVersion=created.metadata.resource_version)
+got = v1.read_namespaced_config_map(name, namespace)
+say(step="got", name=got.metadata.name, data=got.data, labels=got.metadata.labels)
+listed = v1.list_namespaced_config_map(namespace, label_selector="from=python")
+say(step="listed", names=[item.metadata.name for item in listed.items], resourceVersion=listed.metadata.resource_version)
+status = v1.delete_namespaced_config_map(name, namespace)
+say(step="deleted", status=status.status)
+`;
+
+/**
+ * Lists, prints LISTED, then watches from the list's version and prints each event as
+ * "TYPE name value" until it sees the DELETED event of the object named in argv[3].
+ */
+const WATCH_SCRIPT = `
+import sys
+from kubernetes import client, config, watch
+config.load_kube_config(config_file=sys.argv[1])
+v1 = client.CoreV1Api()
+namespace, last = sys.argv[2], sys.argv[3]
+listed = v1.list_namespaced_config_map(namespace)
+print("LISTED", listed.metadata.resource_version, flush=True)
+w = watch.Watch()
+for event in w.stream(v1.list_namespaced_config_map, namespace, resource_version=listed.metadata.resource_version, timeout_seconds=30):
+    item = event["object"]
+    print(event["type"], item.metadata.name, (item.data or {}).get("value", "-"), flush=True)
+    if event["type"] == "DELETED" and item.metadata.name == last:
+        w.stop()
+print("END", flush=True)
+`;
+
+interface PythonRun {
+  readonly child: ChildProcess;
+  /** Everything printed on stdout so far. */
+  stdout(): string;
+  stderr(): string;
+  /** Resolves with the exit code (killed after `timeoutMs`). */
+  readonly exited: Promise<number | null>;
+}
+
+function runPython(script: string, args: readonly string[], timeoutMs = 60_000): PythonRun {
+  // The system interpreter with Debian's dist-packages: no user site, no PYTHONPATH from outside.
+  const env = { PATH: "/usr/bin:/bin", HOME: process.env["HOME"] ?? "/tmp", PYTHONNOUSERSITE: "1" };
+  const child = spawn(PYTHON, ["-c", script, ...args], { env, stdio: ["ignore", "pipe", "pipe"] });
+  let out = "";
+  let err = "";
+  child.stdout?.on("data", (chunk: Buffer) => {
+    out += chunk.toString("utf8");
+  });
+  child.stderr?.on("data", (chunk: Buffer) => {
+    err += chunk.toString("utf8");
+  });
+  const timer = setTimeout(() => child.kill("SIGKILL"), timeoutMs);
+  const exited = new Promise<number | null>((resolve) =>
+    child.on("close", (code) => {
+      clearTimeout(timer);
+      resolve(code);
+    }),
+  );
+  return { child, stdout: () => out, stderr: () => err, exited };
+}
+
+async function waitForOutput(run: PythonRun, pattern: RegExp, timeoutMs = 30_000): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
+  while (!pattern.test(run.stdout())) {
+    if (run.child.exitCode !== null) throw new Error(`python exited (${run.child.exitCode}) before printing ${pattern}:\n${run.stdout()}\n${run.stderr()}`);
+    if (Date.now() > deadline) throw new Error(`python did not print ${pattern} in time:\n${run.stdout()}\n${run.stderr()}`);
+    await new Promise((resolve) => setTimeout(resolve, 50));
+  }
+}
+
+describe("the Debian python3-kubernetes client", () => {
+  const server = useTestServer();
+  const running: PythonRun[] = [];
+
+  before(() => {
+    assert.ok(existsSync(PYTHON), `${PYTHON} is missing`);
+  });
+  after(async () => {
+    for (const run of running) if (run.child.exitCode === null) run.child.kill("SIGKILL");
+    await Promise.all(running.map((run) => run.exited));
+  });
+
+  function python(script: string, args: readonly string[]): PythonRun {
+    const run = runPython(script, args);
+    running.push(run);
+    return run;
+  }
+
+  it("creates, gets, lists and deletes a ConfigMap", async () => {
+    const { server: running, admin } = server();
+    const run = python(CRUD_SCRIPT, [running.kubeconfigPath, NAMESPACE, "from-python"]);
+    const code = await run.exited;
+    assert.equal(code, 0, `python failed:\n${run.stdout()}\n${run.stderr()}`);
+    const steps = run
+      .stdout()
+      .trim()
+      .split("\n")
+      .map((line) => JSON.parse(line) as Record<string, unknown>);
+    assert.deepEqual(
+      steps.map((step) => step["step"]),
+      ["created", "got", "listed", "deleted"],
+    );
+    const [created, got, listed, deleted] = steps;
+    assert.equal(created?.["name"], "from-python");
+    assert.match(String(created?.["uid"]), /^[0-9a-f-]{36}$/);
+    assert.match(String(created?.["resourceVersion"]), /^\d+$/);
+    assert.deepEqual(got?.["data"], { greeting: "hello" });
+    assert.deepEqual(got?.["labels"], { from: "python" });
+    assert.deepEqual(listed?.["names"], ["from-python"]);
+    assert.equal(deleted?.["status"], "Success");
+    const gone = await request(admin, "GET", `/api/v1/namespaces/${NAMESPACE}/configmaps/from-python`);
+    assert.equal(gone.status, 404);
+  });
+
+  it("watch.Watch().stream(list_namespaced_config_map) sees ADDED, MODIFIED and DELETED", async () => {
+    const { server: running, admin } = server();
+    const base = `/api/v1/namespaces/${NAMESPACE}/configmaps`;
+    assert.equal((await request(admin, "POST", base, { body: configMap("before-watch", { value: "old" }) })).status, 201);
+    const run = python(WATCH_SCRIPT, [running.kubeconfigPath, NAMESPACE, "watched"]);
+    await waitForOutput(run, /^LISTED \d+$/m);
+    assert.equal((await request(admin, "POST", base, { body: configMap("watched", { value: "one" }) })).status, 201);
+    const patched = await request(admin, "PATCH", `${base}/watched`, {
+      body: { data: { value: "two" } },
+      headers: { "content-type": "application/merge-patch+json" },
+    });
+    assert.equal(patched.status, 200);
+    assert.equal((await request(admin, "DELETE", `${base}/watched`)).status, 200);
+    const code = await run.exited;
+    assert.equal(code, 0, `python failed:\n${run.stdout()}\n${run.stderr()}`);
+    const events = run
+      .stdout()
+      .trim()
+      .split("\n")
+      .filter((line) => !line.startsWith("LISTED"));
+    // Objects that existed before the list are not replayed: the watch starts at its version.
+    assert.deepEqual(events, ["ADDED watched one", "MODIFIED watched two", "DELETED watched two", "END"]);
+  });
+});
