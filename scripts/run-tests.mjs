@@ -14,6 +14,10 @@ function find(dir, out) {
 }
 
 const filter = process.argv[2];
-const files = [...find("dist/src", []), ...find("dist/test", [])].filter((file) => filter === undefined || file.includes(filter)).sort();
+// A compiled test whose source is gone (renamed or deleted since the last build) is stale: skip it.
+const hasSource = (file) => existsSync(file.replace(/^dist\//, "").replace(/\.js$/, ".ts"));
+const files = [...find("dist/src", []), ...find("dist/test", [])]
+  .filter((file) => hasSource(file) && (filter === undefined || file.includes(filter)))
+  .sort();
 const result = spawnSync(process.execPath, ["--test", "--test-concurrency=2", "--test-timeout=180000", ...files], { stdio: "inherit" });
 process.exit(result.status ?? 1);
