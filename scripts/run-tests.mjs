@@ -16,8 +16,6 @@ function find(dir, out) {
 const filter = process.argv[2];
 // A compiled test whose source is gone (renamed or deleted since the last build) is stale: skip it.
 const hasSource = (file) => existsSync(file.replace(/^dist\//, "").replace(/\.js$/, ".ts"));
-const files = [...find("dist/src", []), ...find("dist/test", [])]
-  .filter((file) => hasSource(file) && (filter === undefined || file.includes(filter)))
-  .sort();
+const files = [...find("dist/src", []), ...find("dist/test", [])].filter((file) => hasSource(file) && (filter === undefined || file.includes(filter))).sort();
 const result = spawnSync(process.execPath, ["--test", "--test-concurrency=2", "--test-timeout=180000", ...files], { stdio: "inherit" });
 process.exit(result.status ?? 1);
