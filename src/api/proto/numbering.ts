@@ -28,7 +28,16 @@ export interface ProtoField {
    * An encoder handles these values as a whole.
    */
   readonly leaf?: string;
+  /** `list` for a repeated field, `map` for a map (entries `key=1 value=2`); absent for one value. */
+  readonly cardinality?: "list" | "map";
+  /** A zero scalar read from the wire is kept (a Go pointer or a field without `omitempty`; see `presence.ts`). */
+  readonly keepsZero?: true;
+  /** For a scalar value (or element, map value): its JSON type, which decides the wire type. */
+  readonly scalar?: ProtoScalar;
 }
+
+/** A scalar's JSON type: `int` is any integer (varint), `bytes` base64 text in JSON, raw on the wire. */
+export type ProtoScalar = "string" | "int" | "bool" | "double" | "bytes";
 
 export interface NumberingOptions {
   readonly messages: ParsedMessages;
@@ -40,6 +49,8 @@ export interface NumberingOptions {
    * whichever product word the message uses; with several prefixes, every spelling gets that number.
    */
   readonly extensionPrefixes: readonly string[];
+  /** Proto field names, by message id, whose zero values are kept on decoding (`presence.ts`). */
+  readonly zeroKept?: ReadonlyMap<string, ReadonlySet<string>>;
 }
 
 export interface Numbering {
@@ -68,6 +79,9 @@ export function numberFields(root: SchemaNode, message: string, options: Numberi
 
 interface FoundField {
   readonly field: ProtoMessageField;
+  /** The message that declares the field, and the field's proto name there. */
+  readonly message: string;
+  readonly name: string;
   readonly embeddedIn: readonly number[];
 }
 
@@ -103,16 +117,21 @@ class Walker {
       const child = properties[name];
       if (child === undefined) continue;
       const childPath = path === "" ? name : `${path}.${name}`;
-      const found = this.find(declared, this.protoName(name, declared), names, new Set([message]));
+      const found = this.find(message, declared, this.protoName(name, declared), names, new Set([message]));
       if (found === undefined) {
         this.unresolved.push(`${childPath}: not in ${message}`);
         continue;
       }
       const value = this.valueOf(child, found.field.message, childPath);
+      const cardinality = this.cardinalityOf(child);
+      const scalar = value.shape === undefined && value.leaf === undefined ? this.scalarOf(child) : undefined;
       fields.set(name, {
         number: found.field.number,
         ...(found.embeddedIn.length === 0 ? {} : { embeddedIn: found.embeddedIn }),
         ...value,
+        ...(cardinality === undefined ? {} : { cardinality }),
+        ...(scalar === undefined ? {} : { scalar }),
+        ...(scalar !== undefined && this.options.zeroKept?.get(found.message)?.has(found.name) === true ? { keepsZero: true as const } : {}),
       });
     }
     return shape;
@@ -134,11 +153,33 @@ class Walker {
     return { leaf: message };
   }
 
+  /** Whether a property is a list or a map (of anything); undefined for one value. */
+  private cardinalityOf(node: SchemaNode): ProtoField["cardinality"] {
+    const structural = this.structural(node);
+    if (structural.intOrString === true) return undefined;
+    if (structural.items !== undefined) return "list";
+    if (structural.properties === undefined && structural.additionalProperties !== undefined) return "map";
+    return undefined;
+  }
+
+  /** The JSON type of a scalar property (of its elements or map values). */
+  private scalarOf(node: SchemaNode): ProtoScalar {
+    const structural = this.structural(node);
+    const inner = structural.items ?? (structural.properties === undefined ? structural.additionalProperties : undefined);
+    if (inner !== undefined) return this.scalarOf(inner);
+    if (structural.type === "integer") return "int";
+    if (structural.type === "number") return "double";
+    if (structural.type === "boolean") return "bool";
+    if (structural.format === "byte") return "bytes";
+    return "string";
+  }
+
   /**
    * A field by proto name: in the message itself, else depth-first in its message-typed fields whose
    * names are not JSON properties of the object (Go's embedded structs), in declaration order.
    */
   private find(
+    messageId: string,
     fields: ReadonlyMap<string, ProtoMessageField>,
     name: string | undefined,
     properties: ReadonlySet<string>,
@@ -146,14 +187,14 @@ class Walker {
   ): FoundField | undefined {
     if (name === undefined) return undefined;
     const direct = fields.get(name);
-    if (direct !== undefined) return { field: direct, embeddedIn: [] };
+    if (direct !== undefined) return { field: direct, message: messageId, name, embeddedIn: [] };
     for (const [fieldName, field] of fields) {
       if (field.message === undefined || LEAF_MESSAGES.has(field.message) || properties.has(fieldName) || visited.has(field.message)) continue;
       const inner = this.options.messages.get(field.message);
       if (inner === undefined) continue;
       visited.add(field.message);
-      const found = this.find(inner, name, properties, visited);
-      if (found !== undefined) return { field: found.field, embeddedIn: [field.number, ...found.embeddedIn] };
+      const found = this.find(field.message, inner, name, properties, visited);
+      if (found !== undefined) return { ...found, embeddedIn: [field.number, ...found.embeddedIn] };
     }
     return undefined;
   }

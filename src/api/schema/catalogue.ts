@@ -1,6 +1,7 @@
 import { apiGroup, type Profile } from "../profile.js";
 import { builtinProtoMessages } from "../proto/fields/index.js";
 import type { ParsedMessages, ProtoMessageField } from "../proto/messages.js";
+import { zeroKeptFields } from "../proto/presence.js";
 import { numberFields, type ProtoShape } from "../proto/numbering.js";
 import { BUILTIN_KINDS, EXCHANGED_KINDS, builtinDefinitions, type KindDeclaration } from "./kinds/index.js";
 import { listMeta, obj, ref, req, str, type Definitions, type SchemaNode } from "./node.js";
@@ -88,13 +89,26 @@ export class SchemaCatalogue {
   protoShape(group: string, version: string, kind: string): ProtoShape | undefined {
     const id = this.idOf(group, version, kind);
     if (id === undefined) return undefined;
+    return this.messageShape(id);
+  }
+
+  /**
+   * The protobuf form of any definition that has a message of the same id (`meta.v1.Status`,
+   * `meta.v1.DeleteOptions`), kinds or not. Computed on first use and kept.
+   */
+  messageShape(id: string): ProtoShape | undefined {
     if (this.protoShapes.has(id)) return this.protoShapes.get(id);
     const node = this.definitions.get(id);
     const messages = this.messages();
     const shape =
       node === undefined || !messages.has(id)
         ? undefined
-        : numberFields(node, id, { messages, definitions: this.definitions, extensionPrefixes: this.options.extensionPrefixes ?? [] }).shape;
+        : numberFields(node, id, {
+            messages,
+            definitions: this.definitions,
+            extensionPrefixes: this.options.extensionPrefixes ?? [],
+            zeroKept: zeroKeptFields(),
+          }).shape;
     this.protoShapes.set(id, shape);
     return shape;
   }

@@ -1,0 +1,302 @@
+import assert from "node:assert/strict";
+import { describe, it } from "node:test";
+import { ApiError } from "../../api/errors.js";
+import type { ProtoField, ProtoShape } from "../../api/proto/numbering.js";
+import { KUBERNETES_PROFILE, ORCH_PROFILE } from "../../api/profile.js";
+import { builtinCatalogue } from "../../api/schema/catalogue.js";
+import { BUILTIN_KINDS, EXCHANGED_KINDS } from "../../api/schema/kinds/index.js";
+import { protobufCodec } from "./codec.js";
+import { watchFrame } from "./envelope.js";
+import { MAX_DEPTH } from "./message.js";
+
+const codec = protobufCodec(KUBERNETES_PROFILE);
+const ascii = (text: string): number[] => [...Buffer.from(text)];
+const bytes = (...parts: (number | number[])[]): Buffer => Buffer.from(parts.flat());
+
+// Worked out by hand from kube's field numbers (ConfigMap: metadata=1 data=2; ObjectMeta: name=1
+// namespace=3; map entries key=1 value=2) and the wire rules (tag = number << 3 | wire type;
+// length-delimited = 2, varint = 0).
+const CONFIGMAP_RAW = bytes(
+  [0x0a, 0x0f], // metadata (1, LEN 15)
+  [0x0a, 0x04, ...ascii("demo")], // name (1)
+  [0x1a, 0x07, ...ascii("default")], // namespace (3)
+  [0x12, 0x06], // data entry (2, LEN 6)
+  [0x0a, 0x01, ...ascii("a"), 0x12, 0x01, ...ascii("b")],
+);
+const CONFIGMAP_ENVELOPE = bytes(
+  [0x6b, 0x38, 0x73, 0x00], // magic "k8s\0"
+  [0x0a, 0x0f, 0x0a, 0x02, ...ascii("v1"), 0x12, 0x09, ...ascii("ConfigMap")], // typeMeta (1): apiVersion (1), kind (2)
+  [0x12, CONFIGMAP_RAW.length],
+  [...CONFIGMAP_RAW], // raw (2)
+  [0x1a, 0x00, 0x22, 0x00], // contentEncoding (3), contentType (4): empty
+);
+const CONFIGMAP = { apiVersion: "v1", kind: "ConfigMap", metadata: { name: "demo", namespace: "default" }, data: { a: "b" } };
+
+describe("protobuf codec: golden bytes", () => {
+  it("a ConfigMap is the envelope around its message", () => {
+    assert.equal(CONFIGMAP_RAW.length, 25);
+    assert.deepEqual(Buffer.from(codec.encode(CONFIGMAP)), CONFIGMAP_ENVELOPE);
+    assert.deepEqual(codec.decode(CONFIGMAP_ENVELOPE), CONFIGMAP);
+  });
+
+  it("a Pod: nested messages, a repeated message, an embedded Go struct (Volume.volumeSource), a varint", () => {
+    // PodSpec volumes=1 containers=2; Volume name=1 volumeSource=2 → hostPath=1 → path=1;
+    // Container name=1 image=2 ports=6 → containerPort=3 (varint 80 = 0x50); PodStatus phase=1.
+    const volume = [0x0a, 0x01, ...ascii("v"), 0x12, 0x06, 0x0a, 0x04, 0x0a, 0x02, ...ascii("/h")];
+    const container = [0x0a, 0x01, ...ascii("c"), 0x12, 0x01, ...ascii("i"), 0x32, 0x02, 0x18, 0x50];
+    const spec = [0x0a, volume.length, ...volume, 0x12, container.length, ...container];
+    const raw = [0x0a, 0x03, 0x0a, 0x01, ...ascii("p"), 0x12, spec.length, ...spec, 0x1a, 0x09, 0x0a, 0x07, ...ascii("Running")];
+    const expected = bytes(
+      [0x6b, 0x38, 0x73, 0x00],
+      [0x0a, 0x09, 0x0a, 0x02, ...ascii("v1"), 0x12, 0x03, ...ascii("Pod")],
+      [0x12, raw.length],
+      raw,
+      [0x1a, 0x00, 0x22, 0x00],
+    );
+    const pod = {
+      apiVersion: "v1",
+      kind: "Pod",
+      metadata: { name: "p" },
+      spec: { volumes: [{ name: "v", hostPath: { path: "/h" } }], containers: [{ name: "c", image: "i", ports: [{ containerPort: 80 }] }] },
+      status: { phase: "Running" },
+    };
+    assert.deepEqual(Buffer.from(codec.encode(pod)), expected);
+    assert.deepEqual(codec.decode(expected), pod);
+  });
+
+  it("a watch frame: 4-byte big-endian length, WatchEvent {type=1, object=2 {raw=1: the enveloped object}}", () => {
+    const rawExtension = [0x0a, CONFIGMAP_ENVELOPE.length, ...CONFIGMAP_ENVELOPE];
+    const event = [0x0a, 0x05, ...ascii("ADDED"), 0x12, rawExtension.length, ...rawExtension];
+    const expected = bytes([0x00, 0x00, 0x00, event.length], event);
+    assert.equal(event.length, 63);
+    assert.deepEqual(Buffer.from(watchFrame("ADDED", codec.encode(CONFIGMAP))), expected);
+    assert.deepEqual(Buffer.from(codec.frameOf("ADDED", CONFIGMAP)), expected);
+  });
+});
+
+describe("protobuf codec: what Go clients send", () => {
+  it("kubectl 1.33's ConfigMap body (every non-pointer field written, zeros included) decodes without the zeros", () => {
+    // Captured from `kubectl.1.33 create configmap demo --from-literal=a=b -v=9`.
+    const body = Buffer.from(
+      "6b 38 73 00 0a 0f 0a 02 76 31 12 09 43 6f 6e 66 69 67 4d 61 70 12 1e 0a 14 0a 04 64 65 6d 6f 12 00 1a 00 22 00 2a 00 32 00 38 00 42 00 12 06 0a 01 61 12 01 62 1a 00 22 00".replaceAll(
+        " ",
+        "",
+      ),
+      "hex",
+    );
+    assert.deepEqual(codec.decode(body), { apiVersion: "v1", kind: "ConfigMap", metadata: { name: "demo" }, data: { a: "b" } });
+  });
+
+  it("zeros of pointer fields and fields without omitempty are kept, other zeros dropped", () => {
+    const deployment = {
+      apiVersion: "apps/v1",
+      kind: "Deployment",
+      metadata: { name: "d", generation: 0, generateName: "" },
+      spec: {
+        replicas: 0,
+        paused: false,
+        minReadySeconds: 0,
+        template: {
+          spec: { automountServiceAccountToken: false, enableServiceLinks: false, containers: [{ name: "c", ports: [{ containerPort: 0, hostPort: 0 }] }] },
+        },
+      },
+    };
+    assert.deepEqual(codec.decode(codec.encode(deployment)), {
+      apiVersion: "apps/v1",
+      kind: "Deployment",
+      metadata: { name: "d" },
+      spec: {
+        replicas: 0,
+        template: { spec: { automountServiceAccountToken: false, enableServiceLinks: false, containers: [{ name: "c", ports: [{ containerPort: 0 }] }] } },
+      },
+    });
+  });
+
+  it("Go's zero time (seconds -62135596800) and an empty Time are no value; an epoch time is one", () => {
+    const zeroTime = [0x08, ...varint(-62135596800n), 0x10, 0x00];
+    const zero = [0x42, zeroTime.length, ...zeroTime];
+    const epoch = [0x42, 0x04, 0x08, 0x00, 0x10, 0x00];
+    const meta = (time: number[]): Buffer => envelopeOf("v1", "ConfigMap", [0x0a, time.length + 3, 0x0a, 0x01, ...ascii("x"), ...time]);
+    assert.equal(zeroTime.length, 13, "a negative varint takes ten bytes");
+    assert.deepEqual(codec.decode(meta(zero)), { apiVersion: "v1", kind: "ConfigMap", metadata: { name: "x" } });
+    assert.deepEqual(codec.decode(meta([0x42, 0x00])), { apiVersion: "v1", kind: "ConfigMap", metadata: { name: "x" } });
+    assert.deepEqual(codec.decode(meta(epoch)), { apiVersion: "v1", kind: "ConfigMap", metadata: { name: "x", creationTimestamp: "1970-01-01T00:00:00Z" } });
+  });
+
+  it("Secret data is raw bytes on the wire and base64 in JSON; a TokenRequest posted in kube's group under orch decodes", () => {
+    const secret = { apiVersion: "v1", kind: "Secret", metadata: { name: "s" }, data: { k: Buffer.from([0, 255, 1]).toString("base64") }, type: "Opaque" };
+    const encoded = Buffer.from(codec.encode(secret));
+    assert.ok(encoded.includes(Buffer.from([0x12, 0x03, 0x00, 0xff, 0x01])), "the value's three bytes, raw");
+    assert.deepEqual(codec.decode(encoded), secret);
+    const orch = protobufCodec(ORCH_PROFILE);
+    const request = { apiVersion: "authentication.k8s.io/v1", kind: "TokenRequest", metadata: {}, spec: { audiences: ["a"], expirationSeconds: 600 } };
+    assert.deepEqual(orch.decode(orch.encode(request)), request);
+  });
+});
+
+describe("protobuf codec: round trip of every built-in kind at every served version", () => {
+  for (const profile of [ORCH_PROFILE, KUBERNETES_PROFILE]) {
+    it(`JSON → protobuf → JSON is identical (${profile.name} profile), lists too`, () => {
+      const catalogue = builtinCatalogue(profile);
+      const profileCodec = protobufCodec(profile);
+      let kinds = 0;
+      for (const declaration of [...BUILTIN_KINDS, ...EXCHANGED_KINDS]) {
+        for (const gvk of catalogue.kindsOf(declaration.id)) {
+          const apiVersion = gvk.group === "" ? gvk.version : `${gvk.group}/${gvk.version}`;
+          const shape = catalogue.protoShape(gvk.group, gvk.version, gvk.kind);
+          assert.ok(shape !== undefined, `${apiVersion} ${gvk.kind} has a message`);
+          const object = { apiVersion, kind: gvk.kind, ...sample(shape, 0) };
+          assert.deepEqual(profileCodec.decode(profileCodec.encode(object)), object, `${apiVersion} ${gvk.kind}`);
+          const list = {
+            apiVersion,
+            kind: `${gvk.kind}List`,
+            metadata: { resourceVersion: "12", continue: "c", remainingItemCount: 0 },
+            items: [object, object],
+          };
+          assert.deepEqual(
+            profileCodec.decode(
+              Buffer.concat(
+                profileCodec.encodeList(
+                  apiVersion,
+                  list.kind,
+                  list.metadata,
+                  list.items.map((item) => ({ json: JSON.stringify(item) })),
+                ),
+              ),
+            ),
+            list,
+          );
+          kinds++;
+        }
+      }
+      assert.ok(kinds >= 60, `only ${kinds} kinds`);
+    });
+  }
+
+  it("Status, DeleteOptions and PartialObjectMetadataList have their meta messages", () => {
+    const status = {
+      apiVersion: "v1",
+      kind: "Status",
+      metadata: {},
+      status: "Failure",
+      message: "no",
+      reason: "NotFound",
+      details: { name: "x", kind: "pods", causes: [{ reason: "r", message: "m", field: "f" }] },
+      code: 404,
+    };
+    assert.deepEqual(codec.decode(codec.encode(status)), status);
+    const options = { apiVersion: "v1", kind: "DeleteOptions", gracePeriodSeconds: 0, propagationPolicy: "Foreground", preconditions: { uid: "u" } };
+    assert.deepEqual(codec.decode(codec.encode(options)), options);
+    const partial = {
+      apiVersion: "meta.k8s.io/v1",
+      kind: "PartialObjectMetadataList",
+      metadata: { resourceVersion: "3" },
+      items: [{ apiVersion: "meta.k8s.io/v1", kind: "PartialObjectMetadata", metadata: { name: "a", labels: { x: "y" } } }],
+    };
+    assert.deepEqual(codec.decode(codec.encode(partial)), partial);
+  });
+});
+
+describe("protobuf codec: bad input is a 400 naming what is wrong", () => {
+  const cases: readonly (readonly [string, Buffer, RegExp])[] = [
+    ["wrong magic", Buffer.concat([Buffer.from("k9s\0"), CONFIGMAP_ENVELOPE.subarray(4)]), /magic prefix/],
+    ["truncated frame", CONFIGMAP_ENVELOPE.subarray(0, CONFIGMAP_ENVELOPE.length - 10), /truncated|remain/],
+    ["unknown field number", envelopeOf("v1", "ConfigMap", [...CONFIGMAP_RAW, 0x78, 0x01]), /unknown field number 15 in core\.v1\.ConfigMap/],
+    ["wrong wire type", envelopeOf("v1", "ConfigMap", [0x08, 0x01]), /field 1 of core\.v1\.ConfigMap has wire type 0, expected 2/],
+    ["length past the body", envelopeOf("v1", "ConfigMap", [0x0a, 0x7f, 0x0a]), /says 127 bytes but only 1 remain/],
+    ["truncated varint", envelopeOf("v1", "ConfigMap", [0x0a, 0x03, 0x38, 0xff, 0xff]), /truncated/],
+    ["too deep", envelopeOf("apiextensions.k8s.io/v1", "CustomResourceDefinition", deepSchema(MAX_DEPTH + 5)), /nested more than 100/],
+    ["unknown kind", envelopeOf("example.com/v1", "Widget", []), /no message for kind "Widget"/],
+    ["bad JSON in a raw extension", envelopeOf("apps/v1", "ControllerRevision", [0x12, 0x03, 0x0a, 0x01, 0x7b]), /does not hold JSON/],
+  ];
+  for (const [name, body, message] of cases) {
+    it(name, () => {
+      assert.throws(
+        () => codec.decode(body),
+        (error: unknown) => error instanceof ApiError && error.code === 400 && message.test(error.message),
+      );
+    });
+  }
+});
+
+function envelopeOf(apiVersion: string, kind: string, raw: number[]): Buffer {
+  const typeMeta = [0x0a, apiVersion.length, ...ascii(apiVersion), 0x12, kind.length, ...ascii(kind)];
+  return bytes([0x6b, 0x38, 0x73, 0x00], [0x0a, typeMeta.length], typeMeta, [0x12, ...varint(BigInt(raw.length))], raw, [0x1a, 0x00, 0x22, 0x00]);
+}
+
+function varint(value: bigint): number[] {
+  let rest = BigInt.asUintN(64, value);
+  const out: number[] = [];
+  while (rest >= 0x80n) {
+    out.push(Number(rest & 0x7fn) | 0x80);
+    rest >>= 7n;
+  }
+  out.push(Number(rest));
+  return out;
+}
+
+/** A CRD whose spec.versions[0].schema.openAPIV3Schema nests `not` (JSONSchemaProps field 28) `levels` deep. */
+function deepSchema(levels: number): number[] {
+  let schema: number[] = [];
+  for (let index = 0; index < levels; index++) schema = [0xe2, 0x01, ...varint(BigInt(schema.length)), ...schema];
+  const validation = [0x0a, ...varint(BigInt(schema.length)), ...schema]; // openAPIV3Schema=1
+  const version = [0x22, ...varint(BigInt(validation.length)), ...validation]; // schema=4
+  const spec = [0x3a, ...varint(BigInt(version.length)), ...version]; // versions=7
+  return [0x12, ...varint(BigInt(spec.length)), ...spec]; // spec=2
+}
+
+/** A value for every field of a shape: non-zero scalars, two list elements, one map entry; JSONSchemaProps three deep. */
+function sample(shape: ProtoShape, depth: number): Record<string, unknown> {
+  const out: Record<string, unknown> = {};
+  for (const [name, field] of shape.fields) {
+    if (field.shape !== undefined && depth >= 3) continue;
+    const value = sampleValue(name, field, shape, depth);
+    if (value === undefined) continue;
+    if (field.cardinality === "list") out[name] = [value, value];
+    else if (field.cardinality === "map") out[name] = { key: value };
+    else out[name] = value;
+  }
+  return out;
+}
+
+function sampleValue(name: string, field: ProtoField, shape: ProtoShape, depth: number): unknown {
+  if (field.shape !== undefined) return sample(field.shape, depth + 1);
+  switch (field.leaf) {
+    case undefined:
+      break;
+    case "meta.v1.Time":
+      return "2024-01-02T03:04:05Z";
+    case "meta.v1.MicroTime":
+      return "2024-01-02T03:04:05.123456Z";
+    case "resource.Quantity":
+      return "1500m";
+    case "intstr.IntOrString":
+      return name.length % 2 === 0 ? 8080 : "http";
+    case "runtime.RawExtension":
+    case "apiextensions.v1.JSON":
+      return { apiVersion: "v1", kind: "Thing", list: [1, "two", null, { deep: true }], empty: {} };
+    case "meta.v1.FieldsV1":
+      return { "f:metadata": { "f:labels": { ".": {} } } };
+    case "apiextensions.v1.JSONSchemaPropsOrBool":
+      return depth >= 3 ? false : sample(shape, depth + 1);
+    case "apiextensions.v1.JSONSchemaPropsOrArray":
+      return depth >= 3 ? [{ type: "string" }] : sample(shape, depth + 1);
+    case "apiextensions.v1.JSONSchemaPropsOrStringArray":
+      return ["a", "b"];
+    default:
+      if (field.leaf.endsWith(".ExtraValue")) return ["x", "y"];
+      return {};
+  }
+  switch (field.scalar) {
+    case "int":
+      return field.keepsZero === true ? 0 : -7;
+    case "bool":
+      return field.keepsZero !== true;
+    case "double":
+      return 2.5;
+    case "bytes":
+      return Buffer.from("bytes\u0000\u00ff").toString("base64");
+    default:
+      return `${name}-value`;
+  }
+}
