@@ -1,6 +1,6 @@
 import { BinaryReader, BinaryWriter, WireType } from "@bufbuild/protobuf/wire";
 import { badRequest } from "../../api/errors.js";
-import { expectWireType, readBytes, readTag } from "./message.js";
+import { expectWireType, readBytes, readTag } from "./wire-read.js";
 
 /**
  * kube's protobuf envelope: the 4 magic bytes `k8s\0`, then a `runtime.Unknown` message —

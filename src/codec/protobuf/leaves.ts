@@ -2,7 +2,11 @@ import { BinaryReader, type BinaryWriter, WireType } from "@bufbuild/protobuf/wi
 import { badRequest } from "../../api/errors.js";
 import { isPlainObject } from "../../api/object.js";
 import type { ProtoShape } from "../../api/proto/numbering.js";
-import { decodeMessage, expectWireType, readBytes, readTag, writeMessage } from "./message.js";
+import { expectWireType, readBytes, readTag } from "./wire-read.js";
+
+/** How a leaf holding a schema (JSONSchemaProps) writes and reads it: the message codec's own functions. */
+type WriteSchema = (writer: BinaryWriter, value: Readonly<Record<string, unknown>>, shape: ProtoShape) => void;
+type ReadSchema = (bytes: Uint8Array, shape: ProtoShape, depth: number) => Record<string, unknown>;
 
 /**
  * Messages whose JSON form is not an object of their fields, each written and read as a whole:
@@ -21,13 +25,13 @@ const RFC3339 = /^(\d{4})-(\d{2})-(\d{2})[Tt](\d{2}):(\d{2}):(\d{2})(?:\.(\d{1,9
 const RAW_JSON = new Set(["runtime.RawExtension", "apiextensions.v1.JSON", "meta.v1.FieldsV1"]);
 const utf8 = new TextDecoder("utf-8", { fatal: true });
 
-export function writeLeaf(writer: BinaryWriter, number: number, leaf: string, value: unknown, context: ProtoShape): void {
+export function writeLeaf(writer: BinaryWriter, number: number, leaf: string, value: unknown, context: ProtoShape, writeMessage: WriteSchema): void {
   writer.tag(number, WireType.LengthDelimited).fork();
-  writeLeafBody(writer, leaf, value, context);
+  writeLeafBody(writer, leaf, value, context, writeMessage);
   writer.join();
 }
 
-function writeLeafBody(writer: BinaryWriter, leaf: string, value: unknown, context: ProtoShape): void {
+function writeLeafBody(writer: BinaryWriter, leaf: string, value: unknown, context: ProtoShape, writeMessage: WriteSchema): void {
   if (leaf === "meta.v1.Time" || leaf === "meta.v1.MicroTime") {
     const { seconds, nanos } = parseTime(String(value));
     writer.tag(1, WireType.Varint).int64(seconds).tag(2, WireType.Varint).int32(nanos);
@@ -56,24 +60,24 @@ function writeLeafBody(writer: BinaryWriter, leaf: string, value: unknown, conte
   if (leaf === "apiextensions.v1.JSONSchemaPropsOrBool") {
     // An object is a schema that allows; a boolean only allows or not.
     writer.tag(1, WireType.Varint).bool(typeof value === "boolean" ? value : true);
-    if (isPlainObject(value)) writeSchema(writer, 2, value, context);
+    if (isPlainObject(value)) writeSchema(writer, 2, value, context, writeMessage);
     return;
   }
   if (leaf === "apiextensions.v1.JSONSchemaPropsOrArray") {
-    if (Array.isArray(value)) for (const item of value) writeSchema(writer, 2, item, context);
-    else writeSchema(writer, 1, value, context);
+    if (Array.isArray(value)) for (const item of value) writeSchema(writer, 2, item, context, writeMessage);
+    else writeSchema(writer, 1, value, context, writeMessage);
     return;
   }
   if (leaf === "apiextensions.v1.JSONSchemaPropsOrStringArray") {
     if (Array.isArray(value)) for (const item of value) writer.tag(2, WireType.LengthDelimited).string(String(item));
-    else writeSchema(writer, 1, value, context);
+    else writeSchema(writer, 1, value, context, writeMessage);
     return;
   }
   if (isPlainObject(value) && Object.keys(value).length === 0) return;
   throw new TypeError(`no protobuf form for ${leaf}`);
 }
 
-function writeSchema(writer: BinaryWriter, number: number, value: unknown, schema: ProtoShape): void {
+function writeSchema(writer: BinaryWriter, number: number, value: unknown, schema: ProtoShape, writeMessage: WriteSchema): void {
   if (!isPlainObject(value)) throw new TypeError(`${schema.message}: expected a schema object`);
   writer.tag(number, WireType.LengthDelimited).fork();
   writeMessage(writer, value, schema);
@@ -81,7 +85,7 @@ function writeSchema(writer: BinaryWriter, number: number, value: unknown, schem
 }
 
 /** A leaf's JSON value; undefined when the message stands for no value (Go's zero time, an empty raw extension). */
-export function readLeaf(bytes: Uint8Array, leaf: string, context: ProtoShape, depth: number): unknown {
+export function readLeaf(bytes: Uint8Array, leaf: string, context: ProtoShape, depth: number, decodeMessage: ReadSchema): unknown {
   const fields = readFields(bytes, leaf);
   if (leaf === "meta.v1.Time" || leaf === "meta.v1.MicroTime") {
     if (bytes.length === 0) return undefined;

@@ -1,8 +1,9 @@
 import { BinaryReader, BinaryWriter, WireType } from "@bufbuild/protobuf/wire";
-import { ApiError, badRequest } from "../../api/errors.js";
+import { badRequest } from "../../api/errors.js";
 import { isPlainObject } from "../../api/object.js";
 import type { ProtoField, ProtoShape } from "../../api/proto/numbering.js";
 import { readLeaf, writeLeaf } from "./leaves.js";
+import { expectWireType, isApiError, readBytes, readTag, truncated } from "./wire-read.js";
 
 /**
  * JSON objects ↔ kube's protobuf messages, driven by a kind's `ProtoShape` (field numbers from
@@ -132,7 +133,7 @@ function writeOne(writer: BinaryWriter, number: number, field: ProtoField, value
     return;
   }
   if (field.leaf !== undefined) {
-    writeLeaf(writer, number, field.leaf, value, shape);
+    writeLeaf(writer, number, field.leaf, value, shape, writeMessage);
     return;
   }
   switch (field.scalar) {
@@ -231,7 +232,7 @@ function readOne(reader: BinaryReader, wireType: WireType, field: ProtoField, sh
   }
   if (field.leaf !== undefined) {
     expectWireType(wireType, WireType.LengthDelimited, shape.message, number);
-    return readLeaf(readBytes(reader, shape.message, number), field.leaf, shape, depth + 1);
+    return readLeaf(readBytes(reader, shape.message, number), field.leaf, shape, depth + 1, decodeMessage);
   }
   const expected = field.scalar === "int" || field.scalar === "bool" ? WireType.Varint : field.scalar === "double" ? WireType.Bit64 : WireType.LengthDelimited;
   expectWireType(wireType, expected, shape.message, number);
@@ -274,44 +275,4 @@ function zeroOf(field: ProtoField): unknown {
 
 function isZero(value: unknown): boolean {
   return value === "" || value === 0 || value === false;
-}
-
-/** The next tag; a tag cut short is a truncated body. */
-export function readTag(reader: BinaryReader, message: string): [number, WireType] {
-  try {
-    const [number, wireType] = reader.tag();
-    if (number < 1) throw badRequest(`protobuf: invalid field number ${number} in ${message}`);
-    return [number, wireType];
-  } catch (error) {
-    if (isApiError(error)) throw error;
-    throw truncated(message, error);
-  }
-}
-
-/** A length-delimited value, checked against the bytes that remain. */
-export function readBytes(reader: BinaryReader, message: string, number: number): Uint8Array {
-  const start = reader.pos;
-  let length: number;
-  try {
-    length = reader.uint32();
-  } catch (error) {
-    throw truncated(message, error);
-  }
-  if (reader.pos + length > reader.len)
-    throw badRequest(`protobuf: field ${number} of ${message} says ${length} bytes but only ${reader.len - reader.pos} remain (truncated or corrupt body)`);
-  reader.pos = start;
-  return reader.bytes();
-}
-
-export function expectWireType(actual: WireType, expected: WireType, message: string, number: number): void {
-  if (actual !== expected) throw badRequest(`protobuf: field ${number} of ${message} has wire type ${actual}, expected ${expected}`);
-}
-
-function truncated(message: string, error: unknown): Error {
-  const detail = error instanceof Error ? error.message : String(error);
-  return badRequest(`protobuf: ${message} is truncated (${detail})`);
-}
-
-function isApiError(error: unknown): error is ApiError {
-  return error instanceof ApiError;
 }
