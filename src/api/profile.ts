@@ -15,6 +15,12 @@ export interface Profile {
   readonly publicNamespace: string;
   readonly nodeLeaseNamespace: string;
   readonly protobufMediaType: string;
+  /**
+   * Other products' protobuf media types that stock clients send and ask for (kubectl ≥ 1.32 posts
+   * built-in kinds as `application/vnd.kubernetes.protobuf` whatever the server). They are read
+   * as this profile's, and a response asked for in one is labelled with it.
+   */
+  readonly clientProtobufMediaTypes: readonly string[];
   readonly rootCAConfigMap: string;
   readonly jwsConfigMapKeyPrefix: string;
   readonly execInfoEnv: string;
@@ -59,6 +65,7 @@ export const ORCH_PROFILE: Profile = {
   publicNamespace: "orch-public",
   nodeLeaseNamespace: "orch-node-lease",
   protobufMediaType: "application/vnd.orch.protobuf",
+  clientProtobufMediaTypes: ["application/vnd.kubernetes.protobuf"],
   rootCAConfigMap: "orch-root-ca.crt",
   jwsConfigMapKeyPrefix: "jws-orchconfig-",
   execInfoEnv: "ORCH_EXEC_INFO",
@@ -83,6 +90,7 @@ export const KUBERNETES_PROFILE: Profile = {
   publicNamespace: "kube-public",
   nodeLeaseNamespace: "kube-node-lease",
   protobufMediaType: "application/vnd.kubernetes.protobuf",
+  clientProtobufMediaTypes: [],
   rootCAConfigMap: "kube-root-ca.crt",
   jwsConfigMapKeyPrefix: "jws-kubeconfig-",
   execInfoEnv: "KUBERNETES_EXEC_INFO",

@@ -3,7 +3,7 @@ import { ApiError, badRequest } from "../api/errors.js";
 import { parseMediaType } from "./media-type.js";
 
 /** Body formats the server reads. Patch types are listed separately by the patch handler. */
-export type BodyFormat = "json" | "yaml" | "json-patch" | "merge-patch" | "strategic-merge-patch" | "apply-patch";
+export type BodyFormat = "json" | "yaml" | "json-patch" | "merge-patch" | "strategic-merge-patch" | "apply-patch" | "protobuf";
 
 const FORMATS: Readonly<Record<string, BodyFormat>> = {
   "application/json": "json",
@@ -15,14 +15,20 @@ const FORMATS: Readonly<Record<string, BodyFormat>> = {
   "application/apply-patch+yaml": "apply-patch",
 };
 
-/** Maps Content-Type to a format; unknown or missing types are 415 (missing defaults to JSON). */
-export function bodyFormat(contentType: string | undefined, allowed: readonly BodyFormat[]): BodyFormat {
+/**
+ * Maps Content-Type to a format; unknown or missing types are 415 (missing defaults to JSON).
+ * `protobufTypes` are the media types read as protobuf, when `allowed` has it (built-in kinds).
+ */
+export function bodyFormat(contentType: string | undefined, allowed: readonly BodyFormat[], protobufTypes: readonly string[] = []): BodyFormat {
   const type = contentType === undefined || contentType === "" ? "application/json" : parseMediaType(contentType).type;
-  const format = FORMATS[type];
+  const format = protobufTypes.includes(type) ? "protobuf" : FORMATS[type];
   if (format === undefined || !allowed.includes(format)) {
-    const names = Object.entries(FORMATS)
-      .filter(([, value]) => allowed.includes(value))
-      .map(([name]) => `"${name}"`);
+    const names = [
+      ...Object.entries(FORMATS)
+        .filter(([, value]) => allowed.includes(value))
+        .map(([name]) => `"${name}"`),
+      ...(allowed.includes("protobuf") ? protobufTypes.slice(0, 1).map((name) => `"${name}"`) : []),
+    ];
     throw new ApiError(415, "UnsupportedMediaType", `the body of the request was in an unknown format - accepted media types include: ${names.join(", ")}`);
   }
   return format;
@@ -30,6 +36,7 @@ export function bodyFormat(contentType: string | undefined, allowed: readonly Bo
 
 /** Parses JSON (or YAML for YAML formats) into an unknown value; malformed input is 400. */
 export function decodeBody(bytes: Buffer, format: BodyFormat): unknown {
+  if (format === "protobuf") throw new TypeError("protobuf bodies are decoded by the protobuf codec");
   const text = bytes.toString("utf8");
   if (format === "yaml" || format === "apply-patch") {
     // JSON is YAML; clients (kubectl) send apply bodies as JSON, which JSON.parse reads far faster.

@@ -1,14 +1,35 @@
 import { ApiError } from "../api/errors.js";
 import { queryIncludeObject } from "../request/query/index.js";
 import { parseAccept, type MediaType } from "./media-type.js";
+import type { ProtobufCodec } from "./protobuf/codec.js";
+
+/** Protobuf for one endpoint: the codec, and the media types that ask for it (the profile's first). */
+export interface ProtobufWire {
+  readonly codec: ProtobufCodec;
+  readonly mediaTypes: readonly string[];
+}
+
+/** A protobuf answer: the codec, and the media type the client spelled (the response's Content-Type). */
+export interface ProtobufAnswer {
+  readonly codec: ProtobufCodec;
+  readonly mediaType: string;
+}
 
 /** What a response is rendered as. */
 export type Representation =
   | { readonly kind: "json" }
+  | ({ readonly kind: "protobuf" } & ProtobufAnswer)
   | { readonly kind: "yaml" }
   | { readonly kind: "table"; readonly group: string; readonly version: "v1" | "v1beta1"; readonly includeObject: "None" | "Metadata" | "Object" }
   | { readonly kind: "discovery"; readonly group: string; readonly version: "v2" | "v2beta1" }
-  | { readonly kind: "partial"; readonly group: string; readonly version: "v1" | "v1beta1"; readonly list: boolean };
+  | {
+      readonly kind: "partial";
+      readonly group: string;
+      readonly version: "v1" | "v1beta1";
+      readonly list: boolean;
+      /** Set when the view is asked for in protobuf. */
+      readonly protobuf?: ProtobufAnswer;
+    };
 
 export interface NegotiationOptions {
   /** The meta group Table documents belong to (`meta.<apiDomain>`). */
@@ -24,6 +45,8 @@ export interface NegotiationOptions {
    */
   readonly clientApiDomains?: readonly string[];
   readonly yaml?: boolean;
+  /** Set when the endpoint's kind has a protobuf form (built-in kinds; never custom resources). */
+  readonly protobuf?: ProtobufWire;
 }
 
 /** Whether `group` is `own` or its spelling under one of the client domains. */
@@ -38,7 +61,13 @@ function isJson(type: string): boolean {
   return type === "application/json" || type === "application/*" || type === "*/*";
 }
 
+function protobufAnswer(entry: MediaType, options: NegotiationOptions): ProtobufAnswer | undefined {
+  if (options.protobuf === undefined || !options.protobuf.mediaTypes.includes(entry.type)) return undefined;
+  return { codec: options.protobuf.codec, mediaType: entry.type };
+}
+
 function pick(entry: MediaType, options: NegotiationOptions, query: URLSearchParams): Representation | undefined {
+  const protobuf = protobufAnswer(entry, options);
   const as = entry.params["as"];
   if (as === "APIGroupDiscoveryList") {
     const group = entry.params["g"];
@@ -49,14 +78,16 @@ function pick(entry: MediaType, options: NegotiationOptions, query: URLSearchPar
   if (as !== undefined) {
     // Tables and PartialObjectMetadata(List) are meta-group views of resources.
     const group = entry.params["g"];
-    if (!options.tables || !isJson(entry.type) || !spelledAs(group, options.metaGroup, options)) return undefined;
+    if (!options.tables || !(isJson(entry.type) || protobuf !== undefined) || !spelledAs(group, options.metaGroup, options)) return undefined;
     const version = entry.params["v"];
     if (version !== "v1" && version !== "v1beta1") return undefined;
     if (as === "PartialObjectMetadata" || as === "PartialObjectMetadataList")
-      return { kind: "partial", group, version, list: as === "PartialObjectMetadataList" };
-    if (as !== "Table") return undefined;
+      return { kind: "partial", group, version, list: as === "PartialObjectMetadataList", ...(protobuf === undefined ? {} : { protobuf }) };
+    // Tables have no protobuf form (as in kube).
+    if (as !== "Table" || protobuf !== undefined) return undefined;
     return { kind: "table", group, version, includeObject: queryIncludeObject(query) };
   }
+  if (protobuf !== undefined) return { kind: "protobuf", ...protobuf };
   if (isJson(entry.type)) return { kind: "json" };
   if ((entry.type === "application/yaml" || entry.type === "application/x-yaml") && options.yaml !== false) return { kind: "yaml" };
   return undefined;
@@ -72,6 +103,6 @@ export function negotiate(accept: string | undefined, options: NegotiationOption
     const representation = pick(entry, options, query);
     if (representation !== undefined) return representation;
   }
-  const supported = ["application/json", "application/yaml"].join(", ");
+  const supported = ["application/json", "application/yaml", ...(options.protobuf?.mediaTypes.slice(0, 1) ?? [])].join(", ");
   throw new ApiError(406, "NotAcceptable", `only the following media types are accepted: ${supported}`);
 }

@@ -1,11 +1,12 @@
 import { ApiError, badRequest, methodNotAllowed } from "../api/errors.js";
 import { asObject } from "../api/object.js";
 import { bodyFormat, decodeBody } from "../codec/decode.js";
-import { negotiate } from "../codec/negotiate.js";
+import { negotiate, type ProtobufWire } from "../codec/negotiate.js";
 import type { Profile } from "../api/profile.js";
 import type { CreateOnlyHandler, Registry, ResourceDefinition } from "../registry/index.js";
 import type { ApiResponse, RequestContext } from "../request/context.js";
 import type { ResourceRequestInfo } from "../request/request-info.js";
+import { withProtobuf } from "./protobuf-wire.js";
 import { respondJson } from "./respond.js";
 
 export interface CreateOnlyOptions {
@@ -15,6 +16,8 @@ export interface CreateOnlyOptions {
   readonly metaGroup: string;
   readonly dryRun: boolean;
   readonly maxBodyBytes: number;
+  /** Set when the handler's kind has a protobuf form. */
+  readonly protobuf?: ProtobufWire;
 }
 
 const NOT_ALLOWED = "the server does not allow this method on the requested resource";
@@ -37,9 +40,15 @@ export async function serveCreateOnly(
   if (definition.scope === "Namespaced" && info.namespace === "") throw methodNotAllowed(NOT_ALLOWED);
   // A sub-resource is posted to an object; a virtual resource to its collection.
   if ((info.subresource === "") !== (info.name === "")) throw methodNotAllowed(NOT_ALLOWED);
-  const representation = negotiate(context.request.headers["accept"], { metaGroup: options.metaGroup, tables: false }, context.request.query);
-  const format = bodyFormat(context.request.headers["content-type"], ["json", "yaml"]);
-  const object = asObject(decodeBody(await context.request.body(options.maxBodyBytes), format));
+  const wire = options.protobuf;
+  const representation = negotiate(
+    context.request.headers["accept"],
+    { metaGroup: options.metaGroup, tables: false, ...(wire === undefined ? {} : { protobuf: wire }) },
+    context.request.query,
+  );
+  const format = bodyFormat(context.request.headers["content-type"], withProtobuf(["json", "yaml"], wire), wire?.mediaTypes);
+  const bytes = await context.request.body(options.maxBodyBytes);
+  const object = asObject(format === "protobuf" && wire !== undefined ? wire.codec.decode(bytes) : decodeBody(bytes, format));
   if (object === undefined) throw badRequest("the request body must be a JSON object");
   const apiVersion = `${handler.group === "" ? "" : `${handler.group}/`}${handler.version}`;
   const suffix = `.${options.profile.apiDomain}/`;

@@ -2,7 +2,7 @@ import { ApiError, badRequest, methodNotAllowed } from "../api/errors.js";
 import { asObject, isPlainObject, type ApiObject } from "../api/object.js";
 import { metaGroup, type Profile } from "../api/profile.js";
 import { bodyFormat, decodeBody, type BodyFormat } from "../codec/decode.js";
-import { negotiate, type Representation } from "../codec/negotiate.js";
+import { negotiate, type ProtobufWire, type Representation } from "../codec/negotiate.js";
 import { successStatus } from "../codec/status.js";
 import {
   apiVersionOf,
@@ -31,6 +31,7 @@ import { fieldManagerOptions, listItemWithoutManagedFields, withoutManagedFields
 import { decodeWithFieldValidation } from "./field-validation.js";
 import { applyPatch } from "./patch/apply-patch.js";
 import { respondJson, respondList, respondObject } from "./respond.js";
+import { protobufWire, withProtobuf } from "./protobuf-wire.js";
 import { createScaleHandler } from "./scale.js";
 import { serveWatch } from "./watch-handler.js";
 
@@ -60,16 +61,24 @@ export function createResourceHandler(options: ResourceHandlerOptions): (context
   const meta = metaGroup(profile);
   const serveScale = createScaleHandler({ profile, metaGroup: meta, maxBodyBytes: MAX_BODY_BYTES });
 
-  async function readObject(context: RequestContext, mode: FieldValidationMode): Promise<{ object: ApiObject; fieldValidation: FieldValidation }> {
-    const format = bodyFormat(context.request.headers["content-type"], ["json", "yaml"]);
-    const decoded = decodeWithFieldValidation(context, await context.request.body(MAX_BODY_BYTES), format, mode);
+  async function readObject(
+    context: RequestContext,
+    mode: FieldValidationMode,
+    wire: ProtobufWire | undefined,
+  ): Promise<{ object: ApiObject; fieldValidation: FieldValidation }> {
+    const format = bodyFormat(context.request.headers["content-type"], withProtobuf(["json", "yaml"], wire), wire?.mediaTypes);
+    const decoded = decodeWithFieldValidation(context, await context.request.body(MAX_BODY_BYTES), format, mode, wire?.codec);
     const object = asObject(decoded.value);
     if (object === undefined) throw badRequest("the request body must be a JSON object");
     return { object, fieldValidation: decoded.fieldValidation };
   }
 
-  function representationFor(context: RequestContext, tables: boolean): Representation {
-    return negotiate(context.request.headers["accept"], { metaGroup: meta, tables, clientApiDomains: profile.clientApiDomains }, context.request.query);
+  function representationFor(context: RequestContext, tables: boolean, wire?: ProtobufWire): Representation {
+    return negotiate(
+      context.request.headers["accept"],
+      { metaGroup: meta, tables, clientApiDomains: profile.clientApiDomains, ...(wire === undefined ? {} : { protobuf: wire }) },
+      context.request.query,
+    );
   }
 
   return async function handleResource(context, info) {
@@ -81,6 +90,7 @@ export function createResourceHandler(options: ResourceHandlerOptions): (context
       context.warnings.push(deprecated);
       options.onDeprecatedRequest?.(definition, info);
     }
+    const wire = protobufWire(profile, apiVersionOf(definition), definition.kind);
     const createOnly = info.subresource === "" ? definition.virtual : definition.subresourceHandlers?.get(info.subresource);
     if (createOnly !== undefined)
       return serveCreateOnly(context, info, definition, createOnly, {
@@ -89,6 +99,7 @@ export function createResourceHandler(options: ResourceHandlerOptions): (context
         metaGroup: meta,
         dryRun: queryDryRun(context.request.query),
         maxBodyBytes: MAX_BODY_BYTES,
+        protobuf: protobufWire(profile, createOnly.group === "" ? createOnly.version : `${createOnly.group}/${createOnly.version}`, createOnly.kind),
       });
     if (info.subresource === "scale" && definition.scale !== undefined) return serveScale(context, info, store, () => queryDryRun(context.request.query));
     if (info.subresource !== "" && !definition.subresources.has(info.subresource)) throw notFoundPath();
@@ -112,12 +123,12 @@ export function createResourceHandler(options: ResourceHandlerOptions): (context
 
     switch (info.verb) {
       case "get": {
-        const representation = representationFor(context, true);
+        const representation = representationFor(context, true, wire);
         const object = await store.get(namespace, info.name, queryResourceVersion(query));
         return respondObject(context, 200, view(object), representation, meta);
       }
       case "list": {
-        const representation = representationFor(context, true);
+        const representation = representationFor(context, true, wire);
         const listOptions = parseListOptions(query, meta);
         const result = await store.list(namespace, listOptions);
         const metadata: Record<string, unknown> = { resourceVersion: result.resourceVersion };
@@ -127,7 +138,7 @@ export function createResourceHandler(options: ResourceHandlerOptions): (context
         return respondList(context, { kind: `${definition.kind}List`, apiVersion: apiVersionOf(definition), metadata, items }, representation, meta);
       }
       case "watch": {
-        const representation = representationFor(context, true);
+        const representation = representationFor(context, true, wire);
         return serveWatch(context, {
           store,
           namespace,
@@ -141,16 +152,16 @@ export function createResourceHandler(options: ResourceHandlerOptions): (context
       }
       case "create": {
         if (info.subresource !== "" || info.name !== "") throw methodNotAllowed("create is only allowed on a collection");
-        const representation = representationFor(context, false);
+        const representation = representationFor(context, false, wire);
         const { fieldManager } = fieldManagerOptions(context, { kind: "CreateOptions", metaGroup: meta });
-        const { object, fieldValidation } = await readObject(context, queryFieldValidation(query, { kind: "CreateOptions", metaGroup: meta }));
+        const { object, fieldValidation } = await readObject(context, queryFieldValidation(query, { kind: "CreateOptions", metaGroup: meta }), wire);
         const created = await store.create(namespace, object, { dryRun: queryDryRun(query), user, fieldManager, fieldValidation });
         return respondObject(context, 201, view(created), representation, meta);
       }
       case "update": {
-        const representation = representationFor(context, false);
+        const representation = representationFor(context, false, wire);
         const { fieldManager } = fieldManagerOptions(context, { kind: "UpdateOptions", metaGroup: meta });
-        const { object, fieldValidation } = await readObject(context, queryFieldValidation(query, { kind: "UpdateOptions", metaGroup: meta }));
+        const { object, fieldValidation } = await readObject(context, queryFieldValidation(query, { kind: "UpdateOptions", metaGroup: meta }), wire);
         const result = await store.update(namespace, info.name, {
           subresource: info.subresource,
           build: () => object,
@@ -163,7 +174,7 @@ export function createResourceHandler(options: ResourceHandlerOptions): (context
         return respondObject(context, result.created ? 201 : 200, view(result.object), representation, meta);
       }
       case "patch": {
-        const representation = representationFor(context, false);
+        const representation = representationFor(context, false, wire);
         const format = bodyFormat(context.request.headers["content-type"], PATCH_FORMATS);
         const apply = format === "apply-patch";
         const { fieldManager, force } = fieldManagerOptions(context, { kind: "PatchOptions", metaGroup: meta, apply });
@@ -183,8 +194,8 @@ export function createResourceHandler(options: ResourceHandlerOptions): (context
         return respondObject(context, result.created ? 201 : 200, view(result.object), representation, meta);
       }
       case "delete": {
-        const representation = representationFor(context, false);
-        const deleteOptions = await readDeleteOptions(context, meta);
+        const representation = representationFor(context, false, wire);
+        const deleteOptions = await readDeleteOptions(context, meta, wire);
         const outcome = await store.delete(namespace, info.name, { ...deleteOptions, dryRun: queryDryRun(query) || deleteOptions.dryRun, user });
         if (outcome.kind === "pending") return respondObject(context, 200, view(outcome.object), representation, meta);
         const details = {
@@ -196,9 +207,9 @@ export function createResourceHandler(options: ResourceHandlerOptions): (context
         return respondJson(context, 200, successStatus(details), representation);
       }
       case "deletecollection": {
-        const representation = representationFor(context, false);
+        const representation = representationFor(context, false, wire);
         const listOptions = parseListOptions(query, meta);
-        const deleteOptions = await readDeleteOptions(context, meta);
+        const deleteOptions = await readDeleteOptions(context, meta, wire);
         const deleted = await store.deleteCollection(namespace, listOptions, { ...deleteOptions, dryRun: queryDryRun(query) || deleteOptions.dryRun, user });
         return respondJson(
           context,
@@ -236,7 +247,7 @@ interface DeleteBodyOptions {
  * `propagationPolicy` and `orphanDependents` are checked there (400 or 422 as kube answers) and,
  * like their body forms, have nothing to act on yet (no graceful deletion or garbage collector).
  */
-async function readDeleteOptions(context: RequestContext, metaGroup: string): Promise<DeleteBodyOptions> {
+async function readDeleteOptions(context: RequestContext, metaGroup: string, wire: ProtobufWire | undefined): Promise<DeleteBodyOptions> {
   const bytes = await context.request.body(MAX_BODY_BYTES);
   if (bytes.length === 0) {
     const query = context.request.query;
@@ -245,8 +256,8 @@ async function readDeleteOptions(context: RequestContext, metaGroup: string): Pr
     queryPropagationPolicy(query, metaGroup);
     return { dryRun: false };
   }
-  const format = bodyFormat(context.request.headers["content-type"], ["json", "yaml"]);
-  const body = decodeBody(bytes, format);
+  const format = bodyFormat(context.request.headers["content-type"], withProtobuf(["json", "yaml"], wire), wire?.mediaTypes);
+  const body = format === "protobuf" && wire !== undefined ? wire.codec.decode(bytes) : decodeBody(bytes, format);
   if (!isPlainObject(body)) throw badRequest("DeleteOptions must be a JSON object");
   const preconditions = body["preconditions"];
   const dryRunValue = body["dryRun"];

@@ -1,9 +1,9 @@
 import { stringify as toYaml } from "yaml";
 import { ApiError } from "../api/errors.js";
-import type { ApiObject } from "../api/object.js";
+import { isPlainObject, type ApiObject } from "../api/object.js";
 import type { ListItem } from "../registry/index.js";
 import { renderTable } from "../codec/table.js";
-import type { Representation } from "../codec/negotiate.js";
+import type { ProtobufAnswer, Representation } from "../codec/negotiate.js";
 import type { ApiResponse, RequestContext } from "../request/context.js";
 
 function notAcceptable(message: string): ApiError {
@@ -18,6 +18,12 @@ function headersFor(context: RequestContext, contentType: string): Record<string
 }
 
 export function respondJson(context: RequestContext, status: number, value: unknown, representation: Representation = { kind: "json" }): ApiResponse {
+  if (representation.kind === "protobuf") {
+    const object = isPlainObject(value) ? value : undefined;
+    // A kind without a message (never a built-in one) is answered in JSON, which the client also accepts.
+    if (object !== undefined && representation.codec.supports(String(object["apiVersion"]), String(object["kind"])))
+      return { status, headers: headersFor(context, representation.mediaType), body: Buffer.from(representation.codec.encode(object)) };
+  }
   if (representation.kind === "yaml") return { status, headers: headersFor(context, "application/yaml"), body: toYaml(value, { version: "1.1" }) };
   return { status, headers: headersFor(context, "application/json"), body: JSON.stringify(value) };
 }
@@ -26,11 +32,16 @@ export function respondJson(context: RequestContext, status: number, value: unkn
 export function respondObject(context: RequestContext, status: number, object: ApiObject, representation: Representation, metaGroup: string): ApiResponse {
   if (representation.kind === "partial") {
     if (representation.list) throw notAcceptable("PartialObjectMetadataList is only served for lists");
-    return respondJson(context, status, {
-      kind: "PartialObjectMetadata",
-      apiVersion: `${representation.group}/${representation.version}`,
-      metadata: object.metadata,
-    });
+    return respondJson(
+      context,
+      status,
+      {
+        kind: "PartialObjectMetadata",
+        apiVersion: `${representation.group}/${representation.version}`,
+        metadata: object.metadata,
+      },
+      representation.protobuf === undefined ? undefined : { kind: "protobuf", ...representation.protobuf },
+    );
   }
   if (representation.kind === "table") {
     const table = renderTable({
@@ -57,12 +68,17 @@ export function respondList(context: RequestContext, list: ListBody, representat
   if (representation.kind === "partial") {
     if (!representation.list) throw notAcceptable("a list is served as PartialObjectMetadataList, not PartialObjectMetadata");
     const apiVersion = `${representation.group}/${representation.version}`;
-    return respondJson(context, 200, {
-      kind: "PartialObjectMetadataList",
-      apiVersion,
-      metadata: list.metadata,
-      items: list.items.map((item) => ({ kind: "PartialObjectMetadata", apiVersion, metadata: item.decode().metadata })),
-    });
+    return respondJson(
+      context,
+      200,
+      {
+        kind: "PartialObjectMetadataList",
+        apiVersion,
+        metadata: list.metadata,
+        items: list.items.map((item) => ({ kind: "PartialObjectMetadata", apiVersion, metadata: item.decode().metadata })),
+      },
+      representation.protobuf === undefined ? undefined : { kind: "protobuf", ...representation.protobuf },
+    );
   }
   if (representation.kind === "table") {
     return respondJson(
@@ -79,6 +95,7 @@ export function respondList(context: RequestContext, list: ListBody, representat
     );
   }
   if (representation.kind === "yaml") return respondJson(context, 200, { ...list, items: list.items.map((item) => item.decode()) }, representation);
+  if (representation.kind === "protobuf") return respondProtobufList(context, list, representation);
   // Items are serialised one by one into chunks so a large list is not one giant string op.
   const head = `{"kind":${JSON.stringify(list.kind)},"apiVersion":${JSON.stringify(list.apiVersion)},"metadata":${JSON.stringify(list.metadata)},"items":[`;
   const items = list.items;
@@ -97,4 +114,29 @@ export function respondList(context: RequestContext, list: ListBody, representat
     return { status: 200, headers: headersFor(context, "application/json"), body: `${head}${items.map((item) => item.json).join(",")}]}` };
   }
   return { status: 200, headers: headersFor(context, "application/json"), body: chunks() };
+}
+
+/**
+ * A list in protobuf: each item's message is made once per cached object (shared by every
+ * protobuf list and watch of it) and written as its own chunk after the envelope's head.
+ */
+function respondProtobufList(context: RequestContext, list: ListBody, protobuf: ProtobufAnswer): ApiResponse {
+  const chunks = protobuf.codec.encodeList(list.apiVersion, list.kind, list.metadata, list.items);
+  const headers = headersFor(context, protobuf.mediaType);
+  if (list.items.length < 256) return { status: 200, headers, body: Buffer.concat(chunks) };
+  async function* body(): AsyncGenerator<Uint8Array> {
+    let pending: Uint8Array[] = [];
+    let size = 0;
+    for (const chunk of chunks) {
+      pending.push(chunk);
+      size += chunk.length;
+      if (size > 64 * 1024) {
+        yield Buffer.concat(pending, size);
+        pending = [];
+        size = 0;
+      }
+    }
+    if (pending.length > 0) yield Buffer.concat(pending, size);
+  }
+  return { status: 200, headers, body: body() };
 }

@@ -14,6 +14,7 @@ import type { ResourceRequestInfo } from "../request/request-info.js";
 import { fieldManagerOptions } from "./field-manager-options.js";
 import { decodeWithFieldValidation } from "./field-validation.js";
 import { applyPatch } from "./patch/apply-patch.js";
+import { protobufWire, withProtobuf } from "./protobuf-wire.js";
 import { respondObject } from "./respond.js";
 
 export interface ScaleHandlerOptions {
@@ -40,6 +41,7 @@ export function createScaleHandler(options: ScaleHandlerOptions): ScaleHandler {
   const { metaGroup } = options;
   const schema = objectSchemaFor(builtinCatalogue(options.profile), SCALE_KIND);
   if (schema === undefined) throw new Error("the schema catalogue has no autoscaling/v1 Scale");
+  const wire = protobufWire(options.profile, SCALE_API_VERSION, SCALE_KIND.kind);
 
   return async function serveScale(context, info, store, dryRun) {
     const definition = store.definition;
@@ -48,7 +50,7 @@ export function createScaleHandler(options: ScaleHandlerOptions): ScaleHandler {
     if (info.verb !== "get" && info.verb !== "update" && info.verb !== "patch") throw methodNotAllowed(NOT_ALLOWED);
     const namespace = info.namespace;
     const query = context.request.query;
-    const representation = negotiate(context.request.headers["accept"], { metaGroup, tables: false }, query);
+    const representation = negotiate(context.request.headers["accept"], { metaGroup, tables: false, ...(wire === undefined ? {} : { protobuf: wire }) }, query);
     const checks = { schema, info, namespaced };
 
     if (info.verb === "get") {
@@ -59,8 +61,8 @@ export function createScaleHandler(options: ScaleHandlerOptions): ScaleHandler {
     if (info.verb === "update") {
       const { fieldManager } = fieldManagerOptions(context, { kind: "UpdateOptions", metaGroup });
       const mode = queryFieldValidation(query, { kind: "UpdateOptions", metaGroup });
-      const format = bodyFormat(context.request.headers["content-type"], ["json", "yaml"]);
-      const decoded = decodeWithFieldValidation(context, await context.request.body(options.maxBodyBytes), format, mode);
+      const format = bodyFormat(context.request.headers["content-type"], withProtobuf(["json", "yaml"], wire), wire?.mediaTypes);
+      const decoded = decodeWithFieldValidation(context, await context.request.body(options.maxBodyBytes), format, mode, wire?.codec);
       const scale = asObject(decoded.value);
       if (scale === undefined) throw badRequest("the request body must be a JSON object");
       checkScale(scale, decoded.fieldValidation, checks);

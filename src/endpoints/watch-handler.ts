@@ -3,9 +3,11 @@ import type { Profile } from "../api/profile.js";
 import { metaGroup } from "../api/profile.js";
 import type { Representation } from "../codec/negotiate.js";
 import { renderTable } from "../codec/table.js";
-import { bookmarkEvent, errorEvent, parseListOptions, watchStore, type ObjectEvent, type Store } from "../registry/index.js";
+import { apiVersionOf, bookmarkEvent, errorEvent, parseListOptions, watchStore, type ObjectEvent, type Store } from "../registry/index.js";
 import { isPushBody, type PushBody } from "../request/push-body.js";
 import { ApiError } from "../api/errors.js";
+import { isPlainObject } from "../api/object.js";
+import type { ProtobufAnswer } from "../codec/negotiate.js";
 import { withoutManagedFields } from "./field-manager-options.js";
 import type { ApiResponse, RequestContext } from "../request/context.js";
 
@@ -54,20 +56,24 @@ export async function serveWatch(context: RequestContext, options: WatchServeOpt
   const timer = setTimeout(() => deadline.abort(), timeoutMs);
   const representation = options.representation;
   const omit = options.omitManagedFields === true;
-  const tableLine = (type: string, event: ApiObject): string => {
+  // Protobuf streams are kube's length-prefixed WatchEvent frames; JSON streams one document a line.
+  const protobuf = representation.kind === "protobuf" ? representation : representation.kind === "partial" ? representation.protobuf : undefined;
+  const viewOf = (event: ApiObject): unknown => {
     const object = omit ? withoutManagedFields(event) : event;
     if (representation.kind === "partial")
-      return `${JSON.stringify({ type, object: { kind: "PartialObjectMetadata", apiVersion: `${representation.group}/${representation.version}`, metadata: object.metadata } })}\n`;
-    if (representation.kind !== "table") return `${JSON.stringify({ type, object })}\n`;
-    const table = renderTable({ apiVersion: object.apiVersion, kind: object.kind, metaGroup: meta, representation, objects: [object], listMeta: {} });
-    return `${JSON.stringify({ type, object: table })}\n`;
+      return { kind: "PartialObjectMetadata", apiVersion: `${representation.group}/${representation.version}`, metadata: object.metadata };
+    if (representation.kind !== "table") return object;
+    return renderTable({ apiVersion: object.apiVersion, kind: object.kind, metaGroup: meta, representation, objects: [object], listMeta: {} });
   };
-  const encode = (event: ObjectEvent): string =>
-    event.type === "ERROR" || event.type === "BOOKMARK" ? `${JSON.stringify(event)}\n` : tableLine(event.type, event.object as ApiObject);
+  const line = (type: string, object: unknown): string | Uint8Array =>
+    protobuf !== undefined && isPlainObject(object) ? protobuf.codec.frameOf(type, object) : `${JSON.stringify({ type, object })}\n`;
+  const tableLine = (type: string, event: ApiObject): string | Uint8Array => line(type, viewOf(event));
+  const encode = (event: ObjectEvent): string | Uint8Array =>
+    event.type === "ERROR" || event.type === "BOOKMARK" ? line(event.type, event.object) : tableLine(event.type, event.object as ApiObject);
   const store = options.store;
   const bookmarkIntervalMs = options.bookmarkIntervalMs ?? 60_000;
   const initialEventsEndAnnotation = `${options.profile.apiDomain}/initial-events-end`;
-  let chunks: AsyncIterable<string> | PushBody;
+  let chunks: AsyncIterable<string | Uint8Array> | PushBody;
   const release = (): void => {
     clearTimeout(timer);
     controller.abort();
@@ -81,7 +87,9 @@ export async function serveWatch(context: RequestContext, options: WatchServeOpt
     encode:
       representation.kind === "table" || representation.kind === "partial" || store.definition.storedAs !== undefined || omit
         ? (type, json) => tableLine(type, store.fromStorage(JSON.parse(json) as ApiObject))
-        : undefined,
+        : protobuf !== undefined
+          ? sharedProtobuf(protobuf, apiVersionOf(store.definition), store.definition.kind)
+          : undefined,
     bookmark: (revision, initialEventsEnd) => encode(bookmarkEvent(store, revision, initialEventsEnd ? { [initialEventsEndAnnotation]: "true" } : undefined)),
     error: (error) => encode(errorEvent(error)),
   });
@@ -133,12 +141,27 @@ export async function serveWatch(context: RequestContext, options: WatchServeOpt
   return {
     status: 200,
     headers: {
-      "content-type": "application/json",
+      "content-type": protobuf === undefined ? "application/json" : `${protobuf.mediaType};stream=watch`,
       "transfer-encoding": "chunked",
       "cache-control": "no-cache, private",
       ...(context.warnings.length > 0 ? { warning: context.warnings.map((text) => `299 - ${JSON.stringify(text)}`) } : {}),
     },
     body: pushed ?? body(),
     longRunning: true,
+  };
+}
+
+/**
+ * Protobuf frames shared by every protobuf watcher of a resource: each event is framed once per
+ * view, and each cached object's message is made once (the codec remembers it by the cache entry).
+ */
+function sharedProtobuf(
+  protobuf: ProtobufAnswer,
+  apiVersion: string,
+  kind: string,
+): { readonly key: string; readonly encode: (type: string, json: string, source?: object) => Uint8Array } {
+  return {
+    key: "protobuf",
+    encode: (type, json, source) => protobuf.codec.frame(type, apiVersion, kind, { json, ...(source === undefined ? {} : { source }) }),
   };
 }

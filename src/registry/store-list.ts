@@ -113,6 +113,6 @@ export async function listFromCache(input: CacheListInput): Promise<ListResponse
     matches: filtered ? (object: CachedObject) => filterMatches(filter, object) : undefined,
   });
   const convert = input.convert;
-  const items = result.items.map((object) => listItem(convert === undefined ? object.json : convert(object.json)));
+  const items = result.items.map((object) => (convert === undefined ? listItem(object.json, object) : listItem(convert(object.json))));
   return page(options, input.prefix, items, revision, result.remaining, result.lastKey);
 }

@@ -1,5 +1,6 @@
 import { apiGroup, type Profile } from "../api/profile.js";
 import type { Authenticator } from "../auth/authenticator.js";
+import { protobufCodec, protobufMediaTypes } from "../codec/protobuf/codec.js";
 import type { Authorizer } from "../authz/authorizer.js";
 import { chain, requireInfo, type ApiResponse, type Handler, type RequestContext } from "../request/context.js";
 import type { NonResourceRequestInfo, ResourceRequestInfo } from "../request/request-info.js";
@@ -39,7 +40,10 @@ export function filterChain(options: FilterChainOptions): Handler {
     [
       requestLogFilter(options.logger),
       metricsFilter(options.metrics),
-      errorFunnel((error) => options.logger.error("request failed", errorFields(error))),
+      errorFunnel((error) => options.logger.error("request failed", errorFields(error)), {
+        codec: protobufCodec(options.profile),
+        mediaTypes: protobufMediaTypes(options.profile),
+      }),
       requestInfoFilter(),
       authenticateFilter(options.authenticator, { anonymous: options.anonymousAuth }),
       impersonateFilter(options.authorizer, { authenticationGroup: apiGroup(options.profile, "authentication") }),

@@ -1,6 +1,6 @@
 /**
  * Scalar fields whose zero value (`""`, `0`, `false`) means something: Go pointers (`*int32`,
- * `*bool`, `*string`) and fields whose JSON tag has no `omitempty`. Facts about k8s.io/api's Go
+ * `*bool`, `*string`) and fields whose JSON tag has no `omitempty`. Facts about kube.s Go API
  * types, one line of proto field names per message.
  *
  * Why: kube's messages are proto2 written by Go, where every non-pointer scalar is written even

@@ -169,3 +169,8 @@ export function protobufCodec(profile: Profile): ProtobufCodec {
   }
   return codec;
 }
+
+/** The media types read and written as protobuf under a profile: its own first, then the client spellings. */
+export function protobufMediaTypes(profile: Pick<Profile, "protobufMediaType" | "clientProtobufMediaTypes">): readonly string[] {
+  return [profile.protobufMediaType, ...profile.clientProtobufMediaTypes];
+}

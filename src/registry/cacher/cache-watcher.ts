@@ -19,8 +19,20 @@ export function filterMatches(filter: WatchFilter, object: CachedObject): boolea
   return filter.fieldSelector.length === 0 || matchesFields(filter.fieldSelector, (field) => cachedField(object, field));
 }
 
-/** Encodes one event for this watcher's representation. JSON watchers share the event's memo. */
-export type EventEncoder = (type: WatchEventType, json: string) => string;
+/**
+ * Encodes one event for this watcher's representation; `source` is the cache entry the JSON is
+ * of, when it is one (an encoder may remember its work by it). JSON watchers share the event's memo.
+ */
+export type EventEncoder = (type: WatchEventType, json: string, source?: CachedObject) => string | Uint8Array;
+
+/**
+ * An encoding every watcher using it shares, as they share JSON lines: each event is encoded once
+ * per `key` (protobuf frames), and watchers with the same filter and key form one group.
+ */
+export interface SharedEncoder {
+  readonly key: string;
+  readonly encode: EventEncoder;
+}
 
 /** A chunk handed to a sink is cut at about this size (a large backlog goes out in pieces). */
 const CHUNK_BYTES = 256 * 1024;
@@ -78,7 +90,7 @@ export class CacheWatcher {
   }
 
   /** Adds a line that is not an event (a BOOKMARK); not counted against the limit. */
-  pushLine(line: string): void {
+  pushLine(line: string | Uint8Array): void {
     if (!this.ended) this.enqueue(line, 0);
   }
 

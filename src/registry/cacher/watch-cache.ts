@@ -1,7 +1,10 @@
 import { compareKeys } from "../../storage/util.js";
 import type { WatchEvent } from "../../storage/interface.js";
 import { atRevision, toCachedObject, type CachedObject, type ResourceCodec } from "./cached-object.js";
-import { CacheWatcher, filterMatches, type EventEncoder, type WatchEventType, type WatchFilter } from "./cache-watcher.js";
+import { CacheWatcher, filterMatches, type EventEncoder, type SharedEncoder, type WatchEventType, type WatchFilter } from "./cache-watcher.js";
+
+/** A watcher's encoding: JSON lines (undefined), a shared encoding, or its own encoder. */
+type Encoding = EventEncoder | SharedEncoder | undefined;
 
 /** One change in the window. Encoded lines are made once, on first need, for every watcher. */
 class CacheEvent {
@@ -10,6 +13,8 @@ class CacheEvent {
   private modified: Uint8Array | undefined;
   private deleted: Uint8Array | undefined;
   private previousJson: string | undefined;
+  /** Shared encodings' bytes, by encoding key and view type; made on first need. */
+  private shared: Map<string, Uint8Array> | undefined;
 
   constructor(
     readonly type: "ADDED" | "MODIFIED" | "DELETED",
@@ -39,11 +44,22 @@ class CacheEvent {
   }
 
   /**
-   * The line for a view as UTF-8: a JSON line is made once and the same bytes go to every
-   * watcher and every replay; another encoder (Tables, partial metadata) runs per call.
+   * The line for a view as bytes: a JSON line or a shared encoding (protobuf frames) is made once
+   * and the same bytes go to every watcher and every replay; another encoder (Tables, partial
+   * metadata) runs per call.
    */
-  line(view: EventView, encode: EventEncoder | undefined): Uint8Array {
-    if (encode !== undefined) return Buffer.from(encode(view.type, this.json(view.which)));
+  line(view: EventView, encode: Encoding): Uint8Array {
+    if (typeof encode === "function") return toBytes(encode(view.type, this.json(view.which)));
+    if (encode !== undefined) {
+      const key = `${encode.key}\u0000${view.type}`;
+      this.shared ??= new Map();
+      let bytes = this.shared.get(key);
+      if (bytes === undefined) {
+        bytes = toBytes(encode.encode(view.type, this.json(view.which), view.which === "current" ? this.current : undefined));
+        this.shared.set(key, bytes);
+      }
+      return bytes;
+    }
     switch (view.type) {
       case "ADDED":
         return (this.added ??= Buffer.from(jsonLine("ADDED", this.json(view.which))));
@@ -77,14 +93,18 @@ class WatcherGroup {
   constructor(
     readonly key: string,
     readonly filter: WatchFilter,
-    readonly encode: EventEncoder | undefined,
+    readonly encode: Encoding,
   ) {}
 }
 
-/** Watchers whose filters serialise alike share a group; a watcher with its own encoder has its own. */
-function groupKey(filter: WatchFilter, encode: EventEncoder | undefined, unique: number): string {
-  if (encode !== undefined) return `#${unique}`;
-  return `${filter.prefix}\u0000${filter.key ?? ""}\u0000${JSON.stringify(filter.labelSelector)}\u0000${JSON.stringify(filter.fieldSelector)}`;
+function toBytes(line: string | Uint8Array): Uint8Array {
+  return typeof line === "string" ? Buffer.from(line) : line;
+}
+
+/** Watchers whose filters serialise alike (and share an encoding) share a group; a watcher with its own encoder has its own. */
+function groupKey(filter: WatchFilter, encode: Encoding, unique: number): string {
+  if (typeof encode === "function") return `#${unique}`;
+  return `${encode === undefined ? "" : `${encode.key}\u0000`}${filter.prefix}\u0000${filter.key ?? ""}\u0000${JSON.stringify(filter.labelSelector)}\u0000${JSON.stringify(filter.fieldSelector)}`;
 }
 
 function jsonLine(type: WatchEventType, json: string): string {
@@ -322,9 +342,11 @@ export class WatchCache {
     filter: WatchFilter,
     start: WatchStart,
     currentRevision: number,
-    options: { encode?: EventEncoder; initialEventsEnd?: string },
+    options: { encode?: EventEncoder | SharedEncoder; initialEventsEnd?: string | Uint8Array },
   ): CacheWatcher | undefined {
-    const encode = options.encode ?? jsonLine;
+    const given = options.encode;
+    const encode: EventEncoder =
+      given === undefined ? jsonLine : typeof given === "function" ? given : (type, json, source) => given.encode(type, json, source);
     if (start.kind === "revision" && start.revision < this.windowStart) return undefined;
     const startRevision = start.kind === "state" ? currentRevision : Math.max(start.revision, this.windowStart);
     const key = groupKey(filter, options.encode, ++this.groupSequence);
@@ -343,7 +365,7 @@ export class WatchCache {
     });
     if (start.kind === "state") {
       for (const object of this.list(filter.prefix, { limit: 0, matches: (candidate) => filterMatches(filter, candidate) }).items)
-        watcher.pushBacklog(encode("ADDED", object.json));
+        watcher.pushBacklog(encode("ADDED", object.json, object));
       if (options.initialEventsEnd !== undefined) watcher.pushBacklog(options.initialEventsEnd);
     } else {
       for (let index = this.firstEventAfter(start.revision); index < this.window.length; index++) {

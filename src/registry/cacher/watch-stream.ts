@@ -1,6 +1,6 @@
 import { ApiError, timeout } from "../../api/errors.js";
 import { parseRevision, type ListOptions } from "../list-options.js";
-import type { CacheWatcher, EventEncoder } from "./cache-watcher.js";
+import type { CacheWatcher, EventEncoder, SharedEncoder } from "./cache-watcher.js";
 import type { ChunkSink, PushBody } from "../../request/push-body.js";
 import type { Cacher } from "./cacher.js";
 import type { WatchCache, WatchStart } from "./watch-cache.js";
@@ -19,12 +19,12 @@ export interface CachedWatchRequest {
   readonly bookmarkIntervalMs: number;
   /** How long to wait for the cache to reach a requested or the current revision. */
   readonly waitMs: number;
-  /** Encodes events for non-JSON representations (Tables); JSON lines are shared otherwise. */
-  readonly encode?: EventEncoder;
-  /** A BOOKMARK line for a revision, optionally with the initial-events-end annotation. */
-  readonly bookmark: (revision: number, initialEventsEnd: boolean) => string;
-  /** An ERROR line for an ApiError. */
-  readonly error: (error: ApiError) => string;
+  /** Encodes events for other representations: shared (protobuf) or per watcher (Tables); JSON lines otherwise. */
+  readonly encode?: EventEncoder | SharedEncoder;
+  /** A BOOKMARK line (or frame) for a revision, optionally with the initial-events-end annotation. */
+  readonly bookmark: (revision: number, initialEventsEnd: boolean) => string | Uint8Array;
+  /** An ERROR line (or frame) for an ApiError. */
+  readonly error: (error: ApiError) => string | Uint8Array;
 }
 
 /**
@@ -64,8 +64,8 @@ export async function openCachedWatch(request: CachedWatchRequest): Promise<Push
 }
 
 /** A stream of one line (the 410 ERROR event), readable both ways. */
-function singleLine(line: string): PushBody {
-  const bytes = Buffer.from(line);
+function singleLine(line: string | Uint8Array): PushBody {
+  const bytes = typeof line === "string" ? Buffer.from(line) : line;
   return {
     async pipeTo(sink: ChunkSink): Promise<void> {
       sink.write(bytes);

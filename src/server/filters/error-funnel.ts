@@ -1,4 +1,5 @@
 import { ApiError } from "../../api/errors.js";
+import type { ProtobufWire } from "../../codec/negotiate.js";
 import { errorResponse } from "../../codec/status.js";
 import type { Filter } from "../../request/context.js";
 
@@ -6,13 +7,13 @@ import type { Filter } from "../../request/context.js";
  * The outermost filter: anything thrown below becomes a Status response. Unknown errors are
  * 500s and are reported through `onInternalError` (logging), ApiErrors are expected outcomes.
  */
-export function errorFunnel(onInternalError: (error: unknown) => void): Filter {
+export function errorFunnel(onInternalError: (error: unknown) => void, protobuf?: ProtobufWire): Filter {
   return (next) => async (context) => {
     try {
       return await next(context);
     } catch (error) {
       if (!(error instanceof ApiError) || error.code >= 500) onInternalError(error);
-      return errorResponse(error);
+      return protobuf === undefined ? errorResponse(error) : errorResponse(error, { accept: context.request.headers["accept"], wire: protobuf });
     }
   };
 }
