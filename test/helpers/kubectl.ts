@@ -35,15 +35,16 @@ export interface KubectlProcess {
  * A kubectl bound to one kubeconfig, with its discovery/HTTP cache in `cacheDir` so runs never
  * share (possibly stale) discovery with other servers on the same port.
  */
-export function kubectlFor(kubeconfigPath: string, cacheDir: string): Kubectl {
-  requireKubectl();
+export function kubectlFor(kubeconfigPath: string, cacheDir: string, binary: string = KUBECTL): Kubectl {
+  if (binary === KUBECTL) requireKubectl();
+  else if (!existsSync(binary)) throw new Error(`kubectl not found at ${binary}`);
   mkdirSync(cacheDir, { recursive: true });
   const baseArgs = ["--kubeconfig", kubeconfigPath, "--cache-dir", join(cacheDir, "kube-cache")];
   const env = { ...process.env, KUBECONFIG: kubeconfigPath, HOME: cacheDir };
   const run = (args: readonly string[], options: { readonly timeoutMs?: number } = {}): Promise<KubectlResult> =>
     new Promise((resolve) => {
       execFile(
-        KUBECTL,
+        binary,
         [...baseArgs, ...args],
         { timeout: options.timeoutMs ?? 30_000, killSignal: "SIGKILL", env, maxBuffer: 64 * 1024 * 1024 },
         (error, stdout, stderr) => {
@@ -54,7 +55,7 @@ export function kubectlFor(kubeconfigPath: string, cacheDir: string): Kubectl {
       );
     });
   const spawnKubectl = (args: readonly string[]): KubectlProcess => {
-    const child = spawn(KUBECTL, [...baseArgs, ...args], { env, stdio: ["ignore", "pipe", "pipe"] });
+    const child = spawn(binary, [...baseArgs, ...args], { env, stdio: ["ignore", "pipe", "pipe"] });
     let stdout = "";
     let stderr = "";
     child.stdout.setEncoding("utf8").on("data", (chunk: string) => (stdout += chunk));

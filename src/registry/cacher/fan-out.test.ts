@@ -131,4 +131,40 @@ describe("watch cache fan-out", () => {
     assert.deepEqual(early.sink.names(), ["a", "b"]);
     assert.deepEqual(late.sink.names(), ["a", "b"]);
   });
+
+  it("encodes each event once per shared encoding (protobuf) for every watcher using it, also when replayed, and each initial object once", async () => {
+    const cache = newCache();
+    let calls = 0;
+    const sources = new Set<unknown>();
+    const shared = {
+      key: "frames",
+      encode: (type: string, json: string, source?: object): Uint8Array => {
+        calls++;
+        if (source !== undefined) sources.add(source);
+        return Buffer.from(`${type}:${(JSON.parse(json) as ApiObject).metadata.name}|`);
+      },
+    };
+    const sinks = [0, 1, 2].map(() => {
+      const watcher = cache.watch(EVERYTHING, { kind: "revision", revision: 0 }, 0, { encode: shared });
+      assert.ok(watcher !== undefined);
+      const sink = new RecordingSink();
+      watcher.attach(sink);
+      return sink;
+    });
+    const json = watchFrom(cache, 0);
+    create(cache, "a", 1);
+    create(cache, "b", 2);
+    cache.flush();
+    assert.equal(calls, 2, "two events, three protobuf watchers: two encodings");
+    for (const sink of sinks) assert.equal(Buffer.concat(sink.writes).toString(), "ADDED:a|ADDED:b|");
+    assert.equal(sinks[0]?.writes[0], sinks[2]?.writes[0], "one chunk shared by the group");
+    assert.deepEqual(json.sink.writes.length, 1, "JSON watchers are a group of their own");
+    const replay = cache.watch(EVERYTHING, { kind: "revision", revision: 0 }, 2, { encode: shared });
+    assert.ok(replay !== undefined);
+    assert.equal(calls, 2, "a replay reuses the events' encodings");
+    const state = cache.watch(EVERYTHING, { kind: "state" }, 2, { encode: shared });
+    assert.ok(state !== undefined);
+    assert.equal(calls, 4, "the initial state is encoded per object");
+    assert.equal(sources.size, 2, "with the cache entry as its source (the codec remembers its message by it)");
+  });
 });
