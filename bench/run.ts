@@ -43,6 +43,7 @@ import { runWatchSuite } from "./watch.js";
 import { runRbacSuite } from "./rbac.js";
 import { runAuthSuite } from "./auth.js";
 import { runApplySuite } from "./apply.js";
+import { runProtoSuite } from "./proto.js";
 import { median, round } from "./lib/stats.js";
 
 interface Settings {
@@ -574,14 +575,14 @@ async function runFoundation(settings: Settings): Promise<void> {
   log(`wrote ${base}.json and ${base}.md (${results.totalBenchSeconds} s)`);
 }
 
-type Suite = "foundation" | "watch" | "rbac" | "apply" | "auth" | "all";
+type Suite = "foundation" | "watch" | "rbac" | "apply" | "auth" | "proto" | "all";
 
 async function main(): Promise<void> {
   const argv = process.argv.slice(2);
   const index = argv.indexOf("--suite");
   const suite = index === -1 ? "all" : argv[index + 1];
-  if (suite !== "foundation" && suite !== "watch" && suite !== "rbac" && suite !== "apply" && suite !== "auth" && suite !== "all")
-    throw new Error("--suite must be foundation, watch, rbac, apply, auth or all");
+  if (suite !== "foundation" && suite !== "watch" && suite !== "rbac" && suite !== "apply" && suite !== "auth" && suite !== "proto" && suite !== "all")
+    throw new Error("--suite must be foundation, watch, rbac, apply, auth, proto or all");
   const chosen: Suite = suite;
   const settings = parseSettings(argv);
   installCleanup();
@@ -605,6 +606,7 @@ async function main(): Promise<void> {
     await runRbacSuite({ quick: settings.quick, outDir: settings.outDir, quietWaitMs: settings.quietWaitMs, workers: settings.workers, h2: settings.h2 });
   }
   if (chosen === "apply" || chosen === "all") await runApplySuite({ quick: settings.quick, outDir: settings.outDir, quietWaitMs: settings.quietWaitMs });
+  if (chosen === "proto" || chosen === "all") await runProtoSuite({ quick: settings.quick, outDir: settings.outDir });
 }
 
 function watchWorkers(argv: readonly string[]): number {

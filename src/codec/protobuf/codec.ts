@@ -1,4 +1,3 @@
-import { BinaryWriter, WireType } from "@bufbuild/protobuf/wire";
 import { badRequest } from "../../api/errors.js";
 import { isPlainObject } from "../../api/object.js";
 import type { ProtoShape } from "../../api/proto/numbering.js";
@@ -26,8 +25,11 @@ const META_MESSAGES: Readonly<Record<string, string>> = {
  * none: `shapeOf` is undefined and callers fall back to JSON.
  */
 export class ProtobufCodec {
-  /** Each remembered source's message bytes, with the shape they were encoded for. */
-  private readonly raws = new WeakMap<object, { readonly shape: ProtoShape; readonly bytes: Uint8Array }>();
+  /**
+   * Each remembered source's message as a list element (tag 2, length, message), with the shape
+   * it was encoded for and where the message starts: lists copy it whole, envelopes take the message.
+   */
+  private readonly raws = new WeakMap<object, { readonly shape: ProtoShape; readonly element: Uint8Array; readonly start: number }>();
   private partial: ProtoShape | undefined;
   private partialList: ProtoShape | undefined;
 
@@ -36,8 +38,19 @@ export class ProtobufCodec {
     private readonly profile: Pick<Profile, "apiDomain" | "clientApiDomains">,
   ) {}
 
+  private readonly shapes = new Map<string, ProtoShape | undefined>();
+
   /** The message shape of `kind` in `apiVersion`; a client domain's spelling of a group counts as the profile's. */
   shapeOf(apiVersion: string, kind: string): ProtoShape | undefined {
+    const key = `${apiVersion}\u0000${kind}`;
+    if (this.shapes.has(key)) return this.shapes.get(key);
+    const shape = this.findShape(apiVersion, kind);
+    // Keys come from request bodies too: keep only what names a message, and a bounded number of misses.
+    if (shape !== undefined || this.shapes.size < 1024) this.shapes.set(key, shape);
+    return shape;
+  }
+
+  private findShape(apiVersion: string, kind: string): ProtoShape | undefined {
     const slash = apiVersion.lastIndexOf("/");
     const group = slash < 0 ? "" : apiVersion.slice(0, slash);
     const version = slash < 0 ? apiVersion : apiVersion.slice(slash + 1);
@@ -84,13 +97,23 @@ export class ProtobufCodec {
 
   /** The message bytes of an object given as JSON, remembered by its source when it has one. */
   rawOf(item: EncodeSource, shape: ProtoShape): Uint8Array {
+    const { element, start } = this.elementOf(item, shape);
+    return element.subarray(start);
+  }
+
+  /** An object given as JSON as a list element (`items=2`), remembered by its source when it has one. */
+  private elementOf(item: EncodeSource, shape: ProtoShape): { readonly element: Uint8Array; readonly start: number } {
     const known = item.source === undefined ? undefined : this.raws.get(item.source);
-    if (known !== undefined && known.shape === shape) return known.bytes;
+    if (known !== undefined && known.shape === shape) return known;
     const value: unknown = JSON.parse(item.json);
     if (!isPlainObject(value)) throw new TypeError("only objects have a protobuf form");
-    const bytes = encodeMessage(value, shape);
-    if (item.source !== undefined) this.raws.set(item.source, { shape, bytes });
-    return bytes;
+    const element = encodeMessage(value, shape, 2);
+    // The tag is one byte; the length varint ends at the first byte below 0x80.
+    let start = 1;
+    while ((element[start] ?? 0) >= 0x80) start++;
+    const entry = { shape, element, start: start + 1 };
+    if (item.source !== undefined) this.raws.set(item.source, entry);
+    return entry;
   }
 
   /** An object given as JSON in its envelope (its message bytes remembered by its source). */
@@ -108,16 +131,12 @@ export class ProtobufCodec {
     const itemShape = listShape.fields.get("items")?.shape;
     const metaShape = listShape.fields.get("metadata")?.shape;
     if (itemShape === undefined || metaShape === undefined) throw new TypeError(`${listKind} is not a list message`);
-    const chunks: Uint8Array[] = [];
-    const metaWriter = new BinaryWriter();
-    metaWriter.tag(1, WireType.LengthDelimited).bytes(encodeMessage(metadata, metaShape));
-    chunks.push(metaWriter.finish());
+    const chunks: Uint8Array[] = [encodeMessage(metadata, metaShape, 1)];
     let length = chunks[0]?.length ?? 0;
     for (const item of items) {
-      const bytes = this.rawOf(item, itemShape);
-      const prefix = new BinaryWriter().tag(2, WireType.LengthDelimited).uint32(bytes.length).finish();
-      chunks.push(prefix, bytes);
-      length += prefix.length + bytes.length;
+      const { element } = this.elementOf(item, itemShape);
+      chunks.push(element);
+      length += element.length;
     }
     const { head, tail } = envelopeParts(apiVersion, listKind, length);
     return [head, ...chunks, tail];

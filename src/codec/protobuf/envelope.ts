@@ -11,6 +11,8 @@ import { expectWireType, readBytes, readTag } from "./wire-read.js";
  */
 export const MAGIC = Uint8Array.of(0x6b, 0x38, 0x73, 0x00);
 
+const utf8 = new TextDecoder();
+
 /** What a decoded envelope holds. */
 export interface Envelope {
   readonly apiVersion: string;
@@ -46,7 +48,6 @@ export function decodeEnvelope(bytes: Uint8Array): Envelope {
   let apiVersion = "";
   let kind = "";
   let raw: Uint8Array = new Uint8Array();
-  const utf8 = new TextDecoder();
   while (reader.pos < reader.len) {
     const [number, wireType] = readTag(reader, "runtime.Unknown");
     if (number < 1 || number > 4) throw badRequest(`protobuf: unknown field number ${number} in runtime.Unknown`);

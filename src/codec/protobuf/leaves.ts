@@ -179,8 +179,28 @@ function asText(value: RawValue | undefined, leaf: string): string | undefined {
   }
 }
 
+/** Recent conversions: objects repeat the same few timestamps (creation, managedFields). */
+const parsedTimes = new Map<string, { seconds: number; nanos: number }>();
+const formattedTimes = new Map<string, string>();
+
+function remember<K, V>(cache: Map<K, V>, key: K, value: V): V {
+  if (cache.size >= 4096) cache.clear();
+  cache.set(key, value);
+  return value;
+}
+
 /** Seconds since the epoch and nanoseconds of an RFC 3339 time (any offset). */
 export function parseTime(text: string): { seconds: number; nanos: number } {
+  return parsedTimes.get(text) ?? remember(parsedTimes, text, parseTimeText(text));
+}
+
+/** RFC 3339 in UTC: whole seconds for Time, six fraction digits for MicroTime (as Go formats them). */
+export function formatTime(seconds: number, nanos: number, micro: boolean): string {
+  const key = `${seconds}.${micro ? nanos : 0}`;
+  return formattedTimes.get(key) ?? remember(formattedTimes, key, formatTimeValue(seconds, nanos, micro));
+}
+
+function parseTimeText(text: string): { seconds: number; nanos: number } {
   const match = RFC3339.exec(text);
   if (match === null) throw new TypeError(`not an RFC 3339 time: ${JSON.stringify(text)}`);
   const [, year, month, day, hour, minute, second, fraction = "", sign, offsetHours, offsetMinutes] = match;
@@ -189,8 +209,7 @@ export function parseTime(text: string): { seconds: number; nanos: number } {
   return { seconds: utc - offset, nanos: Number(fraction.padEnd(9, "0")) };
 }
 
-/** RFC 3339 in UTC: whole seconds for Time, six fraction digits for MicroTime (as Go formats them). */
-export function formatTime(seconds: number, nanos: number, micro: boolean): string {
+function formatTimeValue(seconds: number, nanos: number, micro: boolean): string {
   const base = new Date(seconds * 1000).toISOString().slice(0, 19);
   if (!micro) return `${base}Z`;
   return `${base}.${String(Math.floor(nanos / 1000)).padStart(6, "0")}Z`;

@@ -71,11 +71,23 @@ function embeddedPlan(entry: EmbeddedEntry): Plan {
   return plan;
 }
 
-/** A JSON object as the bytes of `shape`'s message (no envelope). */
-export function encodeMessage(value: Readonly<Record<string, unknown>>, shape: ProtoShape): Uint8Array {
-  const writer = new BinaryWriter();
-  writeMessage(writer, value, shape);
-  return writer.finish();
+/**
+ * One writer for every encoding: encoding is synchronous and `finish()` hands out a copy and keeps
+ * the writer's buffer, so the buffer grows once instead of once per object.
+ */
+const shared = new BinaryWriter();
+
+/** A JSON object as the bytes of `shape`'s message (no envelope); `prefix` is written first (a list element's tag and length, say). */
+export function encodeMessage(value: Readonly<Record<string, unknown>>, shape: ProtoShape, prefix?: number): Uint8Array {
+  try {
+    if (prefix !== undefined) shared.tag(prefix, WireType.LengthDelimited).fork();
+    writeMessage(shared, value, shape);
+    if (prefix !== undefined) shared.join();
+    return shared.finish();
+  } catch (error) {
+    shared.finish();
+    throw error;
+  }
 }
 
 /** Writes the fields of one message (without its own tag and length). */
@@ -211,7 +223,7 @@ function readField(
       const [entryNumber, entryWireType] = readTag(entryReader, `${shape.message}.${name} entry`);
       if (entryNumber === 1) {
         expectWireType(entryWireType, WireType.LengthDelimited, `${shape.message}.${name} entry`, 1);
-        key = new TextDecoder().decode(readBytes(entryReader, shape.message, number));
+        key = decodeUtf8(readBytes(entryReader, shape.message, number), shape.message, number);
       } else if (entryNumber === 2) value = readOne(entryReader, entryWireType, field, shape, number, depth);
       else throw badRequest(`protobuf: unknown field number ${entryNumber} in a map entry of ${shape.message}.${name}`);
     }
@@ -251,12 +263,22 @@ function readScalar(reader: BinaryReader, field: ProtoField, message: string, nu
       case "bytes":
         return Buffer.from(readBytes(reader, message, number)).toString("base64");
       default:
-        return new TextDecoder("utf-8", { fatal: true }).decode(readBytes(reader, message, number));
+        return decodeUtf8(readBytes(reader, message, number), message, number);
     }
   } catch (error) {
     if (isApiError(error)) throw error;
     if (error instanceof TypeError) throw badRequest(`protobuf: field ${number} of ${message} is not valid UTF-8`);
     throw truncated(message, error);
+  }
+}
+
+const utf8 = new TextDecoder("utf-8", { fatal: true });
+
+function decodeUtf8(bytes: Uint8Array, message: string, number: number): string {
+  try {
+    return utf8.decode(bytes);
+  } catch {
+    throw badRequest(`protobuf: field ${number} of ${message} is not valid UTF-8`);
   }
 }
 
