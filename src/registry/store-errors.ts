@@ -21,6 +21,10 @@ export function translateStorageError(error: unknown, target: ErrorTarget): ApiE
         return timeout(`Too large resource version: current ${error.revision}`, 1);
       case "Closed":
         return new ApiError(503, "ServiceUnavailable", "storage is closed");
+      case "Unavailable":
+        return new ApiError(503, "ServiceUnavailable", error.message);
+      case "Timeout":
+        return new ApiError(504, "Timeout", error.message, { details: { retryAfterSeconds: 1 }, headers: { "Retry-After": "1" } });
     }
   }
   const message = error instanceof Error ? error.message : String(error);

@@ -1,12 +1,15 @@
 /**
  * Differential test: a seeded random workload (writes, compactions, reads at random
- * revisions, watch replays) must give identical answers from MemoryStorage and SqliteStorage.
+ * revisions, watch replays) must give identical answers from MemoryStorage, SqliteStorage and
+ * EtcdStorage (on a throw-away etcd member).
  */
 import assert from "node:assert/strict";
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { it } from "node:test";
+import { startEtcdCluster } from "./etcd/etcd-member.js";
+import { EtcdStorage } from "./etcd/etcd-storage.js";
 import type { Storage, WatchEvent } from "./interface.js";
 import { MemoryStorage } from "./memory/memory-storage.js";
 import { SqliteStorage } from "./sqlite/sqlite-storage.js";
@@ -32,24 +35,52 @@ async function outcome(operation: () => Promise<unknown>): Promise<string> {
 }
 
 /**
- * Collects a watch's replay: history is yielded within microtasks, so a zero timer fires only
- * once the watch waits for live events.
+ * Collects a watch's replay up to `upTo`. A remote store delivers history asynchronously, so the
+ * end is found with a second watch over every key (each revision in (from, upTo] is exactly one
+ * event there); the prefix watch must then yield exactly the events of its prefix, in order.
  */
-async function replay(storage: Storage, prefix: string, from: number): Promise<WatchEvent[]> {
+async function replay(storage: Storage, prefix: string, from: number, upTo: number): Promise<WatchEvent[]> {
+  const all = from >= upTo ? [] : await collect(storage, "", from, (event) => event.revision >= upTo);
+  const expected = all.filter((event) => event.key.startsWith(prefix));
+  let count = 0;
+  const events = await collect(storage, prefix, from, () => ++count >= expected.length, expected.length === 0);
+  assert.deepEqual(events, expected, `watch ${prefix} from ${from}`);
+  return events;
+}
+
+/** Reads a watch until `done` says so (or, with `none`, only checks that it opens). */
+async function collect(storage: Storage, prefix: string, from: number, done: (event: WatchEvent) => boolean, none = false): Promise<WatchEvent[]> {
   const controller = new AbortController();
-  const timer = setTimeout(() => controller.abort(), 0);
   const events: WatchEvent[] = [];
+  const iterator = storage.watch(prefix, from, controller.signal)[Symbol.asyncIterator]();
   try {
-    for await (const event of storage.watch(prefix, from, controller.signal)) events.push(event);
-    return events;
+    if (none) {
+      // Nothing to read: the first next() still reports Compacted; otherwise it would wait, so abort it.
+      const first = iterator.next();
+      const timer = setTimeout(() => controller.abort(), 20);
+      const result = await first.finally(() => clearTimeout(timer));
+      if (result.done !== true) events.push(result.value);
+      return events;
+    }
+    for (;;) {
+      const result = await iterator.next();
+      if (result.done === true) return events;
+      events.push(result.value);
+      if (done(result.value)) return events;
+    }
   } finally {
-    clearTimeout(timer);
+    controller.abort();
+    await iterator.return?.();
   }
 }
 
-it("memory and sqlite backends agree on a random workload", { timeout: 60_000 }, async () => {
+it("memory, sqlite and etcd backends agree on a random workload", { timeout: 120_000 }, async () => {
   const dir = mkdtempSync(join(tmpdir(), "orch-agree-"));
+  const etcd = await startEtcdCluster();
   const backends: Storage[] = [new MemoryStorage(), SqliteStorage.open(join(dir, "state.db"))];
+  const probe = await EtcdStorage.open({ endpoints: etcd.endpoints, prefix: "/agree" });
+  backends.push(await EtcdStorage.open({ endpoints: etcd.endpoints, prefix: "/agree", revisionOffset: probe.currentRevision() }));
+  await probe.close();
   const next = random(20240521);
   const pick = <T>(items: readonly T[]): T => items[Math.floor(next() * items.length)] as T;
   const keys = Array.from({ length: 24 }, (_, i) => `/r/${pick(["a", "b", "ab", "a/b"])}/${i % 8}`);
@@ -84,17 +115,20 @@ it("memory and sqlite backends agree on a random workload", { timeout: 60_000 },
       } else {
         const prefix = pick(prefixes);
         const from = Math.min(revision, current);
-        operation = (storage) => replay(storage, prefix, from);
+        operation = (storage) => replay(storage, prefix, from, current);
       }
       // All random choices are made above, so both backends run the identical operation.
       const results: string[] = [];
       for (const storage of backends) results.push(await outcome(() => operation(storage)));
-      assert.equal(results[1], results[0], `step ${step}`);
-      assert.equal(backends[1]?.currentRevision(), backends[0]?.currentRevision(), `revision after step ${step}`);
-      assert.equal(backends[1]?.compactedRevision(), backends[0]?.compactedRevision(), `compacted after step ${step}`);
+      for (let i = 1; i < backends.length; i++) {
+        assert.equal(results[i], results[0], `backend ${i}, step ${step}`);
+        assert.equal(backends[i]?.currentRevision(), backends[0]?.currentRevision(), `backend ${i}, revision after step ${step}`);
+        assert.equal(backends[i]?.compactedRevision(), backends[0]?.compactedRevision(), `backend ${i}, compacted after step ${step}`);
+      }
     }
   } finally {
     for (const storage of backends) await storage.close();
+    await etcd.stop();
     rmSync(dir, { recursive: true, force: true });
   }
 });

@@ -1,8 +1,19 @@
 /**
  * Storage-level errors. The registry translates these into ApiErrors that
  * name the group/resource; nothing above the registry should see them.
+ * Unavailable (the store cannot be reached) and Timeout (it did not answer within the request
+ * timeout) come only from remote stores (etcd).
  */
-export type StorageErrorCode = "KeyNotFound" | "KeyExists" | "RevisionConflict" | "PreconditionFailed" | "Compacted" | "FutureRevision" | "Closed";
+export type StorageErrorCode =
+  | "KeyNotFound"
+  | "KeyExists"
+  | "RevisionConflict"
+  | "PreconditionFailed"
+  | "Compacted"
+  | "FutureRevision"
+  | "Closed"
+  | "Unavailable"
+  | "Timeout";
 
 export class StorageError extends Error {
   readonly code: StorageErrorCode;

@@ -1,0 +1,152 @@
+/**
+ * A small etcd v3 client over @grpc/grpc-js: the KV calls with a deadline each, and watch
+ * streams. Several endpoints are balanced round-robin over one channel; a member that goes
+ * away is left out until it answers again, so a call fails over instead of waiting.
+ */
+import * as grpc from "@grpc/grpc-js";
+import { StorageError } from "../errors.js";
+import {
+  type CompactionRequest,
+  type CompactionResponse,
+  type MessageCodec,
+  messageCodec,
+  type RangeRequest,
+  type RangeResponse,
+  type TxnRequest,
+  type TxnResponse,
+  type WatchRequest,
+  type WatchResponse,
+} from "./etcd-api.js";
+
+/** Client certificate and CA for mutual TLS (PEM). */
+export interface EtcdTls {
+  readonly ca?: Buffer;
+  readonly cert?: Buffer;
+  readonly key?: Buffer;
+}
+
+export interface EtcdClientOptions {
+  /** `http://host:port` or `https://host:port`, all with the same scheme. */
+  readonly endpoints: readonly string[];
+  /** Required for https endpoints (a missing CA means the system roots). */
+  readonly tls?: EtcdTls;
+  /** Deadline of every unary call (default 10 s). */
+  readonly requestTimeoutMs?: number;
+}
+
+const CODECS = {
+  rangeRequest: messageCodec<RangeRequest>("etcdserverpb.RangeRequest"),
+  rangeResponse: messageCodec<RangeResponse>("etcdserverpb.RangeResponse"),
+  txnRequest: messageCodec<TxnRequest>("etcdserverpb.TxnRequest"),
+  txnResponse: messageCodec<TxnResponse>("etcdserverpb.TxnResponse"),
+  compactionRequest: messageCodec<CompactionRequest>("etcdserverpb.CompactionRequest"),
+  compactionResponse: messageCodec<CompactionResponse>("etcdserverpb.CompactionResponse"),
+  watchRequest: messageCodec<WatchRequest>("etcdserverpb.WatchRequest"),
+  watchResponse: messageCodec<WatchResponse>("etcdserverpb.WatchResponse"),
+};
+
+/** etcd's error texts (rpctypes) that map onto storage errors. */
+const COMPACTED = "required revision has been compacted";
+const FUTURE = "required revision is a future revision";
+
+export class EtcdClient {
+  private readonly client: grpc.Client;
+  private readonly timeoutMs: number;
+
+  constructor(options: EtcdClientOptions) {
+    const { target, secure, host } = channelTarget(options.endpoints);
+    const credentials = secure
+      ? grpc.credentials.createSsl(options.tls?.ca ?? null, options.tls?.key ?? null, options.tls?.cert ?? null)
+      : grpc.credentials.createInsecure();
+    this.client = new grpc.Client(target, credentials, {
+      "grpc.service_config": JSON.stringify({ loadBalancingConfig: [{ round_robin: {} }] }),
+      "grpc.ssl_target_name_override": host,
+      "grpc.default_authority": host,
+      "grpc.keepalive_time_ms": 10_000,
+      "grpc.keepalive_timeout_ms": 2_000,
+      "grpc.max_receive_message_length": 2 * 1024 * 1024 * 1024 - 1,
+      // Reconnect quickly after a member restarts: tests and operators both wait on it.
+      "grpc.initial_reconnect_backoff_ms": 100,
+      "grpc.max_reconnect_backoff_ms": 1_000,
+    });
+    this.timeoutMs = options.requestTimeoutMs ?? 10_000;
+  }
+
+  range(request: RangeRequest, key: string): Promise<RangeResponse> {
+    return this.unary("/etcdserverpb.KV/Range", CODECS.rangeRequest, CODECS.rangeResponse, request, key);
+  }
+
+  txn(request: TxnRequest, key: string): Promise<TxnResponse> {
+    return this.unary("/etcdserverpb.KV/Txn", CODECS.txnRequest, CODECS.txnResponse, request, key);
+  }
+
+  compact(request: CompactionRequest): Promise<CompactionResponse> {
+    return this.unary("/etcdserverpb.KV/Compact", CODECS.compactionRequest, CODECS.compactionResponse, request, "");
+  }
+
+  /** Opens a watch stream; the caller writes create/progress/cancel requests and ends it. */
+  watchStream(metadata: grpc.Metadata): grpc.ClientDuplexStream<WatchRequest, WatchResponse> {
+    return this.client.makeBidiStreamRequest("/etcdserverpb.Watch/Watch", CODECS.watchRequest.serialize, CODECS.watchResponse.deserialize, metadata);
+  }
+
+  close(): void {
+    this.client.close();
+  }
+
+  private unary<Request, Response>(
+    method: string,
+    requestCodec: MessageCodec<Request>,
+    responseCodec: MessageCodec<Response>,
+    request: Request,
+    key: string,
+  ): Promise<Response> {
+    return new Promise((resolve, reject) => {
+      this.client.makeUnaryRequest(
+        method,
+        requestCodec.serialize,
+        responseCodec.deserialize,
+        request,
+        new grpc.Metadata(),
+        { deadline: Date.now() + this.timeoutMs },
+        (error, response) => {
+          if (error !== null) reject(translateError(error, key));
+          else if (response === undefined) reject(new StorageError("Unavailable", key, { message: `etcd ${method}: empty response` }));
+          else resolve(response);
+        },
+      );
+    });
+  }
+}
+
+/** grpc status → StorageError: the revision errors keep their meaning, the rest say why etcd did not answer. */
+export function translateError(error: grpc.ServiceError, key: string): StorageError {
+  const details = error.details ?? error.message;
+  if (details.includes(COMPACTED)) return new StorageError("Compacted", key, { message: details, cause: error });
+  if (details.includes(FUTURE)) return new StorageError("FutureRevision", key, { message: details, cause: error });
+  if (error.code === grpc.status.DEADLINE_EXCEEDED) {
+    return new StorageError("Timeout", key, { message: `etcd did not answer in time: ${details}`, cause: error });
+  }
+  return new StorageError("Unavailable", key, { message: `etcd unavailable: ${details}`, cause: error });
+}
+
+/** `--etcd-servers` → a grpc-js target over all endpoints (IP literals) or the first host name. */
+function channelTarget(endpoints: readonly string[]): { target: string; secure: boolean; host: string } {
+  if (endpoints.length === 0) throw new RangeError("no etcd endpoints");
+  const urls = endpoints.map((endpoint) => new URL(endpoint));
+  const schemes = new Set(urls.map((url) => url.protocol));
+  if (schemes.size !== 1 || !(schemes.has("http:") || schemes.has("https:"))) {
+    throw new RangeError(`etcd endpoints must all be http:// or all https://, got ${endpoints.join(",")}`);
+  }
+  const secure = schemes.has("https:");
+  const first = urls[0] as URL;
+  const hosts = urls.map((url) => ({ host: url.hostname.replace(/^\[|\]$/g, ""), port: url.port === "" ? "2379" : url.port }));
+  const host = hosts[0]?.host ?? first.hostname;
+  if (hosts.every((entry) => /^\d+\.\d+\.\d+\.\d+$/.test(entry.host))) {
+    return { target: `ipv4:${hosts.map((entry) => `${entry.host}:${entry.port}`).join(",")}`, secure, host };
+  }
+  if (hosts.every((entry) => entry.host.includes(":"))) {
+    return { target: `ipv6:${hosts.map((entry) => `[${entry.host}]:${entry.port}`).join(",")}`, secure, host };
+  }
+  // Host names: grpc's resolver balances over every address the first name resolves to.
+  return { target: `dns:${host}:${hosts[0]?.port ?? "2379"}`, secure, host };
+}

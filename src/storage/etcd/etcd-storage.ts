@@ -1,0 +1,376 @@
+/**
+ * Storage on etcd v3: the store's revision is etcd's revision, every write is one etcd
+ * transaction (compare-and-swap on the key's mod revision), reads at a revision are etcd ranges
+ * at that revision (paged), watches are etcd watches, compaction is etcd's.
+ *
+ * `currentRevision()` is the newest etcd revision this client has seen in any response header
+ * (its own writes, reads and watches); another server's writes advance it once this one reads or
+ * watches past them.
+ */
+import { StorageError } from "../errors.js";
+import type {
+  DeleteOptions,
+  DeleteResult,
+  KeyValue,
+  ListOptions,
+  ListResult,
+  ReadOptions,
+  Storage,
+  UpdateFunction,
+  UpdateOptions,
+  UpdateResult,
+  WatchEvent,
+} from "../interface.js";
+import { closedError, compactedError, normaliseLimit, updateTarget } from "../util.js";
+import type { Compare, EtcdEvent, EtcdKeyValue, RangeResponse, RequestOp } from "./etcd-api.js";
+import { EtcdClient, type EtcdClientOptions } from "./etcd-client.js";
+import { decodeKey, decodeValue, encodeKey, keyAfter, prefixEnd } from "./etcd-keys.js";
+import { type DrainableWatch, etcdWatch, type WatchHost } from "./etcd-watch.js";
+
+export interface EtcdStorageOptions extends EtcdClientOptions {
+  /** Prepended to every key (`--etcd-prefix`); keys are read back without it. Default "". */
+  readonly prefix?: string;
+  /**
+   * Store revision = etcd revision − revisionOffset. Production uses 0 (resourceVersions are
+   * etcd revisions); tests that give each case a fresh store on one shared etcd member set it
+   * to the member's revision at the start, so the fresh store starts at revision 0.
+   */
+  readonly revisionOffset?: number;
+  /** Items per etcd range when a list asks for everything (default 1000). */
+  readonly pageSize?: number;
+  /** How long close() lets watches deliver what was committed before it (default 2 s). */
+  readonly closeDrainMs?: number;
+}
+
+export class EtcdStorage implements Storage {
+  private readonly client: EtcdClient;
+  private readonly prefix: string;
+  private readonly offset: number;
+  private readonly pageSize: number;
+  private readonly closeDrainMs: number;
+  /** Newest etcd revision seen in a response header. */
+  private etcdRevision = 0;
+  /** Oldest readable etcd revision as far as we know (0: nothing compacted). */
+  private etcdCompacted = 0;
+  private closed = false;
+  private readonly inFlight = new Set<Promise<unknown>>();
+  private readonly watches = new Set<DrainableWatch>();
+  private readonly host: WatchHost;
+
+  private constructor(options: EtcdStorageOptions) {
+    this.client = new EtcdClient(options);
+    this.prefix = options.prefix ?? "";
+    this.offset = options.revisionOffset ?? 0;
+    this.pageSize = options.pageSize ?? 1000;
+    this.closeDrainMs = options.closeDrainMs ?? 2000;
+    this.host = {
+      client: this.client,
+      offset: this.offset,
+      encode: (key) => this.encode(key),
+      rangeEnd: (key) => prefixEnd(this.encode(key)),
+      toEvent: (event) => this.toEvent(event),
+      observe: (revision) => this.observe(revision),
+      observeCompaction: (revision) => {
+        this.etcdCompacted = Math.max(this.etcdCompacted, revision);
+      },
+      compactedRevision: () => this.compactedRevision(),
+      isClosed: () => this.closed,
+      register: (watch) => this.watches.add(watch),
+      unregister: (watch) => this.watches.delete(watch),
+    };
+  }
+
+  /** Connects, learns the current and the compacted revision. Fails when etcd does not answer. */
+  static async open(options: EtcdStorageOptions): Promise<EtcdStorage> {
+    const storage = new EtcdStorage(options);
+    try {
+      await storage.refreshCompacted();
+    } catch (error) {
+      storage.client.close();
+      throw error;
+    }
+    return storage;
+  }
+
+  /** The etcd revision right now (one linearizable read); also advances currentRevision(). */
+  async fetchRevision(): Promise<number> {
+    return this.track("", async () => {
+      const response = await this.client.range({ key: this.encode(""), limit: 1, countOnly: true }, "");
+      this.observe(response.header.revision);
+      return response.header.revision - this.offset;
+    });
+  }
+
+  create(key: string, value: string): Promise<number> {
+    return this.track(key, async () => {
+      const etcdKey = this.encode(key);
+      const response = await this.client.txn(
+        {
+          compare: [{ result: "EQUAL", target: "CREATE", key: etcdKey, createRevision: 0 }],
+          success: [{ requestPut: { key: etcdKey, value: Buffer.from(value, "utf8") } }],
+          failure: [],
+        },
+        key,
+      );
+      this.observe(response.header.revision);
+      if (!response.succeeded) throw new StorageError("KeyExists", key);
+      return response.header.revision - this.offset;
+    });
+  }
+
+  get(key: string, options: ReadOptions = {}): Promise<KeyValue> {
+    return this.track(key, async () => {
+      const revision = this.readRevision(key, options.revision);
+      const response = await this.range(key, { key: this.encode(key), revision });
+      const kv = response.kvs[0];
+      if (kv === undefined) throw new StorageError("KeyNotFound", key);
+      return this.toKeyValue(kv);
+    });
+  }
+
+  list(prefix: string, options: ListOptions = {}): Promise<ListResult> {
+    return this.track(prefix, async () => {
+      let revision = this.readRevision(prefix, options.revision);
+      const limit = normaliseLimit(options.limit);
+      const start = this.encode(prefix);
+      const end = prefixEnd(start);
+      let from = start;
+      if (options.startAfter !== undefined) {
+        const after = keyAfter(this.encode(options.startAfter));
+        if (Buffer.compare(after, from) > 0) from = after;
+      }
+      const items: KeyValue[] = [];
+      let remaining = 0;
+      // One etcd range per page, every page at the revision of the first.
+      for (;;) {
+        const want = limit === 0 ? this.pageSize : Math.min(this.pageSize, limit - items.length);
+        const response = await this.range(prefix, { key: from, rangeEnd: end, limit: want, revision });
+        if (revision === 0) revision = response.header.revision;
+        for (const kv of response.kvs) items.push(this.toKeyValue(kv));
+        remaining = response.count - response.kvs.length;
+        const last = response.kvs[response.kvs.length - 1];
+        if (!response.more || last === undefined || (limit !== 0 && items.length >= limit)) break;
+        from = keyAfter(last.key);
+      }
+      return { items, revision: revision - this.offset, remaining };
+    });
+  }
+
+  async guaranteedUpdate(key: string, tryUpdate: UpdateFunction, options: UpdateOptions = {}): Promise<UpdateResult> {
+    return this.track(key, async () => {
+      const etcdKey = this.encode(key);
+      let current = (await this.range(key, { key: etcdKey })).kvs[0];
+      for (;;) {
+        if (current === undefined && options.ignoreNotFound !== true) throw new StorageError("KeyNotFound", key);
+        const currentValue = current === undefined ? undefined : this.toKeyValue(current);
+        const target = updateTarget(await tryUpdate(currentValue));
+        if (target === null && currentValue === undefined) return { value: undefined, revision: this.currentRevision(), created: false };
+        if (currentValue !== undefined && currentValue.value === target) {
+          return { value: currentValue, revision: currentValue.modRevision, created: false };
+        }
+        const operation: RequestOp =
+          target === null ? { requestDeleteRange: { key: etcdKey } } : { requestPut: { key: etcdKey, value: Buffer.from(target, "utf8") } };
+        const response = await this.client.txn(
+          {
+            // An absent key compares as mod revision 0.
+            compare: [{ result: "EQUAL", target: "MOD", key: etcdKey, modRevision: current?.modRevision ?? 0 }],
+            success: [operation],
+            // On conflict, the failure branch reads the new value for the next attempt.
+            failure: [{ requestRange: { key: etcdKey } }],
+          },
+          key,
+        );
+        this.observe(response.header.revision);
+        if (!response.succeeded) {
+          current = response.responses[0]?.responseRange?.kvs[0];
+          continue;
+        }
+        const revision = response.header.revision - this.offset;
+        if (target === null) return { value: undefined, revision, created: false };
+        const createRevision = currentValue?.createRevision ?? revision;
+        return { value: { key, value: target, modRevision: revision, createRevision }, revision, created: currentValue === undefined };
+      }
+    });
+  }
+
+  delete(key: string, options: DeleteOptions = {}): Promise<DeleteResult> {
+    return this.track(key, async () => {
+      const etcdKey = this.encode(key);
+      const compare: Compare[] = [{ result: "GREATER", target: "CREATE", key: etcdKey, createRevision: 0 }];
+      if (options.expectedRevision !== undefined) {
+        compare.push({ result: "EQUAL", target: "MOD", key: etcdKey, modRevision: options.expectedRevision + this.offset });
+      }
+      const response = await this.client.txn(
+        { compare, success: [{ requestDeleteRange: { key: etcdKey, prevKv: true } }], failure: [{ requestRange: { key: etcdKey } }] },
+        key,
+      );
+      this.observe(response.header.revision);
+      if (!response.succeeded) {
+        const live = response.responses[0]?.responseRange?.kvs[0];
+        if (live === undefined) throw new StorageError("KeyNotFound", key);
+        const found = live.modRevision - this.offset;
+        throw new StorageError("PreconditionFailed", key, {
+          revision: found,
+          message: `expected revision ${String(options.expectedRevision)}, found ${found}: ${key}`,
+        });
+      }
+      const previous = response.responses[0]?.responseDeleteRange?.prevKvs[0];
+      if (previous === undefined) throw new StorageError("KeyNotFound", key);
+      return { previous: this.toKeyValue(previous), revision: response.header.revision - this.offset };
+    });
+  }
+
+  watch(prefix: string, fromRevision: number, signal: AbortSignal): AsyncIterable<WatchEvent> {
+    return etcdWatch(this.host, prefix, fromRevision, signal);
+  }
+
+  count(prefix: string): Promise<number> {
+    return this.track(prefix, async () => {
+      const start = this.encode(prefix);
+      const response = await this.range(prefix, { key: start, rangeEnd: prefixEnd(start), countOnly: true });
+      return response.count;
+    });
+  }
+
+  currentRevision(): number {
+    return Math.max(0, this.etcdRevision - this.offset);
+  }
+
+  compactedRevision(): number {
+    return Math.max(0, this.etcdCompacted - this.offset);
+  }
+
+  compact(revision: number): Promise<void> {
+    return this.track("", async () => {
+      if (!Number.isSafeInteger(revision) || revision < 0) throw new TypeError(`invalid compact revision ${String(revision)}`);
+      if (revision > this.currentRevision()) await this.fetchRevision();
+      const current = this.currentRevision();
+      if (revision > current) {
+        throw new StorageError("FutureRevision", "", { revision: current, message: `cannot compact to future revision ${revision}` });
+      }
+      if (revision <= this.compactedRevision()) return;
+      try {
+        const response = await this.client.compact({ revision: revision + this.offset });
+        this.observe(response.header.revision);
+      } catch (error) {
+        // Another server compacted past it already: nothing left to do.
+        if (!(error instanceof StorageError && error.code === "Compacted")) throw error;
+        await this.refreshCompacted();
+      }
+      this.etcdCompacted = Math.max(this.etcdCompacted, revision + this.offset);
+    });
+  }
+
+  async close(): Promise<void> {
+    if (this.closed) return;
+    this.closed = true;
+    await Promise.allSettled([...this.inFlight]);
+    // Watches deliver what was committed before close, bounded in time.
+    const target = this.currentRevision();
+    const drained = Promise.all([...this.watches].map((watch) => watch.drain(target)));
+    let timer: NodeJS.Timeout | undefined;
+    await Promise.race([drained, new Promise<void>((resolve) => (timer = setTimeout(resolve, this.closeDrainMs)))]);
+    clearTimeout(timer);
+    this.client.close();
+  }
+
+  /**
+   * Learns etcd's compaction point by bisecting for the oldest revision a range can read
+   * (etcd does not report it otherwise); about log2(revision) small reads.
+   */
+  private async refreshCompacted(): Promise<void> {
+    const probe = async (revision: number): Promise<boolean> => {
+      try {
+        await this.client.range({ key: this.encode(""), limit: 1, countOnly: true, revision }, "");
+        return true;
+      } catch (error) {
+        if (error instanceof StorageError && error.code === "Compacted") return false;
+        throw error;
+      }
+    };
+    const head = await this.client.range({ key: this.encode(""), limit: 1, countOnly: true }, "");
+    this.observe(head.header.revision);
+    let low = Math.max(1, this.etcdCompacted);
+    let high = head.header.revision;
+    if (await probe(low)) {
+      this.etcdCompacted = low === 1 ? 0 : low;
+      return;
+    }
+    // Invariant: low is compacted, high is readable.
+    while (high - low > 1) {
+      const middle = Math.floor((low + high) / 2);
+      if (await probe(middle)) high = middle;
+      else low = middle;
+    }
+    this.etcdCompacted = high;
+  }
+
+  /** A Range, with the revision errors made the store's. */
+  private async range(key: string, request: Parameters<EtcdClient["range"]>[0]): Promise<RangeResponse> {
+    try {
+      const response = await this.client.range(request, key);
+      this.observe(response.header.revision);
+      return response;
+    } catch (error) {
+      if (error instanceof StorageError && error.code === "Compacted") {
+        await this.refreshCompacted();
+        throw compactedError(key, (request.revision ?? 0) - this.offset, this.compactedRevision());
+      }
+      if (error instanceof StorageError && error.code === "FutureRevision") {
+        const requested = (request.revision ?? 0) - this.offset;
+        throw new StorageError("FutureRevision", key, {
+          revision: this.currentRevision(),
+          message: `revision ${requested} is newer than the current revision ${this.currentRevision()}`,
+        });
+      }
+      throw error;
+    }
+  }
+
+  /** Validates a read revision and turns it into etcd's (0 = latest). */
+  private readRevision(key: string, requested: number | undefined): number {
+    const revision = requested ?? 0;
+    if (!Number.isSafeInteger(revision) || revision < 0) throw new TypeError(`invalid revision ${String(requested)} for ${key}`);
+    return revision === 0 ? 0 : revision + this.offset;
+  }
+
+  private observe(etcdRevision: number): void {
+    if (etcdRevision > this.etcdRevision) this.etcdRevision = etcdRevision;
+  }
+
+  private encode(key: string): Buffer {
+    return encodeKey(this.prefix, key);
+  }
+
+  private toKeyValue(kv: EtcdKeyValue): KeyValue {
+    return {
+      key: decodeKey(this.prefix, kv.key),
+      value: decodeValue(kv.value),
+      modRevision: kv.modRevision - this.offset,
+      createRevision: kv.createRevision - this.offset,
+    };
+  }
+
+  private toEvent(event: EtcdEvent): WatchEvent | undefined {
+    const kv = event.kv;
+    if (kv === null) return undefined;
+    const key = decodeKey(this.prefix, kv.key);
+    const previous = event.prevKv === null ? undefined : decodeValue(event.prevKv.value);
+    const revision = kv.modRevision - this.offset;
+    if (event.type === "DELETE") return { type: "DELETED", key, revision, value: undefined, previous };
+    const type = kv.createRevision === kv.modRevision ? "ADDED" : "MODIFIED";
+    return { type, key, revision, value: decodeValue(kv.value), previous };
+  }
+
+  /** Runs an operation unless closed, and lets close() wait for it. */
+  private track<T>(key: string, operation: () => Promise<T>): Promise<T> {
+    if (this.closed) return Promise.reject(closedError(key));
+    const promise = operation();
+    this.inFlight.add(promise);
+    const forget = (): void => {
+      this.inFlight.delete(promise);
+    };
+    promise.then(forget, forget);
+    return promise;
+  }
+}

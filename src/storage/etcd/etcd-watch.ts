@@ -1,0 +1,175 @@
+/**
+ * One Storage.watch on one etcd watch stream. etcd sends a range's changes from a start
+ * revision in revision order, with the previous value when asked; a start revision etcd has
+ * compacted away cancels the watch with the compaction revision. The stream is opened with
+ * `hasleader` so a member that loses its leader ends the watch instead of going silent.
+ */
+import * as grpc from "@grpc/grpc-js";
+import { StorageError } from "../errors.js";
+import type { WatchEvent } from "../interface.js";
+import { closedError, compactedError } from "../util.js";
+import type { EtcdClient } from "./etcd-client.js";
+import { translateError } from "./etcd-client.js";
+import type { EtcdEvent, WatchResponse } from "./etcd-api.js";
+
+/** What a watch needs from its store (revisions are the store's, i.e. etcd's minus the offset). */
+export interface WatchHost {
+  readonly client: EtcdClient;
+  /** etcd revision = store revision + offset. */
+  readonly offset: number;
+  encode(key: string): Buffer;
+  rangeEnd(key: string): Buffer;
+  toEvent(event: EtcdEvent): WatchEvent | undefined;
+  /** Called with every response header's etcd revision. */
+  observe(etcdRevision: number): void;
+  /** Called when etcd reports a compaction (etcd revision). */
+  observeCompaction(etcdRevision: number): void;
+  compactedRevision(): number;
+  isClosed(): boolean;
+  register(watch: DrainableWatch): void;
+  unregister(watch: DrainableWatch): void;
+}
+
+/** What close() does to a live watch: let it deliver up to a revision, then end it. */
+export interface DrainableWatch {
+  drain(storeRevision: number): Promise<void>;
+}
+
+/** How often a draining watch asks etcd for progress until it reaches its target. */
+const PROGRESS_RETRY_MS = 50;
+
+export async function* etcdWatch(host: WatchHost, prefix: string, fromRevision: number, signal: AbortSignal): AsyncGenerator<WatchEvent, void, undefined> {
+  if (!Number.isSafeInteger(fromRevision) || fromRevision < 0) throw new TypeError(`invalid watch revision ${String(fromRevision)}`);
+  if (host.isClosed()) throw closedError(prefix);
+  if (signal.aborted) return;
+  const compacted = host.compactedRevision();
+  if (fromRevision < compacted) throw compactedError(prefix, fromRevision, compacted);
+
+  const queue: WatchEvent[] = [];
+  let failure: Error | undefined;
+  let ended = false;
+  /** Store revision up to which etcd has told us everything (events or a progress notification). */
+  let reached = fromRevision;
+  let drainTarget: number | undefined;
+  let wake: (() => void) | undefined;
+  const wakeUp = (): void => {
+    const resolve = wake;
+    wake = undefined;
+    resolve?.();
+  };
+  const drainWaiters: (() => void)[] = [];
+  const checkDrained = (): void => {
+    if (drainTarget !== undefined && reached >= drainTarget) {
+      for (const resolve of drainWaiters.splice(0)) resolve();
+    }
+  };
+
+  const metadata = new grpc.Metadata();
+  metadata.set("hasleader", "true");
+  const stream = host.client.watchStream(metadata);
+  stream.on("data", (response: WatchResponse) => {
+    if (ended) return;
+    if (response.header.revision > 0) host.observe(response.header.revision);
+    if (response.compactRevision > 0) {
+      host.observeCompaction(response.compactRevision);
+      failure = compactedError(prefix, fromRevision, host.compactedRevision());
+      wakeUp();
+      return;
+    }
+    if (response.canceled) {
+      failure = new StorageError("Unavailable", prefix, { message: `etcd cancelled the watch: ${response.cancelReason}` });
+      wakeUp();
+      return;
+    }
+    for (const event of response.events) {
+      const converted = host.toEvent(event);
+      if (converted === undefined) continue;
+      queue.push(converted);
+      reached = Math.max(reached, converted.revision);
+    }
+    // A response without events (and not the creation) is a progress notification: every
+    // change up to its header revision has been sent.
+    if (response.events.length === 0 && !response.created) reached = Math.max(reached, response.header.revision - host.offset);
+    checkDrained();
+    wakeUp();
+  });
+  stream.on("error", (error: grpc.ServiceError) => {
+    if (ended) return;
+    failure = error.code === grpc.status.CANCELLED && host.isClosed() ? undefined : translateError(error, prefix);
+    if (failure === undefined) ended = true;
+    wakeUp();
+  });
+  stream.on("end", () => {
+    if (!ended && failure === undefined) failure = new StorageError("Unavailable", prefix, { message: "etcd ended the watch stream" });
+    wakeUp();
+  });
+  stream.write({
+    createRequest: {
+      key: host.encode(prefix),
+      rangeEnd: host.rangeEnd(prefix),
+      startRevision: fromRevision + host.offset + 1,
+      progressNotify: true,
+      prevKv: true,
+    },
+  });
+
+  let draining = false;
+  let progressTimer: NodeJS.Timeout | undefined;
+  const drainable: DrainableWatch = {
+    drain(target) {
+      drainTarget = target;
+      return new Promise<void>((resolve) => {
+        drainWaiters.push(() => {
+          draining = true;
+          wakeUp();
+          resolve();
+        });
+        checkDrained();
+        if (!draining) {
+          const ask = (): void => {
+            if (ended || draining) return;
+            stream.write({ progressRequest: {} });
+            progressTimer = setTimeout(ask, PROGRESS_RETRY_MS);
+          };
+          ask();
+        }
+      });
+    },
+  };
+  const onAbort = (): void => {
+    ended = true;
+    queue.length = 0;
+    wakeUp();
+  };
+  signal.addEventListener("abort", onAbort, { once: true });
+  host.register(drainable);
+  try {
+    let last = fromRevision;
+    for (;;) {
+      if (ended) return;
+      if (queue.length === 0) {
+        if (failure !== undefined) throw failure;
+        if (draining) return;
+        await new Promise<void>((resolve) => {
+          wake = resolve;
+        });
+        continue;
+      }
+      const batch = queue.splice(0, queue.length);
+      for (const event of batch) {
+        if (event.revision <= last) continue;
+        if (draining && drainTarget !== undefined && event.revision > drainTarget) return;
+        yield event;
+        if (ended) return;
+        last = event.revision;
+      }
+    }
+  } finally {
+    ended = true;
+    if (progressTimer !== undefined) clearTimeout(progressTimer);
+    for (const resolve of drainWaiters.splice(0)) resolve();
+    host.unregister(drainable);
+    signal.removeEventListener("abort", onAbort);
+    stream.cancel();
+  }
+}
