@@ -1,4 +1,4 @@
-import { mkdirSync } from "node:fs";
+import { mkdirSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import { AdmissionChain } from "../admission/chain.js";
 import { namespaceLifecycle } from "../admission/plugins/namespace-lifecycle.js";
@@ -32,6 +32,7 @@ import type { HealthCheck } from "../server/health/health.js";
 import { createMetrics, type ApiMetrics } from "../server/metrics/metrics.js";
 import { createNonResourceHandler } from "../server/routes.js";
 import type { Storage } from "../storage/index.js";
+import { EtcdStorage } from "../storage/etcd/etcd-storage.js";
 import { MemoryStorage } from "../storage/memory/memory-storage.js";
 import { SqliteStorage } from "../storage/sqlite/sqlite-storage.js";
 import { errorFields, type Logger } from "../util/logger.js";
@@ -73,10 +74,38 @@ export interface ApiServer {
   stop(): Promise<void>;
 }
 
-function openStorage(config: Config): Storage {
-  if (config.storageBackend === "memory") return new MemoryStorage();
-  mkdirSync(config.dataDir, { recursive: true });
-  return SqliteStorage.open(join(config.dataDir, "store.db"));
+/** A store, what must happen before it is read, and the health checks a remote store adds. */
+interface OpenedStorage {
+  readonly storage: Storage;
+  ready(): Promise<void>;
+  readonly readyz: readonly HealthCheck[];
+  readonly livez: readonly HealthCheck[];
+}
+
+function openStorage(config: Config): OpenedStorage {
+  const local = (storage: Storage): OpenedStorage => ({ storage, ready: async () => {}, readyz: [], livez: [] });
+  switch (config.storageBackend) {
+    case "memory":
+      return local(new MemoryStorage());
+    case "sqlite":
+      mkdirSync(config.dataDir, { recursive: true });
+      return local(SqliteStorage.open(join(config.dataDir, "store.db")));
+    case "etcd3": {
+      const read = (file: string | undefined): Buffer | undefined => (file === undefined ? undefined : readFileSync(file));
+      const etcd = EtcdStorage.connect({
+        endpoints: config.etcdServers,
+        tls: { ca: read(config.etcdCaFile), cert: read(config.etcdCertFile), key: read(config.etcdKeyFile) },
+        prefix: config.etcdPrefix,
+        requestTimeoutMs: config.requestTimeoutMs,
+      });
+      return {
+        storage: etcd,
+        ready: () => etcd.ensureReady(),
+        readyz: [{ name: "etcd-readiness", check: () => etcd.checkHealth(config.etcdReadycheckTimeoutMs) }],
+        livez: [{ name: "etcd", check: () => etcd.checkHealth(config.etcdHealthcheckTimeoutMs) }],
+      };
+    }
+  }
 }
 
 /**
@@ -91,7 +120,9 @@ export function composeApiServer(options: ComposeOptions): ApiServer {
   const profile = config.profile;
 
   // 1. Storage.
-  const storage = options.storage ?? openStorage(config);
+  const opened: OpenedStorage =
+    options.storage === undefined ? openStorage(config) : { storage: options.storage, ready: async () => {}, readyz: [], livez: [] };
+  const storage = opened.storage;
 
   // 2. Registry, over one watch cache, with its slots.
   const admission = new AdmissionChain();
@@ -149,10 +180,11 @@ export function composeApiServer(options: ComposeOptions): ApiServer {
   // 7. Health, endpoints and the filter chain.
   let started = false;
   let shuttingDown = false;
-  const livez: HealthCheck[] = [{ name: "ping", check: () => {} }];
+  const livez: HealthCheck[] = [{ name: "ping", check: () => {} }, ...opened.livez];
   const readyz: HealthCheck[] = [
     { name: "ping", check: () => {} },
     { name: "storage", check: () => void storage.currentRevision() },
+    ...opened.readyz,
     {
       name: "bootstrap-namespaces",
       check: () => {
@@ -207,6 +239,7 @@ export function composeApiServer(options: ComposeOptions): ApiServer {
     storage,
     metrics,
     async start() {
+      await opened.ready();
       await registry.start();
       await authorization.start();
       const namespaces = registry.find("", "v1", "namespaces");

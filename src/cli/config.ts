@@ -2,7 +2,7 @@ import type { Profile } from "../api/profile.js";
 import type { AuthorizationConfig } from "../authz/modes.js";
 import type { RuntimeConfig } from "../registry/index.js";
 
-export type StorageBackend = "sqlite" | "memory";
+export type StorageBackend = "sqlite" | "memory" | "etcd3";
 
 /** Everything a server needs to start; flags and library options both produce one. */
 export interface Config {
@@ -18,6 +18,22 @@ export interface Config {
   readonly verbosity: number;
   /** `--etcd-compaction-interval`; 0 disables compaction. */
   readonly compactionIntervalMs: number;
+  /** `--etcd-servers`: client URLs of the etcd members (`--storage-backend etcd3`). */
+  readonly etcdServers: readonly string[];
+  /** `--etcd-cafile`, `--etcd-certfile`, `--etcd-keyfile`: TLS (mutual with the last two) to etcd. */
+  readonly etcdCaFile?: string;
+  readonly etcdCertFile?: string;
+  readonly etcdKeyFile?: string;
+  /** `--etcd-prefix`: the key prefix every object is stored under (default `/registry`). */
+  readonly etcdPrefix: string;
+  /** `--etcd-count-metric-poll-period`: how often object counts are read for `apiserver_storage_objects`; 0 disables. */
+  readonly etcdCountMetricPollPeriodMs: number;
+  /** `--etcd-readycheck-timeout`: how long /readyz waits for etcd before failing. */
+  readonly etcdReadycheckTimeoutMs: number;
+  /** `--etcd-healthcheck-timeout`: how long /livez and /healthz wait for etcd. */
+  readonly etcdHealthcheckTimeoutMs: number;
+  /** `--request-timeout`: the deadline of every storage call to etcd (a request never waits on etcd longer). */
+  readonly requestTimeoutMs: number;
   /** `--shutdown-delay-duration`: how long /readyz fails before the listener stops. */
   readonly shutdownDelayMs: number;
   /** Grace for in-flight requests on stop. */

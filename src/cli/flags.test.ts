@@ -78,3 +78,50 @@ describe("parseArgs()", () => {
       ));
   }
 });
+
+describe("parseArgs() etcd flags", () => {
+  it("reads kube's etcd flags with kube's defaults", () => {
+    const defaults = config([]);
+    assert.equal(defaults?.etcdPrefix, "/registry");
+    assert.deepEqual(defaults?.etcdServers, []);
+    assert.equal(defaults?.etcdReadycheckTimeoutMs, 2_000);
+    assert.equal(defaults?.etcdCountMetricPollPeriodMs, 60_000);
+    assert.equal(defaults?.requestTimeoutMs, 60_000);
+    const parsed = config([
+      "--storage-backend=etcd3",
+      "--etcd-servers=https://127.0.0.1:2379,https://127.0.0.1:22379",
+      "--etcd-servers",
+      "https://127.0.0.1:32379",
+      "--etcd-cafile=/pki/ca.crt",
+      "--etcd-certfile=/pki/client.crt",
+      "--etcd-keyfile=/pki/client.key",
+      "--etcd-prefix=/custom/",
+      "--etcd-count-metric-poll-period=30s",
+      "--etcd-readycheck-timeout=1s",
+      "--request-timeout=10s",
+    ]);
+    assert.equal(parsed?.storageBackend, "etcd3");
+    assert.deepEqual(parsed?.etcdServers, ["https://127.0.0.1:2379", "https://127.0.0.1:22379", "https://127.0.0.1:32379"]);
+    assert.equal(parsed?.etcdCaFile, "/pki/ca.crt");
+    assert.equal(parsed?.etcdCertFile, "/pki/client.crt");
+    assert.equal(parsed?.etcdKeyFile, "/pki/client.key");
+    assert.equal(parsed?.etcdPrefix, "/custom");
+    assert.equal(parsed?.etcdCountMetricPollPeriodMs, 30_000);
+    assert.equal(parsed?.etcdReadycheckTimeoutMs, 1_000);
+    assert.equal(parsed?.requestTimeoutMs, 10_000);
+  });
+
+  for (const [argv, message] of [
+    [["--storage-backend=etcd3"], /--etcd-servers must be specified/],
+    [["--storage-backend=etcd"], /must be sqlite, memory or etcd3/],
+    [["--etcd-servers=127.0.0.1:2379"], /--etcd-servers: must be an http/],
+    [["--etcd-certfile=/a"], /--etcd-certfile and --etcd-keyfile/],
+    [["--etcd-prefix=registry"], /--etcd-prefix: must start with/],
+  ] as const) {
+    it(`rejects ${argv.join(" ")}`, () =>
+      assert.throws(
+        () => parseArgs(argv),
+        (error: unknown) => error instanceof FlagError && message.test(error.message),
+      ));
+  }
+});

@@ -84,10 +84,11 @@ const FLAGS: readonly FlagSpec[] = [
   },
   {
     name: "storage-backend",
-    help: "Storage backend: sqlite (durable, in the data dir) or memory.",
+    help: "Storage backend: sqlite (durable, in the data dir), memory, or etcd3 (the members of --etcd-servers).",
     defaultText: "sqlite",
     apply: (config, value) => {
-      if (value !== "sqlite" && value !== "memory") throw new FlagError(`invalid value "${value}" for flag --storage-backend: must be sqlite or memory`);
+      if (value !== "sqlite" && value !== "memory" && value !== "etcd3")
+        throw new FlagError(`invalid value "${value}" for flag --storage-backend: must be sqlite, memory or etcd3`);
       config.storageBackend = value satisfies StorageBackend;
     },
   },
@@ -116,6 +117,67 @@ const FLAGS: readonly FlagSpec[] = [
     help: "How often history older than one interval is compacted; 0 disables.",
     defaultText: "5m",
     apply: (config, value) => void (config.compactionIntervalMs = parseDurationFlag(value, "etcd-compaction-interval")),
+  },
+  {
+    name: "etcd-servers",
+    help: "Comma-separated etcd client URLs (http:// or https://, all alike); needed by --storage-backend etcd3.",
+    defaultText: "",
+    apply: (config, value) => {
+      const servers = list(value);
+      for (const server of servers) {
+        let url: URL | undefined;
+        try {
+          url = new URL(server);
+        } catch {
+          url = undefined;
+        }
+        if (url === undefined || (url.protocol !== "http:" && url.protocol !== "https:") || url.hostname === "") {
+          throw new FlagError(`invalid value "${server}" in flag --etcd-servers: must be an http:// or https:// URL`);
+        }
+      }
+      config.etcdServers = [...config.etcdServers, ...servers];
+    },
+  },
+  {
+    name: "etcd-cafile",
+    help: "CA bundle that etcd's serving certificates are verified against.",
+    defaultText: "",
+    apply: (config, value) => void (config.etcdCaFile = value),
+  },
+  { name: "etcd-certfile", help: "Client certificate for etcd (mutual TLS).", defaultText: "", apply: (config, value) => void (config.etcdCertFile = value) },
+  { name: "etcd-keyfile", help: "Private key of --etcd-certfile.", defaultText: "", apply: (config, value) => void (config.etcdKeyFile = value) },
+  {
+    name: "etcd-prefix",
+    help: "Prefix of every key the server stores in etcd.",
+    defaultText: "/registry",
+    apply: (config, value) => {
+      if (!value.startsWith("/")) throw new FlagError(`invalid value "${value}" for flag --etcd-prefix: must start with /`);
+      config.etcdPrefix = value.replace(/\/+$/, "");
+    },
+  },
+  {
+    name: "etcd-count-metric-poll-period",
+    help: "How often the number of stored objects per resource is read for apiserver_storage_objects; 0 disables.",
+    defaultText: "1m",
+    apply: (config, value) => void (config.etcdCountMetricPollPeriodMs = parseDurationFlag(value, "etcd-count-metric-poll-period")),
+  },
+  {
+    name: "etcd-readycheck-timeout",
+    help: "How long /readyz waits for etcd to answer before reporting it unready.",
+    defaultText: "2s",
+    apply: (config, value) => void (config.etcdReadycheckTimeoutMs = parseDurationFlag(value, "etcd-readycheck-timeout")),
+  },
+  {
+    name: "etcd-healthcheck-timeout",
+    help: "How long /livez and /healthz wait for etcd to answer.",
+    defaultText: "2s",
+    apply: (config, value) => void (config.etcdHealthcheckTimeoutMs = parseDurationFlag(value, "etcd-healthcheck-timeout")),
+  },
+  {
+    name: "request-timeout",
+    help: "Deadline of every storage call to etcd: a request waits on etcd at most this long (then 504).",
+    defaultText: "1m",
+    apply: (config, value) => void (config.requestTimeoutMs = parseDurationFlag(value, "request-timeout")),
   },
   {
     name: "shutdown-delay-duration",
@@ -314,6 +376,12 @@ export function defaultConfig(): Config {
     profile: ORCH_PROFILE,
     verbosity: 0,
     compactionIntervalMs: 5 * 60_000,
+    etcdServers: [],
+    etcdPrefix: "/registry",
+    etcdCountMetricPollPeriodMs: 60_000,
+    etcdReadycheckTimeoutMs: 2_000,
+    etcdHealthcheckTimeoutMs: 2_000,
+    requestTimeoutMs: 60_000,
     shutdownDelayMs: 0,
     shutdownGraceMs: 30_000,
     anonymousAuth: true,
@@ -365,6 +433,10 @@ export function parseArgs(argv: readonly string[]): ParsedArgs {
     if (error instanceof AuthorizationConfigError) throw new FlagError(error.message);
     throw error;
   }
+  if (config.storageBackend === "etcd3" && config.etcdServers.length === 0)
+    throw new FlagError("--etcd-servers must be specified with --storage-backend etcd3");
+  if ((config.etcdCertFile === undefined) !== (config.etcdKeyFile === undefined))
+    throw new FlagError("--etcd-certfile and --etcd-keyfile must be given together");
   if ((config.tlsCertFile === undefined) !== (config.tlsPrivateKeyFile === undefined)) {
     throw new FlagError("--tls-cert-file and --tls-private-key-file must be given together");
   }

@@ -79,7 +79,29 @@ export class Cacher {
         // Fell behind compaction (or a storage hiccup): re-list and go on; watchers are ended
         // by the reset and resume from their last version (or get 410 and re-list).
         this.onError(error);
+        await this.reload(signal);
+      }
+    }
+  }
+
+  /** Re-lists until it succeeds: a remote store that is down is tried again with a growing pause (at most 2 s). */
+  private async reload(signal: AbortSignal): Promise<void> {
+    for (let pause = 100; !signal.aborted; pause = Math.min(pause * 2, 2000)) {
+      try {
         await this.load();
+        return;
+      } catch (error) {
+        if (signal.aborted || isStorageError(error, "Closed")) return;
+        this.onError(error);
+        await new Promise<void>((resolve) => {
+          const timer = setTimeout(done, pause);
+          function done(): void {
+            clearTimeout(timer);
+            signal.removeEventListener("abort", done);
+            resolve();
+          }
+          signal.addEventListener("abort", done, { once: true });
+        });
       }
     }
   }

@@ -72,8 +72,9 @@ export class EtcdClient {
     this.timeoutMs = options.requestTimeoutMs ?? 10_000;
   }
 
-  range(request: RangeRequest, key: string): Promise<RangeResponse> {
-    return this.unary("/etcdserverpb.KV/Range", CODECS.rangeRequest, CODECS.rangeResponse, request, key);
+  /** A Range; `timeoutMs` overrides the client's deadline (health checks). */
+  range(request: RangeRequest, key: string, timeoutMs?: number): Promise<RangeResponse> {
+    return this.unary("/etcdserverpb.KV/Range", CODECS.rangeRequest, CODECS.rangeResponse, request, key, timeoutMs);
   }
 
   txn(request: TxnRequest, key: string): Promise<TxnResponse> {
@@ -99,6 +100,7 @@ export class EtcdClient {
     responseCodec: MessageCodec<Response>,
     request: Request,
     key: string,
+    timeoutMs = this.timeoutMs,
   ): Promise<Response> {
     return new Promise((resolve, reject) => {
       this.client.makeUnaryRequest(
@@ -107,7 +109,7 @@ export class EtcdClient {
         responseCodec.deserialize,
         request,
         new grpc.Metadata(),
-        { deadline: Date.now() + this.timeoutMs },
+        { deadline: Date.now() + timeoutMs },
         (error, response) => {
           if (error !== null) reject(translateError(error, key));
           else if (response === undefined) reject(new StorageError("Unavailable", key, { message: `etcd ${method}: empty response` }));

@@ -53,6 +53,9 @@ export class EtcdStorage implements Storage {
   /** Oldest readable etcd revision as far as we know (0: nothing compacted). */
   private etcdCompacted = 0;
   private closed = false;
+  /** Set once the compaction point is known; until then every call first learns it. */
+  private initialized = false;
+  private initializing: Promise<void> | undefined;
   private readonly inFlight = new Set<Promise<unknown>>();
   private readonly watches = new Set<DrainableWatch>();
   private readonly host: WatchHost;
@@ -75,21 +78,37 @@ export class EtcdStorage implements Storage {
       },
       compactedRevision: () => this.compactedRevision(),
       isClosed: () => this.closed,
+      ready: () => this.ensureReady(),
       register: (watch) => this.watches.add(watch),
       unregister: (watch) => this.watches.delete(watch),
     };
   }
 
-  /** Connects, learns the current and the compacted revision. Fails when etcd does not answer. */
+  /**
+   * A store whose first call connects and learns etcd's current and compacted revisions (and
+   * tries again on the next call when etcd did not answer). Never fails itself.
+   */
+  static connect(options: EtcdStorageOptions): EtcdStorage {
+    return new EtcdStorage(options);
+  }
+
+  /** Connects and learns the current and the compacted revision; fails when etcd does not answer. */
   static async open(options: EtcdStorageOptions): Promise<EtcdStorage> {
     const storage = new EtcdStorage(options);
     try {
-      await storage.refreshCompacted();
+      await storage.ensureReady();
     } catch (error) {
       storage.client.close();
       throw error;
     }
     return storage;
+  }
+
+  /** Resolves when etcd answers a linearizable read (it has a leader and a quorum) within timeoutMs. */
+  async checkHealth(timeoutMs: number): Promise<void> {
+    if (this.closed) throw closedError("");
+    const response = await this.client.range({ key: this.encode(""), limit: 1, countOnly: true }, "", timeoutMs);
+    this.observe(response.header.revision);
   }
 
   /** The etcd revision right now (one linearizable read); also advances currentRevision(). */
@@ -362,10 +381,25 @@ export class EtcdStorage implements Storage {
     return { type, key, revision, value: decodeValue(kv.value), previous };
   }
 
-  /** Runs an operation unless closed, and lets close() wait for it. */
+  /** Connects and learns etcd's revisions (once; again after a failure). */
+  ensureReady(): Promise<void> {
+    if (this.initialized) return Promise.resolve();
+    this.initializing ??= this.refreshCompacted().then(
+      () => {
+        this.initialized = true;
+      },
+      (error: unknown) => {
+        this.initializing = undefined;
+        throw error;
+      },
+    );
+    return this.initializing;
+  }
+
+  /** Runs an operation unless closed (once the store is initialized), and lets close() wait for it. */
   private track<T>(key: string, operation: () => Promise<T>): Promise<T> {
     if (this.closed) return Promise.reject(closedError(key));
-    const promise = operation();
+    const promise = this.initialized ? operation() : this.ensureReady().then(operation);
     this.inFlight.add(promise);
     const forget = (): void => {
       this.inFlight.delete(promise);

@@ -26,6 +26,8 @@ export interface WatchHost {
   observeCompaction(etcdRevision: number): void;
   compactedRevision(): number;
   isClosed(): boolean;
+  /** Resolves once the store knows etcd's compaction point. */
+  ready(): Promise<void>;
   register(watch: DrainableWatch): void;
   unregister(watch: DrainableWatch): void;
 }
@@ -41,6 +43,8 @@ const PROGRESS_RETRY_MS = 50;
 export async function* etcdWatch(host: WatchHost, prefix: string, fromRevision: number, signal: AbortSignal): AsyncGenerator<WatchEvent, void, undefined> {
   if (!Number.isSafeInteger(fromRevision) || fromRevision < 0) throw new TypeError(`invalid watch revision ${String(fromRevision)}`);
   if (host.isClosed()) throw closedError(prefix);
+  if (signal.aborted) return;
+  await host.ready();
   if (signal.aborted) return;
   const compacted = host.compactedRevision();
   if (fromRevision < compacted) throw compactedError(prefix, fromRevision, compacted);
