@@ -37,7 +37,7 @@ describe("orch-apiserver flags", () => {
   const invalid: [string, RegExp][] = [
     ["--secure-port=abc", /invalid value "abc" for flag --secure-port/],
     ["--secure-port=70000", /invalid value "70000" for flag --secure-port/],
-    ["--storage-backend=nope", /invalid value "nope" for flag --storage-backend: must be sqlite or memory/],
+    ["--storage-backend=nope", /invalid value "nope" for flag --storage-backend: must be sqlite, memory or etcd3/],
     ["--etcd-compaction-interval=5 parsecs", /invalid value "5 parsecs" for flag --etcd-compaction-interval/],
     ["--compat=openshift", /invalid value "openshift" for flag --compat/],
   ];

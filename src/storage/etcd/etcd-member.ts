@@ -4,7 +4,9 @@
  * killed and removed by `stop()` and, as a last resort, when the process exits.
  */
 import { type ChildProcess, spawn } from "node:child_process";
-import { existsSync, mkdtempSync, rmSync } from "node:fs";
+import { existsSync, mkdtempSync, readFileSync, rmSync } from "node:fs";
+import { get as httpGet } from "node:http";
+import { get as httpsGet } from "node:https";
 import { createServer } from "node:net";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
@@ -37,6 +39,8 @@ export interface EtcdClusterOptions {
   readonly startTimeoutMs?: number;
   /** Extra etcd flags for every member. */
   readonly extraArgs?: readonly string[];
+  /** Serve clients over TLS with this certificate, and require client certificates issued by the CA (PEM files). */
+  readonly tls?: { readonly caFile: string; readonly certFile: string; readonly keyFile: string };
 }
 
 const ETCD_BINARY = process.env.ORCH_TEST_ETCD ?? "/usr/bin/etcd";
@@ -56,7 +60,7 @@ export async function startEtcdCluster(options: EtcdClusterOptions = {}): Promis
   const ports = await freePorts(size * 2);
   const specs = Array.from({ length: size }, (_, i) => ({
     name: `m${i}`,
-    clientUrl: `http://127.0.0.1:${ports[2 * i]}`,
+    clientUrl: `${options.tls === undefined ? "http" : "https"}://127.0.0.1:${ports[2 * i]}`,
     peerUrl: `http://127.0.0.1:${ports[2 * i + 1]}`,
     dataDir: join(root, `m${i}`),
   }));
@@ -79,6 +83,9 @@ export async function startEtcdCluster(options: EtcdClusterOptions = {}): Promis
       // Fast elections keep fault tests short.
       "--heartbeat-interval=50",
       "--election-timeout=500",
+      ...(options.tls === undefined
+        ? []
+        : [`--cert-file=${options.tls.certFile}`, `--key-file=${options.tls.keyFile}`, `--trusted-ca-file=${options.tls.caFile}`, "--client-cert-auth"]),
       ...(options.extraArgs ?? []),
     ];
     const launch = (): void => {
@@ -109,7 +116,7 @@ export async function startEtcdCluster(options: EtcdClusterOptions = {}): Promis
       async restart() {
         if (member.running) return;
         launch();
-        await waitHealthy([member], 20_000);
+        await waitHealthy([member], 20_000, options.tls);
       },
     };
     launch();
@@ -127,7 +134,7 @@ export async function startEtcdCluster(options: EtcdClusterOptions = {}): Promis
     },
   };
   try {
-    await waitHealthy(members, options.startTimeoutMs ?? 30_000);
+    await waitHealthy(members, options.startTimeoutMs ?? 30_000, options.tls);
   } catch (error) {
     await cluster.stop();
     throw error;
@@ -136,14 +143,13 @@ export async function startEtcdCluster(options: EtcdClusterOptions = {}): Promis
 }
 
 /** Waits until every member answers /health with health "true" (it has a leader). */
-async function waitHealthy(members: readonly EtcdMember[], timeoutMs: number): Promise<void> {
+async function waitHealthy(members: readonly EtcdMember[], timeoutMs: number, tls: EtcdClusterOptions["tls"]): Promise<void> {
   const deadline = Date.now() + timeoutMs;
   for (const member of members) {
     for (;;) {
       if (!member.running) throw new Error(`etcd member ${member.name} exited while starting`);
       try {
-        const response = await fetch(`${member.clientUrl}/health`, { signal: AbortSignal.timeout(1000) });
-        const body: unknown = await response.json();
+        const body = await healthOf(member.clientUrl, tls);
         if (typeof body === "object" && body !== null && "health" in body && body.health === "true") break;
       } catch {
         // not listening yet
@@ -152,6 +158,28 @@ async function waitHealthy(members: readonly EtcdMember[], timeoutMs: number): P
       await new Promise((resolve) => setTimeout(resolve, 50));
     }
   }
+}
+
+/** GET /health of a member (over mutual TLS when the cluster uses it), parsed. */
+function healthOf(url: string, tls: EtcdClusterOptions["tls"]): Promise<unknown> {
+  return new Promise((resolve, reject) => {
+    const options = tls === undefined ? {} : { ca: readFileSync(tls.caFile), cert: readFileSync(tls.certFile), key: readFileSync(tls.keyFile) };
+    const get = tls === undefined ? httpGet : httpsGet;
+    const request = get(`${url}/health`, { ...options, timeout: 1000 }, (response) => {
+      let text = "";
+      response.setEncoding("utf8");
+      response.on("data", (chunk: string) => (text += chunk));
+      response.on("end", () => {
+        try {
+          resolve(JSON.parse(text));
+        } catch (error) {
+          reject(error);
+        }
+      });
+    });
+    request.on("timeout", () => request.destroy(new Error("timeout")));
+    request.on("error", reject);
+  });
 }
 
 /** Distinct free loopback ports (bound together, then released, so they differ from each other). */
