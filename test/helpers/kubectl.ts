@@ -66,6 +66,16 @@ export function resolveKubectl(name: KubectlVersionName = "default"): KubectlVer
   return chosen;
 }
 
+/** The named versions resolved, each release once (oldest and newest are one when only one is installed). */
+export function resolveKubectls(names: readonly KubectlVersionName[]): KubectlVersion[] {
+  const releases = new Map<string, KubectlVersion>();
+  for (const name of names) {
+    const release = resolveKubectl(name);
+    releases.set(release.version, release);
+  }
+  return [...releases.values()];
+}
+
 function defaultVersion(): KubectlVersionName {
   const override = process.env["ORCH_TEST_KUBECTL"];
   if (override !== undefined && override !== "") {
