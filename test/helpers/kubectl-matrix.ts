@@ -14,7 +14,17 @@ import { parse } from "yaml";
 import { apiGroup, type Profile } from "../../src/api/profile.js";
 import { TEST_CSR_REQUEST } from "../../src/testing/csr.js";
 import { json, request } from "./http.js";
-import { kubectlFor, kubectlVersions, parseTable, type Kubectl, type KubectlResult, type KubectlVersion } from "./kubectl.js";
+import {
+  kubectlDirectory,
+  kubectlFor,
+  kubectlVersions,
+  NEWEST_SUPPORTED_MINOR,
+  OLDEST_SUPPORTED_MINOR,
+  parseTable,
+  type Kubectl,
+  type KubectlResult,
+  type KubectlVersion,
+} from "./kubectl.js";
 import { startTestServer, type TestServer } from "./server.js";
 import { waitFor } from "./wait.js";
 
@@ -418,12 +428,18 @@ function describeOne(profile: Profile, version: KubectlVersion): void {
 
 /**
  * The installed releases split into `parts` groups of neighbouring versions (oldest first), so
- * the matrix spreads over several test files the runner can run side by side. Fails when none
- * is installed: the matrix must never pass by running nothing.
+ * the matrix spreads over several test files the runner can run side by side. Fails when a
+ * supported release is missing: the matrix must never pass by running less.
  */
 export function kubectlVersionGroup(part: number, parts: number): readonly KubectlVersion[] {
   const versions = kubectlVersions();
-  assert.ok(versions.length > 0, "no kubectl.1.N found beside gcloud: run scripts/install-test-deps.sh");
+  const found = new Set(versions.map((release) => release.minor));
+  for (let minor = OLDEST_SUPPORTED_MINOR; minor <= NEWEST_SUPPORTED_MINOR; minor++) {
+    assert.ok(
+      found.has(minor),
+      `kubectl.1.${minor} not found in ${kubectlDirectory()}: the matrix needs every supported release (scripts/install-test-deps.sh checks them)`,
+    );
+  }
   const size = Math.ceil(versions.length / parts);
   return versions.slice(part * size, (part + 1) * size);
 }
