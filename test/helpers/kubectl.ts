@@ -56,9 +56,10 @@ export type KubectlVersionName = "oldest" | "newest" | "default" | `1.${number}`
 export function resolveKubectl(name: KubectlVersionName = "default"): KubectlVersion {
   const versions = kubectlVersions();
   const wanted = name === "default" ? defaultVersion() : name;
-  const chosen = wanted === "oldest" ? versions[0] : wanted === "newest" ? versions[versions.length - 1] : versions.find((v) => v.version === wanted);
+  const chosen =
+    wanted === "oldest" ? versions[0] : wanted === "newest" ? versions[versions.length - 1] : versions.find((release) => release.version === wanted);
   if (chosen === undefined) {
-    const have = versions.map((v) => v.version).join(", ") || "none";
+    const have = versions.map((release) => release.version).join(", ") || "none";
     throw new Error(
       `kubectl ${wanted} not found in ${kubectlDirectory()} (installed: ${have}); the integration tests need kubectl.1.${OLDEST_SUPPORTED_MINOR} … kubectl.1.${NEWEST_SUPPORTED_MINOR} from the Google Cloud SDK (scripts/install-test-deps.sh checks them)`,
     );
