@@ -4,8 +4,9 @@
 # /usr/bin/python3) and etcd-server (the etcd storage backend's tests). When all of them are installed
 # this does nothing (one dpkg query); otherwise it runs `apt-get update` once and installs the missing
 # ones (as root, as CI runs it; elsewhere through sudo when there is one).
-# kubectl: the pinned client the integration tests drive (kubectl.1.30) ships with the machine image;
-# fail early and clearly if it is missing rather than half-way through the suite.
+# kubectl: the integration tests drive every pinned release kubectl.1.27 … kubectl.1.33 that ships
+# with the Google Cloud SDK beside gcloud; fail early and clearly if one is missing rather than half-way
+# through the suite (test/helpers/kubectl.ts finds them the same way).
 set -euo pipefail
 
 DEBIAN_PACKAGES=(python3-kubernetes etcd-server)
@@ -35,8 +36,19 @@ if [ "${#missing[@]}" -gt 0 ]; then
   "${as_root[@]}" env DEBIAN_FRONTEND=noninteractive apt-get -o DPkg::Lock::Timeout=600 install -y -qq --no-install-recommends "${missing[@]}"
 fi
 
-KUBECTL=/usr/lib/google-cloud-sdk/bin/kubectl.1.30
-if [ ! -x "$KUBECTL" ]; then
-  echo "install-test-deps: $KUBECTL is missing; the integration tests drive this pinned kubectl" >&2
+KUBECTL_MINORS=(27 28 29 30 31 32 33)
+if command -v gcloud >/dev/null 2>&1; then
+  kubectl_dir=$(dirname "$(readlink -f "$(command -v gcloud)")")
+else
+  kubectl_dir=/usr/lib/google-cloud-sdk/bin
+fi
+missing_kubectl=()
+for minor in "${KUBECTL_MINORS[@]}"; do
+  if [ ! -x "$kubectl_dir/kubectl.1.$minor" ]; then
+    missing_kubectl+=("kubectl.1.$minor")
+  fi
+done
+if [ "${#missing_kubectl[@]}" -gt 0 ]; then
+  echo "install-test-deps: ${missing_kubectl[*]} missing from $kubectl_dir; the integration tests drive every kubectl 1.${KUBECTL_MINORS[0]} … 1.${KUBECTL_MINORS[-1]} of the Google Cloud SDK (install its kubectl component)" >&2
   exit 1
 fi

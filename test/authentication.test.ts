@@ -98,6 +98,19 @@ describe("authentication: every credential type over TLS", () => {
       assert.deepEqual(me.groups, ["system:masters", "system:authenticated"]);
     });
 
+    it("SelfSubjectReview is answered at v1beta1 too once --runtime-config turns it on (kubectl 1.27's auth whoami)", async () => {
+      const result = await request(test.admin, "POST", `/apis/${AUTHN}/v1beta1/selfsubjectreviews`, {
+        body: { apiVersion: `${AUTHN}/v1beta1`, kind: "SelfSubjectReview" },
+      });
+      assert.equal(result.status, 201, result.body);
+      const review = json(result);
+      assert.equal(review["apiVersion"], `${AUTHN}/v1beta1`);
+      assert.deepEqual((review["status"] as { userInfo?: unknown } | undefined)?.userInfo, {
+        username: "orch-admin",
+        groups: ["system:masters", "system:authenticated"],
+      });
+    });
+
     it("a certificate no trusted CA issued is 401", async () => {
       const forged = await selfSignedClientCertificate("orch-admin", ["system:masters"]);
       assertUnauthorized(await request({ ...anonymous, ...forged }, "GET", "/api/v1/namespaces"));

@@ -14,7 +14,7 @@ import { generateCa, issueServing } from "../src/cli/pki-generate.js";
 import { writeWebhookConfig } from "./helpers/auth-fixtures.js";
 import { runCli } from "./helpers/cli.js";
 import { json, request, type Credentials } from "./helpers/http.js";
-import { kubectlFor, parseTable, type Kubectl, type KubectlResult } from "./helpers/kubectl.js";
+import { kubectlFor, parseTable, resolveKubectl, type Kubectl, type KubectlResult } from "./helpers/kubectl.js";
 import { makeTempDir, removeDir, startTestServer, type TestServer } from "./helpers/server.js";
 import { waitFor } from "./helpers/wait.js";
 
@@ -78,7 +78,7 @@ function manifestFile(server: TestServer, name: string, value: unknown): string 
   return path;
 }
 
-describe("RBAC with kubectl 1.30 (--compat kubernetes)", () => {
+describe(`RBAC with kubectl ${resolveKubectl("default").version} (--compat kubernetes)`, () => {
   let server: TestServer;
   let tokenDir: string;
   let admin: Kubectl;

@@ -1,4 +1,4 @@
-// Real kubectl v1.30 against the built-in catalogue's schemas: explain (OpenAPI v3), client-side
+// Real kubectl (the default release, see helpers/kubectl.ts) against the built-in catalogue's schemas: explain (OpenAPI v3), client-side
 // apply of a multi-document manifest (strategic merge patches computed from the served schemas),
 // diff, server-side field validation, in both product-name profiles.
 import assert from "node:assert/strict";
@@ -7,7 +7,9 @@ import { join } from "node:path";
 import { before, describe, it } from "node:test";
 import { stringify } from "yaml";
 import { apiGroup, KUBERNETES_PROFILE, ORCH_PROFILE } from "../src/api/profile.js";
-import { kubectlFor, parseTable, type Kubectl, type KubectlResult } from "./helpers/kubectl.js";
+import { kubectlFor, parseTable, resolveKubectl, type Kubectl, type KubectlResult } from "./helpers/kubectl.js";
+
+const KUBECTL = resolveKubectl("default");
 import { useTestServer } from "./helpers/server.js";
 
 function ok(result: KubectlResult): string {
@@ -73,7 +75,7 @@ function documents(groups: { networking: string; rbac: string }, manifest: Manif
 }
 
 for (const profile of [ORCH_PROFILE, KUBERNETES_PROFILE]) {
-  describe(`kubectl 1.30 and the catalogue's schemas (${profile.name} profile)`, () => {
+  describe(`kubectl ${KUBECTL.version} and the catalogue's schemas (${profile.name} profile)`, () => {
     const server = useTestServer({ profile });
     let kubectl: Kubectl;
     let count = 0;
@@ -87,7 +89,7 @@ for (const profile of [ORCH_PROFILE, KUBERNETES_PROFILE]) {
     const second: Manifest = { replicas: 3, image: "nginx:1.26", sidecar: false, data: { a: "1", c: "3" }, path: "/app", verbs: ["get", "list"] };
 
     before(() => {
-      kubectl = kubectlFor(server().server.kubeconfigPath, server().dataDir);
+      kubectl = kubectlFor(server().server.kubeconfigPath, server().dataDir, KUBECTL);
     });
 
     it("api-resources lists every resource of the catalogue, as kube 1.30 lists those groups", async () => {

@@ -1,4 +1,4 @@
-// Real kubectl v1.30 approving and denying CertificateSigningRequests through the `approval`
+// Real kubectl (the default release) approving and denying CertificateSigningRequests through the `approval`
 // sub-resource. kubectl's certificate commands hard-code kube's group name, so this runs under
 // the kubernetes profile (`--compat kubernetes`), as users of those commands would.
 import assert from "node:assert/strict";
@@ -6,7 +6,9 @@ import { writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { before, describe, it } from "node:test";
 import { apiGroup, KUBERNETES_PROFILE } from "../src/api/profile.js";
-import { kubectlFor, type Kubectl, type KubectlResult } from "./helpers/kubectl.js";
+import { kubectlFor, resolveKubectl, type Kubectl, type KubectlResult } from "./helpers/kubectl.js";
+
+const KUBECTL = resolveKubectl("default");
 import { useTestServer } from "./helpers/server.js";
 import { TEST_CSR_REQUEST } from "../src/testing/csr.js";
 
@@ -22,7 +24,7 @@ interface Csr {
   readonly status: { readonly conditions?: readonly { readonly type: string; readonly status: string; readonly reason?: string }[] };
 }
 
-describe("kubectl 1.30 certificate approve / deny (kubernetes profile)", () => {
+describe(`kubectl ${KUBECTL.version} certificate approve / deny (kubernetes profile)`, () => {
   const server = useTestServer({ profile });
   let kubectl: Kubectl;
   const create = async (name: string): Promise<void> => {
@@ -41,7 +43,7 @@ describe("kubectl 1.30 certificate approve / deny (kubernetes profile)", () => {
   const read = async (name: string): Promise<Csr> => JSON.parse(ok(await kubectl(["get", "csr", name, "-o", "json"]))) as Csr;
 
   before(() => {
-    kubectl = kubectlFor(server().server.kubeconfigPath, server().dataDir);
+    kubectl = kubectlFor(server().server.kubeconfigPath, server().dataDir, KUBECTL);
   });
 
   it("approve adds an Approved condition through the approval sub-resource, and get csr shows it", async () => {

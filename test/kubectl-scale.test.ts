@@ -1,9 +1,11 @@
-// Real kubectl v1.30 scaling through the `scale` sub-resource (discovery names it autoscaling/v1 Scale).
+// Real kubectl (the default release) scaling through the `scale` sub-resource (discovery names it autoscaling/v1 Scale).
 import assert from "node:assert/strict";
 import { writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { before, describe, it } from "node:test";
-import { kubectlFor, type Kubectl, type KubectlResult } from "./helpers/kubectl.js";
+import { kubectlFor, resolveKubectl, type Kubectl, type KubectlResult } from "./helpers/kubectl.js";
+
+const KUBECTL = resolveKubectl("default");
 import { useTestServer } from "./helpers/server.js";
 
 function ok(result: KubectlResult): string {
@@ -13,12 +15,12 @@ function ok(result: KubectlResult): string {
 
 const template = (app: string) => ({ metadata: { labels: { app } }, spec: { containers: [{ name: "c", image: "busybox:1.36" }] } });
 
-describe("kubectl scale", () => {
+describe(`kubectl ${KUBECTL.version} scale`, () => {
   const server = useTestServer();
   let kubectl: Kubectl;
 
   before(async () => {
-    kubectl = kubectlFor(server().server.kubeconfigPath, server().dataDir);
+    kubectl = kubectlFor(server().server.kubeconfigPath, server().dataDir, KUBECTL);
     const manifest = join(server().dataDir, "workloads.json");
     const items = [
       {

@@ -1,4 +1,4 @@
-// Real kubectl v1.30 printing the server's Tables: headers (with and without -o wide) and one row
+// Real kubectl (the default release) printing the server's Tables: headers (with and without -o wide) and one row
 // per kind, cells computed by the server as kube's printers compute them. kubectl asks for Tables
 // in kube's meta group; the orch profile answers that spelling too, so both profiles print alike.
 import assert from "node:assert/strict";
@@ -6,7 +6,9 @@ import { writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { before, describe, it } from "node:test";
 import { apiGroup, KUBERNETES_PROFILE, ORCH_PROFILE } from "../src/api/profile.js";
-import { kubectlFor, type Kubectl, type KubectlResult } from "./helpers/kubectl.js";
+import { kubectlFor, resolveKubectl, type Kubectl, type KubectlResult } from "./helpers/kubectl.js";
+
+const KUBECTL = resolveKubectl("default");
 import { useTestServer } from "./helpers/server.js";
 import { waitFor } from "./helpers/wait.js";
 import { TEST_CSR_REQUEST } from "../src/testing/csr.js";
@@ -41,7 +43,7 @@ function row(rows: readonly Record<string, string>[], name: string): Record<stri
 }
 
 for (const profile of [ORCH_PROFILE, KUBERNETES_PROFILE]) {
-  describe(`kubectl 1.30 prints the server's tables (${profile.name} profile)`, () => {
+  describe(`kubectl ${KUBECTL.version} prints the server's tables (${profile.name} profile)`, () => {
     const server = useTestServer({ profile });
     let kubectl: Kubectl;
     let count = 0;
@@ -55,7 +57,7 @@ for (const profile of [ORCH_PROFILE, KUBERNETES_PROFILE]) {
     };
 
     before(() => {
-      kubectl = kubectlFor(server().server.kubeconfigPath, server().dataDir);
+      kubectl = kubectlFor(server().server.kubeconfigPath, server().dataDir, KUBECTL);
     });
 
     it("get deployments: READY UP-TO-DATE AVAILABLE; -o wide adds CONTAINERS IMAGES SELECTOR", async () => {

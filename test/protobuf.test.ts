@@ -1,7 +1,6 @@
 // The protobuf wire format against real clients: kubectl 1.32/1.33 (which post built-in kinds as
 // protobuf) and raw requests decoded with the server's own codec.
 import assert from "node:assert/strict";
-import { existsSync } from "node:fs";
 import https from "node:https";
 import { before, describe, it } from "node:test";
 import { parse } from "yaml";
@@ -14,7 +13,8 @@ import { kubectlFor, type Kubectl, type KubectlResult } from "./helpers/kubectl.
 import { useTestServer } from "./helpers/server.js";
 import { waitFor } from "./helpers/wait.js";
 
-const NEW_KUBECTLS = ["1.33", "1.32"].map((version) => `/usr/lib/google-cloud-sdk/bin/kubectl.${version}`);
+/** The releases that post built-in kinds as protobuf, resolved by test/helpers/kubectl.ts. */
+const NEW_KUBECTLS = ["1.33", "1.32"] as const;
 const ORCH_PB = "application/vnd.orch.protobuf";
 const KUBE_PB = "application/vnd.kubernetes.protobuf";
 /**
@@ -114,14 +114,12 @@ describe("protobuf with kubectl 1.33 and 1.32 (orch profile)", () => {
   const server = useTestServer({ watchCacheSize: 100 });
   const codec = protobufCodec(ORCH_PROFILE);
 
-  for (const binary of NEW_KUBECTLS) {
-    const version = binary.slice(binary.lastIndexOf(".", binary.length - 4) + 1);
+  for (const version of NEW_KUBECTLS) {
     describe(`kubectl ${version}`, () => {
       let kubectl: Kubectl;
       const ns = `pb-${version.replace(".", "-")}`;
       before(() => {
-        assert.ok(existsSync(binary), `${binary} is not installed`);
-        kubectl = kubectlFor(server().server.kubeconfigPath, `${server().dataDir}/kubectl-${version}`, binary);
+        kubectl = kubectlFor(server().server.kubeconfigPath, `${server().dataDir}/kubectl-${version}`, version);
       });
 
       it("create namespace, configmap, secret, deployment (protobuf bodies) and get them back as YAML", async () => {
@@ -326,7 +324,7 @@ describe("protobuf without the watch cache, and kubectl 1.33 under --compat kube
   const codec = protobufCodec(KUBERNETES_PROFILE);
   let kubectl: Kubectl;
   before(() => {
-    kubectl = kubectlFor(server().server.kubeconfigPath, `${server().dataDir}/kubectl`, NEW_KUBECTLS[0] ?? "");
+    kubectl = kubectlFor(server().server.kubeconfigPath, `${server().dataDir}/kubectl`, NEW_KUBECTLS[0]);
   });
 
   it("a plain (storage) watch streams the same frames", async () => {

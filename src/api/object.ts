@@ -53,6 +53,23 @@ export function asObject(value: unknown): ApiObject | undefined {
   return value as ApiObject;
 }
 
+/** The metadata collections kube declares `omitempty`: an empty one is the same as none. */
+const OMIT_EMPTY_METADATA = ["labels", "annotations", "finalizers", "ownerReferences"] as const;
+
+/**
+ * Removes, in place, empty `labels`, `annotations`, `finalizers` and `ownerReferences` from an
+ * object the caller owns (a decoded body, a patch result). kube decodes into structs whose
+ * omitempty drops them, so `{"annotations":{}}` (kubectl diff and apply send it) changes nothing
+ * and is never stored or echoed. managedFields is left alone: an empty list there means "reset".
+ */
+export function omitEmptyMetadataInPlace(object: ApiObject): void {
+  const metadata = object.metadata;
+  for (const key of OMIT_EMPTY_METADATA) {
+    const value: unknown = metadata[key];
+    if (value === null || (Array.isArray(value) && value.length === 0) || (isPlainObject(value) && Object.keys(value).length === 0)) delete metadata[key];
+  }
+}
+
 /** Deep copy through JSON: objects in the pipeline are plain JSON. */
 export function cloneObject<T>(value: T): T {
   return structuredClone(value);

@@ -1,5 +1,5 @@
 import { ApiError, badRequest, methodNotAllowed } from "../api/errors.js";
-import { asObject, isPlainObject, type ApiObject } from "../api/object.js";
+import { asObject, isPlainObject, omitEmptyMetadataInPlace, type ApiObject } from "../api/object.js";
 import { metaGroup, type Profile } from "../api/profile.js";
 import { bodyFormat, decodeBody, type BodyFormat } from "../codec/decode.js";
 import { negotiate, type ProtobufWire, type Representation } from "../codec/negotiate.js";
@@ -70,6 +70,7 @@ export function createResourceHandler(options: ResourceHandlerOptions): (context
     const decoded = decodeWithFieldValidation(context, await context.request.body(MAX_BODY_BYTES), format, mode, wire?.codec);
     const object = asObject(decoded.value);
     if (object === undefined) throw badRequest("the request body must be a JSON object");
+    omitEmptyMetadataInPlace(object);
     return { object, fieldValidation: decoded.fieldValidation };
   }
 
@@ -226,6 +227,7 @@ async function patchObject(store: Store, format: BodyFormat, current: ApiObject 
   if (current === undefined) throw store.translate(new ApiError(404, "NotFound", "not found"));
   const patched = asObject(applyPatch(format, current, patch, store.fieldType));
   if (patched === undefined) throw badRequest("the patched object must be a JSON object");
+  omitEmptyMetadataInPlace(patched);
   return patched;
 }
 

@@ -1,9 +1,96 @@
 import { execFile, spawn, type ChildProcess } from "node:child_process";
-import { existsSync, mkdirSync } from "node:fs";
-import { join } from "node:path";
+import { existsSync, mkdirSync, readdirSync, realpathSync } from "node:fs";
+import { dirname, join } from "node:path";
+import { ORCH_PROFILE } from "../../src/api/profile.js";
 
-/** The pinned client the suite runs against; other versions are not what we claim to support. */
-export const KUBECTL = "/usr/lib/google-cloud-sdk/bin/kubectl.1.30";
+/** One pinned kubectl release installed beside gcloud (`kubectl.1.27` … `kubectl.1.33`). */
+export interface KubectlVersion {
+  /** `major.minor`, e.g. `1.30`. */
+  readonly version: string;
+  readonly minor: number;
+  readonly path: string;
+}
+
+/** The oldest and newest kubectl the suite supports; install-test-deps.sh checks the same range. */
+export const OLDEST_SUPPORTED_MINOR = 27;
+export const NEWEST_SUPPORTED_MINOR = 33;
+
+/**
+ * The Google Cloud SDK's bin directory, where the pinned kubectl releases live: the directory of
+ * the real `gcloud` on PATH, or the SDK's usual place when gcloud is not on PATH.
+ */
+export function kubectlDirectory(): string {
+  for (const directory of (process.env["PATH"] ?? "").split(":")) {
+    if (directory === "") continue;
+    const candidate = join(directory, "gcloud");
+    if (existsSync(candidate)) return dirname(realpathSync(candidate));
+  }
+  return "/usr/lib/google-cloud-sdk/bin";
+}
+
+let discovered: readonly KubectlVersion[] | undefined;
+
+/** Every `kubectl.1.N` in {@link kubectlDirectory}, oldest first. Cached for the process. */
+export function kubectlVersions(): readonly KubectlVersion[] {
+  if (discovered !== undefined) return discovered;
+  const directory = kubectlDirectory();
+  const found: KubectlVersion[] = [];
+  for (const name of existsSync(directory) ? readdirSync(directory) : []) {
+    const match = /^kubectl\.1\.(\d+)$/.exec(name);
+    if (match?.[1] === undefined) continue;
+    const minor = Number(match[1]);
+    found.push({ version: `1.${minor}`, minor, path: join(directory, name) });
+  }
+  found.sort((a, b) => a.minor - b.minor);
+  discovered = found;
+  return found;
+}
+
+/**
+ * `oldest`, `newest`, `default` or a `1.N` version. `default` is `$ORCH_TEST_KUBECTL` when set,
+ * else the release whose API the server serves (the profile's gitVersion, v1.30).
+ */
+export type KubectlVersionName = "oldest" | "newest" | "default" | `1.${number}`;
+
+/** Resolves a named version to an installed kubectl; throws naming what is missing. */
+export function resolveKubectl(name: KubectlVersionName = "default"): KubectlVersion {
+  const versions = kubectlVersions();
+  const wanted = name === "default" ? defaultVersion() : name;
+  const chosen =
+    wanted === "oldest" ? versions[0] : wanted === "newest" ? versions[versions.length - 1] : versions.find((release) => release.version === wanted);
+  if (chosen === undefined) {
+    const have = versions.map((release) => release.version).join(", ") || "none";
+    throw new Error(
+      `kubectl ${wanted} not found in ${kubectlDirectory()} (installed: ${have}); the integration tests need kubectl.1.${OLDEST_SUPPORTED_MINOR} … kubectl.1.${NEWEST_SUPPORTED_MINOR} from the Google Cloud SDK (scripts/install-test-deps.sh checks them)`,
+    );
+  }
+  return chosen;
+}
+
+/** The named versions resolved, each release once (oldest and newest are one when only one is installed). */
+export function resolveKubectls(names: readonly KubectlVersionName[]): KubectlVersion[] {
+  const releases = new Map<string, KubectlVersion>();
+  for (const name of names) {
+    const release = resolveKubectl(name);
+    releases.set(release.version, release);
+  }
+  return [...releases.values()];
+}
+
+function defaultVersion(): KubectlVersionName {
+  const override = process.env["ORCH_TEST_KUBECTL"];
+  if (override !== undefined && override !== "") {
+    if (isVersionName(override)) return override;
+    throw new Error(`ORCH_TEST_KUBECTL=${override}: expected oldest, newest or 1.N`);
+  }
+  const served = /^v1\.(\d+)\./.exec(ORCH_PROFILE.gitVersion)?.[1];
+  if (served === undefined) throw new Error(`cannot read a minor version from gitVersion ${ORCH_PROFILE.gitVersion}`);
+  return `1.${Number(served)}`;
+}
+
+function isVersionName(value: string): value is KubectlVersionName {
+  return value === "oldest" || value === "newest" || value === "default" || /^1\.\d+$/.test(value);
+}
 
 export interface KubectlResult {
   /** Exit code; -1 when killed by a signal (e.g. the timeout). */
@@ -12,15 +99,12 @@ export interface KubectlResult {
   readonly stderr: string;
 }
 
-/** Throws a clear error when the pinned kubectl is not installed. */
-export function requireKubectl(): void {
-  if (!existsSync(KUBECTL)) throw new Error(`pinned kubectl not found at ${KUBECTL}: these tests need kubectl v1.30 from the Google Cloud SDK`);
-}
-
 export type Kubectl = ((args: readonly string[], options?: { readonly timeoutMs?: number }) => Promise<KubectlResult>) & {
   /** Starts a long-running kubectl (e.g. `get -w`); stop it with `stop()`. */
   spawn(args: readonly string[]): KubectlProcess;
   readonly kubeconfigPath: string;
+  /** The release this function runs. */
+  readonly version: KubectlVersion;
 };
 
 export interface KubectlProcess {
@@ -32,19 +116,20 @@ export interface KubectlProcess {
 }
 
 /**
- * A kubectl bound to one kubeconfig, with its discovery/HTTP cache in `cacheDir` so runs never
- * share (possibly stale) discovery with other servers on the same port.
+ * A kubectl of release `version` bound to one kubeconfig, with its discovery/HTTP cache in
+ * `cacheDir` (per release) so runs never share (possibly stale) discovery with other servers on
+ * the same port or with other releases.
  */
-export function kubectlFor(kubeconfigPath: string, cacheDir: string, binary: string = KUBECTL): Kubectl {
-  if (binary === KUBECTL) requireKubectl();
-  else if (!existsSync(binary)) throw new Error(`kubectl not found at ${binary}`);
+export function kubectlFor(kubeconfigPath: string, cacheDir: string, version: KubectlVersionName | KubectlVersion = "default"): Kubectl {
+  const release = typeof version === "string" ? resolveKubectl(version) : version;
+  const executable = release.path;
   mkdirSync(cacheDir, { recursive: true });
-  const baseArgs = ["--kubeconfig", kubeconfigPath, "--cache-dir", join(cacheDir, "kube-cache")];
+  const baseArgs = ["--kubeconfig", kubeconfigPath, "--cache-dir", join(cacheDir, `kube-cache-${release.version}`)];
   const env = { ...process.env, KUBECONFIG: kubeconfigPath, HOME: cacheDir };
   const run = (args: readonly string[], options: { readonly timeoutMs?: number } = {}): Promise<KubectlResult> =>
     new Promise((resolve) => {
       execFile(
-        binary,
+        executable,
         [...baseArgs, ...args],
         { timeout: options.timeoutMs ?? 30_000, killSignal: "SIGKILL", env, maxBuffer: 64 * 1024 * 1024 },
         (error, stdout, stderr) => {
@@ -55,7 +140,7 @@ export function kubectlFor(kubeconfigPath: string, cacheDir: string, binary: str
       );
     });
   const spawnKubectl = (args: readonly string[]): KubectlProcess => {
-    const child = spawn(binary, [...baseArgs, ...args], { env, stdio: ["ignore", "pipe", "pipe"] });
+    const child = spawn(executable, [...baseArgs, ...args], { env, stdio: ["ignore", "pipe", "pipe"] });
     let stdout = "";
     let stderr = "";
     child.stdout.setEncoding("utf8").on("data", (chunk: string) => (stdout += chunk));
@@ -78,7 +163,7 @@ export function kubectlFor(kubeconfigPath: string, cacheDir: string, binary: str
       },
     };
   };
-  return Object.assign(run, { spawn: spawnKubectl, kubeconfigPath });
+  return Object.assign(run, { spawn: spawnKubectl, kubeconfigPath, version: release });
 }
 
 /** Parses kubectl's column output (header + rows), splitting by the header's column offsets. */

@@ -22,12 +22,15 @@ const TOKEN_REVIEW = resource("TokenReview attempts to authenticate a token to a
   status: obj({ audiences: strings(), authenticated: bool(), error: str(), user: USER_INFO }),
 });
 
+const SELF_SUBJECT_REVIEW = resource("SelfSubjectReview returns the user attributes the server sees for the caller.", {
+  status: obj({ userInfo: USER_INFO }),
+});
+
 export const AUTH_DEFINITIONS: Readonly<Record<string, SchemaNode>> = {
   "authentication.v1.TokenReview": TOKEN_REVIEW,
   "authentication.v1beta1.TokenReview": TOKEN_REVIEW,
-  "authentication.v1.SelfSubjectReview": resource("SelfSubjectReview returns the user attributes the server sees for the caller.", {
-    status: obj({ userInfo: USER_INFO }),
-  }),
+  "authentication.v1.SelfSubjectReview": SELF_SUBJECT_REVIEW,
+  "authentication.v1beta1.SelfSubjectReview": SELF_SUBJECT_REVIEW,
   "authentication.v1.TokenRequest": resource("TokenRequest requests a token for a service account.", {
     spec: req(
       obj({
@@ -62,7 +65,7 @@ export const AUTH_DEFINITIONS: Readonly<Record<string, SchemaNode>> = {
 };
 
 export const AUTH_KINDS: readonly KindDeclaration[] = [
-  ...kindsOf("authentication", { domain: true }, { v1: ["TokenReview", "SelfSubjectReview", "TokenRequest"], v1beta1: ["TokenReview"] }),
+  ...kindsOf("authentication", { domain: true }, { v1: ["TokenReview", "SelfSubjectReview", "TokenRequest"], v1beta1: ["TokenReview", "SelfSubjectReview"] }),
   ...kindsOf(
     "authorization",
     { domain: true },

@@ -2,7 +2,7 @@ import type { Profile } from "../../../api/profile.js";
 import type { ResourceDefinition } from "../../definition.js";
 import { tokenRequestHandler, type TokenRequestOptions } from "../core/token-request.js";
 import { withSubresourceHandler } from "../define.js";
-import { selfSubjectReviewResource } from "./self-subject-review.js";
+import { selfSubjectReviewResources } from "./self-subject-review.js";
 import { tokenReviewResources, type TokenReviewer } from "./token-review.js";
 
 export { TokenReviewerSlot, type TokenReviewer, type TokenReviewStatus } from "./token-review.js";
@@ -25,5 +25,5 @@ export function withAuthenticationApis(profile: Profile, definitions: readonly R
     apis.tokenRequest === undefined
       ? [...definitions]
       : withSubresourceHandler(definitions, { group: "", version: "v1", plural: "serviceaccounts" }, "token", tokenRequestHandler(profile, apis.tokenRequest));
-  return [...withToken, ...tokenReviewResources(profile, apis.review), selfSubjectReviewResource(profile)];
+  return [...withToken, ...tokenReviewResources(profile, apis.review), ...selfSubjectReviewResources(profile)];
 }

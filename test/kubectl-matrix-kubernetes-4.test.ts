@@ -1,0 +1,8 @@
+// Every installed kubectl runs the scripted sequence (test/helpers/kubectl-matrix.ts) under the
+// kubernetes profile. The releases found beside gcloud are split into four groups, oldest first, one
+// per file, so the runner spreads them over its workers and no file nears the per-file timeout
+// on a loaded machine; this file takes group 4.
+import { KUBERNETES_PROFILE } from "../src/api/profile.js";
+import { describeKubectlMatrix, kubectlVersionGroup } from "./helpers/kubectl-matrix.js";
+
+describeKubectlMatrix(KUBERNETES_PROFILE, kubectlVersionGroup(3, 4));
