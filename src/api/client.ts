@@ -16,7 +16,9 @@ export interface ApiClient {
   namespacedResources(): readonly ResourceRef[];
   list(resource: ResourceRef, namespace: string): Promise<{ items: ApiObject[]; resourceVersion: string }>;
   deleteCollection(resource: ResourceRef, namespace: string): Promise<void>;
-  /** PUT of the whole object; a stale `metadata.resourceVersion` fails with 409 Conflict. */
+  /** POST of a new object; an existing one fails with 409 AlreadyExists. */
+  create(resource: ResourceRef, namespace: string, object: ApiObject): Promise<ApiObject>;
+  /** PUT of the whole object (creating it where the kind allows); a stale `metadata.resourceVersion` fails with 409 Conflict. */
   update(resource: ResourceRef, namespace: string, name: string, object: ApiObject): Promise<ApiObject>;
   /** PUT of a sub-resource (`finalize`, `status`) with the whole object. */
   updateSubresource(resource: ResourceRef, namespace: string, name: string, subresource: string, object: ApiObject): Promise<ApiObject>;

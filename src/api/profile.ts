@@ -53,6 +53,8 @@ export interface Profile {
   readonly lastAppliedConfigAnnotation: string;
   /** The manager recorded in managedFields for the server's own writes (built-in namespaces, controllers). */
   readonly serverFieldManager: string;
+  /** The server's own Service (and its Endpoints and EndpointSlice) in `default`. */
+  readonly serverServiceName: string;
   /** `/version`'s gitVersion: the Kubernetes release whose API this serves, plus our build tag. */
   readonly gitVersion: string;
 }
@@ -79,6 +81,7 @@ export const ORCH_PROFILE: Profile = {
   openApiExtensionPrefixes: ["x-kubernetes-", "x-orch-"],
   lastAppliedConfigAnnotation: "kubectl.kubernetes.io/last-applied-configuration",
   serverFieldManager: "orch-apiserver",
+  serverServiceName: "orch",
   gitVersion: "v1.30.0+orch",
 };
 
@@ -104,6 +107,7 @@ export const KUBERNETES_PROFILE: Profile = {
   openApiExtensionPrefixes: ["x-kubernetes-"],
   lastAppliedConfigAnnotation: "kubectl.kubernetes.io/last-applied-configuration",
   serverFieldManager: "kube-apiserver",
+  serverServiceName: "kubernetes",
   gitVersion: "v1.30.0",
 };
 

@@ -4,11 +4,12 @@ import { AdmissionChain } from "../admission/chain.js";
 import { namespaceLifecycle } from "../admission/plugins/namespace-lifecycle.js";
 import { rbacEscalation } from "../admission/plugins/rbac-escalation.js";
 import { ApiError } from "../api/errors.js";
-import { metaGroup } from "../api/profile.js";
+import { apiGroup, metaGroup } from "../api/profile.js";
 import { builtinSchemas } from "../api/schema/builtin.js";
 import { builtinCatalogue } from "../api/schema/catalogue.js";
 import type { IssuerDiscovery } from "../auth/service-account/discovery.js";
 import { rbacNames } from "../authz/rbac/bootstrap-policy.js";
+import { apiServerServiceController } from "../controllers/apiserver-service/apiserver-service-controller.js";
 import { aggregationController } from "../controllers/clusterrole-aggregation/aggregation-controller.js";
 import type { Controller } from "../controllers/controller.js";
 import { namespaceController } from "../controllers/namespace/namespace-controller.js";
@@ -132,6 +133,7 @@ export function composeApiServer(options: ComposeOptions): ApiServer {
   const served = builtinResources(profile, {
     authenticationApis: { review: tokenReviews.review, ...(tokenRequest === undefined ? {} : { tokenRequest }) },
     accessReviewer: accessReviews,
+    serviceNetwork: config.serviceNetwork,
   });
   const registry = new Registry(withSchemas(enabledDefinitions(served, config.runtimeConfig), builtinCatalogue(profile)), storage, {
     admission,
@@ -175,6 +177,17 @@ export function composeApiServer(options: ComposeOptions): ApiServer {
   const controllers: Controller[] = [
     namespaceController({ client, finalizer: profile.namespaceFinalizer, onError: (error) => logger.error("namespace controller", errorFields(error)) }),
     aggregationController({ client, group: rbacNames(profile).group, onError: (error) => logger.error("clusterrole aggregation", errorFields(error)) }),
+    apiServerServiceController({
+      client,
+      name: profile.serverServiceName,
+      clusterIp: config.serviceNetwork.clusterIpRanges[0]?.addressAt(1) ?? "",
+      serverAddress: options.serverAddress,
+      endpointSlices: { group: apiGroup(profile, "discovery"), version: "v1", plural: "endpointslices" },
+      serviceNameLabel: `${profile.keyDomain}/service-name`,
+      managedByLabel: `endpointslice.${profile.keyDomain}/managed-by`,
+      managedBy: `endpointslice-controller.${profile.apiDomain}`,
+      onError: (error) => logger.error("apiserver service", errorFields(error)),
+    }),
   ];
 
   // 7. Health, endpoints and the filter chain.

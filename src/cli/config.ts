@@ -1,6 +1,6 @@
 import type { Profile } from "../api/profile.js";
 import type { AuthorizationConfig } from "../authz/modes.js";
-import type { RuntimeConfig } from "../registry/index.js";
+import type { RuntimeConfig, ServiceNetwork } from "../registry/index.js";
 
 export type StorageBackend = "sqlite" | "memory" | "etcd3";
 
@@ -60,6 +60,10 @@ export interface Config {
   readonly authenticationTokenWebhookCacheTtlMs: number;
   /** `--runtime-config`: group versions turned on or off. */
   readonly runtimeConfig: RuntimeConfig;
+  /** `--service-cluster-ip-range` and `--service-node-port-range` as given (texts) and parsed. */
+  readonly serviceClusterIpRange: string;
+  readonly serviceNodePortRange: string;
+  readonly serviceNetwork: ServiceNetwork;
   /** `--authorization-*`: modes in order (default Node,RBAC), the ABAC policy file, the webhook. */
   readonly authorization: AuthorizationConfig;
   /** `--watch-cache`: serve lists and watches from the watch cache. */

@@ -2,7 +2,14 @@ import { KUBERNETES_PROFILE, ORCH_PROFILE, profileByName } from "../api/profile.
 import { AuthorizationConfigError, DEFAULT_AUTHORIZATION, parseAuthorizationModes, validateAuthorizationConfig } from "../authz/modes.js";
 import { parseDuration } from "../util/duration.js";
 import type { Config, StorageBackend } from "./config.js";
-import { RuntimeConfigError, parseRuntimeConfig } from "../registry/index.js";
+import {
+  DEFAULT_SERVICE_CLUSTER_IP_RANGE,
+  DEFAULT_SERVICE_NETWORK,
+  DEFAULT_SERVICE_NODE_PORT_RANGE,
+  parseRuntimeConfig,
+  parseServiceNetwork,
+  RuntimeConfigError,
+} from "../registry/index.js";
 
 interface FlagSpec {
   readonly name: string;
@@ -205,6 +212,18 @@ const FLAGS: readonly FlagSpec[] = [
     },
   },
   {
+    name: "service-cluster-ip-range",
+    help: "CIDR services' cluster IPs come from; two comma-separated CIDRs of different families for dual-stack (the first is primary).",
+    defaultText: DEFAULT_SERVICE_CLUSTER_IP_RANGE,
+    apply: (config, value) => setServiceNetwork(config, "service-cluster-ip-range", value, config.serviceNodePortRange),
+  },
+  {
+    name: "service-node-port-range",
+    help: "Ports NodePort and LoadBalancer services' node ports come from (low-high, inclusive).",
+    defaultText: DEFAULT_SERVICE_NODE_PORT_RANGE,
+    apply: (config, value) => setServiceNetwork(config, "service-node-port-range", config.serviceClusterIpRange, value),
+  },
+  {
     name: "authorization-mode",
     help: "Ordered comma list of AlwaysAllow, AlwaysDeny, ABAC, Webhook, RBAC, Node: the first to allow or deny decides; none deciding denies.",
     defaultText: "Node,RBAC",
@@ -367,6 +386,16 @@ const FLAGS: readonly FlagSpec[] = [
   },
 ];
 
+function setServiceNetwork(config: MutableConfig, flag: string, clusterIpRange: string, nodePortRange: string): void {
+  try {
+    config.serviceNetwork = parseServiceNetwork(clusterIpRange, nodePortRange);
+  } catch (error) {
+    throw new FlagError(`invalid value for flag --${flag}: ${error instanceof Error ? error.message : String(error)}`);
+  }
+  config.serviceClusterIpRange = clusterIpRange;
+  config.serviceNodePortRange = nodePortRange;
+}
+
 export function defaultConfig(): Config {
   return {
     securePort: 6443,
@@ -397,6 +426,9 @@ export function defaultConfig(): Config {
     authenticationTokenWebhookVersion: "v1beta1",
     authenticationTokenWebhookCacheTtlMs: 2 * 60_000,
     runtimeConfig: new Map(),
+    serviceClusterIpRange: DEFAULT_SERVICE_CLUSTER_IP_RANGE,
+    serviceNodePortRange: DEFAULT_SERVICE_NODE_PORT_RANGE,
+    serviceNetwork: DEFAULT_SERVICE_NETWORK,
     watchCache: true,
     watchCacheSize: 20_000,
     minRequestTimeoutSeconds: 1800,

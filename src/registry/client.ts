@@ -24,8 +24,12 @@ export function registryClient(registry: Registry, metaGroup: string): ApiClient
     async deleteCollection(resource, namespace) {
       await storeOf(resource).deleteCollection(namespace, parseListOptions(EMPTY_QUERY, metaGroup));
     },
+    async create(resource, namespace, object) {
+      return storeOf(resource).create(namespace, object);
+    },
     async update(resource, namespace, name, object) {
-      return (await storeOf(resource).update(namespace, name, { build: () => object })).object;
+      const store = storeOf(resource);
+      return (await store.update(namespace, name, { build: () => object, createIfMissing: store.definition.strategy.allowCreateOnUpdate })).object;
     },
     async updateSubresource(resource, namespace, name, subresource, object) {
       return (await storeOf(resource).update(namespace, name, { subresource, build: () => object })).object;

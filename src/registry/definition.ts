@@ -4,6 +4,7 @@ import type { ObjectSchema } from "../api/schema/object-schema.js";
 import type { ResourceVerb } from "../request/request-info.js";
 import type { NameRule } from "../api/validation.js";
 import type { UserInfo } from "../request/context.js";
+import type { Storage } from "../storage/index.js";
 import type { Store } from "./store.js";
 
 export type Scope = "Namespaced" | "Cluster";
@@ -70,6 +71,27 @@ export interface ResourceDefinition {
    * object that reads and writes only its desired replica count (registry/scale.ts).
    */
   readonly scale?: ScaleSubresource;
+  /** Set for kinds that hold values of shared ranges (a Service's cluster IPs and node ports). */
+  readonly allocations?: WriteAllocations;
+}
+
+/**
+ * Values a kind claims from ranges shared by all its objects, kept durably through the storage
+ * seam. The Store calls these around its writes, after validation: a claim that fails is the
+ * write's error (422 for a taken or out-of-range value), and the undo a claim returns is called
+ * when the write is not stored. With `dryRun` nothing is claimed, only checked.
+ */
+export interface WriteAllocations {
+  /** Fills and claims a new object's values; returns the undo for a write that fails. */
+  create(object: ApiObject, storage: Storage, dryRun: boolean): Promise<() => Promise<void>>;
+  /**
+   * Claims what `object` holds that `old` did not (may run several times in the update retry
+   * loop: claims are idempotent per object uid); the returned function settles the write:
+   * stored → releases what only `old` held; not stored → releases what only `object` held.
+   */
+  update(object: ApiObject, old: ApiObject, storage: Storage, dryRun: boolean): Promise<(stored: boolean) => Promise<void>>;
+  /** Releases everything a deleted object held. */
+  release(object: ApiObject, storage: Storage): Promise<void>;
 }
 
 /**
@@ -178,6 +200,8 @@ export interface Strategy {
   hasOwnFinalizers?(object: ApiObject): boolean;
   validate?(object: ApiObject): readonly FieldError[];
   validateUpdate?(object: ApiObject, old: ApiObject): readonly FieldError[];
+  /** Rules for updates of the object itself, not its sub-resources (a pod's immutable spec, which `binding` may change). */
+  validateObjectUpdate?(object: ApiObject, old: ApiObject): readonly FieldError[];
   /** PUT of a missing object creates it when true. */
   readonly allowCreateOnUpdate: boolean;
   /** When true, an update with no resourceVersion is unconditional; otherwise it is rejected. */

@@ -30,6 +30,13 @@ export { enabledDefinitions, parseRuntimeConfig, RuntimeConfigError, type Runtim
 export { withSchemas } from "./schemas.js";
 export { builtinResources, type BuiltinResourceOptions } from "./resources/served.js";
 export {
+  DEFAULT_SERVICE_CLUSTER_IP_RANGE,
+  DEFAULT_SERVICE_NETWORK,
+  DEFAULT_SERVICE_NODE_PORT_RANGE,
+  parseServiceNetwork,
+  type ServiceNetwork,
+} from "./resources/core/service-network.js";
+export {
   TokenReviewerSlot,
   type AuthenticationApis,
   type TokenRequestClaims,

@@ -279,11 +279,17 @@ describe("the generic store, through the pipeline", () => {
     assert.equal(status.status, 200);
     assert.equal((status.json["spec"] as Json)["nodeName"], "n1");
     assert.deepEqual(status.json["status"], { phase: "Running" });
+    // A pod's spec is immutable but for images and a few more (kube's rule): the main update changes an image.
     const main = await server.call("PUT", `${pods}/st`, {
-      body: { metadata: { name: "st" }, spec: { nodeName: "n2", containers }, status: { phase: "Failed" } },
+      body: {
+        metadata: { name: "st" },
+        spec: { nodeName: "n1", containers: [{ name: "c", image: "busybox:2", imagePullPolicy: "Always" }] },
+        status: { phase: "Failed" },
+      },
     });
+    assert.equal(main.status, 200, main.text);
     assert.deepEqual(main.json["status"], { phase: "Running" });
-    const byField = await server.call("GET", `${pods}?fieldSelector=spec.nodeName%3Dn2,status.phase%3DRunning`);
+    const byField = await server.call("GET", `${pods}?fieldSelector=spec.nodeName%3Dn1,status.phase%3DRunning`);
     assert.equal((byField.json["items"] as Json[]).length, 1);
   });
 
@@ -299,7 +305,7 @@ describe("the generic store, through the pipeline", () => {
     });
     assert.equal(meta(labelled.json)["generation"], 1);
     const changed = await server.call("PATCH", `${pods}/gen`, {
-      body: { spec: { nodeName: "b" } },
+      body: { spec: { activeDeadlineSeconds: 60 } },
       headers: { "content-type": "application/merge-patch+json" },
     });
     assert.equal(meta(changed.json)["generation"], 2);

@@ -322,6 +322,7 @@ export class Store {
     this.ownFields(undefined, object, options);
     await this.finishCreate(namespace, object, options);
     const name = metadata.name ?? "";
+    const undo = await this.definition.allocations?.create(object, this.storage, options.dryRun === true);
     if (options.dryRun === true) {
       const existing = await this.storage.get(this.key(namespace, name)).catch(() => undefined);
       if (existing !== undefined) throw alreadyExists(this.target(name));
@@ -332,6 +333,7 @@ export class Store {
       metadata.resourceVersion = String(revision);
       return object;
     } catch (error) {
+      await undo?.();
       throw this.translate(error, name);
     }
   }
@@ -345,7 +347,12 @@ export class Store {
     let created = false;
     let result: ApiObject | undefined;
     let deleted = false;
+    // Settles the claims of the last attempt (a retry that changed the claimed values leaves
+    // earlier claims to the repair at start-up; claims are idempotent per uid otherwise).
+    let settle: ((stored: boolean) => Promise<void>) | undefined;
     const key = this.key(namespace, name);
+    const allocations = this.definition.allocations;
+    const dryRun = request.dryRun === true;
     const tryUpdate = async (current: KeyValue | undefined): Promise<string | { delete: true }> => {
       const old = current === undefined ? undefined : this.decode(current);
       if (old === undefined && request.createIfMissing !== true) throw notFound(this.target(name));
@@ -368,12 +375,23 @@ export class Store {
       if (old === undefined) {
         created = true;
         result = await this.prepareCreateOnUpdate(namespace, desired, request);
+        if (allocations !== undefined) {
+          const undo = await allocations.create(result, this.storage, dryRun);
+          settle = async (stored) => (stored ? undefined : undo());
+        }
         return this.encode(result);
       }
       created = false;
       const next = await this.prepareUpdate(namespace, desired, old, subresource, request);
       result = next;
       deleted = next.metadata.deletionTimestamp !== undefined && !this.hasFinalizers(next);
+      if (allocations !== undefined && subresource === "") {
+        const claimed = deleted ? undefined : await allocations.update(next, old, this.storage, dryRun);
+        settle = async (stored) => {
+          if (deleted && stored) await allocations.release(old, this.storage);
+          else await claimed?.(stored);
+        };
+      }
       if (deleted) return { delete: true };
       return this.encode(next);
     };
@@ -387,7 +405,11 @@ export class Store {
       return { object: result, created };
     }
     try {
-      const outcome = await this.storage.guaranteedUpdate(key, tryUpdate, { ignoreNotFound: true });
+      const outcome = await this.storage.guaranteedUpdate(key, tryUpdate, { ignoreNotFound: true }).catch(async (error: unknown) => {
+        await settle?.(false);
+        throw error;
+      });
+      await settle?.(true);
       if (result === undefined) throw internalError("update produced no object");
       const finalObject: ApiObject = result;
       // A no-op update writes nothing and keeps the stored revision.
@@ -429,7 +451,7 @@ export class Store {
     options: WriteOptions & { subresource?: string },
   ): Promise<void> {
     await this.admit(operation, namespace, object, old, options, "mutate");
-    validateWrite(this.definition, object, old);
+    validateWrite(this.definition, object, old, options.subresource);
     await this.admit(operation, namespace, object, old, options, "validate");
   }
 
@@ -552,6 +574,7 @@ export class Store {
       try {
         const result = await this.storage.guaranteedUpdate(key, tryUpdate, { ignoreNotFound: true });
         if (outcome?.kind === "pending") outcome.object.metadata.resourceVersion = String(result.revision);
+        if (outcome?.kind === "deleted") await this.definition.allocations?.release(outcome.object, this.storage);
       } catch (error) {
         throw this.translate(error, name);
       }

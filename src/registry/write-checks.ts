@@ -49,10 +49,11 @@ export function checkFields(definition: ResourceDefinition, object: ApiObject, v
 }
 
 /** Metadata, the schema stage and the kind's strategy, into one 422 listing every bad field. */
-export function validateWrite(definition: ResourceDefinition, object: ApiObject, old: ApiObject | undefined): void {
+export function validateWrite(definition: ResourceDefinition, object: ApiObject, old: ApiObject | undefined, subresource = ""): void {
   const errors = validateObjectMeta(object, { nameRule: definition.nameRule, namespaced: definition.scope === "Namespaced" });
   const strategy = definition.strategy;
-  const own = old === undefined ? (strategy.validate?.(object) ?? []) : (strategy.validateUpdate?.(object, old) ?? strategy.validate?.(object) ?? []);
+  const own = old === undefined ? [...(strategy.validate?.(object) ?? [])] : [...(strategy.validateUpdate?.(object, old) ?? strategy.validate?.(object) ?? [])];
+  if (old !== undefined && subresource === "") own.push(...(strategy.validateObjectUpdate?.(object, old) ?? []));
   // The schema stage's errors, except for fields the metadata checks or the kind's strategy already report.
   const reported = new Set([...errors, ...own].map((error) => error.field));
   errors.push(...(definition.schema?.validate(object, old) ?? []).filter((error) => !reported.has(error.field)), ...own);

@@ -5,7 +5,7 @@ import type { ApiRequest, ApiResponse, UserInfo } from "../request/context.js";
 import { composeApiServer, type ApiServer } from "../cli/compose.js";
 import { defaultConfig } from "../cli/flags.js";
 import type { AuthorizationConfig } from "../authz/modes.js";
-import type { RuntimeConfig, WatchCacheOptions } from "../registry/index.js";
+import type { RuntimeConfig, ServiceNetwork, WatchCacheOptions } from "../registry/index.js";
 import type { Storage } from "../storage/interface.js";
 import { MemoryStorage } from "../storage/memory/memory-storage.js";
 import { SILENT_LOGGER } from "../util/logger.js";
@@ -67,6 +67,8 @@ export interface InProcessOptions {
   readonly bookmarkIntervalMs?: number;
   readonly runtimeConfig?: RuntimeConfig;
   readonly authorization?: AuthorizationConfig;
+  /** `--service-cluster-ip-range` / `--service-node-port-range`, parsed; default kube's. */
+  readonly serviceNetwork?: ServiceNetwork;
 }
 
 export async function inProcessServer(options: InProcessOptions = {}): Promise<{
@@ -88,6 +90,7 @@ export async function inProcessServer(options: InProcessOptions = {}): Promise<{
       watchCache: options.watchCache !== false,
       runtimeConfig: options.runtimeConfig ?? defaults.runtimeConfig,
       authorization: options.authorization ?? defaults.authorization,
+      serviceNetwork: options.serviceNetwork ?? defaults.serviceNetwork,
     },
     logger: SILENT_LOGGER,
     storage,

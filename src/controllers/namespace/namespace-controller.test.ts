@@ -13,6 +13,7 @@ function emptyClient(duringList: () => void): ApiClient {
       return { items: [] as ApiObject[], resourceVersion: "1" };
     },
     deleteCollection: async () => {},
+    create: async (_resource, _namespace, object) => object,
     update: async (_resource, _namespace, _name, object) => object,
     updateSubresource: async (_resource, _namespace, _name, _subresource, object) => object,
     get: async () => undefined,

@@ -1,6 +1,14 @@
 import type { NameRule } from "../../api/validation.js";
 import type { ResourceVerb } from "../../request/request-info.js";
-import { ALL_VERBS, type CreateOnlyHandler, type ResourceDefinition, type ScaleSubresource, type Scope, type Strategy } from "../definition.js";
+import {
+  ALL_VERBS,
+  type CreateOnlyHandler,
+  type ResourceDefinition,
+  type ScaleSubresource,
+  type Scope,
+  type Strategy,
+  type WriteAllocations,
+} from "../definition.js";
 
 export const DEFAULT_STRATEGY: Strategy = { allowCreateOnUpdate: false, allowUnconditionalUpdate: true };
 
@@ -20,6 +28,8 @@ export interface ResourceDeclaration {
   readonly nameRule?: NameRule;
   readonly verbs?: readonly ResourceVerb[];
   readonly strategy?: Partial<Strategy>;
+  /** PUT of a missing object creates it (kube's AllowCreateOnUpdate: Endpoints, Events, Leases, RBAC, …). */
+  readonly createOnUpdate?: boolean;
   readonly storedAs?: ResourceDefinition["storedAs"];
   readonly deprecation?: ResourceDefinition["deprecation"];
   /** Off unless `--runtime-config` turns the group version on. */
@@ -30,6 +40,8 @@ export interface ResourceDeclaration {
   readonly subresourceHandlers?: Readonly<Record<string, CreateOnlyHandler>>;
   /** The `scale` sub-resource: where the kind keeps its replicas and selector (registry/scale.ts). */
   readonly scale?: ScaleSubresource;
+  /** Values claimed from shared ranges around each write (a Service's cluster IPs and node ports). */
+  readonly allocations?: WriteAllocations;
 }
 
 /** Fills a declaration's defaults: every verb, subdomain names, the default strategy. */
@@ -49,13 +61,14 @@ export function defineResource(declaration: ResourceDeclaration): ResourceDefini
     hasGeneration: declaration.hasGeneration ?? false,
     keepStatusOnCreate: declaration.keepStatusOnCreate ?? false,
     nameRule: declaration.nameRule ?? "dns1123-subdomain",
-    strategy: { ...DEFAULT_STRATEGY, ...declaration.strategy },
+    strategy: { ...DEFAULT_STRATEGY, ...declaration.strategy, ...(declaration.createOnUpdate === true ? { allowCreateOnUpdate: true } : {}) },
     storedAs: declaration.storedAs,
     deprecation: declaration.deprecation,
     enabledByDefault: declaration.defaultOff !== true,
     ...(declaration.virtual === undefined ? {} : { virtual: declaration.virtual }),
     ...(declaration.subresourceHandlers === undefined ? {} : { subresourceHandlers: new Map(Object.entries(declaration.subresourceHandlers)) }),
     ...(declaration.scale === undefined ? {} : { scale: declaration.scale }),
+    ...(declaration.allocations === undefined ? {} : { allocations: declaration.allocations }),
   };
 }
 

@@ -5,6 +5,7 @@ import { withAuthenticationApis, type AuthenticationApis } from "./authenticatio
 import { accessReviewResources, type AccessReviewer } from "./authorization/access-reviews.js";
 import { catalogueResources } from "./catalogue.js";
 import { coreResources } from "./core/index.js";
+import { DEFAULT_SERVICE_NETWORK, type ServiceNetwork } from "./core/service-network.js";
 import { rbacResources } from "./rbac/index.js";
 
 export interface BuiltinResourceOptions {
@@ -12,12 +13,14 @@ export interface BuiltinResourceOptions {
   readonly authenticationApis?: AuthenticationApis;
   /** Answers the access reviews (an `AccessReviewerSlot` the composition root fills after authorization is built). */
   readonly accessReviewer: AccessReviewer;
+  /** The ranges services' cluster IPs and node ports come from; default kube's defaults. */
+  readonly serviceNetwork?: ServiceNetwork;
 }
 
 /** Every built-in resource at every version, before `--runtime-config` picks the enabled ones. */
 export function builtinResources(profile: Profile, options: BuiltinResourceOptions): ResourceDefinition[] {
   const served = [
-    ...coreResources(profile),
+    ...coreResources(profile, options.serviceNetwork ?? DEFAULT_SERVICE_NETWORK),
     ...appsResources(),
     ...catalogueResources(profile),
     ...rbacResources(profile),

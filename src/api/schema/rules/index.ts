@@ -6,6 +6,8 @@ import { webhookConfigurationValidator } from "./admission.js";
 import { validateCertificateSigningRequest } from "./certificates.js";
 import { validateEventsV1 } from "./events.js";
 import { EXTENSION_DEFAULTERS, EXTENSION_KIND_VALIDATORS } from "./extensions.js";
+import { POD_DEFAULTERS } from "./pods.js";
+import { SERVICE_DEFAULTERS, validateServiceUpdate } from "./services.js";
 import { NETWORKING_DEFAULTERS, NETWORKING_KIND_VALIDATORS, NETWORKING_VALIDATORS } from "./networking.js";
 import { WORKLOAD_DEFAULTERS, WORKLOAD_KIND_VALIDATORS, WORKLOAD_VALIDATORS } from "./workloads.js";
 
@@ -24,12 +26,13 @@ export interface SchemaRules {
 }
 
 export const BUILTIN_RULES: SchemaRules = {
-  defaulters: new Map(Object.entries({ ...WORKLOAD_DEFAULTERS, ...NETWORKING_DEFAULTERS, ...EXTENSION_DEFAULTERS })),
+  defaulters: new Map(Object.entries({ ...WORKLOAD_DEFAULTERS, ...NETWORKING_DEFAULTERS, ...EXTENSION_DEFAULTERS, ...POD_DEFAULTERS, ...SERVICE_DEFAULTERS })),
   validators: new Map(Object.entries({ ...WORKLOAD_VALIDATORS, ...NETWORKING_VALIDATORS })),
   kindValidators: new Map<string, KindValidator>([
     ...Object.entries(WORKLOAD_KIND_VALIDATORS),
     ...Object.entries(NETWORKING_KIND_VALIDATORS),
     ...Object.entries(EXTENSION_KIND_VALIDATORS),
+    ["core.v1.Service", validateServiceUpdate],
     ["certificates.v1.CertificateSigningRequest", validateCertificateSigningRequest],
     ["events.v1.Event", validateEventsV1],
     ["admissionregistration.v1.MutatingWebhookConfiguration", webhookConfigurationValidator("v1")],

@@ -1,11 +1,13 @@
 import type { Profile } from "../../../api/profile.js";
 import type { ResourceDefinition } from "../../definition.js";
-import { initialStatus, LOAD_BALANCER_STATUS } from "../initial-status.js";
+import { initialStatus } from "../initial-status.js";
 import { defineResource } from "../define.js";
 import { CONFIG_MAP_STRATEGY, SECRET_STRATEGY } from "./data-strategy.js";
 import { namespaceStrategy } from "./namespace-strategy.js";
 import { BINDING_HANDLER } from "./binding.js";
 import { POD_STRATEGY } from "./pod-strategy.js";
+import { serviceAllocations, type ServiceNetwork } from "./service-allocations.js";
+import { SERVICE_STRATEGY } from "./service-strategy.js";
 
 const CORE = { group: "", version: "v1" } as const;
 
@@ -14,7 +16,7 @@ const PENDING_CLAIM = initialStatus(() => ({ phase: "Pending" }));
 const PENDING_VOLUME = initialStatus((_volume, context) => ({ phase: "Pending", lastPhaseTransitionTime: context.now }));
 
 /** The core/v1 resources: stored kinds with their strategies, and the create-only `bindings`. */
-export function coreResources(profile: Profile): ResourceDefinition[] {
+export function coreResources(profile: Profile, serviceNetwork: ServiceNetwork): ResourceDefinition[] {
   return [
     defineResource({
       ...CORE,
@@ -62,7 +64,9 @@ export function coreResources(profile: Profile): ResourceDefinition[] {
       categories: ["all"],
       subresources: ["status"],
       nameRule: "dns1035-label",
-      strategy: LOAD_BALANCER_STATUS,
+      createOnUpdate: true,
+      strategy: SERVICE_STRATEGY,
+      allocations: serviceAllocations(serviceNetwork),
     }),
     defineResource({
       ...CORE,
@@ -82,6 +86,7 @@ export function coreResources(profile: Profile): ResourceDefinition[] {
       scope: "Namespaced",
       shortNames: ["ev"],
       nameRule: "path-segment",
+      createOnUpdate: true,
       selectableFields: [
         "involvedObject.kind",
         "involvedObject.namespace",
@@ -97,8 +102,16 @@ export function coreResources(profile: Profile): ResourceDefinition[] {
       ],
     }),
     defineResource({ ...CORE, kind: "Binding", plural: "bindings", scope: "Namespaced", virtual: BINDING_HANDLER }),
-    defineResource({ ...CORE, kind: "Endpoints", plural: "endpoints", scope: "Namespaced", shortNames: ["ep"] }),
-    defineResource({ ...CORE, kind: "LimitRange", hasGeneration: true, plural: "limitranges", scope: "Namespaced", shortNames: ["limits"] }),
+    defineResource({ ...CORE, kind: "Endpoints", plural: "endpoints", scope: "Namespaced", shortNames: ["ep"], createOnUpdate: true }),
+    defineResource({
+      ...CORE,
+      kind: "LimitRange",
+      hasGeneration: true,
+      plural: "limitranges",
+      scope: "Namespaced",
+      shortNames: ["limits"],
+      createOnUpdate: true,
+    }),
     defineResource({
       ...CORE,
       kind: "ResourceQuota",

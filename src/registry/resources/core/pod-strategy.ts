@@ -1,5 +1,6 @@
 import { isPlainObject, type ApiObject } from "../../../api/object.js";
 import { quantityValue } from "../../../api/quantity.js";
+import { validatePodUpdate } from "../../../api/schema/rules/pods.js";
 import type { Strategy } from "../../definition.js";
 import { bindPod } from "./binding.js";
 
@@ -40,5 +41,14 @@ export const POD_STRATEGY: Partial<Strategy> = {
   prepareForCreate(pod) {
     pod["status"] = { phase: "Pending", qosClass: podQosClass(pod) };
   },
+  prepareForUpdate(pod, old) {
+    // Ephemeral containers change only through their own sub-resource (kube's pod strategy).
+    const spec = pod["spec"];
+    const before = old["spec"];
+    if (!isPlainObject(spec) || !isPlainObject(before)) return;
+    if (before["ephemeralContainers"] === undefined) delete spec["ephemeralContainers"];
+    else spec["ephemeralContainers"] = before["ephemeralContainers"];
+  },
+  validateObjectUpdate: validatePodUpdate,
   updateSubresource: (subresource, desired, old) => (subresource === "binding" ? bindPod(desired, old) : old),
 };

@@ -6,11 +6,12 @@ import { ORCH_PROFILE } from "../../../api/profile.js";
 import { MemoryStorage } from "../../../storage/memory/memory-storage.js";
 import { Registry } from "../../registry.js";
 import { coreResources } from "./index.js";
+import { DEFAULT_SERVICE_NETWORK } from "./service-network.js";
 import { tokenRequestHandler, type TokenRequestClaims } from "./token-request.js";
 
 describe("tokenRequestHandler()", () => {
   const storage = new MemoryStorage();
-  const registry = new Registry(coreResources(ORCH_PROFILE), storage);
+  const registry = new Registry(coreResources(ORCH_PROFILE, DEFAULT_SERVICE_NETWORK), storage);
   const issued: TokenRequestClaims[] = [];
   const handler = tokenRequestHandler(ORCH_PROFILE, {
     apiAudiences: ["https://api"],

@@ -6,7 +6,7 @@ import { bindingStrategy, roleStrategy } from "./rbac-strategy.js";
 /** `rbac.authorization.<apiDomain>/v1`: Role, ClusterRole, RoleBinding, ClusterRoleBinding. */
 export function rbacResources(profile: Profile): ResourceDefinition[] {
   const group = apiGroup(profile, "rbac.authorization");
-  const rbac = { group, version: "v1", nameRule: "path-segment" } as const;
+  const rbac = { group, version: "v1", nameRule: "path-segment", createOnUpdate: true } as const;
   return [
     defineResource({
       ...rbac,

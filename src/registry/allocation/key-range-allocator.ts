@@ -1,0 +1,143 @@
+import { randomInt } from "node:crypto";
+import { isStorageError, type Storage } from "../../storage/index.js";
+
+/** Who holds an allocated value: the owning object's uid (allocation is idempotent per owner) and a name for people. */
+export interface AllocationOwner {
+  readonly uid: string;
+  readonly name: string;
+}
+
+/** The answer to a request for one value. */
+export type Claim = { readonly kind: "ok" } | { readonly kind: "taken" } | { readonly kind: "outside" };
+
+/**
+ * A range of values (addresses, ports) allocated durably through the storage seam: each
+ * allocated value is one key under `prefix` (`/ranges/serviceips/10.0.0.7`) whose value names
+ * its owner. Creating the key is the allocation, so two writers can never both get a value
+ * (storage's create fails for the second), and a restart finds every allocation where it was.
+ * Values are spelled by `valueAt(index)`; `reserved` indexes (a network address) are never
+ * handed out. The Cacher ignores these keys: no resource's prefix covers them.
+ */
+export class KeyRangeAllocator {
+  /** Values this process is trying right now, so concurrent requests do not all try the same one. */
+  private readonly trying = new Set<number>();
+
+  constructor(
+    private readonly storage: Storage,
+    private readonly options: {
+      readonly prefix: string;
+      readonly size: number;
+      readonly valueAt: (index: number) => string;
+      readonly indexOf: (value: string) => number | undefined;
+      readonly reserved?: (index: number) => boolean;
+    },
+  ) {}
+
+  /** The range's values: `10.0.0.0/24`, `30000-32767`. */
+  private key(index: number): string {
+    return `${this.options.prefix}${this.options.valueAt(index)}`;
+  }
+
+  /** Whether `value` could be claimed by `owner` now (for dry runs): free, or already the owner's. */
+  async check(value: string, owner: AllocationOwner): Promise<Claim> {
+    const index = this.usableIndex(value);
+    if (index === undefined) return { kind: "outside" };
+    const holder = await this.holderOf(index);
+    return holder === undefined || holder === owner.uid ? { kind: "ok" } : { kind: "taken" };
+  }
+
+  /** Claims one given value for `owner`; claiming a value the owner already holds succeeds. */
+  async claim(value: string, owner: AllocationOwner): Promise<Claim> {
+    const index = this.usableIndex(value);
+    if (index === undefined) return { kind: "outside" };
+    return (await this.claimIndex(index, owner)) ? { kind: "ok" } : { kind: "taken" };
+  }
+
+  /** Claims a free value for `owner`, or returns undefined when the range is full. */
+  async claimAny(owner: AllocationOwner): Promise<string | undefined> {
+    for (let attempt = 0; attempt < 8; attempt++) {
+      const taken = await this.allocatedIndexes();
+      const free: number[] = [];
+      // Random probes first (cheap in big ranges), then a scan so a nearly full range still finds its last values.
+      for (let probe = 0; probe < 32 && free.length === 0; probe++) {
+        const index = randomInt(this.options.size);
+        if (this.isFree(index, taken)) free.push(index);
+      }
+      if (free.length === 0) for (let index = 0; index < this.options.size; index++) if (this.isFree(index, taken)) free.push(index);
+      if (free.length === 0) return undefined;
+      const index = free[randomInt(free.length)] ?? 0;
+      if (await this.claimIndex(index, owner)) return this.options.valueAt(index);
+    }
+    return undefined;
+  }
+
+  /** Gives a value back, if `owner` holds it (a stale release never frees someone else's value). */
+  async release(value: string, owner: AllocationOwner): Promise<void> {
+    const index = this.options.indexOf(value);
+    if (index === undefined) return;
+    try {
+      const current = await this.storage.get(this.key(index));
+      if (ownerUid(current.value) !== owner.uid) return;
+      await this.storage.delete(this.key(index), { expectedRevision: current.modRevision });
+    } catch (error) {
+      if (isStorageError(error, "KeyNotFound") || isStorageError(error, "PreconditionFailed")) return;
+      throw error;
+    }
+  }
+
+  /** Every allocation with its owner's uid (for repair after a crash between allocation and write). */
+  async allocations(): Promise<{ value: string; uid: string | undefined }[]> {
+    const listed = await this.storage.list(this.options.prefix);
+    return listed.items.map((item) => ({ value: item.key.slice(this.options.prefix.length), uid: ownerUid(item.value) }));
+  }
+
+  private usableIndex(value: string): number | undefined {
+    const index = this.options.indexOf(value);
+    return index === undefined || this.options.reserved?.(index) === true ? undefined : index;
+  }
+
+  private isFree(index: number, taken: ReadonlySet<number>): boolean {
+    return !taken.has(index) && !this.trying.has(index) && this.options.reserved?.(index) !== true;
+  }
+
+  private async allocatedIndexes(): Promise<Set<number>> {
+    const indexes = new Set<number>();
+    for (const { value } of await this.allocations()) {
+      const index = this.options.indexOf(value);
+      if (index !== undefined) indexes.add(index);
+    }
+    return indexes;
+  }
+
+  private async holderOf(index: number): Promise<string | undefined> {
+    try {
+      return ownerUid((await this.storage.get(this.key(index))).value) ?? "";
+    } catch (error) {
+      if (isStorageError(error, "KeyNotFound")) return undefined;
+      throw error;
+    }
+  }
+
+  private async claimIndex(index: number, owner: AllocationOwner): Promise<boolean> {
+    this.trying.add(index);
+    try {
+      await this.storage.create(this.key(index), JSON.stringify({ uid: owner.uid, owner: owner.name }));
+      return true;
+    } catch (error) {
+      if (!isStorageError(error, "KeyExists")) throw error;
+      return (await this.holderOf(index)) === owner.uid;
+    } finally {
+      this.trying.delete(index);
+    }
+  }
+}
+
+function ownerUid(value: string): string | undefined {
+  try {
+    const parsed: unknown = JSON.parse(value);
+    if (typeof parsed === "object" && parsed !== null && "uid" in parsed && typeof parsed.uid === "string") return parsed.uid;
+  } catch {
+    // Not ours to read: treated as held by nobody known.
+  }
+  return undefined;
+}
