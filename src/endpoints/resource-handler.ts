@@ -98,11 +98,14 @@ export function createResourceHandler(options: ResourceHandlerOptions): (context
         registry,
         profile,
         metaGroup: meta,
-        dryRun: queryDryRun(context.request.query),
+        dryRun: queryDryRun(context.request.query, { kind: "CreateOptions", metaGroup: meta }),
         maxBodyBytes: MAX_BODY_BYTES,
         protobuf: protobufWire(profile, createOnly.group === "" ? createOnly.version : `${createOnly.group}/${createOnly.version}`, createOnly.kind),
       });
-    if (info.subresource === "scale" && definition.scale !== undefined) return serveScale(context, info, store, () => queryDryRun(context.request.query));
+    if (info.subresource === "scale" && definition.scale !== undefined)
+      return serveScale(context, info, store, () =>
+        queryDryRun(context.request.query, { kind: info.verb === "patch" ? "PatchOptions" : "UpdateOptions", metaGroup: meta }),
+      );
     if (info.subresource !== "" && !definition.subresources.has(info.subresource)) throw notFoundPath();
     if (definition.scope === "Cluster" && info.namespace !== "" && info.resource !== "namespaces") throw notFoundPath();
     // Across all namespaces only list and watch are served; PUT/PATCH need a name.
@@ -156,7 +159,7 @@ export function createResourceHandler(options: ResourceHandlerOptions): (context
         const representation = representationFor(context, false, wire);
         const { fieldManager } = fieldManagerOptions(context, { kind: "CreateOptions", metaGroup: meta });
         const { object, fieldValidation } = await readObject(context, queryFieldValidation(query, { kind: "CreateOptions", metaGroup: meta }), wire);
-        const created = await store.create(namespace, object, { dryRun: queryDryRun(query), user, fieldManager, fieldValidation });
+        const created = await store.create(namespace, object, { dryRun: queryDryRun(query, { kind: "CreateOptions", metaGroup: meta }), user, fieldManager, fieldValidation });
         return respondObject(context, 201, view(created), representation, meta);
       }
       case "update": {
@@ -167,7 +170,7 @@ export function createResourceHandler(options: ResourceHandlerOptions): (context
           subresource: info.subresource,
           build: () => object,
           createIfMissing: definition.strategy.allowCreateOnUpdate && info.subresource === "",
-          dryRun: queryDryRun(query),
+          dryRun: queryDryRun(query, { kind: "UpdateOptions", metaGroup: meta }),
           user,
           fieldManager,
           fieldValidation,
@@ -187,7 +190,7 @@ export function createResourceHandler(options: ResourceHandlerOptions): (context
           // Apply to a missing object creates it (not through a sub-resource).
           createIfMissing: apply && info.subresource === "",
           apply: apply ? { force } : undefined,
-          dryRun: queryDryRun(query),
+          dryRun: queryDryRun(query, { kind: "PatchOptions", metaGroup: meta }),
           user,
           fieldManager,
           fieldValidation,
@@ -197,7 +200,7 @@ export function createResourceHandler(options: ResourceHandlerOptions): (context
       case "delete": {
         const representation = representationFor(context, false, wire);
         const deleteOptions = await readDeleteOptions(context, meta, wire);
-        const outcome = await store.delete(namespace, info.name, { ...deleteOptions, dryRun: queryDryRun(query) || deleteOptions.dryRun, user });
+        const outcome = await store.delete(namespace, info.name, { ...deleteOptions, dryRun: queryDryRun(query, { kind: "DeleteOptions", metaGroup: meta }) || deleteOptions.dryRun, user });
         if (outcome.kind === "pending") return respondObject(context, 200, view(outcome.object), representation, meta);
         const details = {
           name: info.name,
@@ -211,7 +214,7 @@ export function createResourceHandler(options: ResourceHandlerOptions): (context
         const representation = representationFor(context, false, wire);
         const listOptions = parseListOptions(query, meta);
         const deleteOptions = await readDeleteOptions(context, meta, wire);
-        const deleted = await store.deleteCollection(namespace, listOptions, { ...deleteOptions, dryRun: queryDryRun(query) || deleteOptions.dryRun, user });
+        const deleted = await store.deleteCollection(namespace, listOptions, { ...deleteOptions, dryRun: queryDryRun(query, { kind: "DeleteOptions", metaGroup: meta }) || deleteOptions.dryRun, user });
         return respondJson(
           context,
           200,
@@ -265,7 +268,7 @@ async function readDeleteOptions(context: RequestContext, metaGroup: string, wir
   const dryRunValue = body["dryRun"];
   let dryRun = false;
   if (Array.isArray(dryRunValue)) {
-    checkDryRunValues(dryRunValue, { allowEmpty: false });
+    checkDryRunValues(dryRunValue, { allowEmpty: false, kind: "DeleteOptions", metaGroup });
     dryRun = dryRunValue.length > 0;
   }
   if (isPlainObject(preconditions)) {

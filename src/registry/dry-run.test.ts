@@ -71,8 +71,8 @@ describe("dryRun on every modifying verb", () => {
     assert.equal(empty.status, 201);
     assert.equal((await server.call("GET", `${CM}/empty-value`)).status, 404);
     const other = await dryRun("POST", `${CM}?dryRun=Some`, { body: { metadata: { name: "other-value" } } });
-    assert.equal(other.status, 400);
-    assert.equal(other.json["message"], 'Invalid dry run value: "Some": supported values: "All"');
+    assert.equal(other.status, 422);
+    assert.equal(other.json["message"], 'CreateOptions.meta.orch.io "" is invalid: dryRun: Unsupported value: []string{"Some"}: supported values: "All"');
   });
 
   it("runs validation and uniqueness checks like the real request", async () => {

@@ -106,6 +106,7 @@ describe("scaleOf(): the Scale of a parent", () => {
       schema: {
         id: "test",
         unknownFields: () => [],
+        decodeMismatch: () => undefined,
         validate: () => [],
         applyDefaults: (object: ApiObject) => Object.assign(object, { spec: { replicas: 1 } }),
       },

@@ -147,16 +147,29 @@ describe("the schema stage on every write: fieldValidation, defaults, validation
   describe("validation", () => {
     it("answers 422 Invalid listing every bad field by path", async () => {
       const response = await server.call("POST", NS, {
-        body: deployment("bad", { replicas: "two", strategy: { type: "Sometimes" }, template: { ...template, spec: { containers: [{ name: "web" }] } } }),
+        body: deployment("bad", { replicas: -2, strategy: { type: "Sometimes" }, template: { ...template, spec: { containers: [{ name: "web" }] } } }),
       });
       assert.equal(response.status, 422);
       assert.equal(response.json["reason"], "Invalid");
       assert.deepEqual(causes(response.json).sort(), [
+        "FieldValueInvalid spec.replicas",
         "FieldValueNotSupported spec.strategy.type",
         "FieldValueRequired spec.template.spec.containers[0].image",
-        "FieldValueTypeInvalid spec.replicas",
       ]);
       assert.match(String(response.json["message"]), /^Deployment\.apps "bad" is invalid: \[/);
+    });
+
+    it("answers 400 when a field has the wrong JSON type, as kube's decoder does for built-in kinds", async () => {
+      const response = await server.call("POST", NS, { body: deployment("typed", { replicas: "two", template }) });
+      assert.equal(response.status, 400, response.text);
+      assert.equal(response.json["reason"], "BadRequest");
+      assert.equal(
+        response.json["message"],
+        'Deployment in version "v1" cannot be handled as a Deployment: json: cannot unmarshal string into Go struct field Deployment.spec.replicas of type int32',
+      );
+      const configMap = await server.call("POST", "/api/v1/namespaces/default/configmaps", { body: { metadata: { name: "typed" }, data: { a: 1 } } });
+      assert.equal(configMap.status, 400, configMap.text);
+      assert.match(String(configMap.json["message"]), /cannot unmarshal number into Go struct field ConfigMap\.data of type string/);
     });
 
     it("validates updates and patched objects", async () => {

@@ -256,7 +256,7 @@ describe("the generic store, through the pipeline", () => {
     assert.equal(dry.status, 201);
     assert.equal((await server.call("GET", `${CM}/dry`)).status, 404);
     const bad = await server.call("POST", `${CM}?dryRun=Some`, { body: { metadata: { name: "dry" } } });
-    assert.equal(bad.status, 400);
+    assert.equal(bad.status, 422);
   });
 
   it("folds secret stringData into base64 data", async () => {

@@ -34,10 +34,13 @@ export function checkNamespace(definition: ResourceDefinition, object: ApiObject
 }
 
 /**
- * Unknown fields (the schema stage): pruned; Strict answers 400 listing them and the body's
+ * A field of the wrong JSON type is 400, as kube's decoder answers for built-in kinds. Unknown
+ * fields (the schema stage): pruned; Strict answers 400 listing them and the body's
  * duplicate fields, Warn adds a warning for each, Ignore says nothing.
  */
 export function checkFields(definition: ResourceDefinition, object: ApiObject, validation: FieldValidation | undefined): void {
+  const mismatch = definition.schema?.decodeMismatch(object);
+  if (mismatch !== undefined) throw badRequest(`${definition.kind} in version "${definition.version}" cannot be handled as a ${definition.kind}: ${mismatch}`);
   const unknown = definition.schema?.unknownFields(object, { prune: true }) ?? [];
   if (validation === undefined || validation.mode === "Ignore") return;
   const problems = [...unknown.map((path) => `unknown field "${path}"`), ...validation.duplicates.map((path) => `duplicate field "${path}"`)];

@@ -10,6 +10,7 @@ import { authorizeFilter } from "./filters/authorize.js";
 import { errorFunnel } from "./filters/error-funnel.js";
 import { impersonateFilter } from "./filters/impersonate.js";
 import { metricsFilter } from "./filters/metrics.js";
+import { prettyFilter } from "./filters/pretty.js";
 import { requestInfoFilter } from "./filters/request-info.js";
 import { requestLogFilter } from "./filters/request-log.js";
 import type { ApiMetrics } from "./metrics/metrics.js";
@@ -40,6 +41,7 @@ export function filterChain(options: FilterChainOptions): Handler {
     [
       requestLogFilter(options.logger),
       metricsFilter(options.metrics),
+      prettyFilter(),
       errorFunnel((error) => options.logger.error("request failed", errorFields(error)), {
         codec: protobufCodec(options.profile),
         mediaTypes: protobufMediaTypes(options.profile),

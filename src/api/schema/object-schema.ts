@@ -1,6 +1,7 @@
 import type { FieldError } from "../errors.js";
 import type { ApiObject } from "../object.js";
 import type { SchemaCatalogue } from "./catalogue.js";
+import { decodeMismatch } from "./decode-check.js";
 import { applyDefaults } from "./defaults.js";
 import { ref } from "./node.js";
 import { BUILTIN_RULES, type SchemaRules } from "./rules/index.js";
@@ -17,6 +18,11 @@ export interface ObjectSchema {
   readonly id: string;
   /** The paths of fields the schema does not declare; with `prune`, they are removed. */
   unknownFields(object: ApiObject, options: { readonly prune: boolean }): string[];
+  /**
+   * For built-in kinds, the first field whose JSON type cannot decode (kube's decoder answers
+   * 400 "cannot unmarshal" before any validation runs); undefined when the body decodes.
+   */
+  decodeMismatch(object: ApiObject): string | undefined;
   /** Fills kube's defaults (schema defaults, then the kind's conditional ones). */
   applyDefaults(object: ApiObject): void;
   /** Schema errors and the kind's rules; `old` is the stored object on update. Metadata is checked elsewhere. */
@@ -40,6 +46,7 @@ export function objectSchemaFor(
   return {
     id,
     unknownFields: (object, options) => unknownFields(catalogue, root, object, options),
+    decodeMismatch: (object) => decodeMismatch(catalogue, root, gvk.kind, object),
     applyDefaults: (object) => applyDefaults(catalogue, rules.defaulters, root, object),
     validate(object, old) {
       const errors = validator.validate(root, object, "", LEFT_TO_OTHERS);

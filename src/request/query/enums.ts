@@ -57,21 +57,32 @@ export function queryFieldValidation(
 
 // --- dryRun (create, update, patch, delete, deletecollection) ---
 
-/** Checks dryRun values (query or DeleteOptions body): only `All` is known; 400 otherwise. */
-export function checkDryRunValues(values: readonly unknown[], options: { readonly allowEmpty: boolean }): void {
-  for (const value of values) {
-    if (value === "All" || (options.allowEmpty && value === "")) continue;
-    throw queryParameterError("dryRun", `Invalid dry run value: ${JSON.stringify(value)}: supported values: "All"`);
-  }
+/** The options kind whose `dryRun` is checked, and the meta group (the profile's) that names it. */
+export interface DryRunOptionsKind {
+  readonly kind: "CreateOptions" | "UpdateOptions" | "PatchOptions" | "DeleteOptions";
+  readonly metaGroup: string;
+}
+
+/**
+ * Checks dryRun values (query or DeleteOptions body): only `All` is known; anything else is 422
+ * Invalid naming the options kind, with kube's NotSupported wording of the whole list
+ * (`Unsupported value: []string{"Some"}: supported values: "All"`), as kube validates its options.
+ */
+export function checkDryRunValues(values: readonly unknown[], options: DryRunOptionsKind & { readonly allowEmpty: boolean }): void {
+  if (values.every((value) => value === "All" || (options.allowEmpty && value === ""))) return;
+  const shown = `[]string{${values.map((value) => JSON.stringify(typeof value === "string" ? value : String(value))).join(", ")}}`;
+  throw invalid(options.kind, options.metaGroup, undefined, [
+    { type: "FieldValueNotSupported", field: "dryRun", message: `Unsupported value: ${shown}: supported values: "All"` },
+  ]);
 }
 
 /**
  * `dryRun`: absent = false; present empty (the spec's presence-only form) or `All` = true; any
- * other value is 400. Every value given is checked, as kube checks the whole list.
+ * other value is 422 naming the options kind. Every value given is checked, as kube checks the whole list.
  */
-export function queryDryRun(query: URLSearchParams): boolean {
+export function queryDryRun(query: URLSearchParams, options: DryRunOptionsKind): boolean {
   const values = query.getAll("dryRun");
-  checkDryRunValues(values, { allowEmpty: true });
+  checkDryRunValues(values, { ...options, allowEmpty: true });
   return values.length > 0;
 }
 

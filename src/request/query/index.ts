@@ -8,6 +8,7 @@ export { parseQueryBoolean, queryBoolean } from "./boolean.js";
 export { queryTimeout } from "./duration.js";
 export {
   checkDryRunValues,
+  type DryRunOptionsKind,
   type EnumParameter,
   FIELD_VALIDATION_MODES,
   type FieldValidationMode,

@@ -170,14 +170,25 @@ describe("enum parameters", () => {
     assert.equal(error.details?.kind, "CreateOptions");
   });
 
-  it("dryRun: absent false; empty or All true; anything else 400 naming dryRun", () => {
-    assert.equal(queryDryRun(q("")), false);
-    assert.equal(queryDryRun(q("dryRun")), true);
-    assert.equal(queryDryRun(q("dryRun=All")), true);
-    assert.equal(queryDryRun(q("dryRun=All&dryRun=All")), true);
-    const error = assertRefused(() => queryDryRun(q("dryRun=Some")), "dryRun");
-    assert.equal(error.message, 'Invalid dry run value: "Some": supported values: "All"');
-    assertRefused(() => queryDryRun(q("dryRun=All&dryRun=true")), "dryRun");
+  it("dryRun: absent false; empty or All true; anything else 422 naming the options kind and dryRun", () => {
+    const options = { kind: "CreateOptions", metaGroup: "meta.orch.io" } as const;
+    assert.equal(queryDryRun(q(""), options), false);
+    assert.equal(queryDryRun(q("dryRun"), options), true);
+    assert.equal(queryDryRun(q("dryRun=All"), options), true);
+    assert.equal(queryDryRun(q("dryRun=All&dryRun=All"), options), true);
+    assert.throws(
+      () => queryDryRun(q("dryRun=All&dryRun=true"), options),
+      (error) => error instanceof ApiError && error.code === 422,
+    );
+    try {
+      queryDryRun(q("dryRun=Some"), options);
+      assert.fail("dryRun=Some was accepted");
+    } catch (error) {
+      assert.ok(error instanceof ApiError);
+      assert.equal(error.code, 422);
+      assert.equal(error.details?.kind, "CreateOptions");
+      assert.equal(error.message, 'CreateOptions.meta.orch.io "" is invalid: dryRun: Unsupported value: []string{"Some"}: supported values: "All"');
+    }
   });
 
   it("propagationPolicy: Foreground, Background, Orphan; else 422 DeleteOptions naming it; not with orphanDependents", () => {

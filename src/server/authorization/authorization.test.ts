@@ -351,8 +351,11 @@ describe("authorization in the pipeline (Node,RBAC by default)", () => {
     const mismatch = await call("POST", `${AUTHZ}/namespaces/team/localsubjectaccessreviews`, {
       body: { spec: { user: "alice", resourceAttributes: { verb: "list", resource: "configmaps", namespace: "other" } } },
     });
-    assert.equal(mismatch.status, 400);
-    assert.equal(mismatch.json["message"], "spec.resourceAttributes.namespace must match namespace: team");
+    assert.equal(mismatch.status, 422);
+    assert.equal(
+      mismatch.json["message"],
+      'LocalSubjectAccessReview.authorization.orch.io "" is invalid: spec.resourceAttributes.namespace: Invalid value: "other": must match namespace: team',
+    );
   });
 
   it("answers SelfSubjectRulesReview with the caller's rules in a namespace", async () => {

@@ -172,8 +172,15 @@ export function accessReviewResources(profile: Profile, reviewer: AccessReviewer
       if (name === "" && groups.length === 0)
         errors.push({ type: "FieldValueInvalid", field: "spec.user", message: 'Invalid value: "": at least one of user or group must be specified' });
       if (errors.length > 0 || attributes === undefined) throw invalid(kind, group, "", errors);
+      // The issue's reading of kube (#14): a namespace other than the request's is an Invalid review (422), naming the field.
       if (local && attributes.kind === "resource" && attributes.namespace !== namespace)
-        throw badRequest(`spec.resourceAttributes.namespace must match namespace: ${namespace}`);
+        throw invalid(kind, group, "", [
+          {
+            type: "FieldValueInvalid",
+            field: "spec.resourceAttributes.namespace",
+            message: `Invalid value: ${JSON.stringify(attributes.namespace)}: must match namespace: ${namespace}`,
+          },
+        ]);
       const uid = text(spec, "uid");
       const extra = extraOf(spec["extra"]);
       const user: UserInfo = { name, groups, ...(uid === "" ? {} : { uid }), ...(extra === undefined ? {} : { extra }) };
