@@ -27,7 +27,15 @@ const SUBRESOURCE_VERBS: Readonly<Record<string, readonly string[]>> = {
   status: ["get", "patch", "update"],
   finalize: ["update"],
   scale: ["get", "patch", "update"],
+  ephemeralcontainers: ["get", "patch", "update"],
 };
+
+/** The kind kube's discovery gives a connect sub-resource: PodProxyOptions, PodExecOptions, NodeProxyOptions, …; logs are Pods. */
+function connectKind(kind: string, name: string): string {
+  if (name === "log") return kind;
+  const word = { exec: "Exec", attach: "Attach", portforward: "PortForward", proxy: "Proxy" }[name] ?? "";
+  return `${kind}${word}Options`;
+}
 
 function byName(a: Record<string, unknown>, b: Record<string, unknown>, key: string): number {
   const left = String(a[key]);
@@ -64,12 +72,20 @@ function resourceEntries(store: Store): Record<string, unknown>[] {
     kind: handler.kind,
     verbs: ["create"],
   }));
+  // Node-agent sub-resources (`pods/log`, `pods/exec`, …) with their own verbs.
+  const connected = [...(definition.connect ?? [])].map(([name, handler]) => ({
+    name: `${definition.plural}/${name}`,
+    singularName: "",
+    namespaced,
+    kind: connectKind(definition.kind, name),
+    verbs: [...handler.verbs],
+  }));
   // The scale sub-resource answers with autoscaling/v1 Scale, whatever the parent's group.
   const scale =
     definition.scale === undefined
       ? []
       : [{ name: `${definition.plural}/scale`, singularName: "", namespaced, ...SCALE_KIND, verbs: SUBRESOURCE_VERBS["scale"] }];
-  return [main, ...[...subresources, ...scale, ...handled].sort((a, b) => byName(a, b, "name"))];
+  return [main, ...[...subresources, ...scale, ...handled, ...connected].sort((a, b) => byName(a, b, "name"))];
 }
 
 /** `/api/v1` or `/apis/{group}/{version}`: the APIResourceList, or undefined when not served. */
@@ -103,6 +119,8 @@ function discoveryResource(store: Store): Record<string, unknown> {
   }));
   for (const [name, handler] of definition.subresourceHandlers ?? [])
     subresources.push({ subresource: name, responseKind: { group: handler.group, version: handler.version, kind: handler.kind }, verbs: ["create"] });
+  for (const [name, handler] of definition.connect ?? [])
+    subresources.push({ subresource: name, responseKind: { group: "", version: "v1", kind: connectKind(definition.kind, name) }, verbs: [...handler.verbs] });
   if (definition.scale !== undefined) subresources.push({ subresource: "scale", responseKind: { ...SCALE_KIND }, verbs: SUBRESOURCE_VERBS["scale"] });
   if (subresources.length > 0) resource["subresources"] = subresources.sort((a, b) => byName(a, b, "subresource"));
   return resource;

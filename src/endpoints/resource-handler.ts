@@ -26,6 +26,7 @@ import {
   queryTimeout,
 } from "../request/query/index.js";
 import type { ResourceRequestInfo } from "../request/request-info.js";
+import { serveConnect } from "./connect.js";
 import { serveCreateOnly } from "./create-only.js";
 import { fieldManagerOptions, listItemWithoutManagedFields, withoutManagedFields } from "./field-manager-options.js";
 import { decodeWithFieldValidation } from "./field-validation.js";
@@ -106,6 +107,8 @@ export function createResourceHandler(options: ResourceHandlerOptions): (context
       return serveScale(context, info, store, () =>
         queryDryRun(context.request.query, { kind: info.verb === "patch" ? "PatchOptions" : "UpdateOptions", metaGroup: meta }),
       );
+    const connect = info.name === "" ? undefined : definition.connect?.get(info.subresource.split("/")[0] ?? "");
+    if (connect !== undefined) return serveConnect(context, info, store, connect);
     if (info.subresource !== "" && !definition.subresources.has(info.subresource)) throw notFoundPath();
     if (definition.scope === "Cluster" && info.namespace !== "" && info.resource !== "namespaces") throw notFoundPath();
     // Across all namespaces only list and watch are served; PUT/PATCH need a name.

@@ -71,6 +71,11 @@ export interface ResourceDefinition {
    * object that reads and writes only its desired replica count (registry/scale.ts).
    */
   readonly scale?: ScaleSubresource;
+  /**
+   * Sub-resources that connect to a node agent (`pods/log`, `pods/exec`, `services/proxy`, …),
+   * each with the verbs discovery lists; the handler answers every request to it.
+   */
+  readonly connect?: ReadonlyMap<string, ConnectHandler>;
   /** Set for kinds that hold values of shared ranges (a Service's cluster IPs and node ports). */
   readonly allocations?: WriteAllocations;
 }
@@ -131,6 +136,16 @@ export interface CreateOnlyHandler {
   readonly version: string;
   readonly kind: string;
   create(request: CreateOnlyRequest): Promise<ApiObject>;
+}
+
+/**
+ * A sub-resource that streams from a node agent (kubelet). This server has no connection to
+ * one, so `answer` reads the parent object and throws the ApiError a client should see (the
+ * object is missing, has no node, or its node has no agent connected).
+ */
+export interface ConnectHandler {
+  readonly verbs: readonly ResourceVerb[];
+  answer(request: { readonly namespace: string; readonly name: string; readonly store: Store; readonly query: URLSearchParams }): Promise<never>;
 }
 
 export interface StoredAs {

@@ -13,6 +13,7 @@ export {
   apiVersionOf,
   deprecationWarning,
   groupResource,
+  type ConnectHandler,
   type CreateOnlyHandler,
   type CreateOnlyRequest,
   type Deprecation,

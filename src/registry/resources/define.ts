@@ -2,6 +2,7 @@ import type { NameRule } from "../../api/validation.js";
 import type { ResourceVerb } from "../../request/request-info.js";
 import {
   ALL_VERBS,
+  type ConnectHandler,
   type CreateOnlyHandler,
   type ResourceDefinition,
   type ScaleSubresource,
@@ -40,6 +41,8 @@ export interface ResourceDeclaration {
   readonly subresourceHandlers?: Readonly<Record<string, CreateOnlyHandler>>;
   /** The `scale` sub-resource: where the kind keeps its replicas and selector (registry/scale.ts). */
   readonly scale?: ScaleSubresource;
+  /** Sub-resources answered for a node agent (`pods/log`, `services/proxy`, …). */
+  readonly connect?: Readonly<Record<string, ConnectHandler>>;
   /** Values claimed from shared ranges around each write (a Service's cluster IPs and node ports). */
   readonly allocations?: WriteAllocations;
 }
@@ -68,6 +71,7 @@ export function defineResource(declaration: ResourceDeclaration): ResourceDefini
     ...(declaration.virtual === undefined ? {} : { virtual: declaration.virtual }),
     ...(declaration.subresourceHandlers === undefined ? {} : { subresourceHandlers: new Map(Object.entries(declaration.subresourceHandlers)) }),
     ...(declaration.scale === undefined ? {} : { scale: declaration.scale }),
+    ...(declaration.connect === undefined ? {} : { connect: new Map(Object.entries(declaration.connect)) }),
     ...(declaration.allocations === undefined ? {} : { allocations: declaration.allocations }),
   };
 }

@@ -5,6 +5,8 @@ import { defineResource } from "../define.js";
 import { CONFIG_MAP_STRATEGY, SECRET_STRATEGY } from "./data-strategy.js";
 import { namespaceStrategy } from "./namespace-strategy.js";
 import { BINDING_HANDLER } from "./binding.js";
+import { EVICTION_HANDLER } from "./eviction.js";
+import { NODE_CONNECT, POD_CONNECT, SERVICE_CONNECT } from "./node-agent.js";
 import { POD_STRATEGY } from "./pod-strategy.js";
 import { serviceAllocations, type ServiceNetwork } from "./service-allocations.js";
 import { SERVICE_STRATEGY } from "./service-strategy.js";
@@ -40,8 +42,9 @@ export function coreResources(profile: Profile, serviceNetwork: ServiceNetwork):
       scope: "Namespaced",
       shortNames: ["po"],
       categories: ["all"],
-      subresources: ["status"],
-      subresourceHandlers: { binding: BINDING_HANDLER },
+      subresources: ["status", "ephemeralcontainers"],
+      subresourceHandlers: { binding: BINDING_HANDLER, eviction: EVICTION_HANDLER },
+      connect: POD_CONNECT,
       strategy: POD_STRATEGY,
       selectableFields: [
         "spec.nodeName",
@@ -66,6 +69,7 @@ export function coreResources(profile: Profile, serviceNetwork: ServiceNetwork):
       nameRule: "dns1035-label",
       createOnUpdate: true,
       strategy: SERVICE_STRATEGY,
+      connect: SERVICE_CONNECT,
       allocations: serviceAllocations(serviceNetwork),
     }),
     defineResource({
@@ -78,6 +82,7 @@ export function coreResources(profile: Profile, serviceNetwork: ServiceNetwork):
       subresources: ["status"],
       keepStatusOnCreate: true,
       selectableFields: ["spec.unschedulable"],
+      connect: NODE_CONNECT,
     }),
     defineResource({
       ...CORE,

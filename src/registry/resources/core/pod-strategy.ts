@@ -50,5 +50,19 @@ export const POD_STRATEGY: Partial<Strategy> = {
     else spec["ephemeralContainers"] = before["ephemeralContainers"];
   },
   validateObjectUpdate: validatePodUpdate,
-  updateSubresource: (subresource, desired, old) => (subresource === "binding" ? bindPod(desired, old) : old),
+  updateSubresource: (subresource, desired, old) => {
+    if (subresource === "binding") return bindPod(desired, old);
+    if (subresource === "ephemeralcontainers") return withEphemeralContainers(desired, old);
+    return old;
+  },
 };
+
+/** `pods/{name}/ephemeralcontainers` writes only `spec.ephemeralContainers`; everything else stays as stored. */
+function withEphemeralContainers(desired: ApiObject, old: ApiObject): ApiObject {
+  const spec = isPlainObject(old["spec"]) ? old["spec"] : {};
+  const wanted = isPlainObject(desired["spec"]) ? desired["spec"]["ephemeralContainers"] : undefined;
+  const next: Record<string, unknown> = { ...spec };
+  if (wanted === undefined) delete next["ephemeralContainers"];
+  else next["ephemeralContainers"] = wanted;
+  return { ...old, spec: next };
+}

@@ -1,0 +1,135 @@
+import { ApiError, internalError, notFound } from "../../../api/errors.js";
+import { isPlainObject, nowTimestamp, type ApiObject } from "../../../api/object.js";
+import { selectorMatches } from "../../../api/schema/rules/values.js";
+import type { CreateOnlyHandler, CreateOnlyRequest } from "../../definition.js";
+import { parseListOptions } from "../../list-options.js";
+import type { Store } from "../../store.js";
+
+const SUCCESS = { kind: "Status", apiVersion: "v1", metadata: {}, status: "Success", code: 201 };
+const VIOLATION = "Cannot evict pod as it would violate the pod's disruption budget.";
+
+function record(value: unknown): Record<string, unknown> {
+  return isPlainObject(value) ? value : {};
+}
+
+function labelsOf(object: ApiObject): Record<string, string> {
+  return (object.metadata.labels ?? {}) as Record<string, string>;
+}
+
+/** Ready and not being deleted: what counts towards a budget (kube's disruption controller). */
+function isHealthy(pod: ApiObject): boolean {
+  if (pod.metadata.deletionTimestamp !== undefined) return false;
+  const conditions = record(pod["status"])["conditions"];
+  return (
+    Array.isArray(conditions) && conditions.some((condition) => isPlainObject(condition) && condition["type"] === "Ready" && condition["status"] === "True")
+  );
+}
+
+/** An int-or-percent of `total`, percentages rounded up as kube's GetScaledValueFromIntOrPercent does for budgets. */
+function scaled(value: unknown, total: number): number | undefined {
+  if (typeof value === "number") return value;
+  if (typeof value !== "string") return undefined;
+  const match = /^(\d+)%$/.exec(value);
+  return match === null ? undefined : Math.ceil((Number(match[1]) * total) / 100);
+}
+
+interface Budget {
+  readonly expected: number;
+  readonly healthy: number;
+  readonly desired: number;
+}
+
+/** The budget's numbers now, computed from the pods it selects (this server runs no disruption controller). */
+function budgetOf(pdb: ApiObject, pods: readonly ApiObject[]): Budget {
+  const spec = record(pdb["spec"]);
+  const selector = record(spec["selector"]);
+  const selected = pods.filter((pod) => selectorMatches(selector, labelsOf(pod)));
+  const expected = selected.length;
+  const healthy = selected.filter(isHealthy).length;
+  const minAvailable = scaled(spec["minAvailable"], expected);
+  const maxUnavailable = scaled(spec["maxUnavailable"], expected);
+  const desired = minAvailable ?? (maxUnavailable === undefined ? expected : Math.max(0, expected - maxUnavailable));
+  return { expected, healthy, desired };
+}
+
+function tooManyRequests(pdb: ApiObject, budget: Budget): ApiError {
+  const message = `The disruption budget ${pdb.metadata.name ?? ""} needs ${budget.desired} healthy pods and has ${budget.healthy} currently`;
+  return new ApiError(429, "TooManyRequests", VIOLATION, { details: { causes: [{ reason: "DisruptionBudget", message }] } });
+}
+
+/**
+ * `pods/{name}/eviction` (policy/v1 Eviction): deletes the pod unless a PodDisruptionBudget
+ * selecting it would be broken. The budget's allowance is computed from the pods it selects at
+ * this moment; an allowed eviction records the pod in the budget's `status.disruptedPods` with a
+ * resourceVersion precondition, so two evictions racing for the last allowance cannot both pass
+ * (the loser gets 429 and retries, as `kubectl drain` does). A pod that is not healthy may go
+ * while the budget holds (kube's IfHealthyBudget); terminal pods always may.
+ */
+export const EVICTION_HANDLER: CreateOnlyHandler = {
+  group: "policy",
+  version: "v1",
+  kind: "Eviction",
+  async create(request: CreateOnlyRequest): Promise<ApiObject> {
+    const pods = request.lookup("", "v1", "pods");
+    const budgets = request.lookup("policy", "v1", "poddisruptionbudgets");
+    if (pods === undefined) throw internalError("pods are not served");
+    const pod = await pods.get(request.namespace, request.name);
+    const phase = record(pod["status"])["phase"];
+    const terminal = phase === "Succeeded" || phase === "Failed";
+    if (!terminal && pod.metadata.deletionTimestamp === undefined && budgets !== undefined) {
+      await checkBudgets(request, pods, budgets, pod);
+    }
+    await deletePod(request, pods);
+    return SUCCESS;
+  },
+};
+
+async function checkBudgets(request: CreateOnlyRequest, pods: Store, budgets: Store, pod: ApiObject): Promise<void> {
+  const options = parseListOptions(new URLSearchParams(), "");
+  const matching = (await budgets.list(request.namespace, options)).items
+    .map((item) => item.decode())
+    .filter((pdb) => selectorMatches(record(record(pdb["spec"])["selector"]), labelsOf(pod)));
+  if (matching.length === 0) return;
+  if (matching.length > 1) throw internalError("This pod has more than one PodDisruptionBudget, which the eviction subresource does not support.");
+  const pdb = matching[0] as ApiObject;
+  const all = (await pods.list(request.namespace, options)).items.map((item) => item.decode());
+  const budget = budgetOf(pdb, all);
+  const healthy = isHealthy(pod);
+  const allowed = budget.healthy - budget.desired;
+  if (healthy ? allowed <= 0 : budget.healthy < budget.desired) throw tooManyRequests(pdb, budget);
+  if (request.dryRun || !healthy) return;
+  const name = pdb.metadata.name ?? "";
+  try {
+    await budgets.update(request.namespace, name, {
+      subresource: "status",
+      build: () => {
+        const status = record(pdb["status"]);
+        return {
+          ...pdb,
+          status: {
+            ...status,
+            currentHealthy: budget.healthy,
+            desiredHealthy: budget.desired,
+            expectedPods: budget.expected,
+            disruptionsAllowed: allowed - 1,
+            disruptedPods: { ...record(status["disruptedPods"]), [request.name]: nowTimestamp() },
+            observedGeneration: pdb.metadata.generation ?? 1,
+          },
+        };
+      },
+    });
+  } catch (error) {
+    // Another eviction used the budget first: answer as kube does when its update conflicts.
+    if (error instanceof ApiError && error.code === 409) throw tooManyRequests(pdb, { ...budget, healthy: budget.healthy - 1 });
+    throw error;
+  }
+}
+
+async function deletePod(request: CreateOnlyRequest, pods: Store): Promise<void> {
+  try {
+    await pods.delete(request.namespace, request.name, { dryRun: request.dryRun, ...(request.user === undefined ? {} : { user: request.user }) });
+  } catch (error) {
+    if (error instanceof ApiError && error.code === 404) throw notFound({ group: "", resource: "pods", name: request.name });
+    throw error;
+  }
+}

@@ -1,0 +1,131 @@
+// Pod eviction honouring PodDisruptionBudgets, driven by `kubectl drain` (the pinned newest kubectl).
+import assert from "node:assert/strict";
+import { execFile } from "node:child_process";
+import { existsSync, mkdirSync } from "node:fs";
+import { join } from "node:path";
+import { describe, it } from "node:test";
+import { KUBERNETES_PROFILE, ORCH_PROFILE } from "../src/api/profile.js";
+import { json, request, type Credentials } from "./helpers/http.js";
+import { useTestServer } from "./helpers/server.js";
+
+/** The pinned newest kubectl: its drain sends JSON evictions, so it works before protobuf request bodies do. */
+const KUBECTL = "/usr/lib/google-cloud-sdk/bin/kubectl.1.33";
+
+type Json = Record<string, unknown>;
+
+function kubectl(kubeconfig: string, home: string, args: readonly string[], timeoutMs = 60_000): Promise<{ code: number; stdout: string; stderr: string }> {
+  mkdirSync(home, { recursive: true });
+  return new Promise((resolve) => {
+    execFile(
+      KUBECTL,
+      ["--kubeconfig", kubeconfig, "--cache-dir", join(home, "kube-cache"), ...args],
+      { timeout: timeoutMs, killSignal: "SIGKILL", env: { ...process.env, HOME: home } },
+      (error, stdout, stderr) => resolve({ code: error === null ? 0 : typeof error.code === "number" ? error.code : -1, stdout, stderr }),
+    );
+  });
+}
+
+async function must(admin: Credentials, method: string, path: string, body?: unknown): Promise<Json> {
+  const answer = await request(admin, method, path, body === undefined ? {} : { body });
+  assert.ok(answer.status < 300, `${method} ${path}: ${answer.status} ${answer.body}`);
+  return json(answer);
+}
+
+const PODS = "/api/v1/namespaces/default/pods";
+
+/** A ready pod on `node`, owned by a ReplicaSet (drain leaves unowned pods alone without --force). */
+async function readyPod(admin: Credentials, name: string, node: string): Promise<void> {
+  await must(admin, "POST", PODS, {
+    apiVersion: "v1",
+    kind: "Pod",
+    metadata: {
+      name,
+      labels: { app: "web" },
+      ownerReferences: [{ apiVersion: "apps/v1", kind: "ReplicaSet", name: "web-rs", uid: "00000000-0000-0000-0000-000000000001", controller: true }],
+    },
+    spec: { nodeName: node, containers: [{ name: "c", image: "busybox:1.36" }] },
+  });
+  const pod = await must(admin, "GET", `${PODS}/${name}`);
+  pod["status"] = { phase: "Running", conditions: [{ type: "Ready", status: "True" }] };
+  await must(admin, "PUT", `${PODS}/${name}/status`, pod);
+}
+
+describe("pods/eviction and kubectl drain", { skip: !existsSync(KUBECTL) && `kubectl not found at ${KUBECTL}` }, () => {
+  const server = useTestServer({ profile: ORCH_PROFILE, storageBackend: "memory" });
+
+  it("drains a node: evicts while the budget allows, is refused with 429 when it is exhausted, finishes once it allows again", async () => {
+    const admin = server().admin;
+    const home = join(server().dataDir, "kubectl-home");
+    const kubeconfig = server().server.kubeconfigPath;
+    for (const node of ["n1", "n2"]) await must(admin, "POST", "/api/v1/nodes", { apiVersion: "v1", kind: "Node", metadata: { name: node } });
+    await readyPod(admin, "web-1", "n1");
+    await readyPod(admin, "web-2", "n1");
+    await must(admin, "POST", "/apis/policy/v1/namespaces/default/poddisruptionbudgets", {
+      apiVersion: "policy/v1",
+      kind: "PodDisruptionBudget",
+      metadata: { name: "web" },
+      spec: { minAvailable: 1, selector: { matchLabels: { app: "web" } } },
+    });
+
+    // Two ready pods and minAvailable 1: one may go, the second eviction keeps being refused.
+    const blocked = await kubectl(kubeconfig, home, ["drain", "n1", "--ignore-daemonsets", "--timeout=7s"]);
+    assert.notEqual(blocked.code, 0, blocked.stdout);
+    assert.match(blocked.stderr + blocked.stdout, /Cannot evict pod as it would violate the pod's disruption budget/);
+    const left = json(await request(admin, "GET", `${PODS}?fieldSelector=spec.nodeName%3Dn1`))["items"] as Json[];
+    assert.equal(left.length, 1, "exactly one pod was evicted");
+    const node = json(await request(admin, "GET", "/api/v1/nodes/n1"));
+    assert.equal((node["spec"] as Json)["unschedulable"], true, "drain cordoned the node");
+
+    // A replacement becomes ready elsewhere: the budget allows one more disruption, and drain completes.
+    await readyPod(admin, "web-3", "n2");
+    const drained = await kubectl(kubeconfig, home, ["drain", "n1", "--ignore-daemonsets", "--timeout=30s"]);
+    assert.equal(drained.code, 0, drained.stderr);
+    assert.match(drained.stdout, /node\/n1 drained/);
+    const remaining = json(await request(admin, "GET", `${PODS}?fieldSelector=spec.nodeName%3Dn1`))["items"] as Json[];
+    assert.equal(remaining.length, 0);
+  });
+
+  it("answers the eviction API directly: 429 with the budget's numbers when exhausted, 201 and the pod gone otherwise", async () => {
+    const admin = server().admin;
+    // web-3 is the only ready pod left and the budget needs one: refused.
+    const refused = await request(admin, "POST", `${PODS}/web-3/eviction`, {
+      body: { apiVersion: "policy/v1", kind: "Eviction", metadata: { name: "web-3" } },
+    });
+    assert.equal(refused.status, 429, refused.body);
+    const status = json(refused);
+    assert.equal(status["reason"], "TooManyRequests");
+    assert.deepEqual((status["details"] as Json)["causes"], [
+      { reason: "DisruptionBudget", message: "The disruption budget web needs 1 healthy pods and has 1 currently" },
+    ]);
+    await must(admin, "DELETE", "/apis/policy/v1/namespaces/default/poddisruptionbudgets/web");
+    const allowed = await request(admin, "POST", `${PODS}/web-3/eviction`, {
+      body: { apiVersion: "policy/v1", kind: "Eviction", metadata: { name: "web-3" } },
+    });
+    assert.equal(allowed.status, 201, allowed.body);
+    assert.equal((await request(admin, "GET", `${PODS}/web-3`)).status, 404);
+  });
+});
+
+describe("node heartbeats: node-lease Leases in kubectl describe node", { skip: !existsSync(KUBECTL) && `kubectl not found at ${KUBECTL}` }, () => {
+  // kubectl reads the lease from kube's node-lease namespace and coordination group, so this is the kubernetes profile.
+  const server = useTestServer({ profile: KUBERNETES_PROFILE, storageBackend: "memory" });
+
+  it("shows the node's lease holder and renew time, with the lease created by PUT as a kubelet does", async () => {
+    const admin = server().admin;
+    await must(admin, "POST", "/api/v1/nodes", { apiVersion: "v1", kind: "Node", metadata: { name: "n1" } });
+    const renewed = "2024-05-01T10:00:00.000000Z";
+    const lease = await request(admin, "PUT", `/apis/coordination.k8s.io/v1/namespaces/${KUBERNETES_PROFILE.nodeLeaseNamespace}/leases/n1`, {
+      body: {
+        apiVersion: "coordination.k8s.io/v1",
+        kind: "Lease",
+        metadata: { name: "n1", ownerReferences: [{ apiVersion: "v1", kind: "Node", name: "n1", uid: "00000000-0000-0000-0000-000000000002" }] },
+        spec: { holderIdentity: "n1", leaseDurationSeconds: 40, renewTime: renewed },
+      },
+    });
+    assert.equal(lease.status, 201, lease.body);
+    const described = await kubectl(server().server.kubeconfigPath, join(server().dataDir, "kubectl-home"), ["describe", "node", "n1"]);
+    assert.equal(described.code, 0, described.stderr);
+    assert.match(described.stdout, /Lease:\s*\n\s+HolderIdentity:\s+n1\n/);
+    assert.match(described.stdout, /RenewTime:\s+Wed, 01 May 2024 10:00:00 \+0000/);
+  });
+});
