@@ -126,3 +126,23 @@ export function metaGroup(profile: Profile): string {
 export function apiGroup(profile: Profile, prefix: string): string {
   return `${prefix}.${profile.apiDomain}`;
 }
+
+/**
+ * A group spelled in another profile's API domain (`rbac.authorization.k8s.io` under the orch
+ * profile): the profile it belongs to and this profile's spelling of it; undefined otherwise.
+ */
+export function foreignGroup(profile: Profile, group: string): { readonly owner: Profile; readonly ours: string } | undefined {
+  for (const owner of [ORCH_PROFILE, KUBERNETES_PROFILE]) {
+    if (owner.name === profile.name || !group.endsWith(`.${owner.apiDomain}`)) continue;
+    return { owner, ours: `${group.slice(0, -owner.apiDomain.length)}${profile.apiDomain}` };
+  }
+  return undefined;
+}
+
+/** The 404 message for a group spelled the other profile's way: the group to use instead, and the flag that serves that spelling. */
+export function foreignGroupMessage(profile: Profile, group: string, ours: string, owner: Profile): string {
+  return (
+    `the server could not find the requested resource: this server runs --compat ${profile.name}, which serves ${group} as ${ours}; ` +
+    `use ${ours}, or start the server with --compat ${owner.name} for stock ${owner.name === KUBERNETES_PROFILE.name ? "Kubernetes" : owner.name} manifests and clients`
+  );
+}

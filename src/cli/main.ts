@@ -1,6 +1,7 @@
 import { relative } from "node:path";
 import { createLogger } from "../util/logger.js";
 import { FlagError, parseArgs } from "./flags.js";
+import { StartupError } from "./data-dir.js";
 import { startServer } from "./start.js";
 
 /** The command line: parse flags, start, stop gracefully on SIGTERM/SIGINT. Returns the exit code. */
@@ -22,7 +23,16 @@ export async function main(argv: readonly string[]): Promise<number> {
   const config = parsed.config;
   const logger = createLogger(config.verbosity);
   const started = Date.now();
-  const server = await startServer({ ...config, logger });
+  let server;
+  try {
+    server = await startServer({ ...config, logger });
+  } catch (error) {
+    if (error instanceof StartupError) {
+      process.stderr.write(`Error: ${error.message}\n`);
+      return 1;
+    }
+    throw error;
+  }
   const kubeconfig = relative(process.cwd(), server.kubeconfigPath) || server.kubeconfigPath;
   process.stdout.write(
     `orch-apiserver serving on ${server.url} (ready in ${Date.now() - started} ms, storage ${config.storageBackend}, compat ${config.profile.name})\n`,

@@ -7,6 +7,7 @@ import type { Config } from "./config.js";
 import { defaultConfig } from "./flags.js";
 import { renderKubeconfig } from "./kubeconfig.js";
 import { composeApiServer } from "./compose.js";
+import { checkDataDirProfile, lockDataDir } from "./data-dir.js";
 import { loadCredentials } from "./credentials.js";
 import { ensurePki, ensureServiceAccountKeys } from "./pki.js";
 import { createMetrics } from "../server/metrics/metrics.js";
@@ -40,6 +41,17 @@ export async function startServer(options: StartOptions = {}): Promise<RunningSe
   const logger = options.logger ?? (options.verbosity === undefined ? SILENT_LOGGER : createLogger(config.verbosity));
   const dataDir = resolve(config.dataDir);
   mkdirSync(dataDir, { recursive: true, mode: 0o700 });
+  const unlock = lockDataDir(dataDir);
+  try {
+    checkDataDirProfile(dataDir, config.profile);
+    return await startInDataDir(config, logger, dataDir, unlock);
+  } catch (error) {
+    unlock();
+    throw error;
+  }
+}
+
+async function startInDataDir(config: Config, logger: Logger, dataDir: string, unlock: () => void): Promise<RunningServer> {
   const adminUser = `${config.profile.name}-admin`;
   // The service-account key pair is generated (off the main thread) alongside the certificates.
   const generateServiceAccountKeys = config.serviceAccountKeyFiles.length === 0 && config.serviceAccountSigningKeyFile === undefined;
@@ -105,6 +117,7 @@ export async function startServer(options: StartOptions = {}): Promise<RunningSe
         credentials.close();
         compactor?.stop();
         await api.stop();
+        unlock();
       })();
       return stopped;
     },

@@ -1,6 +1,6 @@
 import { ApiError, badRequest, methodNotAllowed } from "../api/errors.js";
 import { asObject, isPlainObject, omitEmptyMetadataInPlace, type ApiObject } from "../api/object.js";
-import { metaGroup, type Profile } from "../api/profile.js";
+import { foreignGroup, foreignGroupMessage, metaGroup, type Profile } from "../api/profile.js";
 import { bodyFormat, decodeBody, type BodyFormat } from "../codec/decode.js";
 import { negotiate, type ProtobufWire, type Representation } from "../codec/negotiate.js";
 import { successStatus } from "../codec/status.js";
@@ -83,9 +83,17 @@ export function createResourceHandler(options: ResourceHandlerOptions): (context
     );
   }
 
+  /** A resource not served; when its group is the other profile's spelling of a served one, the 404 says which to use. */
+  function notFoundForGroup(group: string, version: string, resource: string): ApiError {
+    const foreign = foreignGroup(profile, group);
+    if (foreign === undefined || registry.resourcesOf(foreign.ours, version).length === 0) return notFoundPath();
+    const message = foreignGroupMessage(profile, group, foreign.ours, foreign.owner);
+    return new ApiError(404, "NotFound", message, { details: { group, kind: resource } });
+  }
+
   return async function handleResource(context, info) {
     const store = registry.find(info.group, info.version, info.resource);
-    if (store === undefined) throw notFoundPath();
+    if (store === undefined) throw notFoundForGroup(info.group, info.version, info.resource);
     const definition = store.definition;
     const deprecated = deprecationWarning(definition);
     if (deprecated !== undefined) {

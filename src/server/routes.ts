@@ -3,7 +3,7 @@ import { JWKS_PATH, OPENID_CONFIGURATION_PATH, type IssuerDiscovery } from "../a
 import type { Profile } from "../api/profile.js";
 import { aggregatedDiscovery, apiGroup, apiGroupList, apiResourceList, apiVersions } from "../endpoints/discovery.js";
 import { negotiate } from "../codec/negotiate.js";
-import { metaGroup } from "../api/profile.js";
+import { foreignGroup, foreignGroupMessage, metaGroup } from "../api/profile.js";
 import { createHash } from "node:crypto";
 import { builtinCatalogue } from "../api/schema/catalogue.js";
 import { createOpenApi } from "../endpoints/openapi.js";
@@ -159,6 +159,10 @@ export function createNonResourceHandler(options: NonResourceOptions): (context:
       const list = apiResourceList(options.registry, parts[1] ?? "", parts[2] ?? "");
       if (list !== undefined) return respondJson(context, 200, list);
     }
+    // A group spelled the other profile's way: say which spelling this server serves, and the flag for the other.
+    const foreign = parts[0] === "apis" && parts[1] !== undefined ? foreignGroup(options.profile, parts[1]) : undefined;
+    if (foreign !== undefined && parts[1] !== undefined && apiGroup(options.registry, foreign.ours) !== undefined)
+      throw new ApiError(404, "NotFound", foreignGroupMessage(options.profile, parts[1], foreign.ours, foreign.owner), { details: {} });
     throw notFound();
   };
 }
