@@ -170,7 +170,12 @@ export function createResourceHandler(options: ResourceHandlerOptions): (context
         const representation = representationFor(context, false, wire);
         const { fieldManager } = fieldManagerOptions(context, { kind: "CreateOptions", metaGroup: meta });
         const { object, fieldValidation } = await readObject(context, queryFieldValidation(query, { kind: "CreateOptions", metaGroup: meta }), wire);
-        const created = await store.create(namespace, object, { dryRun: queryDryRun(query, { kind: "CreateOptions", metaGroup: meta }), user, fieldManager, fieldValidation });
+        const created = await store.create(namespace, object, {
+          dryRun: queryDryRun(query, { kind: "CreateOptions", metaGroup: meta }),
+          user,
+          fieldManager,
+          fieldValidation,
+        });
         return respondObject(context, 201, view(created), representation, meta);
       }
       case "update": {
@@ -211,7 +216,11 @@ export function createResourceHandler(options: ResourceHandlerOptions): (context
       case "delete": {
         const representation = representationFor(context, false, wire);
         const deleteOptions = await readDeleteOptions(context, meta, wire);
-        const outcome = await store.delete(namespace, info.name, { ...deleteOptions, dryRun: queryDryRun(query, { kind: "DeleteOptions", metaGroup: meta }) || deleteOptions.dryRun, user });
+        const outcome = await store.delete(namespace, info.name, {
+          ...deleteOptions,
+          dryRun: queryDryRun(query, { kind: "DeleteOptions", metaGroup: meta }) || deleteOptions.dryRun,
+          user,
+        });
         if (outcome.kind === "pending") return respondObject(context, 200, view(outcome.object), representation, meta);
         const details = {
           name: info.name,
@@ -225,7 +234,11 @@ export function createResourceHandler(options: ResourceHandlerOptions): (context
         const representation = representationFor(context, false, wire);
         const listOptions = parseListOptions(query, meta);
         const deleteOptions = await readDeleteOptions(context, meta, wire);
-        const deleted = await store.deleteCollection(namespace, listOptions, { ...deleteOptions, dryRun: queryDryRun(query, { kind: "DeleteOptions", metaGroup: meta }) || deleteOptions.dryRun, user });
+        const deleted = await store.deleteCollection(namespace, listOptions, {
+          ...deleteOptions,
+          dryRun: queryDryRun(query, { kind: "DeleteOptions", metaGroup: meta }) || deleteOptions.dryRun,
+          user,
+        });
         return respondJson(
           context,
           200,
