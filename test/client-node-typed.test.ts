@@ -82,7 +82,8 @@ describe("client-node typed APIs: CoreV1Api and AppsV1Api (orch profile)", () =>
   it("CoreV1Api: a Pod starts Pending, is bound to a node, and its status is written; Services get a cluster IP type", async () => {
     const pod = await core.createNamespacedPod({ namespace: NAMESPACE, body: { metadata: { name: "p" }, spec: template.spec as k8s.V1PodSpec } });
     assert.equal(pod.status?.phase, "Pending");
-    assert.equal(pod.status?.qosClass, "BestEffort");
+    // The bootstrap LimitRange of `default` (the spec's Limits table) gives the container a 0.1 CPU request.
+    assert.equal(pod.status?.qosClass, "Burstable");
     await core.createNamespacedPodBinding({ namespace: NAMESPACE, name: "p", body: { metadata: { name: "p" }, target: { kind: "Node", name: "node-1" } } });
     const bound = await core.readNamespacedPod({ namespace: NAMESPACE, name: "p" });
     assert.equal(bound.spec?.nodeName, "node-1");

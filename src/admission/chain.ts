@@ -1,9 +1,12 @@
-import type { Admission, AdmissionPlugin } from "./interface.js";
+import { ApiError, internalError } from "../api/errors.js";
+import type { Admission, AdmissionAttributes, AdmissionPlugin } from "./interface.js";
 
 /**
  * The admission slot the registry is built with: plugins are registered into it once the stages
  * they need (authorization, the registry itself) exist, before the server serves. Runs every
- * plugin's mutate in order, then (separately) every validate in order.
+ * plugin's mutate in order, then (separately) every validate in order. A plugin's ApiError
+ * rejects the request as it is, with the plugin's name added to the Status causes; anything
+ * else it throws is a 500 naming the plugin.
  */
 export class AdmissionChain implements Admission {
   private plugins: readonly AdmissionPlugin[] = [];
@@ -18,14 +21,43 @@ export class AdmissionChain implements Admission {
     return this.plugins.map((plugin) => plugin.name);
   }
 
-  async mutate(attributes: Parameters<Admission["mutate"]>[0]): Promise<void> {
-    for (const plugin of this.plugins) if (plugin.mutate !== undefined && plugin.handles(attributes.operation)) await plugin.mutate(attributes);
+  async mutate(attributes: AdmissionAttributes): Promise<void> {
+    for (const plugin of this.plugins) if (plugin.mutate !== undefined && applies(plugin, attributes)) await run(plugin, () => plugin.mutate?.(attributes));
   }
 
-  async validate(attributes: Parameters<Admission["validate"]>[0]): Promise<void> {
-    for (const plugin of this.plugins) if (plugin.validate !== undefined && plugin.handles(attributes.operation)) await plugin.validate(attributes);
+  async validate(attributes: AdmissionAttributes): Promise<void> {
+    for (const plugin of this.plugins) if (plugin.validate !== undefined && applies(plugin, attributes)) await run(plugin, () => plugin.validate?.(attributes));
   }
 }
+
+function applies(plugin: AdmissionPlugin, attributes: AdmissionAttributes): boolean {
+  if (plugin.resources !== undefined && !plugin.resources.has(attributes.resource.resource)) return false;
+  if (plugin.sideEffects === true && attributes.dryRun) return false;
+  return plugin.handles(attributes.operation);
+}
+
+async function run(plugin: AdmissionPlugin, step: () => Promise<void> | undefined): Promise<void> {
+  try {
+    await step();
+  } catch (error) {
+    throw namingPlugin(plugin.name, error);
+  }
+}
+
+/** The error a plugin threw, with its name in the Status causes (kube's messages stay as they are). */
+export function namingPlugin(name: string, error: unknown): ApiError {
+  if (!(error instanceof ApiError)) return internalError(`admission plugin "${name}" failed: ${error instanceof Error ? error.message : String(error)}`, error);
+  const causes = error.details?.causes ?? [];
+  if (causes.some((cause) => cause.reason === ADMISSION_PLUGIN_CAUSE)) return error;
+  return new ApiError(error.code, error.reason, error.message, {
+    details: { ...error.details, causes: [...causes, { reason: ADMISSION_PLUGIN_CAUSE, message: name }] },
+    headers: { ...error.headers },
+    cause: error,
+  });
+}
+
+/** The Status cause reason whose message names the admission plugin that rejected a request. */
+export const ADMISSION_PLUGIN_CAUSE = "AdmissionPlugin";
 
 /** A chain of fixed plugins. */
 export function admissionChain(plugins: readonly AdmissionPlugin[]): Admission {

@@ -7,6 +7,7 @@ export type AdmissionOperation = "CREATE" | "UPDATE" | "DELETE" | "CONNECT";
 export interface AdmissionResource {
   readonly group: string;
   readonly version: string;
+  /** The kind of `object`: the sub-resource's kind when it has its own (Scale), else the parent's. */
   readonly kind: string;
   /** The plural, as in the URL. */
   readonly resource: string;
@@ -27,6 +28,10 @@ export interface AdmissionAttributes {
   readonly dryRun: boolean;
   /** Who asks; undefined for the server's own writes (controllers, start-up reconciliation). */
   readonly user: UserInfo | undefined;
+  /** Adds a `Warning` header to the response (absent when nobody listens: the server's own writes). */
+  readonly warn?: (message: string) => void;
+  /** Adds an audit annotation (`key` is the plugin's, e.g. `pod-security.<domain>/audit-violations`). */
+  readonly annotate?: (key: string, value: string) => void;
 }
 
 /**
@@ -41,10 +46,15 @@ export interface Admission {
 
 /**
  * An admission plugin. `mutate` may change `attributes.object`; `validate` must not. Either
- * throws an ApiError to reject. `handles` gates both by operation.
+ * throws an ApiError to reject. `handles` gates both by operation; `resources` (plurals of any
+ * group, sub-resources included) narrows further so the chain skips a plugin without calling it.
+ * A plugin with `sideEffects` (it writes elsewhere or spends a budget) is skipped on dry-run.
  */
 export interface AdmissionPlugin {
   readonly name: string;
+  /** The plurals it touches; undefined = every resource. */
+  readonly resources?: ReadonlySet<string>;
+  readonly sideEffects?: boolean;
   handles(operation: AdmissionOperation): boolean;
   mutate?(attributes: AdmissionAttributes): Promise<void>;
   validate?(attributes: AdmissionAttributes): Promise<void>;

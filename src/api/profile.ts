@@ -57,6 +57,8 @@ export interface Profile {
   readonly serverServiceName: string;
   /** `/version`'s gitVersion: the Kubernetes release whose API this serves, plus our build tag. */
   readonly gitVersion: string;
+  /** Prefix of the projected service-account token volume the ServiceAccount plugin adds (`orch-api-access-`). */
+  readonly serviceAccountVolumePrefix: string;
 }
 
 export const ORCH_PROFILE: Profile = {
@@ -83,6 +85,7 @@ export const ORCH_PROFILE: Profile = {
   serverFieldManager: "orch-apiserver",
   serverServiceName: "orch",
   gitVersion: "v1.30.0+orch",
+  serviceAccountVolumePrefix: "orch-api-access-",
 };
 
 export const KUBERNETES_PROFILE: Profile = {
@@ -109,6 +112,7 @@ export const KUBERNETES_PROFILE: Profile = {
   serverFieldManager: "kube-apiserver",
   serverServiceName: "kubernetes",
   gitVersion: "v1.30.0",
+  serviceAccountVolumePrefix: "kube-api-access-",
 };
 
 export function profileByName(name: string): Profile | undefined {
@@ -145,4 +149,43 @@ export function foreignGroupMessage(profile: Profile, group: string, ours: strin
     `the server could not find the requested resource: this server runs --compat ${profile.name}, which serves ${group} as ${ours}; ` +
     `use ${ours}, or start the server with --compat ${owner.name} for stock ${owner.name === KUBERNETES_PROFILE.name ? "Kubernetes" : owner.name} manifests and clients`
   );
+}
+
+/** The names admission spells: configuration groups, labels, annotations, taints, paths. */
+export interface AdmissionNames {
+  /** `apiserver.config.<apiDomain>`: the AdmissionConfiguration group. */
+  readonly configGroup: string;
+  /** `eventratelimit.admission.<apiDomain>`: EventRateLimit's Configuration group. */
+  readonly eventRateLimitGroup: string;
+  /** `pod-security.admission.config.<apiDomain>`: PodSecurity's configuration group. */
+  readonly podSecurityConfigGroup: string;
+  /** `pod-security.<keyDomain>/`: the namespace label prefix (`enforce`, `warn`, `audit` and their `-version`). */
+  readonly podSecurityLabelPrefix: string;
+  /** `.image-policy.<apiDomain>/`: the infix of pod annotations forwarded to the image policy backend. */
+  readonly imagePolicyAnnotationInfix: string;
+  /** `scheduler.alpha.<keyDomain>/node-selector`: PodNodeSelector's namespace annotation. */
+  readonly nodeSelectorAnnotation: string;
+  /** `node-restriction.<keyDomain>/`: labels a node may not set on itself. */
+  readonly nodeRestrictionLabelPrefix: string;
+  /** `node.<keyDomain>/`: the prefix of the node condition taints (`not-ready`, `unreachable`). */
+  readonly nodeTaintPrefix: string;
+  /** Where the service-account token volume is mounted. */
+  readonly serviceAccountMountPath: string;
+  /** The domain of kubelet-owned node labels (`<keyDomain>/hostname`, `node.<keyDomain>/…`). */
+  readonly keyDomain: string;
+}
+
+export function admissionNames(profile: Profile): AdmissionNames {
+  return {
+    configGroup: `apiserver.config.${profile.apiDomain}`,
+    eventRateLimitGroup: `eventratelimit.admission.${profile.apiDomain}`,
+    podSecurityConfigGroup: `pod-security.admission.config.${profile.apiDomain}`,
+    podSecurityLabelPrefix: `pod-security.${profile.keyDomain}/`,
+    imagePolicyAnnotationInfix: `.image-policy.${profile.apiDomain}/`,
+    nodeSelectorAnnotation: `scheduler.alpha.${profile.keyDomain}/node-selector`,
+    nodeRestrictionLabelPrefix: `node-restriction.${profile.keyDomain}/`,
+    nodeTaintPrefix: `node.${profile.keyDomain}/`,
+    serviceAccountMountPath: `/var/run/secrets/${profile.keyDomain}/serviceaccount`,
+    keyDomain: profile.keyDomain,
+  };
 }

@@ -1,10 +1,10 @@
 import { mkdirSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import { AdmissionChain } from "../admission/chain.js";
-import { namespaceLifecycle } from "../admission/plugins/namespace-lifecycle.js";
-import { rbacEscalation } from "../admission/plugins/rbac-escalation.js";
+import { builtinPlugins, namespaceLifecycle, QuotaLedger, rbacEscalation, SYSTEM_PRIORITY_CLASSES } from "../admission/plugins/index.js";
 import { ApiError } from "../api/errors.js";
-import { apiGroup, metaGroup } from "../api/profile.js";
+import { admissionNames, apiGroup, metaGroup } from "../api/profile.js";
+import type { ApiObject } from "../api/object.js";
 import { builtinSchemas } from "../api/schema/builtin.js";
 import { builtinCatalogue } from "../api/schema/catalogue.js";
 import type { IssuerDiscovery } from "../auth/service-account/discovery.js";
@@ -13,9 +13,12 @@ import { apiServerServiceController } from "../controllers/apiserver-service/api
 import { aggregationController } from "../controllers/clusterrole-aggregation/aggregation-controller.js";
 import type { Controller } from "../controllers/controller.js";
 import { namespaceController } from "../controllers/namespace/namespace-controller.js";
+import { quotaController } from "../controllers/resource-quota/quota-controller.js";
+import { registerPlugins } from "./admission.js";
 import { createResourceHandler } from "../endpoints/resource-handler.js";
 import {
   AccessReviewerSlot,
+  apiVersionOf,
   builtinResources,
   enabledDefinitions,
   readCurrent,
@@ -109,6 +112,14 @@ function openStorage(config: Config): OpenedStorage {
   }
 }
 
+/** The spec's Limits table: containers in `default` get a 0.1 CPU request unless they ask for one. */
+const DEFAULT_LIMIT_RANGE: ApiObject = {
+  apiVersion: "v1",
+  kind: "LimitRange",
+  metadata: { name: "limits", namespace: "default" },
+  spec: { limits: [{ type: "Container", defaultRequest: { cpu: "100m" } }] },
+};
+
 /**
  * The composition root: builds the server in a straight line, each stage from the ones above it.
  * Three stages answer for later ones through slots filled further down (admission plugins need
@@ -153,28 +164,47 @@ export function composeApiServer(options: ComposeOptions): ApiServer {
   const authorization = createAuthorization({ config: config.authorization, registry, profile, logger, freshnessWaitMs: options.futureRevisionWaitMs });
   accessReviews.fill(authorization.reviewer);
 
-  // 5. Admission plugins, in the order they run.
-  admission.register(
-    namespaceLifecycle({
-      immortal: new Set(["default", profile.systemNamespace, profile.publicNamespace]),
-      getNamespace: async (name) => {
-        // The cache answers most lookups; a namespace it has not seen yet is read from storage.
-        const cached = registry.peek("", "v1", "namespaces", "", name);
-        if (cached !== undefined) return cached;
-        try {
-          return await registry.find("", "v1", "namespaces")?.get("", name);
-        } catch (error) {
-          if (error instanceof ApiError && error.code === 404) return undefined;
-          throw error;
-        }
+  // 5. Admission plugins, in the order they run: the flags' selection from the catalogue (kube's order), then RBAC escalation (always on).
+  const client = registryClient(registry, metaGroup(profile));
+  const ledger = new QuotaLedger();
+  registerPlugins({
+    chain: admission,
+    admission: config.admission,
+    catalogue: builtinPlugins(ledger),
+    context: {
+      profile,
+      names: admissionNames(profile),
+      client,
+      authorizer: authorization.authorizer,
+      settings: config.admission,
+      now: Date.now,
+      resourceOfKind: (apiVersion, kind) => {
+        const store = registry.stores.find((candidate) => apiVersionOf(candidate.definition) === apiVersion && candidate.definition.kind === kind);
+        return store === undefined ? undefined : { group: store.definition.group, plural: store.definition.plural, namespaced: store.namespaced };
       },
-    }),
-    rbacEscalation({ group: rbacNames(profile).group, authorization }),
-  );
+    },
+    named: {
+      NamespaceLifecycle: namespaceLifecycle({
+        immortal: new Set(["default", profile.systemNamespace, profile.publicNamespace]),
+        getNamespace: async (name) => {
+          // The cache answers most lookups; a namespace it has not seen yet is read from storage.
+          const cached = registry.peek("", "v1", "namespaces", "", name);
+          if (cached !== undefined) return cached;
+          try {
+            return await registry.find("", "v1", "namespaces")?.get("", name);
+          } catch (error) {
+            if (error instanceof ApiError && error.code === 404) return undefined;
+            throw error;
+          }
+        },
+      }),
+    },
+  });
+  admission.register(rbacEscalation({ group: rbacNames(profile).group, authorization }));
 
   // 6. Controllers, through the in-process client.
-  const client = registryClient(registry, metaGroup(profile));
   const controllers: Controller[] = [
+    quotaController({ client, ledger, onError: (error) => logger.error("resourcequota controller", errorFields(error)) }),
     namespaceController({ client, finalizer: profile.namespaceFinalizer, onError: (error) => logger.error("namespace controller", errorFields(error)) }),
     aggregationController({ client, group: rbacNames(profile).group, onError: (error) => logger.error("clusterrole aggregation", errorFields(error)) }),
     apiServerServiceController({
@@ -244,6 +274,19 @@ export function composeApiServer(options: ComposeOptions): ApiServer {
     }),
   });
 
+  /** Creates a bootstrap object unless it exists; true when it was created. */
+  async function createIfMissing(group: string, version: string, plural: string, namespace: string, object: ApiObject): Promise<boolean> {
+    const store = registry.find(group, version, plural);
+    if (store === undefined) return false;
+    try {
+      await store.create(namespace, object);
+      return true;
+    } catch (error) {
+      if (error instanceof ApiError && error.reason === "AlreadyExists") return false;
+      throw error;
+    }
+  }
+
   const controllerStop = new AbortController();
   const running: Promise<void>[] = [];
   return {
@@ -257,12 +300,21 @@ export function composeApiServer(options: ComposeOptions): ApiServer {
       await authorization.start();
       const namespaces = registry.find("", "v1", "namespaces");
       if (namespaces === undefined) throw new Error("namespaces are not served");
+      let firstStart = false;
       for (const name of ["default", profile.systemNamespace, profile.publicNamespace, profile.nodeLeaseNamespace]) {
-        try {
-          await namespaces.create("", { apiVersion: "v1", kind: "Namespace", metadata: { name } });
-        } catch (error) {
-          if (!(error instanceof ApiError && error.reason === "AlreadyExists")) throw error;
-        }
+        if (await createIfMissing("", "v1", "namespaces", "", { apiVersion: "v1", kind: "Namespace", metadata: { name } })) firstStart ||= name === "default";
+      }
+      // Bootstrap objects made once, at the first start (a user may change or delete them): the spec's Limits-table LimitRange.
+      if (firstStart) await createIfMissing("", "v1", "limitranges", "default", DEFAULT_LIMIT_RANGE);
+      const scheduling = apiGroup(profile, "scheduling");
+      for (const system of SYSTEM_PRIORITY_CLASSES) {
+        await createIfMissing(scheduling, "v1", "priorityclasses", "", {
+          apiVersion: `${scheduling}/v1`,
+          kind: "PriorityClass",
+          metadata: { name: system.name },
+          value: system.value,
+          description: system.description,
+        });
       }
       for (const controller of controllers) {
         running.push(

@@ -1,4 +1,5 @@
 import type { Profile } from "../api/profile.js";
+import type { AdmissionSettings } from "../admission/context.js";
 import type { AuthorizationConfig } from "../authz/modes.js";
 import type { RuntimeConfig, ServiceNetwork } from "../registry/index.js";
 
@@ -72,4 +73,12 @@ export interface Config {
   readonly watchCacheSize: number;
   /** `--min-request-timeout` (seconds): a watch without timeoutSeconds lasts between this and twice this. */
   readonly minRequestTimeoutSeconds: number;
+  /** `--enable-admission-plugins`, `--disable-admission-plugins`, `--admission-control-config-file`, and the plugins' tuning flags. */
+  readonly admission: AdmissionConfig;
+}
+
+export interface AdmissionConfig extends AdmissionSettings {
+  readonly enable: readonly string[];
+  readonly disable: readonly string[];
+  readonly configFile?: string;
 }

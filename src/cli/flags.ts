@@ -10,6 +10,9 @@ import {
   parseServiceNetwork,
   RuntimeConfigError,
 } from "../registry/index.js";
+import { checkAdmissionConfig } from "./admission.js";
+import { DEFAULT_ADMISSION_SETTINGS } from "../admission/context.js";
+import { AdmissionConfigError } from "../admission/deny.js";
 
 interface FlagSpec {
   readonly name: string;
@@ -384,6 +387,38 @@ const FLAGS: readonly FlagSpec[] = [
     defaultText: "2m",
     apply: (config, value) => void (config.authenticationTokenWebhookCacheTtlMs = parseDurationFlag(value, "authentication-token-webhook-cache-ttl")),
   },
+  {
+    name: "enable-admission-plugins",
+    help: "Admission plugins to turn on besides the defaults (comma list; they run in the server's fixed order).",
+    defaultText: "",
+    apply: (config, value) => void (config.admission = { ...config.admission, enable: [...config.admission.enable, ...list(value)] }),
+  },
+  {
+    name: "disable-admission-plugins",
+    help: "Admission plugins to turn off, defaults included (comma list).",
+    defaultText: "",
+    apply: (config, value) => void (config.admission = { ...config.admission, disable: [...config.admission.disable, ...list(value)] }),
+  },
+  {
+    name: "admission-control-config-file",
+    help: "AdmissionConfiguration file: plugins[] with a name and a path or an inline configuration.",
+    defaultText: "",
+    apply: (config, value) => void (config.admission = { ...config.admission, configFile: value }),
+  },
+  {
+    name: "default-not-ready-toleration-seconds",
+    help: "tolerationSeconds of the not-ready NoExecute toleration DefaultTolerationSeconds adds.",
+    defaultText: "300",
+    apply: (config, value) =>
+      void (config.admission = { ...config.admission, notReadyTolerationSeconds: parseSeconds(value, "default-not-ready-toleration-seconds") }),
+  },
+  {
+    name: "default-unreachable-toleration-seconds",
+    help: "tolerationSeconds of the unreachable NoExecute toleration DefaultTolerationSeconds adds.",
+    defaultText: "300",
+    apply: (config, value) =>
+      void (config.admission = { ...config.admission, unreachableTolerationSeconds: parseSeconds(value, "default-unreachable-toleration-seconds") }),
+  },
 ];
 
 function setServiceNetwork(config: MutableConfig, flag: string, clusterIpRange: string, nodePortRange: string): void {
@@ -394,6 +429,11 @@ function setServiceNetwork(config: MutableConfig, flag: string, clusterIpRange: 
   }
   config.serviceClusterIpRange = clusterIpRange;
   config.serviceNodePortRange = nodePortRange;
+}
+
+function parseSeconds(value: string, flag: string): number {
+  if (!/^\d+$/.test(value)) throw new FlagError(`invalid value "${value}" for flag --${flag}: must be a non-negative integer`);
+  return Number(value);
 }
 
 export function defaultConfig(): Config {
@@ -432,6 +472,7 @@ export function defaultConfig(): Config {
     watchCache: true,
     watchCacheSize: 20_000,
     minRequestTimeoutSeconds: 1800,
+    admission: { enable: [], disable: [], ...DEFAULT_ADMISSION_SETTINGS },
   };
 }
 
@@ -469,6 +510,12 @@ export function parseArgs(argv: readonly string[]): ParsedArgs {
     throw new FlagError("--etcd-servers must be specified with --storage-backend etcd3");
   if ((config.etcdCertFile === undefined) !== (config.etcdKeyFile === undefined))
     throw new FlagError("--etcd-certfile and --etcd-keyfile must be given together");
+  try {
+    checkAdmissionConfig(config.admission, config.profile);
+  } catch (error) {
+    if (error instanceof AdmissionConfigError) throw new FlagError(error.message);
+    throw error;
+  }
   if ((config.tlsCertFile === undefined) !== (config.tlsPrivateKeyFile === undefined)) {
     throw new FlagError("--tls-cert-file and --tls-private-key-file must be given together");
   }

@@ -128,6 +128,8 @@ export function createResourceHandler(options: ResourceHandlerOptions): (context
     const namespace = definition.scope === "Namespaced" ? info.namespace : "";
     const query = context.request.query;
     const user = context.user;
+    // Admission's warnings (PodSecurity's warn mode) become Warning headers.
+    const warn = (message: string): void => void context.warnings.push(message);
     // `omitManagedFields=true` (beyond kube): objects, list items and watch events leave out
     // `metadata.managedFields`, which often outweighs the rest of an object.
     const omit = queryBoolean(query, "omitManagedFields") ?? false;
@@ -173,6 +175,7 @@ export function createResourceHandler(options: ResourceHandlerOptions): (context
         const created = await store.create(namespace, object, {
           dryRun: queryDryRun(query, { kind: "CreateOptions", metaGroup: meta }),
           user,
+          warn,
           fieldManager,
           fieldValidation,
         });
@@ -188,6 +191,7 @@ export function createResourceHandler(options: ResourceHandlerOptions): (context
           createIfMissing: definition.strategy.allowCreateOnUpdate && info.subresource === "",
           dryRun: queryDryRun(query, { kind: "UpdateOptions", metaGroup: meta }),
           user,
+          warn,
           fieldManager,
           fieldValidation,
         });
@@ -208,6 +212,7 @@ export function createResourceHandler(options: ResourceHandlerOptions): (context
           apply: apply ? { force } : undefined,
           dryRun: queryDryRun(query, { kind: "PatchOptions", metaGroup: meta }),
           user,
+          warn,
           fieldManager,
           fieldValidation,
         });
@@ -220,6 +225,7 @@ export function createResourceHandler(options: ResourceHandlerOptions): (context
           ...deleteOptions,
           dryRun: queryDryRun(query, { kind: "DeleteOptions", metaGroup: meta }) || deleteOptions.dryRun,
           user,
+          warn,
         });
         if (outcome.kind === "pending") return respondObject(context, 200, view(outcome.object), representation, meta);
         const details = {
@@ -238,6 +244,7 @@ export function createResourceHandler(options: ResourceHandlerOptions): (context
           ...deleteOptions,
           dryRun: queryDryRun(query, { kind: "DeleteOptions", metaGroup: meta }) || deleteOptions.dryRun,
           user,
+          warn,
         });
         return respondJson(
           context,

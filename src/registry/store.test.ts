@@ -361,6 +361,8 @@ describe("create drops the status a client sends for kinds with a status sub-res
   it("starts deployments empty, pods Pending with their QoS class, services with an empty load balancer; nodes keep theirs", async () => {
     const server = await inProcessServer();
     try {
+      // Not `default`: its bootstrap LimitRange gives containers a CPU request.
+      await server.call("POST", "/api/v1/namespaces", { body: { apiVersion: "v1", kind: "Namespace", metadata: { name: "qos" } } });
       const deployment = await server.call("POST", "/apis/apps/v1/namespaces/default/deployments", {
         body: {
           apiVersion: "apps/v1",
@@ -382,7 +384,7 @@ describe("create drops the status a client sends for kinds with a status sub-res
         status: { phase: "Running" },
       });
       const qos = async (containers: unknown[]): Promise<unknown> =>
-        (await server.call("POST", "/api/v1/namespaces/default/pods", { body: pod(containers) })).json["status"];
+        (await server.call("POST", "/api/v1/namespaces/qos/pods", { body: pod(containers) })).json["status"];
       assert.deepEqual(await qos([{ name: "c", image: "i" }]), { phase: "Pending", qosClass: "BestEffort" });
       assert.deepEqual(
         await qos([{ name: "c", image: "i", resources: { limits: { cpu: "1", memory: "1Gi" }, requests: { cpu: "1000m", memory: "1024Mi" } } }]),

@@ -15,7 +15,7 @@ import type { WatchCache } from "./cacher/watch-cache.js";
 import { openCachedWatch, type CachedWatchRequest } from "./cacher/watch-stream.js";
 import type { PushBody } from "../request/push-body.js";
 import { listFromCache, listFromStorage, type ListResponse, type ListSource } from "./store-list.js";
-import { withDesiredReplicas } from "./scale.js";
+import { parentWithScale, SCALE_KIND, scaleOf, withDesiredReplicas } from "./scale.js";
 import { decodeStored } from "./stored-object.js";
 import { ResourceKeys } from "./store-keys.js";
 import { VersionCodec } from "./store-versions.js";
@@ -52,6 +52,8 @@ export interface WriteOptions {
   readonly user?: AdmissionAttributes["user"];
   /** Who writes, for managedFields: `fieldManager`, or derived from the User-Agent. */
   readonly fieldManager?: string;
+  /** Receives admission's warnings (sent as `Warning` headers). */
+  readonly warn?: (message: string) => void;
 }
 
 export interface UpdateRequest extends WriteOptions {
@@ -438,8 +440,11 @@ export class Store {
   /** The end of every create (POST, PUT create, apply create): initial status, strategy, admission, validation. */
   private async finishCreate(namespace: string, object: ApiObject, options: WriteOptions): Promise<void> {
     if (this.resetsStatusOnCreate()) object["status"] = {};
+    // kube's order: mutating admission, then the strategy (a pod's QoS class sees LimitRanger's defaults), validation, validating admission.
+    await this.admit("CREATE", namespace, object, undefined, options, "mutate");
     this.definition.strategy.prepareForCreate?.(object, { now: object.metadata.creationTimestamp ?? nowTimestamp(this.clock), user: options.user });
-    await this.admitAndValidate("CREATE", namespace, object, undefined, options);
+    validateWrite(this.definition, object, undefined);
+    await this.admit("CREATE", namespace, object, undefined, options, "validate");
   }
 
   /** Mutating admission, then validation, then validating admission: the order of every write. */
@@ -633,18 +638,29 @@ export class Store {
     options: WriteOptions & { subresource?: string },
     phase: "mutate" | "validate",
   ): Promise<void> {
+    const subresource = options.subresource ?? "";
+    const scale = subresource === "scale" ? this.definition.scale : undefined;
+    // Scale admission sees Scales (kube's sub-resource kind), built from the parent objects.
+    const view = (value: ApiObject | undefined): ApiObject | undefined =>
+      value === undefined || scale === undefined ? value : scaleOf(this.definition, value);
     const attributes: AdmissionAttributes = {
       operation,
-      resource: this.admissionResource,
+      resource: scale === undefined ? this.admissionResource : { ...this.admissionResource, kind: SCALE_KIND.kind },
       namespace,
       name: object?.metadata.name ?? oldObject?.metadata.name ?? "",
-      subresource: options.subresource ?? "",
-      object,
-      oldObject,
+      subresource,
+      object: view(object),
+      oldObject: view(oldObject),
       dryRun: options.dryRun === true,
       user: options.user,
+      warn: options.warn,
     };
     await (phase === "mutate" ? this.admission.mutate(attributes) : this.admission.validate(attributes));
+    // A mutated Scale changes the parent's desired replicas only.
+    if (scale !== undefined && object !== undefined && attributes.object !== undefined && phase === "mutate") {
+      const mutated = parentWithScale(this.definition, object, attributes.object);
+      withDesiredReplicas(scale, object, mutated);
+    }
   }
 
   /** Storage errors → ApiErrors naming this resource; ApiErrors pass through. */

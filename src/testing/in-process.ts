@@ -4,6 +4,7 @@ import { bearerToken } from "../auth/bearer-token.js";
 import type { ApiRequest, ApiResponse, UserInfo } from "../request/context.js";
 import { composeApiServer, type ApiServer } from "../cli/compose.js";
 import { defaultConfig } from "../cli/flags.js";
+import type { Config } from "../cli/config.js";
 import type { AuthorizationConfig } from "../authz/modes.js";
 import type { RuntimeConfig, ServiceNetwork, WatchCacheOptions } from "../registry/index.js";
 import type { Storage } from "../storage/interface.js";
@@ -69,6 +70,8 @@ export interface InProcessOptions {
   readonly authorization?: AuthorizationConfig;
   /** `--service-cluster-ip-range` / `--service-node-port-range`, parsed; default kube's. */
   readonly serviceNetwork?: ServiceNetwork;
+  /** Admission flags (`--enable-admission-plugins`, …) over the defaults. */
+  readonly admission?: Partial<Config["admission"]>;
 }
 
 export async function inProcessServer(options: InProcessOptions = {}): Promise<{
@@ -91,6 +94,7 @@ export async function inProcessServer(options: InProcessOptions = {}): Promise<{
       runtimeConfig: options.runtimeConfig ?? defaults.runtimeConfig,
       authorization: options.authorization ?? defaults.authorization,
       serviceNetwork: options.serviceNetwork ?? defaults.serviceNetwork,
+      admission: { ...defaults.admission, ...options.admission },
     },
     logger: SILENT_LOGGER,
     storage,

@@ -1,0 +1,204 @@
+import assert from "node:assert/strict";
+import { mkdtempSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { after, before, describe, it } from "node:test";
+import { FlagError, parseArgs } from "../cli/flags.js";
+import { inProcessServer } from "../testing/in-process.js";
+
+type Server = Awaited<ReturnType<typeof inProcessServer>>;
+
+const pod = (name: string, spec: Record<string, unknown> = {}) => ({
+  apiVersion: "v1",
+  kind: "Pod",
+  metadata: { name },
+  spec: { containers: [{ name: "c", image: "busybox" }], ...spec },
+});
+const specOf = (json: Record<string, unknown>) => json["spec"] as Record<string, unknown>;
+const containerOf = (json: Record<string, unknown>) => (specOf(json)["containers"] as Record<string, unknown>[])[0] ?? {};
+const causesOf = (json: Record<string, unknown>) =>
+  ((json["details"] as Record<string, unknown> | undefined)?.["causes"] ?? []) as { reason?: string; message: string }[];
+
+async function namespace(server: Server, name: string, labels: Record<string, string> = {}): Promise<void> {
+  const response = await server.call("POST", "/api/v1/namespaces", { body: { apiVersion: "v1", kind: "Namespace", metadata: { name, labels } } });
+  assert.equal(response.status, 201, response.text);
+}
+
+describe("admission chain, default plugins (in process)", () => {
+  let server: Server;
+  before(async () => {
+    server = await inProcessServer();
+  });
+  after(() => server.stop());
+
+  it("first start: a LimitRange in default gives containers a 0.1 CPU request (QoS follows)", async () => {
+    const created = await server.call("POST", "/api/v1/namespaces/default/pods", { body: pod("first") });
+    assert.equal(created.status, 201, created.text);
+    assert.deepEqual((containerOf(created.json)["resources"] as Record<string, unknown>)["requests"], { cpu: "100m" });
+    assert.equal((created.json["status"] as Record<string, unknown>)["qosClass"], "Burstable");
+  });
+
+  it("LimitRanger: defaults applied, max enforced with a Status naming the plugin", async () => {
+    await namespace(server, "limits");
+    const range = {
+      apiVersion: "v1",
+      kind: "LimitRange",
+      metadata: { name: "r" },
+      spec: { limits: [{ type: "Container", default: { cpu: "500m", memory: "64Mi" }, defaultRequest: { cpu: "200m" }, max: { cpu: "1" } }] },
+    };
+    assert.equal((await server.call("POST", "/api/v1/namespaces/limits/limitranges", { body: range })).status, 201);
+    const defaulted = await server.call("POST", "/api/v1/namespaces/limits/pods", { body: pod("d") });
+    assert.equal(defaulted.status, 201, defaulted.text);
+    assert.deepEqual(containerOf(defaulted.json)["resources"], { limits: { cpu: "500m", memory: "64Mi" }, requests: { cpu: "200m", memory: "64Mi" } });
+    const tooBig = await server.call("POST", "/api/v1/namespaces/limits/pods", {
+      body: pod("big", { containers: [{ name: "c", image: "i", resources: { limits: { cpu: "2" } } }] }),
+    });
+    assert.equal(tooBig.status, 403, tooBig.text);
+    assert.equal(tooBig.json["message"], 'pods "big" is forbidden: maximum cpu usage per Container is 1, but limit is 2');
+    assert.deepEqual(causesOf(tooBig.json).at(-1), { reason: "AdmissionPlugin", message: "LimitRanger" });
+  });
+
+  it("ResourceQuota: 50 concurrent creates against pods: 10 admit exactly 10; status is kept by the controller", async () => {
+    await namespace(server, "quota");
+    const quota = { apiVersion: "v1", kind: "ResourceQuota", metadata: { name: "q" }, spec: { hard: { pods: "10", "count/configmaps": "3" } } };
+    assert.equal((await server.call("POST", "/api/v1/namespaces/quota/resourcequotas", { body: quota })).status, 201);
+    const results = await Promise.all(
+      Array.from({ length: 50 }, (_, index) => server.call("POST", "/api/v1/namespaces/quota/pods", { body: pod(`p${index}`) })),
+    );
+    assert.equal(results.filter((result) => result.status === 201).length, 10);
+    const refused = results.filter((result) => result.status !== 201);
+    assert.equal(refused.length, 40);
+    assert.ok(
+      refused.every(
+        (result) => result.status === 403 && /exceeded quota: q, requested: pods=1, used: pods=10, limited: pods=10/.test(String(result.json["message"])),
+      ),
+    );
+    const dryRun = await server.call("POST", "/api/v1/namespaces/quota/configmaps?dryRun=All", {
+      body: { apiVersion: "v1", kind: "ConfigMap", metadata: { name: "dry" } },
+    });
+    assert.equal(dryRun.status, 201);
+    let status: Record<string, unknown> = {};
+    for (let attempt = 0; attempt < 100; attempt++) {
+      status = (await server.call("GET", "/api/v1/namespaces/quota/resourcequotas/q")).json["status"] as Record<string, unknown>;
+      if (JSON.stringify(status) === JSON.stringify({ hard: { pods: "10", "count/configmaps": "3" }, used: { pods: "10", "count/configmaps": "0" } })) break;
+      await new Promise((resolve) => setTimeout(resolve, 20));
+    }
+    assert.deepEqual(status, { hard: { pods: "10", "count/configmaps": "3" }, used: { pods: "10", "count/configmaps": "0" } });
+    assert.equal((await server.call("DELETE", "/api/v1/namespaces/quota/pods/p0")).status, 200);
+    const deleted = results.findIndex((result) => result.status === 201);
+    if (deleted !== 0) assert.equal((await server.call("DELETE", `/api/v1/namespaces/quota/pods/p${deleted}`)).status, 200);
+    let used = "";
+    for (let attempt = 0; attempt < 100; attempt++) {
+      const current = (await server.call("GET", "/api/v1/namespaces/quota/resourcequotas/q")).json["status"] as Record<string, Record<string, string>>;
+      used = current["used"]?.["pods"] ?? "";
+      if (used === "9") break;
+      await new Promise((resolve) => setTimeout(resolve, 20));
+    }
+    assert.equal(used, "9", "a delete gives usage back");
+  });
+
+  it("PodSecurity: enforce=restricted refuses a privileged pod; warn=baseline admits with a Warning", async () => {
+    await namespace(server, "restricted", { "pod-security.orch.io/enforce": "restricted" });
+    const refused = await server.call("POST", "/api/v1/namespaces/restricted/pods", {
+      body: pod("priv", { containers: [{ name: "c", image: "i", securityContext: { privileged: true } }] }),
+    });
+    assert.equal(refused.status, 403, refused.text);
+    assert.match(
+      String(refused.json["message"]),
+      /^pods "priv" is forbidden: violates PodSecurity "restricted:latest": privileged \(container "c" must not set securityContext.privileged=true\), /,
+    );
+    const compliant = await server.call("POST", "/api/v1/namespaces/restricted/pods", {
+      body: pod("ok", {
+        securityContext: { runAsNonRoot: true, seccompProfile: { type: "RuntimeDefault" } },
+        containers: [{ name: "c", image: "i", securityContext: { allowPrivilegeEscalation: false, capabilities: { drop: ["ALL"] } } }],
+      }),
+    });
+    assert.equal(compliant.status, 201, compliant.text);
+    await namespace(server, "warned", { "pod-security.orch.io/warn": "baseline" });
+    const warned = await server.call("POST", "/api/v1/namespaces/warned/pods", { body: pod("host", { hostNetwork: true }) });
+    assert.equal(warned.status, 201, warned.text);
+    assert.match(String(warned.headers["warning"]), /would violate PodSecurity \\"baseline:latest\\": host namespaces \(hostNetwork=true\)/);
+  });
+
+  it("ServiceAccount: default account set, token volume once the account exists, 403 for a missing named one", async () => {
+    await namespace(server, "accounts");
+    const early = await server.call("POST", "/api/v1/namespaces/accounts/pods", { body: pod("early") });
+    assert.equal(early.status, 201, early.text);
+    assert.equal(specOf(early.json)["serviceAccountName"], "default");
+    const account = { apiVersion: "v1", kind: "ServiceAccount", metadata: { name: "default" }, imagePullSecrets: [{ name: "registry" }] };
+    assert.equal((await server.call("POST", "/api/v1/namespaces/accounts/serviceaccounts", { body: account })).status, 201);
+    const mounted = await server.call("POST", "/api/v1/namespaces/accounts/pods", { body: pod("mounted") });
+    assert.equal(mounted.status, 201, mounted.text);
+    const volumes = specOf(mounted.json)["volumes"] as { name: string; projected?: { sources: Record<string, Record<string, unknown>>[] } }[];
+    const volume = volumes.find((candidate) => candidate.name.startsWith("orch-api-access-"));
+    assert.ok(volume, JSON.stringify(volumes));
+    assert.match(volume.name, /^orch-api-access-[bcdfghjklmnpqrstvwxz2456789]{5}$/);
+    assert.deepEqual(volume.projected?.sources[0], { serviceAccountToken: { expirationSeconds: 3607, path: "token" } });
+    assert.deepEqual(containerOf(mounted.json)["volumeMounts"], [{ name: volume.name, readOnly: true, mountPath: "/var/run/secrets/orch.io/serviceaccount" }]);
+    assert.deepEqual(specOf(mounted.json)["imagePullSecrets"], [{ name: "registry" }]);
+    const optOut = await server.call("POST", "/api/v1/namespaces/accounts/pods", { body: pod("opt-out", { automountServiceAccountToken: false }) });
+    assert.equal(specOf(optOut.json)["volumes"], undefined);
+    const missing = await server.call("POST", "/api/v1/namespaces/accounts/pods", { body: pod("m", { serviceAccountName: "ghost" }) });
+    assert.equal(missing.status, 403);
+    assert.equal(missing.json["message"], 'pods "m" is forbidden: error looking up service account accounts/ghost: serviceaccount "ghost" not found');
+  });
+
+  it("DefaultTolerationSeconds and Priority: tolerations added, classes resolved, globalDefault used", async () => {
+    await namespace(server, "prio");
+    const created = await server.call("POST", "/api/v1/namespaces/prio/pods", { body: pod("t", { priorityClassName: "system-node-critical" }) });
+    assert.equal(created.status, 201, created.text);
+    assert.deepEqual(specOf(created.json)["tolerations"], [
+      { key: "node.orch.io/not-ready", operator: "Exists", effect: "NoExecute", tolerationSeconds: 300 },
+      { key: "node.orch.io/unreachable", operator: "Exists", effect: "NoExecute", tolerationSeconds: 300 },
+    ]);
+    assert.equal(specOf(created.json)["priority"], 2000001000);
+    const unknown = await server.call("POST", "/api/v1/namespaces/prio/pods", { body: pod("u", { priorityClassName: "nope" }) });
+    assert.equal(unknown.status, 403);
+    assert.equal(unknown.json["message"], 'pods "u" is forbidden: no PriorityClass with name nope was found');
+    const high = { apiVersion: "scheduling.orch.io/v1", kind: "PriorityClass", metadata: { name: "high" }, value: 1000, globalDefault: true };
+    assert.equal((await server.call("POST", "/apis/scheduling.orch.io/v1/priorityclasses", { body: high })).status, 201);
+    const second = await server.call("POST", "/apis/scheduling.orch.io/v1/priorityclasses", { body: { ...high, metadata: { name: "other" } } });
+    assert.equal(second.status, 403);
+    const defaulted = await server.call("POST", "/api/v1/namespaces/prio/pods", { body: pod("g") });
+    assert.equal(specOf(defaulted.json)["priorityClassName"], "high");
+    assert.equal(specOf(defaulted.json)["priority"], 1000);
+  });
+});
+
+describe("admission flags", () => {
+  it("--disable-admission-plugins turns defaults off; --enable adds optional ones", async () => {
+    const server = await inProcessServer({ admission: { disable: ["LimitRanger", "DefaultTolerationSeconds", "ServiceAccount", "Priority"] } });
+    try {
+      const created = await server.call("POST", "/api/v1/namespaces/default/pods", { body: pod("plain") });
+      assert.equal(created.status, 201, created.text);
+      assert.equal(containerOf(created.json)["resources"], undefined);
+      assert.equal(specOf(created.json)["tolerations"], undefined);
+      assert.equal(specOf(created.json)["serviceAccountName"], undefined);
+    } finally {
+      await server.stop();
+    }
+  });
+
+  it("unknown plugin names and bad configuration files are flag errors naming the plugin and the field", () => {
+    assert.throws(
+      () => parseArgs(["--enable-admission-plugins=Nope"]),
+      (error: unknown) => error instanceof FlagError && /unknown admission plugin "Nope"/.test(error.message),
+    );
+    const dir = mkdtempSync(join(tmpdir(), "admission-config-"));
+    const file = join(dir, "admission.yaml");
+    writeFileSync(file, "apiVersion: apiserver.config.orch.io/v1\nkind: AdmissionConfiguration\nplugins:\n- name: Bogus\n  configuration: {}\n");
+    assert.throws(() => parseArgs([`--admission-control-config-file=${file}`]), /plugins\[0\]\.name: unknown admission plugin "Bogus"/);
+    writeFileSync(file, "apiVersion: apiserver.config.k8s.io/v1\nkind: AdmissionConfiguration\nplugins: []\n");
+    assert.throws(() => parseArgs([`--admission-control-config-file=${file}`]), /apiVersion: must be apiserver.config.orch.io\/v1/);
+    assert.doesNotThrow(() => parseArgs(["--compat=kubernetes", `--admission-control-config-file=${file}`]));
+    writeFileSync(
+      join(dir, "psa.yaml"),
+      "apiVersion: pod-security.admission.config.orch.io/v1\nkind: PodSecurityConfiguration\ndefaults:\n  enforce: strict\n",
+    );
+    writeFileSync(file, "apiVersion: apiserver.config.orch.io/v1\nkind: AdmissionConfiguration\nplugins:\n- name: PodSecurity\n  path: psa.yaml\n");
+    assert.throws(
+      () => parseArgs([`--admission-control-config-file=${file}`]),
+      /plugin "PodSecurity": defaults.enforce: must be one of privileged, baseline, restricted/,
+    );
+  });
+});

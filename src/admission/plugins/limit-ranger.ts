@@ -1,0 +1,145 @@
+import type { ApiObject } from "../../api/object.js";
+import { aggregate, denied } from "../deny.js";
+import type { PluginContext } from "../context.js";
+import type { AdmissionAttributes, AdmissionPlugin } from "../interface.js";
+import { amount, formatRatio } from "./quantities.js";
+import { containersOf, isPod, listOf, objectAt, recordOf, specOf, stringOf, type Record_ } from "./pod-spec.js";
+
+const LIMIT_RANGES = { group: "", version: "v1", plural: "limitranges" };
+
+/** A LimitRange item with kube's defaulting (SetDefaults_LimitRangeItem): max → default → defaultRequest; min → defaultRequest. */
+function effectiveItem(item: Record_): Record_ {
+  if (stringOf(item["type"]) !== "Container") return item;
+  const defaults = { ...recordOf(item["default"]) };
+  const defaultRequest = { ...recordOf(item["defaultRequest"]) };
+  for (const [key, value] of Object.entries(recordOf(item["max"]))) if (!(key in defaults)) defaults[key] = value;
+  for (const [key, value] of Object.entries(defaults)) if (!(key in defaultRequest)) defaultRequest[key] = value;
+  for (const [key, value] of Object.entries(recordOf(item["min"]))) if (!(key in defaultRequest)) defaultRequest[key] = value;
+  return { ...item, default: defaults, defaultRequest };
+}
+
+function itemsOf(ranges: readonly ApiObject[], type: string): Record_[] {
+  return ranges
+    .flatMap((range) => listOf(recordOf(range["spec"])["limits"]))
+    .filter((item) => stringOf(item["type"]) === type)
+    .map(effectiveItem);
+}
+
+/** Fills each container's missing requests and limits from the Container items' defaults. */
+function applyDefaults(pod: ApiObject, items: readonly Record_[]): void {
+  for (const container of containersOf(specOf(pod))) {
+    const resources = objectAt(container, "resources");
+    for (const item of items) {
+      for (const [field, source] of [
+        ["limits", "default"],
+        ["requests", "defaultRequest"],
+      ] as const) {
+        const defaults = recordOf(item[source]);
+        if (Object.keys(defaults).length === 0) continue;
+        const target = objectAt(resources, field);
+        for (const [name, value] of Object.entries(defaults)) if (target[name] === undefined) target[name] = value;
+      }
+    }
+  }
+}
+
+/** Checks requests/limits against min, max and maxLimitRequestRatio; `kind` is `Container`, `Pod` or `PersistentVolumeClaim`. */
+function check(kind: string, item: Record_, requests: Record_, limits: Record_, problems: string[]): void {
+  for (const [name, bound] of Object.entries(recordOf(item["min"]))) {
+    const minimum = amount(bound);
+    if (minimum === undefined) continue;
+    const request = amount(requests[name]);
+    const limit = amount(limits[name]);
+    if (request === undefined && kind !== "PersistentVolumeClaim" && limit === undefined)
+      problems.push(`minimum ${name} usage per ${kind} is ${String(bound)}.  No request is specified`);
+    else if (request !== undefined && request < minimum)
+      problems.push(`minimum ${name} usage per ${kind} is ${String(bound)}, but request is ${String(requests[name])}`);
+    else if (limit !== undefined && limit < minimum)
+      problems.push(`minimum ${name} usage per ${kind} is ${String(bound)}, but limit is ${String(limits[name])}`);
+  }
+  for (const [name, bound] of Object.entries(recordOf(item["max"]))) {
+    const maximum = amount(bound);
+    if (maximum === undefined) continue;
+    const request = amount(requests[name]);
+    const limit = amount(limits[name]);
+    if (kind === "PersistentVolumeClaim") {
+      if (request !== undefined && request > maximum)
+        problems.push(`maximum ${name} usage per ${kind} is ${String(bound)}, but request is ${String(requests[name])}`);
+      continue;
+    }
+    if (limit === undefined) problems.push(`maximum ${name} usage per ${kind} is ${String(bound)}.  No limit is specified`);
+    else if (limit > maximum) problems.push(`maximum ${name} usage per ${kind} is ${String(bound)}, but limit is ${String(limits[name])}`);
+    else if (request !== undefined && request > maximum)
+      problems.push(`maximum ${name} usage per ${kind} is ${String(bound)}, but request is ${String(requests[name])}`);
+  }
+  for (const [name, bound] of Object.entries(recordOf(item["maxLimitRequestRatio"]))) {
+    const ratio = amount(bound);
+    const request = amount(requests[name]);
+    const limit = amount(limits[name]);
+    if (ratio === undefined || limit === undefined) continue;
+    if (request === undefined || request === 0) {
+      problems.push(`${name} max limit to request ratio per ${kind} is ${String(bound)}, but no request is specified or request is 0`);
+      continue;
+    }
+    if (limit / request > ratio)
+      problems.push(`${name} max limit to request ratio per ${kind} is ${String(bound)}, but provided ratio is ${formatRatio(limit / request)}`);
+  }
+}
+
+function sum(containers: readonly Record_[], field: "requests" | "limits"): Record_ {
+  const totals: Record<string, number> = {};
+  for (const container of containers) {
+    for (const [name, value] of Object.entries(recordOf(recordOf(container["resources"])[field]))) {
+      const quantity = amount(value);
+      if (quantity !== undefined) totals[name] = (totals[name] ?? 0) + quantity;
+    }
+  }
+  return totals;
+}
+
+/**
+ * LimitRanger: on pod create, fills containers' missing requests and limits from the namespace's
+ * LimitRanges (Container items' `default` and `defaultRequest`), then enforces `min`, `max` and
+ * `maxLimitRequestRatio` per Container and per Pod on create and update; PersistentVolumeClaim
+ * items bound `spec.resources.requests.storage`. Violations are 403 listing every one, as kube.
+ */
+export function limitRanger(context: PluginContext): AdmissionPlugin {
+  async function rangesIn(namespace: string): Promise<ApiObject[]> {
+    if (namespace === "") return [];
+    return (await context.client.list(LIMIT_RANGES, namespace)).items;
+  }
+  return {
+    name: "LimitRanger",
+    resources: new Set(["pods", "persistentvolumeclaims"]),
+    handles: (operation) => operation === "CREATE" || operation === "UPDATE",
+    async mutate(attributes: AdmissionAttributes) {
+      if (attributes.operation !== "CREATE" || !isPod(attributes) || attributes.object === undefined) return;
+      const items = itemsOf(await rangesIn(attributes.namespace), "Container");
+      if (items.length > 0) applyDefaults(attributes.object, items);
+    },
+    async validate(attributes: AdmissionAttributes) {
+      const object = attributes.object;
+      if (object === undefined || attributes.subresource !== "" || attributes.resource.group !== "") return;
+      // Pods are checked on create only: their resources are immutable (kube skips updates too).
+      if (attributes.resource.resource === "pods" && attributes.operation !== "CREATE") return;
+      const ranges = await rangesIn(attributes.namespace);
+      if (ranges.length === 0) return;
+      const problems: string[] = [];
+      if (attributes.resource.resource === "persistentvolumeclaims") {
+        const resources = recordOf(recordOf(object["spec"])["resources"]);
+        for (const item of itemsOf(ranges, "PersistentVolumeClaim"))
+          check("PersistentVolumeClaim", item, recordOf(resources["requests"]), recordOf(resources["limits"]), problems);
+      } else {
+        const containers = containersOf(specOf(object));
+        for (const item of itemsOf(ranges, "Container")) {
+          for (const container of containers) {
+            const resources = recordOf(container["resources"]);
+            check("Container", item, recordOf(resources["requests"]), recordOf(resources["limits"]), problems);
+          }
+        }
+        for (const item of itemsOf(ranges, "Pod")) check("Pod", item, sum(containers, "requests"), sum(containers, "limits"), problems);
+      }
+      if (problems.length > 0) throw denied(attributes, aggregate(problems));
+    },
+  };
+}

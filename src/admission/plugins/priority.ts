@@ -1,0 +1,80 @@
+import { apiGroup } from "../../api/profile.js";
+import type { ApiObject } from "../../api/object.js";
+import { denied } from "../deny.js";
+import type { PluginContext } from "../context.js";
+import type { AdmissionPlugin } from "../interface.js";
+import { isPod, specOf, stringOf } from "./pod-spec.js";
+
+/** The two built-in classes (created at first start; the plugin knows them even before). */
+export const SYSTEM_PRIORITY_CLASSES: readonly { readonly name: string; readonly value: number; readonly description: string }[] = [
+  { name: "system-node-critical", value: 2000001000, description: "Used for system critical pods that must not be moved from their current node." },
+  {
+    name: "system-cluster-critical",
+    value: 2000000000,
+    description: "Used for system critical pods that must run in the cluster, but can be moved to another node if necessary.",
+  },
+];
+
+const DEFAULT_PREEMPTION = "PreemptLowerPriority";
+
+/**
+ * Priority: a new pod's `priorityClassName` resolves to `spec.priority` and `preemptionPolicy`
+ * (a missing class is 403); without one, the `globalDefault` class applies (or priority 0). A pod
+ * that sets `priority` to another value than its class gives is refused. A second globalDefault
+ * PriorityClass is refused.
+ */
+export function priority(context: PluginContext): AdmissionPlugin {
+  const classes = { group: apiGroup(context.profile, "scheduling"), version: "v1", plural: "priorityclasses" };
+  async function findClass(name: string): Promise<ApiObject | undefined> {
+    const found = await context.client.get(classes, "", name);
+    if (found !== undefined) return found;
+    const system = SYSTEM_PRIORITY_CLASSES.find((candidate) => candidate.name === name);
+    return system === undefined ? undefined : { apiVersion: "", kind: "PriorityClass", metadata: { name }, value: system.value };
+  }
+  async function globalDefault(except?: string): Promise<ApiObject | undefined> {
+    const all = (await context.client.list(classes, "")).items;
+    return all.filter((item) => item["globalDefault"] === true && item.metadata.name !== except).sort((a, b) => Number(a["value"]) - Number(b["value"]))[0];
+  }
+  return {
+    name: "Priority",
+    resources: new Set(["pods", "priorityclasses"]),
+    handles: (operation) => operation === "CREATE" || operation === "UPDATE",
+    async mutate(attributes) {
+      const pod = attributes.object;
+      if (pod === undefined || attributes.operation !== "CREATE" || !isPod(attributes)) return;
+      const spec = specOf(pod);
+      const className = stringOf(spec["priorityClassName"]);
+      let value = 0;
+      let preemption = DEFAULT_PREEMPTION;
+      if (className === "") {
+        const fallback = await globalDefault();
+        if (fallback !== undefined) {
+          spec["priorityClassName"] = fallback.metadata.name ?? "";
+          value = Number(fallback["value"]);
+          preemption = stringOf(fallback["preemptionPolicy"]) || DEFAULT_PREEMPTION;
+        }
+      } else {
+        const found = await findClass(className);
+        if (found === undefined) throw denied(attributes, `no PriorityClass with name ${className} was found`);
+        value = Number(found["value"]);
+        preemption = stringOf(found["preemptionPolicy"]) || DEFAULT_PREEMPTION;
+      }
+      if (typeof spec["priority"] === "number" && spec["priority"] !== value) {
+        throw denied(
+          attributes,
+          `the integer value of priority (${spec["priority"]}) must not be provided in pod spec; priority admission controller computed ${value} from the given PriorityClass name`,
+        );
+      }
+      spec["priority"] = value;
+      if (spec["preemptionPolicy"] === undefined) spec["preemptionPolicy"] = preemption;
+    },
+    async validate(attributes) {
+      const object = attributes.object;
+      if (object === undefined || attributes.resource.resource !== "priorityclasses" || object["globalDefault"] !== true) return;
+      const existing = await globalDefault(object.metadata.name);
+      if (existing !== undefined) {
+        throw denied(attributes, `PriorityClass ${existing.metadata.name ?? ""} is already marked as default. Only one default can exist`);
+      }
+    },
+  };
+}

@@ -1,0 +1,170 @@
+import type { ApiObject } from "../../api/object.js";
+import { amount, formatQuantity } from "./quantities.js";
+import { containersOf, listOf, recordOf, specOf, stringOf } from "./pod-spec.js";
+
+/** Usage of one object, by quota resource name (`pods`, `requests.cpu`, `count/deployments.apps`, …). */
+export type Usage = Record<string, number>;
+
+/** Quota resource names of a resource: `count/<plural>` (core) or `count/<plural>.<group>`. */
+export function countName(group: string, plural: string): string {
+  return group === "" ? `count/${plural}` : `count/${plural}.${group}`;
+}
+
+/** Legacy object-count names kube also accepts for core resources. */
+const LEGACY_COUNTS = new Set(["pods", "services", "configmaps", "secrets", "persistentvolumeclaims", "replicationcontrollers", "resourcequotas"]);
+
+function isTerminal(pod: ApiObject): boolean {
+  const phase = recordOf(pod["status"])["phase"];
+  return phase === "Succeeded" || phase === "Failed";
+}
+
+function podUsage(pod: ApiObject, usage: Usage): void {
+  if (isTerminal(pod)) return;
+  usage["pods"] = 1;
+  const containers = containersOf(specOf(pod));
+  const sums: Record<"requests" | "limits", Record<string, number>> = { requests: {}, limits: {} };
+  for (const field of ["requests", "limits"] as const) {
+    for (const container of containers) {
+      for (const [name, value] of Object.entries(recordOf(recordOf(container["resources"])[field]))) {
+        const quantity = amount(value);
+        if (quantity !== undefined) sums[field][name] = (sums[field][name] ?? 0) + quantity;
+      }
+    }
+  }
+  for (const [name, value] of Object.entries(sums.requests)) {
+    usage[`requests.${name}`] = value;
+    if (name === "cpu" || name === "memory" || name === "ephemeral-storage") usage[name] = value;
+  }
+  for (const [name, value] of Object.entries(sums.limits)) usage[`limits.${name}`] = value;
+}
+
+/** What one object charges against quota. */
+export function usageOf(group: string, plural: string, object: ApiObject): Usage {
+  const usage: Usage = { [countName(group, plural)]: 1 };
+  if (group !== "") return usage;
+  if (LEGACY_COUNTS.has(plural)) usage[plural] = 1;
+  if (plural === "pods") podUsage(object, usage);
+  if (plural === "services") {
+    const spec = recordOf(object["spec"]);
+    const type = stringOf(spec["type"]);
+    if (type === "LoadBalancer") usage["services.loadbalancers"] = 1;
+    if (type === "NodePort" || type === "LoadBalancer") usage["services.nodeports"] = listOf(spec["ports"]).length;
+  }
+  if (plural === "persistentvolumeclaims") {
+    const storage = amount(recordOf(recordOf(recordOf(object["spec"])["resources"])["requests"])["storage"]);
+    if (storage !== undefined) usage["requests.storage"] = storage;
+  }
+  return usage;
+}
+
+/** Whether a pod is in a quota's scopes (`spec.scopes` and `spec.scopeSelector`); non-pods only match unscoped quotas. */
+export function inScope(quota: ApiObject, plural: string, object: ApiObject): boolean {
+  const spec = recordOf(quota["spec"]);
+  const scopes = Array.isArray(spec["scopes"]) ? spec["scopes"].map(String) : [];
+  const selector = listOf(recordOf(spec["scopeSelector"])["matchExpressions"]);
+  if (scopes.length === 0 && selector.length === 0) return true;
+  if (plural !== "pods") return false;
+  const pod = specOf(object);
+  const terminating = typeof pod["activeDeadlineSeconds"] === "number";
+  const bestEffort = containersOf(pod).every((container) => {
+    const resources = recordOf(container["resources"]);
+    return Object.keys(recordOf(resources["requests"])).length === 0 && Object.keys(recordOf(resources["limits"])).length === 0;
+  });
+  const priorityClass = stringOf(pod["priorityClassName"]);
+  const matches = (scope: string, operator = "Exists", values: readonly string[] = []): boolean => {
+    switch (scope) {
+      case "Terminating":
+        return terminating;
+      case "NotTerminating":
+        return !terminating;
+      case "BestEffort":
+        return bestEffort;
+      case "NotBestEffort":
+        return !bestEffort;
+      case "PriorityClass":
+        if (operator === "Exists") return priorityClass !== "";
+        if (operator === "DoesNotExist") return priorityClass === "";
+        if (operator === "In") return values.includes(priorityClass);
+        if (operator === "NotIn") return !values.includes(priorityClass);
+        return false;
+      default:
+        return false;
+    }
+  };
+  return (
+    scopes.every((scope) => matches(scope)) &&
+    selector.every((expression) =>
+      matches(stringOf(expression["scopeName"]), stringOf(expression["operator"]), Array.isArray(expression["values"]) ? expression["values"].map(String) : []),
+    )
+  );
+}
+
+/** Resource names of a quota's `spec.hard`, as numbers. */
+export function hardOf(quota: ApiObject): Record<string, number> {
+  const out: Record<string, number> = {};
+  for (const [name, value] of Object.entries(recordOf(recordOf(quota["spec"])["hard"]))) {
+    const quantity = amount(value);
+    if (quantity !== undefined) out[name] = quantity;
+  }
+  return out;
+}
+
+/** A usage map as a quota's `status.used` (only the names the quota tracks, zero included). */
+export function asResourceList(names: readonly string[], usage: Usage): Record<string, string> {
+  const out: Record<string, string> = {};
+  for (const name of names) out[name] = formatQuantity(usage[name] ?? 0);
+  return out;
+}
+
+/**
+ * The quota bookkeeping admission and the quota controller share: a per-namespace lock (charging
+ * is read-check-write on the quota's status) and the charges admitted but not yet seen stored,
+ * which a recalculation counts so it never hands out what admission has promised.
+ */
+export class QuotaLedger {
+  private readonly locks = new Map<string, Promise<void>>();
+  private readonly pending = new Map<string, { readonly plural: string; readonly group: string; readonly object: ApiObject; readonly expires: number }>();
+
+  constructor(private readonly now: () => number = Date.now) {}
+
+  /** Runs `work` alone among this namespace's quota work. */
+  async locked<T>(namespace: string, work: () => Promise<T>): Promise<T> {
+    const previous = this.locks.get(namespace) ?? Promise.resolve();
+    let release = (): void => {};
+    const mine = new Promise<void>((resolve) => {
+      release = resolve;
+    });
+    const tail = previous.then(() => mine);
+    this.locks.set(namespace, tail);
+    await previous;
+    try {
+      return await work();
+    } finally {
+      release();
+      if (this.locks.get(namespace) === tail) this.locks.delete(namespace);
+    }
+  }
+
+  /** Records an admitted object (counted by recalculations until it is seen stored or a minute passes). */
+  charge(group: string, plural: string, object: ApiObject): void {
+    this.pending.set(`${group}/${plural}/${object.metadata.namespace ?? ""}/${object.metadata.name ?? ""}`, {
+      group,
+      plural,
+      object,
+      expires: this.now() + 60_000,
+    });
+  }
+
+  /** Admitted objects of a namespace that a listing (`stored` keys `<group>/<plural>/<namespace>/<name>`) does not show yet. */
+  inFlight(namespace: string, stored: ReadonlySet<string>): { group: string; plural: string; object: ApiObject }[] {
+    const out: { group: string; plural: string; object: ApiObject }[] = [];
+    for (const [key, entry] of this.pending) {
+      if (entry.expires < this.now() || stored.has(key)) {
+        this.pending.delete(key);
+        continue;
+      }
+      if ((entry.object.metadata.namespace ?? "") === namespace) out.push(entry);
+    }
+    return out;
+  }
+}

@@ -1,0 +1,81 @@
+import type { ApiObject } from "../../api/object.js";
+import { denied } from "../deny.js";
+import type { PluginContext } from "../context.js";
+import type { AdmissionPlugin } from "../interface.js";
+import { amount, formatQuantity } from "./quantities.js";
+import { recalculateUsage } from "./quota-recalculate.js";
+import { asResourceList, hardOf, inScope, usageOf, type QuotaLedger } from "./quota-usage.js";
+import { recordOf } from "./pod-spec.js";
+
+export const RESOURCE_QUOTAS = { group: "", version: "v1", plural: "resourcequotas" };
+
+/** Compute resources a quota may require every container to declare. */
+const REQUIRED_PREFIXES = ["requests.", "limits."];
+
+/**
+ * ResourceQuota: a create in a namespace with quotas is charged against each quota in scope that
+ * tracks what it uses; one that would exceed `spec.hard` is refused (403 `exceeded quota`). The
+ * charge is written to the quota's `status.used` (with its `resourceVersion`) before the object is
+ * stored, under a per-namespace lock, so concurrent creates cannot overspend. Dry-run checks
+ * without charging. The quota controller recalculates usage on deletes and spec changes.
+ */
+export function resourceQuota(context: PluginContext, ledger: QuotaLedger): AdmissionPlugin {
+  return {
+    name: "ResourceQuota",
+    handles: (operation) => operation === "CREATE",
+    // A new quota starts with its status computed (the controller would write it a moment later,
+    // and that write would make the creator's next update conflict).
+    async mutate(attributes) {
+      const quota = attributes.object;
+      if (quota === undefined || attributes.resource.group !== "" || attributes.resource.resource !== "resourcequotas" || attributes.subresource !== "") return;
+      const withNamespace: ApiObject = { ...quota, metadata: { ...quota.metadata, namespace: attributes.namespace } };
+      const used = await recalculateUsage(context.client, ledger, withNamespace);
+      quota["status"] = { hard: recordOf(recordOf(quota["spec"])["hard"]), used: asResourceList(Object.keys(hardOf(quota)), used) };
+    },
+    async validate(attributes) {
+      const object = attributes.object;
+      if (object === undefined || attributes.subresource !== "" || !attributes.resource.namespaced || attributes.namespace === "") return;
+      const { group, resource: plural } = attributes.resource;
+      const listed = (await context.client.list(RESOURCE_QUOTAS, attributes.namespace)).items;
+      if (listed.length === 0) return;
+      const withNamespace: ApiObject = { ...object, metadata: { ...object.metadata, namespace: attributes.namespace } };
+      const delta = usageOf(group, plural, withNamespace);
+      await ledger.locked(attributes.namespace, async () => {
+        const writes: ApiObject[] = [];
+        for (const summary of listed) {
+          const quota = (await context.client.get(RESOURCE_QUOTAS, attributes.namespace, summary.metadata.name ?? "")) ?? summary;
+          if (!inScope(quota, plural, withNamespace)) continue;
+          const hard = hardOf(quota);
+          const names = Object.keys(hard);
+          const charged = names.filter((name) => (delta[name] ?? 0) > 0);
+          if (plural === "pods") {
+            const missing = names.filter((name) => REQUIRED_PREFIXES.some((prefix) => name.startsWith(prefix)) && delta[name] === undefined);
+            if (missing.length > 0) throw denied(attributes, `failed quota: ${quota.metadata.name ?? ""}: must specify ${missing.sort().join(",")}`);
+          }
+          if (charged.length === 0) continue;
+          const status = recordOf(quota["status"]);
+          const recorded = recordOf(status["used"]);
+          const known =
+            names.every((name) => recorded[name] !== undefined) &&
+            JSON.stringify(recordOf(status["hard"])) === JSON.stringify(recordOf(recordOf(quota["spec"])["hard"]));
+          const used: Record<string, number> = known
+            ? Object.fromEntries(names.map((name) => [name, amount(recorded[name]) ?? 0]))
+            : await recalculateUsage(context.client, ledger, quota);
+          const exceeded = charged.filter((name) => (used[name] ?? 0) + (delta[name] ?? 0) > (hard[name] ?? 0));
+          if (exceeded.length > 0) {
+            const list = (values: (name: string) => number): string => exceeded.map((name) => `${name}=${formatQuantity(values(name))}`).join(",");
+            throw denied(
+              attributes,
+              `exceeded quota: ${quota.metadata.name ?? ""}, requested: ${list((name) => delta[name] ?? 0)}, used: ${list((name) => used[name] ?? 0)}, limited: ${list((name) => hard[name] ?? 0)}`,
+            );
+          }
+          for (const name of charged) used[name] = (used[name] ?? 0) + (delta[name] ?? 0);
+          writes.push({ ...quota, status: { hard: recordOf(recordOf(quota["spec"])["hard"]), used: asResourceList(names, used) } });
+        }
+        if (attributes.dryRun) return;
+        for (const quota of writes) await context.client.updateSubresource(RESOURCE_QUOTAS, attributes.namespace, quota.metadata.name ?? "", "status", quota);
+        if (writes.length > 0) ledger.charge(group, plural, withNamespace);
+      });
+    },
+  };
+}

@@ -1,0 +1,112 @@
+import { randomInt } from "node:crypto";
+import type { ApiObject } from "../../api/object.js";
+import { denied } from "../deny.js";
+import type { PluginContext } from "../context.js";
+import type { AdmissionPlugin } from "../interface.js";
+import { containersOf, isPod, listOf, recordOf, specOf, stringOf } from "./pod-spec.js";
+
+const SERVICE_ACCOUNTS = { group: "", version: "v1", plural: "serviceaccounts" };
+const DEFAULT_ACCOUNT = "default";
+/** The token lifetime kube requests for projected tokens (one hour plus seven seconds, telling them apart). */
+export const PROJECTED_TOKEN_SECONDS = 3607;
+/** kube's suffix alphabet (no vowels, no look-alikes). */
+const SUFFIX_ALPHABET = "bcdfghjklmnpqrstvwxz2456789";
+
+function randomSuffix(): string {
+  let suffix = "";
+  for (let index = 0; index < 5; index++) suffix += SUFFIX_ALPHABET[randomInt(SUFFIX_ALPHABET.length)];
+  return suffix;
+}
+
+/** The projected volume kube's ServiceAccount plugin adds: a bound token, the root CA config map, the namespace. */
+export function tokenVolume(name: string, rootCAConfigMap: string): Record<string, unknown> {
+  return {
+    name,
+    projected: {
+      defaultMode: 420,
+      sources: [
+        { serviceAccountToken: { expirationSeconds: PROJECTED_TOKEN_SECONDS, path: "token" } },
+        { configMap: { name: rootCAConfigMap, items: [{ key: "ca.crt", path: "ca.crt" }] } },
+        { downwardAPI: { items: [{ path: "namespace", fieldRef: { apiVersion: "v1", fieldPath: "metadata.namespace" } }] } },
+      ],
+    },
+  };
+}
+
+/**
+ * ServiceAccount: a pod without `serviceAccountName` gets `default`; a pod naming a missing account
+ * is refused (403); unless the account or the pod turns automounting off, a projected token volume
+ * `<prefix><5 random>` is added and mounted read-only in every container at the profile's path
+ * (containers that mount that path already are left alone); the account's `imagePullSecrets` are
+ * copied when the pod has none. With the account's `<keyDomain>/enforce-mountable-secrets: "true"`
+ * annotation, secret volumes must be among the account's `secrets`.
+ *
+ * Differs from kube on purpose: a missing `default` account is not refused (kube answers 403 until
+ * the service-account controller has created it; this server has no such controller yet), the pod
+ * is admitted without a token volume.
+ */
+export function serviceAccount(context: PluginContext): AdmissionPlugin {
+  const mountPath = context.names.serviceAccountMountPath;
+  const mirrorAnnotation = `${context.names.keyDomain}/config.mirror`;
+  const enforceMountable = `${context.names.keyDomain}/enforce-mountable-secrets`;
+  async function accountOf(namespace: string, name: string): Promise<ApiObject | undefined> {
+    return context.client.get(SERVICE_ACCOUNTS, namespace, name);
+  }
+  return {
+    name: "ServiceAccount",
+    resources: new Set(["pods"]),
+    handles: (operation) => operation === "CREATE",
+    async mutate(attributes) {
+      const pod = attributes.object;
+      if (pod === undefined || !isPod(attributes)) return;
+      if (pod.metadata.annotations?.[mirrorAnnotation] !== undefined) return;
+      const spec = specOf(pod);
+      if (stringOf(spec["serviceAccountName"]) === "") spec["serviceAccountName"] = DEFAULT_ACCOUNT;
+      const name = stringOf(spec["serviceAccountName"]);
+      const account = await accountOf(attributes.namespace, name);
+      if (account === undefined) {
+        if (name === DEFAULT_ACCOUNT) return;
+        throw denied(attributes, `error looking up service account ${attributes.namespace}/${name}: serviceaccount "${name}" not found`);
+      }
+      if (account["automountServiceAccountToken"] !== false && spec["automountServiceAccountToken"] !== false) mountToken(spec);
+      const pullSecrets = listOf(account["imagePullSecrets"]);
+      if (listOf(spec["imagePullSecrets"]).length === 0 && pullSecrets.length > 0)
+        spec["imagePullSecrets"] = pullSecrets.map((secret) => ({ name: stringOf(secret["name"]) }));
+    },
+    async validate(attributes) {
+      const pod = attributes.object;
+      if (pod === undefined || !isPod(attributes)) return;
+      const spec = specOf(pod);
+      const name = stringOf(spec["serviceAccountName"]);
+      if (name === "") return;
+      const account = await accountOf(attributes.namespace, name);
+      if (account === undefined || account.metadata.annotations?.[enforceMountable] !== "true") return;
+      const mountable = new Set(listOf(account["secrets"]).map((secret) => stringOf(secret["name"])));
+      for (const volume of listOf(spec["volumes"])) {
+        const secret = stringOf(recordOf(volume["secret"])["secretName"]);
+        if (secret !== "" && !mountable.has(secret)) {
+          throw denied(
+            attributes,
+            `volume ${stringOf(volume["name"])} references secret ${secret}, which is not allowed because service account ${name} does not reference that secret`,
+          );
+        }
+      }
+    },
+  };
+
+  function mountToken(spec: Record<string, unknown>): void {
+    const containers = containersOf(spec);
+    const mountsPath = (container: Record<string, unknown>): boolean => listOf(container["volumeMounts"]).some((mount) => mount["mountPath"] === mountPath);
+    if (containers.length > 0 && containers.every(mountsPath)) return;
+    const volumes = listOf(spec["volumes"]);
+    const existing = volumes.find(
+      (volume) => stringOf(volume["name"]).startsWith(context.profile.serviceAccountVolumePrefix) && volume["projected"] !== undefined,
+    );
+    const volumeName = existing === undefined ? `${context.profile.serviceAccountVolumePrefix}${randomSuffix()}` : stringOf(existing["name"]);
+    if (existing === undefined) spec["volumes"] = [...volumes, tokenVolume(volumeName, context.profile.rootCAConfigMap)];
+    for (const container of containers) {
+      if (mountsPath(container)) continue;
+      container["volumeMounts"] = [...listOf(container["volumeMounts"]), { name: volumeName, readOnly: true, mountPath }];
+    }
+  }
+}
