@@ -59,6 +59,8 @@ export interface Profile {
   readonly gitVersion: string;
   /** Prefix of the projected service-account token volume the ServiceAccount plugin adds (`orch-api-access-`). */
   readonly serviceAccountVolumePrefix: string;
+  /** The built-in signer of API client certificates (the spec maps only its domain). */
+  readonly apiServerClientSigner: string;
 }
 
 export const ORCH_PROFILE: Profile = {
@@ -86,6 +88,7 @@ export const ORCH_PROFILE: Profile = {
   serverServiceName: "orch",
   gitVersion: "v1.30.0+orch",
   serviceAccountVolumePrefix: "orch-api-access-",
+  apiServerClientSigner: "orch.io/kube-apiserver-client",
 };
 
 export const KUBERNETES_PROFILE: Profile = {
@@ -113,6 +116,7 @@ export const KUBERNETES_PROFILE: Profile = {
   serverServiceName: "kubernetes",
   gitVersion: "v1.30.0",
   serviceAccountVolumePrefix: "kube-api-access-",
+  apiServerClientSigner: "kubernetes.io/kube-apiserver-client",
 };
 
 export function profileByName(name: string): Profile | undefined {

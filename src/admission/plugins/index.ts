@@ -1,5 +1,19 @@
 import type { PluginDescriptor } from "../context.js";
+import { alwaysPullImages } from "./always-pull-images.js";
+import { certificateApproval, certificateSigning, certificateSubjectRestriction } from "./certificates.js";
+import { defaultIngressClass, defaultStorageClass } from "./default-class.js";
 import { defaultTolerationSeconds } from "./default-toleration-seconds.js";
+import { denyServiceExternalIPs } from "./deny-service-external-ips.js";
+import { eventRateLimit, parseEventRateLimitConfig } from "./event-rate-limit.js";
+import { namespaceAutoProvision, namespaceExists } from "./namespace-exists.js";
+import { nodeRestriction } from "./node-restriction.js";
+import { extendedResourceToleration, taintNodesByCondition } from "./node-taints.js";
+import { ownerReferencesPermissionEnforcement } from "./owner-references.js";
+import { parsePodNodeSelectorConfig, podNodeSelector } from "./pod-node-selector.js";
+import { persistentVolumeClaimResize } from "./pvc-resize.js";
+import { runtimeClass } from "./runtime-class.js";
+import { storageObjectInUseProtection } from "./storage-protection.js";
+import { imagePolicyWebhook, parseImagePolicyConfig } from "./image-policy-webhook.js";
 import { limitRanger } from "./limit-ranger.js";
 import { parsePodSecurityConfig, podSecurity } from "./pod-security.js";
 import { priority } from "./priority.js";
@@ -22,12 +36,32 @@ export { rbacEscalation } from "./rbac-escalation.js";
  */
 export function builtinPlugins(ledger: QuotaLedger = new QuotaLedger()): readonly PluginDescriptor[] {
   return [
+    { name: "NamespaceAutoProvision", defaultOn: false, create: namespaceAutoProvision },
     { name: "NamespaceLifecycle", defaultOn: true },
+    { name: "NamespaceExists", defaultOn: false, create: namespaceExists },
     { name: "LimitRanger", defaultOn: true, create: limitRanger },
     { name: "ServiceAccount", defaultOn: true, create: serviceAccount },
+    { name: "NodeRestriction", defaultOn: false, create: nodeRestriction },
+    { name: "TaintNodesByCondition", defaultOn: true, create: taintNodesByCondition },
+    { name: "AlwaysPullImages", defaultOn: false, create: alwaysPullImages },
+    { name: "ImagePolicyWebhook", defaultOn: false, parseConfiguration: parseImagePolicyConfig, create: imagePolicyWebhook },
     { name: "PodSecurity", defaultOn: true, parseConfiguration: parsePodSecurityConfig, create: podSecurity },
+    { name: "PodNodeSelector", defaultOn: false, parseConfiguration: parsePodNodeSelectorConfig, create: podNodeSelector },
     { name: "Priority", defaultOn: true, create: priority },
     { name: "DefaultTolerationSeconds", defaultOn: true, create: defaultTolerationSeconds },
+    { name: "EventRateLimit", defaultOn: false, parseConfiguration: parseEventRateLimitConfig, create: eventRateLimit },
+    { name: "ExtendedResourceToleration", defaultOn: false, create: extendedResourceToleration },
+    { name: "DefaultStorageClass", defaultOn: true, create: defaultStorageClass },
+    // Off by default until the PV/PVC protection controllers exist to clear its finalizers (a deleted claim would never go).
+    { name: "StorageObjectInUseProtection", defaultOn: false, create: storageObjectInUseProtection },
+    { name: "OwnerReferencesPermissionEnforcement", defaultOn: false, create: ownerReferencesPermissionEnforcement },
+    { name: "PersistentVolumeClaimResize", defaultOn: true, create: persistentVolumeClaimResize },
+    { name: "RuntimeClass", defaultOn: true, create: runtimeClass },
+    { name: "CertificateApproval", defaultOn: true, create: certificateApproval },
+    { name: "CertificateSigning", defaultOn: true, create: certificateSigning },
+    { name: "CertificateSubjectRestriction", defaultOn: true, create: certificateSubjectRestriction },
+    { name: "DefaultIngressClass", defaultOn: true, create: defaultIngressClass },
+    { name: "DenyServiceExternalIPs", defaultOn: false, create: denyServiceExternalIPs },
     { name: "MutatingAdmissionWebhook", defaultOn: true },
     { name: "ValidatingAdmissionWebhook", defaultOn: true },
     { name: "ResourceQuota", defaultOn: true, create: (context) => resourceQuota(context, ledger) },
