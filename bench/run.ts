@@ -44,6 +44,7 @@ import { runRbacSuite } from "./rbac.js";
 import { runAuthSuite } from "./auth.js";
 import { runApplySuite } from "./apply.js";
 import { runProtoSuite } from "./proto.js";
+import { runAdmissionSuite } from "./admission.js";
 import { median, round } from "./lib/stats.js";
 
 interface Settings {
@@ -575,14 +576,23 @@ async function runFoundation(settings: Settings): Promise<void> {
   log(`wrote ${base}.json and ${base}.md (${results.totalBenchSeconds} s)`);
 }
 
-type Suite = "foundation" | "watch" | "rbac" | "apply" | "auth" | "proto" | "all";
+type Suite = "foundation" | "watch" | "rbac" | "apply" | "auth" | "proto" | "admission" | "all";
 
 async function main(): Promise<void> {
   const argv = process.argv.slice(2);
   const index = argv.indexOf("--suite");
   const suite = index === -1 ? "all" : argv[index + 1];
-  if (suite !== "foundation" && suite !== "watch" && suite !== "rbac" && suite !== "apply" && suite !== "auth" && suite !== "proto" && suite !== "all")
-    throw new Error("--suite must be foundation, watch, rbac, apply, auth, proto or all");
+  if (
+    suite !== "foundation" &&
+    suite !== "watch" &&
+    suite !== "rbac" &&
+    suite !== "apply" &&
+    suite !== "auth" &&
+    suite !== "proto" &&
+    suite !== "admission" &&
+    suite !== "all"
+  )
+    throw new Error("--suite must be foundation, watch, rbac, apply, auth, proto, admission or all");
   const chosen: Suite = suite;
   const settings = parseSettings(argv);
   installCleanup();
@@ -601,6 +611,9 @@ async function main(): Promise<void> {
   }
   if (chosen === "auth" || chosen === "all") {
     await runAuthSuite({ quick: settings.quick, outDir: settings.outDir, quietWaitMs: settings.quietWaitMs, workers: settings.workers, h2: settings.h2 });
+  }
+  if (chosen === "admission" || chosen === "all") {
+    await runAdmissionSuite({ quick: settings.quick, outDir: settings.outDir, quietWaitMs: settings.quietWaitMs });
   }
   if (chosen === "rbac" || chosen === "all") {
     await runRbacSuite({ quick: settings.quick, outDir: settings.outDir, quietWaitMs: settings.quietWaitMs, workers: settings.workers, h2: settings.h2 });
