@@ -104,9 +104,15 @@ function sum(containers: readonly Record_[], field: "requests" | "limits"): Reco
  * items bound `spec.resources.requests.storage`. Violations are 403 listing every one, as kube.
  */
 export function limitRanger(context: PluginContext): AdmissionPlugin {
-  async function rangesIn(namespace: string): Promise<ApiObject[]> {
+  // The ranges mutate read for an object, reused by validate on the same object (one list per create).
+  const readFor = new WeakMap<ApiObject, ApiObject[]>();
+  async function rangesIn(namespace: string, object?: ApiObject): Promise<ApiObject[]> {
     if (namespace === "") return [];
-    return (await context.client.list(LIMIT_RANGES, namespace)).items;
+    const known = object === undefined ? undefined : readFor.get(object);
+    if (known !== undefined) return known;
+    const ranges = (await context.client.list(LIMIT_RANGES, namespace)).items;
+    if (object !== undefined) readFor.set(object, ranges);
+    return ranges;
   }
   return {
     name: "LimitRanger",
@@ -114,7 +120,7 @@ export function limitRanger(context: PluginContext): AdmissionPlugin {
     handles: (operation) => operation === "CREATE" || operation === "UPDATE",
     async mutate(attributes: AdmissionAttributes) {
       if (attributes.operation !== "CREATE" || !isPod(attributes) || attributes.object === undefined) return;
-      const items = itemsOf(await rangesIn(attributes.namespace), "Container");
+      const items = itemsOf(await rangesIn(attributes.namespace, attributes.object), "Container");
       if (items.length > 0) applyDefaults(attributes.object, items);
     },
     async validate(attributes: AdmissionAttributes) {
@@ -122,7 +128,7 @@ export function limitRanger(context: PluginContext): AdmissionPlugin {
       if (object === undefined || attributes.subresource !== "" || attributes.resource.group !== "") return;
       // Pods are checked on create only: their resources are immutable (kube skips updates too).
       if (attributes.resource.resource === "pods" && attributes.operation !== "CREATE") return;
-      const ranges = await rangesIn(attributes.namespace);
+      const ranges = await rangesIn(attributes.namespace, object);
       if (ranges.length === 0) return;
       const problems: string[] = [];
       if (attributes.resource.resource === "persistentvolumeclaims") {

@@ -78,7 +78,8 @@ export function serviceAccount(context: PluginContext): AdmissionPlugin {
       if (pod === undefined || !isPod(attributes)) return;
       const spec = specOf(pod);
       const name = stringOf(spec["serviceAccountName"]);
-      if (name === "") return;
+      // Only secret volumes can break the mountable-secrets rule: most pods need no second read of the account.
+      if (name === "" || !listOf(spec["volumes"]).some((volume) => volume["secret"] !== undefined)) return;
       const account = await accountOf(attributes.namespace, name);
       if (account === undefined || account.metadata.annotations?.[enforceMountable] !== "true") return;
       const mountable = new Set(listOf(account["secrets"]).map((secret) => stringOf(secret["name"])));
