@@ -1,3 +1,4 @@
+import { runReconcileLoop, Wake } from "../reconcile-loop.js";
 import { ApiError } from "../../api/errors.js";
 import { isPlainObject, type ApiObject } from "../../api/object.js";
 import { matchesLabels, type LabelRequirement } from "../../api/selector.js";
@@ -98,33 +99,15 @@ export function aggregationController(options: AggregationControllerOptions): Co
   return {
     name: "clusterrole-aggregation",
     async run(signal) {
-      const wake = { pending: true, notify: (): void => {} };
+      const wake = new Wake();
       void (async () => {
         try {
-          for await (const _change of client.changed(clusterRoles, signal)) {
-            wake.pending = true;
-            wake.notify();
-          }
+          for await (const _change of client.changed(clusterRoles, signal)) wake.poke();
         } catch (error) {
           if (!signal.aborted) options.onError?.(error);
         }
       })();
-      signal.addEventListener("abort", () => wake.notify(), { once: true });
-      while (!signal.aborted) {
-        if (wake.pending) {
-          wake.pending = false;
-          try {
-            await reconcileAll();
-          } catch (error) {
-            options.onError?.(error);
-          }
-          continue;
-        }
-        await new Promise<void>((resolve) => {
-          wake.notify = resolve;
-          if (wake.pending || signal.aborted) resolve();
-        });
-      }
+      await runReconcileLoop(signal, wake, reconcileAll, options.onError);
     },
   };
 }

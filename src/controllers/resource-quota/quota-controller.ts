@@ -1,3 +1,4 @@
+import { runReconcileLoop, Wake } from "../reconcile-loop.js";
 import { setMaxListeners } from "node:events";
 import { ApiError } from "../../api/errors.js";
 import { isPlainObject, type ApiObject } from "../../api/object.js";
@@ -57,46 +58,19 @@ export function quotaController(options: QuotaControllerOptions): Controller {
       setMaxListeners(FOLLOWED.length + 4, stop.signal);
       parent.addEventListener("abort", () => stop.abort(), { once: true });
       const signal = stop.signal;
-      const wake = { pending: true, notify: (): void => {} };
+      const wake = new Wake();
       const follow = async (resource: ResourceRef): Promise<void> => {
         try {
-          for await (const _change of client.changed(resource, signal)) {
-            wake.pending = true;
-            wake.notify();
-          }
+          for await (const _change of client.changed(resource, signal)) wake.poke();
         } catch (error) {
           if (!signal.aborted) options.onError?.(error);
         }
       };
       for (const plural of FOLLOWED) void follow({ group: "", version: "v1", plural });
-      const resync = setInterval(() => {
-        wake.pending = true;
-        wake.notify();
-      }, RESYNC_MS);
+      const resync = setInterval(() => wake.poke(), RESYNC_MS);
       resync.unref();
-      signal.addEventListener(
-        "abort",
-        () => {
-          clearInterval(resync);
-          wake.notify();
-        },
-        { once: true },
-      );
-      while (!signal.aborted) {
-        if (wake.pending) {
-          wake.pending = false;
-          try {
-            await reconcileAll();
-          } catch (error) {
-            options.onError?.(error);
-          }
-          continue;
-        }
-        await new Promise<void>((resolve) => {
-          wake.notify = resolve;
-          if (wake.pending || signal.aborted) resolve();
-        });
-      }
+      signal.addEventListener("abort", () => clearInterval(resync), { once: true });
+      await runReconcileLoop(signal, wake, reconcileAll, options.onError);
     },
   };
 }
