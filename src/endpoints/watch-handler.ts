@@ -48,6 +48,8 @@ function watchTimeoutMs(timeoutSeconds: number | undefined, minRequestTimeoutSec
 export async function serveWatch(context: RequestContext, options: WatchServeOptions): Promise<ApiResponse> {
   const meta = metaGroup(options.profile);
   const listOptions = parseListOptions(context.request.query, meta, "watch");
+  // An unsupported field label is a 400 before the stream starts, not an ERROR event inside it.
+  options.store.checkFieldSelector(listOptions);
   const controller = new AbortController();
   const onAbort = (): void => controller.abort();
   context.request.signal.addEventListener("abort", onAbort, { once: true });

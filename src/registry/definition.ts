@@ -156,6 +156,12 @@ export interface StoredAs {
   toStorage(object: ApiObject): ApiObject;
   /** The storage version's object → this version's (apiVersion/kind included). */
   fromStorage(object: ApiObject): ApiObject;
+  /**
+   * Field selector labels this version names differently from the storage version (kube's field
+   * label conversion: events v1 `regarding.kind` is the stored `involvedObject.kind`). The watch
+   * cache indexes stored labels, so selectors are translated before they reach it.
+   */
+  readonly fieldLabels?: ReadonlyMap<string, string>;
 }
 
 export interface Deprecation {

@@ -223,7 +223,7 @@ export class Store {
       cacher: this.cacher,
       cache: this.cache,
       prefix,
-      options,
+      options: this.inStoredLabels(options),
       atLeast,
       waitMs: this.futureRevisionWaitMs,
       convert: this.jsonConverter(),
@@ -277,8 +277,14 @@ export class Store {
     request: Omit<CachedWatchRequest, "cacher" | "cache" | "prefix" | "key" | "waitMs">,
   ): Promise<PushBody> | undefined {
     if (this.cache === undefined || this.cacher === undefined) return undefined;
+    try {
+      this.checkFieldSelector(request.options);
+    } catch (error) {
+      return Promise.reject(error);
+    }
     return openCachedWatch({
       ...request,
+      options: this.inStoredLabels(request.options),
       cacher: this.cacher,
       cache: this.cache,
       prefix: this.prefix(namespace),
@@ -290,6 +296,13 @@ export class Store {
   /** The watch cache, when lists and watches are served from one. */
   get watchCache(): { readonly cacher: Cacher; readonly cache: WatchCache } | undefined {
     return this.cache === undefined || this.cacher === undefined ? undefined : { cacher: this.cacher, cache: this.cache };
+  }
+
+  /** Options whose field selector names the storage version's labels (what the shared watch cache indexes). */
+  private inStoredLabels<T extends Pick<ListOptions, "fieldSelector">>(options: T): T {
+    const labels = this.definition.storedAs?.fieldLabels;
+    if (labels === undefined || options.fieldSelector.length === 0) return options;
+    return { ...options, fieldSelector: options.fieldSelector.map((requirement) => ({ ...requirement, field: labels.get(requirement.field) ?? requirement.field })) };
   }
 
   /** Whether an object passes the request's label and field selectors. */

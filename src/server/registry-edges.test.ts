@@ -1,6 +1,7 @@
 import assert from "node:assert/strict";
 import { after, before, describe, it } from "node:test";
 import { inProcessServer } from "../testing/in-process.js";
+import { nameOf, WatchReader } from "../testing/watch-reader.js";
 
 type Server = Awaited<ReturnType<typeof inProcessServer>>;
 type Json = Record<string, unknown>;
@@ -186,5 +187,57 @@ describe("registry edges (#14)", () => {
       (selected.json["items"] as Json[]).map((item) => (item["metadata"] as Json)["name"]),
       ["started"],
     );
+  });
+
+  it("events.orch.io/v1 field selectors name regarding.* and reportingController (kube's field label conversion), on lists and watches", async () => {
+    const v1 = "/apis/events.orch.io/v1/namespaces/default/events";
+    const names = (response: { json: Json }): string[] => (response.json["items"] as Json[]).map((item) => String((item["metadata"] as Json)["name"]));
+    for (const [name, pod, controller] of [
+      ["sel-a", "db-0", "example.com/a"],
+      ["sel-b", "db-1", "example.com/b"],
+    ] as const) {
+      const created = await server.call("POST", v1, {
+        body: {
+          apiVersion: "events.orch.io/v1",
+          kind: "Event",
+          metadata: { name },
+          regarding: { kind: "StatefulSet", name: pod, namespace: "default" },
+          reason: "Scaled",
+          note: "scaled",
+          type: "Normal",
+          action: "Scale",
+          reportingController: controller,
+          reportingInstance: "i-1",
+          eventTime: "2024-01-01T00:00:00.000000Z",
+        },
+      });
+      assert.equal(created.status, 201, created.text);
+    }
+    // From the watch cache (rv unset) and from storage (an exact resourceVersion with a limit).
+    const cached = await server.call("GET", `${v1}?fieldSelector=regarding.kind%3DStatefulSet,regarding.name%3Ddb-1`);
+    assert.equal(cached.status, 200, cached.text);
+    assert.deepEqual(names(cached), ["sel-b"]);
+    const revision = String((cached.json["metadata"] as Json)["resourceVersion"]);
+    const stored = await server.call("GET", `${v1}?fieldSelector=reportingController%3Dexample.com%2Fa&limit=10&resourceVersion=${revision}`);
+    assert.equal(stored.status, 200, stored.text);
+    assert.deepEqual(names(stored), ["sel-a"]);
+    // The core labels are not events v1 labels, and the reverse.
+    const coreLabel = await server.call("GET", `${v1}?fieldSelector=involvedObject.name%3Ddb-1`);
+    assert.equal(coreLabel.status, 400);
+    assert.equal(coreLabel.json["message"], "field label not supported: involvedObject.name");
+    const v1Label = await server.call("GET", "/api/v1/namespaces/default/events?fieldSelector=regarding.name%3Ddb-1");
+    assert.equal(v1Label.status, 400);
+    // A cached watch filters with the same translation and refuses an unknown label.
+    const controller = new AbortController();
+    const watch = await server.raw("GET", `${v1}?watch=1&fieldSelector=regarding.name%3Ddb-0`, { signal: controller.signal });
+    assert.equal(watch.status, 200);
+    const reader = new WatchReader(watch);
+    const [first] = await reader.next(1);
+    assert.equal(first?.type, "ADDED");
+    assert.equal(first === undefined ? "" : nameOf(first), "sel-a");
+    controller.abort();
+    await reader.close();
+    const badWatch = await server.call("GET", `${v1}?watch=1&fieldSelector=spec.nope%3Dx`);
+    assert.equal(badWatch.status, 400, badWatch.text);
   });
 });

@@ -2,7 +2,7 @@ import { apiGroup, type Profile } from "../../api/profile.js";
 import { LOAD_BALANCER_STATUS } from "./initial-status.js";
 import { CSR_STRATEGY } from "./certificates/csr-strategy.js";
 import type { ResourceDefinition } from "../definition.js";
-import { endpointSliceV1beta1StoredAsV1, hpaV1StoredAsV2, eventsV1StoredAsCore, sameShape } from "./conversion.js";
+import { EVENTS_V1_SELECTABLE_FIELDS, endpointSliceV1beta1StoredAsV1, hpaV1StoredAsV2, eventsV1StoredAsCore, sameShape } from "./conversion.js";
 import { defineResource } from "./define.js";
 import { APPS_SCALE, REPLICATION_CONTROLLER_SCALE } from "../scale.js";
 
@@ -244,6 +244,7 @@ export function catalogueResources(profile: Profile): ResourceDefinition[] {
       shortNames: ["ev"],
       nameRule: "path-segment",
       createOnUpdate: true,
+      selectableFields: EVENTS_V1_SELECTABLE_FIELDS,
       storedAs: eventsV1StoredAsCore(events),
     }),
     defineResource({
@@ -255,6 +256,7 @@ export function catalogueResources(profile: Profile): ResourceDefinition[] {
       shortNames: ["ev"],
       nameRule: "path-segment",
       createOnUpdate: true,
+      selectableFields: EVENTS_V1_SELECTABLE_FIELDS,
       storedAs: eventsV1StoredAsCore(events, "v1beta1"),
       deprecation: removedIn125(`${events}/v1`, "1.22"),
     }),

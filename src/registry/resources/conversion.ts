@@ -30,6 +30,17 @@ function rename(object: Record<string, unknown>, from: string, to: string): void
 }
 
 /** events.<apiDomain>/v1 (or v1beta1) Event ↔ core v1 Event (the storage version): renamed fields, same data. */
+/** events v1 field selectors and the core Event labels they stand for, as kube converts them. */
+const EVENTS_FIELD_LABELS: ReadonlyMap<string, string> = new Map([
+  ...["kind", "namespace", "name", "uid", "apiVersion", "resourceVersion", "fieldPath"].map((field): [string, string] => [`regarding.${field}`, `involvedObject.${field}`]),
+  ["reportingController", "reportingComponent"],
+  ["reason", "reason"],
+  ["type", "type"],
+]);
+
+/** The field selectors events v1 (and v1beta1) declare: the served names with the paths they read. */
+export const EVENTS_V1_SELECTABLE_FIELDS: readonly string[] = [...EVENTS_FIELD_LABELS.keys()];
+
 export function eventsV1StoredAsCore(eventsGroup: string, version = "v1"): StoredAs {
   const renames: readonly (readonly [string, string])[] = [
     ["regarding", "involvedObject"],
@@ -44,6 +55,7 @@ export function eventsV1StoredAsCore(eventsGroup: string, version = "v1"): Store
     group: "",
     version: "v1",
     plural: "events",
+    fieldLabels: EVENTS_FIELD_LABELS,
     toStorage(object) {
       const copy = cloneObject(object) as Record<string, unknown>;
       for (const [from, to] of renames) rename(copy, from, to);

@@ -142,7 +142,7 @@ function anonymousIfMissing(user: UserInfo | undefined): UserInfo {
  * - SubjectAccessReview: any user (`spec.user`, `spec.groups`, `spec.extra`, `spec.uid`).
  * - SelfSubjectAccessReview: the caller.
  * - LocalSubjectAccessReview: any user, in the path's namespace, which
- *   `spec.resourceAttributes.namespace` must match (400 otherwise).
+ *   `spec.resourceAttributes.namespace` must match (422 Invalid naming that field otherwise).
  * - SelfSubjectRulesReview: the caller's rules in `spec.namespace`.
  */
 export function accessReviewResources(profile: Profile, reviewer: AccessReviewer): ResourceDefinition[] {
