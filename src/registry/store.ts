@@ -302,7 +302,10 @@ export class Store {
   private inStoredLabels<T extends Pick<ListOptions, "fieldSelector">>(options: T): T {
     const labels = this.definition.storedAs?.fieldLabels;
     if (labels === undefined || options.fieldSelector.length === 0) return options;
-    return { ...options, fieldSelector: options.fieldSelector.map((requirement) => ({ ...requirement, field: labels.get(requirement.field) ?? requirement.field })) };
+    return {
+      ...options,
+      fieldSelector: options.fieldSelector.map((requirement) => ({ ...requirement, field: labels.get(requirement.field) ?? requirement.field })),
+    };
   }
 
   /** Whether an object passes the request's label and field selectors. */

@@ -32,7 +32,10 @@ function rename(object: Record<string, unknown>, from: string, to: string): void
 /** events.<apiDomain>/v1 (or v1beta1) Event ↔ core v1 Event (the storage version): renamed fields, same data. */
 /** events v1 field selectors and the core Event labels they stand for, as kube converts them. */
 const EVENTS_FIELD_LABELS: ReadonlyMap<string, string> = new Map([
-  ...["kind", "namespace", "name", "uid", "apiVersion", "resourceVersion", "fieldPath"].map((field): [string, string] => [`regarding.${field}`, `involvedObject.${field}`]),
+  ...["kind", "namespace", "name", "uid", "apiVersion", "resourceVersion", "fieldPath"].map((field): [string, string] => [
+    `regarding.${field}`,
+    `involvedObject.${field}`,
+  ]),
   ["reportingController", "reportingComponent"],
   ["reason", "reason"],
   ["type", "type"],
