@@ -9,6 +9,7 @@ import { builtinSchemas } from "../api/schema/builtin.js";
 import { builtinCatalogue } from "../api/schema/catalogue.js";
 import type { IssuerDiscovery } from "../auth/service-account/discovery.js";
 import { rbacNames } from "../authz/rbac/bootstrap-policy.js";
+import { allocationRepairController } from "../controllers/allocation-repair/allocation-repair-controller.js";
 import { apiServerServiceController } from "../controllers/apiserver-service/apiserver-service-controller.js";
 import { aggregationController } from "../controllers/clusterrole-aggregation/aggregation-controller.js";
 import type { Controller } from "../controllers/controller.js";
@@ -203,7 +204,15 @@ export function composeApiServer(options: ComposeOptions): ApiServer {
   admission.register(rbacEscalation({ group: rbacNames(profile).group, authorization }));
 
   // 6. Controllers, through the in-process client.
+  const repairAllocations = async (immediate: boolean): Promise<void> => {
+    for (const report of await registry.repairAllocations({ immediate })) {
+      if (report.released.length > 0) logger.info("released allocations no object holds", { keys: report.released });
+      if (report.claimed.length > 0) logger.info("claimed allocations objects held without a claim", { keys: report.claimed });
+      if (report.conflicts.length > 0) logger.error("allocations held twice", { keys: report.conflicts });
+    }
+  };
   const controllers: Controller[] = [
+    allocationRepairController({ repair: () => repairAllocations(false), onError: (error) => logger.error("allocation repair", errorFields(error)) }),
     quotaController({ client, ledger, onError: (error) => logger.error("resourcequota controller", errorFields(error)) }),
     namespaceController({ client, finalizer: profile.namespaceFinalizer, onError: (error) => logger.error("namespace controller", errorFields(error)) }),
     aggregationController({ client, group: rbacNames(profile).group, onError: (error) => logger.error("clusterrole aggregation", errorFields(error)) }),
@@ -316,6 +325,8 @@ export function composeApiServer(options: ComposeOptions): ApiServer {
           description: system.description,
         });
       }
+      // Before any controller writes and before the listener: a store no other server shares has no write in flight.
+      await repairAllocations(config.storageBackend !== "etcd3");
       for (const controller of controllers) {
         running.push(
           controller.run(controllerStop.signal).catch((error: unknown) => logger.error(`controller ${controller.name} stopped`, errorFields(error))),

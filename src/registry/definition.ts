@@ -97,6 +97,23 @@ export interface WriteAllocations {
   update(object: ApiObject, old: ApiObject, storage: Storage, dryRun: boolean): Promise<(stored: boolean) => Promise<void>>;
   /** Releases everything a deleted object held. */
   release(object: ApiObject, storage: Storage): Promise<void>;
+  /**
+   * One pass of the repair (kube's service IP and node port repair loops): a value an object
+   * holds without a claim is claimed for it; a claimed value no object holds is released if it
+   * was already suspect in the previous pass (`suspects`; "all" at a start-up no other writer
+   * shares), because a create between its claim and its write is not a leak yet.
+   */
+  repair(objects: readonly ApiObject[], storage: Storage, suspects: ReadonlySet<string> | "all"): Promise<AllocationRepair>;
+}
+
+/** What one repair pass did, by allocation key (`/ranges/serviceips/10.0.0.7`). */
+export interface AllocationRepair {
+  readonly released: readonly string[];
+  readonly claimed: readonly string[];
+  /** Values two objects hold, or that one holds but another owns: left for people to sort out. */
+  readonly conflicts: readonly string[];
+  /** Unheld values seen this pass: released by the next unless they gain a holder. */
+  readonly suspects: ReadonlySet<string>;
 }
 
 /**

@@ -15,6 +15,7 @@ export {
   groupResource,
   type ConnectHandler,
   type CreateOnlyHandler,
+  type AllocationRepair,
   type CreateOnlyRequest,
   type Deprecation,
   type FieldValidation,

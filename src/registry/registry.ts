@@ -3,7 +3,7 @@ import type { Freshness, ObjectFeed } from "../authz/feed.js";
 import type { Storage } from "../storage/index.js";
 import { Cacher } from "./cacher/cacher.js";
 import type { WatchCache, WatchCacheOptions } from "./cacher/watch-cache.js";
-import type { ResourceDefinition } from "./definition.js";
+import type { AllocationRepair, ResourceDefinition } from "./definition.js";
 import { cacherFreshness, watchCacheFeed } from "./feeds.js";
 import { Store, type StoreOptions } from "./store.js";
 
@@ -21,6 +21,7 @@ export interface RegistryOptions extends Omit<StoreOptions, "revisions"> {
 /** Every served resource's Store, found by group, version and plural; and the watch cache behind them. */
 export class Registry {
   private readonly byPath = new Map<string, Store>();
+  private readonly allocationSuspects = new Map<Store, ReadonlySet<string>>();
   readonly stores: readonly Store[];
   private readonly cacher: Cacher;
   private readonly feeds = new Map<string, ObjectFeed>();
@@ -106,6 +107,26 @@ export class Registry {
 
   async stop(): Promise<void> {
     await this.cacher.stop();
+  }
+
+  /**
+   * One pass of the allocation repair over every resource that claims values from shared ranges
+   * (Services' cluster IPs and node ports), remembering each pass's suspects for the next.
+   * `immediate` releases unheld values at once: only when no write can sit between a claim and
+   * its object's write (at start-up, before the listener, on a store no other server shares).
+   */
+  async repairAllocations(options: { readonly immediate?: boolean } = {}): Promise<AllocationRepair[]> {
+    const reports: AllocationRepair[] = [];
+    for (const store of this.stores) {
+      const allocations = store.definition.allocations;
+      if (allocations === undefined || store.definition.storedAs !== undefined) continue;
+      const listed = await store.storage.list(store.prefix(""));
+      const objects = listed.items.map((entry) => store.decode(entry));
+      const report = await allocations.repair(objects, store.storage, options.immediate === true ? "all" : (this.allocationSuspects.get(store) ?? new Set()));
+      this.allocationSuspects.set(store, report.suspects);
+      reports.push(report);
+    }
+    return reports;
   }
 
   /** The store's current revision. */

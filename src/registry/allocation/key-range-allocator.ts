@@ -8,7 +8,10 @@ export interface AllocationOwner {
 }
 
 /** The answer to a request for one value. */
-export type Claim = { readonly kind: "ok" } | { readonly kind: "taken" } | { readonly kind: "outside" };
+export type Claim =
+  | { readonly kind: "ok" /** The claim made the value the owner's now (it was free). */; readonly fresh?: boolean }
+  | { readonly kind: "taken" }
+  | { readonly kind: "outside" };
 
 /**
  * A range of values (addresses, ports) allocated durably through the storage seam: each
@@ -50,7 +53,8 @@ export class KeyRangeAllocator {
   async claim(value: string, owner: AllocationOwner): Promise<Claim> {
     const index = this.usableIndex(value);
     if (index === undefined) return { kind: "outside" };
-    return (await this.claimIndex(index, owner)) ? { kind: "ok" } : { kind: "taken" };
+    const claimed = await this.claimIndex(index, owner);
+    return claimed === false ? { kind: "taken" } : { kind: "ok", fresh: claimed === "fresh" };
   }
 
   /** Claims a free value for `owner`, or returns undefined when the range is full. */
@@ -66,7 +70,7 @@ export class KeyRangeAllocator {
       if (free.length === 0) for (let index = 0; index < this.options.size; index++) if (this.isFree(index, taken)) free.push(index);
       if (free.length === 0) return undefined;
       const index = free[randomInt(free.length)] ?? 0;
-      if (await this.claimIndex(index, owner)) return this.options.valueAt(index);
+      if ((await this.claimIndex(index, owner)) !== false) return this.options.valueAt(index);
     }
     return undefined;
   }
@@ -89,6 +93,12 @@ export class KeyRangeAllocator {
   async allocations(): Promise<{ value: string; uid: string | undefined }[]> {
     const listed = await this.storage.list(this.options.prefix);
     return listed.items.map((item) => ({ value: item.key.slice(this.options.prefix.length), uid: ownerUid(item.value) }));
+  }
+
+  /** The storage key of a value, undefined when the value is not in this range. */
+  keyOf(value: string): string | undefined {
+    const index = this.usableIndex(value);
+    return index === undefined ? undefined : this.key(index);
   }
 
   private usableIndex(value: string): number | undefined {
@@ -118,14 +128,15 @@ export class KeyRangeAllocator {
     }
   }
 
-  private async claimIndex(index: number, owner: AllocationOwner): Promise<boolean> {
+  /** "fresh" when this call claimed the value, "held" when the owner already had it, false when another has it. */
+  private async claimIndex(index: number, owner: AllocationOwner): Promise<"fresh" | "held" | false> {
     this.trying.add(index);
     try {
       await this.storage.create(this.key(index), JSON.stringify({ uid: owner.uid, owner: owner.name }));
-      return true;
+      return "fresh";
     } catch (error) {
       if (!isStorageError(error, "KeyExists")) throw error;
-      return (await this.holderOf(index)) === owner.uid;
+      return (await this.holderOf(index)) === owner.uid ? "held" : false;
     } finally {
       this.trying.delete(index);
     }

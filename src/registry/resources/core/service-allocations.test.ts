@@ -180,3 +180,58 @@ describe("service allocation under concurrency", () => {
     }
   });
 });
+
+describe("service allocation repair", () => {
+  it("releases a claim no service holds and re-claims a value a service holds without one, at start-up and in two periodic passes", async () => {
+    const dir = mkdtempSync(join(tmpdir(), "orch-repair-"));
+    const network = parseServiceNetwork("10.97.0.0/29", "30100-30104");
+    let storage = SqliteStorage.open(join(dir, "store.db"));
+    let server = await inProcessServer({ storage, serviceNetwork: network });
+    try {
+      const kept = await server.call("POST", SERVICES, {
+        body: service("kept", { type: "NodePort", clusterIP: "10.97.0.4", ports: [{ port: 80, nodePort: 30103 }] }),
+      });
+      assert.equal(kept.status, 201, kept.text);
+      // A server that died between claiming and writing leaves claims nobody holds; a restored
+      // store can hold a service whose claims are gone.
+      await storage.create("/ranges/serviceips/10.97.0.5", JSON.stringify({ uid: "gone-uid", owner: "default/lost" }));
+      await storage.create("/ranges/servicenodeports/30104", JSON.stringify({ uid: "gone-uid", owner: "default/lost" }));
+      await storage.delete("/ranges/serviceips/10.97.0.4");
+      await server.stop();
+      await storage.close();
+      storage = SqliteStorage.open(join(dir, "store.db"));
+      server = await inProcessServer({ storage, serviceNetwork: network });
+      const reclaimed = await server.call("POST", SERVICES, { body: service("wants-kept-ip", { clusterIP: "10.97.0.4" }) });
+      assert.equal(reclaimed.status, 422, "the repair claimed kept's address for it again");
+      assert.match(String(reclaimed.json["message"]), /provided IP is already allocated/);
+      const freedIp = await server.call("POST", SERVICES, { body: service("gets-leaked-ip", { clusterIP: "10.97.0.5" }) });
+      assert.equal(freedIp.status, 201, freedIp.text);
+      const freedPort = await server.call("POST", SERVICES, {
+        body: service("gets-leaked-port", { type: "NodePort", ports: [{ port: 80, nodePort: 30104 }] }),
+      });
+      assert.equal(freedPort.status, 201, freedPort.text);
+
+      // While running, a leak is released only by the second pass that finds it unheld.
+      await storage.create("/ranges/servicenodeports/30100", JSON.stringify({ uid: "in-flight-uid", owner: "default/in-flight" }));
+      const first = await server.server.registry.repairAllocations();
+      assert.deepEqual(
+        first.flatMap((report) => report.released),
+        [],
+      );
+      assert.deepEqual(
+        first.flatMap((report) => [...report.suspects]),
+        ["/ranges/servicenodeports/30100"],
+      );
+      const second = await server.server.registry.repairAllocations();
+      assert.deepEqual(
+        second.flatMap((report) => report.released),
+        ["/ranges/servicenodeports/30100"],
+      );
+      await assert.rejects(storage.get("/ranges/servicenodeports/30100"));
+    } finally {
+      await server.stop();
+      await storage.close();
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
+});

@@ -218,6 +218,60 @@ export function serviceAllocations(network: ServiceNetwork): WriteAllocations {
     async release(service, storage) {
       await release(storage, ownerOf(service), heldBy(service));
     },
+    async repair(services, storage, suspects) {
+      const allocators = allocatorsFor(storage);
+      const ipAllocatorOf = (ip: string): KeyRangeAllocator | undefined =>
+        allocators.ips[network.clusterIpRanges.findIndex((range) => range.family === ipFamilyOf(ip))];
+      const claimed: string[] = [];
+      const conflicts: string[] = [];
+      // Who holds each value, by allocation key, and the values held without a claim.
+      const holders = new Map<string, string>();
+      for (const service of services) {
+        const owner = ownerOf(service);
+        const held = heldBy(service);
+        const values: [KeyRangeAllocator | undefined, string][] = [
+          ...held.ips.map((ip): [KeyRangeAllocator | undefined, string] => [ipAllocatorOf(ip), canonicalIp(ip) ?? ip]),
+          ...held.ports.map((port): [KeyRangeAllocator | undefined, string] => [allocators.ports, String(port)]),
+        ];
+        for (const [allocator, value] of values) {
+          const key = allocator?.keyOf(value);
+          if (allocator === undefined || key === undefined) continue;
+          if (holders.has(key) && holders.get(key) !== owner.uid) {
+            conflicts.push(key);
+            continue;
+          }
+          holders.set(key, owner.uid);
+          const answer = await allocator.claim(value, owner);
+          if (answer.kind === "taken") conflicts.push(key);
+          else if (answer.kind === "ok" && answer.fresh === true) claimed.push(key);
+        }
+      }
+      const released: string[] = [];
+      const nextSuspects = new Set<string>();
+      const listed: [KeyRangeAllocator, string, { value: string; uid: string | undefined }[]][] = [
+        [allocators.ports, NODE_PORT_PREFIX, await allocators.ports.allocations()],
+      ];
+      const firstIps = allocators.ips[0];
+      if (firstIps !== undefined) listed.push([firstIps, SERVICE_IP_PREFIX, await firstIps.allocations()]);
+      for (const [allocator, prefix, allocations] of listed) {
+        for (const { value, uid } of allocations) {
+          const key = `${prefix}${value}`;
+          if (uid === undefined || holders.get(key) === uid) continue;
+          if (holders.has(key)) {
+            if (!conflicts.includes(key)) conflicts.push(key);
+            continue;
+          }
+          if (suspects !== "all" && !suspects.has(key)) {
+            nextSuspects.add(key);
+            continue;
+          }
+          const owner = { uid, name: "" };
+          await ((prefix === SERVICE_IP_PREFIX ? ipAllocatorOf(value) : allocator) ?? allocator).release(value, owner);
+          released.push(key);
+        }
+      }
+      return { released, claimed, conflicts, suspects: nextSuspects };
+    },
   };
 }
 
