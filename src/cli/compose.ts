@@ -10,6 +10,7 @@ import { builtinCatalogue } from "../api/schema/catalogue.js";
 import type { IssuerDiscovery } from "../auth/service-account/discovery.js";
 import { rbacNames } from "../authz/rbac/bootstrap-policy.js";
 import { allocationRepairController } from "../controllers/allocation-repair/allocation-repair-controller.js";
+import { storageProtectionController } from "../controllers/storage-protection/storage-protection-controller.js";
 import { apiServerServiceController } from "../controllers/apiserver-service/apiserver-service-controller.js";
 import { aggregationController } from "../controllers/clusterrole-aggregation/aggregation-controller.js";
 import type { Controller } from "../controllers/controller.js";
@@ -212,6 +213,7 @@ export function composeApiServer(options: ComposeOptions): ApiServer {
     }
   };
   const controllers: Controller[] = [
+    storageProtectionController({ client, keyDomain: profile.keyDomain, onError: (error) => logger.error("storage protection", errorFields(error)) }),
     allocationRepairController({ repair: () => repairAllocations(false), onError: (error) => logger.error("allocation repair", errorFields(error)) }),
     quotaController({ client, ledger, onError: (error) => logger.error("resourcequota controller", errorFields(error)) }),
     namespaceController({ client, finalizer: profile.namespaceFinalizer, onError: (error) => logger.error("namespace controller", errorFields(error)) }),

@@ -52,8 +52,8 @@ export function builtinPlugins(ledger: QuotaLedger = new QuotaLedger()): readonl
     { name: "EventRateLimit", defaultOn: false, parseConfiguration: parseEventRateLimitConfig, create: eventRateLimit },
     { name: "ExtendedResourceToleration", defaultOn: false, create: extendedResourceToleration },
     { name: "DefaultStorageClass", defaultOn: true, create: defaultStorageClass },
-    // Off by default until the PV/PVC protection controllers exist to clear its finalizers (a deleted claim would never go).
-    { name: "StorageObjectInUseProtection", defaultOn: false, create: storageObjectInUseProtection },
+    // On by default as in kube: controllers/storage-protection clears its finalizers once a claim or volume is unused.
+    { name: "StorageObjectInUseProtection", defaultOn: true, create: storageObjectInUseProtection },
     { name: "OwnerReferencesPermissionEnforcement", defaultOn: false, create: ownerReferencesPermissionEnforcement },
     { name: "PersistentVolumeClaimResize", defaultOn: true, create: persistentVolumeClaimResize },
     { name: "RuntimeClass", defaultOn: true, create: runtimeClass },
