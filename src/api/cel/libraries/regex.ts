@@ -1,0 +1,45 @@
+/**
+ * kube's regex library: `s.find(re)` (the first match or ""), `s.findAll(re)` and
+ * `s.findAll(re, n)` (at most n matches; n < 0 means all). Patterns are compiled once and kept.
+ * JavaScript's engine stands in for RE2: patterns RE2 rejects (back-references, look-around) are
+ * refused here too so a rule behaves the same on both servers.
+ */
+import { EvaluationError, type Environment } from "@marcbachmann/cel-js";
+
+const CACHE = new Map<string, RegExp>();
+const CACHE_LIMIT = 1024;
+const NOT_RE2 = /\\[1-9]|\(\?[=!<]|\\k</;
+
+/** The compiled global form of `pattern`; throws a CEL error for patterns RE2 would not accept. */
+export function compileRegex(pattern: string): RegExp {
+  const cached = CACHE.get(pattern);
+  if (cached !== undefined) return cached;
+  if (NOT_RE2.test(pattern)) throw new EvaluationError(`invalid regex: ${JSON.stringify(pattern)}`);
+  let compiled: RegExp;
+  try {
+    compiled = new RegExp(pattern, "gu");
+  } catch (error) {
+    throw new EvaluationError(`invalid regex: ${error instanceof Error ? error.message : String(error)}`);
+  }
+  if (CACHE.size >= CACHE_LIMIT) CACHE.clear();
+  CACHE.set(pattern, compiled);
+  return compiled;
+}
+
+function findAll(text: string, pattern: string, limit: bigint): string[] {
+  if (limit === 0n) return [];
+  const out: string[] = [];
+  for (const match of text.matchAll(compileRegex(pattern))) {
+    out.push(match[0]);
+    if (limit > 0n && BigInt(out.length) >= limit) break;
+  }
+  return out;
+}
+
+/** Registers `find` and `findAll` on `env`. */
+export function registerRegexLibrary(env: Environment): void {
+  env
+    .registerFunction("string.find(string): string", (text: string, pattern: string) => findAll(text, pattern, 1n)[0] ?? "")
+    .registerFunction("string.findAll(string): list<string>", (text: string, pattern: string) => findAll(text, pattern, -1n))
+    .registerFunction("string.findAll(string, int): list<string>", findAll);
+}

@@ -1,0 +1,202 @@
+/**
+ * Evaluation of `x-kubernetes-validations` on a custom object. Walks schema and value together;
+ * at each node that has rules and a non-null value it runs them with `self` (and `oldSelf`, the
+ * correlated old value, for transition rules). Ratcheting as in kube 1.30: a node whose value
+ * equals its correlated old value is not re-validated, nor is anything below it. Old values
+ * correlate through object properties, map entries, and `listType: map`/`set` items; items of
+ * atomic lists do not correlate, so transition rules below them run only with optionalOldSelf.
+ */
+import { Optional } from "@marcbachmann/cel-js";
+import type { FieldError } from "../errors.js";
+import { PER_CALL_LIMIT, RUNTIME_COST_BUDGET, estimateCost, schemaOf } from "./cost.js";
+import { compile, type Program } from "./environment.js";
+import { RULE_VARIABLES, referencesOldSelf, resolveFieldPath } from "./rules-shared.js";
+import type { CelSchema, ValidationRule } from "./schema.js";
+import { toCel } from "./values.js";
+
+/** Options of `validateWithRules`. */
+export interface RuleValidationOptions {
+  /** The path of the value (default "": the object's top level, children are `spec`, `spec.x`). */
+  readonly basePath?: string;
+  /** Total runtime cost allowed for the whole object (default kube's RuntimeCELCostBudget). */
+  readonly budget?: number;
+  /** Skip unchanged subtrees (kube 1.30's CRDValidationRatcheting; default true). */
+  readonly ratcheting?: boolean;
+}
+
+const ABSENT = Symbol("absent");
+type Old = unknown | typeof ABSENT;
+
+interface Walk {
+  readonly errors: FieldError[];
+  remaining: number;
+  readonly ratcheting: boolean;
+  stopped: boolean;
+}
+
+/**
+ * Validates `value` (and, for updates, `oldValue`; pass undefined on create) against every rule
+ * in `schema`. Returns kube's field errors, in schema order.
+ */
+export async function validateWithRules(schema: CelSchema, value: unknown, oldValue: unknown, options: RuleValidationOptions = {}): Promise<FieldError[]> {
+  const state: Walk = { errors: [], remaining: options.budget ?? RUNTIME_COST_BUDGET, ratcheting: options.ratcheting ?? true, stopped: false };
+  await visit(schema, value, oldValue === undefined ? ABSENT : oldValue, options.basePath ?? "", state);
+  return state.errors;
+}
+
+function join(path: string, segment: string): string {
+  return path === "" ? segment : `${path}.${segment}`;
+}
+
+async function visit(schema: CelSchema, value: unknown, old: Old, path: string, state: Walk): Promise<void> {
+  if (state.stopped || value === null || value === undefined) return;
+  if (state.ratcheting && old !== ABSENT && deepEqual(value, old)) return;
+  const rules = schema["x-kubernetes-validations"];
+  if (rules !== undefined && rules.length > 0) {
+    for (const rule of rules) {
+      await runRule(rule, schema, value, old, path, state);
+      if (state.stopped) return;
+    }
+  }
+  if (Array.isArray(value)) {
+    if (schema.items === undefined) return;
+    const olds = correlateList(schema, value, old);
+    for (const [index, item] of value.entries()) await visit(schema.items, item, olds[index] ?? ABSENT, `${path}[${index}]`, state);
+    return;
+  }
+  if (typeof value !== "object") return;
+  const oldObject = old !== ABSENT && old !== null && typeof old === "object" && !Array.isArray(old) ? (old as Record<string, unknown>) : undefined;
+  for (const [key, item] of Object.entries(value as Record<string, unknown>)) {
+    const declared = schema.properties?.[key];
+    const child = declared ?? (typeof schema.additionalProperties === "object" ? schema.additionalProperties : undefined);
+    if (child === undefined) continue;
+    const oldItem = oldObject !== undefined && key in oldObject ? oldObject[key] : ABSENT;
+    await visit(child, item, oldItem, declared !== undefined ? join(path, key) : `${path}[${key}]`, state);
+  }
+}
+
+function correlateList(schema: CelSchema, value: readonly unknown[], old: Old): Old[] {
+  if (!Array.isArray(old)) return value.map(() => ABSENT);
+  const type = schema["x-kubernetes-list-type"];
+  const keys = schema["x-kubernetes-list-map-keys"] ?? [];
+  const identity = (item: unknown): string | undefined => {
+    if (type === "set") return stableJson(item);
+    if (type === "map" && item !== null && typeof item === "object") return stableJson(keys.map((key) => (item as Record<string, unknown>)[key]));
+    return undefined;
+  };
+  const byIdentity = new Map<string, unknown>();
+  for (const item of old) {
+    const id = identity(item);
+    if (id !== undefined) byIdentity.set(id, item);
+  }
+  return value.map((item) => {
+    const id = identity(item);
+    return id !== undefined && byIdentity.has(id) ? byIdentity.get(id) : ABSENT;
+  });
+}
+
+function renderError(rule: ValidationRule, schema: CelSchema, path: string, message: string): FieldError {
+  const suffix = rule.fieldPath !== undefined ? resolveFieldPath(schema, rule.fieldPath) : undefined;
+  const field = suffix === undefined ? path : suffix.startsWith("[") ? `${path}${suffix}` : path === "" ? suffix.slice(1) : `${path}${suffix}`;
+  const shownType = JSON.stringify(schema.type ?? "object");
+  switch (rule.reason) {
+    case "FieldValueForbidden":
+      return { type: "FieldValueForbidden", field, message: `Forbidden: ${message}` };
+    case "FieldValueRequired":
+      return { type: "FieldValueRequired", field, message: `Required value: ${message}` };
+    case "FieldValueDuplicate":
+      return { type: "FieldValueDuplicate", field, message: `Duplicate value: ${JSON.stringify(message)}` };
+    default:
+      return { type: "FieldValueInvalid", field, message: `Invalid value: ${shownType}: ${message}` };
+  }
+}
+
+/** Charges the cost of running `program`; false (and an error recorded) when the limit is hit. */
+function charge(program: Program, schema: CelSchema, self: unknown, oldSelf: unknown, path: string, state: Walk): boolean {
+  let cost = estimateCost(program.ast, { self: schema, oldSelf: schema });
+  if (cost > PER_CALL_LIMIT || cost > state.remaining) {
+    const actual = schemaOf(self);
+    cost = Math.min(cost, estimateCost(program.ast, { self: actual, oldSelf: oldSelf === undefined ? actual : schemaOf(oldSelf) }));
+  }
+  const shownType = JSON.stringify(schema.type ?? "object");
+  if (cost > PER_CALL_LIMIT) {
+    state.errors.push({
+      type: "FieldValueInvalid",
+      field: path,
+      message: `Invalid value: ${shownType}: call cost exceeds limit for rule: ${program.expression}`,
+    });
+    return false;
+  }
+  if (cost > state.remaining) {
+    state.errors.push({
+      type: "FieldValueInvalid",
+      field: path,
+      message: `Invalid value: ${shownType}: validation failed due to running out of cost budget, no further validation rules will be run`,
+    });
+    state.stopped = true;
+    return false;
+  }
+  state.remaining -= cost;
+  return true;
+}
+
+async function runRule(rule: ValidationRule, schema: CelSchema, value: unknown, old: Old, path: string, state: Walk): Promise<void> {
+  const compiled = compile(rule.rule, RULE_VARIABLES);
+  if (compiled.kind === "error") {
+    state.errors.push({
+      type: "FieldValueInvalid",
+      field: path,
+      message: `Invalid value: ${JSON.stringify(schema.type ?? "object")}: rule compiler initialization error: ${compiled.message}`,
+    });
+    return;
+  }
+  const program = compiled.program;
+  const transition = referencesOldSelf(program);
+  if (transition && old === ABSENT && rule.optionalOldSelf !== true) return;
+  const self = toCel(value, schema);
+  const oldCel = old === ABSENT ? undefined : toCel(old, schema);
+  let oldSelf: unknown = oldCel;
+  if (rule.optionalOldSelf === true) oldSelf = oldCel === undefined ? Optional.none() : Optional.of(oldCel);
+  if (!charge(program, schema, value, old === ABSENT ? undefined : old, path, state)) return;
+  const activation = { self, oldSelf: oldSelf ?? null };
+  const result = await program.evaluate(activation);
+  if (result.kind === "error") {
+    state.errors.push({
+      type: "FieldValueInvalid",
+      field: path,
+      message: `Invalid value: ${JSON.stringify(schema.type ?? "object")}: ${result.message} evaluating rule: ${rule.rule}`,
+    });
+    return;
+  }
+  if (result.value === true) return;
+  state.errors.push(renderError(rule, schema, path, await failureMessage(rule, activation)));
+}
+
+async function failureMessage(rule: ValidationRule, activation: Readonly<Record<string, unknown>>): Promise<string> {
+  const fallback = rule.message ?? `failed rule: ${rule.rule}`;
+  if (rule.messageExpression === undefined) return fallback;
+  const compiled = compile(rule.messageExpression, RULE_VARIABLES);
+  if (compiled.kind === "error") return fallback;
+  const result = await compiled.program.evaluate(activation);
+  if (result.kind !== "value" || typeof result.value !== "string" || result.value.trim() === "" || /[\r\n]/.test(result.value)) return fallback;
+  return result.value;
+}
+
+function stableJson(value: unknown): string {
+  return JSON.stringify(value, (_key, item: unknown) => {
+    if (item === null || typeof item !== "object" || Array.isArray(item)) return item;
+    return Object.fromEntries(Object.entries(item).sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)));
+  });
+}
+
+/** Structural equality of decoded JSON values (map key order ignored). */
+export function deepEqual(a: unknown, b: unknown): boolean {
+  if (a === b) return true;
+  if (typeof a !== "object" || typeof b !== "object" || a === null || b === null) return false;
+  if (Array.isArray(a) !== Array.isArray(b)) return false;
+  if (Array.isArray(a) && Array.isArray(b)) return a.length === b.length && a.every((item, index) => deepEqual(item, b[index]));
+  const left = Object.keys(a);
+  const right = b as Record<string, unknown>;
+  if (left.length !== Object.keys(right).length) return false;
+  return left.every((key) => key in right && deepEqual((a as Record<string, unknown>)[key], right[key]));
+}
