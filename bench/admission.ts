@@ -22,20 +22,47 @@ export interface AdmissionSuiteOptions {
 
 const TARGET_PERCENT = 15;
 
+type Json = Record<string, unknown>;
+
+/** The pod every run creates, as a client sends it. */
+function basePod(name: string): Json {
+  return {
+    apiVersion: "v1",
+    kind: "Pod",
+    metadata: { name, labels: { app: "bench" } },
+    spec: { containers: [{ name: "c", image: "busybox:1.36", resources: { requests: { cpu: "10m", memory: "16Mi" } } }] },
+  };
+}
+
+/**
+ * The pod as the default chain stores it (service account, token volume, tolerations, priority…),
+ * so a run without plugins can store the same object: the difference is then the chain's own work,
+ * not the cost of a bigger object through the rest of the pipeline.
+ */
+async function admittedSpec(): Promise<Json> {
+  const server = await inProcessServer();
+  try {
+    await server.call("POST", "/api/v1/namespaces", { body: { apiVersion: "v1", kind: "Namespace", metadata: { name: "bench" } } });
+    await server.call("POST", "/api/v1/namespaces/bench/serviceaccounts", {
+      body: { apiVersion: "v1", kind: "ServiceAccount", metadata: { name: "default" } },
+    });
+    const created = await server.call("POST", "/api/v1/namespaces/bench/pods", { body: basePod("probe") });
+    if (created.status !== 201) throw new Error(`create failed: ${created.status} ${created.text}`);
+    return created.json["spec"] as Json;
+  } finally {
+    await server.stop();
+  }
+}
+
 /** CPU microseconds per Pod create over `count` creates, in batches of 10 concurrent. */
-async function cpuPerCreate(disable: readonly string[], count: number, round_: number): Promise<number> {
+async function cpuPerCreate(disable: readonly string[], count: number, round_: number, spec?: Json): Promise<number> {
   const server = await inProcessServer({ admission: { disable } });
   try {
     await server.call("POST", "/api/v1/namespaces", { body: { apiVersion: "v1", kind: "Namespace", metadata: { name: "bench" } } });
     await server.call("POST", "/api/v1/namespaces/bench/serviceaccounts", {
       body: { apiVersion: "v1", kind: "ServiceAccount", metadata: { name: "default" } },
     });
-    const pod = (name: string) => ({
-      apiVersion: "v1",
-      kind: "Pod",
-      metadata: { name, labels: { app: "bench" } },
-      spec: { containers: [{ name: "c", image: "busybox:1.36", resources: { requests: { cpu: "10m", memory: "16Mi" } } }] },
-    });
+    const pod = (name: string): Json => (spec === undefined ? basePod(name) : { ...basePod(name), spec });
     // Warm-up: JIT and caches.
     for (let index = 0; index < 50; index++) await server.call("POST", "/api/v1/namespaces/bench/pods", { body: pod(`warm-${round_}-${index}`) });
     const start = process.cpuUsage();
@@ -59,16 +86,21 @@ export async function runAdmissionSuite(options: AdmissionSuiteOptions): Promise
   const count = options.quick ? 200 : 1000;
   const rounds = options.quick ? 1 : 5;
   const everything = builtinPlugins().map((plugin) => plugin.name);
+  const admitted = await admittedSpec();
   const on: number[] = [];
   const off: number[] = [];
+  const offSame: number[] = [];
   for (let index = 0; index < rounds; index++) {
-    // Alternate so drift (other processes, thermal) hits both alike.
-    on.push(await cpuPerCreate([], count, index * 2));
-    off.push(await cpuPerCreate(everything, count, index * 2 + 1));
+    // Interleave so drift (other processes, thermal) hits every configuration alike.
+    on.push(await cpuPerCreate([], count, index * 3));
+    off.push(await cpuPerCreate(everything, count, index * 3 + 1));
+    offSame.push(await cpuPerCreate(everything, count, index * 3 + 2, admitted));
   }
   const withChain = median(on);
   const without = median(off);
+  const withoutSame = median(offSame);
   const share = ((withChain - without) / withChain) * 100;
+  const ownShare = ((withChain - withoutSame) / withChain) * 100;
   const results = {
     suite: "admission",
     date: new Date().toISOString(),
@@ -78,9 +110,15 @@ export async function runAdmissionSuite(options: AdmissionSuiteOptions): Promise
     cpuMicrosPerCreate: {
       defaultChain: round(withChain),
       pluginsOff: round(without),
-      rounds: { defaultChain: on.map((value) => round(value)), pluginsOff: off.map((value) => round(value)) },
+      pluginsOffSameObject: round(withoutSame),
+      rounds: {
+        defaultChain: on.map((value) => round(value)),
+        pluginsOff: off.map((value) => round(value)),
+        pluginsOffSameObject: offSame.map((value) => round(value)),
+      },
     },
     chainSharePercent: round(share),
+    chainOwnWorkSharePercent: round(ownShare),
     targetPercent: TARGET_PERCENT,
     meetsTarget: share <= TARGET_PERCENT,
   };
@@ -96,8 +134,13 @@ export async function runAdmissionSuite(options: AdmissionSuiteOptions): Promise
     "|---|---|",
     `| default chain | ${round(withChain)} |`,
     `| every named plugin off | ${round(without)} |`,
+    `| every named plugin off, posting the pod as the chain stores it | ${round(withoutSame)} |`,
     "",
-    `The chain's share of a create: **${round(share)} %** (target ≤ ${TARGET_PERCENT} %: ${share <= TARGET_PERCENT ? "met" : "NOT met"}).`,
+    `The chain's share of a create (on vs off, the issue's measure): **${round(share)} %** (target ≤ ${TARGET_PERCENT} %: ${share <= TARGET_PERCENT ? "met" : "NOT met"}).`,
+    "",
+    `Of that, the chain's own work (on vs off storing the same object): **${round(ownShare)} %**; the rest is the`,
+    "bigger object the chain leaves (service account, projected token volume, tolerations, priority) going",
+    "through validation, managedFields, storage, the watch cache and the response.",
     "",
   ].join("\n");
   writeFileSync(join(options.outDir, `${stem}.md`), markdown);
