@@ -53,7 +53,10 @@ export function equivalentResources(registry: Registry): (group: string, version
  */
 export function registryWebhookAdmission(registry: Registry, profile: Profile, metrics: MetricsRegistry): WebhookAdmission | undefined {
   const group = apiGroup(profile, "admissionregistration");
-  if (registry.find(group, "v1", "mutatingwebhookconfigurations") === undefined || registry.find(group, "v1", "validatingwebhookconfigurations") === undefined) {
+  if (
+    registry.find(group, "v1", "mutatingwebhookconfigurations") === undefined ||
+    registry.find(group, "v1", "validatingwebhookconfigurations") === undefined
+  ) {
     return undefined;
   }
   return webhookAdmission({

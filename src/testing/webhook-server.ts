@@ -42,7 +42,12 @@ export function generateTestPki(dnsNames: readonly string[] = []): TestPki {
       file("leaf.pem"),
     );
     const caCert = readFileSync(file("ca.pem"), "utf8");
-    return { caCert, caBundle: Buffer.from(caCert).toString("base64"), cert: readFileSync(file("leaf.pem"), "utf8"), key: readFileSync(file("leaf.key"), "utf8") };
+    return {
+      caCert,
+      caBundle: Buffer.from(caCert).toString("base64"),
+      cert: readFileSync(file("leaf.pem"), "utf8"),
+      key: readFileSync(file("leaf.key"), "utf8"),
+    };
   } finally {
     rmSync(dir, { recursive: true, force: true });
   }

@@ -155,11 +155,13 @@ const KNOWN_REASONS = new Set<string>(Object.values(REASONS));
  * message names the hook.
  */
 export function denial(hook: Hook, status: ReviewVerdict["status"]): ApiError {
-  const code = status.code === 0 ? 403 : status.code < 400 ? 400 : status.code;
+  const code = status.code === 0 ? 403 : Math.max(status.code, 400);
   const deniedBy = `admission webhook "${hook.name}" denied the request`;
   const message =
     status.message !== "" ? `${deniedBy}: ${status.message}` : status.reason !== "" ? `${deniedBy}: ${status.reason}` : `${deniedBy} without explanation`;
-  const reason: StatusReason = KNOWN_REASONS.has(status.reason) ? (status.reason as StatusReason) : (REASONS[code] ?? (code < 500 ? "BadRequest" : "InternalError"));
+  const reason: StatusReason = KNOWN_REASONS.has(status.reason)
+    ? (status.reason as StatusReason)
+    : (REASONS[code] ?? (code < 500 ? "BadRequest" : "InternalError"));
   return new ApiError(code, reason, message);
 }
 
@@ -167,7 +169,13 @@ export function denial(hook: Hook, status: ReviewVerdict["status"]): ApiError {
  * A failed call under the hook's failurePolicy: Ignore returns (the request goes on), Fail
  * throws a 500 naming the hook and why. Errors that are not call failures are thrown as they are.
  */
-export function onCallFailure(invocation: Invocation, attributes: AdmissionAttributes, error: unknown, context: DispatchContext, type: "admit" | "validating"): void {
+export function onCallFailure(
+  invocation: Invocation,
+  attributes: AdmissionAttributes,
+  error: unknown,
+  context: DispatchContext,
+  type: "admit" | "validating",
+): void {
   const hook = invocation.hook;
   if (error instanceof WebhookCallError) {
     if (hook.failurePolicy === "Ignore") return;

@@ -98,7 +98,10 @@ async function mutateOnce(invocation: Invocation, attributes: AdmissionAttribute
     patched = fastJsonPatch.applyPatch(cloneObject(objects.object), verdict.patch as Operation[], true, true).newDocument;
   } catch (error) {
     context.metrics.rejected(hook.name, attributes.operation, "admit", "apiserver_internal_error", 0);
-    throw internalError(`JSON patch from webhook "${hook.name}" could not be applied: ${error instanceof Error ? error.message : String(error)}`, error);
+    throw internalError(
+      `JSON patch from webhook "${hook.name}" could not be applied: ${(error instanceof Error ? error.message : String(error)).split("\n")[0] ?? ""}`,
+      error,
+    );
   }
   if (!isPlainObject(patched) || !isPlainObject(patched["metadata"])) {
     context.metrics.rejected(hook.name, attributes.operation, "admit", "apiserver_internal_error", 0);

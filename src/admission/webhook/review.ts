@@ -42,10 +42,7 @@ export function reviewRequest(group: string, version: ReviewVersion, subject: Re
     object: subject.object ?? null,
     oldObject: subject.oldObject ?? null,
     dryRun: attributes.dryRun,
-    options:
-      optionsKind === undefined
-        ? null
-        : { apiVersion: `${subject.metaGroup}/v1`, kind: optionsKind, ...(attributes.dryRun ? { dryRun: ["All"] } : {}) },
+    options: optionsKind === undefined ? null : { apiVersion: `${subject.metaGroup}/v1`, kind: optionsKind, ...(attributes.dryRun ? { dryRun: ["All"] } : {}) },
   };
   if (attributes.subresource !== "") {
     request["subResource"] = attributes.subresource;

@@ -20,7 +20,9 @@ function labelsOf(review: Review): Record<string, string> {
 /** A patch setting one label, creating `labels` when the object has none. */
 function setLabel(review: Review, key: string, value: string): string {
   const labels = (requestOf(review)["object"] as { metadata: { labels?: Record<string, string> } }).metadata.labels;
-  return encodePatch(labels === undefined ? [{ op: "add", path: "/metadata/labels", value: { [key]: value } }] : [{ op: "add", path: `/metadata/labels/${key}`, value }]);
+  return encodePatch(
+    labels === undefined ? [{ op: "add", path: "/metadata/labels", value: { [key]: value } }] : [{ op: "add", path: `/metadata/labels/${key}`, value }],
+  );
 }
 
 /** What each test hook path answers. */
@@ -84,14 +86,21 @@ describe("admission webhooks: calls and answers", () => {
 
   async function configure(kind: "mutating" | "validating", name: string, webhooks: unknown[], version = "v1"): Promise<void> {
     const created = await api.call("POST", `${AR}/${version}/${kind}webhookconfigurations`, {
-      body: { apiVersion: `admissionregistration.orch.io/${version}`, kind: `${kind === "mutating" ? "Mutating" : "Validating"}WebhookConfiguration`, metadata: { name }, webhooks },
+      body: {
+        apiVersion: `admissionregistration.orch.io/${version}`,
+        kind: `${kind === "mutating" ? "Mutating" : "Validating"}WebhookConfiguration`,
+        metadata: { name },
+        webhooks,
+      },
     });
     assert.equal(created.status, 201, created.text);
     await api.server.registry.freshness.waitForCurrent(2000);
   }
 
   const createConfigMap = (name: string, labels: Record<string, string> = {}, query = "", namespace = "default") =>
-    api.call("POST", `/api/v1/namespaces/${namespace}/configmaps${query}`, { body: { apiVersion: "v1", kind: "ConfigMap", metadata: { name, labels }, data: { k: "v" } } });
+    api.call("POST", `/api/v1/namespaces/${namespace}/configmaps${query}`, {
+      body: { apiVersion: "v1", kind: "ConfigMap", metadata: { name, labels }, data: { k: "v" } },
+    });
 
   it("sends an AdmissionReview v1 with the request's fields and admits on allowed", async () => {
     await configure("validating", "allow", [hook("allow.test.io", "/allow")]);
@@ -138,7 +147,9 @@ describe("admission webhooks: calls and answers", () => {
     const coded = await createConfigMap("coded");
     assert.equal(coded.status, 422);
     assert.equal(coded.json["message"], 'admission webhook "code.test.io" denied the request: field x is wrong');
-    await configure("validating", "deny", [hook("deny.test.io", "/deny", { rules: [{ operations: ["*"], apiGroups: [""], apiVersions: ["v1"], resources: ["secrets"] }] })]);
+    await configure("validating", "deny", [
+      hook("deny.test.io", "/deny", { rules: [{ operations: ["*"], apiGroups: [""], apiVersions: ["v1"], resources: ["secrets"] }] }),
+    ]);
     const denied = await api.call("POST", "/api/v1/namespaces/default/secrets", { body: { apiVersion: "v1", kind: "Secret", metadata: { name: "s" } } });
     assert.equal(denied.status, 403);
     assert.equal(denied.json["reason"], "Forbidden");
@@ -198,7 +209,9 @@ describe("admission webhooks: calls and answers", () => {
     ]);
     assert.equal((await createConfigMap("plain")).status, 201);
     assert.equal((await createConfigMap("guarded", { guarded: "yes" })).status, 403);
-    const namespace = await api.call("POST", "/api/v1/namespaces", { body: { apiVersion: "v1", kind: "Namespace", metadata: { name: "red", labels: { team: "red" } } } });
+    const namespace = await api.call("POST", "/api/v1/namespaces", {
+      body: { apiVersion: "v1", kind: "Namespace", metadata: { name: "red", labels: { team: "red" } } },
+    });
     assert.equal(namespace.status, 201);
     await api.server.registry.freshness.waitForCurrent(2000);
     assert.equal((await createConfigMap("in-red", {}, "", "red")).status, 422);
@@ -213,7 +226,9 @@ describe("admission webhooks: calls and answers", () => {
     ]);
     const free = await api.call("POST", "/api/v1/namespaces", { body: { apiVersion: "v1", kind: "Namespace", metadata: { name: "free" } } });
     assert.equal(free.status, 201);
-    const locked = await api.call("POST", "/api/v1/namespaces", { body: { apiVersion: "v1", kind: "Namespace", metadata: { name: "locked", labels: { locked: "true" } } } });
+    const locked = await api.call("POST", "/api/v1/namespaces", {
+      body: { apiVersion: "v1", kind: "Namespace", metadata: { name: "locked", labels: { locked: "true" } } },
+    });
     assert.equal(locked.status, 403);
   });
 
@@ -284,7 +299,9 @@ describe("admission webhooks: calls and answers", () => {
   });
 
   it("never sends webhook configurations themselves to hooks", async () => {
-    await configure("validating", "everything", [hook("all.test.io", "/deny", { rules: [{ operations: ["*"], apiGroups: ["*"], apiVersions: ["*"], resources: ["*/*"] }] })]);
+    await configure("validating", "everything", [
+      hook("all.test.io", "/deny", { rules: [{ operations: ["*"], apiGroups: ["*"], apiVersions: ["*"], resources: ["*/*"] }] }),
+    ]);
     await configure("validating", "second", [hook("allow.test.io", "/allow")]);
     assert.equal(hooks.reviews.length, 0);
   });
