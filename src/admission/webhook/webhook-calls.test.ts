@@ -298,6 +298,21 @@ describe("admission webhooks: calls and answers", () => {
     assert.equal((hooks.reviews[0] as Review)["apiVersion"], "admission.orch.io/v1beta1");
   });
 
+  it("CONNECT rules see exec requests, with the exec options as the object", async () => {
+    await configure("validating", "exec", [
+      hook("exec.test.io", "/deny", { rules: [{ operations: ["CONNECT"], apiGroups: [""], apiVersions: ["v1"], resources: ["pods/exec"] }] }),
+    ]);
+    const denied = await api.call("POST", "/api/v1/namespaces/default/pods/p/exec?command=ls&command=-l&stdout=true");
+    assert.equal(denied.status, 403, denied.text);
+    const request = requestOf(hooks.reviews[0] as Review);
+    assert.equal(request["operation"], "CONNECT");
+    assert.equal(request["subResource"], "exec");
+    assert.deepEqual(request["kind"], { group: "", version: "v1", kind: "PodExecOptions" });
+    const options = request["object"] as Record<string, unknown>;
+    assert.deepEqual(options["command"], ["ls", "-l"]);
+    assert.equal(options["stdout"], true);
+  });
+
   it("never sends webhook configurations themselves to hooks", async () => {
     await configure("validating", "everything", [
       hook("all.test.io", "/deny", { rules: [{ operations: ["*"], apiGroups: ["*"], apiVersions: ["*"], resources: ["*/*"] }] }),
