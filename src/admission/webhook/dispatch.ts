@@ -1,6 +1,7 @@
 import { randomUUID } from "node:crypto";
 import { ApiError, badRequest, internalError, type StatusReason } from "../../api/errors.js";
 import type { ApiObject } from "../../api/object.js";
+import { admissionActivation, compileCondition, evaluateCondition, type Program } from "../../api/cel/index.js";
 import { selectorMatches } from "../../api/schema/rules/values.js";
 import type { AdmissionAttributes } from "../interface.js";
 import { WebhookCallError, type HookClients } from "./client.js";
@@ -19,8 +20,8 @@ export interface DispatchContext {
   readonly configurationGroup: string;
   /** `meta.<apiDomain>`: the group of the options object in a review. */
   readonly metaGroup: string;
-  /** A namespace's labels from the watch cache; undefined when it is not there. */
-  readonly namespaceLabels: (name: string) => Readonly<Record<string, string>> | undefined;
+  /** A namespace from the watch cache; undefined when it is not there. */
+  readonly namespaceObject: (name: string) => ApiObject | undefined;
   readonly equivalents: EquivalentResources;
   readonly newUid?: () => string;
 }
@@ -45,7 +46,7 @@ function namespaceMatches(hook: Hook, attributes: AdmissionAttributes, context: 
     return selectorMatches(selector, labelsOf(attributes.object) ?? labelsOf(attributes.oldObject) ?? {});
   }
   if (attributes.namespace === "") return true;
-  return selectorMatches(selector, context.namespaceLabels(attributes.namespace) ?? {});
+  return selectorMatches(selector, context.namespaceObject(attributes.namespace)?.metadata.labels ?? {});
 }
 
 function objectMatches(hook: Hook, attributes: AdmissionAttributes): boolean {
@@ -107,7 +108,6 @@ export async function callHook(
   context: DispatchContext,
 ): Promise<ReviewVerdict> {
   const hook = invocation.hook;
-  if (hook.matchConditions.length > 0) throw new WebhookCallError("matchConditions (CEL) are not supported by this server yet");
   const version = reviewVersionFor(hook.admissionReviewVersions);
   if (version === undefined) {
     throw new WebhookCallError(`webhook does not accept a known AdmissionReview version: ${JSON.stringify(hook.admissionReviewVersions)}`);
@@ -123,6 +123,62 @@ export async function callHook(
   });
   const reply = await context.clients.post(hook, body);
   return readVerdict(context.reviewGroup, version, uid, reply, hook.mutating);
+}
+
+const compiled = new WeakMap<Hook, readonly { readonly name: string; readonly program: Program | string }[]>();
+
+function programsOf(hook: Hook): readonly { readonly name: string; readonly program: Program | string }[] {
+  let programs = compiled.get(hook);
+  if (programs === undefined) {
+    programs = hook.matchConditions.map((condition) => {
+      const result = compileCondition(condition.expression);
+      return { name: condition.name, program: result.kind === "ok" ? result.program : result.message };
+    });
+    compiled.set(hook, programs);
+  }
+  return programs;
+}
+
+/**
+ * kube's matchConditions (CEL, over `object`, `oldObject`, `request`, `namespaceObject`,
+ * `authorizer`): false when any condition is false (the hook is not called); a condition that
+ * fails to compile or evaluate, with none false, is a WebhookCallError (failurePolicy decides).
+ * `authorizer` has no authorizer behind it yet: its checks answer no opinion.
+ */
+export async function conditionsMatch(
+  invocation: Invocation,
+  attributes: AdmissionAttributes,
+  objects: { object: ApiObject | undefined; oldObject: ApiObject | undefined },
+  context: DispatchContext,
+): Promise<boolean> {
+  const programs = programsOf(invocation.hook);
+  if (programs.length === 0) return true;
+  const request = reviewRequest(context.reviewGroup, "v1", {
+    uid: "",
+    attributes,
+    resource: invocation.resource,
+    object: objects.object,
+    oldObject: objects.oldObject,
+    metaGroup: context.metaGroup,
+  })["request"];
+  const activation = admissionActivation({
+    object: objects.object ?? null,
+    oldObject: objects.oldObject ?? null,
+    request,
+    namespaceObject: attributes.namespace === "" ? null : (context.namespaceObject(attributes.namespace) ?? null),
+  });
+  const errors: string[] = [];
+  for (const { name, program } of programs) {
+    if (typeof program === "string") {
+      errors.push(`matchCondition "${name}": ${program}`);
+      continue;
+    }
+    const result = await evaluateCondition(program, activation);
+    if (result.kind === "value" && !result.value) return false;
+    if (result.kind === "error") errors.push(`matchCondition "${name}": ${result.message}`);
+  }
+  if (errors.length > 0) throw new WebhookCallError(`failed to evaluate match conditions: ${errors.join("; ")}`);
+  return true;
 }
 
 /** Warnings as Warning headers; audit annotations under the hook's name. */

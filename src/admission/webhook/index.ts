@@ -55,7 +55,7 @@ export function webhookAdmission(options: WebhookAdmissionOptions): WebhookAdmis
     reviewGroup: options.reviewGroup,
     configurationGroup: options.configurationGroup,
     metaGroup: options.metaGroup,
-    namespaceLabels: (name) => options.readCore("namespaces", "", name)?.metadata.labels,
+    namespaceObject: (name) => options.readCore("namespaces", "", name),
     equivalents: options.equivalents,
     ...(options.newUid === undefined ? {} : { newUid: options.newUid }),
   };

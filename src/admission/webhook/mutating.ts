@@ -3,7 +3,18 @@ import fastJsonPatch, { type Operation } from "fast-json-patch";
 import { internalError } from "../../api/errors.js";
 import { cloneObject, isPlainObject, type ApiObject } from "../../api/object.js";
 import type { AdmissionAttributes, AdmissionPlugin } from "../interface.js";
-import { callHook, checkDryRun, denial, invocationsFor, objectsFor, onCallFailure, passOn, type DispatchContext, type Invocation } from "./dispatch.js";
+import {
+  callHook,
+  checkDryRun,
+  conditionsMatch,
+  denial,
+  invocationsFor,
+  objectsFor,
+  onCallFailure,
+  passOn,
+  type DispatchContext,
+  type Invocation,
+} from "./dispatch.js";
 import type { HookSource } from "./source.js";
 
 /**
@@ -79,6 +90,7 @@ async function mutateOnce(invocation: Invocation, attributes: AdmissionAttribute
   const objects = objectsFor(invocation, attributes);
   let verdict: Awaited<ReturnType<typeof callHook>>;
   try {
+    if (!(await conditionsMatch(invocation, attributes, objects, context))) return undefined;
     verdict = await callHook(invocation, attributes, objects, context);
   } catch (error) {
     onCallFailure(invocation, attributes, error, context, "admit");

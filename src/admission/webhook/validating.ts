@@ -1,5 +1,5 @@
 import type { AdmissionPlugin } from "../interface.js";
-import { callHook, checkDryRun, denial, invocationsFor, objectsFor, onCallFailure, passOn, type DispatchContext } from "./dispatch.js";
+import { callHook, checkDryRun, conditionsMatch, denial, invocationsFor, objectsFor, onCallFailure, passOn, type DispatchContext } from "./dispatch.js";
 import type { HookSource } from "./source.js";
 
 /**
@@ -19,7 +19,9 @@ export function validatingWebhookPlugin(source: HookSource, context: DispatchCon
           const hook = invocation.hook;
           let verdict: Awaited<ReturnType<typeof callHook>>;
           try {
-            verdict = await callHook(invocation, attributes, objectsFor(invocation, attributes), context);
+            const objects = objectsFor(invocation, attributes);
+            if (!(await conditionsMatch(invocation, attributes, objects, context))) return;
+            verdict = await callHook(invocation, attributes, objects, context);
           } catch (error) {
             onCallFailure(invocation, attributes, error, context, "validating");
             return;

@@ -175,12 +175,23 @@ describe("admission webhooks: failures, policies and clients", () => {
     assert.equal(hooks.count("/allow"), 1);
   });
 
-  it("a hook with matchConditions follows its failurePolicy (CEL is not evaluated yet)", async () => {
-    const conditions = { matchConditions: [{ name: "always", expression: "true" }] };
-    await configure("validating", "conditional", [hook("conditional.test.io", { url: `${hooks.url}/allow` }, conditions)]);
+  it("matchConditions: a false condition skips the hook; an error follows the failurePolicy", async () => {
+    const conditioned = (name: string, expression: string, extra: Record<string, unknown> = {}) =>
+      hook(name, { url: `${hooks.url}/allow` }, { matchConditions: [{ name: "cond", expression }], ...extra });
+    await configure("validating", "conditional", [
+      conditioned("called.test.io", "request.operation == 'CREATE' && object.metadata.name.startsWith('cm-')"),
+      conditioned("skipped.test.io", "object.metadata.name == 'never'"),
+    ]);
+    assert.equal((await createConfigMap()).status, 201);
+    assert.equal(hooks.count("/allow"), 1);
+    await api.call("DELETE", `${AR}/v1/validatingwebhookconfigurations/conditional`);
+    await configure("validating", "erroring", [conditioned("erroring.test.io", "object.data.missing == 'x'")]);
     const refused = await createConfigMap();
-    assert.equal(refused.status, 500);
-    assert.match(String(refused.json["message"]), /matchConditions/);
-    assert.equal(hooks.count("/allow"), 0);
+    assert.equal(refused.status, 500, refused.text);
+    assert.match(String(refused.json["message"]), /failed calling webhook "erroring.test.io": failed to evaluate match conditions/);
+    await api.call("DELETE", `${AR}/v1/validatingwebhookconfigurations/erroring`);
+    await configure("validating", "ignoring", [conditioned("ignoring.test.io", "object.data.missing == 'x'", { failurePolicy: "Ignore" })]);
+    assert.equal((await createConfigMap()).status, 201);
+    assert.equal(hooks.count("/allow"), 1);
   });
 });
