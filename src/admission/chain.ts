@@ -21,7 +21,13 @@ export class AdmissionChain implements Admission {
     return this.plugins.map((plugin) => plugin.name);
   }
 
+  /** Every mutating plugin in order; once more (all of them, as kube does) when a plugin asks for reinvocation. */
   async mutate(attributes: AdmissionAttributes): Promise<void> {
+    await this.mutatePass(attributes);
+    if (this.plugins.some((plugin) => plugin.reinvocationRequested?.(attributes) === true)) await this.mutatePass(attributes);
+  }
+
+  private async mutatePass(attributes: AdmissionAttributes): Promise<void> {
     for (const plugin of this.plugins) if (plugin.mutate !== undefined && applies(plugin, attributes)) await run(plugin, () => plugin.mutate?.(attributes));
   }
 

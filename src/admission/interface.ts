@@ -58,4 +58,10 @@ export interface AdmissionPlugin {
   handles(operation: AdmissionOperation): boolean;
   mutate?(attributes: AdmissionAttributes): Promise<void>;
   validate?(attributes: AdmissionAttributes): Promise<void>;
+  /**
+   * After a mutating pass: whether this plugin changed the object in a way that asks for one more
+   * pass of every mutating plugin (kube's reinvocation; the webhook plugin's IfNeeded hooks). The
+   * chain calls `mutate` again with the same `attributes` object, at most once per request.
+   */
+  reinvocationRequested?(attributes: AdmissionAttributes): boolean;
 }

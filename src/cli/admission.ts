@@ -30,9 +30,9 @@ export function checkAdmissionConfig(admission: AdmissionConfig, profile: Profil
 }
 
 /**
- * Registers the selected plugins into the chain in order. `named` builds the plugins the
- * composition root makes itself (NamespaceLifecycle); slots without a builder (the webhook plugins)
- * are skipped until their work fills them.
+ * Registers the selected plugins into the chain in order. `named` holds the plugins the
+ * composition root makes itself (NamespaceLifecycle, the two webhook plugins); a slot with neither
+ * a builder nor a named plugin is skipped.
  */
 export function registerPlugins(options: {
   readonly chain: AdmissionChain;

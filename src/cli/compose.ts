@@ -17,6 +17,7 @@ import type { Controller } from "../controllers/controller.js";
 import { namespaceController } from "../controllers/namespace/namespace-controller.js";
 import { quotaController } from "../controllers/resource-quota/quota-controller.js";
 import { registerPlugins } from "./admission.js";
+import { registryWebhookAdmission } from "./webhooks.js";
 import { createResourceHandler } from "../endpoints/resource-handler.js";
 import {
   AccessReviewerSlot,
@@ -169,6 +170,8 @@ export function composeApiServer(options: ComposeOptions): ApiServer {
   // 5. Admission plugins, in the order they run: the flags' selection from the catalogue (kube's order), then RBAC escalation (always on).
   const client = registryClient(registry, metaGroup(profile));
   const ledger = new QuotaLedger();
+  const metrics = options.metrics ?? createMetrics({ processMetrics: false });
+  const webhooks = registryWebhookAdmission(registry, profile, metrics.registry);
   registerPlugins({
     chain: admission,
     admission: config.admission,
@@ -186,6 +189,7 @@ export function composeApiServer(options: ComposeOptions): ApiServer {
       },
     },
     named: {
+      ...(webhooks === undefined ? {} : { MutatingAdmissionWebhook: webhooks.mutating, ValidatingAdmissionWebhook: webhooks.validating }),
       NamespaceLifecycle: namespaceLifecycle({
         immortal: new Set(["default", profile.systemNamespace, profile.publicNamespace]),
         getNamespace: async (name) => {
@@ -252,7 +256,6 @@ export function composeApiServer(options: ComposeOptions): ApiServer {
       },
     },
   ];
-  const metrics = options.metrics ?? createMetrics({ processMetrics: false });
   const handler = filterChain({
     profile,
     logger,
@@ -344,6 +347,7 @@ export function composeApiServer(options: ComposeOptions): ApiServer {
       controllerStop.abort();
       await Promise.allSettled(running);
       await authorization.stop();
+      webhooks?.close();
       await registry.stop();
       if (options.storage === undefined) await storage.close();
     },

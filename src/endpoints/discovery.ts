@@ -31,7 +31,7 @@ const SUBRESOURCE_VERBS: Readonly<Record<string, readonly string[]>> = {
 };
 
 /** The kind kube's discovery gives a connect sub-resource: PodProxyOptions, PodExecOptions, NodeProxyOptions, …; logs are Pods. */
-function connectKind(kind: string, name: string): string {
+export function connectKind(kind: string, name: string): string {
   if (name === "log") return kind;
   const word = { exec: "Exec", attach: "Attach", portforward: "PortForward", proxy: "Proxy" }[name] ?? "";
   return `${kind}${word}Options`;

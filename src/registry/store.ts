@@ -646,6 +646,28 @@ export class Store {
     return incoming;
   }
 
+  /**
+   * Admission of a connect request (`pods/{name}/exec`, attach, port-forward, proxy): operation
+   * CONNECT with the request's options object (PodExecOptions, …) as the object, mutating then
+   * validating, as kube admits a Connecter.
+   */
+  async admitConnect(namespace: string, name: string, subresource: string, options: ApiObject, write: WriteOptions): Promise<void> {
+    const attributes: AdmissionAttributes = {
+      operation: "CONNECT",
+      resource: { ...this.admissionResource, kind: String(options.kind ?? this.definition.kind) },
+      namespace,
+      name,
+      subresource,
+      object: options,
+      oldObject: undefined,
+      dryRun: false,
+      user: write.user,
+      warn: write.warn,
+    };
+    await this.admission.mutate(attributes);
+    await this.admission.validate(attributes);
+  }
+
   private async admit(
     operation: AdmissionOperation,
     namespace: string,

@@ -17,7 +17,8 @@ export function nodeRestriction(context: PluginContext): AdmissionPlugin {
   return {
     name: "NodeRestriction",
     resources: new Set(["pods", "nodes"]),
-    handles: () => true,
+    // As kube: writes only; a node's connect requests (exec, attach) are authorization's business.
+    handles: (operation) => operation !== "CONNECT",
     async validate(attributes) {
       const user = attributes.user;
       if (user === undefined || !user.name.startsWith(NODE_PREFIX) || !user.groups.includes(NODES_GROUP) || attributes.resource.group !== "") return;

@@ -1,0 +1,73 @@
+import { webhookAdmission, type EquivalentResource, type WebhookAdmission } from "../admission/webhook/index.js";
+import { apiGroup, metaGroup, type Profile } from "../api/profile.js";
+import type { ApiObject } from "../api/object.js";
+import type { Registry, ResourceDefinition } from "../registry/index.js";
+import type { Registry as MetricsRegistry } from "prom-client";
+
+function storageId(definition: ResourceDefinition): string {
+  const stored = definition.storedAs ?? definition;
+  return `${stored.group}/${stored.plural}`;
+}
+
+/**
+ * The other served versions of a resource (kube's equivalent resource mapper): every version
+ * stored as the same objects, each with conversions from the request's version through the
+ * storage version and back. Computed once per resource.
+ */
+export function equivalentResources(registry: Registry): (group: string, version: string, resource: string) => readonly EquivalentResource[] {
+  const memo = new Map<string, readonly EquivalentResource[]>();
+  return (group, version, resource) => {
+    const id = `${group}/${version}/${resource}`;
+    const known = memo.get(id);
+    if (known !== undefined) return known;
+    const own = registry.find(group, version, resource)?.definition;
+    const found: EquivalentResource[] = [];
+    if (own !== undefined && own.virtual === undefined) {
+      const toStorage = (object: ApiObject): ApiObject => (own.storedAs === undefined ? object : own.storedAs.toStorage(object));
+      const fromStorage = (object: ApiObject): ApiObject => (own.storedAs === undefined ? object : own.storedAs.fromStorage(object));
+      for (const store of registry.stores) {
+        const other = store.definition;
+        if (other === own || other.virtual !== undefined || storageId(other) !== storageId(own)) continue;
+        found.push({
+          group: other.group,
+          version: other.version,
+          resource: other.plural,
+          kind: other.kind,
+          toVersion: (object) => {
+            const stored = toStorage(object);
+            return other.storedAs === undefined ? stored : other.storedAs.fromStorage(stored);
+          },
+          fromVersion: (object) => fromStorage(other.storedAs === undefined ? object : other.storedAs.toStorage(object)),
+        });
+      }
+    }
+    memo.set(id, found);
+    return found;
+  };
+}
+
+/**
+ * The two webhook admission plugins over the registry: configurations from the watch cache
+ * (storage version v1), namespaces, services and endpoints peeked at in it. Undefined when the
+ * webhook configuration resources are not served (turned off by --runtime-config).
+ */
+export function registryWebhookAdmission(registry: Registry, profile: Profile, metrics: MetricsRegistry): WebhookAdmission | undefined {
+  const group = apiGroup(profile, "admissionregistration");
+  if (
+    registry.find(group, "v1", "mutatingwebhookconfigurations") === undefined ||
+    registry.find(group, "v1", "validatingwebhookconfigurations") === undefined
+  ) {
+    return undefined;
+  }
+  return webhookAdmission({
+    mutatingConfigurations: registry.feed(group, "v1", "mutatingwebhookconfigurations"),
+    validatingConfigurations: registry.feed(group, "v1", "validatingwebhookconfigurations"),
+    reviewGroup: apiGroup(profile, "admission"),
+    configurationGroup: group,
+    metaGroup: metaGroup(profile),
+    annotationDomain: profile.apiDomain,
+    readCore: (plural, namespace, name) => registry.peek("", "v1", plural, namespace, name),
+    equivalents: equivalentResources(registry),
+    metrics,
+  });
+}
