@@ -17,6 +17,7 @@ import type { Controller } from "../controllers/controller.js";
 import { namespaceController } from "../controllers/namespace/namespace-controller.js";
 import { quotaController } from "../controllers/resource-quota/quota-controller.js";
 import { registerPlugins } from "./admission.js";
+import { applyEncryption } from "./encryption.js";
 import { createResourceHandler } from "../endpoints/resource-handler.js";
 import {
   AccessReviewerSlot,
@@ -136,7 +137,8 @@ export function composeApiServer(options: ComposeOptions): ApiServer {
   // 1. Storage.
   const opened: OpenedStorage =
     options.storage === undefined ? openStorage(config) : { storage: options.storage, ready: async () => {}, readyz: [], livez: [] };
-  const storage = opened.storage;
+  const encryption = applyEncryption(opened.storage, config, logger);
+  const storage = encryption.storage;
 
   // 2. Registry, over one watch cache, with its slots.
   const admission = new AdmissionChain();
@@ -234,11 +236,12 @@ export function composeApiServer(options: ComposeOptions): ApiServer {
   // 7. Health, endpoints and the filter chain.
   let started = false;
   let shuttingDown = false;
-  const livez: HealthCheck[] = [{ name: "ping", check: () => {} }, ...opened.livez];
+  const livez: HealthCheck[] = [{ name: "ping", check: () => {} }, ...opened.livez, ...encryption.healthChecks];
   const readyz: HealthCheck[] = [
     { name: "ping", check: () => {} },
     { name: "storage", check: () => void storage.currentRevision() },
     ...opened.readyz,
+    ...encryption.healthChecks,
     {
       name: "bootstrap-namespaces",
       check: () => {
@@ -345,6 +348,7 @@ export function composeApiServer(options: ComposeOptions): ApiServer {
       await Promise.allSettled(running);
       await authorization.stop();
       await registry.stop();
+      encryption.stop();
       if (options.storage === undefined) await storage.close();
     },
   };

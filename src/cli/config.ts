@@ -73,6 +73,10 @@ export interface Config {
   readonly watchCacheSize: number;
   /** `--min-request-timeout` (seconds): a watch without timeoutSeconds lasts between this and twice this. */
   readonly minRequestTimeoutSeconds: number;
+  /** `--encryption-provider-config`: the EncryptionConfiguration file; unset = everything stored as plain text. */
+  readonly encryptionProviderConfig?: string;
+  /** `--encryption-provider-config-automatic-reload`: poll the file and apply a valid change without a restart. */
+  readonly encryptionProviderConfigAutomaticReload: boolean;
   /** `--enable-admission-plugins`, `--disable-admission-plugins`, `--admission-control-config-file`, and the plugins' tuning flags. */
   readonly admission: AdmissionConfig;
 }

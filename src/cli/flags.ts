@@ -419,6 +419,19 @@ const FLAGS: readonly FlagSpec[] = [
     apply: (config, value) =>
       void (config.admission = { ...config.admission, unreachableTolerationSeconds: parseSeconds(value, "default-unreachable-toleration-seconds") }),
   },
+  {
+    name: "encryption-provider-config",
+    help: "EncryptionConfiguration file: which resources are encrypted at rest, and with which providers (identity, aescbc, aesgcm, secretbox, kms v2).",
+    defaultText: "",
+    apply: (config, value) => void (config.encryptionProviderConfig = value),
+  },
+  {
+    name: "encryption-provider-config-automatic-reload",
+    help: "Reload --encryption-provider-config when the file changes.",
+    defaultText: "false",
+    boolean: true,
+    apply: (config, value) => void (config.encryptionProviderConfigAutomaticReload = parseBool(value, "encryption-provider-config-automatic-reload")),
+  },
 ];
 
 function setServiceNetwork(config: MutableConfig, flag: string, clusterIpRange: string, nodePortRange: string): void {
@@ -473,6 +486,7 @@ export function defaultConfig(): Config {
     watchCacheSize: 20_000,
     minRequestTimeoutSeconds: 1800,
     admission: { enable: [], disable: [], ...DEFAULT_ADMISSION_SETTINGS },
+    encryptionProviderConfigAutomaticReload: false,
   };
 }
 
@@ -516,6 +530,8 @@ export function parseArgs(argv: readonly string[]): ParsedArgs {
     if (error instanceof AdmissionConfigError) throw new FlagError(error.message);
     throw error;
   }
+  if (config.encryptionProviderConfigAutomaticReload && config.encryptionProviderConfig === undefined)
+    throw new FlagError("--encryption-provider-config-automatic-reload needs --encryption-provider-config");
   if ((config.tlsCertFile === undefined) !== (config.tlsPrivateKeyFile === undefined)) {
     throw new FlagError("--tls-cert-file and --tls-private-key-file must be given together");
   }
