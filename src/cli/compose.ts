@@ -1,4 +1,6 @@
+import { randomUUID } from "node:crypto";
 import { mkdirSync, readFileSync } from "node:fs";
+import { readFile, rm } from "node:fs/promises";
 import { join } from "node:path";
 import { AdmissionChain } from "../admission/chain.js";
 import { builtinPlugins, namespaceLifecycle, QuotaLedger, rbacEscalation, SYSTEM_PRIORITY_CLASSES } from "../admission/plugins/index.js";
@@ -82,21 +84,26 @@ export interface ApiServer {
 }
 
 /** A store, what must happen before it is read, and the health checks a remote store adds. */
-interface OpenedStorage {
+export interface OpenedStorage {
   readonly storage: Storage;
+  /** A consistent copy of the store as one file's bytes (`GET /snapshot`); SQLite only. */
+  readonly snapshot?: () => Promise<Uint8Array>;
   ready(): Promise<void>;
   readonly readyz: readonly HealthCheck[];
   readonly livez: readonly HealthCheck[];
 }
 
-function openStorage(config: Config): OpenedStorage {
+/** Opens the store `--storage-backend` names (also used by the `encryption rewrite` command). */
+export function openStorage(config: Config): OpenedStorage {
   const local = (storage: Storage): OpenedStorage => ({ storage, ready: async () => {}, readyz: [], livez: [] });
   switch (config.storageBackend) {
     case "memory":
       return local(new MemoryStorage());
-    case "sqlite":
+    case "sqlite": {
       mkdirSync(config.dataDir, { recursive: true });
-      return local(SqliteStorage.open(join(config.dataDir, "store.db")));
+      const sqlite = SqliteStorage.open(join(config.dataDir, "store.db"));
+      return { ...local(sqlite), snapshot: () => snapshotBytes(sqlite, config.dataDir) };
+    }
     case "etcd3": {
       const read = (file: string | undefined): Buffer | undefined => (file === undefined ? undefined : readFileSync(file));
       const etcd = EtcdStorage.connect({
@@ -112,6 +119,17 @@ function openStorage(config: Config): OpenedStorage {
         livez: [{ name: "etcd", check: () => etcd.checkHealth(config.etcdHealthcheckTimeoutMs) }],
       };
     }
+  }
+}
+
+/** Backs the store up to a temporary file in the data dir and returns its bytes. */
+async function snapshotBytes(sqlite: SqliteStorage, dataDir: string): Promise<Uint8Array> {
+  const file = join(dataDir, `snapshot-${randomUUID()}.db.tmp`);
+  try {
+    await sqlite.backup(file);
+    return await readFile(file);
+  } finally {
+    await rm(file, { force: true });
   }
 }
 
@@ -285,6 +303,7 @@ export function composeApiServer(options: ComposeOptions): ApiServer {
       serverAddress: options.serverAddress,
       issuerDiscovery: options.credentials.issuerDiscovery,
       metrics: metrics.registry,
+      snapshot: opened.snapshot,
     }),
   });
 

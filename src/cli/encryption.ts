@@ -1,4 +1,11 @@
-import { EncryptingStorage, EncryptionConfigError, loadEncryptionConfig, type EncryptionConfig } from "../storage/encryption/index.js";
+import {
+  EncryptingStorage,
+  EncryptionConfigError,
+  loadEncryptionConfig,
+  rewriteAll,
+  type EncryptionConfig,
+  type RewriteReport,
+} from "../storage/encryption/index.js";
 import type { Storage } from "../storage/index.js";
 import type { HealthCheck } from "../server/health/health.js";
 import { watchFiles, type FileWatcher } from "../util/file-watcher.js";
@@ -14,6 +21,8 @@ export interface EncryptedStorage {
   readonly storage: Storage;
   /** `kms-providers`: every KMS plugin answers Status healthy (kube's /healthz/kms-providers). */
   readonly healthChecks: readonly HealthCheck[];
+  /** Re-encrypts the stale values under the prefixes (the `encryption rewrite` command). */
+  rewrite(prefixes: readonly string[]): Promise<RewriteReport>;
   stop(): void;
 }
 
@@ -24,7 +33,7 @@ export interface EncryptedStorage {
  */
 export function applyEncryption(storage: Storage, config: Config, logger: Logger): EncryptedStorage {
   const path = config.encryptionProviderConfig;
-  if (path === undefined) return { storage, healthChecks: [], stop: () => {} };
+  if (path === undefined) return { storage, healthChecks: [], rewrite: async () => ({ visited: 0, rewritten: 0 }), stop: () => {} };
   let current: EncryptionConfig;
   try {
     current = loadEncryptionConfig(path, config.profile);
@@ -61,6 +70,7 @@ export function applyEncryption(storage: Storage, config: Config, logger: Logger
   return {
     storage: encrypting,
     healthChecks: current.kmsProviders.length > 0 || config.encryptionProviderConfigAutomaticReload ? [kmsCheck] : [],
+    rewrite: (prefixes) => rewriteAll(encrypting, prefixes),
     stop() {
       watcher?.stop();
       current.close();
