@@ -13,6 +13,12 @@ export interface Config {
   readonly tlsCertFile?: string;
   readonly tlsPrivateKeyFile?: string;
   readonly clientCaFile?: string;
+  /** `--tls-min-version`: Go's name (VersionTLS12 default). */
+  readonly tlsMinVersion: string;
+  /** `--tls-cipher-suites`: Go's names; empty = the TLS library's defaults. */
+  readonly tlsCipherSuites: readonly string[];
+  /** `--tls-sni-cert-key` (repeatable): certificate and key files, and the SNI names they serve (empty = the certificate's own names). */
+  readonly tlsSniCertKeys: readonly SniCertKey[];
   readonly tokenAuthFile?: string;
   readonly storageBackend: StorageBackend;
   readonly profile: Profile;
@@ -79,6 +85,12 @@ export interface Config {
   readonly encryptionProviderConfigAutomaticReload: boolean;
   /** `--enable-admission-plugins`, `--disable-admission-plugins`, `--admission-control-config-file`, and the plugins' tuning flags. */
   readonly admission: AdmissionConfig;
+}
+
+export interface SniCertKey {
+  readonly certFile: string;
+  readonly keyFile: string;
+  readonly names: readonly string[];
 }
 
 export interface AdmissionConfig extends AdmissionSettings {

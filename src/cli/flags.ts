@@ -11,6 +11,7 @@ import {
   RuntimeConfigError,
 } from "../registry/index.js";
 import { checkAdmissionConfig } from "./admission.js";
+import { parseCipherSuites, parseTlsMinVersion } from "../server/tls-policy.js";
 import { DEFAULT_ADMISSION_SETTINGS } from "../admission/context.js";
 import { AdmissionConfigError } from "../admission/deny.js";
 
@@ -80,6 +81,45 @@ const FLAGS: readonly FlagSpec[] = [
     apply: (config, value) => void (config.tlsCertFile = value),
   },
   { name: "tls-private-key-file", help: "Serving private key (PEM).", defaultText: "", apply: (config, value) => void (config.tlsPrivateKeyFile = value) },
+  {
+    name: "tls-min-version",
+    help: "Minimum TLS version: VersionTLS10, VersionTLS11, VersionTLS12, VersionTLS13.",
+    defaultText: "VersionTLS12",
+    apply: (config, value) => {
+      try {
+        parseTlsMinVersion(value);
+      } catch (error) {
+        throw new FlagError(`invalid value "${value}" for flag --tls-min-version: ${error instanceof Error ? error.message : String(error)}`);
+      }
+      config.tlsMinVersion = value;
+    },
+  },
+  {
+    name: "tls-cipher-suites",
+    help: "Comma-separated TLS 1.2 cipher suites, Go's names (TLS 1.3 suites are not configurable). Default: the TLS library's.",
+    defaultText: "",
+    apply: (config, value) => {
+      try {
+        parseCipherSuites(list(value));
+      } catch (error) {
+        throw new FlagError(`invalid value "${value}" for flag --tls-cipher-suites: ${error instanceof Error ? error.message : String(error)}`);
+      }
+      config.tlsCipherSuites = list(value);
+    },
+  },
+  {
+    name: "tls-sni-cert-key",
+    help: 'A certificate and key served by SNI: "cert.pem,key.pem" or "cert.pem,key.pem:*.example.com,example.com" (repeatable). Reloaded when the files change.',
+    defaultText: "",
+    apply: (config, value) => {
+      const match = /^([^,:]+),([^,:]+)(?::(.*))?$/.exec(value);
+      if (match === null) throw new FlagError(`invalid value "${value}" for flag --tls-sni-cert-key: expected certfile,keyfile[:name1,name2]`);
+      config.tlsSniCertKeys = [
+        ...config.tlsSniCertKeys,
+        { certFile: match[1] ?? "", keyFile: match[2] ?? "", names: list(match[3] ?? "").map((name) => name.toLowerCase()) },
+      ];
+    },
+  },
   {
     name: "client-ca-file",
     help: "CA bundle that client certificates are verified against. Default: the generated CA.",
@@ -454,6 +494,9 @@ export function defaultConfig(): Config {
     securePort: 6443,
     bindAddress: "127.0.0.1",
     dataDir: ".orch",
+    tlsMinVersion: "VersionTLS12",
+    tlsCipherSuites: [],
+    tlsSniCertKeys: [],
     storageBackend: "sqlite",
     profile: ORCH_PROFILE,
     verbosity: 0,

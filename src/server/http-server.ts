@@ -2,7 +2,8 @@ import { once } from "node:events";
 import type { Socket } from "node:net";
 import http2, { type Http2ServerRequest, type Http2ServerResponse } from "node:http2";
 import type { AddressInfo } from "node:net";
-import type { DetailedPeerCertificate, TLSSocket } from "node:tls";
+import { createSecureContext, type DetailedPeerCertificate, type SecureContext, type SecureContextOptions, type TLSSocket } from "node:tls";
+import { DEFAULT_TLS_POLICY, hostNameMatches, type TlsPolicy } from "./tls-policy.js";
 import { ApiError } from "../api/errors.js";
 import { errorResponse } from "../codec/status.js";
 import { isPushBody, type ChunkSink } from "../request/push-body.js";
@@ -17,6 +18,15 @@ export interface TlsMaterial {
    * certificate is the authenticators' question (`PeerCertificate.chain`).
    */
   readonly clientCa?: string;
+  /** `--tls-sni-cert-key`: certificates chosen by the client's SNI name, in flag order (the first match wins). */
+  readonly sni?: readonly SniCertificate[];
+}
+
+/** A certificate served to clients that ask for one of `names` (exact, or `*.domain` for one label). */
+export interface SniCertificate {
+  readonly names: readonly string[];
+  readonly certificate: string;
+  readonly key: string;
 }
 
 export interface HttpServerOptions {
@@ -25,6 +35,8 @@ export interface HttpServerOptions {
   readonly port: number;
   readonly handler: Handler;
   readonly onError?: (error: unknown) => void;
+  /** `--tls-min-version` and `--tls-cipher-suites` (default TLS 1.2, Node's suites). */
+  readonly policy?: TlsPolicy;
 }
 
 /** A running listener: `stop` refuses new work, lets in-flight requests finish, ends streams. */
@@ -92,6 +104,14 @@ function readBody(request: Http2ServerRequest): (limit: number) => Promise<Buffe
     })();
     return consumed;
   };
+}
+
+/** One secure context per SNI certificate, built when the material is (re)loaded. */
+function sniContextsOf(
+  tls: TlsMaterial,
+  contextOptions: (certificate: string, key: string, clientCa: string | undefined) => SecureContextOptions,
+): { readonly names: readonly string[]; readonly context: SecureContext }[] {
+  return (tls.sni ?? []).map((entry) => ({ names: entry.names, context: createSecureContext(contextOptions(entry.certificate, entry.key, tls.clientCa)) }));
 }
 
 /** Resolves on drain or close, removing both listeners either way. */
@@ -226,14 +246,21 @@ export async function startHttpServer(options: HttpServerOptions): Promise<HttpS
   /** Long-running responses (watches): ended at once on stop instead of awaited. */
   const streams = new Set<AbortController>();
   let stopping = false;
+  const policy = options.policy ?? DEFAULT_TLS_POLICY;
+  const contextOptions = (certificate: string, key: string, clientCa: string | undefined): SecureContextOptions => ({
+    cert: certificate,
+    key,
+    ca: clientCa,
+    minVersion: policy.minVersion,
+    ...(policy.ciphers === undefined ? {} : { ciphers: policy.ciphers }),
+  });
+  let sniContexts = sniContextsOf(options.tls, contextOptions);
   const server = http2.createSecureServer({
     allowHTTP1: true,
-    cert: options.tls.certificate,
-    key: options.tls.key,
-    ca: options.tls.clientCa,
+    ...contextOptions(options.tls.certificate, options.tls.key, options.tls.clientCa),
     requestCert: options.tls.clientCa !== undefined,
     rejectUnauthorized: false,
-    minVersion: "TLSv1.2",
+    SNICallback: (serverName, callback) => callback(null, sniContexts.find((entry) => entry.names.some((name) => hostNameMatches(name, serverName)))?.context),
     // Streamed lists and watch events must not wait for delayed ACKs (Nagle).
     noDelay: true,
   });
@@ -305,7 +332,8 @@ export async function startHttpServer(options: HttpServerOptions): Promise<HttpS
   return {
     port,
     setTls(tls) {
-      server.setSecureContext({ cert: tls.certificate, key: tls.key, ca: tls.clientCa, minVersion: "TLSv1.2" });
+      server.setSecureContext(contextOptions(tls.certificate, tls.key, tls.clientCa));
+      sniContexts = sniContextsOf(tls, contextOptions);
     },
     async stop(graceMs) {
       if (stopping) return;
