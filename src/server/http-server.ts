@@ -106,6 +106,22 @@ function readBody(request: Http2ServerRequest): (limit: number) => Promise<Buffe
   };
 }
 
+/**
+ * What in a raw request path URL parsing would rewrite, so that the path served differs from the
+ * path sent: `.`/`..` segments (also percent-encoded, or split by a tab or newline the parser
+ * drops) and backslashes (read as slashes). Such requests are refused (kube refuses `.` and `..`
+ * as names with 400); undefined when the path is taken as sent.
+ */
+export function unsafePathPart(rawUrl: string): string | undefined {
+  const path = rawUrl.split("?", 1)[0] ?? "";
+  if (path.includes("\\")) return "backslashes";
+  for (const segment of path.replace(/[\t\n\r]/g, "").split("/")) {
+    const plain = segment.replace(/%2e/gi, ".");
+    if (plain === "." || plain === "..") return `"${segment}" path segments`;
+  }
+  return undefined;
+}
+
 /** One secure context per SNI certificate, built when the material is (re)loaded. */
 function sniContextsOf(
   tls: TlsMaterial,
@@ -275,8 +291,11 @@ export async function startHttpServer(options: HttpServerOptions): Promise<HttpS
     const work = (async () => {
       const url = new URL(request.url, "https://localhost");
       const peer = peerCertificateOf(tlsSocketOf(request));
+      const unsafe = unsafePathPart(request.url);
       let result: ApiResponse;
-      if (peer === "unverified") {
+      if (unsafe !== undefined) {
+        result = errorResponse(new ApiError(400, "BadRequest", `invalid request path: ${unsafe} are not allowed`));
+      } else if (peer === "unverified") {
         result = errorResponse(new ApiError(401, "Unauthorized", "Unauthorized"));
       } else {
         const apiRequest: ApiRequest = {
