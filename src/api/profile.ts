@@ -155,6 +155,18 @@ export function foreignGroupMessage(profile: Profile, group: string, ours: strin
   );
 }
 
+/** The names encryption at rest spells. */
+export interface EncryptionNames {
+  /** `apiserver.config.<apiDomain>`: the EncryptionConfiguration group. */
+  readonly configGroup: string;
+  /** The marker every encrypted stored value starts with: `orch:enc:` / `k8s:enc:`. */
+  readonly valuePrefix: string;
+}
+
+export function encryptionNames(profile: Profile): EncryptionNames {
+  return { configGroup: `apiserver.config.${profile.apiDomain}`, valuePrefix: `${profile.name === "orch" ? "orch" : "k8s"}:enc:` };
+}
+
 /** The names admission spells: configuration groups, labels, annotations, taints, paths. */
 export interface AdmissionNames {
   /** `apiserver.config.<apiDomain>`: the AdmissionConfiguration group. */

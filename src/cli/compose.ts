@@ -1,4 +1,6 @@
+import { randomUUID } from "node:crypto";
 import { mkdirSync, readFileSync } from "node:fs";
+import { readFile, rm } from "node:fs/promises";
 import { join } from "node:path";
 import { AdmissionChain } from "../admission/chain.js";
 import { builtinPlugins, namespaceLifecycle, QuotaLedger, rbacEscalation, SYSTEM_PRIORITY_CLASSES } from "../admission/plugins/index.js";
@@ -18,6 +20,7 @@ import { namespaceController } from "../controllers/namespace/namespace-controll
 import { quotaController } from "../controllers/resource-quota/quota-controller.js";
 import { registerPlugins } from "./admission.js";
 import { registryWebhookAdmission } from "./webhooks.js";
+import { applyEncryption } from "./encryption.js";
 import { createResourceHandler } from "../endpoints/resource-handler.js";
 import {
   AccessReviewerSlot,
@@ -82,21 +85,26 @@ export interface ApiServer {
 }
 
 /** A store, what must happen before it is read, and the health checks a remote store adds. */
-interface OpenedStorage {
+export interface OpenedStorage {
   readonly storage: Storage;
+  /** A consistent copy of the store as one file's bytes (`GET /snapshot`); SQLite only. */
+  readonly snapshot?: () => Promise<Uint8Array>;
   ready(): Promise<void>;
   readonly readyz: readonly HealthCheck[];
   readonly livez: readonly HealthCheck[];
 }
 
-function openStorage(config: Config): OpenedStorage {
+/** Opens the store `--storage-backend` names (also used by the `encryption rewrite` command). */
+export function openStorage(config: Config): OpenedStorage {
   const local = (storage: Storage): OpenedStorage => ({ storage, ready: async () => {}, readyz: [], livez: [] });
   switch (config.storageBackend) {
     case "memory":
       return local(new MemoryStorage());
-    case "sqlite":
+    case "sqlite": {
       mkdirSync(config.dataDir, { recursive: true });
-      return local(SqliteStorage.open(join(config.dataDir, "store.db")));
+      const sqlite = SqliteStorage.open(join(config.dataDir, "store.db"));
+      return { ...local(sqlite), snapshot: () => snapshotBytes(sqlite, config.dataDir) };
+    }
     case "etcd3": {
       const read = (file: string | undefined): Buffer | undefined => (file === undefined ? undefined : readFileSync(file));
       const etcd = EtcdStorage.connect({
@@ -112,6 +120,17 @@ function openStorage(config: Config): OpenedStorage {
         livez: [{ name: "etcd", check: () => etcd.checkHealth(config.etcdHealthcheckTimeoutMs) }],
       };
     }
+  }
+}
+
+/** Backs the store up to a temporary file in the data dir and returns its bytes. */
+async function snapshotBytes(sqlite: SqliteStorage, dataDir: string): Promise<Uint8Array> {
+  const file = join(dataDir, `snapshot-${randomUUID()}.db.tmp`);
+  try {
+    await sqlite.backup(file);
+    return await readFile(file);
+  } finally {
+    await rm(file, { force: true });
   }
 }
 
@@ -137,7 +156,8 @@ export function composeApiServer(options: ComposeOptions): ApiServer {
   // 1. Storage.
   const opened: OpenedStorage =
     options.storage === undefined ? openStorage(config) : { storage: options.storage, ready: async () => {}, readyz: [], livez: [] };
-  const storage = opened.storage;
+  const encryption = applyEncryption(opened.storage, config, logger);
+  const storage = encryption.storage;
 
   // 2. Registry, over one watch cache, with its slots.
   const admission = new AdmissionChain();
@@ -238,11 +258,12 @@ export function composeApiServer(options: ComposeOptions): ApiServer {
   // 7. Health, endpoints and the filter chain.
   let started = false;
   let shuttingDown = false;
-  const livez: HealthCheck[] = [{ name: "ping", check: () => {} }, ...opened.livez];
+  const livez: HealthCheck[] = [{ name: "ping", check: () => {} }, ...opened.livez, ...encryption.healthChecks];
   const readyz: HealthCheck[] = [
     { name: "ping", check: () => {} },
     { name: "storage", check: () => void storage.currentRevision() },
     ...opened.readyz,
+    ...encryption.healthChecks,
     {
       name: "bootstrap-namespaces",
       check: () => {
@@ -285,6 +306,7 @@ export function composeApiServer(options: ComposeOptions): ApiServer {
       serverAddress: options.serverAddress,
       issuerDiscovery: options.credentials.issuerDiscovery,
       metrics: metrics.registry,
+      snapshot: opened.snapshot,
     }),
   });
 
@@ -349,6 +371,7 @@ export function composeApiServer(options: ComposeOptions): ApiServer {
       await authorization.stop();
       webhooks?.close();
       await registry.stop();
+      encryption.stop();
       if (options.storage === undefined) await storage.close();
     },
   };

@@ -13,6 +13,12 @@ export interface Config {
   readonly tlsCertFile?: string;
   readonly tlsPrivateKeyFile?: string;
   readonly clientCaFile?: string;
+  /** `--tls-min-version`: Go's name (VersionTLS12 default). */
+  readonly tlsMinVersion: string;
+  /** `--tls-cipher-suites`: Go's names; empty = the TLS library's defaults. */
+  readonly tlsCipherSuites: readonly string[];
+  /** `--tls-sni-cert-key` (repeatable): certificate and key files, and the SNI names they serve (empty = the certificate's own names). */
+  readonly tlsSniCertKeys: readonly SniCertKey[];
   readonly tokenAuthFile?: string;
   readonly storageBackend: StorageBackend;
   readonly profile: Profile;
@@ -73,8 +79,18 @@ export interface Config {
   readonly watchCacheSize: number;
   /** `--min-request-timeout` (seconds): a watch without timeoutSeconds lasts between this and twice this. */
   readonly minRequestTimeoutSeconds: number;
+  /** `--encryption-provider-config`: the EncryptionConfiguration file; unset = everything stored as plain text. */
+  readonly encryptionProviderConfig?: string;
+  /** `--encryption-provider-config-automatic-reload`: poll the file and apply a valid change without a restart. */
+  readonly encryptionProviderConfigAutomaticReload: boolean;
   /** `--enable-admission-plugins`, `--disable-admission-plugins`, `--admission-control-config-file`, and the plugins' tuning flags. */
   readonly admission: AdmissionConfig;
+}
+
+export interface SniCertKey {
+  readonly certFile: string;
+  readonly keyFile: string;
+  readonly names: readonly string[];
 }
 
 export interface AdmissionConfig extends AdmissionSettings {

@@ -17,7 +17,8 @@ import { loadWebhookConfig, webhookClient, type WebhookClient } from "../auth/we
 import { webhookTokenAuthenticator } from "../auth/webhook-token.js";
 import { x509Authenticator } from "../auth/x509.js";
 import type { TokenRequestOptions, TokenReviewer } from "../registry/index.js";
-import type { TlsMaterial } from "../server/http-server.js";
+import type { SniCertificate, TlsMaterial } from "../server/http-server.js";
+import { certificateHostNames } from "../server/tls-policy.js";
 import { watchFiles, type FileWatcher } from "../util/file-watcher.js";
 import { errorFields, type Logger } from "../util/logger.js";
 import type { Config } from "./config.js";
@@ -143,9 +144,18 @@ export function loadCredentials(options: CredentialsOptions): Credentials {
     signingKey === undefined
       ? undefined
       : serviceAccountTokenIssuer({ issuer: issuers[0] ?? profile.defaultServiceAccountIssuer, signingKey: () => signingKey.value, names });
+  const sni = config.tlsSniCertKeys.map((entry) =>
+    track(
+      reloadable<SniCertificate>(`--tls-sni-cert-key ${entry.certFile}`, [entry.certFile, entry.keyFile], () => {
+        const certificate = read(entry.certFile);
+        return { certificate, key: read(entry.keyFile), names: entry.names.length > 0 ? entry.names : certificateHostNames(certificate) };
+      }),
+    ),
+  );
   const tls = (): TlsMaterial => ({
     certificate: serving.value.certificate,
     key: serving.value.key,
+    sni: sni.map((entry) => entry.value),
     clientCa: [clientCa.value.pem, ...(requestHeaderCa === undefined ? [] : [requestHeaderCa.value.pem])].join("\n"),
   });
 
@@ -229,7 +239,7 @@ export function loadCredentials(options: CredentialsOptions): Credentials {
             try {
               material.value = material.load();
               logger.info("reloaded", { what: material.what, files: material.paths });
-              if (material === serving || material === clientCa || material === requestHeaderCa) tlsChanged = true;
+              if (material === serving || material === clientCa || material === requestHeaderCa || sni.some((entry) => entry === material)) tlsChanged = true;
             } catch (error) {
               logger.error(`reloading ${material.what} failed; keeping the previous one`, errorFields(error));
             }

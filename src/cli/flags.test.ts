@@ -125,3 +125,38 @@ describe("parseArgs() etcd flags", () => {
       ));
   }
 });
+
+describe("parseArgs() TLS and encryption flags", () => {
+  it("reads --tls-min-version, --tls-cipher-suites, repeated --tls-sni-cert-key and the encryption config", () => {
+    const parsed = config([
+      "--tls-min-version=VersionTLS13",
+      "--tls-cipher-suites=TLS_ECDHE_ECDSA_WITH_AES_128_GCM_SHA256,TLS_ECDHE_RSA_WITH_AES_256_GCM_SHA384",
+      "--tls-sni-cert-key=a.pem,a-key.pem",
+      "--tls-sni-cert-key=b.pem,b-key.pem:*.example.test,Example.test",
+      "--encryption-provider-config=enc.yaml",
+      "--encryption-provider-config-automatic-reload",
+    ]);
+    assert.equal(parsed?.tlsMinVersion, "VersionTLS13");
+    assert.deepEqual(parsed?.tlsCipherSuites, ["TLS_ECDHE_ECDSA_WITH_AES_128_GCM_SHA256", "TLS_ECDHE_RSA_WITH_AES_256_GCM_SHA384"]);
+    assert.deepEqual(parsed?.tlsSniCertKeys, [
+      { certFile: "a.pem", keyFile: "a-key.pem", names: [] },
+      { certFile: "b.pem", keyFile: "b-key.pem", names: ["*.example.test", "example.test"] },
+    ]);
+    assert.equal(parsed?.encryptionProviderConfig, "enc.yaml");
+    assert.equal(parsed?.encryptionProviderConfigAutomaticReload, true);
+    assert.equal(config([])?.tlsMinVersion, "VersionTLS12");
+  });
+
+  for (const [argv, message] of [
+    [["--tls-min-version=1.2"], /--tls-min-version: unknown tls version/],
+    [["--tls-cipher-suites=AES128-SHA"], /--tls-cipher-suites: unknown cipher suite "AES128-SHA"/],
+    [["--tls-sni-cert-key=only-a-cert.pem"], /expected certfile,keyfile/],
+    [["--encryption-provider-config-automatic-reload"], /needs --encryption-provider-config/],
+  ] as const) {
+    it(`rejects ${argv.join(" ")}`, () =>
+      assert.throws(
+        () => parseArgs(argv),
+        (error: unknown) => error instanceof FlagError && message.test(error.message),
+      ));
+  }
+});

@@ -11,6 +11,7 @@ import {
   RuntimeConfigError,
 } from "../registry/index.js";
 import { checkAdmissionConfig } from "./admission.js";
+import { parseCipherSuites, parseTlsMinVersion } from "../server/tls-policy.js";
 import { DEFAULT_ADMISSION_SETTINGS } from "../admission/context.js";
 import { AdmissionConfigError } from "../admission/deny.js";
 
@@ -80,6 +81,45 @@ const FLAGS: readonly FlagSpec[] = [
     apply: (config, value) => void (config.tlsCertFile = value),
   },
   { name: "tls-private-key-file", help: "Serving private key (PEM).", defaultText: "", apply: (config, value) => void (config.tlsPrivateKeyFile = value) },
+  {
+    name: "tls-min-version",
+    help: "Minimum TLS version: VersionTLS10, VersionTLS11, VersionTLS12, VersionTLS13.",
+    defaultText: "VersionTLS12",
+    apply: (config, value) => {
+      try {
+        parseTlsMinVersion(value);
+      } catch (error) {
+        throw new FlagError(`invalid value "${value}" for flag --tls-min-version: ${error instanceof Error ? error.message : String(error)}`);
+      }
+      config.tlsMinVersion = value;
+    },
+  },
+  {
+    name: "tls-cipher-suites",
+    help: "Comma-separated TLS 1.2 cipher suites, Go's names (TLS 1.3 suites are not configurable). Default: the TLS library's.",
+    defaultText: "",
+    apply: (config, value) => {
+      try {
+        parseCipherSuites(list(value));
+      } catch (error) {
+        throw new FlagError(`invalid value "${value}" for flag --tls-cipher-suites: ${error instanceof Error ? error.message : String(error)}`);
+      }
+      config.tlsCipherSuites = list(value);
+    },
+  },
+  {
+    name: "tls-sni-cert-key",
+    help: 'A certificate and key served by SNI: "cert.pem,key.pem" or "cert.pem,key.pem:*.example.com,example.com" (repeatable). Reloaded when the files change.',
+    defaultText: "",
+    apply: (config, value) => {
+      const match = /^([^,:]+),([^,:]+)(?::(.*))?$/.exec(value);
+      if (match === null) throw new FlagError(`invalid value "${value}" for flag --tls-sni-cert-key: expected certfile,keyfile[:name1,name2]`);
+      config.tlsSniCertKeys = [
+        ...config.tlsSniCertKeys,
+        { certFile: match[1] ?? "", keyFile: match[2] ?? "", names: list(match[3] ?? "").map((name) => name.toLowerCase()) },
+      ];
+    },
+  },
   {
     name: "client-ca-file",
     help: "CA bundle that client certificates are verified against. Default: the generated CA.",
@@ -419,6 +459,19 @@ const FLAGS: readonly FlagSpec[] = [
     apply: (config, value) =>
       void (config.admission = { ...config.admission, unreachableTolerationSeconds: parseSeconds(value, "default-unreachable-toleration-seconds") }),
   },
+  {
+    name: "encryption-provider-config",
+    help: "EncryptionConfiguration file: which resources are encrypted at rest, and with which providers (identity, aescbc, aesgcm, secretbox, kms v2).",
+    defaultText: "",
+    apply: (config, value) => void (config.encryptionProviderConfig = value),
+  },
+  {
+    name: "encryption-provider-config-automatic-reload",
+    help: "Reload --encryption-provider-config when the file changes.",
+    defaultText: "false",
+    boolean: true,
+    apply: (config, value) => void (config.encryptionProviderConfigAutomaticReload = parseBool(value, "encryption-provider-config-automatic-reload")),
+  },
 ];
 
 function setServiceNetwork(config: MutableConfig, flag: string, clusterIpRange: string, nodePortRange: string): void {
@@ -441,6 +494,9 @@ export function defaultConfig(): Config {
     securePort: 6443,
     bindAddress: "127.0.0.1",
     dataDir: ".orch",
+    tlsMinVersion: "VersionTLS12",
+    tlsCipherSuites: [],
+    tlsSniCertKeys: [],
     storageBackend: "sqlite",
     profile: ORCH_PROFILE,
     verbosity: 0,
@@ -473,6 +529,7 @@ export function defaultConfig(): Config {
     watchCacheSize: 20_000,
     minRequestTimeoutSeconds: 1800,
     admission: { enable: [], disable: [], ...DEFAULT_ADMISSION_SETTINGS },
+    encryptionProviderConfigAutomaticReload: false,
   };
 }
 
@@ -516,6 +573,8 @@ export function parseArgs(argv: readonly string[]): ParsedArgs {
     if (error instanceof AdmissionConfigError) throw new FlagError(error.message);
     throw error;
   }
+  if (config.encryptionProviderConfigAutomaticReload && config.encryptionProviderConfig === undefined)
+    throw new FlagError("--encryption-provider-config-automatic-reload needs --encryption-provider-config");
   if ((config.tlsCertFile === undefined) !== (config.tlsPrivateKeyFile === undefined)) {
     throw new FlagError("--tls-cert-file and --tls-private-key-file must be given together");
   }

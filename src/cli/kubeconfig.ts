@@ -1,4 +1,4 @@
-import { stringify } from "yaml";
+import { parse, stringify } from "yaml";
 
 export interface KubeconfigInput {
   readonly server: string;
@@ -22,4 +22,33 @@ export function renderKubeconfig(input: KubeconfigInput): string {
     "current-context": context,
     preferences: {},
   });
+}
+
+/** What `readAdminKubeconfig` returns: the first cluster's server and CA, the first user's client certificate. */
+export interface KubeconfigCredentials {
+  readonly server: string;
+  readonly caPem: string;
+  readonly clientCertificatePem: string;
+  readonly clientKeyPem: string;
+}
+
+/** Reads a kubeconfig with embedded data, as `renderKubeconfig` writes (the admin kubeconfig); throws when a field is missing. */
+export function readKubeconfigCredentials(text: string): KubeconfigCredentials {
+  const document: unknown = parse(text);
+  const record = (value: unknown): Record<string, unknown> => (typeof value === "object" && value !== null ? (value as Record<string, unknown>) : {});
+  const first = (value: unknown): Record<string, unknown> => record(Array.isArray(value) ? value[0] : undefined);
+  const cluster = record(first(record(document).clusters).cluster);
+  const user = record(first(record(document).users).user);
+  const field = (from: Record<string, unknown>, name: string): string => {
+    const value = from[name];
+    if (typeof value !== "string" || value === "") throw new Error(`the kubeconfig has no ${name}`);
+    return value;
+  };
+  const decode = (from: Record<string, unknown>, name: string): string => Buffer.from(field(from, name), "base64").toString("utf8");
+  return {
+    server: field(cluster, "server"),
+    caPem: decode(cluster, "certificate-authority-data"),
+    clientCertificatePem: decode(user, "client-certificate-data"),
+    clientKeyPem: decode(user, "client-key-data"),
+  };
 }

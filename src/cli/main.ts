@@ -3,9 +3,12 @@ import { createLogger } from "../util/logger.js";
 import { FlagError, parseArgs } from "./flags.js";
 import { StartupError } from "./data-dir.js";
 import { startServer } from "./start.js";
+import { runCommand } from "./commands.js";
 
 /** The command line: parse flags, start, stop gracefully on SIGTERM/SIGINT. Returns the exit code. */
 export async function main(argv: readonly string[]): Promise<number> {
+  const commandCode = await runCommand(argv);
+  if (commandCode !== undefined) return commandCode;
   let parsed;
   try {
     parsed = parseArgs(argv);

@@ -7,7 +7,8 @@ import type { Config } from "./config.js";
 import { defaultConfig } from "./flags.js";
 import { renderKubeconfig } from "./kubeconfig.js";
 import { composeApiServer } from "./compose.js";
-import { checkDataDirProfile, lockDataDir } from "./data-dir.js";
+import { checkDataDirProfile, lockDataDir, StartupError } from "./data-dir.js";
+import { parseCipherSuites, parseTlsMinVersion, type TlsPolicy } from "../server/tls-policy.js";
 import { loadCredentials } from "./credentials.js";
 import { ensurePki, ensureServiceAccountKeys } from "./pki.js";
 import { createMetrics } from "../server/metrics/metrics.js";
@@ -51,6 +52,15 @@ export async function startServer(options: StartOptions = {}): Promise<RunningSe
   }
 }
 
+/** `--tls-min-version` and `--tls-cipher-suites` (validated by the flags; library callers get the same errors here). */
+function tlsPolicy(config: Config): TlsPolicy {
+  try {
+    return { minVersion: parseTlsMinVersion(config.tlsMinVersion), ciphers: parseCipherSuites(config.tlsCipherSuites) };
+  } catch (error) {
+    throw new StartupError(error instanceof Error ? error.message : String(error));
+  }
+}
+
 async function startInDataDir(config: Config, logger: Logger, dataDir: string, unlock: () => void): Promise<RunningServer> {
   const adminUser = `${config.profile.name}-admin`;
   // The service-account key pair is generated (off the main thread) alongside the certificates.
@@ -76,6 +86,7 @@ async function startInDataDir(config: Config, logger: Logger, dataDir: string, u
       host: config.bindAddress,
       port: config.securePort,
       handler: api.handler,
+      policy: tlsPolicy(config),
       onError: (error) => logger.error("response failed", { error: String(error) }),
     });
   } catch (error) {

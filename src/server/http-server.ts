@@ -2,7 +2,8 @@ import { once } from "node:events";
 import type { Socket } from "node:net";
 import http2, { type Http2ServerRequest, type Http2ServerResponse } from "node:http2";
 import type { AddressInfo } from "node:net";
-import type { DetailedPeerCertificate, TLSSocket } from "node:tls";
+import { createSecureContext, type DetailedPeerCertificate, type SecureContext, type SecureContextOptions, type TLSSocket } from "node:tls";
+import { DEFAULT_TLS_POLICY, hostNameMatches, type TlsPolicy } from "./tls-policy.js";
 import { ApiError } from "../api/errors.js";
 import { errorResponse } from "../codec/status.js";
 import { isPushBody, type ChunkSink } from "../request/push-body.js";
@@ -17,6 +18,15 @@ export interface TlsMaterial {
    * certificate is the authenticators' question (`PeerCertificate.chain`).
    */
   readonly clientCa?: string;
+  /** `--tls-sni-cert-key`: certificates chosen by the client's SNI name, in flag order (the first match wins). */
+  readonly sni?: readonly SniCertificate[];
+}
+
+/** A certificate served to clients that ask for one of `names` (exact, or `*.domain` for one label). */
+export interface SniCertificate {
+  readonly names: readonly string[];
+  readonly certificate: string;
+  readonly key: string;
 }
 
 export interface HttpServerOptions {
@@ -25,6 +35,8 @@ export interface HttpServerOptions {
   readonly port: number;
   readonly handler: Handler;
   readonly onError?: (error: unknown) => void;
+  /** `--tls-min-version` and `--tls-cipher-suites` (default TLS 1.2, Node's suites). */
+  readonly policy?: TlsPolicy;
 }
 
 /** A running listener: `stop` refuses new work, lets in-flight requests finish, ends streams. */
@@ -92,6 +104,30 @@ function readBody(request: Http2ServerRequest): (limit: number) => Promise<Buffe
     })();
     return consumed;
   };
+}
+
+/**
+ * What in a raw request path URL parsing would rewrite, so that the path served differs from the
+ * path sent: `.`/`..` segments (also percent-encoded, or split by a tab or newline the parser
+ * drops) and backslashes (read as slashes). Such requests are refused (kube refuses `.` and `..`
+ * as names with 400); undefined when the path is taken as sent.
+ */
+export function unsafePathPart(rawUrl: string): string | undefined {
+  const path = rawUrl.split("?", 1)[0] ?? "";
+  if (path.includes("\\")) return "backslashes";
+  for (const segment of path.replace(/[\t\n\r]/g, "").split("/")) {
+    const plain = segment.replace(/%2e/gi, ".");
+    if (plain === "." || plain === "..") return `"${segment}" path segments`;
+  }
+  return undefined;
+}
+
+/** One secure context per SNI certificate, built when the material is (re)loaded. */
+function sniContextsOf(
+  tls: TlsMaterial,
+  contextOptions: (certificate: string, key: string, clientCa: string | undefined) => SecureContextOptions,
+): { readonly names: readonly string[]; readonly context: SecureContext }[] {
+  return (tls.sni ?? []).map((entry) => ({ names: entry.names, context: createSecureContext(contextOptions(entry.certificate, entry.key, tls.clientCa)) }));
 }
 
 /** Resolves on drain or close, removing both listeners either way. */
@@ -226,14 +262,21 @@ export async function startHttpServer(options: HttpServerOptions): Promise<HttpS
   /** Long-running responses (watches): ended at once on stop instead of awaited. */
   const streams = new Set<AbortController>();
   let stopping = false;
+  const policy = options.policy ?? DEFAULT_TLS_POLICY;
+  const contextOptions = (certificate: string, key: string, clientCa: string | undefined): SecureContextOptions => ({
+    cert: certificate,
+    key,
+    ca: clientCa,
+    minVersion: policy.minVersion,
+    ...(policy.ciphers === undefined ? {} : { ciphers: policy.ciphers }),
+  });
+  let sniContexts = sniContextsOf(options.tls, contextOptions);
   const server = http2.createSecureServer({
     allowHTTP1: true,
-    cert: options.tls.certificate,
-    key: options.tls.key,
-    ca: options.tls.clientCa,
+    ...contextOptions(options.tls.certificate, options.tls.key, options.tls.clientCa),
     requestCert: options.tls.clientCa !== undefined,
     rejectUnauthorized: false,
-    minVersion: "TLSv1.2",
+    SNICallback: (serverName, callback) => callback(null, sniContexts.find((entry) => entry.names.some((name) => hostNameMatches(name, serverName)))?.context),
     // Streamed lists and watch events must not wait for delayed ACKs (Nagle).
     noDelay: true,
   });
@@ -248,8 +291,11 @@ export async function startHttpServer(options: HttpServerOptions): Promise<HttpS
     const work = (async () => {
       const url = new URL(request.url, "https://localhost");
       const peer = peerCertificateOf(tlsSocketOf(request));
+      const unsafe = unsafePathPart(request.url);
       let result: ApiResponse;
-      if (peer === "unverified") {
+      if (unsafe !== undefined) {
+        result = errorResponse(new ApiError(400, "BadRequest", `invalid request path: ${unsafe} are not allowed`));
+      } else if (peer === "unverified") {
         result = errorResponse(new ApiError(401, "Unauthorized", "Unauthorized"));
       } else {
         const apiRequest: ApiRequest = {
@@ -305,7 +351,8 @@ export async function startHttpServer(options: HttpServerOptions): Promise<HttpS
   return {
     port,
     setTls(tls) {
-      server.setSecureContext({ cert: tls.certificate, key: tls.key, ca: tls.clientCa, minVersion: "TLSv1.2" });
+      server.setSecureContext(contextOptions(tls.certificate, tls.key, tls.clientCa));
+      sniContexts = sniContextsOf(tls, contextOptions);
     },
     async stop(graceMs) {
       if (stopping) return;

@@ -25,6 +25,8 @@ export interface NonResourceOptions {
   readonly issuerDiscovery?: IssuerDiscovery;
   /** Served at /metrics in Prometheus' text format. */
   readonly metrics?: MetricsRegistry;
+  /** `GET /snapshot`: a consistent copy of the store file (SQLite), for `orch-apiserver snapshot save`. Authorized as a non-resource URL (cluster-admin). */
+  readonly snapshot?: () => Promise<Uint8Array>;
 }
 
 function notFound(): ApiError {
@@ -128,6 +130,11 @@ export function createNonResourceHandler(options: NonResourceOptions): (context:
     }
     if (path === "/metrics" && options.metrics !== undefined) {
       return { status: 200, headers: { "content-type": options.metrics.contentType }, body: await options.metrics.metrics() };
+    }
+    if (path === "/snapshot") {
+      if (options.snapshot === undefined)
+        throw new ApiError(404, "NotFound", "snapshots are served for --storage-backend sqlite only; for etcd use etcdctl snapshot save", { details: {} });
+      return { status: 200, headers: { "content-type": "application/octet-stream" }, body: await options.snapshot() };
     }
     if (path === "/version") return respondJson(context, 200, versionInfo(options.profile));
     if (options.issuerDiscovery !== undefined && (path === OPENID_CONFIGURATION_PATH || path === JWKS_PATH)) {

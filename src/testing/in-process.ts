@@ -72,6 +72,9 @@ export interface InProcessOptions {
   readonly serviceNetwork?: ServiceNetwork;
   /** Admission flags (`--enable-admission-plugins`, …) over the defaults. */
   readonly admission?: Partial<Config["admission"]>;
+  /** `--encryption-provider-config` (and its automatic reload). */
+  readonly encryptionProviderConfig?: string;
+  readonly encryptionProviderConfigAutomaticReload?: boolean;
 }
 
 export async function inProcessServer(options: InProcessOptions = {}): Promise<{
@@ -95,6 +98,8 @@ export async function inProcessServer(options: InProcessOptions = {}): Promise<{
       authorization: options.authorization ?? defaults.authorization,
       serviceNetwork: options.serviceNetwork ?? defaults.serviceNetwork,
       admission: { ...defaults.admission, ...options.admission },
+      encryptionProviderConfig: options.encryptionProviderConfig,
+      encryptionProviderConfigAutomaticReload: options.encryptionProviderConfigAutomaticReload ?? false,
     },
     logger: SILENT_LOGGER,
     storage,

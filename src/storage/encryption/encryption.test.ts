@@ -1,0 +1,265 @@
+import assert from "node:assert/strict";
+import { randomBytes } from "node:crypto";
+import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { after, describe, test } from "node:test";
+import { KUBERNETES_PROFILE, ORCH_PROFILE } from "../../api/profile.js";
+import { startKmsPlugin } from "../../testing/kms-plugin.js";
+import { MemoryStorage } from "../memory/memory-storage.js";
+import { EncryptingStorage, EncryptionConfigError, loadEncryptionConfig, rewriteAll, type EncryptionConfig } from "./index.js";
+
+const dir = mkdtempSync(join(tmpdir(), "orch-encryption-"));
+after(() => rmSync(dir, { recursive: true, force: true }));
+let files = 0;
+const opened: EncryptionConfig[] = [];
+after(() => {
+  for (const config of opened) config.close();
+});
+
+const KEY_A = randomBytes(32).toString("base64");
+const KEY_B = randomBytes(32).toString("base64");
+const SECRET = JSON.stringify({ kind: "Secret", metadata: { name: "s" }, data: { password: "aHVudGVyMg==" } });
+
+function provider(type: string, keys: readonly [string, string][]): string {
+  return `      - ${type}:\n          keys:\n${keys.map(([name, secret]) => `            - name: ${name}\n              secret: ${secret}\n`).join("")}`;
+}
+
+/** Writes an EncryptionConfiguration for `resources` with the given provider YAML blocks and loads it. */
+function config(providers: readonly string[], options: { resources?: string; kmsStatusTtlMs?: number; profile?: typeof ORCH_PROFILE } = {}): EncryptionConfig {
+  const path = join(dir, `config-${files++}.yaml`);
+  const group = options.profile === KUBERNETES_PROFILE ? "k8s.io" : "orch.io";
+  writeFileSync(
+    path,
+    `apiVersion: apiserver.config.${group}/v1\nkind: EncryptionConfiguration\nresources:\n  - resources: [${options.resources ?? "secrets"}]\n    providers:\n${providers.join("")}`,
+  );
+  const loaded = loadEncryptionConfig(path, options.profile ?? ORCH_PROFILE, { kmsStatusTtlMs: options.kmsStatusTtlMs });
+  opened.push(loaded);
+  return loaded;
+}
+
+const IDENTITY = "      - identity: {}\n";
+
+async function rawValue(inner: MemoryStorage, key: string): Promise<string> {
+  return (await inner.get(key)).value;
+}
+
+describe("EncryptingStorage", () => {
+  for (const [type, keyBytes] of [
+    ["aescbc", 32],
+    ["aescbc", 16],
+    ["aesgcm", 32],
+    ["aesgcm", 24],
+    ["secretbox", 32],
+  ] as const) {
+    test(`${type} (${keyBytes}-byte key) stores ciphertext under its prefix and reads the plain text back`, async () => {
+      const inner = new MemoryStorage();
+      const storage = new EncryptingStorage(inner, config([provider(type, [["k1", randomBytes(keyBytes).toString("base64")]])]));
+      await storage.create("/core/secrets/default/s", SECRET);
+      const raw = await rawValue(inner, "/core/secrets/default/s");
+      assert.ok(raw.startsWith(`orch:enc:${type}:v1:k1:`), raw.slice(0, 40));
+      assert.ok(!raw.includes("aHVudGVyMg=="), "the secret's data is not in the stored bytes");
+      assert.equal((await storage.get("/core/secrets/default/s")).value, SECRET);
+      assert.deepEqual(
+        (await storage.list("/core/secrets/")).items.map((item) => item.value),
+        [SECRET],
+      );
+    });
+  }
+
+  test("resources the configuration does not name are stored as plain text", async () => {
+    const inner = new MemoryStorage();
+    const storage = new EncryptingStorage(inner, config([provider("aesgcm", [["k1", KEY_A]])]));
+    await storage.create("/core/configmaps/default/c", "{}");
+    assert.equal(await rawValue(inner, "/core/configmaps/default/c"), "{}");
+  });
+
+  test("resource patterns: resource.group, *.group, *. (core) and *.* match the storage key's group and resource", async () => {
+    const cases: [string, string, boolean][] = [
+      ["deployments.apps", "/apps/deployments/default/d", true],
+      ["deployments.apps", "/apps/replicasets/default/r", false],
+      ["*.apps", "/apps/replicasets/default/r", true],
+      ["*.", "/core/configmaps/default/c", true],
+      ["*.", "/apps/deployments/default/d", false],
+      ["*.*", "/rbac.authorization.orch.io/roles/default/r", true],
+      ["secrets", "/core/secrets/default/s", true],
+    ];
+    for (const [pattern, key, encrypted] of cases) {
+      const loaded = config([provider("aesgcm", [["k1", KEY_A]])], { resources: `'${pattern}'` });
+      assert.equal(loaded.chainFor(key) !== undefined, encrypted, `${pattern} vs ${key}`);
+    }
+  });
+
+  test("the kubernetes profile writes k8s:enc: and reads its own group's configuration", async () => {
+    const inner = new MemoryStorage();
+    const storage = new EncryptingStorage(inner, config([provider("aescbc", [["k1", KEY_A]])], { profile: KUBERNETES_PROFILE }));
+    await storage.create("/core/secrets/default/s", SECRET);
+    assert.ok((await rawValue(inner, "/core/secrets/default/s")).startsWith("k8s:enc:aescbc:v1:k1:"));
+  });
+
+  test("aesgcm authenticates the key: a value copied under another key does not decrypt (500-class error, not wrong data)", async () => {
+    const inner = new MemoryStorage();
+    const storage = new EncryptingStorage(inner, config([provider("aesgcm", [["k1", KEY_A]])]));
+    await storage.create("/core/secrets/default/a", SECRET);
+    await inner.create("/core/secrets/default/b", await rawValue(inner, "/core/secrets/default/a"));
+    await assert.rejects(storage.get("/core/secrets/default/b"), /failed to decrypt the stored value of \/core\/secrets\/default\/b/);
+  });
+
+  test("a value cannot be read without its key: wrong key, missing provider, plain text without identity", async () => {
+    const inner = new MemoryStorage();
+    const writer = new EncryptingStorage(inner, config([provider("aescbc", [["k1", KEY_A]])]));
+    await writer.create("/core/secrets/default/s", SECRET);
+    await inner.create("/core/secrets/default/plain", SECRET);
+    const wrongKey = new EncryptingStorage(inner, config([provider("aescbc", [["k1", KEY_B]])]));
+    await assert.rejects(wrongKey.get("/core/secrets/default/s"), /failed to decrypt/);
+    const otherProvider = new EncryptingStorage(inner, config([provider("secretbox", [["k1", KEY_A]]), IDENTITY]));
+    await assert.rejects(otherProvider.get("/core/secrets/default/s"), /no configured provider can read .* \(written by orch:enc:aescbc:v1:k1:\)/);
+    await assert.rejects(writer.get("/core/secrets/default/plain"), /not encrypted and the identity provider is not configured/);
+    assert.equal((await otherProvider.get("/core/secrets/default/plain")).value, SECRET);
+  });
+
+  test("an unchanged update writes nothing; a stale one (older key first) is re-encrypted and written", async () => {
+    const inner = new MemoryStorage();
+    const old = new EncryptingStorage(inner, config([provider("aescbc", [["old", KEY_A]])]));
+    const revision = await old.create("/core/secrets/default/s", SECRET);
+    const unchanged = await old.guaranteedUpdate("/core/secrets/default/s", (current) => current?.value ?? "");
+    assert.equal(unchanged.revision, revision);
+    assert.equal(inner.currentRevision(), revision);
+    // Rotation, step 1: the new key first, the old one still readable.
+    const rotated = new EncryptingStorage(
+      inner,
+      config([
+        provider("aescbc", [
+          ["new", KEY_B],
+          ["old", KEY_A],
+        ]),
+      ]),
+    );
+    assert.equal((await rotated.get("/core/secrets/default/s")).value, SECRET);
+    const rewritten = await rotated.guaranteedUpdate("/core/secrets/default/s", (current) => current?.value ?? "");
+    assert.equal(rewritten.revision, revision + 1);
+    assert.equal(rewritten.value?.value, SECRET);
+    assert.ok((await rawValue(inner, "/core/secrets/default/s")).startsWith("orch:enc:aescbc:v1:new:"));
+    // Step 2: the old key dropped; the value still reads.
+    const newOnly = new EncryptingStorage(inner, config([provider("aescbc", [["new", KEY_B]])]));
+    assert.equal((await newOnly.get("/core/secrets/default/s")).value, SECRET);
+  });
+
+  test("rewriteAll moves plain and old-key values to the first provider and leaves current ones alone", async () => {
+    const inner = new MemoryStorage();
+    await inner.create("/core/secrets/a/plain", SECRET);
+    const old = new EncryptingStorage(inner, config([provider("aesgcm", [["old", KEY_A]]), IDENTITY]));
+    await old.create("/core/secrets/b/old", SECRET);
+    const current = new EncryptingStorage(inner, config([provider("secretbox", [["now", KEY_B]]), provider("aesgcm", [["old", KEY_A]]), IDENTITY]));
+    await current.create("/core/secrets/c/current", SECRET);
+    const report = await rewriteAll(current, ["/core/secrets/"], 2);
+    assert.deepEqual(report, { visited: 3, rewritten: 2 });
+    for (const key of ["/core/secrets/a/plain", "/core/secrets/b/old", "/core/secrets/c/current"]) {
+      assert.ok((await rawValue(inner, key)).startsWith("orch:enc:secretbox:v1:now:"), key);
+    }
+    const strict = new EncryptingStorage(inner, config([provider("secretbox", [["now", KEY_B]])]));
+    assert.equal((await strict.list("/core/secrets/")).items.length, 3);
+  });
+
+  test("watch events carry the decrypted value and previous value", async () => {
+    const inner = new MemoryStorage();
+    const storage = new EncryptingStorage(inner, config([provider("aesgcm", [["k1", KEY_A]])]));
+    const stop = new AbortController();
+    const events = storage.watch("/core/secrets/", 0, stop.signal)[Symbol.asyncIterator]();
+    await storage.create("/core/secrets/default/s", SECRET);
+    await storage.guaranteedUpdate("/core/secrets/default/s", () => "{}");
+    const first = await events.next();
+    const second = await events.next();
+    stop.abort();
+    assert.equal(first.value?.value, SECRET);
+    assert.equal(second.value?.value, "{}");
+    assert.equal(second.value?.previous, SECRET);
+  });
+});
+
+describe("loadEncryptionConfig()", () => {
+  const cases: [string, string, RegExp][] = [
+    [
+      "wrong group",
+      "apiVersion: apiserver.config.k8s.io/v1\nkind: EncryptionConfiguration\nresources: []\n",
+      /must be apiserver.config.orch.io\/v1 EncryptionConfiguration/,
+    ],
+    ["no resources", "apiVersion: apiserver.config.orch.io/v1\nkind: EncryptionConfiguration\nresources: []\n", /resources: Required value/],
+    [
+      "two types in one provider",
+      `resources: [secrets]\n    providers:\n      - identity: {}\n        aescbc: {keys: [{name: a, secret: ${KEY_A}}]}\n`,
+      /exactly one provider type/,
+    ],
+    [
+      "short AES key",
+      `resources: [secrets]\n    providers:\n      - aescbc: {keys: [{name: a, secret: ${randomBytes(10).toString("base64")}}]}\n`,
+      /keys\[0\]\.secret: Invalid value: REDACTED: an AES key must be 16, 24 or 32 bytes/,
+    ],
+    [
+      "short secretbox key",
+      `resources: [secrets]\n    providers:\n      - secretbox: {keys: [{name: a, secret: ${randomBytes(16).toString("base64")}}]}\n`,
+      /secretbox key must be 32 bytes/,
+    ],
+    [
+      "duplicate key names",
+      `resources: [secrets]\n    providers:\n      - aesgcm: {keys: [{name: a, secret: ${KEY_A}}, {name: a, secret: ${KEY_B}}]}\n`,
+      /keys\[1\]\.name: Duplicate value/,
+    ],
+    ["kms v1", "resources: [secrets]\n    providers:\n      - kms: {name: p, endpoint: 'unix:///tmp/x.sock'}\n", /kms\.apiVersion: Unsupported value: "v1"/],
+    [
+      "kms over tcp",
+      "resources: [secrets]\n    providers:\n      - kms: {apiVersion: v2, name: p, endpoint: 'tcp://127.0.0.1:1'}\n",
+      /kms\.endpoint: Invalid value/,
+    ],
+    ["unknown provider", "resources: [secrets]\n    providers:\n      - rot13: {}\n", /rot13: Unsupported value/],
+    ["bad resource", "resources: ['Secrets/x']\n    providers:\n      - identity: {}\n", /resources\[0\]: Invalid value/],
+  ];
+  for (const [name, body, message] of cases) {
+    test(`refuses ${name}`, () => {
+      const path = join(dir, `bad-${files++}.yaml`);
+      writeFileSync(
+        path,
+        body.startsWith("apiVersion") ? body : `apiVersion: apiserver.config.orch.io/v1\nkind: EncryptionConfiguration\nresources:\n  - ${body}`,
+      );
+      assert.throws(
+        () => loadEncryptionConfig(path, ORCH_PROFILE),
+        (error: unknown) => error instanceof EncryptionConfigError && message.test(error.message),
+      );
+    });
+  }
+});
+
+describe("KMS v2", () => {
+  test("envelope-encrypts through a loopback plugin on a unix socket, reuses the data key, and rotates it with the plugin's key id", async () => {
+    const plugin = await startKmsPlugin(join(dir, "kms.sock"));
+    try {
+      const kms = `      - kms:\n          apiVersion: v2\n          name: test-kms\n          endpoint: ${plugin.endpoint}\n          timeout: 2s\n`;
+      const inner = new MemoryStorage();
+      const storage = new EncryptingStorage(inner, config([kms], { kmsStatusTtlMs: 0 }));
+      await storage.create("/core/secrets/default/a", SECRET);
+      await storage.create("/core/secrets/default/b", SECRET);
+      const raw = await rawValue(inner, "/core/secrets/default/a");
+      assert.ok(raw.startsWith("orch:enc:kms:v2:test-kms:"), raw.slice(0, 40));
+      assert.ok(!raw.includes("aHVudGVyMg=="));
+      assert.equal(plugin.calls.encrypt, 1, "one data key for both writes");
+      assert.equal((await storage.get("/core/secrets/default/a")).value, SECRET);
+
+      plugin.rotate("key-2");
+      const rewritten = await rewriteAll(storage, ["/core/secrets/"]);
+      assert.deepEqual(rewritten, { visited: 2, rewritten: 2 });
+      assert.equal(plugin.calls.encrypt, 2, "a new data key for the new key id");
+      // A fresh server process (empty DEK cache) decrypts through the plugin.
+      const fresh = new EncryptingStorage(inner, config([kms]));
+      assert.equal((await fresh.get("/core/secrets/default/b")).value, SECRET);
+      assert.ok(plugin.calls.decrypt >= 1);
+      assert.equal((await rewriteAll(fresh, ["/core/secrets/"])).rewritten, 0);
+
+      const health = config([kms]).kmsProviders[0];
+      await health?.checkHealth();
+      plugin.setHealthy(false);
+      await assert.rejects(health?.checkHealth() ?? Promise.resolve(), /unhealthy/);
+    } finally {
+      await plugin.stop();
+    }
+  });
+});
