@@ -180,6 +180,7 @@ export function composeApiServer(options: ComposeOptions): ApiServer {
       authorizer: authorization.authorizer,
       settings: config.admission,
       now: Date.now,
+      feed: (group, version, plural) => registry.feed(group, version, plural),
       resourceOfKind: (apiVersion, kind) => {
         const store = registry.stores.find((candidate) => apiVersionOf(candidate.definition) === apiVersion && candidate.definition.kind === kind);
         return store === undefined ? undefined : { group: store.definition.group, plural: store.definition.plural, namespaced: store.namespaced };

@@ -155,6 +155,7 @@ describe("optional and remaining default admission plugins (table)", () => {
         "RuntimeClass",
         "ServiceAccount",
         "TaintNodesByCondition",
+        "ValidatingAdmissionPolicy",
         "ValidatingAdmissionWebhook",
       ],
     );
