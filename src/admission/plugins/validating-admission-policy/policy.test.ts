@@ -193,6 +193,26 @@ describe("ValidatingAdmissionPolicy (in process)", () => {
     );
   });
 
+  it("type checking: the status controller records expressions that do not compile", async () => {
+    await create(
+      server,
+      `${GROUP}/validatingadmissionpolicies`,
+      policy("typos", { validations: [{ expression: "object.spec.replicas < 'x' +" }, { expression: "true", messageExpression: "nope" }] }),
+    );
+    let status: Record<string, unknown> = {};
+    for (let attempt = 0; attempt < 100 && status["typeChecking"] === undefined; attempt++) {
+      await sleep(10);
+      status = ((await server.call("GET", `${GROUP}/validatingadmissionpolicies/typos`)).json["status"] ?? {}) as Record<string, unknown>;
+    }
+    assert.equal(status["observedGeneration"], 1);
+    const warnings = (status["typeChecking"] as { expressionWarnings: { fieldRef: string; warning: string }[] }).expressionWarnings;
+    assert.deepEqual(
+      warnings.map((warning) => warning.fieldRef),
+      ["spec.validations[0].expression", "spec.validations[1].messageExpression"],
+    );
+    assert.match(warnings[0]?.warning ?? "", /^ERROR: <input>:1:\d+: /);
+  });
+
   it("serves both kinds with kube's table columns", async () => {
     const table = await server.call("GET", `${GROUP}/validatingadmissionpolicies`, { headers: { accept: "application/json;as=Table;v=v1;g=meta.k8s.io" } });
     assert.equal(table.status, 200, table.text);
