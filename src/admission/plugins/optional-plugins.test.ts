@@ -154,6 +154,7 @@ describe("optional and remaining default admission plugins (table)", () => {
         "ResourceQuota",
         "RuntimeClass",
         "ServiceAccount",
+        "StorageObjectInUseProtection",
         "TaintNodesByCondition",
         "ValidatingAdmissionPolicy",
         "ValidatingAdmissionWebhook",

@@ -62,6 +62,8 @@ export function typeCheckingController(options: TypeCheckingControllerOptions): 
       const generation = policy.metadata.generation ?? 0;
       if (status["observedGeneration"] === generation && status["typeChecking"] !== undefined) continue;
       const warnings = typeCheckPolicy(policy);
+      // A clean policy is left alone (kube writes `typeChecking: {}`): a write here would race every client's update of a new policy.
+      if (warnings.length === 0 && status["typeChecking"] === undefined) continue;
       const typeChecking = warnings.length === 0 ? {} : { expressionWarnings: warnings };
       try {
         await client.updateSubresource(policies, "", policy.metadata.name ?? "", "status", {
