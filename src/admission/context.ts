@@ -1,6 +1,7 @@
 import type { ApiClient } from "../api/client.js";
 import type { AdmissionNames, Profile } from "../api/profile.js";
 import type { Authorizer } from "../authz/authorizer.js";
+import type { ObjectFeed } from "../authz/feed.js";
 import type { AdmissionPlugin } from "./interface.js";
 
 /** Flags that tune built-in plugins. */
@@ -26,6 +27,8 @@ export interface PluginContext {
   readonly resourceOfKind: (apiVersion: string, kind: string) => { readonly group: string; readonly plural: string; readonly namespaced: boolean } | undefined;
   /** Milliseconds since the epoch (injected in tests). */
   readonly now: () => number;
+  /** A live view of a served resource from the watch cache (ValidatingAdmissionPolicy reads its policies so). */
+  readonly feed?: (group: string, version: string, plural: string) => ObjectFeed;
 }
 
 /**

@@ -14,6 +14,7 @@ import { rbacNames } from "../authz/rbac/bootstrap-policy.js";
 import { allocationRepairController } from "../controllers/allocation-repair/allocation-repair-controller.js";
 import { storageProtectionController } from "../controllers/storage-protection/storage-protection-controller.js";
 import { apiServerServiceController } from "../controllers/apiserver-service/apiserver-service-controller.js";
+import { typeCheckingController } from "../controllers/admission-policy-status/type-checking-controller.js";
 import { aggregationController } from "../controllers/clusterrole-aggregation/aggregation-controller.js";
 import type { Controller } from "../controllers/controller.js";
 import { namespaceController } from "../controllers/namespace/namespace-controller.js";
@@ -203,6 +204,7 @@ export function composeApiServer(options: ComposeOptions): ApiServer {
       authorizer: authorization.authorizer,
       settings: config.admission,
       now: Date.now,
+      feed: (group, version, plural) => registry.feed(group, version, plural),
       resourceOfKind: (apiVersion, kind) => {
         const store = registry.stores.find((candidate) => apiVersionOf(candidate.definition) === apiVersion && candidate.definition.kind === kind);
         return store === undefined ? undefined : { group: store.definition.group, plural: store.definition.plural, namespaced: store.namespaced };
@@ -242,6 +244,11 @@ export function composeApiServer(options: ComposeOptions): ApiServer {
     quotaController({ client, ledger, onError: (error) => logger.error("resourcequota controller", errorFields(error)) }),
     namespaceController({ client, finalizer: profile.namespaceFinalizer, onError: (error) => logger.error("namespace controller", errorFields(error)) }),
     aggregationController({ client, group: rbacNames(profile).group, onError: (error) => logger.error("clusterrole aggregation", errorFields(error)) }),
+    typeCheckingController({
+      client,
+      group: apiGroup(profile, "admissionregistration"),
+      onError: (error) => logger.error("validatingadmissionpolicy status", errorFields(error)),
+    }),
     apiServerServiceController({
       client,
       name: profile.serverServiceName,

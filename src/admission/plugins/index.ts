@@ -20,6 +20,7 @@ import { priority } from "./priority.js";
 import { resourceQuota } from "./resource-quota.js";
 import { serviceAccount } from "./service-account.js";
 import { QuotaLedger } from "./quota-usage.js";
+import { validatingAdmissionPolicy } from "./validating-admission-policy/index.js";
 
 export { QuotaLedger } from "./quota-usage.js";
 export { recalculateUsage } from "./quota-recalculate.js";
@@ -64,6 +65,7 @@ export function builtinPlugins(ledger: QuotaLedger = new QuotaLedger()): readonl
     { name: "DenyServiceExternalIPs", defaultOn: false, create: denyServiceExternalIPs },
     { name: "MutatingAdmissionWebhook", defaultOn: true },
     { name: "ValidatingAdmissionWebhook", defaultOn: true },
+    { name: "ValidatingAdmissionPolicy", defaultOn: true, create: validatingAdmissionPolicy },
     { name: "ResourceQuota", defaultOn: true, create: (context) => resourceQuota(context, ledger) },
   ];
 }

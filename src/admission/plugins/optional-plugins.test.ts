@@ -156,6 +156,7 @@ describe("optional and remaining default admission plugins (table)", () => {
         "ServiceAccount",
         "StorageObjectInUseProtection",
         "TaintNodesByCondition",
+        "ValidatingAdmissionPolicy",
         "ValidatingAdmissionWebhook",
       ],
     );

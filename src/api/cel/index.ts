@@ -2,7 +2,7 @@
  * The shared CEL environment (one for CRD validation rules, webhook match conditions and
  * ValidatingAdmissionPolicy). Entry points:
  *
- * - CRD validation (`x-kubernetes-validations`):
+ * - CRD validation rules (the `RULES_EXTENSION` of JSONSchemaProps):
  *   - `checkSchemaRules(schema, basePath)` at CRD create/update: compile errors, result types,
  *     static cost limits (per rule and per CRD), `reason`/`message`/`fieldPath`/`optionalOldSelf`
  *     checks. Returns `FieldError[]` with kube's paths and messages.
@@ -38,5 +38,5 @@ export {
   schemaOf,
 } from "./cost.js";
 export type { AuthorizationAnswer, AuthorizationCheck, AuthorizationQuestion } from "./libraries/authorizer.js";
-export type { CelSchema, ValidationRule } from "./schema.js";
+export { type CelSchema, RULES_EXTENSION, rulesOf, SCHEMA_EXTENSION_PREFIX, type ValidationRule } from "./schema.js";
 export { fromCel, toCel } from "./values.js";

@@ -1,5 +1,5 @@
 /**
- * CRD create/update checks of `x-kubernetes-validations`: every rule compiles to a bool, every
+ * CRD create/update checks of validation rules (`RULES_EXTENSION`): every rule compiles to a bool, every
  * messageExpression to a string, the static cost of each rule and of the whole schema stays under
  * kube's limits, and `reason`, `message`, `fieldPath` and `optionalOldSelf` are well formed.
  */
@@ -7,7 +7,7 @@ import type { FieldError } from "../errors.js";
 import { compile, type Program } from "./environment.js";
 import { STATIC_ESTIMATED_COST_LIMIT, STATIC_ESTIMATED_CRD_COST_LIMIT, estimateCost } from "./cost.js";
 import { RULE_VARIABLES, childNodes, referencesOldSelf, resolveFieldPath } from "./rules-shared.js";
-import type { CelSchema, ValidationRule } from "./schema.js";
+import { type CelSchema, RULES_EXTENSION, rulesOf, type ValidationRule } from "./schema.js";
 
 const REASONS = ["FieldValueInvalid", "FieldValueForbidden", "FieldValueRequired", "FieldValueDuplicate"];
 const COST_HINT = "(try simplifying the rule, or adding maxItems, maxProperties, and maxLength where arrays, maps, and strings are declared)";
@@ -25,8 +25,8 @@ export function checkSchemaRules(schema: CelSchema, basePath: string): FieldErro
   const errors: FieldError[] = [];
   let total = 0;
   const visit = (node: CelSchema, path: string, multiplier: number): void => {
-    for (const [index, rule] of (node["x-kubernetes-validations"] ?? []).entries()) {
-      const rulePath = `${path}.x-kubernetes-validations[${index}]`;
+    for (const [index, rule] of rulesOf(node).entries()) {
+      const rulePath = `${path}.${RULES_EXTENSION}[${index}]`;
       const program = checkRule(rule, node, rulePath, errors);
       if (program === undefined) continue;
       const cost = estimateCost(program.ast, { self: node, oldSelf: node });
@@ -46,7 +46,7 @@ export function checkSchemaRules(schema: CelSchema, basePath: string): FieldErro
     errors.push({
       type: "FieldValueForbidden",
       field: basePath,
-      message: `Forbidden: x-kubernetes-validations estimated rule cost total for entire OpenAPIv3 schema exceeds budget by factor of ${factor(total, STATIC_ESTIMATED_CRD_COST_LIMIT)} ${COST_HINT}`,
+      message: `Forbidden: ${RULES_EXTENSION} estimated rule cost total for entire OpenAPIv3 schema exceeds budget by factor of ${factor(total, STATIC_ESTIMATED_CRD_COST_LIMIT)} ${COST_HINT}`,
     });
   }
   return errors;

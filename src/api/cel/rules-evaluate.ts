@@ -1,5 +1,5 @@
 /**
- * Evaluation of `x-kubernetes-validations` on a custom object. Walks schema and value together;
+ * Evaluation of validation rules (`RULES_EXTENSION`) on a custom object. Walks schema and value together;
  * at each node that has rules and a non-null value it runs them with `self` (and `oldSelf`, the
  * correlated old value, for transition rules). Ratcheting as in kube 1.30: a node whose value
  * equals its correlated old value is not re-validated, nor is anything below it. Old values
@@ -11,7 +11,7 @@ import type { FieldError } from "../errors.js";
 import { PER_CALL_LIMIT, RUNTIME_COST_BUDGET, estimateCost, schemaOf } from "./cost.js";
 import { compile, type Program } from "./environment.js";
 import { RULE_VARIABLES, referencesOldSelf, resolveFieldPath } from "./rules-shared.js";
-import type { CelSchema, ValidationRule } from "./schema.js";
+import { type CelSchema, extensionOf, rulesOf, type ValidationRule } from "./schema.js";
 import { toCel } from "./values.js";
 
 /** Options of `validateWithRules`. */
@@ -51,8 +51,8 @@ function join(path: string, segment: string): string {
 async function visit(schema: CelSchema, value: unknown, old: Old, path: string, state: Walk): Promise<void> {
   if (state.stopped || value === null || value === undefined) return;
   if (state.ratcheting && old !== ABSENT && deepEqual(value, old)) return;
-  const rules = schema["x-kubernetes-validations"];
-  if (rules !== undefined && rules.length > 0) {
+  const rules = rulesOf(schema);
+  if (rules.length > 0) {
     for (const rule of rules) {
       await runRule(rule, schema, value, old, path, state);
       if (state.stopped) return;
@@ -77,8 +77,9 @@ async function visit(schema: CelSchema, value: unknown, old: Old, path: string, 
 
 function correlateList(schema: CelSchema, value: readonly unknown[], old: Old): Old[] {
   if (!Array.isArray(old)) return value.map(() => ABSENT);
-  const type = schema["x-kubernetes-list-type"];
-  const keys = schema["x-kubernetes-list-map-keys"] ?? [];
+  const type = extensionOf(schema, "list-type");
+  const listed = extensionOf(schema, "list-map-keys");
+  const keys: readonly string[] = Array.isArray(listed) ? listed.filter((key): key is string => typeof key === "string") : [];
   const identity = (item: unknown): string | undefined => {
     if (type === "set") return stableJson(item);
     if (type === "map" && item !== null && typeof item === "object") return stableJson(keys.map((key) => (item as Record<string, unknown>)[key]));

@@ -2,7 +2,7 @@
 import type { ASTNode } from "@marcbachmann/cel-js";
 import type { Program, VariableSet } from "./environment.js";
 import { MAX_REQUEST_SIZE_BYTES, maxSize } from "./cost.js";
-import type { CelSchema } from "./schema.js";
+import { type CelSchema, extensionOf } from "./schema.js";
 
 /** CRD rules see `self` and `oldSelf`. */
 export const RULE_VARIABLES: VariableSet = { name: "crd-rule", variables: ["self", "oldSelf"] };
@@ -47,7 +47,7 @@ export function resolveFieldPath(schema: CelSchema, fieldPath: string): string |
     if (match === null || node === undefined) return undefined;
     const name = match[1] ?? (match[2] ?? "").replace(/\\(.)/g, "$1");
     const next: CelSchema | undefined = node.properties?.[name] ?? (typeof node.additionalProperties === "object" ? node.additionalProperties : undefined);
-    if (next === undefined && node["x-kubernetes-preserve-unknown-fields"] !== true) return undefined;
+    if (next === undefined && extensionOf(node, "preserve-unknown-fields") !== true) return undefined;
     node = next;
     out += match[1] !== undefined ? `.${name}` : `[${name}]`;
     at = pattern.lastIndex;

@@ -1,7 +1,25 @@
 /**
  * The part of an OpenAPI v3 / JSONSchemaProps schema that CEL reads: types for value conversion,
- * sizes for cost estimation, and the `x-kubernetes-*` extensions that steer validation rules.
+ * sizes for cost estimation, and kube's schema extensions that steer validation rules (read by
+ * their JSONSchemaProps names, which CRDs use in both profiles; the prefix comes from the profile).
  */
+import { KUBERNETES_PROFILE } from "../profile.js";
+
+/** The prefix of JSONSchemaProps extensions (`<prefix>validations`, `<prefix>list-type`, …). */
+export const SCHEMA_EXTENSION_PREFIX = KUBERNETES_PROFILE.openApiExtensionPrefixes[0] ?? "";
+/** The extension holding validation rules. */
+export const RULES_EXTENSION = `${SCHEMA_EXTENSION_PREFIX}validations`;
+
+/** A schema extension's value by its name without the prefix (`list-type`, `preserve-unknown-fields`). */
+export function extensionOf(schema: CelSchema, name: string): unknown {
+  return schema[`${SCHEMA_EXTENSION_PREFIX}${name}`];
+}
+
+/** The validation rules of one schema node (empty when none). */
+export function rulesOf(schema: CelSchema): readonly ValidationRule[] {
+  const rules = schema[RULES_EXTENSION];
+  return Array.isArray(rules) ? (rules as ValidationRule[]) : [];
+}
 export interface CelSchema {
   readonly type?: string;
   readonly format?: string;
@@ -14,15 +32,11 @@ export interface CelSchema {
   readonly maxProperties?: number;
   readonly enum?: readonly unknown[];
   readonly nullable?: boolean;
-  readonly "x-kubernetes-validations"?: readonly ValidationRule[];
-  readonly "x-kubernetes-preserve-unknown-fields"?: boolean;
-  readonly "x-kubernetes-int-or-string"?: boolean;
-  readonly "x-kubernetes-embedded-resource"?: boolean;
-  readonly "x-kubernetes-list-type"?: string;
-  readonly "x-kubernetes-list-map-keys"?: readonly string[];
+  /** Extensions by their full names (see `extensionOf`, `rulesOf`). */
+  readonly [extension: string]: unknown;
 }
 
-/** One `x-kubernetes-validations` entry (apiextensions v1 ValidationRule). */
+/** One validation rule (apiextensions v1 ValidationRule). */
 export interface ValidationRule {
   readonly rule: string;
   readonly message?: string;

@@ -53,7 +53,35 @@ const WEBHOOK_COLUMNS: readonly ColumnSpec[] = [
   AGE,
 ];
 
-export const ADMISSION_TABLES: KindTables = { MutatingWebhookConfiguration: WEBHOOK_COLUMNS, ValidatingWebhookConfiguration: WEBHOOK_COLUMNS };
+/** `apiVersion/kind` of a policy's parameters, `<unset>` without. */
+function paramKind(policy: ApiObject): string {
+  const kind = record(spec(policy)["paramKind"]);
+  return str(kind["kind"]) === "" ? "<unset>" : `${str(kind["apiVersion"])}/${str(kind["kind"])}`;
+}
+
+/** `namespace/name` of a binding's parameter (`*` for any namespace), `<unset>` without. */
+function paramRef(binding: ApiObject): string {
+  if (!present(spec(binding)["paramRef"])) return "<unset>";
+  const ref = record(spec(binding)["paramRef"]);
+  return `${str(ref["namespace"]) || "*"}/${str(ref["name"]) || "*"}`;
+}
+
+export const ADMISSION_TABLES: KindTables = {
+  MutatingWebhookConfiguration: WEBHOOK_COLUMNS,
+  ValidatingWebhookConfiguration: WEBHOOK_COLUMNS,
+  ValidatingAdmissionPolicy: [
+    NAME,
+    integer("Validations", "Number of validations.", (object) => list(spec(object)["validations"]).length),
+    text("ParamKind", "The kind of the parameters, as apiVersion/kind.", paramKind),
+    AGE,
+  ],
+  ValidatingAdmissionPolicyBinding: [
+    NAME,
+    text("PolicyName", "The bound policy.", (object) => str(spec(object)["policyName"])),
+    text("ParamRef", "The parameter resource, as namespace/name.", paramRef),
+    AGE,
+  ],
+};
 
 /**
  * A Limited level's shares, and its queuing numbers when it queues; `<none>` for what the level

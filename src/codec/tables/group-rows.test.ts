@@ -439,6 +439,20 @@ const CONTROL: readonly RowCase[] = [
   },
   { group: "admissionregistration", kind: "ValidatingWebhookConfiguration", title: "no webhooks", object: object("none"), cells: ["none", 0, "60m"] },
   {
+    group: "admissionregistration",
+    kind: "ValidatingAdmissionPolicy",
+    title: "with params",
+    object: object("p", { spec: { validations: [{ expression: "true" }], paramKind: { apiVersion: "v1", kind: "ConfigMap" } } }),
+    cells: ["p", 1, "v1/ConfigMap", "60m"],
+  },
+  {
+    group: "admissionregistration",
+    kind: "ValidatingAdmissionPolicyBinding",
+    title: "param by name",
+    object: object("b", { spec: { policyName: "p", paramRef: { name: "limits", namespace: "params" } } }),
+    cells: ["b", "p", "params/limits", "60m"],
+  },
+  {
     group: "flowcontrol.apiserver",
     kind: "FlowSchema",
     title: "level, precedence, distinguisher, the Dangling condition",

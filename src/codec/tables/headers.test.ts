@@ -84,6 +84,8 @@ const HEADERS: Readonly<Record<string, readonly string[]>> = {
   "certificates/CertificateSigningRequest": ["Name@name", "Age", "SignerName", "Requestor", "RequestedDuration", "Condition"],
   "admissionregistration/MutatingWebhookConfiguration": ["Name@name", "Webhooks:integer", "Age"],
   "admissionregistration/ValidatingWebhookConfiguration": ["Name@name", "Webhooks:integer", "Age"],
+  "admissionregistration/ValidatingAdmissionPolicy": ["Name@name", "Validations:integer", "ParamKind", "Age"],
+  "admissionregistration/ValidatingAdmissionPolicyBinding": ["Name@name", "PolicyName", "ParamRef", "Age"],
   "flowcontrol.apiserver/FlowSchema": ["Name@name", "PriorityLevel", "MatchingPrecedence", "DistinguisherMethod", "Age", "MissingPL"],
   "flowcontrol.apiserver/PriorityLevelConfiguration": ["Name@name", "Type", "NominalConcurrencyShares", "Queues", "HandSize", "QueueLengthLimit", "Age"],
 };

@@ -313,6 +313,25 @@ export function catalogueResources(profile: Profile): ResourceDefinition[] {
         stored(admission, "v1", "validatingwebhookconfigurations"),
       ),
     }),
+    // CEL admission policies (v1, GA in 1.30; kube serves v1beta1/v1alpha1 only when enabled by --runtime-config)
+    defineResource({
+      group: admission,
+      version: "v1",
+      kind: "ValidatingAdmissionPolicy",
+      plural: "validatingadmissionpolicies",
+      scope: "Cluster",
+      categories: ["api-extensions"],
+      subresources: ["status"],
+      hasGeneration: true,
+    }),
+    defineResource({
+      group: admission,
+      version: "v1",
+      kind: "ValidatingAdmissionPolicyBinding",
+      plural: "validatingadmissionpolicybindings",
+      scope: "Cluster",
+      categories: ["api-extensions"],
+    }),
     // API extensions: stored and validated; serving custom resources is a later issue
     defineResource({
       group: apiextensions,

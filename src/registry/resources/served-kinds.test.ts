@@ -129,6 +129,16 @@ function minimalObjects(profile: Profile): Map<string, Json> {
       `${g("admissionregistration")}/v1beta1/ValidatingWebhookConfiguration`,
       { webhooks: [{ name: "old.validate.example.com", clientConfig: { service: { namespace: "default", name: "hook" } } }] },
     ],
+    [
+      `${g("admissionregistration")}/v1/ValidatingAdmissionPolicy`,
+      {
+        spec: {
+          matchConstraints: { resourceRules: [{ apiGroups: ["apps"], apiVersions: ["v1"], operations: ["CREATE"], resources: ["deployments"] }] },
+          validations: [{ expression: "object.spec.replicas <= 5" }],
+        },
+      },
+    ],
+    [`${g("admissionregistration")}/v1/ValidatingAdmissionPolicyBinding`, { spec: { policyName: "no-such-policy", validationActions: ["Deny"] } }],
     [`${g("flowcontrol.apiserver")}/v1/FlowSchema`, { spec: { priorityLevelConfiguration: { name: "global-default" }, matchingPrecedence: 500 } }],
     [
       `${g("flowcontrol.apiserver")}/v1/PriorityLevelConfiguration`,

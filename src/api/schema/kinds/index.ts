@@ -1,4 +1,5 @@
 import type { SchemaNode } from "../node.js";
+import { ADMISSION_POLICY_DEFINITIONS, ADMISSION_POLICY_KINDS } from "./admission-policy.js";
 import { ADMISSIONREGISTRATION_DEFINITIONS, ADMISSIONREGISTRATION_KINDS } from "./admissionregistration.js";
 import { APIEXTENSIONS_KINDS, apiextensionsDefinitions } from "./apiextensions.js";
 import { APPS_DEFINITIONS, APPS_KINDS } from "./apps.js";
@@ -39,6 +40,7 @@ export function builtinDefinitions(extensionPrefixes: readonly string[]): Map<st
       ...RBAC_DEFINITIONS,
       ...CERTIFICATES_DEFINITIONS,
       ...ADMISSIONREGISTRATION_DEFINITIONS,
+      ...ADMISSION_POLICY_DEFINITIONS,
       ...apiextensionsDefinitions(extensionPrefixes),
       ...FLOWCONTROL_DEFINITIONS,
       ...AUTH_DEFINITIONS,
@@ -60,6 +62,7 @@ export const BUILTIN_KINDS: readonly KindDeclaration[] = [
   ...RBAC_KINDS,
   ...CERTIFICATES_KINDS,
   ...ADMISSIONREGISTRATION_KINDS,
+  ...ADMISSION_POLICY_KINDS,
   ...APIEXTENSIONS_KINDS,
   ...FLOWCONTROL_KINDS,
   ...AUTH_KINDS,

@@ -1,0 +1,229 @@
+import assert from "node:assert/strict";
+import { setTimeout as sleep } from "node:timers/promises";
+import { after, before, describe, it } from "node:test";
+import { inProcessServer, type TestResponse } from "../../../testing/in-process.js";
+
+type Server = Awaited<ReturnType<typeof inProcessServer>>;
+const GROUP = "/apis/admissionregistration.orch.io/v1";
+
+const configMap = (name: string, data: Record<string, string>, labels: Record<string, string> = {}) => ({
+  apiVersion: "v1",
+  kind: "ConfigMap",
+  metadata: { name, labels },
+  data,
+});
+
+function policy(name: string, spec: Record<string, unknown>) {
+  return {
+    apiVersion: "admissionregistration.orch.io/v1",
+    kind: "ValidatingAdmissionPolicy",
+    metadata: { name },
+    spec: {
+      matchConstraints: { resourceRules: [{ apiGroups: [""], apiVersions: ["v1"], operations: ["CREATE", "UPDATE"], resources: ["configmaps"] }] },
+      ...spec,
+    },
+  };
+}
+
+function binding(name: string, policyName: string, spec: Record<string, unknown>) {
+  return { apiVersion: "admissionregistration.orch.io/v1", kind: "ValidatingAdmissionPolicyBinding", metadata: { name }, spec: { policyName, ...spec } };
+}
+
+async function create(server: Server, path: string, body: unknown): Promise<void> {
+  const response = await server.call("POST", path, { body });
+  assert.equal(response.status, 201, response.text);
+}
+
+/** Posts until the answer has `status` (the policy feed follows the store asynchronously); bounded. */
+async function postUntil(server: Server, path: string, body: unknown, status: number): Promise<TestResponse> {
+  let response = await server.call("POST", path, { body });
+  for (let attempt = 0; attempt < 100 && response.status !== status; attempt++) {
+    if (response.status === 201) await server.call("DELETE", `${path}/${(body as { metadata: { name: string } }).metadata.name}`);
+    await sleep(10);
+    response = await server.call("POST", path, { body });
+  }
+  return response;
+}
+
+describe("ValidatingAdmissionPolicy (in process)", () => {
+  let server: Server;
+  before(async () => {
+    server = await inProcessServer();
+    await create(server, "/api/v1/namespaces", { apiVersion: "v1", kind: "Namespace", metadata: { name: "guarded", labels: { vap: "on" } } });
+    await create(server, "/api/v1/namespaces", { apiVersion: "v1", kind: "Namespace", metadata: { name: "free" } });
+    await create(
+      server,
+      `${GROUP}/validatingadmissionpolicies`,
+      policy("cm-limits", {
+        variables: [{ name: "keys", expression: "has(object.data) ? object.data.size() : 0" }],
+        validations: [
+          { expression: "variables.keys <= 2", message: "too many keys" },
+          {
+            expression: "!has(object.data) || !('forbidden' in object.data)",
+            messageExpression: "'key forbidden in ' + object.metadata.name",
+            reason: "Invalid",
+          },
+        ],
+        matchConditions: [{ name: "not-exempt", expression: "!has(object.metadata.labels) || !('exempt' in object.metadata.labels)" }],
+        auditAnnotations: [{ key: "keys", valueExpression: "string(variables.keys)" }],
+      }),
+    );
+    await create(
+      server,
+      `${GROUP}/validatingadmissionpolicybindings`,
+      binding("cm-limits-deny", "cm-limits", { validationActions: ["Deny"], matchResources: { namespaceSelector: { matchLabels: { vap: "on" } } } }),
+    );
+    await create(
+      server,
+      `${GROUP}/validatingadmissionpolicybindings`,
+      binding("cm-limits-warn", "cm-limits", {
+        validationActions: ["Warn", "Audit"],
+        matchResources: { namespaceSelector: { matchLabels: { kubernetes: "free" } } },
+      }),
+    );
+  });
+  after(() => server.stop());
+
+  it("denies with the validation's message and 403, naming the policy and the binding", async () => {
+    const denied = await postUntil(server, "/api/v1/namespaces/guarded/configmaps", configMap("three", { a: "1", b: "2", c: "3" }), 403);
+    assert.equal(denied.status, 403, denied.text);
+    assert.equal(denied.json["reason"], "Forbidden");
+    assert.equal(denied.json["message"], "ValidatingAdmissionPolicy 'cm-limits' with binding 'cm-limits-deny' denied request: too many keys");
+  });
+
+  it("uses messageExpression and the reason's code (Invalid → 422)", async () => {
+    const denied = await postUntil(server, "/api/v1/namespaces/guarded/configmaps", configMap("bad", { forbidden: "x" }), 422);
+    assert.equal(denied.json["message"], "ValidatingAdmissionPolicy 'cm-limits' with binding 'cm-limits-deny' denied request: key forbidden in bad");
+  });
+
+  it("admits what passes, what matchConditions exclude, and namespaces the binding does not select", async () => {
+    await create(server, "/api/v1/namespaces/guarded/configmaps", configMap("small", { a: "1" }));
+    await create(server, "/api/v1/namespaces/guarded/configmaps", configMap("exempt", { a: "1", b: "2", c: "3" }, { exempt: "yes" }));
+    await create(server, "/api/v1/namespaces/free/configmaps", configMap("three", { a: "1", b: "2", c: "3" }));
+  });
+
+  it("Warn: admits with a Warning header", async () => {
+    const labelled = await server.call("PATCH", "/api/v1/namespaces/free", {
+      body: { metadata: { labels: { kubernetes: "free" } } },
+      headers: { "content-type": "application/merge-patch+json" },
+    });
+    assert.equal(labelled.status, 200, labelled.text);
+    let warned = await server.call("POST", "/api/v1/namespaces/free/configmaps", { body: configMap("warned-0", { a: "1", b: "2", c: "3" }) });
+    for (let attempt = 1; attempt < 100 && warned.headers["warning"] === undefined; attempt++) {
+      await sleep(10);
+      warned = await server.call("POST", "/api/v1/namespaces/free/configmaps", { body: configMap(`warned-${attempt}`, { a: "1", b: "2", c: "3" }) });
+    }
+    assert.equal(warned.status, 201, warned.text);
+    assert.match(String(warned.headers["warning"]), /Validation failed for ValidatingAdmissionPolicy 'cm-limits' with binding 'cm-limits-warn': too many keys/);
+  });
+
+  it("params: paramKind + paramRef by name; a missing parameter with parameterNotFoundAction Deny denies", async () => {
+    await create(server, "/api/v1/namespaces", { apiVersion: "v1", kind: "Namespace", metadata: { name: "params" } });
+    await create(server, "/api/v1/namespaces/params/configmaps", configMap("limits", { prefix: "ok-" }));
+    await create(server, "/api/v1/namespaces", { apiVersion: "v1", kind: "Namespace", metadata: { name: "named", labels: { naming: "on" } } });
+    await create(
+      server,
+      `${GROUP}/validatingadmissionpolicies`,
+      policy("naming", {
+        paramKind: { apiVersion: "v1", kind: "ConfigMap" },
+        validations: [{ expression: "object.metadata.name.startsWith(params.data.prefix)" }],
+      }),
+    );
+    const select = { namespaceSelector: { matchLabels: { naming: "on" } } };
+    await create(
+      server,
+      `${GROUP}/validatingadmissionpolicybindings`,
+      binding("naming", "naming", { validationActions: ["Deny"], paramRef: { name: "limits", namespace: "params" }, matchResources: select }),
+    );
+    const denied = await postUntil(server, "/api/v1/namespaces/named/configmaps", configMap("bad-name", {}), 403);
+    assert.equal(
+      denied.json["message"],
+      "ValidatingAdmissionPolicy 'naming' with binding 'naming' denied request: failed expression: object.metadata.name.startsWith(params.data.prefix)",
+    );
+    await create(server, "/api/v1/namespaces/named/configmaps", configMap("ok-name", {}));
+    await create(
+      server,
+      `${GROUP}/validatingadmissionpolicybindings`,
+      binding("naming-missing", "naming", {
+        validationActions: ["Deny"],
+        paramRef: { name: "absent", namespace: "params", parameterNotFoundAction: "Deny" },
+        matchResources: select,
+      }),
+    );
+    const missing = await postUntil(server, "/api/v1/namespaces/named/configmaps", configMap("ok-other", {}), 403);
+    assert.equal(
+      missing.json["message"],
+      "ValidatingAdmissionPolicy 'naming' with binding 'naming-missing' denied request: no params found for policy binding with `Deny` parameterNotFoundAction",
+    );
+  });
+
+  it("failurePolicy: an evaluation error denies under Fail and is ignored under Ignore; the authorizer is asked", async () => {
+    await create(server, "/api/v1/namespaces", { apiVersion: "v1", kind: "Namespace", metadata: { name: "failing", labels: { failing: "on" } } });
+    const select = { namespaceSelector: { matchLabels: { failing: "on" } } };
+    await create(server, `${GROUP}/validatingadmissionpolicies`, policy("broken-fail", { validations: [{ expression: "object.data.missing == 'x'" }] }));
+    await create(
+      server,
+      `${GROUP}/validatingadmissionpolicies`,
+      policy("broken-ignore", { failurePolicy: "Ignore", validations: [{ expression: "object.data.missing == 'x'" }] }),
+    );
+    await create(
+      server,
+      `${GROUP}/validatingadmissionpolicies`,
+      policy("authz", {
+        validations: [{ expression: "authorizer.group('').resource('secrets').namespace('failing').check('list').allowed()", message: "may not list secrets" }],
+      }),
+    );
+    await create(
+      server,
+      `${GROUP}/validatingadmissionpolicybindings`,
+      binding("broken-ignore", "broken-ignore", { validationActions: ["Deny"], matchResources: select }),
+    );
+    await create(server, `${GROUP}/validatingadmissionpolicybindings`, binding("authz", "authz", { validationActions: ["Deny"], matchResources: select }));
+    // Only Ignore and authz are bound so far: the admin may list secrets, the error is ignored.
+    await create(server, "/api/v1/namespaces/failing/configmaps", configMap("first", { a: "1" }));
+    await create(
+      server,
+      `${GROUP}/validatingadmissionpolicybindings`,
+      binding("broken-fail", "broken-fail", { validationActions: ["Deny"], matchResources: select }),
+    );
+    const denied = await postUntil(server, "/api/v1/namespaces/failing/configmaps", configMap("second", { a: "1" }), 403);
+    assert.equal(
+      denied.json["message"],
+      "ValidatingAdmissionPolicy 'broken-fail' with binding 'broken-fail' denied request: expression 'object.data.missing == 'x'' resulted in error: no such key: missing",
+    );
+  });
+
+  it("type checking: the status controller records expressions that do not compile", async () => {
+    await create(
+      server,
+      `${GROUP}/validatingadmissionpolicies`,
+      policy("typos", { validations: [{ expression: "object.spec.replicas < 'x' +" }, { expression: "true", messageExpression: "nope" }] }),
+    );
+    let status: Record<string, unknown> = {};
+    for (let attempt = 0; attempt < 100 && status["typeChecking"] === undefined; attempt++) {
+      await sleep(10);
+      status = ((await server.call("GET", `${GROUP}/validatingadmissionpolicies/typos`)).json["status"] ?? {}) as Record<string, unknown>;
+    }
+    assert.equal(status["observedGeneration"], 1);
+    const warnings = (status["typeChecking"] as { expressionWarnings: { fieldRef: string; warning: string }[] }).expressionWarnings;
+    assert.deepEqual(
+      warnings.map((warning) => warning.fieldRef),
+      ["spec.validations[0].expression", "spec.validations[1].messageExpression"],
+    );
+    assert.match(warnings[0]?.warning ?? "", /^ERROR: <input>:1:\d+: /);
+  });
+
+  it("serves both kinds with kube's table columns", async () => {
+    const table = await server.call("GET", `${GROUP}/validatingadmissionpolicies`, { headers: { accept: "application/json;as=Table;v=v1;g=meta.k8s.io" } });
+    assert.equal(table.status, 200, table.text);
+    const columns = (table.json["columnDefinitions"] as { name: string }[]).map((column) => column.name);
+    assert.deepEqual(columns, ["Name", "Validations", "ParamKind", "Age"]);
+    const bindings = await server.call("GET", `${GROUP}/validatingadmissionpolicybindings`, {
+      headers: { accept: "application/json;as=Table;v=v1;g=meta.k8s.io" },
+    });
+    assert.deepEqual(
+      (bindings.json["columnDefinitions"] as { name: string }[]).map((column) => column.name),
+      ["Name", "PolicyName", "ParamRef", "Age"],
+    );
+  });
+});

@@ -1,0 +1,93 @@
+import type { ApiClient, ResourceRef } from "../../api/client.js";
+import { compile, compileCondition, POLICY_VARIABLES } from "../../api/cel/index.js";
+import { ApiError } from "../../api/errors.js";
+import { type ApiObject, isPlainObject } from "../../api/object.js";
+import type { Controller } from "../controller.js";
+import { runReconcileLoop, Wake } from "../reconcile-loop.js";
+
+export interface TypeCheckingControllerOptions {
+  readonly client: ApiClient;
+  /** The admissionregistration API group. */
+  readonly group: string;
+  readonly onError?: (error: unknown) => void;
+}
+
+interface ExpressionWarning {
+  readonly fieldRef: string;
+  readonly warning: string;
+}
+
+function entries(spec: Record<string, unknown>, field: string): Record<string, unknown>[] {
+  const value = spec[field];
+  return Array.isArray(value) ? value.filter(isPlainObject) : [];
+}
+
+/**
+ * The type-checking warnings of a policy: every expression that does not compile in the policy
+ * environment, or whose type is wrong (conditions and validations must be bool). Expressions see
+ * `object` as `dyn`, so only errors independent of the matched kinds' schemas are found.
+ */
+export function typeCheckPolicy(policy: ApiObject): ExpressionWarning[] {
+  const spec = isPlainObject(policy["spec"]) ? policy["spec"] : {};
+  const warnings: ExpressionWarning[] = [];
+  const check = (fieldRef: string, expression: unknown, condition: boolean): void => {
+    if (typeof expression !== "string" || expression === "") return;
+    const result = condition ? compileCondition(expression, POLICY_VARIABLES) : compile(expression, POLICY_VARIABLES);
+    if (result.kind === "error") warnings.push({ fieldRef, warning: result.message });
+  };
+  for (const [index, item] of entries(spec, "matchConditions").entries()) check(`spec.matchConditions[${index}].expression`, item["expression"], true);
+  for (const [index, item] of entries(spec, "variables").entries()) check(`spec.variables[${index}].expression`, item["expression"], false);
+  for (const [index, item] of entries(spec, "validations").entries()) {
+    check(`spec.validations[${index}].expression`, item["expression"], true);
+    check(`spec.validations[${index}].messageExpression`, item["messageExpression"], false);
+  }
+  for (const [index, item] of entries(spec, "auditAnnotations").entries())
+    check(`spec.auditAnnotations[${index}].valueExpression`, item["valueExpression"], false);
+  return warnings;
+}
+
+/**
+ * Writes `status.typeChecking` and `status.observedGeneration` of every ValidatingAdmissionPolicy
+ * whose generation it has not checked yet (kube's type-checking status controller), on start and
+ * after every policy change.
+ */
+export function typeCheckingController(options: TypeCheckingControllerOptions): Controller {
+  const { client } = options;
+  const policies: ResourceRef = { group: options.group, version: "v1", plural: "validatingadmissionpolicies" };
+
+  async function reconcileAll(): Promise<void> {
+    const { items } = await client.list(policies, "");
+    for (const policy of items) {
+      const status = isPlainObject(policy["status"]) ? policy["status"] : {};
+      const generation = policy.metadata.generation ?? 0;
+      if (status["observedGeneration"] === generation && status["typeChecking"] !== undefined) continue;
+      const warnings = typeCheckPolicy(policy);
+      // A clean policy is left alone (kube writes `typeChecking: {}`): a write here would race every client's update of a new policy.
+      if (warnings.length === 0 && status["typeChecking"] === undefined) continue;
+      const typeChecking = warnings.length === 0 ? {} : { expressionWarnings: warnings };
+      try {
+        await client.updateSubresource(policies, "", policy.metadata.name ?? "", "status", {
+          ...policy,
+          status: { ...status, observedGeneration: generation, typeChecking },
+        });
+      } catch (error) {
+        if (!(error instanceof ApiError && (error.code === 409 || error.code === 404))) options.onError?.(error);
+      }
+    }
+  }
+
+  return {
+    name: "validatingadmissionpolicy-status",
+    async run(signal) {
+      const wake = new Wake();
+      void (async () => {
+        try {
+          for await (const _change of client.changed(policies, signal)) wake.poke();
+        } catch (error) {
+          if (!signal.aborted) options.onError?.(error);
+        }
+      })();
+      await runReconcileLoop(signal, wake, reconcileAll, options.onError);
+    },
+  };
+}
