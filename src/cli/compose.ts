@@ -17,6 +17,7 @@ import type { Controller } from "../controllers/controller.js";
 import { namespaceController } from "../controllers/namespace/namespace-controller.js";
 import { quotaController } from "../controllers/resource-quota/quota-controller.js";
 import { registerPlugins } from "./admission.js";
+import { configureAudit } from "./audit.js";
 import { createResourceHandler } from "../endpoints/resource-handler.js";
 import {
   AccessReviewerSlot,
@@ -36,6 +37,8 @@ import { createAuthorization } from "../server/authorization/authorization.js";
 import { filterChain } from "../server/handler.js";
 import type { HealthCheck } from "../server/health/health.js";
 import { createMetrics, type ApiMetrics } from "../server/metrics/metrics.js";
+import { createAuditMetrics } from "../server/metrics/audit-metrics.js";
+import type { AuditFilterOptions } from "../server/filters/audit.js";
 import { createNonResourceHandler } from "../server/routes.js";
 import type { Storage } from "../storage/index.js";
 import { EtcdStorage } from "../storage/etcd/etcd-storage.js";
@@ -64,6 +67,8 @@ export interface ComposeOptions {
   readonly futureRevisionWaitMs?: number;
   /** Interval of periodic watch BOOKMARKs (default 60 s). */
   readonly bookmarkIntervalMs?: number;
+  /** Audit policy and backend instead of the `--audit-*` flags' (tests); its owner shuts the backend down. */
+  readonly audit?: AuditFilterOptions;
 }
 
 /** The API server without a listener: every stage, wired. */
@@ -253,6 +258,8 @@ export function composeApiServer(options: ComposeOptions): ApiServer {
     },
   ];
   const metrics = options.metrics ?? createMetrics({ processMetrics: false });
+  const auditMetrics = createAuditMetrics(metrics.registry);
+  const audit = options.audit === undefined ? configureAudit({ config: config.audit, profile, metrics: auditMetrics, logger }) : undefined;
   const handler = filterChain({
     profile,
     logger,
@@ -260,6 +267,7 @@ export function composeApiServer(options: ComposeOptions): ApiServer {
     authenticator: authentication.authenticator,
     anonymousAuth: config.anonymousAuth,
     authorizer: authorization.authorizer,
+    audit: options.audit ?? audit?.filter,
     resources: createResourceHandler({
       registry,
       profile,
@@ -345,6 +353,7 @@ export function composeApiServer(options: ComposeOptions): ApiServer {
       await Promise.allSettled(running);
       await authorization.stop();
       await registry.stop();
+      await audit?.shutdown();
       if (options.storage === undefined) await storage.close();
     },
   };

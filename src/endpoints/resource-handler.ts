@@ -99,6 +99,10 @@ export function createResourceHandler(options: ResourceHandlerOptions): (context
     if (deprecated !== undefined) {
       context.warnings.push(deprecated);
       options.onDeprecatedRequest?.(definition, info);
+      // The spec's audit annotation of a deprecated endpoint, and kube's companion naming the removal.
+      context.audit?.annotate(`${profile.apiDomain}/deprecated`, "true");
+      const removedIn = definition.deprecation?.removedIn;
+      if (removedIn !== undefined && removedIn !== "") context.audit?.annotate(`${profile.apiDomain}/removed-release`, removedIn);
     }
     const wire = protobufWire(profile, apiVersionOf(definition), definition.kind);
     const createOnly = info.subresource === "" ? definition.virtual : definition.subresourceHandlers?.get(info.subresource);
@@ -130,6 +134,9 @@ export function createResourceHandler(options: ResourceHandlerOptions): (context
     const user = context.user;
     // Admission's warnings (PodSecurity's warn mode) become Warning headers.
     const warn = (message: string): void => void context.warnings.push(message);
+    // Admission plugins' (and webhooks') audit annotations go to the request's audit event.
+    const audit = context.audit;
+    const annotate = audit === undefined ? undefined : (key: string, value: string): void => audit.annotate(key, value);
     // `omitManagedFields=true` (beyond kube): objects, list items and watch events leave out
     // `metadata.managedFields`, which often outweighs the rest of an object.
     const omit = queryBoolean(query, "omitManagedFields") ?? false;
@@ -176,6 +183,7 @@ export function createResourceHandler(options: ResourceHandlerOptions): (context
           dryRun: queryDryRun(query, { kind: "CreateOptions", metaGroup: meta }),
           user,
           warn,
+          annotate,
           fieldManager,
           fieldValidation,
         });
@@ -192,6 +200,7 @@ export function createResourceHandler(options: ResourceHandlerOptions): (context
           dryRun: queryDryRun(query, { kind: "UpdateOptions", metaGroup: meta }),
           user,
           warn,
+          annotate,
           fieldManager,
           fieldValidation,
         });
@@ -213,6 +222,7 @@ export function createResourceHandler(options: ResourceHandlerOptions): (context
           dryRun: queryDryRun(query, { kind: "PatchOptions", metaGroup: meta }),
           user,
           warn,
+          annotate,
           fieldManager,
           fieldValidation,
         });
@@ -226,6 +236,7 @@ export function createResourceHandler(options: ResourceHandlerOptions): (context
           dryRun: queryDryRun(query, { kind: "DeleteOptions", metaGroup: meta }) || deleteOptions.dryRun,
           user,
           warn,
+          annotate,
         });
         if (outcome.kind === "pending") return respondObject(context, 200, view(outcome.object), representation, meta);
         const details = {
@@ -245,6 +256,7 @@ export function createResourceHandler(options: ResourceHandlerOptions): (context
           dryRun: queryDryRun(query, { kind: "DeleteOptions", metaGroup: meta }) || deleteOptions.dryRun,
           user,
           warn,
+          annotate,
         });
         return respondJson(
           context,

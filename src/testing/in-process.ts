@@ -10,6 +10,8 @@ import type { RuntimeConfig, ServiceNetwork, WatchCacheOptions } from "../regist
 import type { Storage } from "../storage/interface.js";
 import { MemoryStorage } from "../storage/memory/memory-storage.js";
 import { SILENT_LOGGER } from "../util/logger.js";
+import type { AuditFilterOptions } from "../server/filters/audit.js";
+import type { FeatureGates } from "../util/feature-gates.js";
 
 /** A response read whole, with the body parsed as JSON when it is JSON. */
 export interface TestResponse {
@@ -72,6 +74,10 @@ export interface InProcessOptions {
   readonly serviceNetwork?: ServiceNetwork;
   /** Admission flags (`--enable-admission-plugins`, …) over the defaults. */
   readonly admission?: Partial<Config["admission"]>;
+  /** Audit policy and backend (the `--audit-*` flags' result). */
+  readonly audit?: AuditFilterOptions;
+  /** `--feature-gates` (default: every gate at its default). */
+  readonly featureGates?: FeatureGates;
 }
 
 export async function inProcessServer(options: InProcessOptions = {}): Promise<{
@@ -95,7 +101,9 @@ export async function inProcessServer(options: InProcessOptions = {}): Promise<{
       authorization: options.authorization ?? defaults.authorization,
       serviceNetwork: options.serviceNetwork ?? defaults.serviceNetwork,
       admission: { ...defaults.admission, ...options.admission },
+      featureGates: options.featureGates ?? defaults.featureGates,
     },
+    audit: options.audit,
     logger: SILENT_LOGGER,
     storage,
     credentials: { authentication: () => ({ authenticator, review: async () => ({ error: "no token reviews in process" }) }), tokenRequest: undefined },
