@@ -68,7 +68,13 @@ export function configureAudit(options: { config: AuditConfig; profile: Profile;
         logger.error("audit webhook dropped events", { ...errorFields(error), plugin, count });
       },
     });
-    backends.push({ ...webhook, shutdown: async () => (await webhook.shutdown(), client.close()) });
+    backends.push({
+      ...webhook,
+      shutdown: async () => {
+        await webhook.shutdown();
+        client.close();
+      },
+    });
   }
   const backend = unionBackend(backends);
   return { filter: { policy, backend, apiVersion: `${auditGroup}/v1`, metrics }, shutdown: () => backend.shutdown() };

@@ -18,6 +18,8 @@ export interface WebhookBackendOptions {
   readonly initialBackoffMs?: number;
   /** Per call (default 30 s). */
   readonly timeoutMs?: number;
+  /** How long `shutdown` waits for the buffered events to be sent (default 5 s). */
+  readonly shutdownGraceMs?: number;
   /** Events dropped (buffer full: plugin `buffered`) or not delivered after the retries (plugin `webhook`). */
   readonly onError?: (plugin: "buffered" | "webhook", error: unknown, count: number) => void;
 }
@@ -37,12 +39,14 @@ export function webhookBackend(options: WebhookBackendOptions): AuditBackend {
   const burst = Math.max(1, options.throttleBurst ?? 15);
   const initialBackoffMs = options.initialBackoffMs ?? 10_000;
   const timeoutMs = options.timeoutMs ?? 30_000;
+  const shutdownGraceMs = options.shutdownGraceMs ?? 5_000;
   const buffer: AuditEvent[] = [];
   let tokens = burst;
   let refilledAt = performance.now();
   let wake: (() => void) | undefined;
   let stopping = false;
-  let batchTimer: NodeJS.Timeout | undefined;
+  /** The sender waits with an empty buffer: the first event must wake it to start the batch timer. */
+  let waitingForFirst = true;
 
   const sleep = (ms: number): Promise<void> => new Promise((resolve) => setTimeout(resolve, ms));
 
@@ -86,22 +90,28 @@ export function webhookBackend(options: WebhookBackendOptions): AuditBackend {
 
   /** Waits until a full batch is buffered, the oldest event has waited `maxWaitMs`, or the backend stops. */
   async function nextBatch(): Promise<AuditEvent[]> {
-    while (buffer.length < maxBatchSize && !stopping) {
+    let timedOut = false;
+    let timer: NodeJS.Timeout | undefined;
+    while (buffer.length < maxBatchSize && !stopping && !timedOut) {
       await new Promise<void>((resolve) => {
         wake = resolve;
-        if (buffer.length > 0 && batchTimer === undefined) batchTimer = setTimeout(() => ((batchTimer = undefined), (timedOut = true), signal()), maxWaitMs);
+        if (buffer.length > 0 && timer === undefined) {
+          timer = setTimeout(() => {
+            timedOut = true;
+            signal();
+          }, maxWaitMs);
+          timer.unref();
+        }
       });
-      if (timedOut && buffer.length > 0) break;
     }
-    timedOut = false;
-    if (batchTimer !== undefined) clearTimeout(batchTimer);
-    batchTimer = undefined;
+    if (timer !== undefined) clearTimeout(timer);
+    waitingForFirst = false;
     return buffer.splice(0, maxBatchSize);
   }
-  let timedOut = false;
 
   const sender = (async () => {
     for (;;) {
+      waitingForFirst = buffer.length === 0;
       const batch = await nextBatch();
       if (batch.length === 0) {
         if (stopping) return;
@@ -119,12 +129,18 @@ export function webhookBackend(options: WebhookBackendOptions): AuditBackend {
       const accepted = events.length <= room ? events : events.slice(0, Math.max(0, room));
       buffer.push(...accepted);
       if (accepted.length < events.length) options.onError?.("buffered", new Error("audit buffer queue blocked"), events.length - accepted.length);
-      if (buffer.length >= maxBatchSize || (wake !== undefined && batchTimer === undefined)) signal();
+      if (buffer.length >= maxBatchSize || (waitingForFirst && buffer.length > 0)) {
+        waitingForFirst = false;
+        signal();
+      }
     },
     async shutdown() {
       stopping = true;
       signal();
-      await sender;
+      // What is buffered is sent, but a webhook that does not answer cannot hold the server's stop.
+      let timer: NodeJS.Timeout | undefined;
+      await Promise.race([sender, new Promise<void>((resolve) => (timer = setTimeout(resolve, shutdownGraceMs)))]);
+      clearTimeout(timer);
     },
   };
 }

@@ -123,7 +123,14 @@ function observeStream(body: Exclude<ResponseBody, string | Uint8Array>, collect
   const pushed: PushBody = {
     async pipeTo(sink) {
       try {
-        await body.pipeTo(collect ? { write: (chunk) => (keep(chunk), sink.write(chunk)), onDrain: (listener) => sink.onDrain(listener) } : sink);
+        const tee = {
+          write: (chunk: Uint8Array): boolean => {
+            keep(chunk);
+            return sink.write(chunk);
+          },
+          onDrain: (listener: () => void) => sink.onDrain(listener),
+        };
+        await body.pipeTo(collect ? tee : sink);
       } finally {
         finish();
       }
