@@ -268,6 +268,7 @@ export function composeApiServer(options: ComposeOptions): ApiServer {
     anonymousAuth: config.anonymousAuth,
     authorizer: authorization.authorizer,
     audit: options.audit ?? audit?.filter,
+    compression: config.featureGates.enabled("APIResponseCompression"),
     resources: createResourceHandler({
       registry,
       profile,

@@ -9,6 +9,7 @@ import { auditFilter, type AuditFilterOptions } from "./filters/audit.js";
 import { auditIdFilter } from "./filters/audit-id.js";
 import { authenticateFilter } from "./filters/authenticate.js";
 import { authorizeFilter } from "./filters/authorize.js";
+import { compressionFilter } from "./filters/compression.js";
 import { errorFunnel } from "./filters/error-funnel.js";
 import { impersonateFilter } from "./filters/impersonate.js";
 import { metricsFilter } from "./filters/metrics.js";
@@ -29,10 +30,12 @@ export interface FilterChainOptions {
   readonly nonResources: (context: RequestContext, info: NonResourceRequestInfo) => Promise<ApiResponse>;
   /** The audit policy and backend (`--audit-policy-file` with a log or webhook backend); none = no events, only `Audit-ID`. */
   readonly audit?: AuditFilterOptions;
+  /** Gzip large responses for clients that accept it (the APIResponseCompression gate; default on). */
+  readonly compression?: boolean;
 }
 
 /**
- * The filter chain, in execution order: log → metrics → audit id → error funnel → request info →
+ * The filter chain, in execution order: log → metrics → compression → audit id → error funnel → request info →
  * authenticate → audit → impersonate → authorize → route. The error funnel turns anything thrown
  * inside it into a Status body; metrics sit outside it so they see the status each client got.
  * Audit sits before impersonation, as in kube: its event names the authenticated user and the
@@ -47,6 +50,7 @@ export function filterChain(options: FilterChainOptions): Handler {
     [
       requestLogFilter(options.logger),
       metricsFilter(options.metrics),
+      ...(options.compression === false ? [] : [compressionFilter()]),
       auditIdFilter(),
       prettyFilter(),
       errorFunnel((error) => options.logger.error("request failed", errorFields(error)), {
