@@ -274,6 +274,11 @@ export function composeApiServer(options: ComposeOptions): ApiServer {
       profile,
       bookmarkIntervalMs: options.bookmarkIntervalMs,
       minRequestTimeoutSeconds: config.minRequestTimeoutSeconds,
+      features: {
+        watchList: config.featureGates.enabled("WatchList"),
+        listChunking: config.featureGates.enabled("APIListChunking"),
+        remainingItemCount: config.featureGates.enabled("RemainingItemCount"),
+      },
       onDeprecatedRequest: (definition, info) =>
         metrics.requestedDeprecatedApi({
           group: definition.group,

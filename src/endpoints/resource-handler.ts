@@ -1,4 +1,4 @@
-import { ApiError, badRequest, methodNotAllowed } from "../api/errors.js";
+import { ApiError, badRequest, invalid, methodNotAllowed } from "../api/errors.js";
 import { asObject, isPlainObject, omitEmptyMetadataInPlace, type ApiObject } from "../api/object.js";
 import { foreignGroup, foreignGroupMessage, metaGroup, type Profile } from "../api/profile.js";
 import { bodyFormat, decodeBody, type BodyFormat } from "../codec/decode.js";
@@ -50,6 +50,26 @@ export interface ResourceHandlerOptions {
   readonly minRequestTimeoutSeconds?: number;
   /** Called for each request that reaches a deprecated version (the server's metric). */
   readonly onDeprecatedRequest?: (definition: ResourceDefinition, info: ResourceRequestInfo) => void;
+  /** Feature gates with effects here (all default on): WatchList, APIListChunking, RemainingItemCount. */
+  readonly features?: Partial<ListFeatures>;
+}
+
+export interface ListFeatures {
+  /** `sendInitialEvents` on watches; off, it is refused as kube refuses it. */
+  readonly watchList: boolean;
+  /** `limit` and `continue` on lists; off, lists are served whole. */
+  readonly listChunking: boolean;
+  /** `metadata.remainingItemCount` on a chunk. */
+  readonly remainingItemCount: boolean;
+}
+
+/** The query without `limit` and `continue` (APIListChunking off: kube ignores both). */
+function withoutChunking(query: URLSearchParams): URLSearchParams {
+  if (!query.has("limit") && !query.has("continue")) return query;
+  const copy = new URLSearchParams(query);
+  copy.delete("limit");
+  copy.delete("continue");
+  return copy;
 }
 
 function notFoundPath(): ApiError {
@@ -59,6 +79,7 @@ function notFoundPath(): ApiError {
 /** Serves every verb on resources through the generic Store. */
 export function createResourceHandler(options: ResourceHandlerOptions): (context: RequestContext, info: ResourceRequestInfo) => Promise<ApiResponse> {
   const { registry, profile } = options;
+  const features: ListFeatures = { watchList: true, listChunking: true, remainingItemCount: true, ...options.features };
   const meta = metaGroup(profile);
   const serveScale = createScaleHandler({ profile, metaGroup: meta, maxBodyBytes: MAX_BODY_BYTES });
 
@@ -153,15 +174,23 @@ export function createResourceHandler(options: ResourceHandlerOptions): (context
       }
       case "list": {
         const representation = representationFor(context, true, wire);
-        const listOptions = parseListOptions(query, meta);
+        const listOptions = parseListOptions(features.listChunking ? query : withoutChunking(query), meta);
         const result = await store.list(namespace, listOptions);
         const metadata: Record<string, unknown> = { resourceVersion: result.resourceVersion };
         if (result.continueToken !== undefined) metadata["continue"] = result.continueToken;
-        if (result.remainingItemCount !== undefined) metadata["remainingItemCount"] = result.remainingItemCount;
+        if (result.remainingItemCount !== undefined && features.remainingItemCount) metadata["remainingItemCount"] = result.remainingItemCount;
         const items = omit ? result.items.map(listItemWithoutManagedFields) : result.items;
         return respondList(context, { kind: `${definition.kind}List`, apiVersion: apiVersionOf(definition), metadata, items }, representation, meta);
       }
       case "watch": {
+        if (!features.watchList && query.has("sendInitialEvents"))
+          throw invalid("ListOptions", meta, undefined, [
+            {
+              type: "FieldValueForbidden",
+              field: "sendInitialEvents",
+              message: "Forbidden: sendInitialEvents is forbidden for watch unless the WatchList feature gate is enabled",
+            },
+          ]);
         const representation = representationFor(context, true, wire);
         return serveWatch(context, {
           store,
