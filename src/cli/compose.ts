@@ -119,6 +119,14 @@ function openStorage(config: Config): OpenedStorage {
   }
 }
 
+/** kube's post-start hook names for the steps of `start()`, in order. */
+const POST_START_HOOKS = [
+  "rbac/bootstrap-roles",
+  "start-system-namespaces-controller",
+  "scheduling/bootstrap-system-priority-classes",
+  "start-cluster-controllers",
+] as const;
+
 /** The spec's Limits table: containers in `default` get a 0.1 CPU request unless they ask for one. */
 const DEFAULT_LIMIT_RANGE: ApiObject = {
   apiVersion: "v1",
@@ -236,20 +244,35 @@ export function composeApiServer(options: ComposeOptions): ApiServer {
     }),
   ];
 
-  // 7. Health, endpoints and the filter chain.
-  let started = false;
+  // 7. Health, endpoints and the filter chain. Each named check is served at /livez/<name>,
+  // /readyz/<name> and /healthz/<name>; post-start hooks pass once their step of start() is done.
   let shuttingDown = false;
-  const livez: HealthCheck[] = [{ name: "ping", check: () => {} }, ...opened.livez];
-  const readyz: HealthCheck[] = [
+  const hooks = new Map<string, boolean>(POST_START_HOOKS.map((name) => [name, false]));
+  const hookChecks: HealthCheck[] = [...hooks.keys()].map((name) => ({
+    name: `poststarthook/${name}`,
+    check: () => {
+      if (hooks.get(name) !== true) throw new Error("not finished");
+    },
+  }));
+  const finished = (hook: (typeof POST_START_HOOKS)[number]): void => void hooks.set(hook, true);
+  let informersSynced = false;
+  const base: HealthCheck[] = [
     { name: "ping", check: () => {} },
+    { name: "log", check: () => {} },
     { name: "storage", check: () => void storage.currentRevision() },
+  ];
+  const livez: HealthCheck[] = [...base, ...opened.livez, ...hookChecks];
+  const healthz: HealthCheck[] = [...base, ...opened.livez, ...hookChecks];
+  const readyz: HealthCheck[] = [
+    ...base,
     ...opened.readyz,
     {
-      name: "bootstrap-namespaces",
+      name: "informer-sync",
       check: () => {
-        if (!started) throw new Error("not started");
+        if (!informersSynced) throw new Error("the watch cache has not synced");
       },
     },
+    ...hookChecks,
     {
       name: "shutdown",
       check: () => {
@@ -293,6 +316,7 @@ export function composeApiServer(options: ComposeOptions): ApiServer {
       profile,
       livez,
       readyz,
+      healthz,
       serverAddress: options.serverAddress,
       issuerDiscovery: options.credentials.issuerDiscovery,
       metrics: metrics.registry,
@@ -322,7 +346,9 @@ export function composeApiServer(options: ComposeOptions): ApiServer {
     async start() {
       await opened.ready();
       await registry.start();
+      informersSynced = true;
       await authorization.start();
+      finished("rbac/bootstrap-roles");
       const namespaces = registry.find("", "v1", "namespaces");
       if (namespaces === undefined) throw new Error("namespaces are not served");
       let firstStart = false;
@@ -331,6 +357,7 @@ export function composeApiServer(options: ComposeOptions): ApiServer {
       }
       // Bootstrap objects made once, at the first start (a user may change or delete them): the spec's Limits-table LimitRange.
       if (firstStart) await createIfMissing("", "v1", "limitranges", "default", DEFAULT_LIMIT_RANGE);
+      finished("start-system-namespaces-controller");
       const scheduling = apiGroup(profile, "scheduling");
       for (const system of SYSTEM_PRIORITY_CLASSES) {
         await createIfMissing(scheduling, "v1", "priorityclasses", "", {
@@ -341,6 +368,7 @@ export function composeApiServer(options: ComposeOptions): ApiServer {
           description: system.description,
         });
       }
+      finished("scheduling/bootstrap-system-priority-classes");
       // Before any controller writes and before the listener: a store no other server shares has no write in flight.
       await repairAllocations(config.storageBackend !== "etcd3");
       for (const controller of controllers) {
@@ -348,7 +376,7 @@ export function composeApiServer(options: ComposeOptions): ApiServer {
           controller.run(controllerStop.signal).catch((error: unknown) => logger.error(`controller ${controller.name} stopped`, errorFields(error))),
         );
       }
-      started = true;
+      finished("start-cluster-controllers");
     },
     beginShutdown() {
       shuttingDown = true;
