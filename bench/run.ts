@@ -41,6 +41,7 @@ import { adminCredentials, REPO_ROOT, startServerChild } from "./lib/server.js";
 import { measureSqlite } from "./lib/sqlite-raw.js";
 import { runWatchSuite } from "./watch.js";
 import { runRbacSuite } from "./rbac.js";
+import { runAuditSuite } from "./audit.js";
 import { runAuthSuite } from "./auth.js";
 import { runApplySuite } from "./apply.js";
 import { runProtoSuite } from "./proto.js";
@@ -577,7 +578,7 @@ async function runFoundation(settings: Settings): Promise<void> {
   log(`wrote ${base}.json and ${base}.md (${results.totalBenchSeconds} s)`);
 }
 
-type Suite = "foundation" | "watch" | "rbac" | "apply" | "auth" | "proto" | "admission" | "webhooks" | "all";
+type Suite = "foundation" | "watch" | "rbac" | "apply" | "auth" | "proto" | "admission" | "webhooks" | "audit" | "all";
 
 async function main(): Promise<void> {
   const argv = process.argv.slice(2);
@@ -592,9 +593,10 @@ async function main(): Promise<void> {
     suite !== "proto" &&
     suite !== "admission" &&
     suite !== "webhooks" &&
+    suite !== "audit" &&
     suite !== "all"
   )
-    throw new Error("--suite must be foundation, watch, rbac, apply, auth, proto, admission, webhooks or all");
+    throw new Error("--suite must be foundation, watch, rbac, apply, auth, proto, admission, webhooks, audit or all");
   const chosen: Suite = suite;
   const settings = parseSettings(argv);
   installCleanup();
@@ -624,6 +626,9 @@ async function main(): Promise<void> {
     await runRbacSuite({ quick: settings.quick, outDir: settings.outDir, quietWaitMs: settings.quietWaitMs, workers: settings.workers, h2: settings.h2 });
   }
   if (chosen === "apply" || chosen === "all") await runApplySuite({ quick: settings.quick, outDir: settings.outDir, quietWaitMs: settings.quietWaitMs });
+  if (chosen === "audit" || chosen === "all") {
+    await runAuditSuite({ quick: settings.quick, outDir: settings.outDir, quietWaitMs: settings.quietWaitMs, workers: settings.workers });
+  }
   if (chosen === "proto" || chosen === "all") await runProtoSuite({ quick: settings.quick, outDir: settings.outDir });
 }
 

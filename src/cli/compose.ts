@@ -22,6 +22,7 @@ import { quotaController } from "../controllers/resource-quota/quota-controller.
 import { registerPlugins } from "./admission.js";
 import { registryWebhookAdmission } from "./webhooks.js";
 import { applyEncryption } from "./encryption.js";
+import { configureAudit } from "./audit.js";
 import { createResourceHandler } from "../endpoints/resource-handler.js";
 import {
   AccessReviewerSlot,
@@ -41,6 +42,8 @@ import { createAuthorization } from "../server/authorization/authorization.js";
 import { filterChain } from "../server/handler.js";
 import type { HealthCheck } from "../server/health/health.js";
 import { createMetrics, type ApiMetrics } from "../server/metrics/metrics.js";
+import { createAuditMetrics } from "../server/metrics/audit-metrics.js";
+import type { AuditFilterOptions } from "../server/filters/audit.js";
 import { createNonResourceHandler } from "../server/routes.js";
 import type { Storage } from "../storage/index.js";
 import { EtcdStorage } from "../storage/etcd/etcd-storage.js";
@@ -69,6 +72,8 @@ export interface ComposeOptions {
   readonly futureRevisionWaitMs?: number;
   /** Interval of periodic watch BOOKMARKs (default 60 s). */
   readonly bookmarkIntervalMs?: number;
+  /** Audit policy and backend instead of the `--audit-*` flags' (tests); its owner shuts the backend down. */
+  readonly audit?: AuditFilterOptions;
 }
 
 /** The API server without a listener: every stage, wired. */
@@ -134,6 +139,14 @@ async function snapshotBytes(sqlite: SqliteStorage, dataDir: string): Promise<Ui
     await rm(file, { force: true });
   }
 }
+
+/** kube's post-start hook names for the steps of `start()`, in order. */
+const POST_START_HOOKS = [
+  "rbac/bootstrap-roles",
+  "start-system-namespaces-controller",
+  "scheduling/bootstrap-system-priority-classes",
+  "start-cluster-controllers",
+] as const;
 
 /** The spec's Limits table: containers in `default` get a 0.1 CPU request unless they ask for one. */
 const DEFAULT_LIMIT_RANGE: ApiObject = {
@@ -262,21 +275,36 @@ export function composeApiServer(options: ComposeOptions): ApiServer {
     }),
   ];
 
-  // 7. Health, endpoints and the filter chain.
-  let started = false;
+  // 7. Health, endpoints and the filter chain. Each named check is served at /livez/<name>,
+  // /readyz/<name> and /healthz/<name>; post-start hooks pass once their step of start() is done.
   let shuttingDown = false;
-  const livez: HealthCheck[] = [{ name: "ping", check: () => {} }, ...opened.livez, ...encryption.healthChecks];
-  const readyz: HealthCheck[] = [
+  const hooks = new Map<string, boolean>(POST_START_HOOKS.map((name) => [name, false]));
+  const hookChecks: HealthCheck[] = [...hooks.keys()].map((name) => ({
+    name: `poststarthook/${name}`,
+    check: () => {
+      if (hooks.get(name) !== true) throw new Error("not finished");
+    },
+  }));
+  const finished = (hook: (typeof POST_START_HOOKS)[number]): void => void hooks.set(hook, true);
+  let informersSynced = false;
+  const base: HealthCheck[] = [
     { name: "ping", check: () => {} },
+    { name: "log", check: () => {} },
     { name: "storage", check: () => void storage.currentRevision() },
+  ];
+  const livez: HealthCheck[] = [...base, ...opened.livez, ...encryption.healthChecks, ...hookChecks];
+  const healthz: HealthCheck[] = [...base, ...opened.livez, ...hookChecks];
+  const readyz: HealthCheck[] = [
+    ...base,
     ...opened.readyz,
     ...encryption.healthChecks,
     {
-      name: "bootstrap-namespaces",
+      name: "informer-sync",
       check: () => {
-        if (!started) throw new Error("not started");
+        if (!informersSynced) throw new Error("the watch cache has not synced");
       },
     },
+    ...hookChecks,
     {
       name: "shutdown",
       check: () => {
@@ -284,6 +312,8 @@ export function composeApiServer(options: ComposeOptions): ApiServer {
       },
     },
   ];
+  const auditMetrics = createAuditMetrics(metrics.registry);
+  const audit = options.audit === undefined ? configureAudit({ config: config.audit, profile, metrics: auditMetrics, logger }) : undefined;
   const handler = filterChain({
     profile,
     logger,
@@ -291,11 +321,18 @@ export function composeApiServer(options: ComposeOptions): ApiServer {
     authenticator: authentication.authenticator,
     anonymousAuth: config.anonymousAuth,
     authorizer: authorization.authorizer,
+    audit: options.audit ?? audit?.filter,
+    compression: config.featureGates.enabled("APIResponseCompression"),
     resources: createResourceHandler({
       registry,
       profile,
       bookmarkIntervalMs: options.bookmarkIntervalMs,
       minRequestTimeoutSeconds: config.minRequestTimeoutSeconds,
+      features: {
+        watchList: config.featureGates.enabled("WatchList"),
+        listChunking: config.featureGates.enabled("APIListChunking"),
+        remainingItemCount: config.featureGates.enabled("RemainingItemCount"),
+      },
       onDeprecatedRequest: (definition, info) =>
         metrics.requestedDeprecatedApi({
           group: definition.group,
@@ -310,6 +347,7 @@ export function composeApiServer(options: ComposeOptions): ApiServer {
       profile,
       livez,
       readyz,
+      healthz,
       serverAddress: options.serverAddress,
       issuerDiscovery: options.credentials.issuerDiscovery,
       metrics: metrics.registry,
@@ -340,7 +378,9 @@ export function composeApiServer(options: ComposeOptions): ApiServer {
     async start() {
       await opened.ready();
       await registry.start();
+      informersSynced = true;
       await authorization.start();
+      finished("rbac/bootstrap-roles");
       const namespaces = registry.find("", "v1", "namespaces");
       if (namespaces === undefined) throw new Error("namespaces are not served");
       let firstStart = false;
@@ -349,6 +389,7 @@ export function composeApiServer(options: ComposeOptions): ApiServer {
       }
       // Bootstrap objects made once, at the first start (a user may change or delete them): the spec's Limits-table LimitRange.
       if (firstStart) await createIfMissing("", "v1", "limitranges", "default", DEFAULT_LIMIT_RANGE);
+      finished("start-system-namespaces-controller");
       const scheduling = apiGroup(profile, "scheduling");
       for (const system of SYSTEM_PRIORITY_CLASSES) {
         await createIfMissing(scheduling, "v1", "priorityclasses", "", {
@@ -359,6 +400,7 @@ export function composeApiServer(options: ComposeOptions): ApiServer {
           description: system.description,
         });
       }
+      finished("scheduling/bootstrap-system-priority-classes");
       // Before any controller writes and before the listener: a store no other server shares has no write in flight.
       await repairAllocations(config.storageBackend !== "etcd3");
       for (const controller of controllers) {
@@ -366,7 +408,7 @@ export function composeApiServer(options: ComposeOptions): ApiServer {
           controller.run(controllerStop.signal).catch((error: unknown) => logger.error(`controller ${controller.name} stopped`, errorFields(error))),
         );
       }
-      started = true;
+      finished("start-cluster-controllers");
     },
     beginShutdown() {
       shuttingDown = true;
@@ -379,6 +421,7 @@ export function composeApiServer(options: ComposeOptions): ApiServer {
       webhooks?.close();
       await registry.stop();
       encryption.stop();
+      await audit?.shutdown();
       if (options.storage === undefined) await storage.close();
     },
   };

@@ -2,6 +2,7 @@ import type { Profile } from "../api/profile.js";
 import type { AdmissionSettings } from "../admission/context.js";
 import type { AuthorizationConfig } from "../authz/modes.js";
 import type { RuntimeConfig, ServiceNetwork } from "../registry/index.js";
+import type { FeatureGates } from "../util/feature-gates.js";
 
 export type StorageBackend = "sqlite" | "memory" | "etcd3";
 
@@ -85,6 +86,32 @@ export interface Config {
   readonly encryptionProviderConfigAutomaticReload: boolean;
   /** `--enable-admission-plugins`, `--disable-admission-plugins`, `--admission-control-config-file`, and the plugins' tuning flags. */
   readonly admission: AdmissionConfig;
+  /** `--audit-*`: the policy and the log and webhook backends. */
+  readonly audit: AuditConfig;
+  /** `--feature-gates`. */
+  readonly featureGates: FeatureGates;
+  /** `--tracing-config-file`: a TracingConfiguration (endpoint, samplingRatePerMillion); needs APIServerTracing. */
+  readonly tracingConfigFile?: string;
+  /** `--goaway-chance`: the probability (0–0.02) an HTTP/2 request is answered with GOAWAY so clients rebalance. */
+  readonly goawayChance: number;
+}
+
+export interface AuditConfig {
+  readonly policyFile?: string;
+  /** `-` is standard output. */
+  readonly logPath?: string;
+  readonly logMaxAgeDays: number;
+  readonly logMaxBackups: number;
+  /** Megabytes; 0 = the default of 100. */
+  readonly logMaxSizeMb: number;
+  readonly logFormat: "json";
+  readonly webhookConfigFile?: string;
+  readonly webhookBatchBufferSize: number;
+  readonly webhookBatchMaxSize: number;
+  readonly webhookBatchMaxWaitMs: number;
+  readonly webhookBatchThrottleQps: number;
+  readonly webhookBatchThrottleBurst: number;
+  readonly webhookInitialBackoffMs: number;
 }
 
 export interface SniCertKey {

@@ -1,6 +1,5 @@
 import { KUBERNETES_PROFILE, ORCH_PROFILE, profileByName } from "../api/profile.js";
 import { AuthorizationConfigError, DEFAULT_AUTHORIZATION, parseAuthorizationModes, validateAuthorizationConfig } from "../authz/modes.js";
-import { parseDuration } from "../util/duration.js";
 import type { Config, StorageBackend } from "./config.js";
 import {
   DEFAULT_SERVICE_CLUSTER_IP_RANGE,
@@ -14,51 +13,10 @@ import { checkAdmissionConfig } from "./admission.js";
 import { parseCipherSuites, parseTlsMinVersion } from "../server/tls-policy.js";
 import { DEFAULT_ADMISSION_SETTINGS } from "../admission/context.js";
 import { AdmissionConfigError } from "../admission/deny.js";
+import { FlagError, list, parseBool, parseCount, parseDurationFlag, parsePort, type FlagSpec, type MutableConfig } from "./flag-spec.js";
+import { OPERATIONS_FLAGS, checkOperationsConfig, operationsDefaults } from "./operations-flags.js";
 
-interface FlagSpec {
-  readonly name: string;
-  readonly alias?: string;
-  readonly help: string;
-  readonly defaultText: string;
-  readonly boolean?: boolean;
-  readonly apply: (config: MutableConfig, value: string) => void;
-}
-
-type MutableConfig = { -readonly [K in keyof Config]: Config[K] };
-
-export class FlagError extends Error {
-  override readonly name = "FlagError";
-}
-
-function parsePort(value: string, flag: string): number {
-  if (!/^\d+$/.test(value) || Number(value) > 65535) throw new FlagError(`invalid value "${value}" for flag --${flag}: must be a port number 0-65535`);
-  return Number(value);
-}
-
-function parseDurationFlag(value: string, flag: string): number {
-  const ms = parseDuration(value);
-  if (ms === undefined || ms < 0) throw new FlagError(`invalid value "${value}" for flag --${flag}: must be a duration such as 500ms, 3s or 5m`);
-  return ms;
-}
-
-function parseCount(value: string, flag: string): number {
-  if (!/^\d+$/.test(value) || Number(value) < 1) throw new FlagError(`invalid value "${value}" for flag --${flag}: must be a positive integer`);
-  return Number(value);
-}
-
-/** A comma-separated list flag value (kube's string slices); empty items dropped. */
-function list(value: string): string[] {
-  return value
-    .split(",")
-    .map((item) => item.trim())
-    .filter((item) => item !== "");
-}
-
-function parseBool(value: string, flag: string): boolean {
-  if (value === "true" || value === "1") return true;
-  if (value === "false" || value === "0") return false;
-  throw new FlagError(`invalid value "${value}" for flag --${flag}: must be true or false`);
-}
+export { FlagError };
 
 const FLAGS: readonly FlagSpec[] = [
   {
@@ -472,6 +430,7 @@ const FLAGS: readonly FlagSpec[] = [
     boolean: true,
     apply: (config, value) => void (config.encryptionProviderConfigAutomaticReload = parseBool(value, "encryption-provider-config-automatic-reload")),
   },
+  ...OPERATIONS_FLAGS,
 ];
 
 function setServiceNetwork(config: MutableConfig, flag: string, clusterIpRange: string, nodePortRange: string): void {
@@ -530,6 +489,7 @@ export function defaultConfig(): Config {
     minRequestTimeoutSeconds: 1800,
     admission: { enable: [], disable: [], ...DEFAULT_ADMISSION_SETTINGS },
     encryptionProviderConfigAutomaticReload: false,
+    ...operationsDefaults(),
   };
 }
 
@@ -575,6 +535,7 @@ export function parseArgs(argv: readonly string[]): ParsedArgs {
   }
   if (config.encryptionProviderConfigAutomaticReload && config.encryptionProviderConfig === undefined)
     throw new FlagError("--encryption-provider-config-automatic-reload needs --encryption-provider-config");
+  checkOperationsConfig(config);
   if ((config.tlsCertFile === undefined) !== (config.tlsPrivateKeyFile === undefined)) {
     throw new FlagError("--tls-cert-file and --tls-private-key-file must be given together");
   }

@@ -25,6 +25,8 @@ export async function main(argv: readonly string[]): Promise<number> {
   }
   const config = parsed.config;
   const logger = createLogger(config.verbosity);
+  // Deprecated and GA feature gates set explicitly warn, as kube's do.
+  for (const warning of config.featureGates.warnings) process.stderr.write(`Warning: ${warning}\n`);
   const started = Date.now();
   let server;
   try {

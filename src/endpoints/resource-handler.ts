@@ -1,4 +1,4 @@
-import { ApiError, badRequest, methodNotAllowed } from "../api/errors.js";
+import { ApiError, badRequest, invalid, methodNotAllowed } from "../api/errors.js";
 import { asObject, isPlainObject, omitEmptyMetadataInPlace, type ApiObject } from "../api/object.js";
 import { foreignGroup, foreignGroupMessage, metaGroup, type Profile } from "../api/profile.js";
 import { bodyFormat, decodeBody, type BodyFormat } from "../codec/decode.js";
@@ -50,6 +50,26 @@ export interface ResourceHandlerOptions {
   readonly minRequestTimeoutSeconds?: number;
   /** Called for each request that reaches a deprecated version (the server's metric). */
   readonly onDeprecatedRequest?: (definition: ResourceDefinition, info: ResourceRequestInfo) => void;
+  /** Feature gates with effects here (all default on): WatchList, APIListChunking, RemainingItemCount. */
+  readonly features?: Partial<ListFeatures>;
+}
+
+export interface ListFeatures {
+  /** `sendInitialEvents` on watches; off, it is refused as kube refuses it. */
+  readonly watchList: boolean;
+  /** `limit` and `continue` on lists; off, lists are served whole. */
+  readonly listChunking: boolean;
+  /** `metadata.remainingItemCount` on a chunk. */
+  readonly remainingItemCount: boolean;
+}
+
+/** The query without `limit` and `continue` (APIListChunking off: kube ignores both). */
+function withoutChunking(query: URLSearchParams): URLSearchParams {
+  if (!query.has("limit") && !query.has("continue")) return query;
+  const copy = new URLSearchParams(query);
+  copy.delete("limit");
+  copy.delete("continue");
+  return copy;
 }
 
 function notFoundPath(): ApiError {
@@ -59,6 +79,7 @@ function notFoundPath(): ApiError {
 /** Serves every verb on resources through the generic Store. */
 export function createResourceHandler(options: ResourceHandlerOptions): (context: RequestContext, info: ResourceRequestInfo) => Promise<ApiResponse> {
   const { registry, profile } = options;
+  const features: ListFeatures = { watchList: true, listChunking: true, remainingItemCount: true, ...options.features };
   const meta = metaGroup(profile);
   const serveScale = createScaleHandler({ profile, metaGroup: meta, maxBodyBytes: MAX_BODY_BYTES });
 
@@ -99,6 +120,10 @@ export function createResourceHandler(options: ResourceHandlerOptions): (context
     if (deprecated !== undefined) {
       context.warnings.push(deprecated);
       options.onDeprecatedRequest?.(definition, info);
+      // The spec's audit annotation of a deprecated endpoint, and kube's companion naming the removal.
+      context.audit?.annotate(`${profile.apiDomain}/deprecated`, "true");
+      const removedIn = definition.deprecation?.removedIn;
+      if (removedIn !== undefined && removedIn !== "") context.audit?.annotate(`${profile.apiDomain}/removed-release`, removedIn);
     }
     const wire = protobufWire(profile, apiVersionOf(definition), definition.kind);
     const createOnly = info.subresource === "" ? definition.virtual : definition.subresourceHandlers?.get(info.subresource);
@@ -130,6 +155,9 @@ export function createResourceHandler(options: ResourceHandlerOptions): (context
     const user = context.user;
     // Admission's warnings (PodSecurity's warn mode) become Warning headers.
     const warn = (message: string): void => void context.warnings.push(message);
+    // Admission plugins' (and webhooks') audit annotations go to the request's audit event.
+    const audit = context.audit;
+    const annotate = audit === undefined ? undefined : (key: string, value: string): void => audit.annotate(key, value);
     // `omitManagedFields=true` (beyond kube): objects, list items and watch events leave out
     // `metadata.managedFields`, which often outweighs the rest of an object.
     const omit = queryBoolean(query, "omitManagedFields") ?? false;
@@ -146,15 +174,23 @@ export function createResourceHandler(options: ResourceHandlerOptions): (context
       }
       case "list": {
         const representation = representationFor(context, true, wire);
-        const listOptions = parseListOptions(query, meta);
+        const listOptions = parseListOptions(features.listChunking ? query : withoutChunking(query), meta);
         const result = await store.list(namespace, listOptions);
         const metadata: Record<string, unknown> = { resourceVersion: result.resourceVersion };
         if (result.continueToken !== undefined) metadata["continue"] = result.continueToken;
-        if (result.remainingItemCount !== undefined) metadata["remainingItemCount"] = result.remainingItemCount;
+        if (result.remainingItemCount !== undefined && features.remainingItemCount) metadata["remainingItemCount"] = result.remainingItemCount;
         const items = omit ? result.items.map(listItemWithoutManagedFields) : result.items;
         return respondList(context, { kind: `${definition.kind}List`, apiVersion: apiVersionOf(definition), metadata, items }, representation, meta);
       }
       case "watch": {
+        if (!features.watchList && query.has("sendInitialEvents"))
+          throw invalid("ListOptions", meta, undefined, [
+            {
+              type: "FieldValueForbidden",
+              field: "sendInitialEvents",
+              message: "Forbidden: sendInitialEvents is forbidden for watch unless the WatchList feature gate is enabled",
+            },
+          ]);
         const representation = representationFor(context, true, wire);
         return serveWatch(context, {
           store,
@@ -176,6 +212,7 @@ export function createResourceHandler(options: ResourceHandlerOptions): (context
           dryRun: queryDryRun(query, { kind: "CreateOptions", metaGroup: meta }),
           user,
           warn,
+          annotate,
           fieldManager,
           fieldValidation,
         });
@@ -192,6 +229,7 @@ export function createResourceHandler(options: ResourceHandlerOptions): (context
           dryRun: queryDryRun(query, { kind: "UpdateOptions", metaGroup: meta }),
           user,
           warn,
+          annotate,
           fieldManager,
           fieldValidation,
         });
@@ -213,6 +251,7 @@ export function createResourceHandler(options: ResourceHandlerOptions): (context
           dryRun: queryDryRun(query, { kind: "PatchOptions", metaGroup: meta }),
           user,
           warn,
+          annotate,
           fieldManager,
           fieldValidation,
         });
@@ -226,6 +265,7 @@ export function createResourceHandler(options: ResourceHandlerOptions): (context
           dryRun: queryDryRun(query, { kind: "DeleteOptions", metaGroup: meta }) || deleteOptions.dryRun,
           user,
           warn,
+          annotate,
         });
         if (outcome.kind === "pending") return respondObject(context, 200, view(outcome.object), representation, meta);
         const details = {
@@ -245,6 +285,7 @@ export function createResourceHandler(options: ResourceHandlerOptions): (context
           dryRun: queryDryRun(query, { kind: "DeleteOptions", metaGroup: meta }) || deleteOptions.dryRun,
           user,
           warn,
+          annotate,
         });
         return respondJson(
           context,

@@ -57,7 +57,13 @@ export function createScaleHandler(options: ScaleHandlerOptions): ScaleHandler {
       const parent = await store.get(namespace, info.name, queryResourceVersion(query));
       return respondObject(context, 200, scaleOf(definition, parent), representation, metaGroup);
     }
-    const write = { subresource: "scale", dryRun: dryRun(), user: context.user, warn: (message: string): void => void context.warnings.push(message) };
+    const write = {
+      subresource: "scale",
+      dryRun: dryRun(),
+      user: context.user,
+      warn: (message: string): void => void context.warnings.push(message),
+      annotate: context.audit === undefined ? undefined : (key: string, value: string): void => context.audit?.annotate(key, value),
+    };
     if (info.verb === "update") {
       const { fieldManager } = fieldManagerOptions(context, { kind: "UpdateOptions", metaGroup });
       const mode = queryFieldValidation(query, { kind: "UpdateOptions", metaGroup });

@@ -54,6 +54,8 @@ export interface WriteOptions {
   readonly fieldManager?: string;
   /** Receives admission's warnings (sent as `Warning` headers). */
   readonly warn?: (message: string) => void;
+  /** Receives admission's audit annotations (the request's audit event). */
+  readonly annotate?: (key: string, value: string) => void;
 }
 
 export interface UpdateRequest extends WriteOptions {
@@ -692,6 +694,7 @@ export class Store {
       dryRun: options.dryRun === true,
       user: options.user,
       warn: options.warn,
+      annotate: options.annotate,
     };
     await (phase === "mutate" ? this.admission.mutate(attributes) : this.admission.validate(attributes));
     // A mutated Scale changes the parent's desired replicas only.

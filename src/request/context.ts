@@ -39,6 +39,8 @@ export interface ApiRequest {
   readonly peerCertificate: PeerCertificate | undefined;
   /** Aborts when the client goes away or the server shuts down. */
   readonly signal: AbortSignal;
+  /** The peer's IP address (the audit event's last source IP); absent for in-process requests. */
+  readonly remoteAddress?: string;
 }
 
 /**
@@ -65,6 +67,21 @@ export interface RequestContext {
   user?: UserInfo;
   /** Warnings to send as `Warning: 299 - "..."` headers. */
   readonly warnings: string[];
+  /** The request's audit record (set by the audit-id filter): its id and its event's annotations. */
+  audit?: AuditRecorder;
+}
+
+/**
+ * A request's audit record. `id` is sent as the `Audit-ID` response header; stages below
+ * (authorization, admission plugins and webhooks, deprecated versions) add annotations, which
+ * the audit event carries when the policy records the request at Metadata or above.
+ */
+export interface AuditRecorder {
+  readonly id: string;
+  /** Adds an annotation; a key keeps its first value (a later different value is ignored, as in kube). */
+  annotate(key: string, value: string): void;
+  /** The annotations so far, in the order they were added. */
+  annotations(): Readonly<Record<string, string>> | undefined;
 }
 
 export type Handler = (context: RequestContext) => Promise<ApiResponse>;

@@ -5,8 +5,11 @@ import type { Authorizer } from "../authz/authorizer.js";
 import { chain, requireInfo, type ApiResponse, type Handler, type RequestContext } from "../request/context.js";
 import type { NonResourceRequestInfo, ResourceRequestInfo } from "../request/request-info.js";
 import { errorFields, type Logger } from "../util/logger.js";
+import { auditFilter, type AuditFilterOptions } from "./filters/audit.js";
+import { auditIdFilter } from "./filters/audit-id.js";
 import { authenticateFilter } from "./filters/authenticate.js";
 import { authorizeFilter } from "./filters/authorize.js";
+import { compressionFilter } from "./filters/compression.js";
 import { errorFunnel } from "./filters/error-funnel.js";
 import { impersonateFilter } from "./filters/impersonate.js";
 import { metricsFilter } from "./filters/metrics.js";
@@ -25,12 +28,18 @@ export interface FilterChainOptions {
   /** Resource requests (endpoints/resource-handler) and everything else (server/routes). */
   readonly resources: (context: RequestContext, info: ResourceRequestInfo) => Promise<ApiResponse>;
   readonly nonResources: (context: RequestContext, info: NonResourceRequestInfo) => Promise<ApiResponse>;
+  /** The audit policy and backend (`--audit-policy-file` with a log or webhook backend); none = no events, only `Audit-ID`. */
+  readonly audit?: AuditFilterOptions;
+  /** Gzip large responses for clients that accept it (the APIResponseCompression gate; default on). */
+  readonly compression?: boolean;
 }
 
 /**
- * The filter chain, in execution order: log → metrics → error funnel → request info →
- * authenticate → impersonate → authorize → route. The error funnel turns anything thrown inside
- * it into a Status body; metrics sit outside it so they see the status each client got.
+ * The filter chain, in execution order: log → metrics → compression → audit id → error funnel → request info →
+ * authenticate → audit → impersonate → authorize → route. The error funnel turns anything thrown
+ * inside it into a Status body; metrics sit outside it so they see the status each client got.
+ * Audit sits before impersonation, as in kube: its event names the authenticated user and the
+ * impersonated one.
  */
 export function filterChain(options: FilterChainOptions): Handler {
   const route: Handler = async (context) => {
@@ -41,6 +50,8 @@ export function filterChain(options: FilterChainOptions): Handler {
     [
       requestLogFilter(options.logger),
       metricsFilter(options.metrics),
+      ...(options.compression === false ? [] : [compressionFilter()]),
+      auditIdFilter(),
       prettyFilter(),
       errorFunnel((error) => options.logger.error("request failed", errorFields(error)), {
         codec: protobufCodec(options.profile),
@@ -48,8 +59,9 @@ export function filterChain(options: FilterChainOptions): Handler {
       }),
       requestInfoFilter(),
       authenticateFilter(options.authenticator, { anonymous: options.anonymousAuth }),
+      ...(options.audit === undefined ? [] : [auditFilter(options.audit)]),
       impersonateFilter(options.authorizer, { authenticationGroup: apiGroup(options.profile, "authentication") }),
-      authorizeFilter(options.authorizer),
+      authorizeFilter(options.authorizer, { annotationPrefix: apiGroup(options.profile, "authorization") }),
     ],
     route,
   );

@@ -307,6 +307,7 @@ export async function startHttpServer(options: HttpServerOptions): Promise<HttpS
           body: readBody(request),
           peerCertificate: peer ?? undefined,
           signal: controller.signal,
+          remoteAddress: request.socket.remoteAddress,
         };
         result = await options.handler({ request: apiRequest, warnings: [] });
       }

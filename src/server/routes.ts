@@ -20,6 +20,8 @@ export interface NonResourceOptions {
   readonly profile: Profile;
   readonly livez: readonly HealthCheck[];
   readonly readyz: readonly HealthCheck[];
+  /** `/healthz` (deprecated): default the readiness checks. */
+  readonly healthz?: readonly HealthCheck[];
   readonly serverAddress: () => string;
   /** The service-account issuer's OIDC documents (`/.well-known/openid-configuration`, `/openid/v1/jwks`). */
   readonly issuerDiscovery?: IssuerDiscovery;
@@ -106,7 +108,7 @@ export function createNonResourceHandler(options: NonResourceOptions): (context:
     for (const [kind, checks] of [
       ["livez", options.livez],
       ["readyz", options.readyz],
-      ["healthz", options.readyz],
+      ["healthz", options.healthz ?? options.readyz],
     ] as const) {
       if (path === `/${kind}` || path.startsWith(`/${kind}/`)) {
         if (info.verb !== "get") throw new ApiError(405, "MethodNotAllowed", "only GET is allowed");

@@ -10,6 +10,8 @@ import type { RuntimeConfig, ServiceNetwork, WatchCacheOptions } from "../regist
 import type { Storage } from "../storage/interface.js";
 import { MemoryStorage } from "../storage/memory/memory-storage.js";
 import { SILENT_LOGGER } from "../util/logger.js";
+import type { AuditFilterOptions } from "../server/filters/audit.js";
+import type { FeatureGates } from "../util/feature-gates.js";
 
 /** A response read whole, with the body parsed as JSON when it is JSON. */
 export interface TestResponse {
@@ -75,6 +77,10 @@ export interface InProcessOptions {
   /** `--encryption-provider-config` (and its automatic reload). */
   readonly encryptionProviderConfig?: string;
   readonly encryptionProviderConfigAutomaticReload?: boolean;
+  /** Audit policy and backend (the `--audit-*` flags' result). */
+  readonly audit?: AuditFilterOptions;
+  /** `--feature-gates` (default: every gate at its default). */
+  readonly featureGates?: FeatureGates;
 }
 
 export async function inProcessServer(options: InProcessOptions = {}): Promise<{
@@ -100,7 +106,9 @@ export async function inProcessServer(options: InProcessOptions = {}): Promise<{
       admission: { ...defaults.admission, ...options.admission },
       encryptionProviderConfig: options.encryptionProviderConfig,
       encryptionProviderConfigAutomaticReload: options.encryptionProviderConfigAutomaticReload ?? false,
+      featureGates: options.featureGates ?? defaults.featureGates,
     },
+    audit: options.audit,
     logger: SILENT_LOGGER,
     storage,
     credentials: { authentication: () => ({ authenticator, review: async () => ({ error: "no token reviews in process" }) }), tokenRequest: undefined },

@@ -16,12 +16,19 @@ export function describeForbidden(user: string, info: Attributes): string {
 /**
  * Authorizes the request with kube's attributes (`requestAttributes`); anything but an allow is
  * 403 naming the user, verb and resource, followed by the authorizers' reason when they gave one.
+ * The decision and reason become the audit annotations `<annotationPrefix>/decision|reason`
+ * (`authorization.<apiDomain>`).
  */
-export function authorizeFilter(authorizer: Authorizer): Filter {
+export function authorizeFilter(authorizer: Authorizer, options: { readonly annotationPrefix?: string } = {}): Filter {
+  const decisionKey = `${options.annotationPrefix ?? "authorization"}/decision`;
+  const reasonKey = `${options.annotationPrefix ?? "authorization"}/reason`;
   return (next) => async (context) => {
     const user = requireUser(context);
     const attributes = requestAttributes(requireInfo(context), context.request.query);
     const decision = await authorizer.authorize(user, attributes);
+    // kube's audit annotations: `allow` or `forbid`, and the deciding authorizer's reason.
+    context.audit?.annotate(decisionKey, decision.kind === "allow" ? "allow" : "forbid");
+    context.audit?.annotate(reasonKey, decision.reason);
     if (decision.kind !== "allow") {
       const target =
         attributes.kind === "resource"

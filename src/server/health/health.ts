@@ -8,8 +8,9 @@ export interface HealthCheck {
 
 /**
  * Runs checks for `/livez`, `/readyz` or `/healthz`: 200 `ok` when all pass; `?verbose` lists
- * each as `[+]name ok`; `?exclude=name` skips one; a single check by path suffix. Failure
- * reasons are not shown publicly, only `[-]name failed: reason withheld`.
+ * each as `[+]name ok`; `?exclude=name` skips one (repeatable). The list withholds failure
+ * reasons (`[-]name failed: reason withheld`); one check by name (`/readyz/shutdown`, names may
+ * contain slashes: `poststarthook/<hook>`) answers `ok`, or 500 with its reason, as kube does.
  */
 export async function runHealth(
   kind: string,
@@ -18,8 +19,18 @@ export async function runHealth(
   query: URLSearchParams,
   signal: AbortSignal,
 ): Promise<ApiResponse> {
-  const selected = subPath === "" ? checks : checks.filter((check) => check.name === subPath);
-  if (subPath !== "" && selected.length === 0) return { status: 404, headers: { "content-type": "text/plain; charset=utf-8" }, body: "404 page not found\n" };
+  const headers = { "content-type": "text/plain; charset=utf-8", "x-content-type-options": "nosniff" };
+  if (subPath !== "") {
+    const named = checks.find((check) => check.name === subPath);
+    if (named === undefined) return { status: 404, headers: { "content-type": "text/plain; charset=utf-8" }, body: "404 page not found\n" };
+    try {
+      await named.check(signal);
+      return { status: 200, headers, body: "ok" };
+    } catch (error) {
+      return { status: 500, headers, body: `internal server error: ${error instanceof Error ? error.message : String(error)}\n` };
+    }
+  }
+  const selected = checks;
   const excluded = new Set(query.getAll("exclude"));
   const lines: string[] = [];
   let failed = false;
@@ -41,5 +52,5 @@ export async function runHealth(
   const verbose = query.has("verbose") || failed;
   const summary = failed ? `${kind} check failed` : `${kind} check passed`;
   const text = verbose ? `${lines.join("\n")}\n${summary}\n` : "ok";
-  return { status: failed ? 500 : 200, headers: { "content-type": "text/plain; charset=utf-8", "x-content-type-options": "nosniff" }, body: text };
+  return { status: failed ? 500 : 200, headers, body: text };
 }

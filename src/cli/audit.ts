@@ -1,0 +1,81 @@
+import { apiGroup, type Profile } from "../api/profile.js";
+import { loadWebhookConfig, webhookClient } from "../auth/webhook-client.js";
+import { unionBackend, type AuditBackend } from "../server/audit/event.js";
+import { logBackend } from "../server/audit/log-backend.js";
+import { AuditPolicyError, loadAuditPolicy } from "../server/audit/policy.js";
+import { webhookBackend } from "../server/audit/webhook-backend.js";
+import type { AuditFilterOptions } from "../server/filters/audit.js";
+import type { AuditMetrics } from "../server/metrics/audit-metrics.js";
+import { errorFields, type Logger } from "../util/logger.js";
+import type { AuditConfig } from "./config.js";
+import { StartupError } from "./data-dir.js";
+
+/** The audit stage as configured: the filter's options and the backends' shutdown, or undefined when audit is off. */
+export interface ConfiguredAudit {
+  readonly filter: AuditFilterOptions;
+  shutdown(): Promise<void>;
+}
+
+/**
+ * Builds audit from the `--audit-*` flags: on when a policy file and at least one backend are
+ * given (kube's rule: a policy without a backend records nothing). A bad policy or webhook file
+ * is a StartupError naming it.
+ */
+export function configureAudit(options: { config: AuditConfig; profile: Profile; metrics: AuditMetrics; logger: Logger }): ConfiguredAudit | undefined {
+  const { config, profile, metrics, logger } = options;
+  if (config.policyFile === undefined || (config.logPath === undefined && config.webhookConfigFile === undefined)) return undefined;
+  const auditGroup = apiGroup(profile, "audit");
+  let policy;
+  try {
+    policy = loadAuditPolicy(config.policyFile, auditGroup);
+  } catch (error) {
+    if (error instanceof AuditPolicyError) throw new StartupError(error.message);
+    throw error;
+  }
+  const backends: AuditBackend[] = [];
+  if (config.logPath !== undefined) {
+    backends.push(
+      logBackend({
+        path: config.logPath,
+        maxBytes: config.logMaxSizeMb * 1024 * 1024,
+        maxBackups: config.logMaxBackups,
+        maxAgeDays: config.logMaxAgeDays,
+        onError: (error, dropped) => {
+          metrics.eventsFailed("log", dropped);
+          logger.error("audit log write failed", errorFields(error));
+        },
+      }),
+    );
+  }
+  if (config.webhookConfigFile !== undefined) {
+    let client;
+    try {
+      client = webhookClient(loadWebhookConfig(config.webhookConfigFile));
+    } catch (error) {
+      throw new StartupError(`--audit-webhook-config-file: ${error instanceof Error ? error.message : String(error)}`);
+    }
+    const webhook = webhookBackend({
+      client,
+      apiVersion: `${auditGroup}/v1`,
+      bufferSize: config.webhookBatchBufferSize,
+      maxBatchSize: config.webhookBatchMaxSize,
+      maxWaitMs: config.webhookBatchMaxWaitMs,
+      throttleQps: config.webhookBatchThrottleQps,
+      throttleBurst: config.webhookBatchThrottleBurst,
+      initialBackoffMs: config.webhookInitialBackoffMs,
+      onError: (plugin, error, count) => {
+        metrics.eventsFailed(plugin, count);
+        logger.error("audit webhook dropped events", { ...errorFields(error), plugin, count });
+      },
+    });
+    backends.push({
+      ...webhook,
+      shutdown: async () => {
+        await webhook.shutdown();
+        client.close();
+      },
+    });
+  }
+  const backend = unionBackend(backends);
+  return { filter: { policy, backend, apiVersion: `${auditGroup}/v1`, metrics }, shutdown: () => backend.shutdown() };
+}

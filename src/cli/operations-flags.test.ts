@@ -1,0 +1,117 @@
+import assert from "node:assert/strict";
+import { describe, it } from "node:test";
+import { inProcessServer } from "../testing/in-process.js";
+import { FeatureGateError, featureGates, KNOWN_FEATURES } from "../util/feature-gates.js";
+import { FlagError, parseArgs } from "./flags.js";
+import { main } from "./main.js";
+
+function config(argv: string[]) {
+  const parsed = parseArgs(argv);
+  assert.equal(parsed.kind, "config");
+  if (parsed.kind !== "config") throw new Error("no config");
+  return parsed.config;
+}
+
+describe("--feature-gates", () => {
+  it("defaults follow the stages: alpha off, beta and GA on", () => {
+    const gates = config([]).featureGates;
+    assert.equal(gates.enabled("APIServerTracing"), false);
+    assert.equal(gates.enabled("APIServerIdentity"), false);
+    assert.equal(gates.enabled("APIResponseCompression"), true);
+    assert.equal(gates.enabled("ServerSideApply"), true);
+  });
+
+  it("turns gates on and off; repeated flags add up and the last setting wins", () => {
+    const gates = config([
+      "--feature-gates=APIServerTracing=true,APIResponseCompression=false",
+      "--feature-gates",
+      "APIResponseCompression=true,RemainingItemCount=false",
+    ]).featureGates;
+    assert.equal(gates.enabled("APIServerTracing"), true);
+    assert.equal(gates.enabled("APIResponseCompression"), true);
+    assert.equal(gates.enabled("RemainingItemCount"), false);
+    assert.deepEqual(gates.warnings, []);
+  });
+
+  it("an unknown gate is an error naming it", () => {
+    assert.throws(
+      () => parseArgs(["--feature-gates=Teleport=true"]),
+      (error: unknown) => error instanceof FlagError && /unrecognized feature gate: Teleport/.test(error.message),
+    );
+  });
+
+  it("disabling a GA gate fails naming it; setting it to true warns", () => {
+    assert.throws(
+      () => parseArgs(["--feature-gates=ServerSideApply=false"]),
+      (error: unknown) => error instanceof FlagError && /cannot set feature gate ServerSideApply to false, feature is locked to true/.test(error.message),
+    );
+    assert.deepEqual(config(["--feature-gates=DryRun=true"]).featureGates.warnings, [
+      "Setting GA feature gate DryRun=true. It will be removed in a future release.",
+    ]);
+  });
+
+  it("a deprecated gate warns when set", () => {
+    const known = new Map([...KNOWN_FEATURES, ["OldThing", { stage: "Deprecated" as const, default: false, locked: false, since: "1.29" }]]);
+    const gates = featureGates(new Map([["OldThing", true]]), known);
+    assert.deepEqual(gates.warnings, ["Setting deprecated feature gate OldThing=true. It will be removed in a future release."]);
+    assert.throws(() => featureGates(new Map([["Missing", true]]), known), FeatureGateError);
+  });
+
+  it("malformed values are errors", () => {
+    assert.throws(() => parseArgs(["--feature-gates=APIServerTracing"]), /missing bool value for APIServerTracing/);
+    assert.throws(() => parseArgs(["--feature-gates=APIServerTracing=yes"]), /must be true or false/);
+  });
+
+  it("the command line exits 2 on a bad gate", async () => {
+    const written: string[] = [];
+    const write = process.stderr.write.bind(process.stderr);
+    process.stderr.write = ((text: string) => {
+      written.push(String(text));
+      return true;
+    }) as typeof process.stderr.write;
+    try {
+      assert.equal(await main(["--feature-gates=WatchBookmark=false"]), 2);
+    } finally {
+      process.stderr.write = write;
+    }
+    assert.match(written.join(""), /WatchBookmark/);
+  });
+
+  it("--tracing-config-file needs APIServerTracing", () => {
+    assert.throws(() => parseArgs(["--tracing-config-file=/tmp/t.yaml"]), /APIServerTracing/);
+    assert.equal(config(["--feature-gates=APIServerTracing=true", "--tracing-config-file=/tmp/t.yaml"]).tracingConfigFile, "/tmp/t.yaml");
+  });
+});
+
+describe("gates that change behaviour", () => {
+  it("WatchList=false refuses sendInitialEvents; APIListChunking=false serves lists whole; RemainingItemCount=false leaves the count out", async () => {
+    for (const enabled of [true, false]) {
+      const gates = featureGates(
+        new Map([
+          ["WatchList", enabled],
+          ["APIListChunking", enabled],
+          ["RemainingItemCount", enabled],
+        ]),
+      );
+      const server = await inProcessServer({ featureGates: gates });
+      try {
+        for (const name of ["a", "b", "c"]) await server.call("POST", "/api/v1/namespaces/default/configmaps", { body: { metadata: { name } } });
+        const page = await server.call("GET", "/api/v1/namespaces/default/configmaps?limit=1");
+        const metadata = page.json["metadata"] as Record<string, unknown>;
+        assert.equal((page.json["items"] as unknown[]).length, enabled ? 1 : 3);
+        assert.equal(metadata["continue"] !== undefined, enabled);
+        assert.equal(metadata["remainingItemCount"] !== undefined, enabled);
+        const controller = new AbortController();
+        const watch = await server.raw(
+          "GET",
+          "/api/v1/namespaces/default/configmaps?watch=true&sendInitialEvents=true&resourceVersionMatch=NotOlderThan&allowWatchBookmarks=true",
+          { signal: controller.signal },
+        );
+        controller.abort();
+        assert.equal(watch.status, enabled ? 200 : 422);
+      } finally {
+        await server.stop();
+      }
+    }
+  });
+});

@@ -1,0 +1,169 @@
+import { DEFAULT_FEATURE_GATES, FeatureGateError, featureGates, parseFeatureGates } from "../util/feature-gates.js";
+import type { AuditConfig } from "./config.js";
+import { FlagError, parseCount, parseDurationFlag, type FlagSpec, type MutableConfig } from "./flag-spec.js";
+
+function nonNegative(value: string, flag: string): number {
+  if (!/^\d+$/.test(value)) throw new FlagError(`invalid value "${value}" for flag --${flag}: must be a non-negative integer`);
+  return Number(value);
+}
+
+function setAudit(config: MutableConfig, change: Partial<AuditConfig>): void {
+  config.audit = { ...config.audit, ...change };
+}
+
+/** Every `--feature-gates` setting so far; the gates are rebuilt from them on each use of the flag. */
+const gateSettings = new WeakMap<MutableConfig, Map<string, boolean>>();
+
+/** The operations flags: audit, feature gates, tracing and HTTP/2 GOAWAY (kube's names and defaults). */
+export const OPERATIONS_FLAGS: readonly FlagSpec[] = [
+  {
+    name: "audit-policy-file",
+    help: "Audit Policy (audit.<domain>/v1): the first matching rule sets each request's level. Needs a log or webhook backend.",
+    defaultText: "",
+    apply: (config, value) => setAudit(config, { policyFile: value }),
+  },
+  {
+    name: "audit-log-path",
+    help: "Write audit events to this file, one JSON event per line; - is standard output.",
+    defaultText: "",
+    apply: (config, value) => setAudit(config, { logPath: value }),
+  },
+  {
+    name: "audit-log-maxage",
+    help: "Days to keep rotated audit log files; 0 keeps them.",
+    defaultText: "0",
+    apply: (config, value) => setAudit(config, { logMaxAgeDays: nonNegative(value, "audit-log-maxage") }),
+  },
+  {
+    name: "audit-log-maxbackup",
+    help: "Rotated audit log files to keep; 0 keeps all.",
+    defaultText: "0",
+    apply: (config, value) => setAudit(config, { logMaxBackups: nonNegative(value, "audit-log-maxbackup") }),
+  },
+  {
+    name: "audit-log-maxsize",
+    help: "Megabytes an audit log file may grow to before it is rotated; 0 means 100.",
+    defaultText: "0",
+    apply: (config, value) => setAudit(config, { logMaxSizeMb: nonNegative(value, "audit-log-maxsize") }),
+  },
+  {
+    name: "audit-log-format",
+    help: "Format of audit log lines: json (kube's Event, one per line).",
+    defaultText: "json",
+    apply: (_config, value) => {
+      if (value !== "json") throw new FlagError(`invalid value "${value}" for flag --audit-log-format: only json is supported`);
+    },
+  },
+  {
+    name: "audit-webhook-config-file",
+    help: "Kubeconfig-format file of the audit webhook: batches of events are POSTed to it as an EventList.",
+    defaultText: "",
+    apply: (config, value) => setAudit(config, { webhookConfigFile: value }),
+  },
+  {
+    name: "audit-webhook-mode",
+    help: "How events reach the webhook: batch (buffered, never blocking requests).",
+    defaultText: "batch",
+    apply: (_config, value) => {
+      if (value !== "batch") throw new FlagError(`invalid value "${value}" for flag --audit-webhook-mode: only batch is supported`);
+    },
+  },
+  {
+    name: "audit-webhook-batch-buffer-size",
+    help: "Events buffered for the webhook; beyond it new events are dropped (and counted).",
+    defaultText: "10000",
+    apply: (config, value) => setAudit(config, { webhookBatchBufferSize: parseCount(value, "audit-webhook-batch-buffer-size") }),
+  },
+  {
+    name: "audit-webhook-batch-max-size",
+    help: "Events per webhook batch at most.",
+    defaultText: "400",
+    apply: (config, value) => setAudit(config, { webhookBatchMaxSize: parseCount(value, "audit-webhook-batch-max-size") }),
+  },
+  {
+    name: "audit-webhook-batch-max-wait",
+    help: "How long a batch smaller than the maximum waits before it is sent.",
+    defaultText: "30s",
+    apply: (config, value) => setAudit(config, { webhookBatchMaxWaitMs: parseDurationFlag(value, "audit-webhook-batch-max-wait") }),
+  },
+  {
+    name: "audit-webhook-batch-throttle-qps",
+    help: "Batches per second sent at most on average; 0 disables throttling.",
+    defaultText: "10",
+    apply: (config, value) => {
+      const qps = Number(value);
+      if (value.trim() === "" || !Number.isFinite(qps) || qps < 0)
+        throw new FlagError(`invalid value "${value}" for flag --audit-webhook-batch-throttle-qps: must be a non-negative number`);
+      setAudit(config, { webhookBatchThrottleQps: qps });
+    },
+  },
+  {
+    name: "audit-webhook-batch-throttle-burst",
+    help: "Batches sent at once at most when the throttle has been idle.",
+    defaultText: "15",
+    apply: (config, value) => setAudit(config, { webhookBatchThrottleBurst: parseCount(value, "audit-webhook-batch-throttle-burst") }),
+  },
+  {
+    name: "audit-webhook-initial-backoff",
+    help: "Wait before retrying a failed webhook batch (growing 1.5x over 4 retries).",
+    defaultText: "10s",
+    apply: (config, value) => setAudit(config, { webhookInitialBackoffMs: parseDurationFlag(value, "audit-webhook-initial-backoff") }),
+  },
+  {
+    name: "feature-gates",
+    help: "Name=bool pairs, comma-separated, turning features on or off (alpha ones are off by default, beta on); GA gates are locked, unknown gates are an error.",
+    defaultText: "",
+    apply: (config, value) => {
+      const settings = gateSettings.get(config) ?? new Map<string, boolean>();
+      gateSettings.set(config, settings);
+      try {
+        config.featureGates = featureGates(parseFeatureGates(value, settings));
+      } catch (error) {
+        if (error instanceof FeatureGateError) throw new FlagError(`invalid value "${value}" for flag --feature-gates: ${error.message}`);
+        throw error;
+      }
+    },
+  },
+  {
+    name: "tracing-config-file",
+    help: "TracingConfiguration (apiserver.config.<domain>/v1): OTLP endpoint and samplingRatePerMillion. Needs APIServerTracing.",
+    defaultText: "",
+    apply: (config, value) => void (config.tracingConfigFile = value),
+  },
+  {
+    name: "goaway-chance",
+    help: "Probability (0 to 0.02) that an HTTP/2 request is answered and its connection sent GOAWAY, so clients reconnect and spread over servers.",
+    defaultText: "0",
+    apply: (config, value) => {
+      const chance = Number(value);
+      if (value.trim() === "" || !Number.isFinite(chance) || chance < 0 || chance > 0.02)
+        throw new FlagError(`invalid value "${value}" for flag --goaway-chance: must be between 0 and 0.02 inclusive`);
+      config.goawayChance = chance;
+    },
+  },
+];
+
+export function operationsDefaults(): Pick<MutableConfig, "audit" | "featureGates" | "goawayChance"> {
+  return {
+    audit: {
+      logMaxAgeDays: 0,
+      logMaxBackups: 0,
+      logMaxSizeMb: 0,
+      logFormat: "json",
+      webhookBatchBufferSize: 10_000,
+      webhookBatchMaxSize: 400,
+      webhookBatchMaxWaitMs: 30_000,
+      webhookBatchThrottleQps: 10,
+      webhookBatchThrottleBurst: 15,
+      webhookInitialBackoffMs: 10_000,
+    },
+    featureGates: DEFAULT_FEATURE_GATES,
+    goawayChance: 0,
+  };
+}
+
+/** Checks across the operations flags, after all are read. */
+export function checkOperationsConfig(config: MutableConfig): void {
+  if (config.tracingConfigFile !== undefined && !config.featureGates.enabled("APIServerTracing"))
+    throw new FlagError("--tracing-config-file requires the APIServerTracing feature gate (--feature-gates=APIServerTracing=true)");
+}

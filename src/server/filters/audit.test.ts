@@ -1,0 +1,159 @@
+import assert from "node:assert/strict";
+import { after, before, describe, it } from "node:test";
+import { inProcessServer } from "../../testing/in-process.js";
+import type { AuditBackend, AuditEvent } from "../audit/event.js";
+import { parseAuditPolicy } from "../audit/policy.js";
+
+/** Keeps every event it is given. */
+function memoryBackend(): AuditBackend & { events: AuditEvent[] } {
+  const events: AuditEvent[] = [];
+  return { name: "memory", events, processEvents: (batch) => void events.push(...batch), shutdown: async () => {} };
+}
+
+const POLICY = `
+apiVersion: audit.orch.io/v1
+kind: Policy
+rules:
+  - level: None
+    nonResourceURLs: ["/healthz*", "/livez*"]
+  - level: None
+    users: ["bob"]
+  - level: RequestResponse
+    resources: [{ group: "", resources: ["secrets"] }]
+    omitStages: ["RequestReceived"]
+  - level: Request
+    resources: [{ group: "", resources: ["configmaps"], resourceNames: [] }]
+    namespaces: ["team"]
+  - level: Metadata
+`;
+
+describe("auditFilter() through the whole pipeline", () => {
+  const backend = memoryBackend();
+  let server: Awaited<ReturnType<typeof inProcessServer>>;
+  before(async () => {
+    server = await inProcessServer({
+      audit: { policy: parseAuditPolicy(POLICY, "audit.orch.io"), backend, apiVersion: "audit.orch.io/v1" },
+      admission: { enable: ["PodSecurity"] },
+    });
+    assert.equal((await server.call("POST", "/api/v1/namespaces", { body: { metadata: { name: "team" } } })).status, 201);
+  });
+  after(() => server.stop());
+
+  /** The events of the request answered with `auditId`. */
+  function eventsOf(auditId: unknown): AuditEvent[] {
+    assert.equal(typeof auditId, "string");
+    return backend.events.filter((event) => event.auditID === auditId);
+  }
+
+  it("Metadata: RequestReceived then ResponseComplete, the Audit-ID header, user, objectRef, status and the authorizer's annotations", async () => {
+    const response = await server.call("GET", "/api/v1/namespaces/default/pods/missing", { as: "alice", headers: { "user-agent": "tests/1.0" } });
+    assert.equal(response.status, 403);
+    const events = eventsOf(response.headers["audit-id"]);
+    assert.deepEqual(
+      events.map((event) => event.stage),
+      ["RequestReceived", "ResponseComplete"],
+    );
+    const complete = events[1];
+    assert.ok(complete !== undefined);
+    assert.equal(complete.kind, "Event");
+    assert.equal(complete.apiVersion, "audit.orch.io/v1");
+    assert.equal(complete.level, "Metadata");
+    assert.equal(complete.verb, "get");
+    assert.equal(complete.requestURI, "/api/v1/namespaces/default/pods/missing");
+    assert.equal(complete.userAgent, "tests/1.0");
+    assert.deepEqual(complete.user, { username: "alice", groups: ["developers", "system:authenticated"] });
+    assert.deepEqual(complete.objectRef, { resource: "pods", namespace: "default", name: "missing", apiVersion: "v1" });
+    assert.equal(complete.responseStatus?.code, 403);
+    assert.equal(complete.responseStatus?.reason, "Forbidden");
+    assert.equal(complete.annotations?.["authorization.orch.io/decision"], "forbid");
+    assert.equal(complete.requestObject, undefined);
+    assert.equal(complete.responseObject, undefined);
+    assert.match(complete.stageTimestamp, /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{6}Z$/);
+  });
+
+  it("keeps the client's Audit-ID", async () => {
+    const response = await server.call("GET", "/api/v1/namespaces/default", { headers: { "audit-id": "given-id-1" } });
+    assert.equal(response.headers["audit-id"], "given-id-1");
+    assert.equal(eventsOf("given-id-1").length, 2);
+  });
+
+  it("Request: the request object, the name of a create, and no response object", async () => {
+    const response = await server.call("POST", "/api/v1/namespaces/team/configmaps", { body: { metadata: { name: "settings" }, data: { a: "1" } } });
+    assert.equal(response.status, 201);
+    const complete = eventsOf(response.headers["audit-id"]).find((event) => event.stage === "ResponseComplete");
+    assert.equal(complete?.level, "Request");
+    assert.equal(complete?.objectRef?.name, "settings");
+    assert.deepEqual(complete?.requestObject, { metadata: { name: "settings" }, data: { a: "1" } });
+    assert.equal(complete?.responseObject, undefined);
+    assert.equal(complete?.annotations?.["authorization.orch.io/decision"], "allow");
+  });
+
+  it("RequestResponse: the response object too; omitStages drops RequestReceived", async () => {
+    const response = await server.call("POST", "/api/v1/namespaces/team/secrets", { body: { metadata: { name: "token" }, stringData: { t: "x" } } });
+    assert.equal(response.status, 201);
+    const events = eventsOf(response.headers["audit-id"]);
+    assert.deepEqual(
+      events.map((event) => event.stage),
+      ["ResponseComplete"],
+    );
+    const object = events[0]?.responseObject as { metadata?: { name?: string; uid?: string } } | undefined;
+    assert.equal(object?.metadata?.name, "token");
+    assert.equal(typeof object?.metadata?.uid, "string");
+  });
+
+  it("a streamed list is recorded when it has been sent", async () => {
+    const response = await server.call("GET", "/api/v1/namespaces/team/secrets");
+    const complete = eventsOf(response.headers["audit-id"]).find((event) => event.stage === "ResponseComplete");
+    const list = complete?.responseObject as { kind?: string; items?: unknown[] } | undefined;
+    assert.equal(list?.kind, "SecretList");
+    assert.equal(list?.items?.length, 1);
+  });
+
+  it("None: by user and by non-resource URL, yet the Audit-ID header is sent", async () => {
+    const healthz = await server.call("GET", "/healthz");
+    assert.equal(eventsOf(healthz.headers["audit-id"]).length, 0);
+    const bob = await server.call("GET", "/api/v1/namespaces", { as: "bob" });
+    assert.equal(eventsOf(bob.headers["audit-id"]).length, 0);
+  });
+
+  it("a watch has ResponseStarted, then ResponseComplete when it ends", async () => {
+    const controller = new AbortController();
+    const response = await server.raw("GET", "/api/v1/namespaces/default/configmaps?watch=true", { signal: controller.signal });
+    const id = response.headers["audit-id"];
+    assert.deepEqual(
+      eventsOf(id).map((event) => event.stage),
+      ["RequestReceived", "ResponseStarted"],
+    );
+    const reading = (async () => {
+      if (typeof response.body === "string" || response.body instanceof Uint8Array) return;
+      for await (const _chunk of response.body);
+    })();
+    controller.abort();
+    await reading;
+    assert.deepEqual(
+      eventsOf(id).map((event) => event.stage),
+      ["RequestReceived", "ResponseStarted", "ResponseComplete"],
+    );
+  });
+
+  it("impersonation: the authenticated user, and the impersonated one", async () => {
+    const response = await server.call("GET", "/api/v1/namespaces/default", { headers: { "impersonate-user": "carol" } });
+    const complete = eventsOf(response.headers["audit-id"]).find((event) => event.stage === "ResponseComplete");
+    assert.equal(complete?.user.username, "admin");
+    assert.equal(complete?.impersonatedUser?.username, "carol");
+  });
+
+  it("collects admission plugins' annotations (PodSecurity's audit mode)", async () => {
+    const label = await server.call("PATCH", "/api/v1/namespaces/team", {
+      body: { metadata: { labels: { "pod-security.orch.io/audit": "restricted" } } },
+      headers: { "content-type": "application/merge-patch+json" },
+    });
+    assert.equal(label.status, 200);
+    const response = await server.call("POST", "/api/v1/namespaces/team/pods", {
+      body: { metadata: { name: "p" }, spec: { containers: [{ name: "c", image: "busybox" }] } },
+    });
+    assert.equal(response.status, 201);
+    const complete = eventsOf(response.headers["audit-id"]).find((event) => event.stage === "ResponseComplete");
+    assert.match(complete?.annotations?.["pod-security.orch.io/audit-violations"] ?? "", /would violate PodSecurity "restricted:latest"/);
+  });
+});

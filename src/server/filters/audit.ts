@@ -1,0 +1,250 @@
+import { ApiError } from "../../api/errors.js";
+import { isPlainObject } from "../../api/object.js";
+import { isPushBody, type PushBody } from "../../request/push-body.js";
+import {
+  headerValues,
+  requireInfo,
+  requireUser,
+  type ApiResponse,
+  type Filter,
+  type RequestContext,
+  type ResponseBody,
+  type UserInfo,
+} from "../../request/context.js";
+import type { RequestInfo } from "../../request/request-info.js";
+import { microTime, type AuditBackend, type AuditEvent, type AuditObjectRef, type AuditResponseStatus, type AuditUser } from "../audit/event.js";
+import { evaluatePolicy, levelAtLeast, type AuditDecision, type AuditPolicy, type AuditStage } from "../audit/policy.js";
+import type { AuditMetrics } from "../metrics/audit-metrics.js";
+
+export interface AuditFilterOptions {
+  readonly policy: AuditPolicy;
+  readonly backend: AuditBackend;
+  /** `audit.<apiDomain>/v1`. */
+  readonly apiVersion: string;
+  readonly metrics?: AuditMetrics;
+  readonly now?: () => number;
+}
+
+const WRITES = new Set(["create", "update", "patch"]);
+
+function auditUser(user: UserInfo): AuditUser {
+  return {
+    username: user.name,
+    ...(user.uid === undefined || user.uid === "" ? {} : { uid: user.uid }),
+    ...(user.groups.length === 0 ? {} : { groups: user.groups }),
+    ...(user.extra === undefined || Object.keys(user.extra).length === 0 ? {} : { extra: user.extra }),
+  };
+}
+
+/** kube's source IPs: the X-Forwarded-For chain, then X-Real-Ip, then the peer, each once. */
+function sourceIps(context: RequestContext): string[] {
+  const ips: string[] = [];
+  const add = (ip: string): void => {
+    const trimmed = ip.trim().replace(/^::ffff:(?=\d+\.\d+\.\d+\.\d+$)/, "");
+    if (trimmed !== "" && !ips.includes(trimmed)) ips.push(trimmed);
+  };
+  for (const value of headerValues(context.request, "x-forwarded-for")) for (const ip of value.split(",")) add(ip);
+  for (const value of headerValues(context.request, "x-real-ip")) add(value);
+  if (context.request.remoteAddress !== undefined) add(context.request.remoteAddress);
+  return ips;
+}
+
+function objectRefOf(info: RequestInfo): AuditObjectRef | undefined {
+  if (info.kind !== "resource") return undefined;
+  const ref: AuditObjectRef = { resource: info.resource };
+  if (info.namespace !== "") ref.namespace = info.namespace;
+  if (info.name !== "") ref.name = info.name;
+  if (info.group !== "") ref.apiGroup = info.group;
+  ref.apiVersion = info.version;
+  if (info.subresource !== "") ref.subresource = info.subresource;
+  return ref;
+}
+
+function parseJson(bytes: Buffer | string | Uint8Array | undefined): unknown {
+  if (bytes === undefined) return undefined;
+  try {
+    return JSON.parse(typeof bytes === "string" ? bytes : Buffer.from(bytes).toString("utf8"));
+  } catch {
+    return undefined;
+  }
+}
+
+function withoutManagedFields(value: unknown): unknown {
+  if (!isPlainObject(value)) return value;
+  const copy: Record<string, unknown> = { ...value };
+  if (isPlainObject(copy["metadata"]) && "managedFields" in copy["metadata"]) {
+    const { managedFields: _dropped, ...metadata } = copy["metadata"];
+    copy["metadata"] = metadata;
+  }
+  if (Array.isArray(copy["items"])) copy["items"] = copy["items"].map(withoutManagedFields);
+  return copy;
+}
+
+function statusOfError(error: unknown): AuditResponseStatus {
+  if (error instanceof ApiError) return { metadata: {}, status: "Failure", message: error.message, reason: error.reason, code: error.code };
+  return { metadata: {}, status: "Failure", message: "an internal error occurred", reason: "InternalError", code: 500 };
+}
+
+function statusOfResponse(response: ApiResponse): AuditResponseStatus {
+  if (response.status < 400 || typeof response.body !== "string") return { metadata: {}, code: response.status };
+  const body = parseJson(response.body);
+  if (!isPlainObject(body) || body["kind"] !== "Status") return { metadata: {}, code: response.status };
+  const text = (key: string): string | undefined => (typeof body[key] === "string" && body[key] !== "" ? (body[key] as string) : undefined);
+  const status = text("status");
+  const message = text("message");
+  const reason = text("reason");
+  return {
+    metadata: {},
+    ...(status === undefined ? {} : { status }),
+    ...(message === undefined ? {} : { message }),
+    ...(reason === undefined ? {} : { reason }),
+    code: response.status,
+  };
+}
+
+/** Calls `done` once the stream has ended (or been abandoned), with its bytes when `collect`. */
+function observeStream(body: Exclude<ResponseBody, string | Uint8Array>, collect: boolean, done: (bytes: Buffer | undefined) => void): ResponseBody {
+  const chunks: Buffer[] = [];
+  const keep = (chunk: string | Uint8Array): void => {
+    if (collect) chunks.push(typeof chunk === "string" ? Buffer.from(chunk) : Buffer.from(chunk));
+  };
+  const finish = (): void => done(collect ? Buffer.concat(chunks) : undefined);
+  async function* iterate(): AsyncGenerator<string | Uint8Array> {
+    try {
+      for await (const chunk of body) {
+        keep(chunk);
+        yield chunk;
+      }
+    } finally {
+      finish();
+    }
+  }
+  if (!isPushBody(body)) return iterate();
+  const pushed: PushBody = {
+    async pipeTo(sink) {
+      try {
+        const tee = {
+          write: (chunk: Uint8Array): boolean => {
+            keep(chunk);
+            return sink.write(chunk);
+          },
+          onDrain: (listener: () => void) => sink.onDrain(listener),
+        };
+        await body.pipeTo(collect ? tee : sink);
+      } finally {
+        finish();
+      }
+    },
+    [Symbol.asyncIterator]: () => iterate() as AsyncIterator<Uint8Array>,
+  };
+  return pushed;
+}
+
+/**
+ * Audit (`--audit-policy-file`): after authentication, the policy's first matching rule sets the
+ * request's level; above None an event goes to the backend for each stage not omitted:
+ * RequestReceived on arrival, ResponseStarted when a long-running response (watch) starts,
+ * ResponseComplete when the response is done (streams: when they end), Panic when the handler
+ * failed with an unexpected error. Request bodies are recorded from Request, responses at
+ * RequestResponse; annotations (authorization, admission, deprecation) at Metadata and above.
+ * The event's user is the authenticated one; an impersonated identity is `impersonatedUser`.
+ */
+export function auditFilter(options: AuditFilterOptions): Filter {
+  const now = options.now ?? Date.now;
+  return (next) => async (context) => {
+    const info = requireInfo(context);
+    const user = requireUser(context);
+    const decision: AuditDecision = evaluatePolicy(options.policy, user, info, info.verb);
+    options.metrics?.requestLevel(decision.level);
+    if (decision.level === "None") return next(context);
+    const request = context.request;
+    const received = now();
+    const query = request.query.toString();
+    const objectRef = objectRefOf(info);
+    const userAgent = request.headers["user-agent"];
+    const ips = sourceIps(context);
+    let requestObject: unknown;
+    let impersonated: AuditUser | undefined;
+    const emit = (stage: AuditStage, status: AuditResponseStatus | undefined, responseObject?: unknown): void => {
+      if (decision.omitStages.has(stage)) return;
+      const annotations = context.audit?.annotations();
+      const event: AuditEvent = {
+        kind: "Event",
+        apiVersion: options.apiVersion,
+        level: decision.level,
+        auditID: context.audit?.id ?? "",
+        stage,
+        requestURI: query === "" ? request.path : `${request.path}?${query}`,
+        verb: info.verb,
+        user: auditUser(user),
+        ...(impersonated === undefined ? {} : { impersonatedUser: impersonated }),
+        ...(ips.length === 0 ? {} : { sourceIPs: ips }),
+        ...(userAgent === undefined ? {} : { userAgent }),
+        ...(objectRef === undefined ? {} : { objectRef: { ...objectRef } }),
+        ...(status === undefined ? {} : { responseStatus: status }),
+        ...(requestObject === undefined ? {} : { requestObject }),
+        ...(responseObject === undefined ? {} : { responseObject }),
+        requestReceivedTimestamp: microTime(received),
+        stageTimestamp: microTime(now()),
+        ...(annotations === undefined ? {} : { annotations: { ...annotations } }),
+      };
+      options.backend.processEvents([event]);
+      options.metrics?.eventsProduced(1);
+    };
+    emit("RequestReceived", undefined);
+
+    // Writes keep their body: the name of a create, and the request object from level Request.
+    let body: Buffer | undefined;
+    const inner: RequestContext =
+      info.kind === "resource" && WRITES.has(info.verb)
+        ? {
+            ...context,
+            request: {
+              ...request,
+              body: async (limit) => {
+                body = await request.body(limit);
+                return body;
+              },
+            },
+          }
+        : context;
+    const settle = (): void => {
+      if (inner !== context) context.user = inner.user;
+      if (inner.user !== undefined && inner.user !== user) impersonated = auditUser(inner.user);
+      if (body === undefined) return;
+      const parsed = parseJson(body);
+      if (levelAtLeast(decision.level, "Request")) requestObject = decision.omitManagedFields ? withoutManagedFields(parsed) : parsed;
+      const metadata = isPlainObject(parsed) ? parsed["metadata"] : undefined;
+      if (objectRef !== undefined && isPlainObject(metadata)) {
+        for (const key of ["name", "namespace", "uid", "resourceVersion"] as const) {
+          const value = metadata[key];
+          if (objectRef[key] === undefined && typeof value === "string" && value !== "") objectRef[key] = value;
+        }
+      }
+    };
+    let response: ApiResponse;
+    try {
+      response = await next(inner);
+    } catch (error) {
+      settle();
+      emit(error instanceof ApiError ? "ResponseComplete" : "Panic", statusOfError(error));
+      throw error;
+    }
+    settle();
+    const status = statusOfResponse(response);
+    const collect = levelAtLeast(decision.level, "RequestResponse") && response.longRunning !== true;
+    const responseObjectOf = (bytes: Buffer | string | Uint8Array | undefined): unknown => {
+      if (!collect) return undefined;
+      const contentType = response.headers["content-type"];
+      if (typeof contentType !== "string" || !contentType.startsWith("application/json")) return undefined;
+      const parsed = parseJson(bytes);
+      return decision.omitManagedFields ? withoutManagedFields(parsed) : parsed;
+    };
+    if (typeof response.body === "string" || response.body instanceof Uint8Array) {
+      emit("ResponseComplete", status, responseObjectOf(response.body));
+      return response;
+    }
+    if (response.longRunning === true) emit("ResponseStarted", status);
+    return { ...response, body: observeStream(response.body, collect, (bytes) => emit("ResponseComplete", status, responseObjectOf(bytes))) };
+  };
+}
