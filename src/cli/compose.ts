@@ -33,6 +33,7 @@ import {
 } from "../registry/index.js";
 import type { Handler } from "../request/context.js";
 import { createAuthorization } from "../server/authorization/authorization.js";
+import { createFlowControlStage } from "../server/flowcontrol/index.js";
 import { filterChain } from "../server/handler.js";
 import type { HealthCheck } from "../server/health/health.js";
 import { createMetrics, type ApiMetrics } from "../server/metrics/metrics.js";
@@ -253,6 +254,17 @@ export function composeApiServer(options: ComposeOptions): ApiServer {
     },
   ];
   const metrics = options.metrics ?? createMetrics({ processMetrics: false });
+  // API Priority and Fairness: its feeds are asked for before the registry starts.
+  const flowControl = config.enablePriorityAndFairness
+    ? createFlowControlStage({
+        registry,
+        profile,
+        logger,
+        metrics: metrics.registry,
+        serverConcurrencyLimit: config.maxRequestsInflight + config.maxMutatingRequestsInflight,
+        waitLimitMs: config.requestTimeoutMs / 4,
+      })
+    : undefined;
   const handler = filterChain({
     profile,
     logger,
@@ -260,6 +272,7 @@ export function composeApiServer(options: ComposeOptions): ApiServer {
     authenticator: authentication.authenticator,
     anonymousAuth: config.anonymousAuth,
     authorizer: authorization.authorizer,
+    flowControl: flowControl?.filter,
     resources: createResourceHandler({
       registry,
       profile,
@@ -282,6 +295,7 @@ export function composeApiServer(options: ComposeOptions): ApiServer {
       serverAddress: options.serverAddress,
       issuerDiscovery: options.credentials.issuerDiscovery,
       metrics: metrics.registry,
+      debug: flowControl?.debug,
     }),
   });
 
@@ -329,6 +343,7 @@ export function composeApiServer(options: ComposeOptions): ApiServer {
       }
       // Before any controller writes and before the listener: a store no other server shares has no write in flight.
       await repairAllocations(config.storageBackend !== "etcd3");
+      await flowControl?.start();
       for (const controller of controllers) {
         running.push(
           controller.run(controllerStop.signal).catch((error: unknown) => logger.error(`controller ${controller.name} stopped`, errorFields(error))),
@@ -343,6 +358,7 @@ export function composeApiServer(options: ComposeOptions): ApiServer {
       shuttingDown = true;
       controllerStop.abort();
       await Promise.allSettled(running);
+      await flowControl?.stop();
       await authorization.stop();
       await registry.stop();
       if (options.storage === undefined) await storage.close();

@@ -73,6 +73,11 @@ export interface Config {
   readonly watchCacheSize: number;
   /** `--min-request-timeout` (seconds): a watch without timeoutSeconds lasts between this and twice this. */
   readonly minRequestTimeoutSeconds: number;
+  /** `--enable-priority-and-fairness`: API Priority and Fairness (on), or none (off). */
+  readonly enablePriorityAndFairness: boolean;
+  /** `--max-requests-inflight` + `--max-mutating-requests-inflight`: the seats API Priority and Fairness shares out among priority levels. */
+  readonly maxRequestsInflight: number;
+  readonly maxMutatingRequestsInflight: number;
   /** `--enable-admission-plugins`, `--disable-admission-plugins`, `--admission-control-config-file`, and the plugins' tuning flags. */
   readonly admission: AdmissionConfig;
 }

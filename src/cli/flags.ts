@@ -279,6 +279,25 @@ const FLAGS: readonly FlagSpec[] = [
       }),
   },
   {
+    name: "enable-priority-and-fairness",
+    help: "Limit and queue requests by FlowSchemas and PriorityLevelConfigurations (API Priority and Fairness).",
+    defaultText: "true",
+    boolean: true,
+    apply: (config, value) => void (config.enablePriorityAndFairness = parseBool(value, "enable-priority-and-fairness")),
+  },
+  {
+    name: "max-requests-inflight",
+    help: "With --max-mutating-requests-inflight, the concurrency API Priority and Fairness shares out among its priority levels.",
+    defaultText: "400",
+    apply: (config, value) => void (config.maxRequestsInflight = parseCount(value, "max-requests-inflight")),
+  },
+  {
+    name: "max-mutating-requests-inflight",
+    help: "Added to --max-requests-inflight: the server's total concurrency limit.",
+    defaultText: "200",
+    apply: (config, value) => void (config.maxMutatingRequestsInflight = parseCount(value, "max-mutating-requests-inflight")),
+  },
+  {
     name: "watch-cache",
     help: "Serve lists and watches from the in-memory watch cache.",
     defaultText: "true",
@@ -472,6 +491,9 @@ export function defaultConfig(): Config {
     watchCache: true,
     watchCacheSize: 20_000,
     minRequestTimeoutSeconds: 1800,
+    enablePriorityAndFairness: true,
+    maxRequestsInflight: 400,
+    maxMutatingRequestsInflight: 200,
     admission: { enable: [], disable: [], ...DEFAULT_ADMISSION_SETTINGS },
   };
 }

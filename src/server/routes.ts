@@ -25,6 +25,8 @@ export interface NonResourceOptions {
   readonly issuerDiscovery?: IssuerDiscovery;
   /** Served at /metrics in Prometheus' text format. */
   readonly metrics?: MetricsRegistry;
+  /** Plain-text debug pages by path (`/debug/api_priority_and_fairness/dump_queues`), given the query. */
+  readonly debug?: ReadonlyMap<string, (query: URLSearchParams) => string>;
 }
 
 function notFound(): ApiError {
@@ -129,6 +131,8 @@ export function createNonResourceHandler(options: NonResourceOptions): (context:
     if (path === "/metrics" && options.metrics !== undefined) {
       return { status: 200, headers: { "content-type": options.metrics.contentType }, body: await options.metrics.metrics() };
     }
+    const debugPage = options.debug?.get(path);
+    if (debugPage !== undefined) return { status: 200, headers: { "content-type": "text/plain; charset=utf-8" }, body: debugPage(query) };
     if (path === "/version") return respondJson(context, 200, versionInfo(options.profile));
     if (options.issuerDiscovery !== undefined && (path === OPENID_CONFIGURATION_PATH || path === JWKS_PATH)) {
       const document = path === JWKS_PATH ? options.issuerDiscovery.jwks() : options.issuerDiscovery.configuration(options.serverAddress());

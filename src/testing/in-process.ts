@@ -72,6 +72,8 @@ export interface InProcessOptions {
   readonly serviceNetwork?: ServiceNetwork;
   /** Admission flags (`--enable-admission-plugins`, …) over the defaults. */
   readonly admission?: Partial<Config["admission"]>;
+  /** API Priority and Fairness flags (`--enable-priority-and-fairness`, the in-flight limits, `--request-timeout`) over the defaults. */
+  readonly flowControl?: Partial<Pick<Config, "enablePriorityAndFairness" | "maxRequestsInflight" | "maxMutatingRequestsInflight" | "requestTimeoutMs">>;
 }
 
 export async function inProcessServer(options: InProcessOptions = {}): Promise<{
@@ -95,6 +97,7 @@ export async function inProcessServer(options: InProcessOptions = {}): Promise<{
       authorization: options.authorization ?? defaults.authorization,
       serviceNetwork: options.serviceNetwork ?? defaults.serviceNetwork,
       admission: { ...defaults.admission, ...options.admission },
+      ...options.flowControl,
     },
     logger: SILENT_LOGGER,
     storage,
