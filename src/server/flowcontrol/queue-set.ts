@@ -150,6 +150,8 @@ export class QueueSet {
       queue.waiting.push(waiter);
       this.waitingTotal++;
       timer = setTimeout(() => abandon("time-out"), options.waitLimitMs);
+      // The wait limit alone never keeps the process up; the request it belongs to does.
+      timer.unref();
       options.signal.addEventListener("abort", onAbort, { once: true });
     });
   }
