@@ -32,7 +32,8 @@ function staticFeed(objects: readonly ApiObject[]): ObjectFeed & { replace(next:
   };
 }
 
-const withUid = (objects: readonly ApiObject[]): ApiObject[] => objects.map((object) => ({ ...object, metadata: { ...object.metadata, uid: `uid-${object.metadata.name}` } }));
+const withUid = (objects: readonly ApiObject[]): ApiObject[] =>
+  objects.map((object) => ({ ...object, metadata: { ...object.metadata, uid: `uid-${object.metadata.name}` } }));
 
 function flowControl(extraSchemas: readonly ApiObject[] = [], extraLevels: readonly ApiObject[] = []) {
   const flowSchemas = staticFeed(withUid([...bootstrap.mandatoryFlowSchemas, ...bootstrap.suggestedFlowSchemas, ...extraSchemas]));
@@ -49,11 +50,29 @@ describe("classification", () => {
   const cases: [string, UserInfo, string, string, string][] = [
     ["system:masters is exempt", user("admin", "system:masters"), "/api/v1/pods", "exempt", "exempt"],
     ["probes are exempt for everyone", { name: "system:anonymous", groups: ["system:unauthenticated"] }, "/readyz", "probes", "exempt"],
-    ["nodes' leases go to node-high", user("system:node:n1", "system:nodes"), "/apis/coordination.orch.io/v1/namespaces/orch-node-lease/leases/n1", "system-node-high", "node-high"],
+    [
+      "nodes' leases go to node-high",
+      user("system:node:n1", "system:nodes"),
+      "/apis/coordination.orch.io/v1/namespaces/orch-node-lease/leases/n1",
+      "system-node-high",
+      "node-high",
+    ],
     ["nodes' other requests go to system", user("system:node:n1", "system:nodes"), "/api/v1/pods", "system-nodes", "system"],
     ["the controller manager by namespace", user("system:kube-controller-manager"), "/api/v1/namespaces/a/pods", "kube-controller-manager", "workload-high"],
-    ["system service accounts' leader election", user("system:serviceaccount:orch-system:x"), "/apis/coordination.orch.io/v1/namespaces/orch-system/leases/l", "system-leader-election", "leader-election"],
-    ["other service accounts are workload-low", user("system:serviceaccount:team:x", "system:serviceaccounts"), "/api/v1/namespaces/team/pods", "service-accounts", "workload-low"],
+    [
+      "system service accounts' leader election",
+      user("system:serviceaccount:orch-system:x"),
+      "/apis/coordination.orch.io/v1/namespaces/orch-system/leases/l",
+      "system-leader-election",
+      "leader-election",
+    ],
+    [
+      "other service accounts are workload-low",
+      user("system:serviceaccount:team:x", "system:serviceaccounts"),
+      "/api/v1/namespaces/team/pods",
+      "service-accounts",
+      "workload-low",
+    ],
     ["everyone else is global-default", user("alice"), "/api/v1/namespaces/a/configmaps", "global-default", "global-default"],
   ];
   for (const [what, who, path, schema, level] of cases) {
