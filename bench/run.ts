@@ -45,6 +45,7 @@ import { runAuthSuite } from "./auth.js";
 import { runApplySuite } from "./apply.js";
 import { runProtoSuite } from "./proto.js";
 import { runAdmissionSuite } from "./admission.js";
+import { runFlowControlSuite } from "./flowcontrol.js";
 import { median, round } from "./lib/stats.js";
 
 interface Settings {
@@ -576,7 +577,7 @@ async function runFoundation(settings: Settings): Promise<void> {
   log(`wrote ${base}.json and ${base}.md (${results.totalBenchSeconds} s)`);
 }
 
-type Suite = "foundation" | "watch" | "rbac" | "apply" | "auth" | "proto" | "admission" | "all";
+type Suite = "foundation" | "watch" | "rbac" | "apply" | "auth" | "proto" | "admission" | "flowcontrol" | "all";
 
 async function main(): Promise<void> {
   const argv = process.argv.slice(2);
@@ -590,9 +591,10 @@ async function main(): Promise<void> {
     suite !== "auth" &&
     suite !== "proto" &&
     suite !== "admission" &&
+    suite !== "flowcontrol" &&
     suite !== "all"
   )
-    throw new Error("--suite must be foundation, watch, rbac, apply, auth, proto, admission or all");
+    throw new Error("--suite must be foundation, watch, rbac, apply, auth, proto, admission, flowcontrol or all");
   const chosen: Suite = suite;
   const settings = parseSettings(argv);
   installCleanup();
@@ -614,6 +616,9 @@ async function main(): Promise<void> {
   }
   if (chosen === "admission" || chosen === "all") {
     await runAdmissionSuite({ quick: settings.quick, outDir: settings.outDir, quietWaitMs: settings.quietWaitMs });
+  }
+  if (chosen === "flowcontrol" || chosen === "all") {
+    await runFlowControlSuite({ quick: settings.quick, outDir: settings.outDir, quietWaitMs: settings.quietWaitMs });
   }
   if (chosen === "rbac" || chosen === "all") {
     await runRbacSuite({ quick: settings.quick, outDir: settings.outDir, quietWaitMs: settings.quietWaitMs, workers: settings.workers, h2: settings.h2 });

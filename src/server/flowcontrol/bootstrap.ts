@@ -117,7 +117,7 @@ export function bootstrapConfiguration(profile: Profile): BootstrapConfiguration
       schema("system-nodes", "system", 500, "ByUser", everything([group("system:nodes")])),
       schema("kube-controller-manager", "workload-high", 800, "ByNamespace", everything([user("system:kube-controller-manager")])),
       schema("kube-scheduler", "workload-high", 800, "ByNamespace", everything([user("system:kube-scheduler")])),
-      schema("kube-system-service-accounts", "workload-high", 900, "ByNamespace", everything([serviceAccount(system, "*")])),
+      schema(`${system}-service-accounts`, "workload-high", 900, "ByNamespace", everything([serviceAccount(system, "*")])),
       schema("service-accounts", "workload-low", 9000, "ByUser", everything([group("system:serviceaccounts")])),
       schema("global-default", "global-default", 9900, "ByUser", everything(EVERYONE)),
     ],
