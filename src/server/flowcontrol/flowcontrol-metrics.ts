@@ -73,24 +73,53 @@ export function flowControlMetrics(registry: Registry): FlowControlMetrics {
     labelNames: ["priority_level"],
     registers: [registry],
   });
+  // Label children per (flow schema, priority level), looked up once: prom-client hashes a label object on every call.
+  interface Series {
+    readonly dispatched: ReturnType<typeof dispatched.labels>;
+    readonly inQueue: ReturnType<typeof inQueue.labels>;
+    readonly executingRequests: ReturnType<typeof executingRequests.labels>;
+    readonly executingSeats: ReturnType<typeof executingSeats.labels>;
+    readonly waitExecuted: ReturnType<typeof wait.labels>;
+    readonly execution: ReturnType<typeof execution.labels>;
+  }
+  const series = new Map<string, Series>();
+  const seriesOf = (flowSchema: string, priorityLevel: string): Series => {
+    const key = `${flowSchema}\0${priorityLevel}`;
+    let entry = series.get(key);
+    if (entry === undefined) {
+      const labels = { flow_schema: flowSchema, priority_level: priorityLevel };
+      entry = {
+        dispatched: dispatched.labels(labels),
+        inQueue: inQueue.labels(labels),
+        executingRequests: executingRequests.labels(labels),
+        executingSeats: executingSeats.labels(labels),
+        waitExecuted: wait.labels({ ...labels, execute: "true" }),
+        execution: execution.labels({ ...labels, type: "regular" }),
+      };
+      series.set(key, entry);
+    }
+    return entry;
+  };
   return {
     dispatched(flowSchema, priorityLevel, waitedSeconds) {
-      dispatched.inc({ flow_schema: flowSchema, priority_level: priorityLevel });
-      wait.observe({ flow_schema: flowSchema, priority_level: priorityLevel, execute: "true" }, waitedSeconds);
+      const entry = seriesOf(flowSchema, priorityLevel);
+      entry.dispatched.inc();
+      entry.waitExecuted.observe(waitedSeconds);
     },
     rejected(flowSchema, priorityLevel, reason, waitedSeconds) {
       rejected.inc({ flow_schema: flowSchema, priority_level: priorityLevel, reason });
       wait.observe({ flow_schema: flowSchema, priority_level: priorityLevel, execute: "false" }, waitedSeconds);
     },
     inQueue(flowSchema, priorityLevel, delta) {
-      inQueue.inc({ flow_schema: flowSchema, priority_level: priorityLevel }, delta);
+      seriesOf(flowSchema, priorityLevel).inQueue.inc(delta);
     },
     executing(flowSchema, priorityLevel, delta) {
-      executingRequests.inc({ flow_schema: flowSchema, priority_level: priorityLevel }, delta);
-      executingSeats.inc({ flow_schema: flowSchema, priority_level: priorityLevel }, delta);
+      const entry = seriesOf(flowSchema, priorityLevel);
+      entry.executingRequests.inc(delta);
+      entry.executingSeats.inc(delta);
     },
     executed(flowSchema, priorityLevel, seconds) {
-      execution.observe({ flow_schema: flowSchema, priority_level: priorityLevel, type: "regular" }, seconds);
+      seriesOf(flowSchema, priorityLevel).execution.observe(seconds);
     },
     limits(priorityLevel, nominalSeats, currentSeats) {
       nominal.set({ priority_level: priorityLevel }, nominalSeats);
