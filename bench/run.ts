@@ -47,6 +47,7 @@ import { runApplySuite } from "./apply.js";
 import { runProtoSuite } from "./proto.js";
 import { runAdmissionSuite } from "./admission.js";
 import { runWebhooksSuite } from "./webhooks.js";
+import { runFlowControlSuite } from "./flowcontrol.js";
 import { median, round } from "./lib/stats.js";
 
 interface Settings {
@@ -578,7 +579,7 @@ async function runFoundation(settings: Settings): Promise<void> {
   log(`wrote ${base}.json and ${base}.md (${results.totalBenchSeconds} s)`);
 }
 
-type Suite = "foundation" | "watch" | "rbac" | "apply" | "auth" | "proto" | "admission" | "webhooks" | "audit" | "all";
+type Suite = "foundation" | "watch" | "rbac" | "apply" | "auth" | "proto" | "admission" | "webhooks" | "audit" | "flowcontrol" | "all";
 
 async function main(): Promise<void> {
   const argv = process.argv.slice(2);
@@ -594,9 +595,10 @@ async function main(): Promise<void> {
     suite !== "admission" &&
     suite !== "webhooks" &&
     suite !== "audit" &&
+    suite !== "flowcontrol" &&
     suite !== "all"
   )
-    throw new Error("--suite must be foundation, watch, rbac, apply, auth, proto, admission, webhooks, audit or all");
+    throw new Error("--suite must be foundation, watch, rbac, apply, auth, proto, admission, webhooks, audit, flowcontrol or all");
   const chosen: Suite = suite;
   const settings = parseSettings(argv);
   installCleanup();
@@ -621,6 +623,9 @@ async function main(): Promise<void> {
   }
   if (chosen === "webhooks" || chosen === "all") {
     await runWebhooksSuite({ quick: settings.quick, outDir: settings.outDir, quietWaitMs: settings.quietWaitMs });
+  }
+  if (chosen === "flowcontrol" || chosen === "all") {
+    await runFlowControlSuite({ quick: settings.quick, outDir: settings.outDir, quietWaitMs: settings.quietWaitMs });
   }
   if (chosen === "rbac" || chosen === "all") {
     await runRbacSuite({ quick: settings.quick, outDir: settings.outDir, quietWaitMs: settings.quietWaitMs, workers: settings.workers, h2: settings.h2 });

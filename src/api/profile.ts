@@ -61,6 +61,8 @@ export interface Profile {
   readonly serviceAccountVolumePrefix: string;
   /** The built-in signer of API client certificates (the spec maps only its domain). */
   readonly apiServerClientSigner: string;
+  /** Prefix of the priority-and-fairness response headers (`X-Orch-PF-` → `X-Orch-PF-FlowSchema-UID`). */
+  readonly flowControlHeaderPrefix: string;
 }
 
 export const ORCH_PROFILE: Profile = {
@@ -89,6 +91,7 @@ export const ORCH_PROFILE: Profile = {
   gitVersion: "v1.30.0+orch",
   serviceAccountVolumePrefix: "orch-api-access-",
   apiServerClientSigner: "orch.io/kube-apiserver-client",
+  flowControlHeaderPrefix: "X-Orch-PF-",
 };
 
 export const KUBERNETES_PROFILE: Profile = {
@@ -117,6 +120,7 @@ export const KUBERNETES_PROFILE: Profile = {
   gitVersion: "v1.30.0",
   serviceAccountVolumePrefix: "kube-api-access-",
   apiServerClientSigner: "kubernetes.io/kube-apiserver-client",
+  flowControlHeaderPrefix: "X-Kubernetes-PF-",
 };
 
 export function profileByName(name: string): Profile | undefined {

@@ -39,6 +39,7 @@ import {
 } from "../registry/index.js";
 import type { Handler } from "../request/context.js";
 import { createAuthorization } from "../server/authorization/authorization.js";
+import { createFlowControlStage } from "../server/flowcontrol/index.js";
 import { filterChain } from "../server/handler.js";
 import type { HealthCheck } from "../server/health/health.js";
 import { createMetrics, type ApiMetrics } from "../server/metrics/metrics.js";
@@ -314,6 +315,17 @@ export function composeApiServer(options: ComposeOptions): ApiServer {
   ];
   const auditMetrics = createAuditMetrics(metrics.registry);
   const audit = options.audit === undefined ? configureAudit({ config: config.audit, profile, metrics: auditMetrics, logger }) : undefined;
+  // API Priority and Fairness: its feeds are asked for before the registry starts.
+  const flowControl = config.enablePriorityAndFairness
+    ? createFlowControlStage({
+        registry,
+        profile,
+        logger,
+        metrics: metrics.registry,
+        serverConcurrencyLimit: config.maxRequestsInflight + config.maxMutatingRequestsInflight,
+        waitLimitMs: config.requestTimeoutMs / 4,
+      })
+    : undefined;
   const handler = filterChain({
     profile,
     logger,
@@ -323,6 +335,7 @@ export function composeApiServer(options: ComposeOptions): ApiServer {
     authorizer: authorization.authorizer,
     audit: options.audit ?? audit?.filter,
     compression: config.featureGates.enabled("APIResponseCompression"),
+    flowControl: flowControl?.filter,
     resources: createResourceHandler({
       registry,
       profile,
@@ -352,6 +365,7 @@ export function composeApiServer(options: ComposeOptions): ApiServer {
       issuerDiscovery: options.credentials.issuerDiscovery,
       metrics: metrics.registry,
       snapshot: opened.snapshot,
+      debug: flowControl?.debug,
     }),
   });
 
@@ -403,6 +417,7 @@ export function composeApiServer(options: ComposeOptions): ApiServer {
       finished("scheduling/bootstrap-system-priority-classes");
       // Before any controller writes and before the listener: a store no other server shares has no write in flight.
       await repairAllocations(config.storageBackend !== "etcd3");
+      await flowControl?.start();
       for (const controller of controllers) {
         running.push(
           controller.run(controllerStop.signal).catch((error: unknown) => logger.error(`controller ${controller.name} stopped`, errorFields(error))),
@@ -417,6 +432,7 @@ export function composeApiServer(options: ComposeOptions): ApiServer {
       shuttingDown = true;
       controllerStop.abort();
       await Promise.allSettled(running);
+      await flowControl?.stop();
       await authorization.stop();
       webhooks?.close();
       await registry.stop();

@@ -84,6 +84,11 @@ export interface Config {
   readonly encryptionProviderConfig?: string;
   /** `--encryption-provider-config-automatic-reload`: poll the file and apply a valid change without a restart. */
   readonly encryptionProviderConfigAutomaticReload: boolean;
+  /** `--enable-priority-and-fairness`: API Priority and Fairness (on), or none (off). */
+  readonly enablePriorityAndFairness: boolean;
+  /** `--max-requests-inflight` + `--max-mutating-requests-inflight`: the seats API Priority and Fairness shares out among priority levels. */
+  readonly maxRequestsInflight: number;
+  readonly maxMutatingRequestsInflight: number;
   /** `--enable-admission-plugins`, `--disable-admission-plugins`, `--admission-control-config-file`, and the plugins' tuning flags. */
   readonly admission: AdmissionConfig;
   /** `--audit-*`: the policy and the log and webhook backends. */

@@ -2,7 +2,7 @@ import { apiGroup, type Profile } from "../api/profile.js";
 import type { Authenticator } from "../auth/authenticator.js";
 import { protobufCodec, protobufMediaTypes } from "../codec/protobuf/codec.js";
 import type { Authorizer } from "../authz/authorizer.js";
-import { chain, requireInfo, type ApiResponse, type Handler, type RequestContext } from "../request/context.js";
+import { chain, requireInfo, type ApiResponse, type Filter, type Handler, type RequestContext } from "../request/context.js";
 import type { NonResourceRequestInfo, ResourceRequestInfo } from "../request/request-info.js";
 import { errorFields, type Logger } from "../util/logger.js";
 import { auditFilter, type AuditFilterOptions } from "./filters/audit.js";
@@ -25,6 +25,8 @@ export interface FilterChainOptions {
   readonly authenticator: Authenticator;
   readonly anonymousAuth: boolean;
   readonly authorizer: Authorizer;
+  /** API Priority and Fairness (filters/priority-and-fairness.ts), between impersonation and authorization; none when off. */
+  readonly flowControl?: Filter;
   /** Resource requests (endpoints/resource-handler) and everything else (server/routes). */
   readonly resources: (context: RequestContext, info: ResourceRequestInfo) => Promise<ApiResponse>;
   readonly nonResources: (context: RequestContext, info: NonResourceRequestInfo) => Promise<ApiResponse>;
@@ -36,7 +38,7 @@ export interface FilterChainOptions {
 
 /**
  * The filter chain, in execution order: log → metrics → compression → audit id → error funnel → request info →
- * authenticate → audit → impersonate → authorize → route. The error funnel turns anything thrown
+ * authenticate → audit → impersonate → priority and fairness → authorize → route. The error funnel turns anything thrown
  * inside it into a Status body; metrics sit outside it so they see the status each client got.
  * Audit sits before impersonation, as in kube: its event names the authenticated user and the
  * impersonated one.
@@ -61,6 +63,7 @@ export function filterChain(options: FilterChainOptions): Handler {
       authenticateFilter(options.authenticator, { anonymous: options.anonymousAuth }),
       ...(options.audit === undefined ? [] : [auditFilter(options.audit)]),
       impersonateFilter(options.authorizer, { authenticationGroup: apiGroup(options.profile, "authentication") }),
+      ...(options.flowControl === undefined ? [] : [options.flowControl]),
       authorizeFilter(options.authorizer, { annotationPrefix: apiGroup(options.profile, "authorization") }),
     ],
     route,

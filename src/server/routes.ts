@@ -29,6 +29,8 @@ export interface NonResourceOptions {
   readonly metrics?: MetricsRegistry;
   /** `GET /snapshot`: a consistent copy of the store file (SQLite), for `orch-apiserver snapshot save`. Authorized as a non-resource URL (cluster-admin). */
   readonly snapshot?: () => Promise<Uint8Array>;
+  /** Plain-text debug pages by path (`/debug/api_priority_and_fairness/dump_queues`), given the query. */
+  readonly debug?: ReadonlyMap<string, (query: URLSearchParams) => string>;
 }
 
 function notFound(): ApiError {
@@ -138,6 +140,8 @@ export function createNonResourceHandler(options: NonResourceOptions): (context:
         throw new ApiError(404, "NotFound", "snapshots are served for --storage-backend sqlite only; for etcd use etcdctl snapshot save", { details: {} });
       return { status: 200, headers: { "content-type": "application/octet-stream" }, body: await options.snapshot() };
     }
+    const debugPage = options.debug?.get(path);
+    if (debugPage !== undefined) return { status: 200, headers: { "content-type": "text/plain; charset=utf-8" }, body: debugPage(query) };
     if (path === "/version") return respondJson(context, 200, versionInfo(options.profile));
     if (options.issuerDiscovery !== undefined && (path === OPENID_CONFIGURATION_PATH || path === JWKS_PATH)) {
       const document = path === JWKS_PATH ? options.issuerDiscovery.jwks() : options.issuerDiscovery.configuration(options.serverAddress());

@@ -81,6 +81,8 @@ export interface InProcessOptions {
   readonly audit?: AuditFilterOptions;
   /** `--feature-gates` (default: every gate at its default). */
   readonly featureGates?: FeatureGates;
+  /** API Priority and Fairness flags (`--enable-priority-and-fairness`, the in-flight limits, `--request-timeout`) over the defaults. */
+  readonly flowControl?: Partial<Pick<Config, "enablePriorityAndFairness" | "maxRequestsInflight" | "maxMutatingRequestsInflight" | "requestTimeoutMs">>;
 }
 
 export async function inProcessServer(options: InProcessOptions = {}): Promise<{
@@ -107,6 +109,7 @@ export async function inProcessServer(options: InProcessOptions = {}): Promise<{
       encryptionProviderConfig: options.encryptionProviderConfig,
       encryptionProviderConfigAutomaticReload: options.encryptionProviderConfigAutomaticReload ?? false,
       featureGates: options.featureGates ?? defaults.featureGates,
+      ...options.flowControl,
     },
     audit: options.audit,
     logger: SILENT_LOGGER,

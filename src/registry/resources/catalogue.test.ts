@@ -105,7 +105,12 @@ describe("discovery v1beta1 EndpointSlice conversion", () => {
 describe("the catalogue's group versions", () => {
   let server: Server;
   before(async () => {
-    server = await inProcessServer({ runtimeConfig: new Map([["flowcontrol.apiserver.orch.io/v1", false]]) });
+    server = await inProcessServer({
+      runtimeConfig: new Map([
+        ["flowcontrol.apiserver.orch.io/v1", false],
+        ["flowcontrol.apiserver.orch.io/v1beta3", false],
+      ]),
+    });
   });
   after(async () => {
     await server.stop();

@@ -363,5 +363,20 @@ export function catalogueResources(profile: Profile): ResourceDefinition[] {
       subresources: ["status"],
       hasGeneration: true,
     }),
+    // v1beta3: served by kube 1.30 from v1's storage, deprecated in 1.29 and gone in 1.32
+    ...(["FlowSchema", "PriorityLevelConfiguration"] as const).map((kind) => {
+      const plural = `${kind.toLowerCase()}s`;
+      return defineResource({
+        group: flowcontrol,
+        version: "v1beta3",
+        kind,
+        plural,
+        scope: "Cluster",
+        subresources: ["status"],
+        hasGeneration: true,
+        deprecation: { since: "1.29", removedIn: "1.32", replacement: `${flowcontrol}/v1` },
+        storedAs: sameShape({ group: flowcontrol, version: "v1beta3", kind }, stored(flowcontrol, "v1", plural)),
+      });
+    }),
   ];
 }

@@ -139,11 +139,13 @@ function minimalObjects(profile: Profile): Map<string, Json> {
       },
     ],
     [`${g("admissionregistration")}/v1/ValidatingAdmissionPolicyBinding`, { spec: { policyName: "no-such-policy", validationActions: ["Deny"] } }],
-    [`${g("flowcontrol.apiserver")}/v1/FlowSchema`, { spec: { priorityLevelConfiguration: { name: "global-default" }, matchingPrecedence: 500 } }],
-    [
-      `${g("flowcontrol.apiserver")}/v1/PriorityLevelConfiguration`,
-      { spec: { type: "Limited", limited: { nominalConcurrencyShares: 10, limitResponse: { type: "Reject" } } } },
-    ],
+    ...["v1", "v1beta3"].flatMap((version): [string, Record<string, unknown>][] => [
+      [`${g("flowcontrol.apiserver")}/${version}/FlowSchema`, { spec: { priorityLevelConfiguration: { name: "global-default" }, matchingPrecedence: 500 } }],
+      [
+        `${g("flowcontrol.apiserver")}/${version}/PriorityLevelConfiguration`,
+        { spec: { type: "Limited", limited: { nominalConcurrencyShares: 10, limitResponse: { type: "Reject" } } } },
+      ],
+    ]),
     [`${g("rbac.authorization")}/v1/Role`, { rules: [{ apiGroups: [""], resources: ["configmaps"], verbs: ["get"] }] }],
     [`${g("rbac.authorization")}/v1/ClusterRole`, { rules: [{ apiGroups: [""], resources: ["configmaps"], verbs: ["get"] }] }],
     [

@@ -30,3 +30,11 @@ export const FLOWCONTROL_V1: ProtoMessages = {
     "kind=1 user=2:flowcontrol.v1.UserSubject group=3:flowcontrol.v1.GroupSubject serviceAccount=4:flowcontrol.v1.ServiceAccountSubject",
   "flowcontrol.v1.UserSubject": "name=1",
 };
+
+/** flowcontrol/v1beta3: the same messages and wire numbers as v1 (kube's generated.proto). */
+export const FLOWCONTROL_V1BETA3: ProtoMessages = Object.fromEntries(
+  Object.entries(FLOWCONTROL_V1).map(([id, fields]) => [
+    id.replace("flowcontrol.v1.", "flowcontrol.v1beta3."),
+    fields.replaceAll(":flowcontrol.v1.", ":flowcontrol.v1beta3."),
+  ]),
+);

@@ -17,7 +17,7 @@ import { DISCOVERY_V1 } from "./discovery-v1.js";
 import { DISCOVERY_V1BETA1 } from "./discovery-v1beta1.js";
 import { EVENTS_V1 } from "./events-v1.js";
 import { EVENTS_V1BETA1 } from "./events-v1beta1.js";
-import { FLOWCONTROL_V1 } from "./flowcontrol-v1.js";
+import { FLOWCONTROL_V1, FLOWCONTROL_V1BETA3 } from "./flowcontrol-v1.js";
 import { IMAGEPOLICY_V1ALPHA1 } from "./imagepolicy-v1alpha1.js";
 import { META_V1 } from "./meta-v1.js";
 import { NETWORKING_V1 } from "./networking-v1.js";
@@ -50,6 +50,7 @@ export const PROTO_MESSAGE_FILES: readonly ProtoMessages[] = [
   EVENTS_V1,
   EVENTS_V1BETA1,
   FLOWCONTROL_V1,
+  FLOWCONTROL_V1BETA3,
   IMAGEPOLICY_V1ALPHA1,
   META_V1,
   NETWORKING_V1,

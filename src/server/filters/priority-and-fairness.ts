@@ -1,0 +1,109 @@
+import { ApiError } from "../../api/errors.js";
+import type { Profile } from "../../api/profile.js";
+import { requireInfo, requireUser, type ApiResponse, type Filter } from "../../request/context.js";
+import type { RequestInfo } from "../../request/request-info.js";
+import type { FlowControl } from "../flowcontrol/flow-control.js";
+import type { FlowControlMetrics } from "../flowcontrol/flowcontrol-metrics.js";
+import type { RejectReason } from "../flowcontrol/queue-set.js";
+
+export interface PriorityAndFairnessOptions {
+  readonly flowControl: FlowControl;
+  readonly metrics: FlowControlMetrics;
+  readonly profile: Profile;
+  /** How long a request may wait in its queue before 429 (kube: a quarter of --request-timeout). */
+  readonly waitLimitMs: number;
+}
+
+/** Sub-resources that hold a connection open (exec, attach, port-forward, proxy): kube lets them past flow control. */
+const LONG_RUNNING_SUBRESOURCES = new Set(["exec", "attach", "portforward", "proxy"]);
+
+function bypassesFlowControl(info: RequestInfo, query: URLSearchParams): boolean {
+  if (info.kind !== "resource") return false;
+  if (LONG_RUNNING_SUBRESOURCES.has(info.subresource)) return true;
+  return info.subresource === "log" && query.get("follow") === "true";
+}
+
+/** kube's 429 from flow control: reason TooManyRequests, retry after one second. */
+export function tooManyRequests(headers: Record<string, string>): ApiError {
+  return new ApiError(429, "TooManyRequests", "Too many requests, please try again later.", {
+    details: { retryAfterSeconds: 1 },
+    headers: { ...headers, "Retry-After": "1" },
+  });
+}
+
+function withHeaders(response: ApiResponse, headers: Record<string, string>): ApiResponse {
+  return { ...response, headers: { ...response.headers, ...headers } };
+}
+
+/**
+ * API Priority and Fairness (after impersonation, before authorization, as in kube's chain):
+ * classifies the request by the first matching FlowSchema, sends the FlowSchema's and priority
+ * level's UIDs as `X-<profile>-PF-*-UID` headers on every answer, and holds a seat of the level
+ * for the request's execution, waiting in the flow's shuffle-sharded queue when none is free.
+ * A full queue, a Reject level without a free seat, or a wait past `waitLimitMs` is 429 with
+ * `Retry-After`. Exempt levels never wait. A watch holds its seat only until its response starts
+ * (its set-up and initial state), as kube accounts watches; exec, attach, port-forward, proxy and
+ * followed logs are not flow-controlled.
+ */
+export function priorityAndFairnessFilter(options: PriorityAndFairnessOptions): Filter {
+  const { flowControl, metrics } = options;
+  const flowSchemaHeader = `${options.profile.flowControlHeaderPrefix}FlowSchema-UID`;
+  const priorityLevelHeader = `${options.profile.flowControlHeaderPrefix}PriorityLevel-UID`;
+  return (next) => async (context) => {
+    const info = requireInfo(context);
+    const { query, signal } = context.request;
+    if (bypassesFlowControl(info, query)) return next(context);
+    const user = requireUser(context);
+    const classification = flowControl.classify(user, info);
+    const schemaName = classification.flowSchema.name;
+    const levelName = classification.priorityLevel.name;
+    const headers = { [flowSchemaHeader]: classification.flowSchema.uid, [priorityLevelHeader]: classification.priorityLevel.uid };
+    const run = async (): Promise<ApiResponse> => {
+      try {
+        return withHeaders(await next(context), headers);
+      } catch (error) {
+        if (!(error instanceof ApiError)) throw error;
+        throw new ApiError(error.code, error.reason, error.message, {
+          details: error.details,
+          headers: { ...error.headers, ...headers },
+          listMeta: error.listMeta,
+          cause: error.cause,
+        });
+      }
+    };
+    const queueSet = classification.priorityLevel.queueSet;
+    if (queueSet === undefined) {
+      metrics.dispatched(schemaName, levelName, 0);
+      return await execute(run);
+    }
+    metrics.inQueue(schemaName, levelName, 1);
+    const admission = await queueSet.acquire(flowControl.hashOf(classification), {
+      signal,
+      waitLimitMs: options.waitLimitMs,
+      flow: classification.distinguisher,
+      describe: { flowSchema: schemaName, user: user.name, info },
+    });
+    metrics.inQueue(schemaName, levelName, -1);
+    if (admission.kind === "rejected") {
+      metrics.rejected(schemaName, levelName, admission.reason satisfies RejectReason, admission.waitedMs / 1000);
+      throw tooManyRequests(headers);
+    }
+    metrics.dispatched(schemaName, levelName, admission.waitedMs / 1000);
+    try {
+      return await execute(run);
+    } finally {
+      queueSet.release(admission.queue);
+    }
+
+    async function execute(work: () => Promise<ApiResponse>): Promise<ApiResponse> {
+      const started = performance.now();
+      metrics.executing(schemaName, levelName, 1);
+      try {
+        return await work();
+      } finally {
+        metrics.executing(schemaName, levelName, -1);
+        metrics.executed(schemaName, levelName, (performance.now() - started) / 1000);
+      }
+    }
+  };
+}

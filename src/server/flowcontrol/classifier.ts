@@ -1,0 +1,109 @@
+import type { ApiObject } from "../../api/object.js";
+import type { UserInfo } from "../../request/context.js";
+import type { RequestInfo } from "../../request/request-info.js";
+
+/** A FlowSchema reduced to what classification reads. */
+export interface FlowSchemaRule {
+  readonly name: string;
+  readonly uid: string;
+  readonly matchingPrecedence: number;
+  readonly priorityLevel: string;
+  readonly distinguisher: "ByUser" | "ByNamespace" | undefined;
+  readonly rules: readonly unknown[];
+}
+
+function record(value: unknown): Record<string, unknown> {
+  return typeof value === "object" && value !== null && !Array.isArray(value) ? (value as Record<string, unknown>) : {};
+}
+
+function strings(value: unknown): string[] {
+  return Array.isArray(value) ? value.filter((item): item is string => typeof item === "string") : [];
+}
+
+function text(value: unknown): string {
+  return typeof value === "string" ? value : "";
+}
+
+/** Reads a stored FlowSchema (defaults applied: matchingPrecedence is set). */
+export function flowSchemaRule(object: ApiObject): FlowSchemaRule {
+  const spec = record(object["spec"]);
+  const distinguisher = text(record(spec["distinguisherMethod"])["type"]);
+  const precedence = spec["matchingPrecedence"];
+  return {
+    name: object.metadata.name ?? "",
+    uid: object.metadata.uid ?? "",
+    matchingPrecedence: typeof precedence === "number" ? precedence : 1000,
+    priorityLevel: text(record(spec["priorityLevelConfiguration"])["name"]),
+    distinguisher: distinguisher === "ByUser" || distinguisher === "ByNamespace" ? distinguisher : undefined,
+    rules: Array.isArray(spec["rules"]) ? spec["rules"] : [],
+  };
+}
+
+/** Lower matchingPrecedence first, then name: the order kube evaluates FlowSchemas in. */
+export function compareFlowSchemas(left: FlowSchemaRule, right: FlowSchemaRule): number {
+  if (left.matchingPrecedence !== right.matchingPrecedence) return left.matchingPrecedence - right.matchingPrecedence;
+  return left.name < right.name ? -1 : left.name > right.name ? 1 : 0;
+}
+
+const SERVICE_ACCOUNT_PREFIX = "system:serviceaccount:";
+
+function subjectMatches(subject: Record<string, unknown>, user: UserInfo): boolean {
+  switch (subject["kind"]) {
+    case "User": {
+      const name = text(record(subject["user"])["name"]);
+      return name === "*" || name === user.name;
+    }
+    case "Group": {
+      const name = text(record(subject["group"])["name"]);
+      return name === "*" || user.groups.includes(name);
+    }
+    case "ServiceAccount": {
+      const account = record(subject["serviceAccount"]);
+      if (!user.name.startsWith(SERVICE_ACCOUNT_PREFIX)) return false;
+      const [namespace, name] = user.name.slice(SERVICE_ACCOUNT_PREFIX.length).split(":");
+      const wanted = text(account["name"]);
+      return namespace === text(account["namespace"]) && (wanted === "*" || wanted === name);
+    }
+    default:
+      return false;
+  }
+}
+
+const has = (values: readonly string[], value: string): boolean => values.includes("*") || values.includes(value);
+
+function resourceRuleMatches(rule: Record<string, unknown>, info: Extract<RequestInfo, { kind: "resource" }>): boolean {
+  const resource = info.subresource === "" ? info.resource : `${info.resource}/${info.subresource}`;
+  if (!has(strings(rule["verbs"]), info.verb) || !has(strings(rule["apiGroups"]), info.group) || !has(strings(rule["resources"]), resource)) return false;
+  // Cluster-scoped requests and namespaced ones across all namespaces carry no namespace.
+  if (info.namespace === "") return rule["clusterScope"] === true;
+  return has(strings(rule["namespaces"]), info.namespace);
+}
+
+function nonResourceRuleMatches(rule: Record<string, unknown>, info: Extract<RequestInfo, { kind: "non-resource" }>): boolean {
+  if (!has(strings(rule["verbs"]), info.verb)) return false;
+  return strings(rule["nonResourceURLs"]).some((url) => url === "*" || url === info.path || (url.endsWith("/*") && info.path.startsWith(url.slice(0, -1))));
+}
+
+/** Whether one of the schema's rules matches both the user (a subject) and the request (a resource or non-resource rule). */
+export function flowSchemaMatches(schema: FlowSchemaRule, user: UserInfo, info: RequestInfo): boolean {
+  return schema.rules.some((value) => {
+    const rule = record(value);
+    const subjects = Array.isArray(rule["subjects"]) ? rule["subjects"] : [];
+    if (!subjects.some((subject) => subjectMatches(record(subject), user))) return false;
+    if (info.kind === "resource")
+      return (Array.isArray(rule["resourceRules"]) ? rule["resourceRules"] : []).some((item) => resourceRuleMatches(record(item), info));
+    return (Array.isArray(rule["nonResourceRules"]) ? rule["nonResourceRules"] : []).some((item) => nonResourceRuleMatches(record(item), info));
+  });
+}
+
+/** The flow a request belongs to within its schema: its user, its namespace, or one flow for all. */
+export function flowDistinguisher(schema: FlowSchemaRule, user: UserInfo, info: RequestInfo): string {
+  switch (schema.distinguisher) {
+    case "ByUser":
+      return user.name;
+    case "ByNamespace":
+      return info.kind === "resource" ? info.namespace : "";
+    case undefined:
+      return "";
+  }
+}

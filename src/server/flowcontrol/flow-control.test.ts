@@ -1,0 +1,225 @@
+import assert from "node:assert/strict";
+import { setMaxListeners } from "node:events";
+import { describe, it } from "node:test";
+import type { ApiObject } from "../../api/object.js";
+import { ORCH_PROFILE } from "../../api/profile.js";
+import type { FeedChange, ObjectFeed } from "../../authz/feed.js";
+import type { UserInfo } from "../../request/context.js";
+import { parseRequestInfo } from "../../request/request-info.js";
+import { bootstrapConfiguration } from "./bootstrap.js";
+import { FlowControl } from "./flow-control.js";
+import type { FlowControlMetrics } from "./flowcontrol-metrics.js";
+import { QueueSet, type Admission } from "./queue-set.js";
+import { dealHand, flowHash } from "./shuffle-shard.js";
+
+const bootstrap = bootstrapConfiguration(ORCH_PROFILE);
+const NO_METRICS: FlowControlMetrics = { dispatched() {}, rejected() {}, inQueue() {}, executing() {}, executed() {}, limits() {} };
+
+function staticFeed(objects: readonly ApiObject[]): ObjectFeed & { replace(next: readonly ApiObject[]): void } {
+  let current = [...objects];
+  const listeners = new Set<(change: FeedChange) => void>();
+  return {
+    objects: () => current,
+    get: (_namespace, name) => current.find((object) => object.metadata.name === name),
+    subscribe(listener) {
+      listeners.add(listener);
+      return () => listeners.delete(listener);
+    },
+    replace(next) {
+      current = [...next];
+      for (const listener of listeners) listener({ kind: "reset" });
+    },
+  };
+}
+
+const withUid = (objects: readonly ApiObject[]): ApiObject[] =>
+  objects.map((object) => ({ ...object, metadata: { ...object.metadata, uid: `uid-${object.metadata.name}` } }));
+
+function flowControl(extraSchemas: readonly ApiObject[] = [], extraLevels: readonly ApiObject[] = []) {
+  const flowSchemas = staticFeed(withUid([...bootstrap.mandatoryFlowSchemas, ...bootstrap.suggestedFlowSchemas, ...extraSchemas]));
+  const priorityLevels = staticFeed(withUid([...bootstrap.mandatoryPriorityLevels, ...bootstrap.suggestedPriorityLevels, ...extraLevels]));
+  const control = new FlowControl({ feeds: { flowSchemas, priorityLevels }, bootstrap, serverConcurrencyLimit: 600, metrics: NO_METRICS });
+  return { control, flowSchemas, priorityLevels };
+}
+
+const user = (name: string, ...groups: string[]): UserInfo => ({ name, groups: [...groups, "system:authenticated"] });
+const get = (path: string) => parseRequestInfo("GET", path, new URLSearchParams());
+
+describe("classification", () => {
+  const { control } = flowControl();
+  const cases: [string, UserInfo, string, string, string][] = [
+    ["system:masters is exempt", user("admin", "system:masters"), "/api/v1/pods", "exempt", "exempt"],
+    ["probes are exempt for everyone", { name: "system:anonymous", groups: ["system:unauthenticated"] }, "/readyz", "probes", "exempt"],
+    [
+      "nodes' leases go to node-high",
+      user("system:node:n1", "system:nodes"),
+      "/apis/coordination.orch.io/v1/namespaces/orch-node-lease/leases/n1",
+      "system-node-high",
+      "node-high",
+    ],
+    ["nodes' other requests go to system", user("system:node:n1", "system:nodes"), "/api/v1/pods", "system-nodes", "system"],
+    ["the controller manager by namespace", user("system:kube-controller-manager"), "/api/v1/namespaces/a/pods", "kube-controller-manager", "workload-high"],
+    [
+      "system service accounts' leader election",
+      user("system:serviceaccount:orch-system:x"),
+      "/apis/coordination.orch.io/v1/namespaces/orch-system/leases/l",
+      "system-leader-election",
+      "leader-election",
+    ],
+    [
+      "other service accounts are workload-low",
+      user("system:serviceaccount:team:x", "system:serviceaccounts"),
+      "/api/v1/namespaces/team/pods",
+      "service-accounts",
+      "workload-low",
+    ],
+    ["everyone else is global-default", user("alice"), "/api/v1/namespaces/a/configmaps", "global-default", "global-default"],
+  ];
+  for (const [what, who, path, schema, level] of cases) {
+    it(what, () => {
+      const classification = control.classify(who, get(path));
+      assert.equal(classification.flowSchema.name, schema);
+      assert.equal(classification.priorityLevel.name, level);
+    });
+  }
+
+  it("takes the lowest matchingPrecedence first, then the name", () => {
+    const mine = (name: string, precedence: number): ApiObject => ({
+      metadata: { name },
+      spec: {
+        priorityLevelConfiguration: { name: "workload-low" },
+        matchingPrecedence: precedence,
+        distinguisherMethod: { type: "ByUser" },
+        rules: [{ subjects: [{ kind: "User", user: { name: "alice" } }], nonResourceRules: [{ verbs: ["*"], nonResourceURLs: ["/version"] }] }],
+      },
+    });
+    const { control: ordered } = flowControl([mine("b-alice", 50), mine("a-alice", 50), mine("early", 60)]);
+    assert.equal(ordered.classify(user("alice"), get("/version")).flowSchema.name, "a-alice");
+    assert.equal(ordered.classify(user("bob"), get("/version")).flowSchema.name, "global-default");
+  });
+
+  it("skips a FlowSchema whose priority level does not exist (dangling) and reports it", () => {
+    const dangling: ApiObject = {
+      metadata: { name: "dangling" },
+      spec: {
+        priorityLevelConfiguration: { name: "missing" },
+        matchingPrecedence: 3,
+        rules: [{ subjects: [{ kind: "Group", group: { name: "*" } }], nonResourceRules: [{ verbs: ["*"], nonResourceURLs: ["*"] }] }],
+      },
+    };
+    const { control: withDangling } = flowControl([dangling]);
+    assert.equal(withDangling.classify(user("alice"), get("/version")).flowSchema.name, "global-default");
+    assert.deepEqual([...withDangling.danglingSchemas()], ["dangling"]);
+  });
+
+  it("follows changes to the objects", () => {
+    const { control: live, flowSchemas } = flowControl();
+    assert.equal(live.classify(user("alice"), get("/version")).flowSchema.name, "global-default");
+    flowSchemas.replace(withUid(bootstrap.mandatoryFlowSchemas));
+    assert.equal(live.classify(user("alice"), get("/version")).flowSchema.name, "catch-all");
+  });
+
+  it("shares --max-requests-inflight + --max-mutating-requests-inflight by nominalConcurrencyShares", () => {
+    const levels = new Map(control.priorityLevels().map((level) => [level.name, level.queueSet?.concurrencyLimit]));
+    // 600 seats over 245 shares (exempt 0, catch-all 5, system 30, node-high 40, leader-election 10, workload-high 40, workload-low 100, global-default 20), rounded up.
+    assert.equal(levels.get("workload-low"), Math.ceil((600 * 100) / 245));
+    assert.equal(levels.get("catch-all"), Math.ceil((600 * 5) / 245));
+    assert.equal(levels.get("exempt"), undefined);
+  });
+});
+
+describe("shuffle sharding", () => {
+  it("deals distinct queues within the deck, the same hand for the same flow", () => {
+    for (const hash of [0, 1, 12345, flowHash("global-default", "alice"), 2 ** 48 - 1]) {
+      const hand = dealHand(hash, 128, 6);
+      assert.equal(hand.length, 6);
+      assert.equal(new Set(hand).size, 6);
+      for (const card of hand) assert.ok(card >= 0 && card < 128);
+      assert.deepEqual(dealHand(hash, 128, 6), hand);
+    }
+  });
+
+  it("spreads flows over the deck", () => {
+    const used = new Set<number>();
+    for (let index = 0; index < 200; index++) for (const card of dealHand(flowHash("s", `user-${index}`), 64, 4)) used.add(card);
+    assert.equal(used.size, 64);
+  });
+
+  it("deals a whole small deck", () => {
+    assert.deepEqual(
+      [...dealHand(7, 4, 4)].sort((left, right) => left - right),
+      [0, 1, 2, 3],
+    );
+  });
+});
+
+describe("queue set", () => {
+  const never = new AbortController().signal;
+  const request = { signal: never, waitLimitMs: 60_000, flow: "f", describe: { flowSchema: "s", user: "u", info: get("/version") } };
+
+  it("Reject: a request finding every seat taken is rejected at once", async () => {
+    const set = new QueueSet({ concurrencyLimit: 1 });
+    const first = await set.acquire(1, request);
+    assert.equal(first.kind, "dispatched");
+    assert.deepEqual(await set.acquire(2, request), { kind: "rejected", reason: "concurrency-limit", waitedMs: 0 });
+    if (first.kind === "dispatched") set.release(first.queue);
+    assert.equal((await set.acquire(2, request)).kind, "dispatched");
+  });
+
+  it("Queue: waits for a seat, rejects past queueLengthLimit", async () => {
+    const set = new QueueSet({ concurrencyLimit: 1, queuing: { queues: 1, handSize: 1, queueLengthLimit: 2 } });
+    const first = await set.acquire(1, request);
+    const waiting = [set.acquire(1, request), set.acquire(1, request)];
+    assert.deepEqual(await set.acquire(1, request), { kind: "rejected", reason: "queue-full", waitedMs: 0 });
+    assert.equal(set.waitingCount, 2);
+    if (first.kind === "dispatched") set.release(first.queue);
+    const second = await waiting[0];
+    assert.equal(second?.kind, "dispatched");
+    if (second?.kind === "dispatched") set.release(second.queue);
+    assert.equal((await waiting[1])?.kind, "dispatched");
+  });
+
+  it("rejects a request that waited past the limit, and one whose client went away", async () => {
+    const set = new QueueSet({ concurrencyLimit: 1, queuing: { queues: 4, handSize: 2, queueLengthLimit: 10 } });
+    await set.acquire(1, request);
+    const timedOut = await set.acquire(1, { ...request, waitLimitMs: 5 });
+    assert.equal(timedOut.kind === "rejected" && timedOut.reason, "time-out");
+    const gone = new AbortController();
+    const pending = set.acquire(1, { ...request, signal: gone.signal });
+    gone.abort();
+    const cancelled = await pending;
+    assert.equal(cancelled.kind === "rejected" && cancelled.reason, "cancelled");
+    assert.equal(set.waitingCount, 0);
+    assert.deepEqual({ ...set.counters }, { dispatched: 1, rejected: 2, timedOut: 1, cancelled: 1 });
+  });
+
+  it("serves queues in turn: a flow with many waiting requests does not hold back another flow's", async () => {
+    const set = new QueueSet({ concurrencyLimit: 1, queuing: { queues: 8, handSize: 1, queueLengthLimit: 50 } });
+    const flood = 7;
+    const other = [0, 1, 2, 3, 4, 5, 6, 7].find((hash) => dealHand(hash, 8, 1)[0] !== dealHand(flood, 8, 1)[0]) ?? 0;
+    const done = new AbortController();
+    setMaxListeners(30, done.signal);
+    const local = { ...request, signal: done.signal };
+    const held = await set.acquire(flood, local);
+    const order: string[] = [];
+    const granted: Admission[] = [];
+    const track = (name: string, admission: Promise<Admission>) =>
+      admission.then((result) => {
+        order.push(name);
+        granted.push(result);
+        return result;
+      });
+    for (let index = 0; index < 20; index++) void track("flood", set.acquire(flood, local));
+    const victim = track("other", set.acquire(other, local));
+    // Release one seat at a time: the other flow's request goes within the first two dispatches.
+    let current: Admission | undefined = held;
+    for (let step = 0; step < 3 && current !== undefined; step++) {
+      if (current.kind === "dispatched") set.release(current.queue);
+      await new Promise((resolve) => setImmediate(resolve));
+      current = granted.at(-1);
+    }
+    assert.ok(order.slice(0, 2).includes("other"), `dispatch order: ${order.join(",")}`);
+    done.abort();
+    await victim;
+  });
+});

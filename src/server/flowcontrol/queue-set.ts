@@ -1,0 +1,215 @@
+import type { RequestInfo } from "../../request/request-info.js";
+import { dealHand } from "./shuffle-shard.js";
+
+/** How one Limited priority level limits: its seats, and either Reject or Queue with its queues. */
+export interface QueueSetConfig {
+  /** Seats the level may occupy at once (at least 1). */
+  readonly concurrencyLimit: number;
+  /** Undefined for `Reject`: a request finding no free seat is turned away at once. */
+  readonly queuing?: { readonly queues: number; readonly handSize: number; readonly queueLengthLimit: number };
+}
+
+/** Why a request was not dispatched, as kube's `reason` label spells it. */
+export type RejectReason = "queue-full" | "concurrency-limit" | "time-out" | "cancelled";
+
+export type Admission =
+  | { readonly kind: "dispatched"; readonly queue: number; readonly waitedMs: number }
+  | { readonly kind: "rejected"; readonly reason: RejectReason; readonly waitedMs: number };
+
+/** What the dumps show of a waiting request. */
+export interface RequestDescription {
+  readonly flowSchema: string;
+  readonly user: string;
+  readonly info: RequestInfo;
+}
+
+/** A waiting request, as the dumps show it. */
+export interface WaitingRequest {
+  readonly queue: number;
+  readonly arrived: number;
+  readonly flow: string;
+  readonly describe: RequestDescription;
+}
+
+interface Waiter extends WaitingRequest {
+  /** Moves when the level's queue count shrinks. */
+  queue: number;
+  readonly settle: (admission: Admission) => void;
+}
+
+interface Queue {
+  readonly waiting: Waiter[];
+  executing: number;
+  /** Virtual time of the queue's next dispatch: queues are served lowest first, each dispatch adds one. */
+  virtualStart: number;
+}
+
+/** Counts kept for the dumps. */
+export interface QueueSetCounters {
+  dispatched: number;
+  rejected: number;
+  timedOut: number;
+  cancelled: number;
+}
+
+/**
+ * One priority level's seats and fair queues. A flow (by hash) is dealt a hand of queues and its
+ * request joins the shortest of them; freed seats go to the queue with the lowest virtual start,
+ * so queues take turns whatever their lengths: a flooding flow fills its own queues and waits in
+ * them, while other flows' queues keep being served. Not thread-shared: Node runs it on one loop.
+ */
+export class QueueSet {
+  private config: QueueSetConfig;
+  private queues: Queue[] = [];
+  private executingSeats = 0;
+  private virtualNow = 0;
+  private waitingTotal = 0;
+  readonly counters: QueueSetCounters = { dispatched: 0, rejected: 0, timedOut: 0, cancelled: 0 };
+
+  constructor(config: QueueSetConfig) {
+    this.config = config;
+    this.resize();
+  }
+
+  /** Applies a changed configuration; requests already waiting keep their place. */
+  reconfigure(config: QueueSetConfig): void {
+    this.config = config;
+    this.resize();
+    this.dispatchWaiting();
+  }
+
+  get concurrencyLimit(): number {
+    return this.config.concurrencyLimit;
+  }
+
+  get executing(): number {
+    return this.executingSeats;
+  }
+
+  get waitingCount(): number {
+    return this.waitingTotal;
+  }
+
+  /** Per queue: waiting and executing requests and its virtual start (dump_queues). */
+  queueStates(): readonly { readonly waiting: number; readonly executing: number; readonly virtualStart: number }[] {
+    return this.queues.map((queue) => ({ waiting: queue.waiting.length, executing: queue.executing, virtualStart: queue.virtualStart }));
+  }
+
+  waitingRequests(): readonly WaitingRequest[] {
+    return this.queues.flatMap((queue) => queue.waiting);
+  }
+
+  /**
+   * Asks for a seat for one request of flow `hash`: resolves dispatched (call `release` with the
+   * queue when done) or rejected (full queue, no seat under Reject, `waitLimitMs` passed, or
+   * `signal` aborted while waiting).
+   */
+  acquire(
+    hash: number,
+    options: { readonly signal: AbortSignal; readonly waitLimitMs: number; readonly flow: string; readonly describe: RequestDescription },
+  ): Promise<Admission> {
+    const queuing = this.config.queuing;
+    if (queuing === undefined) {
+      if (this.executingSeats >= this.config.concurrencyLimit) return Promise.resolve(this.reject("concurrency-limit", 0));
+      return Promise.resolve(this.dispatch(0, 0));
+    }
+    const hand = dealHand(hash, this.queues.length, queuing.handSize);
+    let chosen = hand[0] ?? 0;
+    for (const index of hand) {
+      const queue = this.queues[index];
+      const best = this.queues[chosen];
+      if (queue !== undefined && best !== undefined && queue.waiting.length + queue.executing < best.waiting.length + best.executing) chosen = index;
+    }
+    const queue = this.queues[chosen];
+    if (queue === undefined) return Promise.resolve(this.reject("concurrency-limit", 0));
+    if (this.waitingTotal === 0 && this.executingSeats < this.config.concurrencyLimit) {
+      queue.virtualStart = Math.max(queue.virtualStart, this.virtualNow) + 1;
+      return Promise.resolve(this.dispatch(chosen, 0));
+    }
+    if (queue.waiting.length >= queuing.queueLengthLimit) return Promise.resolve(this.reject("queue-full", 0));
+    if (options.signal.aborted) return Promise.resolve(this.reject("cancelled", 0));
+    return new Promise<Admission>((resolve) => {
+      const arrived = Date.now();
+      let timer: NodeJS.Timeout | undefined;
+      const abandon = (reason: "time-out" | "cancelled") => {
+        const holder = this.queues[waiter.queue]?.waiting;
+        const position = holder?.indexOf(waiter) ?? -1;
+        if (holder === undefined || position < 0) return;
+        holder.splice(position, 1);
+        this.waitingTotal--;
+        settle(this.reject(reason, Date.now() - arrived));
+      };
+      const onAbort = () => abandon("cancelled");
+      const settle = (admission: Admission) => {
+        clearTimeout(timer);
+        options.signal.removeEventListener("abort", onAbort);
+        resolve(admission);
+      };
+      const waiter: Waiter = { queue: chosen, arrived, flow: options.flow, describe: options.describe, settle };
+      if (queue.waiting.length === 0) queue.virtualStart = Math.max(queue.virtualStart, this.virtualNow);
+      queue.waiting.push(waiter);
+      this.waitingTotal++;
+      timer = setTimeout(() => abandon("time-out"), options.waitLimitMs);
+      // The wait limit alone never keeps the process up; the request it belongs to does.
+      timer.unref();
+      options.signal.addEventListener("abort", onAbort, { once: true });
+    });
+  }
+
+  /** Frees the seat a dispatched request held and hands it to the next waiting request. */
+  release(queueIndex: number): void {
+    this.executingSeats--;
+    const queue = this.queues[queueIndex];
+    if (queue !== undefined && queue.executing > 0) queue.executing--;
+    this.dispatchWaiting();
+  }
+
+  private dispatch(queueIndex: number, waitedMs: number): Admission {
+    this.executingSeats++;
+    const queue = this.queues[queueIndex];
+    if (queue !== undefined) queue.executing++;
+    this.counters.dispatched++;
+    return { kind: "dispatched", queue: queueIndex, waitedMs };
+  }
+
+  private reject(reason: RejectReason, waitedMs: number): Admission {
+    this.counters.rejected++;
+    if (reason === "time-out") this.counters.timedOut++;
+    if (reason === "cancelled") this.counters.cancelled++;
+    return { kind: "rejected", reason, waitedMs };
+  }
+
+  private dispatchWaiting(): void {
+    while (this.executingSeats < this.config.concurrencyLimit) {
+      let next: Queue | undefined;
+      let nextIndex = -1;
+      this.queues.forEach((queue, index) => {
+        if (queue.waiting.length > 0 && (next === undefined || queue.virtualStart < next.virtualStart)) {
+          next = queue;
+          nextIndex = index;
+        }
+      });
+      const queue: Queue | undefined = next;
+      if (queue === undefined) return;
+      const waiter = queue.waiting.shift();
+      if (waiter === undefined) return;
+      this.waitingTotal--;
+      this.virtualNow = queue.virtualStart;
+      queue.virtualStart++;
+      waiter.settle(this.dispatch(nextIndex, Date.now() - waiter.arrived));
+    }
+  }
+
+  private resize(): void {
+    const wanted = this.config.queuing?.queues ?? 1;
+    while (this.queues.length < wanted) this.queues.push({ waiting: [], executing: 0, virtualStart: this.virtualNow });
+    // Queues beyond a lowered count drain: their waiters are moved to the queues that remain.
+    while (this.queues.length > wanted) {
+      const removed = this.queues.pop();
+      for (const waiter of removed?.waiting ?? []) {
+        waiter.queue %= wanted;
+        this.queues[waiter.queue]?.waiting.push(waiter);
+      }
+    }
+  }
+}
