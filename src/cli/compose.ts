@@ -1,3 +1,4 @@
+import { setMaxListeners } from "node:events";
 import { mkdirSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import { AdmissionChain } from "../admission/chain.js";
@@ -16,6 +17,10 @@ import { aggregationController } from "../controllers/clusterrole-aggregation/ag
 import type { Controller } from "../controllers/controller.js";
 import { namespaceController } from "../controllers/namespace/namespace-controller.js";
 import { quotaController } from "../controllers/resource-quota/quota-controller.js";
+import { csrApprovingController } from "../controllers/certificates/approving/csr-approving-controller.js";
+import { csrCleanerController } from "../controllers/certificates/cleaner/csr-cleaner-controller.js";
+import { csrSigningController } from "../controllers/certificates/signing/csr-signing-controller.js";
+import { controllerEnabled } from "../controllers/selection.js";
 import { registerPlugins } from "./admission.js";
 import { createResourceHandler } from "../endpoints/resource-handler.js";
 import {
@@ -42,7 +47,7 @@ import { EtcdStorage } from "../storage/etcd/etcd-storage.js";
 import { MemoryStorage } from "../storage/memory/memory-storage.js";
 import { SqliteStorage } from "../storage/sqlite/sqlite-storage.js";
 import { errorFields, type Logger } from "../util/logger.js";
-import type { Config } from "./config.js";
+import type { Config, SignerFlag } from "./config.js";
 import type { Credentials } from "./credentials.js";
 
 /** What authentication contributes: the authenticators (built over the registry's objects), TokenRequest signing, OIDC discovery. */
@@ -64,6 +69,8 @@ export interface ComposeOptions {
   readonly futureRevisionWaitMs?: number;
   /** Interval of periodic watch BOOKMARKs (default 60 s). */
   readonly bookmarkIntervalMs?: number;
+  /** The cluster CA (PEM certificate and key) the CSR signers use where no `--cluster-signing-*` file is given; none = they do not sign. */
+  readonly clusterCa?: { readonly certificate: string; readonly key: string };
 }
 
 /** The API server without a listener: every stage, wired. */
@@ -112,6 +119,31 @@ function openStorage(config: Config): OpenedStorage {
       };
     }
   }
+}
+
+/**
+ * The CA each built-in signer issues with: its `--cluster-signing-<signer>-*` pair, else the
+ * general `--cluster-signing-*` pair, else the cluster CA. Files are read once, at start.
+ */
+function signingAuthorities(config: Config, clusterCa: ComposeOptions["clusterCa"]): Map<string, { certificate: string; key: string }> {
+  const { profile, clusterSigning } = config;
+  const signers: Record<SignerFlag, string> = {
+    "kube-apiserver-client": profile.apiServerClientSigner,
+    "kubelet-client": profile.nodeClientSigner,
+    "kubelet-serving": profile.nodeServingSigner,
+    "legacy-unknown": profile.legacyUnknownSigner,
+  };
+  const read = (files: { readonly certFile?: string; readonly keyFile?: string }): { certificate: string; key: string } | undefined =>
+    files.certFile === undefined || files.keyFile === undefined
+      ? undefined
+      : { certificate: readFileSync(files.certFile, "utf8"), key: readFileSync(files.keyFile, "utf8") };
+  const general = read(clusterSigning) ?? clusterCa;
+  const out = new Map<string, { certificate: string; key: string }>();
+  for (const [infix, signer] of Object.entries(signers) as [SignerFlag, string][]) {
+    const pair = read(clusterSigning.signers[infix] ?? {}) ?? general;
+    if (pair !== undefined) out.set(signer, pair);
+  }
+  return out;
 }
 
 /** The spec's Limits table: containers in `default` get a 0.1 CPU request unless they ask for one. */
@@ -229,6 +261,18 @@ export function composeApiServer(options: ComposeOptions): ApiServer {
       managedBy: `endpointslice-controller.${profile.apiDomain}`,
       onError: (error) => logger.error("apiserver service", errorFields(error)),
     }),
+    // kube-controller-manager's controllers, each subject to --controllers.
+    ...[
+      csrSigningController({
+        client,
+        profile,
+        authorities: signingAuthorities(config, options.clusterCa),
+        durationMs: config.clusterSigning.durationMs,
+        onError: (error) => logger.error("csrsigning controller", errorFields(error)),
+      }),
+      csrApprovingController({ client, profile, onError: (error) => logger.error("csrapproving controller", errorFields(error)) }),
+      csrCleanerController({ client, profile, onError: (error) => logger.error("csrcleaner controller", errorFields(error)) }),
+    ].filter((controller) => controllerEnabled(config.controllers, controller.name)),
   ];
 
   // 7. Health, endpoints and the filter chain.
@@ -299,6 +343,8 @@ export function composeApiServer(options: ComposeOptions): ApiServer {
   }
 
   const controllerStop = new AbortController();
+  // Every controller listens on this one signal (and its watches on derived ones).
+  setMaxListeners(64, controllerStop.signal);
   const running: Promise<void>[] = [];
   return {
     handler,

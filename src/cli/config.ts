@@ -75,6 +75,26 @@ export interface Config {
   readonly minRequestTimeoutSeconds: number;
   /** `--enable-admission-plugins`, `--disable-admission-plugins`, `--admission-control-config-file`, and the plugins' tuning flags. */
   readonly admission: AdmissionConfig;
+  /** `--controllers`: kube-controller-manager's selection (`*` = the default-on ones, `name` on, `-name` off). */
+  readonly controllers: readonly string[];
+  /** `--cluster-signing-*`: what the CSR signing controller signs with, and for how long. */
+  readonly clusterSigning: ClusterSigningConfig;
+}
+
+/** The per-signer flag infixes, kube-controller-manager's spelling (`--cluster-signing-<infix>-cert-file`). */
+export const SIGNER_FLAGS = ["kube-apiserver-client", "kubelet-client", "kubelet-serving", "legacy-unknown"] as const;
+export type SignerFlag = (typeof SIGNER_FLAGS)[number];
+
+export interface SigningFiles {
+  readonly certFile?: string;
+  readonly keyFile?: string;
+}
+
+export interface ClusterSigningConfig extends SigningFiles {
+  /** `--cluster-signing-<signer>-cert-file` / `-key-file`: a CA for one signer (not together with the general pair). */
+  readonly signers: Readonly<Partial<Record<SignerFlag, SigningFiles>>>;
+  /** `--cluster-signing-duration`: the longest lifetime of an issued certificate (default 1 year). */
+  readonly durationMs: number;
 }
 
 export interface AdmissionConfig extends AdmissionSettings {

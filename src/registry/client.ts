@@ -42,6 +42,15 @@ export function registryClient(registry: Registry, metaGroup: string): ApiClient
         throw error;
       }
     },
+    async delete(resource, namespace, name, preconditions) {
+      try {
+        await storeOf(resource).delete(namespace, name, preconditions === undefined ? {} : { preconditions });
+        return true;
+      } catch (error) {
+        if (error instanceof Error && "code" in error && error.code === 404) return false;
+        throw error;
+      }
+    },
     async *changed(resource, signal) {
       const store = storeOf(resource);
       for await (const _event of store.storage.watch(store.prefix(""), store.storage.currentRevision(), signal)) yield;
