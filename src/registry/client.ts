@@ -25,7 +25,19 @@ export function registryClient(registry: Registry, metaGroup: string): ApiClient
       await storeOf(resource).deleteCollection(namespace, parseListOptions(EMPTY_QUERY, metaGroup));
     },
     async create(resource, namespace, object) {
-      return storeOf(resource).create(namespace, object);
+      const store = storeOf(resource);
+      // A create-only resource (the access reviews, TokenReview) answers without storing, as over HTTP.
+      const virtual = store.definition.virtual;
+      if (virtual !== undefined)
+        return virtual.create({
+          namespace,
+          name: "",
+          object,
+          user: undefined,
+          dryRun: false,
+          lookup: (group, version, plural) => registry.find(group, version, plural),
+        });
+      return store.create(namespace, object);
     },
     async update(resource, namespace, name, object) {
       const store = storeOf(resource);

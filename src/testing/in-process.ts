@@ -72,6 +72,10 @@ export interface InProcessOptions {
   readonly serviceNetwork?: ServiceNetwork;
   /** Admission flags (`--enable-admission-plugins`, …) over the defaults. */
   readonly admission?: Partial<Config["admission"]>;
+  /** The cluster CA the CSR signers issue with; none = they do not sign. */
+  readonly clusterCa?: { readonly certificate: string; readonly key: string };
+  /** `--controllers` (default `*`). */
+  readonly controllers?: readonly string[];
 }
 
 export async function inProcessServer(options: InProcessOptions = {}): Promise<{
@@ -95,6 +99,7 @@ export async function inProcessServer(options: InProcessOptions = {}): Promise<{
       authorization: options.authorization ?? defaults.authorization,
       serviceNetwork: options.serviceNetwork ?? defaults.serviceNetwork,
       admission: { ...defaults.admission, ...options.admission },
+      controllers: options.controllers ?? defaults.controllers,
     },
     logger: SILENT_LOGGER,
     storage,
@@ -103,6 +108,7 @@ export async function inProcessServer(options: InProcessOptions = {}): Promise<{
     watchCacheOptions: typeof options.watchCache === "object" ? options.watchCache : undefined,
     futureRevisionWaitMs: options.futureRevisionWaitMs,
     bookmarkIntervalMs: options.bookmarkIntervalMs,
+    clusterCa: options.clusterCa,
   });
   await server.start();
   const raw = async (method: string, path: string, callOptions: CallOptions = {}): Promise<ApiResponse> => {
