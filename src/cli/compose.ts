@@ -21,6 +21,8 @@ import { csrApprovingController } from "../controllers/certificates/approving/cs
 import { csrCleanerController } from "../controllers/certificates/cleaner/csr-cleaner-controller.js";
 import { csrSigningController } from "../controllers/certificates/signing/csr-signing-controller.js";
 import { controllerEnabled } from "../controllers/selection.js";
+import { bootstrapSignerController } from "../controllers/bootstrap/bootstrap-signer.js";
+import { tokenCleanerController } from "../controllers/bootstrap/token-cleaner.js";
 import { registerPlugins } from "./admission.js";
 import { createResourceHandler } from "../endpoints/resource-handler.js";
 import {
@@ -272,6 +274,8 @@ export function composeApiServer(options: ComposeOptions): ApiServer {
       }),
       csrApprovingController({ client, profile, onError: (error) => logger.error("csrapproving controller", errorFields(error)) }),
       csrCleanerController({ client, profile, onError: (error) => logger.error("csrcleaner controller", errorFields(error)) }),
+      tokenCleanerController({ client, profile, onError: (error) => logger.error("tokencleaner controller", errorFields(error)) }),
+      bootstrapSignerController({ client, profile, onError: (error) => logger.error("bootstrapsigner controller", errorFields(error)) }),
     ].filter((controller) => controllerEnabled(config.controllers, controller.name)),
   ];
 
