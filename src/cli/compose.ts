@@ -23,6 +23,10 @@ import { csrSigningController } from "../controllers/certificates/signing/csr-si
 import { controllerEnabled } from "../controllers/selection.js";
 import { bootstrapSignerController } from "../controllers/bootstrap/bootstrap-signer.js";
 import { tokenCleanerController } from "../controllers/bootstrap/token-cleaner.js";
+import { endpointController } from "../controllers/endpoint/endpoint-controller.js";
+import { endpointNames } from "../controllers/endpoint/service-pods.js";
+import { endpointSliceController } from "../controllers/endpointslice/endpointslice-controller.js";
+import { mirroringController } from "../controllers/endpointslice-mirroring/mirroring-controller.js";
 import { registerPlugins } from "./admission.js";
 import { createResourceHandler } from "../endpoints/resource-handler.js";
 import {
@@ -276,6 +280,14 @@ export function composeApiServer(options: ComposeOptions): ApiServer {
       csrCleanerController({ client, profile, onError: (error) => logger.error("csrcleaner controller", errorFields(error)) }),
       tokenCleanerController({ client, profile, onError: (error) => logger.error("tokencleaner controller", errorFields(error)) }),
       bootstrapSignerController({ client, profile, onError: (error) => logger.error("bootstrapsigner controller", errorFields(error)) }),
+      endpointController({ client, names: endpointNames(profile), onError: (error) => logger.error("endpoint controller", errorFields(error)) }),
+      endpointSliceController({ client, names: endpointNames(profile), onError: (error) => logger.error("endpointslice controller", errorFields(error)) }),
+      mirroringController({
+        client,
+        names: endpointNames(profile),
+        skip: { namespace: "default", name: profile.serverServiceName },
+        onError: (error) => logger.error("endpointslicemirroring controller", errorFields(error)),
+      }),
     ].filter((controller) => controllerEnabled(config.controllers, controller.name)),
   ];
 
