@@ -60,11 +60,18 @@ export function endpointSliceController(options: EndpointSliceControllerOptions)
   async function reconcile(): Promise<void> {
     const [services, pods] = await Promise.all([client.list(SERVICES, ""), client.list(PODS, "")]);
     const desired = new Map<string, ApiObject>();
+    const withoutSelector = new Set<string>();
     for (const service of services.items) {
-      if (selectorOf(service) === undefined) continue;
+      if (selectorOf(service) === undefined) {
+        withoutSelector.add(`${service.metadata.namespace}/${service.metadata.name}`);
+        continue;
+      }
       for (const [name, slice] of serviceSlices(service, pods.items, names)) desired.set(`${service.metadata.namespace}/${name}`, slice);
     }
-    await syncSlices(client, names, names.sliceManager, desired);
+    // A selector-less Service's slices (the server's own carries this manager's label) are not ours to remove.
+    await syncSlices(client, names, names.sliceManager, desired, (slice) =>
+      withoutSelector.has(`${slice.metadata.namespace}/${slice.metadata.labels?.[names.serviceNameLabel] ?? ""}`),
+    );
   }
   return {
     name: "endpointslice",

@@ -71,9 +71,16 @@ function sameSlice(current: ApiObject, desired: ApiObject): boolean {
 
 /**
  * Makes the slices managed by `manager` in the cluster equal `desired` (all owners at once):
- * writes what differs, creates what is missing, deletes managed slices not desired.
+ * writes what differs, creates what is missing, deletes managed slices not desired unless `keep`
+ * says they are someone else's to manage.
  */
-export async function syncSlices(client: ApiClient, names: EndpointNames, manager: string, desired: ReadonlyMap<string, ApiObject>): Promise<void> {
+export async function syncSlices(
+  client: ApiClient,
+  names: EndpointNames,
+  manager: string,
+  desired: ReadonlyMap<string, ApiObject>,
+  keep: (slice: ApiObject) => boolean = () => false,
+): Promise<void> {
   const existing = (await client.list(names.endpointSlices, "")).items.filter((slice) => slice.metadata.labels?.[names.managedByLabel] === manager);
   const key = (object: ApiObject): string => `${object.metadata.namespace}/${object.metadata.name}`;
   const current = new Map(existing.map((slice) => [key(slice), slice]));
@@ -87,7 +94,7 @@ export async function syncSlices(client: ApiClient, names: EndpointNames, manage
   }
   const wanted = new Set([...desired.values()].map(key));
   for (const slice of existing) {
-    if (wanted.has(key(slice))) continue;
+    if (wanted.has(key(slice)) || keep(slice)) continue;
     await write(() => client.delete(names.endpointSlices, slice.metadata.namespace ?? "", slice.metadata.name ?? "", { uid: slice.metadata.uid ?? "" }));
   }
 }
