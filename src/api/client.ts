@@ -23,6 +23,16 @@ export interface ApiClient {
   /** PUT of a sub-resource (`finalize`, `status`) with the whole object. */
   updateSubresource(resource: ResourceRef, namespace: string, name: string, subresource: string, object: ApiObject): Promise<ApiObject>;
   get(resource: ResourceRef, namespace: string, name: string): Promise<ApiObject | undefined>;
+  /**
+   * DELETE of one object, optionally only while it still has `uid` (and `resourceVersion`); a
+   * missing object is not an error (false), a failed precondition fails with 409 Conflict.
+   */
+  delete(
+    resource: ResourceRef,
+    namespace: string,
+    name: string,
+    preconditions?: { readonly uid?: string; readonly resourceVersion?: string },
+  ): Promise<boolean>;
   /** Resolves when anything under the resource changes, or the signal aborts. */
   changed(resource: ResourceRef, signal: AbortSignal): AsyncIterable<void>;
 }

@@ -59,10 +59,18 @@ export interface Profile {
   readonly gitVersion: string;
   /** Prefix of the projected service-account token volume the ServiceAccount plugin adds (`orch-api-access-`). */
   readonly serviceAccountVolumePrefix: string;
-  /** The built-in signer of API client certificates (the spec maps only its domain). */
+  /** The built-in signer of API client certificates (the spec's `orch.io/apiserver-client`). */
   readonly apiServerClientSigner: string;
   /** Prefix of the priority-and-fairness response headers (`X-Orch-PF-` → `X-Orch-PF-FlowSchema-UID`). */
   readonly flowControlHeaderPrefix: string;
+  /** The built-in signer of node client certificates (`orch.io/apiserver-client-node`), which the approver may auto-approve. */
+  readonly nodeClientSigner: string;
+  /** The built-in signer of node serving certificates (`orch.io/node-serving`). */
+  readonly nodeServingSigner: string;
+  /** The legacy signer (`orch.io/legacy-unknown`), refused by `certificates.<apiDomain>/v1`. */
+  readonly legacyUnknownSigner: string;
+  /** The `cluster-info` ConfigMap key holding the kubeconfig the bootstrap signer signs (`orchconfig`). */
+  readonly clusterInfoConfigKey: string;
 }
 
 export const ORCH_PROFILE: Profile = {
@@ -90,7 +98,11 @@ export const ORCH_PROFILE: Profile = {
   serverServiceName: "orch",
   gitVersion: "v1.30.0+orch",
   serviceAccountVolumePrefix: "orch-api-access-",
-  apiServerClientSigner: "orch.io/kube-apiserver-client",
+  apiServerClientSigner: "orch.io/apiserver-client",
+  nodeClientSigner: "orch.io/apiserver-client-node",
+  nodeServingSigner: "orch.io/node-serving",
+  legacyUnknownSigner: "orch.io/legacy-unknown",
+  clusterInfoConfigKey: "orchconfig",
   flowControlHeaderPrefix: "X-Orch-PF-",
 };
 
@@ -121,6 +133,10 @@ export const KUBERNETES_PROFILE: Profile = {
   serviceAccountVolumePrefix: "kube-api-access-",
   apiServerClientSigner: "kubernetes.io/kube-apiserver-client",
   flowControlHeaderPrefix: "X-Kubernetes-PF-",
+  nodeClientSigner: "kubernetes.io/kube-apiserver-client-kubelet",
+  nodeServingSigner: "kubernetes.io/kubelet-serving",
+  legacyUnknownSigner: "kubernetes.io/legacy-unknown",
+  clusterInfoConfigKey: "kubeconfig",
 };
 
 export function profileByName(name: string): Profile | undefined {

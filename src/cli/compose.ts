@@ -1,4 +1,5 @@
 import { randomUUID } from "node:crypto";
+import { setMaxListeners } from "node:events";
 import { mkdirSync, readFileSync } from "node:fs";
 import { readFile, rm } from "node:fs/promises";
 import { join } from "node:path";
@@ -19,6 +20,16 @@ import { aggregationController } from "../controllers/clusterrole-aggregation/ag
 import type { Controller } from "../controllers/controller.js";
 import { namespaceController } from "../controllers/namespace/namespace-controller.js";
 import { quotaController } from "../controllers/resource-quota/quota-controller.js";
+import { csrApprovingController } from "../controllers/certificates/approving/csr-approving-controller.js";
+import { csrCleanerController } from "../controllers/certificates/cleaner/csr-cleaner-controller.js";
+import { csrSigningController } from "../controllers/certificates/signing/csr-signing-controller.js";
+import { controllerEnabled } from "../controllers/selection.js";
+import { bootstrapSignerController } from "../controllers/bootstrap/bootstrap-signer.js";
+import { tokenCleanerController } from "../controllers/bootstrap/token-cleaner.js";
+import { endpointController } from "../controllers/endpoint/endpoint-controller.js";
+import { endpointNames } from "../controllers/endpoint/service-pods.js";
+import { endpointSliceController } from "../controllers/endpointslice/endpointslice-controller.js";
+import { mirroringController } from "../controllers/endpointslice-mirroring/mirroring-controller.js";
 import { registerPlugins } from "./admission.js";
 import { registryWebhookAdmission } from "./webhooks.js";
 import { applyEncryption } from "./encryption.js";
@@ -51,7 +62,7 @@ import { EtcdStorage } from "../storage/etcd/etcd-storage.js";
 import { MemoryStorage } from "../storage/memory/memory-storage.js";
 import { SqliteStorage } from "../storage/sqlite/sqlite-storage.js";
 import { errorFields, type Logger } from "../util/logger.js";
-import type { Config } from "./config.js";
+import type { Config, SignerFlag } from "./config.js";
 import type { Credentials } from "./credentials.js";
 
 /** What authentication contributes: the authenticators (built over the registry's objects), TokenRequest signing, OIDC discovery. */
@@ -75,6 +86,8 @@ export interface ComposeOptions {
   readonly bookmarkIntervalMs?: number;
   /** Audit policy and backend instead of the `--audit-*` flags' (tests); its owner shuts the backend down. */
   readonly audit?: AuditFilterOptions;
+  /** The cluster CA (PEM certificate and key) the CSR signers use where no `--cluster-signing-*` file is given; none = they do not sign. */
+  readonly clusterCa?: { readonly certificate: string; readonly key: string };
 }
 
 /** The API server without a listener: every stage, wired. */
@@ -148,6 +161,31 @@ const POST_START_HOOKS = [
   "scheduling/bootstrap-system-priority-classes",
   "start-cluster-controllers",
 ] as const;
+
+/**
+ * The CA each built-in signer issues with: its `--cluster-signing-<signer>-*` pair, else the
+ * general `--cluster-signing-*` pair, else the cluster CA. Files are read once, at start.
+ */
+function signingAuthorities(config: Config, clusterCa: ComposeOptions["clusterCa"]): Map<string, { certificate: string; key: string }> {
+  const { profile, clusterSigning } = config;
+  const signers: Record<SignerFlag, string> = {
+    "kube-apiserver-client": profile.apiServerClientSigner,
+    "kubelet-client": profile.nodeClientSigner,
+    "kubelet-serving": profile.nodeServingSigner,
+    "legacy-unknown": profile.legacyUnknownSigner,
+  };
+  const read = (files: { readonly certFile?: string; readonly keyFile?: string }): { certificate: string; key: string } | undefined =>
+    files.certFile === undefined || files.keyFile === undefined
+      ? undefined
+      : { certificate: readFileSync(files.certFile, "utf8"), key: readFileSync(files.keyFile, "utf8") };
+  const general = read(clusterSigning) ?? clusterCa;
+  const out = new Map<string, { certificate: string; key: string }>();
+  for (const [infix, signer] of Object.entries(signers) as [SignerFlag, string][]) {
+    const pair = read(clusterSigning.signers[infix] ?? {}) ?? general;
+    if (pair !== undefined) out.set(signer, pair);
+  }
+  return out;
+}
 
 /** The spec's Limits table: containers in `default` get a 0.1 CPU request unless they ask for one. */
 const DEFAULT_LIMIT_RANGE: ApiObject = {
@@ -274,6 +312,28 @@ export function composeApiServer(options: ComposeOptions): ApiServer {
       managedBy: `endpointslice-controller.${profile.apiDomain}`,
       onError: (error) => logger.error("apiserver service", errorFields(error)),
     }),
+    // kube-controller-manager's controllers, each subject to --controllers.
+    ...[
+      csrSigningController({
+        client,
+        profile,
+        authorities: signingAuthorities(config, options.clusterCa),
+        durationMs: config.clusterSigning.durationMs,
+        onError: (error) => logger.error("csrsigning controller", errorFields(error)),
+      }),
+      csrApprovingController({ client, profile, onError: (error) => logger.error("csrapproving controller", errorFields(error)) }),
+      csrCleanerController({ client, profile, onError: (error) => logger.error("csrcleaner controller", errorFields(error)) }),
+      tokenCleanerController({ client, profile, onError: (error) => logger.error("tokencleaner controller", errorFields(error)) }),
+      bootstrapSignerController({ client, profile, onError: (error) => logger.error("bootstrapsigner controller", errorFields(error)) }),
+      endpointController({ client, names: endpointNames(profile), onError: (error) => logger.error("endpoint controller", errorFields(error)) }),
+      endpointSliceController({ client, names: endpointNames(profile), onError: (error) => logger.error("endpointslice controller", errorFields(error)) }),
+      mirroringController({
+        client,
+        names: endpointNames(profile),
+        skip: { namespace: "default", name: profile.serverServiceName },
+        onError: (error) => logger.error("endpointslicemirroring controller", errorFields(error)),
+      }),
+    ].filter((controller) => controllerEnabled(config.controllers, controller.name)),
   ];
 
   // 7. Health, endpoints and the filter chain. Each named check is served at /livez/<name>,
@@ -383,6 +443,8 @@ export function composeApiServer(options: ComposeOptions): ApiServer {
   }
 
   const controllerStop = new AbortController();
+  // Every controller listens on this one signal (and its watches on derived ones).
+  setMaxListeners(64, controllerStop.signal);
   const running: Promise<void>[] = [];
   return {
     handler,

@@ -99,6 +99,10 @@ export interface Config {
   readonly tracingConfigFile?: string;
   /** `--goaway-chance`: the probability (0–0.02) an HTTP/2 request is answered with GOAWAY so clients rebalance. */
   readonly goawayChance: number;
+  /** `--controllers`: kube-controller-manager's selection (`*` = the default-on ones, `name` on, `-name` off). */
+  readonly controllers: readonly string[];
+  /** `--cluster-signing-*`: what the CSR signing controller signs with, and for how long. */
+  readonly clusterSigning: ClusterSigningConfig;
 }
 
 export interface AuditConfig {
@@ -123,6 +127,22 @@ export interface SniCertKey {
   readonly certFile: string;
   readonly keyFile: string;
   readonly names: readonly string[];
+}
+
+/** The per-signer flag infixes, kube-controller-manager's spelling (`--cluster-signing-<infix>-cert-file`). */
+export const SIGNER_FLAGS = ["kube-apiserver-client", "kubelet-client", "kubelet-serving", "legacy-unknown"] as const;
+export type SignerFlag = (typeof SIGNER_FLAGS)[number];
+
+export interface SigningFiles {
+  readonly certFile?: string;
+  readonly keyFile?: string;
+}
+
+export interface ClusterSigningConfig extends SigningFiles {
+  /** `--cluster-signing-<signer>-cert-file` / `-key-file`: a CA for one signer (not together with the general pair). */
+  readonly signers: Readonly<Partial<Record<SignerFlag, SigningFiles>>>;
+  /** `--cluster-signing-duration`: the longest lifetime of an issued certificate (default 1 year). */
+  readonly durationMs: number;
 }
 
 export interface AdmissionConfig extends AdmissionSettings {

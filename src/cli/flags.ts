@@ -1,6 +1,7 @@
 import { KUBERNETES_PROFILE, ORCH_PROFILE, profileByName } from "../api/profile.js";
 import { AuthorizationConfigError, DEFAULT_AUTHORIZATION, parseAuthorizationModes, validateAuthorizationConfig } from "../authz/modes.js";
-import type { Config, StorageBackend } from "./config.js";
+import { parseDuration } from "../util/duration.js";
+import { SIGNER_FLAGS, type Config, type SignerFlag, type StorageBackend } from "./config.js";
 import {
   DEFAULT_SERVICE_CLUSTER_IP_RANGE,
   DEFAULT_SERVICE_NETWORK,
@@ -450,6 +451,31 @@ const FLAGS: readonly FlagSpec[] = [
     apply: (config, value) => void (config.encryptionProviderConfigAutomaticReload = parseBool(value, "encryption-provider-config-automatic-reload")),
   },
   ...OPERATIONS_FLAGS,
+  {
+    name: "controllers",
+    help: "Controllers to run: * (every default-on one), name (turn on), -name (turn off); bootstrapsigner and tokencleaner are off by default, as in kube.",
+    defaultText: "*",
+    apply: (config, value) => void (config.controllers = list(value)),
+  },
+  {
+    name: "cluster-signing-cert-file",
+    help: "PEM CA certificate the built-in CSR signers issue with (default: the cluster CA of the data dir).",
+    defaultText: "",
+    apply: (config, value) => void (config.clusterSigning = { ...config.clusterSigning, certFile: value }),
+  },
+  {
+    name: "cluster-signing-key-file",
+    help: "PEM private key of --cluster-signing-cert-file.",
+    defaultText: "",
+    apply: (config, value) => void (config.clusterSigning = { ...config.clusterSigning, keyFile: value }),
+  },
+  ...SIGNER_FLAGS.flatMap(signerFileFlags),
+  {
+    name: "cluster-signing-duration",
+    help: "The longest lifetime of a certificate the built-in signers issue (spec.expirationSeconds may ask for less).",
+    defaultText: "8760h0m0s",
+    apply: (config, value) => void (config.clusterSigning = { ...config.clusterSigning, durationMs: parseDurationFlag(value, "cluster-signing-duration") }),
+  },
 ];
 
 function setServiceNetwork(config: MutableConfig, flag: string, clusterIpRange: string, nodePortRange: string): void {
@@ -512,6 +538,8 @@ export function defaultConfig(): Config {
     admission: { enable: [], disable: [], ...DEFAULT_ADMISSION_SETTINGS },
     encryptionProviderConfigAutomaticReload: false,
     ...operationsDefaults(),
+    controllers: ["*"],
+    clusterSigning: { signers: {}, durationMs: 365 * 24 * 3600_000 },
   };
 }
 
@@ -558,6 +586,7 @@ export function parseArgs(argv: readonly string[]): ParsedArgs {
   if (config.encryptionProviderConfigAutomaticReload && config.encryptionProviderConfig === undefined)
     throw new FlagError("--encryption-provider-config-automatic-reload needs --encryption-provider-config");
   checkOperationsConfig(config);
+  checkClusterSigning(config);
   if ((config.tlsCertFile === undefined) !== (config.tlsPrivateKeyFile === undefined)) {
     throw new FlagError("--tls-cert-file and --tls-private-key-file must be given together");
   }
@@ -565,6 +594,47 @@ export function parseArgs(argv: readonly string[]): ParsedArgs {
     throw new FlagError("--requestheader-client-ca-file and --requestheader-username-headers must be given together");
   }
   return { kind: "config", config };
+}
+
+/** As kube-controller-manager: each pair complete, and the general pair or per-signer pairs, not both. */
+function checkClusterSigning(config: Config): void {
+  const signing = config.clusterSigning;
+  const pairs: [string, { readonly certFile?: string; readonly keyFile?: string }][] = [
+    ["cluster-signing", signing],
+    ...Object.entries(signing.signers).map(([infix, files]): [string, { readonly certFile?: string; readonly keyFile?: string }] => [
+      `cluster-signing-${infix}`,
+      files,
+    ]),
+  ];
+  for (const [prefix, files] of pairs) {
+    if ((files.certFile === undefined) !== (files.keyFile === undefined))
+      throw new FlagError(`--${prefix}-cert-file and --${prefix}-key-file must be given together`);
+  }
+  if (signing.certFile !== undefined && Object.keys(signing.signers).length > 0)
+    throw new FlagError(
+      "cannot specify default and per controller certs at the same time (--cluster-signing-cert-file and --cluster-signing-<signer>-cert-file)",
+    );
+}
+
+function signerFileFlags(infix: SignerFlag): FlagSpec[] {
+  const set = (config: MutableConfig, field: "certFile" | "keyFile", value: string): void => {
+    const signers = config.clusterSigning.signers;
+    config.clusterSigning = { ...config.clusterSigning, signers: { ...signers, [infix]: { ...signers[infix], [field]: value } } };
+  };
+  return [
+    {
+      name: `cluster-signing-${infix}-cert-file`,
+      help: `PEM CA certificate the ${infix} signer issues with (instead of --cluster-signing-cert-file).`,
+      defaultText: "",
+      apply: (config, value) => set(config, "certFile", value),
+    },
+    {
+      name: `cluster-signing-${infix}-key-file`,
+      help: `PEM private key of --cluster-signing-${infix}-cert-file.`,
+      defaultText: "",
+      apply: (config, value) => set(config, "keyFile", value),
+    },
+  ];
 }
 
 export function helpText(): string {

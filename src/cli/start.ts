@@ -76,7 +76,14 @@ async function startInDataDir(config: Config, logger: Logger, dataDir: string, u
     generated: { ca: pki.ca.certificate, serving: pki.serving, ...(serviceAccountKeys === undefined ? {} : { serviceAccount: serviceAccountKeys }) },
   });
   let address = `${config.bindAddress}:${config.securePort}`;
-  const api = composeApiServer({ config: { ...config, dataDir }, logger, credentials, serverAddress: () => address, metrics: createMetrics() });
+  const api = composeApiServer({
+    config: { ...config, dataDir },
+    logger,
+    credentials,
+    serverAddress: () => address,
+    metrics: createMetrics(),
+    clusterCa: pki.ca,
+  });
   const compactor = config.compactionIntervalMs > 0 ? startCompactor(api.storage, { intervalMs: config.compactionIntervalMs }) : undefined;
   let http: HttpServer;
   try {

@@ -25,7 +25,19 @@ export function registryClient(registry: Registry, metaGroup: string): ApiClient
       await storeOf(resource).deleteCollection(namespace, parseListOptions(EMPTY_QUERY, metaGroup));
     },
     async create(resource, namespace, object) {
-      return storeOf(resource).create(namespace, object);
+      const store = storeOf(resource);
+      // A create-only resource (the access reviews, TokenReview) answers without storing, as over HTTP.
+      const virtual = store.definition.virtual;
+      if (virtual !== undefined)
+        return virtual.create({
+          namespace,
+          name: "",
+          object,
+          user: undefined,
+          dryRun: false,
+          lookup: (group, version, plural) => registry.find(group, version, plural),
+        });
+      return store.create(namespace, object);
     },
     async update(resource, namespace, name, object) {
       const store = storeOf(resource);
@@ -39,6 +51,15 @@ export function registryClient(registry: Registry, metaGroup: string): ApiClient
         return await storeOf(resource).get(namespace, name);
       } catch (error) {
         if (error instanceof Error && "code" in error && error.code === 404) return undefined;
+        throw error;
+      }
+    },
+    async delete(resource, namespace, name, preconditions) {
+      try {
+        await storeOf(resource).delete(namespace, name, preconditions === undefined ? {} : { preconditions });
+        return true;
+      } catch (error) {
+        if (error instanceof Error && "code" in error && error.code === 404) return false;
         throw error;
       }
     },

@@ -83,6 +83,10 @@ export interface InProcessOptions {
   readonly featureGates?: FeatureGates;
   /** API Priority and Fairness flags (`--enable-priority-and-fairness`, the in-flight limits, `--request-timeout`) over the defaults. */
   readonly flowControl?: Partial<Pick<Config, "enablePriorityAndFairness" | "maxRequestsInflight" | "maxMutatingRequestsInflight" | "requestTimeoutMs">>;
+  /** The cluster CA the CSR signers issue with; none = they do not sign. */
+  readonly clusterCa?: { readonly certificate: string; readonly key: string };
+  /** `--controllers` (default `*`). */
+  readonly controllers?: readonly string[];
 }
 
 export async function inProcessServer(options: InProcessOptions = {}): Promise<{
@@ -110,6 +114,7 @@ export async function inProcessServer(options: InProcessOptions = {}): Promise<{
       encryptionProviderConfigAutomaticReload: options.encryptionProviderConfigAutomaticReload ?? false,
       featureGates: options.featureGates ?? defaults.featureGates,
       ...options.flowControl,
+      controllers: options.controllers ?? defaults.controllers,
     },
     audit: options.audit,
     logger: SILENT_LOGGER,
@@ -119,6 +124,7 @@ export async function inProcessServer(options: InProcessOptions = {}): Promise<{
     watchCacheOptions: typeof options.watchCache === "object" ? options.watchCache : undefined,
     futureRevisionWaitMs: options.futureRevisionWaitMs,
     bookmarkIntervalMs: options.bookmarkIntervalMs,
+    clusterCa: options.clusterCa,
   });
   await server.start();
   const raw = async (method: string, path: string, callOptions: CallOptions = {}): Promise<ApiResponse> => {

@@ -34,6 +34,7 @@ function fakeClient(objects: ApiObject[], plurals: Record<string, string>): ApiC
     updateSubresource: async (_r, _n, _name, _s, object) => object,
     get: async (resource, namespace, name) =>
       objects.find((object) => pluralOf(object) === resource.plural && (object.metadata.namespace ?? "") === namespace && object.metadata.name === name),
+    delete: async () => false,
     create: async (_resource, _namespace, object) => {
       created.push(object);
       objects.push(object);
@@ -316,9 +317,9 @@ describe("optional and remaining default admission plugins (table)", () => {
     assert.deepEqual(requestOrganizations(generateTestCertificate(["system:masters", "dev"])), ["system:masters", "dev"]);
     const restriction = chainOf("CertificateSubjectRestriction", context([]));
     assert.equal(
-      (await admit(restriction, attributes("CREATE", "certificatesigningrequests", csr("orch.io/kube-apiserver-client", masters), { ...group, namespace: "" })))
+      (await admit(restriction, attributes("CREATE", "certificatesigningrequests", csr("orch.io/apiserver-client", masters), { ...group, namespace: "" })))
         ?.message,
-      'certificatesigningrequests.certificates.orch.io "r" is forbidden: use of orch.io/kube-apiserver-client signer with system:masters group is not allowed',
+      'certificatesigningrequests.certificates.orch.io "r" is forbidden: use of orch.io/apiserver-client signer with system:masters group is not allowed',
     );
     assert.equal(
       await admit(restriction, attributes("CREATE", "certificatesigningrequests", csr("example.com/s", masters), { ...group, namespace: "" })),

@@ -284,6 +284,15 @@ export function bootstrapPolicy(profile: Profile): BootstrapPolicy {
       rule(READ, [node], ["runtimeclasses"]),
     ]),
     clusterRole("system:node-bootstrapper", [rule(["create", "get", "list", "watch"], [certificates], ["certificatesigningrequests"])]),
+    // What the csrapproving controller's SubjectAccessReviews ask, and approval per built-in signer.
+    clusterRole(`system:${certificates}:certificatesigningrequests:nodeclient`, [rule(["create"], [certificates], ["certificatesigningrequests/nodeclient"])]),
+    clusterRole(`system:${certificates}:certificatesigningrequests:selfnodeclient`, [
+      rule(["create"], [certificates], ["certificatesigningrequests/selfnodeclient"]),
+    ]),
+    clusterRole(`system:${certificates}:kube-apiserver-client-approver`, [rule(["approve"], [certificates], ["signers"], [profile.apiServerClientSigner])]),
+    clusterRole(`system:${certificates}:kube-apiserver-client-kubelet-approver`, [rule(["approve"], [certificates], ["signers"], [profile.nodeClientSigner])]),
+    clusterRole(`system:${certificates}:kubelet-serving-approver`, [rule(["approve"], [certificates], ["signers"], [profile.nodeServingSigner])]),
+    clusterRole(`system:${certificates}:legacy-unknown-approver`, [rule(["approve"], [certificates], ["signers"], [profile.legacyUnknownSigner])]),
     clusterRole("system:kube-controller-manager", [
       eventsRule,
       rule(["create"], [coordination], ["leases"]),

@@ -17,6 +17,7 @@ function emptyClient(duringList: () => void): ApiClient {
     update: async (_resource, _namespace, _name, object) => object,
     updateSubresource: async (_resource, _namespace, _name, _subresource, object) => object,
     get: async () => undefined,
+    delete: async () => false,
     changed: async function* (_resource, signal) {
       await new Promise<void>((resolve) => signal.addEventListener("abort", () => resolve(), { once: true }));
     },

@@ -1,7 +1,8 @@
 import type { FieldError } from "../../errors.js";
 import { isPlainObject, type ApiObject } from "../../object.js";
+import { KUBERNETES_PROFILE, ORCH_PROFILE } from "../../profile.js";
 import { validateName } from "../../validation.js";
-import { duplicate, indexPath, invalidValue, notSupported, required } from "../field-path.js";
+import { duplicate, forbidden, indexPath, invalidValue, notSupported, required } from "../field-path.js";
 import { KEY_USAGES } from "../kinds/certificates.js";
 import { listAt, recordAt, stringAt } from "./values.js";
 
@@ -10,6 +11,9 @@ import { listAt, recordAt, stringAt } from "./values.js";
  * `<domain>/<path>`, `usages` required with known values and no duplicates, `request` a PEM
  * `CERTIFICATE REQUEST`, `expirationSeconds` at least 600, and conditions with a type, a status
  * (True for Approved/Denied/Failed), no duplicate types and never both Approved and Denied.
+ * v1 refuses the legacy-unknown signer on create. `status.certificate` holds only PEM
+ * `CERTIFICATE` blocks without headers (text around them ignored), is set only on an approved,
+ * not failed request, and once set never changes.
  */
 
 const PEM_BLOCK = /-----BEGIN ([A-Z0-9 ]+)-----([\s\S]*?)-----END \1-----/;
@@ -52,12 +56,51 @@ function requestErrors(request: unknown): FieldError[] {
   return isDerSequence(der) ? [] : [invalidValue("spec.request", "<bytes>", "x509: malformed certificate request")];
 }
 
-export function validateCertificateSigningRequest(object: ApiObject): FieldError[] {
+/** Both profiles' spelling of the legacy signer (a stored object may predate a profile switch). */
+const LEGACY_SIGNERS = new Set([ORCH_PROFILE.legacyUnknownSigner, KUBERNETES_PROFILE.legacyUnknownSigner]);
+
+const PEM_BLOCKS = /-----BEGIN ([A-Z0-9 ]+)-----\r?\n([\s\S]*?)-----END \1-----/g;
+
+/** Why `status.certificate` (base64 of PEM text) is not a list of CERTIFICATE blocks; undefined when it is. */
+export function certificateBlocksError(encoded: string): string | undefined {
+  const text = Buffer.from(encoded, "base64").toString("utf8");
+  let blocks = 0;
+  for (const match of text.matchAll(PEM_BLOCKS)) {
+    if (match[1] !== "CERTIFICATE") return `only CERTIFICATE PEM blocks are allowed, found "${match[1] ?? ""}"`;
+    const body = match[2] ?? "";
+    if (/^[\w-]+:/m.test(body)) return "no PEM block headers are permitted";
+    if (!isDerSequence(Buffer.from(body.replace(/\s+/g, ""), "base64"))) return "x509: malformed certificate";
+    blocks++;
+  }
+  return blocks === 0 ? "must contain at least one CERTIFICATE PEM block" : undefined;
+}
+
+function hasCondition(object: ApiObject, type: string): boolean {
+  return listAt(recordAt(object, "status"), "conditions").some((condition) => isPlainObject(condition) && condition["type"] === type);
+}
+
+function certificateErrors(object: ApiObject, old: ApiObject | undefined): FieldError[] {
+  const certificate = stringAt(recordAt(object, "status") ?? {}, "certificate") ?? "";
+  const previous = old === undefined ? "" : (stringAt(recordAt(old, "status") ?? {}, "certificate") ?? "");
+  const field = "status.certificate";
+  if (previous !== "" && certificate !== previous) return [invalidValue(field, "<certificate data>", "updates may not modify existing certificate content")];
+  if (certificate === "" || certificate === previous) return [];
+  const errors: FieldError[] = [];
+  if (!hasCondition(object, "Approved")) errors.push(forbidden(field, "certificate may only be set if the request has an Approved condition"));
+  if (hasCondition(object, "Failed")) errors.push(forbidden(field, "certificate may not be set if the request has a Failed condition"));
+  const blocks = certificateBlocksError(certificate);
+  if (blocks !== undefined) errors.push(invalidValue(field, "<certificate data>", blocks));
+  return errors;
+}
+
+export function validateCertificateSigningRequest(object: ApiObject, old?: ApiObject): FieldError[] {
   const errors: FieldError[] = [];
   const spec = recordAt(object, "spec");
   if (spec !== undefined) {
     const signerName = stringAt(spec, "signerName") ?? "";
     if (signerName !== "") errors.push(...signerNameErrors(signerName, "spec.signerName"));
+    if (old === undefined && LEGACY_SIGNERS.has(signerName))
+      errors.push(invalidValue("spec.signerName", signerName, "the legacy signerName is not allowed via this API version"));
     const seen = new Set<string>();
     listAt(spec, "usages").forEach((usage, index) => {
       const field = indexPath("spec.usages", index);
@@ -88,5 +131,6 @@ export function validateCertificateSigningRequest(object: ApiObject): FieldError
     if ((type === "Approved" && types.has("Denied")) || (type === "Denied" && types.has("Approved")))
       errors.push(invalidValue(`${at}.type`, type, "Approved and Denied conditions are mutually exclusive"));
   });
+  errors.push(...certificateErrors(object, old));
   return errors;
 }

@@ -2,6 +2,7 @@ import assert from "node:assert/strict";
 import { after, before, describe, it } from "node:test";
 import { inProcessServer } from "../../../testing/in-process.js";
 import { TEST_CSR_REQUEST } from "../../../testing/csr.js";
+import { generateCa } from "../../../cli/pki-generate.js";
 
 type Server = Awaited<ReturnType<typeof inProcessServer>>;
 type Json = Record<string, unknown>;
@@ -60,8 +61,11 @@ describe("CertificateSigningRequest: requester, approval and status as kube's st
 
   it("status writes keep the approval conditions and may add the certificate; no write removes Approved", async () => {
     const current = (await server.call("GET", `${CSRS}/approve-me`)).json;
+    const certificate = Buffer.from((await generateCa()).certificate).toString("base64");
+    const signed = await server.call("PUT", `${CSRS}/approve-me/status`, { body: { ...current, status: { certificate } } });
+    assert.equal(signed.status, 200, signed.text);
     const issued = await server.call("PUT", `${CSRS}/approve-me/status`, {
-      body: { ...current, status: { certificate: "Zm9v", conditions: [{ type: "Failed", status: "True", reason: "Nope" }] } },
+      body: { ...signed.json, status: { certificate, conditions: [{ type: "Failed", status: "True", reason: "Nope" }] } },
     });
     assert.equal(issued.status, 200, issued.text);
     assert.deepEqual(
@@ -70,7 +74,12 @@ describe("CertificateSigningRequest: requester, approval and status as kube's st
         .sort(),
       ["Approved", "Failed"],
     );
-    assert.equal((issued.json["status"] as Json)["certificate"], "Zm9v");
+    assert.equal((issued.json["status"] as Json)["certificate"], certificate);
+    const changed = await server.call("PUT", `${CSRS}/approve-me/status`, {
+      body: { ...issued.json, status: { ...(issued.json["status"] as Json), certificate: "Zm9v" } },
+    });
+    assert.equal(changed.status, 422);
+    assert.match(String(changed.json["message"]), /updates may not modify existing certificate content/);
     const removed = await server.call("PUT", `${CSRS}/approve-me/approval`, { body: { ...issued.json, status: { conditions: [] } } });
     assert.equal(removed.status, 422);
     assert.match(String(removed.json["message"]), /updates may not remove a condition of type "Approved"/);

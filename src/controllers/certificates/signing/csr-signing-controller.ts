@@ -1,0 +1,85 @@
+import type { ApiClient } from "../../../api/client.js";
+import { ApiError } from "../../../api/errors.js";
+import type { ApiObject } from "../../../api/object.js";
+import type { Profile } from "../../../api/profile.js";
+import type { Controller } from "../../controller.js";
+import { followAndReconcile } from "../../follow.js";
+import { csrResource, hasTrueCondition, parseRequest, viewCsr } from "../csr.js";
+import { loadAuthority, type CertificateAuthority, type SigningPair } from "./authority.js";
+import { builtinSignerRules } from "./signer-rules.js";
+
+/** The minimum lifetime a request may ask for (`spec.expirationSeconds`), as kube's signer. */
+const MIN_TTL_MS = 10 * 60_000;
+
+export interface CsrSigningOptions {
+  readonly client: ApiClient;
+  readonly profile: Profile;
+  /** The CA each built-in signer signs with, by the profile's signer name; a signer without one does not sign. */
+  readonly authorities: ReadonlyMap<string, SigningPair>;
+  /** `--cluster-signing-duration`: the longest lifetime issued (kube's default 1 year). */
+  readonly durationMs: number;
+  readonly now?: () => number;
+  readonly onError?: (error: unknown) => void;
+}
+
+/** The issued lifetime: the flag's duration, shortened to `spec.expirationSeconds` but never under 10 minutes. */
+export function issuedLifetimeMs(durationMs: number, expirationSeconds: number | undefined): number {
+  if (expirationSeconds === undefined) return durationMs;
+  return Math.min(durationMs, Math.max(MIN_TTL_MS, expirationSeconds * 1000));
+}
+
+/**
+ * kube-controller-manager's `csrsigning`: signs approved, not failed, not yet issued requests to
+ * the built-in signers. A request that breaks its signer's rules gets a `Failed` condition
+ * (reason `SignerValidationFailure`) and no certificate; others get `status.certificate`.
+ */
+export function csrSigningController(options: CsrSigningOptions): Controller {
+  const { client, profile } = options;
+  const resource = csrResource(profile);
+  const rules = builtinSignerRules(profile);
+  const now = options.now ?? Date.now;
+
+  async function handle(object: ApiObject, authorities: ReadonlyMap<string, CertificateAuthority>): Promise<void> {
+    const csr = viewCsr(object);
+    if (csr.certificate !== "" || !hasTrueCondition(csr, "Approved") || hasTrueCondition(csr, "Failed")) return;
+    const rule = rules.get(csr.signerName);
+    const authority = authorities.get(csr.signerName);
+    if (rule === undefined || authority === undefined) return;
+    const request = await parseRequest(csr.request);
+    const refusal = rule(request, csr.usages);
+    const status: Record<string, unknown> = { ...(object["status"] as Record<string, unknown> | undefined) };
+    if (refusal !== undefined) {
+      const failed = { type: "Failed", status: "True", reason: "SignerValidationFailure", message: refusal, lastUpdateTime: new Date(now()).toISOString() };
+      status["conditions"] = [...csr.conditions, failed];
+    } else {
+      const pem = await authority.issue(request, csr.usages, { ttlMs: issuedLifetimeMs(options.durationMs, csr.expirationSeconds), nowMs: now() });
+      status["certificate"] = Buffer.from(pem).toString("base64");
+    }
+    try {
+      await client.updateSubresource(resource, "", csr.name, "status", { ...object, status });
+    } catch (error) {
+      // A newer version (or a deleted request) comes back through the watch.
+      if (!(error instanceof ApiError && (error.code === 409 || error.code === 404))) throw error;
+    }
+  }
+
+  return {
+    name: "csrsigning",
+    async run(signal) {
+      const authorities = new Map<string, CertificateAuthority>();
+      for (const [signer, pair] of options.authorities) authorities.set(signer, await loadAuthority(pair));
+      await followAndReconcile(client, [resource], signal, {
+        onError: options.onError,
+        reconcile: async () => {
+          for (const object of (await client.list(resource, "")).items) {
+            try {
+              await handle(object, authorities);
+            } catch (error) {
+              options.onError?.(error);
+            }
+          }
+        },
+      });
+    },
+  };
+}

@@ -1,0 +1,100 @@
+import { createHash } from "node:crypto";
+import type { ApiClient } from "../../api/client.js";
+import type { ApiObject, OwnerReference } from "../../api/object.js";
+import { canonicalJson } from "../../util/canonical-json.js";
+import { write } from "../endpoint/endpoint-controller.js";
+import type { EndpointNames, EndpointPort } from "../endpoint/service-pods.js";
+
+/** kube's `--max-endpoints-per-slice` default. */
+export const MAX_ENDPOINTS_PER_SLICE = 100;
+
+/** One endpoint of a slice, as `discovery/v1` spells it. */
+export type SliceEndpoint = Readonly<Record<string, unknown>> & { readonly addresses: readonly string[] };
+
+/** Endpoints sharing an address type and a port set: one or more slices of at most 100. */
+export interface SliceGroup {
+  readonly addressType: "IPv4" | "IPv6";
+  readonly ports: readonly EndpointPort[];
+  readonly endpoints: readonly SliceEndpoint[];
+}
+
+/** Who owns a set of slices: the Service's name, the manager label value and the owner reference. */
+export interface SliceOwner {
+  readonly namespace: string;
+  readonly serviceName: string;
+  readonly manager: string;
+  readonly labels: Readonly<Record<string, string>>;
+  readonly ownerReference: OwnerReference;
+}
+
+function sliceName(owner: SliceOwner, group: SliceGroup, index: number): string {
+  const hash = createHash("sha256")
+    .update(canonicalJson([owner.manager, group.addressType, group.ports, index]))
+    .digest("hex")
+    .slice(0, 5);
+  return `${owner.serviceName.slice(0, 57)}-${hash}`;
+}
+
+/** The slices `groups` make for `owner`, by name. */
+export function desiredSlices(owner: SliceOwner, groups: readonly SliceGroup[], names: EndpointNames): Map<string, ApiObject> {
+  const out = new Map<string, ApiObject>();
+  for (const group of groups) {
+    const chunks = Math.max(1, Math.ceil(group.endpoints.length / MAX_ENDPOINTS_PER_SLICE));
+    for (let index = 0; index < chunks; index++) {
+      const name = sliceName(owner, group, index);
+      out.set(name, {
+        apiVersion: `${names.endpointSlices.group}/${names.endpointSlices.version}`,
+        kind: "EndpointSlice",
+        metadata: {
+          name,
+          namespace: owner.namespace,
+          labels: { ...owner.labels, [names.serviceNameLabel]: owner.serviceName, [names.managedByLabel]: owner.manager },
+          ownerReferences: [owner.ownerReference],
+        },
+        addressType: group.addressType,
+        endpoints: group.endpoints.slice(index * MAX_ENDPOINTS_PER_SLICE, (index + 1) * MAX_ENDPOINTS_PER_SLICE),
+        ports: group.ports,
+      });
+    }
+  }
+  return out;
+}
+
+function sameSlice(current: ApiObject, desired: ApiObject): boolean {
+  return (
+    canonicalJson(current["endpoints"] ?? []) === canonicalJson(desired["endpoints"] ?? []) &&
+    canonicalJson(current["ports"] ?? []) === canonicalJson(desired["ports"] ?? []) &&
+    current["addressType"] === desired["addressType"] &&
+    canonicalJson(current.metadata.labels ?? {}) === canonicalJson(desired.metadata.labels ?? {})
+  );
+}
+
+/**
+ * Makes the slices managed by `manager` in the cluster equal `desired` (all owners at once):
+ * writes what differs, creates what is missing, deletes managed slices not desired unless `keep`
+ * says they are someone else's to manage.
+ */
+export async function syncSlices(
+  client: ApiClient,
+  names: EndpointNames,
+  manager: string,
+  desired: ReadonlyMap<string, ApiObject>,
+  keep: (slice: ApiObject) => boolean = () => false,
+): Promise<void> {
+  const existing = (await client.list(names.endpointSlices, "")).items.filter((slice) => slice.metadata.labels?.[names.managedByLabel] === manager);
+  const key = (object: ApiObject): string => `${object.metadata.namespace}/${object.metadata.name}`;
+  const current = new Map(existing.map((slice) => [key(slice), slice]));
+  for (const slice of desired.values()) {
+    const namespace = slice.metadata.namespace ?? "";
+    const name = slice.metadata.name ?? "";
+    const found = current.get(key(slice));
+    if (found !== undefined && sameSlice(found, slice)) continue;
+    const metadata = { ...(found?.metadata ?? {}), ...slice.metadata };
+    await write(() => client.update(names.endpointSlices, namespace, name, { ...slice, metadata }));
+  }
+  const wanted = new Set([...desired.values()].map(key));
+  for (const slice of existing) {
+    if (wanted.has(key(slice)) || keep(slice)) continue;
+    await write(() => client.delete(names.endpointSlices, slice.metadata.namespace ?? "", slice.metadata.name ?? "", { uid: slice.metadata.uid ?? "" }));
+  }
+}
