@@ -7,6 +7,18 @@ export interface ResourceRef {
   readonly plural: string;
 }
 
+/** A served resource as the garbage collector needs it: its kind and scope. */
+export interface ServedResource extends ResourceRef {
+  readonly kind: string;
+  readonly namespaced: boolean;
+}
+
+/** DeleteOptions a controller may send. */
+export interface DeleteOptions {
+  readonly propagationPolicy?: "Orphan" | "Foreground" | "Background";
+  readonly preconditions?: { readonly uid?: string; readonly resourceVersion?: string };
+}
+
 /**
  * What controllers may do to the API. Controllers depend on this, never on registry internals,
  * so the same controller could run against a remote server through a real client. The registry
@@ -14,6 +26,10 @@ export interface ResourceRef {
  */
 export interface ApiClient {
   namespacedResources(): readonly ResourceRef[];
+  /** Every stored resource once (its storage version), with kind and scope; those that can be deleted. */
+  servedResources(): readonly ServedResource[];
+  /** DELETE of one object; absent is 404 NotFound, a failed precondition 409 Conflict. */
+  delete(resource: ResourceRef, namespace: string, name: string, options?: DeleteOptions): Promise<void>;
   list(resource: ResourceRef, namespace: string): Promise<{ items: ApiObject[]; resourceVersion: string }>;
   deleteCollection(resource: ResourceRef, namespace: string): Promise<void>;
   /** POST of a new object; an existing one fails with 409 AlreadyExists. */

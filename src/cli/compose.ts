@@ -12,10 +12,7 @@ import { rbacNames } from "../authz/rbac/bootstrap-policy.js";
 import { allocationRepairController } from "../controllers/allocation-repair/allocation-repair-controller.js";
 import { storageProtectionController } from "../controllers/storage-protection/storage-protection-controller.js";
 import { apiServerServiceController } from "../controllers/apiserver-service/apiserver-service-controller.js";
-import { aggregationController } from "../controllers/clusterrole-aggregation/aggregation-controller.js";
-import type { Controller } from "../controllers/controller.js";
-import { namespaceController } from "../controllers/namespace/namespace-controller.js";
-import { quotaController } from "../controllers/resource-quota/quota-controller.js";
+import { composeControllers } from "./controllers.js";
 import { registerPlugins } from "./admission.js";
 import { createResourceHandler } from "../endpoints/resource-handler.js";
 import {
@@ -46,7 +43,11 @@ import type { Config } from "./config.js";
 import type { Credentials } from "./credentials.js";
 
 /** What authentication contributes: the authenticators (built over the registry's objects), TokenRequest signing, OIDC discovery. */
-export type AuthenticationSource = Pick<Credentials, "authentication" | "tokenRequest"> & { readonly issuerDiscovery?: IssuerDiscovery };
+export type AuthenticationSource = Pick<Credentials, "authentication" | "tokenRequest"> & {
+  readonly issuerDiscovery?: IssuerDiscovery;
+  /** Signs legacy token Secrets (the token controller); without it that controller does not run. */
+  readonly tokenIssuer?: Credentials["tokenIssuer"];
+};
 
 export interface ComposeOptions {
   readonly config: Config;
@@ -64,6 +65,10 @@ export interface ComposeOptions {
   readonly futureRevisionWaitMs?: number;
   /** Interval of periodic watch BOOKMARKs (default 60 s). */
   readonly bookmarkIntervalMs?: number;
+  /** The CA bundle clients verify the server with: published as `<profile>-root-ca.crt` and in token Secrets. */
+  readonly rootCa?: string;
+  /** Lease election of the controllers (default: `--leader-elect` with `--storage-backend etcd3`); timings for tests. */
+  readonly leaderElection?: { readonly enabled: boolean; readonly leaseDurationMs?: number; readonly renewDeadlineMs?: number; readonly retryPeriodMs?: number };
 }
 
 /** The API server without a listener: every stage, wired. */
@@ -204,7 +209,7 @@ export function composeApiServer(options: ComposeOptions): ApiServer {
   });
   admission.register(rbacEscalation({ group: rbacNames(profile).group, authorization }));
 
-  // 6. Controllers, through the in-process client.
+  // 6. Controllers, through the in-process client and shared informers over the watch cache.
   const repairAllocations = async (immediate: boolean): Promise<void> => {
     for (const report of await registry.repairAllocations({ immediate })) {
       if (report.released.length > 0) logger.info("released allocations no object holds", { keys: report.released });
@@ -212,24 +217,34 @@ export function composeApiServer(options: ComposeOptions): ApiServer {
       if (report.conflicts.length > 0) logger.error("allocations held twice", { keys: report.conflicts });
     }
   };
-  const controllers: Controller[] = [
-    storageProtectionController({ client, keyDomain: profile.keyDomain, onError: (error) => logger.error("storage protection", errorFields(error)) }),
-    allocationRepairController({ repair: () => repairAllocations(false), onError: (error) => logger.error("allocation repair", errorFields(error)) }),
-    quotaController({ client, ledger, onError: (error) => logger.error("resourcequota controller", errorFields(error)) }),
-    namespaceController({ client, finalizer: profile.namespaceFinalizer, onError: (error) => logger.error("namespace controller", errorFields(error)) }),
-    aggregationController({ client, group: rbacNames(profile).group, onError: (error) => logger.error("clusterrole aggregation", errorFields(error)) }),
-    apiServerServiceController({
-      client,
-      name: profile.serverServiceName,
-      clusterIp: config.serviceNetwork.clusterIpRanges[0]?.addressAt(1) ?? "",
-      serverAddress: options.serverAddress,
-      endpointSlices: { group: apiGroup(profile, "discovery"), version: "v1", plural: "endpointslices" },
-      serviceNameLabel: `${profile.keyDomain}/service-name`,
-      managedByLabel: `endpointslice.${profile.keyDomain}/managed-by`,
-      managedBy: `endpointslice-controller.${profile.apiDomain}`,
-      onError: (error) => logger.error("apiserver service", errorFields(error)),
-    }),
-  ];
+  const metrics = options.metrics ?? createMetrics({ processMetrics: false });
+  const controllers = composeControllers({
+    registry,
+    client,
+    profile,
+    logger,
+    ledger,
+    selection: config.controllers,
+    leaderElection: options.leaderElection ?? { enabled: config.leaderElect && config.storageBackend === "etcd3" },
+    rootCa: options.rootCa,
+    issueLegacy: options.credentials.tokenIssuer === undefined ? undefined : (claims) => options.credentials.tokenIssuer?.issueLegacy(claims) ?? Promise.resolve(""),
+    metrics: metrics.registry,
+    everywhere: [
+      storageProtectionController({ client, keyDomain: profile.keyDomain, onError: (error) => logger.error("storage protection", errorFields(error)) }),
+      allocationRepairController({ repair: () => repairAllocations(false), onError: (error) => logger.error("allocation repair", errorFields(error)) }),
+      apiServerServiceController({
+        client,
+        name: profile.serverServiceName,
+        clusterIp: config.serviceNetwork.clusterIpRanges[0]?.addressAt(1) ?? "",
+        serverAddress: options.serverAddress,
+        endpointSlices: { group: apiGroup(profile, "discovery"), version: "v1", plural: "endpointslices" },
+        serviceNameLabel: `${profile.keyDomain}/service-name`,
+        managedByLabel: `endpointslice.${profile.keyDomain}/managed-by`,
+        managedBy: `endpointslice-controller.${profile.apiDomain}`,
+        onError: (error) => logger.error("apiserver service", errorFields(error)),
+      }),
+    ],
+  });
 
   // 7. Health, endpoints and the filter chain.
   let started = false;
@@ -239,6 +254,7 @@ export function composeApiServer(options: ComposeOptions): ApiServer {
     { name: "ping", check: () => {} },
     { name: "storage", check: () => void storage.currentRevision() },
     ...opened.readyz,
+    ...controllers.readyz(),
     {
       name: "bootstrap-namespaces",
       check: () => {
@@ -252,7 +268,6 @@ export function composeApiServer(options: ComposeOptions): ApiServer {
       },
     },
   ];
-  const metrics = options.metrics ?? createMetrics({ processMetrics: false });
   const handler = filterChain({
     profile,
     logger,
@@ -298,8 +313,6 @@ export function composeApiServer(options: ComposeOptions): ApiServer {
     }
   }
 
-  const controllerStop = new AbortController();
-  const running: Promise<void>[] = [];
   return {
     handler,
     registry,
@@ -329,11 +342,7 @@ export function composeApiServer(options: ComposeOptions): ApiServer {
       }
       // Before any controller writes and before the listener: a store no other server shares has no write in flight.
       await repairAllocations(config.storageBackend !== "etcd3");
-      for (const controller of controllers) {
-        running.push(
-          controller.run(controllerStop.signal).catch((error: unknown) => logger.error(`controller ${controller.name} stopped`, errorFields(error))),
-        );
-      }
+      controllers.start();
       started = true;
     },
     beginShutdown() {
@@ -341,8 +350,7 @@ export function composeApiServer(options: ComposeOptions): ApiServer {
     },
     async stop() {
       shuttingDown = true;
-      controllerStop.abort();
-      await Promise.allSettled(running);
+      await controllers.stop();
       await authorization.stop();
       await registry.stop();
       if (options.storage === undefined) await storage.close();

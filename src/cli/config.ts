@@ -69,6 +69,10 @@ export interface Config {
   readonly authorization: AuthorizationConfig;
   /** `--watch-cache`: serve lists and watches from the watch cache. */
   readonly watchCache: boolean;
+  /** `--controllers`: kube-controller-manager's selection (`*`, `name`, `-name`). */
+  readonly controllers: readonly string[];
+  /** `--leader-elect`: controllers run on one server at a time when several share an etcd store. */
+  readonly leaderElect: boolean;
   /** `--default-watch-cache-size`: events kept per resource for resuming watches. */
   readonly watchCacheSize: number;
   /** `--min-request-timeout` (seconds): a watch without timeoutSeconds lasts between this and twice this. */

@@ -17,6 +17,20 @@ export function registryClient(registry: Registry, metaGroup: string): ApiClient
         .filter((store) => store.namespaced && store.definition.virtual === undefined)
         .map((store) => ({ group: store.definition.group, version: store.definition.version, plural: store.definition.plural }));
     },
+    servedResources() {
+      return registry.stores
+        .filter((store) => store.definition.virtual === undefined && store.definition.storedAs === undefined && store.definition.verbs.has("delete"))
+        .map((store) => ({
+          group: store.definition.group,
+          version: store.definition.version,
+          plural: store.definition.plural,
+          kind: store.definition.kind,
+          namespaced: store.namespaced,
+        }));
+    },
+    async delete(resource, namespace, name, options = {}) {
+      await storeOf(resource).delete(namespace, name, options);
+    },
     async list(resource, namespace) {
       const result = await storeOf(resource).list(namespace, parseListOptions(EMPTY_QUERY, metaGroup));
       return { items: result.items.map((item) => item.decode()), resourceVersion: result.resourceVersion };

@@ -2,7 +2,7 @@ import { ORCH_PROFILE, type Profile } from "../api/profile.js";
 import { unionAuthenticator, type Authenticator } from "../auth/authenticator.js";
 import { bearerToken } from "../auth/bearer-token.js";
 import type { ApiRequest, ApiResponse, UserInfo } from "../request/context.js";
-import { composeApiServer, type ApiServer } from "../cli/compose.js";
+import { composeApiServer, type ApiServer, type ComposeOptions } from "../cli/compose.js";
 import { defaultConfig } from "../cli/flags.js";
 import type { Config } from "../cli/config.js";
 import type { AuthorizationConfig } from "../authz/modes.js";
@@ -72,6 +72,12 @@ export interface InProcessOptions {
   readonly serviceNetwork?: ServiceNetwork;
   /** Admission flags (`--enable-admission-plugins`, …) over the defaults. */
   readonly admission?: Partial<Config["admission"]>;
+  /** `--controllers` (default `*`). */
+  readonly controllers?: readonly string[];
+  /** The root CA the publisher puts in every namespace (default none: the publisher does not run). */
+  readonly rootCa?: string;
+  /** Lease election of the controllers (default off), with test timings. */
+  readonly leaderElection?: ComposeOptions["leaderElection"];
 }
 
 export async function inProcessServer(options: InProcessOptions = {}): Promise<{
@@ -95,7 +101,10 @@ export async function inProcessServer(options: InProcessOptions = {}): Promise<{
       authorization: options.authorization ?? defaults.authorization,
       serviceNetwork: options.serviceNetwork ?? defaults.serviceNetwork,
       admission: { ...defaults.admission, ...options.admission },
+      controllers: options.controllers ?? defaults.controllers,
     },
+    rootCa: options.rootCa,
+    leaderElection: options.leaderElection,
     logger: SILENT_LOGGER,
     storage,
     credentials: { authentication: () => ({ authenticator, review: async () => ({ error: "no token reviews in process" }) }), tokenRequest: undefined },

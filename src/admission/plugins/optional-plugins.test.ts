@@ -25,6 +25,8 @@ function fakeClient(objects: ApiObject[], plurals: Record<string, string>): ApiC
   return {
     created,
     namespacedResources: () => [],
+    servedResources: () => [],
+    delete: async () => {},
     list: async (resource: ResourceRef, namespace: string) => ({
       items: objects.filter((object) => pluralOf(object) === resource.plural && (namespace === "" || object.metadata.namespace === namespace)),
       resourceVersion: "1",

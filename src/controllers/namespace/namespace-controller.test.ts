@@ -8,6 +8,8 @@ import { namespaceController } from "./namespace-controller.js";
 function emptyClient(duringList: () => void): ApiClient {
   return {
     namespacedResources: () => [],
+    servedResources: () => [],
+    delete: async () => {},
     list: async () => {
       duringList();
       return { items: [] as ApiObject[], resourceVersion: "1" };
