@@ -20,6 +20,22 @@ function groupOf(apiVersion: string): string {
   return slash < 0 ? "" : apiVersion.slice(0, slash);
 }
 
+/** Sets the references (and finalizers), leaving the field out when empty as kube stores it. */
+function withOwners(object: ApiObject, refs: OwnerReference[]): ApiObject {
+  const next = cloneObject(object);
+  if (refs.length > 0) next.metadata.ownerReferences = refs;
+  else delete next.metadata.ownerReferences;
+  return next;
+}
+
+function withoutFinalizer(object: ApiObject, finalizer: string): ApiObject {
+  const next = cloneObject(object);
+  const finalizers = (next.metadata.finalizers ?? []).filter((item) => item !== finalizer);
+  if (finalizers.length > 0) next.metadata.finalizers = finalizers;
+  else delete next.metadata.finalizers;
+  return next;
+}
+
 function isGone(error: unknown): boolean {
   return error instanceof ApiError && (error.code === 404 || error.code === 409);
 }
@@ -98,18 +114,14 @@ export function garbageCollector(options: GarbageCollectorOptions): QueueControl
   }
 
   async function dropFinalizer(node: GraphNode, object: ApiObject, finalizer: string): Promise<void> {
-    const next = cloneObject(object);
-    next.metadata.finalizers = (next.metadata.finalizers ?? []).filter((item) => item !== finalizer);
-    await write(node, next);
+    await write(node, withoutFinalizer(object, finalizer));
   }
 
   async function orphanDependents(owner: GraphNode, object: ApiObject): Promise<void> {
     for (const dependent of graph.dependents(owner.uid)) {
       const latest = current(dependent);
       if (latest === undefined) continue;
-      const next = cloneObject(latest);
-      next.metadata.ownerReferences = (next.metadata.ownerReferences ?? []).filter((ref) => ref.uid !== owner.uid);
-      await write(dependent, next);
+      await write(dependent, withOwners(latest, (latest.metadata.ownerReferences ?? []).filter((ref) => ref.uid !== owner.uid)));
     }
     await dropFinalizer(owner, object, ORPHAN);
   }
@@ -132,20 +144,14 @@ export function garbageCollector(options: GarbageCollectorOptions): QueueControl
     }
     if (solid.length > 0) {
       if (unwanted.length === 0) return;
-      const next = cloneObject(object);
       const drop = new Set(unwanted.map((ref) => ref.uid));
-      next.metadata.ownerReferences = (next.metadata.ownerReferences ?? []).filter((ref) => !drop.has(ref.uid));
-      return write(node, next);
+      return write(node, withOwners(object, (object.metadata.ownerReferences ?? []).filter((ref) => !drop.has(ref.uid))));
     }
     if (waiting.length > 0 && graph.dependents(node.uid).length > 0) {
       // Joins the owner's foreground deletion; no longer blocks the owner (this ends cycles).
       const waitingUids = new Set(waiting.map((ref) => ref.uid));
       if (node.owners.some((ref) => waitingUids.has(ref.uid) && ref.blockOwnerDeletion === true)) {
-        const next = cloneObject(object);
-        next.metadata.ownerReferences = (next.metadata.ownerReferences ?? []).map((ref) =>
-          waitingUids.has(ref.uid) ? { ...ref, blockOwnerDeletion: false } : ref,
-        );
-        await write(node, next);
+        await write(node, withOwners(object, (object.metadata.ownerReferences ?? []).map((ref) => (waitingUids.has(ref.uid) ? { ...ref, blockOwnerDeletion: false } : ref))));
       }
       return remove(node, "Foreground");
     }
