@@ -68,7 +68,12 @@ export interface ComposeOptions {
   /** The CA bundle clients verify the server with: published as `<profile>-root-ca.crt` and in token Secrets. */
   readonly rootCa?: string;
   /** Lease election of the controllers (default: `--leader-elect` with `--storage-backend etcd3`); timings for tests. */
-  readonly leaderElection?: { readonly enabled: boolean; readonly leaseDurationMs?: number; readonly renewDeadlineMs?: number; readonly retryPeriodMs?: number };
+  readonly leaderElection?: {
+    readonly enabled: boolean;
+    readonly leaseDurationMs?: number;
+    readonly renewDeadlineMs?: number;
+    readonly retryPeriodMs?: number;
+  };
 }
 
 /** The API server without a listener: every stage, wired. */
@@ -227,7 +232,8 @@ export function composeApiServer(options: ComposeOptions): ApiServer {
     selection: config.controllers,
     leaderElection: options.leaderElection ?? { enabled: config.leaderElect && config.storageBackend === "etcd3" },
     rootCa: options.rootCa,
-    issueLegacy: options.credentials.tokenIssuer === undefined ? undefined : (claims) => options.credentials.tokenIssuer?.issueLegacy(claims) ?? Promise.resolve(""),
+    issueLegacy:
+      options.credentials.tokenIssuer === undefined ? undefined : (claims) => options.credentials.tokenIssuer?.issueLegacy(claims) ?? Promise.resolve(""),
     metrics: metrics.registry,
     everywhere: [
       storageProtectionController({ client, keyDomain: profile.keyDomain, onError: (error) => logger.error("storage protection", errorFields(error)) }),
@@ -343,6 +349,8 @@ export function composeApiServer(options: ComposeOptions): ApiServer {
       // Before any controller writes and before the listener: a store no other server shares has no write in flight.
       await repairAllocations(config.storageBackend !== "etcd3");
       controllers.start();
+      // Ready means the controllers have looked at what they found (kube's post-start hooks wait likewise).
+      await controllers.waitForSync(10_000);
       started = true;
     },
     beginShutdown() {

@@ -88,7 +88,15 @@ export function composeControllers(wiring: ControllerWiring): ControllerManager 
     "root-ca-cert-publisher": () =>
       wiring.rootCa === undefined
         ? undefined
-        : queued(rootCaPublisher({ client, informers, name: profile.rootCAConfigMap, caBundle: wiring.rootCa, descriptionAnnotation: `${profile.keyDomain}/description` })),
+        : queued(
+            rootCaPublisher({
+              client,
+              informers,
+              name: profile.rootCAConfigMap,
+              caBundle: wiring.rootCa,
+              descriptionAnnotation: `${profile.keyDomain}/description`,
+            }),
+          ),
   };
   const elected: ManagedController[] = [];
   for (const entry of CONTROLLER_NAMES) {

@@ -292,7 +292,10 @@ const FLAGS: readonly FlagSpec[] = [
     help: "Controllers to run: * is every default one, name enables one, -name disables one (kube-controller-manager's names; see the README).",
     defaultText: "*",
     apply: (config, value) => {
-      const names = value.split(",").map((name) => name.trim()).filter((name) => name !== "");
+      const names = value
+        .split(",")
+        .map((name) => name.trim())
+        .filter((name) => name !== "");
       try {
         selectControllers(CONTROLLER_NAMES, names);
       } catch (error) {

@@ -79,7 +79,11 @@ export function garbageCollector(options: GarbageCollectorOptions): QueueControl
       const key = `${dependent.uid}/${ref.uid}`;
       if (!reported.has(key)) {
         reported.add(key);
-        options.onInvalidOwner?.(dependent, ref, `ownerRef [${ref.apiVersion}/${ref.kind}, namespace: , name: ${ref.name}, uid: ${ref.uid}] does not exist in namespace ""`);
+        options.onInvalidOwner?.(
+          dependent,
+          ref,
+          `ownerRef [${ref.apiVersion}/${ref.kind}, namespace: , name: ${ref.name}, uid: ${ref.uid}] does not exist in namespace ""`,
+        );
       }
       return "solid";
     }
@@ -121,13 +125,21 @@ export function garbageCollector(options: GarbageCollectorOptions): QueueControl
     for (const dependent of graph.dependents(owner.uid)) {
       const latest = current(dependent);
       if (latest === undefined) continue;
-      await write(dependent, withOwners(latest, (latest.metadata.ownerReferences ?? []).filter((ref) => ref.uid !== owner.uid)));
+      await write(
+        dependent,
+        withOwners(
+          latest,
+          (latest.metadata.ownerReferences ?? []).filter((ref) => ref.uid !== owner.uid),
+        ),
+      );
     }
     await dropFinalizer(owner, object, ORPHAN);
   }
 
   async function waitForDependents(owner: GraphNode, object: ApiObject): Promise<void> {
-    const blocking = graph.dependents(owner.uid).filter((dependent) => dependent.owners.some((ref) => ref.uid === owner.uid && ref.blockOwnerDeletion === true));
+    const blocking = graph
+      .dependents(owner.uid)
+      .filter((dependent) => dependent.owners.some((ref) => ref.uid === owner.uid && ref.blockOwnerDeletion === true));
     if (blocking.length === 0) return dropFinalizer(owner, object, FOREGROUND);
     for (const dependent of graph.dependents(owner.uid)) if (!dependent.deleting) queue?.add(dependent.uid);
   }
@@ -145,13 +157,25 @@ export function garbageCollector(options: GarbageCollectorOptions): QueueControl
     if (solid.length > 0) {
       if (unwanted.length === 0) return;
       const drop = new Set(unwanted.map((ref) => ref.uid));
-      return write(node, withOwners(object, (object.metadata.ownerReferences ?? []).filter((ref) => !drop.has(ref.uid))));
+      return write(
+        node,
+        withOwners(
+          object,
+          (object.metadata.ownerReferences ?? []).filter((ref) => !drop.has(ref.uid)),
+        ),
+      );
     }
     if (waiting.length > 0 && graph.dependents(node.uid).length > 0) {
       // Joins the owner's foreground deletion; no longer blocks the owner (this ends cycles).
       const waitingUids = new Set(waiting.map((ref) => ref.uid));
       if (node.owners.some((ref) => waitingUids.has(ref.uid) && ref.blockOwnerDeletion === true)) {
-        await write(node, withOwners(object, (object.metadata.ownerReferences ?? []).map((ref) => (waitingUids.has(ref.uid) ? { ...ref, blockOwnerDeletion: false } : ref))));
+        await write(
+          node,
+          withOwners(
+            object,
+            (object.metadata.ownerReferences ?? []).map((ref) => (waitingUids.has(ref.uid) ? { ...ref, blockOwnerDeletion: false } : ref)),
+          ),
+        );
       }
       return remove(node, "Foreground");
     }
@@ -167,7 +191,8 @@ export function garbageCollector(options: GarbageCollectorOptions): QueueControl
     // A foreground deletion starts: its dependents are collected.
     if (node.foreground && change.previous?.foreground !== true) for (const dependent of graph.dependents(node.uid)) queue.add(dependent.uid);
     // A dependent changed: an owner waiting on it looks again.
-    if (change.ownersChanged) for (const ref of [...(change.previous?.owners ?? []), ...node.owners]) if (graph.get(ref.uid)?.foreground === true) queue.add(ref.uid);
+    if (change.ownersChanged)
+      for (const ref of [...(change.previous?.owners ?? []), ...node.owners]) if (graph.get(ref.uid)?.foreground === true) queue.add(ref.uid);
   }
 
   function untrack(object: ApiObject): void {

@@ -41,7 +41,13 @@ function sameOwners(a: readonly OwnerReference[], b: readonly OwnerReference[]):
     a.length === b.length &&
     a.every((ref, index) => {
       const other = b[index];
-      return other !== undefined && other.uid === ref.uid && other.name === ref.name && other.kind === ref.kind && other.blockOwnerDeletion === ref.blockOwnerDeletion;
+      return (
+        other !== undefined &&
+        other.uid === ref.uid &&
+        other.name === ref.name &&
+        other.kind === ref.kind &&
+        other.blockOwnerDeletion === ref.blockOwnerDeletion
+      );
     })
   );
 }
@@ -100,7 +106,9 @@ export class OwnerGraph {
       }
     }
     const deletionChanged =
-      previous === undefined ? node.deleting : previous.deleting !== node.deleting || previous.foreground !== node.foreground || previous.orphan !== node.orphan;
+      previous === undefined
+        ? node.deleting
+        : previous.deleting !== node.deleting || previous.foreground !== node.foreground || previous.orphan !== node.orphan;
     return { ownersChanged, deletionChanged, previous };
   }
 

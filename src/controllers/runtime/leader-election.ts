@@ -42,7 +42,8 @@ function sleep(ms: number, signal: AbortSignal): Promise<void> {
 
 /**
  * client-go's Lease lock: a server leads while it holds `namespace/name` (holderIdentity, renewed
- * every retry period); another takes over once `renewTime + leaseDurationSeconds` has passed.
+ * every retry period); another takes over once it has seen the record unchanged for
+ * `leaseDurationSeconds` (measured on its own clock).
  * A leader that cannot renew within the renew deadline stops its controllers and competes again;
  * on stop it releases the lease (empty holder) so another server takes over at once.
  */
@@ -53,15 +54,18 @@ export function leaseElection(options: LeaseElectionOptions): LeaderElection {
   const retryMs = options.retryPeriodMs ?? 2_000;
   const now = options.now ?? Date.now;
   let leading = false;
+  let observed: { record: string; at: number } | undefined;
 
   async function tryAcquireOrRenew(): Promise<boolean> {
     const at = now();
     const lease = await client.get(leases, namespace, name);
     const spec = (lease?.["spec"] ?? {}) as Record<string, unknown>;
     const holder = typeof spec["holderIdentity"] === "string" ? spec["holderIdentity"] : "";
-    const renewed = typeof spec["renewTime"] === "string" ? Date.parse(spec["renewTime"]) : 0;
     const seconds = typeof spec["leaseDurationSeconds"] === "number" ? spec["leaseDurationSeconds"] : durationMs / 1000;
-    if (lease !== undefined && holder !== "" && holder !== identity && renewed + seconds * 1000 > at) return false;
+    // As client-go: expiry is judged by when this server last saw the record change (its own clock), not by renewTime.
+    const record = `${holder}|${String(spec["renewTime"] ?? "")}`;
+    if (observed?.record !== record) observed = { record, at };
+    if (lease !== undefined && holder !== "" && holder !== identity && observed.at + seconds * 1000 > at) return false;
     const transitions = typeof spec["leaseTransitions"] === "number" ? spec["leaseTransitions"] : 0;
     const next = {
       holderIdentity: identity,

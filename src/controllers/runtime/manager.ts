@@ -77,6 +77,23 @@ export class ControllerManager {
       );
   }
 
+  /** Resolves once every running controller has synced (at once on a standby), or after `timeoutMs`. */
+  async waitForSync(timeoutMs: number): Promise<void> {
+    const deadline = Date.now() + timeoutMs;
+    const pending = (): boolean =>
+      this.readyz().some((check) => {
+        try {
+          check.check();
+          return false;
+        } catch {
+          return true;
+        }
+      });
+    while (pending() && Date.now() < deadline && !this.stopping.signal.aborted) {
+      await new Promise<void>((resolve) => setTimeout(resolve, 5).unref());
+    }
+  }
+
   async stop(): Promise<void> {
     this.stopping.abort();
     await Promise.allSettled(this.running);

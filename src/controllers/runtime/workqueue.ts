@@ -62,7 +62,10 @@ export class WorkQueue {
   /** Adds the item after `delayMs` (at once when ≤ 0); an earlier pending delay for it wins. */
   addAfter(key: string, delayMs: number): void {
     if (this.stopped) return;
-    if (delayMs <= 0) return this.add(key);
+    if (delayMs <= 0) {
+      this.add(key);
+      return;
+    }
     if (this.waiting.has(key)) return;
     const timer = setTimeout(() => {
       this.waiting.delete(key);

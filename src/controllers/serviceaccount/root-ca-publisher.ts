@@ -61,7 +61,12 @@ export function rootCaPublisher(options: RootCaPublisherOptions): QueueControlle
       const annotations = { ...(existing?.metadata.annotations ?? {}), [options.descriptionAnnotation]: DESCRIPTION };
       try {
         if (existing === undefined) {
-          await client.create(CONFIG_MAPS, namespaceName, { apiVersion: "v1", kind: "ConfigMap", metadata: { name, namespace: namespaceName, annotations }, data });
+          await client.create(CONFIG_MAPS, namespaceName, {
+            apiVersion: "v1",
+            kind: "ConfigMap",
+            metadata: { name, namespace: namespaceName, annotations },
+            data,
+          });
         } else if (!isCurrent(existing)) {
           await client.updateSubresource(CONFIG_MAPS, namespaceName, name, "", { ...existing, metadata: { ...existing.metadata, annotations }, data });
         }
