@@ -17,10 +17,14 @@ function clients(server: RunningServer): { config: k8s.KubeConfig; core: k8s.Cor
 
 /** Names the informer's cache holds, sorted. */
 function cached(informer: Informer): string[] {
-  return informer
-    .list()
-    .map((object) => object.metadata?.name ?? "")
-    .sort();
+  return (
+    informer
+      .list()
+      .map((object) => object.metadata?.name ?? "")
+      // The root CA publisher's config map is in every namespace.
+      .filter((name) => name !== "orch-root-ca.crt")
+      .sort()
+  );
 }
 
 async function serverNames(core: k8s.CoreV1Api, namespace: string): Promise<string[]> {

@@ -7,6 +7,7 @@ import { after, before, describe, it } from "node:test";
 import { request, parseJson } from "./helpers/http.js";
 import { kubectlFor, type Kubectl, type KubectlResult } from "./helpers/kubectl.js";
 import { startTestServer, useTestServer, type TestServer } from "./helpers/server.js";
+import { waitFor } from "./helpers/wait.js";
 
 function ok(result: KubectlResult): string {
   assert.equal(result.code, 0, `kubectl failed (${result.code}): ${result.stderr}`);
@@ -83,7 +84,8 @@ describe("kubectl against admission control", () => {
 
   it("ServiceAccount: default account and its token volume once it exists; a missing named account is 403", async () => {
     ok(await kubectl(["create", "namespace", "accounts"]));
-    ok(await kubectl(["create", "serviceaccount", "default", "-n", "accounts"]));
+    // The serviceaccount controller creates `default` in the new namespace.
+    await waitFor(async () => (await kubectl(["get", "serviceaccount", "default", "-n", "accounts"])).code === 0, { what: "the default ServiceAccount" });
     ok(await kubectl(["run", "worker", "-n", "accounts", "--image=busybox:1.36"]));
     assert.equal(ok(await kubectl(["get", "pod", "worker", "-n", "accounts", "-o", "jsonpath={.spec.serviceAccountName}"])), "default");
     const mount = ok(await kubectl(["get", "pod", "worker", "-n", "accounts", "-o", "jsonpath={.spec.containers[0].volumeMounts[0].mountPath}"]));

@@ -8,6 +8,9 @@ import { KUBERNETES_PROFILE, ORCH_PROFILE } from "../src/api/profile.js";
 import { json, request, type Credentials } from "./helpers/http.js";
 import { useTestServer } from "./helpers/server.js";
 
+// The pods and lease name owners (a ReplicaSet, a Node) that are never created: without the
+// garbage collector, as kube's collector would delete them as dangling dependents.
+
 /** The pinned newest kubectl: its drain sends JSON evictions, so it works before protobuf request bodies do. */
 const KUBECTL = "/usr/lib/google-cloud-sdk/bin/kubectl.1.33";
 
@@ -51,7 +54,7 @@ async function readyPod(admin: Credentials, name: string, node: string): Promise
 }
 
 describe("pods/eviction and kubectl drain", { skip: !existsSync(KUBECTL) && `kubectl not found at ${KUBECTL}` }, () => {
-  const server = useTestServer({ profile: ORCH_PROFILE, storageBackend: "memory" });
+  const server = useTestServer({ profile: ORCH_PROFILE, storageBackend: "memory", controllers: ["*", "-garbagecollector"] });
 
   it("drains a node: evicts while the budget allows, is refused with 429 when it is exhausted, finishes once it allows again", async () => {
     const admin = server().admin;
@@ -108,7 +111,7 @@ describe("pods/eviction and kubectl drain", { skip: !existsSync(KUBECTL) && `kub
 
 describe("node heartbeats: node-lease Leases in kubectl describe node", { skip: !existsSync(KUBECTL) && `kubectl not found at ${KUBECTL}` }, () => {
   // kubectl reads the lease from kube's node-lease namespace and coordination group, so this is the kubernetes profile.
-  const server = useTestServer({ profile: KUBERNETES_PROFILE, storageBackend: "memory" });
+  const server = useTestServer({ profile: KUBERNETES_PROFILE, storageBackend: "memory", controllers: ["*", "-garbagecollector"] });
 
   it("shows the node's lease holder and renew time, with the lease created by PUT as a kubelet does", async () => {
     const admin = server().admin;

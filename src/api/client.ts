@@ -7,6 +7,18 @@ export interface ResourceRef {
   readonly plural: string;
 }
 
+/** A served resource as the garbage collector needs it: its kind and scope. */
+export interface ServedResource extends ResourceRef {
+  readonly kind: string;
+  readonly namespaced: boolean;
+}
+
+/** DeleteOptions a controller may send. */
+export interface DeleteOptions {
+  readonly propagationPolicy?: "Orphan" | "Foreground" | "Background";
+  readonly preconditions?: { readonly uid?: string; readonly resourceVersion?: string };
+}
+
 /**
  * What controllers may do to the API. Controllers depend on this, never on registry internals,
  * so the same controller could run against a remote server through a real client. The registry
@@ -14,6 +26,13 @@ export interface ResourceRef {
  */
 export interface ApiClient {
   namespacedResources(): readonly ResourceRef[];
+  /** Every stored resource once (its storage version), with kind and scope; those that can be deleted. */
+  servedResources(): readonly ServedResource[];
+  /**
+   * DELETE of one object, with a propagation policy and preconditions (`uid`, `resourceVersion`);
+   * a missing object is not an error (false), a failed precondition fails with 409 Conflict.
+   */
+  delete(resource: ResourceRef, namespace: string, name: string, options?: DeleteOptions): Promise<boolean>;
   list(resource: ResourceRef, namespace: string): Promise<{ items: ApiObject[]; resourceVersion: string }>;
   deleteCollection(resource: ResourceRef, namespace: string): Promise<void>;
   /** POST of a new object; an existing one fails with 409 AlreadyExists. */
@@ -23,16 +42,6 @@ export interface ApiClient {
   /** PUT of a sub-resource (`finalize`, `status`) with the whole object. */
   updateSubresource(resource: ResourceRef, namespace: string, name: string, subresource: string, object: ApiObject): Promise<ApiObject>;
   get(resource: ResourceRef, namespace: string, name: string): Promise<ApiObject | undefined>;
-  /**
-   * DELETE of one object, optionally only while it still has `uid` (and `resourceVersion`); a
-   * missing object is not an error (false), a failed precondition fails with 409 Conflict.
-   */
-  delete(
-    resource: ResourceRef,
-    namespace: string,
-    name: string,
-    preconditions?: { readonly uid?: string; readonly resourceVersion?: string },
-  ): Promise<boolean>;
   /** Resolves when anything under the resource changes, or the signal aborts. */
   changed(resource: ResourceRef, signal: AbortSignal): AsyncIterable<void>;
 }

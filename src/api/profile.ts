@@ -22,6 +22,8 @@ export interface Profile {
    */
   readonly clientProtobufMediaTypes: readonly string[];
   readonly rootCAConfigMap: string;
+  /** The Lease (in the system namespace) the servers' controller managers elect a leader with. */
+  readonly controllerManagerLease: string;
   readonly jwsConfigMapKeyPrefix: string;
   readonly execInfoEnv: string;
   /** Label set on every namespace to its name. */
@@ -83,6 +85,7 @@ export const ORCH_PROFILE: Profile = {
   protobufMediaType: "application/vnd.orch.protobuf",
   clientProtobufMediaTypes: ["application/vnd.kubernetes.protobuf"],
   rootCAConfigMap: "orch-root-ca.crt",
+  controllerManagerLease: "orch-controller-manager",
   jwsConfigMapKeyPrefix: "jws-orchconfig-",
   execInfoEnv: "ORCH_EXEC_INFO",
   namespaceNameLabel: "orch.io/metadata.name",
@@ -116,6 +119,7 @@ export const KUBERNETES_PROFILE: Profile = {
   protobufMediaType: "application/vnd.kubernetes.protobuf",
   clientProtobufMediaTypes: [],
   rootCAConfigMap: "kube-root-ca.crt",
+  controllerManagerLease: "kube-controller-manager",
   jwsConfigMapKeyPrefix: "jws-kubeconfig-",
   execInfoEnv: "KUBERNETES_EXEC_INFO",
   namespaceNameLabel: "kubernetes.io/metadata.name",

@@ -1,5 +1,4 @@
 import { randomUUID } from "node:crypto";
-import { setMaxListeners } from "node:events";
 import { mkdirSync, readFileSync } from "node:fs";
 import { readFile, rm } from "node:fs/promises";
 import { join } from "node:path";
@@ -16,20 +15,17 @@ import { allocationRepairController } from "../controllers/allocation-repair/all
 import { storageProtectionController } from "../controllers/storage-protection/storage-protection-controller.js";
 import { apiServerServiceController } from "../controllers/apiserver-service/apiserver-service-controller.js";
 import { typeCheckingController } from "../controllers/admission-policy-status/type-checking-controller.js";
-import { aggregationController } from "../controllers/clusterrole-aggregation/aggregation-controller.js";
-import type { Controller } from "../controllers/controller.js";
-import { namespaceController } from "../controllers/namespace/namespace-controller.js";
-import { quotaController } from "../controllers/resource-quota/quota-controller.js";
 import { csrApprovingController } from "../controllers/certificates/approving/csr-approving-controller.js";
 import { csrCleanerController } from "../controllers/certificates/cleaner/csr-cleaner-controller.js";
 import { csrSigningController } from "../controllers/certificates/signing/csr-signing-controller.js";
-import { controllerEnabled } from "../controllers/selection.js";
 import { bootstrapSignerController } from "../controllers/bootstrap/bootstrap-signer.js";
 import { tokenCleanerController } from "../controllers/bootstrap/token-cleaner.js";
 import { endpointController } from "../controllers/endpoint/endpoint-controller.js";
 import { endpointNames } from "../controllers/endpoint/service-pods.js";
 import { endpointSliceController } from "../controllers/endpointslice/endpointslice-controller.js";
 import { mirroringController } from "../controllers/endpointslice-mirroring/mirroring-controller.js";
+import type { Controller } from "../controllers/controller.js";
+import { composeControllers } from "./controllers.js";
 import { registerPlugins } from "./admission.js";
 import { registryWebhookAdmission } from "./webhooks.js";
 import { applyEncryption } from "./encryption.js";
@@ -66,7 +62,11 @@ import type { Config, SignerFlag } from "./config.js";
 import type { Credentials } from "./credentials.js";
 
 /** What authentication contributes: the authenticators (built over the registry's objects), TokenRequest signing, OIDC discovery. */
-export type AuthenticationSource = Pick<Credentials, "authentication" | "tokenRequest"> & { readonly issuerDiscovery?: IssuerDiscovery };
+export type AuthenticationSource = Pick<Credentials, "authentication" | "tokenRequest"> & {
+  readonly issuerDiscovery?: IssuerDiscovery;
+  /** Signs legacy token Secrets (the token controller); without it that controller does not run. */
+  readonly tokenIssuer?: Credentials["tokenIssuer"];
+};
 
 export interface ComposeOptions {
   readonly config: Config;
@@ -88,6 +88,15 @@ export interface ComposeOptions {
   readonly audit?: AuditFilterOptions;
   /** The cluster CA (PEM certificate and key) the CSR signers use where no `--cluster-signing-*` file is given; none = they do not sign. */
   readonly clusterCa?: { readonly certificate: string; readonly key: string };
+  /** The CA bundle clients verify the server with: published as `<profile>-root-ca.crt` and in token Secrets. */
+  readonly rootCa?: string;
+  /** Lease election of the controllers (default: `--leader-elect` with `--storage-backend etcd3`); timings for tests. */
+  readonly leaderElection?: {
+    readonly enabled: boolean;
+    readonly leaseDurationMs?: number;
+    readonly renewDeadlineMs?: number;
+    readonly retryPeriodMs?: number;
+  };
 }
 
 /** The API server without a listener: every stage, wired. */
@@ -282,7 +291,7 @@ export function composeApiServer(options: ComposeOptions): ApiServer {
   });
   admission.register(rbacEscalation({ group: rbacNames(profile).group, authorization }));
 
-  // 6. Controllers, through the in-process client.
+  // 6. Controllers, through the in-process client and shared informers over the watch cache.
   const repairAllocations = async (immediate: boolean): Promise<void> => {
     for (const report of await registry.repairAllocations({ immediate })) {
       if (report.released.length > 0) logger.info("released allocations no object holds", { keys: report.released });
@@ -290,51 +299,67 @@ export function composeApiServer(options: ComposeOptions): ApiServer {
       if (report.conflicts.length > 0) logger.error("allocations held twice", { keys: report.conflicts });
     }
   };
-  const controllers: Controller[] = [
-    storageProtectionController({ client, keyDomain: profile.keyDomain, onError: (error) => logger.error("storage protection", errorFields(error)) }),
-    allocationRepairController({ repair: () => repairAllocations(false), onError: (error) => logger.error("allocation repair", errorFields(error)) }),
-    quotaController({ client, ledger, onError: (error) => logger.error("resourcequota controller", errorFields(error)) }),
-    namespaceController({ client, finalizer: profile.namespaceFinalizer, onError: (error) => logger.error("namespace controller", errorFields(error)) }),
-    aggregationController({ client, group: rbacNames(profile).group, onError: (error) => logger.error("clusterrole aggregation", errorFields(error)) }),
-    typeCheckingController({
-      client,
-      group: apiGroup(profile, "admissionregistration"),
-      onError: (error) => logger.error("validatingadmissionpolicy status", errorFields(error)),
-    }),
-    apiServerServiceController({
-      client,
-      name: profile.serverServiceName,
-      clusterIp: config.serviceNetwork.clusterIpRanges[0]?.addressAt(1) ?? "",
-      serverAddress: options.serverAddress,
-      endpointSlices: { group: apiGroup(profile, "discovery"), version: "v1", plural: "endpointslices" },
-      serviceNameLabel: `${profile.keyDomain}/service-name`,
-      managedByLabel: `endpointslice.${profile.keyDomain}/managed-by`,
-      managedBy: `endpointslice-controller.${profile.apiDomain}`,
-      onError: (error) => logger.error("apiserver service", errorFields(error)),
-    }),
-    // kube-controller-manager's controllers, each subject to --controllers.
-    ...[
-      csrSigningController({
+  // kube-controller-manager's certificate, bootstrap-token and endpoint controllers, by --controllers name.
+  function certificateAndEndpointControllers(): Readonly<Record<string, () => Controller>> {
+    const names = endpointNames(profile);
+    return {
+      csrsigning: () =>
+        csrSigningController({
+          client,
+          profile,
+          authorities: signingAuthorities(config, options.clusterCa),
+          durationMs: config.clusterSigning.durationMs,
+          onError: (error) => logger.error("csrsigning controller", errorFields(error)),
+        }),
+      csrapproving: () => csrApprovingController({ client, profile, onError: (error) => logger.error("csrapproving controller", errorFields(error)) }),
+      csrcleaner: () => csrCleanerController({ client, profile, onError: (error) => logger.error("csrcleaner controller", errorFields(error)) }),
+      tokencleaner: () => tokenCleanerController({ client, profile, onError: (error) => logger.error("tokencleaner controller", errorFields(error)) }),
+      bootstrapsigner: () => bootstrapSignerController({ client, profile, onError: (error) => logger.error("bootstrapsigner controller", errorFields(error)) }),
+      endpoint: () => endpointController({ client, names, onError: (error) => logger.error("endpoint controller", errorFields(error)) }),
+      endpointslice: () => endpointSliceController({ client, names, onError: (error) => logger.error("endpointslice controller", errorFields(error)) }),
+      endpointslicemirroring: () =>
+        mirroringController({
+          client,
+          names,
+          skip: { namespace: "default", name: profile.serverServiceName },
+          onError: (error) => logger.error("endpointslicemirroring controller", errorFields(error)),
+        }),
+    };
+  }
+  const controllers = composeControllers({
+    registry,
+    client,
+    profile,
+    logger,
+    ledger,
+    selection: config.controllers,
+    leaderElection: options.leaderElection ?? { enabled: config.leaderElect && config.storageBackend === "etcd3" },
+    rootCa: options.rootCa,
+    issueLegacy:
+      options.credentials.tokenIssuer === undefined ? undefined : (claims) => options.credentials.tokenIssuer?.issueLegacy(claims) ?? Promise.resolve(""),
+    metrics: metrics.registry,
+    loops: certificateAndEndpointControllers(),
+    everywhere: [
+      typeCheckingController({
         client,
-        profile,
-        authorities: signingAuthorities(config, options.clusterCa),
-        durationMs: config.clusterSigning.durationMs,
-        onError: (error) => logger.error("csrsigning controller", errorFields(error)),
+        group: apiGroup(profile, "admissionregistration"),
+        onError: (error) => logger.error("validatingadmissionpolicy status", errorFields(error)),
       }),
-      csrApprovingController({ client, profile, onError: (error) => logger.error("csrapproving controller", errorFields(error)) }),
-      csrCleanerController({ client, profile, onError: (error) => logger.error("csrcleaner controller", errorFields(error)) }),
-      tokenCleanerController({ client, profile, onError: (error) => logger.error("tokencleaner controller", errorFields(error)) }),
-      bootstrapSignerController({ client, profile, onError: (error) => logger.error("bootstrapsigner controller", errorFields(error)) }),
-      endpointController({ client, names: endpointNames(profile), onError: (error) => logger.error("endpoint controller", errorFields(error)) }),
-      endpointSliceController({ client, names: endpointNames(profile), onError: (error) => logger.error("endpointslice controller", errorFields(error)) }),
-      mirroringController({
+      storageProtectionController({ client, keyDomain: profile.keyDomain, onError: (error) => logger.error("storage protection", errorFields(error)) }),
+      allocationRepairController({ repair: () => repairAllocations(false), onError: (error) => logger.error("allocation repair", errorFields(error)) }),
+      apiServerServiceController({
         client,
-        names: endpointNames(profile),
-        skip: { namespace: "default", name: profile.serverServiceName },
-        onError: (error) => logger.error("endpointslicemirroring controller", errorFields(error)),
+        name: profile.serverServiceName,
+        clusterIp: config.serviceNetwork.clusterIpRanges[0]?.addressAt(1) ?? "",
+        serverAddress: options.serverAddress,
+        endpointSlices: { group: apiGroup(profile, "discovery"), version: "v1", plural: "endpointslices" },
+        serviceNameLabel: `${profile.keyDomain}/service-name`,
+        managedByLabel: `endpointslice.${profile.keyDomain}/managed-by`,
+        managedBy: `endpointslice-controller.${profile.apiDomain}`,
+        onError: (error) => logger.error("apiserver service", errorFields(error)),
       }),
-    ].filter((controller) => controllerEnabled(config.controllers, controller.name)),
-  ];
+    ],
+  });
 
   // 7. Health, endpoints and the filter chain. Each named check is served at /livez/<name>,
   // /readyz/<name> and /healthz/<name>; post-start hooks pass once their step of start() is done.
@@ -359,6 +384,7 @@ export function composeApiServer(options: ComposeOptions): ApiServer {
     ...base,
     ...opened.readyz,
     ...encryption.healthChecks,
+    ...controllers.readyz(),
     {
       name: "informer-sync",
       check: () => {
@@ -442,10 +468,6 @@ export function composeApiServer(options: ComposeOptions): ApiServer {
     }
   }
 
-  const controllerStop = new AbortController();
-  // Every controller listens on this one signal (and its watches on derived ones).
-  setMaxListeners(64, controllerStop.signal);
-  const running: Promise<void>[] = [];
   return {
     handler,
     registry,
@@ -480,11 +502,9 @@ export function composeApiServer(options: ComposeOptions): ApiServer {
       // Before any controller writes and before the listener: a store no other server shares has no write in flight.
       await repairAllocations(config.storageBackend !== "etcd3");
       await flowControl?.start();
-      for (const controller of controllers) {
-        running.push(
-          controller.run(controllerStop.signal).catch((error: unknown) => logger.error(`controller ${controller.name} stopped`, errorFields(error))),
-        );
-      }
+      controllers.start();
+      // Ready means the controllers have looked at what they found (kube's post-start hooks wait likewise).
+      await controllers.waitForSync(10_000);
       finished("start-cluster-controllers");
     },
     beginShutdown() {
@@ -492,8 +512,7 @@ export function composeApiServer(options: ComposeOptions): ApiServer {
     },
     async stop() {
       shuttingDown = true;
-      controllerStop.abort();
-      await Promise.allSettled(running);
+      await controllers.stop();
       await flowControl?.stop();
       await authorization.stop();
       webhooks?.close();

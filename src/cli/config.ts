@@ -76,6 +76,10 @@ export interface Config {
   readonly authorization: AuthorizationConfig;
   /** `--watch-cache`: serve lists and watches from the watch cache. */
   readonly watchCache: boolean;
+  /** `--controllers`: kube-controller-manager's selection (`*`, `name`, `-name`). */
+  readonly controllers: readonly string[];
+  /** `--leader-elect`: controllers run on one server at a time when several share an etcd store. */
+  readonly leaderElect: boolean;
   /** `--default-watch-cache-size`: events kept per resource for resuming watches. */
   readonly watchCacheSize: number;
   /** `--min-request-timeout` (seconds): a watch without timeoutSeconds lasts between this and twice this. */
@@ -99,8 +103,6 @@ export interface Config {
   readonly tracingConfigFile?: string;
   /** `--goaway-chance`: the probability (0–0.02) an HTTP/2 request is answered with GOAWAY so clients rebalance. */
   readonly goawayChance: number;
-  /** `--controllers`: kube-controller-manager's selection (`*` = the default-on ones, `name` on, `-name` off). */
-  readonly controllers: readonly string[];
   /** `--cluster-signing-*`: what the CSR signing controller signs with, and for how long. */
   readonly clusterSigning: ClusterSigningConfig;
 }

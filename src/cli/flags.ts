@@ -1,6 +1,7 @@
 import { KUBERNETES_PROFILE, ORCH_PROFILE, profileByName } from "../api/profile.js";
 import { AuthorizationConfigError, DEFAULT_AUTHORIZATION, parseAuthorizationModes, validateAuthorizationConfig } from "../authz/modes.js";
-import { parseDuration } from "../util/duration.js";
+import { CONTROLLER_NAMES } from "../controllers/names.js";
+import { selectControllers } from "../controllers/runtime/selection.js";
 import { SIGNER_FLAGS, type Config, type SignerFlag, type StorageBackend } from "./config.js";
 import {
   DEFAULT_SERVICE_CLUSTER_IP_RANGE,
@@ -304,6 +305,30 @@ const FLAGS: readonly FlagSpec[] = [
     apply: (config, value) => void (config.watchCache = parseBool(value, "watch-cache")),
   },
   {
+    name: "controllers",
+    help: "Controllers to run: * is every default one, name enables one, -name disables one (kube-controller-manager's names; see the README).",
+    defaultText: "*",
+    apply: (config, value) => {
+      const names = value
+        .split(",")
+        .map((name) => name.trim())
+        .filter((name) => name !== "");
+      try {
+        selectControllers(CONTROLLER_NAMES, names);
+      } catch (error) {
+        throw new FlagError(`--controllers: ${error instanceof Error ? error.message : String(error)}`);
+      }
+      config.controllers = names;
+    },
+  },
+  {
+    name: "leader-elect",
+    help: "With --storage-backend etcd3, run controllers on one server at a time, elected through a coordination Lease.",
+    defaultText: "true",
+    boolean: true,
+    apply: (config, value) => void (config.leaderElect = parseBool(value, "leader-elect")),
+  },
+  {
     name: "default-watch-cache-size",
     help: "Events kept per resource for resuming watches (also bounded to 5 minutes).",
     defaultText: "20000",
@@ -452,12 +477,6 @@ const FLAGS: readonly FlagSpec[] = [
   },
   ...OPERATIONS_FLAGS,
   {
-    name: "controllers",
-    help: "Controllers to run: * (every default-on one), name (turn on), -name (turn off); bootstrapsigner and tokencleaner are off by default, as in kube.",
-    defaultText: "*",
-    apply: (config, value) => void (config.controllers = list(value)),
-  },
-  {
     name: "cluster-signing-cert-file",
     help: "PEM CA certificate the built-in CSR signers issue with (default: the cluster CA of the data dir).",
     defaultText: "",
@@ -531,6 +550,8 @@ export function defaultConfig(): Config {
     serviceNetwork: DEFAULT_SERVICE_NETWORK,
     watchCache: true,
     watchCacheSize: 20_000,
+    controllers: ["*"],
+    leaderElect: true,
     minRequestTimeoutSeconds: 1800,
     enablePriorityAndFairness: true,
     maxRequestsInflight: 400,
@@ -538,7 +559,6 @@ export function defaultConfig(): Config {
     admission: { enable: [], disable: [], ...DEFAULT_ADMISSION_SETTINGS },
     encryptionProviderConfigAutomaticReload: false,
     ...operationsDefaults(),
-    controllers: ["*"],
     clusterSigning: { signers: {}, durationMs: 365 * 24 * 3600_000 },
   };
 }

@@ -1,4 +1,4 @@
-import { mkdirSync, writeFileSync } from "node:fs";
+import { mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join, resolve } from "node:path";
 import { startHttpServer, type HttpServer } from "../server/http-server.js";
 import { startCompactor } from "../storage/compactor.js";
@@ -76,6 +76,8 @@ async function startInDataDir(config: Config, logger: Logger, dataDir: string, u
     generated: { ca: pki.ca.certificate, serving: pki.serving, ...(serviceAccountKeys === undefined ? {} : { serviceAccount: serviceAccountKeys }) },
   });
   let address = `${config.bindAddress}:${config.securePort}`;
+  // The root CA published to namespaces: the generated CA that signs the serving certificate, or the given serving certificate's chain.
+  const rootCa = config.tlsCertFile === undefined ? pki.ca.certificate : readFileSync(config.tlsCertFile, "utf8");
   const api = composeApiServer({
     config: { ...config, dataDir },
     logger,
@@ -83,6 +85,7 @@ async function startInDataDir(config: Config, logger: Logger, dataDir: string, u
     serverAddress: () => address,
     metrics: createMetrics(),
     clusterCa: pki.ca,
+    rootCa,
   });
   const compactor = config.compactionIntervalMs > 0 ? startCompactor(api.storage, { intervalMs: config.compactionIntervalMs }) : undefined;
   let http: HttpServer;

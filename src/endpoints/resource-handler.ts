@@ -23,6 +23,7 @@ import {
   queryInteger,
   queryPropagationPolicy,
   queryResourceVersion,
+  type PropagationPolicy,
   queryTimeout,
 } from "../request/query/index.js";
 import type { ResourceRequestInfo } from "../request/request-info.js";
@@ -316,22 +317,25 @@ function applyConfiguration(patch: unknown): ApiObject {
 interface DeleteBodyOptions {
   readonly preconditions?: { uid?: string; resourceVersion?: string };
   readonly dryRun: boolean;
+  readonly propagationPolicy?: PropagationPolicy;
+  readonly orphanDependents?: boolean;
 }
 
 /**
- * DeleteOptions from the body (optional): preconditions and dryRun; other fields accepted. Without
- * a body, kube reads DeleteOptions from the query instead: `gracePeriodSeconds` (an integer),
- * `propagationPolicy` and `orphanDependents` are checked there (400 or 422 as kube answers) and,
- * like their body forms, have nothing to act on yet (no graceful deletion or garbage collector).
+ * DeleteOptions from the body (optional): preconditions, dryRun, propagationPolicy and the
+ * legacy orphanDependents; other fields accepted. Without a body, kube reads DeleteOptions from
+ * the query instead: `gracePeriodSeconds` (an integer), `propagationPolicy` and
+ * `orphanDependents` are checked there (400 or 422 as kube answers). The garbage collector acts
+ * on the policy through the finalizers the store adds.
  */
 async function readDeleteOptions(context: RequestContext, metaGroup: string, wire: ProtobufWire | undefined): Promise<DeleteBodyOptions> {
   const bytes = await context.request.body(MAX_BODY_BYTES);
   if (bytes.length === 0) {
     const query = context.request.query;
     queryInteger(query, "gracePeriodSeconds");
-    queryBoolean(query, "orphanDependents");
-    queryPropagationPolicy(query, metaGroup);
-    return { dryRun: false };
+    const orphanDependents = queryBoolean(query, "orphanDependents");
+    const propagationPolicy = queryPropagationPolicy(query, metaGroup);
+    return { dryRun: false, propagationPolicy, orphanDependents };
   }
   const format = bodyFormat(context.request.headers["content-type"], withProtobuf(["json", "yaml"], wire), wire?.mediaTypes);
   const body = format === "protobuf" && wire !== undefined ? wire.codec.decode(bytes) : decodeBody(bytes, format);
@@ -343,10 +347,16 @@ async function readDeleteOptions(context: RequestContext, metaGroup: string, wir
     checkDryRunValues(dryRunValue, { allowEmpty: false, kind: "DeleteOptions", metaGroup });
     dryRun = dryRunValue.length > 0;
   }
+  // The body's policy fields get the query's checks (same values, same 422s).
+  const policyFields = new URLSearchParams();
+  if (typeof body["propagationPolicy"] === "string") policyFields.set("propagationPolicy", body["propagationPolicy"]);
+  if (typeof body["orphanDependents"] === "boolean") policyFields.set("orphanDependents", String(body["orphanDependents"]));
+  const propagationPolicy = queryPropagationPolicy(policyFields, metaGroup);
+  const orphanDependents = queryBoolean(policyFields, "orphanDependents");
   if (isPlainObject(preconditions)) {
     const uid = typeof preconditions["uid"] === "string" ? preconditions["uid"] : undefined;
     const resourceVersion = typeof preconditions["resourceVersion"] === "string" ? preconditions["resourceVersion"] : undefined;
-    return { preconditions: { uid, resourceVersion }, dryRun };
+    return { preconditions: { uid, resourceVersion }, dryRun, propagationPolicy, orphanDependents };
   }
-  return { dryRun };
+  return { dryRun, propagationPolicy, orphanDependents };
 }

@@ -17,6 +17,17 @@ export function registryClient(registry: Registry, metaGroup: string): ApiClient
         .filter((store) => store.namespaced && store.definition.virtual === undefined)
         .map((store) => ({ group: store.definition.group, version: store.definition.version, plural: store.definition.plural }));
     },
+    servedResources() {
+      return registry.stores
+        .filter((store) => store.definition.virtual === undefined && store.definition.storedAs === undefined && store.definition.verbs.has("delete"))
+        .map((store) => ({
+          group: store.definition.group,
+          version: store.definition.version,
+          plural: store.definition.plural,
+          kind: store.definition.kind,
+          namespaced: store.namespaced,
+        }));
+    },
     async list(resource, namespace) {
       const result = await storeOf(resource).list(namespace, parseListOptions(EMPTY_QUERY, metaGroup));
       return { items: result.items.map((item) => item.decode()), resourceVersion: result.resourceVersion };
@@ -54,9 +65,9 @@ export function registryClient(registry: Registry, metaGroup: string): ApiClient
         throw error;
       }
     },
-    async delete(resource, namespace, name, preconditions) {
+    async delete(resource, namespace, name, options = {}) {
       try {
-        await storeOf(resource).delete(namespace, name, preconditions === undefined ? {} : { preconditions });
+        await storeOf(resource).delete(namespace, name, options);
         return true;
       } catch (error) {
         if (error instanceof Error && "code" in error && error.code === 404) return false;

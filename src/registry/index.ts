@@ -4,6 +4,7 @@
  * internal; `npm run lint:layers` fails on an import that goes around this file.
  */
 export { Registry, type RegistryOptions } from "./registry.js";
+export { FOREGROUND_FINALIZER, ORPHAN_FINALIZER, finalizersForPolicy } from "./store.js";
 export { Store, type DeleteOutcome, type DeleteRequest, type ListResponse, type StoreOptions, type UpdateRequest, type WriteOptions } from "./store.js";
 export { listItem, listItemOf, type ListItem } from "./list-item.js";
 export { registryClient } from "./client.js";

@@ -70,6 +70,27 @@ export interface UpdateRequest extends WriteOptions {
 
 export interface DeleteRequest extends WriteOptions {
   readonly preconditions?: { readonly uid?: string; readonly resourceVersion?: string };
+  /** How dependents go (kube's DeleteOptions): Orphan and Foreground add the garbage collector's finalizers. */
+  readonly propagationPolicy?: "Orphan" | "Foreground" | "Background";
+  /** The legacy form: true is Orphan, false is Background; ignored when `propagationPolicy` is set. */
+  readonly orphanDependents?: boolean;
+}
+
+/** The garbage collector's finalizers (kube's spelling, no domain). */
+export const ORPHAN_FINALIZER = "orphan";
+export const FOREGROUND_FINALIZER = "foregroundDeletion";
+
+/**
+ * The finalizers an object has after a delete with this policy: Orphan adds `orphan`, Foreground
+ * adds `foregroundDeletion` (each drops the other), Background drops both; no policy keeps them.
+ */
+export function finalizersForPolicy(finalizers: readonly string[], request: DeleteRequest): string[] {
+  const policy = request.propagationPolicy ?? (request.orphanDependents === undefined ? undefined : request.orphanDependents ? "Orphan" : "Background");
+  if (policy === undefined) return [...finalizers];
+  const kept = finalizers.filter((finalizer) => finalizer !== ORPHAN_FINALIZER && finalizer !== FOREGROUND_FINALIZER);
+  if (policy === "Orphan") kept.push(ORPHAN_FINALIZER);
+  if (policy === "Foreground") kept.push(FOREGROUND_FINALIZER);
+  return kept;
 }
 /** The outcome of a delete: gone now, or marked for deletion while finalizers remain. */
 export type DeleteOutcome = { readonly kind: "deleted"; readonly object: ApiObject } | { readonly kind: "pending"; readonly object: ApiObject };
@@ -574,12 +595,15 @@ export class Store {
         );
       }
       await this.admit("DELETE", namespace, undefined, old, request, "validate");
-      if (!this.hasFinalizers(old)) {
+      const finalizers = finalizersForPolicy(old.metadata.finalizers ?? [], request);
+      const marked = cloneObject(old);
+      if (finalizers.length > 0) marked.metadata.finalizers = finalizers;
+      else delete marked.metadata.finalizers;
+      if (!this.hasFinalizers(marked)) {
         outcome = { kind: "deleted", object: old };
         return { delete: true };
       }
       // Finalizers pending: mark for deletion (once) and keep the object.
-      const marked = cloneObject(old);
       if (marked.metadata.deletionTimestamp === undefined) {
         marked.metadata.deletionTimestamp = nowTimestamp(this.clock);
         marked.metadata.deletionGracePeriodSeconds = 0;

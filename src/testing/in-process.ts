@@ -2,7 +2,7 @@ import { ORCH_PROFILE, type Profile } from "../api/profile.js";
 import { unionAuthenticator, type Authenticator } from "../auth/authenticator.js";
 import { bearerToken } from "../auth/bearer-token.js";
 import type { ApiRequest, ApiResponse, UserInfo } from "../request/context.js";
-import { composeApiServer, type ApiServer } from "../cli/compose.js";
+import { composeApiServer, type ApiServer, type ComposeOptions } from "../cli/compose.js";
 import { defaultConfig } from "../cli/flags.js";
 import type { Config } from "../cli/config.js";
 import type { AuthorizationConfig } from "../authz/modes.js";
@@ -87,6 +87,10 @@ export interface InProcessOptions {
   readonly clusterCa?: { readonly certificate: string; readonly key: string };
   /** `--controllers` (default `*`). */
   readonly controllers?: readonly string[];
+  /** The root CA the publisher puts in every namespace (default none: the publisher does not run). */
+  readonly rootCa?: string;
+  /** Lease election of the controllers (default off), with test timings. */
+  readonly leaderElection?: ComposeOptions["leaderElection"];
 }
 
 export async function inProcessServer(options: InProcessOptions = {}): Promise<{
@@ -117,6 +121,8 @@ export async function inProcessServer(options: InProcessOptions = {}): Promise<{
       controllers: options.controllers ?? defaults.controllers,
     },
     audit: options.audit,
+    rootCa: options.rootCa,
+    leaderElection: options.leaderElection,
     logger: SILENT_LOGGER,
     storage,
     credentials: { authentication: () => ({ authenticator, review: async () => ({ error: "no token reviews in process" }) }), tokenRequest: undefined },

@@ -25,6 +25,7 @@ function fakeClient(objects: ApiObject[], plurals: Record<string, string>): ApiC
   return {
     created,
     namespacedResources: () => [],
+    servedResources: () => [],
     list: async (resource: ResourceRef, namespace: string) => ({
       items: objects.filter((object) => pluralOf(object) === resource.plural && (namespace === "" || object.metadata.namespace === namespace)),
       resourceVersion: "1",

@@ -42,8 +42,8 @@ export function tokenVolume(name: string, rootCAConfigMap: string): Record<strin
  * annotation, secret volumes must be among the account's `secrets`.
  *
  * Differs from kube on purpose: a missing `default` account is not refused (kube answers 403 until
- * the service-account controller has created it; this server has no such controller yet), the pod
- * is admitted without a token volume.
+ * the `serviceaccount` controller has created it, moments after the namespace; here the pod is
+ * admitted without a token volume in that window, or when that controller is switched off).
  */
 export function serviceAccount(context: PluginContext): AdmissionPlugin {
   const mountPath = context.names.serviceAccountMountPath;

@@ -17,7 +17,7 @@ export async function cleanExpiredTokens(client: ApiClient, profile: Profile, no
     if (token.expiresAt === undefined || Number.isNaN(token.expiresAt) || token.expiresAt > nowMs) continue;
     const name = token.secret.metadata.name ?? "";
     try {
-      if (await client.delete(SECRETS, profile.systemNamespace, name, { uid: token.secret.metadata.uid ?? "" })) deleted.push(name);
+      if (await client.delete(SECRETS, profile.systemNamespace, name, { preconditions: { uid: token.secret.metadata.uid ?? "" } })) deleted.push(name);
     } catch (error) {
       if (!(error instanceof ApiError && error.code === 409)) throw error;
     }

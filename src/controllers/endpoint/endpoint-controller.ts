@@ -81,7 +81,9 @@ export function endpointController(options: EndpointControllerOptions): Controll
     }
     for (const [key, object] of byKey) {
       if (selected.has(key) || object.metadata.labels?.[names.skipMirrorLabel] !== "true") continue;
-      await write(() => client.delete(ENDPOINTS, object.metadata.namespace ?? "", object.metadata.name ?? "", { uid: object.metadata.uid ?? "" }));
+      await write(() =>
+        client.delete(ENDPOINTS, object.metadata.namespace ?? "", object.metadata.name ?? "", { preconditions: { uid: object.metadata.uid ?? "" } }),
+      );
     }
   }
 

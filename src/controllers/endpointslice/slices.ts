@@ -95,6 +95,8 @@ export async function syncSlices(
   const wanted = new Set([...desired.values()].map(key));
   for (const slice of existing) {
     if (wanted.has(key(slice)) || keep(slice)) continue;
-    await write(() => client.delete(names.endpointSlices, slice.metadata.namespace ?? "", slice.metadata.name ?? "", { uid: slice.metadata.uid ?? "" }));
+    await write(() =>
+      client.delete(names.endpointSlices, slice.metadata.namespace ?? "", slice.metadata.name ?? "", { preconditions: { uid: slice.metadata.uid ?? "" } }),
+    );
   }
 }

@@ -8,6 +8,7 @@ import { namespaceController } from "./namespace-controller.js";
 function emptyClient(duringList: () => void): ApiClient {
   return {
     namespacedResources: () => [],
+    servedResources: () => [],
     list: async () => {
       duringList();
       return { items: [] as ApiObject[], resourceVersion: "1" };

@@ -56,7 +56,7 @@ export async function cleanExpiredRequests(client: ApiClient, profile: Profile, 
     }
     const name = object.metadata.name ?? "";
     try {
-      if (await client.delete(resource, "", name, { uid: object.metadata.uid ?? "" })) deleted.push(name);
+      if (await client.delete(resource, "", name, { preconditions: { uid: object.metadata.uid ?? "" } })) deleted.push(name);
     } catch (error) {
       if (!(error instanceof ApiError && error.code === 409)) throw error;
     }

@@ -1,0 +1,102 @@
+import type { Controller } from "../controller.js";
+import type { ManagedController } from "./queue-controller.js";
+
+/** A health check as `/readyz` runs it (the server's HealthCheck shape). */
+export interface ReadyCheck {
+  readonly name: string;
+  check(): void;
+}
+
+/** Runs `lead` while this server holds the lease; resolves when the signal aborts. */
+export interface LeaderElection {
+  run(signal: AbortSignal, lead: (leading: AbortSignal) => Promise<void>): Promise<void>;
+  readonly leading: boolean;
+}
+
+export interface ManagerOptions {
+  /** Controllers run on the elected server only (all of them, when no election). */
+  readonly elected: readonly ManagedController[];
+  /** Controllers every server runs (the server's own Service and endpoints). */
+  readonly everywhere?: readonly ManagedController[];
+  readonly election?: LeaderElection;
+  readonly onStopped?: (name: string, error: unknown) => void;
+}
+
+/** Adapts a loop-style Controller (today's interface): synced once it runs. */
+export function managedLoop(controller: Controller): ManagedController {
+  let running = false;
+  return {
+    name: controller.name,
+    get synced() {
+      return running;
+    },
+    run(signal) {
+      running = true;
+      return controller.run(signal).finally(() => {
+        running = false;
+      });
+    },
+  };
+}
+
+/**
+ * Starts and stops the server's controllers. `/readyz` gets one check per controller,
+ * `controller-<name>`, passing once the controller has synced (or while another server leads).
+ */
+export class ControllerManager {
+  private readonly stopping = new AbortController();
+  private running: Promise<void>[] = [];
+
+  constructor(private readonly options: ManagerOptions) {}
+
+  readyz(): ReadyCheck[] {
+    const election = this.options.election;
+    return [...this.options.elected, ...(this.options.everywhere ?? [])].map((controller) => ({
+      name: `controller-${controller.name}`,
+      check: () => {
+        const standby = election !== undefined && !election.leading && this.options.elected.includes(controller);
+        if (!standby && !controller.synced) throw new Error(`${controller.name} has not synced`);
+      },
+    }));
+  }
+
+  start(): void {
+    const signal = this.stopping.signal;
+    const launch = (controllers: readonly ManagedController[], on: AbortSignal): Promise<void>[] =>
+      controllers.map((controller) => controller.run(on).catch((error: unknown) => this.options.onStopped?.(controller.name, error)));
+    this.running.push(...launch(this.options.everywhere ?? [], signal));
+    const election = this.options.election;
+    if (election === undefined) this.running.push(...launch(this.options.elected, signal));
+    else
+      this.running.push(
+        election
+          .run(signal, async (leading) => {
+            await Promise.all(launch(this.options.elected, leading));
+          })
+          .catch((error: unknown) => this.options.onStopped?.("leader-election", error)),
+      );
+  }
+
+  /** Resolves once every running controller has synced (at once on a standby), or after `timeoutMs`. */
+  async waitForSync(timeoutMs: number): Promise<void> {
+    const deadline = Date.now() + timeoutMs;
+    const pending = (): boolean =>
+      this.readyz().some((check) => {
+        try {
+          check.check();
+          return false;
+        } catch {
+          return true;
+        }
+      });
+    while (pending() && Date.now() < deadline && !this.stopping.signal.aborted) {
+      await new Promise<void>((resolve) => setTimeout(resolve, 5).unref());
+    }
+  }
+
+  async stop(): Promise<void> {
+    this.stopping.abort();
+    await Promise.allSettled(this.running);
+    this.running = [];
+  }
+}
