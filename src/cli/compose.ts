@@ -16,12 +16,14 @@ import { aggregationController } from "../controllers/clusterrole-aggregation/ag
 import type { Controller } from "../controllers/controller.js";
 import { namespaceController } from "../controllers/namespace/namespace-controller.js";
 import { quotaController } from "../controllers/resource-quota/quota-controller.js";
+import { customResourceDefinitionController } from "../controllers/crd/crd-controller.js";
 import { registerPlugins } from "./admission.js";
 import { createResourceHandler } from "../endpoints/resource-handler.js";
 import {
   AccessReviewerSlot,
   apiVersionOf,
   builtinResources,
+  customResourceDefinitions,
   enabledDefinitions,
   readCurrent,
   Registry,
@@ -212,9 +214,35 @@ export function composeApiServer(options: ComposeOptions): ApiServer {
       if (report.conflicts.length > 0) logger.error("allocations held twice", { keys: report.conflicts });
     }
   };
+  const apiextensions = apiGroup(profile, "apiextensions");
+  let customResourcesSynced = false;
+  let onCustomResourcesSynced: () => void = () => {};
+  const customResourcesReady = new Promise<void>((resolve) => {
+    onCustomResourcesSynced = resolve;
+  });
   const controllers: Controller[] = [
     storageProtectionController({ client, keyDomain: profile.keyDomain, onError: (error) => logger.error("storage protection", errorFields(error)) }),
     allocationRepairController({ repair: () => repairAllocations(false), onError: (error) => logger.error("allocation repair", errorFields(error)) }),
+    customResourceDefinitionController({
+      client,
+      definitions: { group: apiextensions, version: "v1", plural: "customresourcedefinitions" },
+      finalizer: `customresourcecleanup.${apiextensions}`,
+      builtinNames: (group) => {
+        const builtin = registry.stores.filter((store) => store.definition.group === group && store.definition.openApiSchema === undefined);
+        return {
+          resources: builtin.flatMap((store) => [store.definition.plural, store.definition.singular, ...store.definition.shortNames]),
+          kinds: builtin.flatMap((store) => [store.definition.kind, `${store.definition.kind}List`]),
+        };
+      },
+      serve: (crd, names) =>
+        registry.install(crd.metadata.name ?? "", customResourceDefinitions(crd, names, { extensionPrefixes: profile.openApiExtensionPrefixes })),
+      unserve: (name) => registry.uninstall(name),
+      onSynced: () => {
+        customResourcesSynced = true;
+        onCustomResourcesSynced();
+      },
+      onError: (error) => logger.error("customresourcedefinitions", errorFields(error)),
+    }),
     quotaController({ client, ledger, onError: (error) => logger.error("resourcequota controller", errorFields(error)) }),
     namespaceController({ client, finalizer: profile.namespaceFinalizer, onError: (error) => logger.error("namespace controller", errorFields(error)) }),
     aggregationController({ client, group: rbacNames(profile).group, onError: (error) => logger.error("clusterrole aggregation", errorFields(error)) }),
@@ -243,6 +271,13 @@ export function composeApiServer(options: ComposeOptions): ApiServer {
       name: "bootstrap-namespaces",
       check: () => {
         if (!started) throw new Error("not started");
+      },
+    },
+    {
+      // kube's poststarthook/crd-informer-synced: custom resources stored before a restart are served.
+      name: "crd-informer-synced",
+      check: () => {
+        if (!customResourcesSynced) throw new Error("custom resource definitions not yet served");
       },
     },
     {
@@ -334,6 +369,8 @@ export function composeApiServer(options: ComposeOptions): ApiServer {
           controller.run(controllerStop.signal).catch((error: unknown) => logger.error(`controller ${controller.name} stopped`, errorFields(error))),
         );
       }
+      // Ready once the definitions stored before are served again (bounded: readyz tells if not).
+      await Promise.race([customResourcesReady, new Promise<void>((resolve) => setTimeout(resolve, 30_000).unref())]);
       started = true;
     },
     beginShutdown() {

@@ -142,7 +142,7 @@ export function createResourceHandler(options: ResourceHandlerOptions): (context
       case "get": {
         const representation = representationFor(context, true, wire);
         const object = await store.get(namespace, info.name, queryResourceVersion(query));
-        return respondObject(context, 200, view(object), representation, meta);
+        return respondObject(context, 200, view(object), representation, meta, definition.columns);
       }
       case "list": {
         const representation = representationFor(context, true, wire);
@@ -152,7 +152,13 @@ export function createResourceHandler(options: ResourceHandlerOptions): (context
         if (result.continueToken !== undefined) metadata["continue"] = result.continueToken;
         if (result.remainingItemCount !== undefined) metadata["remainingItemCount"] = result.remainingItemCount;
         const items = omit ? result.items.map(listItemWithoutManagedFields) : result.items;
-        return respondList(context, { kind: `${definition.kind}List`, apiVersion: apiVersionOf(definition), metadata, items }, representation, meta);
+        return respondList(
+          context,
+          { kind: `${definition.kind}List`, apiVersion: apiVersionOf(definition), metadata, items },
+          representation,
+          meta,
+          definition.columns,
+        );
       }
       case "watch": {
         const representation = representationFor(context, true, wire);
@@ -179,7 +185,7 @@ export function createResourceHandler(options: ResourceHandlerOptions): (context
           fieldManager,
           fieldValidation,
         });
-        return respondObject(context, 201, view(created), representation, meta);
+        return respondObject(context, 201, view(created), representation, meta, definition.columns);
       }
       case "update": {
         const representation = representationFor(context, false, wire);
@@ -195,7 +201,7 @@ export function createResourceHandler(options: ResourceHandlerOptions): (context
           fieldManager,
           fieldValidation,
         });
-        return respondObject(context, result.created ? 201 : 200, view(result.object), representation, meta);
+        return respondObject(context, result.created ? 201 : 200, view(result.object), representation, meta, definition.columns);
       }
       case "patch": {
         const representation = representationFor(context, false, wire);
@@ -216,7 +222,7 @@ export function createResourceHandler(options: ResourceHandlerOptions): (context
           fieldManager,
           fieldValidation,
         });
-        return respondObject(context, result.created ? 201 : 200, view(result.object), representation, meta);
+        return respondObject(context, result.created ? 201 : 200, view(result.object), representation, meta, definition.columns);
       }
       case "delete": {
         const representation = representationFor(context, false, wire);
@@ -227,7 +233,7 @@ export function createResourceHandler(options: ResourceHandlerOptions): (context
           user,
           warn,
         });
-        if (outcome.kind === "pending") return respondObject(context, 200, view(outcome.object), representation, meta);
+        if (outcome.kind === "pending") return respondObject(context, 200, view(outcome.object), representation, meta, definition.columns);
         const details = {
           name: info.name,
           group: definition.group === "" ? undefined : definition.group,

@@ -24,6 +24,13 @@ import { checkFields, checkNamespace, checkTypeMeta, randomSuffix, specChanged, 
 
 export type { ListResponse } from "./store-list.js";
 
+/** A custom resource's type with the common object metadata's (its schema says nothing about metadata). */
+function withMetadataOf(own: FieldType, base: FieldType): FieldType {
+  const metadata = base.kind === "map" ? base.fields.get("metadata") : undefined;
+  if (own.kind !== "map" || metadata === undefined) return own;
+  return { ...own, fields: new Map([...own.fields, ["metadata", metadata]]) };
+}
+
 /** Waits for the watch cache to reach a revision (the Cacher); false after the timeout. */
 export interface RevisionWaiter {
   waitFor(revision: number, timeoutMs: number): Promise<boolean>;
@@ -103,7 +110,8 @@ export class Store {
     this.clock = options.clock ?? (() => new Date());
     this.newUid = options.newUid ?? randomUUID;
     this.futureRevisionWaitMs = options.futureRevisionWaitMs ?? 3000;
-    this.fieldType = options.schemas?.schemaFor(definition.group, definition.version, definition.kind) ?? DEDUCED;
+    const schemaType = options.schemas?.schemaFor(definition.group, definition.version, definition.kind) ?? DEDUCED;
+    this.fieldType = definition.fieldType === undefined ? schemaType : withMetadataOf(definition.fieldType, schemaType);
     this.fields = new FieldManager({
       type: this.fieldType,
       apiVersion: apiVersionOf(definition),
