@@ -4,6 +4,7 @@ import type { JsonSchema } from "../../../api/crd/json-schema.js";
 import { fieldTypeFromOpenApi } from "../../../api/schema/openapi.js";
 import type { ValidationRules } from "../../../api/crd/validation-rules.js";
 import type { Cell, ColumnSpec } from "../../../codec/tables/index.js";
+import { age } from "../../../codec/tables/format.js";
 import { ALL_VERBS, type ResourceDefinition, type ScaleSubresource, type StoredAs } from "../../definition.js";
 import { dottedPath, jsonPathValues } from "./json-path.js";
 
@@ -151,7 +152,7 @@ export function columnsOf(value: unknown): ColumnSpec[] | undefined {
       ...(format === "name" ? { format: "name" as const } : {}),
       description: string(column["description"]),
       priority: column["priority"] === 0 || column["priority"] === undefined ? 0 : 1,
-      cell: (object) => cellOf(jsonPathValues(object, path)[0], type),
+      cell: (object, context) => cellOf(jsonPathValues(object, path)[0], type, context.now),
     });
   }
   if (!declared.some((column) => column["name"] === "Age"))
@@ -159,14 +160,15 @@ export function columnsOf(value: unknown): ColumnSpec[] | undefined {
       name: "Age",
       type: "date",
       description: "CreationTimestamp is a timestamp representing the server time when this object was created.",
-      cell: (object) => object.metadata.creationTimestamp ?? "",
+      cell: (object, context) => age(object.metadata.creationTimestamp, context.now),
     });
   return columns;
 }
 
-function cellOf(value: unknown, type: string): Cell {
+/** A cell as kube's table convertor writes it: dates as the time since (`5m`), other values by type. */
+function cellOf(value: unknown, type: string, now: number): Cell {
   if (value === undefined || value === null) return "";
-  if (type === "date" && typeof value === "string") return value;
+  if (type === "date") return typeof value === "string" ? age(value, now) : "";
   if (type === "integer" || type === "number") return typeof value === "number" ? value : "";
   if (type === "boolean") return typeof value === "boolean" ? value : "";
   if (typeof value === "string" || typeof value === "number" || typeof value === "boolean") return value;
