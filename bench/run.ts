@@ -45,6 +45,7 @@ import { runAuthSuite } from "./auth.js";
 import { runApplySuite } from "./apply.js";
 import { runProtoSuite } from "./proto.js";
 import { runAdmissionSuite } from "./admission.js";
+import { runCrdSuite } from "./crd.js";
 import { median, round } from "./lib/stats.js";
 
 interface Settings {
@@ -576,7 +577,7 @@ async function runFoundation(settings: Settings): Promise<void> {
   log(`wrote ${base}.json and ${base}.md (${results.totalBenchSeconds} s)`);
 }
 
-type Suite = "foundation" | "watch" | "rbac" | "apply" | "auth" | "proto" | "admission" | "all";
+type Suite = "foundation" | "watch" | "rbac" | "apply" | "auth" | "proto" | "admission" | "crd" | "all";
 
 async function main(): Promise<void> {
   const argv = process.argv.slice(2);
@@ -590,9 +591,10 @@ async function main(): Promise<void> {
     suite !== "auth" &&
     suite !== "proto" &&
     suite !== "admission" &&
+    suite !== "crd" &&
     suite !== "all"
   )
-    throw new Error("--suite must be foundation, watch, rbac, apply, auth, proto, admission or all");
+    throw new Error("--suite must be foundation, watch, rbac, apply, auth, proto, admission, crd or all");
   const chosen: Suite = suite;
   const settings = parseSettings(argv);
   installCleanup();
@@ -620,6 +622,15 @@ async function main(): Promise<void> {
   }
   if (chosen === "apply" || chosen === "all") await runApplySuite({ quick: settings.quick, outDir: settings.outDir, quietWaitMs: settings.quietWaitMs });
   if (chosen === "proto" || chosen === "all") await runProtoSuite({ quick: settings.quick, outDir: settings.outDir });
+  if (chosen === "crd" || chosen === "all") {
+    const flag = (name: string, fallback: number): number => {
+      const at = argv.indexOf(name);
+      const value = Number(at === -1 ? fallback : argv[at + 1]);
+      if (!Number.isInteger(value) || value < 1) throw new Error(`${name} must be a positive integer`);
+      return value;
+    };
+    await runCrdSuite({ quick: settings.quick, outDir: settings.outDir, count: flag("--crd-count", 2000), kilobytes: flag("--crd-kb", 300) });
+  }
 }
 
 function watchWorkers(argv: readonly string[]): number {

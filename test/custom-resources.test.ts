@@ -205,6 +205,25 @@ describe("custom resources served from a CustomResourceDefinition", () => {
     assert.equal((await server.call("GET", `/apis/${GROUP}/v1/gizmos`)).status, 404);
   });
 
+  it("refuses a definition whose schema is not structural, with kube's messages", async () => {
+    const fixture = crdFixture({ group: GROUP, plural: "bads", kind: "Bad", apiextensionsGroup: APIEXTENSIONS }) as Json;
+    const spec = fixture["spec"] as Json;
+    const version = (spec["versions"] as Json[])[0] as Json;
+    const root = (version["schema"] as Json)["openAPIV3Schema"] as Json;
+    const properties = (root["properties"] as Json)["spec"] as Json;
+    (properties["properties"] as Json)["untyped"] = { description: "no type" };
+    (properties["properties"] as Json)["list"] = { type: "array" };
+    (properties["properties"] as Json)["count"] = { type: "integer", default: "three" };
+    const refused = await server.call("POST", CRDS, { body: fixture });
+    assert.equal(refused.status, 422, refused.text);
+    const at = "spec.versions[0].schema.openAPIV3Schema.properties[spec].properties";
+    assert.deepEqual(causes(refused.json).sort(), [
+      `${at}[count].default: Invalid value: "string": in body must be of type integer: "string"`,
+      `${at}[list].items: Required value: must be specified`,
+      `${at}[untyped].type: Required value: must not be empty for specified object fields`,
+    ]);
+  });
+
   it("serves definitions and objects again after a restart", async () => {
     await server.server.stop();
     server = await inProcessServer({ storage });

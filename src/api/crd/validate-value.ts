@@ -55,12 +55,16 @@ function typeName(value: unknown): string {
   return typeof value;
 }
 
+/** kube-openapi's `<path> in body` (just `in body` at the root). */
+function inBody(path: string): string {
+  return path === "" ? "in body" : `${path} in body`;
+}
+
 function typeInvalid(path: string, value: unknown, expected: string): FieldError {
-  const name = path === "" ? "body" : path;
   return {
     type: "FieldValueTypeInvalid",
     field: path,
-    message: `Invalid value: ${shown(typeName(value))}: ${name} in body must be of type ${expected}: ${shown(typeName(value))}`,
+    message: `Invalid value: ${shown(typeName(value))}: ${inBody(path)} must be of type ${expected}: ${shown(typeName(value))}`,
   };
 }
 
@@ -127,12 +131,12 @@ function checkString(schema: JsonSchema, value: string, path: string, errors: Fi
   if (maxLength !== undefined && length > maxLength)
     errors.push({ type: "FieldValueTooLong", field: path, message: `Too long: may not be longer than ${maxLength}` });
   const minLength = numberAt(schema, "minLength");
-  if (minLength !== undefined && length < minLength) errors.push(invalidValue(path, value, `${path} in body should be at least ${minLength} chars long`));
+  if (minLength !== undefined && length < minLength) errors.push(invalidValue(path, value, `${inBody(path)} should be at least ${minLength} chars long`));
   const pattern = schema["pattern"];
-  if (typeof pattern === "string" && !patternOf(pattern).test(value)) errors.push(invalidValue(path, value, `${path} in body should match '${pattern}'`));
+  if (typeof pattern === "string" && !patternOf(pattern).test(value)) errors.push(invalidValue(path, value, `${inBody(path)} should match '${pattern}'`));
   const format = schema["format"];
   const check = typeof format === "string" ? FORMATS[format] : undefined;
-  if (check !== undefined && !check(value)) errors.push(invalidValue(path, value, `${path} in body must be of type ${String(format)}: ${shown(value)}`));
+  if (check !== undefined && !check(value)) errors.push(invalidValue(path, value, `${inBody(path)} must be of type ${String(format)}: ${shown(value)}`));
 }
 
 const PATTERNS = new Map<string, RegExp>();
@@ -151,16 +155,16 @@ function checkNumber(schema: JsonSchema, value: number, path: string, errors: Fi
   const maximum = numberAt(schema, "maximum");
   if (maximum !== undefined) {
     if (schema["exclusiveMaximum"] === true ? value >= maximum : value > maximum)
-      errors.push(invalidValue(path, value, `${path} in body should be less than ${schema["exclusiveMaximum"] === true ? "" : "or equal to "}${maximum}`));
+      errors.push(invalidValue(path, value, `${inBody(path)} should be less than ${schema["exclusiveMaximum"] === true ? "" : "or equal to "}${maximum}`));
   }
   const minimum = numberAt(schema, "minimum");
   if (minimum !== undefined) {
     if (schema["exclusiveMinimum"] === true ? value <= minimum : value < minimum)
-      errors.push(invalidValue(path, value, `${path} in body should be greater than ${schema["exclusiveMinimum"] === true ? "" : "or equal to "}${minimum}`));
+      errors.push(invalidValue(path, value, `${inBody(path)} should be greater than ${schema["exclusiveMinimum"] === true ? "" : "or equal to "}${minimum}`));
   }
   const multipleOf = numberAt(schema, "multipleOf");
   if (multipleOf !== undefined && multipleOf > 0 && !Number.isInteger(value / multipleOf))
-    errors.push(invalidValue(path, value, `${path} in body should be a multiple of ${multipleOf}`));
+    errors.push(invalidValue(path, value, `${inBody(path)} should be a multiple of ${multipleOf}`));
   if (schema["format"] === "int32" && (value < -2147483648 || value > 2147483647))
     errors.push(invalidValue(path, value, "must fit in a 32-bit signed integer"));
 }
@@ -170,7 +174,7 @@ function checkArray(markers: SchemaMarkers, schema: JsonSchema, value: readonly 
   if (maxItems !== undefined && value.length > maxItems)
     errors.push({ type: "FieldValueTooMany", field: path, message: `Too many: ${value.length}: must have at most ${maxItems} items` });
   const minItems = numberAt(schema, "minItems");
-  if (minItems !== undefined && value.length < minItems) errors.push(invalidValue(path, value, `${path} in body should have at least ${minItems} items`));
+  if (minItems !== undefined && value.length < minItems) errors.push(invalidValue(path, value, `${inBody(path)} should have at least ${minItems} items`));
   const items = schemaAt(schema, "items");
   if (items !== undefined) value.forEach((item, index) => visit(markers, items, item, indexPath(path, index), errors));
   const listType = markers.listType(schema);
@@ -205,7 +209,7 @@ function checkObject(markers: SchemaMarkers, schema: JsonSchema, value: Record<s
     errors.push({ type: "FieldValueTooMany", field: path, message: `Too many: ${count}: must have at most ${maxProperties} items` });
   const minProperties = numberAt(schema, "minProperties");
   if (minProperties !== undefined && count < minProperties)
-    errors.push(invalidValue(path, count, `${path} in body should have at least ${minProperties} properties`));
+    errors.push(invalidValue(path, count, `${inBody(path)} should have at least ${minProperties} properties`));
   if (markers.flag(schema, "embedded-resource")) checkEmbedded(value, path, errors);
   const properties = propertiesOf(schema);
   const additional = schemaAt(schema, "additionalProperties");
@@ -231,11 +235,11 @@ function checkJunctors(markers: SchemaMarkers, schema: JsonSchema, value: unknow
   for (const branch of branches("allOf")) visit(markers, branch, value, path, errors);
   const anyOf = branches("anyOf");
   if (anyOf.length > 0 && !anyOf.some((branch) => validateValue(markers, branch, value, path).length === 0))
-    errors.push(invalidValue(path, value, `${path === "" ? "body" : path} in body must be valid against at least one of anyOf`));
+    errors.push(invalidValue(path, value, `${inBody(path)} must be valid against at least one of anyOf`));
   const oneOf = branches("oneOf");
   if (oneOf.length > 0 && oneOf.filter((branch) => validateValue(markers, branch, value, path).length === 0).length !== 1)
-    errors.push(invalidValue(path, value, `${path === "" ? "body" : path} in body must validate one and only one schema (oneOf)`));
+    errors.push(invalidValue(path, value, `${inBody(path)} must validate one and only one schema (oneOf)`));
   const not = schemaAt(schema, "not");
   if (not !== undefined && validateValue(markers, not, value, path).length === 0)
-    errors.push(invalidValue(path, value, `${path === "" ? "body" : path} in body must not validate the schema (not)`));
+    errors.push(invalidValue(path, value, `${inBody(path)} must not validate the schema (not)`));
 }
