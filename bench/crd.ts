@@ -65,7 +65,13 @@ export async function runCrdSuite(options: CrdSuiteOptions): Promise<void> {
     const start = process.hrtime.bigint();
     let schemaBytes = 0;
     for (let index = 0; index < count; index++) {
-      const fixture = crdFixture({ group: `g${index}.bench.example.com`, plural: "things", kind: "Thing", apiextensionsGroup: APIEXTENSIONS, padding: options.kilobytes * 1024 });
+      const fixture = crdFixture({
+        group: `g${index}.bench.example.com`,
+        plural: "things",
+        kind: "Thing",
+        apiextensionsGroup: APIEXTENSIONS,
+        padding: options.kilobytes * 1024,
+      });
       if (index === 0) schemaBytes = JSON.stringify(fixture).length;
       const response = await server.call("POST", CRDS, { body: fixture });
       if (response.status !== 201) throw new Error(`CRD ${index}: ${response.status} ${response.text.slice(0, 300)}`);

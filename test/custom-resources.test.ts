@@ -111,6 +111,7 @@ describe("custom resources served from a CustomResourceDefinition", () => {
     assert.equal(bad.status, 422, bad.text);
     assert.match(String(bad.json["message"]), /^Widget\.stable\.example\.com "bad" is invalid: /);
     assert.deepEqual(causes(bad.json).sort(), [
+      `<nil>: Invalid value: "null": some validation rules were not checked because the object was invalid; correct the existing errors to complete validation`,
       `spec.image: Invalid value: "UPPER": spec.image in body should match '^[a-z0-9./:-]+$'`,
       `spec.mode: Unsupported value: "Sometimes": supported values: "Rolling", "Recreate"`,
       `spec.port: Invalid value: "number": spec.port in body must be of type integer or string: "number"`,
@@ -123,6 +124,34 @@ describe("custom resources served from a CustomResourceDefinition", () => {
     const strict = await server.call("POST", `${WIDGETS}?fieldValidation=Strict`, { body: widget("strict", { extra: true }) });
     assert.equal(strict.status, 400, strict.text);
     assert.match(String(strict.json["message"]), /unknown field "spec.extra"/);
+  });
+
+  it("evaluates x-kubernetes-validations CEL rules: message, reason, transition rules with oldSelf and fieldPath", async () => {
+    const refused = await server.call("POST", WIDGETS, { body: widget("many", { replicas: 60 }) });
+    assert.equal(refused.status, 422, refused.text);
+    assert.deepEqual(causes(refused.json), ["spec: Forbidden: more than 50 replicas need mode Recreate"]);
+    assert.equal((await server.call("POST", WIDGETS, { body: widget("many", { replicas: 60, mode: "Recreate" }) })).status, 201);
+    const moved = await server.call("PATCH", `${WIDGETS}/many`, { headers: MERGE, body: { spec: { image: "nginx:1.27" } } });
+    assert.equal(moved.status, 422, moved.text);
+    assert.deepEqual(
+      causes(moved.json).map((cause) => cause.replace(/Invalid value: "[^"]*": /, "")),
+      ["spec.image: image may change only while paused"],
+    );
+    const paused = await server.call("PATCH", `${WIDGETS}/many`, { headers: MERGE, body: { spec: { image: "nginx:1.27", paused: true } } });
+    assert.equal(paused.status, 200, paused.text);
+  });
+
+  it("refuses a definition whose rule does not compile", async () => {
+    const fixture = crdFixture({ group: GROUP, plural: "rules", kind: "Rule", apiextensionsGroup: APIEXTENSIONS }) as Json;
+    const version = ((fixture["spec"] as Json)["versions"] as Json[])[0] as Json;
+    const root = (version["schema"] as Json)["openAPIV3Schema"] as Json;
+    root["x-kubernetes-validations"] = [{ rule: "self.spec.replicas >" }];
+    const refused = await server.call("POST", CRDS, { body: fixture });
+    assert.equal(refused.status, 422, refused.text);
+    assert.match(
+      causes(refused.json).join("\n"),
+      /spec\.versions\[0\]\.schema\.openAPIV3Schema\.x-kubernetes-validations\[0\]\.rule: Invalid value: .*compilation failed/,
+    );
   });
 
   it("serves the deprecated version from the same storage with its warning, and status and scale sub-resources", async () => {
@@ -155,7 +184,7 @@ describe("custom resources served from a CustomResourceDefinition", () => {
     const selected = await server.call("GET", `${WIDGETS}?fieldSelector=spec.mode%3DRecreate`);
     assert.deepEqual(
       (selected.json["items"] as Json[]).map((item) => (item["metadata"] as Json)["name"]),
-      ["b"],
+      ["b", "many"],
     );
     const refused = await server.call("GET", `${WIDGETS}?fieldSelector=spec.image%3Dx`);
     assert.equal(refused.status, 400);

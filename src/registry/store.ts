@@ -467,7 +467,7 @@ export class Store {
     // kube's order: mutating admission, then the strategy (a pod's QoS class sees LimitRanger's defaults), validation, validating admission.
     await this.admit("CREATE", namespace, object, undefined, options, "mutate");
     this.definition.strategy.prepareForCreate?.(object, { now: object.metadata.creationTimestamp ?? nowTimestamp(this.clock), user: options.user });
-    validateWrite(this.definition, object, undefined);
+    await validateWrite(this.definition, object, undefined);
     await this.admit("CREATE", namespace, object, undefined, options, "validate");
   }
 
@@ -480,7 +480,7 @@ export class Store {
     options: WriteOptions & { subresource?: string },
   ): Promise<void> {
     await this.admit(operation, namespace, object, old, options, "mutate");
-    validateWrite(this.definition, object, old, options.subresource);
+    await validateWrite(this.definition, object, old, options.subresource);
     await this.admit(operation, namespace, object, old, options, "validate");
   }
 

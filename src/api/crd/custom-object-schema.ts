@@ -4,7 +4,7 @@ import type { ObjectSchema } from "../schema/object-schema.js";
 import { applyStructuralDefaults, unknownCustomFields } from "./defaults-and-pruning.js";
 import { jsonEqual, propertiesOf, type JsonSchema, SchemaMarkers } from "./json-schema.js";
 import { validateValue } from "./validate-value.js";
-import { RULES_NOT_EVALUATED, type ValidationRules } from "./validation-rules.js";
+import { CEL_VALIDATION_RULES, type ValidationRules } from "./validation-rules.js";
 
 export interface CustomObjectSchemaOptions {
   /** The profile's OpenAPI extension prefixes (`x-kubernetes-`, …). */
@@ -18,12 +18,12 @@ const LEFT_TO_OTHERS = new Set(["apiVersion", "kind", "metadata"]);
 /**
  * The schema stage of one served version of a custom resource, from its `openAPIV3Schema`:
  * unknown fields (always pruned, reported for Strict/Warn), structural defaults, then
- * validation and CEL rules. Updates ratchet as kube 1.30 does: an error at a path whose value
+ * validation and CEL rules (`validateRules`, async: the CEL environment evaluates them). Updates ratchet as kube 1.30 does: an error at a path whose value
  * the update did not change is dropped, so objects stored under an older schema stay writable.
  */
 export function customObjectSchema(id: string, schema: JsonSchema, options: CustomObjectSchemaOptions): ObjectSchema {
   const markers = new SchemaMarkers(options.extensionPrefixes);
-  const rules = options.rules ?? RULES_NOT_EVALUATED;
+  const rules = options.rules ?? CEL_VALIDATION_RULES;
   const body: JsonSchema = { ...schema, properties: Object.fromEntries([...propertiesOf(schema)].filter(([name]) => !LEFT_TO_OTHERS.has(name))) };
   return {
     id,
@@ -31,9 +31,10 @@ export function customObjectSchema(id: string, schema: JsonSchema, options: Cust
     decodeMismatch: () => undefined,
     applyDefaults: (object) => applyStructuralDefaults(markers, schema, object),
     validate(object, old) {
-      const errors = [...validateValue(markers, body, withoutTypeMeta(object), ""), ...rules.validate(schema, object, old)];
+      const errors = validateValue(markers, body, withoutTypeMeta(object), "");
       return old === undefined ? errors : errors.filter((error) => !unchanged(object, old, error.field));
     },
+    validateRules: (object, old) => rules.validate(schema, object, old),
   };
 }
 

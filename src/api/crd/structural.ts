@@ -19,7 +19,9 @@ export function structuralErrors(schema: JsonSchema, path: string, extensionPref
   if (metadata !== undefined) {
     const names = [...propertiesOf(metadata).keys()].filter((name) => name !== "name" && name !== "generateName");
     if (names.length > 0 || Object.keys(metadata).some((key) => key !== "type" && key !== "properties"))
-      errors.push(forbidden(`${path}.properties[metadata]`, "must not specify anything other than name and generateName, but metadata is implicitly specified"));
+      errors.push(
+        forbidden(`${path}.properties[metadata]`, "must not specify anything other than name and generateName, but metadata is implicitly specified"),
+      );
   }
   visit(markers, schema, path, true, errors);
   return errors;
@@ -37,14 +39,17 @@ function visit(markers: SchemaMarkers, schema: JsonSchema, path: string, root: b
   if (listType === "map") {
     if (keys.length === 0) errors.push(required(`${path}.x-kubernetes-list-map-keys`, "must not be empty if x-kubernetes-list-type is map"));
     const items = schemaAt(schema, "items");
-    if (items !== undefined && items["type"] !== "object") errors.push(invalidValue(`${path}.items.type`, items["type"] ?? null, "must be object if parent array's x-kubernetes-list-type is map"));
+    if (items !== undefined && items["type"] !== "object")
+      errors.push(invalidValue(`${path}.items.type`, items["type"] ?? null, "must be object if parent array's x-kubernetes-list-type is map"));
     const itemProperties = items === undefined ? new Map() : propertiesOf(items);
     const itemRequired = items !== undefined && Array.isArray(items["required"]) ? items["required"] : [];
     for (const key of keys) {
       const property = itemProperties.get(key);
       if (property === undefined) errors.push(invalidValue(`${path}.x-kubernetes-list-map-keys`, keys, `entries must all be names of item properties`));
       else if (!itemRequired.includes(key) && property["default"] === undefined)
-        errors.push(required(`${path}.items.properties[${key}]`, "this property is in x-kubernetes-list-map-keys, so it must have a default or be a required property"));
+        errors.push(
+          required(`${path}.items.properties[${key}]`, "this property is in x-kubernetes-list-map-keys, so it must have a default or be a required property"),
+        );
     }
   }
   if (schema["default"] !== undefined && !root) checkDefault(markers, schema, path, errors);
@@ -62,7 +67,9 @@ function visit(markers: SchemaMarkers, schema: JsonSchema, path: string, root: b
 function checkDefault(markers: SchemaMarkers, schema: JsonSchema, path: string, errors: FieldError[]): void {
   const value = structuredClone(schema["default"]);
   applyStructuralDefaults(markers, { type: "object", properties: { value: schema } }, { value });
-  const unknown = isPlainObject(value) ? unknownCustomFields(markers, { ...schema, properties: schema["properties"] ?? {} }, { ...value }, { prune: false }) : [];
+  const unknown = isPlainObject(value)
+    ? unknownCustomFields(markers, { ...schema, properties: schema["properties"] ?? {} }, { ...value }, { prune: false })
+    : [];
   const nested = unknown.filter((field) => !["apiVersion", "kind", "metadata"].includes(field));
   if (nested.length > 0) errors.push(invalidValue(`${path}.default`, schema["default"], `must not have unknown fields: ${nested.join(", ")}`));
   for (const error of validateValue(markers, schema, value, "")) {
