@@ -1,3 +1,5 @@
+import { ORCH_PROFILE } from "../api/profile.js";
+
 /**
  * CustomResourceDefinitions shaped like controller-gen output, for tests and the `crd` bench:
  * string enums, defaults of every JSON type, patterns, bounds, list-map and set markers,
@@ -19,6 +21,9 @@ export interface CrdFixtureOptions {
 }
 
 type Json = Record<string, unknown>;
+
+/** kube's extension spelling, which CRDs written for kube use (the profile's first prefix). */
+const X = ORCH_PROFILE.openApiExtensionPrefixes[0] ?? "";
 
 /** A nested, described object of `depth` levels, each with a few typed fields (controller-gen's descriptions are long). */
 function nested(depth: number, index: number): Json {
@@ -47,13 +52,13 @@ export function crdFixture(options: CrdFixtureOptions): Json {
       image: { type: "string", description: "Container image to run.", minLength: 1, pattern: "^[a-z0-9./:-]+$" },
       replicas: { type: "integer", format: "int32", description: "Desired replicas.", minimum: 0, maximum: 100, default: 1 },
       mode: { type: "string", description: "How updates roll out.", enum: ["Rolling", "Recreate"], default: "Rolling" },
-      port: { "x-kubernetes-int-or-string": true, description: "Port number or name." },
+      port: { [`${X}int-or-string`]: true, description: "Port number or name." },
       labels: { type: "object", additionalProperties: { type: "string" }, default: { managed: "true" } },
-      tags: { type: "array", items: { type: "string" }, "x-kubernetes-list-type": "set", default: [] },
+      tags: { type: "array", items: { type: "string" }, [`${X}list-type`]: "set", default: [] },
       ports: {
         type: "array",
-        "x-kubernetes-list-type": "map",
-        "x-kubernetes-list-map-keys": ["name"],
+        [`${X}list-type`]: "map",
+        [`${X}list-map-keys`]: ["name"],
         items: {
           type: "object",
           required: ["name"],
@@ -61,15 +66,15 @@ export function crdFixture(options: CrdFixtureOptions): Json {
         },
       },
       schedule: { type: "string", format: "date-time", nullable: true },
-      settings: { type: "object", "x-kubernetes-preserve-unknown-fields": true },
-      template: { type: "object", "x-kubernetes-embedded-resource": true, "x-kubernetes-preserve-unknown-fields": true },
+      settings: { type: "object", [`${X}preserve-unknown-fields`]: true },
+      template: { type: "object", [`${X}embedded-resource`]: true, [`${X}preserve-unknown-fields`]: true },
       ratio: { type: "number", default: 0.5 },
       paused: { type: "boolean", default: false },
       extensions: { type: "object", properties: padding },
     },
     ...(withRules
       ? {
-          "x-kubernetes-validations": [
+          [`${X}validations`]: [
             { rule: "self.replicas <= 50 || self.mode == 'Recreate'", message: "more than 50 replicas need mode Recreate", reason: "FieldValueForbidden" },
             { rule: "self.image == oldSelf.image || self.paused", messageExpression: "'image may change only while paused'", fieldPath: ".image" },
           ],
@@ -84,8 +89,8 @@ export function crdFixture(options: CrdFixtureOptions): Json {
       phase: { type: "string", enum: ["Pending", "Running", "Failed"] },
       conditions: {
         type: "array",
-        "x-kubernetes-list-type": "map",
-        "x-kubernetes-list-map-keys": ["type"],
+        [`${X}list-type`]: "map",
+        [`${X}list-map-keys`]: ["type"],
         items: {
           type: "object",
           required: ["type", "status"],

@@ -7,7 +7,7 @@ import { validateValue } from "./validate-value.js";
 import { CEL_VALIDATION_RULES, type ValidationRules } from "./validation-rules.js";
 
 export interface CustomObjectSchemaOptions {
-  /** The profile's OpenAPI extension prefixes (`x-kubernetes-`, …). */
+  /** The profile's OpenAPI extension prefixes (kube's first). */
   readonly extensionPrefixes: readonly string[];
   readonly rules?: ValidationRules;
 }

@@ -3,7 +3,7 @@ import { isPlainObject } from "../object.js";
 /**
  * A CustomResourceDefinition version's `openAPIV3Schema` (apiextensions' JSONSchemaProps) as
  * stored: plain JSON, read through these helpers. Vendor extensions are read under each of the
- * profile's prefixes in order (`x-kubernetes-list-type`, …), so a CRD written for kube works.
+ * profile's prefixes in order (`<prefix>list-type`, …), so a CRD written for kube works.
  */
 export type JsonSchema = Readonly<Record<string, unknown>>;
 

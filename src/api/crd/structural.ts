@@ -33,22 +33,23 @@ function visit(markers: SchemaMarkers, schema: JsonSchema, path: string, root: b
   if ((type === undefined || type === "") && !untyped) errors.push(required(`${path}.type`, "must not be empty for specified object fields"));
   if (type === "array" && schemaAt(schema, "items") === undefined) errors.push(required(`${path}.items`, "must be specified"));
   const listType = markers.extension(schema, "list-type");
+  const spelled = (name: string): string => `${markers.prefixes[0] ?? ""}${name}`;
   const keys = markers.listMapKeys(schema);
   if (keys.length > 0 && listType !== "map")
-    errors.push(invalidValue(`${path}.x-kubernetes-list-type`, listType ?? null, "must be map if x-kubernetes-list-map-keys is non-empty"));
+    errors.push(invalidValue(`${path}.${spelled("list-type")}`, listType ?? null, `must be map if ${spelled("list-map-keys")} is non-empty`));
   if (listType === "map") {
-    if (keys.length === 0) errors.push(required(`${path}.x-kubernetes-list-map-keys`, "must not be empty if x-kubernetes-list-type is map"));
+    if (keys.length === 0) errors.push(required(`${path}.${spelled("list-map-keys")}`, `must not be empty if ${spelled("list-type")} is map`));
     const items = schemaAt(schema, "items");
     if (items !== undefined && items["type"] !== "object")
-      errors.push(invalidValue(`${path}.items.type`, items["type"] ?? null, "must be object if parent array's x-kubernetes-list-type is map"));
+      errors.push(invalidValue(`${path}.items.type`, items["type"] ?? null, `must be object if parent array's ${spelled("list-type")} is map`));
     const itemProperties = items === undefined ? new Map() : propertiesOf(items);
     const itemRequired = items !== undefined && Array.isArray(items["required"]) ? items["required"] : [];
     for (const key of keys) {
       const property = itemProperties.get(key);
-      if (property === undefined) errors.push(invalidValue(`${path}.x-kubernetes-list-map-keys`, keys, `entries must all be names of item properties`));
+      if (property === undefined) errors.push(invalidValue(`${path}.${spelled("list-map-keys")}`, keys, `entries must all be names of item properties`));
       else if (!itemRequired.includes(key) && property["default"] === undefined)
         errors.push(
-          required(`${path}.items.properties[${key}]`, "this property is in x-kubernetes-list-map-keys, so it must have a default or be a required property"),
+          required(`${path}.items.properties[${key}]`, `this property is in ${spelled("list-map-keys")}, so it must have a default or be a required property`),
         );
     }
   }

@@ -10,7 +10,7 @@ import { jsonEqual, numberAt, propertiesOf, schemaAt, stringList, type JsonSchem
  * enum, pattern, lengths, bounds, item counts, required, nullable, int-or-string,
  * preserve-unknown-fields, embedded resources, list types (set and map uniqueness) and the
  * value-only junctors (allOf, anyOf, oneOf, not). Unknown fields are not errors here (pruning
- * is `prune.ts`); `x-kubernetes-validations` rules are `validation-rules.ts`.
+ * is `prune.ts`); CEL validation rules are `validation-rules.ts`.
  */
 export function validateValue(markers: SchemaMarkers, schema: JsonSchema, value: unknown, path: string): FieldError[] {
   const errors: FieldError[] = [];

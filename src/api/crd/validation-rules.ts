@@ -3,7 +3,7 @@ import type { FieldError } from "../errors.js";
 import type { JsonSchema } from "./json-schema.js";
 
 /**
- * The one place `x-kubernetes-validations` (CEL) rules meet custom resources: custom objects'
+ * The one place the schema's CEL validation rules meet custom resources: custom objects'
  * validation calls `validate`, CustomResourceDefinition validation calls `check` (each rule
  * compiles, within kube's cost limits). Both come from the shared CEL environment (`api/cel`).
  * `validate` gets the stored object on update for `oldSelf` transition rules and ratchets

@@ -27,7 +27,7 @@ export interface ObjectSchema {
   applyDefaults(object: ApiObject): void;
   /** Schema errors and the kind's rules; `old` is the stored object on update. Metadata is checked elsewhere. */
   validate(object: ApiObject, old: ApiObject | undefined): FieldError[];
-  /** Custom resources: their `x-kubernetes-validations` CEL rules, run after `validate` (`old` for transition rules). */
+  /** Custom resources: their schema's CEL validation rules, run after `validate` (`old` for transition rules). */
   validateRules?(object: ApiObject, old: ApiObject | undefined): Promise<FieldError[]>;
 }
 
