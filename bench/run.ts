@@ -48,6 +48,7 @@ import { runProtoSuite } from "./proto.js";
 import { runAdmissionSuite } from "./admission.js";
 import { runWebhooksSuite } from "./webhooks.js";
 import { runFlowControlSuite } from "./flowcontrol.js";
+import { runCrdSuite } from "./crd.js";
 import { median, round } from "./lib/stats.js";
 
 interface Settings {
@@ -579,7 +580,7 @@ async function runFoundation(settings: Settings): Promise<void> {
   log(`wrote ${base}.json and ${base}.md (${results.totalBenchSeconds} s)`);
 }
 
-type Suite = "foundation" | "watch" | "rbac" | "apply" | "auth" | "proto" | "admission" | "webhooks" | "audit" | "flowcontrol" | "all";
+type Suite = "foundation" | "watch" | "rbac" | "apply" | "auth" | "proto" | "admission" | "webhooks" | "audit" | "flowcontrol" | "crd" | "all";
 
 async function main(): Promise<void> {
   const argv = process.argv.slice(2);
@@ -596,9 +597,10 @@ async function main(): Promise<void> {
     suite !== "webhooks" &&
     suite !== "audit" &&
     suite !== "flowcontrol" &&
+    suite !== "crd" &&
     suite !== "all"
   )
-    throw new Error("--suite must be foundation, watch, rbac, apply, auth, proto, admission, webhooks, audit, flowcontrol or all");
+    throw new Error("--suite must be foundation, watch, rbac, apply, auth, proto, admission, webhooks, audit, flowcontrol, crd or all");
   const chosen: Suite = suite;
   const settings = parseSettings(argv);
   installCleanup();
@@ -635,6 +637,15 @@ async function main(): Promise<void> {
     await runAuditSuite({ quick: settings.quick, outDir: settings.outDir, quietWaitMs: settings.quietWaitMs, workers: settings.workers });
   }
   if (chosen === "proto" || chosen === "all") await runProtoSuite({ quick: settings.quick, outDir: settings.outDir });
+  if (chosen === "crd" || chosen === "all") {
+    const flag = (name: string, fallback: number): number => {
+      const at = argv.indexOf(name);
+      const value = Number(at === -1 ? fallback : argv[at + 1]);
+      if (!Number.isInteger(value) || value < 1) throw new Error(`${name} must be a positive integer`);
+      return value;
+    };
+    await runCrdSuite({ quick: settings.quick, outDir: settings.outDir, count: flag("--crd-count", 2000), kilobytes: flag("--crd-kb", 300) });
+  }
 }
 
 function watchWorkers(argv: readonly string[]): number {

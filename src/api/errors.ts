@@ -98,7 +98,8 @@ export interface FieldError {
     | "FieldValueNotSupported"
     | "FieldValueDuplicate"
     | "FieldValueForbidden"
-    | "FieldValueTooLong";
+    | "FieldValueTooLong"
+    | "FieldValueTooMany";
   readonly field: string;
   readonly message: string;
 }

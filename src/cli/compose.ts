@@ -26,6 +26,7 @@ import { endpointSliceController } from "../controllers/endpointslice/endpointsl
 import { mirroringController } from "../controllers/endpointslice-mirroring/mirroring-controller.js";
 import type { Controller } from "../controllers/controller.js";
 import { composeControllers } from "./controllers.js";
+import { customResourceDefinitionController } from "../controllers/crd/crd-controller.js";
 import { registerPlugins } from "./admission.js";
 import { registryWebhookAdmission } from "./webhooks.js";
 import { applyEncryption } from "./encryption.js";
@@ -35,6 +36,7 @@ import {
   AccessReviewerSlot,
   apiVersionOf,
   builtinResources,
+  customResourceDefinitions,
   enabledDefinitions,
   readCurrent,
   Registry,
@@ -326,6 +328,12 @@ export function composeApiServer(options: ComposeOptions): ApiServer {
         }),
     };
   }
+  const apiextensions = apiGroup(profile, "apiextensions");
+  let customResourcesSynced = false;
+  let onCustomResourcesSynced: () => void = () => {};
+  const customResourcesReady = new Promise<void>((resolve) => {
+    onCustomResourcesSynced = resolve;
+  });
   const controllers = composeControllers({
     registry,
     client,
@@ -340,6 +348,26 @@ export function composeApiServer(options: ComposeOptions): ApiServer {
     metrics: metrics.registry,
     loops: certificateAndEndpointControllers(),
     everywhere: [
+      customResourceDefinitionController({
+        client,
+        definitions: { group: apiextensions, version: "v1", plural: "customresourcedefinitions" },
+        finalizer: `customresourcecleanup.${apiextensions}`,
+        builtinNames: (group) => {
+          const builtin = registry.stores.filter((store) => store.definition.group === group && store.definition.openApiSchema === undefined);
+          return {
+            resources: builtin.flatMap((store) => [store.definition.plural, store.definition.singular, ...store.definition.shortNames]),
+            kinds: builtin.flatMap((store) => [store.definition.kind, `${store.definition.kind}List`]),
+          };
+        },
+        serve: (crd, names) =>
+          registry.install(crd.metadata.name ?? "", customResourceDefinitions(crd, names, { extensionPrefixes: profile.openApiExtensionPrefixes })),
+        unserve: (name) => registry.uninstall(name),
+        onSynced: () => {
+          customResourcesSynced = true;
+          onCustomResourcesSynced();
+        },
+        onError: (error) => logger.error("customresourcedefinitions", errorFields(error)),
+      }),
       typeCheckingController({
         client,
         group: apiGroup(profile, "admissionregistration"),
@@ -392,6 +420,13 @@ export function composeApiServer(options: ComposeOptions): ApiServer {
       },
     },
     ...hookChecks,
+    {
+      // kube's poststarthook/crd-informer-synced: custom resources stored before a restart are served.
+      name: "crd-informer-synced",
+      check: () => {
+        if (!customResourcesSynced) throw new Error("custom resource definitions not yet served");
+      },
+    },
     {
       name: "shutdown",
       check: () => {
@@ -505,6 +540,8 @@ export function composeApiServer(options: ComposeOptions): ApiServer {
       controllers.start();
       // Ready means the controllers have looked at what they found (kube's post-start hooks wait likewise).
       await controllers.waitForSync(10_000);
+      // Ready once the definitions stored before are served again (bounded: readyz tells if not).
+      await Promise.race([customResourcesReady, new Promise<void>((resolve) => setTimeout(resolve, 30_000).unref())]);
       finished("start-cluster-controllers");
     },
     beginShutdown() {

@@ -27,6 +27,8 @@ export interface TableInput {
   readonly representation: Extract<Representation, { kind: "table" }>;
   readonly objects: readonly ApiObject[];
   readonly listMeta: Readonly<Record<string, unknown>> | undefined;
+  /** The kind's columns when they are data (custom resources' printer columns); otherwise found by apiVersion and kind. */
+  readonly columns?: readonly ColumnSpec[];
   /** Render time in milliseconds since the epoch (default: now); ages are measured to it. */
   readonly now?: number;
 }
@@ -45,6 +47,7 @@ export function tableGroup(apiVersion: string, profile: Profile | undefined): st
 
 /** The columns for the input: the kind's own, keyed by its group and kind, or undefined for the default. */
 function specsFor(input: TableInput, profile: Profile | undefined): readonly ColumnSpec[] | undefined {
+  if (input.columns !== undefined) return input.columns;
   if (input.kind === undefined || input.apiVersion === undefined) return undefined;
   return columnsFor(tableGroup(input.apiVersion, profile), input.kind);
 }

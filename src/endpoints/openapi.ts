@@ -5,6 +5,7 @@ import { definitionClosure, renderDefinitions } from "../api/schema/render.js";
 import type { Registry } from "../registry/index.js";
 import { encodeOpenApiV2 } from "../codec/openapi-v2-protobuf.js";
 import { pathsOf, referencedIds } from "./openapi-paths.js";
+import { customSchemaId, customSchemas } from "./openapi-custom.js";
 
 /**
  * The OpenAPI documents: `/openapi/v3` (an index with a hash per group-version) and one
@@ -14,7 +15,9 @@ import { pathsOf, referencedIds } from "./openapi-paths.js";
  * at component schemas derived from the schema catalogue: every kind served there, its list, and
  * every definition they reach, kinds tagged with their group-version-kind. Extensions are written
  * under every prefix the profile lists (kubectl needs kube's spelling).
- * The catalogue does not change while running, so each document is built once, on first request.
+ * Each document is built on first request and kept until its group-version's resources change
+ * (custom resources are served or go): then only that document, the index and the v2 document
+ * are built again. Custom resources' schemas are their definitions' `openAPIV3Schema`.
  */
 export interface OpenApiDocuments {
   /** The v3 index: `paths` → `serverRelativeURL` with the document's hash. */
@@ -44,24 +47,42 @@ function builtBytes(body: Uint8Array): { readonly body: Uint8Array; readonly eta
 }
 
 export function createOpenApi(registry: Registry, profile: Profile, catalogue: SchemaCatalogue): OpenApiDocuments {
-  const idOf = (group: string, version: string, kind: string): string | undefined => catalogue.idOf(group, version, kind);
+  const idOf = (group: string, version: string, kind: string): string | undefined =>
+    catalogue.idOf(group, version, kind) ?? customSchemaId(registry, group, version, kind);
   const groupVersions = new Map<string, { group: string; version: string }>();
-  for (const [group, versions] of registry.groups()) for (const version of versions) groupVersions.set(groupVersionPath(group, version), { group, version });
+  const listGroupVersions = (): void => {
+    groupVersions.clear();
+    for (const [group, versions] of registry.groups()) for (const version of versions) groupVersions.set(groupVersionPath(group, version), { group, version });
+  };
+  listGroupVersions();
   const info = { title: profile.name, version: profile.gitVersion };
   const documents = new Map<string, Built>();
   let root: Record<string, unknown> | undefined;
   let swagger: { readonly json: Built; readonly document: Record<string, unknown> } | undefined;
   let swaggerProtobuf: { readonly body: Uint8Array; readonly etag: string } | undefined;
+  registry.onChange((changed) => {
+    listGroupVersions();
+    for (const groupVersion of changed) {
+      const slash = groupVersion.lastIndexOf("/");
+      documents.delete(groupVersionPath(groupVersion.slice(0, slash), groupVersion.slice(slash + 1)));
+    }
+    root = undefined;
+    swagger = undefined;
+    swaggerProtobuf = undefined;
+  });
 
   const buildV3 = (group: string, version: string): Built => {
     const paths: Record<string, unknown> = {};
     const roots: string[] = [];
+    const custom: Record<string, unknown> = {};
     for (const store of registry.resourcesOf(group, version)) {
       Object.assign(paths, pathsOf(store.definition, { profile, target: "v3", idOf }));
       roots.push(...referencedIds(store.definition, idOf));
+      Object.assign(custom, customSchemas(store.definition, profile, "v3"));
     }
+    if (Object.keys(custom).length > 0) roots.push("meta.v1.ObjectMeta", "meta.v1.ListMeta");
     const schemas = renderDefinitions(catalogue, definitionClosure(catalogue, roots), { profile, target: "v3", descriptions: true });
-    return built({ openapi: "3.0.0", info, paths, components: { schemas } });
+    return built({ openapi: "3.0.0", info, paths, components: { schemas: { ...schemas, ...custom } } });
   };
   const documentFor = (path: string): Built | undefined => {
     const known = documents.get(path);
@@ -87,11 +108,16 @@ export function createOpenApi(registry: Registry, profile: Profile, catalogue: S
       if (swagger === undefined) {
         const paths: Record<string, unknown> = {};
         const roots: string[] = [];
+        const custom: Record<string, unknown> = {};
         for (const store of registry.stores) {
           Object.assign(paths, pathsOf(store.definition, { profile, target: "v2", idOf }));
           roots.push(...referencedIds(store.definition, idOf));
+          Object.assign(custom, customSchemas(store.definition, profile, "v2"));
         }
-        const definitions = renderDefinitions(catalogue, definitionClosure(catalogue, roots), { profile, target: "v2", descriptions: true });
+        const definitions = {
+          ...renderDefinitions(catalogue, definitionClosure(catalogue, roots), { profile, target: "v2", descriptions: true }),
+          ...custom,
+        };
         const document = { swagger: "2.0", info, paths, definitions };
         swagger = { json: built(document), document };
       }

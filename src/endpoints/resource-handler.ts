@@ -171,7 +171,7 @@ export function createResourceHandler(options: ResourceHandlerOptions): (context
       case "get": {
         const representation = representationFor(context, true, wire);
         const object = await store.get(namespace, info.name, queryResourceVersion(query));
-        return respondObject(context, 200, view(object), representation, meta);
+        return respondObject(context, 200, view(object), representation, meta, definition.columns);
       }
       case "list": {
         const representation = representationFor(context, true, wire);
@@ -181,7 +181,13 @@ export function createResourceHandler(options: ResourceHandlerOptions): (context
         if (result.continueToken !== undefined) metadata["continue"] = result.continueToken;
         if (result.remainingItemCount !== undefined && features.remainingItemCount) metadata["remainingItemCount"] = result.remainingItemCount;
         const items = omit ? result.items.map(listItemWithoutManagedFields) : result.items;
-        return respondList(context, { kind: `${definition.kind}List`, apiVersion: apiVersionOf(definition), metadata, items }, representation, meta);
+        return respondList(
+          context,
+          { kind: `${definition.kind}List`, apiVersion: apiVersionOf(definition), metadata, items },
+          representation,
+          meta,
+          definition.columns,
+        );
       }
       case "watch": {
         if (!features.watchList && query.has("sendInitialEvents"))
@@ -217,7 +223,7 @@ export function createResourceHandler(options: ResourceHandlerOptions): (context
           fieldManager,
           fieldValidation,
         });
-        return respondObject(context, 201, view(created), representation, meta);
+        return respondObject(context, 201, view(created), representation, meta, definition.columns);
       }
       case "update": {
         const representation = representationFor(context, false, wire);
@@ -234,7 +240,7 @@ export function createResourceHandler(options: ResourceHandlerOptions): (context
           fieldManager,
           fieldValidation,
         });
-        return respondObject(context, result.created ? 201 : 200, view(result.object), representation, meta);
+        return respondObject(context, result.created ? 201 : 200, view(result.object), representation, meta, definition.columns);
       }
       case "patch": {
         const representation = representationFor(context, false, wire);
@@ -256,7 +262,7 @@ export function createResourceHandler(options: ResourceHandlerOptions): (context
           fieldManager,
           fieldValidation,
         });
-        return respondObject(context, result.created ? 201 : 200, view(result.object), representation, meta);
+        return respondObject(context, result.created ? 201 : 200, view(result.object), representation, meta, definition.columns);
       }
       case "delete": {
         const representation = representationFor(context, false, wire);
@@ -268,7 +274,7 @@ export function createResourceHandler(options: ResourceHandlerOptions): (context
           warn,
           annotate,
         });
-        if (outcome.kind === "pending") return respondObject(context, 200, view(outcome.object), representation, meta);
+        if (outcome.kind === "pending") return respondObject(context, 200, view(outcome.object), representation, meta, definition.columns);
         const details = {
           name: info.name,
           group: definition.group === "" ? undefined : definition.group,

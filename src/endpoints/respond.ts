@@ -3,6 +3,7 @@ import { ApiError } from "../api/errors.js";
 import { isPlainObject, type ApiObject } from "../api/object.js";
 import type { ListItem } from "../registry/index.js";
 import { renderTable } from "../codec/table.js";
+import type { ColumnSpec } from "../codec/tables/index.js";
 import type { ProtobufAnswer, Representation } from "../codec/negotiate.js";
 import type { ApiResponse, RequestContext } from "../request/context.js";
 
@@ -29,7 +30,14 @@ export function respondJson(context: RequestContext, status: number, value: unkn
 }
 
 /** One object in the negotiated representation (a Table of one row when asked). */
-export function respondObject(context: RequestContext, status: number, object: ApiObject, representation: Representation, metaGroup: string): ApiResponse {
+export function respondObject(
+  context: RequestContext,
+  status: number,
+  object: ApiObject,
+  representation: Representation,
+  metaGroup: string,
+  columns?: readonly ColumnSpec[],
+): ApiResponse {
   if (representation.kind === "partial") {
     if (representation.list) throw notAcceptable("PartialObjectMetadataList is only served for lists");
     return respondJson(
@@ -51,6 +59,7 @@ export function respondObject(context: RequestContext, status: number, object: A
       representation,
       objects: [object],
       listMeta: { resourceVersion: object.metadata.resourceVersion },
+      columns,
     });
     return respondJson(context, status, table);
   }
@@ -64,7 +73,13 @@ export interface ListBody {
   readonly metadata: Readonly<Record<string, unknown>>;
 }
 
-export function respondList(context: RequestContext, list: ListBody, representation: Representation, metaGroup: string): ApiResponse {
+export function respondList(
+  context: RequestContext,
+  list: ListBody,
+  representation: Representation,
+  metaGroup: string,
+  columns?: readonly ColumnSpec[],
+): ApiResponse {
   if (representation.kind === "partial") {
     if (!representation.list) throw notAcceptable("a list is served as PartialObjectMetadataList, not PartialObjectMetadata");
     const apiVersion = `${representation.group}/${representation.version}`;
@@ -91,6 +106,7 @@ export function respondList(context: RequestContext, list: ListBody, representat
         representation,
         objects: list.items.map((item) => item.decode()),
         listMeta: list.metadata,
+        columns,
       }),
     );
   }

@@ -65,7 +65,15 @@ export async function serveWatch(context: RequestContext, options: WatchServeOpt
     if (representation.kind === "partial")
       return { kind: "PartialObjectMetadata", apiVersion: `${representation.group}/${representation.version}`, metadata: object.metadata };
     if (representation.kind !== "table") return object;
-    return renderTable({ apiVersion: object.apiVersion, kind: object.kind, metaGroup: meta, representation, objects: [object], listMeta: {} });
+    return renderTable({
+      apiVersion: object.apiVersion,
+      kind: object.kind,
+      metaGroup: meta,
+      representation,
+      objects: [object],
+      listMeta: {},
+      columns: store.definition.columns,
+    });
   };
   const line = (type: string, object: unknown): string | Uint8Array =>
     protobuf !== undefined && isPlainObject(object) ? protobuf.codec.frameOf(type, object) : `${JSON.stringify({ type, object })}\n`;

@@ -6,6 +6,8 @@ import type { NameRule } from "../api/validation.js";
 import type { UserInfo } from "../request/context.js";
 import type { Storage } from "../storage/index.js";
 import type { Store } from "./store.js";
+import type { ColumnSpec } from "../codec/tables/index.js";
+import type { FieldType } from "../api/schema/field-type.js";
 
 export type Scope = "Namespaced" | "Cluster";
 
@@ -76,6 +78,18 @@ export interface ResourceDefinition {
    * each with the verbs discovery lists; the handler answers every request to it.
    */
   readonly connect?: ReadonlyMap<string, ConnectHandler>;
+  /**
+   * Custom resources: the version's `openAPIV3Schema` as published in OpenAPI (the built-in
+   * kinds' schemas come from the catalogue).
+   */
+  readonly openApiSchema?: Readonly<Record<string, unknown>>;
+  /**
+   * Custom resources: the structure apply and strategic merge follow, read from the schema's
+   * list and map markers (the built-in kinds' come from the store's schema source).
+   */
+  readonly fieldType?: FieldType;
+  /** Table columns of kinds whose columns are data (a CustomResourceDefinition's `additionalPrinterColumns`). */
+  readonly columns?: readonly ColumnSpec[];
   /** Set for kinds that hold values of shared ranges (a Service's cluster IPs and node ports). */
   readonly allocations?: WriteAllocations;
 }
@@ -119,13 +133,16 @@ export interface AllocationRepair {
 /**
  * Where a kind keeps what its Scale shows: the desired and observed replica counts (dotted
  * paths; an absent observed count reads as 0) and the pod selector, as a LabelSelector object
- * (`label-selector`, the apps kinds) or a plain label map (`label-map`, ReplicationController).
+ * (`label-selector`, the apps kinds), a plain label map (`label-map`, ReplicationController) or a
+ * selector string (`string`, custom resources).
  */
 export interface ScaleSubresource {
   readonly specReplicasPath: string;
   readonly statusReplicasPath: string;
+  /** "" for none (a custom resource without `labelSelectorPath`). */
   readonly selectorPath: string;
-  readonly selectorForm: "label-selector" | "label-map";
+  /** `string`: the path holds the selector already serialized (custom resources' `labelSelectorPath`). */
+  readonly selectorForm: "label-selector" | "label-map" | "string";
 }
 
 /** What a create-only handler is given; `object` is the decoded request body. */
@@ -187,12 +204,15 @@ export interface Deprecation {
   readonly removedIn: string;
   /** `<group>/<version>` to use instead, if there is one. */
   readonly replacement?: string;
+  /** The whole warning, when given (a CustomResourceDefinition version's `deprecationWarning`). */
+  readonly warning?: string;
 }
 
 /** kube's wording of the deprecation warning, which clients show to users as is. */
 export function deprecationWarning(definition: ResourceDefinition): string | undefined {
   const deprecation = definition.deprecation;
   if (deprecation === undefined) return undefined;
+  if (deprecation.warning !== undefined) return deprecation.warning;
   const replacement = deprecation.replacement === undefined ? "" : `; use ${deprecation.replacement} ${definition.kind}`;
   return `${apiVersionOf(definition)} ${definition.kind} is deprecated in v${deprecation.since}+, unavailable in v${deprecation.removedIn}+${replacement}`;
 }

@@ -31,6 +31,7 @@ export { bookmarkEvent, errorEvent, watchStore, type ObjectEvent } from "./watch
 export { parentApplyConfiguration, parentWithScale, SCALE_API_VERSION, SCALE_KIND, scaleOf } from "./scale.js";
 export { enabledDefinitions, parseRuntimeConfig, RuntimeConfigError, type RuntimeConfig } from "./runtime-config.js";
 export { withSchemas } from "./schemas.js";
+export { customResourceDefinitions, type CustomResourceNames, type CustomResourceOptions } from "./resources/custom/custom-resources.js";
 export { builtinResources, type BuiltinResourceOptions } from "./resources/served.js";
 export {
   DEFAULT_SERVICE_CLUSTER_IP_RANGE,

@@ -22,7 +22,13 @@ export interface RegistryOptions extends Omit<StoreOptions, "revisions"> {
 export class Registry {
   private readonly byPath = new Map<string, Store>();
   private readonly allocationSuspects = new Map<Store, ReadonlySet<string>>();
-  readonly stores: readonly Store[];
+  private served: Store[];
+  /** Stores installed at run time (custom resources), by owner (a CustomResourceDefinition's name). */
+  private readonly installed = new Map<string, Store[]>();
+  private readonly listeners: ((groupVersions: ReadonlySet<string>) => void)[] = [];
+  private readonly options: RegistryOptions;
+  /** Bumped on every install and uninstall: documents built from the served set key on it. */
+  private generationValue = 0;
   private readonly cacher: Cacher;
   private readonly feeds = new Map<string, ObjectFeed>();
   private readonly storage: Storage;
@@ -31,6 +37,7 @@ export class Registry {
 
   constructor(definitions: readonly ResourceDefinition[], storage: Storage, options: RegistryOptions = {}) {
     this.storage = storage;
+    this.options = options;
     const cacheOptions = options.watchCache ?? true;
     this.cacher = new Cacher(storage, { ...(typeof cacheOptions === "object" ? cacheOptions : {}), onError: options.onCacheError });
     this.freshness = cacherFreshness(this.cacher, storage);
@@ -53,7 +60,75 @@ export class Registry {
       this.byPath.set(pathKey(definition.group, definition.version, definition.plural), store);
       stores.push(store);
     }
-    this.stores = stores;
+    this.served = stores;
+  }
+
+  /** Every served resource's store: the built-in ones in declared order, then installed ones. */
+  get stores(): readonly Store[] {
+    return this.served;
+  }
+
+  /** Changes with every install or uninstall. */
+  get generation(): number {
+    return this.generationValue;
+  }
+
+  /**
+   * Serves `definitions` on behalf of `owner` from now on, replacing what the owner served
+   * before (a CustomResourceDefinition's versions after an update). A path already served by
+   * someone else is left to them. Stores of the same storage prefix keep their watch cache.
+   * Listeners hear the group versions that changed.
+   */
+  async install(owner: string, definitions: readonly ResourceDefinition[]): Promise<void> {
+    const previous = this.installed.get(owner) ?? [];
+    const cacheOptions = this.options.watchCache ?? true;
+    const stores: Store[] = [];
+    const ordered = [...definitions.filter((item) => item.storedAs === undefined), ...definitions.filter((item) => item.storedAs !== undefined)];
+    for (const definition of ordered) {
+      const existing = this.find(definition.group, definition.version, definition.plural);
+      if (existing !== undefined && !previous.includes(existing)) continue;
+      const store = new Store(definition, this.storage, { ...this.options, revisions: this.cacher });
+      if (cacheOptions !== false) store.attachCache(this.cacher, await this.cacher.registerLive(store.prefix(""), store.cacheCodec()));
+      stores.push(store);
+    }
+    const kept = new Set(stores.map((store) => store.prefix("")));
+    for (const store of previous) {
+      this.byPath.delete(pathKey(store.definition.group, store.definition.version, store.definition.plural));
+      if (!kept.has(store.prefix(""))) this.cacher.unregister(store.prefix(""));
+    }
+    for (const store of stores) this.byPath.set(pathKey(store.definition.group, store.definition.version, store.definition.plural), store);
+    this.installed.set(owner, stores);
+    this.served = [...this.served.filter((store) => !previous.includes(store)), ...stores];
+    this.changed([...previous, ...stores]);
+  }
+
+  /** Stops serving what `owner` installed (its objects stay in storage). */
+  uninstall(owner: string): void {
+    const previous = this.installed.get(owner);
+    if (previous === undefined) return;
+    for (const store of previous) {
+      this.byPath.delete(pathKey(store.definition.group, store.definition.version, store.definition.plural));
+      this.cacher.unregister(store.prefix(""));
+    }
+    this.installed.delete(owner);
+    this.served = this.served.filter((store) => !previous.includes(store));
+    this.changed(previous);
+  }
+
+  /** Owners that have something installed. */
+  owners(): string[] {
+    return [...this.installed.keys()];
+  }
+
+  /** Called after every install and uninstall with the `<group>/<version>`s whose resources changed. */
+  onChange(listener: (groupVersions: ReadonlySet<string>) => void): void {
+    this.listeners.push(listener);
+  }
+
+  private changed(stores: readonly Store[]): void {
+    this.generationValue += 1;
+    const groupVersions = new Set(stores.map((store) => `${store.definition.group}/${store.definition.version}`));
+    for (const listener of this.listeners) listener(groupVersions);
   }
 
   find(group: string, version: string, plural: string): Store | undefined {

@@ -106,6 +106,19 @@ export function labelMapString(labels: unknown): string {
     .join(",");
 }
 
+function selectorOf(scale: ScaleSubresource, parent: ApiObject): string {
+  if (scale.selectorPath === "") return "";
+  const value = valueAt(parent, scale.selectorPath);
+  switch (scale.selectorForm) {
+    case "label-selector":
+      return labelSelectorString(value);
+    case "label-map":
+      return labelMapString(value);
+    case "string":
+      return typeof value === "string" ? value : "";
+  }
+}
+
 /**
  * The Scale of a parent object: its name, namespace, uid, resourceVersion and creation time, the
  * desired replicas (the kind's default when the stored object has none) and the observed ones,
@@ -122,8 +135,7 @@ export function scaleOf(definition: ResourceDefinition, parent: ApiObject): ApiO
   }
   const replicas = typeof desired === "number" ? desired : 0;
   const observed = valueAt(parent, scale.statusReplicasPath);
-  const selector =
-    scale.selectorForm === "label-selector" ? labelSelectorString(valueAt(parent, scale.selectorPath)) : labelMapString(valueAt(parent, scale.selectorPath));
+  const selector = selectorOf(scale, parent);
   const source = parent.metadata;
   const metadata: ApiObject["metadata"] = {};
   for (const key of ["name", "namespace", "uid", "resourceVersion", "creationTimestamp"] as const) {

@@ -24,6 +24,13 @@ import { checkFields, checkNamespace, checkTypeMeta, randomSuffix, specChanged, 
 
 export type { ListResponse } from "./store-list.js";
 
+/** A custom resource's type with the common object metadata's (its schema says nothing about metadata). */
+function withMetadataOf(own: FieldType, base: FieldType): FieldType {
+  const metadata = base.kind === "map" ? base.fields.get("metadata") : undefined;
+  if (own.kind !== "map" || metadata === undefined) return own;
+  return { ...own, fields: new Map([...own.fields, ["metadata", metadata]]) };
+}
+
 /** Waits for the watch cache to reach a revision (the Cacher); false after the timeout. */
 export interface RevisionWaiter {
   waitFor(revision: number, timeoutMs: number): Promise<boolean>;
@@ -126,7 +133,8 @@ export class Store {
     this.clock = options.clock ?? (() => new Date());
     this.newUid = options.newUid ?? randomUUID;
     this.futureRevisionWaitMs = options.futureRevisionWaitMs ?? 3000;
-    this.fieldType = options.schemas?.schemaFor(definition.group, definition.version, definition.kind) ?? DEDUCED;
+    const schemaType = options.schemas?.schemaFor(definition.group, definition.version, definition.kind) ?? DEDUCED;
+    this.fieldType = definition.fieldType === undefined ? schemaType : withMetadataOf(definition.fieldType, schemaType);
     this.fields = new FieldManager({
       type: this.fieldType,
       apiVersion: apiVersionOf(definition),
@@ -482,7 +490,7 @@ export class Store {
     // kube's order: mutating admission, then the strategy (a pod's QoS class sees LimitRanger's defaults), validation, validating admission.
     await this.admit("CREATE", namespace, object, undefined, options, "mutate");
     this.definition.strategy.prepareForCreate?.(object, { now: object.metadata.creationTimestamp ?? nowTimestamp(this.clock), user: options.user });
-    validateWrite(this.definition, object, undefined);
+    await validateWrite(this.definition, object, undefined);
     await this.admit("CREATE", namespace, object, undefined, options, "validate");
   }
 
@@ -495,7 +503,7 @@ export class Store {
     options: WriteOptions & { subresource?: string },
   ): Promise<void> {
     await this.admit(operation, namespace, object, old, options, "mutate");
-    validateWrite(this.definition, object, old, options.subresource);
+    await validateWrite(this.definition, object, old, options.subresource);
     await this.admit(operation, namespace, object, old, options, "validate");
   }
 

@@ -52,7 +52,7 @@ export function checkFields(definition: ResourceDefinition, object: ApiObject, v
 }
 
 /** Metadata, the schema stage and the kind's strategy, into one 422 listing every bad field. */
-export function validateWrite(definition: ResourceDefinition, object: ApiObject, old: ApiObject | undefined, subresource = ""): void {
+export async function validateWrite(definition: ResourceDefinition, object: ApiObject, old: ApiObject | undefined, subresource = ""): Promise<void> {
   const errors = validateObjectMeta(object, { nameRule: definition.nameRule, namespaced: definition.scope === "Namespaced" });
   const strategy = definition.strategy;
   const own = old === undefined ? [...(strategy.validate?.(object) ?? [])] : [...(strategy.validateUpdate?.(object, old) ?? strategy.validate?.(object) ?? [])];
@@ -60,6 +60,17 @@ export function validateWrite(definition: ResourceDefinition, object: ApiObject,
   // The schema stage's errors, except for fields the metadata checks or the kind's strategy already report.
   const reported = new Set([...errors, ...own].map((error) => error.field));
   errors.push(...(definition.schema?.validate(object, old) ?? []).filter((error) => !reported.has(error.field)), ...own);
+  // As kube: CEL rules are not run on a value of the wrong shape (a wrong type or an unsupported enum value).
+  if (definition.schema?.validateRules !== undefined) {
+    if (errors.some((error) => error.type === "FieldValueTypeInvalid" || error.type === "FieldValueNotSupported"))
+      errors.push({
+        type: "FieldValueInvalid",
+        field: "<nil>",
+        message:
+          'Invalid value: "null": some validation rules were not checked because the object was invalid; correct the existing errors to complete validation',
+      });
+    else errors.push(...(await definition.schema.validateRules(object, old)).filter((error) => !reported.has(error.field)));
+  }
   if (old !== undefined && old.metadata.deletionTimestamp !== undefined) {
     const previous = new Set(old.metadata.finalizers ?? []);
     for (const finalizer of object.metadata.finalizers ?? []) {

@@ -54,13 +54,15 @@ export function versionInfo(profile: Profile): Record<string, string> {
 }
 
 /**
- * Serves aggregated discovery, built once per scope and version (the catalogue is fixed while
- * running), with an ETag so clients revalidate with If-None-Match and get 304.
+ * Serves aggregated discovery, built once per scope and version until the served resources
+ * change (a custom resource definition is served or goes), with an ETag so clients revalidate with If-None-Match and get 304.
  */
 function aggregatedDiscoveryResponder(registry: Registry): {
   respond(context: RequestContext, scope: "core" | "groups", discoveryGroup: string, version: "v2" | "v2beta1"): ApiResponse;
 } {
   const built = new Map<string, { body: string; etag: string }>();
+  // Served resources change with custom resource definitions: built documents go then.
+  registry.onChange(() => built.clear());
   return {
     respond(context, scope, discoveryGroup, version) {
       // Keyed by the group's spelling too: a client asking in another profile's spelling is answered in it.

@@ -27,6 +27,8 @@ export interface ObjectSchema {
   applyDefaults(object: ApiObject): void;
   /** Schema errors and the kind's rules; `old` is the stored object on update. Metadata is checked elsewhere. */
   validate(object: ApiObject, old: ApiObject | undefined): FieldError[];
+  /** Custom resources: their schema's CEL validation rules, run after `validate` (`old` for transition rules). */
+  validateRules?(object: ApiObject, old: ApiObject | undefined): Promise<FieldError[]>;
 }
 
 /** Top-level fields the schema stage leaves to the store (type meta) and to metadata validation. */

@@ -31,10 +31,15 @@ const NAME_PREFIXES: readonly (readonly [string, string])[] = [
  * group-version-kind extension, not by these names.
  */
 export function publicName(profile: Profile, id: string): string {
+  // Custom resources' schemas are named by their definitions, not the catalogue.
+  if (id.startsWith(CUSTOM_ID_PREFIX)) return id.slice(CUSTOM_ID_PREFIX.length);
   const domain = profile.apiDomain.split(".").reverse().join(".");
   const family = NAME_PREFIXES.find(([prefix]) => id.startsWith(prefix));
   return `${domain}.${family === undefined ? "api." : family[1]}${id}`;
 }
+
+/** Ids of schemas outside the catalogue (custom resources): the rest of the id is the public name. */
+export const CUSTOM_ID_PREFIX = "custom:";
 
 /** Every definition id `roots` reach through references, roots included, in a stable order. */
 export function definitionClosure(catalogue: SchemaCatalogue, roots: Iterable<string>): string[] {

@@ -37,6 +37,38 @@ export class Cacher {
     return cache;
   }
 
+  /**
+   * Registers a resource's cache while the cacher runs (a custom resource served once its
+   * definition is established): the prefix is listed at the revision the other caches reflect,
+   * again if the cacher moved on meanwhile, and joins the stream at exactly that revision.
+   * Before `start` it is `register`.
+   */
+  async registerLive(prefix: string, codec: ResourceCodec): Promise<WatchCache> {
+    const known = this.caches.get(prefix);
+    if (known !== undefined) return known;
+    if (this.running === undefined) return this.register(prefix, codec);
+    const cache = new WatchCache(prefix, codec, this.options);
+    for (;;) {
+      const revision = this.revisionValue;
+      const listed = await this.storage.list(prefix, { revision });
+      // No await between the check and the insert: no event of the stream can fall in between.
+      if (revision !== this.revisionValue) continue;
+      const raced = this.caches.get(prefix);
+      if (raced !== undefined) return raced;
+      cache.reset(listed.items, revision);
+      this.caches.set(prefix, cache);
+      return cache;
+    }
+  }
+
+  /** Stops keeping a resource's cache (its watchers end); its keys are ignored from then on. */
+  unregister(prefix: string): void {
+    const cache = this.caches.get(prefix);
+    if (cache === undefined) return;
+    this.caches.delete(prefix);
+    cache.closeWatchers();
+  }
+
   /** The last revision every cache reflects. */
   get revision(): number {
     return this.revisionValue;

@@ -343,6 +343,14 @@ export function catalogueResources(profile: Profile): ResourceDefinition[] {
       categories: ["api-extensions"],
       subresources: ["status"],
       hasGeneration: true,
+      strategy: {
+        // Every definition carries the cleanup finalizer: its custom objects are deleted before it goes.
+        prepareForCreate(object) {
+          const finalizer = `customresourcecleanup.${apiextensions}`;
+          const finalizers = object.metadata.finalizers ?? [];
+          if (!finalizers.includes(finalizer)) object.metadata.finalizers = [...finalizers, finalizer];
+        },
+      },
     }),
     // flow control
     defineResource({

@@ -216,6 +216,10 @@ for (const profile of [ORCH_PROFILE, KUBERNETES_PROFILE]) {
     });
 
     it("can create, read, list, update, patch and delete each of them", async () => {
+      const withLabel = (object: Json): Json => {
+        const metadata = object["metadata"] as Json;
+        return { ...object, metadata: { ...metadata, labels: { ...(metadata["labels"] as Json | undefined), updated: "yes" } } };
+      };
       const failures: string[] = [];
       for (const store of server.server.registry.stores) {
         const definition = store.definition;
@@ -241,10 +245,13 @@ for (const profile of [ORCH_PROFILE, KUBERNETES_PROFILE]) {
         const list = await server.call("GET", collection);
         if (check("list", list.status, [200], list.text) && !(list.json["items"] as Json[]).some((entry) => (entry["metadata"] as Json)["name"] === name))
           failures.push(`${label} list: ${name} missing`);
-        const metadata = read.json["metadata"] as Json;
-        const updated = await server.call("PUT", `${item}?fieldValidation=Strict`, {
-          body: { ...read.json, metadata: { ...metadata, labels: { ...(metadata["labels"] as Json | undefined), updated: "yes" } } },
-        });
+        // A controller may write the object (a CRD's status) between the read and the PUT: read again on 409, as clients do.
+        let current = read.json;
+        let updated = await server.call("PUT", `${item}?fieldValidation=Strict`, { body: withLabel(current) });
+        for (let attempt = 0; updated.status === 409 && attempt < 3; attempt++) {
+          current = (await server.call("GET", item)).json;
+          updated = await server.call("PUT", `${item}?fieldValidation=Strict`, { body: withLabel(current) });
+        }
         if (check("update", updated.status, [200], updated.text) && ((updated.json["metadata"] as Json)["labels"] as Json)["updated"] !== "yes")
           failures.push(`${label} update: label not kept`);
         const patched = await server.call("PATCH", `${item}?fieldValidation=Strict`, {

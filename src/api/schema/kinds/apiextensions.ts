@@ -8,7 +8,14 @@ import { resource } from "./meta.js";
  */
 
 const props = (): SchemaNode => ref("apiextensions.v1.JSONSchemaProps");
-const json = (): SchemaNode => freeForm();
+/**
+ * kube's `JSON`: any JSON value (a string enum member, a default of any type, an example). Also
+ * `JSONSchemaPropsOrBool` and `JSONSchemaPropsOrArray`, which take a schema or a boolean / a list.
+ */
+const json = (): SchemaNode => ({
+  description: "JSON represents any valid JSON value. These types are supported: bool, int64, float64, string, []interface{}, map[string]interface{} and nil.",
+  preserveUnknownFields: true,
+});
 
 function jsonSchemaProps(extensionPrefixes: readonly string[]): SchemaNode {
   const extensions: Record<string, SchemaNode> = {};

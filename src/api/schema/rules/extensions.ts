@@ -1,10 +1,16 @@
 import type { FieldError } from "../../errors.js";
 import { isPlainObject, type ApiObject } from "../../object.js";
 import type { DefinitionDefaulter } from "../defaults.js";
+import { KUBERNETES_PROFILE, ORCH_PROFILE } from "../../profile.js";
+import { structuralErrors } from "../../crd/structural.js";
+import { CEL_VALIDATION_RULES } from "../../crd/validation-rules.js";
 import { childPath, duplicate, indexPath, invalidValue, required } from "../field-path.js";
 import { ensureRecord, listAt, recordAt, stringAt } from "./values.js";
 
 /** CustomResourceDefinition and HorizontalPodAutoscaler defaults and rules. */
+
+/** Schemas are read under either profile's extension spellings (a definition written for kube works in both). */
+const EXTENSION_PREFIXES = [...new Set([...ORCH_PROFILE.openApiExtensionPrefixes, ...KUBERNETES_PROFILE.openApiExtensionPrefixes])];
 
 /** kube's CRD defaults: conversion None, singular from the kind, listKind `<Kind>List`. */
 const defaultCustomResourceDefinition: DefinitionDefaulter = (object) => {
@@ -46,6 +52,10 @@ function validateCustomResourceDefinition(object: ApiObject): FieldError[] {
     const schema = recordAt(recordAt(version, "schema"), "openAPIV3Schema");
     if (schema === undefined) errors.push(required(childPath(at, "schema.openAPIV3Schema"), "schemas are required"));
     else if (stringAt(schema, "type") !== "object") errors.push(required(childPath(at, "schema.openAPIV3Schema.type"), "must be object at the root"));
+    else {
+      errors.push(...structuralErrors(schema, childPath(at, "schema.openAPIV3Schema"), EXTENSION_PREFIXES));
+      errors.push(...CEL_VALIDATION_RULES.check(schema, childPath(at, "schema.openAPIV3Schema")));
+    }
   });
   if (versions.length > 0 && storage !== 1)
     errors.push(invalidValue("spec.versions", `${storage} storage versions`, "must have exactly one version marked as storage version"));

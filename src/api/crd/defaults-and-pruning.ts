@@ -1,0 +1,69 @@
+import { cloneObject, isPlainObject } from "../object.js";
+import { childPath, indexPath, keyPath } from "../schema/field-path.js";
+import { propertiesOf, schemaAt, type JsonSchema, type SchemaMarkers } from "./json-schema.js";
+
+/**
+ * kube's structural defaulting: a property with a `default` that is absent — or `null` where
+ * the schema is not nullable — gets a copy of the default; defaults go through items, maps
+ * and nested properties, top-down (a defaulted object gets its own properties' defaults too).
+ * Changes `value` in place.
+ */
+export function applyStructuralDefaults(markers: SchemaMarkers, schema: JsonSchema, value: unknown): void {
+  if (Array.isArray(value)) {
+    const items = schemaAt(schema, "items");
+    if (items !== undefined) for (const item of value) applyStructuralDefaults(markers, items, item);
+    return;
+  }
+  if (!isPlainObject(value)) return;
+  const properties = propertiesOf(schema);
+  for (const [name, property] of properties) {
+    const present = value[name];
+    if ((present === undefined || (present === null && property["nullable"] !== true)) && property["default"] !== undefined) {
+      value[name] = cloneObject(property["default"]);
+    }
+    applyStructuralDefaults(markers, property, value[name]);
+  }
+  const additional = schemaAt(schema, "additionalProperties");
+  if (additional !== undefined) for (const [name, item] of Object.entries(value)) if (!properties.has(name)) applyStructuralDefaults(markers, additional, item);
+}
+
+/** Top-level fields every object keeps whatever its schema says. */
+const TYPE_META = new Set(["apiVersion", "kind", "metadata"]);
+
+/**
+ * Fields the schema does not declare, as kube names them in `fieldValidation` warnings and
+ * errors (`unknown field "spec.foo"`); removed when `prune` (kube always prunes custom objects).
+ * `preserve-unknown-fields` keeps a subtree's unknown keys (its declared properties are still
+ * looked into); embedded resources keep their type meta and metadata.
+ */
+export function unknownCustomFields(markers: SchemaMarkers, schema: JsonSchema, value: unknown, options: { readonly prune: boolean }): string[] {
+  const found: string[] = [];
+  visit(markers, schema, value, "", true, options.prune, found);
+  return found;
+}
+
+function visit(markers: SchemaMarkers, schema: JsonSchema, value: unknown, path: string, root: boolean, prune: boolean, found: string[]): void {
+  if (Array.isArray(value)) {
+    const items = schemaAt(schema, "items");
+    if (items !== undefined) value.forEach((item, index) => visit(markers, items, item, indexPath(path, index), false, prune, found));
+    return;
+  }
+  if (!isPlainObject(value) || markers.flag(schema, "int-or-string")) return;
+  const preserve = markers.flag(schema, "preserve-unknown-fields");
+  const embedded = markers.flag(schema, "embedded-resource");
+  const properties = propertiesOf(schema);
+  const additional = schemaAt(schema, "additionalProperties");
+  const additionalAllowed = schema["additionalProperties"] === true;
+  for (const [name, item] of Object.entries(value)) {
+    // Type meta and metadata are the store's (ObjectMeta has its own rules), at the root and in embedded objects.
+    if ((root || embedded) && TYPE_META.has(name)) continue;
+    const property = properties.get(name);
+    if (property !== undefined) visit(markers, property, item, childPath(path, name), false, prune, found);
+    else if (additional !== undefined) visit(markers, additional, item, keyPath(path, name), false, prune, found);
+    else if (preserve || additionalAllowed) continue;
+    else {
+      found.push(childPath(path, name));
+      if (prune) delete value[name];
+    }
+  }
+}

@@ -1,0 +1,245 @@
+import { isIP } from "node:net";
+import type { FieldError } from "../errors.js";
+import { isPlainObject } from "../object.js";
+import { childPath, duplicate, indexPath, invalidValue, keyPath, notSupported, required, shown } from "../schema/field-path.js";
+import { jsonEqual, numberAt, propertiesOf, schemaAt, stringList, type JsonSchema, type SchemaMarkers } from "./json-schema.js";
+
+/**
+ * Checks a custom object's value against its version's `openAPIV3Schema`, reporting as kube's
+ * apiextensions validation does (its OpenAPI result turned into field errors): type, format,
+ * enum, pattern, lengths, bounds, item counts, required, nullable, int-or-string,
+ * preserve-unknown-fields, embedded resources, list types (set and map uniqueness) and the
+ * value-only junctors (allOf, anyOf, oneOf, not). Unknown fields are not errors here (pruning
+ * is `prune.ts`); CEL validation rules are `validation-rules.ts`.
+ */
+export function validateValue(markers: SchemaMarkers, schema: JsonSchema, value: unknown, path: string): FieldError[] {
+  const errors: FieldError[] = [];
+  visit(markers, schema, value, path, errors);
+  return errors;
+}
+
+const DATE_TIME = /^\d{4}-\d{2}-\d{2}[Tt ]\d{2}:\d{2}:\d{2}(\.\d+)?([Zz]|[+-]\d{2}:\d{2})$/;
+const DATE = /^\d{4}-\d{2}-\d{2}$/;
+const BASE64 = /^(?:[A-Za-z0-9+/]{4})*(?:[A-Za-z0-9+/]{2}==|[A-Za-z0-9+/]{3}=)?$/;
+const UUID = /^[0-9a-fA-F]{8}-?[0-9a-fA-F]{4}-?[0-9a-fA-F]{4}-?[0-9a-fA-F]{4}-?[0-9a-fA-F]{12}$/;
+const HOSTNAME = /^(?=.{1,253}$)[A-Za-z0-9]([A-Za-z0-9-]{0,61}[A-Za-z0-9])?(\.[A-Za-z0-9]([A-Za-z0-9-]{0,61}[A-Za-z0-9])?)*$/;
+const EMAIL = /^[^@\s]+@[^@\s]+$/;
+const DURATION = /^[-+]?((\d+(\.\d*)?|\.\d+)(ns|us|µs|ms|s|m|h))+$|^0$/;
+const MAC = /^([0-9A-Fa-f]{2}[:-]){5}[0-9A-Fa-f]{2}$/;
+
+/** String formats checked; others (password, uri, …) are accepted as any string, as kube does for unknown ones. */
+const FORMATS: Readonly<Record<string, (value: string) => boolean>> = {
+  "date-time": (value) => DATE_TIME.test(value) && !Number.isNaN(Date.parse(value.replace(" ", "T"))),
+  datetime: (value) => DATE_TIME.test(value),
+  date: (value) => DATE.test(value) && !Number.isNaN(Date.parse(value)),
+  byte: (value) => BASE64.test(value),
+  uuid: (value) => UUID.test(value),
+  hostname: (value) => HOSTNAME.test(value),
+  email: (value) => EMAIL.test(value),
+  ipv4: (value) => isIP(value) === 4,
+  ipv6: (value) => isIP(value) === 6,
+  cidr: (value) => {
+    const [address, bits, extra] = value.split("/");
+    const family = isIP(address ?? "");
+    const size = Number(bits);
+    return extra === undefined && family !== 0 && Number.isInteger(size) && size >= 0 && size <= (family === 4 ? 32 : 128);
+  },
+  mac: (value) => MAC.test(value),
+  duration: (value) => DURATION.test(value),
+};
+
+function typeName(value: unknown): string {
+  if (value === null) return "null";
+  if (Array.isArray(value)) return "array";
+  if (typeof value === "number") return Number.isInteger(value) ? "integer" : "number";
+  return typeof value;
+}
+
+/** kube-openapi's `<path> in body` (just `in body` at the root). */
+function inBody(path: string): string {
+  return path === "" ? "in body" : `${path} in body`;
+}
+
+function typeInvalid(path: string, value: unknown, expected: string): FieldError {
+  return {
+    type: "FieldValueTypeInvalid",
+    field: path,
+    message: `Invalid value: ${shown(typeName(value))}: ${inBody(path)} must be of type ${expected}: ${shown(typeName(value))}`,
+  };
+}
+
+function visit(markers: SchemaMarkers, schema: JsonSchema, value: unknown, path: string, errors: FieldError[]): void {
+  if (value === undefined) return;
+  if (value === null) {
+    if (schema["nullable"] !== true && typeof schema["type"] === "string") errors.push(typeInvalid(path, value, String(schema["type"])));
+    return;
+  }
+  if (markers.flag(schema, "int-or-string")) {
+    if (!(typeof value === "string" || (typeof value === "number" && Number.isInteger(value)))) {
+      errors.push(typeInvalid(path, value, "integer or string"));
+      return;
+    }
+  } else if (!checkType(schema, value, path, errors)) return;
+  checkJunctors(markers, schema, value, path, errors);
+  checkEnum(schema, value, path, errors);
+  if (typeof value === "string") checkString(schema, value, path, errors);
+  else if (typeof value === "number") checkNumber(schema, value, path, errors);
+  else if (Array.isArray(value)) checkArray(markers, schema, value, path, errors);
+  else if (isPlainObject(value)) checkObject(markers, schema, value, path, errors);
+}
+
+/** False when the value's JSON type is wrong (nothing below it is checked). */
+function checkType(schema: JsonSchema, value: unknown, path: string, errors: FieldError[]): boolean {
+  const type = schema["type"];
+  const ok = (() => {
+    switch (type) {
+      case "object":
+        return isPlainObject(value);
+      case "array":
+        return Array.isArray(value);
+      case "string":
+        return typeof value === "string";
+      case "boolean":
+        return typeof value === "boolean";
+      case "integer":
+        return typeof value === "number" && Number.isInteger(value);
+      case "number":
+        return typeof value === "number" && Number.isFinite(value);
+      default:
+        return true;
+    }
+  })();
+  if (!ok) errors.push(typeInvalid(path, value, String(type)));
+  return ok;
+}
+
+function checkEnum(schema: JsonSchema, value: unknown, path: string, errors: FieldError[]): void {
+  const allowed = schema["enum"];
+  if (!Array.isArray(allowed) || allowed.some((item) => jsonEqual(item, value))) return;
+  errors.push(
+    notSupported(
+      path,
+      value,
+      allowed.map((item) => (typeof item === "string" ? item : JSON.stringify(item))),
+    ),
+  );
+}
+
+function checkString(schema: JsonSchema, value: string, path: string, errors: FieldError[]): void {
+  const length = [...value].length;
+  const maxLength = numberAt(schema, "maxLength");
+  if (maxLength !== undefined && length > maxLength)
+    errors.push({ type: "FieldValueTooLong", field: path, message: `Too long: may not be longer than ${maxLength}` });
+  const minLength = numberAt(schema, "minLength");
+  if (minLength !== undefined && length < minLength) errors.push(invalidValue(path, value, `${inBody(path)} should be at least ${minLength} chars long`));
+  const pattern = schema["pattern"];
+  if (typeof pattern === "string" && !patternOf(pattern).test(value)) errors.push(invalidValue(path, value, `${inBody(path)} should match '${pattern}'`));
+  const format = schema["format"];
+  const check = typeof format === "string" ? FORMATS[format] : undefined;
+  if (check !== undefined && !check(value)) errors.push(invalidValue(path, value, `${inBody(path)} must be of type ${String(format)}: ${shown(value)}`));
+}
+
+const PATTERNS = new Map<string, RegExp>();
+
+/** Compiled once per pattern (ECMA-262 syntax, as OpenAPI says; Go's RE2 agrees on what CRDs use). */
+export function patternOf(pattern: string): RegExp {
+  let compiled = PATTERNS.get(pattern);
+  if (compiled === undefined) {
+    compiled = new RegExp(pattern, "u");
+    PATTERNS.set(pattern, compiled);
+  }
+  return compiled;
+}
+
+function checkNumber(schema: JsonSchema, value: number, path: string, errors: FieldError[]): void {
+  const maximum = numberAt(schema, "maximum");
+  if (maximum !== undefined) {
+    if (schema["exclusiveMaximum"] === true ? value >= maximum : value > maximum)
+      errors.push(invalidValue(path, value, `${inBody(path)} should be less than ${schema["exclusiveMaximum"] === true ? "" : "or equal to "}${maximum}`));
+  }
+  const minimum = numberAt(schema, "minimum");
+  if (minimum !== undefined) {
+    if (schema["exclusiveMinimum"] === true ? value <= minimum : value < minimum)
+      errors.push(invalidValue(path, value, `${inBody(path)} should be greater than ${schema["exclusiveMinimum"] === true ? "" : "or equal to "}${minimum}`));
+  }
+  const multipleOf = numberAt(schema, "multipleOf");
+  if (multipleOf !== undefined && multipleOf > 0 && !Number.isInteger(value / multipleOf))
+    errors.push(invalidValue(path, value, `${inBody(path)} should be a multiple of ${multipleOf}`));
+  if (schema["format"] === "int32" && (value < -2147483648 || value > 2147483647))
+    errors.push(invalidValue(path, value, "must fit in a 32-bit signed integer"));
+}
+
+function checkArray(markers: SchemaMarkers, schema: JsonSchema, value: readonly unknown[], path: string, errors: FieldError[]): void {
+  const maxItems = numberAt(schema, "maxItems");
+  if (maxItems !== undefined && value.length > maxItems)
+    errors.push({ type: "FieldValueTooMany", field: path, message: `Too many: ${value.length}: must have at most ${maxItems} items` });
+  const minItems = numberAt(schema, "minItems");
+  if (minItems !== undefined && value.length < minItems) errors.push(invalidValue(path, value, `${inBody(path)} should have at least ${minItems} items`));
+  const items = schemaAt(schema, "items");
+  if (items !== undefined) value.forEach((item, index) => visit(markers, items, item, indexPath(path, index), errors));
+  const listType = markers.listType(schema);
+  if (listType === "set" || schema["uniqueItems"] === true) {
+    value.forEach((item, index) => {
+      if (value.slice(0, index).some((earlier) => jsonEqual(earlier, item))) errors.push(duplicate(indexPath(path, index), item));
+    });
+  } else if (listType === "map") {
+    const keys = markers.listMapKeys(schema);
+    const seen: Record<string, unknown>[] = [];
+    value.forEach((item, index) => {
+      if (!isPlainObject(item)) return;
+      const identity = Object.fromEntries(keys.map((key) => [key, item[key] ?? defaultOfKey(items, key)]));
+      if (seen.some((earlier) => jsonEqual(earlier, identity))) errors.push(duplicate(indexPath(path, index), identity));
+      seen.push(identity);
+    });
+  }
+}
+
+function defaultOfKey(items: JsonSchema | undefined, key: string): unknown {
+  const property = items === undefined ? undefined : propertiesOf(items).get(key);
+  return property?.["default"];
+}
+
+function checkObject(markers: SchemaMarkers, schema: JsonSchema, value: Record<string, unknown>, path: string, errors: FieldError[]): void {
+  for (const name of stringList(schema, "required")) {
+    if (value[name] === undefined) errors.push(required(childPath(path, name)));
+  }
+  const count = Object.keys(value).length;
+  const maxProperties = numberAt(schema, "maxProperties");
+  if (maxProperties !== undefined && count > maxProperties)
+    errors.push({ type: "FieldValueTooMany", field: path, message: `Too many: ${count}: must have at most ${maxProperties} items` });
+  const minProperties = numberAt(schema, "minProperties");
+  if (minProperties !== undefined && count < minProperties)
+    errors.push(invalidValue(path, count, `${inBody(path)} should have at least ${minProperties} properties`));
+  if (markers.flag(schema, "embedded-resource")) checkEmbedded(value, path, errors);
+  const properties = propertiesOf(schema);
+  const additional = schemaAt(schema, "additionalProperties");
+  for (const [name, item] of Object.entries(value)) {
+    const property = properties.get(name);
+    if (property !== undefined) visit(markers, property, item, childPath(path, name), errors);
+    else if (additional !== undefined) visit(markers, additional, item, keyPath(path, name), errors);
+  }
+}
+
+/** An embedded object names its kind and apiVersion (kube's embedded ObjectMeta checks are the store's for the root only). */
+function checkEmbedded(value: Record<string, unknown>, path: string, errors: FieldError[]): void {
+  if (typeof value["kind"] !== "string" || value["kind"] === "") errors.push(required(childPath(path, "kind"), "must not be empty"));
+  if (typeof value["apiVersion"] !== "string" || value["apiVersion"] === "") errors.push(required(childPath(path, "apiVersion"), "must not be empty"));
+}
+
+/** allOf, anyOf, oneOf and not, holding value validations only (structural schemas allow no types there). */
+function checkJunctors(markers: SchemaMarkers, schema: JsonSchema, value: unknown, path: string, errors: FieldError[]): void {
+  const branches = (name: string): JsonSchema[] => {
+    const list = schema[name];
+    return Array.isArray(list) ? list.filter((item): item is JsonSchema => isPlainObject(item)) : [];
+  };
+  for (const branch of branches("allOf")) visit(markers, branch, value, path, errors);
+  const anyOf = branches("anyOf");
+  if (anyOf.length > 0 && !anyOf.some((branch) => validateValue(markers, branch, value, path).length === 0))
+    errors.push(invalidValue(path, value, `${inBody(path)} must be valid against at least one of anyOf`));
+  const oneOf = branches("oneOf");
+  if (oneOf.length > 0 && oneOf.filter((branch) => validateValue(markers, branch, value, path).length === 0).length !== 1)
+    errors.push(invalidValue(path, value, `${inBody(path)} must validate one and only one schema (oneOf)`));
+  const not = schemaAt(schema, "not");
+  if (not !== undefined && validateValue(markers, not, value, path).length === 0)
+    errors.push(invalidValue(path, value, `${inBody(path)} must not validate the schema (not)`));
+}

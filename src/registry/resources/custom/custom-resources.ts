@@ -1,0 +1,176 @@
+import { isPlainObject, type ApiObject } from "../../../api/object.js";
+import { customObjectSchema } from "../../../api/crd/custom-object-schema.js";
+import type { JsonSchema } from "../../../api/crd/json-schema.js";
+import { fieldTypeFromOpenApi } from "../../../api/schema/openapi.js";
+import type { ValidationRules } from "../../../api/crd/validation-rules.js";
+import type { Cell, ColumnSpec } from "../../../codec/tables/index.js";
+import { age } from "../../../codec/tables/format.js";
+import { ALL_VERBS, type ResourceDefinition, type ScaleSubresource, type StoredAs } from "../../definition.js";
+import { dottedPath, jsonPathValues } from "./json-path.js";
+
+/** The names a CustomResourceDefinition's resources are served under (its accepted names). */
+export interface CustomResourceNames {
+  readonly plural: string;
+  readonly singular: string;
+  readonly kind: string;
+  readonly listKind: string;
+  readonly shortNames: readonly string[];
+  readonly categories: readonly string[];
+}
+
+export interface CustomResourceOptions {
+  readonly extensionPrefixes: readonly string[];
+  readonly rules?: ValidationRules;
+}
+
+function record(value: unknown): Record<string, unknown> {
+  return isPlainObject(value) ? value : {};
+}
+
+function string(value: unknown): string {
+  return typeof value === "string" ? value : "";
+}
+
+/** The accepted (or, before acceptance, the requested) names of a CustomResourceDefinition. */
+export function namesOf(value: unknown): CustomResourceNames {
+  const names = record(value);
+  const kind = string(names["kind"]);
+  const strings = (key: string): string[] => (Array.isArray(names[key]) ? names[key].filter((item): item is string => typeof item === "string") : []);
+  return {
+    plural: string(names["plural"]),
+    singular: string(names["singular"]) || kind.toLowerCase(),
+    kind,
+    listKind: string(names["listKind"]) || `${kind}List`,
+    shortNames: strings("shortNames"),
+    categories: strings("categories"),
+  };
+}
+
+/** The storage version's name, when exactly one version is marked. */
+export function storageVersionOf(crd: ApiObject): string | undefined {
+  const versions = Array.isArray(record(crd["spec"])["versions"]) ? (record(crd["spec"])["versions"] as unknown[]) : [];
+  const storage = versions.map(record).filter((version) => version["storage"] === true);
+  return storage.length === 1 ? string(storage[0]?.["name"]) : undefined;
+}
+
+/**
+ * The resources a CustomResourceDefinition serves: one definition per served version, under
+ * `names`, each with its version's schema stage (pruning, defaults, validation, CEL rules),
+ * sub-resources, printer columns and selectable fields. Versions other than the storage version
+ * are stored as it with conversion `None` (only `apiVersion` changes). Custom objects are
+ * written only with a resourceVersion (kube's custom resource strategy).
+ */
+export function customResourceDefinitions(crd: ApiObject, names: CustomResourceNames, options: CustomResourceOptions): ResourceDefinition[] {
+  const spec = record(crd["spec"]);
+  const group = string(spec["group"]);
+  const scope = spec["scope"] === "Cluster" ? "Cluster" : "Namespaced";
+  const storageVersion = storageVersionOf(crd);
+  if (storageVersion === undefined) return [];
+  const versions = (Array.isArray(spec["versions"]) ? spec["versions"] : []).map(record);
+  const storedAs = (version: string): StoredAs | undefined => {
+    if (version === storageVersion) return undefined;
+    const rewrite =
+      (to: string) =>
+      (object: ApiObject): ApiObject => ({ ...object, apiVersion: `${group}/${to}` });
+    return { group, version: storageVersion, plural: names.plural, toStorage: rewrite(storageVersion), fromStorage: rewrite(version) };
+  };
+  return versions
+    .filter((version) => version["served"] === true)
+    .map((version): ResourceDefinition => {
+      const name = string(version["name"]);
+      const schema = record(record(version["schema"])["openAPIV3Schema"]);
+      const subresources = record(version["subresources"]);
+      const scale = scaleOf(subresources["scale"]);
+      const selectable = (Array.isArray(version["selectableFields"]) ? version["selectableFields"] : [])
+        .map((field) => dottedPath(string(record(field)["jsonPath"])))
+        .filter((field): field is string => field !== undefined);
+      const columns = columnsOf(version["additionalPrinterColumns"]);
+      const deprecated = version["deprecated"] === true;
+      const warning = string(version["deprecationWarning"]) || `${group}/${name} ${names.kind} is deprecated`;
+      return {
+        group,
+        version: name,
+        kind: names.kind,
+        plural: names.plural,
+        singular: names.singular,
+        scope,
+        verbs: ALL_VERBS,
+        shortNames: names.shortNames,
+        categories: names.categories,
+        subresources: new Set(isPlainObject(subresources["status"]) ? ["status"] : []),
+        selectableFields: new Map(selectable.map((field) => [field, field])),
+        keepStatusOnCreate: false,
+        hasGeneration: true,
+        nameRule: "path-segment",
+        strategy: { allowCreateOnUpdate: false, allowUnconditionalUpdate: false },
+        schema: customObjectSchema(`${group}/${name}/${names.kind}`, schema as JsonSchema, {
+          extensionPrefixes: options.extensionPrefixes,
+          rules: options.rules,
+        }),
+        storedAs: storedAs(name),
+        ...(deprecated ? { deprecation: { since: "", removedIn: "", warning } } : {}),
+        enabledByDefault: true,
+        ...(scale === undefined ? {} : { scale }),
+        openApiSchema: schema,
+        fieldType: fieldTypeFromOpenApi(schema, { extensionPrefixes: options.extensionPrefixes }),
+        ...(columns === undefined ? {} : { columns }),
+      };
+    });
+}
+
+/** `.spec.replicas` → `spec.replicas`, as the Scale sub-resource reads paths. */
+function scaleOf(value: unknown): ScaleSubresource | undefined {
+  if (!isPlainObject(value)) return undefined;
+  return {
+    specReplicasPath: dottedPath(string(value["specReplicasPath"])) ?? "spec.replicas",
+    statusReplicasPath: dottedPath(string(value["statusReplicasPath"])) ?? "status.replicas",
+    selectorPath: dottedPath(string(value["labelSelectorPath"])) ?? "",
+    selectorForm: "string",
+  };
+}
+
+const COLUMN_TYPES = new Set(["string", "integer", "number", "boolean", "date"]);
+
+/**
+ * `additionalPrinterColumns` as Table columns: Name first, then each column's JSONPath value
+ * (the first one the path reaches; absent → empty), then Age unless a column is named so, as
+ * kube's table convertor does. Without printer columns: undefined (Name and Age, kube's default
+ * for custom resources).
+ */
+export function columnsOf(value: unknown): ColumnSpec[] | undefined {
+  const declared = (Array.isArray(value) ? value : []).map(record);
+  const columns: ColumnSpec[] = [
+    { name: "Name", type: "string", format: "name", description: "Name must be unique within a namespace.", cell: (object) => object.metadata.name ?? "" },
+  ];
+  for (const column of declared) {
+    const type = string(column["type"]);
+    const path = string(column["jsonPath"]);
+    const format = string(column["format"]);
+    columns.push({
+      name: string(column["name"]),
+      type: (COLUMN_TYPES.has(type) ? type : "string") as ColumnSpec["type"],
+      ...(format === "name" ? { format: "name" as const } : {}),
+      description: string(column["description"]),
+      priority: column["priority"] === 0 || column["priority"] === undefined ? 0 : 1,
+      cell: (object, context) => cellOf(jsonPathValues(object, path)[0], type, context.now),
+    });
+  }
+  if (!declared.some((column) => column["name"] === "Age"))
+    columns.push({
+      name: "Age",
+      type: "date",
+      description: "CreationTimestamp is a timestamp representing the server time when this object was created.",
+      cell: (object, context) => age(object.metadata.creationTimestamp, context.now),
+    });
+  return columns;
+}
+
+/** A cell as kube's table convertor writes it: dates as the time since (`5m`), other values by type. */
+function cellOf(value: unknown, type: string, now: number): Cell {
+  if (value === undefined || value === null) return "";
+  if (type === "date") return typeof value === "string" ? age(value, now) : "";
+  if (type === "integer" || type === "number") return typeof value === "number" ? value : "";
+  if (type === "boolean") return typeof value === "boolean" ? value : "";
+  if (typeof value === "string" || typeof value === "number" || typeof value === "boolean") return value;
+  return JSON.stringify(value);
+}
