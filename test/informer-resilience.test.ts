@@ -1,6 +1,7 @@
 // An informer from @kubernetes/client-node stays in sync across a server-side 410 (it relists)
 // and across a server restart (restarted from its error handler, the way informers are run).
 import assert from "node:assert/strict";
+import { ORCH_PROFILE } from "../src/api/profile.js";
 import { after, describe, it } from "node:test";
 import * as k8s from "@kubernetes/client-node";
 import { startServer, type RunningServer } from "../src/index.js";
@@ -21,6 +22,7 @@ function cached(informer: Informer): string[] {
     informer
       .list()
       .map((object) => object.metadata?.name ?? "")
+      .filter((name) => name !== ORCH_PROFILE.rootCAConfigMap)
       // The root CA publisher's config map is in every namespace.
       .filter((name) => name !== "orch-root-ca.crt")
       .sort()
@@ -29,7 +31,11 @@ function cached(informer: Informer): string[] {
 
 async function serverNames(core: k8s.CoreV1Api, namespace: string): Promise<string[]> {
   const list = await core.listNamespacedConfigMap({ namespace });
-  return list.items.map((object) => object.metadata?.name ?? "").sort();
+  // The root-CA config map the publisher adds to every namespace is not the test's.
+  return list.items
+    .map((object) => object.metadata?.name ?? "")
+    .filter((name) => name !== ORCH_PROFILE.rootCAConfigMap)
+    .sort();
 }
 
 /** Runs an informer that restarts itself after an error, as controllers do. */

@@ -114,6 +114,8 @@ for (const profile of [ORCH_PROFILE, KUBERNETES_PROFILE]) {
         ["serviceaccounts", "sa", "v1", "true", "ServiceAccount"],
         ["services", "svc", "v1", "true", "Service"],
         ["mutatingwebhookconfigurations", "", g("admissionregistration"), "false", "MutatingWebhookConfiguration"],
+        ["validatingadmissionpolicies", "", g("admissionregistration"), "false", "ValidatingAdmissionPolicy"],
+        ["validatingadmissionpolicybindings", "", g("admissionregistration"), "false", "ValidatingAdmissionPolicyBinding"],
         ["validatingwebhookconfigurations", "", g("admissionregistration"), "false", "ValidatingWebhookConfiguration"],
         ["customresourcedefinitions", "crd,crds", g("apiextensions"), "false", "CustomResourceDefinition"],
         ["controllerrevisions", "", "apps/v1", "true", "ControllerRevision"],

@@ -1,3 +1,4 @@
+import { ORCH_PROFILE } from "../src/api/profile.js";
 // Backup: `orch-apiserver snapshot save` copies the SQLite store online (through GET /snapshot,
 // while clients keep writing) and offline; `snapshot restore` installs it in a new data dir, and a
 // server there serves exactly the objects the original served at the snapshot's revision.
@@ -37,7 +38,9 @@ async function inventory(credentials: Credentials, path: string, revision?: numb
   const query = revision === undefined ? "" : `?resourceVersion=${revision}&resourceVersionMatch=Exact`;
   const result = await request(credentials, "GET", `${path}${query}`);
   assert.equal(result.status, 200, result.body);
+  // The root-CA config maps are the publisher's: a restored data dir has a new CA, which it publishes.
   return (json(result) as unknown as Listed).items
+    .filter((item) => item.metadata.name !== ORCH_PROFILE.rootCAConfigMap)
     .map((item) => `${item.metadata.namespace ?? ""}/${item.metadata.name}@${item.metadata.resourceVersion}`)
     .sort();
 }

@@ -42,6 +42,6 @@ export interface ApiClient {
   /** PUT of a sub-resource (`finalize`, `status`) with the whole object. */
   updateSubresource(resource: ResourceRef, namespace: string, name: string, subresource: string, object: ApiObject): Promise<ApiObject>;
   get(resource: ResourceRef, namespace: string, name: string): Promise<ApiObject | undefined>;
-  /** Resolves when anything under the resource changes, or the signal aborts. */
+  /** Yields when anything under the resource changes (and once after a storage failure, when changes may have been missed); ends when the signal aborts. */
   changed(resource: ResourceRef, signal: AbortSignal): AsyncIterable<void>;
 }

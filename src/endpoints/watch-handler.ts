@@ -56,6 +56,8 @@ export async function serveWatch(context: RequestContext, options: WatchServeOpt
   const timeoutMs = watchTimeoutMs(listOptions.timeoutSeconds, options.minRequestTimeoutSeconds ?? 1800);
   const deadline = new AbortController();
   const timer = setTimeout(() => deadline.abort(), timeoutMs);
+  // A watch never keeps the process alive by itself (a client may go away before reading the body).
+  timer.unref();
   const representation = options.representation;
   const omit = options.omitManagedFields === true;
   // Protobuf streams are kube's length-prefixed WatchEvent frames; JSON streams one document a line.

@@ -1,4 +1,5 @@
 import type { ApiClient, ResourceRef } from "../api/client.js";
+import { isStorageError } from "../storage/index.js";
 import { parseListOptions } from "./list-options.js";
 import type { Registry } from "./registry.js";
 
@@ -74,9 +75,31 @@ export function registryClient(registry: Registry, metaGroup: string): ApiClient
         throw error;
       }
     },
+    // A change feed that outlives storage failures (etcd down, a compaction): it watches again
+    // after a growing pause and reports one change, since some may have been missed meanwhile.
     async *changed(resource, signal) {
       const store = storeOf(resource);
-      for await (const _event of store.storage.watch(store.prefix(""), store.storage.currentRevision(), signal)) yield;
+      for (let pause = 100; !signal.aborted; pause = Math.min(pause * 2, 2_000)) {
+        try {
+          for await (const _event of store.storage.watch(store.prefix(""), store.storage.currentRevision(), signal)) {
+            pause = 100;
+            yield;
+          }
+          return;
+        } catch (error) {
+          if (signal.aborted || isStorageError(error, "Closed")) return;
+        }
+        await new Promise<void>((resolve) => {
+          const timer = setTimeout(done, pause);
+          function done(): void {
+            clearTimeout(timer);
+            signal.removeEventListener("abort", done);
+            resolve();
+          }
+          signal.addEventListener("abort", done, { once: true });
+        });
+        if (!signal.aborted) yield;
+      }
     },
   };
 }

@@ -80,7 +80,11 @@ export async function* watchStore(store: Store, request: WatchRequest): AsyncGen
   let reachedDeadline = false;
   try {
     for (;;) {
-      pendingNext ??= events.next();
+      if (pendingNext === undefined) {
+        pendingNext = events.next();
+        // It may fail while this generator waits at a yield; the race below still sees the failure.
+        pendingNext.catch(() => {});
+      }
       const racers: Promise<IteratorResult<WatchEvent> | "tick" | "deadline">[] = [pendingNext];
       if (interval > 0) racers.push(delay(interval, signal));
       if (ended !== undefined) racers.push(ended);
