@@ -2,6 +2,7 @@ import type { ApiClient, ResourceRef } from "../api/client.js";
 import { isStorageError } from "../storage/index.js";
 import { parseListOptions } from "./list-options.js";
 import type { Registry } from "./registry.js";
+import { pause as wait } from "../util/pause.js";
 
 const EMPTY_QUERY = new URLSearchParams();
 
@@ -89,15 +90,7 @@ export function registryClient(registry: Registry, metaGroup: string): ApiClient
         } catch (error) {
           if (signal.aborted || isStorageError(error, "Closed")) return;
         }
-        await new Promise<void>((resolve) => {
-          const timer = setTimeout(done, pause);
-          function done(): void {
-            clearTimeout(timer);
-            signal.removeEventListener("abort", done);
-            resolve();
-          }
-          signal.addEventListener("abort", done, { once: true });
-        });
+        await wait(pause, signal);
         if (!signal.aborted) yield;
       }
     },

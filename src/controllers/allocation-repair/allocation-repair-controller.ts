@@ -1,4 +1,5 @@
 import type { Controller } from "../controller.js";
+import { pause as wait } from "../../util/pause.js";
 
 /** kube runs its service IP and node port repair loops every three minutes. */
 export const ALLOCATION_REPAIR_INTERVAL_MS = 3 * 60_000;
@@ -21,15 +22,7 @@ export function allocationRepairController(options: AllocationRepairOptions): Co
     name: "allocation-repair",
     async run(signal) {
       while (!signal.aborted) {
-        await new Promise<void>((resolve) => {
-          const timer = setTimeout(done, intervalMs);
-          function done(): void {
-            clearTimeout(timer);
-            signal.removeEventListener("abort", done);
-            resolve();
-          }
-          signal.addEventListener("abort", done, { once: true });
-        });
+        await wait(intervalMs, signal);
         if (signal.aborted) return;
         try {
           await options.repair();

@@ -1,9 +1,8 @@
-import { setMaxListeners } from "node:events";
 import { ApiError } from "../../api/errors.js";
 import { isPlainObject, type ApiObject } from "../../api/object.js";
 import type { ApiClient, ResourceRef } from "../../api/client.js";
 import type { Controller } from "../controller.js";
-import { runReconcileLoop, Wake } from "../reconcile-loop.js";
+import { followAndReconcile } from "../follow.js";
 
 export interface StorageProtectionOptions {
   readonly client: ApiClient;
@@ -86,21 +85,6 @@ export function storageProtectionController(options: StorageProtectionOptions): 
 
   return {
     name: "storage-protection",
-    async run(parent) {
-      const stop = new AbortController();
-      setMaxListeners(8, stop.signal);
-      parent.addEventListener("abort", () => stop.abort(), { once: true });
-      const signal = stop.signal;
-      const wake = new Wake();
-      const follow = async (resource: ResourceRef): Promise<void> => {
-        try {
-          for await (const _change of client.changed(resource, signal)) wake.poke();
-        } catch (error) {
-          if (!signal.aborted) options.onError?.(error);
-        }
-      };
-      for (const resource of [PVCS, PVS, PODS]) void follow(resource);
-      await runReconcileLoop(signal, wake, reconcile, options.onError);
-    },
+    run: (signal) => followAndReconcile(client, [PVCS, PVS, PODS], signal, { reconcile, onError: options.onError }),
   };
 }

@@ -1,6 +1,7 @@
 import { isStorageError, type Storage } from "../../storage/index.js";
 import type { ResourceCodec } from "./cached-object.js";
 import { WatchCache, type WatchCacheOptions } from "./watch-cache.js";
+import { pause as wait } from "../../util/pause.js";
 
 export const DEFAULT_WATCH_CACHE_OPTIONS: WatchCacheOptions = {
   windowSize: 20_000,
@@ -125,15 +126,7 @@ export class Cacher {
       } catch (error) {
         if (signal.aborted || isStorageError(error, "Closed")) return;
         this.onError(error);
-        await new Promise<void>((resolve) => {
-          const timer = setTimeout(done, pause);
-          function done(): void {
-            clearTimeout(timer);
-            signal.removeEventListener("abort", done);
-            resolve();
-          }
-          signal.addEventListener("abort", done, { once: true });
-        });
+        await wait(pause, signal);
       }
     }
   }
