@@ -4,7 +4,7 @@ import { isPlainObject, type ApiObject } from "../../api/object.js";
 import type { Controller } from "../controller.js";
 import { followAndReconcile } from "../follow.js";
 import { ENDPOINTS, SERVICES, selectorOf, type EndpointNames, type EndpointPort } from "../endpoint/service-pods.js";
-import { desiredSlices, syncSlices, type SliceGroup } from "../endpointslice/slices.js";
+import { desiredSlices, sliceOwnerOf, syncSlices, type SliceGroup } from "../endpointslice/slices.js";
 
 /** kube's `--mirroring-max-endpoints-per-subset` default. */
 export const MAX_MIRRORED_PER_SUBSET = 1000;
@@ -55,24 +55,7 @@ export function mirroredSlices(endpoints: ApiObject, names: EndpointNames): Map<
       });
     }
   }
-  const labels = Object.fromEntries(
-    Object.entries(endpoints.metadata.labels ?? {}).filter(([key]) => key !== names.managedByLabel && key !== names.serviceNameLabel),
-  );
-  const owner = {
-    namespace: endpoints.metadata.namespace ?? "",
-    serviceName: endpoints.metadata.name ?? "",
-    manager: names.mirroringManager,
-    labels,
-    ownerReference: {
-      apiVersion: "v1",
-      kind: "Endpoints",
-      name: endpoints.metadata.name ?? "",
-      uid: endpoints.metadata.uid ?? "",
-      controller: true,
-      blockOwnerDeletion: true,
-    },
-  };
-  return desiredSlices(owner, groups, names);
+  return desiredSlices(sliceOwnerOf(endpoints, "Endpoints", names.mirroringManager, names), groups, names);
 }
 
 /**

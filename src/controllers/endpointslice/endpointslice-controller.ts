@@ -3,7 +3,7 @@ import type { ApiObject } from "../../api/object.js";
 import type { Controller } from "../controller.js";
 import { followAndReconcile } from "../follow.js";
 import { groupByPorts, PODS, podEndpoints, SERVICES, selectorOf, type EndpointNames, type PodEndpoint } from "../endpoint/service-pods.js";
-import { desiredSlices, syncSlices, type SliceGroup } from "./slices.js";
+import { desiredSlices, sliceOwnerOf, syncSlices, type SliceGroup } from "./slices.js";
 
 export interface EndpointSliceControllerOptions {
   readonly client: ApiClient;
@@ -28,24 +28,7 @@ export function serviceSlices(service: ApiObject, pods: readonly ApiObject[], na
     for (const group of groupByPorts(endpoints.filter((endpoint) => endpoint.family === family)))
       groups.push({ addressType: family, ports: group.ports, endpoints: group.items.map(sliceEndpoint) });
   }
-  const labels = Object.fromEntries(
-    Object.entries(service.metadata.labels ?? {}).filter(([key]) => key !== names.serviceNameLabel && key !== names.managedByLabel),
-  );
-  const owner = {
-    namespace: service.metadata.namespace ?? "",
-    serviceName: service.metadata.name ?? "",
-    manager: names.sliceManager,
-    labels,
-    ownerReference: {
-      apiVersion: "v1",
-      kind: "Service",
-      name: service.metadata.name ?? "",
-      uid: service.metadata.uid ?? "",
-      controller: true,
-      blockOwnerDeletion: true,
-    },
-  };
-  return desiredSlices(owner, groups, names);
+  return desiredSlices(sliceOwnerOf(service, "Service", names.sliceManager, names), groups, names);
 }
 
 /**

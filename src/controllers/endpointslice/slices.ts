@@ -27,6 +27,23 @@ export interface SliceOwner {
   readonly ownerReference: OwnerReference;
 }
 
+/**
+ * The owner of the slices mirrored from `source` (a Service, or a hand-written Endpoints): its
+ * namespace and name, its labels but the two the slices set themselves, and a controller reference.
+ */
+export function sliceOwnerOf(source: ApiObject, kind: "Service" | "Endpoints", manager: string, names: EndpointNames): SliceOwner {
+  const labels = Object.fromEntries(
+    Object.entries(source.metadata.labels ?? {}).filter(([key]) => key !== names.serviceNameLabel && key !== names.managedByLabel),
+  );
+  return {
+    namespace: source.metadata.namespace ?? "",
+    serviceName: source.metadata.name ?? "",
+    manager,
+    labels,
+    ownerReference: { apiVersion: "v1", kind, name: source.metadata.name ?? "", uid: source.metadata.uid ?? "", controller: true, blockOwnerDeletion: true },
+  };
+}
+
 function sliceName(owner: SliceOwner, group: SliceGroup, index: number): string {
   const hash = createHash("sha256")
     .update(canonicalJson([owner.manager, group.addressType, group.ports, index]))
