@@ -28,7 +28,7 @@ import type { Controller } from "../controllers/controller.js";
 import { composeControllers } from "./controllers.js";
 import { customResourceDefinitionController } from "../controllers/crd/crd-controller.js";
 import { registerPlugins } from "./admission.js";
-import { registryWebhookAdmission } from "./webhooks.js";
+import { policyKindResolver, registryWebhookAdmission } from "./webhooks.js";
 import { applyEncryption } from "./encryption.js";
 import { configureAudit } from "./audit.js";
 import { createResourceHandler } from "../endpoints/resource-handler.js";
@@ -371,6 +371,7 @@ export function composeApiServer(options: ComposeOptions): ApiServer {
       typeCheckingController({
         client,
         group: apiGroup(profile, "admissionregistration"),
+        resolveKind: policyKindResolver(registry),
         onError: (error) => logger.error("validatingadmissionpolicy status", errorFields(error)),
       }),
       storageProtectionController({ client, keyDomain: profile.keyDomain, onError: (error) => logger.error("storage protection", errorFields(error)) }),

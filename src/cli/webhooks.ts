@@ -3,6 +3,7 @@ import { apiGroup, metaGroup, type Profile } from "../api/profile.js";
 import type { ApiObject } from "../api/object.js";
 import type { Registry, ResourceDefinition } from "../registry/index.js";
 import type { Registry as MetricsRegistry } from "prom-client";
+import type { KindResolver } from "../controllers/admission-policy-status/field-check.js";
 
 function storageId(definition: ResourceDefinition): string {
   const stored = definition.storedAs ?? definition;
@@ -70,4 +71,22 @@ export function registryWebhookAdmission(registry: Registry, profile: Profile, m
     equivalents: equivalentResources(registry),
     metrics,
   });
+}
+
+/**
+ * The served kinds for the policy type checker: a resource's kind and the fields its schema does
+ * not declare. Undefined for resources not served or without a schema.
+ */
+export function policyKindResolver(registry: Registry): KindResolver {
+  return (group, version, resource) => {
+    const definition = registry.find(group, version, resource)?.definition;
+    const schema = definition?.schema;
+    if (definition === undefined || schema === undefined) return undefined;
+    return {
+      group,
+      version,
+      kind: definition.kind,
+      unknownFields: (sample) => schema.unknownFields({ metadata: {}, ...sample }, { prune: false }),
+    };
+  };
 }

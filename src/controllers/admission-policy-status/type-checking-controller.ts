@@ -4,12 +4,15 @@ import { ApiError } from "../../api/errors.js";
 import { type ApiObject, isPlainObject } from "../../api/object.js";
 import type { Controller } from "../controller.js";
 import { runReconcileLoop, Wake } from "../reconcile-loop.js";
+import { fieldWarning, type KindResolver, matchedKinds } from "./field-check.js";
 
 export interface TypeCheckingControllerOptions {
   readonly client: ApiClient;
   /** The admissionregistration API group. */
   readonly group: string;
   readonly onError?: (error: unknown) => void;
+  /** The served kinds' schemas, for field checks of `object`/`oldObject` (none: only kind-independent checks). */
+  readonly resolveKind?: KindResolver;
 }
 
 interface ExpressionWarning {
@@ -24,16 +27,23 @@ function entries(spec: Record<string, unknown>, field: string): Record<string, u
 
 /**
  * The type-checking warnings of a policy: every expression that does not compile in the policy
- * environment, or whose type is wrong (conditions and validations must be bool). Expressions see
- * `object` as `dyn`, so only errors independent of the matched kinds' schemas are found.
+ * environment or whose type is wrong (conditions and validations must be bool; such policies are
+ * rejected at create, but may be stored from before), then, with `resolveKind`, every field
+ * selection on `object`/`oldObject` a matched kind's schema does not declare (field-check.ts).
  */
-export function typeCheckPolicy(policy: ApiObject): ExpressionWarning[] {
+export function typeCheckPolicy(policy: ApiObject, resolveKind?: KindResolver): ExpressionWarning[] {
   const spec = isPlainObject(policy["spec"]) ? policy["spec"] : {};
+  const kinds = resolveKind === undefined ? [] : matchedKinds(spec, resolveKind);
   const warnings: ExpressionWarning[] = [];
   const check = (fieldRef: string, expression: unknown, condition: boolean): void => {
     if (typeof expression !== "string" || expression === "") return;
     const result = condition ? compileCondition(expression, POLICY_VARIABLES) : compile(expression, POLICY_VARIABLES);
-    if (result.kind === "error") warnings.push({ fieldRef, warning: result.message });
+    if (result.kind === "error") {
+      warnings.push({ fieldRef, warning: result.message });
+      return;
+    }
+    const warning = fieldWarning(expression, kinds);
+    if (warning !== undefined) warnings.push({ fieldRef, warning });
   };
   for (const [index, item] of entries(spec, "matchConditions").entries()) check(`spec.matchConditions[${index}].expression`, item["expression"], true);
   for (const [index, item] of entries(spec, "variables").entries()) check(`spec.variables[${index}].expression`, item["expression"], false);
@@ -61,7 +71,7 @@ export function typeCheckingController(options: TypeCheckingControllerOptions): 
       const status = isPlainObject(policy["status"]) ? policy["status"] : {};
       const generation = policy.metadata.generation ?? 0;
       if (status["observedGeneration"] === generation && status["typeChecking"] !== undefined) continue;
-      const warnings = typeCheckPolicy(policy);
+      const warnings = typeCheckPolicy(policy, options.resolveKind);
       // A clean policy is left alone (kube writes `typeChecking: {}`): a write here would race every client's update of a new policy.
       if (warnings.length === 0 && status["typeChecking"] === undefined) continue;
       const typeChecking = warnings.length === 0 ? {} : { expressionWarnings: warnings };

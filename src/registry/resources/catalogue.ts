@@ -313,25 +313,29 @@ export function catalogueResources(profile: Profile): ResourceDefinition[] {
         stored(admission, "v1", "validatingwebhookconfigurations"),
       ),
     }),
-    // CEL admission policies (v1, GA in 1.30; kube serves v1beta1/v1alpha1 only when enabled by --runtime-config)
-    defineResource({
-      group: admission,
-      version: "v1",
-      kind: "ValidatingAdmissionPolicy",
-      plural: "validatingadmissionpolicies",
-      scope: "Cluster",
-      categories: ["api-extensions"],
-      subresources: ["status"],
-      hasGeneration: true,
-    }),
-    defineResource({
-      group: admission,
-      version: "v1",
-      kind: "ValidatingAdmissionPolicyBinding",
-      plural: "validatingadmissionpolicybindings",
-      scope: "Cluster",
-      categories: ["api-extensions"],
-    }),
+    // CEL admission policies: v1 (GA in 1.30) stores; kube serves v1beta1 and v1alpha1 (same fields)
+    // only when --runtime-config turns them on.
+    ...(["v1", "v1beta1", "v1alpha1"] as const).flatMap((version) =>
+      (
+        [
+          ["ValidatingAdmissionPolicy", "validatingadmissionpolicies"],
+          ["ValidatingAdmissionPolicyBinding", "validatingadmissionpolicybindings"],
+        ] as const
+      ).map(([kind, plural]) =>
+        defineResource({
+          group: admission,
+          version,
+          kind,
+          plural,
+          scope: "Cluster",
+          categories: ["api-extensions"],
+          ...(kind === "ValidatingAdmissionPolicy" ? { subresources: ["status"], hasGeneration: true } : {}),
+          ...(version === "v1" ? {} : { defaultOff: true, storedAs: sameShape({ group: admission, version, kind }, stored(admission, "v1", plural)) }),
+          // v1beta1 is deprecated from 1.31 (kube's lifecycle tags); v1alpha1 left kube in 1.33 without a warning.
+          ...(version === "v1beta1" ? { deprecation: { since: "1.31", removedIn: "1.34", replacement: `${admission}/v1` } } : {}),
+        }),
+      ),
+    ),
     // API extensions: stored and validated; serving custom resources is a later issue
     defineResource({
       group: apiextensions,

@@ -46,3 +46,38 @@ export const ADMISSIONREGISTRATION_V1: ProtoMessages = {
   "admissionregistration.v1.Validation": "expression=1 message=2 reason=3 messageExpression=4",
   "admissionregistration.v1.Variable": "name=1 expression=2",
 };
+
+/** The policy messages (all but the webhook configurations' and the rules kube shares from v1). */
+const POLICY_MESSAGES = new Set([
+  "AuditAnnotation",
+  "ExpressionWarning",
+  "MatchResources",
+  "NamedRuleWithOperations",
+  "ParamKind",
+  "ParamRef",
+  "TypeChecking",
+  "ValidatingAdmissionPolicy",
+  "ValidatingAdmissionPolicyBinding",
+  "ValidatingAdmissionPolicyBindingSpec",
+  "ValidatingAdmissionPolicySpec",
+  "ValidatingAdmissionPolicyStatus",
+  "Validation",
+  "Variable",
+]);
+
+/**
+ * ValidatingAdmissionPolicy and its binding at v1beta1 or v1alpha1: v1's messages and wire numbers
+ * under the version's package (kube's generated.proto); `RuleWithOperations` stays v1's.
+ * `MatchCondition` is added for v1alpha1 (v1beta1 declares it with its webhooks).
+ */
+export function admissionPolicyMessages(version: "v1beta1" | "v1alpha1"): ProtoMessages {
+  const renamed = (fields: string): string =>
+    fields.replace(/:admissionregistration\.v1\.(\w+)/g, (whole, name: string) =>
+      POLICY_MESSAGES.has(name) || name === "MatchCondition" ? `:admissionregistration.${version}.${name}` : whole,
+    );
+  const entries = Object.entries(ADMISSIONREGISTRATION_V1)
+    .filter(([id]) => POLICY_MESSAGES.has(id.slice("admissionregistration.v1.".length)))
+    .map(([id, fields]) => [id.replace("admissionregistration.v1.", `admissionregistration.${version}.`), renamed(fields)]);
+  if (version === "v1alpha1") entries.push(["admissionregistration.v1alpha1.MatchCondition", "name=1 expression=2"]);
+  return Object.fromEntries(entries);
+}

@@ -1,5 +1,5 @@
 import { parseMessages, type ParsedMessages, type ProtoMessages } from "../messages.js";
-import { ADMISSIONREGISTRATION_V1 } from "./admissionregistration-v1.js";
+import { ADMISSIONREGISTRATION_V1, admissionPolicyMessages } from "./admissionregistration-v1.js";
 import { ADMISSIONREGISTRATION_V1BETA1 } from "./admissionregistration-v1beta1.js";
 import { APIEXTENSIONS_V1 } from "./apiextensions-v1.js";
 import { APPS_V1 } from "./apps-v1.js";
@@ -32,7 +32,8 @@ import { STORAGE_V1 } from "./storage-v1.js";
 /** Every data file of this folder, one per package version. */
 export const PROTO_MESSAGE_FILES: readonly ProtoMessages[] = [
   ADMISSIONREGISTRATION_V1,
-  ADMISSIONREGISTRATION_V1BETA1,
+  { ...ADMISSIONREGISTRATION_V1BETA1, ...admissionPolicyMessages("v1beta1") },
+  admissionPolicyMessages("v1alpha1"),
   APIEXTENSIONS_V1,
   APPS_V1,
   AUTHENTICATION_V1,

@@ -3,10 +3,14 @@ import type { KindDeclaration } from "./kind-declaration.js";
 import { resource } from "./meta.js";
 
 /**
- * admissionregistration.<apiDomain> v1: ValidatingAdmissionPolicy and its binding (CEL policies,
- * GA in kube 1.30). v1beta1 and v1alpha1 are off by default in kube 1.30 and are not served here.
- * Defaults as kube's: failurePolicy Fail, matchPolicy Equivalent, empty selectors, rule scope `*`.
+ * admissionregistration.<apiDomain> v1, v1beta1 and v1alpha1: ValidatingAdmissionPolicy and its
+ * binding (CEL policies, GA in kube 1.30). The three versions have the same fields and defaults in
+ * kube 1.30–1.33 (failurePolicy Fail, matchPolicy Equivalent, empty selectors, rule scope `*`); v1
+ * is served by default, the others only when `--runtime-config` turns them on, as kube does.
  */
+
+/** The versions a policy is declared at (v1 stores the objects). */
+export const ADMISSION_POLICY_VERSIONS = ["v1", "v1beta1", "v1alpha1"] as const;
 
 const NAMED_RULE = obj({
   apiGroups: strings(),
@@ -17,23 +21,25 @@ const NAMED_RULE = obj({
   scope: withDefault(enumOf(["*", "Cluster", "Namespaced"]), "*"),
 });
 
-const MATCH_RESOURCES = obj({
-  excludeResourceRules: atomic(ref("admissionregistration.v1.NamedRuleWithOperations")),
-  matchPolicy: withDefault(enumOf(["Equivalent", "Exact"]), "Equivalent"),
-  namespaceSelector: withDefault(labelSelector(), {}),
-  objectSelector: withDefault(labelSelector(), {}),
-  resourceRules: atomic(ref("admissionregistration.v1.NamedRuleWithOperations")),
-});
+const matchResources = (version: string): SchemaNode =>
+  obj({
+    excludeResourceRules: atomic(ref(`admissionregistration.${version}.NamedRuleWithOperations`)),
+    matchPolicy: withDefault(enumOf(["Equivalent", "Exact"]), "Equivalent"),
+    namespaceSelector: withDefault(labelSelector(), {}),
+    objectSelector: withDefault(labelSelector(), {}),
+    resourceRules: atomic(ref(`admissionregistration.${version}.NamedRuleWithOperations`)),
+  });
 
-const POLICY_SPEC = obj({
-  auditAnnotations: atomic(obj({ key: req(str()), valueExpression: req(str()) })),
-  failurePolicy: withDefault(enumOf(["Fail", "Ignore"]), "Fail"),
-  matchConditions: listMap(obj({ expression: req(str()), name: req(str()) }), ["name"], { patch: true }),
-  matchConstraints: ref("admissionregistration.v1.MatchResources"),
-  paramKind: obj({ apiVersion: str(), kind: str() }),
-  validations: atomic(obj({ expression: req(str()), message: str(), messageExpression: str(), reason: str() })),
-  variables: atomic(obj({ expression: req(str()), name: req(str()) })),
-});
+const policySpec = (version: string): SchemaNode =>
+  obj({
+    auditAnnotations: atomic(obj({ key: req(str()), valueExpression: req(str()) })),
+    failurePolicy: withDefault(enumOf(["Fail", "Ignore"]), "Fail"),
+    matchConditions: listMap(obj({ expression: req(str()), name: req(str()) }), ["name"], { patch: true }),
+    matchConstraints: ref(`admissionregistration.${version}.MatchResources`),
+    paramKind: obj({ apiVersion: str(), kind: str() }),
+    validations: atomic(obj({ expression: req(str()), message: str(), messageExpression: str(), reason: str() })),
+    variables: atomic(obj({ expression: req(str()), name: req(str()) })),
+  });
 
 const POLICY_STATUS = obj({
   conditions: listMap(ref("meta.v1.Condition"), ["type"]),
@@ -41,35 +47,37 @@ const POLICY_STATUS = obj({
   typeChecking: obj({ expressionWarnings: atomic(obj({ fieldRef: req(str()), warning: req(str()) })) }),
 });
 
-const BINDING_SPEC = obj({
-  matchResources: ref("admissionregistration.v1.MatchResources"),
-  paramRef: obj({ name: str(), namespace: str(), parameterNotFoundAction: enumOf(["Allow", "Deny"]), selector: labelSelector() }),
-  policyName: str(),
-  validationActions: { ...strings(), listType: "set", items: enumOf(["Audit", "Deny", "Warn"]) },
-});
+const bindingSpec = (version: string): SchemaNode =>
+  obj({
+    matchResources: ref(`admissionregistration.${version}.MatchResources`),
+    paramRef: obj({ name: str(), namespace: str(), parameterNotFoundAction: enumOf(["Allow", "Deny"]), selector: labelSelector() }),
+    policyName: str(),
+    validationActions: { ...strings(), listType: "set", items: enumOf(["Audit", "Deny", "Warn"]) },
+  });
 
-export const ADMISSION_POLICY_DEFINITIONS: Readonly<Record<string, SchemaNode>> = {
-  "admissionregistration.v1.NamedRuleWithOperations": NAMED_RULE,
-  "admissionregistration.v1.MatchResources": MATCH_RESOURCES,
-  "admissionregistration.v1.ValidatingAdmissionPolicy": resource(
-    "ValidatingAdmissionPolicy accepts or rejects objects with CEL expressions, without changing them.",
-    {
-      spec: POLICY_SPEC,
-      status: POLICY_STATUS,
-    },
-  ),
-  "admissionregistration.v1.ValidatingAdmissionPolicyBinding": resource(
-    "ValidatingAdmissionPolicyBinding applies a ValidatingAdmissionPolicy to resources, with parameters.",
-    {
-      spec: BINDING_SPEC,
-    },
-  ),
-};
+function definitionsAt(version: string): Record<string, SchemaNode> {
+  return {
+    [`admissionregistration.${version}.NamedRuleWithOperations`]: NAMED_RULE,
+    [`admissionregistration.${version}.MatchResources`]: matchResources(version),
+    [`admissionregistration.${version}.ValidatingAdmissionPolicy`]: resource(
+      "ValidatingAdmissionPolicy accepts or rejects objects with CEL expressions, without changing them.",
+      { spec: policySpec(version), status: POLICY_STATUS },
+    ),
+    [`admissionregistration.${version}.ValidatingAdmissionPolicyBinding`]: resource(
+      "ValidatingAdmissionPolicyBinding applies a ValidatingAdmissionPolicy to resources, with parameters.",
+      { spec: bindingSpec(version) },
+    ),
+  };
+}
 
-export const ADMISSION_POLICY_KINDS: readonly KindDeclaration[] = ["ValidatingAdmissionPolicy", "ValidatingAdmissionPolicyBinding"].map((kind) => ({
-  group: "admissionregistration",
-  domain: true,
-  version: "v1",
-  kind,
-  id: `admissionregistration.v1.${kind}`,
-}));
+export const ADMISSION_POLICY_DEFINITIONS: Readonly<Record<string, SchemaNode>> = Object.assign({}, ...ADMISSION_POLICY_VERSIONS.map(definitionsAt));
+
+export const ADMISSION_POLICY_KINDS: readonly KindDeclaration[] = ADMISSION_POLICY_VERSIONS.flatMap((version) =>
+  ["ValidatingAdmissionPolicy", "ValidatingAdmissionPolicyBinding"].map((kind) => ({
+    group: "admissionregistration",
+    domain: true,
+    version,
+    kind,
+    id: `admissionregistration.${version}.${kind}`,
+  })),
+);

@@ -2,6 +2,7 @@ import type { FieldError } from "../../errors.js";
 import { isPlainObject, type ApiObject } from "../../object.js";
 import { validateName } from "../../validation.js";
 import { childPath, duplicate, forbidden, indexPath, invalidValue, notSupported, required } from "../field-path.js";
+import { webhookExpressionErrors } from "./admission-expressions.js";
 import { listAt, recordAt, stringAt } from "./values.js";
 
 /**
@@ -9,7 +10,8 @@ import { listAt, recordAt, stringAt } from "./values.js";
  * segments and unique in v1; `clientConfig` has exactly one of `url` (https, a host, no user
  * info, query or fragment) and `service` (path starting with '/', port 1–65535);
  * `timeoutSeconds` 1–30; v1 requires `sideEffects` None or NoneOnDryRun and
- * `admissionReviewVersions` with at least one version the server speaks.
+ * `admissionReviewVersions` with at least one version the server speaks; `matchConditions` have
+ * unique names and compile to bool (admission-expressions.ts).
  *
  * v1beta1 allowed more (sideEffects Some/Unknown, any review versions, repeated names), and the
  * objects it created are stored as v1. As kube does, a v1 update only enforces a rule the stored
@@ -74,7 +76,7 @@ function clientConfigErrors(config: Record<string, unknown> | undefined, path: s
   return errors;
 }
 
-function webhookErrors(webhook: Record<string, unknown>, path: string, v1: V1Rules | undefined): FieldError[] {
+function webhookErrors(webhook: Record<string, unknown>, path: string, v1: V1Rules | undefined, old: ApiObject | undefined): FieldError[] {
   const errors: FieldError[] = [];
   const name = stringAt(webhook, "name") ?? "";
   if (name !== "") {
@@ -100,13 +102,7 @@ function webhookErrors(webhook: Record<string, unknown>, path: string, v1: V1Rul
   if (v1?.noSideEffects === true && sideEffects !== undefined && !NO_SIDE_EFFECTS.includes(sideEffects))
     errors.push(notSupported(childPath(path, "sideEffects"), sideEffects, NO_SIDE_EFFECTS));
   errors.push(...clientConfigErrors(recordAt(webhook, "clientConfig"), childPath(path, "clientConfig")));
-  const names = new Set<string>();
-  listAt(webhook, "matchConditions").forEach((condition, index) => {
-    const conditionName = stringAt(condition, "name") ?? "";
-    if (conditionName === "") return;
-    if (names.has(conditionName)) errors.push(duplicate(childPath(indexPath(childPath(path, "matchConditions"), index), "name"), conditionName));
-    names.add(conditionName);
-  });
+  errors.push(...webhookExpressionErrors(webhook, path, old));
   listAt(webhook, "rules").forEach((rule, index) => {
     const operations = listAt(rule, "operations");
     if (operations.includes("*") && operations.length > 1)
@@ -135,7 +131,7 @@ export function webhookConfigurationValidator(version: "v1" | "v1beta1"): (objec
     listAt(object, "webhooks").forEach((webhook, index) => {
       if (!isPlainObject(webhook)) return;
       const path = indexPath("webhooks", index);
-      errors.push(...webhookErrors(webhook, path, v1));
+      errors.push(...webhookErrors(webhook, path, v1, old));
       const name = stringAt(webhook, "name") ?? "";
       if (v1?.uniqueNames === true && name !== "") {
         if (names.has(name)) errors.push(duplicate(childPath(path, "name"), name));

@@ -3,6 +3,7 @@ import type { ApiObject } from "../../object.js";
 import type { DefinitionDefaulter } from "../defaults.js";
 import type { DefinitionValidator } from "../validate.js";
 import { webhookConfigurationValidator } from "./admission.js";
+import { validateAdmissionPolicy, validateAdmissionPolicyBinding } from "./admission-expressions.js";
 import { validateCertificateSigningRequest } from "./certificates.js";
 import { validateEventsV1 } from "./events.js";
 import { EXTENSION_DEFAULTERS, EXTENSION_KIND_VALIDATORS } from "./extensions.js";
@@ -39,5 +40,9 @@ export const BUILTIN_RULES: SchemaRules = {
     ["admissionregistration.v1.ValidatingWebhookConfiguration", webhookConfigurationValidator("v1")],
     ["admissionregistration.v1beta1.MutatingWebhookConfiguration", webhookConfigurationValidator("v1beta1")],
     ["admissionregistration.v1beta1.ValidatingWebhookConfiguration", webhookConfigurationValidator("v1beta1")],
+    ...["v1", "v1beta1", "v1alpha1"].flatMap((version): [string, KindValidator][] => [
+      [`admissionregistration.${version}.ValidatingAdmissionPolicy`, validateAdmissionPolicy],
+      [`admissionregistration.${version}.ValidatingAdmissionPolicyBinding`, validateAdmissionPolicyBinding],
+    ]),
   ]),
 };
