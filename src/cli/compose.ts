@@ -255,7 +255,7 @@ export function composeApiServer(options: ComposeOptions): ApiServer {
   const client = registryClient(registry, metaGroup(profile));
   const ledger = new QuotaLedger();
   const metrics = options.metrics ?? createMetrics({ processMetrics: false });
-  const webhooks = registryWebhookAdmission(registry, profile, metrics.registry);
+  const webhooks = registryWebhookAdmission(registry, profile, metrics.registry, authorization.authorizer);
   registerPlugins({
     chain: admission,
     admission: config.admission,

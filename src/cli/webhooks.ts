@@ -3,6 +3,7 @@ import { apiGroup, metaGroup, type Profile } from "../api/profile.js";
 import type { ApiObject } from "../api/object.js";
 import type { Registry, ResourceDefinition } from "../registry/index.js";
 import type { Registry as MetricsRegistry } from "prom-client";
+import type { Authorizer } from "../authz/authorizer.js";
 import type { KindResolver } from "../controllers/admission-policy-status/field-check.js";
 
 function storageId(definition: ResourceDefinition): string {
@@ -52,7 +53,12 @@ export function equivalentResources(registry: Registry): (group: string, version
  * (storage version v1), namespaces, services and endpoints peeked at in it. Undefined when the
  * webhook configuration resources are not served (turned off by --runtime-config).
  */
-export function registryWebhookAdmission(registry: Registry, profile: Profile, metrics: MetricsRegistry): WebhookAdmission | undefined {
+export function registryWebhookAdmission(
+  registry: Registry,
+  profile: Profile,
+  metrics: MetricsRegistry,
+  authorizer?: Authorizer,
+): WebhookAdmission | undefined {
   const group = apiGroup(profile, "admissionregistration");
   if (
     registry.find(group, "v1", "mutatingwebhookconfigurations") === undefined ||
@@ -70,6 +76,7 @@ export function registryWebhookAdmission(registry: Registry, profile: Profile, m
     readCore: (plural, namespace, name) => registry.peek("", "v1", plural, namespace, name),
     equivalents: equivalentResources(registry),
     metrics,
+    ...(authorizer === undefined ? {} : { authorizer }),
   });
 }
 

@@ -3,6 +3,8 @@ import { ApiError, badRequest, internalError, type StatusReason } from "../../ap
 import type { ApiObject } from "../../api/object.js";
 import { admissionActivation, compileCondition, evaluateCondition, type Program } from "../../api/cel/index.js";
 import { selectorMatches } from "../../api/schema/rules/values.js";
+import type { Authorizer } from "../../authz/authorizer.js";
+import { celAuthorizationCheck } from "../cel-authorizer.js";
 import type { AdmissionAttributes } from "../interface.js";
 import { WebhookCallError, type HookClients } from "./client.js";
 import type { Hook } from "./hook.js";
@@ -24,6 +26,8 @@ export interface DispatchContext {
   readonly namespaceObject: (name: string) => ApiObject | undefined;
   readonly equivalents: EquivalentResources;
   readonly newUid?: () => string;
+  /** Answers matchConditions' `authorizer` checks; without one they answer no opinion. */
+  readonly authorizer?: Authorizer;
 }
 
 /** One hook a request matched, and the version of the request it is called with. */
@@ -143,7 +147,7 @@ function programsOf(hook: Hook): readonly { readonly name: string; readonly prog
  * kube's matchConditions (CEL, over `object`, `oldObject`, `request`, `namespaceObject`,
  * `authorizer`): false when any condition is false (the hook is not called); a condition that
  * fails to compile or evaluate, with none false, is a WebhookCallError (failurePolicy decides).
- * `authorizer` has no authorizer behind it yet: its checks answer no opinion.
+ * `authorizer` asks the server's authorizer about the requesting user (no opinion without one).
  */
 export async function conditionsMatch(
   invocation: Invocation,
@@ -166,6 +170,7 @@ export async function conditionsMatch(
     oldObject: objects.oldObject ?? null,
     request,
     namespaceObject: attributes.namespace === "" ? null : (context.namespaceObject(attributes.namespace) ?? null),
+    ...(context.authorizer === undefined ? {} : { authorize: celAuthorizationCheck(context.authorizer, attributes.user) }),
   });
   const errors: string[] = [];
   for (const { name, program } of programs) {

@@ -1,5 +1,6 @@
 import type { Registry as MetricsRegistry } from "prom-client";
 import type { ApiObject } from "../../api/object.js";
+import type { Authorizer } from "../../authz/authorizer.js";
 import type { ObjectFeed } from "../../authz/feed.js";
 import type { AdmissionPlugin } from "../interface.js";
 import { HookClients } from "./client.js";
@@ -31,6 +32,8 @@ export interface WebhookAdmissionOptions {
   readonly metrics?: MetricsRegistry;
   /** Request uids (tests). */
   readonly newUid?: () => string;
+  /** Answers matchConditions' `authorizer` checks (the server's authorizer); without one they answer no opinion. */
+  readonly authorizer?: Authorizer;
 }
 
 /** Both webhook plugins, sharing one client pool and metric; `close` drops pooled connections. */
@@ -58,6 +61,7 @@ export function webhookAdmission(options: WebhookAdmissionOptions): WebhookAdmis
     namespaceObject: (name) => options.readCore("namespaces", "", name),
     equivalents: options.equivalents,
     ...(options.newUid === undefined ? {} : { newUid: options.newUid }),
+    ...(options.authorizer === undefined ? {} : { authorizer: options.authorizer }),
   };
   return {
     mutating: mutatingWebhookPlugin(mutatingSource, context, options.annotationDomain),

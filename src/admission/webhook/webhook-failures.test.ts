@@ -194,4 +194,18 @@ describe("admission webhooks: failures, policies and clients", () => {
     assert.equal((await createConfigMap()).status, 201);
     assert.equal(hooks.count("/allow"), 1);
   });
+
+  it("matchConditions: the authorizer variable answers through the server's authorizer (the requester, a named service account)", async () => {
+    const conditioned = (name: string, expression: string) => hook(name, { url: `${hooks.url}/allow` }, { matchConditions: [{ name: "cond", expression }] });
+    await configure("validating", "authorized", [
+      // The admin may list secrets: called.
+      conditioned("requester.test.io", "authorizer.group('').resource('secrets').namespace('default').check('list').allowed()"),
+      // A service account without bindings may not: this one is skipped, its negation called.
+      conditioned("account.test.io", "authorizer.serviceAccount('default', 'nobody').group('').resource('secrets').check('list').allowed()"),
+      conditioned("not-account.test.io", "!authorizer.serviceAccount('default', 'nobody').group('').resource('secrets').check('list').allowed()"),
+      conditioned("path.test.io", "authorizer.path('/healthz').check('get').allowed()"),
+    ]);
+    assert.equal((await createConfigMap()).status, 201);
+    assert.equal(hooks.count("/allow"), 3);
+  });
 });

@@ -6,10 +6,11 @@
  * validationActions: Deny rejects (the first denial, after every policy ran), Warn adds a Warning
  * header, Audit an audit annotation. Policies and bindings come from the watch cache.
  */
-import type { AdmissionInputs, AuthorizationQuestion } from "../../../api/cel/index.js";
+import type { AdmissionInputs } from "../../../api/cel/index.js";
 import { ApiError, type StatusReason } from "../../../api/errors.js";
 import { type ApiObject, isPlainObject } from "../../../api/object.js";
 import { selectorMatches } from "../../../api/schema/rules/values.js";
+import { celAuthorizationCheck } from "../../cel-authorizer.js";
 import type { PluginContext } from "../../context.js";
 import type { AdmissionAttributes, AdmissionPlugin } from "../../interface.js";
 import { evaluatePolicy, type PolicyFailure } from "./evaluate.js";
@@ -78,33 +79,6 @@ export function validatingAdmissionPolicy(context: PluginContext): AdmissionPlug
     return { params: [] };
   };
 
-  const authorizeFor = (attributes: AdmissionAttributes) => async (question: AuthorizationQuestion) => {
-    const account = question.serviceAccount;
-    const user =
-      account !== undefined
-        ? {
-            name: `system:serviceaccount:${account.namespace}:${account.name}`,
-            groups: ["system:serviceaccounts", `system:serviceaccounts:${account.namespace}`, "system:authenticated"],
-          }
-        : attributes.user;
-    if (user === undefined) return { decision: "no-opinion" as const, reason: "", error: "no user" };
-    const decision = await context.authorizer.authorize(
-      user,
-      question.path !== undefined
-        ? { kind: "non-resource", verb: question.verb, path: question.path }
-        : {
-            kind: "resource",
-            verb: question.verb,
-            group: question.group ?? "",
-            namespace: question.namespace ?? "",
-            resource: question.resource ?? "",
-            subresource: question.subresource ?? "",
-            name: question.name ?? "",
-          },
-    );
-    return { decision: decision.kind, reason: decision.reason };
-  };
-
   return {
     name: "ValidatingAdmissionPolicy",
     handles: () => true,
@@ -123,7 +97,7 @@ export function validatingAdmissionPolicy(context: PluginContext): AdmissionPlug
         oldObject: attributes.oldObject ?? null,
         request: requestOf(attributes),
         namespaceObject: namespace.object ?? null,
-        authorize: authorizeFor(attributes),
+        authorize: celAuthorizationCheck(context.authorizer, attributes.user),
       };
       let denial: ApiError | undefined;
       const audits: object[] = [];
