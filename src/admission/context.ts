@@ -1,3 +1,4 @@
+import type { Registry as MetricsRegistry } from "prom-client";
 import type { ApiClient } from "../api/client.js";
 import type { AdmissionNames, Profile } from "../api/profile.js";
 import type { Authorizer } from "../authz/authorizer.js";
@@ -27,6 +28,8 @@ export interface PluginContext {
   readonly resourceOfKind: (apiVersion: string, kind: string) => { readonly group: string; readonly plural: string; readonly namespaced: boolean } | undefined;
   /** Milliseconds since the epoch (injected in tests). */
   readonly now: () => number;
+  /** The server's metric registry (ValidatingAdmissionPolicy counts its checks there); none: nothing is counted. */
+  readonly metrics?: MetricsRegistry;
   /** A live view of a served resource from the watch cache (ValidatingAdmissionPolicy reads its policies so). */
   readonly feed?: (group: string, version: string, plural: string) => ObjectFeed;
 }

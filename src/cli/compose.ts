@@ -267,6 +267,7 @@ export function composeApiServer(options: ComposeOptions): ApiServer {
       authorizer: authorization.authorizer,
       settings: config.admission,
       now: Date.now,
+      metrics: metrics.registry,
       feed: (group, version, plural) => registry.feed(group, version, plural),
       resourceOfKind: (apiVersion, kind) => {
         const store = registry.stores.find((candidate) => apiVersionOf(candidate.definition) === apiVersion && candidate.definition.kind === kind);

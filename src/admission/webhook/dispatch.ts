@@ -101,9 +101,10 @@ export function objectsFor(invocation: Invocation, attributes: AdmissionAttribut
 }
 
 /**
- * Calls one hook and returns its checked verdict. Match conditions (CEL) are not evaluated by
- * this server: a hook that has any is treated as if evaluating them failed, so its failurePolicy
- * decides (Fail rejects, Ignore skips the hook) rather than calling it for requests it excludes.
+ * Calls one hook and returns its checked verdict (match conditions were evaluated before, by
+ * `conditionsMatch`). Counts the call (request_total, admission_duration_seconds) with the HTTP
+ * code and whether it rejects the request; a failed call counts as rejected, as kube counts it
+ * before the failurePolicy is applied.
  */
 export async function callHook(
   invocation: Invocation,
@@ -125,8 +126,18 @@ export async function callHook(
     oldObject: objects.oldObject,
     metaGroup: context.metaGroup,
   });
-  const reply = await context.clients.post(hook, body);
-  return readVerdict(context.reviewGroup, version, uid, reply, hook.mutating);
+  const started = performance.now();
+  const type = hook.mutating ? "admit" : "validating";
+  try {
+    const reply = await context.clients.post(hook, body);
+    const verdict = readVerdict(context.reviewGroup, version, uid, reply, hook.mutating);
+    context.metrics.called(hook.name, attributes.operation, type, { code: 200, rejected: !verdict.allowed, seconds: (performance.now() - started) / 1000 });
+    return verdict;
+  } catch (error) {
+    const code = error instanceof WebhookCallError ? error.status : 0;
+    context.metrics.called(hook.name, attributes.operation, type, { code, rejected: true, seconds: (performance.now() - started) / 1000 });
+    throw error;
+  }
 }
 
 const compiled = new WeakMap<Hook, readonly { readonly name: string; readonly program: Program | string }[]>();
@@ -239,7 +250,10 @@ export function onCallFailure(
 ): void {
   const hook = invocation.hook;
   if (error instanceof WebhookCallError) {
-    if (hook.failurePolicy === "Ignore") return;
+    if (hook.failurePolicy === "Ignore") {
+      context.metrics.failedOpen(hook.name, type);
+      return;
+    }
     context.metrics.rejected(hook.name, attributes.operation, type, "calling_webhook_error", error.status);
     throw internalError(`failed calling webhook "${hook.name}": ${error.message}`, error);
   }

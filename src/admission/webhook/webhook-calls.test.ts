@@ -163,6 +163,12 @@ describe("admission webhooks: calls and answers", () => {
       metrics,
       /apiserver_admission_webhook_rejection_count\{name="deny.test.io",type="validating",operation="CREATE",error_type="no_error",rejection_code="403"\} 1/,
     );
+    // The call itself answered 200; the review rejected the request.
+    assert.match(metrics, /apiserver_admission_webhook_request_total\{name="deny.test.io",type="validating",operation="CREATE",code="200",rejected="true"\} 1/);
+    assert.match(
+      metrics,
+      /apiserver_admission_webhook_admission_duration_seconds_count\{name="deny.test.io",type="validating",operation="CREATE",rejected="true"\} 1/,
+    );
   });
 
   it("sends warnings as Warning headers", async () => {

@@ -103,6 +103,26 @@ describe("admission webhooks: failures, policies and clients", () => {
       metrics,
       /apiserver_admission_webhook_rejection_count\{name="failing.test.io",type="validating",operation="CREATE",error_type="calling_webhook_error",rejection_code="0"\} 1/,
     );
+    // Both calls are counted (no HTTP code, rejected before the failure policy), and the ignored one failed open.
+    assert.match(
+      metrics,
+      /apiserver_admission_webhook_request_total\{name="failing.test.io",type="validating",operation="CREATE",code="0",rejected="true"\} 1/,
+    );
+    assert.match(
+      metrics,
+      /apiserver_admission_webhook_request_total\{name="ignored.test.io",type="validating",operation="CREATE",code="0",rejected="true"\} 1/,
+    );
+    assert.match(metrics, /apiserver_admission_webhook_fail_open_count\{name="ignored.test.io",type="validating"\} 1/);
+    assert.doesNotMatch(metrics, /apiserver_admission_webhook_fail_open_count\{name="failing.test.io"/);
+    assert.match(
+      metrics,
+      /apiserver_admission_webhook_admission_duration_seconds_count\{name="failing.test.io",type="validating",operation="CREATE",rejected="true"\} 1/,
+    );
+    // The timeout is 1 s: the call's duration falls in the 2.5 s bucket, not the 0.5 s one.
+    assert.match(
+      metrics,
+      /apiserver_admission_webhook_admission_duration_seconds_bucket\{le="0.5",name="failing.test.io",type="validating",operation="CREATE",rejected="true"\} 0/,
+    );
   });
 
   it("connection refused", async () => {

@@ -13,6 +13,8 @@ export interface PolicyFailure {
   /** kube's Status reason: Forbidden (default), Invalid, Unauthorized, RequestEntityTooLarge. */
   readonly reason: string;
   readonly expressionIndex: number;
+  /** Set when the failure is an error, not a false validation (kube's check metric's error_type). */
+  readonly errorType?: "compile_error" | "invalid_error";
 }
 
 export interface PolicyOutcome {
@@ -41,7 +43,8 @@ export async function evaluatePolicy(entry: BoundPolicy, inputs: AdmissionInputs
   const fail = entry.policy["failurePolicy"] !== "Ignore";
   const outcome: PolicyOutcome = { failures: [], annotations: [] };
   const error = (message: string, expressionIndex = 0): PolicyOutcome => {
-    if (fail) outcome.failures.push({ message, reason: "Forbidden", expressionIndex });
+    const errorType = message.startsWith("compilation failed") ? "compile_error" : "invalid_error";
+    if (fail) outcome.failures.push({ message, reason: "Forbidden", expressionIndex, errorType });
     return outcome;
   };
   const base = { ...inputs, params };

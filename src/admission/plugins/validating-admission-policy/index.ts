@@ -15,6 +15,7 @@ import type { PluginContext } from "../../context.js";
 import type { AdmissionAttributes, AdmissionPlugin } from "../../interface.js";
 import { evaluatePolicy, type PolicyFailure } from "./evaluate.js";
 import { matchResourcesMatch } from "./match.js";
+import { policyMetrics } from "./metrics.js";
 import { type BoundPolicy, PolicySet } from "./policy-set.js";
 
 const CODES: Readonly<Record<string, [number, StatusReason]>> = {
@@ -79,6 +80,25 @@ export function validatingAdmissionPolicy(context: PluginContext): AdmissionPlug
     return { params: [] };
   };
 
+  const metrics = policyMetrics(context.metrics);
+  /** One check per binding: `allow` when nothing failed, else each of the binding's actions, with the first failure's error type. */
+  const observe = (entry: BoundPolicy, failures: readonly PolicyFailure[], actions: ReadonlySet<unknown>, seconds: number): void => {
+    const base = { policy: entry.policyName, binding: entry.bindingName };
+    const first = failures[0];
+    if (first === undefined) {
+      metrics.checked({ ...base, errorType: "no_error", enforcementAction: "allow" }, seconds);
+      return;
+    }
+    const errorType = first.errorType ?? "no_error";
+    for (const [action, label] of [
+      ["Deny", "deny"],
+      ["Warn", "warn"],
+      ["Audit", "audit"],
+    ] as const) {
+      if (actions.has(action)) metrics.checked({ ...base, errorType, enforcementAction: label }, seconds);
+    }
+  };
+
   return {
     name: "ValidatingAdmissionPolicy",
     handles: () => true,
@@ -102,12 +122,14 @@ export function validatingAdmissionPolicy(context: PluginContext): AdmissionPlug
       let denial: ApiError | undefined;
       const audits: object[] = [];
       for (const entry of matched) {
+        const started = performance.now();
         const actions = new Set(Array.isArray(entry.binding["validationActions"]) ? entry.binding["validationActions"] : []);
         const failures: PolicyFailure[] = [];
         const resolved = await paramsFor(entry, attributes);
         if ("deny" in resolved) failures.push({ message: resolved.deny, reason: "Forbidden", expressionIndex: 0 });
         else if ("error" in resolved) {
-          if (entry.policy["failurePolicy"] !== "Ignore") failures.push({ message: resolved.error, reason: "Forbidden", expressionIndex: 0 });
+          if (entry.policy["failurePolicy"] !== "Ignore")
+            failures.push({ message: resolved.error, reason: "Forbidden", expressionIndex: 0, errorType: "invalid_error" });
         } else {
           for (const params of resolved.params) {
             const outcome = await evaluatePolicy(entry, inputs, params);
@@ -136,6 +158,7 @@ export function validatingAdmissionPolicy(context: PluginContext): AdmissionPlug
             );
           }
         }
+        observe(entry, failures, actions, (performance.now() - started) / 1000);
       }
       if (audits.length > 0) attributes.annotate?.(failureAnnotation, JSON.stringify(audits));
       if (denial !== undefined) throw denial;

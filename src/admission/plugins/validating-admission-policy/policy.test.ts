@@ -117,6 +117,25 @@ describe("ValidatingAdmissionPolicy (in process)", () => {
     assert.match(String(warned.headers["warning"]), /Validation failed for ValidatingAdmissionPolicy 'cm-limits' with binding 'cm-limits-warn': too many keys/);
   });
 
+  it("counts checks in apiserver_validating_admission_policy_check_total/_duration_seconds by binding and action", async () => {
+    const metrics = (await server.call("GET", "/metrics")).text;
+    const count = (binding: string, action: string): number => {
+      const pattern = new RegExp(
+        `apiserver_validating_admission_policy_check_total\\{policy="cm-limits",policy_binding="${binding}",error_type="no_error",enforcement_action="${action}"\\} (\\d+)`,
+      );
+      return Number(pattern.exec(metrics)?.[1] ?? 0);
+    };
+    // Earlier tests: denials through cm-limits-deny, passes there, warnings (and audits) through cm-limits-warn.
+    assert.ok(count("cm-limits-deny", "deny") >= 2, metrics);
+    assert.ok(count("cm-limits-deny", "allow") >= 1);
+    assert.ok(count("cm-limits-warn", "warn") >= 1);
+    assert.equal(count("cm-limits-warn", "warn"), count("cm-limits-warn", "audit"));
+    assert.match(
+      metrics,
+      /apiserver_validating_admission_policy_check_duration_seconds_count\{policy="cm-limits",policy_binding="cm-limits-deny",error_type="no_error",enforcement_action="deny"\} \d+/,
+    );
+  });
+
   it("params: paramKind + paramRef by name; a missing parameter with parameterNotFoundAction Deny denies", async () => {
     await create(server, "/api/v1/namespaces", { apiVersion: "v1", kind: "Namespace", metadata: { name: "params" } });
     await create(server, "/api/v1/namespaces/params/configmaps", configMap("limits", { prefix: "ok-" }));
