@@ -77,6 +77,7 @@ export function registryWebhookAdmission(
     equivalents: equivalentResources(registry),
     metrics,
     ...(authorizer === undefined ? {} : { authorizer }),
+    applyDefaults: (resource, object) => registry.find(resource.group, resource.version, resource.resource)?.definition.schema?.applyDefaults(object),
   });
 }
 

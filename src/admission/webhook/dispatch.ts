@@ -28,6 +28,8 @@ export interface DispatchContext {
   readonly newUid?: () => string;
   /** Answers matchConditions' `authorizer` checks; without one they answer no opinion. */
   readonly authorizer?: Authorizer;
+  /** Applies the served version's defaults to an object a mutating hook patched (kube decodes it with defaulting). */
+  readonly applyDefaults?: (resource: VersionedResource, object: ApiObject) => void;
 }
 
 /** One hook a request matched, and the version of the request it is called with. */

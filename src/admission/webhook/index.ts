@@ -34,6 +34,8 @@ export interface WebhookAdmissionOptions {
   readonly newUid?: () => string;
   /** Answers matchConditions' `authorizer` checks (the server's authorizer); without one they answer no opinion. */
   readonly authorizer?: Authorizer;
+  /** Applies a served version's schema defaults (to objects mutating hooks patched); none: patched objects are kept as they come. */
+  readonly applyDefaults?: (resource: { readonly group: string; readonly version: string; readonly resource: string }, object: ApiObject) => void;
 }
 
 /** Both webhook plugins, sharing one client pool and metric; `close` drops pooled connections. */
@@ -62,6 +64,7 @@ export function webhookAdmission(options: WebhookAdmissionOptions): WebhookAdmis
     equivalents: options.equivalents,
     ...(options.newUid === undefined ? {} : { newUid: options.newUid }),
     ...(options.authorizer === undefined ? {} : { authorizer: options.authorizer }),
+    ...(options.applyDefaults === undefined ? {} : { applyDefaults: options.applyDefaults }),
   };
   return {
     mutating: mutatingWebhookPlugin(mutatingSource, context, options.annotationDomain),

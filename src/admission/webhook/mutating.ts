@@ -119,6 +119,8 @@ async function mutateOnce(invocation: Invocation, attributes: AdmissionAttribute
     context.metrics.rejected(hook.name, attributes.operation, "admit", "apiserver_internal_error", 0);
     throw internalError(`JSON patch from webhook "${hook.name}" removed the object's metadata`);
   }
+  // kube decodes the patched object with defaulting: fields a hook adds get their defaults (a new container's imagePullPolicy, …).
+  context.applyDefaults?.(invocation.resource, patched as ApiObject);
   const mutated = !isDeepStrictEqual(patched, objects.object);
   if (mutated) {
     const result = patched as ApiObject;

@@ -44,6 +44,10 @@ function answer(review: Review, path: string): WebhookAnswer {
       return { response: { allowed: true, patchType: "JSONPatch", patch: setLabel(review, "saw-b", String(labelsOf(review)["b"] !== undefined)) } };
     case "/label-b":
       return { response: { allowed: true, patchType: "JSONPatch", patch: setLabel(review, "b", "1") } };
+    case "/add-port":
+      return {
+        response: { allowed: true, patchType: "JSONPatch", patch: encodePatch([{ op: "add", path: "/spec/ports/-", value: { name: "extra", port: 81 } }]) },
+      };
     case "/hpa-min-3":
       return { response: { allowed: true, patchType: "JSONPatch", patch: encodePatch([{ op: "replace", path: "/spec/minReplicas", value: 3 }]) } };
     default:
@@ -186,6 +190,21 @@ describe("admission webhooks: calls and answers", () => {
     const created = await createConfigMap("labelled");
     assert.equal(created.status, 201, created.text);
     assert.equal((created.json["metadata"] as { labels: Record<string, string> }).labels["a"], "1");
+  });
+
+  it("applies the served version's defaults to what a mutating hook added", async () => {
+    await configure("mutating", "ports", [
+      hook("ports.test.io", "/add-port", { rules: [{ operations: ["CREATE"], apiGroups: [""], apiVersions: ["v1"], resources: ["services"] }] }),
+    ]);
+    const created = await api.call("POST", "/api/v1/namespaces/default/services", {
+      body: { apiVersion: "v1", kind: "Service", metadata: { name: "defaulted" }, spec: { ports: [{ name: "web", port: 80 }] } },
+    });
+    assert.equal(created.status, 201, created.text);
+    const ports = (created.json["spec"] as { ports: Record<string, unknown>[] }).ports;
+    assert.equal(ports.length, 2);
+    assert.equal(ports[1]?.["protocol"], "TCP");
+    assert.equal(ports[1]?.["targetPort"], 81);
+    await api.call("DELETE", "/api/v1/namespaces/default/services/defaulted");
   });
 
   it("reinvokes an IfNeeded hook once when a later hook changed the object", async () => {
