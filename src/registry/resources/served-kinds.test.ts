@@ -129,16 +129,18 @@ function minimalObjects(profile: Profile): Map<string, Json> {
       `${g("admissionregistration")}/v1beta1/ValidatingWebhookConfiguration`,
       { webhooks: [{ name: "old.validate.example.com", clientConfig: { service: { namespace: "default", name: "hook" } } }] },
     ],
-    [
-      `${g("admissionregistration")}/v1/ValidatingAdmissionPolicy`,
-      {
-        spec: {
-          matchConstraints: { resourceRules: [{ apiGroups: ["apps"], apiVersions: ["v1"], operations: ["CREATE"], resources: ["deployments"] }] },
-          validations: [{ expression: "object.spec.replicas <= 5" }],
+    ...["v1", "v1beta1", "v1alpha1"].flatMap((version): [string, Record<string, unknown>][] => [
+      [
+        `${g("admissionregistration")}/${version}/ValidatingAdmissionPolicy`,
+        {
+          spec: {
+            matchConstraints: { resourceRules: [{ apiGroups: ["apps"], apiVersions: ["v1"], operations: ["CREATE"], resources: ["deployments"] }] },
+            validations: [{ expression: "object.spec.replicas <= 5" }],
+          },
         },
-      },
-    ],
-    [`${g("admissionregistration")}/v1/ValidatingAdmissionPolicyBinding`, { spec: { policyName: "no-such-policy", validationActions: ["Deny"] } }],
+      ],
+      [`${g("admissionregistration")}/${version}/ValidatingAdmissionPolicyBinding`, { spec: { policyName: "no-such-policy", validationActions: ["Deny"] } }],
+    ]),
     ...["v1", "v1beta3"].flatMap((version): [string, Record<string, unknown>][] => [
       [`${g("flowcontrol.apiserver")}/${version}/FlowSchema`, { spec: { priorityLevelConfiguration: { name: "global-default" }, matchingPrecedence: 500 } }],
       [
