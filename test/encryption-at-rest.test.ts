@@ -91,14 +91,14 @@ describe("encryption at rest on SQLite, with kubectl", { timeout: 120_000 }, () 
   it("stores secrets as aescbc ciphertext and config maps through the KMS v2 plugin; the file holds neither in the clear", async () => {
     ok(await kubectl(["create", "secret", "generic", "db", `--from-literal=password=${PASSWORD}`]));
     ok(await kubectl(["create", "configmap", "settings", `--from-literal=token=${PASSWORD}`]));
-    const secret = sqliteValue(server.dataDir, "/core/secrets/default/db");
+    const secret = sqliteValue(server.dataDir, "/secrets/default/db");
     assert.ok(secret.startsWith("orch:enc:aescbc:v1:key1:"), secret.slice(0, 40));
-    const configMap = sqliteValue(server.dataDir, "/core/configmaps/default/settings");
+    const configMap = sqliteValue(server.dataDir, "/configmaps/default/settings");
     assert.ok(configMap.startsWith("orch:enc:kms:v2:loopback:"), configMap.slice(0, 40));
     const disk = storeBytes(server.dataDir);
     assert.ok(!disk.includes(PASSWORD_BASE64) && !disk.includes(PASSWORD), "no plain copy of the secret anywhere in the database or its WAL");
     // Other resources stay plain text.
-    assert.match(sqliteValue(server.dataDir, "/core/namespaces/default"), /^\{/);
+    assert.match(sqliteValue(server.dataDir, "/namespaces/default"), /^\{/);
     // Through the API, the data reads back.
     assert.equal(ok(await kubectl(["get", "secret", "db", "-o", "jsonpath={.data.password}"])), PASSWORD_BASE64);
     assert.equal(ok(await kubectl(["get", "configmap", "settings", "-o", "jsonpath={.data.token}"])), PASSWORD);
@@ -122,16 +122,16 @@ describe("encryption at rest on SQLite, with kubectl", { timeout: 120_000 }, () 
       async () => {
         const name = `probe-${probe++}`;
         ok(await kubectl(["create", "secret", "generic", name, "--from-literal=a=b"]));
-        return sqliteValue(server.dataDir, `/core/secrets/default/${name}`).startsWith("orch:enc:aesgcm:v1:key2:");
+        return sqliteValue(server.dataDir, `/secrets/default/${name}`).startsWith("orch:enc:aesgcm:v1:key2:");
       },
       { what: "the reloaded configuration to write with key2", timeoutMs: 20_000, intervalMs: 200 },
     );
     // The old secret is still under key1 until rewritten.
-    assert.ok(sqliteValue(server.dataDir, "/core/secrets/default/db").startsWith("orch:enc:aescbc:v1:key1:"));
+    assert.ok(sqliteValue(server.dataDir, "/secrets/default/db").startsWith("orch:enc:aescbc:v1:key1:"));
     const listPath = join(server.dataDir, "secrets.json");
     writeFileSync(listPath, ok(await kubectl(["get", "secrets", "-A", "-o", "json"])));
     ok(await kubectl(["replace", "-f", listPath]));
-    assert.ok(sqliteValue(server.dataDir, "/core/secrets/default/db").startsWith("orch:enc:aesgcm:v1:key2:"));
+    assert.ok(sqliteValue(server.dataDir, "/secrets/default/db").startsWith("orch:enc:aesgcm:v1:key2:"));
 
     // An invalid file is refused and the running configuration kept.
     writeFileSync(configPath, "kind: NotAnEncryptionConfiguration\n");
@@ -176,7 +176,7 @@ describe("encryption at rest on etcd", { timeout: 120_000 }, () => {
       body: { apiVersion: "v1", kind: "Secret", metadata: { name: "db" }, data: { password: PASSWORD_BASE64 } },
     });
     assert.equal(created.status, 201, created.body);
-    const stored = await raw.get("/registry/core/secrets/default/db");
+    const stored = await raw.get("/registry/secrets/default/db");
     assert.ok(stored.value.startsWith("orch:enc:aesgcm:v1:etcd-key:"), stored.value.slice(0, 40));
     assert.ok(!stored.value.includes(PASSWORD_BASE64));
     const read = await request(server.admin, "GET", "/api/v1/namespaces/default/secrets/db");

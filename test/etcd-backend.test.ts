@@ -4,6 +4,8 @@ import assert from "node:assert/strict";
 import { after, before, describe, it } from "node:test";
 import { type EtcdCluster, startEtcdCluster } from "../src/storage/etcd/etcd-member.js";
 import { EtcdStorage } from "../src/storage/etcd/etcd-storage.js";
+import { kubeStorageEncoding } from "../src/codec/protobuf/storage-values.js";
+import { ORCH_PROFILE } from "../src/api/profile.js";
 import { request } from "./helpers/http.js";
 import { type Kubectl, kubectlFor, type KubectlResult } from "./helpers/kubectl.js";
 import { startTestServer, type TestServer } from "./helpers/server.js";
@@ -30,7 +32,7 @@ describe("the server on etcd (--storage-backend etcd3) with kubectl 1.30", { tim
       requestTimeoutMs: 5_000,
     });
     kubectl = kubectlFor(server.server.kubeconfigPath, server.dataDir);
-    raw = await EtcdStorage.open({ endpoints: etcd.endpoints });
+    raw = await EtcdStorage.open({ endpoints: etcd.endpoints, values: kubeStorageEncoding(ORCH_PROFILE) });
   });
 
   after(async () => {
@@ -49,7 +51,7 @@ describe("the server on etcd (--storage-backend etcd3) with kubectl 1.30", { tim
       };
       assert.deepEqual(object.data, { a: "b" });
       // The object is in etcd under the prefix; its resourceVersion is etcd's mod revision.
-      const stored = await raw.get("/registry/core/configmaps/default/first");
+      const stored = await raw.get("/registry/configmaps/default/first");
       assert.equal(String(stored.modRevision), object.metadata.resourceVersion);
       assert.equal((JSON.parse(stored.value) as { data: Record<string, string> }).data.a, "b");
 
@@ -59,7 +61,7 @@ describe("the server on etcd (--storage-backend etcd3) with kubectl 1.30", { tim
       assert.match(listed, /configmap\/second/);
       await waitFor(() => watch.stdout().includes("configmap/second"), { what: "the watch to show configmap/second", timeoutMs: 15_000 });
       ok(await kubectl(["delete", "configmap", "first"]));
-      await assert.rejects(raw.get("/registry/core/configmaps/default/first"), /KeyNotFound/);
+      await assert.rejects(raw.get("/registry/configmaps/default/first"), /KeyNotFound/);
     } finally {
       await watch.stop();
     }

@@ -57,6 +57,7 @@ import type { AuditFilterOptions } from "../server/filters/audit.js";
 import { createNonResourceHandler } from "../server/routes.js";
 import type { Storage } from "../storage/index.js";
 import { EtcdStorage } from "../storage/etcd/etcd-storage.js";
+import { kubeStorageEncoding } from "../codec/protobuf/storage-values.js";
 import { MemoryStorage } from "../storage/memory/memory-storage.js";
 import { SqliteStorage } from "../storage/sqlite/sqlite-storage.js";
 import { errorFields, type Logger } from "../util/logger.js";
@@ -143,6 +144,7 @@ export function openStorage(config: Config): OpenedStorage {
         tls: { ca: read(config.etcdCaFile), cert: read(config.etcdCertFile), key: read(config.etcdKeyFile) },
         prefix: config.etcdPrefix,
         requestTimeoutMs: config.requestTimeoutMs,
+        values: kubeStorageEncoding(config.profile),
       });
       return {
         storage: etcd,

@@ -6,7 +6,8 @@ import {
   type EncryptionConfig,
   type RewriteReport,
 } from "../storage/encryption/index.js";
-import type { Storage } from "../storage/index.js";
+import { KeyLayout, type Storage } from "../storage/index.js";
+import { storedBuiltinResources } from "../registry/index.js";
 import type { HealthCheck } from "../server/health/health.js";
 import { watchFiles, type FileWatcher } from "../util/file-watcher.js";
 import { errorFields, type Logger } from "../util/logger.js";
@@ -34,9 +35,10 @@ export interface EncryptedStorage {
 export function applyEncryption(storage: Storage, config: Config, logger: Logger): EncryptedStorage {
   const path = config.encryptionProviderConfig;
   if (path === undefined) return { storage, healthChecks: [], rewrite: async () => ({ visited: 0, rewritten: 0 }), stop: () => {} };
+  const layout = new KeyLayout(storedBuiltinResources(config.profile));
   let current: EncryptionConfig;
   try {
-    current = loadEncryptionConfig(path, config.profile);
+    current = loadEncryptionConfig(path, config.profile, { layout });
   } catch (error) {
     if (error instanceof EncryptionConfigError) throw new StartupError(`--encryption-provider-config: ${error.message}`);
     throw error;
@@ -48,7 +50,7 @@ export function applyEncryption(storage: Storage, config: Config, logger: Logger
       [path],
       () => {
         try {
-          const next = loadEncryptionConfig(path, config.profile);
+          const next = loadEncryptionConfig(path, config.profile, { layout });
           const previous = current;
           current = next;
           encrypting.setConfig(next);

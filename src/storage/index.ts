@@ -17,3 +17,5 @@ export { StorageError, isStorageError, type StorageErrorCode } from "./errors.js
 export { MemoryStorage } from "./memory/memory-storage.js";
 export { SqliteStorage } from "./sqlite/sqlite-storage.js";
 export { startCompactor, type CompactorOptions } from "./compactor.js";
+export { KeyLayout, resourcePrefix, type GroupResource, type StoredResource } from "./key-layout.js";
+export { UTF8_VALUES, type ValueEncoding } from "./value-encoding.js";

@@ -92,8 +92,13 @@ export class Cacher {
   }
 
   private cacheFor(key: string): WatchCache | undefined {
-    // Keys are /<group>/<plural>/...: the cache prefix is the first two segments.
-    const second = key.indexOf("/", key.indexOf("/", 1) + 1);
+    // Keys are in kube's layout (storage/key-layout.ts): a resource's prefix is one segment
+    // (`/pods/`) or two (`/services/specs/`, `/<group>/<plural>/`), never both for one key.
+    const first = key.indexOf("/", 1);
+    if (first < 0) return undefined;
+    const one = this.caches.get(key.slice(0, first + 1));
+    if (one !== undefined) return one;
+    const second = key.indexOf("/", first + 1);
     return second < 0 ? undefined : this.caches.get(key.slice(0, second + 1));
   }
 

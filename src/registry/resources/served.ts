@@ -2,7 +2,7 @@ import type { Profile } from "../../api/profile.js";
 import type { ResourceDefinition } from "../definition.js";
 import { appsResources } from "./apps/index.js";
 import { withAuthenticationApis, type AuthenticationApis } from "./authentication/index.js";
-import { accessReviewResources, type AccessReviewer } from "./authorization/access-reviews.js";
+import { accessReviewResources, AccessReviewerSlot, type AccessReviewer } from "./authorization/access-reviews.js";
 import { catalogueResources } from "./catalogue.js";
 import { coreResources } from "./core/index.js";
 import { DEFAULT_SERVICE_NETWORK, type ServiceNetwork } from "./core/service-network.js";
@@ -27,4 +27,15 @@ export function builtinResources(profile: Profile, options: BuiltinResourceOptio
     ...accessReviewResources(profile, options.accessReviewer),
   ];
   return options.authenticationApis === undefined ? served : withAuthenticationApis(profile, served, options.authenticationApis);
+}
+
+/** Every built-in resource's storage group and plural (what kube's key layout reads keys back into). */
+export function storedBuiltinResources(profile: Profile): { readonly group: string; readonly plural: string }[] {
+  const seen = new Map<string, { readonly group: string; readonly plural: string }>();
+  for (const definition of builtinResources(profile, { accessReviewer: new AccessReviewerSlot() })) {
+    if (definition.virtual !== undefined) continue;
+    const { group, plural } = definition.storedAs ?? definition;
+    seen.set(`${group}/${plural}`, { group, plural });
+  }
+  return [...seen.values()];
 }

@@ -4,6 +4,7 @@ import { encryptionNames, type Profile } from "../../api/profile.js";
 import { parseDuration } from "../../util/duration.js";
 import { aesCbcTransformer, aesGcmTransformer, IDENTITY, secretboxTransformer } from "./ciphers.js";
 import { kmsV2Transformer, type KmsV2Transformer } from "./kms-v2.js";
+import type { KeyLayout } from "../key-layout.js";
 import type { TransformerChain, ValueTransformer } from "./transformer.js";
 
 /** A bad EncryptionConfiguration: the message names the field, as kube's validation does. */
@@ -18,9 +19,9 @@ interface ResourceRule {
 }
 
 /**
- * A loaded EncryptionConfiguration: the transformer chain of each storage key. Keys are
- * `/<group|core>/<plural>/…`; the first `resources[]` entry naming the key's resource applies,
- * and a resource no entry names is stored as plain text.
+ * A loaded EncryptionConfiguration: the transformer chain of each storage key. A key's resource
+ * is read back through the key layout (storage/key-layout.ts); the first `resources[]` entry
+ * naming it applies, and a resource no entry names (or a key of no resource) is stored as plain text.
  */
 export interface EncryptionConfig {
   /** The chain for a storage key, or undefined when its resource is stored as plain text. */
@@ -76,7 +77,12 @@ function parsePatterns(field: string, value: unknown): { group: string; resource
  * identity, aescbc, aesgcm, secretbox (keys: name + base64 secret, the first key writes) and
  * kms (apiVersion v2 only; a `unix://` endpoint). Throws EncryptionConfigError.
  */
-export function loadEncryptionConfig(path: string, profile: Profile, options: { readonly kmsStatusTtlMs?: number } = {}): EncryptionConfig {
+export function loadEncryptionConfig(
+  path: string,
+  profile: Profile,
+  options: { readonly kmsStatusTtlMs?: number; readonly layout: KeyLayout },
+): EncryptionConfig {
+  const layout = options.layout;
   const names = encryptionNames(profile);
   let document: unknown;
   try {
@@ -157,9 +163,9 @@ export function loadEncryptionConfig(path: string, profile: Profile, options: { 
   }
   return {
     chainFor(key) {
-      const [, groupSegment, resource] = key.split("/", 3);
-      if (groupSegment === undefined || resource === undefined) return undefined;
-      const group = groupSegment === "core" ? "" : groupSegment;
+      const owner = layout.resourceOf(key);
+      if (owner === undefined) return undefined;
+      const { group, resource } = owner;
       for (const rule of rules) {
         for (const pattern of rule.patterns) {
           const groupMatches = pattern.group === "*" || pattern.group === group;

@@ -6,6 +6,7 @@ import { join } from "node:path";
 import { after, describe, test } from "node:test";
 import { KUBERNETES_PROFILE, ORCH_PROFILE } from "../../api/profile.js";
 import { startKmsPlugin } from "../../testing/kms-plugin.js";
+import { KeyLayout } from "../key-layout.js";
 import { MemoryStorage } from "../memory/memory-storage.js";
 import { EncryptingStorage, EncryptionConfigError, loadEncryptionConfig, rewriteAll, type EncryptionConfig } from "./index.js";
 
@@ -16,6 +17,17 @@ const opened: EncryptionConfig[] = [];
 after(() => {
   for (const config of opened) config.close();
 });
+
+/** Keys in kube's layout: core secrets and configmaps, apps deployments and replicasets, an RBAC kind. */
+const LAYOUT = new KeyLayout([
+  { group: "", plural: "secrets" },
+  { group: "", plural: "configmaps" },
+  { group: "", plural: "services" },
+  { group: "", plural: "endpoints" },
+  { group: "apps", plural: "deployments" },
+  { group: "apps", plural: "replicasets" },
+  { group: "rbac.authorization.orch.io", plural: "roles" },
+]);
 
 const KEY_A = randomBytes(32).toString("base64");
 const KEY_B = randomBytes(32).toString("base64");
@@ -33,7 +45,7 @@ function config(providers: readonly string[], options: { resources?: string; kms
     path,
     `apiVersion: apiserver.config.${group}/v1\nkind: EncryptionConfiguration\nresources:\n  - resources: [${options.resources ?? "secrets"}]\n    providers:\n${providers.join("")}`,
   );
-  const loaded = loadEncryptionConfig(path, options.profile ?? ORCH_PROFILE, { kmsStatusTtlMs: options.kmsStatusTtlMs });
+  const loaded = loadEncryptionConfig(path, options.profile ?? ORCH_PROFILE, { kmsStatusTtlMs: options.kmsStatusTtlMs, layout: LAYOUT });
   opened.push(loaded);
   return loaded;
 }
@@ -55,13 +67,13 @@ describe("EncryptingStorage", () => {
     test(`${type} (${keyBytes}-byte key) stores ciphertext under its prefix and reads the plain text back`, async () => {
       const inner = new MemoryStorage();
       const storage = new EncryptingStorage(inner, config([provider(type, [["k1", randomBytes(keyBytes).toString("base64")]])]));
-      await storage.create("/core/secrets/default/s", SECRET);
-      const raw = await rawValue(inner, "/core/secrets/default/s");
+      await storage.create("/secrets/default/s", SECRET);
+      const raw = await rawValue(inner, "/secrets/default/s");
       assert.ok(raw.startsWith(`orch:enc:${type}:v1:k1:`), raw.slice(0, 40));
       assert.ok(!raw.includes("aHVudGVyMg=="), "the secret's data is not in the stored bytes");
-      assert.equal((await storage.get("/core/secrets/default/s")).value, SECRET);
+      assert.equal((await storage.get("/secrets/default/s")).value, SECRET);
       assert.deepEqual(
-        (await storage.list("/core/secrets/")).items.map((item) => item.value),
+        (await storage.list("/secrets/")).items.map((item) => item.value),
         [SECRET],
       );
     });
@@ -70,19 +82,23 @@ describe("EncryptingStorage", () => {
   test("resources the configuration does not name are stored as plain text", async () => {
     const inner = new MemoryStorage();
     const storage = new EncryptingStorage(inner, config([provider("aesgcm", [["k1", KEY_A]])]));
-    await storage.create("/core/configmaps/default/c", "{}");
-    assert.equal(await rawValue(inner, "/core/configmaps/default/c"), "{}");
+    await storage.create("/configmaps/default/c", "{}");
+    assert.equal(await rawValue(inner, "/configmaps/default/c"), "{}");
   });
 
   test("resource patterns: resource.group, *.group, *. (core) and *.* match the storage key's group and resource", async () => {
     const cases: [string, string, boolean][] = [
-      ["deployments.apps", "/apps/deployments/default/d", true],
-      ["deployments.apps", "/apps/replicasets/default/r", false],
-      ["*.apps", "/apps/replicasets/default/r", true],
-      ["*.", "/core/configmaps/default/c", true],
-      ["*.", "/apps/deployments/default/d", false],
-      ["*.*", "/rbac.authorization.orch.io/roles/default/r", true],
-      ["secrets", "/core/secrets/default/s", true],
+      ["deployments.apps", "/deployments/default/d", true],
+      ["deployments.apps", "/replicasets/default/r", false],
+      ["*.apps", "/replicasets/default/r", true],
+      ["*.", "/configmaps/default/c", true],
+      ["*.", "/deployments/default/d", false],
+      ["*.*", "/roles/default/r", true],
+      ["services", "/services/specs/default/s", true],
+      ["services", "/services/endpoints/default/s", false],
+      ["crontabs.stable.example.com", "/stable.example.com/crontabs/default/c", true],
+      ["*.*", "/ranges/serviceips/10.0.0.1", false],
+      ["secrets", "/secrets/default/s", true],
     ];
     for (const [pattern, key, encrypted] of cases) {
       const loaded = config([provider("aesgcm", [["k1", KEY_A]])], { resources: `'${pattern}'` });
@@ -93,36 +109,36 @@ describe("EncryptingStorage", () => {
   test("the kubernetes profile writes k8s:enc: and reads its own group's configuration", async () => {
     const inner = new MemoryStorage();
     const storage = new EncryptingStorage(inner, config([provider("aescbc", [["k1", KEY_A]])], { profile: KUBERNETES_PROFILE }));
-    await storage.create("/core/secrets/default/s", SECRET);
-    assert.ok((await rawValue(inner, "/core/secrets/default/s")).startsWith("k8s:enc:aescbc:v1:k1:"));
+    await storage.create("/secrets/default/s", SECRET);
+    assert.ok((await rawValue(inner, "/secrets/default/s")).startsWith("k8s:enc:aescbc:v1:k1:"));
   });
 
   test("aesgcm authenticates the key: a value copied under another key does not decrypt (500-class error, not wrong data)", async () => {
     const inner = new MemoryStorage();
     const storage = new EncryptingStorage(inner, config([provider("aesgcm", [["k1", KEY_A]])]));
-    await storage.create("/core/secrets/default/a", SECRET);
-    await inner.create("/core/secrets/default/b", await rawValue(inner, "/core/secrets/default/a"));
-    await assert.rejects(storage.get("/core/secrets/default/b"), /failed to decrypt the stored value of \/core\/secrets\/default\/b/);
+    await storage.create("/secrets/default/a", SECRET);
+    await inner.create("/secrets/default/b", await rawValue(inner, "/secrets/default/a"));
+    await assert.rejects(storage.get("/secrets/default/b"), /failed to decrypt the stored value of \/secrets\/default\/b/);
   });
 
   test("a value cannot be read without its key: wrong key, missing provider, plain text without identity", async () => {
     const inner = new MemoryStorage();
     const writer = new EncryptingStorage(inner, config([provider("aescbc", [["k1", KEY_A]])]));
-    await writer.create("/core/secrets/default/s", SECRET);
-    await inner.create("/core/secrets/default/plain", SECRET);
+    await writer.create("/secrets/default/s", SECRET);
+    await inner.create("/secrets/default/plain", SECRET);
     const wrongKey = new EncryptingStorage(inner, config([provider("aescbc", [["k1", KEY_B]])]));
-    await assert.rejects(wrongKey.get("/core/secrets/default/s"), /failed to decrypt/);
+    await assert.rejects(wrongKey.get("/secrets/default/s"), /failed to decrypt/);
     const otherProvider = new EncryptingStorage(inner, config([provider("secretbox", [["k1", KEY_A]]), IDENTITY]));
-    await assert.rejects(otherProvider.get("/core/secrets/default/s"), /no configured provider can read .* \(written by orch:enc:aescbc:v1:k1:\)/);
-    await assert.rejects(writer.get("/core/secrets/default/plain"), /not encrypted and the identity provider is not configured/);
-    assert.equal((await otherProvider.get("/core/secrets/default/plain")).value, SECRET);
+    await assert.rejects(otherProvider.get("/secrets/default/s"), /no configured provider can read .* \(written by orch:enc:aescbc:v1:k1:\)/);
+    await assert.rejects(writer.get("/secrets/default/plain"), /not encrypted and the identity provider is not configured/);
+    assert.equal((await otherProvider.get("/secrets/default/plain")).value, SECRET);
   });
 
   test("an unchanged update writes nothing; a stale one (older key first) is re-encrypted and written", async () => {
     const inner = new MemoryStorage();
     const old = new EncryptingStorage(inner, config([provider("aescbc", [["old", KEY_A]])]));
-    const revision = await old.create("/core/secrets/default/s", SECRET);
-    const unchanged = await old.guaranteedUpdate("/core/secrets/default/s", (current) => current?.value ?? "");
+    const revision = await old.create("/secrets/default/s", SECRET);
+    const unchanged = await old.guaranteedUpdate("/secrets/default/s", (current) => current?.value ?? "");
     assert.equal(unchanged.revision, revision);
     assert.equal(inner.currentRevision(), revision);
     // Rotation, step 1: the new key first, the old one still readable.
@@ -135,39 +151,39 @@ describe("EncryptingStorage", () => {
         ]),
       ]),
     );
-    assert.equal((await rotated.get("/core/secrets/default/s")).value, SECRET);
-    const rewritten = await rotated.guaranteedUpdate("/core/secrets/default/s", (current) => current?.value ?? "");
+    assert.equal((await rotated.get("/secrets/default/s")).value, SECRET);
+    const rewritten = await rotated.guaranteedUpdate("/secrets/default/s", (current) => current?.value ?? "");
     assert.equal(rewritten.revision, revision + 1);
     assert.equal(rewritten.value?.value, SECRET);
-    assert.ok((await rawValue(inner, "/core/secrets/default/s")).startsWith("orch:enc:aescbc:v1:new:"));
+    assert.ok((await rawValue(inner, "/secrets/default/s")).startsWith("orch:enc:aescbc:v1:new:"));
     // Step 2: the old key dropped; the value still reads.
     const newOnly = new EncryptingStorage(inner, config([provider("aescbc", [["new", KEY_B]])]));
-    assert.equal((await newOnly.get("/core/secrets/default/s")).value, SECRET);
+    assert.equal((await newOnly.get("/secrets/default/s")).value, SECRET);
   });
 
   test("rewriteAll moves plain and old-key values to the first provider and leaves current ones alone", async () => {
     const inner = new MemoryStorage();
-    await inner.create("/core/secrets/a/plain", SECRET);
+    await inner.create("/secrets/a/plain", SECRET);
     const old = new EncryptingStorage(inner, config([provider("aesgcm", [["old", KEY_A]]), IDENTITY]));
-    await old.create("/core/secrets/b/old", SECRET);
+    await old.create("/secrets/b/old", SECRET);
     const current = new EncryptingStorage(inner, config([provider("secretbox", [["now", KEY_B]]), provider("aesgcm", [["old", KEY_A]]), IDENTITY]));
-    await current.create("/core/secrets/c/current", SECRET);
-    const report = await rewriteAll(current, ["/core/secrets/"], 2);
+    await current.create("/secrets/c/current", SECRET);
+    const report = await rewriteAll(current, ["/secrets/"], 2);
     assert.deepEqual(report, { visited: 3, rewritten: 2 });
-    for (const key of ["/core/secrets/a/plain", "/core/secrets/b/old", "/core/secrets/c/current"]) {
+    for (const key of ["/secrets/a/plain", "/secrets/b/old", "/secrets/c/current"]) {
       assert.ok((await rawValue(inner, key)).startsWith("orch:enc:secretbox:v1:now:"), key);
     }
     const strict = new EncryptingStorage(inner, config([provider("secretbox", [["now", KEY_B]])]));
-    assert.equal((await strict.list("/core/secrets/")).items.length, 3);
+    assert.equal((await strict.list("/secrets/")).items.length, 3);
   });
 
   test("watch events carry the decrypted value and previous value", async () => {
     const inner = new MemoryStorage();
     const storage = new EncryptingStorage(inner, config([provider("aesgcm", [["k1", KEY_A]])]));
     const stop = new AbortController();
-    const events = storage.watch("/core/secrets/", 0, stop.signal)[Symbol.asyncIterator]();
-    await storage.create("/core/secrets/default/s", SECRET);
-    await storage.guaranteedUpdate("/core/secrets/default/s", () => "{}");
+    const events = storage.watch("/secrets/", 0, stop.signal)[Symbol.asyncIterator]();
+    await storage.create("/secrets/default/s", SECRET);
+    await storage.guaranteedUpdate("/secrets/default/s", () => "{}");
     const first = await events.next();
     const second = await events.next();
     stop.abort();
@@ -222,7 +238,7 @@ describe("loadEncryptionConfig()", () => {
         body.startsWith("apiVersion") ? body : `apiVersion: apiserver.config.orch.io/v1\nkind: EncryptionConfiguration\nresources:\n  - ${body}`,
       );
       assert.throws(
-        () => loadEncryptionConfig(path, ORCH_PROFILE),
+        () => loadEncryptionConfig(path, ORCH_PROFILE, { layout: LAYOUT }),
         (error: unknown) => error instanceof EncryptionConfigError && message.test(error.message),
       );
     });
@@ -236,23 +252,23 @@ describe("KMS v2", () => {
       const kms = `      - kms:\n          apiVersion: v2\n          name: test-kms\n          endpoint: ${plugin.endpoint}\n          timeout: 2s\n`;
       const inner = new MemoryStorage();
       const storage = new EncryptingStorage(inner, config([kms], { kmsStatusTtlMs: 0 }));
-      await storage.create("/core/secrets/default/a", SECRET);
-      await storage.create("/core/secrets/default/b", SECRET);
-      const raw = await rawValue(inner, "/core/secrets/default/a");
+      await storage.create("/secrets/default/a", SECRET);
+      await storage.create("/secrets/default/b", SECRET);
+      const raw = await rawValue(inner, "/secrets/default/a");
       assert.ok(raw.startsWith("orch:enc:kms:v2:test-kms:"), raw.slice(0, 40));
       assert.ok(!raw.includes("aHVudGVyMg=="));
       assert.equal(plugin.calls.encrypt, 1, "one data key for both writes");
-      assert.equal((await storage.get("/core/secrets/default/a")).value, SECRET);
+      assert.equal((await storage.get("/secrets/default/a")).value, SECRET);
 
       plugin.rotate("key-2");
-      const rewritten = await rewriteAll(storage, ["/core/secrets/"]);
+      const rewritten = await rewriteAll(storage, ["/secrets/"]);
       assert.deepEqual(rewritten, { visited: 2, rewritten: 2 });
       assert.equal(plugin.calls.encrypt, 2, "a new data key for the new key id");
       // A fresh server process (empty DEK cache) decrypts through the plugin.
       const fresh = new EncryptingStorage(inner, config([kms]));
-      assert.equal((await fresh.get("/core/secrets/default/b")).value, SECRET);
+      assert.equal((await fresh.get("/secrets/default/b")).value, SECRET);
       assert.ok(plugin.calls.decrypt >= 1);
-      assert.equal((await rewriteAll(fresh, ["/core/secrets/"])).rewritten, 0);
+      assert.equal((await rewriteAll(fresh, ["/secrets/"])).rewritten, 0);
 
       const health = config([kms]).kmsProviders[0];
       await health?.checkHealth();

@@ -33,7 +33,3 @@ export function prefixEnd(bytes: Uint8Array): Buffer {
 export function keyAfter(bytes: Uint8Array): Buffer {
   return Buffer.concat([bytes, Buffer.from([0])]);
 }
-
-export function decodeValue(bytes: Uint8Array): string {
-  return Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength).toString("utf8");
-}

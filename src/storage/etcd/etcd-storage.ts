@@ -24,7 +24,8 @@ import type {
 import { closedError, compactedError, normaliseLimit, updateTarget } from "../util.js";
 import type { Compare, EtcdEvent, EtcdKeyValue, RangeResponse, RequestOp } from "./etcd-api.js";
 import { EtcdClient, type EtcdClientOptions } from "./etcd-client.js";
-import { decodeKey, decodeValue, encodeKey, keyAfter, prefixEnd } from "./etcd-keys.js";
+import { UTF8_VALUES, type ValueEncoding } from "../value-encoding.js";
+import { decodeKey, encodeKey, keyAfter, prefixEnd } from "./etcd-keys.js";
 import { type DrainableWatch, etcdWatch, type WatchHost } from "./etcd-watch.js";
 
 export interface EtcdStorageOptions extends EtcdClientOptions {
@@ -40,6 +41,8 @@ export interface EtcdStorageOptions extends EtcdClientOptions {
   readonly pageSize?: number;
   /** How long close() lets watches deliver what was committed before it (default 2 s). */
   readonly closeDrainMs?: number;
+  /** How values are laid out in etcd (default: the text as UTF-8; the server uses kube's storage encoding). */
+  readonly values?: ValueEncoding;
 }
 
 export class EtcdStorage implements Storage {
@@ -48,6 +51,7 @@ export class EtcdStorage implements Storage {
   private readonly offset: number;
   private readonly pageSize: number;
   private readonly closeDrainMs: number;
+  private readonly values: ValueEncoding;
   /** Newest etcd revision seen in a response header. */
   private etcdRevision = 0;
   /** Oldest readable etcd revision as far as we know (0: nothing compacted). */
@@ -66,6 +70,7 @@ export class EtcdStorage implements Storage {
     this.offset = options.revisionOffset ?? 0;
     this.pageSize = options.pageSize ?? 1000;
     this.closeDrainMs = options.closeDrainMs ?? 2000;
+    this.values = options.values ?? UTF8_VALUES;
     this.host = {
       client: this.client,
       offset: this.offset,
@@ -126,7 +131,7 @@ export class EtcdStorage implements Storage {
       const response = await this.client.txn(
         {
           compare: [{ result: "EQUAL", target: "CREATE", key: etcdKey, createRevision: 0 }],
-          success: [{ requestPut: { key: etcdKey, value: Buffer.from(value, "utf8") } }],
+          success: [{ requestPut: { key: etcdKey, value: this.values.encode(key, value) } }],
           failure: [],
         },
         key,
@@ -184,11 +189,16 @@ export class EtcdStorage implements Storage {
         const currentValue = current === undefined ? undefined : this.toKeyValue(current);
         const target = updateTarget(await tryUpdate(currentValue));
         if (target === null && currentValue === undefined) return { value: undefined, revision: this.currentRevision(), created: false };
-        if (currentValue !== undefined && currentValue.value === target) {
+        const bytes = target === null ? undefined : this.values.encode(key, target);
+        // Unchanged when the text or the stored bytes are equal (kube compares bytes).
+        if (
+          current !== undefined &&
+          currentValue !== undefined &&
+          (currentValue.value === target || (bytes !== undefined && Buffer.from(current.value).equals(bytes)))
+        ) {
           return { value: currentValue, revision: currentValue.modRevision, created: false };
         }
-        const operation: RequestOp =
-          target === null ? { requestDeleteRange: { key: etcdKey } } : { requestPut: { key: etcdKey, value: Buffer.from(target, "utf8") } };
+        const operation: RequestOp = bytes === undefined ? { requestDeleteRange: { key: etcdKey } } : { requestPut: { key: etcdKey, value: bytes } };
         const response = await this.client.txn(
           {
             // An absent key compares as mod revision 0.
@@ -362,9 +372,10 @@ export class EtcdStorage implements Storage {
   }
 
   private toKeyValue(kv: EtcdKeyValue): KeyValue {
+    const key = decodeKey(this.prefix, kv.key);
     return {
-      key: decodeKey(this.prefix, kv.key),
-      value: decodeValue(kv.value),
+      key,
+      value: this.values.decode(key, kv.value),
       modRevision: kv.modRevision - this.offset,
       createRevision: kv.createRevision - this.offset,
     };
@@ -374,11 +385,11 @@ export class EtcdStorage implements Storage {
     const kv = event.kv;
     if (kv === null) return undefined;
     const key = decodeKey(this.prefix, kv.key);
-    const previous = event.prevKv === null ? undefined : decodeValue(event.prevKv.value);
+    const previous = event.prevKv === null ? undefined : this.values.decode(key, event.prevKv.value);
     const revision = kv.modRevision - this.offset;
     if (event.type === "DELETE") return { type: "DELETED", key, revision, value: undefined, previous };
     const type = kv.createRevision === kv.modRevision ? "ADDED" : "MODIFIED";
-    return { type, key, revision, value: decodeValue(kv.value), previous };
+    return { type, key, revision, value: this.values.decode(key, kv.value), previous };
   }
 
   /** Connects and learns etcd's revisions (once; again after a failure). */
