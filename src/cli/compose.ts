@@ -55,7 +55,8 @@ import { createMetrics, type ApiMetrics } from "../server/metrics/metrics.js";
 import { createAuditMetrics } from "../server/metrics/audit-metrics.js";
 import type { AuditFilterOptions } from "../server/filters/audit.js";
 import { createNonResourceHandler } from "../server/routes.js";
-import type { Storage } from "../storage/index.js";
+import { startCompactor, type CompactorOptions, type Storage } from "../storage/index.js";
+import { startEtcdCompactor } from "../storage/etcd/etcd-compactor.js";
 import { EtcdStorage } from "../storage/etcd/etcd-storage.js";
 import { kubeStorageEncoding } from "../codec/protobuf/storage-values.js";
 import { MemoryStorage } from "../storage/memory/memory-storage.js";
@@ -112,6 +113,8 @@ export interface ApiServer {
   start(): Promise<void>;
   /** Marks the server not ready (readyz fails) ahead of a stop. */
   beginShutdown(): void;
+  /** Starts periodic compaction (`--etcd-compaction-interval`): coordinated through etcd with the other servers on etcd3. */
+  startCompactor(options: CompactorOptions): { stop(): void };
   /** Stops controllers and the watch cache, then closes the store it opened. */
   stop(): Promise<void>;
 }
@@ -124,6 +127,8 @@ export interface OpenedStorage {
   ready(): Promise<void>;
   readonly readyz: readonly HealthCheck[];
   readonly livez: readonly HealthCheck[];
+  /** Periodic compaction when the store has its own (etcd: one server per interval); the generic compactor otherwise. */
+  readonly startCompactor?: (options: CompactorOptions) => { stop(): void };
 }
 
 /** Opens the store `--storage-backend` names (also used by the `encryption rewrite` command). */
@@ -151,6 +156,7 @@ export function openStorage(config: Config): OpenedStorage {
         ready: () => etcd.ensureReady(),
         readyz: [{ name: "etcd-readiness", check: () => etcd.checkHealth(config.etcdReadycheckTimeoutMs) }],
         livez: [{ name: "etcd", check: () => etcd.checkHealth(config.etcdHealthcheckTimeoutMs) }],
+        startCompactor: (options) => startEtcdCompactor(etcd, options),
       };
     }
   }
@@ -512,6 +518,7 @@ export function composeApiServer(options: ComposeOptions): ApiServer {
     registry,
     storage,
     metrics,
+    startCompactor: (compactorOptions) => opened.startCompactor?.(compactorOptions) ?? startCompactor(opened.storage, compactorOptions),
     async start() {
       await opened.ready();
       await registry.start();

@@ -1,7 +1,6 @@
 import { mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join, resolve } from "node:path";
 import { startHttpServer, type HttpServer } from "../server/http-server.js";
-import { startCompactor } from "../storage/compactor.js";
 import { createLogger, SILENT_LOGGER, type Logger } from "../util/logger.js";
 import type { Config } from "./config.js";
 import { defaultConfig } from "./flags.js";
@@ -87,7 +86,7 @@ async function startInDataDir(config: Config, logger: Logger, dataDir: string, u
     clusterCa: pki.ca,
     rootCa,
   });
-  const compactor = config.compactionIntervalMs > 0 ? startCompactor(api.storage, { intervalMs: config.compactionIntervalMs }) : undefined;
+  const compactor = config.compactionIntervalMs > 0 ? api.startCompactor({ intervalMs: config.compactionIntervalMs }) : undefined;
   let http: HttpServer;
   try {
     await api.start();

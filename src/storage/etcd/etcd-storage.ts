@@ -45,6 +45,21 @@ export interface EtcdStorageOptions extends EtcdClientOptions {
   readonly values?: ValueEncoding;
 }
 
+/** kube's compaction coordination key: at etcd's root, not under `--etcd-prefix`. */
+const COMPACT_REV_KEY = Buffer.from("compact_rev_key", "utf8");
+
+/** What one server remembers between compaction turns: the key's version and etcd's revision at its last turn. */
+export interface CompactionTurn {
+  readonly version: number;
+  readonly revision: number;
+}
+
+export interface CompactionResult {
+  readonly next: CompactionTurn;
+  /** The store revision compacted to, when this turn won and compacted. */
+  readonly compacted: number | undefined;
+}
+
 export class EtcdStorage implements Storage {
   private readonly client: EtcdClient;
   private readonly prefix: string;
@@ -287,6 +302,44 @@ export class EtcdStorage implements Storage {
         await this.refreshCompacted();
       }
       this.etcdCompacted = Math.max(this.etcdCompacted, revision + this.offset);
+    });
+  }
+
+  /**
+   * One turn of kube's coordinated compaction (one per interval on every server sharing the etcd):
+   * a compare-and-swap on the version of `compact_rev_key` (outside the prefix, as kube spells it)
+   * lets one server per interval win; the winner records the revision it saw at its previous turn
+   * and compacts to it. A loser (or a first turn) learns the key's version and the current revision
+   * for its next turn, so whichever server wins next compacts to a revision at least one interval old.
+   */
+  compactTurn(turn: CompactionTurn): Promise<CompactionResult> {
+    return this.track("", async () => {
+      const response = await this.client.txn(
+        {
+          compare: [{ result: "EQUAL", target: "VERSION", key: COMPACT_REV_KEY, version: turn.version }],
+          success: [{ requestPut: { key: COMPACT_REV_KEY, value: Buffer.from(String(turn.revision), "utf8") } }],
+          failure: [{ requestRange: { key: COMPACT_REV_KEY } }],
+        },
+        "",
+      );
+      this.observe(response.header.revision);
+      const revision = response.header.revision;
+      if (!response.succeeded) {
+        const version = response.responses[0]?.responseRange?.kvs[0]?.version ?? 0;
+        return { next: { version, revision }, compacted: undefined };
+      }
+      const next = { version: turn.version + 1, revision };
+      // The first turn compacts nothing (kube does not compact at start-up).
+      if (turn.revision === 0 || turn.revision <= this.etcdCompacted) return { next, compacted: undefined };
+      try {
+        await this.client.compact({ revision: turn.revision });
+      } catch (error) {
+        if (!(error instanceof StorageError && error.code === "Compacted")) throw error;
+        await this.refreshCompacted();
+        return { next, compacted: undefined };
+      }
+      this.etcdCompacted = Math.max(this.etcdCompacted, turn.revision);
+      return { next, compacted: turn.revision - this.offset };
     });
   }
 
