@@ -8,6 +8,7 @@ import { lockDataDir, StartupError } from "./data-dir.js";
 import { applyEncryption } from "./encryption.js";
 import { FlagError, parseArgs } from "./flags.js";
 import { readKubeconfigCredentials } from "./kubeconfig.js";
+import { MIGRATE_USAGE, migrate } from "./migrate.js";
 
 /** The store file inside a data dir. */
 const STORE_FILE = "store.db";
@@ -22,7 +23,7 @@ export const COMMAND_USAGE = `Commands:
       With the server stopped, re-encrypts every stored value that the --encryption-provider-config's
       first provider would write differently (older key, other provider, plain text). Online, use
       kubectl get secrets -A -o json | kubectl replace -f -
-`;
+${MIGRATE_USAGE}`;
 
 /** Parses `<positional> --flag value …` for the small commands: one positional, the named flags only. */
 function commandArgs(argv: readonly string[], flags: readonly string[]): { positional: string | undefined; values: Map<string, string> } {
@@ -53,11 +54,12 @@ export interface CommandOutput {
 
 const PROCESS_OUTPUT: CommandOutput = { out: (text) => void process.stdout.write(text), err: (text) => void process.stderr.write(text) };
 
-/** Runs `snapshot …` or `encryption …`; returns the exit code, or undefined when argv is not a command. */
+/** Runs `snapshot …`, `encryption …` or `migrate …`; returns the exit code, or undefined when argv is not a command. */
 export async function runCommand(argv: readonly string[], io: CommandOutput = PROCESS_OUTPUT): Promise<number | undefined> {
   const [command, action, ...rest] = argv;
-  if (command !== "snapshot" && command !== "encryption") return undefined;
+  if (command !== "snapshot" && command !== "encryption" && command !== "migrate") return undefined;
   try {
+    if (command === "migrate") return await migrate(argv.slice(1), io);
     if (command === "snapshot" && action === "save") return await snapshotSave(rest, io);
     if (command === "snapshot" && action === "restore") return snapshotRestore(rest, io);
     if (command === "encryption" && action === "rewrite") return await encryptionRewrite(rest, io);
