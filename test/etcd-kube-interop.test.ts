@@ -134,6 +134,39 @@ function kubeWrittenObjects(): Map<string, Buffer> {
   return objects;
 }
 
+/** A CRD as kube-apiserver stores it: v1beta1 JSON, per-version fields hoisted to the spec. */
+const KUBE_CRD = {
+  kind: "CustomResourceDefinition",
+  apiVersion: "apiextensions.k8s.io/v1beta1",
+  metadata: { name: "widgets.kube.example.com", uid: "11111111-0000-4000-8000-000000000007", generation: 1, creationTimestamp: CREATED_TEXT },
+  spec: {
+    group: "kube.example.com",
+    version: "v1",
+    names: { plural: "widgets", singular: "widget", kind: "Widget", listKind: "WidgetList" },
+    scope: "Namespaced",
+    validation: { openAPIV3Schema: { type: "object", properties: { spec: { type: "object", properties: { size: { type: "string" } } } } } },
+    subresources: { status: {} },
+    versions: [{ name: "v1", served: true, storage: true }],
+    additionalPrinterColumns: [{ name: "Size", type: "string", JSONPath: ".spec.size" }],
+    conversion: { strategy: "None" },
+    preserveUnknownFields: false,
+  },
+  status: {
+    conditions: [
+      { type: "NamesAccepted", status: "True", lastTransitionTime: CREATED_TEXT, reason: "NoConflicts", message: "no conflicts found" },
+      {
+        type: "Established",
+        status: "True",
+        lastTransitionTime: CREATED_TEXT,
+        reason: "InitialNamesAccepted",
+        message: "the initial names have been accepted",
+      },
+    ],
+    acceptedNames: { plural: "widgets", singular: "widget", kind: "Widget", listKind: "WidgetList" },
+    storedVersions: ["v1"],
+  },
+};
+
 const CRD = {
   apiVersion: "apiextensions.k8s.io/v1",
   kind: "CustomResourceDefinition",
@@ -179,6 +212,14 @@ describe("etcd interop with kube-apiserver's storage (--compat kubernetes)", { t
     client = new EtcdClient({ endpoints: etcd.endpoints });
     // kube-apiserver wrote these before this server ever started.
     for (const [key, value] of kubeWrittenObjects()) await put(key, value);
+    await put(`/registry/apiextensions.k8s.io/customresourcedefinitions/${KUBE_CRD.metadata.name}`, Buffer.from(JSON.stringify(KUBE_CRD)));
+    const widget = {
+      apiVersion: "kube.example.com/v1",
+      kind: "Widget",
+      metadata: { name: "w1", namespace: "interop", uid: "11111111-0000-4000-8000-000000000008", creationTimestamp: CREATED_TEXT, generation: 1 },
+      spec: { size: "large" },
+    };
+    await put("/registry/kube.example.com/widgets/interop/w1", Buffer.from(JSON.stringify(widget)));
     server = await startServer({
       storageBackend: "etcd3",
       etcdServers: etcd.endpoints,
@@ -399,5 +440,31 @@ describe("etcd interop with kube-apiserver's storage (--compat kubernetes)", { t
     };
     assert.equal(read.metadata.uid, kubeCron.metadata.uid);
     assert.deepEqual(read.spec, kubeCron.spec);
+  });
+
+  it("reads the CRDs kube-apiserver stored as v1beta1 JSON as v1, and serves their custom resources", async () => {
+    const crd = json(await request(admin, "GET", `/apis/apiextensions.k8s.io/v1/customresourcedefinitions/${KUBE_CRD.metadata.name}`)) as {
+      apiVersion: string;
+      metadata: { uid: string };
+      spec: {
+        versions: { name: string; schema?: unknown; subresources?: unknown; additionalPrinterColumns?: unknown }[];
+        version?: string;
+        validation?: unknown;
+      };
+    };
+    assert.equal(crd.apiVersion, "apiextensions.k8s.io/v1");
+    assert.equal(crd.metadata.uid, KUBE_CRD.metadata.uid);
+    assert.equal(crd.spec.version, undefined);
+    assert.equal(crd.spec.validation, undefined);
+    assert.deepEqual(crd.spec.versions[0]?.schema, KUBE_CRD.spec.validation);
+    assert.deepEqual(crd.spec.versions[0]?.subresources, { status: {} });
+    assert.deepEqual(crd.spec.versions[0]?.additionalPrinterColumns, [{ name: "Size", type: "string", jsonPath: ".spec.size" }]);
+    await waitFor(async () => (await request(admin, "GET", "/apis/kube.example.com/v1/namespaces/interop/widgets/w1")).status === 200, {
+      what: "kube's Widget through the API",
+      timeoutMs: 20_000,
+    });
+    const widget = json(await request(admin, "GET", "/apis/kube.example.com/v1/namespaces/interop/widgets/w1")) as { metadata: { uid: string }; spec: unknown };
+    assert.equal(widget.metadata.uid, "11111111-0000-4000-8000-000000000008");
+    assert.deepEqual(widget.spec, { size: "large" });
   });
 });

@@ -1,3 +1,4 @@
+import { crdFromV1beta1 } from "../../api/crd/crd-v1beta1.js";
 import { isPlainObject } from "../../api/object.js";
 import type { ProtoShape } from "../../api/proto/numbering.js";
 import type { Profile } from "../../api/profile.js";
@@ -14,17 +15,22 @@ import { MAGIC } from "./envelope.js";
  *
  * A value is stored as JSON also when the protobuf form would lose part of it (a field the kind's
  * message lacks), when its kind has no message, and for values that are not objects (allocation
- * claims); kube reads JSON values too.
+ * claims); kube reads JSON values too. CRDs kube wrote (v1beta1 JSON) are read as v1.
  */
 export function kubeStorageEncoding(profile: Profile): ValueEncoding {
   const codec = protobufCodec(profile);
+  const crdGroup = `apiextensions.${profile.apiDomain}`;
+  const crdPrefix = `/${crdGroup}/customresourcedefinitions/`;
   return {
     encode(key, value) {
       const shape = protobufShape(codec, key, value);
       return shape === undefined ? UTF8_VALUES.encode(key, value) : codec.encode(shape.object);
     },
     decode(key, bytes) {
-      if (!startsWithMagic(bytes)) return UTF8_VALUES.decode(key, bytes);
+      if (!startsWithMagic(bytes)) {
+        const text = UTF8_VALUES.decode(key, bytes);
+        return key.startsWith(crdPrefix) ? crdAsV1(text, crdGroup) : text;
+      }
       let object: Record<string, unknown>;
       try {
         object = codec.decode(bytes);
@@ -36,6 +42,14 @@ export function kubeStorageEncoding(profile: Profile): ValueEncoding {
       return JSON.stringify(object);
     },
   };
+}
+
+/** kube-apiserver stores CRDs as v1beta1 JSON: read them as the v1 objects this server keeps. */
+function crdAsV1(text: string, group: string): string {
+  if (!text.includes(`${group}/v1beta1`)) return text;
+  const object: unknown = JSON.parse(text);
+  if (!isPlainObject(object) || object["apiVersion"] !== `${group}/v1beta1`) return text;
+  return JSON.stringify(crdFromV1beta1(object, `${group}/v1`));
 }
 
 /** The object to store as protobuf, or undefined for JSON. */
