@@ -42,7 +42,7 @@ const SPECIAL_PREFIXES: ReadonlyMap<string, string> = new Map([
 /** Built-in groups kube stores under `<group>/<plural>` (served by its apiextensions and aggregator servers). */
 const GROUP_KEYED_BUILTINS: ReadonlySet<string> = new Set(["apiextensions", "apiregistration"]);
 
-/** The group's first label: `networking` of `networking.k8s.io`, "" for core. */
+/** The group's first label (`networking` of `networking.<API domain>`), "" for core. */
 function firstLabel(group: string): string {
   const dot = group.indexOf(".");
   return dot < 0 ? group : group.slice(0, dot);
