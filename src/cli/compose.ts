@@ -55,7 +55,7 @@ import { createMetrics, type ApiMetrics } from "../server/metrics/metrics.js";
 import { createAuditMetrics } from "../server/metrics/audit-metrics.js";
 import type { AuditFilterOptions } from "../server/filters/audit.js";
 import { createNonResourceHandler } from "../server/routes.js";
-import { startCompactor, type CompactorOptions, type Storage } from "../storage/index.js";
+import { startCompactor, upgradeLegacyKeys, type CompactorOptions, type Storage } from "../storage/index.js";
 import { startEtcdCompactor } from "../storage/etcd/etcd-compactor.js";
 import { EtcdStorage } from "../storage/etcd/etcd-storage.js";
 import { kubeStorageEncoding } from "../codec/protobuf/storage-values.js";
@@ -521,6 +521,11 @@ export function composeApiServer(options: ComposeOptions): ApiServer {
     startCompactor: (compactorOptions) => opened.startCompactor?.(compactorOptions) ?? startCompactor(opened.storage, compactorOptions),
     async start() {
       await opened.ready();
+      const moved = await upgradeLegacyKeys(
+        storage,
+        served.filter((d) => d.virtual === undefined).map((d) => d.storedAs ?? d),
+      );
+      if (moved > 0) logger.info("storage: moved objects from the pre-kube key layout", { objects: moved });
       await registry.start();
       informersSynced = true;
       await authorization.start();

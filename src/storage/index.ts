@@ -19,3 +19,4 @@ export { SqliteStorage } from "./sqlite/sqlite-storage.js";
 export { startCompactor, type CompactorOptions } from "./compactor.js";
 export { KeyLayout, resourcePrefix, type GroupResource, type StoredResource } from "./key-layout.js";
 export { UTF8_VALUES, type ValueEncoding } from "./value-encoding.js";
+export { legacyMoves, upgradeLegacyKeys, type BuiltinResource } from "./legacy-layout.js";
