@@ -9,6 +9,9 @@ export const DEFAULT_WATCH_CACHE_OPTIONS: WatchCacheOptions = {
   watcherQueueLimit: 10_000,
 };
 
+/** How long a consistent read waits for events before it asks the store's watch for progress. */
+const PROGRESS_GRACE_MS = 100;
+
 /**
  * Keeps a WatchCache per resource current from ONE storage watch over every key. Because every
  * write carries the next global revision and passes through this one stream, the cacher knows
@@ -101,9 +104,14 @@ export class Cacher {
     const signal = this.stopController.signal;
     while (!signal.aborted) {
       try {
-        for await (const event of this.storage.watch("", this.revisionValue, signal)) {
+        const onProgress = (revision: number): void => {
+          if (revision <= this.revisionValue) return;
+          this.revisionValue = revision;
+          this.release();
+        };
+        for await (const event of this.storage.watch("", this.revisionValue, signal, { onProgress })) {
           this.cacheFor(event.key)?.apply(event);
-          this.revisionValue = event.revision;
+          this.revisionValue = Math.max(this.revisionValue, event.revision);
           this.release();
         }
         return;
@@ -161,9 +169,31 @@ export class Cacher {
     });
   }
 
-  /** Waits until the caches reflect everything committed so far (a consistent read). */
+  /**
+   * Waits until the caches reflect everything committed so far (a consistent read). On a store
+   * other servers write to, "so far" is the store's revision asked for now (kube's consistent
+   * reads from the cache): the writes under the prefix arrive as events; when the last ones fell
+   * outside it, the watch is asked for progress after a short grace and every grace after.
+   * False when the store does not answer or the cache does not get there within `timeoutMs`.
+   */
   async waitForCurrent(timeoutMs: number): Promise<boolean> {
-    return this.waitFor(this.storage.currentRevision(), timeoutMs);
+    const shared = this.storage.shared;
+    if (shared === undefined) return this.waitFor(this.storage.currentRevision(), timeoutMs);
+    const started = Date.now();
+    let target: number;
+    try {
+      target = await shared.fetchRevision();
+    } catch {
+      // The store did not answer: the caller answers 504 as for a revision not reached.
+      return false;
+    }
+    if (target <= this.revisionValue) return true;
+    const timer = setInterval(() => shared.requestProgress(), PROGRESS_GRACE_MS);
+    try {
+      return await this.waitFor(target, Math.max(0, timeoutMs - (Date.now() - started)));
+    } finally {
+      clearInterval(timer);
+    }
   }
 
   async stop(): Promise<void> {
