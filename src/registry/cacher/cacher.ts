@@ -27,6 +27,7 @@ export class Cacher {
   private readonly stopController = new AbortController();
   private running: Promise<void> | undefined;
   private readonly onError: (error: unknown) => void;
+  private readonly failureListeners = new Set<(error: unknown) => void>();
 
   constructor(storage: Storage, options: Partial<WatchCacheOptions> & { onError?: (error: unknown) => void } = {}) {
     this.storage = storage;
@@ -73,6 +74,12 @@ export class Cacher {
     cache.closeWatchers();
   }
 
+  /** Calls `listener` when the storage watch fails for another reason than compaction; returns the unsubscribe. */
+  onFailure(listener: (error: unknown) => void): () => void {
+    this.failureListeners.add(listener);
+    return () => void this.failureListeners.delete(listener);
+  }
+
   /** The last revision every cache reflects. */
   get revision(): number {
     return this.revisionValue;
@@ -117,6 +124,9 @@ export class Cacher {
         return;
       } catch (error) {
         if (signal.aborted || isStorageError(error, "Closed")) return;
+        // The store went away (not merely compacted past us): watches end with an error at once
+        // so clients re-list (and see the outage) instead of waiting on a silent cache.
+        if (!isStorageError(error, "Compacted")) for (const listener of [...this.failureListeners]) listener(error);
         // Fell behind compaction (or a storage hiccup): re-list and go on; watchers are ended
         // by the reset and resume from their last version (or get 410 and re-list).
         this.onError(error);
