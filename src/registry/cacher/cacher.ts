@@ -11,6 +11,9 @@ export const DEFAULT_WATCH_CACHE_OPTIONS: WatchCacheOptions = {
 
 /** How long a consistent read waits for events before it asks the store's watch for progress. */
 const PROGRESS_GRACE_MS = 100;
+/** How long a failed storage watch is resumed (every RESUME_PAUSE_MS) before the store counts as down. */
+const RESUME_WINDOW_MS = 1500;
+const RESUME_PAUSE_MS = 150;
 
 /**
  * Keeps a WatchCache per resource current from ONE storage watch over every key. Because every
@@ -109,14 +112,19 @@ export class Cacher {
 
   private async follow(): Promise<void> {
     const signal = this.stopController.signal;
+    /** When the current run of failed resumes began (undefined: the watch is healthy), and the last failure. */
+    let failingSince: number | undefined;
+    let lastFailure = 0;
+    const onProgress = (revision: number): void => {
+      failingSince = undefined;
+      if (revision <= this.revisionValue) return;
+      this.revisionValue = revision;
+      this.release();
+    };
     while (!signal.aborted) {
       try {
-        const onProgress = (revision: number): void => {
-          if (revision <= this.revisionValue) return;
-          this.revisionValue = revision;
-          this.release();
-        };
         for await (const event of this.storage.watch("", this.revisionValue, signal, { onProgress })) {
+          failingSince = undefined;
           this.cacheFor(event.key)?.apply(event);
           this.revisionValue = Math.max(this.revisionValue, event.revision);
           this.release();
@@ -124,10 +132,23 @@ export class Cacher {
         return;
       } catch (error) {
         if (signal.aborted || isStorageError(error, "Closed")) return;
-        // The store went away (not merely compacted past us): watches end with an error at once
-        // so clients re-list (and see the outage) instead of waiting on a silent cache.
-        if (!isStorageError(error, "Compacted")) for (const listener of [...this.failureListeners]) listener(error);
-        // Fell behind compaction (or a storage hiccup): re-list and go on; watchers are ended
+        if (!isStorageError(error, "Compacted")) {
+          // A remote store's hiccup (a member went away, an election): watch again from where
+          // the caches are, on another member, for a short while; watchers see nothing of it.
+          const now = Date.now();
+          // A watch that ran quietly for a while before failing starts a new run.
+          if (failingSince === undefined || now - lastFailure > RESUME_WINDOW_MS) failingSince = now;
+          lastFailure = now;
+          if (now - failingSince < RESUME_WINDOW_MS) {
+            await wait(RESUME_PAUSE_MS, signal);
+            continue;
+          }
+          // The store is gone: watches end with an error at once so clients re-list (and see
+          // the outage) instead of waiting on a silent cache.
+          for (const listener of [...this.failureListeners]) listener(error);
+        }
+        failingSince = undefined;
+        // Fell behind compaction (or the store is down): re-list and go on; watchers are ended
         // by the reset and resume from their last version (or get 410 and re-list).
         this.onError(error);
         await this.reload(signal);
