@@ -107,7 +107,8 @@ export interface ComposeOptions {
 
 /**
  * The server's identity Lease (kube's APIServerIdentity). Default: published with
- * `--storage-backend etcd3` (the store several servers share), under the OS host name, with
+ * `--storage-backend etcd3` (the store several servers share) or with the APIServerIdentity
+ * feature gate (alpha in the spec's gate list, so off on one-server stores), under the OS host name, with
  * kube's timings; tests give each in-process server its own host name and short timings.
  */
 export interface IdentityLeaseSettings {
@@ -409,7 +410,7 @@ export function composeApiServer(options: ComposeOptions): ApiServer {
         onError: (error) => logger.error("validatingadmissionpolicy status", errorFields(error)),
       }),
       storageProtectionController({ client, keyDomain: profile.keyDomain, onError: (error) => logger.error("storage protection", errorFields(error)) }),
-      ...identityLease(options.identityLease ?? { enabled: config.storageBackend === "etcd3" }),
+      ...identityLease(options.identityLease ?? { enabled: config.storageBackend === "etcd3" || config.featureGates.enabled("APIServerIdentity") }),
       allocationRepairController({ repair: () => repairAllocations(false), onError: (error) => logger.error("allocation repair", errorFields(error)) }),
       apiServerServiceController({
         client,
