@@ -167,6 +167,7 @@ export async function* etcdWatch(
   host.register(drainable);
   try {
     let last = fromRevision;
+    let reported = fromRevision;
     for (;;) {
       if (ended) return;
       if (queue.length === 0) {
@@ -180,9 +181,11 @@ export async function* etcdWatch(
       const batch = queue.splice(0, queue.length);
       for (const event of batch) {
         if ("progress" in event) {
-          // Everything up to it was yielded above: the consumer may count it as reached.
-          if (event.progress > last) {
-            last = event.progress;
+          // Everything up to it was yielded above: the consumer may count it as reached. (It
+          // does not move `last`: an etcd that sent it ahead of events, etcd-io/etcd#15220,
+          // still gets those events through.)
+          if (event.progress > reported) {
+            reported = event.progress;
             options.onProgress?.(event.progress);
           }
           continue;
