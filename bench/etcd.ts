@@ -218,6 +218,7 @@ export async function runEtcdSuite(options: EtcdSuiteOptions): Promise<void> {
             ["watch: events / expected", `${watch.events} / ${watch.expected}`],
             ["watch: p50 / p90 / max ms", `${round(watch.delayMs.p50Ms)} / ${round(watch.delayMs.p90Ms)} / ${round(watch.delayMs.maxMs)}`],
             ["watch: writes/s achieved", String(watch.writesPerSecond)],
+            ["watch: creates the server refused (not counted in expected)", String(watch.failedWrites)],
           ],
         ),
         "",
