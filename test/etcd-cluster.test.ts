@@ -331,7 +331,16 @@ describe("three orch servers on a three-member etcd cluster", { timeout: 600_000
       }
       const created = await call(0, "POST", "/api/v1/namespaces/seen/configmaps", configMap("after-outage"));
       assert.equal(created.status, 201, JSON.stringify(created.json));
-      for (const index of [1, 2]) assert.ok((await storedNames(index, "seen")).has("after-outage"), `server ${index} lists the write made after the outage`);
+      // Each cache re-lists by itself once etcd answers (with a backoff of up to 2 s); until then a consistent list may answer 504.
+      for (const index of [1, 2]) {
+        await waitFor(
+          async () => {
+            const listed = await call(index, "GET", "/api/v1/namespaces/seen/configmaps");
+            return listed.status === 200 && itemsOf(listed.json).some((item) => nameOf(item) === "after-outage");
+          },
+          { what: `server ${index} to list the write made after the outage`, timeoutMs: 20_000 },
+        );
+      }
     } finally {
       for (const watch of watches) watch.close();
     }

@@ -9,7 +9,7 @@ export interface IdentityLeaseOptions {
   readonly client: ApiClient;
   /** `coordination.<apiDomain>/v1` leases. */
   readonly leases: ResourceRef;
-  /** Where the Leases live (the profile's system namespace, as kube-system). */
+  /** Where the Leases live (the profile's system namespace). */
   readonly namespace: string;
   /** The server's host name: the Lease's name is a hash of it, so a restarted server takes its Lease over. */
   readonly hostname: string;
