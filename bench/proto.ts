@@ -8,8 +8,6 @@
  * after the event), p50/p99 over every event at every watcher. The same for JSON and protobuf watchers. Writes bench/results/<date>-proto.{json,md}.
  */
 import { mkdirSync, writeFileSync } from "node:fs";
-import type { ClientRequest } from "node:http";
-import https from "node:https";
 import { join } from "node:path";
 import { ORCH_PROFILE } from "../src/api/profile.js";
 import { protobufCodec } from "../src/codec/protobuf/codec.js";
@@ -17,10 +15,11 @@ import { h2Client, type Target } from "./lib/client.js";
 import { machineEnvironment } from "./lib/environment.js";
 import { loadConfigMaps } from "./lib/lists.js";
 import { namespaceBody } from "./lib/objects.js";
-import { makeTempDir, processCpuSeconds } from "./lib/processes.js";
+import { makeTempDir } from "./lib/processes.js";
 import { table } from "./lib/report.js";
+import { type GetResult, type ListResult, measureGets, measureList, measureWatch, rawClient, type WatchResult } from "./lib/probes.js";
 import { adminCredentials, REPO_ROOT, startServerChild } from "./lib/server.js";
-import { median, round, summarise, type LatencySummary } from "./lib/stats.js";
+import { median, round } from "./lib/stats.js";
 
 export interface ProtoSuiteOptions {
   readonly quick: boolean;
@@ -158,218 +157,6 @@ function measureCodec(iterations: number): CodecResult[] {
   ];
 }
 
-interface RawClient {
-  get(path: string, accept: string): Promise<{ status: number; bytes: number; body: Buffer }>;
-  close(): void;
-}
-
-function rawClient(target: Target, sockets: number): RawClient {
-  const agent = new https.Agent({ keepAlive: true, maxSockets: sockets, maxFreeSockets: sockets });
-  const credentials = target.credentials;
-  return {
-    get(path, accept) {
-      return new Promise((resolve, reject) => {
-        const request = https.request(
-          {
-            host: target.host,
-            port: target.port,
-            path,
-            agent,
-            headers: { accept, "user-agent": "orch-bench/0.1" },
-            ca: credentials?.ca,
-            cert: credentials?.cert,
-            key: credentials?.key,
-          },
-          (response) => {
-            const chunks: Buffer[] = [];
-            response.on("data", (chunk: Buffer) => chunks.push(chunk));
-            response.once("end", () => {
-              const body = Buffer.concat(chunks);
-              resolve({ status: response.statusCode ?? 0, bytes: body.length, body });
-            });
-            response.once("error", reject);
-          },
-        );
-        request.once("error", reject);
-        request.end();
-      });
-    },
-    close: () => agent.destroy(),
-  };
-}
-
-interface GetResult {
-  readonly format: string;
-  readonly perSecond: number;
-  readonly serverCpuMicrosPerRequest: number;
-  readonly bytes: number;
-}
-
-async function measureGets(client: RawClient, pid: number, format: (typeof FORMATS)[number], warmupMs: number, phaseMs: number): Promise<GetResult> {
-  const paths = Array.from({ length: 100 }, (_, index) => `/api/v1/namespaces/${NAMESPACE}/configmaps/item-${String(index).padStart(6, "0")}`);
-  let count = 0;
-  let bytes = 0;
-  let measuring = false;
-  let stop = false;
-  const workers = Array.from({ length: 64 }, async (_, worker) => {
-    let index = worker;
-    while (!stop) {
-      const reply = await client.get(paths[index++ % paths.length] ?? "", format.accept);
-      if (reply.status !== 200) throw new Error(`GET: HTTP ${reply.status}`);
-      if (measuring) {
-        count++;
-        bytes = reply.bytes;
-      }
-    }
-  });
-  await new Promise((resolve) => setTimeout(resolve, warmupMs));
-  const cpuBefore = processCpuSeconds(pid);
-  const started = performance.now();
-  measuring = true;
-  await new Promise((resolve) => setTimeout(resolve, phaseMs));
-  measuring = false;
-  const seconds = (performance.now() - started) / 1000;
-  const cpu = processCpuSeconds(pid) - cpuBefore;
-  stop = true;
-  await Promise.all(workers);
-  return { format: format.name, perSecond: round(count / seconds), serverCpuMicrosPerRequest: round((cpu * 1e6) / count), bytes };
-}
-
-interface ListResult {
-  readonly format: string;
-  readonly medianMs: number;
-  readonly serverCpuMsPerList: number;
-  readonly bytes: number;
-}
-
-async function measureList(client: RawClient, pid: number, format: (typeof FORMATS)[number], rounds: number): Promise<ListResult> {
-  const times: number[] = [];
-  let bytes = 0;
-  await client.get(`/api/v1/namespaces/${NAMESPACE}/configmaps?resourceVersion=0`, format.accept);
-  const cpuBefore = processCpuSeconds(pid);
-  for (let index = 0; index < rounds; index++) {
-    const started = performance.now();
-    const reply = await client.get(`/api/v1/namespaces/${NAMESPACE}/configmaps?resourceVersion=0`, format.accept);
-    times.push(performance.now() - started);
-    if (reply.status !== 200) throw new Error(`LIST: HTTP ${reply.status}`);
-    bytes = reply.bytes;
-  }
-  const cpu = processCpuSeconds(pid) - cpuBefore;
-  return { format: format.name, medianMs: round(median(times)), serverCpuMsPerList: round((cpu * 1000) / rounds), bytes };
-}
-
-interface WatchResult {
-  readonly format: string;
-  readonly watchers: number;
-  readonly writesPerSecond: number;
-  readonly events: number;
-  readonly expected: number;
-  /** Event arrival − the write being sent. */
-  readonly delayMs: LatencySummary;
-  readonly serverCpuPercent: number;
-}
-
-/**
- * `watchers` watches (own TLS connection each) while a writer creates `rate` ConfigMaps/s whose
- * data carries a marker `seq-<n>-end`; each watcher finds markers in what arrives (the same ASCII
- * in JSON and protobuf), so no decoding skews the two formats.
- */
-async function measureWatch(
-  target: Target,
-  pid: number,
-  format: (typeof FORMATS)[number],
-  watchers: number,
-  rate: number,
-  seconds: number,
-  runId: string,
-): Promise<WatchResult> {
-  const list = await rawClient(target, 1).get(`/api/v1/namespaces/${NAMESPACE}/configmaps?limit=1`, JSON_TYPE);
-  const rv = /"resourceVersion":"(\d+)"/.exec(list.body.toString())?.[1] ?? "0";
-  const sent = new Map<number, number>();
-  const delays: number[] = [];
-  let events = 0;
-  const credentials = target.credentials;
-  const requests: ClientRequest[] = [];
-  const marker = new RegExp(`${runId}-(\\d+)-end`, "g");
-  await Promise.all(
-    Array.from(
-      { length: watchers },
-      () =>
-        new Promise<void>((resolve, reject) => {
-          const request = https.request(
-            {
-              host: target.host,
-              port: target.port,
-              path: `/api/v1/namespaces/${NAMESPACE}/configmaps?watch=1&resourceVersion=${rv}`,
-              agent: false,
-              headers: { accept: format.accept },
-              ca: credentials?.ca,
-              cert: credentials?.cert,
-              key: credentials?.key,
-            },
-            (response) => {
-              let tail = "";
-              response.on("data", (chunk: Buffer) => {
-                const now = performance.now();
-                const text = tail + chunk.toString("latin1");
-                let last = 0;
-                for (const match of text.matchAll(marker)) {
-                  const at = sent.get(Number(match[1]));
-                  events++;
-                  if (at !== undefined) delays.push(now - at);
-                  last = (match.index ?? 0) + match[0].length;
-                }
-                tail = text.slice(Math.max(last, text.length - 64));
-              });
-              response.on("error", () => undefined);
-              resolve();
-            },
-          );
-          request.on("error", (error) => (error.message.includes("socket hang up") || error.message.includes("aborted") ? undefined : reject(error)));
-          request.end();
-          requests.push(request);
-        }),
-    ),
-  );
-  const writer = await h2Client(target);
-  const cpuBefore = processCpuSeconds(pid);
-  const started = performance.now();
-  const total = Math.round(rate * seconds);
-  const writes: Promise<void>[] = [];
-  for (let index = 0; index < total; index++) {
-    const due = started + (index * 1000) / rate;
-    const wait = due - performance.now();
-    if (wait > 0) await new Promise((resolve) => setTimeout(resolve, wait));
-    const body = JSON.stringify({
-      apiVersion: "v1",
-      kind: "ConfigMap",
-      metadata: { name: `${runId}-${index}`, namespace: NAMESPACE },
-      data: { marker: `${runId}-${index}-end` },
-    });
-    sent.set(index, performance.now());
-    writes.push(
-      writer.request("POST", `/api/v1/namespaces/${NAMESPACE}/configmaps`, body).then((reply) => {
-        if (reply.status !== 201) throw new Error(`watch writer: HTTP ${reply.status}`);
-      }),
-    );
-  }
-  await Promise.all(writes);
-  const elapsed = (performance.now() - started) / 1000;
-  await new Promise((resolve) => setTimeout(resolve, 1000));
-  const cpu = processCpuSeconds(pid) - cpuBefore;
-  for (const request of requests) request.destroy();
-  writer.close();
-  return {
-    format: format.name,
-    watchers,
-    writesPerSecond: round(total / elapsed),
-    events,
-    expected: total * watchers,
-    delayMs: summarise(Float64Array.from(delays)),
-    serverCpuPercent: round((cpu / (elapsed + 1)) * 100),
-  };
-}
-
 export async function runProtoSuite(options: ProtoSuiteOptions): Promise<void> {
   const quick = options.quick;
   log("proto suite: codec");
@@ -389,17 +176,19 @@ export async function runProtoSuite(options: ProtoSuiteOptions): Promise<void> {
     const lists: ListResult[] = [];
     for (const format of FORMATS) {
       log(`proto suite: GET ${format.name}`);
-      gets.push(await measureGets(client, server.pid, format, quick ? 500 : 2000, quick ? 2000 : 8000));
+      gets.push(await measureGets(client, server.pid, format, { warmupMs: quick ? 500 : 2000, phaseMs: quick ? 2000 : 8000, namespace: NAMESPACE }));
     }
     for (const format of FORMATS) {
       log(`proto suite: LIST ${format.name}`);
-      lists.push(await measureList(client, server.pid, format, 5));
+      lists.push(await measureList(client, server.pid, format, { rounds: 5, namespace: NAMESPACE, query: "resourceVersion=0" }));
     }
     client.close();
     const watches: WatchResult[] = [];
     for (const format of FORMATS) {
       log(`proto suite: watch fan-out ${format.name}`);
-      watches.push(await measureWatch(target, server.pid, format, 100, 200, quick ? 3 : 10, `w${format.name}`));
+      watches.push(
+        await measureWatch(target, server.pid, format, { watchers: 100, rate: 200, seconds: quick ? 3 : 10, runId: `w${format.name}`, namespace: NAMESPACE }),
+      );
       // Let the previous phase's connections close before the next opens its watches.
       await new Promise((resolve) => setTimeout(resolve, 2000));
     }

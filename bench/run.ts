@@ -45,6 +45,7 @@ import { runAuditSuite } from "./audit.js";
 import { runAuthSuite } from "./auth.js";
 import { runApplySuite } from "./apply.js";
 import { runProtoSuite } from "./proto.js";
+import { runEtcdSuite } from "./etcd.js";
 import { runAdmissionSuite } from "./admission.js";
 import { runWebhooksSuite } from "./webhooks.js";
 import { runFlowControlSuite } from "./flowcontrol.js";
@@ -580,7 +581,7 @@ async function runFoundation(settings: Settings): Promise<void> {
   log(`wrote ${base}.json and ${base}.md (${results.totalBenchSeconds} s)`);
 }
 
-type Suite = "foundation" | "watch" | "rbac" | "apply" | "auth" | "proto" | "admission" | "webhooks" | "audit" | "flowcontrol" | "crd" | "all";
+type Suite = "foundation" | "watch" | "rbac" | "apply" | "auth" | "proto" | "admission" | "webhooks" | "audit" | "flowcontrol" | "crd" | "etcd" | "all";
 
 async function main(): Promise<void> {
   const argv = process.argv.slice(2);
@@ -598,9 +599,10 @@ async function main(): Promise<void> {
     suite !== "audit" &&
     suite !== "flowcontrol" &&
     suite !== "crd" &&
+    suite !== "etcd" &&
     suite !== "all"
   )
-    throw new Error("--suite must be foundation, watch, rbac, apply, auth, proto, admission, webhooks, audit, flowcontrol, crd or all");
+    throw new Error("--suite must be foundation, watch, rbac, apply, auth, proto, admission, webhooks, audit, flowcontrol, crd, etcd or all");
   const chosen: Suite = suite;
   const settings = parseSettings(argv);
   installCleanup();
@@ -637,6 +639,7 @@ async function main(): Promise<void> {
     await runAuditSuite({ quick: settings.quick, outDir: settings.outDir, quietWaitMs: settings.quietWaitMs, workers: settings.workers });
   }
   if (chosen === "proto" || chosen === "all") await runProtoSuite({ quick: settings.quick, outDir: settings.outDir });
+  if (chosen === "etcd" || chosen === "all") await runEtcdSuite({ quick: settings.quick, outDir: settings.outDir });
   if (chosen === "crd" || chosen === "all") {
     const flag = (name: string, fallback: number): number => {
       const at = argv.indexOf(name);

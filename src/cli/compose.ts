@@ -2,6 +2,7 @@ import { randomUUID } from "node:crypto";
 import { mkdirSync, readFileSync } from "node:fs";
 import { readFile, rm } from "node:fs/promises";
 import { join } from "node:path";
+import { hostname } from "node:os";
 import { AdmissionChain } from "../admission/chain.js";
 import { builtinPlugins, namespaceLifecycle, QuotaLedger, rbacEscalation, SYSTEM_PRIORITY_CLASSES } from "../admission/plugins/index.js";
 import { ApiError } from "../api/errors.js";
@@ -11,6 +12,7 @@ import { builtinSchemas } from "../api/schema/builtin.js";
 import { builtinCatalogue } from "../api/schema/catalogue.js";
 import type { IssuerDiscovery } from "../auth/service-account/discovery.js";
 import { rbacNames } from "../authz/rbac/bootstrap-policy.js";
+import { identityLeaseController } from "../controllers/apiserver-identity/identity-lease-controller.js";
 import { allocationRepairController } from "../controllers/allocation-repair/allocation-repair-controller.js";
 import { storageProtectionController } from "../controllers/storage-protection/storage-protection-controller.js";
 import { apiServerServiceController } from "../controllers/apiserver-service/apiserver-service-controller.js";
@@ -101,6 +103,22 @@ export interface ComposeOptions {
     readonly renewDeadlineMs?: number;
     readonly retryPeriodMs?: number;
   };
+  /** The identity Lease; see IdentityLeaseSettings. */
+  readonly identityLease?: IdentityLeaseSettings;
+}
+
+/**
+ * The server's identity Lease (kube's APIServerIdentity). Default: published with
+ * `--storage-backend etcd3` (the store several servers share) or with the APIServerIdentity
+ * feature gate (alpha in the spec's gate list, so off on one-server stores), under the OS host name, with
+ * kube's timings; tests give each in-process server its own host name and short timings.
+ */
+export interface IdentityLeaseSettings {
+  readonly enabled: boolean;
+  readonly hostname?: string;
+  readonly leaseDurationSeconds?: number;
+  readonly renewIntervalMs?: number;
+  readonly gcIntervalMs?: number;
 }
 
 /** The API server without a listener: every stage, wired. */
@@ -337,6 +355,22 @@ export function composeApiServer(options: ComposeOptions): ApiServer {
         }),
     };
   }
+  function identityLease(settings: IdentityLeaseSettings): Controller[] {
+    if (!settings.enabled) return [];
+    return [
+      identityLeaseController({
+        ...settings,
+        client,
+        leases: { group: apiGroup(profile, "coordination"), version: "v1", plural: "leases" },
+        namespace: profile.systemNamespace,
+        hostname: settings.hostname ?? hostname(),
+        identityLabel: `apiserver.${profile.keyDomain}/identity`,
+        identityValue: profile.serverFieldManager,
+        hostnameLabel: `${profile.keyDomain}/hostname`,
+        onError: (error) => logger.error("apiserver identity lease", errorFields(error)),
+      }),
+    ];
+  }
   const apiextensions = apiGroup(profile, "apiextensions");
   let customResourcesSynced = false;
   let onCustomResourcesSynced: () => void = () => {};
@@ -384,6 +418,7 @@ export function composeApiServer(options: ComposeOptions): ApiServer {
         onError: (error) => logger.error("validatingadmissionpolicy status", errorFields(error)),
       }),
       storageProtectionController({ client, keyDomain: profile.keyDomain, onError: (error) => logger.error("storage protection", errorFields(error)) }),
+      ...identityLease(options.identityLease ?? { enabled: config.storageBackend === "etcd3" || config.featureGates.enabled("APIServerIdentity") }),
       allocationRepairController({ repair: () => repairAllocations(false), onError: (error) => logger.error("allocation repair", errorFields(error)) }),
       apiServerServiceController({
         client,

@@ -6,12 +6,14 @@ export type {
   ListOptions,
   ListResult,
   ReadOptions,
+  SharedRevision,
   Storage,
   UpdateFunction,
   UpdateOptions,
   UpdateResult,
   WatchEvent,
   WatchEventType,
+  WatchOptions,
 } from "./interface.js";
 export { StorageError, isStorageError, type StorageErrorCode } from "./errors.js";
 export { MemoryStorage } from "./memory/memory-storage.js";

@@ -59,7 +59,7 @@ export interface Storage {
    * simply waits for it. close() ends watches after they yield the events already committed.
    * Events are buffered per watcher without bound; slow consumers belong behind a watch cache.
    */
-  watch(prefix: string, fromRevision: number, signal: AbortSignal): AsyncIterable<WatchEvent>;
+  watch(prefix: string, fromRevision: number, signal: AbortSignal, options?: WatchOptions): AsyncIterable<WatchEvent>;
 
   /** Number of live keys under prefix. */
   count(prefix: string): Promise<number>;
@@ -79,6 +79,34 @@ export interface Storage {
 
   /** Flushes pending writes (they commit), ends watches and closes files. Idempotent. */
   close(): Promise<void>;
+
+  /**
+   * Present on stores other servers write to as well (etcd): there `currentRevision()` only
+   * knows what this server has seen, so a consistent read asks the store first. Absent on
+   * stores one server owns (memory, SQLite), where currentRevision() is exact.
+   */
+  readonly shared?: SharedRevision;
+}
+
+/** The revision of a store several servers write to. */
+export interface SharedRevision {
+  /** The store's revision now (one linearizable read); also advances currentRevision(). */
+  fetchRevision(): Promise<number>;
+  /**
+   * Asks every open watch of this store to report its progress soon (a watch's `onProgress`):
+   * how a reader learns it has seen everything up to a revision when the last writes fell
+   * outside its prefix (etcd's progress notifications).
+   */
+  requestProgress(): void;
+}
+
+export interface WatchOptions {
+  /**
+   * Called between events, in order: every change under the prefix up to `revision` has been
+   * yielded (and the consumer has asked for the next one). Stores that never report progress
+   * never call it.
+   */
+  readonly onProgress?: (revision: number) => void;
 }
 
 export interface KeyValue {

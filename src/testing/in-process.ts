@@ -91,6 +91,8 @@ export interface InProcessOptions {
   readonly rootCa?: string;
   /** Lease election of the controllers (default off), with test timings. */
   readonly leaderElection?: ComposeOptions["leaderElection"];
+  /** The identity Lease (host name, timings); default off for in-process servers on memory. */
+  readonly identityLease?: ComposeOptions["identityLease"];
 }
 
 export async function inProcessServer(options: InProcessOptions = {}): Promise<{
@@ -123,6 +125,7 @@ export async function inProcessServer(options: InProcessOptions = {}): Promise<{
     audit: options.audit,
     rootCa: options.rootCa,
     leaderElection: options.leaderElection,
+    identityLease: options.identityLease,
     logger: SILENT_LOGGER,
     storage,
     credentials: { authentication: () => ({ authenticator, review: async () => ({ error: "no token reviews in process" }) }), tokenRequest: undefined },

@@ -1,4 +1,5 @@
 import type { ApiObject } from "../../api/object.js";
+import { ApiError } from "../../api/errors.js";
 import { denied } from "../deny.js";
 import type { PluginContext } from "../context.js";
 import type { AdmissionPlugin } from "../interface.js";
@@ -8,6 +9,9 @@ import { asResourceList, hardOf, inScope, usageOf, type QuotaLedger } from "./qu
 import { recordOf } from "./pod-spec.js";
 
 export const RESOURCE_QUOTAS = { group: "", version: "v1", plural: "resourcequotas" };
+
+/** How often a charge is tried when another server's charge of the same quota got in first. */
+const CONFLICT_ATTEMPTS = 10;
 
 /** Compute resources a quota may require every container to declare. */
 const REQUIRED_PREFIXES = ["requests.", "limits."];
@@ -40,42 +44,59 @@ export function resourceQuota(context: PluginContext, ledger: QuotaLedger): Admi
       if (listed.length === 0) return;
       const withNamespace: ApiObject = { ...object, metadata: { ...object.metadata, namespace: attributes.namespace } };
       const delta = usageOf(group, plural, withNamespace);
-      await ledger.locked(attributes.namespace, async () => {
-        const writes: ApiObject[] = [];
-        for (const summary of listed) {
-          const quota = (await context.client.get(RESOURCE_QUOTAS, attributes.namespace, summary.metadata.name ?? "")) ?? summary;
-          if (!inScope(quota, plural, withNamespace)) continue;
-          const hard = hardOf(quota);
-          const names = Object.keys(hard);
-          const charged = names.filter((name) => (delta[name] ?? 0) > 0);
-          if (plural === "pods") {
-            const missing = names.filter((name) => REQUIRED_PREFIXES.some((prefix) => name.startsWith(prefix)) && delta[name] === undefined);
-            if (missing.length > 0) throw denied(attributes, `failed quota: ${quota.metadata.name ?? ""}: must specify ${missing.sort().join(",")}`);
-          }
-          if (charged.length === 0) continue;
-          const status = recordOf(quota["status"]);
-          const recorded = recordOf(status["used"]);
-          const known =
-            names.every((name) => recorded[name] !== undefined) &&
-            JSON.stringify(recordOf(status["hard"])) === JSON.stringify(recordOf(recordOf(quota["spec"])["hard"]));
-          const used: Record<string, number> = known
-            ? Object.fromEntries(names.map((name) => [name, amount(recorded[name]) ?? 0]))
-            : await recalculateUsage(context.client, ledger, quota);
-          const exceeded = charged.filter((name) => (used[name] ?? 0) + (delta[name] ?? 0) > (hard[name] ?? 0));
-          if (exceeded.length > 0) {
-            const list = (values: (name: string) => number): string => exceeded.map((name) => `${name}=${formatQuantity(values(name))}`).join(",");
-            throw denied(
-              attributes,
-              `exceeded quota: ${quota.metadata.name ?? ""}, requested: ${list((name) => delta[name] ?? 0)}, used: ${list((name) => used[name] ?? 0)}, limited: ${list((name) => hard[name] ?? 0)}`,
-            );
-          }
-          for (const name of charged) used[name] = (used[name] ?? 0) + (delta[name] ?? 0);
-          writes.push({ ...quota, status: { hard: recordOf(recordOf(quota["spec"])["hard"]), used: asResourceList(names, used) } });
+      // The lock orders this server's charges; another server sharing the store charges the same
+      // quota too, and the status write (with its resourceVersion) makes one of two concurrent
+      // charges conflict: that one reads the quota again and re-checks, as kube's evaluator does.
+      for (let attempt = 1; ; attempt++) {
+        let written = 0;
+        try {
+          await chargeLocked(() => written++);
+          return;
+        } catch (error) {
+          if (written > 0 || attempt >= CONFLICT_ATTEMPTS || !(error instanceof ApiError && error.code === 409)) throw error;
         }
-        if (attributes.dryRun) return;
-        for (const quota of writes) await context.client.updateSubresource(RESOURCE_QUOTAS, attributes.namespace, quota.metadata.name ?? "", "status", quota);
-        if (writes.length > 0) ledger.charge(group, plural, withNamespace);
-      });
+      }
+      async function chargeLocked(onWritten: () => void): Promise<void> {
+        await ledger.locked(attributes.namespace, async () => {
+          const writes: ApiObject[] = [];
+          for (const summary of listed) {
+            const quota = (await context.client.get(RESOURCE_QUOTAS, attributes.namespace, summary.metadata.name ?? "")) ?? summary;
+            if (!inScope(quota, plural, withNamespace)) continue;
+            const hard = hardOf(quota);
+            const names = Object.keys(hard);
+            const charged = names.filter((name) => (delta[name] ?? 0) > 0);
+            if (plural === "pods") {
+              const missing = names.filter((name) => REQUIRED_PREFIXES.some((prefix) => name.startsWith(prefix)) && delta[name] === undefined);
+              if (missing.length > 0) throw denied(attributes, `failed quota: ${quota.metadata.name ?? ""}: must specify ${missing.sort().join(",")}`);
+            }
+            if (charged.length === 0) continue;
+            const status = recordOf(quota["status"]);
+            const recorded = recordOf(status["used"]);
+            const known =
+              names.every((name) => recorded[name] !== undefined) &&
+              JSON.stringify(recordOf(status["hard"])) === JSON.stringify(recordOf(recordOf(quota["spec"])["hard"]));
+            const used: Record<string, number> = known
+              ? Object.fromEntries(names.map((name) => [name, amount(recorded[name]) ?? 0]))
+              : await recalculateUsage(context.client, ledger, quota);
+            const exceeded = charged.filter((name) => (used[name] ?? 0) + (delta[name] ?? 0) > (hard[name] ?? 0));
+            if (exceeded.length > 0) {
+              const list = (values: (name: string) => number): string => exceeded.map((name) => `${name}=${formatQuantity(values(name))}`).join(",");
+              throw denied(
+                attributes,
+                `exceeded quota: ${quota.metadata.name ?? ""}, requested: ${list((name) => delta[name] ?? 0)}, used: ${list((name) => used[name] ?? 0)}, limited: ${list((name) => hard[name] ?? 0)}`,
+              );
+            }
+            for (const name of charged) used[name] = (used[name] ?? 0) + (delta[name] ?? 0);
+            writes.push({ ...quota, status: { hard: recordOf(recordOf(quota["spec"])["hard"]), used: asResourceList(names, used) } });
+          }
+          if (attributes.dryRun) return;
+          for (const quota of writes) {
+            await context.client.updateSubresource(RESOURCE_QUOTAS, attributes.namespace, quota.metadata.name ?? "", "status", quota);
+            onWritten();
+          }
+          if (writes.length > 0) ledger.charge(group, plural, withNamespace);
+        });
+      }
     },
   };
 }

@@ -9,6 +9,12 @@ export const DEFAULT_WATCH_CACHE_OPTIONS: WatchCacheOptions = {
   watcherQueueLimit: 10_000,
 };
 
+/** How long a consistent read waits for events before it asks the store's watch for progress. */
+const PROGRESS_GRACE_MS = 100;
+/** How long a failed storage watch is resumed (every RESUME_PAUSE_MS) before the store counts as down. */
+const RESUME_WINDOW_MS = 1500;
+const RESUME_PAUSE_MS = 150;
+
 /**
  * Keeps a WatchCache per resource current from ONE storage watch over every key. Because every
  * write carries the next global revision and passes through this one stream, the cacher knows
@@ -24,6 +30,7 @@ export class Cacher {
   private readonly stopController = new AbortController();
   private running: Promise<void> | undefined;
   private readonly onError: (error: unknown) => void;
+  private readonly failureListeners = new Set<(error: unknown) => void>();
 
   constructor(storage: Storage, options: Partial<WatchCacheOptions> & { onError?: (error: unknown) => void } = {}) {
     this.storage = storage;
@@ -70,6 +77,12 @@ export class Cacher {
     cache.closeWatchers();
   }
 
+  /** Calls `listener` when the storage watch fails for another reason than compaction; returns the unsubscribe. */
+  onFailure(listener: (error: unknown) => void): () => void {
+    this.failureListeners.add(listener);
+    return () => void this.failureListeners.delete(listener);
+  }
+
   /** The last revision every cache reflects. */
   get revision(): number {
     return this.revisionValue;
@@ -104,17 +117,43 @@ export class Cacher {
 
   private async follow(): Promise<void> {
     const signal = this.stopController.signal;
+    /** When the current run of failed resumes began (undefined: the watch is healthy), and the last failure. */
+    let failingSince: number | undefined;
+    let lastFailure = 0;
+    const onProgress = (revision: number): void => {
+      failingSince = undefined;
+      if (revision <= this.revisionValue) return;
+      this.revisionValue = revision;
+      this.release();
+    };
     while (!signal.aborted) {
       try {
-        for await (const event of this.storage.watch("", this.revisionValue, signal)) {
+        for await (const event of this.storage.watch("", this.revisionValue, signal, { onProgress })) {
+          failingSince = undefined;
           this.cacheFor(event.key)?.apply(event);
-          this.revisionValue = event.revision;
+          this.revisionValue = Math.max(this.revisionValue, event.revision);
           this.release();
         }
         return;
       } catch (error) {
         if (signal.aborted || isStorageError(error, "Closed")) return;
-        // Fell behind compaction (or a storage hiccup): re-list and go on; watchers are ended
+        if (!isStorageError(error, "Compacted")) {
+          // A remote store's hiccup (a member went away, an election): watch again from where
+          // the caches are, on another member, for a short while; watchers see nothing of it.
+          const now = Date.now();
+          // A watch that ran quietly for a while before failing starts a new run.
+          if (failingSince === undefined || now - lastFailure > RESUME_WINDOW_MS) failingSince = now;
+          lastFailure = now;
+          if (now - failingSince < RESUME_WINDOW_MS) {
+            await wait(RESUME_PAUSE_MS, signal);
+            continue;
+          }
+          // The store is gone: watches end with an error at once so clients re-list (and see
+          // the outage) instead of waiting on a silent cache.
+          for (const listener of [...this.failureListeners]) listener(error);
+        }
+        failingSince = undefined;
+        // Fell behind compaction (or the store is down): re-list and go on; watchers are ended
         // by the reset and resume from their last version (or get 410 and re-list).
         this.onError(error);
         await this.reload(signal);
@@ -166,9 +205,31 @@ export class Cacher {
     });
   }
 
-  /** Waits until the caches reflect everything committed so far (a consistent read). */
+  /**
+   * Waits until the caches reflect everything committed so far (a consistent read). On a store
+   * other servers write to, "so far" is the store's revision asked for now (kube's consistent
+   * reads from the cache): the writes under the prefix arrive as events; when the last ones fell
+   * outside it, the watch is asked for progress after a short grace and every grace after.
+   * False when the store does not answer or the cache does not get there within `timeoutMs`.
+   */
   async waitForCurrent(timeoutMs: number): Promise<boolean> {
-    return this.waitFor(this.storage.currentRevision(), timeoutMs);
+    const shared = this.storage.shared;
+    if (shared === undefined) return this.waitFor(this.storage.currentRevision(), timeoutMs);
+    const started = Date.now();
+    let target: number;
+    try {
+      target = await shared.fetchRevision();
+    } catch {
+      // The store did not answer: the caller answers 504 as for a revision not reached.
+      return false;
+    }
+    if (target <= this.revisionValue) return true;
+    const timer = setInterval(() => shared.requestProgress(), PROGRESS_GRACE_MS);
+    try {
+      return await this.waitFor(target, Math.max(0, timeoutMs - (Date.now() - started)));
+    } finally {
+      clearInterval(timer);
+    }
   }
 
   async stop(): Promise<void> {

@@ -89,6 +89,7 @@ class CachedWatchStream implements PushBody {
   private readonly timer: NodeJS.Timeout | undefined;
   private readonly onAbort = (): void => this.watcher.abort();
   private readonly onDeadline = (): void => this.finalBookmark();
+  private readonly unsubscribeFailure: () => void;
 
   constructor(request: CachedWatchRequest, watcher: CacheWatcher) {
     this.request = request;
@@ -98,6 +99,7 @@ class CachedWatchStream implements PushBody {
     // Registered once for the watch's life; they also end a stream nobody ever reads.
     request.signal.addEventListener("abort", this.onAbort, { once: true });
     request.deadline.addEventListener("abort", this.onDeadline, { once: true });
+    this.unsubscribeFailure = request.cacher.onFailure(() => this.storageFailed());
     void watcher.done.then(() => this.release());
     if (request.signal.aborted) this.onAbort();
     else if (request.deadline.aborted) this.onDeadline();
@@ -114,7 +116,15 @@ class CachedWatchStream implements PushBody {
     this.watcher.end("closed");
   }
 
+  /** The cache lost its store: what was applied, then one 503 ERROR event, then the end (clients re-list). */
+  private storageFailed(): void {
+    this.request.cache.flush();
+    this.watcher.pushLine(this.request.error(new ApiError(503, "ServiceUnavailable", "the watch cache lost its storage watch: storage is unavailable")));
+    this.watcher.end("closed");
+  }
+
   private release(): void {
+    this.unsubscribeFailure();
     clearInterval(this.timer);
     this.request.signal.removeEventListener("abort", this.onAbort);
     this.request.deadline.removeEventListener("abort", this.onDeadline);

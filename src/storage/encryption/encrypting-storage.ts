@@ -5,11 +5,13 @@ import type {
   ListOptions,
   ListResult,
   ReadOptions,
+  SharedRevision,
   Storage,
   UpdateFunction,
   UpdateOptions,
   UpdateResult,
   WatchEvent,
+  WatchOptions,
 } from "../interface.js";
 import type { EncryptionConfig } from "./encryption-config.js";
 import { decodeValue, encodeValue, type DecodedValue } from "./transformer.js";
@@ -92,8 +94,12 @@ export class EncryptingStorage implements Storage {
     return { ...result, previous: await this.decodeKeyValue(result.previous) };
   }
 
-  async *watch(prefix: string, fromRevision: number, signal: AbortSignal): AsyncIterable<WatchEvent> {
-    for await (const event of this.inner.watch(prefix, fromRevision, signal)) {
+  get shared(): SharedRevision | undefined {
+    return this.inner.shared;
+  }
+
+  async *watch(prefix: string, fromRevision: number, signal: AbortSignal, options?: WatchOptions): AsyncIterable<WatchEvent> {
+    for await (const event of this.inner.watch(prefix, fromRevision, signal, options)) {
       yield {
         ...event,
         value: event.value === undefined ? undefined : await this.decode(event.key, event.value),

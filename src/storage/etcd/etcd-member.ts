@@ -28,6 +28,11 @@ export interface EtcdCluster {
   readonly members: readonly EtcdMember[];
   /** Every member's client URL, for `--etcd-servers`. */
   readonly endpoints: readonly string[];
+  /**
+   * The member that leads the raft group now, as the running members report it (waits, up to
+   * `timeoutMs`, default 10 s, for an election to finish). Plain-HTTP clusters only.
+   */
+  leader(timeoutMs?: number): Promise<EtcdMember>;
   /** Kills every member and removes their data. Idempotent. */
   stop(): Promise<void>;
 }
@@ -126,6 +131,24 @@ export async function startEtcdCluster(options: EtcdClusterOptions = {}): Promis
   const cluster: EtcdCluster = {
     members,
     endpoints: members.map((member) => member.clientUrl),
+    async leader(timeoutMs = 10_000) {
+      if (options.tls !== undefined) throw new Error("leader(): plain-HTTP clusters only");
+      const deadline = Date.now() + timeoutMs;
+      for (;;) {
+        const ids = new Map<string, EtcdMember>();
+        let leaderId: string | undefined;
+        for (const member of members.filter((candidate) => candidate.running)) {
+          const status = await memberStatus(member.clientUrl).catch(() => undefined);
+          if (status === undefined) continue;
+          ids.set(status.memberId, member);
+          if (status.leader !== "0") leaderId = status.leader;
+        }
+        const found = leaderId === undefined ? undefined : ids.get(leaderId);
+        if (found !== undefined) return found;
+        if (Date.now() > deadline) throw new Error(`no etcd leader among the running members after ${timeoutMs} ms`);
+        await new Promise((resolve) => setTimeout(resolve, 50));
+      }
+    },
     async stop() {
       if (stopped) return;
       stopped = true;
@@ -180,6 +203,17 @@ function healthOf(url: string, tls: EtcdClusterOptions["tls"]): Promise<unknown>
     request.on("timeout", () => request.destroy(new Error("timeout")));
     request.on("error", reject);
   });
+}
+
+/** A member's id and the leader it knows (etcd's JSON gateway, `POST /v3/maintenance/status`); ids are decimal strings. */
+async function memberStatus(url: string): Promise<{ memberId: string; leader: string }> {
+  const response = await fetch(`${url}/v3/maintenance/status`, { method: "POST", body: "{}", signal: AbortSignal.timeout(1000) });
+  const body: unknown = await response.json();
+  if (typeof body !== "object" || body === null || !("header" in body) || typeof body.header !== "object" || body.header === null) {
+    throw new Error(`etcd status of ${url}: unexpected answer`);
+  }
+  const memberId = "member_id" in body.header ? String(body.header.member_id) : "";
+  return { memberId, leader: "leader" in body ? String(body.leader) : "0" };
 }
 
 /** Distinct free loopback ports (bound together, then released, so they differ from each other). */

@@ -15,11 +15,13 @@ import type {
   ListOptions,
   ListResult,
   ReadOptions,
+  SharedRevision,
   Storage,
   UpdateFunction,
   UpdateOptions,
   UpdateResult,
   WatchEvent,
+  WatchOptions,
 } from "../interface.js";
 import { closedError, compactedError, normaliseLimit, updateTarget } from "../util.js";
 import type { Compare, EtcdEvent, EtcdKeyValue, RangeResponse, RequestOp } from "./etcd-api.js";
@@ -264,9 +266,17 @@ export class EtcdStorage implements Storage {
     });
   }
 
-  watch(prefix: string, fromRevision: number, signal: AbortSignal): AsyncIterable<WatchEvent> {
-    return etcdWatch(this.host, prefix, fromRevision, signal);
+  watch(prefix: string, fromRevision: number, signal: AbortSignal, options?: WatchOptions): AsyncIterable<WatchEvent> {
+    return etcdWatch(this.host, prefix, fromRevision, signal, options);
   }
+
+  /** Other servers write to the same etcd: consistent reads ask etcd for its revision. */
+  readonly shared: SharedRevision = {
+    fetchRevision: () => this.fetchRevision(),
+    requestProgress: () => {
+      for (const watch of this.watches) watch.requestProgress();
+    },
+  };
 
   count(prefix: string): Promise<number> {
     return this.track(prefix, async () => {

@@ -6,7 +6,7 @@
  */
 import * as grpc from "@grpc/grpc-js";
 import { StorageError } from "../errors.js";
-import type { WatchEvent } from "../interface.js";
+import type { WatchEvent, WatchOptions } from "../interface.js";
 import { closedError, compactedError } from "../util.js";
 import type { EtcdClient } from "./etcd-client.js";
 import { translateError } from "./etcd-client.js";
@@ -32,15 +32,27 @@ export interface WatchHost {
   unregister(watch: DrainableWatch): void;
 }
 
-/** What close() does to a live watch: let it deliver up to a revision, then end it. */
+/** What the store does to a live watch: close() lets it deliver up to a revision, then ends it; a consistent read asks it for progress. */
 export interface DrainableWatch {
   drain(storeRevision: number): Promise<void>;
+  requestProgress(): void;
+}
+
+/** A progress notification waiting in the queue behind the events before it. */
+interface Progress {
+  readonly progress: number;
 }
 
 /** How often a draining watch asks etcd for progress until it reaches its target. */
 const PROGRESS_RETRY_MS = 50;
 
-export async function* etcdWatch(host: WatchHost, prefix: string, fromRevision: number, signal: AbortSignal): AsyncGenerator<WatchEvent, void, undefined> {
+export async function* etcdWatch(
+  host: WatchHost,
+  prefix: string,
+  fromRevision: number,
+  signal: AbortSignal,
+  options: WatchOptions = {},
+): AsyncGenerator<WatchEvent, void, undefined> {
   if (!Number.isSafeInteger(fromRevision) || fromRevision < 0) throw new TypeError(`invalid watch revision ${String(fromRevision)}`);
   if (host.isClosed()) throw closedError(prefix);
   if (signal.aborted) return;
@@ -49,7 +61,7 @@ export async function* etcdWatch(host: WatchHost, prefix: string, fromRevision: 
   const compacted = host.compactedRevision();
   if (fromRevision < compacted) throw compactedError(prefix, fromRevision, compacted);
 
-  const queue: WatchEvent[] = [];
+  const queue: (WatchEvent | Progress)[] = [];
   let failure: Error | undefined;
   let ended = false;
   /** Store revision up to which etcd has told us everything (events or a progress notification). */
@@ -93,7 +105,10 @@ export async function* etcdWatch(host: WatchHost, prefix: string, fromRevision: 
     }
     // A response without events (and not the creation) is a progress notification: every
     // change up to its header revision has been sent.
-    if (response.events.length === 0 && !response.created) reached = Math.max(reached, response.header.revision - host.offset);
+    if (response.events.length === 0 && !response.created) {
+      reached = Math.max(reached, response.header.revision - host.offset);
+      if (options.onProgress !== undefined) queue.push({ progress: response.header.revision - host.offset });
+    }
     checkDrained();
     wakeUp();
   });
@@ -120,6 +135,9 @@ export async function* etcdWatch(host: WatchHost, prefix: string, fromRevision: 
   let draining = false;
   let progressTimer: NodeJS.Timeout | undefined;
   const drainable: DrainableWatch = {
+    requestProgress() {
+      if (!ended) stream.write({ progressRequest: {} });
+    },
     drain(target) {
       drainTarget = target;
       return new Promise<void>((resolve) => {
@@ -149,6 +167,7 @@ export async function* etcdWatch(host: WatchHost, prefix: string, fromRevision: 
   host.register(drainable);
   try {
     let last = fromRevision;
+    let reported = fromRevision;
     for (;;) {
       if (ended) return;
       if (queue.length === 0) {
@@ -161,6 +180,16 @@ export async function* etcdWatch(host: WatchHost, prefix: string, fromRevision: 
       }
       const batch = queue.splice(0, queue.length);
       for (const event of batch) {
+        if ("progress" in event) {
+          // Everything up to it was yielded above: the consumer may count it as reached. (It
+          // does not move `last`: an etcd that sent it ahead of events, etcd-io/etcd#15220,
+          // still gets those events through.)
+          if (event.progress > reported) {
+            reported = event.progress;
+            options.onProgress?.(event.progress);
+          }
+          continue;
+        }
         if (event.revision <= last) continue;
         if (draining && drainTarget !== undefined && event.revision > drainTarget) return;
         yield event;

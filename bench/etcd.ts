@@ -1,0 +1,238 @@
+/**
+ * The server on etcd (`npm run bench -- --suite etcd`, about 2 minutes): one local etcd member
+ * (Debian's etcd, data in /dev/shm), and the CLI as a child process with `--storage-backend
+ * etcd3`. Measures creates/s at c=16, GETs/s at c=64 (HTTP/1.1 keep-alive, ~1 KiB ConfigMaps),
+ * a consistent LIST (resourceVersion unset: the cache after asking etcd for its revision) of 10k
+ * ConfigMaps, and watch delay with 100 watchers while a writer creates 200 ConfigMaps/s. The
+ * limit in the same run: etcd's own put rate over gRPC at c=16 (one Txn with one Put each, from
+ * this process, without the server). kube-apiserver 1.28 on etcd 3.4 is the reference the issue
+ * gives. Writes bench/results/<date>-etcd.{json,md}.
+ */
+import { mkdirSync, writeFileSync } from "node:fs";
+import { join } from "node:path";
+import { EtcdClient } from "../src/storage/etcd/etcd-client.js";
+import { startEtcdCluster } from "../src/storage/etcd/etcd-member.js";
+import { h1Client, type Target } from "./lib/client.js";
+import { machineEnvironment } from "./lib/environment.js";
+import { loadConfigMaps } from "./lib/lists.js";
+import { configMapBody, namespaceBody } from "./lib/objects.js";
+import { type Format, type GetResult, type ListResult, measureGets, measureList, measureWatch, rawClient, type WatchResult } from "./lib/probes.js";
+import { backgroundCpuPercent, makeTempDir, processCpuSeconds, removeTempDir } from "./lib/processes.js";
+import { table } from "./lib/report.js";
+import { adminCredentials, REPO_ROOT, startServerChild } from "./lib/server.js";
+import { round } from "./lib/stats.js";
+
+export interface EtcdSuiteOptions {
+  readonly quick: boolean;
+  readonly outDir: string;
+}
+
+const JSON_FORMAT: Format = { name: "json", accept: "application/json" };
+const LIST_NAMESPACE = "bench-etcd";
+const CREATE_NAMESPACE = "bench-etcd-create";
+const WATCH_NAMESPACE = "bench-etcd-watch";
+/** kube-apiserver 1.28 on etcd 3.4, as issue #18 gives it. */
+const KUBE = { createsPerSecond: 1009, getsPerSecond: 1550, listMs: 445, watchP99Ms: 988 };
+const TARGETS = { createsPerSecond: 2 * KUBE.createsPerSecond, getsPerSecond: 2 * KUBE.getsPerSecond, listMs: 130, watchP99Ms: 20 };
+const log = (text: string): void => void process.stdout.write(`${text}\n`);
+const sleep = (ms: number): Promise<void> => new Promise((resolve) => setTimeout(resolve, ms));
+
+interface RateResult {
+  readonly perSecond: number;
+  readonly count: number;
+  readonly failures: number;
+  /** The server's CPU per operation (µs); absent for the raw etcd puts (no server). */
+  readonly serverCpuMicrosPerOperation?: number;
+}
+
+/** `concurrency` loops running `operation` for warm-up then `phaseMs`; counts successes in the phase. */
+async function measureRate(
+  concurrency: number,
+  timing: { readonly warmupMs: number; readonly phaseMs: number; readonly pid?: number },
+  operation: (worker: number, sequence: number) => Promise<boolean>,
+): Promise<RateResult> {
+  let measuring = false;
+  let stop = false;
+  let count = 0;
+  let failures = 0;
+  const workers = Array.from({ length: concurrency }, async (_, worker) => {
+    for (let sequence = 0; !stop; sequence++) {
+      const ok = await operation(worker, sequence);
+      if (!measuring) continue;
+      if (ok) count++;
+      else failures++;
+    }
+  });
+  await sleep(timing.warmupMs);
+  const cpuBefore = timing.pid === undefined ? 0 : processCpuSeconds(timing.pid);
+  const started = performance.now();
+  measuring = true;
+  await sleep(timing.phaseMs);
+  measuring = false;
+  const seconds = (performance.now() - started) / 1000;
+  const cpu = timing.pid === undefined ? 0 : processCpuSeconds(timing.pid) - cpuBefore;
+  stop = true;
+  await Promise.all(workers);
+  return {
+    perSecond: round(count / seconds),
+    count,
+    failures,
+    ...(timing.pid === undefined ? {} : { serverCpuMicrosPerOperation: round((cpu * 1e6) / Math.max(1, count)) }),
+  };
+}
+
+export async function runEtcdSuite(options: EtcdSuiteOptions): Promise<void> {
+  const quick = options.quick;
+  const warmupMs = quick ? 500 : 2000;
+  const phaseMs = quick ? 2000 : 8000;
+  const items = quick ? 1000 : 10_000;
+  const etcd = await startEtcdCluster({ size: 1 });
+  const dataDir = makeTempDir("orch-bench-etcd-");
+  try {
+    const otherCpuBefore = round(await backgroundCpuPercent(1000));
+    log("etcd suite: raw etcd puts c=16 (the limit)");
+    const raw = new EtcdClient({ endpoints: etcd.endpoints });
+    const value = Buffer.from(configMapBody("raw", "raw", 1024));
+    const rawPuts = await measureRate(16, { warmupMs, phaseMs }, async (worker, sequence) => {
+      try {
+        await raw.txn({ compare: [], success: [{ requestPut: { key: Buffer.from(`/bench-raw/${worker}/${sequence}`), value } }], failure: [] }, "");
+        return true;
+      } catch {
+        return false;
+      }
+    });
+    raw.close();
+
+    const server = await startServerChild({
+      dataDir,
+      extraArgs: ["--storage-backend", "etcd3", "--etcd-servers", etcd.endpoints.join(","), "--etcd-compaction-interval", "0"],
+    });
+    const target: Target = { host: server.host, port: server.port, credentials: adminCredentials(dataDir) };
+    try {
+      const client = h1Client(target, 64);
+      for (const namespace of [LIST_NAMESPACE, CREATE_NAMESPACE, WATCH_NAMESPACE]) {
+        const reply = await client.request("POST", "/api/v1/namespaces", namespaceBody(namespace));
+        if (reply.status !== 201) throw new Error(`namespace ${namespace}: HTTP ${reply.status}`);
+      }
+      log("etcd suite: creates c=16");
+      const creates = await measureRate(16, { warmupMs, phaseMs, pid: server.pid }, async (worker, sequence) => {
+        const name = `c-${worker}-${sequence}`;
+        const reply = await client.request("POST", `/api/v1/namespaces/${CREATE_NAMESPACE}/configmaps`, configMapBody(CREATE_NAMESPACE, name, 1024));
+        return reply.status === 201;
+      });
+      log(`etcd suite: loading ${items} ConfigMaps`);
+      await loadConfigMaps(client, LIST_NAMESPACE, 0, items, 32, 1024);
+      client.close();
+      const probe = rawClient(target, 64);
+      log("etcd suite: GETs c=64");
+      const gets: GetResult = await measureGets(probe, server.pid, JSON_FORMAT, { warmupMs, phaseMs, namespace: LIST_NAMESPACE });
+      log(`etcd suite: LIST of ${items}`);
+      const consistentList: ListResult = await measureList(probe, server.pid, JSON_FORMAT, { rounds: 5, namespace: LIST_NAMESPACE, query: "" });
+      const anyList: ListResult = await measureList(probe, server.pid, JSON_FORMAT, { rounds: 5, namespace: LIST_NAMESPACE, query: "resourceVersion=0" });
+      probe.close();
+      log("etcd suite: watch 100 watchers @ 200 writes/s");
+      const watch: WatchResult = await measureWatch(target, server.pid, JSON_FORMAT, {
+        watchers: 100,
+        rate: 200,
+        seconds: quick ? 3 : 10,
+        runId: "wetcd",
+        namespace: WATCH_NAMESPACE,
+      });
+      const otherCpuAfter = round(await backgroundCpuPercent(1000, [server.pid]));
+
+      const ratios = {
+        createsOverKube: round(creates.perSecond / KUBE.createsPerSecond),
+        getsOverKube: round(gets.perSecond / KUBE.getsPerSecond),
+        consistentListOverKube: round(consistentList.medianMs / KUBE.listMs),
+        watchP99OverKube: round(watch.delayMs.p99Ms / KUBE.watchP99Ms),
+        createsOverRawEtcdPuts: round(creates.perSecond / Math.max(1, rawPuts.perSecond)),
+      };
+      const verdict = (met: boolean): string => (met ? "met" : "not met");
+      const rows: string[][] = [
+        [
+          "creates/s c=16",
+          String(creates.perSecond),
+          String(KUBE.createsPerSecond),
+          `≥ ${TARGETS.createsPerSecond}`,
+          verdict(creates.perSecond >= TARGETS.createsPerSecond),
+        ],
+        ["GETs/s c=64", String(gets.perSecond), String(KUBE.getsPerSecond), `≥ ${TARGETS.getsPerSecond}`, verdict(gets.perSecond >= TARGETS.getsPerSecond)],
+        [
+          `consistent LIST of ${items}, median ms`,
+          String(consistentList.medianMs),
+          String(KUBE.listMs),
+          `≤ ${TARGETS.listMs}`,
+          verdict(consistentList.medianMs <= TARGETS.listMs),
+        ],
+        [
+          "watch delay p99 ms, 100 watchers @ 200 writes/s",
+          String(round(watch.delayMs.p99Ms)),
+          String(KUBE.watchP99Ms),
+          `≤ ${TARGETS.watchP99Ms}`,
+          verdict(watch.delayMs.p99Ms <= TARGETS.watchP99Ms),
+        ],
+      ];
+      const results = {
+        suite: "etcd",
+        quick,
+        items,
+        environment: machineEnvironment(REPO_ROOT),
+        otherCpuPercent: { before: otherCpuBefore, after: otherCpuAfter },
+        kube: KUBE,
+        targets: TARGETS,
+        rawEtcdPuts: rawPuts,
+        creates,
+        gets,
+        consistentList,
+        anyList,
+        watch,
+        ratios,
+      };
+      const markdown = [
+        `# orch on etcd${quick ? " (quick)" : ""}`,
+        "",
+        "One local etcd 3.4 member (data in /dev/shm) and the CLI as a child process with `--storage-backend etcd3`; HTTP/1.1 keep-alive with the admin client certificate; ~1 KiB ConfigMaps.",
+        `Other processes on the machine used ${otherCpuBefore} % of one core in the second before the run and ${otherCpuAfter} % in the second after it (of ${machineEnvironment(REPO_ROOT)["cores"]} cores): on a shared machine the figures are understated; rerun on a quiet one with \`npm run bench -- --suite etcd\`.`,
+        "",
+        "## Against kube-apiserver 1.28 on etcd 3.4 (issue #18's reference) and the targets",
+        "",
+        table(["measure", "orch", "kube 1.28", "target", "verdict"], rows),
+        "",
+        "## The limit in the same run: etcd's own put rate",
+        "",
+        table(
+          ["measure", "per second", "orch creates / it"],
+          [["raw etcd puts over gRPC, c=16 (one Txn with one Put each, ~1 KiB)", String(rawPuts.perSecond), String(ratios.createsOverRawEtcdPuts)]],
+        ),
+        "",
+        "## Details",
+        "",
+        table(
+          ["measure", "value"],
+          [
+            ["creates: server CPU µs per create", String(creates.serverCpuMicrosPerOperation ?? "")],
+            ["creates: failures in the phase", String(creates.failures)],
+            ["GETs: server CPU µs per GET", String(gets.serverCpuMicrosPerRequest)],
+            [`LIST of ${items} at resourceVersion=0 (no etcd round trip), median ms`, String(anyList.medianMs)],
+            ["consistent LIST: server CPU ms per list", String(consistentList.serverCpuMsPerList)],
+            ["watch: events / expected", `${watch.events} / ${watch.expected}`],
+            ["watch: p50 / p90 / max ms", `${round(watch.delayMs.p50Ms)} / ${round(watch.delayMs.p90Ms)} / ${round(watch.delayMs.maxMs)}`],
+            ["watch: writes/s achieved", String(watch.writesPerSecond)],
+            ["watch: creates the server refused (not counted in expected)", String(watch.failedWrites)],
+          ],
+        ),
+        "",
+      ].join("\n");
+      mkdirSync(options.outDir, { recursive: true });
+      const stem = join(options.outDir, `${new Date().toISOString().slice(0, 10)}-etcd${quick ? "-quick" : ""}`);
+      writeFileSync(`${stem}.json`, `${JSON.stringify(results, null, 2)}\n`);
+      writeFileSync(`${stem}.md`, markdown);
+      log(markdown);
+    } finally {
+      await server.stop(5000);
+    }
+  } finally {
+    await etcd.stop();
+    removeTempDir(dataDir);
+  }
+}

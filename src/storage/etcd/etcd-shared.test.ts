@@ -1,0 +1,63 @@
+import assert from "node:assert/strict";
+import { after, before, describe, it } from "node:test";
+import { type EtcdCluster, startEtcdCluster } from "./etcd-member.js";
+import { EtcdStorage } from "./etcd-storage.js";
+
+// Two stores on one member, as two servers (or a server and another tenant) share etcd.
+describe("EtcdStorage.shared: the revision of an etcd other writers use", { timeout: 60_000 }, () => {
+  let cluster: EtcdCluster;
+  before(async () => {
+    cluster = await startEtcdCluster();
+  });
+  after(async () => {
+    await cluster?.stop();
+  });
+
+  it("fetchRevision() learns another writer's revision; currentRevision() alone does not", async () => {
+    const mine = await EtcdStorage.open({ endpoints: cluster.endpoints, prefix: "/registry" });
+    const theirs = await EtcdStorage.open({ endpoints: cluster.endpoints, prefix: "/registry" });
+    try {
+      const before = mine.currentRevision();
+      const written = await theirs.create("/core/configmaps/ns/a", "{}");
+      assert.equal(mine.currentRevision(), before, "nothing told this store of the other write yet");
+      assert.equal(await mine.shared.fetchRevision(), written);
+      assert.equal(mine.currentRevision(), written);
+    } finally {
+      await mine.close();
+      await theirs.close();
+    }
+  });
+
+  it("a watch reports progress past writes outside its prefix when asked, in order after its events", async () => {
+    const mine = await EtcdStorage.open({ endpoints: cluster.endpoints, prefix: "/registry" });
+    const other = await EtcdStorage.open({ endpoints: cluster.endpoints, prefix: "/elsewhere" });
+    const controller = new AbortController();
+    try {
+      const start = await mine.shared.fetchRevision();
+      const seen: string[] = [];
+      const progress: number[] = [];
+      const watching = (async () => {
+        for await (const event of mine.watch("", start, controller.signal, { onProgress: (revision) => progress.push(revision) })) {
+          seen.push(`${event.type} ${event.key} @${event.revision}`);
+        }
+      })();
+      const inside = await mine.create("/core/configmaps/ns/inside", "{}");
+      const outside = await other.create("/core/configmaps/ns/outside", "{}");
+      assert.ok(outside > inside);
+      // Ask until the watch reports a revision at or past the outside write.
+      const deadline = Date.now() + 10_000;
+      while (!progress.some((revision) => revision >= outside)) {
+        assert.ok(Date.now() < deadline, `no progress past ${outside}: ${progress.join(",")}`);
+        mine.shared.requestProgress();
+        await new Promise((resolve) => setTimeout(resolve, 50));
+      }
+      assert.deepEqual(seen, [`ADDED /core/configmaps/ns/inside @${inside}`]);
+      controller.abort();
+      await watching;
+    } finally {
+      controller.abort();
+      await mine.close();
+      await other.close();
+    }
+  });
+});
