@@ -14,11 +14,15 @@ export interface InformerHandlers {
 /**
  * One resource's objects as every controller sees them: a view over the registry's watch cache
  * (no list or watch of its own, so no periodic relist), with handlers fanned out from one feed
- * subscription.
+ * subscription. While anyone listens, the informer keeps the decoded objects by namespace (kube's
+ * indexer), so `get`, `list` and `listNamespace` decode nothing and a namespace's objects cost
+ * only their own number. Objects handed out are shared, read-only: copy before changing one.
  */
 export class SharedInformer {
   private readonly handlers = new Set<InformerHandlers>();
   private unsubscribe: (() => void) | undefined;
+  /** namespace ("" for cluster scope) → name → object; kept while subscribed. */
+  private index: Map<string, Map<string, ApiObject>> | undefined;
 
   constructor(
     readonly resource: ResourceRef,
@@ -26,27 +30,56 @@ export class SharedInformer {
   ) {}
 
   list(): ApiObject[] {
-    return [...this.feed.objects()];
+    if (this.index === undefined) return [...this.feed.objects()];
+    const out: ApiObject[] = [];
+    for (const objects of this.index.values()) for (const object of objects.values()) out.push(object);
+    return out;
+  }
+
+  /** The objects of one namespace ("" = the cluster-scoped ones). */
+  listNamespace(namespace: string): ApiObject[] {
+    if (this.index === undefined) return [...this.feed.objects()].filter((object) => (object.metadata.namespace ?? "") === namespace);
+    return [...(this.index.get(namespace)?.values() ?? [])];
   }
 
   get(namespace: string, name: string): ApiObject | undefined {
-    return this.feed.get(namespace, name);
+    if (this.index === undefined) return this.feed.get(namespace, name);
+    return this.index.get(namespace)?.get(name);
   }
 
   /** Adds handlers; returns their removal. The feed is followed while anyone listens. */
   addHandlers(handlers: InformerHandlers): () => void {
     this.handlers.add(handlers);
-    this.unsubscribe ??= this.feed.subscribe((change) => this.dispatch(change));
+    if (this.unsubscribe === undefined) {
+      this.unsubscribe = this.feed.subscribe((change) => this.dispatch(change));
+      this.rebuild();
+    }
     return () => {
       this.handlers.delete(handlers);
       if (this.handlers.size === 0) {
         this.unsubscribe?.();
         this.unsubscribe = undefined;
+        this.index = undefined;
       }
     };
   }
 
+  private rebuild(): void {
+    const index = new Map<string, Map<string, ApiObject>>();
+    for (const object of this.feed.objects()) place(index, object);
+    this.index = index;
+  }
+
   private dispatch(change: FeedChange): void {
+    if (change.kind === "reset") this.rebuild();
+    else if (this.index !== undefined) {
+      if (change.kind === "delete") {
+        const namespace = change.previous.metadata.namespace ?? "";
+        const objects = this.index.get(namespace);
+        objects?.delete(change.previous.metadata.name ?? "");
+        if (objects?.size === 0) this.index.delete(namespace);
+      } else place(this.index, change.object);
+    }
     for (const handlers of this.handlers) {
       if (change.kind === "reset") handlers.onReset?.();
       else if (change.kind === "delete") handlers.onDelete?.(change.previous);
@@ -54,6 +87,16 @@ export class SharedInformer {
       else handlers.onUpdate?.(change.object, change.previous);
     }
   }
+}
+
+function place(index: Map<string, Map<string, ApiObject>>, object: ApiObject): void {
+  const namespace = object.metadata.namespace ?? "";
+  let objects = index.get(namespace);
+  if (objects === undefined) {
+    objects = new Map();
+    index.set(namespace, objects);
+  }
+  objects.set(object.metadata.name ?? "", object);
 }
 
 /** Hands out one SharedInformer per resource, for all controllers. Ask for them before the registry starts. */
