@@ -65,7 +65,6 @@ export function composeControllers(wiring: ControllerWiring): ControllerManager 
   const onError = (controller: string, key: string, error: unknown): void => logger.error(`controller ${controller}: ${key}`, errorFields(error));
   const queued = (spec: QueueControllerSpec): ManagedController => queueController(spec, { metrics, onError });
   const managed = (controller: Controller | QueueControllerSpec): ManagedController => (isQueueSpec(controller) ? queued(controller) : managedLoop(controller));
-  const loopError = (name: string) => (error: unknown) => logger.error(`controller ${name}`, errorFields(error));
 
   const builders: Record<string, () => ManagedController | undefined> = {
     ...Object.fromEntries(Object.entries(wiring.loops ?? {}).map(([name, make]) => [name, () => managed(make(informers))])),
@@ -78,10 +77,9 @@ export function composeControllers(wiring: ControllerWiring): ControllerManager 
             logger.info("garbage collector: OwnerRefInvalidNamespace", { namespace: dependent.namespace, name: dependent.name, owner: owner.name, message }),
         }),
       ),
-    namespace: () => managedLoop(namespaceController({ client, finalizer: profile.namespaceFinalizer, onError: loopError("namespace") })),
+    namespace: () => queued(namespaceController({ client, informers, finalizer: profile.namespaceFinalizer })),
     resourcequota: () => queued(quotaController({ client, informers, ledger: wiring.ledger })),
-    "clusterrole-aggregation": () =>
-      managedLoop(aggregationController({ client, group: rbacNames(profile).group, onError: loopError("clusterrole-aggregation") })),
+    "clusterrole-aggregation": () => queued(aggregationController({ client, informers, group: rbacNames(profile).group })),
     serviceaccount: () => queued(serviceAccountController({ client, informers })),
     "serviceaccount-token": () =>
       wiring.issueLegacy === undefined || wiring.rootCa === undefined
