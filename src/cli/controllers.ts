@@ -73,8 +73,10 @@ export function composeControllers(wiring: ControllerWiring): ControllerManager 
         garbageCollector({
           client,
           informers,
+          onResourcesChanged: (listener) => registry.onChange(listener),
           onInvalidOwner: (dependent, owner, message) =>
             logger.info("garbage collector: OwnerRefInvalidNamespace", { namespace: dependent.namespace, name: dependent.name, owner: owner.name, message }),
+          onEventError: (error) => logger.error("garbage collector: event", errorFields(error)),
         }),
       ),
     namespace: () => queued(namespaceController({ client, informers, finalizer: profile.namespaceFinalizer })),

@@ -106,7 +106,7 @@ export class InformerFactory {
   constructor(private readonly feedOf: (resource: ResourceRef) => ObjectFeed) {}
 
   informer(resource: ResourceRef): SharedInformer {
-    const id = `${resource.group}/${resource.version}/${resource.plural}`;
+    const id = informerId(resource);
     let informer = this.informers.get(id);
     if (informer === undefined) {
       informer = new SharedInformer(resource, this.feedOf(resource));
@@ -114,6 +114,18 @@ export class InformerFactory {
     }
     return informer;
   }
+
+  /**
+   * Drops the informer of a resource whose store was replaced or removed (a custom resource's
+   * definition changed): the next ask follows the new store. Its handlers must be removed first.
+   */
+  forget(resource: ResourceRef): void {
+    this.informers.delete(informerId(resource));
+  }
+}
+
+function informerId(resource: ResourceRef): string {
+  return `${resource.group}/${resource.version}/${resource.plural}`;
 }
 
 /** `namespace/name`, or `name` for cluster-scoped objects: kube's work-queue key. */
