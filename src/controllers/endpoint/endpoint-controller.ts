@@ -71,8 +71,8 @@ export function servicesSelecting(services: SharedInformer, pod: ApiObject, prev
  */
 export function endpointController(options: EndpointControllerOptions): QueueControllerSpec {
   const { client, names } = options;
-  const services = options.informers.informer(SERVICES);
-  const pods = options.informers.informer(PODS);
+  const services = options.informers.indexed(SERVICES);
+  const pods = options.informers.indexed(PODS);
   const endpoints = options.informers.informer(ENDPOINTS);
   const ours = (object: ApiObject): boolean => object.metadata.labels?.[names.skipMirrorLabel] === "true";
 

@@ -42,9 +42,9 @@ export function serviceSlices(service: ApiObject, pods: readonly ApiObject[], na
  */
 export function endpointSliceController(options: EndpointSliceControllerOptions): QueueControllerSpec {
   const { client, names } = options;
-  const services = options.informers.informer(SERVICES);
-  const pods = options.informers.informer(PODS);
-  const slices = options.informers.informer(names.endpointSlices);
+  const services = options.informers.indexed(SERVICES);
+  const pods = options.informers.indexed(PODS);
+  const slices = options.informers.indexed(names.endpointSlices);
   const ours = (slice: ApiObject): boolean => slice.metadata.labels?.[names.managedByLabel] === names.sliceManager;
   const sliceKey = (slice: ApiObject): string => `${slice.metadata.namespace ?? ""}/${slice.metadata.labels?.[names.serviceNameLabel] ?? ""}`;
 

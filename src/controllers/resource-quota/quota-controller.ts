@@ -44,7 +44,7 @@ function quotaView(plural: string, object: ApiObject): string {
  */
 export function quotaController(options: QuotaControllerOptions): QueueControllerSpec {
   const { client, ledger } = options;
-  const quotas = options.informers.informer(QUOTAS);
+  const quotas = options.informers.indexed(QUOTAS);
   const followed = FOLLOWED.map((plural) => options.informers.informer({ group: "", version: "v1", plural }));
   const resyncMs = options.resyncMs ?? QUOTA_RESYNC_MS;
 

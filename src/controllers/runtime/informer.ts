@@ -14,15 +14,18 @@ export interface InformerHandlers {
 /**
  * One resource's objects as every controller sees them: a view over the registry's watch cache
  * (no list or watch of its own, so no periodic relist), with handlers fanned out from one feed
- * subscription. While anyone listens, the informer keeps the decoded objects by namespace (kube's
- * indexer), so `get`, `list` and `listNamespace` decode nothing and a namespace's objects cost
- * only their own number. Objects handed out are shared, read-only: copy before changing one.
+ * subscription. An informer asked for with `InformerFactory.indexed` keeps, while anyone listens,
+ * the decoded objects by namespace (kube's indexer), so `get`, `list` and `listNamespace` decode
+ * nothing and a namespace's objects cost only their own number; the others decode on each read
+ * (the watch cache keeps JSON text, several times smaller than decoded objects). Objects handed
+ * out may be shared: read-only, copy before changing one.
  */
 export class SharedInformer {
   private readonly handlers = new Set<InformerHandlers>();
   private unsubscribe: (() => void) | undefined;
-  /** namespace ("" for cluster scope) → name → object; kept while subscribed. */
+  /** namespace ("" for cluster scope) → name → object; kept while subscribed, when indexed. */
   private index: Map<string, Map<string, ApiObject>> | undefined;
+  private indexed = false;
 
   constructor(
     readonly resource: ResourceRef,
@@ -52,7 +55,7 @@ export class SharedInformer {
     this.handlers.add(handlers);
     if (this.unsubscribe === undefined) {
       this.unsubscribe = this.feed.subscribe((change) => this.dispatch(change));
-      this.rebuild();
+      if (this.indexed) this.rebuild();
     }
     return () => {
       this.handlers.delete(handlers);
@@ -64,6 +67,13 @@ export class SharedInformer {
     };
   }
 
+  /** Keeps the decoded objects by namespace from now on (built at once when already followed). */
+  keepIndex(): void {
+    if (this.indexed) return;
+    this.indexed = true;
+    if (this.unsubscribe !== undefined) this.rebuild();
+  }
+
   private rebuild(): void {
     const index = new Map<string, Map<string, ApiObject>>();
     for (const object of this.feed.objects()) place(index, object);
@@ -71,8 +81,9 @@ export class SharedInformer {
   }
 
   private dispatch(change: FeedChange): void {
-    if (change.kind === "reset") this.rebuild();
-    else if (this.index !== undefined) {
+    if (change.kind === "reset") {
+      if (this.indexed) this.rebuild();
+    } else if (this.index !== undefined) {
       if (change.kind === "delete") {
         const namespace = change.previous.metadata.namespace ?? "";
         const objects = this.index.get(namespace);
@@ -112,6 +123,13 @@ export class InformerFactory {
       informer = new SharedInformer(resource, this.feedOf(resource));
       this.informers.set(id, informer);
     }
+    return informer;
+  }
+
+  /** The informer of `resource`, keeping its decoded objects by namespace (for `listNamespace` and cheap reads). */
+  indexed(resource: ResourceRef): SharedInformer {
+    const informer = this.informer(resource);
+    informer.keepIndex();
     return informer;
   }
 

@@ -54,7 +54,7 @@ export function storageProtectionController(options: StorageProtectionOptions): 
   const { client } = options;
   const pvcFinalizer = `${options.keyDomain}/pvc-protection`;
   const pvFinalizer = `${options.keyDomain}/pv-protection`;
-  const claims = options.informers.informer(PVCS);
+  const claims = options.informers.indexed(PVCS);
   const volumes = options.informers.informer(PVS);
   const pods = options.informers.informer(PODS);
 
