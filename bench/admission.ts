@@ -1,7 +1,10 @@
 /**
  * Admission suite: the server CPU of a Pod create with the default admission chain vs with every
- * named plugin turned off (`--disable-admission-plugins`), the whole pipeline in process (no
- * sockets, so this process's CPU is the server's). Target: the chain costs ≤ 15 % of a create.
+ * named plugin turned off (`--disable-admission-plugins`), measured two ways:
+ * - in process (no sockets, so this process's CPU is the server's);
+ * - over the real path: a server process (SQLite, HTTP/2 over TLS) whose own CPU (/proc) is read
+ *   while this process sends the creates — "a pod create's server CPU" as the issue states it.
+ * Target: the chain costs ≤ 15 % of a create.
  *
  *   npm run bench -- --suite admission   writes bench/results/<date>-admission.{json,md}
  */
@@ -9,6 +12,9 @@ import { mkdirSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { builtinPlugins } from "../src/admission/plugins/index.js";
 import { inProcessServer } from "../src/testing/in-process.js";
+import { h2Client } from "./lib/client.js";
+import { installCleanup, makeTempDir, processCpuSeconds, removeTempDir } from "./lib/processes.js";
+import { adminCredentials, startServerChild } from "./lib/server.js";
 import { machineEnvironment } from "./lib/environment.js";
 import { REPO_ROOT } from "./lib/server.js";
 import { QuietGate } from "./lib/quiet.js";
@@ -80,6 +86,40 @@ async function cpuPerCreate(disable: readonly string[], count: number, round_: n
   }
 }
 
+/**
+ * Server-process CPU microseconds per Pod create over HTTP/2 + TLS, `count` creates 10 at a time
+ * (after 50 warm-up creates); the server's CPU is read from /proc around the measured creates.
+ */
+async function serverCpuPerCreate(disable: readonly string[], count: number, spec?: Json): Promise<number> {
+  const dataDir = makeTempDir("orch-bench-admission-");
+  const server = await startServerChild({ dataDir, extraArgs: disable.length === 0 ? [] : ["--disable-admission-plugins", disable.join(",")] });
+  const client = await h2Client({ host: server.host, port: server.port, credentials: adminCredentials(dataDir) });
+  try {
+    await client.request("POST", "/api/v1/namespaces", JSON.stringify({ apiVersion: "v1", kind: "Namespace", metadata: { name: "bench" } }));
+    // The serviceaccount controller makes `default`; creating it here too only answers 409.
+    await client.request(
+      "POST",
+      "/api/v1/namespaces/bench/serviceaccounts",
+      JSON.stringify({ apiVersion: "v1", kind: "ServiceAccount", metadata: { name: "default" } }),
+    );
+    const pod = (name: string): string => JSON.stringify(spec === undefined ? basePod(name) : { ...basePod(name), spec });
+    const create = async (name: string): Promise<void> => {
+      const reply = await client.request("POST", "/api/v1/namespaces/bench/pods", pod(name), true);
+      if (reply.status !== 201) throw new Error(`create failed: ${reply.status} ${reply.body?.toString("utf8").slice(0, 300)}`);
+    };
+    for (let index = 0; index < 50; index++) await create(`warm-${index}`);
+    const before = processCpuSeconds(server.pid);
+    for (let index = 0; index < count; index += 10) {
+      await Promise.all(Array.from({ length: Math.min(10, count - index) }, (_, offset) => create(`p-${index + offset}`)));
+    }
+    return ((processCpuSeconds(server.pid) - before) * 1e6) / count;
+  } finally {
+    client.close();
+    await server.stop();
+    removeTempDir(dataDir);
+  }
+}
+
 export async function runAdmissionSuite(options: AdmissionSuiteOptions): Promise<void> {
   const gate = new QuietGate(options.quietWaitMs);
   await gate.wait();
@@ -96,6 +136,23 @@ export async function runAdmissionSuite(options: AdmissionSuiteOptions): Promise
     off.push(await cpuPerCreate(everything, count, index * 3 + 1));
     offSame.push(await cpuPerCreate(everything, count, index * 3 + 2, admitted));
   }
+  // The real path: a server process per configuration and round, interleaved likewise.
+  installCleanup();
+  const httpRounds = options.quick ? 1 : 3;
+  const httpOn: number[] = [];
+  const httpOff: number[] = [];
+  const httpOffSame: number[] = [];
+  for (let index = 0; index < httpRounds; index++) {
+    await gate.wait();
+    httpOn.push(await serverCpuPerCreate([], count));
+    httpOff.push(await serverCpuPerCreate(everything, count));
+    httpOffSame.push(await serverCpuPerCreate(everything, count, admitted));
+  }
+  const httpWith = median(httpOn);
+  const httpWithout = median(httpOff);
+  const httpWithoutSame = median(httpOffSame);
+  const httpShare = ((httpWith - httpWithout) / httpWith) * 100;
+  const httpOwnShare = ((httpWith - httpWithoutSame) / httpWith) * 100;
   const withChain = median(on);
   const without = median(off);
   const withoutSame = median(offSame);
@@ -121,6 +178,23 @@ export async function runAdmissionSuite(options: AdmissionSuiteOptions): Promise
     chainOwnWorkSharePercent: round(ownShare),
     targetPercent: TARGET_PERCENT,
     meetsTarget: share <= TARGET_PERCENT,
+    serverProcess: {
+      transport: "HTTP/2 over TLS, SQLite store, server CPU from /proc",
+      rounds: httpRounds,
+      cpuMicrosPerCreate: {
+        defaultChain: round(httpWith),
+        pluginsOff: round(httpWithout),
+        pluginsOffSameObject: round(httpWithoutSame),
+        rounds: {
+          defaultChain: httpOn.map((value) => round(value)),
+          pluginsOff: httpOff.map((value) => round(value)),
+          pluginsOffSameObject: httpOffSame.map((value) => round(value)),
+        },
+      },
+      chainSharePercent: round(httpShare),
+      chainOwnWorkSharePercent: round(httpOwnShare),
+      meetsTarget: httpShare <= TARGET_PERCENT,
+    },
   };
   mkdirSync(options.outDir, { recursive: true });
   const stem = `${new Date().toISOString().slice(0, 10)}-admission${options.quick ? "-quick" : ""}`;
@@ -141,6 +215,16 @@ export async function runAdmissionSuite(options: AdmissionSuiteOptions): Promise
     `Of that, the chain's own work (on vs off storing the same object): **${round(ownShare)} %**; the rest is the`,
     "bigger object the chain leaves (service account, projected token volume, tolerations, priority) going",
     "through validation, managedFields, storage, the watch cache and the response.",
+    "",
+    `## Over the real path: a server process (SQLite, HTTP/2 over TLS), its CPU from /proc (${httpRounds} rounds, medians)`,
+    "",
+    "| chain | server CPU µs / create |",
+    "|---|---|",
+    `| default chain | ${round(httpWith)} |`,
+    `| every named plugin off | ${round(httpWithout)} |`,
+    `| every named plugin off, posting the pod as the chain stores it | ${round(httpWithoutSame)} |`,
+    "",
+    `The chain's share of a create's server CPU: **${round(httpShare)} %** (target ≤ ${TARGET_PERCENT} %: ${httpShare <= TARGET_PERCENT ? "met" : "NOT met"}); its own work (same object stored): **${round(httpOwnShare)} %**.`,
     "",
   ].join("\n");
   writeFileSync(join(options.outDir, `${stem}.md`), markdown);

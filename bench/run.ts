@@ -50,6 +50,7 @@ import { runAdmissionSuite } from "./admission.js";
 import { runWebhooksSuite } from "./webhooks.js";
 import { runFlowControlSuite } from "./flowcontrol.js";
 import { runCrdSuite } from "./crd.js";
+import { runControllersSuite } from "./controllers.js";
 import { median, round } from "./lib/stats.js";
 
 interface Settings {
@@ -581,7 +582,21 @@ async function runFoundation(settings: Settings): Promise<void> {
   log(`wrote ${base}.json and ${base}.md (${results.totalBenchSeconds} s)`);
 }
 
-type Suite = "foundation" | "watch" | "rbac" | "apply" | "auth" | "proto" | "admission" | "webhooks" | "audit" | "flowcontrol" | "crd" | "etcd" | "all";
+type Suite =
+  | "foundation"
+  | "watch"
+  | "rbac"
+  | "apply"
+  | "auth"
+  | "proto"
+  | "admission"
+  | "webhooks"
+  | "audit"
+  | "flowcontrol"
+  | "crd"
+  | "etcd"
+  | "controllers"
+  | "all";
 
 async function main(): Promise<void> {
   const argv = process.argv.slice(2);
@@ -600,9 +615,10 @@ async function main(): Promise<void> {
     suite !== "flowcontrol" &&
     suite !== "crd" &&
     suite !== "etcd" &&
+    suite !== "controllers" &&
     suite !== "all"
   )
-    throw new Error("--suite must be foundation, watch, rbac, apply, auth, proto, admission, webhooks, audit, flowcontrol, crd, etcd or all");
+    throw new Error("--suite must be foundation, watch, rbac, apply, auth, proto, admission, webhooks, audit, flowcontrol, crd, etcd, controllers or all");
   const chosen: Suite = suite;
   const settings = parseSettings(argv);
   installCleanup();
@@ -648,6 +664,9 @@ async function main(): Promise<void> {
       return value;
     };
     await runCrdSuite({ quick: settings.quick, outDir: settings.outDir, count: flag("--crd-count", 2000), kilobytes: flag("--crd-kb", 300) });
+  }
+  if (chosen === "controllers" || chosen === "all") {
+    await runControllersSuite({ quick: settings.quick, outDir: settings.outDir, quietWaitMs: settings.quietWaitMs });
   }
 }
 

@@ -3,6 +3,8 @@ import { after, before, describe, it } from "node:test";
 import { inProcessServer } from "../src/testing/in-process.js";
 import { MemoryStorage } from "../src/storage/memory/memory-storage.js";
 import { waitFor } from "./helpers/wait.js";
+import { apiGroup, ORCH_PROFILE } from "../src/api/profile.js";
+import { crdFixture } from "../src/testing/crd-fixtures.js";
 
 type Server = Awaited<ReturnType<typeof inProcessServer>>;
 type Json = Record<string, unknown>;
@@ -167,6 +169,88 @@ describe("garbage collector", () => {
         return (list.json["items"] as Json[]).every((item) => !String(meta(item)["name"]).startsWith("many-"));
       },
       { what: "1,000 dependents collected", timeoutMs: 30_000, intervalMs: 50 },
+    );
+  });
+});
+
+/** The OwnerRefInvalidNamespace Warning Events about `name` in `namespace`. */
+async function invalidOwnerEvents(server: Server, namespace: string, name: string): Promise<Json[]> {
+  const list = await server.call("GET", `/api/v1/namespaces/${namespace}/events`);
+  return ((list.json["items"] as Json[] | undefined) ?? []).filter(
+    (event) => event["reason"] === "OwnerRefInvalidNamespace" && (event["involvedObject"] as Json)["name"] === name,
+  );
+}
+
+describe("garbage collector: invalid owner references and custom resources", () => {
+  let server: Server;
+  before(async () => {
+    server = await inProcessServer();
+  });
+  after(async () => server.stop());
+
+  it("a cluster-scoped dependent naming a namespaced owner kind: a Warning Event OwnerRefInvalidNamespace in default, the dependent kept", async () => {
+    const rbac = `/apis/${apiGroup(ORCH_PROFILE, "rbac.authorization")}/v1/clusterroles`;
+    const cmOwner = await create(server, "ev-cm-owner");
+    await create(server, "ev-role-owned-by-cm", [ownerRef("ev-cm-owner", cmOwner, false)], rbac);
+    const events = await waitFor(
+      async () => {
+        const found = await invalidOwnerEvents(server, "default", "ev-role-owned-by-cm");
+        return found.length > 0 ? found : undefined;
+      },
+      { what: "the OwnerRefInvalidNamespace event" },
+    );
+    const event = events[0] as Json;
+    assert.equal(event["type"], "Warning");
+    assert.equal((event["involvedObject"] as Json)["kind"], "ClusterRole");
+    assert.equal((event["source"] as Json)["component"], "garbage-collector-controller");
+    assert.match(String(event["message"]), /^ownerRef \[v1\/ConfigMap, namespace: , name: ev-cm-owner, uid: .+\] does not exist in namespace ""$/);
+    assert.equal(await exists(server, "ev-role-owned-by-cm", rbac), true);
+  });
+
+  it("a namespaced dependent naming an owner of another namespace: the reference is absent, the dependent collected, an Event in its namespace", async () => {
+    for (const name of ["gc-ns-a", "gc-ns-b"]) {
+      const made = await server.call("POST", "/api/v1/namespaces", { body: { apiVersion: "v1", kind: "Namespace", metadata: { name } } });
+      assert.equal(made.status, 201, made.text);
+    }
+    const owner = await create(server, "cross-owner", [], "/api/v1/namespaces/gc-ns-a/configmaps");
+    await create(server, "cross-dep", [ownerRef("cross-owner", owner, false)], "/api/v1/namespaces/gc-ns-b/configmaps");
+    await waitFor(async () => !(await exists(server, "cross-dep", "/api/v1/namespaces/gc-ns-b/configmaps")), {
+      what: "the cross-namespace dependent collected",
+    });
+    const events = await waitFor(
+      async () => {
+        const found = await invalidOwnerEvents(server, "gc-ns-b", "cross-dep");
+        return found.length > 0 ? found : undefined;
+      },
+      { what: "the OwnerRefInvalidNamespace event in gc-ns-b" },
+    );
+    assert.match(String((events[0] as Json)["message"]), /namespace: gc-ns-b, name: cross-owner, .* does not exist in namespace "gc-ns-b"/);
+    assert.equal(await exists(server, "cross-owner", "/api/v1/namespaces/gc-ns-a/configmaps"), true, "the owner in the other namespace stays");
+  });
+
+  it("custom resources of a CRD created after start, owned by a ConfigMap, are collected with it", async () => {
+    const apiextensions = apiGroup(ORCH_PROFILE, "apiextensions");
+    const group = "gc.example.com";
+    const crd = await server.call("POST", `/apis/${apiextensions}/v1/customresourcedefinitions`, {
+      body: crdFixture({ group, plural: "gadgets", kind: "Gadget", apiextensionsGroup: apiextensions }),
+    });
+    assert.equal(crd.status, 201, crd.text);
+    const gadgets = `/apis/${group}/v1/namespaces/default/gadgets`;
+    await waitFor(async () => (await server.call("GET", gadgets)).status === 200, { what: "gadgets served" });
+    const owner = await create(server, "gadget-owner");
+    for (const name of ["g1", "g2", "g3"]) {
+      const made = await server.call("POST", gadgets, {
+        body: { apiVersion: `${group}/v1`, kind: "Gadget", metadata: { name, ownerReferences: [ownerRef("gadget-owner", owner)] }, spec: { image: "nginx" } },
+      });
+      assert.equal(made.status, 201, made.text);
+    }
+    await server.call("DELETE", `${CM}/gadget-owner`);
+    await waitFor(
+      async () => {
+        const list = await server.call("GET", gadgets);
+        return ((list.json["items"] as Json[] | undefined) ?? []).length === 0;
+      },
+      { what: "the gadgets collected" },
     );
   });
 });

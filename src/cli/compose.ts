@@ -27,7 +27,7 @@ import { endpointNames } from "../controllers/endpoint/service-pods.js";
 import { endpointSliceController } from "../controllers/endpointslice/endpointslice-controller.js";
 import { mirroringController } from "../controllers/endpointslice-mirroring/mirroring-controller.js";
 import type { Controller } from "../controllers/controller.js";
-import { composeControllers } from "./controllers.js";
+import { composeControllers, type ControllerBuilder } from "./controllers.js";
 import { customResourceDefinitionController } from "../controllers/crd/crd-controller.js";
 import { registerPlugins } from "./admission.js";
 import { policyKindResolver, registryWebhookAdmission } from "./webhooks.js";
@@ -329,7 +329,7 @@ export function composeApiServer(options: ComposeOptions): ApiServer {
     }
   };
   // kube-controller-manager's certificate, bootstrap-token and endpoint controllers, by --controllers name.
-  function certificateAndEndpointControllers(): Readonly<Record<string, () => Controller>> {
+  function certificateAndEndpointControllers(): Readonly<Record<string, ControllerBuilder>> {
     const names = endpointNames(profile);
     return {
       csrsigning: () =>
@@ -344,8 +344,8 @@ export function composeApiServer(options: ComposeOptions): ApiServer {
       csrcleaner: () => csrCleanerController({ client, profile, onError: (error) => logger.error("csrcleaner controller", errorFields(error)) }),
       tokencleaner: () => tokenCleanerController({ client, profile, onError: (error) => logger.error("tokencleaner controller", errorFields(error)) }),
       bootstrapsigner: () => bootstrapSignerController({ client, profile, onError: (error) => logger.error("bootstrapsigner controller", errorFields(error)) }),
-      endpoint: () => endpointController({ client, names, onError: (error) => logger.error("endpoint controller", errorFields(error)) }),
-      endpointslice: () => endpointSliceController({ client, names, onError: (error) => logger.error("endpointslice controller", errorFields(error)) }),
+      endpoint: (informers) => endpointController({ client, informers, names }),
+      endpointslice: (informers) => endpointSliceController({ client, informers, names }),
       endpointslicemirroring: () =>
         mirroringController({
           client,
@@ -417,7 +417,7 @@ export function composeApiServer(options: ComposeOptions): ApiServer {
         resolveKind: policyKindResolver(registry),
         onError: (error) => logger.error("validatingadmissionpolicy status", errorFields(error)),
       }),
-      storageProtectionController({ client, keyDomain: profile.keyDomain, onError: (error) => logger.error("storage protection", errorFields(error)) }),
+      (informers) => storageProtectionController({ client, informers, keyDomain: profile.keyDomain }),
       ...identityLease(options.identityLease ?? { enabled: config.storageBackend === "etcd3" || config.featureGates.enabled("APIServerIdentity") }),
       allocationRepairController({ repair: () => repairAllocations(false), onError: (error) => logger.error("allocation repair", errorFields(error)) }),
       apiServerServiceController({

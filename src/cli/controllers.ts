@@ -39,10 +39,17 @@ export interface ControllerWiring {
   readonly issueLegacy?: Parameters<typeof tokenController>[0]["issueLegacy"];
   /** Where workqueue metrics go. */
   readonly metrics?: PromRegistry;
-  /** Loop controllers by `--controllers` name, run on the elected server (certificates, bootstrap tokens, endpoints). */
-  readonly loops?: Readonly<Record<string, () => Controller>>;
+  /** More controllers by `--controllers` name, run on the elected server (certificates, bootstrap tokens, endpoints). */
+  readonly loops?: Readonly<Record<string, ControllerBuilder>>;
   /** Controllers every server runs whatever the selection (the server's own Service). */
-  readonly everywhere: readonly Controller[];
+  readonly everywhere: readonly (Controller | ControllerBuilder)[];
+}
+
+/** A controller built over the shared informers: a loop, or a work-queue spec. */
+export type ControllerBuilder = (informers: InformerFactory) => Controller | QueueControllerSpec;
+
+function isQueueSpec(controller: Controller | QueueControllerSpec): controller is QueueControllerSpec {
+  return "reconcile" in controller;
 }
 
 /**
@@ -57,23 +64,24 @@ export function composeControllers(wiring: ControllerWiring): ControllerManager 
   const metrics = wiring.metrics === undefined ? NO_QUEUE_METRICS : workqueueMetrics(wiring.metrics);
   const onError = (controller: string, key: string, error: unknown): void => logger.error(`controller ${controller}: ${key}`, errorFields(error));
   const queued = (spec: QueueControllerSpec): ManagedController => queueController(spec, { metrics, onError });
-  const loopError = (name: string) => (error: unknown) => logger.error(`controller ${name}`, errorFields(error));
+  const managed = (controller: Controller | QueueControllerSpec): ManagedController => (isQueueSpec(controller) ? queued(controller) : managedLoop(controller));
 
   const builders: Record<string, () => ManagedController | undefined> = {
-    ...Object.fromEntries(Object.entries(wiring.loops ?? {}).map(([name, make]) => [name, () => managedLoop(make())])),
+    ...Object.fromEntries(Object.entries(wiring.loops ?? {}).map(([name, make]) => [name, () => managed(make(informers))])),
     garbagecollector: () =>
       queued(
         garbageCollector({
           client,
           informers,
+          onResourcesChanged: (listener) => registry.onChange(listener),
           onInvalidOwner: (dependent, owner, message) =>
             logger.info("garbage collector: OwnerRefInvalidNamespace", { namespace: dependent.namespace, name: dependent.name, owner: owner.name, message }),
+          onEventError: (error) => logger.error("garbage collector: event", errorFields(error)),
         }),
       ),
-    namespace: () => managedLoop(namespaceController({ client, finalizer: profile.namespaceFinalizer, onError: loopError("namespace") })),
-    resourcequota: () => managedLoop(quotaController({ client, ledger: wiring.ledger, onError: loopError("resourcequota") })),
-    "clusterrole-aggregation": () =>
-      managedLoop(aggregationController({ client, group: rbacNames(profile).group, onError: loopError("clusterrole-aggregation") })),
+    namespace: () => queued(namespaceController({ client, informers, finalizer: profile.namespaceFinalizer })),
+    resourcequota: () => queued(quotaController({ client, informers, ledger: wiring.ledger })),
+    "clusterrole-aggregation": () => queued(aggregationController({ client, informers, group: rbacNames(profile).group })),
     serviceaccount: () => queued(serviceAccountController({ client, informers })),
     "serviceaccount-token": () =>
       wiring.issueLegacy === undefined || wiring.rootCa === undefined
@@ -121,7 +129,7 @@ export function composeControllers(wiring: ControllerWiring): ControllerManager 
     : undefined;
   return new ControllerManager({
     elected,
-    everywhere: wiring.everywhere.map(managedLoop),
+    everywhere: wiring.everywhere.map((entry) => (typeof entry === "function" ? managed(entry(informers)) : managedLoop(entry))),
     election,
     onStopped: (name, error) => logger.error(`controller ${name} stopped`, errorFields(error)),
   });

@@ -120,13 +120,19 @@ export class Registry {
     return [...this.installed.keys()];
   }
 
-  /** Called after every install and uninstall with the `<group>/<version>`s whose resources changed. */
-  onChange(listener: (groupVersions: ReadonlySet<string>) => void): void {
+  /** Called after every install and uninstall with the `<group>/<version>`s whose resources changed; returns the removal. */
+  onChange(listener: (groupVersions: ReadonlySet<string>) => void): () => void {
     this.listeners.push(listener);
+    return () => {
+      const index = this.listeners.indexOf(listener);
+      if (index >= 0) this.listeners.splice(index, 1);
+    };
   }
 
   private changed(stores: readonly Store[]): void {
     this.generationValue += 1;
+    // A feed is bound to the cache of the store it was made for: the next ask gets the new store's.
+    for (const store of stores) this.feeds.delete(pathKey(store.definition.group, store.definition.version, store.definition.plural));
     const groupVersions = new Set(stores.map((store) => `${store.definition.group}/${store.definition.version}`));
     for (const listener of this.listeners) listener(groupVersions);
   }

@@ -49,8 +49,11 @@ export function serviceAccount(context: PluginContext): AdmissionPlugin {
   const mountPath = context.names.serviceAccountMountPath;
   const mirrorAnnotation = `${context.names.keyDomain}/config.mirror`;
   const enforceMountable = `${context.names.keyDomain}/enforce-mountable-secrets`;
+  // kube's plugin reads a lister and asks the store only on a miss: the watch cache answers most
+  // lookups without a storage read, and an account created a moment ago is still found.
+  const cached = context.feed?.(SERVICE_ACCOUNTS.group, SERVICE_ACCOUNTS.version, SERVICE_ACCOUNTS.plural);
   async function accountOf(namespace: string, name: string): Promise<ApiObject | undefined> {
-    return context.client.get(SERVICE_ACCOUNTS, namespace, name);
+    return cached?.get(namespace, name) ?? context.client.get(SERVICE_ACCOUNTS, namespace, name);
   }
   return {
     name: "ServiceAccount",

@@ -1,16 +1,16 @@
-import { runReconcileLoop, Wake } from "../reconcile-loop.js";
 import { ApiError } from "../../api/errors.js";
 import { isPlainObject, type ApiObject } from "../../api/object.js";
 import { matchesLabels, type LabelRequirement } from "../../api/selector.js";
 import { canonicalJson } from "../../util/canonical-json.js";
 import type { ApiClient, ResourceRef } from "../../api/client.js";
-import type { Controller } from "../controller.js";
+import type { InformerFactory } from "../runtime/informer.js";
+import type { QueueControllerSpec } from "../runtime/queue-controller.js";
 
 export interface AggregationControllerOptions {
   readonly client: ApiClient;
+  readonly informers: InformerFactory;
   /** The RBAC API group. */
   readonly group: string;
-  readonly onError?: (error: unknown) => void;
 }
 
 /** A `metav1.LabelSelector` as requirements; undefined when it cannot be read (matches nothing). */
@@ -73,41 +73,42 @@ export function aggregatedRules(role: ApiObject, all: readonly ApiObject[]): unk
 
 /**
  * Keeps the `rules` of every ClusterRole with an `aggregationRule` equal to the union of the
- * rules of the ClusterRoles its selectors match; runs on start and after any ClusterRole
- * change (chains like view → edit → admin settle over successive passes).
+ * rules of the ClusterRoles its selectors match. Keys are the aggregating roles' names; any
+ * ClusterRole change queues them all, as kube's controller does (they are few, and chains like
+ * view → edit → admin settle as each write queues them again).
  */
-export function aggregationController(options: AggregationControllerOptions): Controller {
+export function aggregationController(options: AggregationControllerOptions): QueueControllerSpec {
   const { client } = options;
   const clusterRoles: ResourceRef = { group: options.group, version: "v1", plural: "clusterroles" };
-
-  /** One pass. Its own writes (and conflicting ones) are ClusterRole changes, which wake the next pass. */
-  async function reconcileAll(): Promise<void> {
-    const { items } = await client.list(clusterRoles, "");
-    for (const role of items) {
-      const rules = aggregatedRules(role, items);
-      if (rules === undefined) continue;
-      const current = Array.isArray(role["rules"]) ? role["rules"] : [];
-      if (canonicalJson(current) === canonicalJson(rules)) continue;
-      try {
-        await client.update(clusterRoles, "", role.metadata.name ?? "", { ...role, rules });
-      } catch (error) {
-        if (!(error instanceof ApiError && (error.code === 409 || error.code === 404))) options.onError?.(error);
-      }
-    }
-  }
+  const roles = options.informers.informer(clusterRoles);
+  const aggregating = (): string[] =>
+    roles
+      .list()
+      .filter((role) => isPlainObject(role["aggregationRule"]))
+      .map((role) => role.metadata.name ?? "");
 
   return {
     name: "clusterrole-aggregation",
-    async run(signal) {
-      const wake = new Wake();
-      void (async () => {
-        try {
-          for await (const _change of client.changed(clusterRoles, signal)) wake.poke();
-        } catch (error) {
-          if (!signal.aborted) options.onError?.(error);
-        }
-      })();
-      await runReconcileLoop(signal, wake, reconcileAll, options.onError);
+    watch(queue) {
+      const all = (): void => {
+        for (const name of aggregating()) queue.add(name);
+      };
+      return roles.addHandlers({ onAdd: all, onUpdate: all, onDelete: all, onReset: all });
+    },
+    initialKeys: aggregating,
+    async reconcile(name) {
+      const role = roles.get("", name);
+      if (role === undefined) return;
+      const rules = aggregatedRules(role, roles.list());
+      if (rules === undefined) return;
+      const current = Array.isArray(role["rules"]) ? role["rules"] : [];
+      if (canonicalJson(current) === canonicalJson(rules)) return;
+      try {
+        await client.update(clusterRoles, "", name, { ...role, rules });
+      } catch (error) {
+        // Changed meanwhile (the change queues the role again) or gone.
+        if (!(error instanceof ApiError && (error.code === 409 || error.code === 404))) throw error;
+      }
     },
   };
 }

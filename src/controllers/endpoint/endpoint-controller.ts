@@ -2,15 +2,15 @@ import type { ApiClient } from "../../api/client.js";
 import { ApiError } from "../../api/errors.js";
 import { isPlainObject, type ApiObject } from "../../api/object.js";
 import { canonicalJson } from "../../util/canonical-json.js";
-import type { Controller } from "../controller.js";
-import { followAndReconcile } from "../follow.js";
-import { ENDPOINTS, groupByPorts, PODS, podEndpoints, SERVICES, selectorOf, type EndpointNames, type PodEndpoint } from "./service-pods.js";
+import { objectKey, splitKey, type InformerFactory, type SharedInformer } from "../runtime/informer.js";
+import type { QueueControllerSpec } from "../runtime/queue-controller.js";
+import { ENDPOINTS, groupByPorts, matches, PODS, podEndpoints, SERVICES, selectorOf, type EndpointNames, type PodEndpoint } from "./service-pods.js";
 import { truncateSubsets } from "./truncate.js";
 
 export interface EndpointControllerOptions {
   readonly client: ApiClient;
+  readonly informers: InformerFactory;
   readonly names: EndpointNames;
-  readonly onError?: (error: unknown) => void;
 }
 
 function address(endpoint: PodEndpoint): Record<string, unknown> {
@@ -47,49 +47,86 @@ export function desiredEndpoints(service: ApiObject, pods: readonly ApiObject[],
 }
 
 /**
+ * The keys (`namespace/name`) of the Services with a selector in a pod's namespace that select
+ * it now or selected it before the change: the only Services a pod event can concern.
+ */
+export function servicesSelecting(services: SharedInformer, pod: ApiObject, previous?: ApiObject): string[] {
+  const keys: string[] = [];
+  for (const service of services.listNamespace(pod.metadata.namespace ?? "")) {
+    const selector = selectorOf(service);
+    if (selector === undefined) continue;
+    if (matches(selector, pod) || (previous !== undefined && matches(selector, previous))) keys.push(objectKey(service));
+  }
+  return keys;
+}
+
+/**
  * kube-controller-manager's `endpoint`: every Service with a selector has an Endpoints of its
  * name listing its pods' IPs (ready ones in `addresses`, others in `notReadyAddresses`, grouped
  * by resolved ports), cut to 1,000 addresses with the over-capacity annotation. Endpoints it wrote
  * (the skip-mirror label) are deleted when their Service goes or loses its selector; Services
  * without a selector (the server's own among them) are left alone.
+ * Keys are Services' `namespace/name`: a pod change wakes only the Services of its namespace that
+ * select it, and a pass reads only that namespace's pods from the shared informer.
  */
-export function endpointController(options: EndpointControllerOptions): Controller {
+export function endpointController(options: EndpointControllerOptions): QueueControllerSpec {
   const { client, names } = options;
+  const services = options.informers.indexed(SERVICES);
+  const pods = options.informers.indexed(PODS);
+  const endpoints = options.informers.informer(ENDPOINTS);
+  const ours = (object: ApiObject): boolean => object.metadata.labels?.[names.skipMirrorLabel] === "true";
 
-  async function reconcile(): Promise<void> {
-    const [services, pods, existing] = await Promise.all([client.list(SERVICES, ""), client.list(PODS, ""), client.list(ENDPOINTS, "")]);
-    const byKey = new Map(existing.items.map((object) => [`${object.metadata.namespace}/${object.metadata.name}`, object]));
-    const selected = new Set<string>();
-    for (const service of services.items) {
-      if (selectorOf(service) === undefined) continue;
-      const key = `${service.metadata.namespace}/${service.metadata.name}`;
-      selected.add(key);
-      const desired = desiredEndpoints(service, pods.items, names);
-      const current = byKey.get(key);
-      if (
-        current !== undefined &&
-        canonicalJson(current["subsets"] ?? []) === canonicalJson(desired["subsets"]) &&
-        canonicalJson(current.metadata.labels ?? {}) === canonicalJson(desired.metadata.labels ?? {}) &&
-        current.metadata.annotations?.[names.overCapacityAnnotation] === desired.metadata.annotations?.[names.overCapacityAnnotation]
-      )
-        continue;
-      const annotations = { ...(current?.metadata.annotations ?? {}) };
-      delete annotations[names.overCapacityAnnotation];
-      Object.assign(annotations, desired.metadata.annotations ?? {});
-      const metadata = { ...(current?.metadata ?? {}), ...desired.metadata, annotations };
-      await write(() => client.update(ENDPOINTS, service.metadata.namespace ?? "", service.metadata.name ?? "", { ...desired, metadata }));
+  function* everything(): Iterable<string> {
+    for (const service of services.list()) if (selectorOf(service) !== undefined) yield objectKey(service);
+    for (const object of endpoints.list()) if (ours(object)) yield objectKey(object);
+  }
+
+  async function reconcile(key: string): Promise<void> {
+    const { namespace, name } = splitKey(key);
+    const service = services.get(namespace, name);
+    const current = endpoints.get(namespace, name);
+    if (service === undefined || selectorOf(service) === undefined) {
+      if (current === undefined || !ours(current)) return;
+      await write(() => client.delete(ENDPOINTS, namespace, name, { preconditions: { uid: current.metadata.uid ?? "" } }));
+      return;
     }
-    for (const [key, object] of byKey) {
-      if (selected.has(key) || object.metadata.labels?.[names.skipMirrorLabel] !== "true") continue;
-      await write(() =>
-        client.delete(ENDPOINTS, object.metadata.namespace ?? "", object.metadata.name ?? "", { preconditions: { uid: object.metadata.uid ?? "" } }),
-      );
-    }
+    const desired = desiredEndpoints(service, pods.listNamespace(namespace), names);
+    if (
+      current !== undefined &&
+      canonicalJson(current["subsets"] ?? []) === canonicalJson(desired["subsets"]) &&
+      canonicalJson(current.metadata.labels ?? {}) === canonicalJson(desired.metadata.labels ?? {}) &&
+      current.metadata.annotations?.[names.overCapacityAnnotation] === desired.metadata.annotations?.[names.overCapacityAnnotation]
+    )
+      return;
+    const annotations = { ...(current?.metadata.annotations ?? {}) };
+    delete annotations[names.overCapacityAnnotation];
+    Object.assign(annotations, desired.metadata.annotations ?? {});
+    const metadata = { ...(current?.metadata ?? {}), ...desired.metadata, annotations };
+    await write(() => client.update(ENDPOINTS, namespace, name, { ...desired, metadata }));
   }
 
   return {
     name: "endpoint",
-    run: (signal) => followAndReconcile(client, [SERVICES, PODS, ENDPOINTS], signal, { reconcile, onError: options.onError }),
+    watch(queue) {
+      const onService = (service: ApiObject): void => queue.add(objectKey(service));
+      const onPod = (pod: ApiObject, previous?: ApiObject): void => {
+        for (const key of servicesSelecting(services, pod, previous)) queue.add(key);
+      };
+      const onEndpoints = (object: ApiObject): void => queue.add(objectKey(object));
+      const all = (): void => {
+        for (const key of everything()) queue.add(key);
+      };
+      const off = [
+        services.addHandlers({ onAdd: onService, onUpdate: onService, onDelete: onService, onReset: all }),
+        pods.addHandlers({ onAdd: (pod) => onPod(pod), onUpdate: onPod, onDelete: (pod) => onPod(pod), onReset: all }),
+        endpoints.addHandlers({ onUpdate: onEndpoints, onDelete: onEndpoints, onReset: all }),
+      ];
+      return () => {
+        for (const unsubscribe of off) unsubscribe();
+      };
+    },
+    initialKeys: everything,
+    reconcile,
   };
 }
 

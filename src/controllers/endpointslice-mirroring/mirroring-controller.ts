@@ -80,7 +80,10 @@ export function mirroringController(options: MirroringControllerOptions): Contro
       if (options.skip !== undefined && options.skip.namespace === namespace && options.skip.name === name) continue;
       for (const [sliceName, slice] of mirroredSlices(object, names)) desired.set(`${namespace}/${sliceName}`, slice);
     }
-    await syncSlices(client, names, names.mirroringManager, desired);
+    const existing = (await client.list(names.endpointSlices, "")).items.filter(
+      (slice) => slice.metadata.labels?.[names.managedByLabel] === names.mirroringManager,
+    );
+    await syncSlices(client, names, existing, desired);
   }
   return {
     name: "endpointslicemirroring",

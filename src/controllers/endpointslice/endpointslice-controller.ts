@@ -1,14 +1,15 @@
 import type { ApiClient } from "../../api/client.js";
 import type { ApiObject } from "../../api/object.js";
-import type { Controller } from "../controller.js";
-import { followAndReconcile } from "../follow.js";
+import { servicesSelecting } from "../endpoint/endpoint-controller.js";
+import { objectKey, splitKey, type InformerFactory } from "../runtime/informer.js";
+import type { QueueControllerSpec } from "../runtime/queue-controller.js";
 import { groupByPorts, PODS, podEndpoints, SERVICES, selectorOf, type EndpointNames, type PodEndpoint } from "../endpoint/service-pods.js";
 import { desiredSlices, sliceOwnerOf, syncSlices, type SliceGroup } from "./slices.js";
 
 export interface EndpointSliceControllerOptions {
   readonly client: ApiClient;
+  readonly informers: InformerFactory;
   readonly names: EndpointNames;
-  readonly onError?: (error: unknown) => void;
 }
 
 function sliceEndpoint(endpoint: PodEndpoint): SliceGroup["endpoints"][number] {
@@ -35,29 +36,59 @@ export function serviceSlices(service: ApiObject, pods: readonly ApiObject[], na
  * kube-controller-manager's `endpointslice`: the EndpointSlices of every Service with a selector
  * (label `<keyDomain>/service-name`, managed-by `endpointslice-controller.<apiDomain>`, owned by
  * the Service), each pod an endpoint with `ready`/`serving`/`terminating` conditions; slices of
- * Services gone or without a selector are deleted. The server's own Service has no selector and
- * its slice another manager's label, so it is left to its reconciler.
+ * Services gone are deleted. A selector-less Service's slices (the server's own carries this
+ * manager's label) are left to their writer. Keys are Services' `namespace/name`: a pod change
+ * wakes only the Services of its namespace that select it.
  */
-export function endpointSliceController(options: EndpointSliceControllerOptions): Controller {
+export function endpointSliceController(options: EndpointSliceControllerOptions): QueueControllerSpec {
   const { client, names } = options;
-  async function reconcile(): Promise<void> {
-    const [services, pods] = await Promise.all([client.list(SERVICES, ""), client.list(PODS, "")]);
-    const desired = new Map<string, ApiObject>();
-    const withoutSelector = new Set<string>();
-    for (const service of services.items) {
-      if (selectorOf(service) === undefined) {
-        withoutSelector.add(`${service.metadata.namespace}/${service.metadata.name}`);
-        continue;
-      }
-      for (const [name, slice] of serviceSlices(service, pods.items, names)) desired.set(`${service.metadata.namespace}/${name}`, slice);
-    }
-    // A selector-less Service's slices (the server's own carries this manager's label) are not ours to remove.
-    await syncSlices(client, names, names.sliceManager, desired, (slice) =>
-      withoutSelector.has(`${slice.metadata.namespace}/${slice.metadata.labels?.[names.serviceNameLabel] ?? ""}`),
-    );
+  const services = options.informers.indexed(SERVICES);
+  const pods = options.informers.indexed(PODS);
+  const slices = options.informers.indexed(names.endpointSlices);
+  const ours = (slice: ApiObject): boolean => slice.metadata.labels?.[names.managedByLabel] === names.sliceManager;
+  const sliceKey = (slice: ApiObject): string => `${slice.metadata.namespace ?? ""}/${slice.metadata.labels?.[names.serviceNameLabel] ?? ""}`;
+
+  function* everything(): Iterable<string> {
+    for (const service of services.list()) if (selectorOf(service) !== undefined) yield objectKey(service);
+    for (const slice of slices.list()) if (ours(slice)) yield sliceKey(slice);
   }
+
+  async function reconcile(key: string): Promise<void> {
+    const { namespace, name } = splitKey(key);
+    const service = services.get(namespace, name);
+    // A selector-less Service's slices are not ours to write or remove.
+    if (service !== undefined && selectorOf(service) === undefined) return;
+    const existing = slices.listNamespace(namespace).filter((slice) => ours(slice) && slice.metadata.labels?.[names.serviceNameLabel] === name);
+    const desired = new Map<string, ApiObject>();
+    if (service !== undefined) {
+      for (const [sliceName, slice] of serviceSlices(service, pods.listNamespace(namespace), names)) desired.set(`${namespace}/${sliceName}`, slice);
+    }
+    await syncSlices(client, names, existing, desired);
+  }
+
   return {
     name: "endpointslice",
-    run: (signal) => followAndReconcile(client, [SERVICES, PODS, names.endpointSlices], signal, { reconcile, onError: options.onError }),
+    watch(queue) {
+      const onService = (service: ApiObject): void => queue.add(objectKey(service));
+      const onPod = (pod: ApiObject, previous?: ApiObject): void => {
+        for (const key of servicesSelecting(services, pod, previous)) queue.add(key);
+      };
+      const onSlice = (slice: ApiObject): void => {
+        if (ours(slice)) queue.add(sliceKey(slice));
+      };
+      const all = (): void => {
+        for (const key of everything()) queue.add(key);
+      };
+      const off = [
+        services.addHandlers({ onAdd: onService, onUpdate: onService, onDelete: onService, onReset: all }),
+        pods.addHandlers({ onAdd: (pod) => onPod(pod), onUpdate: onPod, onDelete: (pod) => onPod(pod), onReset: all }),
+        slices.addHandlers({ onUpdate: onSlice, onDelete: onSlice, onReset: all }),
+      ];
+      return () => {
+        for (const unsubscribe of off) unsubscribe();
+      };
+    },
+    initialKeys: everything,
+    reconcile,
   };
 }

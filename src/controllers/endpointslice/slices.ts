@@ -87,18 +87,17 @@ function sameSlice(current: ApiObject, desired: ApiObject): boolean {
 }
 
 /**
- * Makes the slices managed by `manager` in the cluster equal `desired` (all owners at once):
- * writes what differs, creates what is missing, deletes managed slices not desired unless `keep`
- * says they are someone else's to manage.
+ * Makes the slices `existing` (the ones managed by one manager, for the owners in hand) equal
+ * `desired`: writes what differs, creates what is missing, deletes the existing ones not desired
+ * unless `keep` says they are someone else's to manage.
  */
 export async function syncSlices(
   client: ApiClient,
   names: EndpointNames,
-  manager: string,
+  existing: readonly ApiObject[],
   desired: ReadonlyMap<string, ApiObject>,
   keep: (slice: ApiObject) => boolean = () => false,
 ): Promise<void> {
-  const existing = (await client.list(names.endpointSlices, "")).items.filter((slice) => slice.metadata.labels?.[names.managedByLabel] === manager);
   const key = (object: ApiObject): string => `${object.metadata.namespace}/${object.metadata.name}`;
   const current = new Map(existing.map((slice) => [key(slice), slice]));
   for (const slice of desired.values()) {

@@ -11,6 +11,13 @@ export interface GarbageCollectorOptions {
   /** Reports an owner reference the GC ignores (kube's `OwnerRefInvalidNamespace` event). */
   readonly onInvalidOwner?: (dependent: GraphNode, owner: OwnerReference, message: string) => void;
   readonly workers?: number;
+  /** A failed Event write (the Event is best effort, as kube's recorder). */
+  readonly onEventError?: (error: unknown) => void;
+  /**
+   * Hears discovery changes (custom resources served or withdrawn, with their `<group>/<version>`s);
+   * returns the removal. Without it the resource set is the one served at start.
+   */
+  readonly onResourcesChanged?: (listener: (groupVersions: ReadonlySet<string>) => void) => () => void;
 }
 
 type OwnerState = "solid" | "dangling" | "waiting";
@@ -36,6 +43,37 @@ function withoutFinalizer(object: ApiObject, finalizer: string): ApiObject {
   return next;
 }
 
+const EVENTS = { group: "", version: "v1", plural: "events" };
+
+/**
+ * A Warning Event about `node` from the garbage collector, as kube's event recorder writes it:
+ * in the object's namespace (`default` for a cluster-scoped one), named `<name>.<hex time>`.
+ */
+async function recordWarning(client: ApiClient, node: GraphNode, reason: string, message: string): Promise<void> {
+  const now = new Date();
+  const timestamp = `${now.toISOString().slice(0, 19)}Z`;
+  const namespace = node.namespace === "" ? "default" : node.namespace;
+  const apiVersion = node.resource.group === "" ? node.resource.version : `${node.resource.group}/${node.resource.version}`;
+  await client.create(EVENTS, namespace, {
+    apiVersion: "v1",
+    kind: "Event",
+    metadata: { name: `${node.name}.${(BigInt(now.getTime()) * 1_000_000n + (process.hrtime.bigint() % 1_000_000n)).toString(16)}`, namespace },
+    involvedObject: { apiVersion, kind: node.resource.kind, name: node.name, uid: node.uid, ...(node.namespace === "" ? {} : { namespace: node.namespace }) },
+    reason,
+    message,
+    type: "Warning",
+    source: { component: "garbage-collector-controller" },
+    firstTimestamp: timestamp,
+    lastTimestamp: timestamp,
+    count: 1,
+    reportingComponent: "garbage-collector-controller",
+  });
+}
+
+function resourceId(resource: ServedResource): string {
+  return `${resource.group}/${resource.version}/${resource.plural}`;
+}
+
 function isGone(error: unknown): boolean {
   return error instanceof ApiError && (error.code === 404 || error.code === 409);
 }
@@ -58,7 +96,7 @@ function isGone(error: unknown): boolean {
 export function garbageCollector(options: GarbageCollectorOptions): QueueControllerSpec {
   const { client, informers } = options;
   const graph = new OwnerGraph();
-  const resources = client.servedResources();
+  let resources = client.servedResources();
   const reported = new Set<string>();
   let queue: { add(key: string): void } | undefined;
 
@@ -72,19 +110,22 @@ export function garbageCollector(options: GarbageCollectorOptions): QueueControl
     return object?.metadata.uid === node.uid ? object : undefined;
   }
 
+  /** kube's `OwnerRefInvalidNamespace` Warning Event on the dependent, once per reference. */
+  function reportInvalid(dependent: GraphNode, ref: OwnerReference): void {
+    const key = `${dependent.uid}/${ref.uid}`;
+    if (reported.has(key)) return;
+    reported.add(key);
+    const message = `ownerRef [${ref.apiVersion}/${ref.kind}, namespace: ${dependent.namespace}, name: ${ref.name}, uid: ${ref.uid}] does not exist in namespace "${dependent.namespace}"`;
+    options.onInvalidOwner?.(dependent, ref, message);
+    void recordWarning(client, dependent, "OwnerRefInvalidNamespace", message).catch((error: unknown) => options.onEventError?.(error));
+  }
+
   async function ownerState(dependent: GraphNode, ref: OwnerReference): Promise<OwnerState> {
     const resource = resolve(ref);
     if (resource === undefined) return "solid";
     if (resource.namespaced && dependent.namespace === "") {
-      const key = `${dependent.uid}/${ref.uid}`;
-      if (!reported.has(key)) {
-        reported.add(key);
-        options.onInvalidOwner?.(
-          dependent,
-          ref,
-          `ownerRef [${ref.apiVersion}/${ref.kind}, namespace: , name: ${ref.name}, uid: ${ref.uid}] does not exist in namespace ""`,
-        );
-      }
+      // A cluster-scoped dependent cannot have a namespaced owner: reported, never collected.
+      reportInvalid(dependent, ref);
       return "solid";
     }
     const namespace = resource.namespaced ? dependent.namespace : "";
@@ -95,7 +136,11 @@ export function garbageCollector(options: GarbageCollectorOptions): QueueControl
     }
     // Not in the graph (or the cache is behind): ask the store before calling it gone.
     owner ??= await client.get(resource, namespace, ref.name);
-    if (owner === undefined || owner.metadata.uid !== ref.uid) return "dangling";
+    if (owner === undefined || owner.metadata.uid !== ref.uid) {
+      // The owner's uid lives in another namespace: the reference is absent here (kube collects the dependent) and reported.
+      if (known !== undefined && known.namespace !== namespace && known.resource.namespaced) reportInvalid(dependent, ref);
+      return "dangling";
+    }
     const waiting = owner.metadata.deletionTimestamp !== undefined && (owner.metadata.finalizers ?? []).includes(FOREGROUND);
     return waiting ? "waiting" : "solid";
   }
@@ -197,7 +242,11 @@ export function garbageCollector(options: GarbageCollectorOptions): QueueControl
 
   function untrack(object: ApiObject): void {
     const uid = object.metadata.uid;
-    if (uid === undefined || queue === undefined) return;
+    if (uid !== undefined) untrackUid(uid);
+  }
+
+  function untrackUid(uid: string): void {
+    if (queue === undefined) return;
     const node = graph.remove(uid);
     for (const dependent of graph.dependents(uid)) queue.add(dependent.uid);
     for (const ref of node?.owners ?? []) if (graph.get(ref.uid)?.foreground === true) queue.add(ref.uid);
@@ -213,16 +262,42 @@ export function garbageCollector(options: GarbageCollectorOptions): QueueControl
     workers: options.workers ?? 4,
     watch(keys) {
       queue = keys;
-      const unsubscribes = resources.map((resource) =>
-        informers.informer(resource).addHandlers({
-          onAdd: (object) => track(resource, object),
-          onUpdate: (object) => track(resource, object),
-          onDelete: (previous) => untrack(previous),
-          onReset: () => rebuild(),
-        }),
-      );
+      const following = new Map<string, { resource: ServedResource; off: () => void }>();
+      const follow = (resource: ServedResource): void => {
+        const informer = informers.informer(resource);
+        following.set(resourceId(resource), {
+          resource,
+          off: informer.addHandlers({
+            onAdd: (object) => track(resource, object),
+            onUpdate: (object) => track(resource, object),
+            onDelete: (previous) => untrack(previous),
+            onReset: () => rebuild(),
+          }),
+        });
+      };
+      for (const resource of resources) follow(resource);
+      // Discovery changed: follow what is served now (custom resources added after start included).
+      const offDiscovery = options.onResourcesChanged?.((groupVersions) => {
+        resources = client.servedResources();
+        const served = new Set(resources.map(resourceId));
+        for (const [id, entry] of following) {
+          if (served.has(id) && !groupVersions.has(`${entry.resource.group}/${entry.resource.version}`)) continue;
+          entry.off();
+          following.delete(id);
+          informers.forget(entry.resource);
+          // Withdrawn: its objects leave the graph (their dependents are looked at again and, the kind unknown, kept).
+          if (!served.has(id)) for (const node of [...graph.all()]) if (resourceId(node.resource) === id) untrackUid(node.uid);
+        }
+        for (const resource of resources) {
+          if (following.has(resourceId(resource))) continue;
+          follow(resource);
+          for (const object of informers.informer(resource).list()) track(resource, object);
+        }
+      });
       return () => {
-        for (const unsubscribe of unsubscribes) unsubscribe();
+        offDiscovery?.();
+        for (const entry of following.values()) entry.off();
+        following.clear();
         queue = undefined;
       };
     },

@@ -1,76 +1,102 @@
-import { runReconcileLoop, Wake } from "../reconcile-loop.js";
-import { setMaxListeners } from "node:events";
 import { ApiError } from "../../api/errors.js";
 import { isPlainObject, type ApiObject } from "../../api/object.js";
 import type { ApiClient, ResourceRef } from "../../api/client.js";
-import { asResourceList, hardOf, recalculateUsage, type QuotaLedger } from "../../admission/plugins/index.js";
+import { asResourceList, hardOf, recalculateUsage, usageOf, type QuotaLedger } from "../../admission/plugins/index.js";
 import { canonicalJson } from "../../util/canonical-json.js";
-import type { Controller } from "../controller.js";
+import type { InformerFactory } from "../runtime/informer.js";
+import type { QueueControllerSpec } from "../runtime/queue-controller.js";
 
 export interface QuotaControllerOptions {
   readonly client: ApiClient;
+  readonly informers: InformerFactory;
   /** Shared with the ResourceQuota plugin: its lock and its admitted-but-unstored charges. */
   readonly ledger: QuotaLedger;
-  readonly onError?: (error: unknown) => void;
+  /** The safety-net recount of a namespace with quotas (kube's `--resource-quota-sync-period`, default 5 minutes). */
+  readonly resyncMs?: number;
 }
 
 const QUOTAS: ResourceRef = { group: "", version: "v1", plural: "resourcequotas" };
-/** The resources whose changes wake a recalculation at once; other counted kinds wait for the resync. */
-const FOLLOWED = ["resourcequotas", "pods", "services", "configmaps", "secrets", "persistentvolumeclaims", "replicationcontrollers"];
-/** How often every quota is recalculated anyway (kube's resync is 5 minutes). */
-const RESYNC_MS = 30_000;
+/** The kinds whose changes recount their namespace at once; other counted kinds wait for the resync. */
+const FOLLOWED = ["pods", "services", "configmaps", "secrets", "persistentvolumeclaims", "replicationcontrollers"];
+/** kube-controller-manager's `--resource-quota-sync-period` default. */
+export const QUOTA_RESYNC_MS = 5 * 60_000;
+
+/** What a quota counts of an object: its usage, whether it is terminal or terminating, its scope fields. */
+function quotaView(plural: string, object: ApiObject): string {
+  const status = isPlainObject(object["status"]) ? object["status"] : {};
+  const spec = isPlainObject(object["spec"]) ? object["spec"] : {};
+  return canonicalJson([
+    usageOf("", plural, object),
+    status["phase"] ?? null,
+    object.metadata.deletionTimestamp ?? null,
+    spec["activeDeadlineSeconds"] ?? null,
+    spec["priorityClassName"] ?? null,
+  ]);
+}
 
 /**
  * Keeps every ResourceQuota's `status.hard` equal to `spec.hard` and `status.used` equal to what
  * its namespace holds (plus what admission has charged and not stored yet), under the ledger's
- * namespace lock so a recalculation never races a charge. Runs on start, after changes to quotas
- * and to the core kinds quotas count (deletes give usage back), and every 30 s for the rest.
+ * namespace lock so a recalculation never races a charge. Keys are namespaces: a change to a
+ * quota, or to an object of a counted kind in a namespace that has quotas, recounts that
+ * namespace only; each namespace with quotas is recounted again after `resyncMs` as a safety net
+ * (for the kinds not followed). A namespace without quotas costs nothing.
  */
-export function quotaController(options: QuotaControllerOptions): Controller {
+export function quotaController(options: QuotaControllerOptions): QueueControllerSpec {
   const { client, ledger } = options;
+  const quotas = options.informers.indexed(QUOTAS);
+  const followed = FOLLOWED.map((plural) => options.informers.informer({ group: "", version: "v1", plural }));
+  const resyncMs = options.resyncMs ?? QUOTA_RESYNC_MS;
 
-  async function reconcile(quota: ApiObject): Promise<void> {
-    const namespace = quota.metadata.namespace ?? "";
-    await ledger.locked(namespace, async () => {
-      const current = await client.get(QUOTAS, namespace, quota.metadata.name ?? "");
-      if (current === undefined) return;
-      const hard = isPlainObject(current["spec"]) && isPlainObject(current["spec"]["hard"]) ? current["spec"]["hard"] : {};
-      const used = asResourceList(Object.keys(hardOf(current)), await recalculateUsage(client, ledger, current));
-      const status = { hard, used };
-      if (canonicalJson(current["status"] ?? {}) === canonicalJson(status)) return;
-      try {
-        await client.updateSubresource(QUOTAS, namespace, current.metadata.name ?? "", "status", { ...current, status });
-      } catch (error) {
-        if (!(error instanceof ApiError && (error.code === 409 || error.code === 404))) throw error;
-      }
-    });
+  async function reconcileQuota(namespace: string, name: string): Promise<void> {
+    const current = await client.get(QUOTAS, namespace, name);
+    if (current === undefined) return;
+    const hard = isPlainObject(current["spec"]) && isPlainObject(current["spec"]["hard"]) ? current["spec"]["hard"] : {};
+    const used = asResourceList(Object.keys(hardOf(current)), await recalculateUsage(client, ledger, current));
+    const status = { hard, used };
+    if (canonicalJson(current["status"] ?? {}) === canonicalJson(status)) return;
+    try {
+      await client.updateSubresource(QUOTAS, namespace, name, "status", { ...current, status });
+    } catch (error) {
+      if (!(error instanceof ApiError && (error.code === 409 || error.code === 404))) throw error;
+    }
   }
 
-  async function reconcileAll(): Promise<void> {
-    for (const quota of (await client.list(QUOTAS, "")).items) await reconcile(quota);
-  }
+  const namespacesWithQuotas = (): Set<string> => new Set(quotas.list().map((quota) => quota.metadata.namespace ?? ""));
 
   return {
     name: "resourcequota",
-    async run(parent) {
-      // One listener on the server's signal; the watches below listen on this one.
-      const stop = new AbortController();
-      setMaxListeners(FOLLOWED.length + 4, stop.signal);
-      parent.addEventListener("abort", () => stop.abort(), { once: true });
-      const signal = stop.signal;
-      const wake = new Wake();
-      const follow = async (resource: ResourceRef): Promise<void> => {
-        try {
-          for await (const _change of client.changed(resource, signal)) wake.poke();
-        } catch (error) {
-          if (!signal.aborted) options.onError?.(error);
-        }
+    watch(queue) {
+      const onQuota = (quota: ApiObject): void => queue.add(quota.metadata.namespace ?? "");
+      const onObject = (object: ApiObject): void => {
+        const namespace = object.metadata.namespace ?? "";
+        if (quotas.listNamespace(namespace).length > 0) queue.add(namespace);
       };
-      for (const plural of FOLLOWED) void follow({ group: "", version: "v1", plural });
-      const resync = setInterval(() => wake.poke(), RESYNC_MS);
-      resync.unref();
-      signal.addEventListener("abort", () => clearInterval(resync), { once: true });
-      await runReconcileLoop(signal, wake, reconcileAll, options.onError);
+      // Creates are charged by admission; an update recounts only when what a quota sees of it changed.
+      const onUpdate =
+        (plural: string) =>
+        (object: ApiObject, previous: ApiObject): void => {
+          if (quotaView(plural, object) !== quotaView(plural, previous)) onObject(object);
+        };
+      const all = (): void => {
+        for (const namespace of namespacesWithQuotas()) queue.add(namespace);
+      };
+      const off = [
+        quotas.addHandlers({ onAdd: onQuota, onUpdate: onQuota, onReset: all }),
+        ...followed.map((informer) => informer.addHandlers({ onUpdate: onUpdate(informer.resource.plural), onDelete: onObject, onReset: all })),
+      ];
+      return () => {
+        for (const unsubscribe of off) unsubscribe();
+      };
+    },
+    initialKeys: namespacesWithQuotas,
+    async reconcile(namespace) {
+      const names = quotas.listNamespace(namespace).map((quota) => quota.metadata.name ?? "");
+      if (names.length === 0) return;
+      await ledger.locked(namespace, async () => {
+        for (const name of names) await reconcileQuota(namespace, name);
+      });
+      return resyncMs;
     },
   };
 }

@@ -1,3 +1,4 @@
+import { setMaxListeners } from "node:events";
 import type { Controller } from "../controller.js";
 import type { ManagedController } from "./queue-controller.js";
 
@@ -39,6 +40,14 @@ export function managedLoop(controller: Controller): ManagedController {
   };
 }
 
+/** A signal that aborts with `parent`, through one listener on it. */
+function childSignal(parent: AbortSignal): AbortSignal {
+  const child = new AbortController();
+  if (parent.aborted) child.abort();
+  else parent.addEventListener("abort", () => child.abort(), { once: true });
+  return child.signal;
+}
+
 /**
  * Starts and stops the server's controllers. `/readyz` gets one check per controller,
  * `controller-<name>`, passing once the controller has synced (or while another server leads).
@@ -62,8 +71,12 @@ export class ControllerManager {
 
   start(): void {
     const signal = this.stopping.signal;
-    const launch = (controllers: readonly ManagedController[], on: AbortSignal): Promise<void>[] =>
-      controllers.map((controller) => controller.run(on).catch((error: unknown) => this.options.onStopped?.(controller.name, error)));
+    // Each controller runs on a signal of its own: its watches listen there, and the shared signal
+    // holds one listener per controller (more than Node's default warning limit of 10, by design).
+    const launch = (controllers: readonly ManagedController[], on: AbortSignal): Promise<void>[] => {
+      setMaxListeners(controllers.length + 10, on);
+      return controllers.map((controller) => controller.run(childSignal(on)).catch((error: unknown) => this.options.onStopped?.(controller.name, error)));
+    };
     this.running.push(...launch(this.options.everywhere ?? [], signal));
     const election = this.options.election;
     if (election === undefined) this.running.push(...launch(this.options.elected, signal));
