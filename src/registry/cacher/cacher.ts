@@ -166,6 +166,11 @@ export class Cacher {
     });
   }
 
+  /** The store's compaction point: revisions below it can no longer be read there. */
+  compactedRevision(): number {
+    return this.storage.compactedRevision();
+  }
+
   /** Waits until the caches reflect everything committed so far (a consistent read). */
   async waitForCurrent(timeoutMs: number): Promise<boolean> {
     return this.waitFor(this.storage.currentRevision(), timeoutMs);
