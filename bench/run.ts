@@ -49,6 +49,7 @@ import { runAdmissionSuite } from "./admission.js";
 import { runWebhooksSuite } from "./webhooks.js";
 import { runFlowControlSuite } from "./flowcontrol.js";
 import { runCrdSuite } from "./crd.js";
+import { runScaleSuite } from "./scale.js";
 import { median, round } from "./lib/stats.js";
 
 interface Settings {
@@ -580,7 +581,7 @@ async function runFoundation(settings: Settings): Promise<void> {
   log(`wrote ${base}.json and ${base}.md (${results.totalBenchSeconds} s)`);
 }
 
-type Suite = "foundation" | "watch" | "rbac" | "apply" | "auth" | "proto" | "admission" | "webhooks" | "audit" | "flowcontrol" | "crd" | "all";
+type Suite = "foundation" | "watch" | "rbac" | "apply" | "auth" | "proto" | "admission" | "webhooks" | "audit" | "flowcontrol" | "crd" | "scale" | "all";
 
 async function main(): Promise<void> {
   const argv = process.argv.slice(2);
@@ -598,9 +599,10 @@ async function main(): Promise<void> {
     suite !== "audit" &&
     suite !== "flowcontrol" &&
     suite !== "crd" &&
+    suite !== "scale" &&
     suite !== "all"
   )
-    throw new Error("--suite must be foundation, watch, rbac, apply, auth, proto, admission, webhooks, audit, flowcontrol, crd or all");
+    throw new Error("--suite must be foundation, watch, rbac, apply, auth, proto, admission, webhooks, audit, flowcontrol, crd, scale or all");
   const chosen: Suite = suite;
   const settings = parseSettings(argv);
   installCleanup();
@@ -646,6 +648,14 @@ async function main(): Promise<void> {
     };
     await runCrdSuite({ quick: settings.quick, outDir: settings.outDir, count: flag("--crd-count", 2000), kilobytes: flag("--crd-kb", 300) });
   }
+  if (chosen === "scale" || chosen === "all") await runScaleSuite({ quick: settings.quick, outDir: settings.outDir, objects: scaleObjects(argv) });
+}
+
+function scaleObjects(argv: readonly string[]): number {
+  const index = argv.indexOf("--scale-objects");
+  const objects = Number(index === -1 ? "100000" : argv[index + 1]);
+  if (!Number.isInteger(objects) || objects < 1) throw new Error("--scale-objects must be a positive integer");
+  return objects;
 }
 
 function watchWorkers(argv: readonly string[]): number {

@@ -279,7 +279,10 @@ describe("paged lists from the cache's snapshots", () => {
     const reads = countLists(server.storage);
     const { names: seen, versions } = await pageAll(server, base, 7);
     assert.equal(versions.size, 1, "one version for every page");
-    assert.deepEqual(seen, Array.from({ length: 30 }, (_, index) => `cm-${String(index).padStart(2, "0")}`));
+    assert.deepEqual(
+      seen,
+      Array.from({ length: 30 }, (_, index) => `cm-${String(index).padStart(2, "0")}`),
+    );
     assert.equal(reads.count, 0, "no page read storage");
     await server.stop();
   });

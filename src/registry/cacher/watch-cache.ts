@@ -310,10 +310,7 @@ export class WatchCache {
    * `limit` (0 = all). With `keepAt` (the revision the state is at) and more to come, the state is
    * kept as a snapshot for the list's continue tokens. Costs the page, not the collection.
    */
-  list(
-    prefix: string,
-    options: { readonly limit: number; readonly matches?: (object: CachedObject) => boolean; readonly keepAt?: number },
-  ): CacheListPage {
+  list(prefix: string, options: { readonly limit: number; readonly matches?: (object: CachedObject) => boolean; readonly keepAt?: number }): CacheListPage {
     const page = readPage(this.objects.tree, prefix, options);
     if (!page.more || page.lastKey === undefined) return { items: page.items, lastKey: page.lastKey, remaining: 0 };
     const remaining = this.objects.countUnder(prefix) - page.scanned;
