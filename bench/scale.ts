@@ -7,7 +7,7 @@
  * Rows, each with its target and, where one applies, a limit measured in the same run:
  * - start → first /readyz 200 (spawn to 200, polled every 5 ms), empty store and 10k / 100k objects,
  *   median of 3 restarts, with the CLI's own breakdown ("start-up since launch: …");
- * - RSS idle (3 s after ready) with 10k and 100k objects, and a heap snapshot summary of the 10k
+ * - RSS idle (8 s after ready: the server collects its start-up garbage once, 5 s after ready) with 10k and 100k objects, and a heap snapshot summary of the 10k
  *   server: live heap, bytes per cached object by field;
  * - LIST of 10k and 100k: consistent and rv=0, whole and paged (limit=500, continue followed),
  *   request → last byte, median; the limit: the same client fetching a prebuilt body of the same
@@ -46,6 +46,8 @@ export interface ScaleSuiteOptions {
 const log = (text: string): void => void process.stdout.write(`${text}\n`);
 const sleep = (ms: number): Promise<void> => new Promise((done) => setTimeout(done, ms));
 const BODY_BYTES = 1024;
+const READY_TIMEOUT_MS = 300_000;
+const IDLE_WAIT_MS = 8000;
 const NAMESPACE = "bench";
 const COLLECTION = `/api/v1/namespaces/${NAMESPACE}/configmaps`;
 
@@ -97,6 +99,8 @@ interface ScaleResults {
   readonly bareGetPerSecond: number;
   readonly heap?: HeapSummary;
   readonly watcherIndex: WatcherIndexRow;
+  /** Why the run stopped before its last phase, if it did. */
+  readonly failure?: string;
 }
 
 /** Restarts the server `times` times on the data dir; spawn → /readyz 200 each, RSS after the last. */
@@ -111,11 +115,12 @@ async function restarts(
   let server: ServerChild | undefined;
   for (let index = 0; index < times; index++) {
     if (server !== undefined) await server.stop();
-    server = await startServerChild({ dataDir, nodeArgs, ...(cwd === undefined ? {} : { cwd }) });
+    server = await startServerChild({ dataDir, nodeArgs, readyTimeoutMs: READY_TIMEOUT_MS, ...(cwd === undefined ? {} : { cwd }) });
     readyMs.push(round(server.readyMs));
   }
   if (server === undefined) throw new Error("no start");
-  await sleep(3000);
+  // Idle: after the server's one collection of start-up garbage (5 s after ready), settled.
+  await sleep(IDLE_WAIT_MS);
   const rssMB = round(processMemory(server.pid).rssMB);
   const breakdown = /start-up since launch: (.*)/.exec(server.output())?.[1] ?? "";
   const start: Start = { objects, readyMs, medianMs: round(median(readyMs)), breakdown, rssMB };
@@ -310,12 +315,13 @@ export async function runScaleSuite(options: ScaleSuiteOptions): Promise<void> {
   const rateRows: Rate[] = [];
   let heap: HeapSummary | undefined;
   let bareGet = Number.NaN;
+  let failure: string | undefined;
   log(`scale suite: ${large} objects of ~${BODY_BYTES} B (the machine may be shared: figures are noisy then)`);
   try {
     // Empty store (its own data dir): the first start makes the certificates; the restarts are
     // measured. Then the 1,000-object rates there, so the creates do not grow the big store.
     const smallDir = join(root, "small");
-    await (await startServerChild({ dataDir: smallDir })).stop();
+    await (await startServerChild({ dataDir: smallDir, readyTimeoutMs: READY_TIMEOUT_MS })).stop();
     let { server, start } = await restarts(smallDir, 0, 3);
     starts.push(start);
     let client = await connect(server);
@@ -327,7 +333,7 @@ export async function runScaleSuite(options: ScaleSuiteOptions): Promise<void> {
     client.close();
     await server.stop();
 
-    server = await startServerChild({ dataDir });
+    server = await startServerChild({ dataDir, readyTimeoutMs: READY_TIMEOUT_MS });
     client = await connect(server);
     for (const namespace of [NAMESPACE, `${NAMESPACE}-writes`]) await client.request("POST", "/api/v1/namespaces", namespaceBody(namespace));
     const loaded = await loadConfigMaps(client, NAMESPACE, 0, medium, 32, BODY_BYTES);
@@ -358,6 +364,10 @@ export async function runScaleSuite(options: ScaleSuiteOptions): Promise<void> {
     }
     client.close();
     await server.stop();
+  } catch (error) {
+    // A phase that fails (a start past its deadline on a busy machine) leaves the rows measured so far.
+    failure = error instanceof Error ? error.message.split("\n")[0] : String(error);
+    log(`  stopped early: ${failure}`);
   } finally {
     removeTempDir(root);
   }
@@ -373,6 +383,7 @@ export async function runScaleSuite(options: ScaleSuiteOptions): Promise<void> {
     bareGetPerSecond: bareGet,
     ...(heap === undefined ? {} : { heap }),
     watcherIndex,
+    ...(failure === undefined ? {} : { failure }),
   };
   mkdirSync(options.outDir, { recursive: true });
   const base = join(options.outDir, `${results.date.slice(0, 10)}-scale${options.quick ? "-quick" : ""}`);
@@ -397,6 +408,7 @@ function renderScale(results: ScaleResults): string {
       .map(([key, value]) => `${key} ${value}`)
       .join(", ")}`,
     "",
+    ...(results.failure === undefined ? [] : [`**The run stopped early: ${results.failure}.** The rows below are those measured before.`, ""]),
     "## Start → first /readyz 200",
     "",
     "| objects | runs (ms) | median | target | ratio | RSS idle (MiB) | RSS target | CLI breakdown (ms since launch) |",

@@ -206,9 +206,12 @@ export class WatchCache {
     return this.watchers.size;
   }
 
-  /** Replaces the state with a list read at `revision` (start-up, or a re-list after an error). */
-  reset(entries: readonly { key: string; value: string; modRevision: number }[], revision: number): void {
-    this.objects.reset(entries.map((entry) => toCachedObject(this.codec, entry.key, entry.value, entry.modRevision)));
+  /**
+   * Replaces the state with objects read at `revision` (start-up, or a re-list after an error):
+   * stored entries, or entries already converted (`CachedObject`s, as the Cacher's chunked load makes them).
+   */
+  reset(entries: readonly ({ key: string; value: string; modRevision: number } | CachedObject)[], revision: number): void {
+    this.objects.reset(entries.map((entry) => ("json" in entry ? entry : toCachedObject(this.codec, entry.key, entry.value, entry.modRevision))));
     this.snapshots.clear();
     this.window = [];
     this.windowTimes = [];
