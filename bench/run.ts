@@ -51,6 +51,7 @@ import { runWebhooksSuite } from "./webhooks.js";
 import { runFlowControlSuite } from "./flowcontrol.js";
 import { runCrdSuite } from "./crd.js";
 import { runControllersSuite } from "./controllers.js";
+import { runScaleSuite } from "./scale.js";
 import { median, round } from "./lib/stats.js";
 
 interface Settings {
@@ -596,6 +597,7 @@ type Suite =
   | "crd"
   | "etcd"
   | "controllers"
+  | "scale"
   | "all";
 
 async function main(): Promise<void> {
@@ -616,9 +618,12 @@ async function main(): Promise<void> {
     suite !== "crd" &&
     suite !== "etcd" &&
     suite !== "controllers" &&
+    suite !== "scale" &&
     suite !== "all"
   )
-    throw new Error("--suite must be foundation, watch, rbac, apply, auth, proto, admission, webhooks, audit, flowcontrol, crd, etcd, controllers or all");
+    throw new Error(
+      "--suite must be foundation, watch, rbac, apply, auth, proto, admission, webhooks, audit, flowcontrol, crd, etcd, controllers, scale or all",
+    );
   const chosen: Suite = suite;
   const settings = parseSettings(argv);
   installCleanup();
@@ -668,6 +673,14 @@ async function main(): Promise<void> {
   if (chosen === "controllers" || chosen === "all") {
     await runControllersSuite({ quick: settings.quick, outDir: settings.outDir, quietWaitMs: settings.quietWaitMs });
   }
+  if (chosen === "scale" || chosen === "all") await runScaleSuite({ quick: settings.quick, outDir: settings.outDir, objects: scaleObjects(argv) });
+}
+
+function scaleObjects(argv: readonly string[]): number {
+  const index = argv.indexOf("--scale-objects");
+  const objects = Number(index === -1 ? "100000" : argv[index + 1]);
+  if (!Number.isInteger(objects) || objects < 1) throw new Error("--scale-objects must be a positive integer");
+  return objects;
 }
 
 function watchWorkers(argv: readonly string[]): number {

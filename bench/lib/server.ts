@@ -29,6 +29,8 @@ export interface ServerOptions {
   readonly pollIntervalMs?: number;
   /** Working directory of the child (heap snapshots land there); default the repository root. */
   readonly cwd?: string;
+  /** How long to wait for the first /readyz 200 (default 30 s; a large store on a busy machine needs more). */
+  readonly readyTimeoutMs?: number;
 }
 
 export async function startServerChild(options: ServerOptions): Promise<ServerChild> {
@@ -48,7 +50,7 @@ export async function startServerChild(options: ServerOptions): Promise<ServerCh
   const started = performance.now();
   const tracked = spawnNode(args, { cwd: options.cwd ?? REPO_ROOT });
   try {
-    await waitReady(host, port, { intervalMs: options.pollIntervalMs ?? 5, timeoutMs: 30_000, exited: tracked.exited });
+    await waitReady(host, port, { intervalMs: options.pollIntervalMs ?? 5, timeoutMs: options.readyTimeoutMs ?? 30_000, exited: tracked.exited });
   } catch (error) {
     await tracked.stop(1000);
     throw new Error(`${error instanceof Error ? error.message : String(error)}\n--- server output ---\n${tracked.output()}`);

@@ -64,6 +64,7 @@ import { kubeStorageEncoding } from "../codec/protobuf/storage-values.js";
 import { MemoryStorage } from "../storage/memory/memory-storage.js";
 import { SqliteStorage } from "../storage/sqlite/sqlite-storage.js";
 import { errorFields, type Logger } from "../util/logger.js";
+import { markStartup } from "../util/startup-clock.js";
 import type { Config, SignerFlag } from "./config.js";
 import type { Credentials } from "./credentials.js";
 
@@ -562,6 +563,7 @@ export function composeApiServer(options: ComposeOptions): ApiServer {
       );
       if (moved > 0) logger.info("storage: moved objects from the pre-kube key layout", { objects: moved });
       await registry.start();
+      markStartup("store and watch cache loaded");
       informersSynced = true;
       await authorization.start();
       finished("rbac/bootstrap-roles");
@@ -591,6 +593,7 @@ export function composeApiServer(options: ComposeOptions): ApiServer {
       controllers.start();
       // Ready means the controllers have looked at what they found (kube's post-start hooks wait likewise).
       await controllers.waitForSync(10_000);
+      markStartup("bootstrap objects and controllers synced");
       // Ready once the definitions stored before are served again (bounded: readyz tells if not).
       await Promise.race([customResourcesReady, new Promise<void>((resolve) => setTimeout(resolve, 30_000).unref())]);
       finished("start-cluster-controllers");

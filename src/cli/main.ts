@@ -4,9 +4,12 @@ import { FlagError, parseArgs } from "./flags.js";
 import { StartupError } from "./data-dir.js";
 import { startServer } from "./start.js";
 import { runCommand } from "./commands.js";
+import { markStartup, startupBreakdown } from "../util/startup-clock.js";
+import { releaseStartupHeap } from "../util/release-startup-heap.js";
 
 /** The command line: parse flags, start, stop gracefully on SIGTERM/SIGINT. Returns the exit code. */
 export async function main(argv: readonly string[]): Promise<number> {
+  markStartup("node and modules");
   const commandCode = await runCommand(argv);
   if (commandCode !== undefined) return commandCode;
   let parsed;
@@ -42,6 +45,8 @@ export async function main(argv: readonly string[]): Promise<number> {
   process.stdout.write(
     `orch-apiserver serving on ${server.url} (ready in ${Date.now() - started} ms, storage ${config.storageBackend}, compat ${config.profile.name})\n`,
   );
+  process.stdout.write(`start-up since launch: ${startupBreakdown()}\n`);
+  releaseStartupHeap(5000);
   process.stdout.write(`admin kubeconfig: ${kubeconfig}\n  kubectl --kubeconfig ${kubeconfig} get namespaces\n`);
   return new Promise<number>((resolve) => {
     const shutdown = (signal: string): void => {

@@ -11,6 +11,7 @@ import { parseCipherSuites, parseTlsMinVersion, type TlsPolicy } from "../server
 import { loadCredentials } from "./credentials.js";
 import { ensurePki, ensureServiceAccountKeys } from "./pki.js";
 import { createMetrics } from "../server/metrics/metrics.js";
+import { markStartup } from "../util/startup-clock.js";
 
 /** Options of `startServer`: any Config field (as the flags), plus a logger. */
 export type StartOptions = Partial<Config> & { readonly logger?: Logger };
@@ -68,6 +69,7 @@ async function startInDataDir(config: Config, logger: Logger, dataDir: string, u
     ensurePki(dataDir, { adminUser, extraNames: config.bindAddress === "0.0.0.0" || config.bindAddress === "::" ? [] : [config.bindAddress] }),
     generateServiceAccountKeys ? ensureServiceAccountKeys(dataDir) : Promise.resolve(undefined),
   ]);
+  markStartup("certificates");
   const credentials = loadCredentials({
     config,
     profile: config.profile,
@@ -86,6 +88,7 @@ async function startInDataDir(config: Config, logger: Logger, dataDir: string, u
     clusterCa: pki.ca,
     rootCa,
   });
+  markStartup("compose");
   const compactor = config.compactionIntervalMs > 0 ? api.startCompactor({ intervalMs: config.compactionIntervalMs }) : undefined;
   let http: HttpServer;
   try {
@@ -98,6 +101,7 @@ async function startInDataDir(config: Config, logger: Logger, dataDir: string, u
       policy: tlsPolicy(config),
       onError: (error) => logger.error("response failed", { error: String(error) }),
     });
+    markStartup("listening");
   } catch (error) {
     credentials.close();
     compactor?.stop();

@@ -7,7 +7,7 @@ import { filterMatches, type WatchFilter } from "./cacher/cache-watcher.js";
 import type { Cacher } from "./cacher/cacher.js";
 import type { WatchCache } from "./cacher/watch-cache.js";
 import { encodeContinue } from "./list-options.js";
-import type { ListOptions } from "./list-options.js";
+import type { ContinueToken, ListOptions } from "./list-options.js";
 import type { ApiObject } from "../api/object.js";
 import type { KeyValue } from "../storage/interface.js";
 
@@ -104,15 +104,50 @@ export async function listFromCache(input: CacheListInput): Promise<ListResponse
     const reached = target === "current" ? await cacher.waitForCurrent(input.waitMs) : await cacher.waitFor(target, input.waitMs);
     if (!reached) throw timeout(`Too large resource version: ${String(target)}, current: ${cacher.revision}`, 1);
   }
-  // Read the revision and the objects in one synchronous step: they describe the same state.
+  // Read the revision and the objects in one synchronous step: they describe the same state, and
+  // a paged list keeps a snapshot of it for its continue tokens.
   const revision = cacher.revision;
-  const filter: WatchFilter = { prefix: input.prefix, labelSelector: options.labelSelector, fieldSelector: options.fieldSelector };
-  const filtered = options.labelSelector.length > 0 || options.fieldSelector.length > 0;
-  const result = input.cache.list(input.prefix, {
+  const result = input.cache.list(input.prefix, { limit: options.limit, matches: cacheMatcher(input.prefix, options), keepAt: revision });
+  return page(options, input.prefix, cacheItems(result.items, input.convert), revision, result.remaining, result.lastKey);
+}
+
+export interface CacheContinueInput {
+  readonly cacher: Cacher;
+  readonly cache: WatchCache;
+  readonly prefix: string;
+  readonly options: ListOptions;
+  readonly token: ContinueToken;
+  readonly convert?: (json: string) => string;
+}
+
+/**
+ * A continued page served from the snapshot the cache kept at the token's revision, resuming by
+ * key in O(log n); undefined when no snapshot is kept for it (the caller reads storage at that
+ * revision, which answers 410 once compacted). A snapshot older than the store's compaction point
+ * is dropped first: its tokens expire exactly as storage's do.
+ */
+export function continueFromCache(input: CacheContinueInput): ListResponse | undefined {
+  const { cache, token, options, prefix } = input;
+  const compacted = input.cacher.compactedRevision();
+  if (token.revision < compacted) {
+    cache.dropSnapshotsBelow(compacted);
+    return undefined;
+  }
+  const result = cache.listContinued(token.revision, prefix, {
+    startAfter: `${prefix}${token.startAfter}`,
     limit: options.limit,
-    matches: filtered ? (object: CachedObject) => filterMatches(filter, object) : undefined,
+    matches: cacheMatcher(prefix, options),
   });
-  const convert = input.convert;
-  const items = result.items.map((object) => (convert === undefined ? listItem(object.json, object) : listItem(convert(object.json))));
-  return page(options, input.prefix, items, revision, result.remaining, result.lastKey);
+  if (result === undefined) return undefined;
+  return page(options, prefix, cacheItems(result.items, input.convert), token.revision, result.remaining, result.lastKey);
+}
+
+function cacheMatcher(prefix: string, options: ListOptions): ((object: CachedObject) => boolean) | undefined {
+  if (options.labelSelector.length === 0 && options.fieldSelector.length === 0) return undefined;
+  const filter: WatchFilter = { prefix, labelSelector: options.labelSelector, fieldSelector: options.fieldSelector };
+  return (object) => filterMatches(filter, object);
+}
+
+function cacheItems(objects: readonly CachedObject[], convert: ((json: string) => string) | undefined): ListItem[] {
+  return objects.map((object) => (convert === undefined ? listItem(object.json, object) : listItem(convert(object.json))));
 }

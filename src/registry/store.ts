@@ -14,7 +14,7 @@ import type { Cacher } from "./cacher/cacher.js";
 import type { WatchCache } from "./cacher/watch-cache.js";
 import { openCachedWatch, type CachedWatchRequest } from "./cacher/watch-stream.js";
 import type { PushBody } from "../request/push-body.js";
-import { listFromCache, listFromStorage, type ListResponse, type ListSource } from "./store-list.js";
+import { continueFromCache, listFromCache, listFromStorage, type ListResponse, type ListSource } from "./store-list.js";
 import { parentWithScale, SCALE_KIND, scaleOf, withDesiredReplicas } from "./scale.js";
 import { decodeStored } from "./stored-object.js";
 import { ResourceKeys } from "./store-keys.js";
@@ -237,6 +237,18 @@ export class Store {
     if (options.continueToken !== undefined) {
       if (version !== undefined && version !== "0") throw badRequest("specifying resource version is not allowed when using continue");
       const token = decodeContinue(options.continueToken);
+      const cached =
+        this.cache === undefined || this.cacher === undefined
+          ? undefined
+          : continueFromCache({
+              cacher: this.cacher,
+              cache: this.cache,
+              prefix,
+              options: this.inStoredLabels(options),
+              token,
+              convert: this.jsonConverter(),
+            });
+      if (cached !== undefined) return cached;
       return fromStorage({ kind: "storage", revision: token.revision, startAfter: `${prefix}${token.startAfter}`, fromContinue: true });
     }
     const given = version !== undefined && version !== "0" ? parseRevision(version) : undefined;
@@ -250,11 +262,14 @@ export class Store {
       return fromStorage({ kind: "storage", revision: 0, fromContinue: false });
     }
     const atLeast = version === undefined ? "current" : given;
+    // rv "0" (any version) is answered whole from the cache, its limit ignored, as kube 1.30's
+    // watch cache answers it (client-go's reflectors ask limit=500&resourceVersion=0).
+    const cacheOptions = version === "0" && options.limit > 0 ? { ...options, limit: 0 } : options;
     return listFromCache({
       cacher: this.cacher,
       cache: this.cache,
       prefix,
-      options: this.inStoredLabels(options),
+      options: this.inStoredLabels(cacheOptions),
       atLeast,
       waitMs: this.futureRevisionWaitMs,
       convert: this.jsonConverter(),

@@ -5,6 +5,7 @@ import type { Profile } from "../../api/profile.js";
 import { builtinCatalogue, type SchemaCatalogue } from "../../api/schema/catalogue.js";
 import { decodeEnvelope, encodeEnvelope, envelopeParts, watchFrame } from "./envelope.js";
 import { decodeMessage, encodeMessage } from "./message.js";
+import { LruCache } from "../../util/lru-cache.js";
 
 /** An object to encode: its JSON, and optionally what it was read from, to encode that only once. */
 export interface EncodeSource {
@@ -19,6 +20,9 @@ const META_MESSAGES: Readonly<Record<string, string>> = {
   DeleteOptions: "meta.v1.DeleteOptions",
 };
 
+/** Protobuf messages remembered per source object, at most (about 16 MiB of 1 KiB objects). */
+const PROTOBUF_MEMO_ENTRIES = 16_384;
+
 /**
  * The protobuf form of every built-in kind of one profile: objects in kube's envelope, lists
  * item by item, watch frames. Kinds the catalogue has no message for (custom resources) have
@@ -28,8 +32,10 @@ export class ProtobufCodec {
   /**
    * Each remembered source's message as a list element (tag 2, length, message), with the shape
    * it was encoded for and where the message starts: lists copy it whole, envelopes take the message.
+   * Bounded: the watch cache keeps only the JSON of each object; protobuf bytes are made on first
+   * need and only the most used are kept (a list larger than the memo encodes again).
    */
-  private readonly raws = new WeakMap<object, { readonly shape: ProtoShape; readonly element: Uint8Array; readonly start: number }>();
+  private readonly raws = new LruCache<object, { readonly shape: ProtoShape; readonly element: Uint8Array; readonly start: number }>(PROTOBUF_MEMO_ENTRIES);
   private partial: ProtoShape | undefined;
   private partialList: ProtoShape | undefined;
 

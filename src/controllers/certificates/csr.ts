@@ -1,11 +1,8 @@
-import { webcrypto } from "node:crypto";
-import * as x509 from "@peculiar/x509";
+import type { Pkcs10CertificateRequest } from "@peculiar/x509";
 import type { ResourceRef } from "../../api/client.js";
 import { isPlainObject, type ApiObject } from "../../api/object.js";
 import { apiGroup, type Profile } from "../../api/profile.js";
-
-type WebCrypto = Parameters<typeof x509.cryptoProvider.set>[0];
-x509.cryptoProvider.set(webcrypto as unknown as WebCrypto);
+import { loadedX509, loadX509 } from "./x509-library.js";
 
 /** `certificates.<apiDomain>/v1` certificatesigningrequests. */
 export function csrResource(profile: Profile): ResourceRef {
@@ -65,7 +62,8 @@ export function hasTrueCondition(csr: CsrView, type: string): boolean {
 }
 
 /** Parses `spec.request`; throws when it is not a PEM certificate request whose signature verifies. */
-export async function parseRequest(request: string): Promise<x509.Pkcs10CertificateRequest> {
+export async function parseRequest(request: string): Promise<Pkcs10CertificateRequest> {
+  const x509 = await loadX509();
   const parsed = new x509.Pkcs10CertificateRequest(Buffer.from(request, "base64").toString("utf8"));
   if (!(await parsed.verify())) throw new Error("the certificate request's signature does not verify");
   return parsed;
@@ -81,7 +79,8 @@ export interface RequestNames {
 
 export const SUBJECT_ALT_NAME = "2.5.29.17";
 
-export function requestNames(request: x509.Pkcs10CertificateRequest): RequestNames {
+export function requestNames(request: Pkcs10CertificateRequest): RequestNames {
+  const x509 = loadedX509();
   const extension = request.getExtension(SUBJECT_ALT_NAME);
   const names = extension === null ? [] : new x509.SubjectAlternativeNameExtension(extension.rawData).names.toJSON();
   const of = (type: string): string[] => names.filter((name) => name.type === type).map((name) => name.value);

@@ -1,7 +1,10 @@
 import { isStorageError, type Storage } from "../../storage/index.js";
-import type { ResourceCodec } from "./cached-object.js";
+import { type CachedObject, type ResourceCodec, toCachedObject } from "./cached-object.js";
 import { WatchCache, type WatchCacheOptions } from "./watch-cache.js";
 import { pause as wait } from "../../util/pause.js";
+
+/** Objects read from storage per step when a cache is loaded. */
+const LOAD_CHUNK = 5000;
 
 export const DEFAULT_WATCH_CACHE_OPTIONS: WatchCacheOptions = {
   windowSize: 20_000,
@@ -58,12 +61,12 @@ export class Cacher {
     const cache = new WatchCache(prefix, codec, this.options);
     for (;;) {
       const revision = this.revisionValue;
-      const listed = await this.storage.list(prefix, { revision });
+      const listed = await this.listAt(cache, revision);
       // No await between the check and the insert: no event of the stream can fall in between.
       if (revision !== this.revisionValue) continue;
       const raced = this.caches.get(prefix);
       if (raced !== undefined) return raced;
-      cache.reset(listed.items, revision);
+      cache.reset(listed, revision);
       this.caches.set(prefix, cache);
       return cache;
     }
@@ -96,12 +99,26 @@ export class Cacher {
 
   private async load(): Promise<void> {
     const revision = this.storage.currentRevision();
-    for (const cache of this.caches.values()) {
-      const listed = await this.storage.list(cache.prefix, { revision });
-      cache.reset(listed.items, revision);
-    }
+    for (const cache of this.caches.values()) cache.reset(await this.listAt(cache, revision), revision);
     this.revisionValue = revision;
     this.release();
+  }
+
+  /**
+   * A cache's objects at `revision`, read from storage in chunks and converted chunk by chunk: the
+   * raw values of one chunk are alive at a time, not those of the whole resource (at 100k objects
+   * that peak is what the heap, and so the RSS, would keep after start-up).
+   */
+  private async listAt(cache: WatchCache, revision: number): Promise<CachedObject[]> {
+    const objects: CachedObject[] = [];
+    let startAfter: string | undefined;
+    for (;;) {
+      const page = await this.storage.list(cache.prefix, { revision, limit: LOAD_CHUNK, ...(startAfter === undefined ? {} : { startAfter }) });
+      for (const entry of page.items) objects.push(toCachedObject(cache.codec, entry.key, entry.value, entry.modRevision));
+      const last = page.items[page.items.length - 1];
+      if (page.remaining === 0 || last === undefined) return objects;
+      startAfter = last.key;
+    }
   }
 
   private cacheFor(key: string): WatchCache | undefined {
@@ -203,6 +220,11 @@ export class Cacher {
       };
       this.waiters.push(entry);
     });
+  }
+
+  /** The store's compaction point: revisions below it can no longer be read there. */
+  compactedRevision(): number {
+    return this.storage.compactedRevision();
   }
 
   /**

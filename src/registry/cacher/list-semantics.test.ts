@@ -88,10 +88,12 @@ describe("resourceVersion semantics of get and list", () => {
       assert.deepEqual(names(response.json), ["a", "b"]);
       assert.equal(meta(response.json)["remainingItemCount"], 1);
     });
-    it('limit=n, rv "0": any version', async () => {
+    it('limit=n, rv "0": any version, whole from the cache with the limit ignored (kube 1.30)', async () => {
       const response = await list("limit=2&resourceVersion=0");
       assert.equal(response.status, 200);
-      assert.equal(names(response.json).length, 2);
+      assert.deepEqual(names(response.json), ["a", "b", "c"]);
+      assert.equal(meta(response.json)["continue"], undefined);
+      assert.equal(meta(response.json)["remainingItemCount"], undefined);
     });
     it("limit=n, other rv: exactly that version", async () => {
       const response = await list(`limit=10&resourceVersion=${rvB}`);
@@ -236,6 +238,69 @@ describe("the chunked list protocol", () => {
     assert.deepEqual(new Set(seen), created);
     const withSelector = await server.call("GET", `${base}?limit=17&labelSelector=!none`);
     assert.equal(meta(withSelector.json)["remainingItemCount"], undefined, "omitted with selectors");
+    await server.stop();
+  });
+});
+
+describe("paged lists from the cache's snapshots", () => {
+  type Storage = Server["storage"];
+  /** Counts storage list reads (continued pages read from storage when no snapshot serves them). */
+  function countLists(storage: Storage): { count: number } {
+    const counter = { count: 0 };
+    const original = storage.list.bind(storage);
+    storage.list = (prefix, options) => {
+      counter.count++;
+      return original(prefix, options);
+    };
+    return counter;
+  }
+
+  async function pageAll(server: Server, path: string, limit: number): Promise<{ names: string[]; versions: Set<unknown> }> {
+    const seen: string[] = [];
+    const versions = new Set<unknown>();
+    let token: string | undefined;
+    do {
+      const response = await server.call("GET", `${path}?limit=${limit}${token === undefined ? "" : `&continue=${encodeURIComponent(token)}`}`);
+      assert.equal(response.status, 200);
+      versions.add(meta(response.json)["resourceVersion"]);
+      seen.push(...names(response.json));
+      const next = meta(response.json)["continue"];
+      token = typeof next === "string" && next !== "" ? next : undefined;
+      await server.call("POST", path, { body: { metadata: { name: `zz-${seen.length}-${versions.size}` } } });
+    } while (token !== undefined);
+    return { names: seen, versions };
+  }
+
+  it("continued pages come from the snapshot of the first page, not from storage, writes in between", async () => {
+    const server = await inProcessServer();
+    const base = "/api/v1/namespaces/snap/configmaps";
+    await server.call("POST", "/api/v1/namespaces", { body: { metadata: { name: "snap" } } });
+    for (let index = 0; index < 30; index++) await server.call("POST", base, { body: { metadata: { name: `cm-${String(index).padStart(2, "0")}` } } });
+    const reads = countLists(server.storage);
+    const { names: seen, versions } = await pageAll(server, base, 7);
+    assert.equal(versions.size, 1, "one version for every page");
+    assert.deepEqual(
+      seen,
+      Array.from({ length: 30 }, (_, index) => `cm-${String(index).padStart(2, "0")}`),
+    );
+    assert.equal(reads.count, 0, "no page read storage");
+    await server.stop();
+  });
+
+  it("a snapshot that left the event window is dropped: its tokens go to storage (and still page there until compacted)", async () => {
+    const server = await inProcessServer({ watchCache: { windowSize: 3 } });
+    const base = "/api/v1/namespaces/window/configmaps";
+    await server.call("POST", "/api/v1/namespaces", { body: { metadata: { name: "window" } } });
+    for (let index = 0; index < 6; index++) await server.call("POST", base, { body: { metadata: { name: `cm-${index}` } } });
+    const first = await server.call("GET", `${base}?limit=2`);
+    const token = String(meta(first.json)["continue"]);
+    for (let index = 0; index < 4; index++) await server.call("POST", base, { body: { metadata: { name: `late-${index}` } } });
+    const reads = countLists(server.storage);
+    const next = await server.call("GET", `${base}?limit=2&continue=${encodeURIComponent(token)}`);
+    assert.equal(next.status, 200);
+    assert.deepEqual(names(next.json), ["cm-2", "cm-3"]);
+    assert.equal(meta(next.json)["resourceVersion"], meta(first.json)["resourceVersion"]);
+    assert.ok(reads.count > 0, "served by storage");
     await server.stop();
   });
 });

@@ -1,7 +1,8 @@
-import { compareKeys } from "../../storage/util.js";
 import type { WatchEvent } from "../../storage/interface.js";
 import { atRevision, toCachedObject, type CachedObject, type ResourceCodec } from "./cached-object.js";
 import { CacheWatcher, filterMatches, type EventEncoder, type SharedEncoder, type WatchEventType, type WatchFilter } from "./cache-watcher.js";
+import { CacheObjects, countAfter, type ObjectTree, readPage } from "./cache-objects.js";
+import { WatcherIndex } from "./watcher-index.js";
 
 /** A watcher's encoding: JSON lines (undefined), a shared encoding, or its own encoder. */
 type Encoding = EventEncoder | SharedEncoder | undefined;
@@ -128,6 +129,34 @@ export type CacheChange =
 
 export type WatchStart = { readonly kind: "state" } | { readonly kind: "revision"; readonly revision: number };
 
+/** One page of a list read from the cache. */
+export interface CacheListPage {
+  readonly items: CachedObject[];
+  /** The last key looked at; a continue token resumes after it. */
+  readonly lastKey: string | undefined;
+  /** Keys under the prefix after `lastKey` (0: the list is complete). */
+  readonly remaining: number;
+}
+
+/**
+ * The state at one revision, kept while continue tokens of a paged list taken at that revision
+ * may come back: an O(1) copy-on-write clone of the tree, and the keys remaining after each page
+ * handed out (so the next page reports them without counting).
+ */
+interface Snapshot {
+  readonly tree: ObjectTree;
+  readonly remainingAfter: Map<string, number>;
+}
+
+/** Snapshots kept per resource, at most (the oldest goes first); the event window bounds them too. */
+const MAX_SNAPSHOTS = 32;
+/** Remembered page ends per snapshot, at most (then counted again). */
+const MAX_PAGE_ENDS = 4096;
+
+function pageEnd(prefix: string, key: string): string {
+  return `${prefix}\u0000${key}`;
+}
+
 /**
  * The cached state of one resource, kept current by the Cacher: objects in key order, a bounded
  * window of recent events, and the watchers to fan events out to.
@@ -136,8 +165,9 @@ export class WatchCache {
   readonly prefix: string;
   readonly codec: ResourceCodec;
   private readonly options: WatchCacheOptions;
-  private readonly objects = new Map<string, CachedObject>();
-  private keys: string[] = [];
+  private readonly objects: CacheObjects;
+  /** Snapshots for paged lists, by revision, oldest first. */
+  private readonly snapshots = new Map<number, Snapshot>();
   private window: CacheEvent[] = [];
   private windowTimes: number[] = [];
   private windowHead = 0;
@@ -145,6 +175,10 @@ export class WatchCache {
   private windowStart = 0;
   private readonly watchers = new Set<CacheWatcher>();
   private readonly groups = new Map<string, WatcherGroup>();
+  /** The same groups, found from an event's key (its namespace, its name) instead of scanned. */
+  private readonly index: WatcherIndex<WatcherGroup>;
+  /** Watch filters evaluated against events so far (a group's filter counts once per event). */
+  filterEvaluations = 0;
   private groupSequence = 0;
   /** Groups with lines not yet handed to their watchers. */
   private dirty: WatcherGroup[] = [];
@@ -155,6 +189,8 @@ export class WatchCache {
     this.prefix = prefix;
     this.codec = codec;
     this.options = options;
+    this.objects = new CacheObjects(prefix);
+    this.index = new WatcherIndex(prefix);
   }
 
   /**
@@ -170,11 +206,13 @@ export class WatchCache {
     return this.watchers.size;
   }
 
-  /** Replaces the state with a list read at `revision` (start-up, or a re-list after an error). */
-  reset(entries: readonly { key: string; value: string; modRevision: number }[], revision: number): void {
-    this.objects.clear();
-    for (const entry of entries) this.objects.set(entry.key, toCachedObject(this.codec, entry.key, entry.value, entry.modRevision));
-    this.keys = [...this.objects.keys()].sort(compareKeys);
+  /**
+   * Replaces the state with objects read at `revision` (start-up, or a re-list after an error):
+   * stored entries, or entries already converted (`CachedObject`s, as the Cacher's chunked load makes them).
+   */
+  reset(entries: readonly ({ key: string; value: string; modRevision: number } | CachedObject)[], revision: number): void {
+    this.objects.reset(entries.map((entry) => ("json" in entry ? entry : toCachedObject(this.codec, entry.key, entry.value, entry.modRevision))));
+    this.snapshots.clear();
     this.window = [];
     this.windowTimes = [];
     this.windowHead = 0;
@@ -185,28 +223,27 @@ export class WatchCache {
 
   /** Applies one committed change and fans it out; the Cacher advances the revision after. */
   apply(change: WatchEvent): void {
-    const previous = this.objects.get(change.key);
+    let previous: CachedObject | undefined;
     let current: CachedObject | undefined;
     if (change.value === undefined) {
+      previous = this.objects.delete(change.key);
       if (previous === undefined) return;
-      this.objects.delete(change.key);
-      this.keys.splice(this.indexOf(change.key), 1);
     } else {
       current = toCachedObject(this.codec, change.key, change.value, change.revision);
-      this.objects.set(change.key, current);
-      if (previous === undefined) this.keys.splice(this.indexOf(change.key), 0, change.key);
+      previous = this.objects.set(change.key, current);
     }
     const type = current === undefined ? "DELETED" : previous === undefined ? "ADDED" : "MODIFIED";
     const event = new CacheEvent(type, change.revision, change.key, current, previous);
     for (const listener of this.listeners) listener({ type, current, previous });
     this.remember(event);
-    for (const group of this.groups.values()) {
+    this.index.forCandidates(change.key, (group) => {
+      this.filterEvaluations++;
       const view = event.viewFor(group.filter);
-      if (view === undefined) continue;
+      if (view === undefined) return;
       if (group.lines.length === 0) this.dirty.push(group);
       group.lines.push(event.line(view, group.encode));
       group.revisions.push(change.revision);
-    }
+    });
     if (this.dirty.length > 0 && !this.flushScheduled) {
       // Not at once: the writer is answered first, and the events of every write committed until
       // then go out together, one write per watcher. A timer rather than setImmediate: it fires
@@ -262,6 +299,7 @@ export class WatchCache {
       this.windowStart = this.window[this.windowHead]?.revision ?? this.windowStart;
       this.windowHead++;
     }
+    if (this.snapshots.size > 0) this.dropSnapshotsBelow(this.windowStart);
     // Compact the arrays once the dropped head dominates.
     if (this.windowHead > 1024 && this.windowHead * 2 > this.window.length) {
       this.window = this.window.slice(this.windowHead);
@@ -270,57 +308,65 @@ export class WatchCache {
     }
   }
 
-  /** Position of key in the sorted keys (where it is, or where it would go). */
-  private indexOf(key: string): number {
-    let low = 0;
-    let high = this.keys.length;
-    while (low < high) {
-      const middle = (low + high) >>> 1;
-      if (compareKeys(this.keys[middle] ?? "", key) < 0) low = middle + 1;
-      else high = middle;
-    }
-    return low;
+  /**
+   * The first page of a list of the live state: objects under `prefix` passing `matches`, at most
+   * `limit` (0 = all). With `keepAt` (the revision the state is at) and more to come, the state is
+   * kept as a snapshot for the list's continue tokens. Costs the page, not the collection.
+   */
+  list(prefix: string, options: { readonly limit: number; readonly matches?: (object: CachedObject) => boolean; readonly keepAt?: number }): CacheListPage {
+    const page = readPage(this.objects.tree, prefix, options);
+    if (!page.more || page.lastKey === undefined) return { items: page.items, lastKey: page.lastKey, remaining: 0 };
+    const remaining = this.objects.countUnder(prefix) - page.scanned;
+    if (options.keepAt !== undefined) this.keepSnapshot(options.keepAt).remainingAfter.set(pageEnd(prefix, page.lastKey), remaining);
+    return { items: page.items, lastKey: page.lastKey, remaining };
   }
 
   /**
-   * Objects under `prefix` after `startAfter`, passing `matches`, at most `limit` (0 = all).
-   * `remaining` counts the keys under the prefix after the last one returned.
+   * A page of a list continued at `revision` after `startAfter`, from the snapshot kept for it;
+   * undefined when none is kept (dropped with the window, a re-list or a compaction).
    */
-  list(
+  listContinued(
+    revision: number,
     prefix: string,
-    options: { startAfter?: string; limit: number; matches?: (object: CachedObject) => boolean },
-  ): { items: CachedObject[]; remaining: number; lastKey: string | undefined } {
-    const items: CachedObject[] = [];
-    let index = options.startAfter === undefined ? this.indexOf(prefix) : this.indexOf(options.startAfter);
-    if (options.startAfter !== undefined && this.keys[index] === options.startAfter) index++;
-    let lastKey: string | undefined;
-    for (; index < this.keys.length; index++) {
-      const key = this.keys[index] ?? "";
-      if (!key.startsWith(prefix)) break;
-      if (options.limit > 0 && items.length >= options.limit) break;
-      lastKey = key;
-      const object = this.objects.get(key);
-      if (object === undefined || (options.matches !== undefined && !options.matches(object))) continue;
-      items.push(object);
-    }
-    let remaining = 0;
-    if (options.limit > 0) {
-      const end = this.upperBound(prefix);
-      remaining = Math.max(0, end - index);
-    }
-    return { items, remaining, lastKey };
+    options: { readonly startAfter: string; readonly limit: number; readonly matches?: (object: CachedObject) => boolean },
+  ): CacheListPage | undefined {
+    const snapshot = this.snapshots.get(revision);
+    if (snapshot === undefined) return undefined;
+    const page = readPage(snapshot.tree, prefix, options);
+    if (!page.more || page.lastKey === undefined) return { items: page.items, lastKey: page.lastKey, remaining: 0 };
+    const before = snapshot.remainingAfter.get(pageEnd(prefix, options.startAfter)) ?? countAfter(snapshot.tree, prefix, options.startAfter);
+    const remaining = before - page.scanned;
+    if (snapshot.remainingAfter.size >= MAX_PAGE_ENDS) snapshot.remainingAfter.clear();
+    snapshot.remainingAfter.set(pageEnd(prefix, page.lastKey), remaining);
+    return { items: page.items, lastKey: page.lastKey, remaining };
   }
 
-  /** Index just past the last key under prefix. */
-  private upperBound(prefix: string): number {
-    let low = this.indexOf(prefix);
-    let high = this.keys.length;
-    while (low < high) {
-      const middle = (low + high) >>> 1;
-      if ((this.keys[middle] ?? "").startsWith(prefix)) low = middle + 1;
-      else high = middle;
+  /** The snapshot at `revision`, taken now if none is (the caller makes sure the state is at it). */
+  private keepSnapshot(revision: number): Snapshot {
+    const known = this.snapshots.get(revision);
+    if (known !== undefined) return known;
+    const snapshot: Snapshot = { tree: this.objects.snapshot(), remainingAfter: new Map() };
+    this.snapshots.set(revision, snapshot);
+    if (this.snapshots.size > MAX_SNAPSHOTS) {
+      const oldest = this.snapshots.keys().next().value;
+      if (oldest !== undefined) this.snapshots.delete(oldest);
     }
-    return low;
+    return snapshot;
+  }
+
+  /** Drops the snapshots of revisions below `revision` (out of the window, or compacted in the store). */
+  dropSnapshotsBelow(revision: number): void {
+    for (const kept of this.snapshots.keys()) if (kept < revision) this.snapshots.delete(kept);
+  }
+
+  /** Revisions with a kept snapshot, oldest first (for tests and metrics). */
+  get snapshotRevisions(): number[] {
+    return [...this.snapshots.keys()];
+  }
+
+  /** Objects cached. */
+  get size(): number {
+    return this.objects.size;
   }
 
   get(key: string): CachedObject | undefined {
@@ -354,6 +400,7 @@ export class WatchCache {
     if (group === undefined) {
       group = new WatcherGroup(key, filter, options.encode);
       this.groups.set(key, group);
+      this.index.add(group);
     }
     const joined = group;
     const watcher = new CacheWatcher({
@@ -383,7 +430,10 @@ export class WatchCache {
   private remove(watcher: CacheWatcher, group: WatcherGroup): void {
     this.watchers.delete(watcher);
     group.watchers.delete(watcher);
-    if (group.watchers.size === 0 && this.groups.get(group.key) === group) this.groups.delete(group.key);
+    if (group.watchers.size === 0 && this.groups.get(group.key) === group) {
+      this.groups.delete(group.key);
+      this.index.delete(group);
+    }
   }
 
   private firstEventAfter(revision: number): number {
@@ -403,5 +453,6 @@ export class WatchCache {
     for (const watcher of [...this.watchers]) watcher.end("closed");
     this.watchers.clear();
     this.groups.clear();
+    this.index.clear();
   }
 }

@@ -113,7 +113,10 @@ export class SqliteStorage implements Storage {
       const mode: unknown = db.pragma("journal_mode = WAL", { simple: true });
       if (mode !== "wal" && path !== ":memory:") throw new Error(`storage: could not enable WAL mode on ${path} (got ${String(mode)})`);
       db.pragma("synchronous = FULL");
-      db.pragma("cache_size = -65536");
+      // 16 MiB of page cache: the index pages of ~100k keys and the recent writes. Current values
+      // are read from the watch cache (and the OS page cache backs the file), so a larger cache
+      // would mostly hold a second copy of the objects the watch cache already holds.
+      db.pragma("cache_size = -16384");
       db.pragma("temp_store = MEMORY");
       const version: unknown = db.pragma("user_version", { simple: true });
       if (version !== 0 && version !== SCHEMA_VERSION) throw new Error(`storage: unsupported schema version ${String(version)} in ${path}`);

@@ -1,6 +1,7 @@
 import { createPrivateKey, randomBytes, webcrypto } from "node:crypto";
-import * as x509 from "@peculiar/x509";
+import type * as x509 from "@peculiar/x509";
 import { SUBJECT_ALT_NAME } from "../csr.js";
+import { loadX509, type X509Library } from "../x509-library.js";
 
 type CryptoKey = x509.X509CertificateCreateWithKeyParams["signingKey"];
 type SignAlgorithm = NonNullable<x509.X509CertificateCreateWithKeyParams["signingAlgorithm"]>;
@@ -24,34 +25,40 @@ export interface CertificateAuthority {
   issue(request: x509.Pkcs10CertificateRequest, usages: readonly string[], options: { readonly ttlMs: number; readonly nowMs: number }): Promise<string>;
 }
 
-const KEY_USAGES: Readonly<Record<string, number>> = {
-  signing: x509.KeyUsageFlags.digitalSignature,
-  "digital signature": x509.KeyUsageFlags.digitalSignature,
-  "content commitment": x509.KeyUsageFlags.nonRepudiation,
-  "key encipherment": x509.KeyUsageFlags.keyEncipherment,
-  "key agreement": x509.KeyUsageFlags.keyAgreement,
-  "data encipherment": x509.KeyUsageFlags.dataEncipherment,
-  "cert sign": x509.KeyUsageFlags.keyCertSign,
-  "crl sign": x509.KeyUsageFlags.cRLSign,
-  "encipher only": x509.KeyUsageFlags.encipherOnly,
-  "decipher only": x509.KeyUsageFlags.decipherOnly,
-};
+/** Key usages by the CSR's spelling (the library is loaded lazily, so its enums are read here). */
+function keyUsages(x509: X509Library): Readonly<Record<string, number>> {
+  return {
+    signing: x509.KeyUsageFlags.digitalSignature,
+    "digital signature": x509.KeyUsageFlags.digitalSignature,
+    "content commitment": x509.KeyUsageFlags.nonRepudiation,
+    "key encipherment": x509.KeyUsageFlags.keyEncipherment,
+    "key agreement": x509.KeyUsageFlags.keyAgreement,
+    "data encipherment": x509.KeyUsageFlags.dataEncipherment,
+    "cert sign": x509.KeyUsageFlags.keyCertSign,
+    "crl sign": x509.KeyUsageFlags.cRLSign,
+    "encipher only": x509.KeyUsageFlags.encipherOnly,
+    "decipher only": x509.KeyUsageFlags.decipherOnly,
+  };
+}
 
-const EXTENDED_KEY_USAGES: Readonly<Record<string, string>> = {
-  any: "2.5.29.37.0",
-  "server auth": x509.ExtendedKeyUsage.serverAuth,
-  "client auth": x509.ExtendedKeyUsage.clientAuth,
-  "code signing": x509.ExtendedKeyUsage.codeSigning,
-  "email protection": x509.ExtendedKeyUsage.emailProtection,
-  "s/mime": x509.ExtendedKeyUsage.emailProtection,
-  "ipsec end system": "1.3.6.1.5.5.7.3.5",
-  "ipsec tunnel": "1.3.6.1.5.5.7.3.6",
-  "ipsec user": "1.3.6.1.5.5.7.3.7",
-  timestamping: x509.ExtendedKeyUsage.timeStamping,
-  "ocsp signing": x509.ExtendedKeyUsage.ocspSigning,
-  "microsoft sgc": "1.3.6.1.4.1.311.10.3.3",
-  "netscape sgc": "2.16.840.1.113730.4.1",
-};
+/** Extended key usages (OIDs) by the CSR's spelling. */
+function extendedKeyUsages(x509: X509Library): Readonly<Record<string, string>> {
+  return {
+    any: "2.5.29.37.0",
+    "server auth": x509.ExtendedKeyUsage.serverAuth,
+    "client auth": x509.ExtendedKeyUsage.clientAuth,
+    "code signing": x509.ExtendedKeyUsage.codeSigning,
+    "email protection": x509.ExtendedKeyUsage.emailProtection,
+    "s/mime": x509.ExtendedKeyUsage.emailProtection,
+    "ipsec end system": "1.3.6.1.5.5.7.3.5",
+    "ipsec tunnel": "1.3.6.1.5.5.7.3.6",
+    "ipsec user": "1.3.6.1.5.5.7.3.7",
+    timestamping: x509.ExtendedKeyUsage.timeStamping,
+    "ocsp signing": x509.ExtendedKeyUsage.ocspSigning,
+    "microsoft sgc": "1.3.6.1.4.1.311.10.3.3",
+    "netscape sgc": "2.16.840.1.113730.4.1",
+  };
+}
 
 const BACKDATE_MS = 5 * 60_000;
 const SHORT_MS = 8 * 3600_000;
@@ -82,6 +89,9 @@ function signingAlgorithm(pem: string): { readonly der: Buffer; readonly algorit
 
 /** Loads a CA from PEM; throws when the key is not usable for signing or does not match. */
 export async function loadAuthority(pair: SigningPair): Promise<CertificateAuthority> {
+  const x509 = await loadX509();
+  const KEY_USAGES = keyUsages(x509);
+  const EXTENDED_KEY_USAGES = extendedKeyUsages(x509);
   const certificate = new x509.X509Certificate(pair.certificate);
   const { der, algorithm, sign } = signingAlgorithm(pair.key);
   const key = (await webcrypto.subtle.importKey("pkcs8", der, algorithm, false, ["sign"])) as unknown as CryptoKey;

@@ -39,6 +39,13 @@ export function csrSigningController(options: CsrSigningOptions): Controller {
   const rules = builtinSignerRules(profile);
   const now = options.now ?? Date.now;
 
+  /** Approved, not failed, not yet issued, to a signer with rules and a CA. */
+  function wantsSignature(object: ApiObject): boolean {
+    const csr = viewCsr(object);
+    if (csr.certificate !== "" || !hasTrueCondition(csr, "Approved") || hasTrueCondition(csr, "Failed")) return false;
+    return rules.has(csr.signerName) && options.authorities.has(csr.signerName);
+  }
+
   async function handle(object: ApiObject, authorities: ReadonlyMap<string, CertificateAuthority>): Promise<void> {
     const csr = viewCsr(object);
     if (csr.certificate !== "" || !hasTrueCondition(csr, "Approved") || hasTrueCondition(csr, "Failed")) return;
@@ -66,14 +73,21 @@ export function csrSigningController(options: CsrSigningOptions): Controller {
   return {
     name: "csrsigning",
     async run(signal) {
-      const authorities = new Map<string, CertificateAuthority>();
-      for (const [signer, pair] of options.authorities) authorities.set(signer, await loadAuthority(pair));
+      // The CAs (and the certificate library) are loaded when a request first needs signing: off the start-up path.
+      let authorities: Promise<ReadonlyMap<string, CertificateAuthority>> | undefined;
+      const loadAuthorities = async (): Promise<ReadonlyMap<string, CertificateAuthority>> => {
+        const loaded = new Map<string, CertificateAuthority>();
+        for (const [signer, pair] of options.authorities) loaded.set(signer, await loadAuthority(pair));
+        return loaded;
+      };
       await followAndReconcile(client, [resource], signal, {
         onError: options.onError,
         reconcile: async () => {
           for (const object of (await client.list(resource, "")).items) {
             try {
-              await handle(object, authorities);
+              if (!wantsSignature(object)) continue;
+              authorities ??= loadAuthorities();
+              await handle(object, await authorities);
             } catch (error) {
               options.onError?.(error);
             }

@@ -1,0 +1,480 @@
+/**
+ * Scale suite (issue #21): the CLI as a child process (sqlite) with 1,000, 10,000 and 100,000
+ * ConfigMaps of ~1 KiB, and the watch cache's namespace index in process.
+ *
+ *   npm run bench -- --suite scale [--scale-objects 100000]   writes bench/results/<date>-scale.{json,md}
+ *
+ * Rows, each with its target and, where one applies, a limit measured in the same run:
+ * - start → first /readyz 200 (spawn to 200, polled every 5 ms), empty store and 10k / 100k objects,
+ *   median of 3 restarts, with the CLI's own breakdown ("start-up since launch: …");
+ * - RSS idle (8 s after ready: the server collects its start-up garbage once, 5 s after ready) with 10k and 100k objects, and a heap snapshot summary of the 10k
+ *   server: live heap, bytes per cached object by field;
+ * - LIST of 10k and 100k: consistent and rv=0, whole and paged (limit=500, continue followed),
+ *   request → last byte, median; the limit: the same client fetching a prebuilt body of the same
+ *   size from a bare node:http2 server;
+ * - GET c=64 and create c=16 rates with 1,000 and with 100,000 objects in the store; the limit: the
+ *   bare server's GET rate;
+ * - the watcher index: 1,000 namespaces × 100 objects, 1,000 watchers on different namespaces:
+ *   filter evaluations and µs per event, against the same events with no watcher (the floor).
+ * The machine may be shared: every figure is noisy then; rerun on a quiet machine with the one
+ * command above (`--quick` is a smoke run with 2,000 objects).
+ */
+import { once } from "node:events";
+import { mkdirSync, readdirSync, readFileSync, statSync, writeFileSync } from "node:fs";
+import http2 from "node:http2";
+import type { AddressInfo } from "node:net";
+import { join } from "node:path";
+import type { ApiObject } from "../src/api/object.js";
+import type { ResourceCodec } from "../src/registry/cacher/cached-object.js";
+import { WatchCache } from "../src/registry/cacher/watch-cache.js";
+import { type Client, h2Client } from "./lib/client.js";
+import { machineEnvironment } from "./lib/environment.js";
+import { analyseHeapSnapshot, type HeapSummary } from "./lib/heap-snapshot.js";
+import { itemName, loadConfigMaps, timeLists, type ListTiming, type ListVariant } from "./lib/lists.js";
+import { configMapBody, namespaceBody } from "./lib/objects.js";
+import { makeTempDir, processMemory, removeTempDir } from "./lib/processes.js";
+import { adminCredentials, REPO_ROOT, type ServerChild, startServerChild } from "./lib/server.js";
+import { median, round } from "./lib/stats.js";
+
+export interface ScaleSuiteOptions {
+  readonly quick: boolean;
+  readonly outDir: string;
+  /** The large scenario's object count (default 100,000). */
+  readonly objects: number;
+}
+
+const log = (text: string): void => void process.stdout.write(`${text}\n`);
+const sleep = (ms: number): Promise<void> => new Promise((done) => setTimeout(done, ms));
+const BODY_BYTES = 1024;
+const READY_TIMEOUT_MS = 300_000;
+const IDLE_WAIT_MS = 8000;
+const NAMESPACE = "bench";
+const COLLECTION = `/api/v1/namespaces/${NAMESPACE}/configmaps`;
+
+/** Targets of issue #21 (ms, MiB, ratios). */
+const TARGETS = {
+  readyEmptyMs: 300,
+  ready10kMs: 1000,
+  ready100kMs: 3000,
+  rss10kMB: 100,
+  rss100kMB: 600,
+  pagedOverWhole: 1.2,
+  whole100kMs: 1300,
+  paged100kMs: 1500,
+  rateWithin: 0.2,
+};
+
+interface Start {
+  readonly objects: number;
+  readonly readyMs: readonly number[];
+  readonly medianMs: number;
+  readonly breakdown: string;
+  readonly rssMB: number;
+}
+
+interface Rate {
+  readonly name: string;
+  readonly objects: number;
+  readonly perSecond: number;
+  readonly concurrency: number;
+}
+
+interface WatcherIndexRow {
+  readonly namespaces: number;
+  readonly watchers: number;
+  readonly events: number;
+  readonly evaluationsPerEvent: number;
+  readonly microsPerEvent: number;
+  readonly floorMicrosPerEvent: number;
+}
+
+interface ScaleResults {
+  readonly name: "scale";
+  readonly date: string;
+  readonly environment: Record<string, string | number>;
+  readonly objects: number;
+  readonly starts: readonly Start[];
+  readonly lists: readonly (ListTiming & { readonly objects: number; readonly limitMs: number })[];
+  readonly rates: readonly Rate[];
+  readonly bareGetPerSecond: number;
+  readonly heap?: HeapSummary;
+  readonly watcherIndex: WatcherIndexRow;
+  /** Why the run stopped before its last phase, if it did. */
+  readonly failure?: string;
+}
+
+/** Restarts the server `times` times on the data dir; spawn → /readyz 200 each, RSS after the last. */
+async function restarts(
+  dataDir: string,
+  objects: number,
+  times: number,
+  nodeArgs: readonly string[] = [],
+  cwd?: string,
+): Promise<{ server: ServerChild; start: Start }> {
+  const readyMs: number[] = [];
+  let server: ServerChild | undefined;
+  for (let index = 0; index < times; index++) {
+    if (server !== undefined) await server.stop();
+    server = await startServerChild({ dataDir, nodeArgs, readyTimeoutMs: READY_TIMEOUT_MS, ...(cwd === undefined ? {} : { cwd }) });
+    readyMs.push(round(server.readyMs));
+  }
+  if (server === undefined) throw new Error("no start");
+  // Idle: after the server's one collection of start-up garbage (5 s after ready), settled.
+  await sleep(IDLE_WAIT_MS);
+  const rssMB = round(processMemory(server.pid).rssMB);
+  const breakdown = /start-up since launch: (.*)/.exec(server.output())?.[1] ?? "";
+  const start: Start = { objects, readyMs, medianMs: round(median(readyMs)), breakdown, rssMB };
+  log(`  ${objects} objects: ready ${readyMs.join(" / ")} ms, RSS idle ${rssMB} MiB; ${breakdown}`);
+  return { server, start };
+}
+
+async function connect(server: ServerChild): Promise<Client> {
+  return h2Client({ host: server.host, port: server.port, credentials: adminCredentials(server.dataDir) });
+}
+
+/** Closed-loop rate of `operation` at `concurrency` for `ms`. */
+async function rate(concurrency: number, ms: number, operation: (index: number) => Promise<void>): Promise<number> {
+  let next = 0;
+  let done = 0;
+  const end = performance.now() + ms;
+  const started = performance.now();
+  await Promise.all(
+    Array.from({ length: concurrency }, async () => {
+      while (performance.now() < end) {
+        await operation(next++);
+        done++;
+      }
+    }),
+  );
+  return done / ((performance.now() - started) / 1000);
+}
+
+async function rates(client: Client, objects: number, existing: number, ms: number, tag: string): Promise<Rate[]> {
+  const get = await rate(64, ms, async (index) => {
+    const reply = await client.request("GET", `${COLLECTION}/${itemName(index % existing)}`);
+    if (reply.status !== 200) throw new Error(`GET: HTTP ${reply.status}`);
+  });
+  const create = await rate(16, ms, async (index) => {
+    const reply = await client.request(
+      "POST",
+      `/api/v1/namespaces/${NAMESPACE}-writes/configmaps`,
+      configMapBody(`${NAMESPACE}-writes`, `${tag}-${index}`, BODY_BYTES),
+    );
+    if (reply.status !== 201) throw new Error(`create: HTTP ${reply.status}`);
+  });
+  log(`  rates with ${objects} objects: GET ${round(get)}/s (c=64), create ${round(create)}/s (c=16)`);
+  return [
+    { name: "GET", objects, perSecond: round(get), concurrency: 64 },
+    { name: "create", objects, perSecond: round(create), concurrency: 16 },
+  ];
+}
+
+/** A bare node:http2 server answering every request with `body`; the client and TLS of the run, nothing else. */
+async function bareServer(body: Buffer, server: ServerChild): Promise<{ readonly port: number; close(): void }> {
+  const pki = join(server.dataDir, "pki");
+  const tls = { cert: readFileSync(join(pki, "serving.crt"), "utf8"), key: readFileSync(join(pki, "serving.key"), "utf8"), allowHTTP1: true };
+  const bare = http2.createSecureServer(tls, (request, response) => {
+    request.resume();
+    response.writeHead(200, { "content-type": "application/json", "content-length": String(body.length) });
+    response.end(body);
+  });
+  bare.listen(0, "127.0.0.1");
+  await once(bare, "listening");
+  return { port: (bare.address() as AddressInfo).port, close: () => bare.close() };
+}
+
+/** The client fetching `bytes` from a bare server: what a list of that size costs without the API server (median of 5). */
+async function listLimit(server: ServerChild, bytes: number): Promise<number> {
+  const bare = await bareServer(Buffer.alloc(bytes, 0x20), server);
+  const client = await h2Client({ host: "127.0.0.1", port: bare.port });
+  try {
+    const runs: number[] = [];
+    for (let index = 0; index < 6; index++) {
+      const started = performance.now();
+      await client.request("GET", "/", undefined, true);
+      if (index > 0) runs.push(performance.now() - started);
+    }
+    return round(median(runs));
+  } finally {
+    client.close();
+    bare.close();
+  }
+}
+
+async function bareGetRate(server: ServerChild, ms: number): Promise<number> {
+  const bare = await bareServer(Buffer.from(configMapBody(NAMESPACE, "bare", BODY_BYTES)), server);
+  const client = await h2Client({ host: "127.0.0.1", port: bare.port });
+  try {
+    return round(
+      await rate(64, ms, async () => {
+        await client.request("GET", "/");
+      }),
+    );
+  } finally {
+    client.close();
+    bare.close();
+  }
+}
+
+async function lists(client: Client, server: ServerChild, objects: number, runs: number): Promise<(ListTiming & { objects: number; limitMs: number })[]> {
+  const rows: (ListTiming & { objects: number; limitMs: number })[] = [];
+  for (const variant of ["consistent", "rv0"] as ListVariant[]) {
+    for (const limit of [0, 500]) {
+      // The namespace also holds its root-CA ConfigMap.
+      const timing = await timeLists(client, "h2", COLLECTION, variant, limit, runs, 1, objects + 1);
+      const limitMs = await listLimit(server, Math.round(timing.bodyMiB * (1 << 20)));
+      rows.push({ ...timing, objects, limitMs });
+      log(`  list ${objects} ${variant} ${limit === 0 ? "whole" : `paged ${limit}`}: ${timing.medianMs} ms (${timing.pages} pages; bare body ${limitMs} ms)`);
+    }
+  }
+  return rows;
+}
+
+/** SIGUSR2 → node writes Heap.*.heapsnapshot into its working directory; waits until it is complete. */
+async function heapSnapshot(pid: number, dir: string): Promise<string> {
+  const before = new Set(readdirSync(dir));
+  process.kill(pid, "SIGUSR2");
+  let lastSize = -1;
+  let stableSince = performance.now();
+  const deadline = performance.now() + 120_000;
+  for (;;) {
+    if (performance.now() > deadline) throw new Error("no heap snapshot within 120 s");
+    await sleep(250);
+    const file = readdirSync(dir).find((entry) => entry.endsWith(".heapsnapshot") && !before.has(entry));
+    if (file === undefined) continue;
+    const size = statSync(join(dir, file)).size;
+    if (size !== lastSize) {
+      lastSize = size;
+      stableSince = performance.now();
+    } else if (performance.now() - stableSince > 750 && size > 0) return join(dir, file);
+  }
+}
+
+/** The namespace index in process: 1,000 namespaces × 100 objects, 1,000 watchers, one per namespace. */
+function watcherIndexRow(namespaces: number, perNamespace: number): WatcherIndexRow {
+  const prefix = "/core/configmaps/";
+  const codec: ResourceCodec = {
+    decode: (value, revision) => {
+      const object = JSON.parse(value) as ApiObject;
+      object.metadata.resourceVersion = String(revision);
+      return object;
+    },
+    extraFieldsOf: () => undefined,
+    kind: "ConfigMap",
+    apiVersion: "v1",
+  };
+  const body = (namespace: string, name: string): string => configMapBody(namespace, name, 256);
+  const run = (watchers: boolean): { micros: number; evaluations: number; events: number } => {
+    const cache = new WatchCache(prefix, codec, { windowSize: 1000, windowMs: 60_000, watcherQueueLimit: 1 << 30 });
+    const names = Array.from({ length: namespaces }, (_, index) => `ns-${index}`);
+    if (watchers) {
+      for (const namespace of names) {
+        const watcher = cache.watch({ prefix: `${prefix}${namespace}/`, labelSelector: [], fieldSelector: [] }, { kind: "revision", revision: 0 }, 0, {});
+        void watcher?.attach({ write: () => true, onDrain: () => () => {} });
+      }
+    }
+    let revision = 0;
+    const started = performance.now();
+    for (let object = 0; object < perNamespace; object++) {
+      for (const namespace of names) {
+        const name = `cm-${object}`;
+        cache.apply({ type: "ADDED", key: `${prefix}${namespace}/${name}`, revision: ++revision, value: body(namespace, name), previous: undefined });
+      }
+      cache.flush();
+    }
+    return { micros: ((performance.now() - started) * 1000) / revision, evaluations: cache.filterEvaluations, events: revision };
+  };
+  const floor = run(false);
+  const indexed = run(true);
+  const row = {
+    namespaces,
+    watchers: namespaces,
+    events: indexed.events,
+    evaluationsPerEvent: round(indexed.evaluations / indexed.events),
+    microsPerEvent: round(indexed.micros),
+    floorMicrosPerEvent: round(floor.micros),
+  };
+  log(
+    `  watcher index: ${row.evaluationsPerEvent} filter evaluations per event, ${row.microsPerEvent} µs/event (no watchers: ${row.floorMicrosPerEvent} µs/event)`,
+  );
+  return row;
+}
+
+export async function runScaleSuite(options: ScaleSuiteOptions): Promise<void> {
+  const large = options.quick ? 2000 : options.objects;
+  const medium = Math.min(10_000, large);
+  const small = Math.min(1000, medium);
+  const rateMs = options.quick ? 1500 : 5000;
+  const listRuns = options.quick ? 2 : 5;
+  const root = makeTempDir("orch-scale-");
+  const dataDir = join(root, "data");
+  const snapshotDir = join(root, "snapshots");
+  mkdirSync(snapshotDir, { recursive: true });
+  const starts: Start[] = [];
+  const listRows: (ListTiming & { objects: number; limitMs: number })[] = [];
+  const rateRows: Rate[] = [];
+  let heap: HeapSummary | undefined;
+  let bareGet = Number.NaN;
+  let failure: string | undefined;
+  log(`scale suite: ${large} objects of ~${BODY_BYTES} B (the machine may be shared: figures are noisy then)`);
+  try {
+    // Empty store (its own data dir): the first start makes the certificates; the restarts are
+    // measured. Then the 1,000-object rates there, so the creates do not grow the big store.
+    const smallDir = join(root, "small");
+    await (await startServerChild({ dataDir: smallDir, readyTimeoutMs: READY_TIMEOUT_MS })).stop();
+    let { server, start } = await restarts(smallDir, 0, 3);
+    starts.push(start);
+    let client = await connect(server);
+    for (const namespace of [NAMESPACE, `${NAMESPACE}-writes`]) await client.request("POST", "/api/v1/namespaces", namespaceBody(namespace));
+    await loadConfigMaps(client, NAMESPACE, 0, small, 32, BODY_BYTES);
+    rateRows.push(...(await rates(client, small, small, rateMs, "small")));
+    bareGet = await bareGetRate(server, rateMs);
+    log(`  bare h2 GET limit: ${bareGet}/s`);
+    client.close();
+    await server.stop();
+
+    server = await startServerChild({ dataDir, readyTimeoutMs: READY_TIMEOUT_MS });
+    client = await connect(server);
+    for (const namespace of [NAMESPACE, `${NAMESPACE}-writes`]) await client.request("POST", "/api/v1/namespaces", namespaceBody(namespace));
+    const loaded = await loadConfigMaps(client, NAMESPACE, 0, medium, 32, BODY_BYTES);
+    log(`  loaded ${medium} at ${loaded.perSecond}/s`);
+    client.close();
+    await server.stop();
+
+    ({ server, start } = await restarts(dataDir, medium, 3, ["--heapsnapshot-signal=SIGUSR2"], snapshotDir));
+    starts.push(start);
+    try {
+      heap = analyseHeapSnapshot(await heapSnapshot(server.pid, snapshotDir));
+      log(`  heap: live ${heap.liveHeapMiB} MiB, ${heap.cachedObjects} cached objects, ${heap.cachedObjectBytesPerObject} B per cached object`);
+    } catch (error) {
+      log(`  heap snapshot failed: ${error instanceof Error ? error.message : String(error)}`);
+    }
+    client = await connect(server);
+    listRows.push(...(await lists(client, server, medium, listRuns)));
+    if (large > medium) {
+      const more = await loadConfigMaps(client, NAMESPACE, medium, large, 32, BODY_BYTES);
+      log(`  loaded ${large} at ${more.perSecond}/s`);
+      client.close();
+      await server.stop();
+      ({ server, start } = await restarts(dataDir, large, 3));
+      starts.push(start);
+      client = await connect(server);
+      listRows.push(...(await lists(client, server, large, options.quick ? 2 : 3)));
+      rateRows.push(...(await rates(client, large, large, rateMs, "large")));
+    }
+    client.close();
+    await server.stop();
+  } catch (error) {
+    // A phase that fails (a start past its deadline on a busy machine) leaves the rows measured so far.
+    failure = error instanceof Error ? error.message.split("\n")[0] : String(error);
+    log(`  stopped early: ${failure}`);
+  } finally {
+    removeTempDir(root);
+  }
+  const watcherIndex = watcherIndexRow(options.quick ? 100 : 1000, 100);
+  const results: ScaleResults = {
+    name: "scale",
+    date: new Date().toISOString(),
+    environment: machineEnvironment(REPO_ROOT),
+    objects: large,
+    starts,
+    lists: listRows,
+    rates: rateRows,
+    bareGetPerSecond: bareGet,
+    ...(heap === undefined ? {} : { heap }),
+    watcherIndex,
+    ...(failure === undefined ? {} : { failure }),
+  };
+  mkdirSync(options.outDir, { recursive: true });
+  const base = join(options.outDir, `${results.date.slice(0, 10)}-scale${options.quick ? "-quick" : ""}`);
+  writeFileSync(`${base}.json`, `${JSON.stringify(results, null, 2)}\n`);
+  writeFileSync(`${base}.md`, renderScale(results));
+  log(`wrote ${base}.json and .md`);
+}
+
+function ratio(value: number, target: number): string {
+  return Number.isFinite(value) ? `${round(value / target)}` : "";
+}
+
+function renderScale(results: ScaleResults): string {
+  const lines: string[] = [
+    `# Scale suite — ${results.date}`,
+    "",
+    "`npm run bench -- --suite scale` (issue #21). The CLI as a child process, sqlite backend, ConfigMaps of ~1 KiB in one namespace,",
+    "HTTP/2 with the admin client certificate. **The machine may have been shared with other work while this ran: figures are noisy;",
+    "rerun quietly with the same command.** Ratios: value / target (≤ 1 meets it) and value / the bare limit of the same run.",
+    "",
+    `Environment: ${Object.entries(results.environment)
+      .map(([key, value]) => `${key} ${value}`)
+      .join(", ")}`,
+    "",
+    ...(results.failure === undefined ? [] : [`**The run stopped early: ${results.failure}.** The rows below are those measured before.`, ""]),
+    "## Start → first /readyz 200",
+    "",
+    "| objects | runs (ms) | median | target | ratio | RSS idle (MiB) | RSS target | CLI breakdown (ms since launch) |",
+    "|---|---|---|---|---|---|---|---|",
+  ];
+  for (const start of results.starts) {
+    const target = start.objects === 0 ? TARGETS.readyEmptyMs : start.objects <= 10_000 ? TARGETS.ready10kMs : TARGETS.ready100kMs;
+    const rssTarget = start.objects === 0 ? undefined : start.objects <= 10_000 ? TARGETS.rss10kMB : TARGETS.rss100kMB;
+    lines.push(
+      `| ${start.objects} | ${start.readyMs.join(" / ")} | ${start.medianMs} | ${target} | ${ratio(start.medianMs, target)} | ${start.rssMB} | ${rssTarget === undefined ? "" : `${rssTarget} (${ratio(start.rssMB, rssTarget)})`} | ${start.breakdown} |`,
+    );
+  }
+  lines.push(
+    "",
+    "## Lists (request → last byte, median)",
+    "",
+    "| objects | variant | paging | pages | ms | bare body (ms) | ÷ bare | target | ratio |",
+    "|---|---|---|---|---|---|---|---|---|",
+  );
+  for (const row of results.lists) {
+    const whole = results.lists.find((other) => other.objects === row.objects && other.variant === row.variant && !other.paged);
+    let target: number | undefined;
+    if (row.paged && whole !== undefined) target = TARGETS.pagedOverWhole * whole.medianMs;
+    if (row.objects >= 100_000 && row.variant === "consistent") target = row.paged ? TARGETS.paged100kMs : TARGETS.whole100kMs;
+    lines.push(
+      `| ${row.objects} | ${row.variant} | ${row.paged ? "limit=500" : "whole"} | ${row.pages} | ${row.medianMs} | ${row.limitMs} | ${ratio(row.medianMs, row.limitMs)} | ${target === undefined ? "" : round(target)} | ${target === undefined ? "" : ratio(row.medianMs, target)} |`,
+    );
+  }
+  lines.push(
+    "",
+    `## Rates (closed loop; bare h2 GET limit ${results.bareGetPerSecond}/s)`,
+    "",
+    "| operation | objects | c | per second | vs the smallest store |",
+    "|---|---|---|---|---|",
+  );
+  for (const row of results.rates) {
+    const baseRow = results.rates.find((other) => other.name === row.name);
+    const change = baseRow === undefined ? Number.NaN : row.perSecond / baseRow.perSecond - 1;
+    lines.push(
+      `| ${row.name} | ${row.objects} | ${row.concurrency} | ${row.perSecond} | ${Number.isFinite(change) ? `${round(change * 100)} % (target ≥ -${TARGETS.rateWithin * 100} %)` : ""} |`,
+    );
+  }
+  const heap = results.heap;
+  if (heap !== undefined) {
+    lines.push(
+      "",
+      "## Heap of the server with the medium store (heap snapshot after a full GC)",
+      "",
+      `Live heap ${heap.liveHeapMiB} MiB; ${heap.cachedObjects} cached objects, ${heap.cachedObjectBytesPerObject} B each by field; the cache's containers ${heap.containerBytesPerObject} B per object.`,
+      "",
+      "| field of a cached object | bytes per object |",
+      "|---|---|",
+      ...heap.cachedObjectFields.map((row) => `| ${row.field} | ${row.bytesPerObject} |`),
+      "",
+      "| constructor | count | MiB |",
+      "|---|---|---|",
+      ...heap.byConstructor.slice(0, 10).map((row) => `| ${row.name} | ${row.count} | ${row.MiB} |`),
+    );
+  }
+  const index = results.watcherIndex;
+  lines.push(
+    "",
+    "## Watchers indexed by namespace (in process)",
+    "",
+    `${index.namespaces} namespaces × ${index.events / index.namespaces} objects, ${index.watchers} watchers, one per namespace: ${index.evaluationsPerEvent} filter evaluations per event (a scan: ${index.watchers}), ${index.microsPerEvent} µs per event against ${index.floorMicrosPerEvent} µs with no watcher (÷ floor ${ratio(index.microsPerEvent, index.floorMicrosPerEvent)}).`,
+    "",
+  );
+  return lines.join("\n");
+}
