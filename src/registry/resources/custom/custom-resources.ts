@@ -6,6 +6,7 @@ import type { ValidationRules } from "../../../api/crd/validation-rules.js";
 import type { Cell, ColumnSpec } from "../../../codec/tables/index.js";
 import { age } from "../../../codec/tables/format.js";
 import { ALL_VERBS, type ResourceDefinition, type ScaleSubresource, type StoredAs } from "../../definition.js";
+import { webhookConversion, type ConversionWebhookOptions } from "./conversion-webhook.js";
 import { dottedPath, jsonPathValues } from "./json-path.js";
 
 /** The names a CustomResourceDefinition's resources are served under (its accepted names). */
@@ -21,6 +22,8 @@ export interface CustomResourceNames {
 export interface CustomResourceOptions {
   readonly extensionPrefixes: readonly string[];
   readonly rules?: ValidationRules;
+  /** How `strategy: Webhook` conversions are called; without it such definitions convert as `None`. */
+  readonly conversionWebhooks?: ConversionWebhookOptions;
 }
 
 function record(value: unknown): Record<string, unknown> {
@@ -57,7 +60,8 @@ export function storageVersionOf(crd: ApiObject): string | undefined {
  * The resources a CustomResourceDefinition serves: one definition per served version, under
  * `names`, each with its version's schema stage (pruning, defaults, validation, CEL rules),
  * sub-resources, printer columns and selectable fields. Versions other than the storage version
- * are stored as it with conversion `None` (only `apiVersion` changes). Custom objects are
+ * are stored as it: with conversion `None` only `apiVersion` changes; with `Webhook` every
+ * version converts through the definition's webhook (conversion-webhook.ts). Custom objects are
  * written only with a resourceVersion (kube's custom resource strategy).
  */
 export function customResourceDefinitions(crd: ApiObject, names: CustomResourceNames, options: CustomResourceOptions): ResourceDefinition[] {
@@ -67,6 +71,7 @@ export function customResourceDefinitions(crd: ApiObject, names: CustomResourceN
   const storageVersion = storageVersionOf(crd);
   if (storageVersion === undefined) return [];
   const versions = (Array.isArray(spec["versions"]) ? spec["versions"] : []).map(record);
+  const conversion = options.conversionWebhooks === undefined ? undefined : webhookConversion(crd, names.kind, options.conversionWebhooks);
   const storedAs = (version: string): StoredAs | undefined => {
     if (version === storageVersion) return undefined;
     const rewrite =
@@ -108,6 +113,7 @@ export function customResourceDefinitions(crd: ApiObject, names: CustomResourceN
           rules: options.rules,
         }),
         storedAs: storedAs(name),
+        ...(conversion === undefined ? {} : { conversion }),
         ...(deprecated ? { deprecation: { since: "", removedIn: "", warning } } : {}),
         enabledByDefault: true,
         ...(scale === undefined ? {} : { scale }),
