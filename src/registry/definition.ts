@@ -60,6 +60,12 @@ export interface ResourceDefinition {
    * through it, in batches, instead of `storedAs`'s functions.
    */
   readonly conversion?: Conversion;
+  /**
+   * True for custom resources: the schema's structural defaults are applied to objects read
+   * from storage (the watch cache's too), not only on write, as kube's custom resource codec
+   * does, so objects stored before a default was added show it.
+   */
+  readonly defaultsOnRead?: boolean;
   /** Set for versions announced for removal: every response carries a Warning naming the replacement. */
   readonly deprecation?: Deprecation;
   /** False for group versions served only when `--runtime-config` turns them on. */

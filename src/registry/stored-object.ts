@@ -11,7 +11,10 @@ export function encodeForStorage(object: ApiObject): string {
   return JSON.stringify({ ...object, metadata: managedFields === undefined ? metadata : { ...metadata, managedFields } });
 }
 
-/** Decodes stored JSON and stamps the revision it was read at as `metadata.resourceVersion`. */
+/**
+ * Decodes stored JSON and stamps the revision it was read at as `metadata.resourceVersion`;
+ * for kinds that default on read (custom resources) the schema's defaults are applied too.
+ */
 export function decodeStored(text: string, modRevision: number, definition: ResourceDefinition): ApiObject {
   let parsed: unknown;
   try {
@@ -22,5 +25,6 @@ export function decodeStored(text: string, modRevision: number, definition: Reso
   const object = asObject(parsed);
   if (object === undefined) throw internalError(`stored ${definition.plural} object is not an object`);
   object.metadata.resourceVersion = String(modRevision);
+  if (definition.defaultsOnRead === true) definition.schema?.applyDefaults(object);
   return object;
 }

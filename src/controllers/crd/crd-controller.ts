@@ -187,6 +187,12 @@ export function customResourceDefinitionController(options: CustomResourceDefini
         });
         return;
       }
+      // Served again as terminating first: creates are refused from then on (405), so the deletion ends.
+      const signature = `${String(crd.metadata.generation ?? "")}/${canonicalJson(names)}/terminating`;
+      if (served.get(name) !== signature) {
+        await options.serve(crd, names);
+        served.set(name, signature);
+      }
       await client.deleteCollection(resource, "");
       const left = await client.list(resource, "");
       if (left.items.length > 0) {

@@ -134,7 +134,7 @@ export type WatchStart = { readonly kind: "state" } | { readonly kind: "revision
  */
 export class WatchCache {
   readonly prefix: string;
-  readonly codec: ResourceCodec;
+  codec: ResourceCodec;
   private readonly options: WatchCacheOptions;
   private readonly objects = new Map<string, CachedObject>();
   private keys: string[] = [];
@@ -325,6 +325,15 @@ export class WatchCache {
 
   get(key: string): CachedObject | undefined {
     return this.objects.get(key);
+  }
+
+  /**
+   * Decodes every held object again with `codec` (a custom resource's definition changed: new
+   * structural defaults, selectable fields). Watchers stay; past events keep their old form.
+   */
+  recode(codec: ResourceCodec): void {
+    this.codec = codec;
+    for (const [key, object] of this.objects) this.objects.set(key, toCachedObject(codec, key, object.json, object.revision));
   }
 
   /** The oldest revision a watch can resume from without a gap. */

@@ -1,3 +1,4 @@
+import { methodNotAllowed } from "../../../api/errors.js";
 import { isPlainObject, type ApiObject } from "../../../api/object.js";
 import { customObjectSchema } from "../../../api/crd/custom-object-schema.js";
 import type { JsonSchema } from "../../../api/crd/json-schema.js";
@@ -62,7 +63,8 @@ export function storageVersionOf(crd: ApiObject): string | undefined {
  * sub-resources, printer columns and selectable fields. Versions other than the storage version
  * are stored as it: with conversion `None` only `apiVersion` changes; with `Webhook` every
  * version converts through the definition's webhook (conversion-webhook.ts). Custom objects are
- * written only with a resourceVersion (kube's custom resource strategy).
+ * written only with a resourceVersion (kube's custom resource strategy); structural defaults
+ * apply on read as well; once the definition is Terminating, creates are refused (405).
  */
 export function customResourceDefinitions(crd: ApiObject, names: CustomResourceNames, options: CustomResourceOptions): ResourceDefinition[] {
   const spec = record(crd["spec"]);
@@ -71,6 +73,13 @@ export function customResourceDefinitions(crd: ApiObject, names: CustomResourceN
   const storageVersion = storageVersionOf(crd);
   if (storageVersion === undefined) return [];
   const versions = (Array.isArray(spec["versions"]) ? spec["versions"] : []).map(record);
+  // kube refuses creates once the cleanup finalizer has begun deleting every object.
+  const terminating = (Array.isArray(record(crd["status"])["conditions"]) ? (record(crd["status"])["conditions"] as unknown[]) : [])
+    .map(record)
+    .some((condition) => condition["type"] === "Terminating" && condition["status"] === "True");
+  const refuseCreate = (): never => {
+    throw methodNotAllowed("create not allowed while custom resource definition is terminating");
+  };
   const conversion = options.conversionWebhooks === undefined ? undefined : webhookConversion(crd, names.kind, options.conversionWebhooks);
   const storedAs = (version: string): StoredAs | undefined => {
     if (version === storageVersion) return undefined;
@@ -107,7 +116,8 @@ export function customResourceDefinitions(crd: ApiObject, names: CustomResourceN
         keepStatusOnCreate: false,
         hasGeneration: true,
         nameRule: "path-segment",
-        strategy: { allowCreateOnUpdate: false, allowUnconditionalUpdate: false },
+        strategy: { allowCreateOnUpdate: false, allowUnconditionalUpdate: false, ...(terminating ? { prepareForCreate: refuseCreate } : {}) },
+        defaultsOnRead: true,
         schema: customObjectSchema(`${group}/${name}/${names.kind}`, schema as JsonSchema, {
           extensionPrefixes: options.extensionPrefixes,
           rules: options.rules,
