@@ -396,6 +396,7 @@ export function composeApiServer(options: ComposeOptions): ApiServer {
         client,
         definitions: { group: apiextensions, version: "v1", plural: "customresourcedefinitions" },
         finalizer: `customresourcecleanup.${apiextensions}`,
+        extensionPrefixes: profile.openApiExtensionPrefixes,
         builtinNames: (group) => {
           const builtin = registry.stores.filter((store) => store.definition.group === group && store.definition.openApiSchema === undefined);
           return {

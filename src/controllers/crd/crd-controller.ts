@@ -1,3 +1,5 @@
+import { structuralErrors } from "../../api/crd/structural.js";
+import type { JsonSchema } from "../../api/crd/json-schema.js";
 import { isPlainObject, type ApiObject } from "../../api/object.js";
 import type { ApiClient, ResourceRef } from "../../api/client.js";
 import { canonicalJson } from "../../util/canonical-json.js";
@@ -26,6 +28,8 @@ export interface CustomResourceDefinitionControllerOptions {
   readonly onError?: (error: unknown) => void;
   /** Called after each pass over every definition (the first one: start-up has caught up). */
   readonly onSynced?: () => void;
+  /** The profile's OpenAPI extension prefixes, for the structural-schema check of stored definitions. */
+  readonly extensionPrefixes?: readonly string[];
 }
 
 interface Condition {
@@ -116,6 +120,14 @@ export function customResourceDefinitionController(options: CustomResourceDefini
         ? { type: "NamesAccepted", status: "True", reason: "NoConflicts", message: "no conflicts found" }
         : { type: "NamesAccepted", status: "False", reason: check.reason, message: check.message },
     ];
+    const violations = nonStructural(crd, options.extensionPrefixes ?? []);
+    if (violations.length > 0)
+      conditions.push({
+        type: "NonStructuralSchema",
+        status: "True",
+        reason: "Violations",
+        message: violations.length === 1 ? (violations[0] ?? "") : `[${violations.join(", ")}]`,
+      });
     const established = names !== undefined;
     if (established) {
       conditions.push({ type: "Established", status: "True", reason: "InitialNamesAccepted", message: "the initial names have been accepted" });
@@ -152,8 +164,9 @@ export function customResourceDefinitionController(options: CustomResourceDefini
           : stamp;
       return { ...condition, lastTransitionTime: since };
     });
-    // Conditions this controller does not write (a Terminating condition from an earlier pass, others') are kept.
-    const kept = current.filter((item) => !desired.conditions.some((condition) => condition.type === item["type"]));
+    // Conditions this controller does not write (a Terminating condition from an earlier pass, others') are kept;
+    // NonStructuralSchema goes once the schemas are structural.
+    const kept = current.filter((item) => item["type"] !== "NonStructuralSchema" && !desired.conditions.some((condition) => condition.type === item["type"]));
     const next = {
       ...status,
       acceptedNames: compactNames(desired.acceptedNames),
@@ -217,6 +230,21 @@ export function customResourceDefinitionController(options: CustomResourceDefini
       await changes.catch(() => {});
     },
   };
+}
+
+/**
+ * Structural-schema violations of a stored definition (one stored before the checks, or under
+ * another server): kube reports them in a NonStructuralSchema condition, as "<field>: <message>".
+ */
+function nonStructural(crd: ApiObject, extensionPrefixes: readonly string[]): string[] {
+  const versions = Array.isArray(record(crd["spec"])["versions"]) ? (record(crd["spec"])["versions"] as unknown[]).map(record) : [];
+  return versions.flatMap((version, index) => {
+    const schema = record(version["schema"])["openAPIV3Schema"];
+    if (!isPlainObject(schema)) return [];
+    return structuralErrors(schema as JsonSchema, `spec.versions[${index}].schema.openAPIV3Schema`, extensionPrefixes).map(
+      (error) => `${error.field}: ${error.message}`,
+    );
+  });
 }
 
 /** kube omits empty lists and unset names from `acceptedNames`. */

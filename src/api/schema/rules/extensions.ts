@@ -5,6 +5,7 @@ import { KUBERNETES_PROFILE, ORCH_PROFILE } from "../../profile.js";
 import { structuralErrors } from "../../crd/structural.js";
 import { CEL_VALIDATION_RULES } from "../../crd/validation-rules.js";
 import { childPath, duplicate, indexPath, invalidValue, required } from "../field-path.js";
+import { canonicalJson } from "../../../util/canonical-json.js";
 import { ensureRecord, listAt, recordAt, stringAt } from "./values.js";
 
 /** CustomResourceDefinition and HorizontalPodAutoscaler defaults and rules. */
@@ -25,10 +26,22 @@ const defaultCustomResourceDefinition: DefinitionDefaulter = (object) => {
 };
 
 /**
+ * Ratcheting of stored definitions: a version whose schema an update leaves as it was is not
+ * checked again (a definition stored before a rule existed stays writable — its status too;
+ * the controller reports such schemas in a NonStructuralSchema condition).
+ */
+function schemaUnchanged(old: ApiObject | undefined, versionName: string, schema: Record<string, unknown>): boolean {
+  if (old === undefined) return false;
+  const previous = listAt(recordAt(old, "spec"), "versions").find((version) => stringAt(version, "name") === versionName);
+  const before = previous === undefined ? undefined : recordAt(recordAt(previous, "schema"), "openAPIV3Schema");
+  return before !== undefined && canonicalJson(before) === canonicalJson(schema);
+}
+
+/**
  * v1 CRDs: named `<plural>.<group>`, at least one version, exactly one storage version, unique
  * version names, and a structural schema (an object at the root) for every version.
  */
-function validateCustomResourceDefinition(object: ApiObject): FieldError[] {
+function validateCustomResourceDefinition(object: ApiObject, old: ApiObject | undefined): FieldError[] {
   const errors: FieldError[] = [];
   const spec = recordAt(object, "spec");
   if (spec === undefined) return errors;
@@ -52,7 +65,7 @@ function validateCustomResourceDefinition(object: ApiObject): FieldError[] {
     const schema = recordAt(recordAt(version, "schema"), "openAPIV3Schema");
     if (schema === undefined) errors.push(required(childPath(at, "schema.openAPIV3Schema"), "schemas are required"));
     else if (stringAt(schema, "type") !== "object") errors.push(required(childPath(at, "schema.openAPIV3Schema.type"), "must be object at the root"));
-    else {
+    else if (!schemaUnchanged(old, versionName, schema)) {
       errors.push(...structuralErrors(schema, childPath(at, "schema.openAPIV3Schema"), EXTENSION_PREFIXES));
       errors.push(...CEL_VALIDATION_RULES.check(schema, childPath(at, "schema.openAPIV3Schema")));
     }
