@@ -397,6 +397,7 @@ export function composeApiServer(options: ComposeOptions): ApiServer {
         definitions: { group: apiextensions, version: "v1", plural: "customresourcedefinitions" },
         finalizer: `customresourcecleanup.${apiextensions}`,
         extensionPrefixes: profile.openApiExtensionPrefixes,
+        feed: { objects: registry.feed(apiextensions, "v1", "customresourcedefinitions"), freshness: registry.freshness },
         builtinNames: (group) => {
           const builtin = registry.stores.filter((store) => store.definition.group === group && store.definition.openApiSchema === undefined);
           return {

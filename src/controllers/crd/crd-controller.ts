@@ -1,6 +1,7 @@
 import { structuralErrors } from "../../api/crd/structural.js";
 import type { JsonSchema } from "../../api/crd/json-schema.js";
 import { isPlainObject, type ApiObject } from "../../api/object.js";
+import type { FeedChange, Freshness, ObjectFeed } from "../../authz/feed.js";
 import type { ApiClient, ResourceRef } from "../../api/client.js";
 import { canonicalJson } from "../../util/canonical-json.js";
 import type { Controller } from "../controller.js";
@@ -30,6 +31,12 @@ export interface CustomResourceDefinitionControllerOptions {
   readonly onSynced?: () => void;
   /** The profile's OpenAPI extension prefixes, for the structural-schema check of stored definitions. */
   readonly extensionPrefixes?: readonly string[];
+  /**
+   * The server's live view of the definitions (its watch cache) and how current it is. With it,
+   * a pass reads no stored definition again and reconciles only those that changed and the
+   * others of their groups (names may have been freed); without it, every pass lists them all.
+   */
+  readonly feed?: { readonly objects: ObjectFeed; readonly freshness: Freshness };
 }
 
 interface Condition {
@@ -62,9 +69,44 @@ export function customResourceDefinitionController(options: CustomResourceDefini
   const now = options.now ?? (() => new Date().toISOString().replace(/\.\d{3}Z$/, "Z"));
   const served = new Map<string, string>();
   const wake = new Wake();
+  /** The definitions as last seen (from the feed), and the resourceVersion each was last reconciled at. */
+  const known = new Map<string, ApiObject>();
+  const reconciled = new Map<string, string>();
+  /** Groups where a definition went away since the last pass: the others there are looked at again. */
+  const vacated = new Set<string>();
+  let reload = true;
+  const feed = options.feed;
+  const groupOf = (crd: ApiObject): string => String(record(crd["spec"])["group"] ?? "");
+
+  function follow(change: FeedChange): void {
+    if (change.kind === "reset") reload = true;
+    else if (change.kind === "set") known.set(change.object.metadata.name ?? "", change.object);
+    else {
+      known.delete(change.previous.metadata.name ?? "");
+      vacated.add(groupOf(change.previous));
+    }
+    wake.poke();
+  }
+
+  /** Every definition, in creation order; with the feed, from memory once the watch cache is current. */
+  async function current(): Promise<ApiObject[]> {
+    if (feed === undefined) return (await client.list(definitions, "")).items;
+    await feed.freshness.waitForCurrent(5_000);
+    if (reload) {
+      reload = false;
+      known.clear();
+      reconciled.clear();
+      for (const crd of feed.objects.objects()) known.set(crd.metadata.name ?? "", crd);
+    }
+    return [...known.values()];
+  }
 
   async function reconcile(): Promise<void> {
-    const { items } = await client.list(definitions, "");
+    const items = await current();
+    // Groups with a changed (or vanished) definition are reconciled whole; the rest is as it was.
+    const dirty = new Set(vacated);
+    vacated.clear();
+    for (const crd of items) if (feed === undefined || reconciled.get(crd.metadata.name ?? "") !== crd.metadata.resourceVersion) dirty.add(groupOf(crd));
     items.sort(
       (a, b) =>
         (a.metadata.creationTimestamp ?? "").localeCompare(b.metadata.creationTimestamp ?? "") || (a.metadata.name ?? "").localeCompare(b.metadata.name ?? ""),
@@ -81,15 +123,19 @@ export function customResourceDefinitionController(options: CustomResourceDefini
     };
     // Names accepted earlier keep their place: they are taken first, in creation order.
     for (const crd of items) {
+      if (!dirty.has(groupOf(crd))) continue;
       const accepted = readNames(record(crd["status"])["acceptedNames"]);
-      if (accepted !== undefined) take(takenIn(String(record(crd["spec"])["group"] ?? "")), accepted);
+      if (accepted !== undefined) take(takenIn(groupOf(crd)), accepted);
     }
     const present = new Set<string>();
     for (const crd of items) {
       const name = crd.metadata.name ?? "";
       present.add(name);
-      await reconcileOne(crd, takenIn(String(record(crd["spec"])["group"] ?? "")));
+      if (!dirty.has(groupOf(crd))) continue;
+      await reconcileOne(crd, takenIn(groupOf(crd)));
+      reconciled.set(name, crd.metadata.resourceVersion ?? "");
     }
+    for (const name of reconciled.keys()) if (!present.has(name)) reconciled.delete(name);
     for (const name of served.keys()) {
       if (present.has(name)) continue;
       options.unserve(name);
@@ -120,7 +166,7 @@ export function customResourceDefinitionController(options: CustomResourceDefini
         ? { type: "NamesAccepted", status: "True", reason: "NoConflicts", message: "no conflicts found" }
         : { type: "NamesAccepted", status: "False", reason: check.reason, message: check.message },
     ];
-    const violations = nonStructural(crd, options.extensionPrefixes ?? []);
+    const violations = structuralViolations(crd);
     if (violations.length > 0)
       conditions.push({
         type: "NonStructuralSchema",
@@ -143,6 +189,17 @@ export function customResourceDefinitionController(options: CustomResourceDefini
     const storage = storageVersion(crd);
     const storedVersions = storage === undefined || stored.includes(storage) ? stored : [...stored, storage];
     await writeStatus(crd, { acceptedNames: names ?? { plural: "", kind: "" }, storedVersions, conditions });
+  }
+
+  /** The structural check of a definition's schemas, once per generation (schemas are large). */
+  const checked = new Map<string, { readonly generation: unknown; readonly violations: string[] }>();
+  function structuralViolations(crd: ApiObject): string[] {
+    const name = crd.metadata.name ?? "";
+    const memo = checked.get(name);
+    if (memo !== undefined && memo.generation === crd.metadata.generation) return memo.violations;
+    const violations = nonStructural(crd, options.extensionPrefixes ?? []);
+    checked.set(name, { generation: crd.metadata.generation, violations });
+    return violations;
   }
 
   async function writeStatus(
@@ -210,12 +267,16 @@ export function customResourceDefinitionController(options: CustomResourceDefini
       const left = await client.list(resource, "");
       if (left.items.length > 0) {
         // Objects held by their own finalizers: look again shortly.
-        setTimeout(() => wake.poke(), 200).unref();
+        setTimeout(() => {
+          reconciled.delete(name);
+          wake.poke();
+        }, 200).unref();
         return;
       }
     }
     options.unserve(name);
     served.delete(name);
+    checked.delete(name);
     const finalizers = (crd.metadata.finalizers ?? []).filter((finalizer) => finalizer !== options.finalizer);
     await client.update(definitions, "", name, { ...crd, metadata: { ...crd.metadata, finalizers } });
   }
@@ -223,6 +284,12 @@ export function customResourceDefinitionController(options: CustomResourceDefini
   return {
     name: "customresourcedefinitions",
     async run(signal) {
+      if (feed !== undefined) {
+        const unsubscribe = feed.objects.subscribe(follow);
+        signal.addEventListener("abort", unsubscribe, { once: true });
+        await runReconcileLoop(signal, wake, reconcile, options.onError);
+        return;
+      }
       const changes = (async () => {
         for await (const _change of client.changed(definitions, signal)) wake.poke();
       })();
