@@ -55,7 +55,7 @@ export class VersionCodec {
     return converted;
   }
 
-  /** Stored objects (any stored version) as this version serves them. */
+  /** Stored objects (whichever version each was stored at) as this version serves them. */
   async fromStorageAsync(objects: readonly ApiObject[]): Promise<ApiObject[]> {
     if (this.definition.conversion === undefined) return objects.map((object) => this.fromStorage(object));
     return this.convert(objects, this.apiVersion);

@@ -135,7 +135,7 @@ function invariantErrors(markers: SchemaMarkers, schema: JsonSchema, path: strin
   if (isPlainObject(schema["not"])) junctorErrors(markers, schema["not"], `${path}.not`, errors);
 }
 
-/** Under a junctor only value validations are structural: no types, defaults, descriptions or extensions, at any depth. */
+/** Under a junctor only value validations are structural: no types, defaults, descriptions or extensions, at every depth. */
 function junctorErrors(markers: SchemaMarkers, schema: JsonSchema, path: string, errors: FieldError[]): void {
   for (const [key, message] of NOT_IN_JUNCTORS) if (schema[key] !== undefined) errors.push(forbidden(`${path}.${key}`, message));
   for (const key of Object.keys(schema))
