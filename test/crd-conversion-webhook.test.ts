@@ -105,6 +105,36 @@ describe("CustomResourceDefinition conversion webhooks", () => {
     await webhook.close();
   });
 
+  it("refuses conversion settings kube refuses (422)", async () => {
+    const spec = (conversion: Json): Json => {
+      const crd = definition(webhook.url, caBundle, ["v1"]);
+      return { ...crd, metadata: { name: `others.${GROUP}` }, spec: { ...(crd["spec"] as Json), names: { plural: "others", kind: "Other" }, conversion } };
+    };
+    const cases: [Json, string][] = [
+      [{ strategy: "Webhook" }, "spec.conversion.webhook: Required value: required when strategy is set to Webhook"],
+      [
+        { strategy: "Webhook", webhook: { conversionReviewVersions: ["v1"], clientConfig: { url: "http://127.0.0.1/convert" } } },
+        `spec.conversion.webhook.clientConfig.url: Invalid value: "http://127.0.0.1/convert": 'https' is the only allowed URL scheme`,
+      ],
+      [
+        { strategy: "Webhook", webhook: { conversionReviewVersions: ["v9"], clientConfig: { url: `${webhook.url}/convert` } } },
+        'spec.conversion.webhook.conversionReviewVersions: Invalid value: ["v9"]: must include at least one of v1, v1beta1',
+      ],
+      [
+        { strategy: "None", webhook: { conversionReviewVersions: ["v1"], clientConfig: { url: `${webhook.url}/convert` } } },
+        "spec.conversion.webhook.clientConfig: Forbidden: should not be set when strategy is not set to Webhook",
+      ],
+    ];
+    for (const [conversion, expected] of cases) {
+      const response = await server.call("POST", CRDS, { body: spec(conversion) });
+      assert.equal(response.status, 422, response.text);
+      const causes = (((response.json["details"] as Json)["causes"] as Json[] | undefined) ?? []).map(
+        (cause) => `${String(cause["field"])}: ${String(cause["message"])}`,
+      );
+      assert.ok(causes.includes(expected), causes.join("\n"));
+    }
+  });
+
   it("stores an object written at v2 in the storage version v1, converted by a v1 ConversionReview", async () => {
     const created = await server.call("POST", V2, { body: gadget("a", "example.org:8080") });
     assert.equal(created.status, 201, created.text);

@@ -88,6 +88,28 @@ describe("custom resource lifecycle: defaults on read, deletion of a definition"
     assert.deepEqual((added?.["object"] as Json | undefined)?.["spec"], { size: 1, color: "blue" });
   });
 
+  it("reads an object stored at an earlier storage version with the requested apiVersion (conversion None)", async () => {
+    const current = await server.call("GET", `${CRDS}/${NAME}`);
+    const spec = current.json["spec"] as Json;
+    const [v1] = spec["versions"] as Json[];
+    const versions = [
+      { ...v1, storage: false },
+      { ...v1, name: "v2", storage: true },
+    ];
+    const updated = await server.call("PUT", `${CRDS}/${NAME}`, { body: { ...current.json, spec: { ...spec, versions } } });
+    assert.equal(updated.status, 200, updated.text);
+    const V2 = `/apis/${GROUP}/v2/namespaces/default/gizmos`;
+    const got = await eventually(async () => {
+      const response = await server.call("GET", `${V2}/old`);
+      return response.status === 200 ? response.json : undefined;
+    });
+    assert.equal(got["apiVersion"], `${GROUP}/v2`);
+    const listed = await server.call("GET", V2);
+    assert.ok((listed.json["items"] as Json[]).every((item) => item["apiVersion"] === `${GROUP}/v2`));
+    assert.equal((await server.call("GET", `${GIZMOS}/old`)).json["apiVersion"], `${GROUP}/v1`);
+    assert.equal((JSON.parse((await storage.get(`/${GROUP}/gizmos/default/old`)).value) as Json)["apiVersion"], `${GROUP}/v1`);
+  });
+
   it("deleting the definition marks it Terminating (InstanceDeletionInProgress), refuses creates with 405, deletes objects, then goes", async () => {
     assert.equal((await server.call("POST", GIZMOS, { body: gizmo("held", { finalizers: ["example.com/hold"] }) })).status, 201);
     const deleted = await server.call("DELETE", `${CRDS}/${NAME}`);

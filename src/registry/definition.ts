@@ -61,11 +61,12 @@ export interface ResourceDefinition {
    */
   readonly conversion?: Conversion;
   /**
-   * True for custom resources: the schema's structural defaults are applied to objects read
-   * from storage (the watch cache's too), not only on write, as kube's custom resource codec
-   * does, so objects stored before a default was added show it.
+   * True for custom resources: objects read from storage (the watch cache's too) are made what
+   * this version serves, as kube's custom resource codec does — without a `conversion`, one
+   * stored at an earlier storage version takes this `apiVersion` (conversion `None`), and the
+   * schema's structural defaults are applied, so objects stored before a default was added show it.
    */
-  readonly defaultsOnRead?: boolean;
+  readonly readAsServed?: boolean;
   /** Set for versions announced for removal: every response carries a Warning naming the replacement. */
   readonly deprecation?: Deprecation;
   /** False for group versions served only when `--runtime-config` turns them on. */

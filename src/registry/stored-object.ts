@@ -1,6 +1,6 @@
 import { internalError } from "../api/errors.js";
 import { asObject, type ApiObject } from "../api/object.js";
-import type { ResourceDefinition } from "./definition.js";
+import { apiVersionOf, type ResourceDefinition } from "./definition.js";
 
 /**
  * The stored form: the object's JSON without `metadata.resourceVersion` (the revision is the
@@ -13,7 +13,7 @@ export function encodeForStorage(object: ApiObject): string {
 
 /**
  * Decodes stored JSON and stamps the revision it was read at as `metadata.resourceVersion`;
- * for kinds that default on read (custom resources) the schema's defaults are applied too.
+ * for kinds read as served (custom resources) the apiVersion and the schema's defaults too.
  */
 export function decodeStored(text: string, modRevision: number, definition: ResourceDefinition): ApiObject {
   let parsed: unknown;
@@ -25,6 +25,9 @@ export function decodeStored(text: string, modRevision: number, definition: Reso
   const object = asObject(parsed);
   if (object === undefined) throw internalError(`stored ${definition.plural} object is not an object`);
   object.metadata.resourceVersion = String(modRevision);
-  if (definition.defaultsOnRead === true) definition.schema?.applyDefaults(object);
+  if (definition.readAsServed === true) {
+    if (definition.conversion === undefined) object.apiVersion = apiVersionOf(definition);
+    definition.schema?.applyDefaults(object);
+  }
   return object;
 }

@@ -117,7 +117,7 @@ export function customResourceDefinitions(crd: ApiObject, names: CustomResourceN
         hasGeneration: true,
         nameRule: "path-segment",
         strategy: { allowCreateOnUpdate: false, allowUnconditionalUpdate: false, ...(terminating ? { prepareForCreate: refuseCreate } : {}) },
-        defaultsOnRead: true,
+        readAsServed: true,
         schema: customObjectSchema(`${group}/${name}/${names.kind}`, schema as JsonSchema, {
           extensionPrefixes: options.extensionPrefixes,
           rules: options.rules,
