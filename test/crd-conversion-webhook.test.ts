@@ -88,7 +88,7 @@ describe("CustomResourceDefinition conversion webhooks", () => {
   const storage = new MemoryStorage();
 
   before(async () => {
-    const pki = generateTestPki();
+    const pki = generateTestPki(["converter.default.svc"]);
     caBundle = pki.caBundle;
     webhook = await startWebhookServer(pki, (review) => answer(review));
     server = await inProcessServer({ storage });
@@ -219,6 +219,43 @@ describe("CustomResourceDefinition conversion webhooks", () => {
       .map((line) => JSON.parse(line) as Json);
     const added = events.find((event) => event["type"] === "ADDED" && ((event["object"] as Json)["metadata"] as Json)["name"] === "w");
     assert.deepEqual((added?.["object"] as Json | undefined)?.["spec"], { address: "w.example:7" });
+  });
+
+  it("calls a service-addressed webhook through the Service's endpoints, verifying <name>.<namespace>.svc", async () => {
+    const service = { apiVersion: "v1", kind: "Service", metadata: { name: "converter" }, spec: { ports: [{ name: "https", port: 443, targetPort: 9443 }] } };
+    assert.equal((await server.call("POST", "/api/v1/namespaces/default/services", { body: service })).status, 201);
+    const endpoints = {
+      apiVersion: "v1",
+      kind: "Endpoints",
+      metadata: { name: "converter" },
+      subsets: [{ addresses: [{ ip: "127.0.0.1" }], ports: [{ name: "https", port: webhook.port }] }],
+    };
+    assert.equal((await server.call("POST", "/api/v1/namespaces/default/endpoints", { body: endpoints })).status, 201);
+    const crd = definition(webhook.url, caBundle, ["v1"]);
+    const spec = crd["spec"] as Json;
+    const byService = {
+      ...crd,
+      metadata: { name: `sgadgets.${GROUP}` },
+      spec: {
+        ...spec,
+        names: { plural: "sgadgets", singular: "sgadget", kind: "SGadget", listKind: "SGadgetList" },
+        conversion: {
+          strategy: "Webhook",
+          webhook: { conversionReviewVersions: ["v1"], clientConfig: { caBundle, service: { namespace: "default", name: "converter", path: "/convert" } } },
+        },
+      },
+    };
+    assert.equal((await server.call("POST", CRDS, { body: byService })).status, 201);
+    const path = `/apis/${GROUP}/v2/namespaces/default/sgadgets`;
+    webhook.reset();
+    const created = await eventually(async () => {
+      const response = await server.call("POST", path, { body: { ...gadget("s", "s.example:5"), kind: "SGadget" } });
+      return response.status === 201 ? response : undefined;
+    });
+    assert.deepEqual(created.json["spec"], { address: "s.example:5" });
+    const stored = JSON.parse((await storage.get(`/${GROUP}/sgadgets/default/s`)).value) as Json;
+    assert.deepEqual(stored["spec"], { host: "s.example", port: 5 });
+    assert.ok(webhook.count("/convert") > 0);
   });
 
   it("speaks v1beta1 ConversionReviews to a webhook that accepts only those, and records stored versions as the storage version moves", async () => {
