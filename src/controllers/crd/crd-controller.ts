@@ -69,7 +69,7 @@ export function customResourceDefinitionController(options: CustomResourceDefini
   const now = options.now ?? (() => new Date().toISOString().replace(/\.\d{3}Z$/, "Z"));
   const served = new Map<string, string>();
   const wake = new Wake();
-  /** The definitions as last seen (from the feed), and the resourceVersion each was last reconciled at. */
+  /** The definitions as last seen (from the feed, slimmed), and the resourceVersion each was last reconciled at. */
   const known = new Map<string, ApiObject>();
   const reconciled = new Map<string, string>();
   /** Groups where a definition went away since the last pass: the others there are looked at again. */
@@ -80,7 +80,7 @@ export function customResourceDefinitionController(options: CustomResourceDefini
 
   function follow(change: FeedChange): void {
     if (change.kind === "reset") reload = true;
-    else if (change.kind === "set") known.set(change.object.metadata.name ?? "", change.object);
+    else if (change.kind === "set") known.set(change.object.metadata.name ?? "", slim(change.object));
     else {
       known.delete(change.previous.metadata.name ?? "");
       vacated.add(groupOf(change.previous));
@@ -96,7 +96,7 @@ export function customResourceDefinitionController(options: CustomResourceDefini
       reload = false;
       known.clear();
       reconciled.clear();
-      for (const crd of feed.objects.objects()) known.set(crd.metadata.name ?? "", crd);
+      for (const crd of feed.objects.objects()) known.set(crd.metadata.name ?? "", slim(crd));
     }
     return [...known.values()];
   }
@@ -132,8 +132,11 @@ export function customResourceDefinitionController(options: CustomResourceDefini
       const name = crd.metadata.name ?? "";
       present.add(name);
       if (!dirty.has(groupOf(crd))) continue;
-      await reconcileOne(crd, takenIn(groupOf(crd)));
-      reconciled.set(name, crd.metadata.resourceVersion ?? "");
+      // Only the definitions looked at are read whole (the feed keeps each as cached JSON).
+      const whole = feed === undefined ? crd : feed.objects.get("", name);
+      if (whole === undefined) continue;
+      await reconcileOne(whole, takenIn(groupOf(crd)));
+      reconciled.set(name, whole.metadata.resourceVersion ?? "");
     }
     for (const name of reconciled.keys()) if (!present.has(name)) reconciled.delete(name);
     for (const name of served.keys()) {
@@ -312,6 +315,21 @@ function nonStructural(crd: ApiObject, extensionPrefixes: readonly string[]): st
       (error) => `${error.field}: ${error.message}`,
     );
   });
+}
+
+/**
+ * What the controller keeps of a definition between passes: enough to order them, see what
+ * changed and know the names each has taken — not the schemas, which are large (hundreds of KB).
+ */
+function slim(crd: ApiObject): ApiObject {
+  const { managedFields: _managedFields, ...metadata } = crd.metadata;
+  return {
+    apiVersion: crd.apiVersion,
+    kind: crd.kind,
+    metadata,
+    spec: { group: record(crd["spec"])["group"] },
+    status: { acceptedNames: record(crd["status"])["acceptedNames"] },
+  };
 }
 
 /** kube omits empty lists and unset names from `acceptedNames`. */
