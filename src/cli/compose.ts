@@ -30,7 +30,7 @@ import type { Controller } from "../controllers/controller.js";
 import { composeControllers, type ControllerBuilder } from "./controllers.js";
 import { customResourceDefinitionController } from "../controllers/crd/crd-controller.js";
 import { registerPlugins } from "./admission.js";
-import { policyKindResolver, registryWebhookAdmission } from "./webhooks.js";
+import { conversionWebhooks, policyKindResolver, registryWebhookAdmission } from "./webhooks.js";
 import { applyEncryption } from "./encryption.js";
 import { configureAudit } from "./audit.js";
 import { createResourceHandler } from "../endpoints/resource-handler.js";
@@ -283,6 +283,7 @@ export function composeApiServer(options: ComposeOptions): ApiServer {
   const ledger = new QuotaLedger();
   const metrics = options.metrics ?? createMetrics({ processMetrics: false });
   const webhooks = registryWebhookAdmission(registry, profile, metrics.registry, authorization.authorizer);
+  const conversions = conversionWebhooks(registry, profile);
   registerPlugins({
     chain: admission,
     admission: config.admission,
@@ -396,6 +397,8 @@ export function composeApiServer(options: ComposeOptions): ApiServer {
         client,
         definitions: { group: apiextensions, version: "v1", plural: "customresourcedefinitions" },
         finalizer: `customresourcecleanup.${apiextensions}`,
+        extensionPrefixes: profile.openApiExtensionPrefixes,
+        feed: { objects: registry.feed(apiextensions, "v1", "customresourcedefinitions"), freshness: registry.freshness },
         builtinNames: (group) => {
           const builtin = registry.stores.filter((store) => store.definition.group === group && store.definition.openApiSchema === undefined);
           return {
@@ -404,7 +407,10 @@ export function composeApiServer(options: ComposeOptions): ApiServer {
           };
         },
         serve: (crd, names) =>
-          registry.install(crd.metadata.name ?? "", customResourceDefinitions(crd, names, { extensionPrefixes: profile.openApiExtensionPrefixes })),
+          registry.install(
+            crd.metadata.name ?? "",
+            customResourceDefinitions(crd, names, { extensionPrefixes: profile.openApiExtensionPrefixes, conversionWebhooks: conversions }),
+          ),
         unserve: (name) => registry.uninstall(name),
         onSynced: () => {
           customResourcesSynced = true;
@@ -607,6 +613,7 @@ export function composeApiServer(options: ComposeOptions): ApiServer {
       await flowControl?.stop();
       await authorization.stop();
       webhooks?.close();
+      conversions.close();
       await registry.stop();
       encryption.stop();
       await audit?.shutdown();

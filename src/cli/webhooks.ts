@@ -1,7 +1,7 @@
-import { webhookAdmission, type EquivalentResource, type WebhookAdmission } from "../admission/webhook/index.js";
+import { endpointsResolver, HookClients, webhookAdmission, type EquivalentResource, type WebhookAdmission } from "../admission/webhook/index.js";
 import { apiGroup, metaGroup, type Profile } from "../api/profile.js";
 import type { ApiObject } from "../api/object.js";
-import type { Registry, ResourceDefinition } from "../registry/index.js";
+import type { ConversionWebhookOptions, Registry, ResourceDefinition } from "../registry/index.js";
 import type { Registry as MetricsRegistry } from "prom-client";
 import type { Authorizer } from "../authz/authorizer.js";
 import type { KindResolver } from "../controllers/admission-policy-status/field-check.js";
@@ -97,4 +97,10 @@ export function policyKindResolver(registry: Registry): KindResolver {
       unknownFields: (sample) => schema.unknownFields({ metadata: {}, ...sample }, { prune: false }),
     };
   };
+}
+
+/** The client pool of CustomResourceDefinition conversion webhooks (Service targets resolved through the watch cache). */
+export function conversionWebhooks(registry: Registry, profile: Profile): ConversionWebhookOptions & { close(): void } {
+  const clients = new HookClients(endpointsResolver((plural, namespace, name) => registry.peek("", "v1", plural, namespace, name)));
+  return { post: (hook, body) => clients.post(hook, body), reviewGroup: apiGroup(profile, "apiextensions"), close: () => clients.close() };
 }

@@ -54,6 +54,19 @@ export interface ResourceDefinition {
    * versions): the stored form is the storage version's, converted on the way in and out.
    */
   readonly storedAs?: StoredAs;
+  /**
+   * Set when versions convert through a round trip (a CustomResourceDefinition's conversion
+   * webhook): then every object read or written whose apiVersion is not the wanted one goes
+   * through it, in batches, instead of `storedAs`'s functions.
+   */
+  readonly conversion?: Conversion;
+  /**
+   * True for custom resources: objects read from storage (the watch cache's too) are made what
+   * this version serves, as kube's custom resource codec does — without a `conversion`, one
+   * stored at an earlier storage version takes this `apiVersion` (conversion `None`), and the
+   * schema's structural defaults are applied, so objects stored before a default was added show it.
+   */
+  readonly readAsServed?: boolean;
   /** Set for versions announced for removal: every response carries a Warning naming the replacement. */
   readonly deprecation?: Deprecation;
   /** False for group versions served only when `--runtime-config` turns them on. */
@@ -196,6 +209,15 @@ export interface StoredAs {
    * cache indexes stored labels, so selectors are translated before they reach it.
    */
   readonly fieldLabels?: ReadonlyMap<string, string>;
+}
+
+/**
+ * An asynchronous converter between the versions of one resource. `convert` returns the objects
+ * at `apiVersion`, in order, one per input (inputs already there are passed through unasked);
+ * it fails with an ApiError (500-class) when the converter fails, as kube's webhook converter does.
+ */
+export interface Conversion {
+  convert(objects: readonly ApiObject[], apiVersion: string): Promise<ApiObject[]>;
 }
 
 export interface Deprecation {

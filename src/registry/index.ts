@@ -32,6 +32,7 @@ export { parentApplyConfiguration, parentWithScale, SCALE_API_VERSION, SCALE_KIN
 export { enabledDefinitions, parseRuntimeConfig, RuntimeConfigError, type RuntimeConfig } from "./runtime-config.js";
 export { withSchemas } from "./schemas.js";
 export { customResourceDefinitions, type CustomResourceNames, type CustomResourceOptions } from "./resources/custom/custom-resources.js";
+export type { ConversionWebhookOptions } from "./resources/custom/conversion-webhook.js";
 export { builtinResources, storedBuiltinResources, type BuiltinResourceOptions } from "./resources/served.js";
 export {
   DEFAULT_SERVICE_CLUSTER_IP_RANGE,

@@ -88,7 +88,13 @@ export class Registry {
       const existing = this.find(definition.group, definition.version, definition.plural);
       if (existing !== undefined && !previous.includes(existing)) continue;
       const store = new Store(definition, this.storage, { ...this.options, revisions: this.cacher });
-      if (cacheOptions !== false) store.attachCache(this.cacher, await this.cacher.registerLive(store.prefix(""), store.cacheCodec()));
+      if (cacheOptions !== false) {
+        const codec = store.cacheCodec();
+        const cache = await this.cacher.registerLive(store.prefix(""), codec);
+        // A kept cache takes the new storage version's decoding (defaults on read, selectable fields).
+        if (definition.storedAs === undefined && cache.codec !== codec) cache.recode(codec);
+        store.attachCache(this.cacher, cache);
+      }
       stores.push(store);
     }
     const kept = new Set(stores.map((store) => store.prefix("")));

@@ -42,7 +42,8 @@ export interface StorageListInput {
   readonly prefix: string;
   readonly source: Extract<ListSource, { kind: "storage" }>;
   readonly options: ListOptions;
-  readonly decode: (entry: KeyValue) => ApiObject;
+  /** A page of entries as the served version (converted in one batch). */
+  readonly decode: (entries: readonly KeyValue[]) => Promise<ApiObject[]>;
   readonly matches: (object: ApiObject) => boolean;
   readonly translate: (error: unknown) => ApiError;
 }
@@ -62,12 +63,12 @@ export async function listFromStorage(input: StorageListInput): Promise<ListResp
       const want = options.limit > 0 ? options.limit - items.length : 0;
       const result = await input.storage.list(prefix, { revision, limit: want, startAfter: cursor });
       revision = result.revision;
-      for (const entry of result.items) {
-        lastKey = entry.key;
-        const object = input.decode(entry);
+      const objects = await input.decode(result.items);
+      for (const object of objects) {
         if (filtered && !input.matches(object)) continue;
         items.push(listItemOf(object));
       }
+      lastKey = result.items.at(-1)?.key ?? lastKey;
       remaining = result.remaining;
       if (options.limit === 0 || result.remaining === 0 || items.length >= options.limit) break;
       cursor = lastKey;

@@ -14,6 +14,7 @@ import type { Cacher } from "./cacher/cacher.js";
 import type { WatchCache } from "./cacher/watch-cache.js";
 import { openCachedWatch, type CachedWatchRequest } from "./cacher/watch-stream.js";
 import type { PushBody } from "../request/push-body.js";
+import { listItemOf } from "./list-item.js";
 import { continueFromCache, listFromCache, listFromStorage, type ListResponse, type ListSource } from "./store-list.js";
 import { parentWithScale, SCALE_KIND, scaleOf, withDesiredReplicas } from "./scale.js";
 import { decodeStored } from "./stored-object.js";
@@ -177,8 +178,19 @@ export class Store {
     return this.versions.decode(entry);
   }
 
-  private encode(object: ApiObject): string {
-    return this.versions.encode(object);
+  /** Stored entries as this version serves them (one conversion round trip for all, when the resource has one). */
+  decodeAll(entries: readonly KeyValue[]): Promise<ApiObject[]> {
+    return this.versions.decodeAsync(entries);
+  }
+
+  private async decodeOne(entry: KeyValue): Promise<ApiObject> {
+    const [object] = await this.versions.decodeAsync([entry]);
+    if (object === undefined) throw internalError("conversion produced no object");
+    return object;
+  }
+
+  private encode(object: ApiObject): Promise<string> {
+    return this.versions.encodeAsync(object);
   }
 
   /** A storage-version object as this version serves it (identity for the storage version). */
@@ -191,7 +203,7 @@ export class Store {
     if (resourceVersion !== undefined && resourceVersion !== "0") await this.waitForRevision(parseRevision(resourceVersion));
     try {
       const entry = await this.storage.get(this.key(namespace, name));
-      return this.decode(entry);
+      return await this.decodeOne(entry);
     } catch (error) {
       throw this.translate(error, name);
     }
@@ -230,7 +242,7 @@ export class Store {
         prefix,
         source,
         options,
-        decode: (entry) => this.decode(entry),
+        decode: (entries) => this.decodeAll(entries),
         matches: (object) => this.matches(object, options),
         translate: (error) => this.translate(error),
       });
@@ -238,7 +250,8 @@ export class Store {
       if (version !== undefined && version !== "0") throw badRequest("specifying resource version is not allowed when using continue");
       const token = decodeContinue(options.continueToken);
       const cached =
-        this.cache === undefined || this.cacher === undefined
+        // Webhook-converted resources page through storage, which converts each page in one batch.
+        this.cache === undefined || this.cacher === undefined || this.versions.converts
           ? undefined
           : continueFromCache({
               cacher: this.cacher,
@@ -265,15 +278,20 @@ export class Store {
     // rv "0" (any version) is answered whole from the cache, its limit ignored, as kube 1.30's
     // watch cache answers it (client-go's reflectors ask limit=500&resourceVersion=0).
     const cacheOptions = version === "0" && options.limit > 0 ? { ...options, limit: 0 } : options;
-    return listFromCache({
+    const cached = listFromCache({
       cacher: this.cacher,
       cache: this.cache,
       prefix,
       options: this.inStoredLabels(cacheOptions),
       atLeast,
       waitMs: this.futureRevisionWaitMs,
-      convert: this.jsonConverter(),
+      convert: this.versions.converts ? undefined : this.jsonConverter(),
     });
+    if (!this.versions.converts) return cached;
+    // A whole page converts in one round trip; one object failing fails the list, as in kube.
+    const listed = await cached;
+    const objects = await this.versions.fromStorageAsync(listed.items.map((item) => item.decode()));
+    return { ...listed, items: objects.map((object) => listItemOf(object)) };
   }
 
   /** Serves lists and watches of this resource from the shared watch cache. */
@@ -322,7 +340,8 @@ export class Store {
     name: string,
     request: Omit<CachedWatchRequest, "cacher" | "cache" | "prefix" | "key" | "waitMs">,
   ): Promise<PushBody> | undefined {
-    if (this.cache === undefined || this.cacher === undefined) return undefined;
+    // Conversion round trips are asynchronous: such watches follow storage (registry/watch.ts), converting each event.
+    if (this.cache === undefined || this.cacher === undefined || this.versions.converts) return undefined;
     try {
       this.checkFieldSelector(request.options);
     } catch (error) {
@@ -393,7 +412,7 @@ export class Store {
       return object;
     }
     try {
-      const revision = await this.storage.create(this.key(namespace, name), this.encode(object));
+      const revision = await this.storage.create(this.key(namespace, name), await this.encode(object));
       metadata.resourceVersion = String(revision);
       return object;
     } catch (error) {
@@ -418,7 +437,7 @@ export class Store {
     const allocations = this.definition.allocations;
     const dryRun = request.dryRun === true;
     const tryUpdate = async (current: KeyValue | undefined): Promise<string | { delete: true }> => {
-      const old = current === undefined ? undefined : this.decode(current);
+      const old = current === undefined ? undefined : await this.decodeOne(current);
       if (old === undefined && request.createIfMissing !== true) throw notFound(this.target(name));
       if (old === undefined && subresource !== "") throw notFound(this.target(name));
       const built = cloneObject(await request.build(old === undefined ? undefined : cloneObject(old)));
@@ -606,7 +625,7 @@ export class Store {
     let outcome: DeleteOutcome | undefined;
     const tryUpdate = async (current: KeyValue | undefined): Promise<string | { delete: true }> => {
       if (current === undefined) throw notFound(this.target(name));
-      const old = this.decode(current);
+      const old = await this.decodeOne(current);
       const preconditions = request.preconditions;
       if (preconditions?.uid !== undefined && preconditions.uid !== old.metadata.uid) {
         throw conflict(this.target(name), `Precondition failed: UID in precondition: ${preconditions.uid}, UID in object meta: ${old.metadata.uid ?? ""}`);

@@ -1,6 +1,6 @@
 import { internalError } from "../api/errors.js";
 import { asObject, type ApiObject } from "../api/object.js";
-import type { ResourceDefinition } from "./definition.js";
+import { apiVersionOf, type ResourceDefinition } from "./definition.js";
 
 /**
  * The stored form: the object's JSON without `metadata.resourceVersion` (the revision is the
@@ -11,7 +11,10 @@ export function encodeForStorage(object: ApiObject): string {
   return JSON.stringify({ ...object, metadata: managedFields === undefined ? metadata : { ...metadata, managedFields } });
 }
 
-/** Decodes stored JSON and stamps the revision it was read at as `metadata.resourceVersion`. */
+/**
+ * Decodes stored JSON and stamps the revision it was read at as `metadata.resourceVersion`;
+ * for kinds read as served (custom resources) the apiVersion and the schema's defaults too.
+ */
 export function decodeStored(text: string, modRevision: number, definition: ResourceDefinition): ApiObject {
   let parsed: unknown;
   try {
@@ -22,5 +25,9 @@ export function decodeStored(text: string, modRevision: number, definition: Reso
   const object = asObject(parsed);
   if (object === undefined) throw internalError(`stored ${definition.plural} object is not an object`);
   object.metadata.resourceVersion = String(modRevision);
+  if (definition.readAsServed === true) {
+    if (definition.conversion === undefined) object.apiVersion = apiVersionOf(definition);
+    definition.schema?.applyDefaults(object);
+  }
   return object;
 }

@@ -2,7 +2,6 @@ import { ApiError } from "../api/errors.js";
 import type { ApiObject } from "../api/object.js";
 import { isStorageError, type WatchEvent } from "../storage/index.js";
 import { parseRevision, type ListOptions } from "./list-options.js";
-import { decodeStored } from "./stored-object.js";
 import type { Store } from "./store.js";
 
 export type ObjectEventType = "ADDED" | "MODIFIED" | "DELETED" | "BOOKMARK" | "ERROR";
@@ -102,7 +101,7 @@ export async function* watchStore(store: Store, request: WatchRequest): AsyncGen
       const event = step.value;
       if (nameFilter !== undefined && event.key !== nameFilter) continue;
       lastRevision = event.revision;
-      const converted = convert(store, event, matches);
+      const converted = await convert(store, event, matches);
       if (converted !== undefined) yield converted;
     }
   } catch (error) {
@@ -121,11 +120,14 @@ export async function* watchStore(store: Store, request: WatchRequest): AsyncGen
   if (options.allowWatchBookmarks && (reachedDeadline || !signal.aborted)) yield bookmarkEvent(store, lastRevision);
 }
 
-function convert(store: Store, event: WatchEvent, matches: (object: ApiObject) => boolean): ObjectEvent | undefined {
-  const definition = store.definition;
-  const current = event.value === undefined ? undefined : decodeStored(event.value, event.revision, definition);
+/** A storage event as the watched version sees it (converted when stored as another version), or undefined when filtered out. */
+async function convert(store: Store, event: WatchEvent, matches: (object: ApiObject) => boolean): Promise<ObjectEvent | undefined> {
   // The previous state is reported at the event's revision, as kube's watch cache does.
-  const previous = event.previous === undefined ? undefined : decodeStored(event.previous, event.revision, definition);
+  const entries = [event.value, event.previous].map((value) => (value === undefined ? undefined : { value, modRevision: event.revision }));
+  const present = entries.filter((entry): entry is { value: string; modRevision: number } => entry !== undefined);
+  const decoded = await store.decodeAll(present.map((entry) => ({ key: event.key, createRevision: 0, ...entry })));
+  const current = entries[0] === undefined ? undefined : decoded.shift();
+  const previous = entries[1] === undefined ? undefined : decoded.shift();
   const nowMatches = current !== undefined && matches(current);
   const usedToMatch = previous !== undefined && matches(previous);
   switch (event.type) {

@@ -1,6 +1,9 @@
 import https from "node:https";
 import type { Hook } from "./hook.js";
 
+/** How a hook is called: what the client pool needs of a Hook (conversion webhooks build just this). */
+export type HookCall = Pick<Hook, "id" | "target" | "caBundle" | "clientKey" | "timeoutSeconds">;
+
 /** A failure to get a usable answer from a hook (kube's ErrCallingWebhook): subject to failurePolicy. */
 export class WebhookCallError extends Error {
   /** The HTTP status the hook answered with, when it answered with one other than 200. */
@@ -32,7 +35,7 @@ export class HookClients {
   constructor(private readonly resolveService: ServiceResolver) {}
 
   /** POSTs `body` as JSON; resolves the parsed JSON reply of a 200, else throws WebhookCallError. */
-  async post(hook: Hook, body: unknown): Promise<unknown> {
+  async post(hook: HookCall, body: unknown): Promise<unknown> {
     const target = hook.target;
     let url: URL;
     let servername: string | undefined;
@@ -111,7 +114,7 @@ export class HookClients {
     this.agents.clear();
   }
 
-  private agentFor(hook: Hook): https.Agent {
+  private agentFor(hook: HookCall): https.Agent {
     const pooled = this.agents.get(hook.id);
     if (pooled !== undefined && pooled.clientKey === hook.clientKey) return pooled.agent;
     pooled?.agent.destroy();

@@ -66,7 +66,8 @@ function readRule(raw: unknown): HookRule {
   };
 }
 
-function readTarget(clientConfig: Record<string, unknown>): Hook["target"] {
+/** Where a `clientConfig` (url, or service with namespace/name/path/port) points; kube's defaults for service path and port. */
+export function readTarget(clientConfig: Record<string, unknown>): Hook["target"] {
   const service = clientConfig["service"];
   if (isPlainObject(service)) {
     const port = service["port"];

@@ -13,6 +13,9 @@ import { HookSource } from "./source.js";
 import { validatingWebhookPlugin } from "./validating.js";
 
 export type { EquivalentResource, EquivalentResources } from "./rules.js";
+export { HookClients, WebhookCallError, type HookCall, type ServiceResolver } from "./client.js";
+export { readTarget } from "./hook.js";
+export { endpointsResolver } from "./service-resolver.js";
 
 /** What the webhook plugins are built over (the composition root supplies each from the registry). */
 export interface WebhookAdmissionOptions {

@@ -10,14 +10,21 @@ export type JsonSchema = Readonly<Record<string, unknown>>;
 /** Reads one schema's vendor extensions under the profile's prefixes. */
 export class SchemaMarkers {
   readonly prefixes: readonly string[];
+  /** The spelled keys of each extension name, made once (schemas are walked for every object written and read). */
+  private readonly keys = new Map<string, readonly string[]>();
 
   constructor(prefixes: readonly string[]) {
     this.prefixes = prefixes;
   }
 
   extension(schema: JsonSchema, name: string): unknown {
-    for (const prefix of this.prefixes) {
-      const value = schema[`${prefix}${name}`];
+    let keys = this.keys.get(name);
+    if (keys === undefined) {
+      keys = this.prefixes.map((prefix) => `${prefix}${name}`);
+      this.keys.set(name, keys);
+    }
+    for (const key of keys) {
+      const value = schema[key];
       if (value !== undefined) return value;
     }
     return undefined;

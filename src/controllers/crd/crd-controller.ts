@@ -1,4 +1,7 @@
+import { structuralErrors } from "../../api/crd/structural.js";
+import type { JsonSchema } from "../../api/crd/json-schema.js";
 import { isPlainObject, type ApiObject } from "../../api/object.js";
+import type { FeedChange, Freshness, ObjectFeed } from "../../authz/feed.js";
 import type { ApiClient, ResourceRef } from "../../api/client.js";
 import { canonicalJson } from "../../util/canonical-json.js";
 import type { Controller } from "../controller.js";
@@ -26,6 +29,14 @@ export interface CustomResourceDefinitionControllerOptions {
   readonly onError?: (error: unknown) => void;
   /** Called after each pass over every definition (the first one: start-up has caught up). */
   readonly onSynced?: () => void;
+  /** The profile's OpenAPI extension prefixes, for the structural-schema check of stored definitions. */
+  readonly extensionPrefixes?: readonly string[];
+  /**
+   * The server's live view of the definitions (its watch cache) and how current it is. With it,
+   * a pass reads no stored definition again and reconciles only those that changed and the
+   * others of their groups (names may have been freed); without it, every pass lists them all.
+   */
+  readonly feed?: { readonly objects: ObjectFeed; readonly freshness: Freshness };
 }
 
 interface Condition {
@@ -58,9 +69,44 @@ export function customResourceDefinitionController(options: CustomResourceDefini
   const now = options.now ?? (() => new Date().toISOString().replace(/\.\d{3}Z$/, "Z"));
   const served = new Map<string, string>();
   const wake = new Wake();
+  /** The definitions as last seen (from the feed, slimmed), and the resourceVersion each was last reconciled at. */
+  const known = new Map<string, ApiObject>();
+  const reconciled = new Map<string, string>();
+  /** Groups where a definition went away since the last pass: the others there are looked at again. */
+  const vacated = new Set<string>();
+  let reload = true;
+  const feed = options.feed;
+  const groupOf = (crd: ApiObject): string => String(record(crd["spec"])["group"] ?? "");
+
+  function follow(change: FeedChange): void {
+    if (change.kind === "reset") reload = true;
+    else if (change.kind === "set") known.set(change.object.metadata.name ?? "", slim(change.object));
+    else {
+      known.delete(change.previous.metadata.name ?? "");
+      vacated.add(groupOf(change.previous));
+    }
+    wake.poke();
+  }
+
+  /** Every definition, in creation order; with the feed, from memory once the watch cache is current. */
+  async function current(): Promise<ApiObject[]> {
+    if (feed === undefined) return (await client.list(definitions, "")).items;
+    await feed.freshness.waitForCurrent(5_000);
+    if (reload) {
+      reload = false;
+      known.clear();
+      reconciled.clear();
+      for (const crd of feed.objects.objects()) known.set(crd.metadata.name ?? "", slim(crd));
+    }
+    return [...known.values()];
+  }
 
   async function reconcile(): Promise<void> {
-    const { items } = await client.list(definitions, "");
+    const items = await current();
+    // Groups with a changed (or vanished) definition are reconciled whole; the rest is as it was.
+    const dirty = new Set(vacated);
+    vacated.clear();
+    for (const crd of items) if (feed === undefined || reconciled.get(crd.metadata.name ?? "") !== crd.metadata.resourceVersion) dirty.add(groupOf(crd));
     items.sort(
       (a, b) =>
         (a.metadata.creationTimestamp ?? "").localeCompare(b.metadata.creationTimestamp ?? "") || (a.metadata.name ?? "").localeCompare(b.metadata.name ?? ""),
@@ -77,15 +123,22 @@ export function customResourceDefinitionController(options: CustomResourceDefini
     };
     // Names accepted earlier keep their place: they are taken first, in creation order.
     for (const crd of items) {
+      if (!dirty.has(groupOf(crd))) continue;
       const accepted = readNames(record(crd["status"])["acceptedNames"]);
-      if (accepted !== undefined) take(takenIn(String(record(crd["spec"])["group"] ?? "")), accepted);
+      if (accepted !== undefined) take(takenIn(groupOf(crd)), accepted);
     }
     const present = new Set<string>();
     for (const crd of items) {
       const name = crd.metadata.name ?? "";
       present.add(name);
-      await reconcileOne(crd, takenIn(String(record(crd["spec"])["group"] ?? "")));
+      if (!dirty.has(groupOf(crd))) continue;
+      // Only the definitions looked at are read whole (the feed keeps each as cached JSON).
+      const whole = feed === undefined ? crd : feed.objects.get("", name);
+      if (whole === undefined) continue;
+      await reconcileOne(whole, takenIn(groupOf(crd)));
+      reconciled.set(name, whole.metadata.resourceVersion ?? "");
     }
+    for (const name of reconciled.keys()) if (!present.has(name)) reconciled.delete(name);
     for (const name of served.keys()) {
       if (present.has(name)) continue;
       options.unserve(name);
@@ -116,6 +169,14 @@ export function customResourceDefinitionController(options: CustomResourceDefini
         ? { type: "NamesAccepted", status: "True", reason: "NoConflicts", message: "no conflicts found" }
         : { type: "NamesAccepted", status: "False", reason: check.reason, message: check.message },
     ];
+    const violations = structuralViolations(crd);
+    if (violations.length > 0)
+      conditions.push({
+        type: "NonStructuralSchema",
+        status: "True",
+        reason: "Violations",
+        message: violations.length === 1 ? (violations[0] ?? "") : `[${violations.join(", ")}]`,
+      });
     const established = names !== undefined;
     if (established) {
       conditions.push({ type: "Established", status: "True", reason: "InitialNamesAccepted", message: "the initial names have been accepted" });
@@ -131,6 +192,17 @@ export function customResourceDefinitionController(options: CustomResourceDefini
     const storage = storageVersion(crd);
     const storedVersions = storage === undefined || stored.includes(storage) ? stored : [...stored, storage];
     await writeStatus(crd, { acceptedNames: names ?? { plural: "", kind: "" }, storedVersions, conditions });
+  }
+
+  /** The structural check of a definition's schemas, once per generation (schemas are large). */
+  const checked = new Map<string, { readonly generation: unknown; readonly violations: string[] }>();
+  function structuralViolations(crd: ApiObject): string[] {
+    const name = crd.metadata.name ?? "";
+    const memo = checked.get(name);
+    if (memo !== undefined && memo.generation === crd.metadata.generation) return memo.violations;
+    const violations = nonStructural(crd, options.extensionPrefixes ?? []);
+    checked.set(name, { generation: crd.metadata.generation, violations });
+    return violations;
   }
 
   async function writeStatus(
@@ -152,8 +224,9 @@ export function customResourceDefinitionController(options: CustomResourceDefini
           : stamp;
       return { ...condition, lastTransitionTime: since };
     });
-    // Conditions this controller does not write (a Terminating condition from an earlier pass, others') are kept.
-    const kept = current.filter((item) => !desired.conditions.some((condition) => condition.type === item["type"]));
+    // Conditions this controller does not write (a Terminating condition from an earlier pass, others') are kept;
+    // NonStructuralSchema goes once the schemas are structural.
+    const kept = current.filter((item) => item["type"] !== "NonStructuralSchema" && !desired.conditions.some((condition) => condition.type === item["type"]));
     const next = {
       ...status,
       acceptedNames: compactNames(desired.acceptedNames),
@@ -187,16 +260,26 @@ export function customResourceDefinitionController(options: CustomResourceDefini
         });
         return;
       }
+      // Served again as terminating first: creates are refused from then on (405), so the deletion ends.
+      const signature = `${String(crd.metadata.generation ?? "")}/${canonicalJson(names)}/terminating`;
+      if (served.get(name) !== signature) {
+        await options.serve(crd, names);
+        served.set(name, signature);
+      }
       await client.deleteCollection(resource, "");
       const left = await client.list(resource, "");
       if (left.items.length > 0) {
         // Objects held by their own finalizers: look again shortly.
-        setTimeout(() => wake.poke(), 200).unref();
+        setTimeout(() => {
+          reconciled.delete(name);
+          wake.poke();
+        }, 200).unref();
         return;
       }
     }
     options.unserve(name);
     served.delete(name);
+    checked.delete(name);
     const finalizers = (crd.metadata.finalizers ?? []).filter((finalizer) => finalizer !== options.finalizer);
     await client.update(definitions, "", name, { ...crd, metadata: { ...crd.metadata, finalizers } });
   }
@@ -204,12 +287,48 @@ export function customResourceDefinitionController(options: CustomResourceDefini
   return {
     name: "customresourcedefinitions",
     async run(signal) {
+      if (feed !== undefined) {
+        const unsubscribe = feed.objects.subscribe(follow);
+        signal.addEventListener("abort", unsubscribe, { once: true });
+        await runReconcileLoop(signal, wake, reconcile, options.onError);
+        return;
+      }
       const changes = (async () => {
         for await (const _change of client.changed(definitions, signal)) wake.poke();
       })();
       await runReconcileLoop(signal, wake, reconcile, options.onError);
       await changes.catch(() => {});
     },
+  };
+}
+
+/**
+ * Structural-schema violations of a stored definition (one stored before the checks, or under
+ * another server): kube reports them in a NonStructuralSchema condition, as "<field>: <message>".
+ */
+function nonStructural(crd: ApiObject, extensionPrefixes: readonly string[]): string[] {
+  const versions = Array.isArray(record(crd["spec"])["versions"]) ? (record(crd["spec"])["versions"] as unknown[]).map(record) : [];
+  return versions.flatMap((version, index) => {
+    const schema = record(version["schema"])["openAPIV3Schema"];
+    if (!isPlainObject(schema)) return [];
+    return structuralErrors(schema as JsonSchema, `spec.versions[${index}].schema.openAPIV3Schema`, extensionPrefixes).map(
+      (error) => `${error.field}: ${error.message}`,
+    );
+  });
+}
+
+/**
+ * What the controller keeps of a definition between passes: enough to order them, see what
+ * changed and know the names each has taken — not the schemas, which are large (hundreds of KB).
+ */
+function slim(crd: ApiObject): ApiObject {
+  const { managedFields: _managedFields, ...metadata } = crd.metadata;
+  return {
+    apiVersion: crd.apiVersion,
+    kind: crd.kind,
+    metadata,
+    spec: { group: record(crd["spec"])["group"] },
+    status: { acceptedNames: record(crd["status"])["acceptedNames"] },
   };
 }
 

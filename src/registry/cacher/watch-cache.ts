@@ -163,7 +163,7 @@ function pageEnd(prefix: string, key: string): string {
  */
 export class WatchCache {
   readonly prefix: string;
-  readonly codec: ResourceCodec;
+  codec: ResourceCodec;
   private readonly options: WatchCacheOptions;
   private readonly objects: CacheObjects;
   /** Snapshots for paged lists, by revision, oldest first. */
@@ -371,6 +371,16 @@ export class WatchCache {
 
   get(key: string): CachedObject | undefined {
     return this.objects.get(key);
+  }
+
+  /**
+   * Decodes every held object again with `codec` (a custom resource's definition changed: new
+   * structural defaults, selectable fields). Watchers stay; past events keep their old form.
+   */
+  recode(codec: ResourceCodec): void {
+    this.codec = codec;
+    const recoded = [...this.objects.tree.values()].map((object) => toCachedObject(codec, object.key, object.json, object.revision));
+    this.objects.reset(recoded);
   }
 
   /** The oldest revision a watch can resume from without a gap. */

@@ -45,7 +45,8 @@ function rulesFor(old: ApiObject | undefined): V1Rules {
   };
 }
 
-function clientConfigErrors(config: Record<string, unknown> | undefined, path: string): FieldError[] {
+/** A webhook `clientConfig` (admission and CRD conversion webhooks): one of url (https, no user, query or fragment) or service. */
+export function clientConfigErrors(config: Record<string, unknown> | undefined, path: string): FieldError[] {
   if (config === undefined) return [];
   const url = stringAt(config, "url");
   const service = recordAt(config, "service");

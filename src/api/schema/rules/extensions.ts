@@ -4,7 +4,9 @@ import type { DefinitionDefaulter } from "../defaults.js";
 import { KUBERNETES_PROFILE, ORCH_PROFILE } from "../../profile.js";
 import { structuralErrors } from "../../crd/structural.js";
 import { CEL_VALIDATION_RULES } from "../../crd/validation-rules.js";
-import { childPath, duplicate, indexPath, invalidValue, required } from "../field-path.js";
+import { childPath, duplicate, forbidden, indexPath, invalidValue, required } from "../field-path.js";
+import { clientConfigErrors } from "./admission.js";
+import { canonicalJson } from "../../../util/canonical-json.js";
 import { ensureRecord, listAt, recordAt, stringAt } from "./values.js";
 
 /** CustomResourceDefinition and HorizontalPodAutoscaler defaults and rules. */
@@ -25,10 +27,44 @@ const defaultCustomResourceDefinition: DefinitionDefaulter = (object) => {
 };
 
 /**
+ * Ratcheting of stored definitions: a version whose schema an update leaves as it was is not
+ * checked again (a definition stored before a rule existed stays writable — its status too;
+ * the controller reports such schemas in a NonStructuralSchema condition).
+ */
+function schemaUnchanged(old: ApiObject | undefined, versionName: string, schema: Record<string, unknown>): boolean {
+  if (old === undefined) return false;
+  const previous = listAt(recordAt(old, "spec"), "versions").find((version) => stringAt(version, "name") === versionName);
+  const before = previous === undefined ? undefined : recordAt(recordAt(previous, "schema"), "openAPIV3Schema");
+  return before !== undefined && canonicalJson(before) === canonicalJson(schema);
+}
+
+/** ConversionReview versions the server speaks. */
+const CONVERSION_REVIEW_VERSIONS = ["v1", "v1beta1"];
+
+/** `spec.conversion`: a webhook exactly when the strategy is Webhook, reachable and speaking a known review version. */
+function conversionErrors(conversion: Record<string, unknown> | undefined): FieldError[] {
+  if (conversion === undefined) return [];
+  const webhook = recordAt(conversion, "webhook");
+  if (stringAt(conversion, "strategy") !== "Webhook")
+    return webhook === undefined || recordAt(webhook, "clientConfig") === undefined
+      ? []
+      : [forbidden("spec.conversion.webhook.clientConfig", "should not be set when strategy is not set to Webhook")];
+  if (webhook === undefined || recordAt(webhook, "clientConfig") === undefined)
+    return [required("spec.conversion.webhook", "required when strategy is set to Webhook")];
+  const errors = clientConfigErrors(recordAt(webhook, "clientConfig"), "spec.conversion.webhook.clientConfig");
+  const versions = listAt(webhook, "conversionReviewVersions");
+  if (!versions.some((version) => typeof version === "string" && CONVERSION_REVIEW_VERSIONS.includes(version)))
+    errors.push(
+      invalidValue("spec.conversion.webhook.conversionReviewVersions", versions, `must include at least one of ${CONVERSION_REVIEW_VERSIONS.join(", ")}`),
+    );
+  return errors;
+}
+
+/**
  * v1 CRDs: named `<plural>.<group>`, at least one version, exactly one storage version, unique
  * version names, and a structural schema (an object at the root) for every version.
  */
-function validateCustomResourceDefinition(object: ApiObject): FieldError[] {
+function validateCustomResourceDefinition(object: ApiObject, old: ApiObject | undefined): FieldError[] {
   const errors: FieldError[] = [];
   const spec = recordAt(object, "spec");
   if (spec === undefined) return errors;
@@ -52,13 +88,20 @@ function validateCustomResourceDefinition(object: ApiObject): FieldError[] {
     const schema = recordAt(recordAt(version, "schema"), "openAPIV3Schema");
     if (schema === undefined) errors.push(required(childPath(at, "schema.openAPIV3Schema"), "schemas are required"));
     else if (stringAt(schema, "type") !== "object") errors.push(required(childPath(at, "schema.openAPIV3Schema.type"), "must be object at the root"));
-    else {
+    else if (!schemaUnchanged(old, versionName, schema)) {
       errors.push(...structuralErrors(schema, childPath(at, "schema.openAPIV3Schema"), EXTENSION_PREFIXES));
       errors.push(...CEL_VALIDATION_RULES.check(schema, childPath(at, "schema.openAPIV3Schema")));
     }
   });
   if (versions.length > 0 && storage !== 1)
     errors.push(invalidValue("spec.versions", `${storage} storage versions`, "must have exactly one version marked as storage version"));
+  errors.push(...conversionErrors(recordAt(spec, "conversion")));
+  // Objects stored at a version must stay readable: every stored version stays declared.
+  const stored = listAt(recordAt(object, "status"), "storedVersions");
+  stored.forEach((version, index) => {
+    if (typeof version === "string" && seen.size > 0 && !seen.has(version))
+      errors.push(invalidValue(indexPath("status.storedVersions", index), version, "must appear in spec.versions"));
+  });
   return errors;
 }
 

@@ -1,3 +1,4 @@
+import { methodNotAllowed } from "../../../api/errors.js";
 import { isPlainObject, type ApiObject } from "../../../api/object.js";
 import { customObjectSchema } from "../../../api/crd/custom-object-schema.js";
 import type { JsonSchema } from "../../../api/crd/json-schema.js";
@@ -6,6 +7,7 @@ import type { ValidationRules } from "../../../api/crd/validation-rules.js";
 import type { Cell, ColumnSpec } from "../../../codec/tables/index.js";
 import { age } from "../../../codec/tables/format.js";
 import { ALL_VERBS, type ResourceDefinition, type ScaleSubresource, type StoredAs } from "../../definition.js";
+import { webhookConversion, type ConversionWebhookOptions } from "./conversion-webhook.js";
 import { dottedPath, jsonPathValues } from "./json-path.js";
 
 /** The names a CustomResourceDefinition's resources are served under (its accepted names). */
@@ -21,6 +23,8 @@ export interface CustomResourceNames {
 export interface CustomResourceOptions {
   readonly extensionPrefixes: readonly string[];
   readonly rules?: ValidationRules;
+  /** How `strategy: Webhook` conversions are called; without it such definitions convert as `None`. */
+  readonly conversionWebhooks?: ConversionWebhookOptions;
 }
 
 function record(value: unknown): Record<string, unknown> {
@@ -57,8 +61,10 @@ export function storageVersionOf(crd: ApiObject): string | undefined {
  * The resources a CustomResourceDefinition serves: one definition per served version, under
  * `names`, each with its version's schema stage (pruning, defaults, validation, CEL rules),
  * sub-resources, printer columns and selectable fields. Versions other than the storage version
- * are stored as it with conversion `None` (only `apiVersion` changes). Custom objects are
- * written only with a resourceVersion (kube's custom resource strategy).
+ * are stored as it: with conversion `None` only `apiVersion` changes; with `Webhook` every
+ * version converts through the definition's webhook (conversion-webhook.ts). Custom objects are
+ * written only with a resourceVersion (kube's custom resource strategy); structural defaults
+ * apply on read as well; once the definition is Terminating, creates are refused (405).
  */
 export function customResourceDefinitions(crd: ApiObject, names: CustomResourceNames, options: CustomResourceOptions): ResourceDefinition[] {
   const spec = record(crd["spec"]);
@@ -67,6 +73,14 @@ export function customResourceDefinitions(crd: ApiObject, names: CustomResourceN
   const storageVersion = storageVersionOf(crd);
   if (storageVersion === undefined) return [];
   const versions = (Array.isArray(spec["versions"]) ? spec["versions"] : []).map(record);
+  // kube refuses creates once the cleanup finalizer has begun deleting every object.
+  const terminating = (Array.isArray(record(crd["status"])["conditions"]) ? (record(crd["status"])["conditions"] as unknown[]) : [])
+    .map(record)
+    .some((condition) => condition["type"] === "Terminating" && condition["status"] === "True");
+  const refuseCreate = (): never => {
+    throw methodNotAllowed("create not allowed while custom resource definition is terminating");
+  };
+  const conversion = options.conversionWebhooks === undefined ? undefined : webhookConversion(crd, names.kind, options.conversionWebhooks);
   const storedAs = (version: string): StoredAs | undefined => {
     if (version === storageVersion) return undefined;
     const rewrite =
@@ -102,12 +116,14 @@ export function customResourceDefinitions(crd: ApiObject, names: CustomResourceN
         keepStatusOnCreate: false,
         hasGeneration: true,
         nameRule: "path-segment",
-        strategy: { allowCreateOnUpdate: false, allowUnconditionalUpdate: false },
+        strategy: { allowCreateOnUpdate: false, allowUnconditionalUpdate: false, ...(terminating ? { prepareForCreate: refuseCreate } : {}) },
+        readAsServed: true,
         schema: customObjectSchema(`${group}/${name}/${names.kind}`, schema as JsonSchema, {
           extensionPrefixes: options.extensionPrefixes,
           rules: options.rules,
         }),
         storedAs: storedAs(name),
+        ...(conversion === undefined ? {} : { conversion }),
         ...(deprecated ? { deprecation: { since: "", removedIn: "", warning } } : {}),
         enabledByDefault: true,
         ...(scale === undefined ? {} : { scale }),
