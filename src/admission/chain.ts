@@ -1,5 +1,18 @@
 import { ApiError, internalError } from "../api/errors.js";
-import type { Admission, AdmissionAttributes, AdmissionPlugin } from "./interface.js";
+import type { Admission, AdmissionAttributes, AdmissionOperation, AdmissionPlugin } from "./interface.js";
+
+/** kube's admission step types: `admit` (mutating) and `validate`. */
+export type AdmissionStepType = "admit" | "validate";
+
+/**
+ * Told how long admission took (the server turns it into kube's admission latency metrics):
+ * each step (all mutating plugins, or all validating ones) and each plugin's call, and whether
+ * it rejected the request.
+ */
+export interface AdmissionObserver {
+  step(type: AdmissionStepType, operation: AdmissionOperation, rejected: boolean, seconds: number): void;
+  plugin(name: string, type: AdmissionStepType, operation: AdmissionOperation, rejected: boolean, seconds: number): void;
+}
 
 /**
  * The admission slot the registry is built with: plugins are registered into it once the stages
@@ -10,6 +23,8 @@ import type { Admission, AdmissionAttributes, AdmissionPlugin } from "./interfac
  */
 export class AdmissionChain implements Admission {
   private plugins: readonly AdmissionPlugin[] = [];
+
+  constructor(private readonly observer?: AdmissionObserver) {}
 
   /** Appends plugins, in the order they run. */
   register(...plugins: readonly AdmissionPlugin[]): void {
@@ -23,16 +38,48 @@ export class AdmissionChain implements Admission {
 
   /** Every mutating plugin in order; once more (all of them, as kube does) when a plugin asks for reinvocation. */
   async mutate(attributes: AdmissionAttributes): Promise<void> {
-    await this.mutatePass(attributes);
-    if (this.plugins.some((plugin) => plugin.reinvocationRequested?.(attributes) === true)) await this.mutatePass(attributes);
+    await this.timedStep("admit", attributes, async () => {
+      await this.mutatePass(attributes);
+      if (this.plugins.some((plugin) => plugin.reinvocationRequested?.(attributes) === true)) await this.mutatePass(attributes);
+    });
   }
 
   private async mutatePass(attributes: AdmissionAttributes): Promise<void> {
-    for (const plugin of this.plugins) if (plugin.mutate !== undefined && applies(plugin, attributes)) await run(plugin, () => plugin.mutate?.(attributes));
+    for (const plugin of this.plugins)
+      if (plugin.mutate !== undefined && applies(plugin, attributes)) await this.run(plugin, "admit", attributes, () => plugin.mutate?.(attributes));
   }
 
   async validate(attributes: AdmissionAttributes): Promise<void> {
-    for (const plugin of this.plugins) if (plugin.validate !== undefined && applies(plugin, attributes)) await run(plugin, () => plugin.validate?.(attributes));
+    await this.timedStep("validate", attributes, async () => {
+      for (const plugin of this.plugins)
+        if (plugin.validate !== undefined && applies(plugin, attributes)) await this.run(plugin, "validate", attributes, () => plugin.validate?.(attributes));
+    });
+  }
+
+  private async timedStep(type: AdmissionStepType, attributes: AdmissionAttributes, step: () => Promise<void>): Promise<void> {
+    const observer = this.observer;
+    if (observer === undefined) return step();
+    const started = performance.now();
+    try {
+      await step();
+    } catch (error) {
+      observer.step(type, attributes.operation, true, (performance.now() - started) / 1000);
+      throw error;
+    }
+    observer.step(type, attributes.operation, false, (performance.now() - started) / 1000);
+  }
+
+  private async run(plugin: AdmissionPlugin, type: AdmissionStepType, attributes: AdmissionAttributes, step: () => Promise<void> | undefined): Promise<void> {
+    const observer = this.observer;
+    if (observer === undefined) return run(plugin, step);
+    const started = performance.now();
+    try {
+      await run(plugin, step);
+    } catch (error) {
+      observer.plugin(plugin.name, type, attributes.operation, true, (performance.now() - started) / 1000);
+      throw error;
+    }
+    observer.plugin(plugin.name, type, attributes.operation, false, (performance.now() - started) / 1000);
   }
 }
 

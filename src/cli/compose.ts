@@ -55,9 +55,11 @@ import { filterChain } from "../server/handler.js";
 import type { HealthCheck } from "../server/health/health.js";
 import { createMetrics, type ApiMetrics } from "../server/metrics/metrics.js";
 import { createAuditMetrics } from "../server/metrics/audit-metrics.js";
+import { createAdmissionMetrics } from "../server/metrics/admission-metrics.js";
+import { createStorageMetrics, pollStorageObjects } from "../server/metrics/storage-metrics.js";
 import type { AuditFilterOptions } from "../server/filters/audit.js";
 import { createNonResourceHandler } from "../server/routes.js";
-import { startCompactor, upgradeLegacyKeys, type CompactorOptions, type Storage } from "../storage/index.js";
+import { InstrumentedStorage, SizeLimitedStorage, startCompactor, upgradeLegacyKeys, type CompactorOptions, type Storage } from "../storage/index.js";
 import { startEtcdCompactor } from "../storage/etcd/etcd-compactor.js";
 import { EtcdStorage } from "../storage/etcd/etcd-storage.js";
 import { kubeStorageEncoding } from "../codec/protobuf/storage-values.js";
@@ -244,14 +246,20 @@ export function composeApiServer(options: ComposeOptions): ApiServer {
   const { config, logger } = options;
   const profile = config.profile;
 
-  // 1. Storage.
+  const metrics =
+    options.metrics ??
+    createMetrics({ processMetrics: false, serverVersion: profile.gitVersion, showHiddenMetricsForVersion: config.showHiddenMetricsForVersion });
+
+  // 1. Storage: etcd's request size limit on what is stored (after encryption), timed per call.
   const opened: OpenedStorage =
     options.storage === undefined ? openStorage(config) : { storage: options.storage, ready: async () => {}, readyz: [], livez: [] };
-  const encryption = applyEncryption(opened.storage, config, logger);
-  const storage = encryption.storage;
+  const encryption = applyEncryption(new SizeLimitedStorage(opened.storage), config, logger);
+  const storageMetrics = createStorageMetrics(metrics.registry, metrics.visibility);
+  const storage = new InstrumentedStorage(encryption.storage, storageMetrics.observe);
+  let stopCountingObjects: () => void = () => {};
 
   // 2. Registry, over one watch cache, with its slots.
-  const admission = new AdmissionChain();
+  const admission = new AdmissionChain(createAdmissionMetrics(metrics.registry, metrics.visibility));
   const tokenReviews = new TokenReviewerSlot();
   const accessReviews = new AccessReviewerSlot();
   const tokenRequest: TokenRequestOptions | undefined = options.credentials.tokenRequest;
@@ -281,7 +289,6 @@ export function composeApiServer(options: ComposeOptions): ApiServer {
   // 5. Admission plugins, in the order they run: the flags' selection from the catalogue (kube's order), then RBAC escalation (always on).
   const client = registryClient(registry, metaGroup(profile));
   const ledger = new QuotaLedger();
-  const metrics = options.metrics ?? createMetrics({ processMetrics: false });
   const webhooks = registryWebhookAdmission(registry, profile, metrics.registry, authorization.authorizer);
   const conversions = conversionWebhooks(registry, profile);
   registerPlugins({
@@ -596,6 +603,13 @@ export function composeApiServer(options: ComposeOptions): ApiServer {
       // Before any controller writes and before the listener: a store no other server shares has no write in flight.
       await repairAllocations(config.storageBackend !== "etcd3");
       await flowControl?.start();
+      stopCountingObjects = pollStorageObjects({
+        prefixes: () => registry.stores.map((store) => store.prefix("")),
+        count: (prefix) => storage.count(prefix),
+        metrics: storageMetrics,
+        periodMs: config.etcdCountMetricPollPeriodMs,
+        onError: (error) => logger.error("counting stored objects", errorFields(error)),
+      });
       controllers.start();
       // Ready means the controllers have looked at what they found (kube's post-start hooks wait likewise).
       await controllers.waitForSync(10_000);
@@ -609,6 +623,7 @@ export function composeApiServer(options: ComposeOptions): ApiServer {
     },
     async stop() {
       shuttingDown = true;
+      stopCountingObjects();
       await controllers.stop();
       await flowControl?.stop();
       await authorization.stop();

@@ -103,6 +103,8 @@ export interface Config {
   readonly tracingConfigFile?: string;
   /** `--goaway-chance`: the probability (0–0.02) an HTTP/2 request is answered with GOAWAY so clients rebalance. */
   readonly goawayChance: number;
+  /** `--show-hidden-metrics-for-version`: the previous minor version, whose still-visible deprecated metrics are shown again. */
+  readonly showHiddenMetricsForVersion?: string;
   /** `--cluster-signing-*`: what the CSR signing controller signs with, and for how long. */
   readonly clusterSigning: ClusterSigningConfig;
 }

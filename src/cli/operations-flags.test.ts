@@ -12,6 +12,20 @@ function config(argv: string[]) {
   return parsed.config;
 }
 
+describe("--show-hidden-metrics-for-version", () => {
+  it("takes the previous minor version of the served release", () => {
+    assert.equal(config(["--show-hidden-metrics-for-version=1.29"]).showHiddenMetricsForVersion, "1.29");
+    assert.equal(config([]).showHiddenMetricsForVersion, undefined);
+  });
+
+  it("any other version is an error naming the allowed one", () => {
+    assert.throws(
+      () => parseArgs(["--show-hidden-metrics-for-version=1.28"]),
+      (error: unknown) => error instanceof FlagError && /must be omitted or have the value '1\.29'/.test(error.message),
+    );
+  });
+});
+
 describe("--feature-gates", () => {
   it("defaults follow the stages: alpha off, beta and GA on", () => {
     const gates = config([]).featureGates;

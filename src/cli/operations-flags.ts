@@ -1,3 +1,4 @@
+import { MetricVisibility, ShowHiddenMetricsError } from "../server/metrics/stability.js";
 import { DEFAULT_FEATURE_GATES, FeatureGateError, featureGates, parseFeatureGates } from "../util/feature-gates.js";
 import type { AuditConfig } from "./config.js";
 import { FlagError, parseCount, parseDurationFlag, type FlagSpec, type MutableConfig } from "./flag-spec.js";
@@ -141,6 +142,12 @@ export const OPERATIONS_FLAGS: readonly FlagSpec[] = [
       config.goawayChance = chance;
     },
   },
+  {
+    name: "show-hidden-metrics-for-version",
+    help: "The previous minor version (e.g. 1.29): deprecated metrics hidden in this release are shown again. Only the previous minor version is allowed.",
+    defaultText: "",
+    apply: (config, value) => void (config.showHiddenMetricsForVersion = value === "" ? undefined : value),
+  },
 ];
 
 export function operationsDefaults(): Pick<MutableConfig, "audit" | "featureGates" | "goawayChance"> {
@@ -164,6 +171,12 @@ export function operationsDefaults(): Pick<MutableConfig, "audit" | "featureGate
 
 /** Checks across the operations flags, after all are read. */
 export function checkOperationsConfig(config: MutableConfig): void {
+  try {
+    new MetricVisibility(config.profile.gitVersion, config.showHiddenMetricsForVersion);
+  } catch (error) {
+    if (error instanceof ShowHiddenMetricsError) throw new FlagError(error.message);
+    throw error;
+  }
   if (config.tracingConfigFile !== undefined && !config.featureGates.enabled("APIServerTracing"))
     throw new FlagError("--tracing-config-file requires the APIServerTracing feature gate (--feature-gates=APIServerTracing=true)");
 }

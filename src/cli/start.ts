@@ -84,7 +84,7 @@ async function startInDataDir(config: Config, logger: Logger, dataDir: string, u
     logger,
     credentials,
     serverAddress: () => address,
-    metrics: createMetrics(),
+    metrics: createMetrics({ serverVersion: config.profile.gitVersion, showHiddenMetricsForVersion: config.showHiddenMetricsForVersion }),
     clusterCa: pki.ca,
     rootCa,
   });

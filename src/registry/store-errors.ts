@@ -1,6 +1,9 @@
 import { ApiError, alreadyExists, conflict, gone, internalError, notFound, timeout, type ErrorTarget } from "../api/errors.js";
 import { isStorageError } from "../storage/index.js";
 
+/** etcd's answer to a write over its request size limit, which kube-apiserver shows as it is. */
+export const REQUEST_TOO_LARGE_MESSAGE = "etcdserver: request is too large";
+
 export const CONFLICT_MESSAGE = "the object has been modified; please apply your changes to the latest version and try again";
 
 /** Storage errors → ApiErrors naming the resource; ApiErrors pass through; anything else is a 500. */
@@ -25,6 +28,9 @@ export function translateStorageError(error: unknown, target: ErrorTarget): ApiE
         return new ApiError(503, "ServiceUnavailable", error.message);
       case "Timeout":
         return new ApiError(504, "Timeout", error.message, { details: { retryAfterSeconds: 1 }, headers: { "Retry-After": "1" } });
+      case "RequestTooLarge":
+        // kube-apiserver passes etcd's error through as a 500 with etcd's message.
+        return new ApiError(500, "InternalError", REQUEST_TOO_LARGE_MESSAGE, { cause: error });
     }
   }
   const message = error instanceof Error ? error.message : String(error);

@@ -92,12 +92,12 @@ function readBody(request: Http2ServerRequest): (limit: number) => Promise<Buffe
   return (limit) => {
     consumed ??= (async () => {
       const declared = Number(request.headers["content-length"] ?? "0");
-      if (declared > limit) throw new ApiError(413, "RequestEntityTooLarge", `the request body is too large: limit is ${limit} bytes`);
+      if (declared > limit) throw new ApiError(413, "RequestEntityTooLarge", `Request entity too large: limit is ${limit}`);
       const chunks: Buffer[] = [];
       let size = 0;
       for await (const chunk of request as AsyncIterable<Buffer>) {
         size += chunk.length;
-        if (size > limit) throw new ApiError(413, "RequestEntityTooLarge", `the request body is too large: limit is ${limit} bytes`);
+        if (size > limit) throw new ApiError(413, "RequestEntityTooLarge", `Request entity too large: limit is ${limit}`);
         chunks.push(chunk);
       }
       return chunks.length === 1 ? (chunks[0] as Buffer) : Buffer.concat(chunks);

@@ -2,7 +2,8 @@
  * Storage-level errors. The registry translates these into ApiErrors that
  * name the group/resource; nothing above the registry should see them.
  * Unavailable (the store cannot be reached) and Timeout (it did not answer within the request
- * timeout) come only from remote stores (etcd).
+ * timeout) come only from remote stores (etcd). RequestTooLarge: a write over the store's request
+ * size limit (etcd's 1.5 MiB by default; see size-limited-storage.ts).
  */
 export type StorageErrorCode =
   | "KeyNotFound"
@@ -13,7 +14,8 @@ export type StorageErrorCode =
   | "FutureRevision"
   | "Closed"
   | "Unavailable"
-  | "Timeout";
+  | "Timeout"
+  | "RequestTooLarge";
 
 export class StorageError extends Error {
   readonly code: StorageErrorCode;

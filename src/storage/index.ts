@@ -22,3 +22,5 @@ export { startCompactor, type CompactorOptions } from "./compactor.js";
 export { KeyLayout, resourcePrefix, type GroupResource, type StoredResource } from "./key-layout.js";
 export { UTF8_VALUES, type ValueEncoding } from "./value-encoding.js";
 export { legacyMoves, upgradeLegacyKeys, type BuiltinResource } from "./legacy-layout.js";
+export { InstrumentedStorage, type StorageObserver, type StorageOperation } from "./instrumented-storage.js";
+export { SizeLimitedStorage, DEFAULT_MAX_REQUEST_BYTES } from "./size-limited-storage.js";

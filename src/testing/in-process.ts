@@ -83,6 +83,8 @@ export interface InProcessOptions {
   readonly featureGates?: FeatureGates;
   /** API Priority and Fairness flags (`--enable-priority-and-fairness`, the in-flight limits, `--request-timeout`) over the defaults. */
   readonly flowControl?: Partial<Pick<Config, "enablePriorityAndFairness" | "maxRequestsInflight" | "maxMutatingRequestsInflight" | "requestTimeoutMs">>;
+  /** `--etcd-count-metric-poll-period` and `--show-hidden-metrics-for-version` over the defaults. */
+  readonly metrics?: Partial<Pick<Config, "etcdCountMetricPollPeriodMs" | "showHiddenMetricsForVersion">>;
   /** The cluster CA the CSR signers issue with; none = they do not sign. */
   readonly clusterCa?: { readonly certificate: string; readonly key: string };
   /** `--controllers` (default `*`). */
@@ -120,6 +122,7 @@ export async function inProcessServer(options: InProcessOptions = {}): Promise<{
       encryptionProviderConfigAutomaticReload: options.encryptionProviderConfigAutomaticReload ?? false,
       featureGates: options.featureGates ?? defaults.featureGates,
       ...options.flowControl,
+      ...options.metrics,
       controllers: options.controllers ?? defaults.controllers,
     },
     audit: options.audit,
@@ -153,7 +156,7 @@ export async function inProcessServer(options: InProcessOptions = {}): Promise<{
       body: async (limit) => {
         if (bodyBytes.length > limit) {
           const { ApiError } = await import("../api/errors.js");
-          throw new ApiError(413, "RequestEntityTooLarge", "the request body is too large");
+          throw new ApiError(413, "RequestEntityTooLarge", `Request entity too large: limit is ${limit}`);
         }
         return bodyBytes;
       },

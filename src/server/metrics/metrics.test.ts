@@ -1,19 +1,9 @@
 import assert from "node:assert/strict";
 import { after, before, describe, it } from "node:test";
 import { inProcessServer } from "../../testing/in-process.js";
+import { sample } from "../../testing/metrics-text.js";
 
 type Server = Awaited<ReturnType<typeof inProcessServer>>;
-
-/** The value of one sample line of a Prometheus text exposition, or undefined if absent. */
-function sample(text: string, name: string, labels: Record<string, string>): number | undefined {
-  for (const line of text.split("\n")) {
-    const match = /^([a-z_]+)\{(.*)\} (\S+)$/.exec(line);
-    if (match === null || match[1] !== name) continue;
-    const found = new Map([...(match[2] ?? "").matchAll(/([a-z_]+)="([^"]*)"/g)].map((pair) => [pair[1], pair[2]]));
-    if (Object.entries(labels).every(([key, value]) => found.get(key) === value)) return Number(match[3]);
-  }
-  return undefined;
-}
 
 describe("/metrics", () => {
   let server: Server;

@@ -1,5 +1,6 @@
 import { Counter, Gauge, Histogram, Registry, collectDefaultMetrics } from "prom-client";
 import type { RequestInfo } from "../../request/request-info.js";
+import { MetricVisibility } from "./stability.js";
 
 /**
  * The server's Prometheus metrics, one registry per API server (injected, never global, so
@@ -8,8 +9,17 @@ import type { RequestInfo } from "../../request/request-info.js";
  */
 export interface ApiMetrics {
   readonly registry: Registry;
+  /** Which metrics are registered (deprecation, `--show-hidden-metrics-for-version`), for the other stages' metrics. */
+  readonly visibility: MetricVisibility;
   /** One finished request; long-running requests (watch) are counted but not timed. */
   observeRequest(request: ObservedRequest): void;
+  /**
+   * A request starts executing (`apiserver_current_inflight_requests`, by readOnly/mutating);
+   * the returned function ends it. Long-running requests end when their response starts.
+   */
+  requestStarted(mutating: boolean): () => void;
+  /** A long-running response (watch) starts streaming (`apiserver_longrunning_requests`); the returned function ends it. */
+  longRunningStarted(request: Pick<ObservedRequest, "info" | "method" | "contentType">): () => void;
   /** A request reached a deprecated group version (`apiserver_requested_deprecated_apis` = 1). */
   requestedDeprecatedApi(api: DeprecatedApi): void;
 }
@@ -57,30 +67,83 @@ function verbLabel(info: RequestInfo | undefined, method: string, contentType: s
 export interface MetricsOptions {
   /** Also export the process's CPU, memory, file-descriptor and event-loop metrics (default true). */
   readonly processMetrics?: boolean;
+  /** The release the server emulates (`/version`'s gitVersion), for hiding deprecated metrics; default 1.30. */
+  readonly serverVersion?: string;
+  /** `--show-hidden-metrics-for-version`: the previous minor version, or undefined. */
+  readonly showHiddenMetricsForVersion?: string;
+}
+
+/** The labels kube gives a request's series: verb, group, version, resource, subresource, scope, component. */
+function requestLabels(info: RequestInfo | undefined, method: string, contentType: string | undefined) {
+  const resource = info?.kind === "resource" ? info : undefined;
+  const scope = resource === undefined ? "" : resource.name !== "" ? "resource" : resource.namespace !== "" ? "namespace" : "cluster";
+  return {
+    verb: verbLabel(info, method, contentType),
+    group: resource?.group ?? "",
+    version: resource?.version ?? "",
+    resource: resource?.resource ?? "",
+    subresource: resource?.subresource ?? "",
+    scope,
+    component: "apiserver",
+  };
 }
 
 export function createMetrics(options: MetricsOptions = {}): ApiMetrics {
   const registry = new Registry();
+  const visibility = new MetricVisibility(options.serverVersion ?? "v1.30.0", options.showHiddenMetricsForVersion);
   if (options.processMetrics !== false) collectDefaultMetrics({ register: registry });
+  const stable = { stabilityLevel: "STABLE" } as const;
+  const registers = [registry];
   const labels = ["verb", "group", "version", "resource", "subresource", "scope", "component", "code"] as const;
   const requests = new Counter({
     name: "apiserver_request_total",
-    help: "Counter of apiserver requests broken out for each verb, group, version, resource, scope, component, and HTTP response code.",
+    help: visibility.help(
+      "Counter of apiserver requests broken out for each verb, dry run value, group, version, resource, scope, component, and HTTP response code.",
+      stable,
+    ),
     labelNames: labels,
-    registers: [registry],
+    registers,
   });
   const durations = new Histogram({
     name: "apiserver_request_duration_seconds",
-    help: "Response latency distribution in seconds for each verb, group, version, resource, subresource, scope and component.",
+    help: visibility.help(
+      "Response latency distribution in seconds for each verb, dry run value, group, version, resource, subresource, scope and component.",
+      stable,
+    ),
     labelNames: ["verb", "group", "version", "resource", "subresource", "scope", "component"] as const,
     buckets: [0.005, 0.025, 0.05, 0.1, 0.2, 0.4, 0.6, 0.8, 1, 1.25, 1.5, 2, 3, 4, 5, 6, 8, 10, 15, 20, 30, 45, 60],
-    registers: [registry],
+    registers,
   });
   const deprecated = new Gauge({
     name: "apiserver_requested_deprecated_apis",
-    help: "Gauge of deprecated APIs that have been requested, broken out by API group, version, resource, subresource, and removed_release.",
+    help: visibility.help(
+      "Gauge of deprecated APIs that have been requested, broken out by API group, version, resource, subresource, and removed_release.",
+      stable,
+    ),
     labelNames: ["group", "version", "resource", "subresource", "removed_release"] as const,
-    registers: [registry],
+    registers,
+  });
+  const inflight = new Gauge({
+    name: "apiserver_current_inflight_requests",
+    help: visibility.help(
+      "Number of requests this apiserver is executing, per request kind (readOnly or mutating); a long-running request counts until its response starts.",
+      stable,
+    ),
+    labelNames: ["request_kind"] as const,
+    registers,
+  });
+  const readOnly = inflight.labels({ request_kind: "readOnly" });
+  const mutatingRequests = inflight.labels({ request_kind: "mutating" });
+  readOnly.set(0);
+  mutatingRequests.set(0);
+  const longRunning = new Gauge({
+    name: "apiserver_longrunning_requests",
+    help: visibility.help(
+      "Gauge of all active long-running apiserver requests broken out by verb, group, version, resource, scope and component. Not all requests are tracked this way.",
+      stable,
+    ),
+    labelNames: ["verb", "group", "version", "resource", "subresource", "scope", "component"] as const,
+    registers,
   });
   // Label children by label values: prom-client hashes a label object on every call, a
   // measurable share of a GET, so each combination is looked up once and kept.
@@ -92,6 +155,7 @@ export function createMetrics(options: MetricsOptions = {}): ApiMetrics {
   const series = new Map<string, RequestSeries>();
   return {
     registry,
+    visibility,
     observeRequest({ info, method, contentType, code, seconds, longRunning }) {
       const resource = info?.kind === "resource" ? info : undefined;
       const scope = resource === undefined ? "" : resource.name !== "" ? "resource" : resource.namespace !== "" ? "namespace" : "cluster";
@@ -99,15 +163,7 @@ export function createMetrics(options: MetricsOptions = {}): ApiMetrics {
       const key = resource === undefined ? verb : `${verb} ${resource.group} ${resource.version} ${resource.resource} ${resource.subresource} ${scope}`;
       let entry = series.get(key);
       if (entry === undefined) {
-        const common = {
-          verb,
-          group: resource?.group ?? "",
-          version: resource?.version ?? "",
-          resource: resource?.resource ?? "",
-          subresource: resource?.subresource ?? "",
-          scope,
-          component: "apiserver",
-        };
+        const common = requestLabels(info, method, contentType);
         entry = { labels: { ...common, code: "" }, count: new Map(), duration: durations.labels(common) };
         series.set(key, entry);
       }
@@ -118,6 +174,26 @@ export function createMetrics(options: MetricsOptions = {}): ApiMetrics {
       }
       counter.inc();
       if (!longRunning) entry.duration.observe(seconds);
+    },
+    requestStarted(mutating) {
+      const gauge = mutating ? mutatingRequests : readOnly;
+      gauge.inc();
+      let ended = false;
+      return () => {
+        if (ended) return;
+        ended = true;
+        gauge.dec();
+      };
+    },
+    longRunningStarted({ info, method, contentType }) {
+      const gauge = longRunning.labels(requestLabels(info, method, contentType));
+      gauge.inc();
+      let ended = false;
+      return () => {
+        if (ended) return;
+        ended = true;
+        gauge.dec();
+      };
     },
     requestedDeprecatedApi(api) {
       deprecated.set({ group: api.group, version: api.version, resource: api.resource, subresource: api.subresource, removed_release: api.removedRelease }, 1);

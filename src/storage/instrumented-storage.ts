@@ -1,0 +1,86 @@
+import type {
+  DeleteOptions,
+  DeleteResult,
+  KeyValue,
+  ListOptions,
+  ListResult,
+  ReadOptions,
+  Storage,
+  UpdateFunction,
+  UpdateOptions,
+  UpdateResult,
+  WatchEvent,
+} from "./interface.js";
+
+/** kube's storage operation names, as the `operation` label of `etcd_request_duration_seconds`. */
+export type StorageOperation = "create" | "get" | "list" | "update" | "delete" | "count";
+
+/** Told of each storage call: its operation, the key or prefix it named, how long it took, and whether it failed. */
+export type StorageObserver = (operation: StorageOperation, key: string, seconds: number, failed: boolean) => void;
+
+/**
+ * A store that reports the latency of each call to `observe` (the server turns it into kube's
+ * etcd request metrics) and otherwise passes everything through. Watches are not timed.
+ */
+export class InstrumentedStorage implements Storage {
+  constructor(
+    private readonly inner: Storage,
+    private readonly observe: StorageObserver,
+  ) {}
+
+  private async timed<T>(operation: StorageOperation, key: string, call: () => Promise<T>): Promise<T> {
+    const started = performance.now();
+    try {
+      const result = await call();
+      this.observe(operation, key, (performance.now() - started) / 1000, false);
+      return result;
+    } catch (error) {
+      this.observe(operation, key, (performance.now() - started) / 1000, true);
+      throw error;
+    }
+  }
+
+  create(key: string, value: string): Promise<number> {
+    return this.timed("create", key, () => this.inner.create(key, value));
+  }
+
+  get(key: string, options?: ReadOptions): Promise<KeyValue> {
+    return this.timed("get", key, () => this.inner.get(key, options));
+  }
+
+  list(prefix: string, options?: ListOptions): Promise<ListResult> {
+    return this.timed("list", prefix, () => this.inner.list(prefix, options));
+  }
+
+  guaranteedUpdate(key: string, tryUpdate: UpdateFunction, options?: UpdateOptions): Promise<UpdateResult> {
+    return this.timed("update", key, () => this.inner.guaranteedUpdate(key, tryUpdate, options));
+  }
+
+  delete(key: string, options?: DeleteOptions): Promise<DeleteResult> {
+    return this.timed("delete", key, () => this.inner.delete(key, options));
+  }
+
+  watch(prefix: string, fromRevision: number, signal: AbortSignal): AsyncIterable<WatchEvent> {
+    return this.inner.watch(prefix, fromRevision, signal);
+  }
+
+  count(prefix: string): Promise<number> {
+    return this.timed("count", prefix, () => this.inner.count(prefix));
+  }
+
+  currentRevision(): number {
+    return this.inner.currentRevision();
+  }
+
+  compactedRevision(): number {
+    return this.inner.compactedRevision();
+  }
+
+  compact(revision: number): Promise<void> {
+    return this.inner.compact(revision);
+  }
+
+  close(): Promise<void> {
+    return this.inner.close();
+  }
+}
