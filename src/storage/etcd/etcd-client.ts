@@ -125,6 +125,8 @@ export function translateError(error: grpc.ServiceError, key: string): StorageEr
   const details = error.details ?? error.message;
   if (details.includes(COMPACTED)) return new StorageError("Compacted", key, { message: details, cause: error });
   if (details.includes(FUTURE)) return new StorageError("FutureRevision", key, { message: details, cause: error });
+  // etcd's --max-request-bytes: a write our own limit let through (etcd counts the whole request).
+  if (details.includes("request is too large")) return new StorageError("RequestTooLarge", key, { message: details, cause: error });
   if (error.code === grpc.status.DEADLINE_EXCEEDED) {
     return new StorageError("Timeout", key, { message: `etcd did not answer in time: ${details}`, cause: error });
   }
