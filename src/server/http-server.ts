@@ -37,6 +37,15 @@ export interface HttpServerOptions {
   readonly onError?: (error: unknown) => void;
   /** `--tls-min-version` and `--tls-cipher-suites` (default TLS 1.2, Node's suites). */
   readonly policy?: TlsPolicy;
+  /**
+   * `--goaway-chance`: the probability that an HTTP/2 request, once answered, closes its
+   * connection gracefully (GOAWAY: streams under way finish, the client opens a new connection
+   * for its next request, through the load balancer again). Long-running requests (watches) and
+   * HTTP/1.1 are left alone. Default 0.
+   */
+  readonly goawayChance?: number;
+  /** The random numbers `goawayChance` is drawn against (tests); default Math.random. */
+  readonly random?: () => number;
 }
 
 /** A running listener: `stop` refuses new work, lets in-flight requests finish, ends streams. */
@@ -263,6 +272,8 @@ export async function startHttpServer(options: HttpServerOptions): Promise<HttpS
   const streams = new Set<AbortController>();
   let stopping = false;
   const policy = options.policy ?? DEFAULT_TLS_POLICY;
+  const goawayChance = options.goawayChance ?? 0;
+  const random = options.random ?? Math.random;
   const contextOptions = (certificate: string, key: string, clientCa: string | undefined): SecureContextOptions => ({
     cert: certificate,
     key,
@@ -315,7 +326,11 @@ export async function startHttpServer(options: HttpServerOptions): Promise<HttpS
         if (stopping) controller.abort();
         streams.add(controller);
       }
+      // kube's probabilistic GOAWAY: decided per request, sent once the answer is written.
+      const goaway =
+        goawayChance > 0 && request.httpVersionMajor === 2 && result.longRunning !== true && random() < goawayChance ? request.stream.session : undefined;
       await writeResponse(request, response, result, controller.signal);
+      if (goaway !== undefined && !goaway.closed && !goaway.destroyed) goaway.close();
     })()
       .catch((error: unknown) => {
         options.onError?.(error);
