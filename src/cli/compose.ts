@@ -57,6 +57,10 @@ import { createMetrics, type ApiMetrics } from "../server/metrics/metrics.js";
 import { createAuditMetrics } from "../server/metrics/audit-metrics.js";
 import { createAdmissionMetrics } from "../server/metrics/admission-metrics.js";
 import { createStorageMetrics, pollStorageObjects } from "../server/metrics/storage-metrics.js";
+import { tracedAdmission, tracedAuthenticator, tracedAuthorizer } from "../server/tracing/traced.js";
+import { createTracing, type Tracing, type TracingOptions } from "../server/tracing/tracing.js";
+import { loadTracingConfig, TracingConfigError } from "../server/tracing/tracing-config.js";
+import { StartupError } from "./data-dir.js";
 import type { AuditFilterOptions } from "../server/filters/audit.js";
 import { createNonResourceHandler } from "../server/routes.js";
 import { InstrumentedStorage, SizeLimitedStorage, startCompactor, upgradeLegacyKeys, type CompactorOptions, type Storage } from "../storage/index.js";
@@ -93,6 +97,8 @@ export interface ComposeOptions {
   readonly futureRevisionWaitMs?: number;
   /** Interval of periodic watch BOOKMARKs (default 60 s). */
   readonly bookmarkIntervalMs?: number;
+  /** Tracing settings instead of `--tracing-config-file`'s (tests: an in-memory exporter); used only with APIServerTracing on. */
+  readonly tracing?: Omit<TracingOptions, "serviceName">;
   /** Audit policy and backend instead of the `--audit-*` flags' (tests); its owner shuts the backend down. */
   readonly audit?: AuditFilterOptions;
   /** The cluster CA (PEM certificate and key) the CSR signers use where no `--cluster-signing-*` file is given; none = they do not sign. */
@@ -194,6 +200,22 @@ async function snapshotBytes(sqlite: SqliteStorage, dataDir: string): Promise<Ui
   }
 }
 
+/**
+ * APIServerTracing: the tracer of `--tracing-config-file` (or the tests' settings); none when the
+ * gate is off or nothing is configured, and then no stage is traced.
+ */
+function openTracing(config: Config, override: ComposeOptions["tracing"]): Tracing | undefined {
+  if (!config.featureGates.enabled("APIServerTracing")) return undefined;
+  if (override !== undefined) return createTracing({ ...override, serviceName: "apiserver" });
+  if (config.tracingConfigFile === undefined) return undefined;
+  try {
+    return createTracing({ ...loadTracingConfig(config.tracingConfigFile, config.profile), serviceName: "apiserver" });
+  } catch (error) {
+    if (error instanceof TracingConfigError) throw new StartupError(`--tracing-config-file: ${error.message}`);
+    throw error;
+  }
+}
+
 /** kube's post-start hook names for the steps of `start()`, in order. */
 const POST_START_HOOKS = [
   "rbac/bootstrap-roles",
@@ -250,12 +272,15 @@ export function composeApiServer(options: ComposeOptions): ApiServer {
     options.metrics ??
     createMetrics({ processMetrics: false, serverVersion: profile.gitVersion, showHiddenMetricsForVersion: config.showHiddenMetricsForVersion });
 
-  // 1. Storage: etcd's request size limit on what is stored (after encryption), timed per call.
+  const tracing = openTracing(config, options.tracing);
+  const tracer = tracing?.tracer;
+
+  // 1. Storage: etcd's request size limit on what is stored (after encryption), timed (and traced) per call.
   const opened: OpenedStorage =
     options.storage === undefined ? openStorage(config) : { storage: options.storage, ready: async () => {}, readyz: [], livez: [] };
   const encryption = applyEncryption(new SizeLimitedStorage(opened.storage), config, logger);
   const storageMetrics = createStorageMetrics(metrics.registry, metrics.visibility);
-  const storage = new InstrumentedStorage(encryption.storage, storageMetrics.observe);
+  const storage = new InstrumentedStorage(encryption.storage, storageMetrics.observe, tracer);
   let stopCountingObjects: () => void = () => {};
 
   // 2. Registry, over one watch cache, with its slots.
@@ -269,7 +294,7 @@ export function composeApiServer(options: ComposeOptions): ApiServer {
     serviceNetwork: config.serviceNetwork,
   });
   const registry = new Registry(withSchemas(enabledDefinitions(served, config.runtimeConfig), builtinCatalogue(profile)), storage, {
-    admission,
+    admission: tracer === undefined ? admission : tracedAdmission(admission, tracer),
     watchCache: config.watchCache ? { windowSize: config.watchCacheSize, ...options.watchCacheOptions } : false,
     onCacheError: (error) => logger.error("watch cache re-listed", errorFields(error)),
     futureRevisionWaitMs: options.futureRevisionWaitMs,
@@ -510,9 +535,10 @@ export function composeApiServer(options: ComposeOptions): ApiServer {
     profile,
     logger,
     metrics,
-    authenticator: authentication.authenticator,
+    authenticator: tracer === undefined ? authentication.authenticator : tracedAuthenticator(authentication.authenticator, tracer),
     anonymousAuth: config.anonymousAuth,
-    authorizer: authorization.authorizer,
+    authorizer: tracer === undefined ? authorization.authorizer : tracedAuthorizer(authorization.authorizer, tracer),
+    tracer,
     audit: options.audit ?? audit?.filter,
     compression: config.featureGates.enabled("APIResponseCompression"),
     flowControl: flowControl?.filter,
@@ -632,6 +658,7 @@ export function composeApiServer(options: ComposeOptions): ApiServer {
       await registry.stop();
       encryption.stop();
       await audit?.shutdown();
+      await tracing?.shutdown();
       if (options.storage === undefined) await storage.close();
     },
   };

@@ -1,3 +1,4 @@
+import type { Tracer } from "@opentelemetry/api";
 import { apiGroup, type Profile } from "../api/profile.js";
 import type { Authenticator } from "../auth/authenticator.js";
 import { protobufCodec, protobufMediaTypes } from "../codec/protobuf/codec.js";
@@ -13,6 +14,7 @@ import { compressionFilter } from "./filters/compression.js";
 import { errorFunnel } from "./filters/error-funnel.js";
 import { impersonateFilter } from "./filters/impersonate.js";
 import { metricsFilter } from "./filters/metrics.js";
+import { tracingFilter } from "./filters/tracing.js";
 import { prettyFilter } from "./filters/pretty.js";
 import { requestInfoFilter } from "./filters/request-info.js";
 import { requestLogFilter } from "./filters/request-log.js";
@@ -34,10 +36,12 @@ export interface FilterChainOptions {
   readonly audit?: AuditFilterOptions;
   /** Gzip large responses for clients that accept it (the APIResponseCompression gate; default on). */
   readonly compression?: boolean;
+  /** A span per request (`--tracing-config-file` with APIServerTracing); none = no tracing filter at all. */
+  readonly tracer?: Tracer;
 }
 
 /**
- * The filter chain, in execution order: log → metrics → compression → audit id → error funnel → request info →
+ * The filter chain, in execution order: log → tracing (when on) → metrics → compression → audit id → error funnel → request info →
  * authenticate → audit → impersonate → priority and fairness → authorize → route. The error funnel turns anything thrown
  * inside it into a Status body; metrics sit outside it so they see the status each client got.
  * Audit sits before impersonation, as in kube: its event names the authenticated user and the
@@ -51,6 +55,7 @@ export function filterChain(options: FilterChainOptions): Handler {
   return chain(
     [
       requestLogFilter(options.logger),
+      ...(options.tracer === undefined ? [] : [tracingFilter(options.tracer)]),
       metricsFilter(options.metrics),
       ...(options.compression === false ? [] : [compressionFilter()]),
       auditIdFilter(),

@@ -1,3 +1,5 @@
+import type { Tracer } from "@opentelemetry/api";
+import { inSpan } from "../util/tracing.js";
 import type {
   DeleteOptions,
   DeleteResult,
@@ -20,15 +22,22 @@ export type StorageObserver = (operation: StorageOperation, key: string, seconds
 
 /**
  * A store that reports the latency of each call to `observe` (the server turns it into kube's
- * etcd request metrics) and otherwise passes everything through. Watches are not timed.
+ * etcd request metrics) and, given a tracer, records each call as a span `storage.<operation>`
+ * under the request's; otherwise it passes everything through. Watches are not timed.
  */
 export class InstrumentedStorage implements Storage {
   constructor(
     private readonly inner: Storage,
     private readonly observe: StorageObserver,
+    private readonly tracer?: Tracer,
   ) {}
 
-  private async timed<T>(operation: StorageOperation, key: string, call: () => Promise<T>): Promise<T> {
+  private timed<T>(operation: StorageOperation, key: string, call: () => Promise<T>): Promise<T> {
+    if (this.tracer === undefined) return this.measured(operation, key, call);
+    return inSpan(this.tracer, `storage.${operation}`, () => this.measured(operation, key, call), { "storage.key": key });
+  }
+
+  private async measured<T>(operation: StorageOperation, key: string, call: () => Promise<T>): Promise<T> {
     const started = performance.now();
     try {
       const result = await call();

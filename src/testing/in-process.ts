@@ -83,6 +83,8 @@ export interface InProcessOptions {
   readonly featureGates?: FeatureGates;
   /** API Priority and Fairness flags (`--enable-priority-and-fairness`, the in-flight limits, `--request-timeout`) over the defaults. */
   readonly flowControl?: Partial<Pick<Config, "enablePriorityAndFairness" | "maxRequestsInflight" | "maxMutatingRequestsInflight" | "requestTimeoutMs">>;
+  /** Tracing (with APIServerTracing on in `featureGates`): sampling and the exporter spans go to. */
+  readonly tracing?: ComposeOptions["tracing"];
   /** `--etcd-count-metric-poll-period` and `--show-hidden-metrics-for-version` over the defaults. */
   readonly metrics?: Partial<Pick<Config, "etcdCountMetricPollPeriodMs" | "showHiddenMetricsForVersion">>;
   /** The cluster CA the CSR signers issue with; none = they do not sign. */
@@ -126,6 +128,7 @@ export async function inProcessServer(options: InProcessOptions = {}): Promise<{
       controllers: options.controllers ?? defaults.controllers,
     },
     audit: options.audit,
+    tracing: options.tracing,
     rootCa: options.rootCa,
     leaderElection: options.leaderElection,
     identityLease: options.identityLease,

@@ -64,6 +64,8 @@ export interface TestWebhookServer {
   readonly url: string;
   readonly port: number;
   readonly reviews: Record<string, unknown>[];
+  /** The W3C `traceparent` header of each review received, in order ("" when absent). */
+  readonly traceparents: string[];
   /** Calls per path (`/deny`, …). */
   count(path: string): number;
   /** Forgets the reviews and counts so far. */
@@ -80,6 +82,7 @@ export async function startWebhookServer(
   answer: (review: Record<string, unknown>, path: string) => WebhookAnswer,
 ): Promise<TestWebhookServer> {
   const reviews: Record<string, unknown>[] = [];
+  const traceparents: string[] = [];
   const paths: string[] = [];
   const server = https.createServer({ cert: pki.cert, key: pki.key }, (request, response) => {
     const chunks: Buffer[] = [];
@@ -88,6 +91,7 @@ export async function startWebhookServer(
       const review = JSON.parse(Buffer.concat(chunks).toString("utf8")) as Record<string, unknown>;
       const path = request.url ?? "/";
       reviews.push(review);
+      traceparents.push(String(request.headers["traceparent"] ?? ""));
       paths.push(path);
       const reply = answer(review, path);
       if ("hang" in reply) return;
@@ -113,9 +117,11 @@ export async function startWebhookServer(
     url: `https://127.0.0.1:${port}`,
     port,
     reviews,
+    traceparents,
     count: (path) => paths.filter((seen) => seen === path).length,
     reset() {
       reviews.length = 0;
+      traceparents.length = 0;
       paths.length = 0;
     },
     async close() {

@@ -1,3 +1,4 @@
+import { context, propagation } from "@opentelemetry/api";
 import https from "node:https";
 import type { Hook } from "./hook.js";
 
@@ -64,7 +65,7 @@ export class HookClients {
         method: "POST",
         agent,
         ...(servername === undefined ? {} : { servername }),
-        headers: { "content-type": "application/json", accept: "application/json", "content-length": String(Buffer.byteLength(payload)) },
+        headers: tracedHeaders({ "content-type": "application/json", accept: "application/json", "content-length": String(Buffer.byteLength(payload)) }),
       });
       const timer = setTimeout(() => {
         request.destroy(new Error(`context deadline exceeded (timeout ${hook.timeoutSeconds}s)`));
@@ -122,4 +123,13 @@ export class HookClients {
     this.agents.set(hook.id, { clientKey: hook.clientKey, agent });
     return agent;
   }
+}
+
+/**
+ * The headers with the active trace's W3C `traceparent` (and `tracestate`) added when tracing is
+ * on, so the hook's spans join the request's trace; without tracing nothing is added.
+ */
+function tracedHeaders(headers: Record<string, string>): Record<string, string> {
+  propagation.inject(context.active(), headers);
+  return headers;
 }
