@@ -529,6 +529,7 @@ export function composeApiServer(options: ComposeOptions): ApiServer {
         metrics: metrics.registry,
         serverConcurrencyLimit: config.maxRequestsInflight + config.maxMutatingRequestsInflight,
         waitLimitMs: config.requestTimeoutMs / 4,
+        objectCount: storageMetrics.count,
       })
     : undefined;
   const handler = filterChain({

@@ -5,6 +5,7 @@ import type { RequestInfo } from "../../request/request-info.js";
 import type { FlowControl } from "../flowcontrol/flow-control.js";
 import type { FlowControlMetrics } from "../flowcontrol/flowcontrol-metrics.js";
 import type { RejectReason } from "../flowcontrol/queue-set.js";
+import { countedResource, estimateSeats } from "../flowcontrol/work-estimate.js";
 
 export interface PriorityAndFairnessOptions {
   readonly flowControl: FlowControl;
@@ -12,6 +13,8 @@ export interface PriorityAndFairnessOptions {
   readonly profile: Profile;
   /** How long a request may wait in its queue before 429 (kube: a quarter of --request-timeout). */
   readonly waitLimitMs: number;
+  /** Stored objects of a resource (`<plural>[.<group>]`), for the seats a list takes; undefined when not counted. */
+  readonly objectCount?: (resource: string) => number | undefined;
 }
 
 /** Sub-resources that hold a connection open (exec, attach, port-forward, proxy): kube lets them past flow control. */
@@ -43,7 +46,8 @@ function withHeaders(response: ApiResponse, headers: Record<string, string>): Ap
  * A full queue, a Reject level without a free seat, or a wait past `waitLimitMs` is 429 with
  * `Retry-After`. Exempt levels never wait. A watch holds its seat only until its response starts
  * (its set-up and initial state), as kube accounts watches; exec, attach, port-forward, proxy and
- * followed logs are not flow-controlled.
+ * followed logs are not flow-controlled. A list takes the seats of kube's work estimate
+ * (flowcontrol/work-estimate.ts: one per 100 objects it processes, 1 to 10).
  */
 export function priorityAndFairnessFilter(options: PriorityAndFairnessOptions): Filter {
   const { flowControl, metrics } = options;
@@ -82,6 +86,7 @@ export function priorityAndFairnessFilter(options: PriorityAndFairnessOptions): 
       waitLimitMs: options.waitLimitMs,
       flow: classification.distinguisher,
       describe: { flowSchema: schemaName, user: user.name, info },
+      seats: estimateSeats(info, query, options.objectCount?.(countedResource(info))),
     });
     metrics.inQueue(schemaName, levelName, -1);
     if (admission.kind === "rejected") {
@@ -90,18 +95,18 @@ export function priorityAndFairnessFilter(options: PriorityAndFairnessOptions): 
     }
     metrics.dispatched(schemaName, levelName, admission.waitedMs / 1000);
     try {
-      return await execute(run);
+      return await execute(run, admission.seats);
     } finally {
-      queueSet.release(admission.queue);
+      queueSet.release(admission);
     }
 
-    async function execute(work: () => Promise<ApiResponse>): Promise<ApiResponse> {
+    async function execute(work: () => Promise<ApiResponse>, seats = 1): Promise<ApiResponse> {
       const started = performance.now();
-      metrics.executing(schemaName, levelName, 1);
+      metrics.executing(schemaName, levelName, 1, seats);
       try {
         return await work();
       } finally {
-        metrics.executing(schemaName, levelName, -1);
+        metrics.executing(schemaName, levelName, -1, seats);
         metrics.executed(schemaName, levelName, (performance.now() - started) / 1000);
       }
     }

@@ -11,6 +11,7 @@ import { FlowControl } from "./flow-control.js";
 import type { FlowControlMetrics } from "./flowcontrol-metrics.js";
 import { QueueSet, type Admission } from "./queue-set.js";
 import { dealHand, flowHash } from "./shuffle-shard.js";
+import { estimateSeats } from "./work-estimate.js";
 
 const bootstrap = bootstrapConfiguration(ORCH_PROFILE);
 const NO_METRICS: FlowControlMetrics = { dispatched() {}, rejected() {}, inQueue() {}, executing() {}, executed() {}, limits() {} };
@@ -162,7 +163,7 @@ describe("queue set", () => {
     const first = await set.acquire(1, request);
     assert.equal(first.kind, "dispatched");
     assert.deepEqual(await set.acquire(2, request), { kind: "rejected", reason: "concurrency-limit", waitedMs: 0 });
-    if (first.kind === "dispatched") set.release(first.queue);
+    if (first.kind === "dispatched") set.release(first);
     assert.equal((await set.acquire(2, request)).kind, "dispatched");
   });
 
@@ -172,10 +173,10 @@ describe("queue set", () => {
     const waiting = [set.acquire(1, request), set.acquire(1, request)];
     assert.deepEqual(await set.acquire(1, request), { kind: "rejected", reason: "queue-full", waitedMs: 0 });
     assert.equal(set.waitingCount, 2);
-    if (first.kind === "dispatched") set.release(first.queue);
+    if (first.kind === "dispatched") set.release(first);
     const second = await waiting[0];
     assert.equal(second?.kind, "dispatched");
-    if (second?.kind === "dispatched") set.release(second.queue);
+    if (second?.kind === "dispatched") set.release(second);
     assert.equal((await waiting[1])?.kind, "dispatched");
   });
 
@@ -214,12 +215,83 @@ describe("queue set", () => {
     // Release one seat at a time: the other flow's request goes within the first two dispatches.
     let current: Admission | undefined = held;
     for (let step = 0; step < 3 && current !== undefined; step++) {
-      if (current.kind === "dispatched") set.release(current.queue);
+      if (current.kind === "dispatched") set.release(current);
       await new Promise((resolve) => setImmediate(resolve));
       current = granted.at(-1);
     }
     assert.ok(order.slice(0, 2).includes("other"), `dispatch order: ${order.join(",")}`);
     done.abort();
     await victim;
+  });
+});
+
+describe("work estimates (seats per request)", () => {
+  const seats = (method: string, path: string, query: string, stored: number | undefined): number => {
+    const params = new URLSearchParams(query);
+    return estimateSeats(parseRequestInfo(method, path, params), params, stored);
+  };
+  const PODS = "/api/v1/namespaces/default/pods";
+
+  it("a list costs one seat per 100 objects it processes, from 1 to 10", () => {
+    // A consistent list (no resourceVersion) reads storage: twice the objects (or the limit).
+    assert.equal(seats("GET", PODS, "", 250), 5);
+    assert.equal(seats("GET", PODS, "limit=100", 250), 2);
+    // From the watch cache (resourceVersion=0, or a NotOlderThan read): every stored object.
+    assert.equal(seats("GET", PODS, "resourceVersion=0", 250), 3);
+    assert.equal(seats("GET", PODS, "resourceVersion=0&limit=10", 250), 3, "limit is ignored by the cache");
+    // From storage with a selector: stored objects plus the limit.
+    assert.equal(seats("GET", PODS, "labelSelector=app%3Dweb&limit=50", 250), 3);
+    assert.equal(seats("GET", PODS, "", 100_000), 10, "at most 10");
+    assert.equal(seats("GET", PODS, "", 0), 1, "at least 1");
+    assert.equal(seats("GET", PODS, "", undefined), 1, "not counted yet: the minimum");
+  });
+
+  it("a watch costs like a list only when it starts with its initial events; other requests take one seat", () => {
+    assert.equal(seats("GET", PODS, "watch=true&sendInitialEvents=true&resourceVersionMatch=NotOlderThan&allowWatchBookmarks=true", 500), 5);
+    assert.equal(seats("GET", PODS, "watch=true", 500), 1);
+    assert.equal(seats("GET", `${PODS}/web`, "", 500), 1);
+    assert.equal(seats("POST", PODS, "", 500), 1);
+    assert.equal(seats("GET", "/version", "", 500), 1);
+  });
+});
+
+describe("queue set with wide requests", () => {
+  const never = new AbortController().signal;
+  const request = { signal: never, waitLimitMs: 60_000, flow: "f", describe: { flowSchema: "s", user: "u", info: get("/version") } };
+
+  it("a request holds its seats; the next in turn waits until as many are free, and is not overtaken", async () => {
+    const set = new QueueSet({ concurrencyLimit: 10, queuing: { queues: 1, handSize: 1, queueLengthLimit: 10 } });
+    const wide = await set.acquire(1, { ...request, seats: 6 });
+    assert.equal(wide.kind === "dispatched" && wide.seats, 6);
+    assert.equal(set.executing, 6);
+    const order: string[] = [];
+    const second = set.acquire(1, { ...request, seats: 6 }).then((admission) => {
+      order.push("wide");
+      return admission;
+    });
+    const narrow = set.acquire(1, { ...request, seats: 1 }).then((admission) => {
+      order.push("narrow");
+      return admission;
+    });
+    await new Promise((resolve) => setImmediate(resolve));
+    assert.deepEqual(order, [], "4 seats free: the 6-seat request waits, the 1-seat one behind it too");
+    if (wide.kind === "dispatched") set.release(wide);
+    const [secondAdmission, narrowAdmission] = await Promise.all([second, narrow]);
+    assert.deepEqual(order, ["wide", "narrow"]);
+    assert.equal(set.executing, 7);
+    if (secondAdmission.kind === "dispatched") set.release(secondAdmission);
+    if (narrowAdmission.kind === "dispatched") set.release(narrowAdmission);
+    assert.equal(set.executing, 0);
+  });
+
+  it("seats are capped at the level's limit, and Reject refuses a request whose seats are not free", async () => {
+    const set = new QueueSet({ concurrencyLimit: 4 });
+    const capped = await set.acquire(1, { ...request, seats: 10 });
+    assert.equal(capped.kind === "dispatched" && capped.seats, 4);
+    if (capped.kind === "dispatched") set.release(capped);
+    const one = await set.acquire(1, { ...request, seats: 1 });
+    assert.equal((await set.acquire(2, { ...request, seats: 4 })).kind, "rejected");
+    assert.equal((await set.acquire(2, { ...request, seats: 3 })).kind, "dispatched");
+    if (one.kind === "dispatched") set.release(one);
   });
 });

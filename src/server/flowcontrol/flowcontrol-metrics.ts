@@ -7,8 +7,8 @@ export interface FlowControlMetrics {
   rejected(flowSchema: string, priorityLevel: string, reason: RejectReason, waitedSeconds: number): void;
   /** +1 when a request starts waiting, -1 when it stops. */
   inQueue(flowSchema: string, priorityLevel: string, delta: number): void;
-  /** +1 when a request starts executing, -1 when it finishes (seats and requests: one seat each). */
-  executing(flowSchema: string, priorityLevel: string, delta: number): void;
+  /** +1 when a request starts executing, -1 when it finishes; `seats` is how many it occupies (default 1). */
+  executing(flowSchema: string, priorityLevel: string, delta: number, seats?: number): void;
   executed(flowSchema: string, priorityLevel: string, seconds: number): void;
   limits(priorityLevel: string, nominal: number, current: number): void;
 }
@@ -113,10 +113,10 @@ export function flowControlMetrics(registry: Registry): FlowControlMetrics {
     inQueue(flowSchema, priorityLevel, delta) {
       seriesOf(flowSchema, priorityLevel).inQueue.inc(delta);
     },
-    executing(flowSchema, priorityLevel, delta) {
+    executing(flowSchema, priorityLevel, delta, seats = 1) {
       const entry = seriesOf(flowSchema, priorityLevel);
       entry.executingRequests.inc(delta);
-      entry.executingSeats.inc(delta);
+      entry.executingSeats.inc(delta * seats);
     },
     executed(flowSchema, priorityLevel, seconds) {
       seriesOf(flowSchema, priorityLevel).execution.observe(seconds);

@@ -24,6 +24,8 @@ export interface FlowControlStageOptions {
   readonly serverConcurrencyLimit: number;
   /** How long a request may wait in a queue (kube: a quarter of `--request-timeout`). */
   readonly waitLimitMs: number;
+  /** Stored objects per resource (`<plural>[.<group>]`, the `apiserver_storage_objects` poll): lists' seat estimates. */
+  readonly objectCount?: (resource: string) => number | undefined;
 }
 
 /** API Priority and Fairness as the composition root wires it. */
@@ -52,7 +54,7 @@ export function createFlowControlStage(options: FlowControlStageOptions): FlowCo
     : undefined;
   const metrics = flowControlMetrics(options.metrics);
   const flowControl = new FlowControl({ feeds, bootstrap, serverConcurrencyLimit: options.serverConcurrencyLimit, metrics });
-  const filter = priorityAndFairnessFilter({ flowControl, metrics, profile, waitLimitMs: options.waitLimitMs });
+  const filter = priorityAndFairnessFilter({ flowControl, metrics, profile, waitLimitMs: options.waitLimitMs, objectCount: options.objectCount });
   const prefix = "/debug/api_priority_and_fairness";
   const debug = new Map<string, (query: URLSearchParams) => string>([
     [`${prefix}/dump_priority_levels`, () => dumpPriorityLevels(flowControl)],

@@ -13,7 +13,7 @@ export interface QueueSetConfig {
 export type RejectReason = "queue-full" | "concurrency-limit" | "time-out" | "cancelled";
 
 export type Admission =
-  | { readonly kind: "dispatched"; readonly queue: number; readonly waitedMs: number }
+  | { readonly kind: "dispatched"; readonly queue: number; readonly seats: number; readonly waitedMs: number }
   | { readonly kind: "rejected"; readonly reason: RejectReason; readonly waitedMs: number };
 
 /** What the dumps show of a waiting request. */
@@ -34,13 +34,16 @@ export interface WaitingRequest {
 interface Waiter extends WaitingRequest {
   /** Moves when the level's queue count shrinks. */
   queue: number;
+  /** Seats it occupies once dispatched (its work estimate, at most the level's limit). */
+  readonly seats: number;
   readonly settle: (admission: Admission) => void;
 }
 
 interface Queue {
   readonly waiting: Waiter[];
+  /** Seats its executing requests occupy. */
   executing: number;
-  /** Virtual time of the queue's next dispatch: queues are served lowest first, each dispatch adds one. */
+  /** Virtual time of the queue's next dispatch: queues are served lowest first, each dispatch adds the seats it took. */
   virtualStart: number;
 }
 
@@ -56,7 +59,10 @@ export interface QueueSetCounters {
  * One priority level's seats and fair queues. A flow (by hash) is dealt a hand of queues and its
  * request joins the shortest of them; freed seats go to the queue with the lowest virtual start,
  * so queues take turns whatever their lengths: a flooding flow fills its own queues and waits in
- * them, while other flows' queues keep being served. Not thread-shared: Node runs it on one loop.
+ * them, while other flows' queues keep being served. A request occupies the seats of its work
+ * estimate (a wide list several); the next request in turn waits until that many are free (as
+ * kube's, it is not overtaken by narrower ones), and its queue's virtual start advances by its
+ * seats. Not thread-shared: Node runs it on one loop.
  */
 export class QueueSet {
   private config: QueueSetConfig;
@@ -100,18 +106,25 @@ export class QueueSet {
   }
 
   /**
-   * Asks for a seat for one request of flow `hash`: resolves dispatched (call `release` with the
-   * queue when done) or rejected (full queue, no seat under Reject, `waitLimitMs` passed, or
-   * `signal` aborted while waiting).
+   * Asks for seats (`options.seats`, default 1, capped at the level's limit) for one request of
+   * flow `hash`: resolves dispatched (call `release` with the admission when done) or rejected
+   * (full queue, no seats under Reject, `waitLimitMs` passed, or `signal` aborted while waiting).
    */
   acquire(
     hash: number,
-    options: { readonly signal: AbortSignal; readonly waitLimitMs: number; readonly flow: string; readonly describe: RequestDescription },
+    options: {
+      readonly signal: AbortSignal;
+      readonly waitLimitMs: number;
+      readonly flow: string;
+      readonly describe: RequestDescription;
+      readonly seats?: number;
+    },
   ): Promise<Admission> {
+    const seats = Math.max(1, Math.min(options.seats ?? 1, this.config.concurrencyLimit));
     const queuing = this.config.queuing;
     if (queuing === undefined) {
-      if (this.executingSeats >= this.config.concurrencyLimit) return Promise.resolve(this.reject("concurrency-limit", 0));
-      return Promise.resolve(this.dispatch(0, 0));
+      if (this.executingSeats + seats > this.config.concurrencyLimit) return Promise.resolve(this.reject("concurrency-limit", 0));
+      return Promise.resolve(this.dispatch(0, seats, 0));
     }
     const hand = dealHand(hash, this.queues.length, queuing.handSize);
     let chosen = hand[0] ?? 0;
@@ -122,9 +135,9 @@ export class QueueSet {
     }
     const queue = this.queues[chosen];
     if (queue === undefined) return Promise.resolve(this.reject("concurrency-limit", 0));
-    if (this.waitingTotal === 0 && this.executingSeats < this.config.concurrencyLimit) {
-      queue.virtualStart = Math.max(queue.virtualStart, this.virtualNow) + 1;
-      return Promise.resolve(this.dispatch(chosen, 0));
+    if (this.waitingTotal === 0 && this.executingSeats + seats <= this.config.concurrencyLimit) {
+      queue.virtualStart = Math.max(queue.virtualStart, this.virtualNow) + seats;
+      return Promise.resolve(this.dispatch(chosen, seats, 0));
     }
     if (queue.waiting.length >= queuing.queueLengthLimit) return Promise.resolve(this.reject("queue-full", 0));
     if (options.signal.aborted) return Promise.resolve(this.reject("cancelled", 0));
@@ -145,7 +158,7 @@ export class QueueSet {
         options.signal.removeEventListener("abort", onAbort);
         resolve(admission);
       };
-      const waiter: Waiter = { queue: chosen, arrived, flow: options.flow, describe: options.describe, settle };
+      const waiter: Waiter = { queue: chosen, arrived, flow: options.flow, describe: options.describe, seats, settle };
       if (queue.waiting.length === 0) queue.virtualStart = Math.max(queue.virtualStart, this.virtualNow);
       queue.waiting.push(waiter);
       this.waitingTotal++;
@@ -156,20 +169,20 @@ export class QueueSet {
     });
   }
 
-  /** Frees the seat a dispatched request held and hands it to the next waiting request. */
-  release(queueIndex: number): void {
-    this.executingSeats--;
-    const queue = this.queues[queueIndex];
-    if (queue !== undefined && queue.executing > 0) queue.executing--;
+  /** Frees the seats a dispatched request held and hands them to the requests waiting in turn. */
+  release(admission: { readonly queue: number; readonly seats: number }): void {
+    this.executingSeats = Math.max(0, this.executingSeats - admission.seats);
+    const queue = this.queues[admission.queue];
+    if (queue !== undefined) queue.executing = Math.max(0, queue.executing - admission.seats);
     this.dispatchWaiting();
   }
 
-  private dispatch(queueIndex: number, waitedMs: number): Admission {
-    this.executingSeats++;
+  private dispatch(queueIndex: number, seats: number, waitedMs: number): Admission {
+    this.executingSeats += seats;
     const queue = this.queues[queueIndex];
-    if (queue !== undefined) queue.executing++;
+    if (queue !== undefined) queue.executing += seats;
     this.counters.dispatched++;
-    return { kind: "dispatched", queue: queueIndex, waitedMs };
+    return { kind: "dispatched", queue: queueIndex, seats, waitedMs };
   }
 
   private reject(reason: RejectReason, waitedMs: number): Admission {
@@ -191,12 +204,14 @@ export class QueueSet {
       });
       const queue: Queue | undefined = next;
       if (queue === undefined) return;
-      const waiter = queue.waiting.shift();
-      if (waiter === undefined) return;
+      const head = queue.waiting[0];
+      // The request in turn waits for all its seats; narrower ones behind it do not overtake it.
+      if (head === undefined || this.executingSeats + Math.min(head.seats, this.config.concurrencyLimit) > this.config.concurrencyLimit) return;
+      queue.waiting.shift();
       this.waitingTotal--;
       this.virtualNow = queue.virtualStart;
-      queue.virtualStart++;
-      waiter.settle(this.dispatch(nextIndex, Date.now() - waiter.arrived));
+      queue.virtualStart += head.seats;
+      head.settle(this.dispatch(nextIndex, Math.min(head.seats, this.config.concurrencyLimit), Date.now() - head.arrived));
     }
   }
 

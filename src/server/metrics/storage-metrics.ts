@@ -12,6 +12,8 @@ export interface StorageMetrics {
   readonly observe: StorageObserver;
   /** Sets `apiserver_storage_objects{resource}`. */
   objects(resource: string, count: number): void;
+  /** The last count of a resource's objects (APF's list work estimates); undefined before its first poll. */
+  count(resource: string): number | undefined;
 }
 
 /** The resource a storage key or prefix belongs to (`/<group|core>/<plural>/…`), as kube's `type`/`resource` label. */
@@ -56,6 +58,7 @@ export function createStorageMetrics(registry: Registry, visibility: MetricVisib
   }
   // Children by operation and resource: prom-client hashes the label object on every call.
   const series = new Map<string, Series>();
+  const counts = new Map<string, number>();
   const seriesOf = (operation: StorageOperation, type: string): Series => {
     const id = `${operation} ${type}`;
     let found = series.get(id);
@@ -74,8 +77,10 @@ export function createStorageMetrics(registry: Registry, visibility: MetricVisib
       if (failed) entry.errors.inc();
     },
     objects(resource, count) {
+      counts.set(resource, count);
       objects.set({ resource }, count);
     },
+    count: (resource) => counts.get(resource),
   };
 }
 
