@@ -1,17 +1,27 @@
+import { createRequire } from "node:module";
 import { context, propagation, type Tracer } from "@opentelemetry/api";
-import { AsyncLocalStorageContextManager } from "@opentelemetry/context-async-hooks";
-import { W3CTraceContextPropagator } from "@opentelemetry/core";
-import { OTLPTraceExporter } from "@opentelemetry/exporter-trace-otlp-http";
-import { resourceFromAttributes } from "@opentelemetry/resources";
-import {
-  BasicTracerProvider,
-  BatchSpanProcessor,
-  ParentBasedSampler,
-  SimpleSpanProcessor,
-  TraceIdRatioBasedSampler,
-  type SpanExporter,
-} from "@opentelemetry/sdk-trace-base";
+import type * as ContextAsyncHooks from "@opentelemetry/context-async-hooks";
+import type * as Core from "@opentelemetry/core";
+import type * as OtlpHttp from "@opentelemetry/exporter-trace-otlp-http";
+import type * as Resources from "@opentelemetry/resources";
+import type * as SdkTraceBase from "@opentelemetry/sdk-trace-base";
+import type { SpanExporter } from "@opentelemetry/sdk-trace-base";
 import { tracesUrl, type TracingConfiguration } from "./tracing-config.js";
+
+/**
+ * The SDK's packages, loaded when tracing is first turned on: importing them costs about a
+ * second of start-up on a busy machine, which a server without tracing must not pay.
+ */
+function loadSdk() {
+  const load = createRequire(import.meta.url);
+  return {
+    contextAsyncHooks: load("@opentelemetry/context-async-hooks") as typeof ContextAsyncHooks,
+    core: load("@opentelemetry/core") as typeof Core,
+    otlpHttp: load("@opentelemetry/exporter-trace-otlp-http") as typeof OtlpHttp,
+    resources: load("@opentelemetry/resources") as typeof Resources,
+    traceBase: load("@opentelemetry/sdk-trace-base") as typeof SdkTraceBase,
+  };
+}
 
 /** The server's tracer and what flushes it. */
 export interface Tracing {
@@ -37,14 +47,16 @@ let contextManagerSet = false;
  * request (storage, admission, webhook calls) find it as their parent.
  */
 export function createTracing(options: TracingOptions): Tracing {
+  const sdk = loadSdk();
   if (!contextManagerSet) {
-    context.setGlobalContextManager(new AsyncLocalStorageContextManager().enable());
-    propagation.setGlobalPropagator(new W3CTraceContextPropagator());
+    context.setGlobalContextManager(new sdk.contextAsyncHooks.AsyncLocalStorageContextManager().enable());
+    propagation.setGlobalPropagator(new sdk.core.W3CTraceContextPropagator());
     contextManagerSet = true;
   }
-  const exporter = options.exporter ?? new OTLPTraceExporter({ url: tracesUrl(options.endpoint) });
+  const { BasicTracerProvider, BatchSpanProcessor, ParentBasedSampler, SimpleSpanProcessor, TraceIdRatioBasedSampler } = sdk.traceBase;
+  const exporter = options.exporter ?? new sdk.otlpHttp.OTLPTraceExporter({ url: tracesUrl(options.endpoint) });
   const provider = new BasicTracerProvider({
-    resource: resourceFromAttributes({ "service.name": options.serviceName }),
+    resource: sdk.resources.resourceFromAttributes({ "service.name": options.serviceName }),
     sampler: new ParentBasedSampler({ root: new TraceIdRatioBasedSampler(options.samplingRatePerMillion / 1_000_000) }),
     spanProcessors: [options.exporter === undefined ? new BatchSpanProcessor(exporter) : new SimpleSpanProcessor(exporter)],
   });
