@@ -43,6 +43,7 @@ import {
   readCurrent,
   Registry,
   registryClient,
+  storedBuiltinResources,
   TokenReviewerSlot,
   withSchemas,
   type TokenRequestOptions,
@@ -63,7 +64,15 @@ import { loadTracingConfig, TracingConfigError } from "../server/tracing/tracing
 import { StartupError } from "./data-dir.js";
 import type { AuditFilterOptions } from "../server/filters/audit.js";
 import { createNonResourceHandler } from "../server/routes.js";
-import { InstrumentedStorage, SizeLimitedStorage, startCompactor, upgradeLegacyKeys, type CompactorOptions, type Storage } from "../storage/index.js";
+import {
+  InstrumentedStorage,
+  KeyLayout,
+  SizeLimitedStorage,
+  startCompactor,
+  upgradeLegacyKeys,
+  type CompactorOptions,
+  type Storage,
+} from "../storage/index.js";
 import { startEtcdCompactor } from "../storage/etcd/etcd-compactor.js";
 import { EtcdStorage } from "../storage/etcd/etcd-storage.js";
 import { kubeStorageEncoding } from "../codec/protobuf/storage-values.js";
@@ -278,8 +287,11 @@ export function composeApiServer(options: ComposeOptions): ApiServer {
   // 1. Storage: etcd's request size limit on what is stored (after encryption), timed (and traced) per call.
   const opened: OpenedStorage =
     options.storage === undefined ? openStorage(config) : { storage: options.storage, ready: async () => {}, readyz: [], livez: [] };
-  const encryption = applyEncryption(new SizeLimitedStorage(opened.storage), config, logger);
-  const storageMetrics = createStorageMetrics(metrics.registry, metrics.visibility);
+  // On etcd, etcd itself enforces its limit on the bytes it stores (kube's protobuf, not our JSON).
+  const limited = options.storage === undefined && config.storageBackend === "etcd3" ? opened.storage : new SizeLimitedStorage(opened.storage);
+  const encryption = applyEncryption(limited, config, logger);
+  const layout = new KeyLayout(storedBuiltinResources(profile));
+  const storageMetrics = createStorageMetrics(metrics.registry, metrics.visibility, (key) => layout.resourceOf(key));
   const storage = new InstrumentedStorage(encryption.storage, storageMetrics.observe, tracer);
   let stopCountingObjects: () => void = () => {};
 

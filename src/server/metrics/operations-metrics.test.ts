@@ -3,7 +3,7 @@ import { after, before, describe, it } from "node:test";
 import { MemoryStorage } from "../../storage/index.js";
 import { inProcessServer } from "../../testing/in-process.js";
 import { sample, sampleSum } from "../../testing/metrics-text.js";
-import { resourceOfKey } from "./storage-metrics.js";
+import { resourceLabel } from "./storage-metrics.js";
 
 type Server = Awaited<ReturnType<typeof inProcessServer>>;
 
@@ -102,8 +102,8 @@ describe("/metrics: in-flight, long-running, storage and admission", () => {
     assert.equal(created({ operation: "create", type: "configmaps" }, text), created({ operation: "create", type: "configmaps" }, before) + 1);
     assert.ok(created({ operation: "update", type: "configmaps" }, text) + created({ operation: "delete", type: "configmaps" }, text) > 0);
     assert.ok((sample(text, "etcd_requests_total", { operation: "create", type: "configmaps" }) ?? 0) >= 1);
-    assert.equal(resourceOfKey("/apps/deployments/default/web"), "deployments.apps", "a group's resource is <plural>.<group>");
-    assert.equal(resourceOfKey("/core/namespaces/"), "namespaces");
+    assert.equal(resourceLabel({ group: "apps", resource: "deployments" }), "deployments.apps", "a group's resource is <plural>.<group>");
+    assert.equal(resourceLabel({ group: "", resource: "namespaces" }), "namespaces");
   });
 
   it("apiserver_storage_objects follows the number of stored objects per resource", async () => {

@@ -5,25 +5,29 @@ import type { MetricVisibility } from "./stability.js";
 /**
  * kube's storage metrics on the server's (injected) registry: `etcd_request_duration_seconds`,
  * `etcd_requests_total` and `etcd_request_errors_total` by operation and type (the resource, as
- * `<plural>` or `<plural>.<group>`), whatever the backend; and `apiserver_storage_objects`, the
+ * `<plural>` or `<plural>.<group>`, read from the key by the store's key layout), whatever the backend; and `apiserver_storage_objects`, the
  * number of stored objects per resource, refreshed by a poll (`--etcd-count-metric-poll-period`).
  */
 export interface StorageMetrics {
   readonly observe: StorageObserver;
+  /** The label of the resource a key or prefix belongs to. */
+  label(key: string): string;
   /** Sets `apiserver_storage_objects{resource}`. */
   objects(resource: string, count: number): void;
   /** The last count of a resource's objects (APF's list work estimates); undefined before its first poll. */
   count(resource: string): number | undefined;
 }
 
-/** The resource a storage key or prefix belongs to (`/<group|core>/<plural>/…`), as kube's `type`/`resource` label. */
-export function resourceOfKey(key: string): string {
-  const [, group = "", plural = ""] = key.split("/", 3);
-  if (plural === "") return group;
-  return group === "core" ? plural : `${plural}.${group}`;
+/** A stored resource as kube's `type`/`resource` label names it: `<plural>`, or `<plural>.<group>`. */
+export function resourceLabel(resource: { readonly group: string; readonly resource: string } | undefined): string {
+  if (resource === undefined) return "";
+  return resource.group === "" ? resource.resource : `${resource.resource}.${resource.group}`;
 }
 
-export function createStorageMetrics(registry: Registry, visibility: MetricVisibility): StorageMetrics {
+/** Which resource a storage key or prefix belongs to (the store's key layout). */
+export type ResourceOfKey = (key: string) => { readonly group: string; readonly resource: string } | undefined;
+
+export function createStorageMetrics(registry: Registry, visibility: MetricVisibility, resourceOf: ResourceOfKey): StorageMetrics {
   const registers = [registry];
   const alpha = { stabilityLevel: "ALPHA" } as const;
   const durations = new Histogram({
@@ -71,7 +75,7 @@ export function createStorageMetrics(registry: Registry, visibility: MetricVisib
   };
   return {
     observe(operation, key, seconds, failed) {
-      const entry = seriesOf(operation, resourceOfKey(key));
+      const entry = seriesOf(operation, resourceLabel(resourceOf(key)));
       entry.duration.observe(seconds);
       entry.count.inc();
       if (failed) entry.errors.inc();
@@ -81,6 +85,7 @@ export function createStorageMetrics(registry: Registry, visibility: MetricVisib
       objects.set({ resource }, count);
     },
     count: (resource) => counts.get(resource),
+    label: (key) => resourceLabel(resourceOf(key)),
   };
 }
 
@@ -101,7 +106,7 @@ export function pollStorageObjects(options: {
     for (const prefix of new Set(options.prefixes())) {
       if (stopped) return;
       try {
-        options.metrics.objects(resourceOfKey(prefix), await options.count(prefix));
+        options.metrics.objects(options.metrics.label(prefix), await options.count(prefix));
       } catch (error) {
         if (!stopped) options.onError(error);
       }
