@@ -99,6 +99,7 @@ async function startInDataDir(config: Config, logger: Logger, dataDir: string, u
       port: config.securePort,
       handler: api.handler,
       policy: tlsPolicy(config),
+      limits: config.connectionLimits,
       onError: (error) => logger.error("response failed", { error: String(error) }),
     });
     markStartup("listening");
