@@ -340,7 +340,13 @@ function send(session: http2.ClientHttp2Session, fuzz: FuzzRequest): Promise<Ans
 }
 
 function rssOf(pid: number): number {
-  const match = /VmRSS:\s+(\d+) kB/.exec(readFileSync(`/proc/${pid}/status`, "utf8"));
+  let status = "";
+  try {
+    status = readFileSync(`/proc/${pid}/status`, "utf8");
+  } catch {
+    return 0; // the process is gone: the crash check reports it
+  }
+  const match = /VmRSS:\s+(\d+) kB/.exec(status);
   return Number(match?.[1] ?? "0") * 1024;
 }
 
@@ -420,6 +426,8 @@ describe(`the fuzzer (${REQUESTS} requests, seed ${SEED})`, () => {
     const unanswered: string[] = [];
     let peak = baseline;
     let next = 0;
+    /** What each lane is sending: named when the server dies. */
+    const current = new Map<number, string>();
     const worker = async (lane: number): Promise<void> => {
       while (next < shuffled.length) {
         const fuzz = shuffled[next++] as FuzzRequest;
@@ -430,6 +438,10 @@ describe(`the fuzzer (${REQUESTS} requests, seed ${SEED})`, () => {
           session = await connect();
           sessions[lane % sessions.length] = session;
         }
+        current.set(
+          lane,
+          `${fuzz.category}: ${fuzz.method} ${fuzz.path.slice(0, 160)} ${JSON.stringify(fuzz.headers ?? {}).slice(0, 100)} ${typeof fuzz.body === "string" ? fuzz.body.slice(0, 160) : `${fuzz.body?.length ?? 0} bytes`}`,
+        );
         let timer: NodeJS.Timeout | undefined;
         const answer = await Promise.race([send(session, fuzz), new Promise<"hang">((resolve) => (timer = setTimeout(() => resolve("hang"), 60_000)))]);
         clearTimeout(timer);
@@ -437,6 +449,7 @@ describe(`the fuzzer (${REQUESTS} requests, seed ${SEED})`, () => {
         figures.requests++;
         figures.byCategory[fuzz.category] = (figures.byCategory[fuzz.category] ?? 0) + 1;
         const shown = `${fuzz.category}: ${fuzz.method} ${fuzz.path.slice(0, 120)} ${typeof fuzz.body === "string" ? fuzz.body.slice(0, 120) : ""}`;
+        current.delete(lane);
         if (answer === "hang") {
           figures.hangs++;
           unanswered.push(`hang: ${shown}`);
@@ -470,7 +483,19 @@ describe(`the fuzzer (${REQUESTS} requests, seed ${SEED})`, () => {
         if (figures.requests % 500 === 0) peak = Math.max(peak, rssOf(cli.child.pid ?? 0));
       }
     };
-    await Promise.all(Array.from({ length: 16 }, (_, lane) => worker(lane)));
+    const stopped = await Promise.all(
+      Array.from({ length: 16 }, (_, lane) =>
+        worker(lane).then(
+          () => undefined,
+          (error: unknown) => error,
+        ),
+      ),
+    );
+    assert.equal(
+      cli.child.exitCode ?? cli.child.signalCode,
+      null,
+      `the server died: ${String(stopped.find((error) => error !== undefined))}\nin flight:\n${[...current.values()].join("\n")}\n${cli.stderr().slice(-1500)}`,
+    );
     for (const session of sessions) session.destroy();
     sessions = [];
     figures.crashes = cli.child.exitCode === null && cli.child.signalCode === null ? 0 : 1;

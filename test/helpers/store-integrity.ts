@@ -49,7 +49,8 @@ export function checkStoreIntegrity(path: string): StoreIntegrity {
 }
 
 function wholeValue(value: string): boolean {
-  if (value.startsWith("k8s:enc:")) return true;
+  // An encrypted envelope (`k8s:enc:…` or the profile's spelling) is opaque here.
+  if (/^[a-z0-9.-]+:enc:/.test(value)) return true;
   try {
     const parsed: unknown = JSON.parse(value);
     return typeof parsed === "object" && parsed !== null && !Array.isArray(parsed);
