@@ -77,7 +77,8 @@ import { startEtcdCompactor } from "../storage/etcd/etcd-compactor.js";
 import { EtcdStorage } from "../storage/etcd/etcd-storage.js";
 import { kubeStorageEncoding } from "../codec/protobuf/storage-values.js";
 import { MemoryStorage } from "../storage/memory/memory-storage.js";
-import { SqliteStorage } from "../storage/sqlite/sqlite-storage.js";
+import type { SqliteStorage } from "../storage/sqlite/sqlite-storage.js";
+import { openDataDirStore } from "./data-dir.js";
 import { errorFields, type Logger } from "../util/logger.js";
 import { markStartup } from "../util/startup-clock.js";
 import type { Config, SignerFlag } from "./config.js";
@@ -175,7 +176,7 @@ export function openStorage(config: Config): OpenedStorage {
       return local(new MemoryStorage());
     case "sqlite": {
       mkdirSync(config.dataDir, { recursive: true });
-      const sqlite = SqliteStorage.open(join(config.dataDir, "store.db"));
+      const sqlite = openDataDirStore(config.dataDir);
       return { ...local(sqlite), snapshot: () => snapshotBytes(sqlite, config.dataDir) };
     }
     case "etcd3": {

@@ -1,3 +1,4 @@
+import type { ConnectionLimits } from "../server/http-server.js";
 import type { Profile } from "../api/profile.js";
 import type { AdmissionSettings } from "../admission/context.js";
 import type { AuthorizationConfig } from "../authz/modes.js";
@@ -42,6 +43,8 @@ export interface Config {
   readonly etcdHealthcheckTimeoutMs: number;
   /** `--request-timeout`: the deadline of every storage call to etcd (a request never waits on etcd longer). */
   readonly requestTimeoutMs: number;
+  /** `--max-connections`, `--read-header-timeout`, `--request-body-timeout`, `--tls-handshake-timeout`. */
+  readonly connectionLimits: ConnectionLimits;
   /** `--shutdown-delay-duration`: how long /readyz fails before the listener stops. */
   readonly shutdownDelayMs: number;
   /** Grace for in-flight requests on stop. */

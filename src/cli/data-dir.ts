@@ -1,6 +1,7 @@
-import { closeSync, existsSync, openSync, readFileSync, rmSync, writeFileSync, writeSync } from "node:fs";
+import { closeSync, existsSync, openSync, readFileSync, rmSync, statSync, writeFileSync, writeSync } from "node:fs";
 import { join } from "node:path";
 import type { Profile } from "../api/profile.js";
+import { DamagedStoreError, SqliteStorage } from "../storage/sqlite/sqlite-storage.js";
 
 /** A start-up refusal the CLI prints as one line (no stack trace) before exiting 1. */
 export class StartupError extends Error {}
@@ -61,4 +62,28 @@ export function checkDataDirProfile(dataDir: string, profile: Profile): void {
     throw new StartupError(
       `data dir ${dataDir} was created with --compat ${recorded}; start it with --compat ${recorded}, or use another --data-dir for --compat ${profile.name}`,
     );
+}
+
+function sizeOf(path: string): number {
+  return existsSync(path) ? statSync(path).size : 0;
+}
+
+/**
+ * Opens `<dataDir>/store.db`. Refused with a StartupError: a damaged store (see
+ * `SqliteStorage.open`), and a missing or empty one in a data dir a server has already served
+ * from (its `admin.kubeconfig` is there): starting empty would serve a cluster without its objects.
+ */
+export function openDataDirStore(dataDir: string): SqliteStorage {
+  const path = join(dataDir, "store.db");
+  if (sizeOf(path) === 0 && sizeOf(`${path}-wal`) === 0 && existsSync(join(dataDir, "admin.kubeconfig"))) {
+    throw new StartupError(
+      `data dir ${dataDir} has served before but its store ${path} is missing or empty; restore it from a snapshot (snapshot restore), or remove admin.kubeconfig to start empty`,
+    );
+  }
+  try {
+    return SqliteStorage.open(path);
+  } catch (error) {
+    if (error instanceof DamagedStoreError) throw new StartupError(error.message, { cause: error });
+    throw error;
+  }
 }

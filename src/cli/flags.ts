@@ -17,6 +17,8 @@ import { DEFAULT_ADMISSION_SETTINGS } from "../admission/context.js";
 import { AdmissionConfigError } from "../admission/deny.js";
 import { FlagError, list, parseBool, parseCount, parseDurationFlag, parsePort, type FlagSpec, type MutableConfig } from "./flag-spec.js";
 import { OPERATIONS_FLAGS, checkOperationsConfig, operationsDefaults } from "./operations-flags.js";
+import { CONNECTION_FLAGS } from "./connection-flags.js";
+import { DEFAULT_CONNECTION_LIMITS } from "../server/http-server.js";
 
 export { FlagError };
 
@@ -476,6 +478,7 @@ const FLAGS: readonly FlagSpec[] = [
     apply: (config, value) => void (config.encryptionProviderConfigAutomaticReload = parseBool(value, "encryption-provider-config-automatic-reload")),
   },
   ...OPERATIONS_FLAGS,
+  ...CONNECTION_FLAGS,
   {
     name: "cluster-signing-cert-file",
     help: "PEM CA certificate the built-in CSR signers issue with (default: the cluster CA of the data dir).",
@@ -530,6 +533,7 @@ export function defaultConfig(): Config {
     etcdReadycheckTimeoutMs: 2_000,
     etcdHealthcheckTimeoutMs: 2_000,
     requestTimeoutMs: 60_000,
+    connectionLimits: DEFAULT_CONNECTION_LIMITS,
     shutdownDelayMs: 0,
     shutdownGraceMs: 30_000,
     anonymousAuth: true,

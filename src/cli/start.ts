@@ -100,6 +100,7 @@ async function startInDataDir(config: Config, logger: Logger, dataDir: string, u
       handler: api.handler,
       policy: tlsPolicy(config),
       goawayChance: config.goawayChance,
+      limits: config.connectionLimits,
       onError: (error) => logger.error("response failed", { error: String(error) }),
     });
     markStartup("listening");

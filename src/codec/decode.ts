@@ -34,8 +34,63 @@ export function bodyFormat(contentType: string | undefined, allowed: readonly Bo
   return format;
 }
 
-/** Parses JSON (or YAML for YAML formats) into an unknown value; malformed input is 400. */
+/**
+ * The deepest nesting a decoded body may have. kube's JSON conversion stops at 10,000 levels; here
+ * the pipeline's deep copies (structuredClone, native and recursive) overflow Node's stack near
+ * 2,000, so the limit is 1,000: far above real objects (CRD schemas nest a few dozen levels).
+ */
+export const MAX_BODY_DEPTH = 1_000;
+
+/**
+ * How deep `value` nests, counted without recursion (a body nested deeper than the stack would
+ * overflow every recursive walk after it); stops counting once past `limit`.
+ */
+export function nestingDepth(value: unknown, limit: number): number {
+  let deepest = 0;
+  const pending: [unknown, number][] = [[value, 1]];
+  while (pending.length > 0) {
+    const [current, depth] = pending.pop() as [unknown, number];
+    if (typeof current !== "object" || current === null) continue;
+    deepest = Math.max(deepest, depth);
+    if (deepest > limit) return deepest;
+    for (const child of Array.isArray(current) ? current : Object.values(current))
+      if (typeof child === "object" && child !== null) pending.push([child, depth + 1]);
+  }
+  return deepest;
+}
+
+/**
+ * An upper bound on how deep a YAML text nests, without parsing it: a level needs more indentation,
+ * an inline indicator (`- `, `: `, `? `) on its line, or an open flow bracket; a block sequence
+ * may sit at its parent key's indentation, so line depths count twice. Brackets inside strings
+ * count too: the bound overshoots (at most about twofold for plain YAML), never undershoots.
+ */
+export function yamlNestingBound(text: string): number {
+  let bound = 0;
+  let flow = 0;
+  let deepestFlow = 0;
+  for (const line of text.split("\n")) {
+    let indicators = 0;
+    for (let index = 0; index < line.length; index++) {
+      const char = line[index];
+      if (char === "[" || char === "{") deepestFlow = Math.max(deepestFlow, ++flow);
+      else if (char === "]" || char === "}") flow = Math.max(0, flow - 1);
+      else if ((char === "-" || char === ":" || char === "?") && (index + 1 === line.length || line[index + 1] === " ")) indicators++;
+    }
+    const indent = line.length - line.trimStart().length;
+    bound = Math.max(bound, indent + indicators);
+  }
+  return 2 * bound + 1 + deepestFlow;
+}
+
+/** Parses JSON (or YAML for YAML formats) into an unknown value; malformed or too deeply nested input is 400. */
 export function decodeBody(bytes: Buffer, format: BodyFormat): unknown {
+  const value = parseBody(bytes, format);
+  if (nestingDepth(value, MAX_BODY_DEPTH) > MAX_BODY_DEPTH) throw badRequest(`error decoding request body: exceeded max depth of ${MAX_BODY_DEPTH}`);
+  return value;
+}
+
+function parseBody(bytes: Buffer, format: BodyFormat): unknown {
   if (format === "protobuf") throw new TypeError("protobuf bodies are decoded by the protobuf codec");
   const text = bytes.toString("utf8");
   if (format === "yaml" || format === "apply-patch") {
@@ -47,6 +102,9 @@ export function decodeBody(bytes: Buffer, format: BodyFormat): unknown {
         // Not JSON after all (a YAML flow mapping): the YAML parser decides.
       }
     }
+    // The YAML parser recurses per level and, past its stack, can abort the process while it
+    // describes the failure: bodies that may nest too deeply are refused before it sees them.
+    if (yamlNestingBound(text) > MAX_BODY_DEPTH) throw badRequest(`error decoding YAML: exceeded max depth of ${MAX_BODY_DEPTH}`);
     try {
       return parseYaml(text, { maxAliasCount: 100 });
     } catch (error) {

@@ -46,7 +46,25 @@ export interface HttpServerOptions {
   readonly goawayChance?: number;
   /** The random numbers `goawayChance` is drawn against (tests); default Math.random. */
   readonly random?: () => number;
+  /** Slow and idle clients' bounds (see ConnectionLimits); defaults as DEFAULT_CONNECTION_LIMITS. */
+  readonly limits?: Partial<ConnectionLimits>;
 }
+
+/**
+ * What one client may hold of the listener: connections beyond `maxConnections` (0: no cap) are
+ * dropped as they arrive; a TLS handshake must finish within `handshakeTimeoutMs`, an HTTP/1.1
+ * request's headers within `headerTimeoutMs` (slowloris) and a request body (either protocol)
+ * within `bodyTimeoutMs` of the request's start (a body trickled byte by byte).
+ */
+export interface ConnectionLimits {
+  readonly maxConnections: number;
+  readonly handshakeTimeoutMs: number;
+  readonly headerTimeoutMs: number;
+  readonly bodyTimeoutMs: number;
+}
+
+/** kube's: Go's server ReadHeaderTimeout of 32 s; the body within the 60 s request timeout; TLS's 10 s handshake. */
+export const DEFAULT_CONNECTION_LIMITS: ConnectionLimits = { maxConnections: 0, handshakeTimeoutMs: 10_000, headerTimeoutMs: 32_000, bodyTimeoutMs: 60_000 };
 
 /** A running listener: `stop` refuses new work, lets in-flight requests finish, ends streams. */
 export interface HttpServer {
@@ -96,7 +114,12 @@ function peerCertificateOf(socket: TLSSocket | undefined): PeerCertificate | nul
   return peer;
 }
 
-function readBody(request: Http2ServerRequest): (limit: number) => Promise<Buffer> {
+/**
+ * The request body, read once on first use, at most `limit` bytes, and whole within `timeoutMs` of
+ * the request's arrival: a body still arriving then fails the request with 408 and the stream or
+ * connection is closed, so a client trickling bytes cannot hold it (and its buffers) for longer.
+ */
+function readBody(request: Http2ServerRequest, arrived: number, timeoutMs: number): (limit: number) => Promise<Buffer> {
   let consumed: Promise<Buffer> | undefined;
   return (limit) => {
     consumed ??= (async () => {
@@ -104,11 +127,27 @@ function readBody(request: Http2ServerRequest): (limit: number) => Promise<Buffe
       if (declared > limit) throw new ApiError(413, "RequestEntityTooLarge", `Request entity too large: limit is ${limit}`);
       const chunks: Buffer[] = [];
       let size = 0;
-      for await (const chunk of request as AsyncIterable<Buffer>) {
-        size += chunk.length;
-        if (size > limit) throw new ApiError(413, "RequestEntityTooLarge", `Request entity too large: limit is ${limit}`);
-        chunks.push(chunk);
+      let timedOut = false;
+      const timer = setTimeout(
+        () => {
+          timedOut = true;
+          request.destroy();
+        },
+        Math.max(0, arrived + timeoutMs - Date.now()),
+      );
+      try {
+        for await (const chunk of request as AsyncIterable<Buffer>) {
+          size += chunk.length;
+          if (size > limit) throw new ApiError(413, "RequestEntityTooLarge", `Request entity too large: limit is ${limit}`);
+          chunks.push(chunk);
+        }
+      } catch (error) {
+        if (timedOut) throw new ApiError(408, "Timeout", `the request body did not arrive within ${Math.round(timeoutMs / 1000)}s`);
+        throw error;
+      } finally {
+        clearTimeout(timer);
       }
+      if (timedOut) throw new ApiError(408, "Timeout", `the request body did not arrive within ${Math.round(timeoutMs / 1000)}s`);
       return chunks.length === 1 ? (chunks[0] as Buffer) : Buffer.concat(chunks);
     })();
     return consumed;
@@ -274,6 +313,7 @@ export async function startHttpServer(options: HttpServerOptions): Promise<HttpS
   const policy = options.policy ?? DEFAULT_TLS_POLICY;
   const goawayChance = options.goawayChance ?? 0;
   const random = options.random ?? Math.random;
+  const limits: ConnectionLimits = { ...DEFAULT_CONNECTION_LIMITS, ...options.limits };
   const contextOptions = (certificate: string, key: string, clientCa: string | undefined): SecureContextOptions => ({
     cert: certificate,
     key,
@@ -290,9 +330,18 @@ export async function startHttpServer(options: HttpServerOptions): Promise<HttpS
     SNICallback: (serverName, callback) => callback(null, sniContexts.find((entry) => entry.names.some((name) => hostNameMatches(name, serverName)))?.context),
     // Streamed lists and watch events must not wait for delayed ACKs (Nagle).
     noDelay: true,
+    handshakeTimeout: limits.handshakeTimeoutMs,
   });
+  if (limits.maxConnections > 0) server.maxConnections = limits.maxConnections;
+  // The HTTP/1.1 side (Node's parser): headers within the header timeout, the whole request within
+  // the body timeout; checked at a tenth of the shorter one (Node's default is every 30 s).
+  const http1 = server as unknown as { headersTimeout: number; requestTimeout: number; connectionsCheckingInterval: number };
+  http1.headersTimeout = limits.headerTimeoutMs;
+  http1.requestTimeout = Math.max(limits.bodyTimeoutMs, limits.headerTimeoutMs);
+  http1.connectionsCheckingInterval = Math.max(100, Math.min(30_000, Math.floor(Math.min(limits.headerTimeoutMs, limits.bodyTimeoutMs) / 10)));
   server.on("request", (request: Http2ServerRequest, response: Http2ServerResponse) => {
     guardHttp1Pause(request, response);
+    const arrived = Date.now();
     const controller = new AbortController();
     // Abort only when the client goes away mid-response: aborting finished requests costs a
     // DOMException and an event dispatch each, a measurable share of a GET.
@@ -315,7 +364,7 @@ export async function startHttpServer(options: HttpServerOptions): Promise<HttpS
           query: url.searchParams,
           headers: request.headers as Record<string, string | undefined>,
           rawHeaders: request.rawHeaders,
-          body: readBody(request),
+          body: readBody(request, arrived, limits.bodyTimeoutMs),
           peerCertificate: peer ?? undefined,
           signal: controller.signal,
           remoteAddress: request.socket.remoteAddress,

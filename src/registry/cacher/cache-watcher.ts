@@ -45,7 +45,7 @@ const CHUNK_BYTES = 256 * 1024;
  * and queued chunks go out together, cut at about 256 KiB. Without a sink, `next()` hands the
  * queue out the same way (an async iterator reading the stream).
  *
- * The queue is bounded by `limit` live events: a watcher that passes it cannot keep up and is
+ * The queue is bounded by `limit` live events and `limitBytes` of them: a watcher that passes it cannot keep up and is
  * ended (its client resumes from the last version it saw, as with kube's watch cache). What was
  * queued is still written before the stream finishes; `abort` drops it and finishes at once.
  */
@@ -55,6 +55,9 @@ export class CacheWatcher {
   /** Live events at or below this revision are not for this watcher: its backlog covers them, or it starts after them. */
   readonly liveAfter: number;
   private readonly limit: number;
+  private readonly limitBytes: number;
+  /** Size of the live events in the queue (string length standing in for bytes). */
+  private queuedBytes = 0;
   /** Output not yet handed out, in order; `counts[i]` = live events in `items[i]`. */
   private items: (string | Uint8Array)[] = [];
   private counts: number[] = [];
@@ -74,8 +77,9 @@ export class CacheWatcher {
   /** Why the stream ended, for the caller's logs and tests. */
   endReason: "closed" | "overflow" | undefined;
 
-  constructor(options: { limit: number; startRevision: number; liveAfter: number; onEnd?: (watcher: CacheWatcher) => void }) {
+  constructor(options: { limit: number; limitBytes?: number; startRevision: number; liveAfter: number; onEnd?: (watcher: CacheWatcher) => void }) {
     this.limit = options.limit;
+    this.limitBytes = options.limitBytes ?? Number.POSITIVE_INFINITY;
     this.startRevision = options.startRevision;
     this.liveAfter = options.liveAfter;
     this.onEnd = options.onEnd;
@@ -102,7 +106,7 @@ export class CacheWatcher {
       this.blocked = !sink.write(chunk);
       return;
     }
-    if (this.queued + events > this.limit) {
+    if (this.queued + events > this.limit || this.queuedBytes + chunk.length > this.limitBytes) {
       this.end("overflow");
       return;
     }
@@ -124,6 +128,7 @@ export class CacheWatcher {
     this.counts = [];
     this.head = 0;
     this.queued = 0;
+    this.queuedBytes = 0;
     this.end("closed");
     this.finish();
   }
@@ -162,6 +167,7 @@ export class CacheWatcher {
     this.items.push(item);
     this.counts.push(events);
     this.queued += events;
+    if (events > 0) this.queuedBytes += item.length;
     this.flushOut();
   }
 
@@ -185,7 +191,9 @@ export class CacheWatcher {
     let size = 0;
     while (this.head < this.items.length && (size === 0 || size + (this.items[this.head]?.length ?? 0) <= CHUNK_BYTES)) {
       const item = this.items[this.head] ?? "";
-      this.queued -= this.counts[this.head] ?? 0;
+      const events = this.counts[this.head] ?? 0;
+      this.queued -= events;
+      if (events > 0) this.queuedBytes -= item.length;
       this.head++;
       // String length stands in for its UTF-8 size: the cut only needs to be about right.
       size += item.length;

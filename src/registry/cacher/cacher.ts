@@ -10,6 +10,7 @@ export const DEFAULT_WATCH_CACHE_OPTIONS: WatchCacheOptions = {
   windowSize: 20_000,
   windowMs: 5 * 60_000,
   watcherQueueLimit: 10_000,
+  watcherQueueBytes: 32 * 1024 * 1024,
 };
 
 /** How long a consistent read waits for events before it asks the store's watch for progress. */

@@ -115,6 +115,28 @@ describe("watch cache fan-out", () => {
     assert.deepEqual(sink.names(), ["a", "b", "c", "n4", "n5", "n6", "n7"]);
   });
 
+  it("ends a watcher whose queued events pass the byte limit, however few they are", async () => {
+    const cache = new WatchCache(PREFIX, codec, { windowSize: 100, windowMs: 60_000, watcherQueueLimit: 1000, watcherQueueBytes: 4096 });
+    const { sink, watcher, done } = watchFrom(cache, 0);
+    sink.full = true;
+    const big = "x".repeat(1500);
+    for (let revision = 1; revision <= 5; revision++) {
+      cache.apply({
+        type: "ADDED",
+        key: `${PREFIX}ns/big${revision}`,
+        revision,
+        value: JSON.stringify({ metadata: { name: `big${revision}`, namespace: "ns" }, data: { big } }),
+        previous: undefined,
+      });
+      cache.flush();
+    }
+    assert.equal(watcher.endReason, "overflow", "five events of 1.5 KB pass 4 KiB queued while the sink is full");
+    sink.drain();
+    await done;
+    // The write the sink refused, then the two that fit in 4 KiB.
+    assert.deepEqual(sink.names(), ["big1", "big2", "big3"]);
+  });
+
   it("gives a watcher registered between an event and its flush that event once, from its replay", async () => {
     const cache = newCache();
     const early = watchFrom(cache, 0);

@@ -119,6 +119,8 @@ export interface WatchCacheOptions {
   readonly windowMs: number;
   /** Live events a watcher may have queued before it is ended as too slow. */
   readonly watcherQueueLimit: number;
+  /** Size of the live events a watcher may have queued (a client that stopped reading); unbounded when absent. */
+  readonly watcherQueueBytes?: number;
   readonly now?: () => number;
 }
 
@@ -415,6 +417,7 @@ export class WatchCache {
     const joined = group;
     const watcher = new CacheWatcher({
       limit: this.options.watcherQueueLimit,
+      limitBytes: this.options.watcherQueueBytes,
       startRevision,
       // Everything applied so far (up to currentRevision) is in the backlog or before the start.
       liveAfter: Math.max(startRevision, currentRevision),

@@ -12,7 +12,7 @@
  * never observe a transaction in progress, and the in-memory revision counter moves in
  * the same synchronous block as the commit.
  */
-import { mkdirSync } from "node:fs";
+import { mkdirSync, statSync } from "node:fs";
 import { dirname } from "node:path";
 import Database from "better-sqlite3";
 import { StorageError, isStorageError } from "../errors.js";
@@ -72,6 +72,49 @@ interface BatchResult {
   readonly revision: number;
 }
 
+/** A store file that cannot be trusted (corrupt, truncated, not a store): the server refuses to start on it. */
+export class DamagedStoreError extends Error {
+  constructor(message: string, options?: { cause?: unknown }) {
+    super(message, options);
+    this.name = "DamagedStoreError";
+  }
+}
+
+function nonEmptyFile(path: string): boolean {
+  try {
+    return statSync(path).size > 0;
+  } catch {
+    return false;
+  }
+}
+
+/** SQLite's answers for a file that is not a sound database. */
+function isSqliteDamage(error: unknown): boolean {
+  const code = error instanceof Error && "code" in error ? String(error.code) : "";
+  return code.startsWith("SQLITE_CORRUPT") || code.startsWith("SQLITE_NOTADB") || code === "SQLITE_IOERR_SHORT_READ";
+}
+
+function damaged(path: string, cause: unknown): DamagedStoreError {
+  const reason = cause instanceof Error ? cause.message : String(cause);
+  return new DamagedStoreError(`storage: ${path} is damaged (${reason}); restore it from a snapshot (snapshot restore) or move it away to start empty`, {
+    cause,
+  });
+}
+
+/**
+ * Checks a store that was on disk before this open: opening replays the WAL's committed frames,
+ * so a torn WAL tail is already gone here; what remains must pass quick_check (every page
+ * reachable, every b-tree well formed: a truncated main file fails here) and hold the schema.
+ */
+function checkExisting(db: Database.Database, path: string): void {
+  const verdicts = (db.pragma("quick_check(3)") as { quick_check: string }[]).map((row) => row.quick_check);
+  // One line: the CLI prints the refusal as one.
+  if (verdicts.length !== 1 || verdicts[0] !== "ok") throw damaged(path, new Error(`quick_check: ${verdicts.join("; ").replace(/\s*\n\s*/g, "; ")}`));
+  const version: unknown = db.pragma("user_version", { simple: true });
+  const tables = db.prepare("SELECT count(*) AS n FROM sqlite_master WHERE type = 'table' AND name IN ('kv', 'latest', 'meta')").get();
+  if (version !== SCHEMA_VERSION || decodeCount(tables) !== 3) throw damaged(path, new Error("the store's schema is missing"));
+}
+
 /** Revisions compacted per transaction, so a large compaction does not block the event loop for long. */
 const COMPACT_CHUNK = 10_000;
 
@@ -103,10 +146,20 @@ export class SqliteStorage implements Storage {
    * Opens (creating the file, its directory and the schema if needed) the database at path.
    * Fails with SQLITE_BUSY if another connection holds it, after waiting `busyTimeoutMs`
    * (default 5000) for it to go away, e.g. a previous server instance still shutting down.
+   * A store that exists is checked before it is served: SQLite replays the committed part of
+   * the WAL (a torn tail is dropped), then `PRAGMA quick_check` must pass and the schema must be
+   * there; otherwise this throws a DamagedStoreError, never serving a store it cannot trust.
    */
   static open(path: string, options: { readonly busyTimeoutMs?: number } = {}): SqliteStorage {
-    if (path !== ":memory:" && !path.startsWith("file:")) mkdirSync(dirname(path), { recursive: true });
-    const db = new Database(path, { timeout: options.busyTimeoutMs ?? 5000 });
+    const onDisk = path !== ":memory:" && !path.startsWith("file:");
+    if (onDisk) mkdirSync(dirname(path), { recursive: true });
+    const existed = onDisk && (nonEmptyFile(path) || nonEmptyFile(`${path}-wal`));
+    let db: Database.Database;
+    try {
+      db = new Database(path, { timeout: options.busyTimeoutMs ?? 5000 });
+    } catch (error) {
+      throw damaged(path, error);
+    }
     try {
       // Exclusive locking: a second server on the same file would fork the revision counter.
       db.pragma("locking_mode = EXCLUSIVE");
@@ -118,6 +171,7 @@ export class SqliteStorage implements Storage {
       // would mostly hold a second copy of the objects the watch cache already holds.
       db.pragma("cache_size = -16384");
       db.pragma("temp_store = MEMORY");
+      if (existed) checkExisting(db, path);
       const version: unknown = db.pragma("user_version", { simple: true });
       if (version !== 0 && version !== SCHEMA_VERSION) throw new Error(`storage: unsupported schema version ${String(version)} in ${path}`);
       db.exec(SCHEMA);
@@ -125,7 +179,7 @@ export class SqliteStorage implements Storage {
       return new SqliteStorage(db);
     } catch (error) {
       db.close();
-      throw error;
+      throw isSqliteDamage(error) ? damaged(path, error) : error;
     }
   }
 
