@@ -29,8 +29,9 @@ export function translateStorageError(error: unknown, target: ErrorTarget): ApiE
       case "Timeout":
         return new ApiError(504, "Timeout", error.message, { details: { retryAfterSeconds: 1 }, headers: { "Retry-After": "1" } });
       case "RequestTooLarge":
-        // kube-apiserver passes etcd's error through as a 500 with etcd's message.
-        return new ApiError(500, "InternalError", REQUEST_TOO_LARGE_MESSAGE, { cause: error });
+        // kube-apiserver 1.30 passes etcd's error through as a 500 (kube issue 112152); the issue
+        // this server follows asks for a client error: 413 with etcd's message, nothing written.
+        return new ApiError(413, "RequestEntityTooLarge", REQUEST_TOO_LARGE_MESSAGE, { cause: error });
     }
   }
   const message = error instanceof Error ? error.message : String(error);

@@ -33,9 +33,10 @@ describe("size limits: request bodies (3 MiB) and stored objects (etcd's 1.5 MiB
     assert.equal(response.json["message"], "Request entity too large: limit is 3145728");
   });
 
-  it("an object under the body limit but over 1.5 MiB stored is refused as kube passes etcd's error on (500)", async () => {
+  it("an object under the body limit but over 1.5 MiB stored is refused with 413 and etcd's message", async () => {
     const response = await server.call("POST", ROLES, { body: role("size-object", 1.6 * MiB) });
-    assert.equal(response.status, 500);
+    assert.equal(response.status, 413);
+    assert.equal(response.json["reason"], "RequestEntityTooLarge");
     assert.equal(response.json["message"], "etcdserver: request is too large");
     assert.equal((await server.call("GET", `${ROLES}/size-object`)).status, 404, "nothing was stored");
   });
@@ -51,7 +52,7 @@ describe("size limits: request bodies (3 MiB) and stored objects (etcd's 1.5 MiB
       body: { rules: role("size-grown", 1.6 * MiB).rules },
       headers: { "content-type": "application/merge-patch+json" },
     });
-    assert.equal(patched.status, 500);
+    assert.equal(patched.status, 413);
     assert.equal(patched.json["message"], "etcdserver: request is too large");
     const current = await server.call("GET", `${ROLES}/size-grown`);
     assert.deepEqual(current.json["rules"], role("size-grown", 10).rules);
