@@ -365,7 +365,13 @@ describe(`the fuzzer (${REQUESTS} requests, seed ${SEED})`, () => {
 
   it("answers every hostile request with a success or a 4xx Status: no 5xx, no crash, no hang, RSS back near its baseline", async () => {
     const connect = async (): Promise<http2.ClientHttp2Session> => {
-      const session = http2.connect(credentials.url, { ca: credentials.ca, cert: credentials.cert, key: credentials.key, maxHeaderListPairs: 4000 });
+      const session = http2.connect(credentials.url, {
+        ca: credentials.ca,
+        cert: credentials.cert,
+        key: credentials.key,
+        maxHeaderListPairs: 4000,
+        maxSessionMemory: 256,
+      });
       session.on("error", () => {});
       await new Promise<void>((resolve, reject) => {
         session.once("connect", () => resolve());
@@ -508,15 +514,16 @@ describe(`the fuzzer (${REQUESTS} requests, seed ${SEED})`, () => {
     figures.unanswered = unanswered.length;
     if (REPORT !== undefined) {
       mkdirSync(dirname(REPORT), { recursive: true });
-      writeFileSync(REPORT, `${JSON.stringify(figures, null, 2)}\n`);
+      writeFileSync(REPORT, `${JSON.stringify({ ...figures, unansweredSamples: unanswered.slice(0, 20) }, null, 2)}\n`);
     }
     const kinds = new Map<string, string>();
     for (const failure of failures) kinds.set(failure.slice(0, 60), failure);
     assert.deepEqual([...kinds.values()].slice(0, 25), [], `seed ${SEED}: ${failures.length} failures`);
     assert.equal(figures.crashes, 0, "the server is still running");
-    // TODO(#20): under this concurrent load some streams (0.1% to 16% of a run) close with RST_STREAM and no
-    // answer (codes 0 and 11), or get none within 60 s; alone the same requests are answered with a
-    // 4xx Status. Not yet explained; the test fails while more than 0.5% are unanswered.
+    // Unanswered streams were the client's own session refusing new streams (ENHANCE_YOUR_CALM) once
+    // the huge bodies filled its default 10 MB session memory: the client now allows 256 MB.
+    // Still open (#20): a body over 3 MiB on HTTP/2 gets its 413 but its stream may stay open on the
+    // client past 60 s (6 of 10,000 in a quiet run); tolerated up to 0.5 % and counted as hangs.
     assert.ok(unanswered.length <= Math.ceil(figures.requests / 200), `${unanswered.length} unanswered:\n${unanswered.slice(0, 10).join("\n")}`);
     assert.ok(figures.requests >= REQUESTS, `${figures.requests} requests sent`);
     // Near the baseline: V8 keeps some of the heap it grew to, but a leak of the fuzzed bodies (hundreds of MiB) fails this.
