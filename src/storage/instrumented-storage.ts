@@ -1,5 +1,6 @@
 import type { Tracer } from "@opentelemetry/api";
 import { inSpan } from "../util/tracing.js";
+import { ForwardingStorage } from "./forwarding-storage.js";
 import type {
   DeleteOptions,
   DeleteResult,
@@ -11,7 +12,6 @@ import type {
   UpdateFunction,
   UpdateOptions,
   UpdateResult,
-  WatchEvent,
 } from "./interface.js";
 
 /** kube's storage operation names, as the `operation` label of `etcd_request_duration_seconds`. */
@@ -25,12 +25,14 @@ export type StorageObserver = (operation: StorageOperation, key: string, seconds
  * etcd request metrics) and, given a tracer, records each call as a span `storage.<operation>`
  * under the request's; otherwise it passes everything through. Watches are not timed.
  */
-export class InstrumentedStorage implements Storage {
+export class InstrumentedStorage extends ForwardingStorage {
   constructor(
-    private readonly inner: Storage,
+    inner: Storage,
     private readonly observe: StorageObserver,
     private readonly tracer?: Tracer,
-  ) {}
+  ) {
+    super(inner);
+  }
 
   private timed<T>(operation: StorageOperation, key: string, call: () => Promise<T>): Promise<T> {
     if (this.tracer === undefined) return this.measured(operation, key, call);
@@ -49,47 +51,27 @@ export class InstrumentedStorage implements Storage {
     }
   }
 
-  create(key: string, value: string): Promise<number> {
+  override create(key: string, value: string): Promise<number> {
     return this.timed("create", key, () => this.inner.create(key, value));
   }
 
-  get(key: string, options?: ReadOptions): Promise<KeyValue> {
+  override get(key: string, options?: ReadOptions): Promise<KeyValue> {
     return this.timed("get", key, () => this.inner.get(key, options));
   }
 
-  list(prefix: string, options?: ListOptions): Promise<ListResult> {
+  override list(prefix: string, options?: ListOptions): Promise<ListResult> {
     return this.timed("list", prefix, () => this.inner.list(prefix, options));
   }
 
-  guaranteedUpdate(key: string, tryUpdate: UpdateFunction, options?: UpdateOptions): Promise<UpdateResult> {
+  override guaranteedUpdate(key: string, tryUpdate: UpdateFunction, options?: UpdateOptions): Promise<UpdateResult> {
     return this.timed("update", key, () => this.inner.guaranteedUpdate(key, tryUpdate, options));
   }
 
-  delete(key: string, options?: DeleteOptions): Promise<DeleteResult> {
+  override delete(key: string, options?: DeleteOptions): Promise<DeleteResult> {
     return this.timed("delete", key, () => this.inner.delete(key, options));
   }
 
-  watch(prefix: string, fromRevision: number, signal: AbortSignal): AsyncIterable<WatchEvent> {
-    return this.inner.watch(prefix, fromRevision, signal);
-  }
-
-  count(prefix: string): Promise<number> {
+  override count(prefix: string): Promise<number> {
     return this.timed("count", prefix, () => this.inner.count(prefix));
-  }
-
-  currentRevision(): number {
-    return this.inner.currentRevision();
-  }
-
-  compactedRevision(): number {
-    return this.inner.compactedRevision();
-  }
-
-  compact(revision: number): Promise<void> {
-    return this.inner.compact(revision);
-  }
-
-  close(): Promise<void> {
-    return this.inner.close();
   }
 }

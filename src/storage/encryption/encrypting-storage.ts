@@ -5,7 +5,6 @@ import type {
   ListOptions,
   ListResult,
   ReadOptions,
-  SharedRevision,
   Storage,
   UpdateFunction,
   UpdateOptions,
@@ -13,6 +12,7 @@ import type {
   WatchEvent,
   WatchOptions,
 } from "../interface.js";
+import { ForwardingStorage } from "../forwarding-storage.js";
 import type { EncryptionConfig } from "./encryption-config.js";
 import { decodeValue, encodeValue, type DecodedValue } from "./transformer.js";
 
@@ -28,11 +28,13 @@ import { decodeValue, encodeValue, type DecodedValue } from "./transformer.js";
  * `kubectl get … -o json | kubectl replace -f -` and `rewriteAll` rely on that, as in kube.
  * `setConfig` swaps the configuration for the next call (automatic reload).
  */
-export class EncryptingStorage implements Storage {
+export class EncryptingStorage extends ForwardingStorage {
   constructor(
-    private readonly inner: Storage,
+    inner: Storage,
     private config: EncryptionConfig,
-  ) {}
+  ) {
+    super(inner);
+  }
 
   /** Replaces the configuration (a reload); the previous one's KMS connections are closed by the caller. */
   setConfig(config: EncryptionConfig): void {
@@ -57,20 +59,20 @@ export class EncryptingStorage implements Storage {
     return { ...entry, value: await this.decode(entry.key, entry.value) };
   }
 
-  async create(key: string, value: string): Promise<number> {
+  override async create(key: string, value: string): Promise<number> {
     return this.inner.create(key, await this.encode(key, value));
   }
 
-  async get(key: string, options?: ReadOptions): Promise<KeyValue> {
+  override async get(key: string, options?: ReadOptions): Promise<KeyValue> {
     return this.decodeKeyValue(await this.inner.get(key, options));
   }
 
-  async list(prefix: string, options?: ListOptions): Promise<ListResult> {
+  override async list(prefix: string, options?: ListOptions): Promise<ListResult> {
     const result = await this.inner.list(prefix, options);
     return { ...result, items: await Promise.all(result.items.map((item) => this.decodeKeyValue(item))) };
   }
 
-  async guaranteedUpdate(key: string, tryUpdate: UpdateFunction, options?: UpdateOptions): Promise<UpdateResult> {
+  override async guaranteedUpdate(key: string, tryUpdate: UpdateFunction, options?: UpdateOptions): Promise<UpdateResult> {
     let written: string | undefined;
     const result = await this.inner.guaranteedUpdate(
       key,
@@ -89,16 +91,12 @@ export class EncryptingStorage implements Storage {
     return { ...result, value: { ...result.value, value } };
   }
 
-  async delete(key: string, options?: DeleteOptions): Promise<DeleteResult> {
+  override async delete(key: string, options?: DeleteOptions): Promise<DeleteResult> {
     const result = await this.inner.delete(key, options);
     return { ...result, previous: await this.decodeKeyValue(result.previous) };
   }
 
-  get shared(): SharedRevision | undefined {
-    return this.inner.shared;
-  }
-
-  async *watch(prefix: string, fromRevision: number, signal: AbortSignal, options?: WatchOptions): AsyncIterable<WatchEvent> {
+  override async *watch(prefix: string, fromRevision: number, signal: AbortSignal, options?: WatchOptions): AsyncIterable<WatchEvent> {
     for await (const event of this.inner.watch(prefix, fromRevision, signal, options)) {
       yield {
         ...event,
@@ -106,26 +104,6 @@ export class EncryptingStorage implements Storage {
         previous: event.previous === undefined ? undefined : await this.decode(event.key, event.previous),
       };
     }
-  }
-
-  count(prefix: string): Promise<number> {
-    return this.inner.count(prefix);
-  }
-
-  currentRevision(): number {
-    return this.inner.currentRevision();
-  }
-
-  compactedRevision(): number {
-    return this.inner.compactedRevision();
-  }
-
-  compact(revision: number): Promise<void> {
-    return this.inner.compact(revision);
-  }
-
-  close(): Promise<void> {
-    return this.inner.close();
   }
 }
 
