@@ -58,6 +58,7 @@ class FollowedWatch {
     });
     if (status !== 200) this.validator.fail(`resuming at ${this.validator.resumeRevision} answered ${status}`);
     let buffer = "";
+    let first = true;
     stream.setEncoding("utf8");
     stream.on("data", (chunk: string) => {
       buffer += chunk;
@@ -65,9 +66,31 @@ class FollowedWatch {
       while ((index = buffer.indexOf("\n")) >= 0) {
         const line = buffer.slice(0, index);
         buffer = buffer.slice(index + 1);
-        if (line.trim() !== "") this.validator.observe(JSON.parse(line) as Parameters<WatchValidator["observe"]>[0]);
+        if (line.trim() === "") continue;
+        const event = JSON.parse(line) as Parameters<WatchValidator["observe"]>[0];
+        // A resume from a revision the restarted server's watch cache does not hold is 410 Gone,
+        // as kube answers: the client re-lists and watches on from the list (what informers do).
+        if (first && event.type === "ERROR" && (event.object as { code?: unknown }).code === 410) {
+          stream.close();
+          void this.relist(credentials);
+          return;
+        }
+        first = false;
+        this.validator.observe(event);
       }
     });
+  }
+
+  private async relist(credentials: Credentials): Promise<void> {
+    const client = await connectHttp2(credentials);
+    try {
+      const { revision } = await listFaultObjects(client);
+      this.validator.relisted(revision);
+    } finally {
+      await client.close();
+    }
+    this.session?.destroy();
+    await this.open(credentials);
   }
 
   close(): void {

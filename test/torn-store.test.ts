@@ -21,7 +21,10 @@ interface Write {
   readonly value: string | undefined;
 }
 
-/** Creates, updates and deletes `torn-*` objects, each acknowledged before the next batch. */
+/**
+ * Creates and updates `torn-*` objects, each acknowledged before the next batch. (No deletes: a
+ * DELETE answers a Status without the delete's resourceVersion, so the model could not place it.)
+ */
 async function writeSome(client: Http2Client, prefix: string, count: number, writes: Write[]): Promise<void> {
   const worker = async (offset: number): Promise<void> => {
     for (let index = offset; index < count; index += 8) {
@@ -39,15 +42,6 @@ async function writeSome(client: Http2Client, prefix: string, count: number, wri
         assert.equal(updated.status, 200, updated.body);
         revision = Number((JSON.parse(updated.body) as { metadata: { resourceVersion: string } }).metadata.resourceVersion);
         writes.push({ name, revision, value: `${name}@1` });
-      }
-      if (index % 5 === 0) {
-        const deleted = await client.request("DELETE", `${CONFIGMAPS}/${name}`);
-        assert.equal(deleted.status, 200, deleted.body);
-        writes.push({
-          name,
-          revision: Number((JSON.parse(deleted.body) as { metadata: { resourceVersion: string } }).metadata.resourceVersion),
-          value: undefined,
-        });
       }
     }
   };

@@ -333,10 +333,7 @@ export class Store {
 
   /**
    * A watch of a collection (`name` "") or one object served from the watch cache; undefined when
-   * this resource is not served from one, or when the watch resumes from a revision older than
-   * the cache's event window (after a restart the window starts at the restart's revision): then
-   * `registry/watch.ts` follows storage, which replays its history without a gap, or answers 410
-   * Expired when that history is compacted too.
+   * this resource is not served from one (then `registry/watch.ts` follows storage).
    */
   watchFromCache(
     namespace: string,
@@ -345,7 +342,6 @@ export class Store {
   ): Promise<PushBody> | undefined {
     // Conversion round trips are asynchronous: such watches follow storage (registry/watch.ts), converting each event.
     if (this.cache === undefined || this.cacher === undefined || this.versions.converts) return undefined;
-    if (this.resumesBeforeWindow(request.options, this.cache)) return undefined;
     try {
       this.checkFieldSelector(request.options);
     } catch (error) {
@@ -360,14 +356,6 @@ export class Store {
       key: name === "" ? undefined : this.key(namespace, name),
       waitMs: this.futureRevisionWaitMs,
     });
-  }
-
-  /** A watch from a revision (not "0", no initial state) the cache's window no longer holds. */
-  private resumesBeforeWindow(options: ListOptions, cache: WatchCache): boolean {
-    const version = options.resourceVersion;
-    if (version === undefined || version === "0" || options.sendInitialEvents === true) return false;
-    const revision = Number(version);
-    return Number.isSafeInteger(revision) && revision > 0 && revision < cache.oldestResumableRevision;
   }
 
   /** The watch cache, when lists and watches are served from one. */

@@ -51,6 +51,8 @@ export class WatchValidator {
   /** The highest revision the stream has reached: the last event's or bookmark's. */
   private reached: number;
   private count = 0;
+  /** Revision ranges (after, upTo] a client re-listed over after its resume was answered 410. */
+  private readonly relists: { readonly after: number; readonly upTo: number }[] = [];
 
   constructor(options: WatchValidatorOptions) {
     this.startRevision = options.startRevision;
@@ -95,6 +97,22 @@ export class WatchValidator {
     this.events.push({ type: event.type, name, revision, index });
   }
 
+  /** Re-lists done after a resume answered 410 Gone (kube's contract: the client lists again). */
+  get relistCount(): number {
+    return this.relists.length;
+  }
+
+  /**
+   * The client re-listed at `revision` because its resume was answered 410 Gone (the server's
+   * window no longer held its revision, as after a restart): writes up to that revision reached
+   * it through the list, not as events, and the watch goes on from there.
+   */
+  relisted(revision: number): void {
+    if (revision < this.reached) this.problems.push(`re-list at ${revision} goes back from ${this.reached}`);
+    this.relists.push({ after: this.reached, upTo: revision });
+    this.reached = Math.max(this.reached, revision);
+  }
+
   /** Records a problem found outside the stream (e.g. a resume answered with an error status). */
   fail(problem: string): void {
     this.problems.push(problem);
@@ -111,6 +129,7 @@ export class WatchValidator {
     for (const seen of this.events) byRevision.set(seen.revision, [...(byRevision.get(seen.revision) ?? []), seen]);
     for (const write of acknowledged) {
       if (write.revision <= this.startRevision || write.revision > upTo || !this.selects(write.name)) continue;
+      if (this.relists.some((relist) => write.revision > relist.after && write.revision <= relist.upTo)) continue;
       const seen = byRevision.get(write.revision) ?? [];
       if (seen.length !== 1) {
         violations.push(`${write.type} ${write.name} at ${write.revision} seen ${seen.length} times (want once)`);
