@@ -2,6 +2,7 @@ import { after, before, beforeEach, describe, it } from "node:test";
 import assert from "node:assert/strict";
 import { apiGroup, ORCH_PROFILE } from "../src/api/profile.js";
 import { inProcessServer } from "../src/testing/in-process.js";
+import { eventually } from "./helpers/wait.js";
 import { generateTestPki, startWebhookServer, type TestWebhookServer, type WebhookAnswer } from "../src/testing/webhook-server.js";
 import { MemoryStorage } from "../src/storage/memory/memory-storage.js";
 
@@ -14,15 +15,6 @@ const GROUP = "conv.example.com";
 const NAME = `gadgets.${GROUP}`;
 const V1 = `/apis/${GROUP}/v1/namespaces/default/gadgets`;
 const V2 = `/apis/${GROUP}/v2/namespaces/default/gadgets`;
-
-async function eventually<T>(probe: () => Promise<T | undefined>, attempts = 250): Promise<T> {
-  for (let attempt = 0; attempt < attempts; attempt++) {
-    const value = await probe();
-    if (value !== undefined) return value;
-    await new Promise((resolve) => setTimeout(resolve, 20));
-  }
-  throw new Error("condition not reached");
-}
 
 /** v1 (storage) holds `host` and `port`; v2 holds them as one `address` ("host:port"). */
 function convert(object: Json, desired: string): Json {

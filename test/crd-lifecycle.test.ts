@@ -2,6 +2,7 @@ import { after, before, describe, it } from "node:test";
 import assert from "node:assert/strict";
 import { apiGroup, ORCH_PROFILE } from "../src/api/profile.js";
 import { inProcessServer } from "../src/testing/in-process.js";
+import { eventually } from "./helpers/wait.js";
 import { MemoryStorage } from "../src/storage/memory/memory-storage.js";
 
 type Json = Record<string, unknown>;
@@ -13,15 +14,6 @@ const GROUP = "life.example.com";
 const NAME = `gizmos.${GROUP}`;
 const GIZMOS = `/apis/${GROUP}/v1/namespaces/default/gizmos`;
 const MERGE = { "content-type": "application/merge-patch+json" };
-
-async function eventually<T>(probe: () => Promise<T | undefined>, attempts = 250): Promise<T> {
-  for (let attempt = 0; attempt < attempts; attempt++) {
-    const value = await probe();
-    if (value !== undefined) return value;
-    await new Promise((resolve) => setTimeout(resolve, 20));
-  }
-  throw new Error("condition not reached");
-}
 
 function definition(spec: Json): Json {
   return {

@@ -2,6 +2,7 @@ import { after, before, describe, it } from "node:test";
 import assert from "node:assert/strict";
 import { apiGroup, ORCH_PROFILE } from "../src/api/profile.js";
 import { inProcessServer } from "../src/testing/in-process.js";
+import { eventually } from "./helpers/wait.js";
 import { crdFixture } from "../src/testing/crd-fixtures.js";
 import { MemoryStorage } from "../src/storage/memory/memory-storage.js";
 
@@ -16,14 +17,6 @@ const APPLY = { "content-type": "application/apply-patch+yaml" };
 const MERGE = { "content-type": "application/merge-patch+json" };
 
 /** Polls until `probe` returns a value (at most `attempts` × 20 ms): controllers act asynchronously. */
-async function eventually<T>(probe: () => Promise<T | undefined>, attempts = 250): Promise<T> {
-  for (let attempt = 0; attempt < attempts; attempt++) {
-    const value = await probe();
-    if (value !== undefined) return value;
-    await new Promise((resolve) => setTimeout(resolve, 20));
-  }
-  throw new Error("condition not reached");
-}
 
 function condition(crd: Json, type: string): Json | undefined {
   const conditions = ((crd["status"] as Json | undefined)?.["conditions"] as Json[] | undefined) ?? [];

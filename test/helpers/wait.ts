@@ -32,3 +32,16 @@ export async function waitFor<T>(check: () => T | undefined | false | Promise<T 
     await delay(options.intervalMs ?? 20);
   }
 }
+
+/**
+ * Polls `probe` every 20 ms until it returns a value (at most `attempts` times); an error the probe
+ * throws fails at once. Throws "condition not reached" when the attempts run out.
+ */
+export async function eventually<T>(probe: () => Promise<T | undefined>, attempts = 250): Promise<T> {
+  for (let attempt = 0; attempt < attempts; attempt++) {
+    const value = await probe();
+    if (value !== undefined) return value;
+    await delay(20);
+  }
+  throw new Error("condition not reached");
+}
