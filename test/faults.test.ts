@@ -35,6 +35,8 @@ interface Running {
 class FollowedWatch {
   readonly validator: WatchValidator;
   private session: http2.ClientHttp2Session | undefined;
+  /** Bumped by close(): a relist started before it must not reopen or fail the watch. */
+  private generation = 0;
 
   constructor(
     startRevision: number,
@@ -72,7 +74,10 @@ class FollowedWatch {
         // as kube answers: the client re-lists and watches on from the list (what informers do).
         if (first && event.type === "ERROR" && (event.object as { code?: unknown }).code === 410) {
           stream.close();
-          void this.relist(credentials);
+          const generation = this.generation;
+          // A relist cut short by a kill (or the end of the test) is redone by the next open; a watch
+          // that never catches up fails the sentinel check below, so the error itself carries nothing.
+          this.relist(credentials, generation).catch(() => {});
           return;
         }
         first = false;
@@ -81,19 +86,22 @@ class FollowedWatch {
     });
   }
 
-  private async relist(credentials: Credentials): Promise<void> {
+  private async relist(credentials: Credentials, generation: number): Promise<void> {
     const client = await connectHttp2(credentials);
     try {
       const { revision } = await listFaultObjects(client);
+      if (generation !== this.generation) return;
       this.validator.relisted(revision);
     } finally {
-      await client.close();
+      await client.close().catch(() => {});
     }
+    if (generation !== this.generation) return;
     this.session?.destroy();
     await this.open(credentials);
   }
 
   close(): void {
+    this.generation++;
     this.session?.destroy();
     this.session = undefined;
   }
