@@ -593,6 +593,14 @@ export function composeApiServer(options: ComposeOptions): ApiServer {
   async function createIfMissing(group: string, version: string, plural: string, namespace: string, object: ApiObject): Promise<boolean> {
     const store = registry.find(group, version, plural);
     if (store === undefined) return false;
+    // Found in the watch cache on every start but the first: no write (admission, managedFields) to be refused.
+    if (
+      await store.get(namespace, object.metadata.name ?? "").then(
+        () => true,
+        (error: unknown) => (error instanceof ApiError && error.reason === "NotFound" ? false : Promise.reject(error)),
+      )
+    )
+      return false;
     try {
       await store.create(namespace, object);
       return true;

@@ -41,9 +41,10 @@ export function createScaleHandler(options: ScaleHandlerOptions): ScaleHandler {
   const { metaGroup } = options;
   const schema = objectSchemaFor(builtinCatalogue(options.profile), SCALE_KIND);
   if (schema === undefined) throw new Error("the schema catalogue has no autoscaling/v1 Scale");
-  const wire = protobufWire(options.profile, SCALE_API_VERSION, SCALE_KIND.kind);
 
   return async function serveScale(context, info, store, dryRun) {
+    // Found at the first request (the codec keeps it): numbering the protobuf messages is start-up work otherwise.
+    const wire = protobufWire(options.profile, SCALE_API_VERSION, SCALE_KIND.kind);
     const definition = store.definition;
     const namespaced = definition.scope === "Namespaced";
     if (namespaced === (info.namespace === "")) throw new ApiError(404, "NotFound", "the server could not find the requested resource", { details: {} });

@@ -118,10 +118,21 @@ export class Store {
   readonly futureRevisionWaitMs: number;
   private cacher: Cacher | undefined;
   private cache: WatchCache | undefined;
-  /** The kind's structure for merging: how apply merges and strategic merge patch merges lists. */
-  readonly fieldType: FieldType;
-  private readonly fields: FieldManager;
+  /** The kind's structure and field manager, built at the first write (reading the schemas is start-up work otherwise). */
+  private typed: { readonly fieldType: FieldType; readonly fields: FieldManager } | undefined;
+  private readonly buildTyped: () => { readonly fieldType: FieldType; readonly fields: FieldManager };
   private readonly defaultFieldManager: string;
+
+  /** The kind's structure for merging: how apply merges and strategic merge patch merges lists. */
+  get fieldType(): FieldType {
+    this.typed ??= this.buildTyped();
+    return this.typed.fieldType;
+  }
+
+  private get fields(): FieldManager {
+    this.typed ??= this.buildTyped();
+    return this.typed.fields;
+  }
   private readonly keys: ResourceKeys;
   private readonly versions: VersionCodec;
   private readonly revisions: RevisionWaiter | undefined;
@@ -134,15 +145,18 @@ export class Store {
     this.clock = options.clock ?? (() => new Date());
     this.newUid = options.newUid ?? randomUUID;
     this.futureRevisionWaitMs = options.futureRevisionWaitMs ?? 3000;
-    const schemaType = options.schemas?.schemaFor(definition.group, definition.version, definition.kind) ?? DEDUCED;
-    this.fieldType = definition.fieldType === undefined ? schemaType : withMetadataOf(definition.fieldType, schemaType);
-    this.fields = new FieldManager({
-      type: this.fieldType,
-      apiVersion: apiVersionOf(definition),
-      kind: definition.kind,
-      statusSubresource: definition.subresources.has("status"),
-      lastAppliedAnnotation: options.lastAppliedAnnotation,
-    });
+    this.buildTyped = () => {
+      const schemaType = options.schemas?.schemaFor(definition.group, definition.version, definition.kind) ?? DEDUCED;
+      const fieldType = definition.fieldType === undefined ? schemaType : withMetadataOf(definition.fieldType, schemaType);
+      const fields = new FieldManager({
+        type: fieldType,
+        apiVersion: apiVersionOf(definition),
+        kind: definition.kind,
+        statusSubresource: definition.subresources.has("status"),
+        lastAppliedAnnotation: options.lastAppliedAnnotation,
+      });
+      return { fieldType, fields };
+    };
     this.defaultFieldManager = options.defaultFieldManager ?? "";
     this.keys = new ResourceKeys(definition);
     this.versions = new VersionCodec(definition);

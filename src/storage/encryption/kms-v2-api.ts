@@ -4,7 +4,8 @@
  * envelope this server stores (the encrypted DEK and the plugin's key id beside the data).
  */
 import type * as grpc from "@grpc/grpc-js";
-import protobuf from "protobufjs";
+import type * as protobuf from "protobufjs";
+import { lazyRequire } from "../../util/lazy-require.js";
 
 /** A `map<string, bytes>` field (protobufjs reads `keyType` as a map field; its JSON types omit it). */
 function bytesMap(id: number): protobuf.IField {
@@ -52,7 +53,8 @@ const DESCRIPTOR: protobuf.INamespace = {
   },
 };
 
-const root = protobuf.Root.fromJSON(DESCRIPTOR);
+const protobufLibrary = lazyRequire<typeof protobuf>("protobufjs");
+let root: protobuf.Root | undefined;
 
 export interface StatusResponse {
   readonly version: string;
@@ -86,10 +88,22 @@ export interface EncryptedObject {
 }
 
 function codec<T extends object>(name: string): { serialize(value: T): Buffer; deserialize(bytes: Buffer): T } {
-  const type = root.lookupType(name);
+  // The descriptor is parsed (and protobufjs loaded) at the first message: a server without KMS never pays for it.
+  let type: protobuf.Type | undefined;
+  const resolve = (): protobuf.Type => {
+    root ??= protobufLibrary().Root.fromJSON(DESCRIPTOR);
+    type ??= root.lookupType(name);
+    return type;
+  };
   return {
-    serialize: (value) => Buffer.from(type.encode(type.fromObject(value as Record<string, unknown>)).finish()),
-    deserialize: (bytes) => type.toObject(type.decode(bytes), { defaults: true, objects: true }) as T,
+    serialize: (value) => {
+      const t = resolve();
+      return Buffer.from(t.encode(t.fromObject(value as Record<string, unknown>)).finish());
+    },
+    deserialize: (bytes) => {
+      const t = resolve();
+      return t.toObject(t.decode(bytes), { defaults: true, objects: true }) as T;
+    },
   };
 }
 

@@ -1,8 +1,12 @@
 import { randomBytes, randomUUID } from "node:crypto";
-import * as grpc from "@grpc/grpc-js";
+import type * as grpc from "@grpc/grpc-js";
+import { lazyRequire } from "../../util/lazy-require.js";
 import { openGcm, sealGcm } from "./ciphers.js";
 import { ENCRYPTED_OBJECT, KMS_V2_SERVICE, type DecryptResponse, type EncryptResponse, type StatusResponse } from "./kms-v2-api.js";
 import type { DecryptResult, ValueTransformer } from "./transformer.js";
+
+/** gRPC, loaded when the first KMS provider is configured. */
+const grpcLibrary = lazyRequire<typeof grpc>("@grpc/grpc-js");
 
 const DEK_ALGORITHM = "aes-256-gcm";
 /** Decrypted DEKs kept, keyed by their encrypted form; the oldest is dropped beyond this. */
@@ -39,7 +43,8 @@ interface DataKey {
  * values sealed under an older key id read as stale, so a rewrite moves them to the new key.
  */
 export function kmsV2Transformer(prefix: string, options: KmsV2Options): KmsV2Transformer {
-  const client = new grpc.Client(options.endpoint, grpc.credentials.createInsecure());
+  const library = grpcLibrary();
+  const client = new library.Client(options.endpoint, library.credentials.createInsecure());
   const now = options.now ?? Date.now;
   const statusTtlMs = options.statusTtlMs ?? 60_000;
   const deks = new Map<string, Buffer>();
@@ -54,7 +59,7 @@ export function kmsV2Transformer(prefix: string, options: KmsV2Options): KmsV2Tr
         definition.requestSerialize,
         definition.responseDeserialize,
         request,
-        new grpc.Metadata(),
+        new library.Metadata(),
         { deadline: Date.now() + options.timeoutMs },
         (error, response) => {
           if (error !== null) reject(new Error(`KMS plugin ${options.endpoint}: ${error.details || error.message}`));

@@ -3,7 +3,8 @@
  * protobufjs JSON descriptor with the wire's field numbers, and the decoded shapes as TypeScript
  * types. Only the fields we send or read are declared: protobuf skips unknown fields on decode.
  */
-import protobuf from "protobufjs";
+import type * as protobuf from "protobufjs";
+import { lazyRequire } from "../../util/lazy-require.js";
 
 const KEY_VALUE = {
   fields: {
@@ -165,7 +166,14 @@ const DESCRIPTOR: protobuf.INamespace = {
   },
 };
 
-const root = protobuf.Root.fromJSON(DESCRIPTOR);
+const protobufLibrary = lazyRequire<typeof protobuf>("protobufjs");
+let root: protobuf.Root | undefined;
+
+/** The message type `name`, the descriptor parsed (and protobufjs loaded) at the first use. */
+function lookupType(name: string): protobuf.Type {
+  root ??= protobufLibrary().Root.fromJSON(DESCRIPTOR);
+  return root.lookupType(name);
+}
 
 /** A message codec for grpc-js: encodes a plain object, decodes into one with defaults filled in. */
 export interface MessageCodec<T> {
@@ -178,10 +186,20 @@ export interface MessageCodec<T> {
  * as numbers: revisions stay far below 2^53), so the cast to T is the schema's promise.
  */
 export function messageCodec<T extends object>(name: string): MessageCodec<T> {
-  const type = root.lookupType(name);
+  let type: protobuf.Type | undefined;
+  const resolve = (): protobuf.Type => {
+    type ??= lookupType(name);
+    return type;
+  };
   return {
-    serialize: (value) => Buffer.from(type.encode(type.fromObject(value as Record<string, unknown>)).finish()),
-    deserialize: (bytes) => type.toObject(type.decode(bytes), { longs: Number, enums: String, defaults: true, arrays: true }) as T,
+    serialize: (value) => {
+      const t = resolve();
+      return Buffer.from(t.encode(t.fromObject(value as Record<string, unknown>)).finish());
+    },
+    deserialize: (bytes) => {
+      const t = resolve();
+      return t.toObject(t.decode(bytes), { longs: Number, enums: String, defaults: true, arrays: true }) as T;
+    },
   };
 }
 

@@ -3,7 +3,8 @@
  * streams. Several endpoints are balanced round-robin over one channel; a member that goes
  * away is left out until it answers again, so a call fails over instead of waiting.
  */
-import * as grpc from "@grpc/grpc-js";
+import type * as grpc from "@grpc/grpc-js";
+import { lazyRequire } from "../../util/lazy-require.js";
 import { StorageError } from "../errors.js";
 import {
   type CompactionRequest,
@@ -34,6 +35,9 @@ export interface EtcdClientOptions {
   readonly requestTimeoutMs?: number;
 }
 
+/** gRPC, loaded when the first client is made (a server on another backend never loads it). */
+export const grpcLibrary = lazyRequire<typeof grpc>("@grpc/grpc-js");
+
 const CODECS = {
   rangeRequest: messageCodec<RangeRequest>("etcdserverpb.RangeRequest"),
   rangeResponse: messageCodec<RangeResponse>("etcdserverpb.RangeResponse"),
@@ -55,10 +59,11 @@ export class EtcdClient {
 
   constructor(options: EtcdClientOptions) {
     const { target, secure, host } = channelTarget(options.endpoints);
+    const library = grpcLibrary();
     const credentials = secure
-      ? grpc.credentials.createSsl(options.tls?.ca ?? null, options.tls?.key ?? null, options.tls?.cert ?? null)
-      : grpc.credentials.createInsecure();
-    this.client = new grpc.Client(target, credentials, {
+      ? library.credentials.createSsl(options.tls?.ca ?? null, options.tls?.key ?? null, options.tls?.cert ?? null)
+      : library.credentials.createInsecure();
+    this.client = new library.Client(target, credentials, {
       "grpc.service_config": JSON.stringify({ loadBalancingConfig: [{ round_robin: {} }] }),
       "grpc.ssl_target_name_override": host,
       "grpc.default_authority": host,
@@ -108,7 +113,7 @@ export class EtcdClient {
         requestCodec.serialize,
         responseCodec.deserialize,
         request,
-        new grpc.Metadata(),
+        new (grpcLibrary().Metadata)(),
         { deadline: Date.now() + timeoutMs },
         (error, response) => {
           if (error !== null) reject(translateError(error, key));
@@ -127,7 +132,7 @@ export function translateError(error: grpc.ServiceError, key: string): StorageEr
   if (details.includes(FUTURE)) return new StorageError("FutureRevision", key, { message: details, cause: error });
   // etcd's --max-request-bytes: a write our own limit let through (etcd counts the whole request).
   if (details.includes("request is too large")) return new StorageError("RequestTooLarge", key, { message: details, cause: error });
-  if (error.code === grpc.status.DEADLINE_EXCEEDED) {
+  if (error.code === grpcLibrary().status.DEADLINE_EXCEEDED) {
     return new StorageError("Timeout", key, { message: `etcd did not answer in time: ${details}`, cause: error });
   }
   return new StorageError("Unavailable", key, { message: `etcd unavailable: ${details}`, cause: error });

@@ -4,12 +4,12 @@
  * compacted away cancels the watch with the compaction revision. The stream is opened with
  * `hasleader` so a member that loses its leader ends the watch instead of going silent.
  */
-import * as grpc from "@grpc/grpc-js";
+import type * as grpc from "@grpc/grpc-js";
 import { StorageError } from "../errors.js";
 import type { WatchEvent, WatchOptions } from "../interface.js";
 import { closedError, compactedError } from "../util.js";
 import type { EtcdClient } from "./etcd-client.js";
-import { translateError } from "./etcd-client.js";
+import { grpcLibrary, translateError } from "./etcd-client.js";
 import type { EtcdEvent, WatchResponse } from "./etcd-api.js";
 
 /** What a watch needs from its store (revisions are the store's, i.e. etcd's minus the offset). */
@@ -80,7 +80,7 @@ export async function* etcdWatch(
     }
   };
 
-  const metadata = new grpc.Metadata();
+  const metadata = new (grpcLibrary().Metadata)();
   metadata.set("hasleader", "true");
   const stream = host.client.watchStream(metadata);
   stream.on("data", (response: WatchResponse) => {
@@ -114,7 +114,7 @@ export async function* etcdWatch(
   });
   stream.on("error", (error: grpc.ServiceError) => {
     if (ended) return;
-    failure = error.code === grpc.status.CANCELLED && host.isClosed() ? undefined : translateError(error, prefix);
+    failure = error.code === grpcLibrary().status.CANCELLED && host.isClosed() ? undefined : translateError(error, prefix);
     if (failure === undefined) ended = true;
     wakeUp();
   });
