@@ -7,7 +7,7 @@
  * Rows, each with its target and, where one applies, a limit measured in the same run:
  * - start → first /readyz 200 (spawn to 200, polled every 5 ms), empty store and 10k / 100k objects,
  *   median of 3 restarts, with the CLI's own breakdown ("start-up since launch: …");
- * - RSS idle (8 s after ready: the server collects its start-up garbage once, 5 s after ready) with 10k and 100k objects, and a heap snapshot summary of the 10k
+ * - RSS idle (10 s after ready: the server collects its start-up garbage 1 s after ready and shrinks its young generation 7–8 s after) with 10k and 100k objects, and a heap snapshot summary of the 10k
  *   server: live heap, bytes per cached object by field;
  * - LIST of 10k and 100k: consistent and rv=0, whole and paged (limit=500, continue followed),
  *   request → last byte, median; the limit: the same client fetching a prebuilt body of the same
@@ -47,7 +47,7 @@ const log = (text: string): void => void process.stdout.write(`${text}\n`);
 const sleep = (ms: number): Promise<void> => new Promise((done) => setTimeout(done, ms));
 const BODY_BYTES = 1024;
 const READY_TIMEOUT_MS = 300_000;
-const IDLE_WAIT_MS = 8000;
+const IDLE_WAIT_MS = 10_000;
 const NAMESPACE = "bench";
 const COLLECTION = `/api/v1/namespaces/${NAMESPACE}/configmaps`;
 
@@ -119,7 +119,7 @@ async function restarts(
     readyMs.push(round(server.readyMs));
   }
   if (server === undefined) throw new Error("no start");
-  // Idle: after the server's one collection of start-up garbage (5 s after ready), settled.
+  // Idle: after the server has collected its start-up garbage and shrunk its young generation (by 8 s after ready), settled.
   await sleep(IDLE_WAIT_MS);
   const rssMB = round(processMemory(server.pid).rssMB);
   const breakdown = /start-up since launch: (.*)/.exec(server.output())?.[1] ?? "";

@@ -161,6 +161,8 @@ export interface OpenedStorage {
   readonly storage: Storage;
   /** A consistent copy of the store as one file's bytes (`GET /snapshot`); SQLite only. */
   readonly snapshot?: () => Promise<Uint8Array>;
+  /** Called once the watch cache holds the store: memory only the initial read needed is given back. */
+  readonly loaded?: () => void;
   ready(): Promise<void>;
   readonly readyz: readonly HealthCheck[];
   readonly livez: readonly HealthCheck[];
@@ -177,7 +179,7 @@ export function openStorage(config: Config): OpenedStorage {
     case "sqlite": {
       mkdirSync(config.dataDir, { recursive: true });
       const sqlite = openDataDirStore(config.dataDir);
-      return { ...local(sqlite), snapshot: () => snapshotBytes(sqlite, config.dataDir) };
+      return { ...local(sqlite), snapshot: () => snapshotBytes(sqlite, config.dataDir), loaded: () => sqlite.releasePageCache() };
     }
     case "etcd3": {
       const read = (file: string | undefined): Buffer | undefined => (file === undefined ? undefined : readFileSync(file));
@@ -624,6 +626,7 @@ export function composeApiServer(options: ComposeOptions): ApiServer {
       );
       if (moved > 0) logger.info("storage: moved objects from the pre-kube key layout", { objects: moved });
       await registry.start();
+      opened.loaded?.();
       markStartup("store and watch cache loaded");
       informersSynced = true;
       await authorization.start();

@@ -46,7 +46,7 @@ export async function main(argv: readonly string[]): Promise<number> {
     `orch-apiserver serving on ${server.url} (ready in ${Date.now() - started} ms, storage ${config.storageBackend}, compat ${config.profile.name})\n`,
   );
   process.stdout.write(`start-up since launch: ${startupBreakdown()}\n`);
-  releaseStartupHeap(5000);
+  releaseStartupHeap(1000);
   process.stdout.write(`admin kubeconfig: ${kubeconfig}\n  kubectl --kubeconfig ${kubeconfig} get namespaces\n`);
   return new Promise<number>((resolve) => {
     const shutdown = (signal: string): void => {

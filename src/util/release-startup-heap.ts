@@ -1,19 +1,30 @@
 import { setFlagsFromString } from "node:v8";
 import { runInNewContext } from "node:vm";
 
+/** When the collections run, in ms after the first (see releaseStartupHeap). */
+const COLLECTIONS_AT_MS = [0, 0, 6000, 7000];
+
 /**
- * One full garbage collection, soon after start-up. Loading the store into the watch cache
+ * A few full garbage collections, soon after start-up. Loading the store into the watch cache
  * leaves the raw rows and parsed copies of every object behind as garbage; an idle server
- * allocates too little to make V8 collect it, so the pages it grew to stay resident (at 10k
- * objects about 35 MB of RSS). A single full collection returns them. `gc` is reached through
- * `--expose-gc` set at run time (Node's documented `v8.setFlagsFromString`), read in a fresh
- * context so the global of the program stays as it was.
+ * allocates too little to make V8 collect it, so the pages it grew to stay resident. Measured at
+ * 10k objects (RSS 171 MB idle with one collection): the first collection frees the objects, the
+ * second releases the old-space pages the first left to sweep (old space 62 → 38 MiB for 37 MiB
+ * live); V8 shrinks the young generation (32 MiB, grown during the load) only in a collection that
+ * sees a low but non-zero allocation rate over its last 5 s, so one more runs 6 s later (the
+ * window then holds no start-up work), and a last one unmaps what that shrink gave back (RSS ~105 MB). `gc` is reached through `--expose-gc` set at run time
+ * (Node's documented `v8.setFlagsFromString`), read in a fresh context so the global of the
+ * program stays as it was.
  */
 export function releaseStartupHeap(delayMs: number): void {
-  const timer = setTimeout(() => {
-    setFlagsFromString("--expose-gc");
-    const collect: unknown = runInNewContext("gc");
-    if (typeof collect === "function") collect();
-  }, delayMs);
-  timer.unref();
+  for (const offset of COLLECTIONS_AT_MS) {
+    const timer = setTimeout(collect, delayMs + offset);
+    timer.unref();
+  }
+}
+
+function collect(): void {
+  setFlagsFromString("--expose-gc");
+  const gc: unknown = runInNewContext("gc");
+  if (typeof gc === "function") gc();
 }

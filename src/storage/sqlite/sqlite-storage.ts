@@ -311,6 +311,15 @@ export class SqliteStorage implements Storage {
   }
 
   /**
+   * Gives the page cache back (SQLite's `shrink_memory`). Called once the watch cache has read the
+   * whole store at start-up: that scan fills the cache with every object's pages, which later reads
+   * never ask for again (they are served from the watch cache); writes refill it with what they touch.
+   */
+  releasePageCache(): void {
+    if (this.closing === undefined) this.db.pragma("shrink_memory");
+  }
+
+  /**
    * Checks a store file (a snapshot) without changing it: SQLite's integrity check, the schema
    * version, and the revision and live keys it holds. Throws with the reason when it is not a good store.
    */
