@@ -51,6 +51,8 @@ export async function ensureBootstrapConfiguration(registry: Registry, bootstrap
           }
           const autoupdate = current.metadata.annotations?.[bootstrap.autoupdateAnnotation] === "true";
           if (!mandatory && !autoupdate) return;
+          // The stored spec is the wanted one as written: no dry run (admission, defaulting, managedFields) needed to say so.
+          if (autoupdate && canonical(wanted["spec"]) === canonical(current["spec"])) return;
           const defaulted = await store.create("", wanted, { dryRun: true }).catch(() => undefined);
           if (canonical((defaulted ?? wanted)["spec"]) === canonical(current["spec"]) && autoupdate) return;
           await store.update("", name, {
