@@ -213,6 +213,10 @@ export class Store {
   }
 
   async get(namespace: string, name: string, resourceVersion?: string): Promise<ApiObject> {
+    if (resourceVersion === undefined) {
+      const cached = await this.consistentGetFromCache(namespace, name);
+      if (cached !== undefined) return cached;
+    }
     // "Not older than" a reached revision: the latest value always qualifies.
     if (resourceVersion !== undefined && resourceVersion !== "0") await this.waitForRevision(parseRevision(resourceVersion));
     try {
@@ -221,6 +225,31 @@ export class Store {
     } catch (error) {
       throw this.translate(error, name);
     }
+  }
+
+  /**
+   * A consistent GET (resourceVersion unset) on a store other servers write to (etcd), served as
+   * kube serves consistent lists from its cache: etcd's current revision is asked for (one read
+   * shared by every concurrent request, see EtcdStorage.fetchRevision), the cache is waited on
+   * until it reflects that revision, and the object is read there; the answer is the one a read
+   * from etcd would give. Undefined when the resource is not served from the cache (no cache,
+   * webhook conversion, a local store) or the cache did not get there in time (then storage
+   * answers); etcd not answering the revision request fails the GET as a read from it would.
+   */
+  private async consistentGetFromCache(namespace: string, name: string): Promise<ApiObject | undefined> {
+    const { cache, cacher } = this;
+    if (cache === undefined || cacher === undefined || this.versions.converts || this.storage.shared === undefined) return undefined;
+    let reached: boolean;
+    try {
+      reached = await cacher.reachCurrent(this.futureRevisionWaitMs);
+    } catch (error) {
+      throw this.translate(error, name);
+    }
+    if (!reached) return undefined;
+    const cached = cache.get(this.key(namespace, name));
+    if (cached === undefined) throw notFound(this.target(name));
+    const convert = this.versions.jsonConverter();
+    return JSON.parse(convert === undefined ? cached.json : convert(cached.json)) as ApiObject;
   }
 
   /** Waits (on the watch cache) for a revision the store has not reached; 504 after `futureRevisionWaitMs`. */

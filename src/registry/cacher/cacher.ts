@@ -236,16 +236,24 @@ export class Cacher {
    * False when the store does not answer or the cache does not get there within `timeoutMs`.
    */
   async waitForCurrent(timeoutMs: number): Promise<boolean> {
-    const shared = this.storage.shared;
-    if (shared === undefined) return this.waitFor(this.storage.currentRevision(), timeoutMs);
-    const started = Date.now();
-    let target: number;
     try {
-      target = await shared.fetchRevision();
+      return await this.reachCurrent(timeoutMs);
     } catch {
       // The store did not answer: the caller answers 504 as for a revision not reached.
       return false;
     }
+  }
+
+  /**
+   * waitForCurrent, but a store that does not answer the revision request fails with its own
+   * error (a GET answers it as a read from the store would: 503/504), and false only means the
+   * cache did not get there in time.
+   */
+  async reachCurrent(timeoutMs: number): Promise<boolean> {
+    const shared = this.storage.shared;
+    if (shared === undefined) return this.waitFor(this.storage.currentRevision(), timeoutMs);
+    const started = Date.now();
+    const target = await shared.fetchRevision();
     if (target <= this.revisionValue) return true;
     const timer = setInterval(() => shared.requestProgress(), PROGRESS_GRACE_MS);
     try {

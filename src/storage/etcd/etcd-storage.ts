@@ -27,6 +27,7 @@ import { closedError, compactedError, normaliseLimit, updateTarget } from "../ut
 import type { Compare, EtcdEvent, EtcdKeyValue, RangeResponse, RequestOp } from "./etcd-api.js";
 import { EtcdClient, type EtcdClientOptions } from "./etcd-client.js";
 import { UTF8_VALUES, type ValueEncoding } from "../value-encoding.js";
+import { CoalescedRead } from "./coalesced-read.js";
 import { decodeKey, encodeKey, keyAfter, prefixEnd } from "./etcd-keys.js";
 import { type DrainableWatch, etcdWatch, type WatchHost } from "./etcd-watch.js";
 
@@ -80,6 +81,12 @@ export class EtcdStorage implements Storage {
   private readonly inFlight = new Set<Promise<unknown>>();
   private readonly watches = new Set<DrainableWatch>();
   private readonly host: WatchHost;
+  /** Shares "what is etcd's revision now" reads between concurrent callers (see fetchRevision). */
+  private readonly revisions = new CoalescedRead(async () => {
+    const response = await this.client.range({ key: this.encode(""), limit: 1, countOnly: true }, "");
+    this.observe(response.header.revision);
+    return response.header.revision - this.offset;
+  });
 
   private constructor(options: EtcdStorageOptions) {
     this.client = new EtcdClient(options);
@@ -133,13 +140,15 @@ export class EtcdStorage implements Storage {
     this.observe(response.header.revision);
   }
 
-  /** The etcd revision right now (one linearizable read); also advances currentRevision(). */
-  async fetchRevision(): Promise<number> {
-    return this.track("", async () => {
-      const response = await this.client.range({ key: this.encode(""), limit: 1, countOnly: true }, "");
-      this.observe(response.header.revision);
-      return response.header.revision - this.offset;
-    });
+  /**
+   * The etcd revision right now (a linearizable read); also advances currentRevision(). Calls
+   * share reads: a call joins the next read to be SENT (never one already on the wire, which may
+   * have been answered before the call began), and at most one read is in flight; so one etcd
+   * round trip serves every call that arrived while the previous one was out, and each still gets
+   * a revision at least as new as every write committed before it was made.
+   */
+  fetchRevision(): Promise<number> {
+    return this.track("", () => this.revisions.next());
   }
 
   create(key: string, value: string): Promise<number> {
