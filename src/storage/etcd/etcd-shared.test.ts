@@ -28,6 +28,32 @@ describe("EtcdStorage.shared: the revision of an etcd other writers use", { time
     }
   });
 
+  it("concurrent fetchRevision() calls share etcd reads, and each still sees every write made before it was called", async () => {
+    const mine = await EtcdStorage.open({ endpoints: cluster.endpoints, prefix: "/registry" });
+    const theirs = await EtcdStorage.open({ endpoints: cluster.endpoints, prefix: "/registry" });
+    try {
+      const calls = async (): Promise<number> => {
+        const text = await (await fetch(`${cluster.endpoints[0] ?? ""}/metrics`)).text();
+        const line = text
+          .split("\n")
+          .find((entry) => entry.startsWith("grpc_server_handled_total{") && entry.includes('grpc_method="Range"') && entry.includes('grpc_code="OK"'));
+        return Number(line?.slice(line.lastIndexOf(" ") + 1) ?? 0);
+      };
+      for (let round = 0; round < 5; round++) {
+        const written = await theirs.create(`/core/configmaps/ns/shared-${round}`, "{}");
+        const before = await calls();
+        const revisions = await Promise.all(Array.from({ length: 64 }, () => mine.shared.fetchRevision()));
+        const ranges = (await calls()) - before;
+        for (const revision of revisions) assert.ok(revision >= written, `a read answered ${revision}, before the write at ${written}`);
+        // The first call's read goes out at once; the 63 that arrive meanwhile share the next one.
+        assert.ok(ranges <= 2, `${ranges} etcd Range calls for 64 concurrent revision reads`);
+      }
+    } finally {
+      await mine.close();
+      await theirs.close();
+    }
+  });
+
   it("a watch reports progress past writes outside its prefix when asked, in order after its events", async () => {
     const mine = await EtcdStorage.open({ endpoints: cluster.endpoints, prefix: "/registry" });
     const other = await EtcdStorage.open({ endpoints: cluster.endpoints, prefix: "/elsewhere" });
