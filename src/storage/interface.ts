@@ -107,6 +107,11 @@ export interface WatchOptions {
    * never call it.
    */
   readonly onProgress?: (revision: number) => void;
+  /**
+   * The consumer never reads `WatchEvent.previous` (the watch cache keeps its own): a store may
+   * leave it undefined, and etcd then neither reads nor sends the previous values.
+   */
+  readonly withoutPrevious?: boolean;
 }
 
 export interface KeyValue {
@@ -166,6 +171,6 @@ export interface WatchEvent {
   readonly revision: number;
   /** The new value (ADDED/MODIFIED) or undefined (DELETED). */
   readonly value: string | undefined;
-  /** The value before the change (MODIFIED/DELETED). */
+  /** The value before the change (MODIFIED/DELETED); may be undefined when the watch was opened `withoutPrevious`. */
   readonly previous: string | undefined;
 }

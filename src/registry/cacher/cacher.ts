@@ -146,7 +146,7 @@ export class Cacher {
     };
     while (!signal.aborted) {
       try {
-        for await (const event of this.storage.watch("", this.revisionValue, signal, { onProgress })) {
+        for await (const event of this.storage.watch("", this.revisionValue, signal, { onProgress, withoutPrevious: true })) {
           failingSince = undefined;
           this.cacheFor(event.key)?.apply(event);
           this.revisionValue = Math.max(this.revisionValue, event.revision);

@@ -54,6 +54,30 @@ describe("EtcdStorage.shared: the revision of an etcd other writers use", { time
     }
   });
 
+  it("a watch opened withoutPrevious gets the same events without previous values; a plain one keeps them", async () => {
+    const store = await EtcdStorage.open({ endpoints: cluster.endpoints, prefix: "/previous" });
+    const controller = new AbortController();
+    try {
+      const start = await store.shared.fetchRevision();
+      const collect = async (withoutPrevious: boolean): Promise<string[]> => {
+        const seen: string[] = [];
+        for await (const event of store.watch("", start, controller.signal, { withoutPrevious })) {
+          seen.push(`${event.type} ${event.value ?? "-"} previous=${event.previous ?? "-"}`);
+          if (seen.length === 3) break;
+        }
+        return seen;
+      };
+      await store.create("/core/configmaps/ns/a", "one");
+      await store.guaranteedUpdate("/core/configmaps/ns/a", () => "two");
+      await store.delete("/core/configmaps/ns/a");
+      assert.deepEqual(await collect(true), ["ADDED one previous=-", "MODIFIED two previous=-", "DELETED - previous=-"]);
+      assert.deepEqual(await collect(false), ["ADDED one previous=-", "MODIFIED two previous=one", "DELETED - previous=two"]);
+    } finally {
+      controller.abort();
+      await store.close();
+    }
+  });
+
   it("a watch reports progress past writes outside its prefix when asked, in order after its events", async () => {
     const mine = await EtcdStorage.open({ endpoints: cluster.endpoints, prefix: "/registry" });
     const other = await EtcdStorage.open({ endpoints: cluster.endpoints, prefix: "/elsewhere" });

@@ -128,7 +128,7 @@ export async function* etcdWatch(
       rangeEnd: host.rangeEnd(prefix),
       startRevision: fromRevision + host.offset + 1,
       progressNotify: true,
-      prevKv: true,
+      prevKv: options.withoutPrevious !== true,
     },
   });
 
