@@ -40,6 +40,7 @@ import {
 import { adminCredentials, REPO_ROOT, startServerChild } from "./lib/server.js";
 import { measureSqlite } from "./lib/sqlite-raw.js";
 import { runWatchSuite } from "./watch.js";
+import { runWatchTailSuite } from "./watch-tail.js";
 import { runRbacSuite } from "./rbac.js";
 import { runAuditSuite } from "./audit.js";
 import { runAuthSuite } from "./auth.js";
@@ -586,6 +587,7 @@ async function runFoundation(settings: Settings): Promise<void> {
 type Suite =
   | "foundation"
   | "watch"
+  | "watch-tail"
   | "rbac"
   | "apply"
   | "auth"
@@ -607,6 +609,7 @@ async function main(): Promise<void> {
   if (
     suite !== "foundation" &&
     suite !== "watch" &&
+    suite !== "watch-tail" &&
     suite !== "rbac" &&
     suite !== "apply" &&
     suite !== "auth" &&
@@ -622,7 +625,7 @@ async function main(): Promise<void> {
     suite !== "all"
   )
     throw new Error(
-      "--suite must be foundation, watch, rbac, apply, auth, proto, admission, webhooks, audit, flowcontrol, crd, etcd, controllers, scale or all",
+      "--suite must be foundation, watch, watch-tail, rbac, apply, auth, proto, admission, webhooks, audit, flowcontrol, crd, etcd, controllers, scale or all",
     );
   const chosen: Suite = suite;
   const settings = parseSettings(argv);
@@ -638,6 +641,19 @@ async function main(): Promise<void> {
       watchWorkers: watchWorkers(argv),
       h2: settings.h2,
       heapSnapshot: !argv.includes("--no-heap-snapshot"),
+    });
+  }
+  // Part of the watch suite's figures, alone: not in "all".
+  if (chosen === "watch-tail") {
+    await runWatchTailSuite({
+      quick: settings.quick,
+      outDir: settings.outDir,
+      profile: settings.profile,
+      ...(settings.profileDir === undefined ? {} : { profileDir: settings.profileDir }),
+      quietWaitMs: settings.quietWaitMs,
+      watchWorkers: watchWorkers(argv),
+      h2: settings.h2,
+      heapSnapshot: false,
     });
   }
   if (chosen === "auth" || chosen === "all") {

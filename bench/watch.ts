@@ -2,7 +2,7 @@
  * orch-apiserver watch-cache benchmark (`npm run bench -- --suite watch`, about 4 minutes):
  * watch fan-out latency and loss, large lists, and the memory of the cache. Writes
  * bench/results/<date>-watch.{json,md}. Everything runs on this 2-core machine: the server is a
- * child process (CLI, sqlite backend); watchers run in worker threads of the bench process.
+ * child process (CLI, sqlite backend); watchers run in child processes of the bench (lib/watch-worker.ts).
  */
 import { copyFileSync, cpSync, mkdirSync, readdirSync, rmSync, statSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
@@ -36,18 +36,18 @@ export interface WatchSuiteOptions {
   readonly profile: boolean;
   readonly profileDir?: string;
   readonly quietWaitMs: number;
-  /** Watcher threads. */
+  /** Watcher processes. */
   readonly watchWorkers: number;
   readonly h2: boolean;
   readonly heapSnapshot: boolean;
 }
 
-interface Settings extends WatchSuiteOptions {
+export interface Settings extends WatchSuiteOptions {
   readonly watcherCounts: readonly number[];
   readonly rates: readonly number[];
   readonly phaseMs: number;
   readonly h2Watchers: number;
-  /** HTTP/2 connections per watcher thread in the h2 configuration. */
+  /** HTTP/2 connections per watcher process in the h2 configuration. */
   readonly h2SessionsPerWorker: number;
   readonly openConcurrency: number;
   readonly poolSize: number;
@@ -67,7 +67,7 @@ interface Settings extends WatchSuiteOptions {
   readonly limitMs: number;
 }
 
-const TARGETS = {
+export const TARGETS = {
   watchP99Ms100At200: 20,
   watchP99Ms1000At20: 20,
   watchP99Ms1000At200: 100,
@@ -91,7 +91,7 @@ const sleep = (ms: number): Promise<void> => new Promise((done) => setTimeout(do
 const collection = (namespace: string): string => `/api/v1/namespaces/${namespace}/configmaps`;
 const thousands = (value: number): string => value.toLocaleString("en-US");
 
-function settingsFor(options: WatchSuiteOptions): Settings {
+export function settingsFor(options: WatchSuiteOptions): Settings {
   const quick = options.quick;
   return {
     ...options,
@@ -132,7 +132,7 @@ async function listRevision(client: Client, namespace: string): Promise<string> 
 
 // ---------------------------------------------------------------- fan-out
 
-interface FleetRecord extends FleetOpening {
+export interface FleetRecord extends FleetOpening {
   readonly label: string;
   readonly protocol: WatchProtocol;
   readonly watchers: number;
@@ -163,11 +163,11 @@ function describeFanout(phase: FanoutPhase): string {
   return (
     `  ${phase.label.padEnd(36)} writes ${phase.writes.perSecond}/s (p99 ${phase.writes.latency.p99Ms} ms)  delay p50 ${phase.delay.p50Ms} ms p99 ${phase.delay.p99Ms} ms max ${phase.delay.maxMs} ms (from write sent: p99 ${phase.delayFromIssue.p99Ms} ms)` +
     `  events ${thousands(phase.events.received)}/${thousands(phase.events.expected)}${lost}${closed}${failed}  drain ${phase.drainMs} ms  ${phase.events.perRead} ev/read` +
-    `  server CPU ${phase.serverCpuPercent} %  client CPU ${phase.clientCpuPercent} % (busiest thread ${phase.busiestClientThreadPercent} %)  other ${phase.otherCpuPercent} %`
+    `  server CPU ${phase.serverCpuPercent} %  client CPU ${phase.clientCpuPercent} % (busiest client thread ${phase.busiestClientThreadPercent} %)  other ${phase.otherCpuPercent} %`
   );
 }
 
-interface FanoutRun {
+export interface FanoutRun {
   readonly phases: FanoutPhase[];
   readonly fleets: FleetRecord[];
 }
@@ -220,7 +220,7 @@ async function runFanout(
             const opening = fleet.opening;
             fleets.push({ ...opening, label: `${label} (${rate} writes/s)`, protocol: config.protocol, watchers: config.watchers });
             log(
-              `  ${label}: ${opening.opened} open in ${opening.openS} s over ${opening.connections} connection(s), ${opening.workers} watcher thread(s)${opening.failed > 0 ? `, ${opening.failed} FAILED (${opening.firstError ?? "?"})` : ""}`,
+              `  ${label}: ${opening.opened} open in ${opening.openS} s over ${opening.connections} connection(s), ${opening.workers} watcher process(es)${opening.failed > 0 ? `, ${opening.failed} FAILED (${opening.firstError ?? "?"})` : ""}`,
             );
             await hooks.opened?.(config, rateIndex);
             const run = await runFanoutPhase({
@@ -268,13 +268,13 @@ export interface WatchHeapCheck {
   readonly topAfter: readonly { readonly name: string; readonly count: number; readonly MiB: number }[];
 }
 
-interface FanoutResults extends FanoutRun {
+export interface FanoutResults extends FanoutRun {
   readonly pkiDir: string;
   readonly serverRssAfterMB: number;
   readonly heapCheck?: WatchHeapCheck;
 }
 
-async function measureFanout(root: string, settings: Settings, gate: QuietGate): Promise<FanoutResults> {
+export async function measureFanout(root: string, settings: Settings, gate: QuietGate): Promise<FanoutResults> {
   const dataDir = join(root, "watch");
   const snapshotDir = join(root, "watch-heap");
   mkdirSync(snapshotDir, { recursive: true });
@@ -287,7 +287,7 @@ async function measureFanout(root: string, settings: Settings, gate: QuietGate):
     const pool = await preparePool(setup, settings);
     const writer = new PacedWriter(writerClient, NAMESPACE, pool, settings.bodyBytes);
     log(
-      `watch fan-out: server pid ${server.pid}, ${settings.watchWorkers} watcher threads, writer: one HTTP/2 connection in the main thread, ${settings.phaseMs / 1000} s per rate`,
+      `watch fan-out: server pid ${server.pid}, ${settings.watchWorkers} watcher processes, writer: one HTTP/2 connection in the bench process, ${settings.phaseMs / 1000} s per rate`,
     );
     // A short warm-up of the write and fan-out paths (JIT), not recorded.
     const warm = await WatchFleet.open({
@@ -374,7 +374,7 @@ export type BareMode = "string" | "batch";
  * did before it coalesced fan-out; `batch` = the lines of one event-loop turn as one shared Buffer
  * per watch, as the server does.
  */
-async function measureFanoutLimit(_root: string, pkiDir: string, mode: BareMode, settings: Settings, gate: QuietGate): Promise<FanoutRun> {
+export async function measureFanoutLimit(_root: string, pkiDir: string, mode: BareMode, settings: Settings, gate: QuietGate): Promise<FanoutRun> {
   const script = new URL("./bare-watch-server.js", import.meta.url).pathname;
   const child = spawnNode([script, join(pkiDir, "serving.crt"), join(pkiDir, "serving.key"), join(pkiDir, "ca.crt"), mode]);
   try {
@@ -423,7 +423,7 @@ function keepProfile(dir: string, name: string, settings: Settings): { path: str
 }
 
 /** The 1,000 watchers @ 200 writes/s phase again, on a server under node --cpu-prof. */
-async function profileFanout(
+export async function profileFanout(
   root: string,
   pkiDir: string,
   protocol: WatchProtocol,
@@ -744,7 +744,7 @@ export interface WatchResults extends ResultsHeader {
   readonly totalBenchSeconds: number;
 }
 
-function findPhase(phases: readonly FanoutPhase[], watchers: number, rate: number, protocol: WatchProtocol): FanoutPhase | undefined {
+export function findPhase(phases: readonly FanoutPhase[], watchers: number, rate: number, protocol: WatchProtocol): FanoutPhase | undefined {
   return phases.find(
     (phase) => phase.watchers >= watchers * 0.99 && phase.watchers <= watchers && phase.targetWritesPerSecond === rate && phase.protocol === protocol,
   );
@@ -984,7 +984,7 @@ export async function runWatchSuite(options: WatchSuiteOptions): Promise<void> {
     mode: settings.quick ? "quick" : "full",
     environment: {
       ...machineEnvironment(REPO_ROOT),
-      watchers: `${settings.watchWorkers} worker threads in the bench process (watchers spread evenly), same machine as the server`,
+      watchers: `${settings.watchWorkers} child processes of the bench (watchers spread evenly), same machine as the server`,
       "other processes' CPU at start (% of a core)": backgroundAtStart,
       "waited for quiet (s)": gate.summary().waitedS,
       "phases repeated because other processes took CPU": gate.summary().repeatedPhases.join(", ") || "none",
@@ -1052,13 +1052,13 @@ function notes(settings: Settings, fanout: FanoutResults, lists: ListResults): s
       ? `No other process used ${QUIET_THRESHOLD_PERCENT} % of a core or more during any fan-out phase.`
       : `WARNING: other processes used CPU during ${busy.map((phase) => `${phase.label} (${phase.otherCpuPercent} %)`).join(", ")}; those delays are overstated.`,
     clientBound.length === 0
-      ? "No watcher thread reached 90 % of a core in any phase: the watchers kept up with what the server sent (see 'busiest client thread')."
-      : `A watcher thread was at ≥ 90 % of a core during ${clientBound.map((phase) => phase.label).join(", ")}: there the client side may have added delay.`,
+      ? "No client thread (writer or watcher process) reached 90 % of a core in any phase: the watchers kept up with what the server sent (see 'busiest client thread')."
+      : `A client thread (writer or watcher process) was at ≥ 90 % of a core during ${clientBound.map((phase) => phase.label).join(", ")}: there the client side may have added delay.`,
     ...(incomplete.length === 0 ? [] : [`Phases whose drain gave up (no progress for 3 s, or 30 s): ${incomplete.map((phase) => phase.label).join(", ")}.`]),
-    `Watchers: ${settings.watchWorkers} worker threads in the bench process, watchers spread evenly; h1 = every watch on its own TLS connection (node:https, agent: false, so no keep-alive and no sharing); h2 = the watches as streams over one HTTP/2 connection per watcher thread (client-go's 4 MiB stream / 1 GiB connection windows).`,
-    "The machine has 2 cores for the server, the watcher threads and the writer: when the server takes one core, the client side has the other. 'client CPU' is the whole bench process (all watcher threads and the writer); 'busiest client thread' the most loaded single thread.",
-    `Writer: one HTTP/2 connection in the bench's main thread, open-loop at the target rate (write i issued at start + i/rate, at most 256 in flight); even writes create a ConfigMap of ~${settings.bodyBytes} bytes, odd ones merge-patch one of ${settings.poolSize} existing ones (ADDED and MODIFIED events of ~1.1 KiB).`,
-    "Delay = arrival of the event at the watcher (monotonic clock, per read) − the writer receiving the 201/200 of the write with that resourceVersion. The server answers the writer when the write commits and fans the event out at the start of the next event-loop turn, together with every event committed until then; the writer's 201/200 travels on another connection and is read on the writer's schedule, so a delay can still be negative (min column).",
+    `Watchers: ${settings.watchWorkers} child processes of the bench (forked, IPC only between phases), watchers spread evenly; h1 = every watch on its own TLS connection (node:https, agent: false, so no keep-alive and no sharing); h2 = the watches as streams over one HTTP/2 connection per watcher process (client-go's 4 MiB stream / 1 GiB connection windows).`,
+    "The machine has 2 cores for the server, the watcher processes and the writer: when the server takes one core, the client side has the other. 'client CPU' is the bench process (the writer) plus its watcher processes; 'busiest client thread' the most loaded single thread among them.",
+    `Writer: one HTTP/2 connection in the bench process (no watcher shares its event loop), open-loop at the target rate (write i issued at start + i/rate, at most 256 in flight); even writes create a ConfigMap of ~${settings.bodyBytes} bytes, odd ones merge-patch one of ${settings.poolSize} existing ones (ADDED and MODIFIED events of ~1.1 KiB).`,
+    "Delay = arrival of the event at the watcher (CLOCK_MONOTONIC, per read; the watcher processes and the writer read the same machine clock) − the writer receiving the 201/200 of the write with that resourceVersion. The server answers the writer when the write commits and fans the event out at the start of the next event-loop turn, together with every event committed until then; the writer's 201/200 travels on another connection and is read on the writer's schedule, so a delay can still be negative (min column).",
     `Events lost = (acknowledged writes × watches open at the phase start) − events received with a matching resourceVersion; after the writes, the bench waits until every open watch has every event (giving up after ${DRAIN_STALL_MS / 1000} s without progress or ${DRAIN_TIMEOUT_MS / 1000} s in all, so "lost" includes events later than that). Every phase runs on freshly opened watches (a repeated phase too), from the resourceVersion of a list taken just before they open, so no phase inherits what an earlier one left in the server.`,
     "The server is one thread: fanning events out to N watchers runs on the same event loop as the writes, so a write that arrives during a fan-out waits for it, and the delay from the ack understates the fan-out lag when N is large. The delay from the write being sent (commit + fan-out + the watcher's read) and the writes/s achieved (an open-loop writer falls behind when the server is saturated) are reported next to it.",
     "Lists: timed from the request to the last byte of the last page, one client connection, bodies counted afterwards. Consistent = resourceVersion unset (served from the watch cache once it has caught up with the store); rv=0 = any cached state. Paged: limit=500, continue tokens followed to the end (continued pages are read from storage at the token's revision).",

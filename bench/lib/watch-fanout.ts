@@ -1,24 +1,35 @@
 /**
- * Watch fan-out: a fleet of watchers in worker threads (each watch on its own TLS connection, or
- * as streams over a few HTTP/2 connections), and a paced writer in this thread that records when
- * each write was acknowledged. Per phase: every event at every watcher is matched by its
- * resourceVersion to the acknowledgement of the write that made it; delay = arrival − ack.
+ * Watch fan-out: a fleet of watchers in child processes (each watch on its own TLS connection, or
+ * as streams over a few HTTP/2 connections), and a paced writer in this process that records when
+ * each write was sent and acknowledged. The watchers are processes, not threads of this one, so
+ * reading 1,000 watches does not compete with the writer for an event loop, a heap or a collector;
+ * they share the machine's monotonic clock. Per phase: every event at every watcher is matched by
+ * its resourceVersion to the write that made it; delay = arrival − ack (and − the write being sent).
  */
-import { Worker } from "node:worker_threads";
+import { fork, type ChildProcess } from "node:child_process";
+import { fileURLToPath } from "node:url";
 import type { Client, Target } from "./client.js";
 import { configMapBody } from "./objects.js";
 import { busiestThreadPercent, machineBusyCpuSeconds, processCpuSeconds, processMemory, threadCpuSeconds } from "./processes.js";
 import { round, summarise, type LatencySummary } from "./stats.js";
-import { monotonicMs, type FromWatchWorker, type ToWatchWorker, type WatchCollected, type WatchProtocol, type WatchWorkerTask } from "./watch-types.js";
+import {
+  monotonicMs,
+  WATCH_TASK_ENV,
+  type FromWatchWorker,
+  type ToWatchWorker,
+  type WatchCollected,
+  type WatchProtocol,
+  type WatchWorkerTask,
+} from "./watch-types.js";
 
 const sleep = (ms: number): Promise<void> => new Promise((done) => setTimeout(done, ms));
 
 export interface FleetSpec {
   readonly protocol: WatchProtocol;
   readonly watchers: number;
-  /** Watcher threads (each gets a share of the watchers). */
+  /** Watcher processes (each gets a share of the watchers). */
   readonly workers: number;
-  /** h2: connections per thread (the streams are spread over them). */
+  /** h2: connections per watcher process (the streams are spread over them). */
   readonly sessionsPerWorker: number;
   readonly target: Target;
   readonly path: string;
@@ -29,7 +40,7 @@ export interface FleetOpening {
   readonly opened: number;
   readonly failed: number;
   readonly firstError?: string;
-  /** Until the last thread had all its watches answered (headers received). */
+  /** Until the last process had all its watches answered (headers received). */
   readonly openS: number;
   readonly workers: number;
   readonly connections: number;
@@ -41,16 +52,22 @@ interface Pending {
   readonly reject: (error: Error) => void;
 }
 
-class WatcherThread {
+/** One watcher process and the request/reply exchange with it (one outstanding request at a time). */
+class WatcherProcess {
   private pending: Pending | undefined;
   private failure: Error | undefined;
-  readonly worker: Worker;
+  readonly child: ChildProcess;
 
   constructor(task: WatchWorkerTask) {
-    this.worker = new Worker(new URL("./watch-worker.js", import.meta.url), { workerData: task });
-    this.worker.on("message", (message: FromWatchWorker) => {
+    this.child = fork(fileURLToPath(new URL("./watch-worker.js", import.meta.url)), [], {
+      env: { ...process.env, [WATCH_TASK_ENV]: JSON.stringify(task) },
+      // Float64Arrays of delays travel as typed arrays, not as JSON.
+      serialization: "advanced",
+      stdio: ["ignore", "inherit", "inherit", "ipc"],
+    });
+    this.child.on("message", (message: FromWatchWorker) => {
       if (message.type === "failed") {
-        this.fail(new Error(`watch worker ${task.workerIndex}: ${message.message}`));
+        this.fail(new Error(`watch process ${task.workerIndex}: ${message.message}`));
         return;
       }
       const pending = this.pending;
@@ -59,8 +76,12 @@ class WatcherThread {
         pending.resolve(message);
       }
     });
-    this.worker.once("error", (error) => this.fail(error));
-    this.worker.once("exit", (code) => this.fail(new Error(`watch worker ${task.workerIndex} exited (${code})`)));
+    this.child.once("error", (error) => this.fail(error));
+    this.child.once("exit", (code, signal) => this.fail(new Error(`watch process ${task.workerIndex} exited (${code ?? signal ?? "?"})`)));
+  }
+
+  get pid(): number {
+    return this.child.pid ?? 0;
   }
 
   private fail(error: Error): void {
@@ -71,12 +92,20 @@ class WatcherThread {
   }
 
   /** Waits for the next message of `type`, after sending `message` (if any). */
-  expect<T extends FromWatchWorker["type"]>(type: T, message?: ToWatchWorker, transfer: ArrayBuffer[] = []): Promise<Extract<FromWatchWorker, { type: T }>> {
+  expect<T extends FromWatchWorker["type"]>(type: T, message?: ToWatchWorker): Promise<Extract<FromWatchWorker, { type: T }>> {
     if (this.failure !== undefined) return Promise.reject(this.failure);
     return new Promise((resolve, reject) => {
       this.pending = { type, resolve: (reply) => resolve(reply as Extract<FromWatchWorker, { type: T }>), reject };
-      if (message !== undefined) this.worker.postMessage(message, transfer);
+      if (message !== undefined) this.child.send(message);
     });
+  }
+
+  /** Ends the process (after `close`, or when it hangs). */
+  async stop(): Promise<void> {
+    if (this.child.exitCode !== null || this.child.signalCode !== null) return;
+    const exited = new Promise<void>((resolve) => this.child.once("exit", () => resolve()));
+    this.child.kill("SIGTERM");
+    await exited;
   }
 }
 
@@ -100,7 +129,7 @@ export interface FleetCollected {
 /** The watchers of one configuration, open across the write phases run on them. */
 export class WatchFleet {
   private constructor(
-    private readonly threads: readonly WatcherThread[],
+    private readonly threads: readonly WatcherProcess[],
     readonly opening: FleetOpening,
   ) {}
 
@@ -109,7 +138,7 @@ export class WatchFleet {
     const started = monotonicMs();
     const threads = Array.from({ length: workers }, (_, index) => {
       const share = Math.floor(spec.watchers / workers) + (index < spec.watchers % workers ? 1 : 0);
-      return new WatcherThread({
+      return new WatcherProcess({
         protocol: spec.protocol,
         target: spec.target,
         path: spec.path,
@@ -132,6 +161,11 @@ export class WatchFleet {
     return new WatchFleet(threads, opening);
   }
 
+  /** The watcher processes (their CPU is the client's, beside this process's). */
+  get pids(): number[] {
+    return this.threads.map((thread) => thread.pid);
+  }
+
   async drain(expectedPerWatcher: number, stallMs: number, timeoutMs: number): Promise<DrainResult> {
     const replies = await Promise.all(this.threads.map((thread) => thread.expect("drained", { type: "drain", expectedPerWatcher, stallMs, timeoutMs })));
     return { complete: replies.every((reply) => reply.complete), minReceived: Math.min(...replies.map((reply) => reply.minReceived)) };
@@ -139,7 +173,7 @@ export class WatchFleet {
 
   async collect(fromRevision: number, acks: Float64Array, issued: Float64Array): Promise<FleetCollected> {
     const replies: WatchCollected[] = (
-      await Promise.all(this.threads.map((thread) => thread.expect("collected", { type: "collect", fromRevision, acks: acks.slice(), issued: issued.slice() })))
+      await Promise.all(this.threads.map((thread) => thread.expect("collected", { type: "collect", fromRevision, acks, issued })))
     ).map((reply) => reply.collected);
     const total = replies.reduce((sum, reply) => sum + reply.delaysMs.length, 0);
     const delays = new Float64Array(total);
@@ -170,7 +204,7 @@ export class WatchFleet {
     await Promise.all(
       this.threads.map(async (thread) => {
         await thread.expect("closed", { type: "close" }).catch(() => undefined);
-        await thread.worker.terminate();
+        await thread.stop();
       }),
     );
   }
@@ -317,7 +351,7 @@ export interface FanoutPhase {
   readonly receivedMBPerSecond: number;
   readonly serverCpuPercent: number;
   readonly serverRssMB: number;
-  /** The bench process (watcher threads + writer), % of one core. */
+  /** The bench process (writer) and its watcher processes, % of one core. */
   readonly clientCpuPercent: number;
   readonly busiestClientThreadPercent: number;
   readonly otherCpuPercent: number;
@@ -345,12 +379,23 @@ export interface PhaseInput {
   readonly tag: string;
 }
 
+/** CPU seconds of the bench process and its watcher processes. */
+function clientCpuSeconds(pids: readonly number[]): number {
+  return pids.reduce((sum, pid) => sum + processCpuSeconds(pid), 0);
+}
+
+/** CPU seconds of every thread of the bench process and its watcher processes (thread ids are unique machine-wide). */
+function clientThreads(pids: readonly number[]): Map<number, number> {
+  return new Map(pids.flatMap((pid) => [...threadCpuSeconds(pid)]));
+}
+
 export async function runFanoutPhase(input: PhaseInput): Promise<{ phase: FanoutPhase; expectedAfter: number; closedAfter: number }> {
   const { fleet } = input;
   const openAtStart = fleet.opening.opened - input.closedBefore;
   const serverCpuStart = processCpuSeconds(input.serverPid);
-  const ownCpuStart = process.cpuUsage();
-  const threadsStart = threadCpuSeconds(process.pid);
+  const clientPids = [process.pid, ...fleet.pids];
+  const clientCpuStart = clientCpuSeconds(clientPids);
+  const threadsStart = clientThreads(clientPids);
   const machineStart = machineBusyCpuSeconds();
   const started = monotonicMs();
   const writes = await input.writer.run(input.tag, input.rate, input.durationMs);
@@ -360,9 +405,8 @@ export async function runFanoutPhase(input: PhaseInput): Promise<{ phase: Fanout
   const drainedAt = monotonicMs();
   const windowS = Math.max(1e-3, (drainedAt - started) / 1000);
   const serverCpu = processCpuSeconds(input.serverPid) - serverCpuStart;
-  const ownCpuUsage = process.cpuUsage(ownCpuStart);
-  const ownCpu = (ownCpuUsage.user + ownCpuUsage.system) / 1e6;
-  const busiest = busiestThreadPercent(threadsStart, threadCpuSeconds(process.pid), windowS);
+  const ownCpu = clientCpuSeconds(clientPids) - clientCpuStart;
+  const busiest = busiestThreadPercent(threadsStart, clientThreads(clientPids), windowS);
   const machineCpu = machineBusyCpuSeconds() - machineStart;
   const serverRssMB = processMemory(input.serverPid).rssMB;
   const revisions = [...writes.acks.keys()];

@@ -1,4 +1,4 @@
-/** What the watch fan-out coordinator and its watcher threads exchange. */
+/** What the watch fan-out coordinator and its watcher processes exchange (IPC, structured clone). */
 import type { Target } from "./client.js";
 
 /**
@@ -12,12 +12,12 @@ export interface WatchWorkerTask {
   readonly target: Target;
   /** The watch request, e.g. /api/v1/namespaces/bench/configmaps?watch=1&resourceVersion=N. */
   readonly path: string;
-  /** This thread's share of the watchers. */
+  /** This process's share of the watchers. */
   readonly watchers: number;
-  /** h2: this thread's streams are spread over this many sessions (connections). */
+  /** h2: this process's streams are spread over this many sessions (connections). */
   readonly sessions: number;
   readonly workerIndex: number;
-  /** Watches being opened at once by this thread (TLS handshakes in flight). */
+  /** Watches being opened at once by this process (TLS handshakes in flight). */
   readonly openConcurrency: number;
 }
 
@@ -58,7 +58,10 @@ export type FromWatchWorker =
   | { readonly type: "closed" }
   | { readonly type: "failed"; readonly message: string };
 
-/** Monotonic ms, comparable across threads and processes (CLOCK_MONOTONIC, as .cpuprofile timestamps). */
+/** Monotonic ms, comparable across threads and processes on this machine (CLOCK_MONOTONIC, as .cpuprofile timestamps). */
 export function monotonicMs(): number {
   return Number(process.hrtime.bigint()) / 1e6;
 }
+
+/** The environment variable that hands a watcher process its task (JSON). */
+export const WATCH_TASK_ENV = "BENCH_WATCH_TASK";

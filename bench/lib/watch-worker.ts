@@ -1,19 +1,26 @@
 /**
- * One watcher thread of the fan-out benchmark: opens its share of the watches, stamps every
- * event with its arrival time (monotonic clock, per read), and on request matches the events
- * against the writer's acknowledgement times. Events are not JSON-parsed: the resourceVersion is
- * found with Buffer.indexOf, so one thread can take a few hundred thousand events a second.
+ * One watcher process of the fan-out benchmark (a child of the bench, forked with an IPC channel
+ * and structured-clone serialization): opens its share of the watches, stamps every event with
+ * its arrival time (CLOCK_MONOTONIC, per read: the same clock as the writer in the bench process,
+ * since both run on this machine), and on request matches the events against the writer's
+ * acknowledgement times. A process of its own, so the watchers do not share an event loop, a heap
+ * or a garbage collector with the writer. Events are not JSON-parsed: the resourceVersion is found
+ * with Buffer.indexOf, so one process can take a few hundred thousand events a second.
  */
 import { once } from "node:events";
 import http2 from "node:http2";
 import https from "node:https";
-import { parentPort, workerData } from "node:worker_threads";
-import { monotonicMs, type FromWatchWorker, type ToWatchWorker, type WatchCollected, type WatchWorkerTask } from "./watch-types.js";
+import { monotonicMs, WATCH_TASK_ENV, type FromWatchWorker, type ToWatchWorker, type WatchCollected, type WatchWorkerTask } from "./watch-types.js";
 
-const task = workerData as WatchWorkerTask;
-const port = parentPort;
-if (port === null) throw new Error("watch-worker must run as a worker thread");
-const post = (message: FromWatchWorker, transfer: ArrayBuffer[] = []): void => port.postMessage(message, transfer);
+const send = process.send?.bind(process);
+if (send === undefined) throw new Error("watch-worker must run as a forked child process (IPC channel)");
+// In the environment rather than argv: the task holds the client key, which `ps` would show.
+const taskArgument = process.env[WATCH_TASK_ENV];
+if (taskArgument === undefined) throw new Error(`watch-worker: the task (JSON) is in $${WATCH_TASK_ENV}`);
+const task = JSON.parse(taskArgument) as WatchWorkerTask;
+const post = (message: FromWatchWorker): void => void send(message);
+// The bench going away (crash, ^C) ends its watchers too.
+process.on("disconnect", () => process.exit(0));
 
 const RESOURCE_VERSION = Buffer.from('"resourceVersion":"');
 const ERROR_TYPE = Buffer.from('{"type":"ERROR"');
@@ -245,7 +252,7 @@ function collect(fromRevision: number, acks: Float64Array, issued: Float64Array)
   };
   bytes = 0;
   chunks = 0;
-  post({ type: "collected", collected }, [collected.delaysMs.buffer as ArrayBuffer, collected.fromIssueMs.buffer as ArrayBuffer]);
+  post({ type: "collected", collected });
 }
 
 function closeAll(): void {
@@ -255,7 +262,7 @@ function closeAll(): void {
   post({ type: "closed" });
 }
 
-port.on("message", (message: ToWatchWorker) => {
+process.on("message", (message: ToWatchWorker) => {
   if (message.type === "drain") drain(message.expectedPerWatcher, message.stallMs, message.timeoutMs);
   else if (message.type === "collect") collect(message.fromRevision, message.acks, message.issued);
   else closeAll();
