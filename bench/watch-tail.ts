@@ -11,7 +11,7 @@ import { mkdirSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { machineEnvironment } from "./lib/environment.js";
 import { makeTempDir } from "./lib/processes.js";
-import { QuietGate } from "./lib/quiet.js";
+import { QUIET_THRESHOLD_PERCENT, QuietGate } from "./lib/quiet.js";
 import {
   cell,
   headlineRow,
@@ -55,6 +55,14 @@ export interface WatchTailResults extends ResultsHeader {
 }
 
 const log = (text: string): void => void process.stdout.write(`${text}\n`);
+
+/** Whether other processes took CPU during the phases: then the delays are not evidence. */
+function loadNote(phases: readonly FanoutPhase[]): string {
+  const busy = phases.filter((phase) => phase.otherCpuPercent >= QUIET_THRESHOLD_PERCENT);
+  return busy.length === 0
+    ? `No other process used ${QUIET_THRESHOLD_PERCENT} % of a core or more during any phase.`
+    : `TAKEN UNDER LOAD: other processes used ${Math.min(...busy.map((phase) => phase.otherCpuPercent))}–${Math.max(...busy.map((phase) => phase.otherCpuPercent))} % of a core during ${busy.length} of ${phases.length} phases; delays and writes/s are overstated (rerun on a quiet machine), CPU per event much less so.`;
+}
 
 /** Server CPU µs per event delivered in a phase. */
 function cpuPerEventUs(phase: FanoutPhase | undefined): number | undefined {
@@ -141,6 +149,7 @@ export async function runWatchTailSuite(options: WatchSuiteOptions): Promise<voi
     fanoutLimits: limit.phases,
     profiles,
     notes: [
+      loadNote([...fanout.phases, ...limit.phases]),
       "Delay = arrival at the watcher (CLOCK_MONOTONIC, per read) − the writer receiving the write's 201/200 (or sending the write); the watcher processes and the writer read the same machine clock.",
       "Lost = acknowledged writes × watches open at the phase start − events received with a matching resourceVersion, after waiting for stragglers.",
       "Other processes' CPU is in the 'other CPU %' column: on a loaded machine the delays are overstated; server CPU per event is the figure load disturbs least.",
