@@ -32,6 +32,9 @@ function withMetadataOf(own: FieldType, base: FieldType): FieldType {
   return { ...own, fields: new Map([...own.fields, ["metadata", metadata]]) };
 }
 
+/** Custom resources' structures with the common metadata's, by their own structure. */
+const MERGED_TYPES = new WeakMap<FieldType, FieldType>();
+
 /** Waits for the watch cache to reach a revision (the Cacher); false after the timeout. */
 export interface RevisionWaiter {
   waitFor(revision: number, timeoutMs: number): Promise<boolean>;
@@ -118,15 +121,26 @@ export class Store {
   readonly futureRevisionWaitMs: number;
   private cacher: Cacher | undefined;
   private cache: WatchCache | undefined;
-  /** The kind's structure and field manager, built at the first write (reading the schemas is start-up work otherwise). */
-  private typed: { readonly fieldType: FieldType; readonly fields: FieldManager } | undefined;
-  private readonly buildTyped: () => { readonly fieldType: FieldType; readonly fields: FieldManager };
+  /**
+   * The built-in part of the kind's structure (for custom resources: the common metadata's) and
+   * the field manager, built at the first write (reading the schemas is start-up work otherwise).
+   */
+  private typed: { readonly schemaType: FieldType; readonly fields: FieldManager } | undefined;
+  private readonly buildTyped: () => { readonly schemaType: FieldType; readonly fields: FieldManager };
   private readonly defaultFieldManager: string;
 
   /** The kind's structure for merging: how apply merges and strategic merge patch merges lists. */
   get fieldType(): FieldType {
     this.typed ??= this.buildTyped();
-    return this.typed.fieldType;
+    const own = this.definition.fieldType?.();
+    if (own === undefined) return this.typed.schemaType;
+    // Kept as long as the compiled structure is (custom resources' are compiled and dropped on demand).
+    let merged = MERGED_TYPES.get(own);
+    if (merged === undefined) {
+      merged = withMetadataOf(own, this.typed.schemaType);
+      MERGED_TYPES.set(own, merged);
+    }
+    return merged;
   }
 
   private get fields(): FieldManager {
@@ -145,18 +159,20 @@ export class Store {
     this.clock = options.clock ?? (() => new Date());
     this.newUid = options.newUid ?? randomUUID;
     this.futureRevisionWaitMs = options.futureRevisionWaitMs ?? 3000;
-    this.buildTyped = () => {
-      const schemaType = options.schemas?.schemaFor(definition.group, definition.version, definition.kind) ?? DEDUCED;
-      const fieldType = definition.fieldType === undefined ? schemaType : withMetadataOf(definition.fieldType, schemaType);
-      const fields = new FieldManager({
-        type: fieldType,
+    const store = this;
+    this.buildTyped = () => ({
+      schemaType: options.schemas?.schemaFor(definition.group, definition.version, definition.kind) ?? DEDUCED,
+      fields: new FieldManager({
+        // Custom resources compile their structure on first use: the field manager asks each time.
+        get type() {
+          return store.fieldType;
+        },
         apiVersion: apiVersionOf(definition),
         kind: definition.kind,
         statusSubresource: definition.subresources.has("status"),
         lastAppliedAnnotation: options.lastAppliedAnnotation,
-      });
-      return { fieldType, fields };
-    };
+      }),
+    });
     this.defaultFieldManager = options.defaultFieldManager ?? "";
     this.keys = new ResourceKeys(definition);
     this.versions = new VersionCodec(definition);

@@ -19,7 +19,9 @@ export function applyStructuralDefaults(markers: SchemaMarkers, schema: JsonSche
   for (const [name, property] of properties) {
     const present = value[name];
     if ((present === undefined || (present === null && property["nullable"] !== true)) && property["default"] !== undefined) {
-      value[name] = cloneObject(property["default"]);
+      const fallback = property["default"];
+      // Only objects and lists need a copy of their own (structured cloning a string or number is not free).
+      value[name] = typeof fallback === "object" && fallback !== null ? cloneObject(fallback) : fallback;
     }
     applyStructuralDefaults(markers, property, value[name]);
   }

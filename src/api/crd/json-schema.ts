@@ -51,11 +51,17 @@ export function schemaAt(schema: JsonSchema, name: string): JsonSchema | undefin
   return isPlainObject(value) ? value : undefined;
 }
 
-/** `properties` as a map of sub-schemas. */
+/** Each schema node's `properties` as read once (schemas are walked for every object written and read). */
+const PROPERTIES = new WeakMap<JsonSchema, ReadonlyMap<string, JsonSchema>>();
+
+/** `properties` as a map of sub-schemas (made once per schema node: treat schemas as immutable). */
 export function propertiesOf(schema: JsonSchema): ReadonlyMap<string, JsonSchema> {
+  const known = PROPERTIES.get(schema);
+  if (known !== undefined) return known;
   const value = schema["properties"];
   const out = new Map<string, JsonSchema>();
   if (isPlainObject(value)) for (const [name, item] of Object.entries(value)) if (isPlainObject(item)) out.set(name, item);
+  PROPERTIES.set(schema, out);
   return out;
 }
 
