@@ -51,16 +51,25 @@ export function schemaAt(schema: JsonSchema, name: string): JsonSchema | undefin
   return isPlainObject(value) ? value : undefined;
 }
 
-/** Each schema node's `properties` as read once (schemas are walked for every object written and read). */
-const PROPERTIES = new WeakMap<JsonSchema, ReadonlyMap<string, JsonSchema>>();
-
-/** `properties` as a map of sub-schemas (made once per schema node: treat schemas as immutable). */
+/** `properties` as a map of sub-schemas. */
 export function propertiesOf(schema: JsonSchema): ReadonlyMap<string, JsonSchema> {
-  const known = PROPERTIES.get(schema);
-  if (known !== undefined) return known;
   const value = schema["properties"];
   const out = new Map<string, JsonSchema>();
   if (isPlainObject(value)) for (const [name, item] of Object.entries(value)) if (isPlainObject(item)) out.set(name, item);
+  return out;
+}
+
+/** Each compiled schema node's `properties`, read once (those schemas are walked for every object written and read). */
+const PROPERTIES = new WeakMap<JsonSchema, ReadonlyMap<string, JsonSchema>>();
+
+/**
+ * `propertiesOf`, made once per schema node: for schemas kept and walked again and again (a
+ * served version's), which must not change afterwards. One-off walks use `propertiesOf`.
+ */
+export function keptPropertiesOf(schema: JsonSchema): ReadonlyMap<string, JsonSchema> {
+  const known = PROPERTIES.get(schema);
+  if (known !== undefined) return known;
+  const out = propertiesOf(schema);
   PROPERTIES.set(schema, out);
   return out;
 }

@@ -2,7 +2,7 @@ import { isIP } from "node:net";
 import type { FieldError } from "../errors.js";
 import { isPlainObject } from "../object.js";
 import { childPath, duplicate, indexPath, invalidValue, keyPath, notSupported, required, shown } from "../schema/field-path.js";
-import { jsonEqual, numberAt, propertiesOf, schemaAt, stringList, type JsonSchema, type SchemaMarkers } from "./json-schema.js";
+import { jsonEqual, numberAt, keptPropertiesOf, schemaAt, stringList, type JsonSchema, type SchemaMarkers } from "./json-schema.js";
 
 /**
  * Checks a custom object's value against its version's `openAPIV3Schema`, reporting as kube's
@@ -200,7 +200,7 @@ function checkArray(markers: SchemaMarkers, schema: JsonSchema, value: readonly 
 }
 
 function defaultOfKey(items: JsonSchema | undefined, key: string): unknown {
-  const property = items === undefined ? undefined : propertiesOf(items).get(key);
+  const property = items === undefined ? undefined : keptPropertiesOf(items).get(key);
   return property?.["default"];
 }
 
@@ -216,7 +216,7 @@ function checkObject(markers: SchemaMarkers, schema: JsonSchema, value: Record<s
   if (minProperties !== undefined && count < minProperties)
     errors.push(invalidValue(path, count, `${inBody(path)} should have at least ${minProperties} properties`));
   if (markers.flag(schema, "embedded-resource")) checkEmbedded(value, path, errors);
-  const properties = propertiesOf(schema);
+  const properties = keptPropertiesOf(schema);
   const additional = schemaAt(schema, "additionalProperties");
   for (const [name, item] of Object.entries(value)) {
     const property = properties.get(name);
