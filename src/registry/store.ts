@@ -13,6 +13,8 @@ import type { CachedObject, ResourceCodec } from "./cacher/cached-object.js";
 import type { Cacher } from "./cacher/cacher.js";
 import type { WatchCache } from "./cacher/watch-cache.js";
 import { openCachedWatch, type CachedWatchRequest } from "./cacher/watch-stream.js";
+import { convertedEvents, storedLine } from "./converted-watch.js";
+import { bookmarkEvent, errorEvent, type ObjectEvent } from "./watch.js";
 import type { PushBody } from "../request/push-body.js";
 import { listItemOf } from "./list-item.js";
 import { continueFromCache, listFromCache, listFromStorage, type ListResponse, type ListSource } from "./store-list.js";
@@ -399,8 +401,41 @@ export class Store {
     name: string,
     request: Omit<CachedWatchRequest, "cacher" | "cache" | "prefix" | "key" | "waitMs">,
   ): Promise<PushBody> | undefined {
-    // Conversion round trips are asynchronous: such watches follow storage (registry/watch.ts), converting each event.
-    if (this.cache === undefined || this.cacher === undefined || this.versions.converts) return undefined;
+    // Conversion round trips are asynchronous: such watches take their events in the stored version (watchConvertedFromCache).
+    if (this.versions.converts) return undefined;
+    return this.openCachedWatch(namespace, name, request);
+  }
+
+  /**
+   * A watch of a webhook-converted resource served from the watch cache: the watcher's events
+   * come in the stored version and each delivered batch is converted in one round trip on its
+   * way out (registry/converted-watch.ts). Undefined when this resource has no such conversion
+   * or no watch cache (then `registry/watch.ts` follows storage).
+   */
+  watchConvertedFromCache(
+    namespace: string,
+    name: string,
+    request: Omit<CachedWatchRequest, "cacher" | "cache" | "prefix" | "key" | "waitMs" | "encode" | "bookmark" | "error"> & {
+      readonly initialEventsEndAnnotation: string;
+    },
+  ): Promise<AsyncIterable<ObjectEvent>> | undefined {
+    if (!this.versions.converts) return undefined;
+    const opened = this.openCachedWatch(namespace, name, {
+      ...request,
+      encode: (type, json) => storedLine(type, json),
+      bookmark: (revision, initialEventsEnd) =>
+        storedLine("BOOKMARK", bookmarkEvent(this, revision, initialEventsEnd ? { [request.initialEventsEndAnnotation]: "true" } : undefined).object),
+      error: (error) => storedLine("ERROR", errorEvent(error).object),
+    });
+    return opened?.then((stream) => convertedEvents(stream, (objects) => this.versions.fromStorageAsync(objects)));
+  }
+
+  private openCachedWatch(
+    namespace: string,
+    name: string,
+    request: Omit<CachedWatchRequest, "cacher" | "cache" | "prefix" | "key" | "waitMs">,
+  ): Promise<PushBody> | undefined {
+    if (this.cache === undefined || this.cacher === undefined) return undefined;
     try {
       this.checkFieldSelector(request.options);
     } catch (error) {
