@@ -132,10 +132,19 @@ export function customResourceDefinitions(crd: ApiObject, names: CustomResourceN
         const schema = source === undefined ? undefined : versionSchema(source, version);
         // The definition went or dropped the version since it was served: its replacement is on its way.
         if (schema === undefined) throw internalError(`the schema of ${group}/${version} ${names.kind} is not available; retry`);
+        // Each form is made when first asked for (OpenAPI reads the schema only, no schema stage or merge structure).
+        let stage: ObjectSchema | undefined;
+        let structure: FieldType | undefined;
         return {
           openApiSchema: schema,
-          schema: customObjectSchema(kindId, schema as JsonSchema, { extensionPrefixes, rules }),
-          fieldType: fieldTypeFromOpenApi(schema, { extensionPrefixes }),
+          get schema() {
+            stage ??= customObjectSchema(kindId, schema as JsonSchema, { extensionPrefixes, rules });
+            return stage;
+          },
+          get fieldType() {
+            structure ??= fieldTypeFromOpenApi(schema, { extensionPrefixes });
+            return structure;
+          },
         };
       });
   };
