@@ -684,7 +684,10 @@ async function main(): Promise<void> {
       if (!Number.isInteger(value) || value < 1) throw new Error(`${name} must be a positive integer`);
       return value;
     };
-    await runCrdSuite({ quick: settings.quick, outDir: settings.outDir, count: flag("--crd-count", 2000), kilobytes: flag("--crd-kb", 300) });
+    const storageAt = argv.indexOf("--crd-storage");
+    const storage = storageAt === -1 ? "sqlite" : argv[storageAt + 1];
+    if (storage !== "sqlite" && storage !== "memory") throw new Error("--crd-storage must be sqlite or memory");
+    await runCrdSuite({ quick: settings.quick, outDir: settings.outDir, count: flag("--crd-count", 2000), kilobytes: flag("--crd-kb", 300), storage });
   }
   if (chosen === "controllers" || chosen === "all") {
     await runControllersSuite({ quick: settings.quick, outDir: settings.outDir, quietWaitMs: settings.quietWaitMs });

@@ -213,6 +213,54 @@ describe("CustomResourceDefinition conversion webhooks", () => {
     assert.deepEqual((added?.["object"] as Json | undefined)?.["spec"], { address: "w.example:7" });
   });
 
+  it("watches are served from the watch cache (no storage watch opened), the state and each change converted per watcher", async () => {
+    const original = storage.watch.bind(storage);
+    let storageWatches = 0;
+    storage.watch = (...args: Parameters<typeof original>) => {
+      storageWatches += 1;
+      return original(...args);
+    };
+    try {
+      await server.call("POST", V1, {
+        body: { apiVersion: `${GROUP}/v1`, kind: "Gadget", metadata: { name: "cached" }, spec: { host: "c.example", port: 9 } },
+      });
+      webhook.reset();
+      const watching = server.call("GET", `${V2}?watch=1&resourceVersion=0&timeoutSeconds=2&labelSelector=app%3Dx`);
+      await server.call("POST", V2, { body: gadget("cached-later", "l.example:10") });
+      const events = (await watching).text
+        .trim()
+        .split("\n")
+        .map((line) => JSON.parse(line) as Json);
+      const byName = new Map(events.map((event) => [String(((event["object"] as Json)["metadata"] as Json)["name"]), event]));
+      // The state: objects with label app=x only ("cached" has none), at v2 through the webhook.
+      assert.equal(byName.has("cached"), false, "the label selector applies");
+      const later = byName.get("cached-later");
+      assert.equal(later?.["type"], "ADDED");
+      assert.equal((later?.["object"] as Json)["apiVersion"], `${GROUP}/v2`);
+      assert.deepEqual((later?.["object"] as Json)["spec"], { address: "l.example:10" });
+      assert.ok(
+        reviewsSent(webhook).some((review) => review["desiredAPIVersion"] === `${GROUP}/v2`),
+        "converted by the webhook",
+      );
+      assert.equal(storageWatches, 0, "no storage watch for the request: the cache served it");
+    } finally {
+      storage.watch = original;
+    }
+  });
+
+  it("a watch whose events fail to convert ends with an ERROR event carrying the webhook's failure", async () => {
+    mode = "fail";
+    const got = await server.call("GET", `${V2}?watch=1&resourceVersion=0&timeoutSeconds=2`);
+    const events = got.text
+      .trim()
+      .split("\n")
+      .map((line) => JSON.parse(line) as Json);
+    const last = events.at(-1);
+    assert.equal(last?.["type"], "ERROR");
+    assert.equal((last?.["object"] as Json)["code"], 500);
+    assert.match(String((last?.["object"] as Json)["message"]), /conversion webhook for conv\.example\.com\/v1, Kind=Gadget failed: the converter is broken/);
+  });
+
   it("calls a service-addressed webhook through the Service's endpoints, verifying <name>.<namespace>.svc", async () => {
     const service = { apiVersion: "v1", kind: "Service", metadata: { name: "converter" }, spec: { ports: [{ name: "https", port: 443, targetPort: 9443 }] } };
     assert.equal((await server.call("POST", "/api/v1/namespaces/default/services", { body: service })).status, 201);

@@ -38,7 +38,11 @@ import {
   AccessReviewerSlot,
   apiVersionOf,
   builtinResources,
+  CompiledSchemas,
+  compiledPrefix,
   customResourceDefinitions,
+  DEFAULT_COMPILED_VERSIONS,
+  type VersionArtifacts,
   enabledDefinitions,
   readCurrent,
   Registry,
@@ -426,6 +430,9 @@ export function composeApiServer(options: ComposeOptions): ApiServer {
   const customResourcesReady = new Promise<void>((resolve) => {
     onCustomResourcesSynced = resolve;
   });
+  // Served custom resource versions read their schema from the definitions' cache when compiling it.
+  const definitionFeed = registry.feed(apiextensions, "v1", "customresourcedefinitions");
+  const compiledSchemas = new CompiledSchemas<VersionArtifacts>(DEFAULT_COMPILED_VERSIONS);
   const controllers = composeControllers({
     registry,
     client,
@@ -445,7 +452,7 @@ export function composeApiServer(options: ComposeOptions): ApiServer {
         definitions: { group: apiextensions, version: "v1", plural: "customresourcedefinitions" },
         finalizer: `customresourcecleanup.${apiextensions}`,
         extensionPrefixes: profile.openApiExtensionPrefixes,
-        feed: { objects: registry.feed(apiextensions, "v1", "customresourcedefinitions"), freshness: registry.freshness },
+        feed: { objects: definitionFeed, freshness: registry.freshness },
         builtinNames: (group) => {
           const builtin = registry.stores.filter((store) => store.definition.group === group && store.definition.openApiSchema === undefined);
           return {
@@ -453,12 +460,23 @@ export function composeApiServer(options: ComposeOptions): ApiServer {
             kinds: builtin.flatMap((store) => [store.definition.kind, `${store.definition.kind}List`]),
           };
         },
-        serve: (crd, names) =>
-          registry.install(
-            crd.metadata.name ?? "",
-            customResourceDefinitions(crd, names, { extensionPrefixes: profile.openApiExtensionPrefixes, conversionWebhooks: conversions }),
-          ),
-        unserve: (name) => registry.uninstall(name),
+        serve: (crd, names) => {
+          const name = crd.metadata.name ?? "";
+          compiledSchemas.forget(compiledPrefix(name));
+          return registry.install(
+            name,
+            customResourceDefinitions(crd, names, {
+              extensionPrefixes: profile.openApiExtensionPrefixes,
+              conversionWebhooks: conversions,
+              reload: () => definitionFeed.get("", name),
+              compiled: compiledSchemas,
+            }),
+          );
+        },
+        unserve: (name) => {
+          compiledSchemas.forget(compiledPrefix(name));
+          registry.uninstall(name);
+        },
         onSynced: () => {
           customResourcesSynced = true;
           onCustomResourcesSynced();

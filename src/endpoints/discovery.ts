@@ -133,13 +133,18 @@ function discoveryResource(store: Store): Record<string, unknown> {
 export function aggregatedDiscovery(registry: Registry, scope: "core" | "groups", discoveryApiVersion: string): Record<string, unknown> {
   const items = [...registry.groups()]
     .filter(([name]) => (scope === "core" ? name === "" : name !== ""))
-    .map(([name, versions]) => ({
-      metadata: name === "" ? {} : { name },
-      versions: versions.map((version) => ({
-        version,
-        resources: registry.resourcesOf(name, version).map(discoveryResource),
-        freshness: "Current",
-      })),
-    }));
+    .map(([name, versions]) => aggregatedDiscoveryGroup(registry, name, versions));
   return { kind: "APIGroupDiscoveryList", apiVersion: discoveryApiVersion, metadata: {}, items };
+}
+
+/** One group's entry of aggregated discovery (`APIGroupDiscovery`), its versions in the order given. */
+export function aggregatedDiscoveryGroup(registry: Registry, name: string, versions: readonly string[]): Record<string, unknown> {
+  return {
+    metadata: name === "" ? {} : { name },
+    versions: versions.map((version) => ({
+      version,
+      resources: registry.resourcesOf(name, version).map(discoveryResource),
+      freshness: "Current",
+    })),
+  };
 }

@@ -29,8 +29,8 @@ function extensions(profile: Profile, name: string, value: unknown): Record<stri
 
 /** The component schemas a custom resource adds (none for built-in kinds). */
 export function customSchemas(definition: ResourceDefinition, profile: Profile, target: "v2" | "v3"): Record<string, unknown> {
-  const schema = definition.openApiSchema;
-  if (schema === undefined) return {};
+  if (definition.openApiSchema === undefined) return {};
+  const schema = definition.openApiSchema();
   const reference = (id: string): Record<string, unknown> => ({
     $ref: target === "v3" ? `#/components/schemas/${publicName(profile, id)}` : `#/definitions/${publicName(profile, id)}`,
   });

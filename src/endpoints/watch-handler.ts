@@ -105,11 +105,30 @@ export async function serveWatch(context: RequestContext, options: WatchServeOpt
     bookmark: (revision, initialEventsEnd) => encode(bookmarkEvent(store, revision, initialEventsEnd ? { [initialEventsEndAnnotation]: "true" } : undefined)),
     error: (error) => encode(errorEvent(error)),
   });
+  // Webhook-converted resources: from the cache too, converted per watcher on the way out.
+  const converted =
+    fromCache === undefined
+      ? store.watchConvertedFromCache(options.namespace, options.name, {
+          options: listOptions,
+          signal: controller.signal,
+          deadline: deadline.signal,
+          bookmarkIntervalMs,
+          initialEventsEndAnnotation,
+        })
+      : undefined;
   if (fromCache !== undefined) {
     chunks = await fromCache.catch((error: unknown) => {
       release();
       throw error;
     });
+  } else if (converted !== undefined) {
+    const events = await converted.catch((error: unknown) => {
+      release();
+      throw error;
+    });
+    chunks = (async function* () {
+      for await (const event of events) yield encode(event);
+    })();
   } else {
     const events = watchStore(store, {
       namespace: options.namespace,

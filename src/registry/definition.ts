@@ -93,14 +93,15 @@ export interface ResourceDefinition {
   readonly connect?: ReadonlyMap<string, ConnectHandler>;
   /**
    * Custom resources: the version's `openAPIV3Schema` as published in OpenAPI (the built-in
-   * kinds' schemas come from the catalogue).
+   * kinds' schemas come from the catalogue). Read when needed: it may be compiled on the call.
    */
-  readonly openApiSchema?: Readonly<Record<string, unknown>>;
+  readonly openApiSchema?: () => Readonly<Record<string, unknown>>;
   /**
    * Custom resources: the structure apply and strategic merge follow, read from the schema's
-   * list and map markers (the built-in kinds' come from the store's schema source).
+   * list and map markers (the built-in kinds' come from the store's schema source). Read when
+   * needed, as `openApiSchema`.
    */
-  readonly fieldType?: FieldType;
+  readonly fieldType?: () => FieldType;
   /** Table columns of kinds whose columns are data (a CustomResourceDefinition's `additionalPrinterColumns`). */
   readonly columns?: readonly ColumnSpec[];
   /** Set for kinds that hold values of shared ranges (a Service's cluster IPs and node ports). */

@@ -31,7 +31,14 @@ export { bookmarkEvent, errorEvent, watchStore, type ObjectEvent } from "./watch
 export { parentApplyConfiguration, parentWithScale, SCALE_API_VERSION, SCALE_KIND, scaleOf } from "./scale.js";
 export { enabledDefinitions, parseRuntimeConfig, RuntimeConfigError, type RuntimeConfig } from "./runtime-config.js";
 export { withSchemas } from "./schemas.js";
-export { customResourceDefinitions, type CustomResourceNames, type CustomResourceOptions } from "./resources/custom/custom-resources.js";
+export {
+  compiledPrefix,
+  customResourceDefinitions,
+  type CustomResourceNames,
+  type CustomResourceOptions,
+  type VersionArtifacts,
+} from "./resources/custom/custom-resources.js";
+export { CompiledSchemas, DEFAULT_COMPILED_VERSIONS } from "./resources/custom/compiled-schemas.js";
 export type { ConversionWebhookOptions } from "./resources/custom/conversion-webhook.js";
 export { builtinResources, storedBuiltinResources, type BuiltinResourceOptions } from "./resources/served.js";
 export {

@@ -29,6 +29,8 @@ export class Registry {
   private readonly options: RegistryOptions;
   /** Bumped on every install and uninstall: documents built from the served set key on it. */
   private generationValue = 0;
+  /** The served stores by `<group>/<version>`, made on first ask after a change (thousands of custom resources make a scan per group version quadratic). */
+  private byGroupVersion: Map<string, Store[]> | undefined;
   private readonly cacher: Cacher;
   private readonly feeds = new Map<string, ObjectFeed>();
   private readonly storage: Storage;
@@ -137,6 +139,7 @@ export class Registry {
 
   private changed(stores: readonly Store[]): void {
     this.generationValue += 1;
+    this.byGroupVersion = undefined;
     // A feed is bound to the cache of the store it was made for: the next ask gets the new store's.
     for (const store of stores) this.feeds.delete(pathKey(store.definition.group, store.definition.version, store.definition.plural));
     const groupVersions = new Set(stores.map((store) => `${store.definition.group}/${store.definition.version}`));
@@ -158,8 +161,19 @@ export class Registry {
     return groups;
   }
 
+  /** The stores served under one group version, in served order. */
   resourcesOf(group: string, version: string): Store[] {
-    return this.stores.filter((store) => store.definition.group === group && store.definition.version === version);
+    if (this.byGroupVersion === undefined) {
+      const index = new Map<string, Store[]>();
+      for (const store of this.stores) {
+        const id = `${store.definition.group}/${store.definition.version}`;
+        const list = index.get(id);
+        if (list === undefined) index.set(id, [store]);
+        else list.push(store);
+      }
+      this.byGroupVersion = index;
+    }
+    return [...(this.byGroupVersion.get(`${group}/${version}`) ?? [])];
   }
 
   /** A read-only peek at one object in the watch cache (no storage read); undefined when not cached. */

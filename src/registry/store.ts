@@ -13,6 +13,8 @@ import type { CachedObject, ResourceCodec } from "./cacher/cached-object.js";
 import type { Cacher } from "./cacher/cacher.js";
 import type { WatchCache } from "./cacher/watch-cache.js";
 import { openCachedWatch, type CachedWatchRequest } from "./cacher/watch-stream.js";
+import { convertedEvents, storedLine } from "./converted-watch.js";
+import { bookmarkEvent, errorEvent, type ObjectEvent } from "./watch.js";
 import type { PushBody } from "../request/push-body.js";
 import { listItemOf } from "./list-item.js";
 import { continueFromCache, listFromCache, listFromStorage, type ListResponse, type ListSource } from "./store-list.js";
@@ -31,6 +33,9 @@ function withMetadataOf(own: FieldType, base: FieldType): FieldType {
   if (own.kind !== "map" || metadata === undefined) return own;
   return { ...own, fields: new Map([...own.fields, ["metadata", metadata]]) };
 }
+
+/** Custom resources' structures with the common metadata's, by their own structure. */
+const MERGED_TYPES = new WeakMap<FieldType, FieldType>();
 
 /** Waits for the watch cache to reach a revision (the Cacher); false after the timeout. */
 export interface RevisionWaiter {
@@ -118,15 +123,26 @@ export class Store {
   readonly futureRevisionWaitMs: number;
   private cacher: Cacher | undefined;
   private cache: WatchCache | undefined;
-  /** The kind's structure and field manager, built at the first write (reading the schemas is start-up work otherwise). */
-  private typed: { readonly fieldType: FieldType; readonly fields: FieldManager } | undefined;
-  private readonly buildTyped: () => { readonly fieldType: FieldType; readonly fields: FieldManager };
+  /**
+   * The built-in part of the kind's structure (for custom resources: the common metadata's) and
+   * the field manager, built at the first write (reading the schemas is start-up work otherwise).
+   */
+  private typed: { readonly schemaType: FieldType; readonly fields: FieldManager } | undefined;
+  private readonly buildTyped: () => { readonly schemaType: FieldType; readonly fields: FieldManager };
   private readonly defaultFieldManager: string;
 
   /** The kind's structure for merging: how apply merges and strategic merge patch merges lists. */
   get fieldType(): FieldType {
     this.typed ??= this.buildTyped();
-    return this.typed.fieldType;
+    const own = this.definition.fieldType?.();
+    if (own === undefined) return this.typed.schemaType;
+    // Kept as long as the compiled structure is (custom resources' are compiled and dropped on demand).
+    let merged = MERGED_TYPES.get(own);
+    if (merged === undefined) {
+      merged = withMetadataOf(own, this.typed.schemaType);
+      MERGED_TYPES.set(own, merged);
+    }
+    return merged;
   }
 
   private get fields(): FieldManager {
@@ -145,18 +161,20 @@ export class Store {
     this.clock = options.clock ?? (() => new Date());
     this.newUid = options.newUid ?? randomUUID;
     this.futureRevisionWaitMs = options.futureRevisionWaitMs ?? 3000;
-    this.buildTyped = () => {
-      const schemaType = options.schemas?.schemaFor(definition.group, definition.version, definition.kind) ?? DEDUCED;
-      const fieldType = definition.fieldType === undefined ? schemaType : withMetadataOf(definition.fieldType, schemaType);
-      const fields = new FieldManager({
-        type: fieldType,
+    const store = this;
+    this.buildTyped = () => ({
+      schemaType: options.schemas?.schemaFor(definition.group, definition.version, definition.kind) ?? DEDUCED,
+      fields: new FieldManager({
+        // Custom resources compile their structure on first use: the field manager asks each time.
+        get type() {
+          return store.fieldType;
+        },
         apiVersion: apiVersionOf(definition),
         kind: definition.kind,
         statusSubresource: definition.subresources.has("status"),
         lastAppliedAnnotation: options.lastAppliedAnnotation,
-      });
-      return { fieldType, fields };
-    };
+      }),
+    });
     this.defaultFieldManager = options.defaultFieldManager ?? "";
     this.keys = new ResourceKeys(definition);
     this.versions = new VersionCodec(definition);
@@ -383,8 +401,41 @@ export class Store {
     name: string,
     request: Omit<CachedWatchRequest, "cacher" | "cache" | "prefix" | "key" | "waitMs">,
   ): Promise<PushBody> | undefined {
-    // Conversion round trips are asynchronous: such watches follow storage (registry/watch.ts), converting each event.
-    if (this.cache === undefined || this.cacher === undefined || this.versions.converts) return undefined;
+    // Conversion round trips are asynchronous: such watches take their events in the stored version (watchConvertedFromCache).
+    if (this.versions.converts) return undefined;
+    return this.openCachedWatch(namespace, name, request);
+  }
+
+  /**
+   * A watch of a webhook-converted resource served from the watch cache: the watcher's events
+   * come in the stored version and each delivered batch is converted in one round trip on its
+   * way out (registry/converted-watch.ts). Undefined when this resource has no such conversion
+   * or no watch cache (then `registry/watch.ts` follows storage).
+   */
+  watchConvertedFromCache(
+    namespace: string,
+    name: string,
+    request: Omit<CachedWatchRequest, "cacher" | "cache" | "prefix" | "key" | "waitMs" | "encode" | "bookmark" | "error"> & {
+      readonly initialEventsEndAnnotation: string;
+    },
+  ): Promise<AsyncIterable<ObjectEvent>> | undefined {
+    if (!this.versions.converts) return undefined;
+    const opened = this.openCachedWatch(namespace, name, {
+      ...request,
+      encode: (type, json) => storedLine(type, json),
+      bookmark: (revision, initialEventsEnd) =>
+        storedLine("BOOKMARK", bookmarkEvent(this, revision, initialEventsEnd ? { [request.initialEventsEndAnnotation]: "true" } : undefined).object),
+      error: (error) => storedLine("ERROR", errorEvent(error).object),
+    });
+    return opened?.then((stream) => convertedEvents(stream, (objects) => this.versions.fromStorageAsync(objects)));
+  }
+
+  private openCachedWatch(
+    namespace: string,
+    name: string,
+    request: Omit<CachedWatchRequest, "cacher" | "cache" | "prefix" | "key" | "waitMs">,
+  ): Promise<PushBody> | undefined {
+    if (this.cache === undefined || this.cacher === undefined) return undefined;
     try {
       this.checkFieldSelector(request.options);
     } catch (error) {

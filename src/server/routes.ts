@@ -1,7 +1,7 @@
 import { ApiError } from "../api/errors.js";
 import { JWKS_PATH, OPENID_CONFIGURATION_PATH, type IssuerDiscovery } from "../auth/service-account/discovery.js";
 import type { Profile } from "../api/profile.js";
-import { aggregatedDiscovery, apiGroup, apiGroupList, apiResourceList, apiVersions } from "../endpoints/discovery.js";
+import { aggregatedDiscoveryGroup, apiGroup, apiGroupList, apiResourceList, apiVersions } from "../endpoints/discovery.js";
 import { negotiate } from "../codec/negotiate.js";
 import { foreignGroup, foreignGroupMessage, metaGroup } from "../api/profile.js";
 import { createHash } from "node:crypto";
@@ -61,15 +61,33 @@ function aggregatedDiscoveryResponder(registry: Registry): {
   respond(context: RequestContext, scope: "core" | "groups", discoveryGroup: string, version: "v2" | "v2beta1"): ApiResponse;
 } {
   const built = new Map<string, { body: string; etag: string }>();
-  // Served resources change with custom resource definitions: built documents go then.
-  registry.onChange(() => built.clear());
+  // Each group's entry, serialized: a change (a custom resource definition served or gone) makes
+  // only its groups' entries again, so a document over thousands of groups is mostly joined, not built.
+  const groupJson = new Map<string, string>();
+  registry.onChange((changed) => {
+    built.clear();
+    for (const groupVersion of changed) groupJson.delete(groupVersion.slice(0, groupVersion.lastIndexOf("/")));
+  });
+  const document = (scope: "core" | "groups", apiVersion: string): string => {
+    const items: string[] = [];
+    for (const [name, versions] of registry.groups()) {
+      if (scope === "core" ? name !== "" : name === "") continue;
+      let json = groupJson.get(name);
+      if (json === undefined) {
+        json = JSON.stringify(aggregatedDiscoveryGroup(registry, name, versions));
+        groupJson.set(name, json);
+      }
+      items.push(json);
+    }
+    return `{"kind":"APIGroupDiscoveryList","apiVersion":${JSON.stringify(apiVersion)},"metadata":{},"items":[${items.join(",")}]}`;
+  };
   return {
     respond(context, scope, discoveryGroup, version) {
       // Keyed by the group's spelling too: a client asking in another profile's spelling is answered in it.
       const cacheKey = `${scope}/${discoveryGroup}/${version}`;
       let entry = built.get(cacheKey);
       if (entry === undefined) {
-        const body = JSON.stringify(aggregatedDiscovery(registry, scope, `${discoveryGroup}/${version}`));
+        const body = document(scope, `${discoveryGroup}/${version}`);
         entry = { body, etag: `"${createHash("sha256").update(body).digest("hex").slice(0, 32).toUpperCase()}"` };
         built.set(cacheKey, entry);
       }

@@ -48,13 +48,33 @@ function join(path: string, segment: string): string {
   return path === "" ? segment : `${path}.${segment}`;
 }
 
+/** Whether a schema node or one below it has rules, once per node (schemas are walked for every object written). */
+const RULES_BELOW = new WeakMap<CelSchema, boolean>();
+
+function hasRulesBelow(schema: CelSchema): boolean {
+  const known = RULES_BELOW.get(schema);
+  if (known !== undefined) return known;
+  // Guards against a cycle while this node is looked at (JSON schemas have none, but be safe).
+  RULES_BELOW.set(schema, false);
+  let found = rulesOf(schema).length > 0;
+  if (!found && schema.items !== undefined) found = hasRulesBelow(schema.items);
+  if (!found && typeof schema.additionalProperties === "object") found = hasRulesBelow(schema.additionalProperties);
+  if (!found) for (const child of Object.values(schema.properties ?? {})) if (hasRulesBelow(child)) found = true;
+  RULES_BELOW.set(schema, found);
+  return found;
+}
+
 async function visit(schema: CelSchema, value: unknown, old: Old, path: string, state: Walk): Promise<void> {
   if (state.stopped || value === null || value === undefined) return;
+  // Most of a large schema has no rules: nothing below such a node is looked at.
+  if (!hasRulesBelow(schema)) return;
   if (state.ratcheting && old !== ABSENT && deepEqual(value, old)) return;
   const rules = rulesOf(schema);
   if (rules.length > 0) {
+    // `self` and `oldSelf` in CEL's form once for every rule of the node.
+    const values: NodeValues = { self: undefined, old: undefined };
     for (const rule of rules) {
-      await runRule(rule, schema, value, old, path, state);
+      await runRule(rule, schema, value, old, path, state, values);
       if (state.stopped) return;
     }
   }
@@ -112,9 +132,32 @@ function renderError(rule: ValidationRule, schema: CelSchema, path: string, mess
   }
 }
 
+/** CEL's forms of a node's value and old value, made on first need. */
+interface NodeValues {
+  self: unknown;
+  old: unknown;
+}
+
+/** The static cost of each program against each schema node (both are kept while their version is compiled). */
+const STATIC_COSTS = new WeakMap<CelSchema, Map<Program, number>>();
+
+function staticCost(program: Program, schema: CelSchema): number {
+  let costs = STATIC_COSTS.get(schema);
+  if (costs === undefined) {
+    costs = new Map();
+    STATIC_COSTS.set(schema, costs);
+  }
+  let cost = costs.get(program);
+  if (cost === undefined) {
+    cost = estimateCost(program.ast, { self: schema, oldSelf: schema });
+    costs.set(program, cost);
+  }
+  return cost;
+}
+
 /** Charges the cost of running `program`; false (and an error recorded) when the limit is hit. */
 function charge(program: Program, schema: CelSchema, self: unknown, oldSelf: unknown, path: string, state: Walk): boolean {
-  let cost = estimateCost(program.ast, { self: schema, oldSelf: schema });
+  let cost = staticCost(program, schema);
   if (cost > PER_CALL_LIMIT || cost > state.remaining) {
     const actual = schemaOf(self);
     cost = Math.min(cost, estimateCost(program.ast, { self: actual, oldSelf: oldSelf === undefined ? actual : schemaOf(oldSelf) }));
@@ -141,7 +184,7 @@ function charge(program: Program, schema: CelSchema, self: unknown, oldSelf: unk
   return true;
 }
 
-async function runRule(rule: ValidationRule, schema: CelSchema, value: unknown, old: Old, path: string, state: Walk): Promise<void> {
+async function runRule(rule: ValidationRule, schema: CelSchema, value: unknown, old: Old, path: string, state: Walk, values: NodeValues): Promise<void> {
   const compiled = compile(rule.rule, RULE_VARIABLES);
   if (compiled.kind === "error") {
     state.errors.push({
@@ -154,8 +197,10 @@ async function runRule(rule: ValidationRule, schema: CelSchema, value: unknown, 
   const program = compiled.program;
   const transition = referencesOldSelf(program);
   if (transition && old === ABSENT && rule.optionalOldSelf !== true) return;
-  const self = toCel(value, schema);
-  const oldCel = old === ABSENT ? undefined : toCel(old, schema);
+  values.self ??= toCel(value, schema);
+  if (old !== ABSENT) values.old ??= toCel(old, schema);
+  const self = values.self;
+  const oldCel = old === ABSENT ? undefined : values.old;
   let oldSelf: unknown = oldCel;
   if (rule.optionalOldSelf === true) oldSelf = oldCel === undefined ? Optional.none() : Optional.of(oldCel);
   if (!charge(program, schema, value, old === ABSENT ? undefined : old, path, state)) return;

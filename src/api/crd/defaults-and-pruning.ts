@@ -1,6 +1,6 @@
 import { cloneObject, isPlainObject } from "../object.js";
 import { childPath, indexPath, keyPath } from "../schema/field-path.js";
-import { propertiesOf, schemaAt, type JsonSchema, type SchemaMarkers } from "./json-schema.js";
+import { keptPropertiesOf, schemaAt, type JsonSchema, type SchemaMarkers } from "./json-schema.js";
 
 /**
  * kube's structural defaulting: a property with a `default` that is absent — or `null` where
@@ -15,11 +15,13 @@ export function applyStructuralDefaults(markers: SchemaMarkers, schema: JsonSche
     return;
   }
   if (!isPlainObject(value)) return;
-  const properties = propertiesOf(schema);
+  const properties = keptPropertiesOf(schema);
   for (const [name, property] of properties) {
     const present = value[name];
     if ((present === undefined || (present === null && property["nullable"] !== true)) && property["default"] !== undefined) {
-      value[name] = cloneObject(property["default"]);
+      const fallback = property["default"];
+      // Only objects and lists need a copy of their own (structured cloning a string or number is not free).
+      value[name] = typeof fallback === "object" && fallback !== null ? cloneObject(fallback) : fallback;
     }
     applyStructuralDefaults(markers, property, value[name]);
   }
@@ -51,7 +53,7 @@ function visit(markers: SchemaMarkers, schema: JsonSchema, value: unknown, path:
   if (!isPlainObject(value) || markers.flag(schema, "int-or-string")) return;
   const preserve = markers.flag(schema, "preserve-unknown-fields");
   const embedded = markers.flag(schema, "embedded-resource");
-  const properties = propertiesOf(schema);
+  const properties = keptPropertiesOf(schema);
   const additional = schemaAt(schema, "additionalProperties");
   const additionalAllowed = schema["additionalProperties"] === true;
   for (const [name, item] of Object.entries(value)) {

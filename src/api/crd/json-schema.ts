@@ -59,6 +59,21 @@ export function propertiesOf(schema: JsonSchema): ReadonlyMap<string, JsonSchema
   return out;
 }
 
+/** Each compiled schema node's `properties`, read once (those schemas are walked for every object written and read). */
+const PROPERTIES = new WeakMap<JsonSchema, ReadonlyMap<string, JsonSchema>>();
+
+/**
+ * `propertiesOf`, made once per schema node: for schemas kept and walked again and again (a
+ * served version's), which must not change afterwards. One-off walks use `propertiesOf`.
+ */
+export function keptPropertiesOf(schema: JsonSchema): ReadonlyMap<string, JsonSchema> {
+  const known = PROPERTIES.get(schema);
+  if (known !== undefined) return known;
+  const out = propertiesOf(schema);
+  PROPERTIES.set(schema, out);
+  return out;
+}
+
 export function stringList(schema: JsonSchema, name: string): string[] {
   const value = schema[name];
   return Array.isArray(value) ? value.filter((item): item is string => typeof item === "string") : [];

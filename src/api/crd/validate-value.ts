@@ -2,7 +2,7 @@ import { isIP } from "node:net";
 import type { FieldError } from "../errors.js";
 import { isPlainObject } from "../object.js";
 import { childPath, duplicate, indexPath, invalidValue, keyPath, notSupported, required, shown } from "../schema/field-path.js";
-import { jsonEqual, numberAt, propertiesOf, schemaAt, stringList, type JsonSchema, type SchemaMarkers } from "./json-schema.js";
+import { jsonEqual, numberAt, keptPropertiesOf, schemaAt, stringList, type JsonSchema, type SchemaMarkers } from "./json-schema.js";
 
 /**
  * Checks a custom object's value against its version's `openAPIV3Schema`, reporting as kube's
@@ -125,12 +125,17 @@ function checkEnum(schema: JsonSchema, value: unknown, path: string, errors: Fie
   );
 }
 
+/** Length in code points, as kube counts (UTF-16 units only differ with surrogate pairs). */
+function codePoints(value: string): number {
+  return /[\uD800-\uDFFF]/.test(value) ? [...value].length : value.length;
+}
+
 function checkString(schema: JsonSchema, value: string, path: string, errors: FieldError[]): void {
-  const length = [...value].length;
   const maxLength = numberAt(schema, "maxLength");
+  const minLength = numberAt(schema, "minLength");
+  const length = maxLength === undefined && minLength === undefined ? 0 : codePoints(value);
   if (maxLength !== undefined && length > maxLength)
     errors.push({ type: "FieldValueTooLong", field: path, message: `Too long: may not be longer than ${maxLength}` });
-  const minLength = numberAt(schema, "minLength");
   if (minLength !== undefined && length < minLength) errors.push(invalidValue(path, value, `${inBody(path)} should be at least ${minLength} chars long`));
   const pattern = schema["pattern"];
   if (typeof pattern === "string" && !patternOf(pattern).test(value)) errors.push(invalidValue(path, value, `${inBody(path)} should match '${pattern}'`));
@@ -195,7 +200,7 @@ function checkArray(markers: SchemaMarkers, schema: JsonSchema, value: readonly 
 }
 
 function defaultOfKey(items: JsonSchema | undefined, key: string): unknown {
-  const property = items === undefined ? undefined : propertiesOf(items).get(key);
+  const property = items === undefined ? undefined : keptPropertiesOf(items).get(key);
   return property?.["default"];
 }
 
@@ -211,7 +216,7 @@ function checkObject(markers: SchemaMarkers, schema: JsonSchema, value: Record<s
   if (minProperties !== undefined && count < minProperties)
     errors.push(invalidValue(path, count, `${inBody(path)} should have at least ${minProperties} properties`));
   if (markers.flag(schema, "embedded-resource")) checkEmbedded(value, path, errors);
-  const properties = propertiesOf(schema);
+  const properties = keptPropertiesOf(schema);
   const additional = schemaAt(schema, "additionalProperties");
   for (const [name, item] of Object.entries(value)) {
     const property = properties.get(name);
@@ -228,6 +233,8 @@ function checkEmbedded(value: Record<string, unknown>, path: string, errors: Fie
 
 /** allOf, anyOf, oneOf and not, holding value validations only (structural schemas allow no types there). */
 function checkJunctors(markers: SchemaMarkers, schema: JsonSchema, value: unknown, path: string, errors: FieldError[]): void {
+  // Most nodes have none.
+  if (schema["allOf"] === undefined && schema["anyOf"] === undefined && schema["oneOf"] === undefined && schema["not"] === undefined) return;
   const branches = (name: string): JsonSchema[] => {
     const list = schema[name];
     return Array.isArray(list) ? list.filter((item): item is JsonSchema => isPlainObject(item)) : [];

@@ -9,6 +9,7 @@ const LOAD_CHUNK = 5000;
 export const DEFAULT_WATCH_CACHE_OPTIONS: WatchCacheOptions = {
   windowSize: 20_000,
   windowMs: 5 * 60_000,
+  windowBytes: 32 * 1024 * 1024,
   watcherQueueLimit: 10_000,
   watcherQueueBytes: 32 * 1024 * 1024,
 };

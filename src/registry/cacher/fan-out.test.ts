@@ -190,3 +190,20 @@ describe("watch cache fan-out", () => {
     assert.equal(sources.size, 2, "with the cache entry as its source (the codec remembers its message by it)");
   });
 });
+
+describe("WatchCache event window bounded in bytes", () => {
+  it("drops the oldest events once their objects' JSON passes windowBytes, keeping the newest, so an older watch is refused (410)", () => {
+    // Each created object's JSON is about 45 bytes: three of them pass 100.
+    const cache = new WatchCache(PREFIX, codec, { windowSize: 100, windowMs: 60_000, watcherQueueLimit: 100, windowBytes: 100 });
+    for (let revision = 1; revision <= 5; revision++) create(cache, `object-${revision}`, revision);
+    assert.ok(cache.oldestResumableRevision >= 3, `events up to ${cache.oldestResumableRevision} dropped`);
+    assert.equal(cache.watch(EVERYTHING, { kind: "revision", revision: 1 }, 5, {}), undefined, "a watch from before the window is refused");
+    const recent = cache.watch(EVERYTHING, { kind: "revision", revision: 4 }, 5, {});
+    assert.ok(recent !== undefined, "a watch from within the window replays");
+    const sink = new RecordingSink();
+    recent.attach(sink);
+    cache.flush();
+    assert.deepEqual(sink.names(), ["object-5"]);
+    assert.equal(cache.list(PREFIX, { limit: 0 }).items.length, 5, "the objects themselves stay");
+  });
+});

@@ -117,6 +117,13 @@ export interface WatchCacheOptions {
   readonly windowSize: number;
   /** Events older than this are dropped from the window even when it is not full. */
   readonly windowMs: number;
+  /**
+   * The objects' JSON the window may hold, in bytes (the newest event is always kept): a resource
+   * of large objects (CustomResourceDefinitions of hundreds of KB) keeps fewer events, as kube's
+   * window keeps a count rather than every change of the last minutes. A watch from before the
+   * window is told 410 Gone and lists again. Unbounded when absent.
+   */
+  readonly windowBytes?: number;
   /** Live events a watcher may have queued before it is ended as too slow. */
   readonly watcherQueueLimit: number;
   /** Size of the live events a watcher may have queued (a client that stopped reading); unbounded when absent. */
@@ -170,8 +177,12 @@ export class WatchCache {
   private readonly objects: CacheObjects;
   /** Snapshots for paged lists, by revision, oldest first. */
   private readonly snapshots = new Map<number, Snapshot>();
-  private window: CacheEvent[] = [];
+  /** Events from `windowHead` on; slots before it are cleared as events drop out (their objects can go). */
+  private window: (CacheEvent | undefined)[] = [];
   private windowTimes: number[] = [];
+  /** The JSON size of the object each window event brings, and their sum from `windowHead` on. */
+  private windowSizes: number[] = [];
+  private windowBytes = 0;
   private windowHead = 0;
   /** Every event with a revision above this one is in the window. */
   private windowStart = 0;
@@ -217,6 +228,8 @@ export class WatchCache {
     this.snapshots.clear();
     this.window = [];
     this.windowTimes = [];
+    this.windowSizes = [];
+    this.windowBytes = 0;
     this.windowHead = 0;
     this.windowStart = revision;
     this.closeWatchers();
@@ -294,11 +307,19 @@ export class WatchCache {
     const now = (this.options.now ?? Date.now)();
     this.window.push(event);
     this.windowTimes.push(now);
+    // The object each event brings (its previous one came with an earlier event or predates the window).
+    const size = (event.current ?? event.previous)?.json.length ?? 0;
+    this.windowSizes.push(size);
+    this.windowBytes += size;
+    const byteLimit = this.options.windowBytes ?? Number.POSITIVE_INFINITY;
     while (
       this.window.length - this.windowHead > this.options.windowSize ||
-      (this.windowHead < this.window.length - 1 && now - (this.windowTimes[this.windowHead] ?? now) > this.options.windowMs)
+      (this.windowHead < this.window.length - 1 && now - (this.windowTimes[this.windowHead] ?? now) > this.options.windowMs) ||
+      (this.windowHead < this.window.length - 1 && this.windowBytes > byteLimit)
     ) {
       this.windowStart = this.window[this.windowHead]?.revision ?? this.windowStart;
+      this.windowBytes -= this.windowSizes[this.windowHead] ?? 0;
+      this.window[this.windowHead] = undefined;
       this.windowHead++;
     }
     if (this.snapshots.size > 0) this.dropSnapshotsBelow(this.windowStart);
@@ -306,6 +327,7 @@ export class WatchCache {
     if (this.windowHead > 1024 && this.windowHead * 2 > this.window.length) {
       this.window = this.window.slice(this.windowHead);
       this.windowTimes = this.windowTimes.slice(this.windowHead);
+      this.windowSizes = this.windowSizes.slice(this.windowHead);
       this.windowHead = 0;
     }
   }

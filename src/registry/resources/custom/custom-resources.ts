@@ -1,12 +1,15 @@
-import { methodNotAllowed } from "../../../api/errors.js";
+import { internalError, methodNotAllowed } from "../../../api/errors.js";
 import { isPlainObject, type ApiObject } from "../../../api/object.js";
 import { customObjectSchema } from "../../../api/crd/custom-object-schema.js";
 import type { JsonSchema } from "../../../api/crd/json-schema.js";
+import type { FieldType } from "../../../api/schema/field-type.js";
+import type { ObjectSchema } from "../../../api/schema/object-schema.js";
 import { fieldTypeFromOpenApi } from "../../../api/schema/openapi.js";
 import type { ValidationRules } from "../../../api/crd/validation-rules.js";
 import type { Cell, ColumnSpec } from "../../../codec/tables/index.js";
 import { age } from "../../../codec/tables/format.js";
 import { ALL_VERBS, type ResourceDefinition, type ScaleSubresource, type StoredAs } from "../../definition.js";
+import { CompiledSchemas } from "./compiled-schemas.js";
 import { webhookConversion, type ConversionWebhookOptions } from "./conversion-webhook.js";
 import { dottedPath, jsonPathValues } from "./json-path.js";
 
@@ -25,6 +28,32 @@ export interface CustomResourceOptions {
   readonly rules?: ValidationRules;
   /** How `strategy: Webhook` conversions are called; without it such definitions convert as `None`. */
   readonly conversionWebhooks?: ConversionWebhookOptions;
+  /**
+   * Reads the definition again when a version's schema is needed and is not compiled (the
+   * server passes the watch cache's copy, so served versions hold no schema of their own).
+   * Without it the definition given is kept and read.
+   */
+  readonly reload?: () => ApiObject | undefined;
+  /** Where compiled versions are kept (the server's one cache); default: a cache for these definitions alone. */
+  readonly compiled?: CompiledSchemas<VersionArtifacts>;
+}
+
+/** What one served version compiles its `openAPIV3Schema` into, on first use. */
+export interface VersionArtifacts {
+  readonly openApiSchema: Readonly<Record<string, unknown>>;
+  readonly schema: ObjectSchema;
+  readonly fieldType: FieldType;
+}
+
+/** The key prefix of a definition's compiled versions (every version of every generation). */
+export function compiledPrefix(crdName: string): string {
+  return `${crdName}/`;
+}
+
+function versionSchema(crd: ApiObject, version: string): Record<string, unknown> | undefined {
+  const versions = Array.isArray(record(crd["spec"])["versions"]) ? (record(crd["spec"])["versions"] as unknown[]) : [];
+  const found = versions.map(record).find((item) => item["name"] === version);
+  return found === undefined ? undefined : record(record(found["schema"])["openAPIV3Schema"]);
 }
 
 function record(value: unknown): Record<string, unknown> {
@@ -88,11 +117,41 @@ export function customResourceDefinitions(crd: ApiObject, names: CustomResourceN
       (object: ApiObject): ApiObject => ({ ...object, apiVersion: `${group}/${to}` });
     return { group, version: storageVersion, plural: names.plural, toStorage: rewrite(storageVersion), fromStorage: rewrite(version) };
   };
+  const definitionName = crd.metadata.name ?? "";
+  const identity = `${compiledPrefix(definitionName)}${crd.metadata.uid ?? ""}/${String(crd.metadata.generation ?? "")}/`;
+  // With a way to read the definition again, nothing below keeps `crd` (its schemas are large).
+  const pinned = options.reload === undefined ? crd : undefined;
+  const reload = options.reload;
+  const compiled = options.compiled ?? new CompiledSchemas<VersionArtifacts>(Number.POSITIVE_INFINITY);
+  const { extensionPrefixes, rules } = options;
+  const artifactsOf = (version: string, kindId: string): (() => VersionArtifacts) => {
+    const key = `${identity}${version}`;
+    return () =>
+      compiled.get(key, () => {
+        const source = pinned ?? reload?.();
+        const schema = source === undefined ? undefined : versionSchema(source, version);
+        // The definition went or dropped the version since it was served: its replacement is on its way.
+        if (schema === undefined) throw internalError(`the schema of ${group}/${version} ${names.kind} is not available; retry`);
+        // Each form is made when first asked for (OpenAPI reads the schema only, no schema stage or merge structure).
+        let stage: ObjectSchema | undefined;
+        let structure: FieldType | undefined;
+        return {
+          openApiSchema: schema,
+          get schema() {
+            stage ??= customObjectSchema(kindId, schema as JsonSchema, { extensionPrefixes, rules });
+            return stage;
+          },
+          get fieldType() {
+            structure ??= fieldTypeFromOpenApi(schema, { extensionPrefixes });
+            return structure;
+          },
+        };
+      });
+  };
   return versions
     .filter((version) => version["served"] === true)
     .map((version): ResourceDefinition => {
       const name = string(version["name"]);
-      const schema = record(record(version["schema"])["openAPIV3Schema"]);
       const subresources = record(version["subresources"]);
       const scale = scaleOf(subresources["scale"]);
       const selectable = (Array.isArray(version["selectableFields"]) ? version["selectableFields"] : [])
@@ -101,6 +160,8 @@ export function customResourceDefinitions(crd: ApiObject, names: CustomResourceN
       const columns = columnsOf(version["additionalPrinterColumns"]);
       const deprecated = version["deprecated"] === true;
       const warning = string(version["deprecationWarning"]) || `${group}/${name} ${names.kind} is deprecated`;
+      const kindId = `${group}/${name}/${names.kind}`;
+      const artifacts = artifactsOf(name, kindId);
       return {
         group,
         version: name,
@@ -118,20 +179,29 @@ export function customResourceDefinitions(crd: ApiObject, names: CustomResourceN
         nameRule: "path-segment",
         strategy: { allowCreateOnUpdate: false, allowUnconditionalUpdate: false, ...(terminating ? { prepareForCreate: refuseCreate } : {}) },
         readAsServed: true,
-        schema: customObjectSchema(`${group}/${name}/${names.kind}`, schema as JsonSchema, {
-          extensionPrefixes: options.extensionPrefixes,
-          rules: options.rules,
-        }),
+        schema: lazyObjectSchema(kindId, () => artifacts().schema),
         storedAs: storedAs(name),
         ...(conversion === undefined ? {} : { conversion }),
         ...(deprecated ? { deprecation: { since: "", removedIn: "", warning } } : {}),
         enabledByDefault: true,
         ...(scale === undefined ? {} : { scale }),
-        openApiSchema: schema,
-        fieldType: fieldTypeFromOpenApi(schema, { extensionPrefixes: options.extensionPrefixes }),
+        openApiSchema: () => artifacts().openApiSchema,
+        fieldType: () => artifacts().fieldType,
         ...(columns === undefined ? {} : { columns }),
       };
     });
+}
+
+/** A schema stage that compiles its version's schema when first asked (through `compiled`). */
+function lazyObjectSchema(id: string, compiled: () => ObjectSchema): ObjectSchema {
+  return {
+    id,
+    unknownFields: (object, prune) => compiled().unknownFields(object, prune),
+    decodeMismatch: () => undefined,
+    applyDefaults: (object) => compiled().applyDefaults(object),
+    validate: (object, old) => compiled().validate(object, old),
+    validateRules: (object, old) => compiled().validateRules?.(object, old) ?? Promise.resolve([]),
+  };
 }
 
 /** `.spec.replicas` → `spec.replicas`, as the Scale sub-resource reads paths. */
