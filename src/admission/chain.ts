@@ -38,48 +38,48 @@ export class AdmissionChain implements Admission {
 
   /** Every mutating plugin in order; once more (all of them, as kube does) when a plugin asks for reinvocation. */
   async mutate(attributes: AdmissionAttributes): Promise<void> {
-    await this.timedStep("admit", attributes, async () => {
-      await this.mutatePass(attributes);
-      if (this.plugins.some((plugin) => plugin.reinvocationRequested?.(attributes) === true)) await this.mutatePass(attributes);
-    });
-  }
-
-  private async mutatePass(attributes: AdmissionAttributes): Promise<void> {
-    for (const plugin of this.plugins)
-      if (plugin.mutate !== undefined && applies(plugin, attributes)) await this.run(plugin, "admit", attributes, () => plugin.mutate?.(attributes));
+    const started = this.observer === undefined ? 0 : performance.now();
+    let rejected = true;
+    try {
+      await this.pass("admit", attributes);
+      if (this.plugins.some((plugin) => plugin.reinvocationRequested?.(attributes) === true)) await this.pass("admit", attributes);
+      rejected = false;
+    } finally {
+      this.observer?.step("admit", attributes.operation, rejected, (performance.now() - started) / 1000);
+    }
   }
 
   async validate(attributes: AdmissionAttributes): Promise<void> {
-    await this.timedStep("validate", attributes, async () => {
-      for (const plugin of this.plugins)
-        if (plugin.validate !== undefined && applies(plugin, attributes)) await this.run(plugin, "validate", attributes, () => plugin.validate?.(attributes));
-    });
+    const started = this.observer === undefined ? 0 : performance.now();
+    let rejected = true;
+    try {
+      await this.pass("validate", attributes);
+      rejected = false;
+    } finally {
+      this.observer?.step("validate", attributes.operation, rejected, (performance.now() - started) / 1000);
+    }
   }
 
-  private async timedStep(type: AdmissionStepType, attributes: AdmissionAttributes, step: () => Promise<void>): Promise<void> {
+  /**
+   * One phase over every plugin that applies, each awaited once (a create runs this for each of
+   * its plugins, so no wrapper promises per plugin), timed for the observer.
+   */
+  private async pass(type: AdmissionStepType, attributes: AdmissionAttributes): Promise<void> {
     const observer = this.observer;
-    if (observer === undefined) return step();
-    const started = performance.now();
-    try {
-      await step();
-    } catch (error) {
-      observer.step(type, attributes.operation, true, (performance.now() - started) / 1000);
-      throw error;
+    for (const plugin of this.plugins) {
+      const step = type === "admit" ? plugin.mutate : plugin.validate;
+      if (step === undefined || !applies(plugin, attributes)) continue;
+      const started = observer === undefined ? 0 : performance.now();
+      let rejected = true;
+      try {
+        await step.call(plugin, attributes);
+        rejected = false;
+      } catch (error) {
+        throw namingPlugin(plugin.name, error);
+      } finally {
+        observer?.plugin(plugin.name, type, attributes.operation, rejected, (performance.now() - started) / 1000);
+      }
     }
-    observer.step(type, attributes.operation, false, (performance.now() - started) / 1000);
-  }
-
-  private async run(plugin: AdmissionPlugin, type: AdmissionStepType, attributes: AdmissionAttributes, step: () => Promise<void> | undefined): Promise<void> {
-    const observer = this.observer;
-    if (observer === undefined) return run(plugin, step);
-    const started = performance.now();
-    try {
-      await run(plugin, step);
-    } catch (error) {
-      observer.plugin(plugin.name, type, attributes.operation, true, (performance.now() - started) / 1000);
-      throw error;
-    }
-    observer.plugin(plugin.name, type, attributes.operation, false, (performance.now() - started) / 1000);
   }
 }
 
@@ -87,14 +87,6 @@ function applies(plugin: AdmissionPlugin, attributes: AdmissionAttributes): bool
   if (plugin.resources !== undefined && !plugin.resources.has(attributes.resource.resource)) return false;
   if (plugin.sideEffects === true && attributes.dryRun) return false;
   return plugin.handles(attributes.operation);
-}
-
-async function run(plugin: AdmissionPlugin, step: () => Promise<void> | undefined): Promise<void> {
-  try {
-    await step();
-  } catch (error) {
-    throw namingPlugin(plugin.name, error);
-  }
 }
 
 /** The error a plugin threw, with its name in the Status causes (kube's messages stay as they are). */

@@ -1,5 +1,5 @@
 import type { Registry as MetricsRegistry } from "prom-client";
-import type { ApiClient } from "../api/client.js";
+import type { ApiClient, ObjectLister } from "../api/client.js";
 import type { AdmissionNames, Profile } from "../api/profile.js";
 import type { Authorizer } from "../authz/authorizer.js";
 import type { ObjectFeed } from "../authz/feed.js";
@@ -32,6 +32,8 @@ export interface PluginContext {
   readonly metrics?: MetricsRegistry;
   /** A live view of a served resource from the watch cache (ValidatingAdmissionPolicy reads its policies so). */
   readonly feed?: (group: string, version: string, plural: string) => ObjectFeed;
+  /** The watch cache's view of a resource, read as kube's plugins read their listers; none: plugins read through `client`. */
+  readonly lister?: (group: string, version: string, plural: string) => ObjectLister;
 }
 
 /**

@@ -45,3 +45,19 @@ export interface ApiClient {
   /** Yields when anything under the resource changes (and once after a storage failure, when changes may have been missed); ends when the signal aborts. */
   changed(resource: ResourceRef, signal: AbortSignal): AsyncIterable<void>;
 }
+
+/**
+ * A read-only view of one resource in the server's watch cache, as kube's admission plugins read
+ * their informers' listers: no storage read, and each object version is decoded once. The objects
+ * are shared between callers and frozen: copy what goes into another object.
+ */
+export interface ObjectLister {
+  /** One object by namespace ("" for cluster scope) and name; undefined when the cache has not seen it (ask the store then). */
+  get(namespace: string, name: string): ApiObject | undefined;
+  /**
+   * The namespace's objects ("" for every namespace of a cluster-scoped resource) once the cache
+   * reflects every write committed before the call: the same consistency as a list without a
+   * `resourceVersion`. Fails with 504 when the cache does not catch up in time, as that list does.
+   */
+  list(namespace: string): Promise<readonly ApiObject[]>;
+}

@@ -348,6 +348,7 @@ export function composeApiServer(options: ComposeOptions): ApiServer {
       now: Date.now,
       metrics: metrics.registry,
       feed: (group, version, plural) => registry.feed(group, version, plural),
+      lister: (group, version, plural) => registry.lister(group, version, plural),
       resourceOfKind: (apiVersion, kind) => {
         const store = registry.stores.find((candidate) => apiVersionOf(candidate.definition) === apiVersion && candidate.definition.kind === kind);
         return store === undefined ? undefined : { group: store.definition.group, plural: store.definition.plural, namespaced: store.namespaced };
@@ -359,7 +360,7 @@ export function composeApiServer(options: ComposeOptions): ApiServer {
         immortal: new Set(["default", profile.systemNamespace, profile.publicNamespace]),
         getNamespace: async (name) => {
           // The cache answers most lookups; a namespace it has not seen yet is read from storage.
-          const cached = registry.peek("", "v1", "namespaces", "", name);
+          const cached = registry.lister("", "v1", "namespaces").get("", name);
           if (cached !== undefined) return cached;
           try {
             return await registry.find("", "v1", "namespaces")?.get("", name);

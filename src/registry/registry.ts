@@ -1,3 +1,4 @@
+import type { ObjectLister } from "../api/client.js";
 import type { ApiObject } from "../api/object.js";
 import type { Freshness, ObjectFeed } from "../authz/feed.js";
 import type { Storage } from "../storage/index.js";
@@ -5,6 +6,7 @@ import { Cacher } from "./cacher/cacher.js";
 import type { WatchCache, WatchCacheOptions } from "./cacher/watch-cache.js";
 import type { AllocationRepair, ResourceDefinition } from "./definition.js";
 import { cacherFreshness, watchCacheFeed } from "./feeds.js";
+import { watchCacheLister } from "./lister.js";
 import { Store, type StoreOptions } from "./store.js";
 
 export interface RegistryOptions extends Omit<StoreOptions, "revisions"> {
@@ -33,6 +35,7 @@ export class Registry {
   private byGroupVersion: Map<string, Store[]> | undefined;
   private readonly cacher: Cacher;
   private readonly feeds = new Map<string, ObjectFeed>();
+  private readonly listers = new Map<string, ObjectLister>();
   private readonly storage: Storage;
   /** How far the watch cache (and so every feed) is behind the store. */
   readonly freshness: Freshness;
@@ -141,7 +144,10 @@ export class Registry {
     this.generationValue += 1;
     this.byGroupVersion = undefined;
     // A feed is bound to the cache of the store it was made for: the next ask gets the new store's.
-    for (const store of stores) this.feeds.delete(pathKey(store.definition.group, store.definition.version, store.definition.plural));
+    for (const store of stores) {
+      this.feeds.delete(pathKey(store.definition.group, store.definition.version, store.definition.plural));
+      this.listers.delete(pathKey(store.definition.group, store.definition.version, store.definition.plural));
+    }
     const groupVersions = new Set(stores.map((store) => `${store.definition.group}/${store.definition.version}`));
     for (const listener of this.listeners) listener(groupVersions);
   }
@@ -198,6 +204,29 @@ export class Registry {
     }
     const created = watchCacheFeed(cache, (namespace, name) => store.key(namespace, name));
     this.feeds.set(id, created);
+    return created;
+  }
+
+  /**
+   * A lister of one resource (admission plugins read theirs so, as kube's read informers). Like
+   * `feed`, a resource whose watch cache is off gets a cache of its own; ask before `start`.
+   */
+  lister(group: string, version: string, plural: string): ObjectLister {
+    const id = pathKey(group, version, plural);
+    const existing = this.listers.get(id);
+    if (existing !== undefined) return existing;
+    const store = this.find(group, version, plural);
+    if (store === undefined || store.definition.storedAs !== undefined)
+      throw new Error(`a lister of ${id} was asked for, which is not served in its storage version`);
+    const cache = store.watchCache?.cache ?? this.cacher.register(store.prefix(""), store.cacheCodec());
+    const created = watchCacheLister({
+      cache,
+      key: (namespace, name) => store.key(namespace, name),
+      prefix: (namespace) => store.prefix(namespace),
+      freshness: this.freshness,
+      waitMs: store.futureRevisionWaitMs,
+    });
+    this.listers.set(id, created);
     return created;
   }
 

@@ -3,6 +3,7 @@ import { aggregate, denied } from "../deny.js";
 import type { PluginContext } from "../context.js";
 import type { AdmissionAttributes, AdmissionPlugin } from "../interface.js";
 import { amount, formatRatio } from "./quantities.js";
+import { resourceReader } from "./reads.js";
 import { containersOf, isPod, listOf, objectAt, recordOf, specOf, stringOf, type Record_ } from "./pod-spec.js";
 
 const LIMIT_RANGES = { group: "", version: "v1", plural: "limitranges" };
@@ -105,12 +106,13 @@ function sum(containers: readonly Record_[], field: "requests" | "limits"): Reco
  */
 export function limitRanger(context: PluginContext): AdmissionPlugin {
   // The ranges mutate read for an object, reused by validate on the same object (one list per create).
-  const readFor = new WeakMap<ApiObject, ApiObject[]>();
-  async function rangesIn(namespace: string, object?: ApiObject): Promise<ApiObject[]> {
+  const readFor = new WeakMap<ApiObject, readonly ApiObject[]>();
+  const limitRanges = resourceReader(context, LIMIT_RANGES);
+  async function rangesIn(namespace: string, object?: ApiObject): Promise<readonly ApiObject[]> {
     if (namespace === "") return [];
     const known = object === undefined ? undefined : readFor.get(object);
     if (known !== undefined) return known;
-    const ranges = (await context.client.list(LIMIT_RANGES, namespace)).items;
+    const ranges = await limitRanges.list(namespace);
     if (object !== undefined) readFor.set(object, ranges);
     return ranges;
   }

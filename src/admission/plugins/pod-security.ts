@@ -5,6 +5,7 @@ import type { PluginContext } from "../context.js";
 import type { AdmissionPlugin } from "../interface.js";
 import { LEVELS, violations, type Level } from "./pod-security-checks.js";
 import { isPod, recordOf, specOf, stringOf } from "./pod-spec.js";
+import { resourceReader } from "./reads.js";
 
 const MODES = ["enforce", "audit", "warn"] as const;
 type Mode = (typeof MODES)[number];
@@ -71,7 +72,7 @@ export function parsePodSecurityConfig(raw: unknown, profile: Profile): PodSecur
 export function podSecurity(context: PluginContext): AdmissionPlugin {
   const config = context.configuration === undefined ? DEFAULT_CONFIG : (context.configuration as PodSecurityConfig);
   const prefix = context.names.podSecurityLabelPrefix;
-  const namespaces = { group: "", version: "v1", plural: "namespaces" };
+  const namespaces = resourceReader(context, { group: "", version: "v1", plural: "namespaces" });
   return {
     name: "PodSecurity",
     resources: new Set(["pods"]),
@@ -84,7 +85,7 @@ export function podSecurity(context: PluginContext): AdmissionPlugin {
       const spec = specOf(pod);
       if (config.exemptRuntimeClasses.has(stringOf(spec["runtimeClassName"]))) return;
       if (attributes.oldObject !== undefined && JSON.stringify(attributes.oldObject["spec"]) === JSON.stringify(pod["spec"])) return;
-      const namespace = await context.client.get(namespaces, "", attributes.namespace);
+      const namespace = await namespaces.get("", attributes.namespace);
       const labels = namespace?.metadata.labels ?? {};
       const policyOf = (mode: Mode): { level: Level; version: string } => {
         const label = labels[`${prefix}${mode}`];

@@ -4,6 +4,7 @@ import { denied } from "../deny.js";
 import type { PluginContext } from "../context.js";
 import type { AdmissionPlugin } from "../interface.js";
 import { isPod, specOf, stringOf } from "./pod-spec.js";
+import { resourceReader } from "./reads.js";
 
 /** The two built-in classes (created at first start; the plugin knows them even before). */
 export const SYSTEM_PRIORITY_CLASSES: readonly { readonly name: string; readonly value: number; readonly description: string }[] = [
@@ -24,15 +25,15 @@ const DEFAULT_PREEMPTION = "PreemptLowerPriority";
  * PriorityClass is refused.
  */
 export function priority(context: PluginContext): AdmissionPlugin {
-  const classes = { group: apiGroup(context.profile, "scheduling"), version: "v1", plural: "priorityclasses" };
+  const classes = resourceReader(context, { group: apiGroup(context.profile, "scheduling"), version: "v1", plural: "priorityclasses" });
   async function findClass(name: string): Promise<ApiObject | undefined> {
-    const found = await context.client.get(classes, "", name);
+    const found = await classes.get("", name);
     if (found !== undefined) return found;
     const system = SYSTEM_PRIORITY_CLASSES.find((candidate) => candidate.name === name);
     return system === undefined ? undefined : { apiVersion: "", kind: "PriorityClass", metadata: { name }, value: system.value };
   }
   async function globalDefault(except?: string): Promise<ApiObject | undefined> {
-    const all = (await context.client.list(classes, "")).items;
+    const all = await classes.list("");
     return all.filter((item) => item["globalDefault"] === true && item.metadata.name !== except).sort((a, b) => Number(a["value"]) - Number(b["value"]))[0];
   }
   return {

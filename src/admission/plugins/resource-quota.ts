@@ -7,6 +7,7 @@ import { amount, formatQuantity } from "./quantities.js";
 import { recalculateUsage } from "./quota-recalculate.js";
 import { asResourceList, hardOf, inScope, usageOf, type QuotaLedger } from "./quota-usage.js";
 import { recordOf } from "./pod-spec.js";
+import { resourceReader } from "./reads.js";
 
 export const RESOURCE_QUOTAS = { group: "", version: "v1", plural: "resourcequotas" };
 
@@ -24,6 +25,7 @@ const REQUIRED_PREFIXES = ["requests.", "limits."];
  * without charging. The quota controller recalculates usage on deletes and spec changes.
  */
 export function resourceQuota(context: PluginContext, ledger: QuotaLedger): AdmissionPlugin {
+  const quotas = resourceReader(context, RESOURCE_QUOTAS);
   return {
     name: "ResourceQuota",
     handles: (operation) => operation === "CREATE",
@@ -40,7 +42,7 @@ export function resourceQuota(context: PluginContext, ledger: QuotaLedger): Admi
       const object = attributes.object;
       if (object === undefined || attributes.subresource !== "" || !attributes.resource.namespaced || attributes.namespace === "") return;
       const { group, resource: plural } = attributes.resource;
-      const listed = (await context.client.list(RESOURCE_QUOTAS, attributes.namespace)).items;
+      const listed = await quotas.list(attributes.namespace);
       if (listed.length === 0) return;
       const withNamespace: ApiObject = { ...object, metadata: { ...object.metadata, namespace: attributes.namespace } };
       const delta = usageOf(group, plural, withNamespace);
@@ -60,7 +62,7 @@ export function resourceQuota(context: PluginContext, ledger: QuotaLedger): Admi
         await ledger.locked(attributes.namespace, async () => {
           const writes: ApiObject[] = [];
           for (const summary of listed) {
-            const quota = (await context.client.get(RESOURCE_QUOTAS, attributes.namespace, summary.metadata.name ?? "")) ?? summary;
+            const quota = (await context.client.get(RESOURCE_QUOTAS, attributes.namespace, summary.metadata.name ?? "")) ?? structuredClone(summary);
             if (!inScope(quota, plural, withNamespace)) continue;
             const hard = hardOf(quota);
             const names = Object.keys(hard);

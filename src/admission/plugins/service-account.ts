@@ -3,6 +3,7 @@ import type { ApiObject } from "../../api/object.js";
 import { denied } from "../deny.js";
 import type { PluginContext } from "../context.js";
 import type { AdmissionPlugin } from "../interface.js";
+import { resourceReader } from "./reads.js";
 import { containersOf, isPod, listOf, recordOf, specOf, stringOf } from "./pod-spec.js";
 
 const SERVICE_ACCOUNTS = { group: "", version: "v1", plural: "serviceaccounts" };
@@ -51,10 +52,8 @@ export function serviceAccount(context: PluginContext): AdmissionPlugin {
   const enforceMountable = `${context.names.keyDomain}/enforce-mountable-secrets`;
   // kube's plugin reads a lister and asks the store only on a miss: the watch cache answers most
   // lookups without a storage read, and an account created a moment ago is still found.
-  const cached = context.feed?.(SERVICE_ACCOUNTS.group, SERVICE_ACCOUNTS.version, SERVICE_ACCOUNTS.plural);
-  async function accountOf(namespace: string, name: string): Promise<ApiObject | undefined> {
-    return cached?.get(namespace, name) ?? context.client.get(SERVICE_ACCOUNTS, namespace, name);
-  }
+  const accounts = resourceReader(context, SERVICE_ACCOUNTS);
+  const accountOf = (namespace: string, name: string): Promise<ApiObject | undefined> => accounts.get(namespace, name);
   return {
     name: "ServiceAccount",
     resources: new Set(["pods"]),

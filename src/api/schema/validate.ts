@@ -39,10 +39,11 @@ export class SchemaValidator {
   }
 
   /** Every error of `value` at `path`; `skip` names top-level properties left to others (metadata). */
-  validate(node: SchemaNode, value: unknown, path: string, skip: ReadonlySet<string> = new Set()): FieldError[] {
+  validate(node: SchemaNode, value: unknown, path: string, skip?: ReadonlySet<string>): FieldError[] {
     const structural: FieldError[] = [];
     const own: FieldError[] = [];
     this.visit(node, value, path, structural, own, skip);
+    if (structural.length === 0) return own;
     const owned = new Set(own.map((error) => error.field));
     return [...structural.filter((error) => !owned.has(error.field)), ...own];
   }
@@ -56,15 +57,20 @@ export class SchemaValidator {
         if (skip?.has(name) === true) continue;
         if (isMissing(value[name])) errors.push(required(childPath(path, name)));
       }
-      for (const [name, item] of Object.entries(value)) {
+      // for…in over a JSON object (own, enumerable keys only): no entries array per object.
+      const properties = node.properties;
+      for (const name in value) {
         if (skip?.has(name) === true) continue;
-        const property = node.properties?.[name] ?? node.additionalProperties;
+        const declared = properties?.[name];
+        const property = declared ?? node.additionalProperties;
         if (property === undefined) continue;
-        this.visit(property, item, node.properties?.[name] === undefined ? keyPath(path, name) : childPath(path, name), errors, own);
+        const item = value[name];
+        if (item === null || item === undefined) continue;
+        this.visit(property, item, declared === undefined ? keyPath(path, name) : childPath(path, name), errors, own);
       }
     } else if (Array.isArray(value) && node.items !== undefined) {
       const items = node.items;
-      value.forEach((item, index) => this.visit(items, item, indexPath(path, index), errors, own));
+      for (let index = 0; index < value.length; index++) this.visit(items, value[index], indexPath(path, index), errors, own);
     }
     const validator = site.ref === undefined ? undefined : this.validators.get(site.ref);
     if (validator !== undefined && isPlainObject(value)) own.push(...validator(value, path));

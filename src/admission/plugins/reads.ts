@@ -1,0 +1,31 @@
+import type { ResourceRef } from "../../api/client.js";
+import type { ApiObject } from "../../api/object.js";
+import type { PluginContext } from "../context.js";
+
+/**
+ * How a plugin reads one resource. With the server's lister (the watch cache): `get` answers from
+ * the cache and asks the store only on a miss (an object created a moment ago is still found, as
+ * kube's plugins do a live lookup after their lister misses); `list` is a consistent read from the
+ * cache. The objects are shared and frozen: copy what goes into the object being admitted.
+ * Without a lister (unit tests), both go through the client.
+ */
+export interface ResourceReader {
+  get(namespace: string, name: string): Promise<ApiObject | undefined>;
+  list(namespace: string): Promise<readonly ApiObject[]>;
+}
+
+export function resourceReader(context: PluginContext, resource: ResourceRef): ResourceReader {
+  const lister = context.lister?.(resource.group, resource.version, resource.plural);
+  if (lister === undefined) {
+    return {
+      get: (namespace, name) => context.client.get(resource, namespace, name),
+      list: async (namespace) => (await context.client.list(resource, namespace)).items,
+    };
+  }
+  return {
+    async get(namespace, name) {
+      return lister.get(namespace, name) ?? (await context.client.get(resource, namespace, name));
+    },
+    list: (namespace) => lister.list(namespace),
+  };
+}

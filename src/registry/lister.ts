@@ -1,0 +1,54 @@
+import type { ObjectLister } from "../api/client.js";
+import { timeout } from "../api/errors.js";
+import type { ApiObject } from "../api/object.js";
+import type { Freshness } from "../authz/feed.js";
+import type { CachedObject } from "./cacher/cached-object.js";
+import type { WatchCache } from "./cacher/watch-cache.js";
+
+/**
+ * Each cached object version decoded once, for every lister: a change replaces the CachedObject,
+ * so an entry lives as long as the version it decodes.
+ */
+const decoded = new WeakMap<CachedObject, ApiObject>();
+
+function frozenDecode(object: CachedObject): ApiObject {
+  const known = decoded.get(object);
+  if (known !== undefined) return known;
+  const parsed = deepFreeze(JSON.parse(object.json) as ApiObject);
+  decoded.set(object, parsed);
+  return parsed;
+}
+
+function deepFreeze<T>(value: T): T {
+  if (typeof value === "object" && value !== null) {
+    for (const child of Object.values(value)) deepFreeze(child);
+    Object.freeze(value);
+  }
+  return value;
+}
+
+export interface ListerInput {
+  readonly cache: WatchCache;
+  readonly key: (namespace: string, name: string) => string;
+  readonly prefix: (namespace: string) => string;
+  readonly freshness: Freshness;
+  /** How long `list` waits for the cache to catch up before 504 (the store's future-revision wait). */
+  readonly waitMs: number;
+}
+
+/** A watch cache as an ObjectLister (see there); the resource must be served in its storage version. */
+export function watchCacheLister(input: ListerInput): ObjectLister {
+  const { cache } = input;
+  return {
+    get(namespace, name) {
+      const cached = cache.get(input.key(namespace, name));
+      return cached === undefined ? undefined : frozenDecode(cached);
+    },
+    async list(namespace) {
+      // The store's own consistent read: on a shared store (etcd) the store's revision is asked for.
+      if (!(await input.freshness.waitForCurrent(input.waitMs)))
+        throw timeout("Too large resource version: the watch cache did not catch up with the store", 1);
+      return cache.list(input.prefix(namespace), { limit: 0 }).items.map(frozenDecode);
+    },
+  };
+}
