@@ -32,7 +32,7 @@ export function watchCacheFeed(cache: WatchCache, keyOf: (namespace: string, nam
       detach ??= cache.onChange((change) => {
         if (change.type === "RESET") return dispatch({ kind: "reset" });
         const previous = change.previous === undefined ? undefined : parse(change.previous);
-        if (change.current !== undefined) dispatch({ kind: "set", object: parse(change.current), previous });
+        if (change.current !== undefined) dispatch({ kind: "set", object: change.currentObject ?? parse(change.current), previous });
         else if (previous !== undefined) dispatch({ kind: "delete", previous });
       });
       return () => {

@@ -36,17 +36,24 @@ export interface ResourceCodec {
 }
 
 export function toCachedObject(codec: ResourceCodec, key: string, value: string, revision: number): CachedObject {
+  return decodeToCache(codec, key, value, revision).cached;
+}
+
+/** toCachedObject, also giving the decoded object it encoded (followers of the change read it instead of parsing `json` again). */
+export function decodeToCache(codec: ResourceCodec, key: string, value: string, revision: number): { cached: CachedObject; object: ApiObject } {
   const object = codec.decode(value, revision);
   const metadata = object.metadata;
-  return {
+  const cached: CachedObject = {
     key,
     revision,
     json: JSON.stringify(object),
     name: metadata.name ?? "",
     namespace: metadata.namespace,
-    labels: metadata.labels,
+    // A copy: the decoded object goes on to the feeds' followers.
+    labels: metadata.labels === undefined ? undefined : { ...metadata.labels },
     extraFields: codec.extraFieldsOf(object),
   };
+  return { cached, object };
 }
 
 /** The same object at another revision (a DELETED event reports the deletion's revision). */

@@ -1,5 +1,6 @@
+import type { ApiObject } from "../../api/object.js";
 import type { WatchEvent } from "../../storage/interface.js";
-import { atRevision, toCachedObject, type CachedObject, type ResourceCodec } from "./cached-object.js";
+import { atRevision, decodeToCache, toCachedObject, type CachedObject, type ResourceCodec } from "./cached-object.js";
 import { CacheWatcher, filterMatches, type EventEncoder, type SharedEncoder, type WatchEventType, type WatchFilter } from "./cache-watcher.js";
 import { CacheObjects, countAfter, type ObjectTree, readPage } from "./cache-objects.js";
 import { WatcherIndex } from "./watcher-index.js";
@@ -133,7 +134,13 @@ export interface WatchCacheOptions {
 
 /** A change as the cache applied it, for in-process followers (the authorization indexes). */
 export type CacheChange =
-  | { readonly type: "ADDED" | "MODIFIED" | "DELETED"; readonly current: CachedObject | undefined; readonly previous: CachedObject | undefined }
+  | {
+      readonly type: "ADDED" | "MODIFIED" | "DELETED";
+      readonly current: CachedObject | undefined;
+      readonly previous: CachedObject | undefined;
+      /** `current` decoded (the object its JSON was made from), shared by every follower: read-only. */
+      readonly currentObject: ApiObject | undefined;
+    }
   | { readonly type: "RESET" };
 
 export type WatchStart = { readonly kind: "state" } | { readonly kind: "revision"; readonly revision: number };
@@ -240,16 +247,19 @@ export class WatchCache {
   apply(change: WatchEvent): void {
     let previous: CachedObject | undefined;
     let current: CachedObject | undefined;
+    let currentObject: ApiObject | undefined;
     if (change.value === undefined) {
       previous = this.objects.delete(change.key);
       if (previous === undefined) return;
     } else {
-      current = toCachedObject(this.codec, change.key, change.value, change.revision);
+      const decoded = decodeToCache(this.codec, change.key, change.value, change.revision);
+      current = decoded.cached;
+      currentObject = decoded.object;
       previous = this.objects.set(change.key, current);
     }
     const type = current === undefined ? "DELETED" : previous === undefined ? "ADDED" : "MODIFIED";
     const event = new CacheEvent(type, change.revision, change.key, current, previous);
-    for (const listener of this.listeners) listener({ type, current, previous });
+    for (const listener of this.listeners) listener({ type, current, previous, currentObject });
     this.remember(event);
     this.index.forCandidates(change.key, (group) => {
       this.filterEvaluations++;

@@ -1,5 +1,6 @@
-import { Histogram, type Registry } from "prom-client";
+import type { Registry } from "prom-client";
 import type { AdmissionObserver } from "../../admission/chain.js";
+import { SeriesHistogram, type SeriesRecorder } from "./series-histogram.js";
 import type { MetricVisibility } from "./stability.js";
 
 /**
@@ -11,7 +12,7 @@ import type { MetricVisibility } from "./stability.js";
 export function createAdmissionMetrics(registry: Registry, visibility: MetricVisibility): AdmissionObserver {
   const stable = { stabilityLevel: "STABLE" } as const;
   const buckets = [0.005, 0.025, 0.1, 0.5, 1, 2.5];
-  const steps = new Histogram({
+  const steps = new SeriesHistogram({
     name: "apiserver_admission_step_admission_duration_seconds",
     help: visibility.help(
       "Admission sub-step latency histogram in seconds, broken out for each operation and API resource and step type (validate or admit).",
@@ -21,7 +22,7 @@ export function createAdmissionMetrics(registry: Registry, visibility: MetricVis
     buckets,
     registers: [registry],
   });
-  const plugins = new Histogram({
+  const plugins = new SeriesHistogram({
     name: "apiserver_admission_controller_admission_duration_seconds",
     help: visibility.help(
       "Admission controller latency histogram in seconds, identified by name and broken out for each operation and API resource and type (validate or admit).",
@@ -31,15 +32,15 @@ export function createAdmissionMetrics(registry: Registry, visibility: MetricVis
     buckets,
     registers: [registry],
   });
-  // Children by label values: prom-client hashes the label object on every call.
-  const stepChildren = new Map<string, ReturnType<typeof steps.labels>>();
-  const pluginChildren = new Map<string, ReturnType<typeof plugins.labels>>();
+  // Recorders by label values: an admitted write observes every plugin that handles it.
+  const stepChildren = new Map<string, SeriesRecorder>();
+  const pluginChildren = new Map<string, SeriesRecorder>();
   return {
     step(type, operation, rejected, seconds) {
       const id = `${type} ${operation} ${rejected}`;
       let child = stepChildren.get(id);
       if (child === undefined) {
-        child = steps.labels({ type, operation, rejected: String(rejected) });
+        child = steps.series({ type, operation, rejected: String(rejected) });
         stepChildren.set(id, child);
       }
       child.observe(seconds);
@@ -48,7 +49,7 @@ export function createAdmissionMetrics(registry: Registry, visibility: MetricVis
       const id = `${name} ${type} ${operation} ${rejected}`;
       let child = pluginChildren.get(id);
       if (child === undefined) {
-        child = plugins.labels({ name, type, operation, rejected: String(rejected) });
+        child = plugins.series({ name, type, operation, rejected: String(rejected) });
         pluginChildren.set(id, child);
       }
       child.observe(seconds);
