@@ -1,0 +1,52 @@
+import assert from "node:assert/strict";
+import { after, before, describe, it } from "node:test";
+import { inProcessServer } from "../testing/in-process.js";
+
+type Server = Awaited<ReturnType<typeof inProcessServer>>;
+
+describe("Registry.lister: admission's read of the watch cache", () => {
+  let server: Server;
+  before(async () => {
+    server = await inProcessServer();
+    await server.call("POST", "/api/v1/namespaces", { body: { apiVersion: "v1", kind: "Namespace", metadata: { name: "lister" } } });
+  });
+  after(async () => {
+    await server.stop();
+  });
+
+  it("lists an object written just before the call (the cache catches up first)", async () => {
+    const lister = server.server.registry.lister("", "v1", "limitranges");
+    const created = await server.call("POST", "/api/v1/namespaces/lister/limitranges", {
+      body: { apiVersion: "v1", kind: "LimitRange", metadata: { name: "first" }, spec: { limits: [{ type: "Container", default: { cpu: "1" } }] } },
+    });
+    assert.equal(created.status, 201);
+    const listed = await lister.list("lister");
+    assert.deepEqual(
+      listed.map((object) => object.metadata.name),
+      ["first"],
+    );
+    assert.equal(listed[0]?.metadata.resourceVersion, (created.json["metadata"] as Record<string, unknown>)["resourceVersion"]);
+    assert.deepEqual(await lister.list("default-nothing-here"), []);
+  });
+
+  it("gives one frozen object per stored version, and a new one after a change", async () => {
+    const lister = server.server.registry.lister("", "v1", "limitranges");
+    const first = lister.get("lister", "first");
+    assert.ok(first !== undefined);
+    assert.equal(lister.get("lister", "first"), first, "the same version is decoded once");
+    assert.ok(Object.isFrozen(first) && Object.isFrozen(first.metadata) && Object.isFrozen(first["spec"]));
+    assert.throws(() => {
+      (first.metadata as { name?: string }).name = "changed";
+    }, TypeError);
+    const patched = await server.call("PATCH", "/api/v1/namespaces/lister/limitranges/first", {
+      body: { metadata: { labels: { changed: "yes" } } },
+      headers: { "content-type": "application/merge-patch+json" },
+    });
+    assert.equal(patched.status, 200);
+    const after = (await lister.list("lister"))[0];
+    assert.notEqual(after, first);
+    assert.equal(after?.metadata.labels?.["changed"], "yes");
+    assert.equal(first.metadata.labels?.["changed"], undefined, "the old version is left as it was");
+    assert.equal(lister.get("lister", "missing"), undefined);
+  });
+});
