@@ -385,27 +385,21 @@ export function composeApiServer(options: ComposeOptions): ApiServer {
   function certificateAndEndpointControllers(): Readonly<Record<string, ControllerBuilder>> {
     const names = endpointNames(profile);
     return {
-      csrsigning: () =>
+      csrsigning: (informers) =>
         csrSigningController({
           client,
+          informers,
           profile,
           authorities: signingAuthorities(config, options.clusterCa),
           durationMs: config.clusterSigning.durationMs,
-          onError: (error) => logger.error("csrsigning controller", errorFields(error)),
         }),
-      csrapproving: () => csrApprovingController({ client, profile, onError: (error) => logger.error("csrapproving controller", errorFields(error)) }),
-      csrcleaner: () => csrCleanerController({ client, profile, onError: (error) => logger.error("csrcleaner controller", errorFields(error)) }),
-      tokencleaner: () => tokenCleanerController({ client, profile, onError: (error) => logger.error("tokencleaner controller", errorFields(error)) }),
-      bootstrapsigner: () => bootstrapSignerController({ client, profile, onError: (error) => logger.error("bootstrapsigner controller", errorFields(error)) }),
+      csrapproving: (informers) => csrApprovingController({ client, informers, profile }),
+      csrcleaner: (informers) => csrCleanerController({ client, informers, profile }),
+      tokencleaner: (informers) => tokenCleanerController({ client, informers, profile }),
+      bootstrapsigner: (informers) => bootstrapSignerController({ client, informers, profile }),
       endpoint: (informers) => endpointController({ client, informers, names }),
       endpointslice: (informers) => endpointSliceController({ client, informers, names }),
-      endpointslicemirroring: () =>
-        mirroringController({
-          client,
-          names,
-          skip: { namespace: "default", name: profile.serverServiceName },
-          onError: (error) => logger.error("endpointslicemirroring controller", errorFields(error)),
-        }),
+      endpointslicemirroring: (informers) => mirroringController({ client, informers, names, skip: { namespace: "default", name: profile.serverServiceName } }),
     };
   }
   function identityLease(settings: IdentityLeaseSettings): Controller[] {
