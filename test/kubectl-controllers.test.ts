@@ -148,6 +148,38 @@ describe("kubectl and the built-in controllers", () => {
         ok(await kubectl(["delete", "serviceaccount", "builder", "-n", ns]));
         await waitFor(async () => (await kubectl(["get", "secret", "builder-token", "-n", ns])).code !== 0, { what: "the token Secret deleted" });
       });
+
+      it("hand-written Endpoints of a selector-less Service are mirrored into an EndpointSlice that follows edits and goes with them", async () => {
+        const endpoints = (ips: string[]): Record<string, unknown> => ({
+          apiVersion: "v1",
+          kind: "Endpoints",
+          metadata: { name: "external", namespace: ns },
+          subsets: [{ addresses: ips.map((ip) => ({ ip })), ports: [{ name: "https", port: 443 }] }],
+        });
+        const service = { apiVersion: "v1", kind: "Service", metadata: { name: "external", namespace: ns }, spec: { ports: [{ name: "https", port: 443 }] } };
+        const file = join(server().dataDir, `${release.version}-mirror.json`);
+        writeFileSync(file, JSON.stringify({ apiVersion: "v1", kind: "List", items: [service, endpoints(["192.0.2.20"])] }));
+        ok(await kubectl(["apply", "-f", file]));
+        const addresses = async (): Promise<string> =>
+          ok(
+            await kubectl([
+              "get",
+              "endpointslices",
+              "-n",
+              ns,
+              "-l",
+              "orch.io/service-name=external,endpointslice.orch.io/managed-by=endpointslicemirroring-controller.orch.io",
+              "-o",
+              "jsonpath={.items[*].endpoints[*].addresses[*]}",
+            ]),
+          ).trim();
+        await waitFor(async () => (await addresses()) === "192.0.2.20", { what: "the mirrored slice" });
+        writeFileSync(file, JSON.stringify(endpoints(["192.0.2.20", "192.0.2.21"])));
+        ok(await kubectl(["apply", "-f", file]));
+        await waitFor(async () => (await addresses()) === "192.0.2.20 192.0.2.21", { what: "the slice to follow the edit" });
+        ok(await kubectl(["delete", "endpoints", "external", "-n", ns]));
+        await waitFor(async () => (await addresses()) === "", { what: "the mirror to go with the Endpoints" });
+      });
     });
   }
 });

@@ -375,38 +375,36 @@ export function composeApiServer(options: ComposeOptions): ApiServer {
   admission.register(rbacEscalation({ group: rbacNames(profile).group, authorization }));
 
   // 6. Controllers, through the in-process client and shared informers over the watch cache.
-  const repairAllocations = async (immediate: boolean): Promise<void> => {
+  /** Resolves true when no value is left suspect (found unheld once, released at the next pass). */
+  const repairAllocations = async (immediate: boolean): Promise<boolean> => {
+    let settled = true;
     for (const report of await registry.repairAllocations({ immediate })) {
       if (report.released.length > 0) logger.info("released allocations no object holds", { keys: report.released });
       if (report.claimed.length > 0) logger.info("claimed allocations objects held without a claim", { keys: report.claimed });
       if (report.conflicts.length > 0) logger.error("allocations held twice", { keys: report.conflicts });
+      if (report.suspects.size > 0) settled = false;
     }
+    return settled;
   };
   // kube-controller-manager's certificate, bootstrap-token and endpoint controllers, by --controllers name.
   function certificateAndEndpointControllers(): Readonly<Record<string, ControllerBuilder>> {
     const names = endpointNames(profile);
     return {
-      csrsigning: () =>
+      csrsigning: (informers) =>
         csrSigningController({
           client,
+          informers,
           profile,
           authorities: signingAuthorities(config, options.clusterCa),
           durationMs: config.clusterSigning.durationMs,
-          onError: (error) => logger.error("csrsigning controller", errorFields(error)),
         }),
-      csrapproving: () => csrApprovingController({ client, profile, onError: (error) => logger.error("csrapproving controller", errorFields(error)) }),
-      csrcleaner: () => csrCleanerController({ client, profile, onError: (error) => logger.error("csrcleaner controller", errorFields(error)) }),
-      tokencleaner: () => tokenCleanerController({ client, profile, onError: (error) => logger.error("tokencleaner controller", errorFields(error)) }),
-      bootstrapsigner: () => bootstrapSignerController({ client, profile, onError: (error) => logger.error("bootstrapsigner controller", errorFields(error)) }),
+      csrapproving: (informers) => csrApprovingController({ client, informers, profile }),
+      csrcleaner: (informers) => csrCleanerController({ client, informers, profile }),
+      tokencleaner: (informers) => tokenCleanerController({ client, informers, profile }),
+      bootstrapsigner: (informers) => bootstrapSignerController({ client, informers, profile }),
       endpoint: (informers) => endpointController({ client, informers, names }),
       endpointslice: (informers) => endpointSliceController({ client, informers, names }),
-      endpointslicemirroring: () =>
-        mirroringController({
-          client,
-          names,
-          skip: { namespace: "default", name: profile.serverServiceName },
-          onError: (error) => logger.error("endpointslicemirroring controller", errorFields(error)),
-        }),
+      endpointslicemirroring: (informers) => mirroringController({ client, informers, names, skip: { namespace: "default", name: profile.serverServiceName } }),
     };
   }
   function identityLease(settings: IdentityLeaseSettings): Controller[] {
@@ -492,18 +490,24 @@ export function composeApiServer(options: ComposeOptions): ApiServer {
       }),
       (informers) => storageProtectionController({ client, informers, keyDomain: profile.keyDomain }),
       ...identityLease(options.identityLease ?? { enabled: config.storageBackend === "etcd3" || config.featureGates.enabled("APIServerIdentity") }),
-      allocationRepairController({ repair: () => repairAllocations(false), onError: (error) => logger.error("allocation repair", errorFields(error)) }),
-      apiServerServiceController({
-        client,
-        name: profile.serverServiceName,
-        clusterIp: config.serviceNetwork.clusterIpRanges[0]?.addressAt(1) ?? "",
-        serverAddress: options.serverAddress,
-        endpointSlices: { group: apiGroup(profile, "discovery"), version: "v1", plural: "endpointslices" },
-        serviceNameLabel: `${profile.keyDomain}/service-name`,
-        managedByLabel: `endpointslice.${profile.keyDomain}/managed-by`,
-        managedBy: `endpointslice-controller.${profile.apiDomain}`,
-        onError: (error) => logger.error("apiserver service", errorFields(error)),
+      allocationRepairController({
+        repair: () => repairAllocations(false),
+        revision: config.storageBackend === "etcd3" ? undefined : () => storage.currentRevision(),
+        onError: (error) => logger.error("allocation repair", errorFields(error)),
       }),
+      (informers) =>
+        apiServerServiceController({
+          client,
+          informers,
+          name: profile.serverServiceName,
+          clusterIp: config.serviceNetwork.clusterIpRanges[0]?.addressAt(1) ?? "",
+          serverAddress: options.serverAddress,
+          endpointSlices: { group: apiGroup(profile, "discovery"), version: "v1", plural: "endpointslices" },
+          serviceNameLabel: `${profile.keyDomain}/service-name`,
+          managedByLabel: `endpointslice.${profile.keyDomain}/managed-by`,
+          managedBy: `endpointslice-controller.${profile.apiDomain}`,
+          onError: (error) => logger.error("apiserver service", errorFields(error)),
+        }),
     ],
   });
 

@@ -24,9 +24,6 @@ import { errorFields, type Logger } from "../util/logger.js";
 import type { Config } from "./config.js";
 import type { PemPair, ServiceAccountKeyFiles } from "./pki.js";
 
-/** How often files named by flags are checked for changes. */
-const RELOAD_INTERVAL_MS = 1000;
-
 export interface CredentialsOptions {
   readonly config: Config;
   readonly profile: Profile;
@@ -230,24 +227,20 @@ export function loadCredentials(options: CredentialsOptions): Credentials {
     watch(onTlsChange) {
       const paths = materials.flatMap((material) => material.paths);
       if (paths.length === 0 || watcher !== undefined) return;
-      watcher = watchFiles(
-        paths,
-        (changed) => {
-          let tlsChanged = false;
-          for (const material of materials) {
-            if (!material.paths.some((path) => changed.includes(path))) continue;
-            try {
-              material.value = material.load();
-              logger.info("reloaded", { what: material.what, files: material.paths });
-              if (material === serving || material === clientCa || material === requestHeaderCa || sni.some((entry) => entry === material)) tlsChanged = true;
-            } catch (error) {
-              logger.error(`reloading ${material.what} failed; keeping the previous one`, errorFields(error));
-            }
+      watcher = watchFiles(paths, (changed) => {
+        let tlsChanged = false;
+        for (const material of materials) {
+          if (!material.paths.some((path) => changed.includes(path))) continue;
+          try {
+            material.value = material.load();
+            logger.info("reloaded", { what: material.what, files: material.paths });
+            if (material === serving || material === clientCa || material === requestHeaderCa || sni.some((entry) => entry === material)) tlsChanged = true;
+          } catch (error) {
+            logger.error(`reloading ${material.what} failed; keeping the previous one`, errorFields(error));
           }
-          if (tlsChanged) onTlsChange(tls());
-        },
-        RELOAD_INTERVAL_MS,
-      );
+        }
+        if (tlsChanged) onTlsChange(tls());
+      });
     },
     close() {
       watcher?.stop();

@@ -14,9 +14,6 @@ import { errorFields, type Logger } from "../util/logger.js";
 import type { Config } from "./config.js";
 import { StartupError } from "./data-dir.js";
 
-/** How often `--encryption-provider-config-automatic-reload` looks at the file. */
-const RELOAD_INTERVAL_MS = 1000;
-
 /** The store with `--encryption-provider-config` applied, its KMS health check, and what stops the reload. */
 export interface EncryptedStorage {
   readonly storage: Storage;
@@ -46,22 +43,18 @@ export function applyEncryption(storage: Storage, config: Config, logger: Logger
   const encrypting = new EncryptingStorage(storage, current);
   let watcher: FileWatcher | undefined;
   if (config.encryptionProviderConfigAutomaticReload) {
-    watcher = watchFiles(
-      [path],
-      () => {
-        try {
-          const next = loadEncryptionConfig(path, config.profile, { layout });
-          const previous = current;
-          current = next;
-          encrypting.setConfig(next);
-          previous.close();
-          logger.info("reloaded the encryption configuration", { file: path });
-        } catch (error) {
-          logger.error("reloading the encryption configuration failed; keeping the previous one", errorFields(error));
-        }
-      },
-      RELOAD_INTERVAL_MS,
-    );
+    watcher = watchFiles([path], () => {
+      try {
+        const next = loadEncryptionConfig(path, config.profile, { layout });
+        const previous = current;
+        current = next;
+        encrypting.setConfig(next);
+        previous.close();
+        logger.info("reloaded the encryption configuration", { file: path });
+      } catch (error) {
+        logger.error("reloading the encryption configuration failed; keeping the previous one", errorFields(error));
+      }
+    });
   }
   const kmsCheck: HealthCheck = {
     name: "kms-providers",

@@ -1,13 +1,17 @@
 import { isIP } from "node:net";
 import type { ApiClient, ResourceRef } from "../../api/client.js";
+import { ApiError } from "../../api/errors.js";
 import { isPlainObject, type ApiObject } from "../../api/object.js";
 import type { Controller } from "../controller.js";
+import type { InformerFactory } from "../runtime/informer.js";
 
 const SERVICES: ResourceRef = { group: "", version: "v1", plural: "services" };
 const ENDPOINTS: ResourceRef = { group: "", version: "v1", plural: "endpoints" };
 
 export interface ApiServerServiceOptions {
   readonly client: ApiClient;
+  /** Where the current Service, Endpoints and EndpointSlice are read: the watch cache, not the store. */
+  readonly informers: InformerFactory;
   /** The Service's name (the profile's `serverServiceName`). */
   readonly name: string;
   /** The cluster IP it takes: the first address of the primary service range, as kube's. */
@@ -30,8 +34,11 @@ const NAMESPACE = "default";
 /**
  * kube's endpoint reconciler for the API server itself: keeps a Service in `default` that points
  * at this server (port 443 → the secure port), and its Endpoints and EndpointSlice listing this
- * server's address. Runs at start and every `intervalMs` (default 10 s), rewriting only what
- * differs, so a deleted or edited Endpoints comes back as kube's reconciler brings it back.
+ * server's address. Runs at start and every `intervalMs` (default 10 s, kube's reconciler
+ * interval), rewriting only what differs, so a deleted or edited Endpoints comes back as kube's
+ * reconciler brings it back. It compares against the shared informers' view (the watch cache), so
+ * a pass with nothing to do reads nothing from the store. Periodic rather than on every change:
+ * several servers on one store would otherwise rewrite each other's port in a tight loop.
  */
 export function apiServerServiceController(options: ApiServerServiceOptions): Controller {
   const { client, name } = options;
@@ -39,7 +46,7 @@ export function apiServerServiceController(options: ApiServerServiceOptions): Co
 
   async function ensureService(port: number): Promise<void> {
     const ports = [{ name: "https", port: 443, protocol: "TCP", targetPort: port === 0 ? 6443 : port }];
-    const current = await client.get(SERVICES, NAMESPACE, name);
+    const current = options.informers.informer(SERVICES).get(NAMESPACE, name);
     if (current !== undefined) {
       // As kube's reconciler: the ports follow the server's; the rest of the spec is the users'.
       const spec = current["spec"];
@@ -61,7 +68,7 @@ export function apiServerServiceController(options: ApiServerServiceOptions): Co
   }
 
   async function ensure(resource: ResourceRef, desired: ApiObject, same: (current: ApiObject) => boolean): Promise<void> {
-    const current = await client.get(resource, NAMESPACE, name);
+    const current = options.informers.informer(resource).get(NAMESPACE, name);
     if (current !== undefined && same(current)) return;
     // Endpoints and EndpointSlices are created on update (PUT), as kube's strategies allow.
     const object = current === undefined ? desired : { ...desired, metadata: { ...desired.metadata, resourceVersion: current.metadata.resourceVersion } };
@@ -115,7 +122,8 @@ export function apiServerServiceController(options: ApiServerServiceOptions): Co
         try {
           settled = await reconcile();
         } catch (error) {
-          options.onError?.(error);
+          // A conflict means the watch cache had not caught up with a write yet: look again soon.
+          if (!(error instanceof ApiError && error.code === 409)) options.onError?.(error);
         }
         // Until the listener's port is known, look again soon.
         await sleep(settled ? interval : 200, signal);

@@ -1,12 +1,11 @@
 import { CompactSign } from "jose";
 import type { ApiClient, ResourceRef } from "../../api/client.js";
 import { ApiError } from "../../api/errors.js";
-import { isPlainObject } from "../../api/object.js";
+import { isPlainObject, type ApiObject } from "../../api/object.js";
 import type { Profile } from "../../api/profile.js";
-import type { Controller } from "../controller.js";
-import { deadlineTimer, followAndReconcile } from "../follow.js";
-import { Wake } from "../reconcile-loop.js";
-import { canSign, listBootstrapTokens, nextExpiry, SECRETS } from "./tokens.js";
+import type { InformerFactory } from "../runtime/informer.js";
+import type { QueueControllerSpec } from "../runtime/queue-controller.js";
+import { type BootstrapToken, bootstrapToken, bootstrapTokens, canSign, nextExpiry, SECRETS } from "./tokens.js";
 
 const CONFIG_MAPS: ResourceRef = { group: "", version: "v1", plural: "configmaps" };
 export const CLUSTER_INFO = "cluster-info";
@@ -28,10 +27,14 @@ export async function detachedSignature(content: string, tokenId: string, tokenS
  * now: one per such token over the `<profile>config` key's content, none for others. Does nothing
  * when the ConfigMap or its config key is missing. Returns the next token expiry to come.
  */
-export async function signClusterInfo(client: ApiClient, profile: Profile, nowMs: number): Promise<number | undefined> {
-  const tokens = await listBootstrapTokens(client, profile);
+export async function signClusterInfo(
+  client: ApiClient,
+  profile: Profile,
+  state: { readonly tokens: readonly BootstrapToken[]; readonly clusterInfo: ApiObject | undefined },
+  nowMs: number,
+): Promise<number | undefined> {
+  const { tokens, clusterInfo: current } = state;
   const next = nextExpiry(tokens, nowMs);
-  const current = await client.get(CONFIG_MAPS, profile.publicNamespace, CLUSTER_INFO);
   const data = current !== undefined && isPlainObject(current["data"]) ? current["data"] : undefined;
   const content = data?.[profile.clusterInfoConfigKey];
   if (current === undefined || data === undefined || typeof content !== "string") return next;
@@ -53,28 +56,46 @@ export async function signClusterInfo(client: ApiClient, profile: Profile, nowMs
 
 export interface BootstrapSignerOptions {
   readonly client: ApiClient;
+  readonly informers: InformerFactory;
   readonly profile: Profile;
   readonly now?: () => number;
-  readonly onError?: (error: unknown) => void;
 }
 
 /**
  * kube-controller-manager's `bootstrapsigner` (off unless `--controllers` names it): keeps the
- * public namespace's `cluster-info` signed by every bootstrap token that may sign, on Secret and
- * ConfigMap changes and when a token expires.
+ * public namespace's `cluster-info` signed by every bootstrap token that may sign. On the work
+ * queue with one key, added when a bootstrap token Secret or `cluster-info` changes, and again
+ * (a delayed add) when the next token expires.
  */
-export function bootstrapSignerController(options: BootstrapSignerOptions): Controller {
+export function bootstrapSignerController(options: BootstrapSignerOptions): QueueControllerSpec {
+  const { client, profile } = options;
+  const secrets = options.informers.indexed(SECRETS);
+  const configMaps = options.informers.informer(CONFIG_MAPS);
   const now = options.now ?? Date.now;
   return {
     name: "bootstrapsigner",
-    async run(signal) {
-      const wake = new Wake();
-      const arm = deadlineTimer(wake, signal, now);
-      await followAndReconcile(options.client, [SECRETS, CONFIG_MAPS], signal, {
-        wake,
-        onError: options.onError,
-        reconcile: async () => arm(await signClusterInfo(options.client, options.profile, now())),
-      });
+    watch(queue) {
+      const wake = (): void => queue.add(CLUSTER_INFO);
+      const onSecret = (secret: ApiObject): void => {
+        if (bootstrapToken(secret, profile) !== undefined) wake();
+      };
+      const onConfigMap = (configMap: ApiObject): void => {
+        if (configMap.metadata.namespace === profile.publicNamespace && configMap.metadata.name === CLUSTER_INFO) wake();
+      };
+      const off = [
+        secrets.addHandlers({ onAdd: onSecret, onUpdate: onSecret, onDelete: onSecret, onReset: wake }),
+        configMaps.addHandlers({ onAdd: onConfigMap, onUpdate: onConfigMap, onReset: wake }),
+      ];
+      return () => {
+        for (const unsubscribe of off) unsubscribe();
+      };
+    },
+    initialKeys: () => [CLUSTER_INFO],
+    async reconcile() {
+      const at = now();
+      const state = { tokens: bootstrapTokens(secrets, profile), clusterInfo: configMaps.get(profile.publicNamespace, CLUSTER_INFO) };
+      const next = await signClusterInfo(client, profile, state, at);
+      return next === undefined ? undefined : next - at;
     },
   };
 }

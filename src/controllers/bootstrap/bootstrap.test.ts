@@ -5,7 +5,10 @@ import { metaGroup, ORCH_PROFILE } from "../../api/profile.js";
 import { registryClient } from "../../registry/index.js";
 import { inProcessServer } from "../../testing/in-process.js";
 import { CLUSTER_INFO } from "./bootstrap-signer.js";
-import { cleanExpiredTokens } from "./token-cleaner.js";
+import { waitFor } from "../../../test/helpers/wait.js";
+import { InformerFactory } from "../runtime/informer.js";
+import { tokenCleanerController } from "./token-cleaner.js";
+import { SECRETS as SECRETS_REF } from "./tokens.js";
 
 const profile = ORCH_PROFILE;
 const SECRETS = `/api/v1/namespaces/${profile.systemNamespace}/secrets`;
@@ -102,15 +105,41 @@ describe("tokencleaner with an injected clock", () => {
   });
   after(async () => server.stop());
 
-  it("deletes bootstrap token Secrets once expired, keeps the others", async () => {
+  it("deletes bootstrap token Secrets once expired, asks to look again at the expiry before, keeps the others", async () => {
     const client = registryClient(server.server.registry, metaGroup(profile));
+    const informers = new InformerFactory((resource) => server.server.registry.feed(resource.group, resource.version, resource.plural));
     const expires = Date.parse("2030-01-01T00:00:00Z");
+    let clock = expires - 1000;
+    const cleaner = tokenCleanerController({ client, informers, profile, now: () => clock });
     assert.equal((await server.call("POST", SECRETS, { body: tokenSecret("aaaaaa", "0123456789aaaaaa", { expiration: "2030-01-01T00:00:00Z" }) })).status, 201);
     assert.equal((await server.call("POST", SECRETS, { body: tokenSecret("bbbbbb", "0123456789bbbbbb") })).status, 201);
-    const early = await cleanExpiredTokens(client, profile, expires - 1000);
-    assert.deepEqual(early, { deleted: [], next: expires });
-    assert.deepEqual(await cleanExpiredTokens(client, profile, expires), { deleted: ["bootstrap-token-aaaaaa"], next: undefined });
+    const secrets = informers.informer(SECRETS_REF);
+    await until(async () => secrets.get(profile.systemNamespace, "bootstrap-token-bbbbbb"), "the informer to see both tokens");
+    assert.deepEqual([...cleaner.initialKeys()], [`${profile.systemNamespace}/bootstrap-token-aaaaaa`], "only tokens with an expiration are queued");
+    assert.equal(await cleaner.reconcile(`${profile.systemNamespace}/bootstrap-token-aaaaaa`), 1000, "looked at again at the expiry");
+    assert.equal(await cleaner.reconcile(`${profile.systemNamespace}/bootstrap-token-bbbbbb`), undefined);
+    clock = expires;
+    assert.equal(await cleaner.reconcile(`${profile.systemNamespace}/bootstrap-token-aaaaaa`), undefined);
     assert.equal((await server.call("GET", `${SECRETS}/bootstrap-token-aaaaaa`)).status, 404);
     assert.equal((await server.call("GET", `${SECRETS}/bootstrap-token-bbbbbb`)).status, 200);
+  });
+});
+
+describe("tokencleaner running on the work queue", () => {
+  let server: Server;
+  before(async () => {
+    server = await inProcessServer({ controllers: ["*", "tokencleaner"] });
+  });
+  after(async () => server.stop());
+
+  it("deletes a token that expired already, and one that expires later when its time comes", async () => {
+    const soon = new Date(Math.ceil((Date.now() + 4000) / 1000) * 1000).toISOString().replace(/\.\d+Z$/, "Z");
+    assert.equal((await server.call("POST", SECRETS, { body: tokenSecret("cccccc", "0123456789cccccc", { expiration: "2001-01-01T00:00:00Z" }) })).status, 201);
+    assert.equal((await server.call("POST", SECRETS, { body: tokenSecret("dddddd", "0123456789dddddd", { expiration: soon }) })).status, 201);
+    const gone = async (id: string): Promise<boolean> => (await server.call("GET", `${SECRETS}/bootstrap-token-${id}`)).status === 404;
+    await waitFor(() => gone("cccccc"), { what: "the expired token to go", timeoutMs: 30_000 });
+    await waitFor(() => gone("dddddd"), { what: "the later token to go", timeoutMs: 30_000 });
+    // Seen gone no earlier than its expiration: deleted then, not at creation.
+    assert.ok(Date.now() >= Date.parse(soon), "deleted at its expiration, not before");
   });
 });

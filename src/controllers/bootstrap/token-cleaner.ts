@@ -1,53 +1,59 @@
 import type { ApiClient } from "../../api/client.js";
 import { ApiError } from "../../api/errors.js";
+import type { ApiObject } from "../../api/object.js";
 import type { Profile } from "../../api/profile.js";
-import type { Controller } from "../controller.js";
-import { deadlineTimer, followAndReconcile } from "../follow.js";
-import { Wake } from "../reconcile-loop.js";
-import { listBootstrapTokens, nextExpiry, SECRETS } from "./tokens.js";
-
-/**
- * Deletes the bootstrap token Secrets whose `expiration` is at or before `nowMs` (each only while
- * it has the uid that was judged); returns their names and the next expiry still to come.
- */
-export async function cleanExpiredTokens(client: ApiClient, profile: Profile, nowMs: number): Promise<{ deleted: string[]; next: number | undefined }> {
-  const tokens = await listBootstrapTokens(client, profile);
-  const deleted: string[] = [];
-  for (const token of tokens) {
-    if (token.expiresAt === undefined || Number.isNaN(token.expiresAt) || token.expiresAt > nowMs) continue;
-    const name = token.secret.metadata.name ?? "";
-    try {
-      if (await client.delete(SECRETS, profile.systemNamespace, name, { preconditions: { uid: token.secret.metadata.uid ?? "" } })) deleted.push(name);
-    } catch (error) {
-      if (!(error instanceof ApiError && error.code === 409)) throw error;
-    }
-  }
-  return { deleted, next: nextExpiry(tokens, nowMs) };
-}
+import { objectKey, splitKey, type InformerFactory } from "../runtime/informer.js";
+import type { QueueControllerSpec } from "../runtime/queue-controller.js";
+import { bootstrapToken, SECRETS } from "./tokens.js";
 
 export interface TokenCleanerOptions {
   readonly client: ApiClient;
+  readonly informers: InformerFactory;
   readonly profile: Profile;
   readonly now?: () => number;
-  readonly onError?: (error: unknown) => void;
 }
 
 /**
- * kube-controller-manager's `tokencleaner` (off unless `--controllers` names it): deletes expired
- * bootstrap token Secrets, on every Secret change and by a timer at the next expiry.
+ * kube-controller-manager's `tokencleaner` (off unless `--controllers` names it) on the work
+ * queue, keyed by Secret: a bootstrap token Secret whose `expiration` has come is deleted (only
+ * the version judged, by uid); one that expires later is looked at again then, through the
+ * queue's delayed add. Returns the delay when it waits.
  */
-export function tokenCleanerController(options: TokenCleanerOptions): Controller {
+export function tokenCleanerController(options: TokenCleanerOptions): QueueControllerSpec {
+  const { client, profile } = options;
+  const secrets = options.informers.indexed(SECRETS);
   const now = options.now ?? Date.now;
+  const expiring = (secret: ApiObject): boolean => bootstrapToken(secret, profile)?.expiresAt !== undefined;
+  function* keys(): Iterable<string> {
+    for (const secret of secrets.listNamespace(profile.systemNamespace)) if (expiring(secret)) yield objectKey(secret);
+  }
   return {
     name: "tokencleaner",
-    async run(signal) {
-      const wake = new Wake();
-      const arm = deadlineTimer(wake, signal, now);
-      await followAndReconcile(options.client, [SECRETS], signal, {
-        wake,
-        onError: options.onError,
-        reconcile: async () => arm((await cleanExpiredTokens(options.client, options.profile, now())).next),
+    watch(queue) {
+      const on = (secret: ApiObject): void => {
+        if (expiring(secret)) queue.add(objectKey(secret));
+      };
+      return secrets.addHandlers({
+        onAdd: on,
+        onUpdate: on,
+        onReset: () => {
+          for (const key of keys()) queue.add(key);
+        },
       });
+    },
+    initialKeys: keys,
+    async reconcile(key) {
+      const { namespace, name } = splitKey(key);
+      const secret = secrets.get(namespace, name);
+      const token = secret === undefined ? undefined : bootstrapToken(secret, profile);
+      if (token?.expiresAt === undefined || Number.isNaN(token.expiresAt)) return;
+      const left = token.expiresAt - now();
+      if (left > 0) return left;
+      try {
+        await client.delete(SECRETS, namespace, name, { preconditions: { uid: token.secret.metadata.uid ?? "" } });
+      } catch (error) {
+        if (!(error instanceof ApiError && (error.code === 409 || error.code === 404))) throw error;
+      }
     },
   };
 }

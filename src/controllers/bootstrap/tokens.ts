@@ -1,8 +1,9 @@
-import type { ApiClient, ResourceRef } from "../../api/client.js";
+import type { ResourceRef } from "../../api/client.js";
 import type { ApiObject } from "../../api/object.js";
 import type { Profile } from "../../api/profile.js";
 import { BOOTSTRAP_SECRET_PREFIX } from "../../auth/bootstrap-token.js";
 import { secretValue } from "../../auth/object-reader.js";
+import type { SharedInformer } from "../runtime/informer.js";
 
 export const SECRETS: ResourceRef = { group: "", version: "v1", plural: "secrets" };
 
@@ -19,21 +20,22 @@ export interface BootstrapToken {
   readonly signing: boolean;
 }
 
-/** Every Secret of the bootstrap type in the system namespace, read (whether or not valid). */
-export async function listBootstrapTokens(client: ApiClient, profile: Profile): Promise<BootstrapToken[]> {
-  const { items } = await client.list(SECRETS, profile.systemNamespace);
-  return items
-    .filter((secret) => secret["type"] === profile.bootstrapTokenSecretType)
-    .map((secret) => {
-      const expiration = secretValue(secret, "expiration");
-      return {
-        secret,
-        id: secretValue(secret, "token-id") ?? "",
-        secretPart: secretValue(secret, "token-secret") ?? "",
-        expiresAt: expiration === undefined ? undefined : Date.parse(expiration),
-        signing: secretValue(secret, "usage-bootstrap-signing") === "true",
-      };
-    });
+/** A Secret read as a bootstrap token (whether or not valid); undefined when it is not of the bootstrap type. */
+export function bootstrapToken(secret: ApiObject, profile: Profile): BootstrapToken | undefined {
+  if (secret["type"] !== profile.bootstrapTokenSecretType || secret.metadata.namespace !== profile.systemNamespace) return undefined;
+  const expiration = secretValue(secret, "expiration");
+  return {
+    secret,
+    id: secretValue(secret, "token-id") ?? "",
+    secretPart: secretValue(secret, "token-secret") ?? "",
+    expiresAt: expiration === undefined ? undefined : Date.parse(expiration),
+    signing: secretValue(secret, "usage-bootstrap-signing") === "true",
+  };
+}
+
+/** Every Secret of the bootstrap type in the system namespace, from the shared informer. */
+export function bootstrapTokens(secrets: SharedInformer, profile: Profile): BootstrapToken[] {
+  return secrets.listNamespace(profile.systemNamespace).flatMap((secret) => bootstrapToken(secret, profile) ?? []);
 }
 
 /**

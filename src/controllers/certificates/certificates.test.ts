@@ -5,7 +5,9 @@ import { generateCa } from "../../cli/pki-generate.js";
 import { registryClient } from "../../registry/index.js";
 import { generateTestRequest } from "../../testing/csr.js";
 import { inProcessServer } from "../../testing/in-process.js";
-import { CSR_RETENTION_MS, cleanExpiredRequests } from "./cleaner/csr-cleaner-controller.js";
+import { InformerFactory } from "../runtime/informer.js";
+import { CSR_RETENTION_MS, csrCleanerController } from "./cleaner/csr-cleaner-controller.js";
+import { csrResource, viewCsr } from "./csr.js";
 
 const profile = ORCH_PROFILE;
 const certificates = apiGroup(profile, "certificates");
@@ -155,13 +157,23 @@ describe("csrcleaner with an injected clock", () => {
     };
     assert.equal((await server.call("PUT", `${CSRS}/denied/approval`, { body: denial })).status, 200);
 
-    const early = await cleanExpiredRequests(client, profile, created + CSR_RETENTION_MS - 1000);
-    assert.deepEqual(early.deleted, []);
-    assert.equal(early.next, created + CSR_RETENTION_MS, "the next deadline is the pending request's");
-    const first = await cleanExpiredRequests(client, profile, created + CSR_RETENTION_MS + 1000);
-    assert.deepEqual(first.deleted, ["pending"]);
-    assert.equal(first.next, Date.parse(later) + CSR_RETENTION_MS, "the denied one counts from its status change");
-    assert.deepEqual((await cleanExpiredRequests(client, profile, Date.parse(later) + CSR_RETENTION_MS + 1000)).deleted, ["denied"]);
+    const informers = new InformerFactory((resource) => server.server.registry.feed(resource.group, resource.version, resource.plural));
+    let clock = created + CSR_RETENTION_MS - 1000;
+    const cleaner = csrCleanerController({ client, informers, profile, now: () => clock });
+    const requests = informers.informer(csrResource(profile));
+    await until(
+      async () => (viewCsr(requests.get("", "denied") ?? { metadata: {} }).conditions.length > 0 ? true : undefined),
+      "the informer to see the denial",
+    );
+    assert.deepEqual([...cleaner.initialKeys()].sort(), ["denied", "pending"]);
+    assert.equal(await cleaner.reconcile("pending"), 1000, "looked at again at its deadline");
+    assert.equal(await cleaner.reconcile("denied"), Date.parse(later) + CSR_RETENTION_MS - clock, "the denied one counts from its status change");
+    clock = created + CSR_RETENTION_MS + 1000;
+    assert.equal(await cleaner.reconcile("pending"), undefined);
+    assert.equal((await server.call("GET", `${CSRS}/pending`)).status, 404);
+    assert.equal((await server.call("GET", `${CSRS}/denied`)).status, 200);
+    clock = Date.parse(later) + CSR_RETENTION_MS + 1000;
+    assert.equal(await cleaner.reconcile("denied"), undefined);
     assert.equal((await server.call("GET", `${CSRS}/denied`)).status, 404);
   });
 });

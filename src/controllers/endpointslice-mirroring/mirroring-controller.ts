@@ -1,8 +1,8 @@
 import { isIP } from "node:net";
 import type { ApiClient } from "../../api/client.js";
 import { isPlainObject, type ApiObject } from "../../api/object.js";
-import type { Controller } from "../controller.js";
-import { followAndReconcile } from "../follow.js";
+import { objectKey, splitKey, type InformerFactory } from "../runtime/informer.js";
+import type { QueueControllerSpec } from "../runtime/queue-controller.js";
 import { ENDPOINTS, SERVICES, selectorOf, type EndpointNames, type EndpointPort } from "../endpoint/service-pods.js";
 import { desiredSlices, sliceOwnerOf, syncSlices, type SliceGroup } from "../endpointslice/slices.js";
 
@@ -11,10 +11,10 @@ export const MAX_MIRRORED_PER_SUBSET = 1000;
 
 export interface MirroringControllerOptions {
   readonly client: ApiClient;
+  readonly informers: InformerFactory;
   readonly names: EndpointNames;
   /** Endpoints another reconciler already gives a slice (the server's own, `default/<serverServiceName>`). */
   readonly skip?: { readonly namespace: string; readonly name: string };
-  readonly onError?: (error: unknown) => void;
 }
 
 function list(value: unknown): Record<string, unknown>[] {
@@ -63,30 +63,67 @@ export function mirroredSlices(endpoints: ApiObject, names: EndpointNames): Map<
  * without a selector is mirrored into EndpointSlices (managed-by
  * `endpointslicemirroring-controller.<apiDomain>`); Endpoints carrying the skip-mirror label (the
  * endpoint controller's own) and the server's own are not. Mirrors whose Endpoints or Service
- * went, or whose Service gained a selector, are deleted.
+ * went, or whose Service gained a selector, are deleted. On the work queue, keyed by the
+ * Endpoints' `namespace/name` (its Service's too): a change reconciles that one name only.
  */
-export function mirroringController(options: MirroringControllerOptions): Controller {
+export function mirroringController(options: MirroringControllerOptions): QueueControllerSpec {
   const { client, names } = options;
-  async function reconcile(): Promise<void> {
-    const [services, endpoints] = await Promise.all([client.list(SERVICES, ""), client.list(ENDPOINTS, "")]);
-    const withoutSelector = new Set(
-      services.items.filter((service) => selectorOf(service) === undefined).map((service) => `${service.metadata.namespace}/${service.metadata.name}`),
-    );
+  const services = options.informers.indexed(SERVICES);
+  const endpoints = options.informers.indexed(ENDPOINTS);
+  const slices = options.informers.indexed(names.endpointSlices);
+  const ours = (slice: ApiObject): boolean => slice.metadata.labels?.[names.managedByLabel] === names.mirroringManager;
+  const sliceKey = (slice: ApiObject): string => `${slice.metadata.namespace ?? ""}/${slice.metadata.labels?.[names.serviceNameLabel] ?? ""}`;
+  const skipped = (object: ApiObject): boolean =>
+    object.metadata.labels?.[names.skipMirrorLabel] === "true" ||
+    (options.skip !== undefined && options.skip.namespace === object.metadata.namespace && options.skip.name === object.metadata.name);
+  /** The Endpoints that should have mirrors: not skipped, of a Service without a selector. */
+  const mirrored = (object: ApiObject): boolean => {
+    if (skipped(object)) return false;
+    const service = services.get(object.metadata.namespace ?? "", object.metadata.name ?? "");
+    return service !== undefined && selectorOf(service) === undefined;
+  };
+
+  function* everything(): Iterable<string> {
+    for (const object of endpoints.list()) if (mirrored(object)) yield objectKey(object);
+    for (const slice of slices.list()) if (ours(slice)) yield sliceKey(slice);
+  }
+
+  async function reconcile(key: string): Promise<void> {
+    const { namespace, name } = splitKey(key);
+    const source = endpoints.get(namespace, name);
     const desired = new Map<string, ApiObject>();
-    for (const object of endpoints.items) {
-      const namespace = object.metadata.namespace ?? "";
-      const name = object.metadata.name ?? "";
-      if (!withoutSelector.has(`${namespace}/${name}`) || object.metadata.labels?.[names.skipMirrorLabel] === "true") continue;
-      if (options.skip !== undefined && options.skip.namespace === namespace && options.skip.name === name) continue;
-      for (const [sliceName, slice] of mirroredSlices(object, names)) desired.set(`${namespace}/${sliceName}`, slice);
+    if (source !== undefined && mirrored(source)) {
+      for (const [sliceName, slice] of mirroredSlices(source, names)) desired.set(`${namespace}/${sliceName}`, slice);
     }
-    const existing = (await client.list(names.endpointSlices, "")).items.filter(
-      (slice) => slice.metadata.labels?.[names.managedByLabel] === names.mirroringManager,
-    );
+    const existing = slices.listNamespace(namespace).filter((slice) => ours(slice) && slice.metadata.labels?.[names.serviceNameLabel] === name);
+    if (existing.length === 0 && desired.size === 0) return;
     await syncSlices(client, names, existing, desired);
   }
+
   return {
     name: "endpointslicemirroring",
-    run: (signal) => followAndReconcile(client, [SERVICES, ENDPOINTS, names.endpointSlices], signal, { reconcile, onError: options.onError }),
+    watch(queue) {
+      const onName = (object: ApiObject): void => queue.add(objectKey(object));
+      // The endpoint controller's own Endpoints (skip label) change with every pod: not ours, unless the label just came.
+      const onEndpoints = (object: ApiObject, previous?: ApiObject): void => {
+        if (!skipped(object) || (previous !== undefined && !skipped(previous))) onName(object);
+      };
+      const onSlice = (slice: ApiObject): void => {
+        if (ours(slice)) queue.add(sliceKey(slice));
+      };
+      const all = (): void => {
+        for (const key of everything()) queue.add(key);
+      };
+      const off = [
+        services.addHandlers({ onAdd: onName, onUpdate: onName, onDelete: onName, onReset: all }),
+        endpoints.addHandlers({ onAdd: (object) => onEndpoints(object), onUpdate: onEndpoints, onDelete: (object) => onEndpoints(object), onReset: all }),
+        slices.addHandlers({ onUpdate: onSlice, onDelete: onSlice, onReset: all }),
+      ];
+      return () => {
+        for (const unsubscribe of off) unsubscribe();
+      };
+    },
+    initialKeys: everything,
+    reconcile,
   };
 }

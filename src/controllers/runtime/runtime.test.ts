@@ -44,6 +44,30 @@ describe("work queue", () => {
     assert.equal(queue.idle, true);
   });
 
+  it("of two delays for one item, the one that ends first wins; a delay past a timer's reach is clamped", async () => {
+    const queue = new WorkQueue();
+    // The queue's timers are unref'd: something must hold the test's event loop open.
+    const hold = setInterval(() => {}, 1000);
+    try {
+      queue.addAfter("x", 3_600_000);
+      queue.addAfter("x", 1);
+      assert.equal(await queue.get(), "x", "the shorter delay replaced the hour");
+      queue.done("x");
+      queue.addAfter("y", 1);
+      queue.addAfter("y", 3_600_000);
+      assert.equal(await queue.get(), "y", "the longer delay did not push the shorter one back");
+      queue.done("y");
+      // Unclamped, Node would fire such a timer after 1 ms (TimeoutOverflowWarning).
+      queue.addAfter("year", 365 * 24 * 3_600_000);
+      await new Promise((resolve) => setTimeout(resolve, 20));
+      assert.equal(queue.idle, false, "still waiting");
+      assert.equal(queue.length, 0, "not added after 1 ms");
+    } finally {
+      queue.shutDown();
+      clearInterval(hold);
+    }
+  });
+
   it("reports kube's workqueue metrics", async () => {
     const registry = new Registry();
     const queue = new WorkQueue({ metrics: workqueueMetrics(registry)("demo") });

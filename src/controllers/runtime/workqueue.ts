@@ -2,6 +2,9 @@ import { performance } from "node:perf_hooks";
 import { NO_QUEUE_METRICS, type QueueMetrics } from "./queue-metrics.js";
 import { defaultRateLimiter, type RateLimiter } from "./rate-limiter.js";
 
+/** The longest delay one timer can wait (setTimeout's limit). */
+const MAX_TIMER_MS = 2 ** 31 - 1;
+
 /**
  * kube's rate-limited work queue: an item is queued at most once however often it is added, is
  * never handed to two workers at once (added while being worked on, it is queued again after
@@ -13,7 +16,7 @@ export class WorkQueue {
   private readonly dirty = new Set<string>();
   private readonly processing = new Map<string, number>();
   private readonly addedAt = new Map<string, number>();
-  private readonly waiting = new Map<string, NodeJS.Timeout>();
+  private readonly waiting = new Map<string, { readonly timer: NodeJS.Timeout; readonly at: number }>();
   private readonly waiters: ((key: string | undefined) => void)[] = [];
   private readonly limiter: RateLimiter;
   private readonly metrics: QueueMetrics;
@@ -59,20 +62,30 @@ export class WorkQueue {
     this.metrics.depth(this.queue.length);
   }
 
-  /** Adds the item after `delayMs` (at once when ≤ 0); an earlier pending delay for it wins. */
+  /**
+   * Adds the item after `delayMs` (at once when ≤ 0); of two pending delays for it the one that
+   * ends first wins (kube's delaying queue). A delay beyond a timer's reach (2^31-1 ms, 24.8 days)
+   * adds the item then: its reconcile asks again for what is left.
+   */
   addAfter(key: string, delayMs: number): void {
     if (this.stopped) return;
     if (delayMs <= 0) {
       this.add(key);
       return;
     }
-    if (this.waiting.has(key)) return;
+    const delay = Math.min(delayMs, MAX_TIMER_MS);
+    const at = performance.now() + delay;
+    const pending = this.waiting.get(key);
+    if (pending !== undefined) {
+      if (pending.at <= at) return;
+      clearTimeout(pending.timer);
+    }
     const timer = setTimeout(() => {
       this.waiting.delete(key);
       this.add(key);
-    }, delayMs);
+    }, delay);
     timer.unref();
-    this.waiting.set(key, timer);
+    this.waiting.set(key, { timer, at });
   }
 
   /** Re-adds a failed item after its backoff. */
@@ -122,7 +135,7 @@ export class WorkQueue {
   /** Stops handing out items: pending `get`s resolve undefined, delay timers are cleared. */
   shutDown(): void {
     this.stopped = true;
-    for (const timer of this.waiting.values()) clearTimeout(timer);
+    for (const { timer } of this.waiting.values()) clearTimeout(timer);
     this.waiting.clear();
     for (const waiter of this.waiters.splice(0)) waiter(undefined);
   }

@@ -2,16 +2,16 @@ import type { ApiClient, ResourceRef } from "../../../api/client.js";
 import { ApiError } from "../../../api/errors.js";
 import { isPlainObject, type ApiObject } from "../../../api/object.js";
 import { apiGroup, type Profile } from "../../../api/profile.js";
-import type { Controller } from "../../controller.js";
-import { followAndReconcile } from "../../follow.js";
+import { objectKey, type InformerFactory } from "../../runtime/informer.js";
+import type { QueueControllerSpec } from "../../runtime/queue-controller.js";
 import { csrResource, hasTrueCondition, parseRequest, viewCsr, type CsrView } from "../csr.js";
 import { nodeClientRule } from "../signing/signer-rules.js";
 
 export interface CsrApprovingOptions {
   readonly client: ApiClient;
+  readonly informers: InformerFactory;
   readonly profile: Profile;
   readonly now?: () => number;
-  readonly onError?: (error: unknown) => void;
 }
 
 /** kube's two recognizers, most specific first: the node renewing its own certificate, then any node client certificate. */
@@ -24,13 +24,24 @@ const RECOGNIZERS = [
  * kube-controller-manager's `csrapproving`: approves pending requests to the node-client signer
  * that meet its rules when a SubjectAccessReview says the requester may `create`
  * `certificatesigningrequests/selfnodeclient` (the request's CN is the requester) or
- * `…/nodeclient`. Never denies: a request it does not approve stays pending for a person.
+ * `…/nodeclient`. Never denies: a request it does not approve stays pending for a person. On the
+ * work queue, keyed by request name: only pending node-client requests are queued.
  */
-export function csrApprovingController(options: CsrApprovingOptions): Controller {
+export function csrApprovingController(options: CsrApprovingOptions): QueueControllerSpec {
   const { client, profile } = options;
   const resource = csrResource(profile);
   const reviews: ResourceRef = { group: apiGroup(profile, "authorization"), version: "v1", plural: "subjectaccessreviews" };
   const now = options.now ?? Date.now;
+  const requests = options.informers.informer(resource);
+
+  /** Pending (neither approved nor denied, not issued) to the node-client signer. */
+  function pending(object: ApiObject): boolean {
+    const csr = viewCsr(object);
+    return csr.signerName === profile.nodeClientSigner && csr.certificate === "" && !hasTrueCondition(csr, "Approved") && !hasTrueCondition(csr, "Denied");
+  }
+  function* pendingKeys(): Iterable<string> {
+    for (const object of requests.list()) if (pending(object)) yield objectKey(object);
+  }
 
   async function allowed(csr: CsrView, subresource: string): Promise<boolean> {
     const review = await client.create(reviews, "", {
@@ -79,19 +90,22 @@ export function csrApprovingController(options: CsrApprovingOptions): Controller
 
   return {
     name: "csrapproving",
-    async run(signal) {
-      await followAndReconcile(client, [resource], signal, {
-        onError: options.onError,
-        reconcile: async () => {
-          for (const object of (await client.list(resource, "")).items) {
-            try {
-              await handle(object);
-            } catch (error) {
-              options.onError?.(error);
-            }
-          }
+    watch(queue) {
+      const on = (object: ApiObject): void => {
+        if (pending(object)) queue.add(objectKey(object));
+      };
+      return requests.addHandlers({
+        onAdd: on,
+        onUpdate: on,
+        onReset: () => {
+          for (const key of pendingKeys()) queue.add(key);
         },
       });
+    },
+    initialKeys: pendingKeys,
+    async reconcile(name) {
+      const object = requests.get("", name);
+      if (object !== undefined && pending(object)) await handle(object);
     },
   };
 }

@@ -3,9 +3,8 @@ import type { ApiClient } from "../../../api/client.js";
 import { ApiError } from "../../../api/errors.js";
 import type { ApiObject } from "../../../api/object.js";
 import type { Profile } from "../../../api/profile.js";
-import type { Controller } from "../../controller.js";
-import { deadlineTimer, followAndReconcile } from "../../follow.js";
-import { Wake } from "../../reconcile-loop.js";
+import { objectKey, type InformerFactory } from "../../runtime/informer.js";
+import type { QueueControllerSpec } from "../../runtime/queue-controller.js";
 import { csrResource, viewCsr } from "../csr.js";
 
 /** The spec's Limits row: a request is deleted 1 hour after its last status change. */
@@ -42,52 +41,51 @@ export function csrDeadline(object: ApiObject): number | undefined {
   return deadlines.length === 0 ? undefined : Math.min(...deadlines);
 }
 
-/** Deletes every request past its deadline at `nowMs` (only the version it judged, by uid); returns the next deadline. */
-export async function cleanExpiredRequests(client: ApiClient, profile: Profile, nowMs: number): Promise<{ deleted: string[]; next: number | undefined }> {
-  const resource = csrResource(profile);
-  const deleted: string[] = [];
-  let next: number | undefined;
-  for (const object of (await client.list(resource, "")).items) {
-    const deadline = csrDeadline(object);
-    if (deadline === undefined) continue;
-    if (deadline > nowMs) {
-      next = next === undefined ? deadline : Math.min(next, deadline);
-      continue;
-    }
-    const name = object.metadata.name ?? "";
-    try {
-      if (await client.delete(resource, "", name, { preconditions: { uid: object.metadata.uid ?? "" } })) deleted.push(name);
-    } catch (error) {
-      if (!(error instanceof ApiError && error.code === 409)) throw error;
-    }
-  }
-  return { deleted, next };
-}
-
 export interface CsrCleanerOptions {
   readonly client: ApiClient;
+  readonly informers: InformerFactory;
   readonly profile: Profile;
   readonly now?: () => number;
-  readonly onError?: (error: unknown) => void;
 }
 
 /**
- * kube-controller-manager's `csrcleaner`: deletes requests past their deadline (see
- * `csrDeadline`). Runs on every request change and by a timer at the next deadline, so nothing
- * polls while no deadline is near.
+ * kube-controller-manager's `csrcleaner` on the work queue, keyed by request name: a request past
+ * its deadline (see `csrDeadline`) is deleted (only the version judged, by uid); one not yet due
+ * is looked at again at its deadline through the queue's delayed add, so nothing lists or polls
+ * while no deadline is near. Returns the delay when it waits.
  */
-export function csrCleanerController(options: CsrCleanerOptions): Controller {
+export function csrCleanerController(options: CsrCleanerOptions): QueueControllerSpec {
+  const { client } = options;
+  const resource = csrResource(options.profile);
+  const requests = options.informers.informer(resource);
   const now = options.now ?? Date.now;
   return {
     name: "csrcleaner",
-    async run(signal) {
-      const wake = new Wake();
-      const arm = deadlineTimer(wake, signal, now);
-      await followAndReconcile(options.client, [csrResource(options.profile)], signal, {
-        wake,
-        onError: options.onError,
-        reconcile: async () => arm((await cleanExpiredRequests(options.client, options.profile, now())).next),
+    watch(queue) {
+      const on = (object: ApiObject): void => queue.add(objectKey(object));
+      return requests.addHandlers({
+        onAdd: on,
+        onUpdate: on,
+        onReset: () => {
+          for (const object of requests.list()) on(object);
+        },
       });
+    },
+    *initialKeys() {
+      for (const object of requests.list()) yield objectKey(object);
+    },
+    async reconcile(name) {
+      const object = requests.get("", name);
+      const deadline = object === undefined ? undefined : csrDeadline(object);
+      if (object === undefined || deadline === undefined) return;
+      const left = deadline - now();
+      if (left > 0) return left;
+      try {
+        await client.delete(resource, "", name, { preconditions: { uid: object.metadata.uid ?? "" } });
+      } catch (error) {
+        // Gone or replaced since: the watch brings the new one.
+        if (!(error instanceof ApiError && (error.code === 409 || error.code === 404))) throw error;
+      }
     },
   };
 }

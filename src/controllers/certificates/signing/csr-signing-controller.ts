@@ -2,8 +2,8 @@ import type { ApiClient } from "../../../api/client.js";
 import { ApiError } from "../../../api/errors.js";
 import type { ApiObject } from "../../../api/object.js";
 import type { Profile } from "../../../api/profile.js";
-import type { Controller } from "../../controller.js";
-import { followAndReconcile } from "../../follow.js";
+import { objectKey, type InformerFactory } from "../../runtime/informer.js";
+import type { QueueControllerSpec } from "../../runtime/queue-controller.js";
 import { csrResource, hasTrueCondition, parseRequest, viewCsr } from "../csr.js";
 import { loadAuthority, type CertificateAuthority, type SigningPair } from "./authority.js";
 import { builtinSignerRules } from "./signer-rules.js";
@@ -13,13 +13,13 @@ const MIN_TTL_MS = 10 * 60_000;
 
 export interface CsrSigningOptions {
   readonly client: ApiClient;
+  readonly informers: InformerFactory;
   readonly profile: Profile;
   /** The CA each built-in signer signs with, by the profile's signer name; a signer without one does not sign. */
   readonly authorities: ReadonlyMap<string, SigningPair>;
   /** `--cluster-signing-duration`: the longest lifetime issued (kube's default 1 year). */
   readonly durationMs: number;
   readonly now?: () => number;
-  readonly onError?: (error: unknown) => void;
 }
 
 /** The issued lifetime: the flag's duration, shortened to `spec.expirationSeconds` but never under 10 minutes. */
@@ -31,13 +31,15 @@ export function issuedLifetimeMs(durationMs: number, expirationSeconds: number |
 /**
  * kube-controller-manager's `csrsigning`: signs approved, not failed, not yet issued requests to
  * the built-in signers. A request that breaks its signer's rules gets a `Failed` condition
- * (reason `SignerValidationFailure`) and no certificate; others get `status.certificate`.
+ * (reason `SignerValidationFailure`) and no certificate; others get `status.certificate`. On the
+ * work queue, keyed by request name: only requests that want a signature are queued.
  */
-export function csrSigningController(options: CsrSigningOptions): Controller {
+export function csrSigningController(options: CsrSigningOptions): QueueControllerSpec {
   const { client, profile } = options;
   const resource = csrResource(profile);
   const rules = builtinSignerRules(profile);
   const now = options.now ?? Date.now;
+  const requests = options.informers.informer(resource);
 
   /** Approved, not failed, not yet issued, to a signer with rules and a CA. */
   function wantsSignature(object: ApiObject): boolean {
@@ -70,30 +72,41 @@ export function csrSigningController(options: CsrSigningOptions): Controller {
     }
   }
 
+  // The CAs (and the certificate library) are loaded when a request first needs signing: off the start-up path.
+  let authorities: Promise<ReadonlyMap<string, CertificateAuthority>> | undefined;
+  const loadAuthorities = async (): Promise<ReadonlyMap<string, CertificateAuthority>> => {
+    const loaded = new Map<string, CertificateAuthority>();
+    for (const [signer, pair] of options.authorities) loaded.set(signer, await loadAuthority(pair));
+    return loaded;
+  };
+  function* wanting(): Iterable<string> {
+    for (const object of requests.list()) if (wantsSignature(object)) yield objectKey(object);
+  }
+
   return {
     name: "csrsigning",
-    async run(signal) {
-      // The CAs (and the certificate library) are loaded when a request first needs signing: off the start-up path.
-      let authorities: Promise<ReadonlyMap<string, CertificateAuthority>> | undefined;
-      const loadAuthorities = async (): Promise<ReadonlyMap<string, CertificateAuthority>> => {
-        const loaded = new Map<string, CertificateAuthority>();
-        for (const [signer, pair] of options.authorities) loaded.set(signer, await loadAuthority(pair));
-        return loaded;
+    watch(queue) {
+      const on = (object: ApiObject): void => {
+        if (wantsSignature(object)) queue.add(objectKey(object));
       };
-      await followAndReconcile(client, [resource], signal, {
-        onError: options.onError,
-        reconcile: async () => {
-          for (const object of (await client.list(resource, "")).items) {
-            try {
-              if (!wantsSignature(object)) continue;
-              authorities ??= loadAuthorities();
-              await handle(object, await authorities);
-            } catch (error) {
-              options.onError?.(error);
-            }
-          }
+      return requests.addHandlers({
+        onAdd: on,
+        onUpdate: on,
+        onReset: () => {
+          for (const key of wanting()) queue.add(key);
         },
       });
+    },
+    initialKeys: wanting,
+    async reconcile(name) {
+      const object = requests.get("", name);
+      if (object === undefined || !wantsSignature(object)) return;
+      authorities ??= loadAuthorities().catch((error: unknown) => {
+        // A CA that failed to load is tried again at the next request's retry.
+        authorities = undefined;
+        throw error;
+      });
+      await handle(object, await authorities);
     },
   };
 }
