@@ -17,9 +17,9 @@ interface Answer {
 }
 
 /** One POST of `body` (no content-length: the server learns the size as it reads) on an HTTP/2 session. */
-function post(session: http2.ClientHttp2Session, body: Buffer): Promise<Answer> {
+function post(session: http2.ClientHttp2Session, body: Buffer, path = "/upload"): Promise<Answer> {
   return new Promise((resolve) => {
-    const stream = session.request({ ":method": "POST", ":path": "/upload" });
+    const stream = session.request({ ":method": "POST", ":path": path });
     let status = 0;
     const chunks: Buffer[] = [];
     stream.on("response", (headers) => {
@@ -39,6 +39,8 @@ describe("request bodies over the limit", () => {
   let server: HttpServer;
   const handler = async (context: RequestContext): Promise<ApiResponse> => {
     try {
+      // Answered before the body is read, as a 415 is.
+      if (context.request.path === "/unread") return { status: 415, headers: { "content-type": "text/plain" }, body: "unread" };
       const bytes = await context.request.body(LIMIT);
       return { status: 201, headers: { "content-type": "text/plain" }, body: String(bytes.length) };
     } catch (error) {
@@ -67,6 +69,16 @@ describe("request bodies over the limit", () => {
       }
       const next = await post(session, Buffer.from("small"));
       assert.deepEqual([next.status, next.body], [201, "5"]);
+    } finally {
+      session.destroy();
+    }
+  });
+
+  it("close the stream of a big body answered before it was read (fuzz hangs on 415s)", async () => {
+    const session = http2.connect(`https://127.0.0.1:${server.port}`, { ca: ca.certificate, servername: "localhost" });
+    try {
+      const answer = await post(session, Buffer.alloc(5_000_000, 0x61), "/unread");
+      assert.deepEqual([answer.status, answer.body, answer.rstCode], [415, "unread", http2.constants.NGHTTP2_NO_ERROR]);
     } finally {
       session.destroy();
     }

@@ -143,7 +143,17 @@ export function requestBody(request: Http2ServerRequest, arrived: number, timeou
       return consumed;
     },
     settle() {
-      if (abandoned && !request.readableEnded) drain(request, arrived + timeoutMs);
+      if (request.readableEnded) return;
+      if (request.httpVersionMajor === 2) {
+        // Also a body never read (answered first: 415, 403, 429…): Node would reset its stream
+        // with NO_ERROR, which its own client never closes while the upload is unsent.
+        const stream = request.stream;
+        if (stream.endAfterHeaders || stream.closed || stream.destroyed || (consumed !== undefined && !abandoned)) return;
+        drain(request, arrived + timeoutMs);
+        return;
+      }
+      // HTTP/1.1: Node reads and drops a body nobody read; one the reader stopped on is drained here.
+      if (abandoned) drain(request, arrived + timeoutMs);
     },
   };
 }
