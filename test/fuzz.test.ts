@@ -1,7 +1,9 @@
 // The fuzzer (issue #20): ≥ 10,000 hostile requests (ORCH_FUZZ_REQUESTS) against the CLI over
 // HTTP/2 — fast-check arbitraries plus mutations of real request bodies, across every verb and
 // content type. Every answer is a success or a Status with its 4xx code: never a 5xx, never a
-// crash, never a hang; the server's RSS returns near its baseline afterwards.
+// crash, never a hang; the server's live memory (V8 heap plus the buffers it owns, from /metrics)
+// returns near its baseline afterwards. RSS is reported, not asserted: glibc keeps the freed pages
+// of a burst of big bodies in its arenas (see README, "Reliability"), which is not a leak.
 // ORCH_FUZZ_SEED replays a run; ORCH_FUZZ_REPORT receives the figures.
 import assert from "node:assert/strict";
 import { mkdirSync, readFileSync, writeFileSync } from "node:fs";
@@ -10,6 +12,7 @@ import { dirname, join } from "node:path";
 import { setTimeout as delay } from "node:timers/promises";
 import { after, before, describe, it } from "node:test";
 import fc from "fast-check";
+import { sample } from "../src/testing/metrics-text.js";
 import { startCli, type CliServer } from "./helpers/cli.js";
 import { credentialsFromKubeconfig, type Credentials } from "./helpers/http.js";
 import { makeTempDir, removeDir } from "./helpers/server.js";
@@ -18,6 +21,8 @@ const REQUESTS = Number(process.env["ORCH_FUZZ_REQUESTS"] ?? "10000");
 const SEED = Number(process.env["ORCH_FUZZ_SEED"] ?? String(Date.now() % 1_000_000));
 const REPORT = process.env["ORCH_FUZZ_REPORT"];
 const NAMESPACE = "fuzz";
+/** How much more live memory than at the start the server may hold after the run (see the assertion). */
+const LIVE_MEMORY_MARGIN = 64 * 1048576;
 const CONFIGMAPS = `/api/v1/namespaces/${NAMESPACE}/configmaps`;
 const DEPLOYMENTS = `/apis/apps/v1/namespaces/${NAMESPACE}/deployments`;
 
@@ -339,6 +344,26 @@ function send(session: http2.ClientHttp2Session, fuzz: FuzzRequest): Promise<Ans
   });
 }
 
+/**
+ * The server's live memory as its /metrics reports it: V8's used heap plus the memory outside it
+ * that JavaScript objects hold (Buffers, ArrayBuffers). The lowest of `samples` readings `gapMs`
+ * apart: garbage only ever adds to a reading, and V8 collects it as the server idles, whereas a
+ * leak stays in every reading.
+ */
+async function liveMemory(session: () => Promise<http2.ClientHttp2Session>, samples: number, gapMs: number): Promise<number> {
+  let lowest = Number.POSITIVE_INFINITY;
+  for (let index = 0; index < samples; index++) {
+    if (index > 0) await delay(gapMs);
+    const answer = await send(await session(), { category: "metrics", method: "GET", path: "/metrics" });
+    assert.equal(answer.status, 200, answer.body.slice(0, 200));
+    const heap = sample(answer.body, "nodejs_heap_size_used_bytes");
+    const external = sample(answer.body, "nodejs_external_memory_bytes");
+    assert.ok(heap !== undefined && external !== undefined, "the server exports its heap figures");
+    lowest = Math.min(lowest, heap + external);
+  }
+  return lowest;
+}
+
 function rssOf(pid: number): number {
   let status = "";
   try {
@@ -363,7 +388,7 @@ describe(`the fuzzer (${REQUESTS} requests, seed ${SEED})`, () => {
     removeDir(dataDir);
   });
 
-  it("answers every hostile request with a success or a 4xx Status: no 5xx, no crash, no hang, RSS back near its baseline", async () => {
+  it("answers every hostile request with a success or a 4xx Status: no 5xx, no crash, no hang, live memory back near its baseline", async () => {
     const connect = async (): Promise<http2.ClientHttp2Session> => {
       const session = http2.connect(credentials.url, {
         ca: credentials.ca,
@@ -393,6 +418,7 @@ describe(`the fuzzer (${REQUESTS} requests, seed ${SEED})`, () => {
     ];
     for (const request of setup) assert.equal((await send(sessions[0] as http2.ClientHttp2Session, request)).status, 201);
     const baseline = rssOf(cli.child.pid ?? 0);
+    const liveBaseline = await liveMemory(async () => sessions[0] as http2.ClientHttp2Session, 3, 1000);
 
     const generators = arbitraries();
     const weights = [3, 3, 2, 0.1, 0.02, 1, 1, 1, 1, 0.2];
@@ -425,6 +451,8 @@ describe(`the fuzzer (${REQUESTS} requests, seed ${SEED})`, () => {
       rssBaselineMiB: 0,
       rssPeakMiB: 0,
       rssAfterMiB: 0,
+      liveBaselineMiB: 0,
+      liveAfterMiB: 0,
       unanswered: 0,
     };
     const failures: string[] = [];
@@ -434,6 +462,11 @@ describe(`the fuzzer (${REQUESTS} requests, seed ${SEED})`, () => {
     let next = 0;
     /** What each lane is sending: named when the server dies. */
     const current = new Map<number, string>();
+    /**
+     * The last requests sent, with their outcome: named when the server dies (a crash closes every
+     * stream, so the culprit is no longer in flight when the lanes notice).
+     */
+    const recent: string[] = [];
     const worker = async (lane: number): Promise<void> => {
       while (next < shuffled.length) {
         const fuzz = shuffled[next++] as FuzzRequest;
@@ -444,10 +477,8 @@ describe(`the fuzzer (${REQUESTS} requests, seed ${SEED})`, () => {
           session = await connect();
           sessions[lane % sessions.length] = session;
         }
-        current.set(
-          lane,
-          `${fuzz.category}: ${fuzz.method} ${fuzz.path.slice(0, 160)} ${JSON.stringify(fuzz.headers ?? {}).slice(0, 100)} ${typeof fuzz.body === "string" ? fuzz.body.slice(0, 160) : `${fuzz.body?.length ?? 0} bytes`}`,
-        );
+        const described = `${fuzz.category}: ${fuzz.method} ${fuzz.path.slice(0, 300)} ${JSON.stringify(fuzz.headers ?? {}).slice(0, 100)} ${typeof fuzz.body === "string" ? `${fuzz.body.slice(0, 300)} (${fuzz.body.length} chars)` : `${fuzz.body?.length ?? 0} bytes`}`;
+        current.set(lane, described);
         let timer: NodeJS.Timeout | undefined;
         const answer = await Promise.race([send(session, fuzz), new Promise<"hang">((resolve) => (timer = setTimeout(() => resolve("hang"), 60_000)))]);
         clearTimeout(timer);
@@ -456,6 +487,8 @@ describe(`the fuzzer (${REQUESTS} requests, seed ${SEED})`, () => {
         figures.byCategory[fuzz.category] = (figures.byCategory[fuzz.category] ?? 0) + 1;
         const shown = `${fuzz.category}: ${fuzz.method} ${fuzz.path.slice(0, 120)} ${typeof fuzz.body === "string" ? fuzz.body.slice(0, 120) : ""}`;
         current.delete(lane);
+        recent.push(`${answer === "hang" ? "hang" : answer.status} <- ${described}`);
+        if (recent.length > 48) recent.shift();
         if (answer === "hang") {
           figures.hangs++;
           unanswered.push(`hang: ${shown}`);
@@ -500,17 +533,22 @@ describe(`the fuzzer (${REQUESTS} requests, seed ${SEED})`, () => {
     assert.equal(
       cli.child.exitCode ?? cli.child.signalCode,
       null,
-      `the server died: ${String(stopped.find((error) => error !== undefined))}\nin flight:\n${[...current.values()].join("\n")}\n${cli.stderr().slice(-1500)}`,
+      `the server died: ${String(stopped.find((error) => error !== undefined))}\nin flight:\n${[...current.values()].join("\n")}\nlast sent (0: no answer):\n${recent.join("\n")}\n${cli.stderr().slice(-12000)}`,
     );
     for (const session of sessions) session.destroy();
     sessions = [];
     figures.crashes = cli.child.exitCode === null && cli.child.signalCode === null ? 0 : 1;
-    // Let the collector return what the burst took.
-    await delay(3000);
+    // Let the collector return what the burst took: the lowest reading over 20 s (V8 collects the
+    // old generation of an idle process within seconds, but not at a set time).
+    const probe = await connect();
+    const liveAfter = await liveMemory(async () => probe, 21, 1000);
+    probe.destroy();
     const settled = rssOf(cli.child.pid ?? 0);
     figures.rssBaselineMiB = Math.round(baseline / 1048576);
     figures.rssPeakMiB = Math.round(Math.max(peak, settled) / 1048576);
     figures.rssAfterMiB = Math.round(settled / 1048576);
+    figures.liveBaselineMiB = Math.round(liveBaseline / 1048576);
+    figures.liveAfterMiB = Math.round(liveAfter / 1048576);
     figures.unanswered = unanswered.length;
     if (REPORT !== undefined) {
       mkdirSync(dirname(REPORT), { recursive: true });
@@ -520,16 +558,17 @@ describe(`the fuzzer (${REQUESTS} requests, seed ${SEED})`, () => {
     for (const failure of failures) kinds.set(failure.slice(0, 60), failure);
     assert.deepEqual([...kinds.values()].slice(0, 25), [], `seed ${SEED}: ${failures.length} failures`);
     assert.equal(figures.crashes, 0, "the server is still running");
-    // Unanswered streams were the client's own session refusing new streams (ENHANCE_YOUR_CALM) once
-    // the huge bodies filled its default 10 MB session memory: the client now allows 256 MB.
-    // Still open (#20): a body over 3 MiB on HTTP/2 gets its 413 but its stream may stay open on the
-    // client past 60 s (6 of 10,000 in a quiet run); tolerated up to 0.5 % and counted as hangs.
-    assert.ok(unanswered.length <= Math.ceil(figures.requests / 200), `${unanswered.length} unanswered:\n${unanswered.slice(0, 10).join("\n")}`);
+    // Every stream ends with an answer. (The client's session allows 256 MB: with its default 10 MB it
+    // refuses new streams itself, ENHANCE_YOUR_CALM, once the huge bodies fill it.) A body over the
+    // limit is answered 413 and the rest of it read and dropped, so the client's upload ends.
+    assert.deepEqual(unanswered.slice(0, 10), [], `${unanswered.length} unanswered`);
     assert.ok(figures.requests >= REQUESTS, `${figures.requests} requests sent`);
-    // Near the baseline: V8 keeps some of the heap it grew to, but a leak of the fuzzed bodies (hundreds of MiB) fails this.
+    // Near the baseline: what the run created (a few hundred small objects, a few up to 1 MiB)
+    // stays, but the fuzzed bodies do not: about 130 MiB of them pass through (over 100 MiB in the
+    // huge and deeply nested ones alone), so keeping them fails this.
     assert.ok(
-      settled < baseline + 256 * 1048576,
-      `RSS ${figures.rssAfterMiB} MiB after, baseline ${figures.rssBaselineMiB} MiB, peak ${figures.rssPeakMiB} MiB`,
+      liveAfter < liveBaseline + LIVE_MEMORY_MARGIN,
+      `live memory ${figures.liveAfterMiB} MiB after, baseline ${figures.liveBaselineMiB} MiB (RSS ${figures.rssAfterMiB} MiB after, baseline ${figures.rssBaselineMiB} MiB, peak ${figures.rssPeakMiB} MiB)`,
     );
   });
 });

@@ -1,7 +1,8 @@
 import assert from "node:assert/strict";
 import { describe, it } from "node:test";
 import { ApiError } from "../api/errors.js";
-import { MAX_BODY_DEPTH, decodeBody, nestingDepth, yamlNestingBound } from "./decode.js";
+import { MAX_BODY_DEPTH, MAX_YAML_NESTING, decodeBody, nestingDepth, yamlNestingBound } from "./decode.js";
+import { parseYamlWithDuplicates } from "./duplicate-fields.js";
 
 function nestedJson(depth: number): string {
   return `${'{"a":'.repeat(depth - 1)}{}${"}".repeat(depth - 1)}`;
@@ -35,6 +36,29 @@ describe("decodeBody() nesting limit", () => {
       assert.equal(error.code, 400);
     }
     assert.deepEqual(decodeBody(Buffer.from("a:\n  b:\n    - c: [1, {d: 2}]\n"), "apply-patch"), { a: { b: [{ c: [1, { d: 2 }] }] } });
+  });
+
+  it("refuses YAML the parser cannot safely nest into on the strict-field path too (fuzz seed 208314 aborted the server)", () => {
+    // 997 levels passed the old bound of 1,000 and reached the parser, whose stack ran out near
+    // 785 levels: a regular expression compiled with no stack left aborts the process.
+    for (const text of [`${"- ".repeat(997)}x`, `${"[".repeat(997)}1${"]".repeat(997)}`, `${"[".repeat(MAX_YAML_NESTING)}1${"]".repeat(MAX_YAML_NESTING)}`]) {
+      for (const decode of [() => parseYamlWithDuplicates(text), () => decodeBody(Buffer.from(text), "apply-patch")]) {
+        const error = refused(decode);
+        assert.equal(error.code, 400);
+        assert.match(error.message, /exceeded max depth of 500/);
+      }
+    }
+    const inside = MAX_YAML_NESTING - 1;
+    assert.equal(nestingDepth(parseYamlWithDuplicates(`${"[".repeat(inside)}1${"]".repeat(inside)}`).value, Number.POSITIVE_INFINITY), inside);
+  });
+
+  it("refuses YAML whose aliases nest the decoded value past the body limit", () => {
+    // Six anchors, each 200 levels inside the one before: every line nests 200 deep, the value 1,200.
+    const wrap = (inner: string): string => `${"[".repeat(200)}${inner}${"]".repeat(200)}`;
+    const text = Array.from({ length: 6 }, (_, index) => `k${index}: &x${index} ${wrap(index === 0 ? "1" : `*x${index - 1}`)}`).join("\n");
+    const error = refused(() => parseYamlWithDuplicates(text));
+    assert.equal(error.code, 400);
+    assert.match(error.message, /exceeded max depth of 1000/);
   });
 
   it("bounds YAML nesting from above", () => {

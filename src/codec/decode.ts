@@ -42,6 +42,26 @@ export function bodyFormat(contentType: string | undefined, allowed: readonly Bo
 export const MAX_BODY_DEPTH = 1_000;
 
 /**
+ * The most a YAML body may nest, as `yamlNestingBound` estimates it (an overestimate: block
+ * sequences count twice). The \`yaml\` parser recurses per level and runs out of Node's stack near
+ * 785 levels of flow collections; past its stack it may abort the whole process (V8 fails to
+ * compile a regular expression with no stack left: "RegExpCompiler Allocation failed"), so YAML is
+ * bounded well inside what it can parse. kube's YAML decoder stops at 10,000 levels.
+ */
+export const MAX_YAML_NESTING = 500;
+
+/** Refuses (400) a YAML text that may nest deeper than `MAX_YAML_NESTING`: call before parsing it. */
+export function refuseDeepYaml(text: string): void {
+  if (yamlNestingBound(text) > MAX_YAML_NESTING) throw badRequest(`error decoding YAML: exceeded max depth of ${MAX_YAML_NESTING}`);
+}
+
+/** Refuses (400) a decoded body nested deeper than `MAX_BODY_DEPTH` (aliases in YAML can deepen a parsed document). */
+export function refuseDeepValue(value: unknown): unknown {
+  if (nestingDepth(value, MAX_BODY_DEPTH) > MAX_BODY_DEPTH) throw badRequest(`error decoding request body: exceeded max depth of ${MAX_BODY_DEPTH}`);
+  return value;
+}
+
+/**
  * How deep `value` nests, counted without recursion (a body nested deeper than the stack would
  * overflow every recursive walk after it); stops counting once past `limit`.
  */
@@ -85,9 +105,7 @@ export function yamlNestingBound(text: string): number {
 
 /** Parses JSON (or YAML for YAML formats) into an unknown value; malformed or too deeply nested input is 400. */
 export function decodeBody(bytes: Buffer, format: BodyFormat): unknown {
-  const value = parseBody(bytes, format);
-  if (nestingDepth(value, MAX_BODY_DEPTH) > MAX_BODY_DEPTH) throw badRequest(`error decoding request body: exceeded max depth of ${MAX_BODY_DEPTH}`);
-  return value;
+  return refuseDeepValue(parseBody(bytes, format));
 }
 
 function parseBody(bytes: Buffer, format: BodyFormat): unknown {
@@ -102,9 +120,7 @@ function parseBody(bytes: Buffer, format: BodyFormat): unknown {
         // Not JSON after all (a YAML flow mapping): the YAML parser decides.
       }
     }
-    // The YAML parser recurses per level and, past its stack, can abort the process while it
-    // describes the failure: bodies that may nest too deeply are refused before it sees them.
-    if (yamlNestingBound(text) > MAX_BODY_DEPTH) throw badRequest(`error decoding YAML: exceeded max depth of ${MAX_BODY_DEPTH}`);
+    refuseDeepYaml(text);
     try {
       return parseYaml(text, { maxAliasCount: 100 });
     } catch (error) {

@@ -1,4 +1,5 @@
 import { isMap, isPair, isScalar, isSeq, parseDocument, type Node } from "yaml";
+import { refuseDeepValue, refuseDeepYaml } from "./decode.js";
 
 /**
  * Keys an object sets more than once in a JSON text, by path (`spec.replicas`,
@@ -68,9 +69,11 @@ export function duplicateJsonFields(text: string): string[] {
 
 /**
  * Parses YAML keeping the last of duplicate keys (as JSON decoding does) and reports each
- * duplicate by path. Throws the parser's error for malformed YAML.
+ * duplicate by path. Throws the parser's error for malformed YAML, and 400 for YAML nested too
+ * deeply to parse safely (checked before the parser sees it, see `refuseDeepYaml`) or to decode.
  */
 export function parseYamlWithDuplicates(text: string): { readonly value: unknown; readonly duplicates: string[] } {
+  refuseDeepYaml(text);
   const document = parseDocument(text, { uniqueKeys: false });
   const error = document.errors[0];
   if (error !== undefined) throw error;
@@ -91,5 +94,5 @@ export function parseYamlWithDuplicates(text: string): { readonly value: unknown
     }
   };
   visit(document.contents as Node | null, "");
-  return { value: document.toJS({ maxAliasCount: 100 }) as unknown, duplicates };
+  return { value: refuseDeepValue(document.toJS({ maxAliasCount: 100 })), duplicates };
 }

@@ -1,4 +1,4 @@
-import { badRequest } from "../api/errors.js";
+import { ApiError, badRequest } from "../api/errors.js";
 import { decodeBody, type BodyFormat } from "../codec/decode.js";
 import { duplicateJsonFields, parseYamlWithDuplicates } from "../codec/duplicate-fields.js";
 import type { ProtobufCodec } from "../codec/protobuf/codec.js";
@@ -33,6 +33,7 @@ export function decodeWithFieldValidation(
     try {
       parsed = parseYamlWithDuplicates(text);
     } catch (error) {
+      if (error instanceof ApiError) throw error;
       throw badRequest(`error decoding YAML: ${error instanceof Error ? error.message : String(error)}`);
     }
     return { value: parsed.value, fieldValidation: { mode, duplicates: mode === "Ignore" ? [] : parsed.duplicates, warn } };

@@ -7,6 +7,7 @@ import { DEFAULT_TLS_POLICY, hostNameMatches, type TlsPolicy } from "./tls-polic
 import { ApiError } from "../api/errors.js";
 import { errorResponse } from "../codec/status.js";
 import { isPushBody, type ChunkSink } from "../request/push-body.js";
+import { requestBody } from "./request-body.js";
 import type { ApiRequest, ApiResponse, Handler, PeerCertificate } from "../request/context.js";
 
 export interface TlsMaterial {
@@ -112,46 +113,6 @@ function peerCertificateOf(socket: TLSSocket | undefined): PeerCertificate | nul
   const peer: PeerCertificate = { commonName: firstOrAll(subject["CN"])[0] ?? "", organizations: firstOrAll(subject["O"]), chain };
   peerCache.set(socket, peer);
   return peer;
-}
-
-/**
- * The request body, read once on first use, at most `limit` bytes, and whole within `timeoutMs` of
- * the request's arrival: a body still arriving then fails the request with 408 and the stream or
- * connection is closed, so a client trickling bytes cannot hold it (and its buffers) for longer.
- */
-function readBody(request: Http2ServerRequest, arrived: number, timeoutMs: number): (limit: number) => Promise<Buffer> {
-  let consumed: Promise<Buffer> | undefined;
-  return (limit) => {
-    consumed ??= (async () => {
-      const declared = Number(request.headers["content-length"] ?? "0");
-      if (declared > limit) throw new ApiError(413, "RequestEntityTooLarge", `Request entity too large: limit is ${limit}`);
-      const chunks: Buffer[] = [];
-      let size = 0;
-      let timedOut = false;
-      const timer = setTimeout(
-        () => {
-          timedOut = true;
-          request.destroy();
-        },
-        Math.max(0, arrived + timeoutMs - Date.now()),
-      );
-      try {
-        for await (const chunk of request as AsyncIterable<Buffer>) {
-          size += chunk.length;
-          if (size > limit) throw new ApiError(413, "RequestEntityTooLarge", `Request entity too large: limit is ${limit}`);
-          chunks.push(chunk);
-        }
-      } catch (error) {
-        if (timedOut) throw new ApiError(408, "Timeout", `the request body did not arrive within ${Math.round(timeoutMs / 1000)}s`);
-        throw error;
-      } finally {
-        clearTimeout(timer);
-      }
-      if (timedOut) throw new ApiError(408, "Timeout", `the request body did not arrive within ${Math.round(timeoutMs / 1000)}s`);
-      return chunks.length === 1 ? (chunks[0] as Buffer) : Buffer.concat(chunks);
-    })();
-    return consumed;
-  };
 }
 
 /**
@@ -348,6 +309,7 @@ export async function startHttpServer(options: HttpServerOptions): Promise<HttpS
     response.once("close", () => {
       if (!response.writableFinished) controller.abort();
     });
+    const body = requestBody(request, arrived, limits.bodyTimeoutMs);
     const work = (async () => {
       const url = new URL(request.url, "https://localhost");
       const peer = peerCertificateOf(tlsSocketOf(request));
@@ -364,7 +326,7 @@ export async function startHttpServer(options: HttpServerOptions): Promise<HttpS
           query: url.searchParams,
           headers: request.headers as Record<string, string | undefined>,
           rawHeaders: request.rawHeaders,
-          body: readBody(request, arrived, limits.bodyTimeoutMs),
+          body: (limit) => body.read(limit),
           peerCertificate: peer ?? undefined,
           signal: controller.signal,
           remoteAddress: request.socket.remoteAddress,
@@ -379,6 +341,7 @@ export async function startHttpServer(options: HttpServerOptions): Promise<HttpS
       const goaway =
         goawayChance > 0 && request.httpVersionMajor === 2 && result.longRunning !== true && random() < goawayChance ? request.stream.session : undefined;
       await writeResponse(request, response, result, controller.signal);
+      body.settle();
       if (goaway !== undefined && !goaway.closed && !goaway.destroyed) goaway.close();
     })()
       .catch((error: unknown) => {
@@ -390,6 +353,7 @@ export async function startHttpServer(options: HttpServerOptions): Promise<HttpS
         } else if (!response.writableEnded) {
           response.end();
         }
+        body.settle();
       })
       .finally(() => {
         streams.delete(controller);
