@@ -78,7 +78,14 @@ export function priorityAndFairnessFilter(options: PriorityAndFairnessOptions): 
     const queueSet = classification.priorityLevel.queueSet;
     if (queueSet === undefined) {
       metrics.dispatched(schemaName, levelName, 0);
-      return await execute(run);
+      // Exempt requests are not limited, but their demand counts when seats are reallocated.
+      const demand = classification.priorityLevel.demand;
+      demand.set(demand.current + 1);
+      try {
+        return await execute(run);
+      } finally {
+        demand.set(demand.current - 1);
+      }
     }
     metrics.inQueue(schemaName, levelName, 1);
     const admission = await queueSet.acquire(flowControl.hashOf(classification), {

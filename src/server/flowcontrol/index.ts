@@ -5,6 +5,7 @@ import type { Filter } from "../../request/context.js";
 import { errorFields, type Logger } from "../../util/logger.js";
 import { priorityAndFairnessFilter } from "../filters/priority-and-fairness.js";
 import { bootstrapConfiguration } from "./bootstrap.js";
+import { ADJUSTMENT_PERIOD_MS } from "./borrowing.js";
 import { ensureBootstrapConfiguration, updateDanglingConditions } from "./configuration-keeper.js";
 import { dumpPriorityLevels, dumpQueues, dumpRequests } from "./dumps.js";
 import { FlowControl } from "./flow-control.js";
@@ -67,6 +68,9 @@ export function createFlowControlStage(options: FlowControlStageOptions): FlowCo
   let again = false;
   let stopped = false;
   const unsubscribe: (() => void)[] = [];
+  // Borrowing: seats move between levels by demand, every adjustment period (kube: 10 s).
+  const adjuster = setInterval(() => flowControl.adjustBorrowing(), ADJUSTMENT_PERIOD_MS);
+  adjuster.unref();
   const schemas = registry.find(bootstrap.group, "v1", "flowschemas");
   const pass = (): void => {
     if (stopped || schemas === undefined) return;
@@ -100,6 +104,7 @@ export function createFlowControlStage(options: FlowControlStageOptions): FlowCo
     },
     async stop() {
       stopped = true;
+      clearInterval(adjuster);
       for (const stop of unsubscribe) stop();
       flowControl.close();
       await running;

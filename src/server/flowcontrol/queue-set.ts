@@ -1,4 +1,5 @@
 import type { RequestInfo } from "../../request/request-info.js";
+import type { SeatDemand } from "./borrowing.js";
 import { dealHand } from "./shuffle-shard.js";
 
 /** How one Limited priority level limits: its seats, and either Reject or Queue with its queues. */
@@ -70,10 +71,14 @@ export class QueueSet {
   private executingSeats = 0;
   private virtualNow = 0;
   private waitingTotal = 0;
+  private waitingSeats = 0;
+  /** Told executing plus waiting seats on every change (the level's demand, for borrowing). */
+  private readonly demand: SeatDemand | undefined;
   readonly counters: QueueSetCounters = { dispatched: 0, rejected: 0, timedOut: 0, cancelled: 0 };
 
-  constructor(config: QueueSetConfig) {
+  constructor(config: QueueSetConfig, demand?: SeatDemand) {
     this.config = config;
+    this.demand = demand;
     this.resize();
   }
 
@@ -82,6 +87,10 @@ export class QueueSet {
     this.config = config;
     this.resize();
     this.dispatchWaiting();
+  }
+
+  get configuration(): QueueSetConfig {
+    return this.config;
   }
 
   get concurrencyLimit(): number {
@@ -150,6 +159,8 @@ export class QueueSet {
         if (holder === undefined || position < 0) return;
         holder.splice(position, 1);
         this.waitingTotal--;
+        this.waitingSeats -= waiter.seats;
+        this.noteDemand();
         settle(this.reject(reason, Date.now() - arrived));
       };
       const onAbort = () => abandon("cancelled");
@@ -162,6 +173,8 @@ export class QueueSet {
       if (queue.waiting.length === 0) queue.virtualStart = Math.max(queue.virtualStart, this.virtualNow);
       queue.waiting.push(waiter);
       this.waitingTotal++;
+      this.waitingSeats += seats;
+      this.noteDemand();
       timer = setTimeout(() => abandon("time-out"), options.waitLimitMs);
       // The wait limit alone never keeps the process up; the request it belongs to does.
       timer.unref();
@@ -175,6 +188,11 @@ export class QueueSet {
     const queue = this.queues[admission.queue];
     if (queue !== undefined) queue.executing = Math.max(0, queue.executing - admission.seats);
     this.dispatchWaiting();
+    this.noteDemand();
+  }
+
+  private noteDemand(): void {
+    this.demand?.set(this.executingSeats + this.waitingSeats);
   }
 
   private dispatch(queueIndex: number, seats: number, waitedMs: number): Admission {
@@ -182,6 +200,7 @@ export class QueueSet {
     const queue = this.queues[queueIndex];
     if (queue !== undefined) queue.executing += seats;
     this.counters.dispatched++;
+    this.noteDemand();
     return { kind: "dispatched", queue: queueIndex, seats, waitedMs };
   }
 
@@ -209,6 +228,7 @@ export class QueueSet {
       if (head === undefined || this.executingSeats + Math.min(head.seats, this.config.concurrencyLimit) > this.config.concurrencyLimit) return;
       queue.waiting.shift();
       this.waitingTotal--;
+      this.waitingSeats -= head.seats;
       this.virtualNow = queue.virtualStart;
       queue.virtualStart += head.seats;
       head.settle(this.dispatch(nextIndex, Math.min(head.seats, this.config.concurrencyLimit), Date.now() - head.arrived));
