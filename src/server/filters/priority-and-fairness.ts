@@ -5,7 +5,9 @@ import type { RequestInfo } from "../../request/request-info.js";
 import type { FlowControl } from "../flowcontrol/flow-control.js";
 import type { FlowControlMetrics } from "../flowcontrol/flowcontrol-metrics.js";
 import type { RejectReason } from "../flowcontrol/queue-set.js";
-import { countedResource, estimateSeats } from "../flowcontrol/work-estimate.js";
+import type { WatchTracker } from "../flowcontrol/watch-tracker.js";
+import { countedResource, estimateMutating, estimateSeats } from "../flowcontrol/work-estimate.js";
+import { onStreamEnd } from "../../request/stream-end.js";
 
 export interface PriorityAndFairnessOptions {
   readonly flowControl: FlowControl;
@@ -15,6 +17,8 @@ export interface PriorityAndFairnessOptions {
   readonly waitLimitMs: number;
   /** Stored objects of a resource (`<plural>[.<group>]`), for the seats a list takes; undefined when not counted. */
   readonly objectCount?: (resource: string) => number | undefined;
+  /** Open watches by what they watch: a mutating request's estimate counts those it notifies. */
+  readonly watches?: WatchTracker;
 }
 
 /** Sub-resources that hold a connection open (exec, attach, port-forward, proxy): kube lets them past flow control. */
@@ -47,7 +51,9 @@ function withHeaders(response: ApiResponse, headers: Record<string, string>): Ap
  * `Retry-After`. Exempt levels never wait. A watch holds its seat only until its response starts
  * (its set-up and initial state), as kube accounts watches; exec, attach, port-forward, proxy and
  * followed logs are not flow-controlled. A list takes the seats of kube's work estimate
- * (flowcontrol/work-estimate.ts: one per 100 objects it processes, 1 to 10).
+ * (flowcontrol/work-estimate.ts: one per 100 objects it processes, 1 to 10); a create, update,
+ * patch or delete whose change at least 10 open watches will receive holds one seat per 10 of
+ * them (at most 10) and keeps them for 5 ms per seat of work after it executed.
  */
 export function priorityAndFairnessFilter(options: PriorityAndFairnessOptions): Filter {
   const { flowControl, metrics } = options;
@@ -87,13 +93,14 @@ export function priorityAndFairnessFilter(options: PriorityAndFairnessOptions): 
         demand.set(demand.current - 1);
       }
     }
+    const mutating = estimateMutating(info, options.watches?.interested(info) ?? 0);
     metrics.inQueue(schemaName, levelName, 1);
     const admission = await queueSet.acquire(flowControl.hashOf(classification), {
       signal,
       waitLimitMs: options.waitLimitMs,
       flow: classification.distinguisher,
       describe: { flowSchema: schemaName, user: user.name, info },
-      seats: estimateSeats(info, query, options.objectCount?.(countedResource(info))),
+      seats: Math.max(estimateSeats(info, query, options.objectCount?.(countedResource(info))), mutating.finalSeats),
     });
     metrics.inQueue(schemaName, levelName, -1);
     if (admission.kind === "rejected") {
@@ -101,10 +108,28 @@ export function priorityAndFairnessFilter(options: PriorityAndFairnessOptions): 
       throw tooManyRequests(headers);
     }
     metrics.dispatched(schemaName, levelName, admission.waitedMs / 1000);
+    let held = admission.seats;
     try {
-      return await execute(run, admission.seats);
+      const response = await execute(run, admission.seats);
+      return trackWatch(response);
     } finally {
-      queueSet.release(admission);
+      // After a mutation, its final seats stay taken while its watchers are notified (kube's additional latency).
+      const final = Math.min(mutating.finalSeats, held);
+      if (final > 0 && mutating.additionalLatencyMs > 0) {
+        queueSet.release({ queue: admission.queue, seats: held - final });
+        held = final;
+        setTimeout(() => queueSet.release({ queue: admission.queue, seats: final }), mutating.additionalLatencyMs).unref();
+      } else {
+        queueSet.release(admission);
+      }
+    }
+
+    /** A watch counts as open (for mutations' estimates) until its stream ends. */
+    function trackWatch(response: ApiResponse): ApiResponse {
+      if (options.watches === undefined || info.kind !== "resource" || info.verb !== "watch") return response;
+      if (typeof response.body === "string" || response.body instanceof Uint8Array) return response;
+      const forget = options.watches.register(info, query);
+      return { ...response, body: onStreamEnd(response.body, forget) };
     }
 
     async function execute(work: () => Promise<ApiResponse>, seats = 1): Promise<ApiResponse> {

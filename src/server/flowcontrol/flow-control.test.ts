@@ -12,7 +12,8 @@ import type { FlowControlMetrics } from "./flowcontrol-metrics.js";
 import { allocateConcurrency } from "./borrowing.js";
 import { QueueSet, type Admission } from "./queue-set.js";
 import { dealHand, flowHash } from "./shuffle-shard.js";
-import { estimateSeats } from "./work-estimate.js";
+import { WatchTracker } from "./watch-tracker.js";
+import { estimateMutating, estimateSeats } from "./work-estimate.js";
 
 const bootstrap = bootstrapConfiguration(ORCH_PROFILE);
 const NO_METRICS: FlowControlMetrics = { dispatched() {}, rejected() {}, inQueue() {}, executing() {}, executed() {}, limits() {} };
@@ -415,6 +416,54 @@ describe("allocateConcurrency", () => {
       allocations.map((value) => Math.round(value)),
       [5, 15, 10],
     );
-    assert.deepEqual(allocateConcurrency(10, [{ lower: 8, upper: 9, target: 1 }, { lower: 8, upper: 9, target: 1 }]).allocations, [8, 8], "lower bounds win");
+    assert.deepEqual(
+      allocateConcurrency(10, [
+        { lower: 8, upper: 9, target: 1 },
+        { lower: 8, upper: 9, target: 1 },
+      ]).allocations,
+      [8, 8],
+      "lower bounds win",
+    );
+  });
+});
+
+describe("mutating work estimates (watchers to notify)", () => {
+  const request = (method: string, path: string, query = "") => {
+    const params = new URLSearchParams(query);
+    return { info: parseRequestInfo(method, path, params), query: params };
+  };
+  const CMS = "/api/v1/namespaces/a/configmaps";
+
+  it("counts the watches a change reaches: the resource's, its namespace's and the object's own", () => {
+    const tracker = new WatchTracker();
+    const forget: (() => void)[] = [];
+    const watch = (path: string, query = "") => {
+      const { info, query: params } = request("GET", path, `watch=true${query === "" ? "" : `&${query}`}`);
+      forget.push(tracker.register(info, params));
+    };
+    watch("/api/v1/configmaps");
+    watch(CMS);
+    watch(CMS);
+    watch("/api/v1/namespaces/b/configmaps");
+    watch(CMS, "fieldSelector=metadata.name%3Dcm");
+    watch(CMS, "fieldSelector=metadata.name%3Dother");
+    watch("/api/v1/namespaces/a/secrets");
+    assert.equal(tracker.interested(request("PUT", `${CMS}/cm`).info), 4, "all-namespaces, two in a, the one on cm");
+    assert.equal(tracker.interested(request("POST", CMS).info), 3);
+    assert.equal(tracker.interested(request("POST", "/api/v1/namespaces/b/configmaps").info), 2);
+    assert.equal(tracker.interested(request("GET", `${CMS}/cm`).info), 0, "reads notify no one");
+    for (const done of forget) done();
+    assert.equal(tracker.interested(request("PUT", `${CMS}/cm`).info), 0, "a watch counts until its stream ends");
+  });
+
+  it("takes one final seat per 10 watchers, at most 10, held 5 ms per seat of work", () => {
+    const put = request("PUT", `${CMS}/cm`).info;
+    assert.deepEqual(estimateMutating(put, 9), { finalSeats: 0, additionalLatencyMs: 0 }, "fewer than 10 watchers: nothing extra");
+    assert.deepEqual(estimateMutating(put, 10), { finalSeats: 1, additionalLatencyMs: 5 });
+    assert.deepEqual(estimateMutating(put, 35), { finalSeats: 4, additionalLatencyMs: 5 });
+    // 250 watchers: 25 seats × 5 ms of work, reshaped to 10 seats for 12.5 ms.
+    assert.deepEqual(estimateMutating(put, 250), { finalSeats: 10, additionalLatencyMs: 12.5 });
+    assert.deepEqual(estimateMutating(request("DELETE", `${CMS}/cm`).info, 20), { finalSeats: 2, additionalLatencyMs: 5 });
+    assert.deepEqual(estimateMutating(request("GET", CMS).info, 100), { finalSeats: 0, additionalLatencyMs: 0 });
   });
 });

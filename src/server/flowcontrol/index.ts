@@ -10,11 +10,13 @@ import { ensureBootstrapConfiguration, updateDanglingConditions } from "./config
 import { dumpPriorityLevels, dumpQueues, dumpRequests } from "./dumps.js";
 import { FlowControl } from "./flow-control.js";
 import { flowControlMetrics } from "./flowcontrol-metrics.js";
+import { WatchTracker } from "./watch-tracker.js";
 
 export { bootstrapConfiguration, type BootstrapConfiguration } from "./bootstrap.js";
 export { FlowControl, type Classification, type PriorityLevel } from "./flow-control.js";
 export { QueueSet, type QueueSetConfig } from "./queue-set.js";
 export { dealHand } from "./shuffle-shard.js";
+export { WatchTracker } from "./watch-tracker.js";
 
 export interface FlowControlStageOptions {
   readonly registry: Registry;
@@ -55,7 +57,14 @@ export function createFlowControlStage(options: FlowControlStageOptions): FlowCo
     : undefined;
   const metrics = flowControlMetrics(options.metrics);
   const flowControl = new FlowControl({ feeds, bootstrap, serverConcurrencyLimit: options.serverConcurrencyLimit, metrics });
-  const filter = priorityAndFairnessFilter({ flowControl, metrics, profile, waitLimitMs: options.waitLimitMs, objectCount: options.objectCount });
+  const filter = priorityAndFairnessFilter({
+    flowControl,
+    metrics,
+    profile,
+    waitLimitMs: options.waitLimitMs,
+    objectCount: options.objectCount,
+    watches: new WatchTracker(),
+  });
   const prefix = "/debug/api_priority_and_fairness";
   const debug = new Map<string, (query: URLSearchParams) => string>([
     [`${prefix}/dump_priority_levels`, () => dumpPriorityLevels(flowControl)],
