@@ -39,7 +39,24 @@ export function tooManyRequests(headers: Record<string, string>): ApiError {
 }
 
 function withHeaders(response: ApiResponse, headers: Record<string, string>): ApiResponse {
-  return { ...response, headers: { ...response.headers, ...headers } };
+  // Fields named rather than spread: this runs on every request and a spread of a response is slower.
+  const merged: Record<string, string | readonly string[]> = {};
+  for (const key in response.headers) merged[key] = response.headers[key] as string | readonly string[];
+  for (const key in headers) merged[key] = headers[key] as string;
+  return response.longRunning === undefined
+    ? { status: response.status, headers: merged, body: response.body }
+    : { status: response.status, headers: merged, body: response.body, longRunning: response.longRunning };
+}
+
+/** An ApiError carries the flow-control headers too; other failures pass unchanged. */
+function withErrorHeaders(error: unknown, headers: Record<string, string>): unknown {
+  if (!(error instanceof ApiError)) return error;
+  return new ApiError(error.code, error.reason, error.message, {
+    details: error.details,
+    headers: { ...error.headers, ...headers },
+    listMeta: error.listMeta,
+    cause: error.cause,
+  });
 }
 
 /**
@@ -68,29 +85,22 @@ export function priorityAndFairnessFilter(options: PriorityAndFairnessOptions): 
     const schemaName = classification.flowSchema.name;
     const levelName = classification.priorityLevel.name;
     const headers = { [flowSchemaHeader]: classification.flowSchema.uid, [priorityLevelHeader]: classification.priorityLevel.uid };
-    const run = async (): Promise<ApiResponse> => {
-      try {
-        return withHeaders(await next(context), headers);
-      } catch (error) {
-        if (!(error instanceof ApiError)) throw error;
-        throw new ApiError(error.code, error.reason, error.message, {
-          details: error.details,
-          headers: { ...error.headers, ...headers },
-          listMeta: error.listMeta,
-          cause: error.cause,
-        });
-      }
-    };
     const queueSet = classification.priorityLevel.queueSet;
     if (queueSet === undefined) {
       metrics.dispatched(schemaName, levelName, 0);
       // Exempt requests are not limited, but their demand counts when seats are reallocated.
       const demand = classification.priorityLevel.demand;
       demand.set(demand.current + 1);
+      const started = performance.now();
+      metrics.executing(schemaName, levelName, 1, 1);
       try {
-        return await execute(run);
+        return withHeaders(await next(context), headers);
+      } catch (error) {
+        throw withErrorHeaders(error, headers);
       } finally {
         demand.set(demand.current - 1);
+        metrics.executing(schemaName, levelName, -1, 1);
+        metrics.executed(schemaName, levelName, (performance.now() - started) / 1000);
       }
     }
     const mutating = estimateMutating(info, options.watches?.interested(info) ?? 0);
@@ -108,16 +118,19 @@ export function priorityAndFairnessFilter(options: PriorityAndFairnessOptions): 
       throw tooManyRequests(headers);
     }
     metrics.dispatched(schemaName, levelName, admission.waitedMs / 1000);
-    let held = admission.seats;
+    const started = performance.now();
+    metrics.executing(schemaName, levelName, 1, admission.seats);
     try {
-      const response = await execute(run, admission.seats);
-      return trackWatch(response);
+      return trackWatch(withHeaders(await next(context), headers));
+    } catch (error) {
+      throw withErrorHeaders(error, headers);
     } finally {
+      metrics.executing(schemaName, levelName, -1, admission.seats);
+      metrics.executed(schemaName, levelName, (performance.now() - started) / 1000);
       // After a mutation, its final seats stay taken while its watchers are notified (kube's additional latency).
-      const final = Math.min(mutating.finalSeats, held);
+      const final = Math.min(mutating.finalSeats, admission.seats);
       if (final > 0 && mutating.additionalLatencyMs > 0) {
-        queueSet.release({ queue: admission.queue, seats: held - final });
-        held = final;
+        queueSet.release({ queue: admission.queue, seats: admission.seats - final });
         setTimeout(() => queueSet.release({ queue: admission.queue, seats: final }), mutating.additionalLatencyMs).unref();
       } else {
         queueSet.release(admission);
@@ -130,17 +143,6 @@ export function priorityAndFairnessFilter(options: PriorityAndFairnessOptions): 
       if (typeof response.body === "string" || response.body instanceof Uint8Array) return response;
       const forget = options.watches.register(info, query);
       return { ...response, body: onStreamEnd(response.body, forget) };
-    }
-
-    async function execute(work: () => Promise<ApiResponse>, seats = 1): Promise<ApiResponse> {
-      const started = performance.now();
-      metrics.executing(schemaName, levelName, 1, seats);
-      try {
-        return await work();
-      } finally {
-        metrics.executing(schemaName, levelName, -1, seats);
-        metrics.executed(schemaName, levelName, (performance.now() - started) / 1000);
-      }
     }
   };
 }

@@ -9,6 +9,9 @@ import type { FlowControlMetrics } from "./flowcontrol-metrics.js";
 import { QueueSet, type QueueSetConfig } from "./queue-set.js";
 import { flowHash } from "./shuffle-shard.js";
 
+/** Flows whose hash is remembered, per FlowSchema. */
+const MAX_REMEMBERED_FLOWS = 4096;
+
 /** A priority level as configured: exempt levels have no queue set. */
 export interface PriorityLevel {
   readonly name: string;
@@ -65,6 +68,8 @@ export class FlowControl {
   private schemas: FlowSchemaRule[] = [];
   private levels = new Map<string, PriorityLevel>();
   private readonly borrowing = new Map<string, Borrowing>();
+  /** Flow hashes by FlowSchema name, then distinguisher. */
+  private readonly hashes = new Map<string, Map<string, number>>();
   private stale = true;
   private readonly unsubscribe: (() => void)[] = [];
 
@@ -94,9 +99,22 @@ export class FlowControl {
     return { flowSchema: fallback.flowSchema, priorityLevel: fallback.priorityLevel, distinguisher: user.name };
   }
 
-  /** Hash of a classified request's flow, for shuffle sharding. */
+  /** Hash of a classified request's flow, for shuffle sharding (remembered per flow: a SHA-256 per request is a measurable cost). */
   hashOf(classification: Classification): number {
-    return flowHash(classification.flowSchema.name, classification.distinguisher);
+    const schema = classification.flowSchema.name;
+    let flows = this.hashes.get(schema);
+    if (flows === undefined) {
+      flows = new Map();
+      this.hashes.set(schema, flows);
+    }
+    let hash = flows.get(classification.distinguisher);
+    if (hash === undefined) {
+      // Bounded: a server with more flows than this recomputes hashes of the ones it forgot.
+      if (flows.size >= MAX_REMEMBERED_FLOWS) flows.clear();
+      hash = flowHash(schema, classification.distinguisher);
+      flows.set(classification.distinguisher, hash);
+    }
+    return hash;
   }
 
   priorityLevels(): readonly PriorityLevel[] {
