@@ -23,11 +23,13 @@ export class LightHistogram<T extends string> extends Histogram<T> {
   private readonly bounds: readonly number[];
   private readonly all: SeriesState[] = [];
   private readonly metricName: string;
+  private readonly metricHelp: string;
 
   constructor(options: { name: string; help: string; labelNames: readonly T[]; buckets: readonly number[]; registers: Registry[] }) {
     super({ name: options.name, help: options.help, labelNames: options.labelNames, buckets: [...options.buckets], registers: options.registers });
     this.bounds = [...options.buckets].sort((left, right) => left - right);
     this.metricName = options.name;
+    this.metricHelp = options.help;
   }
 
   /** A new series with these label values (callers keep it; asking twice makes two). */
@@ -53,23 +55,24 @@ export class LightHistogram<T extends string> extends Histogram<T> {
     return state;
   }
 
-  override async get() {
+  /** What prom-client's registry prints (its `get` calls this too); not in prom-client's type declarations. */
+  async getForPromString() {
     const values: { value: number; labels: LabelValues<T>; metricName: string }[] = [];
     for (const state of this.all) {
       let cumulative = 0;
       this.bounds.forEach((bound, index) => {
         cumulative += state.counts[index] ?? 0;
-        values.push({ value: cumulative, labels: { ...state.labels, le: bound } as LabelValues<T>, metricName: `${this.metricName}_bucket` });
+        values.push({ value: cumulative, labels: { le: bound, ...state.labels } as LabelValues<T>, metricName: `${this.metricName}_bucket` });
       });
-      values.push({ value: state.count, labels: { ...state.labels, le: "+Inf" } as LabelValues<T>, metricName: `${this.metricName}_bucket` });
+      values.push({ value: state.count, labels: { le: "+Inf", ...state.labels } as LabelValues<T>, metricName: `${this.metricName}_bucket` });
       values.push({ value: state.sum, labels: state.labels as LabelValues<T>, metricName: `${this.metricName}_sum` });
       values.push({ value: state.count, labels: state.labels as LabelValues<T>, metricName: `${this.metricName}_count` });
     }
-    // The base object (name, help, type) from prom-client; its own values are empty, as nothing observes through it.
-    return { ...(await super.get()), values };
+    return { name: this.metricName, help: this.metricHelp, type: "histogram", values, aggregator: "sum" };
   }
 
   override reset(): void {
+    super.reset();
     // prom-client's constructor calls reset before this class's fields exist.
     const all: SeriesState[] | undefined = this.all;
     if (all === undefined) return;
