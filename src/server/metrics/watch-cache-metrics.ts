@@ -1,5 +1,5 @@
 import { Counter, Gauge, type Registry } from "prom-client";
-import type { WatchCacheMetrics } from "../../registry/cacher/watch-cache.js";
+import type { WatchCacheMetrics } from "../../registry/index.js";
 import type { MetricVisibility } from "./stability.js";
 
 /**
