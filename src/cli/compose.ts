@@ -59,6 +59,7 @@ import { createFlowControlStage } from "../server/flowcontrol/index.js";
 import { filterChain } from "../server/handler.js";
 import type { HealthCheck } from "../server/health/health.js";
 import { createMetrics, type ApiMetrics } from "../server/metrics/metrics.js";
+import { createWatchCacheMetrics } from "../server/metrics/watch-cache-metrics.js";
 import { createAuditMetrics } from "../server/metrics/audit-metrics.js";
 import { createAdmissionMetrics } from "../server/metrics/admission-metrics.js";
 import { createStorageMetrics, pollStorageObjects } from "../server/metrics/storage-metrics.js";
@@ -314,7 +315,13 @@ export function composeApiServer(options: ComposeOptions): ApiServer {
   });
   const registry = new Registry(withSchemas(enabledDefinitions(served, config.runtimeConfig), builtinCatalogue(profile)), storage, {
     admission: tracer === undefined ? admission : tracedAdmission(admission, tracer),
-    watchCache: config.watchCache ? { windowSize: config.watchCacheSize, ...options.watchCacheOptions } : false,
+    watchCache: config.watchCache
+      ? {
+          windowSize: config.watchCacheSize,
+          metrics: createWatchCacheMetrics(metrics.registry, metrics.visibility, (prefix) => storageMetrics.label(prefix)),
+          ...options.watchCacheOptions,
+        }
+      : false,
     onCacheError: (error) => logger.error("watch cache re-listed", errorFields(error)),
     futureRevisionWaitMs: options.futureRevisionWaitMs,
     schemas: builtinSchemas(profile),
@@ -333,7 +340,7 @@ export function composeApiServer(options: ComposeOptions): ApiServer {
   // 5. Admission plugins, in the order they run: the flags' selection from the catalogue (kube's order), then RBAC escalation (always on).
   const client = registryClient(registry, metaGroup(profile));
   const ledger = new QuotaLedger();
-  const webhooks = registryWebhookAdmission(registry, profile, metrics.registry, authorization.authorizer);
+  const webhooks = registryWebhookAdmission(registry, profile, metrics.registry, authorization.authorizer, tracer);
   const conversions = conversionWebhooks(registry, profile);
   registerPlugins({
     chain: admission,

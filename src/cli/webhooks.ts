@@ -1,3 +1,4 @@
+import type { Tracer } from "@opentelemetry/api";
 import { endpointsResolver, HookClients, webhookAdmission, type EquivalentResource, type WebhookAdmission } from "../admission/webhook/index.js";
 import { apiGroup, metaGroup, type Profile } from "../api/profile.js";
 import type { ApiObject } from "../api/object.js";
@@ -58,6 +59,7 @@ export function registryWebhookAdmission(
   profile: Profile,
   metrics: MetricsRegistry,
   authorizer?: Authorizer,
+  tracer?: Tracer,
 ): WebhookAdmission | undefined {
   const group = apiGroup(profile, "admissionregistration");
   if (
@@ -77,6 +79,7 @@ export function registryWebhookAdmission(
     equivalents: equivalentResources(registry),
     metrics,
     ...(authorizer === undefined ? {} : { authorizer }),
+    ...(tracer === undefined ? {} : { tracer }),
     applyDefaults: (resource, object) => registry.find(resource.group, resource.version, resource.resource)?.definition.schema?.applyDefaults(object),
   });
 }

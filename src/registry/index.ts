@@ -63,4 +63,4 @@ export {
   type ReviewDecision,
   type RulesReviewStatus,
 } from "./resources/authorization/access-reviews.js";
-export type { WatchCacheOptions } from "./cacher/watch-cache.js";
+export type { WatchCacheMetrics, WatchCacheOptions } from "./cacher/watch-cache.js";

@@ -1,3 +1,4 @@
+import type { Tracer } from "@opentelemetry/api";
 import { randomUUID } from "node:crypto";
 import { ApiError, badRequest, internalError, type StatusReason } from "../../api/errors.js";
 import type { ApiObject } from "../../api/object.js";
@@ -7,6 +8,7 @@ import type { Authorizer } from "../../authz/authorizer.js";
 import { celAuthorizationCheck } from "../cel-authorizer.js";
 import type { AdmissionAttributes } from "../interface.js";
 import { WebhookCallError, type HookClients } from "./client.js";
+import { inSpan } from "../../util/tracing.js";
 import type { Hook } from "./hook.js";
 import type { WebhookMetrics } from "./metrics.js";
 import { reviewRequest, readVerdict, reviewVersionFor, type ReviewVerdict } from "./review.js";
@@ -15,6 +17,8 @@ import { isExemptResource, matchedResource, type EquivalentResource, type Equiva
 /** What both webhook plugins are built over. */
 export interface DispatchContext {
   readonly clients: HookClients;
+  /** With tracing on: each call of a hook is one span below the admission span (kube's "Call mutating/validating webhook"). */
+  readonly tracer?: Tracer;
   readonly metrics: WebhookMetrics;
   /** `admission.<apiDomain>`: the AdmissionReview group. */
   readonly reviewGroup: string;
@@ -131,7 +135,14 @@ export async function callHook(
   const started = performance.now();
   const type = hook.mutating ? "admit" : "validating";
   try {
-    const reply = await context.clients.post(hook, body);
+    const reply = await inSpan(context.tracer, hook.mutating ? "Call mutating webhook" : "Call validating webhook", () => context.clients.post(hook, body), {
+      configuration: hook.configuration,
+      webhook: hook.name,
+      resource: resourceString(attributes),
+      subresource: attributes.subresource,
+      operation: attributes.operation,
+      UID: uid,
+    });
     const verdict = readVerdict(context.reviewGroup, version, uid, reply, hook.mutating);
     context.metrics.called(hook.name, attributes.operation, type, { code: 200, rejected: !verdict.allowed, seconds: (performance.now() - started) / 1000 });
     return verdict;
@@ -140,6 +151,12 @@ export async function callHook(
     context.metrics.called(hook.name, attributes.operation, type, { code, rejected: true, seconds: (performance.now() - started) / 1000 });
     throw error;
   }
+}
+
+/** The resource as kube's span attribute prints a GroupVersionResource: `<group>/<version>, Resource=<plural>`. */
+function resourceString(attributes: AdmissionAttributes): string {
+  const { group, version, resource } = attributes.resource;
+  return `${group === "" ? "" : `${group}/`}${version}, Resource=${resource}`;
 }
 
 const compiled = new WeakMap<Hook, readonly { readonly name: string; readonly program: Program | string }[]>();

@@ -1,3 +1,4 @@
+import type { Tracer } from "@opentelemetry/api";
 import type { Registry as MetricsRegistry } from "prom-client";
 import type { ApiObject } from "../../api/object.js";
 import type { Authorizer } from "../../authz/authorizer.js";
@@ -39,6 +40,8 @@ export interface WebhookAdmissionOptions {
   readonly authorizer?: Authorizer;
   /** Applies a served version's schema defaults (to objects mutating hooks patched); none: patched objects are kept as they come. */
   readonly applyDefaults?: (resource: { readonly group: string; readonly version: string; readonly resource: string }, object: ApiObject) => void;
+  /** With tracing on: a span per hook call. */
+  readonly tracer?: Tracer;
 }
 
 /** Both webhook plugins, sharing one client pool and metric; `close` drops pooled connections. */
@@ -68,6 +71,7 @@ export function webhookAdmission(options: WebhookAdmissionOptions): WebhookAdmis
     ...(options.newUid === undefined ? {} : { newUid: options.newUid }),
     ...(options.authorizer === undefined ? {} : { authorizer: options.authorizer }),
     ...(options.applyDefaults === undefined ? {} : { applyDefaults: options.applyDefaults }),
+    ...(options.tracer === undefined ? {} : { tracer: options.tracer }),
   };
   return {
     mutating: mutatingWebhookPlugin(mutatingSource, context, options.annotationDomain),

@@ -130,6 +130,25 @@ export interface WatchCacheOptions {
   /** Size of the live events a watcher may have queued (a client that stopped reading); unbounded when absent. */
   readonly watcherQueueBytes?: number;
   readonly now?: () => number;
+  /** Told of the cache's activity (kube's watch-cache metrics); per resource by its storage prefix. */
+  readonly metrics?: WatchCacheMetrics;
+}
+
+/**
+ * What a watch cache reports, each call naming the cache by its storage prefix. Calls are made
+ * synchronously on the cache's hot paths: implementations only count.
+ */
+export interface WatchCacheMetrics {
+  /** A cache was created that keeps at most `events` events for resuming watches. */
+  capacity(prefix: string, events: number): void;
+  /** One change applied from storage. */
+  received(prefix: string): void;
+  /** One change handed to at least one watcher. */
+  dispatched(prefix: string): void;
+  /** `count` initial events (the current state) sent to a watch starting without a revision. */
+  initEvents(prefix: string, count: number): void;
+  /** A watcher ended for not keeping up with its events. */
+  terminated(prefix: string): void;
 }
 
 /** A change as the cache applied it, for in-process followers (the authorization indexes). */
@@ -211,6 +230,7 @@ export class WatchCache {
     this.options = options;
     this.objects = new CacheObjects(prefix);
     this.index = new WatcherIndex(prefix);
+    options.metrics?.capacity(prefix, options.windowSize);
   }
 
   /**
@@ -261,10 +281,17 @@ export class WatchCache {
     const event = new CacheEvent(type, change.revision, change.key, current, previous);
     for (const listener of this.listeners) listener({ type, current, previous, currentObject });
     this.remember(event);
+    const metrics = this.options.metrics;
+    metrics?.received(this.prefix);
+    let dispatched = false;
     this.index.forCandidates(change.key, (group) => {
       this.filterEvaluations++;
       const view = event.viewFor(group.filter);
       if (view === undefined) return;
+      if (!dispatched && metrics !== undefined && group.watchers.size > 0) {
+        dispatched = true;
+        metrics.dispatched(this.prefix);
+      }
       if (group.lines.length === 0) this.dirty.push(group);
       group.lines.push(event.line(view, group.encode));
       group.revisions.push(change.revision);
@@ -456,8 +483,9 @@ export class WatchCache {
       onEnd: (ended) => this.remove(ended, joined),
     });
     if (start.kind === "state") {
-      for (const object of this.list(filter.prefix, { limit: 0, matches: (candidate) => filterMatches(filter, candidate) }).items)
-        watcher.pushBacklog(encode("ADDED", object.json, object));
+      const initial = this.list(filter.prefix, { limit: 0, matches: (candidate) => filterMatches(filter, candidate) }).items;
+      for (const object of initial) watcher.pushBacklog(encode("ADDED", object.json, object));
+      this.options.metrics?.initEvents(this.prefix, initial.length);
       if (options.initialEventsEnd !== undefined) watcher.pushBacklog(options.initialEventsEnd);
     } else {
       for (let index = this.firstEventAfter(start.revision); index < this.window.length; index++) {
@@ -473,6 +501,7 @@ export class WatchCache {
   }
 
   private remove(watcher: CacheWatcher, group: WatcherGroup): void {
+    if (watcher.endReason === "overflow") this.options.metrics?.terminated(this.prefix);
     this.watchers.delete(watcher);
     group.watchers.delete(watcher);
     if (group.watchers.size === 0 && this.groups.get(group.key) === group) {

@@ -68,9 +68,15 @@ export interface AuditBackend {
 
 /** kube's MicroTime: `2006-01-02T15:04:05.000000Z` (milliseconds padded to microseconds). */
 export function microTime(epochMs: number): string {
+  // Both timestamps of an event, and the events of requests in the same millisecond, share one string.
+  if (epochMs === lastMicroTime.epochMs) return lastMicroTime.text;
   const iso = new Date(epochMs).toISOString();
-  return `${iso.slice(0, 23)}000Z`;
+  const text = `${iso.slice(0, 23)}000Z`;
+  lastMicroTime = { epochMs, text };
+  return text;
 }
+
+let lastMicroTime = { epochMs: Number.NaN, text: "" };
 
 /** Several backends as one (log and webhook both configured). */
 export function unionBackend(backends: readonly AuditBackend[]): AuditBackend {

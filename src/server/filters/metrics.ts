@@ -1,5 +1,5 @@
 import type { Filter } from "../../request/context.js";
-import { onStreamEnd } from "../../request/stream-end.js";
+import { measureStream, onStreamEnd } from "../../request/stream-end.js";
 import type { ApiMetrics } from "../metrics/metrics.js";
 
 /** Methods that only read; every other method counts as mutating (kube's readOnly/mutating kinds). */
@@ -9,7 +9,9 @@ const READ_ONLY_METHODS = new Set(["GET", "HEAD", "OPTIONS"]);
  * Counts and times every request, and keeps the in-flight and long-running gauges. It runs
  * outside the error funnel, so it sees the status each client got, and reads `context.info`
  * after the inner stages set it. A long-running response (watch) leaves the in-flight gauge when
- * it starts and stays in `apiserver_longrunning_requests` until its stream ends.
+ * it starts and stays in `apiserver_longrunning_requests` until its stream ends. GETs' and LISTs'
+ * body sizes go to `apiserver_response_sizes` (streamed lists: once written); a request whose
+ * client disconnected before the answer was ready counts in `apiserver_request_aborts_total`.
  */
 export function metricsFilter(metrics: ApiMetrics): Filter {
   return (next) => async (context) => {
@@ -20,10 +22,15 @@ export function metricsFilter(metrics: ApiMetrics): Filter {
     let response: Awaited<ReturnType<typeof next>>;
     try {
       response = await next(context);
+    } catch (error) {
+      if (context.request.signal.aborted) metrics.requestAborted({ info: context.info, method, contentType });
+      throw error;
     } finally {
       endInflight();
     }
     const longRunning = response.longRunning === true;
+    // The client went away before its answer was ready: kube counts the request as aborted.
+    if (!longRunning && context.request.signal.aborted) metrics.requestAborted({ info: context.info, method, contentType });
     metrics.observeRequest({
       info: context.info,
       method,
@@ -32,8 +39,19 @@ export function metricsFilter(metrics: ApiMetrics): Filter {
       seconds: (performance.now() - started) / 1000,
       longRunning,
     });
-    if (!longRunning || typeof response.body === "string" || response.body instanceof Uint8Array) return response;
+    const body = response.body;
+    if (typeof body === "string" || body instanceof Uint8Array) {
+      const bytes = typeof body === "string" ? Buffer.byteLength(body) : body.byteLength;
+      metrics.observeResponseSize({ info: context.info, method, contentType }, bytes);
+      return response;
+    }
+    if (!longRunning) {
+      if (method.toUpperCase() !== "GET") return response;
+      // A streamed list: its size is known once written.
+      const observe = (bytes: number) => metrics.observeResponseSize({ info: context.info, method, contentType }, bytes);
+      return { ...response, body: measureStream(body, observe) };
+    }
     const endLongRunning = metrics.longRunningStarted({ info: context.info, method, contentType });
-    return { ...response, body: onStreamEnd(response.body, endLongRunning) };
+    return { ...response, body: onStreamEnd(body, endLongRunning) };
   };
 }

@@ -5,7 +5,9 @@ import type { RequestInfo } from "../../request/request-info.js";
 import type { FlowControl } from "../flowcontrol/flow-control.js";
 import type { FlowControlMetrics } from "../flowcontrol/flowcontrol-metrics.js";
 import type { RejectReason } from "../flowcontrol/queue-set.js";
-import { countedResource, estimateSeats } from "../flowcontrol/work-estimate.js";
+import type { WatchTracker } from "../flowcontrol/watch-tracker.js";
+import { countedResource, estimateMutating, estimateSeats } from "../flowcontrol/work-estimate.js";
+import { onStreamEnd } from "../../request/stream-end.js";
 
 export interface PriorityAndFairnessOptions {
   readonly flowControl: FlowControl;
@@ -15,6 +17,8 @@ export interface PriorityAndFairnessOptions {
   readonly waitLimitMs: number;
   /** Stored objects of a resource (`<plural>[.<group>]`), for the seats a list takes; undefined when not counted. */
   readonly objectCount?: (resource: string) => number | undefined;
+  /** Open watches by what they watch: a mutating request's estimate counts those it notifies. */
+  readonly watches?: WatchTracker;
 }
 
 /** Sub-resources that hold a connection open (exec, attach, port-forward, proxy): kube lets them past flow control. */
@@ -35,7 +39,24 @@ export function tooManyRequests(headers: Record<string, string>): ApiError {
 }
 
 function withHeaders(response: ApiResponse, headers: Record<string, string>): ApiResponse {
-  return { ...response, headers: { ...response.headers, ...headers } };
+  // Fields named rather than spread: this runs on every request and a spread of a response is slower.
+  const merged: Record<string, string | readonly string[]> = {};
+  for (const key in response.headers) merged[key] = response.headers[key] as string | readonly string[];
+  for (const key in headers) merged[key] = headers[key] as string;
+  return response.longRunning === undefined
+    ? { status: response.status, headers: merged, body: response.body }
+    : { status: response.status, headers: merged, body: response.body, longRunning: response.longRunning };
+}
+
+/** An ApiError carries the flow-control headers too; other failures pass unchanged. */
+function withErrorHeaders(error: unknown, headers: Record<string, string>): unknown {
+  if (!(error instanceof ApiError)) return error;
+  return new ApiError(error.code, error.reason, error.message, {
+    details: error.details,
+    headers: { ...error.headers, ...headers },
+    listMeta: error.listMeta,
+    cause: error.cause,
+  });
 }
 
 /**
@@ -47,7 +68,9 @@ function withHeaders(response: ApiResponse, headers: Record<string, string>): Ap
  * `Retry-After`. Exempt levels never wait. A watch holds its seat only until its response starts
  * (its set-up and initial state), as kube accounts watches; exec, attach, port-forward, proxy and
  * followed logs are not flow-controlled. A list takes the seats of kube's work estimate
- * (flowcontrol/work-estimate.ts: one per 100 objects it processes, 1 to 10).
+ * (flowcontrol/work-estimate.ts: one per 100 objects it processes, 1 to 10); a create, update,
+ * patch or delete whose change at least 10 open watches will receive holds one seat per 10 of
+ * them (at most 10) and keeps them for 5 ms per seat of work after it executed.
  */
 export function priorityAndFairnessFilter(options: PriorityAndFairnessOptions): Filter {
   const { flowControl, metrics } = options;
@@ -62,31 +85,32 @@ export function priorityAndFairnessFilter(options: PriorityAndFairnessOptions): 
     const schemaName = classification.flowSchema.name;
     const levelName = classification.priorityLevel.name;
     const headers = { [flowSchemaHeader]: classification.flowSchema.uid, [priorityLevelHeader]: classification.priorityLevel.uid };
-    const run = async (): Promise<ApiResponse> => {
-      try {
-        return withHeaders(await next(context), headers);
-      } catch (error) {
-        if (!(error instanceof ApiError)) throw error;
-        throw new ApiError(error.code, error.reason, error.message, {
-          details: error.details,
-          headers: { ...error.headers, ...headers },
-          listMeta: error.listMeta,
-          cause: error.cause,
-        });
-      }
-    };
     const queueSet = classification.priorityLevel.queueSet;
     if (queueSet === undefined) {
       metrics.dispatched(schemaName, levelName, 0);
-      return await execute(run);
+      // Exempt requests are not limited, but their demand counts when seats are reallocated.
+      const demand = classification.priorityLevel.demand;
+      demand.set(demand.current + 1);
+      const started = performance.now();
+      metrics.executing(schemaName, levelName, 1, 1);
+      try {
+        return withHeaders(await next(context), headers);
+      } catch (error) {
+        throw withErrorHeaders(error, headers);
+      } finally {
+        demand.set(demand.current - 1);
+        metrics.executing(schemaName, levelName, -1, 1);
+        metrics.executed(schemaName, levelName, (performance.now() - started) / 1000);
+      }
     }
+    const mutating = estimateMutating(info, options.watches?.interested(info) ?? 0);
     metrics.inQueue(schemaName, levelName, 1);
     const admission = await queueSet.acquire(flowControl.hashOf(classification), {
       signal,
       waitLimitMs: options.waitLimitMs,
       flow: classification.distinguisher,
       describe: { flowSchema: schemaName, user: user.name, info },
-      seats: estimateSeats(info, query, options.objectCount?.(countedResource(info))),
+      seats: Math.max(estimateSeats(info, query, options.objectCount?.(countedResource(info))), mutating.finalSeats),
     });
     metrics.inQueue(schemaName, levelName, -1);
     if (admission.kind === "rejected") {
@@ -94,21 +118,31 @@ export function priorityAndFairnessFilter(options: PriorityAndFairnessOptions): 
       throw tooManyRequests(headers);
     }
     metrics.dispatched(schemaName, levelName, admission.waitedMs / 1000);
+    const started = performance.now();
+    metrics.executing(schemaName, levelName, 1, admission.seats);
     try {
-      return await execute(run, admission.seats);
+      return trackWatch(withHeaders(await next(context), headers));
+    } catch (error) {
+      throw withErrorHeaders(error, headers);
     } finally {
-      queueSet.release(admission);
+      metrics.executing(schemaName, levelName, -1, admission.seats);
+      metrics.executed(schemaName, levelName, (performance.now() - started) / 1000);
+      // After a mutation, its final seats stay taken while its watchers are notified (kube's additional latency).
+      const final = Math.min(mutating.finalSeats, admission.seats);
+      if (final > 0 && mutating.additionalLatencyMs > 0) {
+        queueSet.release({ queue: admission.queue, seats: admission.seats - final });
+        setTimeout(() => queueSet.release({ queue: admission.queue, seats: final }), mutating.additionalLatencyMs).unref();
+      } else {
+        queueSet.release(admission);
+      }
     }
 
-    async function execute(work: () => Promise<ApiResponse>, seats = 1): Promise<ApiResponse> {
-      const started = performance.now();
-      metrics.executing(schemaName, levelName, 1, seats);
-      try {
-        return await work();
-      } finally {
-        metrics.executing(schemaName, levelName, -1, seats);
-        metrics.executed(schemaName, levelName, (performance.now() - started) / 1000);
-      }
+    /** A watch counts as open (for mutations' estimates) until its stream ends. */
+    function trackWatch(response: ApiResponse): ApiResponse {
+      if (options.watches === undefined || info.kind !== "resource" || info.verb !== "watch") return response;
+      if (typeof response.body === "string" || response.body instanceof Uint8Array) return response;
+      const forget = options.watches.register(info, query);
+      return { ...response, body: onStreamEnd(response.body, forget) };
     }
   };
 }

@@ -10,6 +10,62 @@ export interface FlowSchemaRule {
   readonly priorityLevel: string;
   readonly distinguisher: "ByUser" | "ByNamespace" | undefined;
   readonly rules: readonly unknown[];
+  /** The rules read once into sets (classification runs on every request). */
+  readonly compiled: readonly CompiledRule[];
+}
+
+/** A value set from a rule's list: `*` matches everything. */
+interface Match {
+  readonly all: boolean;
+  readonly values: ReadonlySet<string>;
+}
+
+interface CompiledResourceRule {
+  readonly verbs: Match;
+  readonly groups: Match;
+  readonly resources: Match;
+  readonly namespaces: Match;
+  readonly clusterScope: boolean;
+}
+
+interface CompiledNonResourceRule {
+  readonly verbs: Match;
+  readonly urls: readonly string[];
+}
+
+interface CompiledRule {
+  readonly subjects: readonly Record<string, unknown>[];
+  readonly resourceRules: readonly CompiledResourceRule[];
+  readonly nonResourceRules: readonly CompiledNonResourceRule[];
+}
+
+function match(value: unknown): Match {
+  const values = strings(value);
+  return { all: values.includes("*"), values: new Set(values) };
+}
+
+const matches = (set: Match, value: string): boolean => set.all || set.values.has(value);
+
+function compileRule(value: unknown): CompiledRule {
+  const rule = record(value);
+  const list = (key: string): unknown[] => (Array.isArray(rule[key]) ? rule[key] : []);
+  return {
+    subjects: list("subjects").map(record),
+    resourceRules: list("resourceRules").map((item) => {
+      const resourceRule = record(item);
+      return {
+        verbs: match(resourceRule["verbs"]),
+        groups: match(resourceRule["apiGroups"]),
+        resources: match(resourceRule["resources"]),
+        namespaces: match(resourceRule["namespaces"]),
+        clusterScope: resourceRule["clusterScope"] === true,
+      };
+    }),
+    nonResourceRules: list("nonResourceRules").map((item) => {
+      const nonResourceRule = record(item);
+      return { verbs: match(nonResourceRule["verbs"]), urls: strings(nonResourceRule["nonResourceURLs"]) };
+    }),
+  };
 }
 
 function record(value: unknown): Record<string, unknown> {
@@ -36,6 +92,7 @@ export function flowSchemaRule(object: ApiObject): FlowSchemaRule {
     priorityLevel: text(record(spec["priorityLevelConfiguration"])["name"]),
     distinguisher: distinguisher === "ByUser" || distinguisher === "ByNamespace" ? distinguisher : undefined,
     rules: Array.isArray(spec["rules"]) ? spec["rules"] : [],
+    compiled: (Array.isArray(spec["rules"]) ? spec["rules"] : []).map(compileRule),
   };
 }
 
@@ -69,31 +126,29 @@ function subjectMatches(subject: Record<string, unknown>, user: UserInfo): boole
   }
 }
 
-const has = (values: readonly string[], value: string): boolean => values.includes("*") || values.includes(value);
-
-function resourceRuleMatches(rule: Record<string, unknown>, info: Extract<RequestInfo, { kind: "resource" }>): boolean {
+function resourceRuleMatches(rule: CompiledResourceRule, info: Extract<RequestInfo, { kind: "resource" }>): boolean {
+  if (!matches(rule.verbs, info.verb) || !matches(rule.groups, info.group)) return false;
   const resource = info.subresource === "" ? info.resource : `${info.resource}/${info.subresource}`;
-  if (!has(strings(rule["verbs"]), info.verb) || !has(strings(rule["apiGroups"]), info.group) || !has(strings(rule["resources"]), resource)) return false;
+  if (!matches(rule.resources, resource)) return false;
   // Cluster-scoped requests and namespaced ones across all namespaces carry no namespace.
-  if (info.namespace === "") return rule["clusterScope"] === true;
-  return has(strings(rule["namespaces"]), info.namespace);
+  if (info.namespace === "") return rule.clusterScope;
+  return matches(rule.namespaces, info.namespace);
 }
 
-function nonResourceRuleMatches(rule: Record<string, unknown>, info: Extract<RequestInfo, { kind: "non-resource" }>): boolean {
-  if (!has(strings(rule["verbs"]), info.verb)) return false;
-  return strings(rule["nonResourceURLs"]).some((url) => url === "*" || url === info.path || (url.endsWith("/*") && info.path.startsWith(url.slice(0, -1))));
+function nonResourceRuleMatches(rule: CompiledNonResourceRule, info: Extract<RequestInfo, { kind: "non-resource" }>): boolean {
+  if (!matches(rule.verbs, info.verb)) return false;
+  return rule.urls.some((url) => url === "*" || url === info.path || (url.endsWith("/*") && info.path.startsWith(url.slice(0, -1))));
 }
 
 /** Whether one of the schema's rules matches both the user (a subject) and the request (a resource or non-resource rule). */
 export function flowSchemaMatches(schema: FlowSchemaRule, user: UserInfo, info: RequestInfo): boolean {
-  return schema.rules.some((value) => {
-    const rule = record(value);
-    const subjects = Array.isArray(rule["subjects"]) ? rule["subjects"] : [];
-    if (!subjects.some((subject) => subjectMatches(record(subject), user))) return false;
-    if (info.kind === "resource")
-      return (Array.isArray(rule["resourceRules"]) ? rule["resourceRules"] : []).some((item) => resourceRuleMatches(record(item), info));
-    return (Array.isArray(rule["nonResourceRules"]) ? rule["nonResourceRules"] : []).some((item) => nonResourceRuleMatches(record(item), info));
-  });
+  for (const rule of schema.compiled) {
+    if (!rule.subjects.some((subject) => subjectMatches(subject, user))) continue;
+    if (info.kind === "resource") {
+      if (rule.resourceRules.some((item) => resourceRuleMatches(item, info))) return true;
+    } else if (rule.nonResourceRules.some((item) => nonResourceRuleMatches(item, info))) return true;
+  }
+  return false;
 }
 
 /** The flow a request belongs to within its schema: its user, its namespace, or one flow for all. */

@@ -9,9 +9,11 @@ import { parseRequestInfo } from "../../request/request-info.js";
 import { bootstrapConfiguration } from "./bootstrap.js";
 import { FlowControl } from "./flow-control.js";
 import type { FlowControlMetrics } from "./flowcontrol-metrics.js";
+import { allocateConcurrency } from "./borrowing.js";
 import { QueueSet, type Admission } from "./queue-set.js";
 import { dealHand, flowHash } from "./shuffle-shard.js";
-import { estimateSeats } from "./work-estimate.js";
+import { WatchTracker } from "./watch-tracker.js";
+import { estimateMutating, estimateSeats } from "./work-estimate.js";
 
 const bootstrap = bootstrapConfiguration(ORCH_PROFILE);
 const NO_METRICS: FlowControlMetrics = { dispatched() {}, rejected() {}, inQueue() {}, executing() {}, executed() {}, limits() {} };
@@ -293,5 +295,175 @@ describe("queue set with wide requests", () => {
     assert.equal((await set.acquire(2, { ...request, seats: 4 })).kind, "rejected");
     assert.equal((await set.acquire(2, { ...request, seats: 3 })).kind, "dispatched");
     if (one.kind === "dispatched") set.release(one);
+  });
+});
+
+describe("borrowing between priority levels (lendablePercent, borrowingLimitPercent)", () => {
+  const never = new AbortController().signal;
+  const request = { signal: never, waitLimitMs: 60_000, flow: "f", describe: { flowSchema: "s", user: "u", info: get("/version") } };
+  const limitedLevel = (name: string, limited: Record<string, unknown>): ApiObject => ({
+    metadata: { name, uid: `uid-${name}` },
+    spec: {
+      type: "Limited",
+      limited: { nominalConcurrencyShares: 10, limitResponse: { type: "Queue", queuing: { queues: 1, handSize: 1, queueLengthLimit: 50 } }, ...limited },
+    },
+  });
+  /** Three levels of 10 nominal seats each out of 30: one lends half, one may borrow without bound, one may not borrow. */
+  function levels(lenderPercent: number) {
+    const control = new FlowControl({
+      feeds: {
+        flowSchemas: staticFeed([]),
+        priorityLevels: staticFeed([
+          limitedLevel("lender", { lendablePercent: lenderPercent }),
+          limitedLevel("borrower", {}),
+          limitedLevel("capped", { borrowingLimitPercent: 0 }),
+        ]),
+      },
+      bootstrap,
+      serverConcurrencyLimit: 30,
+      metrics: NO_METRICS,
+    });
+    const byName = new Map(control.priorityLevels().map((level) => [level.name, level]));
+    const queueSet = (name: string): QueueSet => {
+      const set = byName.get(name)?.queueSet;
+      assert.ok(set !== undefined, name);
+      return set;
+    };
+    return { control, queueSet, level: (name: string) => byName.get(name) };
+  }
+  /** Puts 20 seats of demand on a level: 10 executing (its nominal limit), 10 waiting. */
+  function demand(set: QueueSet): Promise<Admission>[] {
+    return Array.from({ length: 20 }, () => set.acquire(1, request));
+  }
+
+  it("computes kube's limits: nominal from shares, lower bound without the lendable part, upper bound with the borrowing limit", () => {
+    const { level } = levels(50);
+    assert.deepEqual(level("lender")?.limits, { nominal: 10, min: 5, max: 40 });
+    assert.deepEqual(level("borrower")?.limits, { nominal: 10, min: 10, max: 40 }, "borrowingLimitPercent unset: no bound but the server's");
+    assert.deepEqual(level("capped")?.limits, { nominal: 10, min: 10, max: 10 });
+  });
+
+  it("a level with spare demand borrows the idle seats a lendablePercent level lends", async () => {
+    const { control, queueSet } = levels(50);
+    const borrower = queueSet("borrower");
+    const pending = demand(borrower);
+    await new Promise((resolve) => setImmediate(resolve));
+    assert.equal(borrower.executing, 10, "before an adjustment a level has its nominal seats");
+    assert.equal(borrower.waitingCount, 10);
+    control.adjustBorrowing();
+    control.adjustBorrowing();
+    // 30 seats: the capped level keeps its 10 (nothing to lend), the lender keeps its lower bound 5, the borrower gets 15.
+    assert.equal(queueSet("lender").concurrencyLimit, 5);
+    assert.equal(borrower.concurrencyLimit, 15);
+    assert.equal(queueSet("capped").concurrencyLimit, 10);
+    await new Promise((resolve) => setImmediate(resolve));
+    assert.equal(borrower.executing, 15, "five more of the waiting requests were dispatched on borrowed seats");
+    for (const admission of await Promise.all(pending.slice(0, 15))) if (admission.kind === "dispatched") borrower.release(admission);
+    for (const admission of await Promise.all(pending.slice(15))) if (admission.kind === "dispatched") borrower.release(admission);
+  });
+
+  it("a level that lends nothing (lendablePercent 0) keeps its seats from a borrower", async () => {
+    const { control, queueSet } = levels(0);
+    const borrower = queueSet("borrower");
+    const pending = demand(borrower);
+    control.adjustBorrowing();
+    control.adjustBorrowing();
+    assert.equal(queueSet("lender").concurrencyLimit, 10);
+    assert.equal(borrower.concurrencyLimit, 10);
+    for (const admission of await Promise.all(pending.slice(0, 10))) if (admission.kind === "dispatched") borrower.release(admission);
+    await Promise.all(pending);
+  });
+
+  it("a level with borrowingLimitPercent: 0 cannot borrow, however much it waits; idle seats go to the others", async () => {
+    const { control, queueSet } = levels(50);
+    const capped = queueSet("capped");
+    const pending = demand(capped);
+    control.adjustBorrowing();
+    control.adjustBorrowing();
+    assert.equal(capped.concurrencyLimit, 10);
+    assert.equal(capped.waitingCount, 10);
+    assert.ok(queueSet("lender").concurrencyLimit + queueSet("borrower").concurrencyLimit >= 19, "the rest of the server's seats are shared out");
+    for (const admission of await Promise.all(pending.slice(0, 10))) if (admission.kind === "dispatched") capped.release(admission);
+    await Promise.all(pending);
+  });
+
+  it("shares seats back once the demand is gone", async () => {
+    const { control, queueSet } = levels(50);
+    const borrower = queueSet("borrower");
+    const pending = demand(borrower);
+    control.adjustBorrowing();
+    control.adjustBorrowing();
+    assert.equal(borrower.concurrencyLimit, 15);
+    for (let round = 0; round < 2; round++) {
+      const admissions = await Promise.all(pending.splice(0, pending.length > 10 ? 15 : pending.length));
+      for (const admission of admissions) if (admission.kind === "dispatched") borrower.release(admission);
+    }
+    // The demand envelope decays (kube's smoothing), so the lender's share comes back over a few periods.
+    for (let period = 0; period < 200; period++) control.adjustBorrowing();
+    assert.ok(queueSet("lender").concurrencyLimit >= 7, `lender: ${queueSet("lender").concurrencyLimit}`);
+    assert.ok(borrower.concurrencyLimit <= 13, `borrower: ${borrower.concurrencyLimit}`);
+  });
+});
+
+describe("allocateConcurrency", () => {
+  it("finds the fair proportion within every level's bounds", () => {
+    const { allocations } = allocateConcurrency(30, [
+      { lower: 5, upper: 40, target: 5 },
+      { lower: 10, upper: 40, target: 20 },
+      { lower: 10, upper: 10, target: 10 },
+    ]);
+    assert.deepEqual(
+      allocations.map((value) => Math.round(value)),
+      [5, 15, 10],
+    );
+    assert.deepEqual(
+      allocateConcurrency(10, [
+        { lower: 8, upper: 9, target: 1 },
+        { lower: 8, upper: 9, target: 1 },
+      ]).allocations,
+      [8, 8],
+      "lower bounds win",
+    );
+  });
+});
+
+describe("mutating work estimates (watchers to notify)", () => {
+  const request = (method: string, path: string, query = "") => {
+    const params = new URLSearchParams(query);
+    return { info: parseRequestInfo(method, path, params), query: params };
+  };
+  const CMS = "/api/v1/namespaces/a/configmaps";
+
+  it("counts the watches a change reaches: the resource's, its namespace's and the object's own", () => {
+    const tracker = new WatchTracker();
+    const forget: (() => void)[] = [];
+    const watch = (path: string, query = "") => {
+      const { info, query: params } = request("GET", path, `watch=true${query === "" ? "" : `&${query}`}`);
+      forget.push(tracker.register(info, params));
+    };
+    watch("/api/v1/configmaps");
+    watch(CMS);
+    watch(CMS);
+    watch("/api/v1/namespaces/b/configmaps");
+    watch(CMS, "fieldSelector=metadata.name%3Dcm");
+    watch(CMS, "fieldSelector=metadata.name%3Dother");
+    watch("/api/v1/namespaces/a/secrets");
+    assert.equal(tracker.interested(request("PUT", `${CMS}/cm`).info), 4, "all-namespaces, two in a, the one on cm");
+    assert.equal(tracker.interested(request("POST", CMS).info), 3);
+    assert.equal(tracker.interested(request("POST", "/api/v1/namespaces/b/configmaps").info), 2);
+    assert.equal(tracker.interested(request("GET", `${CMS}/cm`).info), 0, "reads notify no one");
+    for (const done of forget) done();
+    assert.equal(tracker.interested(request("PUT", `${CMS}/cm`).info), 0, "a watch counts until its stream ends");
+  });
+
+  it("takes one final seat per 10 watchers, at most 10, held 5 ms per seat of work", () => {
+    const put = request("PUT", `${CMS}/cm`).info;
+    assert.deepEqual(estimateMutating(put, 9), { finalSeats: 0, additionalLatencyMs: 0 }, "fewer than 10 watchers: nothing extra");
+    assert.deepEqual(estimateMutating(put, 10), { finalSeats: 1, additionalLatencyMs: 5 });
+    assert.deepEqual(estimateMutating(put, 35), { finalSeats: 4, additionalLatencyMs: 5 });
+    // 250 watchers: 25 seats × 5 ms of work, reshaped to 10 seats for 12.5 ms.
+    assert.deepEqual(estimateMutating(put, 250), { finalSeats: 10, additionalLatencyMs: 12.5 });
+    assert.deepEqual(estimateMutating(request("DELETE", `${CMS}/cm`).info, 20), { finalSeats: 2, additionalLatencyMs: 5 });
+    assert.deepEqual(estimateMutating(request("GET", CMS).info, 100), { finalSeats: 0, additionalLatencyMs: 0 });
   });
 });

@@ -3,10 +3,14 @@ import type { ObjectFeed } from "../../authz/feed.js";
 import type { UserInfo } from "../../request/context.js";
 import type { RequestInfo } from "../../request/request-info.js";
 import type { BootstrapConfiguration } from "./bootstrap.js";
+import { allocateConcurrency, DEMAND_SMOOTHING, type AllocationItem, type LevelLimits, levelLimits, SeatDemand } from "./borrowing.js";
 import { compareFlowSchemas, flowDistinguisher, flowSchemaMatches, flowSchemaRule, type FlowSchemaRule } from "./classifier.js";
 import type { FlowControlMetrics } from "./flowcontrol-metrics.js";
 import { QueueSet, type QueueSetConfig } from "./queue-set.js";
 import { flowHash } from "./shuffle-shard.js";
+
+/** Flows whose hash is remembered, per FlowSchema. */
+const MAX_REMEMBERED_FLOWS = 4096;
 
 /** A priority level as configured: exempt levels have no queue set. */
 export interface PriorityLevel {
@@ -14,6 +18,18 @@ export interface PriorityLevel {
   readonly uid: string;
   readonly nominalShares: number;
   readonly queueSet: QueueSet | undefined;
+  /** Nominal, lower and upper seat limits from nominalConcurrencyShares, lendablePercent, borrowingLimitPercent. */
+  readonly limits: LevelLimits;
+  /** Seats executing plus waiting (exempt levels: executing), integrated for borrowing. */
+  readonly demand: SeatDemand;
+}
+
+/** A level's state between borrowing adjustments. */
+interface Borrowing {
+  /** The smoothed demand envelope (kube's seatDemandStats.smoothed). */
+  smoothed: number;
+  /** The limit in force: nominal until the first adjustment. */
+  current: number;
 }
 
 /** Where one request goes. */
@@ -44,13 +60,16 @@ function integer(value: unknown, fallback: number): number {
  * API Priority and Fairness' configuration and state: FlowSchemas in matching order, and one
  * queue set per Limited priority level, rebuilt (keeping each level's queue set) whenever the
  * objects change. Each Limited level's seats are its nominalConcurrencyShares' part of the
- * server's limit, rounded up (kube's nominal concurrency limit); lending and borrowing are not
- * done, so a level never exceeds its nominal seats.
+ * server's limit, rounded up (kube's nominal concurrency limit), until `adjustBorrowing` (run every
+ * 10 s by the stage) moves seats from levels that lend them to levels that need them.
  */
 export class FlowControl {
   private readonly options: FlowControlOptions;
   private schemas: FlowSchemaRule[] = [];
   private levels = new Map<string, PriorityLevel>();
+  private readonly borrowing = new Map<string, Borrowing>();
+  /** Flow hashes by FlowSchema name, then distinguisher. */
+  private readonly hashes = new Map<string, Map<string, number>>();
   private stale = true;
   private readonly unsubscribe: (() => void)[] = [];
 
@@ -80,9 +99,22 @@ export class FlowControl {
     return { flowSchema: fallback.flowSchema, priorityLevel: fallback.priorityLevel, distinguisher: user.name };
   }
 
-  /** Hash of a classified request's flow, for shuffle sharding. */
+  /** Hash of a classified request's flow, for shuffle sharding (remembered per flow: a SHA-256 per request is a measurable cost). */
   hashOf(classification: Classification): number {
-    return flowHash(classification.flowSchema.name, classification.distinguisher);
+    const schema = classification.flowSchema.name;
+    let flows = this.hashes.get(schema);
+    if (flows === undefined) {
+      flows = new Map();
+      this.hashes.set(schema, flows);
+    }
+    let hash = flows.get(classification.distinguisher);
+    if (hash === undefined) {
+      // Bounded: a server with more flows than this recomputes hashes of the ones it forgot.
+      if (flows.size >= MAX_REMEMBERED_FLOWS) flows.clear();
+      hash = flowHash(schema, classification.distinguisher);
+      flows.set(classification.distinguisher, hash);
+    }
+    return hash;
   }
 
   priorityLevels(): readonly PriorityLevel[] {
@@ -118,30 +150,90 @@ export class FlowControl {
     this.stale = false;
     const { schemas, levels } = this.currentObjects();
     this.schemas = schemas.map(flowSchemaRule).sort(compareFlowSchemas);
-    const specs = levels.map((object) => ({ object, spec: record(object["spec"]) }));
-    const shares = (spec: Record<string, unknown>) =>
-      integer(record(spec["type"] === "Exempt" ? spec["exempt"] : spec["limited"])["nominalConcurrencyShares"], spec["type"] === "Exempt" ? 0 : 30);
-    const totalShares = specs.reduce((sum, { spec }) => sum + shares(spec), 0);
+    const specs = levels.map((object) => {
+      const spec = record(object["spec"]);
+      const exempt = spec["type"] === "Exempt";
+      return { object, spec, exempt, settings: record(exempt ? spec["exempt"] : spec["limited"]) };
+    });
+    const shares = (exempt: boolean, settings: Record<string, unknown>) => integer(settings["nominalConcurrencyShares"], exempt ? 0 : 30);
+    const totalShares = specs.reduce((sum, { exempt, settings }) => sum + shares(exempt, settings), 0);
     const next = new Map<string, PriorityLevel>();
-    for (const { object, spec } of specs) {
+    for (const { object, exempt, settings } of specs) {
       const name = object.metadata.name ?? "";
-      const nominalShares = shares(spec);
+      const nominalShares = shares(exempt, settings);
+      const borrowingLimit = settings["borrowingLimitPercent"];
+      const limits = levelLimits({
+        serverConcurrencyLimit: this.options.serverConcurrencyLimit,
+        shares: nominalShares,
+        totalShares,
+        lendablePercent: integer(settings["lendablePercent"], 0),
+        // Exempt levels never borrow: their demand is served whatever the limit.
+        borrowingLimitPercent: exempt ? 0 : typeof borrowingLimit === "number" ? borrowingLimit : undefined,
+      });
       const previous = this.levels.get(name);
-      if (spec["type"] === "Exempt") {
-        next.set(name, { name, uid: object.metadata.uid ?? "", nominalShares, queueSet: undefined });
+      const demand = previous?.demand ?? new SeatDemand();
+      const state = this.borrowing.get(name) ?? { smoothed: 0, current: limits.nominal };
+      // A changed configuration keeps the limit an adjustment gave, within the new bounds.
+      state.current = Math.max(limits.min, Math.min(limits.max, state.current));
+      this.borrowing.set(name, state);
+      const uid = object.metadata.uid ?? "";
+      if (exempt) {
+        next.set(name, { name, uid, nominalShares, queueSet: undefined, limits, demand });
         continue;
       }
-      const config = this.queueSetConfig(record(spec["limited"]), nominalShares, totalShares);
-      const queueSet = previous?.queueSet ?? new QueueSet(config);
+      const config = this.queueSetConfig(settings, Math.max(1, state.current));
+      const queueSet = previous?.queueSet ?? new QueueSet(config, demand);
       if (previous?.queueSet !== undefined) queueSet.reconfigure(config);
-      this.options.metrics.limits(name, config.concurrencyLimit, config.concurrencyLimit);
-      next.set(name, { name, uid: object.metadata.uid ?? "", nominalShares, queueSet });
+      this.options.metrics.limits(name, limits.nominal, config.concurrencyLimit);
+      next.set(name, { name, uid, nominalShares, queueSet, limits, demand });
     }
+    for (const name of this.borrowing.keys()) if (!next.has(name)) this.borrowing.delete(name);
     this.levels = next;
   }
 
-  private queueSetConfig(limited: Record<string, unknown>, shares: number, totalShares: number): QueueSetConfig {
-    const concurrencyLimit = Math.max(1, Math.ceil((this.options.serverConcurrencyLimit * shares) / Math.max(1, totalShares)));
+  /**
+   * kube's periodic borrowing adjustment (every 10 s): each level's seat demand over the period
+   * gives a target (its smoothed avg + stddev, at least its lower bound and the period's high
+   * watermark up to its nominal limit, at most its upper bound); exempt levels take their high
+   * watermark first; the remaining seats are shared among Limited levels in proportion to their
+   * targets, each between its lower and upper bound (levels with lendablePercent lend what they do
+   * not need, a level with borrowingLimitPercent 0 never exceeds its nominal seats).
+   */
+  adjustBorrowing(): void {
+    this.refresh();
+    const limited: { level: PriorityLevel; state: Borrowing; item: AllocationItem }[] = [];
+    let remaining = 0;
+    for (const level of this.levels.values()) remaining += level.limits.nominal;
+    for (const level of this.levels.values()) {
+      const state = this.borrowing.get(level.name);
+      if (state === undefined) continue;
+      const statistics = level.demand.take();
+      const envelope = statistics.average + statistics.deviation;
+      state.smoothed = Math.max(envelope, DEMAND_SMOOTHING * state.smoothed + (1 - DEMAND_SMOOTHING) * envelope);
+      const { min, max, nominal } = level.limits;
+      if (level.queueSet === undefined) {
+        state.current = Math.max(min, statistics.highWatermark);
+        remaining -= state.current;
+        continue;
+      }
+      const lower = Math.max(min, Math.min(nominal, statistics.highWatermark));
+      const target = Math.max(lower, Math.min(max, state.smoothed));
+      limited.push({ level, state, item: { lower, upper: max, target } });
+    }
+    const { allocations } = allocateConcurrency(
+      Math.max(0, remaining),
+      limited.map((entry) => entry.item),
+    );
+    limited.forEach(({ level, state }, index) => {
+      state.current = Math.max(1, Math.round(allocations[index] ?? level.limits.nominal));
+      const queueSet = level.queueSet;
+      if (queueSet === undefined || queueSet.concurrencyLimit === state.current) return;
+      queueSet.reconfigure({ ...queueSet.configuration, concurrencyLimit: state.current });
+      this.options.metrics.limits(level.name, level.limits.nominal, state.current);
+    });
+  }
+
+  private queueSetConfig(limited: Record<string, unknown>, concurrencyLimit: number): QueueSetConfig {
     const response = record(limited["limitResponse"]);
     if (response["type"] !== "Queue") return { concurrencyLimit };
     const queuing = record(response["queuing"]);
@@ -161,7 +253,15 @@ export class FlowControl {
     const flowSchema = flowSchemaRule(catchAllSchema ?? { metadata: { name: "catch-all" } });
     let priorityLevel = this.levels.get("catch-all");
     if (priorityLevel === undefined) {
-      priorityLevel = { name: "catch-all", uid: "", nominalShares: 5, queueSet: new QueueSet({ concurrencyLimit: 1 }) };
+      const demand = new SeatDemand();
+      priorityLevel = {
+        name: "catch-all",
+        uid: "",
+        nominalShares: 5,
+        queueSet: new QueueSet({ concurrencyLimit: 1 }, demand),
+        limits: { nominal: 1, min: 1, max: 1 },
+        demand,
+      };
       this.levels.set("catch-all", priorityLevel);
     }
     return { flowSchema, priorityLevel };

@@ -1,4 +1,5 @@
-import { Counter, Gauge, Histogram, type Registry } from "prom-client";
+import { Counter, Gauge, type Registry } from "prom-client";
+import { type HistogramSeries, LightHistogram } from "../metrics/light-histogram.js";
 import type { RejectReason } from "./queue-set.js";
 
 /** kube's `apiserver_flowcontrol_*` series (names and labels as kube-apiserver 1.30 exports them). */
@@ -15,13 +16,36 @@ export interface FlowControlMetrics {
 
 const WAIT_BUCKETS = [0, 0.005, 0.02, 0.05, 0.1, 0.2, 0.5, 1, 2, 5, 10, 15, 30];
 
+/** One (flow schema, priority level) pair's per-request figures, kept as plain numbers and handed to prom-client at scrape time. */
+interface Series {
+  readonly labels: { readonly flow_schema: string; readonly priority_level: string };
+  dispatched: number;
+  /** Dispatched count already added to the prom-client counter. */
+  dispatchedReported: number;
+  inQueue: number;
+  executingRequests: number;
+  executingSeats: number;
+  readonly waitExecuted: HistogramSeries;
+  readonly execution: HistogramSeries;
+}
+
 export function flowControlMetrics(registry: Registry): FlowControlMetrics {
   const pair = ["flow_schema", "priority_level"] as const;
-  const dispatched = new Counter({
+  // The per-request series are plain numbers (prom-client hashes a label object on every call,
+  // several times per request); each metric's collect copies them in when /metrics is read.
+  const all: Series[] = [];
+  new Counter({
     name: "apiserver_flowcontrol_dispatched_requests_total",
     help: "[BETA] Number of requests executed by API Priority and Fairness subsystem",
     labelNames: [...pair],
     registers: [registry],
+    collect() {
+      for (const entry of all) {
+        if (entry.dispatched === entry.dispatchedReported) continue;
+        this.inc(entry.labels, entry.dispatched - entry.dispatchedReported);
+        entry.dispatchedReported = entry.dispatched;
+      }
+    },
   });
   const rejected = new Counter({
     name: "apiserver_flowcontrol_rejected_requests_total",
@@ -29,32 +53,41 @@ export function flowControlMetrics(registry: Registry): FlowControlMetrics {
     labelNames: [...pair, "reason"],
     registers: [registry],
   });
-  const inQueue = new Gauge({
+  new Gauge({
     name: "apiserver_flowcontrol_current_inqueue_requests",
     help: "[BETA] Number of requests currently pending in queues of the API Priority and Fairness subsystem",
     labelNames: [...pair],
     registers: [registry],
+    collect() {
+      for (const entry of all) this.set(entry.labels, entry.inQueue);
+    },
   });
-  const executingRequests = new Gauge({
+  new Gauge({
     name: "apiserver_flowcontrol_current_executing_requests",
     help: "[BETA] Number of requests in initial (for a WATCH) or any (for a non-WATCH) execution stage in the API Priority and Fairness subsystem",
     labelNames: [...pair],
     registers: [registry],
+    collect() {
+      for (const entry of all) this.set(entry.labels, entry.executingRequests);
+    },
   });
-  const executingSeats = new Gauge({
+  new Gauge({
     name: "apiserver_flowcontrol_current_executing_seats",
     help: "[BETA] Concurrency (number of seats) occupied by the currently executing (initial stage for a WATCH, any stage otherwise) requests in the API Priority and Fairness subsystem",
     labelNames: [...pair],
     registers: [registry],
+    collect() {
+      for (const entry of all) this.set(entry.labels, entry.executingSeats);
+    },
   });
-  const wait = new Histogram({
+  const wait = new LightHistogram({
     name: "apiserver_flowcontrol_request_wait_duration_seconds",
     help: "[BETA] Length of time a request spent waiting in its queue",
     labelNames: [...pair, "execute"],
     buckets: WAIT_BUCKETS,
     registers: [registry],
   });
-  const execution = new Histogram({
+  const execution = new LightHistogram({
     name: "apiserver_flowcontrol_request_execution_seconds",
     help: "[ALPHA] Duration of initial stage (for a WATCH) or any (for a non-WATCH) stage of request execution in the API Priority and Fairness subsystem",
     labelNames: [...pair, "type"],
@@ -73,50 +106,56 @@ export function flowControlMetrics(registry: Registry): FlowControlMetrics {
     labelNames: ["priority_level"],
     registers: [registry],
   });
-  // Label children per (flow schema, priority level), looked up once: prom-client hashes a label object on every call.
-  interface Series {
-    readonly dispatched: ReturnType<typeof dispatched.labels>;
-    readonly inQueue: ReturnType<typeof inQueue.labels>;
-    readonly executingRequests: ReturnType<typeof executingRequests.labels>;
-    readonly executingSeats: ReturnType<typeof executingSeats.labels>;
-    readonly waitExecuted: ReturnType<typeof wait.labels>;
-    readonly execution: ReturnType<typeof execution.labels>;
-  }
-  const series = new Map<string, Series>();
+  // Series by flow schema, then priority level: two lookups, no key string built per call.
+  const bySchema = new Map<string, Map<string, Series>>();
+  const rejectedWaits = new Map<string, HistogramSeries>();
   const seriesOf = (flowSchema: string, priorityLevel: string): Series => {
-    const key = `${flowSchema}\0${priorityLevel}`;
-    let entry = series.get(key);
+    let byLevel = bySchema.get(flowSchema);
+    if (byLevel === undefined) {
+      byLevel = new Map();
+      bySchema.set(flowSchema, byLevel);
+    }
+    let entry = byLevel.get(priorityLevel);
     if (entry === undefined) {
       const labels = { flow_schema: flowSchema, priority_level: priorityLevel };
       entry = {
-        dispatched: dispatched.labels(labels),
-        inQueue: inQueue.labels(labels),
-        executingRequests: executingRequests.labels(labels),
-        executingSeats: executingSeats.labels(labels),
-        waitExecuted: wait.labels({ ...labels, execute: "true" }),
-        execution: execution.labels({ ...labels, type: "regular" }),
+        labels,
+        dispatched: 0,
+        dispatchedReported: 0,
+        inQueue: 0,
+        executingRequests: 0,
+        executingSeats: 0,
+        waitExecuted: wait.series({ ...labels, execute: "true" }),
+        execution: execution.series({ ...labels, type: "regular" }),
       };
-      series.set(key, entry);
+      byLevel.set(priorityLevel, entry);
+      all.push(entry);
     }
     return entry;
   };
   return {
     dispatched(flowSchema, priorityLevel, waitedSeconds) {
       const entry = seriesOf(flowSchema, priorityLevel);
-      entry.dispatched.inc();
+      entry.dispatched++;
       entry.waitExecuted.observe(waitedSeconds);
     },
     rejected(flowSchema, priorityLevel, reason, waitedSeconds) {
       rejected.inc({ flow_schema: flowSchema, priority_level: priorityLevel, reason });
-      wait.observe({ flow_schema: flowSchema, priority_level: priorityLevel, execute: "false" }, waitedSeconds);
+      const key = `${flowSchema}\0${priorityLevel}`;
+      let series = rejectedWaits.get(key);
+      if (series === undefined) {
+        series = wait.series({ flow_schema: flowSchema, priority_level: priorityLevel, execute: "false" });
+        rejectedWaits.set(key, series);
+      }
+      series.observe(waitedSeconds);
     },
     inQueue(flowSchema, priorityLevel, delta) {
-      seriesOf(flowSchema, priorityLevel).inQueue.inc(delta);
+      seriesOf(flowSchema, priorityLevel).inQueue += delta;
     },
     executing(flowSchema, priorityLevel, delta, seats = 1) {
       const entry = seriesOf(flowSchema, priorityLevel);
-      entry.executingRequests.inc(delta);
-      entry.executingSeats.inc(delta * seats);
+      entry.executingRequests += delta;
+      entry.executingSeats += delta * seats;
     },
     executed(flowSchema, priorityLevel, seconds) {
       seriesOf(flowSchema, priorityLevel).execution.observe(seconds);

@@ -5,15 +5,18 @@ import type { Filter } from "../../request/context.js";
 import { errorFields, type Logger } from "../../util/logger.js";
 import { priorityAndFairnessFilter } from "../filters/priority-and-fairness.js";
 import { bootstrapConfiguration } from "./bootstrap.js";
+import { ADJUSTMENT_PERIOD_MS } from "./borrowing.js";
 import { ensureBootstrapConfiguration, updateDanglingConditions } from "./configuration-keeper.js";
 import { dumpPriorityLevels, dumpQueues, dumpRequests } from "./dumps.js";
 import { FlowControl } from "./flow-control.js";
 import { flowControlMetrics } from "./flowcontrol-metrics.js";
+import { WatchTracker } from "./watch-tracker.js";
 
 export { bootstrapConfiguration, type BootstrapConfiguration } from "./bootstrap.js";
 export { FlowControl, type Classification, type PriorityLevel } from "./flow-control.js";
 export { QueueSet, type QueueSetConfig } from "./queue-set.js";
 export { dealHand } from "./shuffle-shard.js";
+export { WatchTracker } from "./watch-tracker.js";
 
 export interface FlowControlStageOptions {
   readonly registry: Registry;
@@ -54,7 +57,14 @@ export function createFlowControlStage(options: FlowControlStageOptions): FlowCo
     : undefined;
   const metrics = flowControlMetrics(options.metrics);
   const flowControl = new FlowControl({ feeds, bootstrap, serverConcurrencyLimit: options.serverConcurrencyLimit, metrics });
-  const filter = priorityAndFairnessFilter({ flowControl, metrics, profile, waitLimitMs: options.waitLimitMs, objectCount: options.objectCount });
+  const filter = priorityAndFairnessFilter({
+    flowControl,
+    metrics,
+    profile,
+    waitLimitMs: options.waitLimitMs,
+    objectCount: options.objectCount,
+    watches: new WatchTracker(),
+  });
   const prefix = "/debug/api_priority_and_fairness";
   const debug = new Map<string, (query: URLSearchParams) => string>([
     [`${prefix}/dump_priority_levels`, () => dumpPriorityLevels(flowControl)],
@@ -67,6 +77,9 @@ export function createFlowControlStage(options: FlowControlStageOptions): FlowCo
   let again = false;
   let stopped = false;
   const unsubscribe: (() => void)[] = [];
+  // Borrowing: seats move between levels by demand, every adjustment period (kube: 10 s).
+  const adjuster = setInterval(() => flowControl.adjustBorrowing(), ADJUSTMENT_PERIOD_MS);
+  adjuster.unref();
   const schemas = registry.find(bootstrap.group, "v1", "flowschemas");
   const pass = (): void => {
     if (stopped || schemas === undefined) return;
@@ -100,6 +113,7 @@ export function createFlowControlStage(options: FlowControlStageOptions): FlowCo
     },
     async stop() {
       stopped = true;
+      clearInterval(adjuster);
       for (const stop of unsubscribe) stop();
       flowControl.close();
       await running;

@@ -1,5 +1,9 @@
 import type { RequestInfo } from "../../request/request-info.js";
+import type { SeatDemand } from "./borrowing.js";
 import { dealHand } from "./shuffle-shard.js";
+
+/** Flows whose hand is remembered per level. */
+const MAX_REMEMBERED_HANDS = 4096;
 
 /** How one Limited priority level limits: its seats, and either Reject or Queue with its queues. */
 export interface QueueSetConfig {
@@ -34,6 +38,8 @@ export interface WaitingRequest {
 interface Waiter extends WaitingRequest {
   /** Moves when the level's queue count shrinks. */
   queue: number;
+  /** When its wait limit passes (epoch ms). */
+  readonly deadline: number;
   /** Seats it occupies once dispatched (its work estimate, at most the level's limit). */
   readonly seats: number;
   readonly settle: (admission: Admission) => void;
@@ -70,18 +76,32 @@ export class QueueSet {
   private executingSeats = 0;
   private virtualNow = 0;
   private waitingTotal = 0;
+  private waitingSeats = 0;
+  /** Hands dealt so far by flow hash (the same for a flow until the queue count or hand size changes). */
+  private readonly hands = new Map<number, readonly number[]>();
+  /** Told executing plus waiting seats on every change (the level's demand, for borrowing). */
+  private readonly demand: SeatDemand | undefined;
+  /** The shared wait-limit timer and the deadline it is set for. */
+  private deadlineTimer: NodeJS.Timeout | undefined;
+  private deadlineAt = Number.POSITIVE_INFINITY;
   readonly counters: QueueSetCounters = { dispatched: 0, rejected: 0, timedOut: 0, cancelled: 0 };
 
-  constructor(config: QueueSetConfig) {
+  constructor(config: QueueSetConfig, demand?: SeatDemand) {
     this.config = config;
+    this.demand = demand;
     this.resize();
   }
 
   /** Applies a changed configuration; requests already waiting keep their place. */
   reconfigure(config: QueueSetConfig): void {
+    if (config.queuing?.queues !== this.config.queuing?.queues || config.queuing?.handSize !== this.config.queuing?.handSize) this.hands.clear();
     this.config = config;
     this.resize();
     this.dispatchWaiting();
+  }
+
+  get configuration(): QueueSetConfig {
+    return this.config;
   }
 
   get concurrencyLimit(): number {
@@ -126,7 +146,7 @@ export class QueueSet {
       if (this.executingSeats + seats > this.config.concurrencyLimit) return Promise.resolve(this.reject("concurrency-limit", 0));
       return Promise.resolve(this.dispatch(0, seats, 0));
     }
-    const hand = dealHand(hash, this.queues.length, queuing.handSize);
+    const hand = this.handOf(hash, queuing.handSize);
     let chosen = hand[0] ?? 0;
     for (const index of hand) {
       const queue = this.queues[index];
@@ -143,31 +163,60 @@ export class QueueSet {
     if (options.signal.aborted) return Promise.resolve(this.reject("cancelled", 0));
     return new Promise<Admission>((resolve) => {
       const arrived = Date.now();
-      let timer: NodeJS.Timeout | undefined;
-      const abandon = (reason: "time-out" | "cancelled") => {
-        const holder = this.queues[waiter.queue]?.waiting;
-        const position = holder?.indexOf(waiter) ?? -1;
-        if (holder === undefined || position < 0) return;
-        holder.splice(position, 1);
-        this.waitingTotal--;
-        settle(this.reject(reason, Date.now() - arrived));
-      };
-      const onAbort = () => abandon("cancelled");
+      const onAbort = () => this.abandon(waiter, "cancelled");
       const settle = (admission: Admission) => {
-        clearTimeout(timer);
         options.signal.removeEventListener("abort", onAbort);
         resolve(admission);
       };
-      const waiter: Waiter = { queue: chosen, arrived, flow: options.flow, describe: options.describe, seats, settle };
+      const waiter: Waiter = { queue: chosen, arrived, deadline: arrived + options.waitLimitMs, flow: options.flow, describe: options.describe, seats, settle };
       if (queue.waiting.length === 0) queue.virtualStart = Math.max(queue.virtualStart, this.virtualNow);
       queue.waiting.push(waiter);
       this.waitingTotal++;
-      timer = setTimeout(() => abandon("time-out"), options.waitLimitMs);
-      // The wait limit alone never keeps the process up; the request it belongs to does.
-      timer.unref();
+      this.waitingSeats += seats;
+      this.noteDemand();
+      this.scheduleDeadline(waiter.deadline);
       options.signal.addEventListener("abort", onAbort, { once: true });
     });
   }
+
+  /** Takes a waiting request out of its queue and rejects it (its wait limit passed, or its client went away). */
+  private abandon(waiter: Waiter, reason: "time-out" | "cancelled"): void {
+    const holder = this.queues[waiter.queue]?.waiting;
+    const position = holder?.indexOf(waiter) ?? -1;
+    if (holder === undefined || position < 0) return;
+    holder.splice(position, 1);
+    this.waitingTotal--;
+    this.waitingSeats -= waiter.seats;
+    this.noteDemand();
+    waiter.settle(this.reject(reason, Date.now() - waiter.arrived));
+  }
+
+  /**
+   * One timer per queue set for the earliest wait limit, not one per waiting request (a timer
+   * each was a measurable share of a queued request's cost): when it fires, every request past
+   * its limit is rejected and the timer is set for the next limit.
+   */
+  private scheduleDeadline(deadline: number): void {
+    if (this.deadlineTimer !== undefined && this.deadlineAt <= deadline) return;
+    if (this.deadlineTimer !== undefined) clearTimeout(this.deadlineTimer);
+    this.deadlineAt = deadline;
+    this.deadlineTimer = setTimeout(this.expire, Math.max(0, deadline - Date.now()));
+    // The wait limit alone never keeps the process up; the requests it belongs to do.
+    this.deadlineTimer.unref();
+  }
+
+  private readonly expire = (): void => {
+    this.deadlineTimer = undefined;
+    const now = Date.now();
+    let next = Number.POSITIVE_INFINITY;
+    for (const queue of this.queues) {
+      for (const waiter of [...queue.waiting]) {
+        if (waiter.deadline <= now) this.abandon(waiter, "time-out");
+        else next = Math.min(next, waiter.deadline);
+      }
+    }
+    if (next !== Number.POSITIVE_INFINITY) this.scheduleDeadline(next);
+  };
 
   /** Frees the seats a dispatched request held and hands them to the requests waiting in turn. */
   release(admission: { readonly queue: number; readonly seats: number }): void {
@@ -175,6 +224,21 @@ export class QueueSet {
     const queue = this.queues[admission.queue];
     if (queue !== undefined) queue.executing = Math.max(0, queue.executing - admission.seats);
     this.dispatchWaiting();
+    this.noteDemand();
+  }
+
+  private handOf(hash: number, handSize: number): readonly number[] {
+    let hand = this.hands.get(hash);
+    if (hand === undefined) {
+      if (this.hands.size >= MAX_REMEMBERED_HANDS) this.hands.clear();
+      hand = dealHand(hash, this.queues.length, handSize);
+      this.hands.set(hash, hand);
+    }
+    return hand;
+  }
+
+  private noteDemand(): void {
+    this.demand?.set(this.executingSeats + this.waitingSeats);
   }
 
   private dispatch(queueIndex: number, seats: number, waitedMs: number): Admission {
@@ -182,6 +246,7 @@ export class QueueSet {
     const queue = this.queues[queueIndex];
     if (queue !== undefined) queue.executing += seats;
     this.counters.dispatched++;
+    this.noteDemand();
     return { kind: "dispatched", queue: queueIndex, seats, waitedMs };
   }
 
@@ -193,15 +258,17 @@ export class QueueSet {
   }
 
   private dispatchWaiting(): void {
-    while (this.executingSeats < this.config.concurrencyLimit) {
+    // Nothing waits on most releases: no scan of the queues then.
+    while (this.waitingTotal > 0 && this.executingSeats < this.config.concurrencyLimit) {
       let next: Queue | undefined;
       let nextIndex = -1;
-      this.queues.forEach((queue, index) => {
-        if (queue.waiting.length > 0 && (next === undefined || queue.virtualStart < next.virtualStart)) {
-          next = queue;
+      for (let index = 0; index < this.queues.length; index++) {
+        const candidate = this.queues[index];
+        if (candidate !== undefined && candidate.waiting.length > 0 && (next === undefined || candidate.virtualStart < next.virtualStart)) {
+          next = candidate;
           nextIndex = index;
         }
-      });
+      }
       const queue: Queue | undefined = next;
       if (queue === undefined) return;
       const head = queue.waiting[0];
@@ -209,6 +276,7 @@ export class QueueSet {
       if (head === undefined || this.executingSeats + Math.min(head.seats, this.config.concurrencyLimit) > this.config.concurrencyLimit) return;
       queue.waiting.shift();
       this.waitingTotal--;
+      this.waitingSeats -= head.seats;
       this.virtualNow = queue.virtualStart;
       queue.virtualStart += head.seats;
       head.settle(this.dispatch(nextIndex, Math.min(head.seats, this.config.concurrencyLimit), Date.now() - head.arrived));

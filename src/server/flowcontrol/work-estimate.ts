@@ -40,3 +40,29 @@ export function countedResource(info: RequestInfo): string {
   if (info.kind !== "resource") return "";
   return info.group === "" ? info.resource : `${info.resource}.${info.group}`;
 }
+
+/** kube's mutating work estimator: one final seat per this many watchers to notify. */
+export const WATCHES_PER_SEAT = 10;
+/** kube's assumed cost of sending one event to a seat's worth of watchers. */
+export const EVENT_ADDITIONAL_DURATION_MS = 5;
+
+/** What a mutating request costs after it has executed: seats held on while its watchers are notified. */
+export interface MutatingEstimate {
+  /** Seats held after execution (0: none; at most MAX_SEATS). */
+  readonly finalSeats: number;
+  /** How long the final seats are held after execution. */
+  readonly additionalLatencyMs: number;
+}
+
+/**
+ * kube's estimate for create, update, patch and delete: with fewer than 10 interested watchers
+ * nothing extra; otherwise ceil(watchers / 10) final seats for 5 ms each, the work reshaped to at
+ * most 10 seats held proportionally longer. The request executes holding max(1, final) seats.
+ */
+export function estimateMutating(info: RequestInfo, watchers: number): MutatingEstimate {
+  if (info.kind !== "resource" || watchers < WATCHES_PER_SEAT) return { finalSeats: 0, additionalLatencyMs: 0 };
+  if (info.verb !== "create" && info.verb !== "update" && info.verb !== "patch" && info.verb !== "delete") return { finalSeats: 0, additionalLatencyMs: 0 };
+  const seats = Math.ceil(watchers / WATCHES_PER_SEAT);
+  const finalSeats = Math.min(seats, MAX_SEATS);
+  return { finalSeats, additionalLatencyMs: (seats * EVENT_ADDITIONAL_DURATION_MS) / finalSeats };
+}

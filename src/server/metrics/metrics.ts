@@ -22,6 +22,10 @@ export interface ApiMetrics {
   longRunningStarted(request: Pick<ObservedRequest, "info" | "method" | "contentType">): () => void;
   /** A request reached a deprecated group version (`apiserver_requested_deprecated_apis` = 1). */
   requestedDeprecatedApi(api: DeprecatedApi): void;
+  /** The size in bytes of a GET's or LIST's response body (`apiserver_response_sizes`); other verbs are not observed. */
+  observeResponseSize(request: Pick<ObservedRequest, "info" | "method" | "contentType">, bytes: number): void;
+  /** A request whose client went away before its response was complete (`apiserver_request_aborts_total`). */
+  requestAborted(request: Pick<ObservedRequest, "info" | "method" | "contentType">): void;
 }
 
 export interface ObservedRequest {
@@ -163,6 +167,24 @@ export function createMetrics(options: MetricsOptions = {}): ApiMetrics {
     labelNames: ["verb", "group", "version", "resource", "subresource", "scope", "component"] as const,
     registers,
   });
+  const responseSizes = new Histogram({
+    name: "apiserver_response_sizes",
+    help: visibility.help("Response size distribution in bytes for each group, version, verb, resource, subresource, scope and component.", stable),
+    labelNames: ["verb", "group", "version", "resource", "subresource", "scope", "component"] as const,
+    // kube's exponential buckets: 1 kB × 10^n, eight of them.
+    buckets: [1e3, 1e4, 1e5, 1e6, 1e7, 1e8, 1e9, 1e10],
+    registers,
+  });
+  const aborts = new Counter({
+    name: "apiserver_request_aborts_total",
+    help: visibility.help(
+      "Number of requests which apiserver aborted possibly due to a timeout, for each group, version, verb, resource, subresource and scope",
+      { stabilityLevel: "ALPHA" },
+    ),
+    labelNames: ["verb", "group", "version", "resource", "subresource", "scope"] as const,
+    registers,
+  });
+  const sizeSeries = new Map<string, ReturnType<typeof responseSizes.labels>>();
   // Label children by label values: prom-client hashes a label object on every call, a
   // measurable share of a GET, so each combination is looked up once and kept.
   interface RequestSeries {
@@ -212,6 +234,25 @@ export function createMetrics(options: MetricsOptions = {}): ApiMetrics {
         ended = true;
         gauge.dec();
       };
+    },
+    observeResponseSize({ info, method, contentType }, bytes) {
+      const verb = verbLabel(info, method, contentType);
+      if (verb !== "GET" && verb !== "LIST") return;
+      const resource = info?.kind === "resource" ? info : undefined;
+      const key =
+        resource === undefined
+          ? verb
+          : `${verb} ${resource.group} ${resource.version} ${resource.resource} ${resource.subresource} ${resource.name !== "" ? "resource" : resource.namespace !== "" ? "namespace" : "cluster"}`;
+      let child = sizeSeries.get(key);
+      if (child === undefined) {
+        child = responseSizes.labels(requestLabels(info, method, contentType));
+        sizeSeries.set(key, child);
+      }
+      child.observe(bytes);
+    },
+    requestAborted({ info, method, contentType }) {
+      const { component: _component, ...labels } = requestLabels(info, method, contentType);
+      aborts.inc(labels);
     },
     requestedDeprecatedApi(api) {
       deprecated.set({ group: api.group, version: api.version, resource: api.resource, subresource: api.subresource, removed_release: api.removedRelease }, 1);

@@ -92,8 +92,23 @@ describe("tracing (APIServerTracing, --tracing-config-file)", () => {
       assert.equal(hooks.traceparents.length, 1);
       const [version, traceId, spanId, flags] = (hooks.traceparents[0] ?? "").split("-");
       assert.deepEqual([version, traceId, flags], ["00", TRACE_ID, "01"]);
-      const validate = exporter.getFinishedSpans().find((span) => span.spanContext().spanId === spanId);
-      assert.equal(validate?.name, "admission.validate", "the hook's parent is the admission span");
+      const finished = exporter.getFinishedSpans();
+      const call = finished.find((span) => span.spanContext().spanId === spanId);
+      assert.equal(call?.name, "Call validating webhook", "the hook's parent is its call's span");
+      assert.deepEqual(
+        { ...call?.attributes },
+        {
+          configuration: "traced",
+          webhook: "traced.test.io",
+          resource: "v1, Resource=configmaps",
+          subresource: "",
+          operation: "CREATE",
+          UID: call?.attributes["UID"],
+        },
+      );
+      assert.ok(typeof call?.attributes["UID"] === "string" && call.attributes["UID"] !== "");
+      const validate = finished.find((span) => span.spanContext().spanId === call?.parentSpanContext?.spanId);
+      assert.equal(validate?.name, "admission.validate", "the call is below the admission span");
     } finally {
       await server.stop();
       await hooks.close();
@@ -143,16 +158,39 @@ describe("tracing (APIServerTracing, --tracing-config-file)", () => {
     });
     await new Promise<void>((resolve) => collector.listen(0, "127.0.0.1", resolve));
     const endpoint = `127.0.0.1:${(collector.address() as AddressInfo).port}`;
+    const pki = generateTestPki();
+    const hooks = await startWebhookServer(pki, () => ({ response: { allowed: true } }));
     try {
       const server = await inProcessServer({ featureGates: tracingOn, tracing: { endpoint, samplingRatePerMillion: 1_000_000 } });
+      const configured = await server.call("POST", "/apis/admissionregistration.orch.io/v1/mutatingwebhookconfigurations", {
+        body: {
+          metadata: { name: "exported" },
+          webhooks: [
+            {
+              name: "exported.test.io",
+              clientConfig: { url: `${hooks.url}/allow`, caBundle: pki.caBundle },
+              rules: [{ operations: ["CREATE"], apiGroups: [""], apiVersions: ["v1"], resources: ["configmaps"] }],
+              sideEffects: "None",
+              admissionReviewVersions: ["v1"],
+            },
+          ],
+        },
+      });
+      assert.equal(configured.status, 201, configured.text);
+      await server.server.registry.freshness.waitForCurrent(2000);
       await server.call("GET", "/api/v1/namespaces/default/configmaps", { headers: { traceparent: `00-${TRACE_ID}-${PARENT_SPAN}-01` } });
+      const created = await server.call("POST", "/api/v1/namespaces/default/configmaps", { body: { metadata: { name: "exported" } } });
+      assert.equal(created.status, 201, created.text);
       await server.stop(); // flushes the batch
       const spans = JSON.stringify(bodies);
       assert.ok(spans.includes('"name":"KubernetesAPI"'), spans.slice(0, 500));
       assert.ok(spans.includes(TRACE_ID), "the incoming trace id, hex-encoded");
       assert.ok(spans.includes('"stringValue":"apiserver"'), "service.name");
+      assert.ok(spans.includes('"name":"Call mutating webhook"'), "a span per webhook call");
+      assert.ok(spans.includes('"stringValue":"exported.test.io"'), "naming the webhook");
     } finally {
       collector.close();
+      await hooks.close();
     }
   });
 
