@@ -15,12 +15,28 @@ export const MATCH_CONDITION_VARIABLES: VariableSet = {
   typedVariables: { authorizer: AUTHORIZER_TYPE },
 };
 
-/** Variables of ValidatingAdmissionPolicy expressions. */
+/** Variables of ValidatingAdmissionPolicy expressions of a policy with a `paramKind`. */
 export const POLICY_VARIABLES: VariableSet = {
   name: "admission-policy",
   variables: ["object", "oldObject", "request", "namespaceObject", "params", "variables"],
   typedVariables: { authorizer: AUTHORIZER_TYPE },
 };
+
+/** The same without `params`: kube declares `params` only when the policy has a `paramKind`. */
+export const POLICY_VARIABLES_WITHOUT_PARAMS: VariableSet = {
+  name: "admission-policy-without-params",
+  variables: ["object", "oldObject", "request", "namespaceObject", "variables"],
+  typedVariables: { authorizer: AUTHORIZER_TYPE },
+};
+
+/**
+ * The variable set of a policy's expressions, from its `spec`: `params` is declared only when
+ * `paramKind` is set, so `params.x` in a policy without one is "undeclared reference" (kube).
+ */
+export function policyVariables(spec: Readonly<Record<string, unknown>>): VariableSet {
+  const paramKind = spec["paramKind"];
+  return paramKind !== null && typeof paramKind === "object" ? POLICY_VARIABLES : POLICY_VARIABLES_WITHOUT_PARAMS;
+}
 
 /** The JSON inputs of one admission request (null where kube binds null). */
 export interface AdmissionInputs {

@@ -176,6 +176,39 @@ describe("ValidatingAdmissionPolicy (in process)", () => {
     );
   });
 
+  it("without paramKind: `params` is undeclared (422 at create), a binding's paramRef is ignored (kube)", async () => {
+    const rejected = await server.call("POST", `${GROUP}/validatingadmissionpolicies`, {
+      body: policy("no-kind-params", { validations: [{ expression: "params.data.prefix == 'x'" }] }),
+    });
+    assert.equal(rejected.status, 422, rejected.text);
+    assert.match(String(rejected.json["message"]), /spec\.validations\[0\]\.expression: Invalid value: .*compilation failed: ERROR: <input>:1:1: .*params/);
+    // The same expression compiles once the policy names a paramKind.
+    await create(
+      server,
+      `${GROUP}/validatingadmissionpolicies`,
+      policy("with-kind-params", { paramKind: { apiVersion: "v1", kind: "ConfigMap" }, validations: [{ expression: "params.data.prefix == 'x'" }] }),
+    );
+    await create(server, "/api/v1/namespaces", { apiVersion: "v1", kind: "Namespace", metadata: { name: "unparam", labels: { unparam: "on" } } });
+    await create(
+      server,
+      `${GROUP}/validatingadmissionpolicies`,
+      policy("unparam", { validations: [{ expression: "object.metadata.name != 'forbidden'", message: "name forbidden" }] }),
+    );
+    // The paramRef names nothing that exists and asks for Deny: were it used, every request would be denied.
+    await create(
+      server,
+      `${GROUP}/validatingadmissionpolicybindings`,
+      binding("unparam", "unparam", {
+        validationActions: ["Deny"],
+        paramRef: { name: "absent", namespace: "params", parameterNotFoundAction: "Deny" },
+        matchResources: { namespaceSelector: { matchLabels: { unparam: "on" } } },
+      }),
+    );
+    const denied = await postUntil(server, "/api/v1/namespaces/unparam/configmaps", configMap("forbidden", {}), 403);
+    assert.equal(denied.json["message"], "ValidatingAdmissionPolicy 'unparam' with binding 'unparam' denied request: name forbidden");
+    await create(server, "/api/v1/namespaces/unparam/configmaps", configMap("allowed", {}));
+  });
+
   it("failurePolicy: an evaluation error denies under Fail and is ignored under Ignore; the authorizer is asked", async () => {
     await create(server, "/api/v1/namespaces", { apiVersion: "v1", kind: "Namespace", metadata: { name: "failing", labels: { failing: "on" } } });
     const select = { namespaceSelector: { matchLabels: { failing: "on" } } };
