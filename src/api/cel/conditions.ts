@@ -5,7 +5,7 @@
  * request.
  */
 import { compile, type CompileResult, type Program, type VariableSet } from "./environment.js";
-import { AUTHORIZER_TYPE, type AuthorizationCheck, CelAuthorizer } from "./libraries/authorizer.js";
+import { AUTHORIZER_TYPE, type AuthorizationCheck, CelAuthorizer, type RequestResource } from "./libraries/authorizer.js";
 import { toCel } from "./values.js";
 
 /** Variables of webhook match conditions. */
@@ -58,7 +58,28 @@ export function admissionActivation(inputs: AdmissionInputs, variables: Readonly
     namespaceObject: toCel(inputs.namespaceObject ?? null),
     params: toCel(inputs.params ?? null),
     variables,
-    authorizer: new CelAuthorizer(inputs.authorize ?? deny),
+    authorizer: new CelAuthorizer(inputs.authorize ?? deny, undefined, requestResourceOf(inputs.request)),
+  };
+}
+
+function field(value: unknown, key: string): unknown {
+  return value !== null && typeof value === "object" ? (value as Record<string, unknown>)[key] : undefined;
+}
+
+function text(value: unknown): string {
+  return typeof value === "string" ? value : "";
+}
+
+/** `authorizer.requestResource`'s scope, from the AdmissionReview-shaped `request`. */
+function requestResourceOf(request: unknown): RequestResource | undefined {
+  if (request === null || typeof request !== "object") return undefined;
+  const resource = field(request, "resource");
+  return {
+    group: text(field(resource, "group")),
+    resource: text(field(resource, "resource")),
+    subresource: text(field(request, "subResource")),
+    namespace: text(field(request, "namespace")),
+    name: text(field(request, "name")),
   };
 }
 

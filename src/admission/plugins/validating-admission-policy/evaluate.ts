@@ -4,7 +4,15 @@
  * denials, warnings and audit annotations by the binding's validationActions.
  */
 import { isPlainObject } from "../../../api/object.js";
-import { admissionActivation, type AdmissionInputs, compileCondition, compile, policyVariables, type Program, type VariableSet } from "../../../api/cel/index.js";
+import {
+  admissionActivation,
+  type AdmissionInputs,
+  compileCondition,
+  compile,
+  policyVariables,
+  type Program,
+  type VariableSet,
+} from "../../../api/cel/index.js";
 import type { BoundPolicy } from "./policy-set.js";
 
 /** A failed validation (or, under failurePolicy Fail, a failed evaluation). */
@@ -86,7 +94,11 @@ export async function evaluatePolicy(entry: BoundPolicy, inputs: AdmissionInputs
       continue;
     }
     if (result.value === true) continue;
-    outcome.failures.push({ message: await failureMessage(validation, activation, set), reason: text(validation["reason"]) || "Forbidden", expressionIndex: index });
+    outcome.failures.push({
+      message: await failureMessage(validation, activation, set),
+      reason: text(validation["reason"]) || "Forbidden",
+      expressionIndex: index,
+    });
   }
   for (const annotation of list(entry.policy["auditAnnotations"])) {
     const program = compiled(text(annotation["valueExpression"]), false, set);
