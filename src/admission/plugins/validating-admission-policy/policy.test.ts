@@ -270,6 +270,40 @@ describe("ValidatingAdmissionPolicy (in process)", () => {
     ]);
   });
 
+  it("type checking follows list elements, map values and comprehension variables", async () => {
+    const expressions = [
+      "object.spec.template.spec.containers.all(c, c.nmae == 'x')",
+      "object.spec.template.spec.containers[0].imagee != ''",
+      "object.spec.template.spec.containers.exists(i, c, c.ports.all(p, p.containerPortt > 0))",
+      "object.spec.template.spec.containers.map(c, c.name).all(n, n != '') && object.spec.template.spec.containers.all(c, c.image != '')",
+      "object.metadata.labels.all(k, k != '') && object.spec.template.metadata.annotations['a'] != ''",
+      "object.spec.template.spec.nodeSelector.all(k, v, v != '') && object.spec.template.spec.volumes.all(v, v.configMap.name != '')",
+    ];
+    await create(
+      server,
+      `${GROUP}/validatingadmissionpolicies`,
+      policy("deep-typos", {
+        matchConstraints: { resourceRules: [{ apiGroups: ["apps"], apiVersions: ["v1"], operations: ["CREATE"], resources: ["deployments"] }] },
+        validations: expressions.map((expression) => ({ expression })),
+      }),
+    );
+    let status: Record<string, unknown> = {};
+    for (let attempt = 0; attempt < 100 && status["typeChecking"] === undefined; attempt++) {
+      await sleep(10);
+      status = ((await server.call("GET", `${GROUP}/validatingadmissionpolicies/deep-typos`)).json["status"] ?? {}) as Record<string, unknown>;
+    }
+    const at = (index: number, field: string): string => {
+      const expression = expressions[index] ?? "";
+      return `apps/v1, Kind=Deployment: ERROR: <input>:1:${expression.indexOf(`.${field}`) + 1}: undefined field '${field}'`;
+    };
+    const warnings = (status["typeChecking"] as { expressionWarnings: { fieldRef: string; warning: string }[] }).expressionWarnings;
+    assert.deepEqual(warnings, [
+      { fieldRef: "spec.validations[0].expression", warning: at(0, "nmae") },
+      { fieldRef: "spec.validations[1].expression", warning: at(1, "imagee") },
+      { fieldRef: "spec.validations[2].expression", warning: at(2, "containerPortt") },
+    ]);
+  });
+
   it("serves both kinds with kube's table columns", async () => {
     const table = await server.call("GET", `${GROUP}/validatingadmissionpolicies`, { headers: { accept: "application/json;as=Table;v=v1;g=meta.k8s.io" } });
     assert.equal(table.status, 200, table.text);
