@@ -100,4 +100,75 @@ describe("kubectl against ValidatingAdmissionPolicy", () => {
       assert.match(ok(await kubectl(["get", "validatingadmissionpolicies"])), new RegExp(`max-keys-${version}\\s+1\\s+<unset>`));
     });
   }
+
+  for (const version of ["newest", "oldest"] as const) {
+    it(`kubectl ${version}: a policy using semver, format and a two-variable comprehension; params without paramKind refused`, async () => {
+      const kubectl = kubectlFor(server().server.kubeconfigPath, server().dataDir, resolveKubectl(version));
+      const namespace = `semver-${version}`;
+      const group = "admissionregistration.orch.io/v1";
+      const rules = { resourceRules: [{ apiGroups: [""], apiVersions: ["v1"], operations: ["CREATE"], resources: ["configmaps"] }] };
+      const file = join(server().dataDir, `semver-${version}.json`);
+      writeFileSync(
+        file,
+        JSON.stringify({
+          apiVersion: "v1",
+          kind: "List",
+          items: [
+            {
+              apiVersion: group,
+              kind: "ValidatingAdmissionPolicy",
+              metadata: { name: `semver-${version}` },
+              spec: {
+                matchConstraints: rules,
+                validations: [
+                  {
+                    expression:
+                      "!has(object.data) || !('version' in object.data) || (isSemver(object.data.version, true) && semver(object.data.version, true).isGreaterThan(semver('1.0.0')))",
+                    messageExpression: "'version %s is not a semver above 1.0.0'.format([object.data.version])",
+                  },
+                  { expression: "!has(object.data) || object.data.all(k, v, v.size() <= 10)", message: "values are at most 10 characters" },
+                ],
+              },
+            },
+            {
+              apiVersion: group,
+              kind: "ValidatingAdmissionPolicyBinding",
+              metadata: { name: `semver-${version}` },
+              spec: {
+                policyName: `semver-${version}`,
+                validationActions: ["Deny"],
+                matchResources: { namespaceSelector: { matchLabels: { semver: version } } },
+              },
+            },
+          ],
+        }),
+      );
+      ok(await kubectl(["apply", "-f", file]));
+      ok(await kubectl(["create", "namespace", namespace]));
+      ok(await kubectl(["label", "namespace", namespace, `semver=${version}`]));
+      const denied = await createUntil(kubectl, ["create", "configmap", "old", "--from-literal=version=v0.9", "-n", namespace], (result) => result.code !== 0);
+      assert.match(
+        denied.stderr,
+        new RegExp(
+          `ValidatingAdmissionPolicy 'semver-${version}' with binding 'semver-${version}' denied request: version v0\\.9 is not a semver above 1\\.0\\.0`,
+        ),
+      );
+      const long = await kubectl(["create", "configmap", "long", "--from-literal=version=1.2", "--from-literal=note=far-too-long-value", "-n", namespace]);
+      assert.match(long.stderr, /denied request: values are at most 10 characters/);
+      ok(await kubectl(["create", "configmap", "new", "--from-literal=version=v1.2", "-n", namespace]));
+      const paramsFile = join(server().dataDir, `params-${version}.json`);
+      writeFileSync(
+        paramsFile,
+        JSON.stringify({
+          apiVersion: group,
+          kind: "ValidatingAdmissionPolicy",
+          metadata: { name: `params-${version}` },
+          spec: { matchConstraints: rules, validations: [{ expression: "params.data.limit == '1'" }] },
+        }),
+      );
+      const refused = await kubectl(["apply", "-f", paramsFile]);
+      assert.notEqual(refused.code, 0);
+      assert.match(refused.stderr, /spec\.validations\[0\]\.expression: Invalid value: .*compilation failed: ERROR: <input>:1:1: .*params/);
+    });
+  }
 });

@@ -5,7 +5,7 @@
  * request.
  */
 import { compile, type CompileResult, type Program, type VariableSet } from "./environment.js";
-import { AUTHORIZER_TYPE, type AuthorizationCheck, CelAuthorizer } from "./libraries/authorizer.js";
+import { AUTHORIZER_TYPE, type AuthorizationCheck, CelAuthorizer, type RequestResource } from "./libraries/authorizer.js";
 import { toCel } from "./values.js";
 
 /** Variables of webhook match conditions. */
@@ -15,12 +15,28 @@ export const MATCH_CONDITION_VARIABLES: VariableSet = {
   typedVariables: { authorizer: AUTHORIZER_TYPE },
 };
 
-/** Variables of ValidatingAdmissionPolicy expressions. */
+/** Variables of ValidatingAdmissionPolicy expressions of a policy with a `paramKind`. */
 export const POLICY_VARIABLES: VariableSet = {
   name: "admission-policy",
   variables: ["object", "oldObject", "request", "namespaceObject", "params", "variables"],
   typedVariables: { authorizer: AUTHORIZER_TYPE },
 };
+
+/** The same without `params`: kube declares `params` only when the policy has a `paramKind`. */
+export const POLICY_VARIABLES_WITHOUT_PARAMS: VariableSet = {
+  name: "admission-policy-without-params",
+  variables: ["object", "oldObject", "request", "namespaceObject", "variables"],
+  typedVariables: { authorizer: AUTHORIZER_TYPE },
+};
+
+/**
+ * The variable set of a policy's expressions, from its `spec`: `params` is declared only when
+ * `paramKind` is set, so `params.x` in a policy without one is "undeclared reference" (kube).
+ */
+export function policyVariables(spec: Readonly<Record<string, unknown>>): VariableSet {
+  const paramKind = spec["paramKind"];
+  return paramKind !== null && typeof paramKind === "object" ? POLICY_VARIABLES : POLICY_VARIABLES_WITHOUT_PARAMS;
+}
 
 /** The JSON inputs of one admission request (null where kube binds null). */
 export interface AdmissionInputs {
@@ -42,7 +58,28 @@ export function admissionActivation(inputs: AdmissionInputs, variables: Readonly
     namespaceObject: toCel(inputs.namespaceObject ?? null),
     params: toCel(inputs.params ?? null),
     variables,
-    authorizer: new CelAuthorizer(inputs.authorize ?? deny),
+    authorizer: new CelAuthorizer(inputs.authorize ?? deny, undefined, requestResourceOf(inputs.request)),
+  };
+}
+
+function field(value: unknown, key: string): unknown {
+  return value !== null && typeof value === "object" ? (value as Record<string, unknown>)[key] : undefined;
+}
+
+function text(value: unknown): string {
+  return typeof value === "string" ? value : "";
+}
+
+/** `authorizer.requestResource`'s scope, from the AdmissionReview-shaped `request`. */
+function requestResourceOf(request: unknown): RequestResource | undefined {
+  if (request === null || typeof request !== "object") return undefined;
+  const resource = field(request, "resource");
+  return {
+    group: text(field(resource, "group")),
+    resource: text(field(resource, "resource")),
+    subresource: text(field(request, "subResource")),
+    namespace: text(field(request, "namespace")),
+    name: text(field(request, "name")),
   };
 }
 

@@ -1,17 +1,19 @@
 /**
  * The one CEL environment: `@marcbachmann/cel-js` plus kube's libraries (strings, lists, regex,
- * URLs, quantity, IP/CIDR, authorizer, sets, format). Each variable set (CRD rules: self/oldSelf; admission: object,
+ * URLs, quantity, IP/CIDR, authorizer, sets, format, semver) and two-variable comprehensions. Each variable set (CRD rules: self/oldSelf; admission: object,
  * oldObject, request, …) gets its own clone of the base, made once. Compiled programs are cached by
  * variable set and text, so a rule shared by many objects or policies is parsed and checked once.
  */
 import { Environment, EvaluationError } from "@marcbachmann/cel-js";
 import type { ASTNode } from "@marcbachmann/cel-js";
 import { registerAuthorizerLibrary } from "./libraries/authorizer.js";
+import { registerComprehensionsLibrary } from "./libraries/comprehensions.js";
 import { registerFormatLibrary } from "./libraries/format.js";
 import { registerIpLibrary } from "./libraries/ip.js";
 import { registerListsLibrary } from "./libraries/lists.js";
 import { registerQuantityLibrary } from "./libraries/quantity.js";
 import { registerRegexLibrary } from "./libraries/regex.js";
+import { registerSemverLibrary } from "./libraries/semver.js";
 import { registerSetsLibrary } from "./libraries/sets.js";
 import { registerStringsLibrary } from "./libraries/strings.js";
 import { registerUrlLibrary } from "./libraries/urls.js";
@@ -64,6 +66,8 @@ function baseEnvironment(): Environment {
   registerAuthorizerLibrary(env);
   registerSetsLibrary(env);
   registerFormatLibrary(env);
+  registerSemverLibrary(env);
+  registerComprehensionsLibrary(env);
   base = env;
   return env;
 }

@@ -12,7 +12,8 @@
  *     `FieldError[]`.
  * - Admission expressions: `compileCondition(expr, set)` once, then
  *   `evaluateCondition(program, admissionActivation(inputs))` per request
- *   (`MATCH_CONDITION_VARIABLES` for webhooks, `POLICY_VARIABLES` for policies).
+ *   (`MATCH_CONDITION_VARIABLES` for webhooks, `policyVariables(spec)` for policies:
+ *   `params` only with a paramKind).
  * - Lower level: `compile(expr, variableSet)` (cached) returning a `Program` whose `evaluate`
  *   never throws; `estimateCost` and the kube limits; `toCel`/`fromCel` value conversion.
  */
@@ -26,6 +27,8 @@ export {
   evaluateCondition,
   MATCH_CONDITION_VARIABLES,
   POLICY_VARIABLES,
+  POLICY_VARIABLES_WITHOUT_PARAMS,
+  policyVariables,
 } from "./conditions.js";
 export { type CompileResult, compile, type EvaluationResult, type Program, type VariableSet } from "./environment.js";
 export {

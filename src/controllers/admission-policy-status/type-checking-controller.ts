@@ -1,5 +1,5 @@
 import type { ApiClient, ResourceRef } from "../../api/client.js";
-import { compile, compileCondition, POLICY_VARIABLES } from "../../api/cel/index.js";
+import { compile, compileCondition, policyVariables } from "../../api/cel/index.js";
 import { ApiError } from "../../api/errors.js";
 import { type ApiObject, isPlainObject } from "../../api/object.js";
 import type { Controller } from "../controller.js";
@@ -37,7 +37,8 @@ export function typeCheckPolicy(policy: ApiObject, resolveKind?: KindResolver): 
   const warnings: ExpressionWarning[] = [];
   const check = (fieldRef: string, expression: unknown, condition: boolean): void => {
     if (typeof expression !== "string" || expression === "") return;
-    const result = condition ? compileCondition(expression, POLICY_VARIABLES) : compile(expression, POLICY_VARIABLES);
+    const set = policyVariables(spec);
+    const result = condition ? compileCondition(expression, set) : compile(expression, set);
     if (result.kind === "error") {
       warnings.push({ fieldRef, warning: result.message });
       return;

@@ -4,7 +4,15 @@
  * denials, warnings and audit annotations by the binding's validationActions.
  */
 import { isPlainObject } from "../../../api/object.js";
-import { admissionActivation, type AdmissionInputs, compileCondition, compile, POLICY_VARIABLES, type Program } from "../../../api/cel/index.js";
+import {
+  admissionActivation,
+  type AdmissionInputs,
+  compileCondition,
+  compile,
+  policyVariables,
+  type Program,
+  type VariableSet,
+} from "../../../api/cel/index.js";
 import type { BoundPolicy } from "./policy-set.js";
 
 /** A failed validation (or, under failurePolicy Fail, a failed evaluation). */
@@ -30,8 +38,8 @@ function text(value: unknown): string {
   return typeof value === "string" ? value : "";
 }
 
-function compiled(expression: string, condition: boolean): Program | string {
-  const result = condition ? compileCondition(expression, POLICY_VARIABLES) : compile(expression, POLICY_VARIABLES);
+function compiled(expression: string, condition: boolean, set: VariableSet): Program | string {
+  const result = condition ? compileCondition(expression, set) : compile(expression, set);
   return result.kind === "ok" ? result.program : `compilation failed: ${result.message}`;
 }
 
@@ -48,11 +56,12 @@ export async function evaluatePolicy(entry: BoundPolicy, inputs: AdmissionInputs
     return outcome;
   };
   const base = { ...inputs, params };
+  const set = policyVariables(entry.policy);
   // Match conditions: any false skips the policy; an error (with none false) follows failurePolicy.
   let conditionError: string | undefined;
   for (const condition of list(entry.policy["matchConditions"])) {
     const expression = text(condition["expression"]);
-    const program = compiled(expression, true);
+    const program = compiled(expression, true, set);
     if (typeof program === "string") {
       conditionError ??= `matchCondition '${text(condition["name"])}': ${program}`;
       continue;
@@ -65,7 +74,7 @@ export async function evaluatePolicy(entry: BoundPolicy, inputs: AdmissionInputs
   // Variables, in order; each sees the ones before it.
   const variables: Record<string, unknown> = {};
   for (const variable of list(entry.policy["variables"])) {
-    const program = compiled(text(variable["expression"]), false);
+    const program = compiled(text(variable["expression"]), false, set);
     if (typeof program === "string") return error(`variable '${text(variable["name"])}': ${program}`);
     const result = await program.evaluate(admissionActivation(base, variables));
     if (result.kind === "error") return error(`variable '${text(variable["name"])}' resulted in error: ${result.message}`);
@@ -74,7 +83,7 @@ export async function evaluatePolicy(entry: BoundPolicy, inputs: AdmissionInputs
   const activation = admissionActivation(base, variables);
   for (const [index, validation] of list(entry.policy["validations"]).entries()) {
     const expression = text(validation["expression"]);
-    const program = compiled(expression, true);
+    const program = compiled(expression, true, set);
     if (typeof program === "string") {
       error(`expression '${expression}': ${program}`, index);
       continue;
@@ -85,10 +94,14 @@ export async function evaluatePolicy(entry: BoundPolicy, inputs: AdmissionInputs
       continue;
     }
     if (result.value === true) continue;
-    outcome.failures.push({ message: await failureMessage(validation, activation), reason: text(validation["reason"]) || "Forbidden", expressionIndex: index });
+    outcome.failures.push({
+      message: await failureMessage(validation, activation, set),
+      reason: text(validation["reason"]) || "Forbidden",
+      expressionIndex: index,
+    });
   }
   for (const annotation of list(entry.policy["auditAnnotations"])) {
-    const program = compiled(text(annotation["valueExpression"]), false);
+    const program = compiled(text(annotation["valueExpression"]), false, set);
     if (typeof program === "string") continue;
     const result = await program.evaluate(activation);
     if (result.kind === "value" && typeof result.value === "string" && result.value !== "") {
@@ -98,12 +111,12 @@ export async function evaluatePolicy(entry: BoundPolicy, inputs: AdmissionInputs
   return outcome;
 }
 
-async function failureMessage(validation: Record<string, unknown>, activation: Readonly<Record<string, unknown>>): Promise<string> {
+async function failureMessage(validation: Record<string, unknown>, activation: Readonly<Record<string, unknown>>, set: VariableSet): Promise<string> {
   const expression = text(validation["expression"]);
   const fallback = text(validation["message"]) || `failed expression: ${expression}`;
   const messageExpression = text(validation["messageExpression"]);
   if (messageExpression === "") return fallback;
-  const program = compiled(messageExpression, false);
+  const program = compiled(messageExpression, false, set);
   if (typeof program === "string") return fallback;
   const result = await program.evaluate(activation);
   if (result.kind !== "value" || typeof result.value !== "string" || result.value.trim() === "" || /[\r\n]/.test(result.value)) return fallback;

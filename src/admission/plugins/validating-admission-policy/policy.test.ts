@@ -176,6 +176,39 @@ describe("ValidatingAdmissionPolicy (in process)", () => {
     );
   });
 
+  it("without paramKind: `params` is undeclared (422 at create), a binding's paramRef is ignored (kube)", async () => {
+    const rejected = await server.call("POST", `${GROUP}/validatingadmissionpolicies`, {
+      body: policy("no-kind-params", { validations: [{ expression: "params.data.prefix == 'x'" }] }),
+    });
+    assert.equal(rejected.status, 422, rejected.text);
+    assert.match(String(rejected.json["message"]), /spec\.validations\[0\]\.expression: Invalid value: .*compilation failed: ERROR: <input>:1:1: .*params/);
+    // The same expression compiles once the policy names a paramKind.
+    await create(
+      server,
+      `${GROUP}/validatingadmissionpolicies`,
+      policy("with-kind-params", { paramKind: { apiVersion: "v1", kind: "ConfigMap" }, validations: [{ expression: "params.data.prefix == 'x'" }] }),
+    );
+    await create(server, "/api/v1/namespaces", { apiVersion: "v1", kind: "Namespace", metadata: { name: "unparam", labels: { unparam: "on" } } });
+    await create(
+      server,
+      `${GROUP}/validatingadmissionpolicies`,
+      policy("unparam", { validations: [{ expression: "object.metadata.name != 'forbidden'", message: "name forbidden" }] }),
+    );
+    // The paramRef names nothing that exists and asks for Deny: were it used, every request would be denied.
+    await create(
+      server,
+      `${GROUP}/validatingadmissionpolicybindings`,
+      binding("unparam", "unparam", {
+        validationActions: ["Deny"],
+        paramRef: { name: "absent", namespace: "params", parameterNotFoundAction: "Deny" },
+        matchResources: { namespaceSelector: { matchLabels: { unparam: "on" } } },
+      }),
+    );
+    const denied = await postUntil(server, "/api/v1/namespaces/unparam/configmaps", configMap("forbidden", {}), 403);
+    assert.equal(denied.json["message"], "ValidatingAdmissionPolicy 'unparam' with binding 'unparam' denied request: name forbidden");
+    await create(server, "/api/v1/namespaces/unparam/configmaps", configMap("allowed", {}));
+  });
+
   it("failurePolicy: an evaluation error denies under Fail and is ignored under Ignore; the authorizer is asked", async () => {
     await create(server, "/api/v1/namespaces", { apiVersion: "v1", kind: "Namespace", metadata: { name: "failing", labels: { failing: "on" } } });
     const select = { namespaceSelector: { matchLabels: { failing: "on" } } };
@@ -234,6 +267,40 @@ describe("ValidatingAdmissionPolicy (in process)", () => {
     assert.deepEqual(warnings, [
       { fieldRef: "spec.validations[0].expression", warning: "apps/v1, Kind=Deployment: ERROR: <input>:1:12: undefined field 'replicass'" },
       { fieldRef: "spec.validations[1].messageExpression", warning: "apps/v1, Kind=Deployment: ERROR: <input>:1:19: undefined field 'spek'" },
+    ]);
+  });
+
+  it("type checking follows list elements, map values and comprehension variables", async () => {
+    const expressions = [
+      "object.spec.template.spec.containers.all(c, c.nmae == 'x')",
+      "object.spec.template.spec.containers[0].imagee != ''",
+      "object.spec.template.spec.containers.exists(i, c, c.ports.all(p, p.containerPortt > 0))",
+      "object.spec.template.spec.containers.map(c, c.name).all(n, n != '') && object.spec.template.spec.containers.all(c, c.image != '')",
+      "object.metadata.labels.all(k, k != '') && object.spec.template.metadata.annotations['a'] != ''",
+      "object.spec.template.spec.nodeSelector.all(k, v, v != '') && object.spec.template.spec.volumes.all(v, v.configMap.name != '')",
+    ];
+    await create(
+      server,
+      `${GROUP}/validatingadmissionpolicies`,
+      policy("deep-typos", {
+        matchConstraints: { resourceRules: [{ apiGroups: ["apps"], apiVersions: ["v1"], operations: ["CREATE"], resources: ["deployments"] }] },
+        validations: expressions.map((expression) => ({ expression })),
+      }),
+    );
+    let status: Record<string, unknown> = {};
+    for (let attempt = 0; attempt < 100 && status["typeChecking"] === undefined; attempt++) {
+      await sleep(10);
+      status = ((await server.call("GET", `${GROUP}/validatingadmissionpolicies/deep-typos`)).json["status"] ?? {}) as Record<string, unknown>;
+    }
+    const at = (index: number, field: string): string => {
+      const expression = expressions[index] ?? "";
+      return `apps/v1, Kind=Deployment: ERROR: <input>:1:${expression.indexOf(`.${field}`) + 1}: undefined field '${field}'`;
+    };
+    const warnings = (status["typeChecking"] as { expressionWarnings: { fieldRef: string; warning: string }[] }).expressionWarnings;
+    assert.deepEqual(warnings, [
+      { fieldRef: "spec.validations[0].expression", warning: at(0, "nmae") },
+      { fieldRef: "spec.validations[1].expression", warning: at(1, "imagee") },
+      { fieldRef: "spec.validations[2].expression", warning: at(2, "containerPortt") },
     ]);
   });
 

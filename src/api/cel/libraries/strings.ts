@@ -1,9 +1,11 @@
 /**
- * The parts of cel-go's strings extension (version 2, as kube 1.30 enables it) that the library
- * does not ship: `charAt` and `replace` (all or n). The library itself brings `indexOf`,
+ * The parts of cel-go's strings extension (version 2, as kube enables it from 1.29) that the library
+ * does not ship: `charAt`, `replace` (all or n), `strings.quote` and `format` (string-format.ts).
+ * The library itself brings `indexOf`,
  * `lastIndexOf` (with offsets), `lowerAscii`, `upperAscii`, `split`, `substring`, `trim` and `join`.
  */
 import { EvaluationError, type Environment } from "@marcbachmann/cel-js";
+import { format, quote } from "./string-format.js";
 
 function replace(text: string, from: string, to: string, limit: bigint): string {
   if (limit === 0n) return text;
@@ -19,6 +21,9 @@ function replace(text: string, from: string, to: string, limit: bigint): string 
   return out;
 }
 
+/** The value of the `strings` constant: `strings.quote(…)` is a method call on it (as `sets`). */
+class StringsNamespace {}
+
 /** Registers the missing strings-extension functions on `env`. */
 export function registerStringsLibrary(env: Environment): void {
   env
@@ -28,5 +33,9 @@ export function registerStringsLibrary(env: Environment): void {
       return points[Number(index)] ?? "";
     })
     .registerFunction("string.replace(string, string): string", (text: string, from: string, to: string) => replace(text, from, to, -1n))
-    .registerFunction("string.replace(string, string, int): string", replace);
+    .registerFunction("string.replace(string, string, int): string", replace)
+    .registerType("kubernetes.StringsNamespace", StringsNamespace)
+    .registerConstant("strings", "kubernetes.StringsNamespace", new StringsNamespace())
+    .registerFunction("kubernetes.StringsNamespace.quote(string): string", (_: StringsNamespace, text: string) => quote(text))
+    .registerFunction("string.format(list): string", format);
 }

@@ -1,4 +1,4 @@
-import { compile, MATCH_CONDITION_VARIABLES, POLICY_VARIABLES, type VariableSet } from "../../cel/index.js";
+import { compile, MATCH_CONDITION_VARIABLES, policyVariables, type VariableSet } from "../../cel/index.js";
 import type { FieldError } from "../../errors.js";
 import { isPlainObject, type ApiObject } from "../../object.js";
 import { childPath, duplicate, indexPath, invalidValue, notSupported, required } from "../field-path.js";
@@ -80,6 +80,8 @@ export function validateAdmissionPolicy(object: ApiObject, old: ApiObject | unde
   const spec = recordAt(object, "spec") ?? {};
   const stored = storedStrings(recordAt(old, "spec"));
   const errors: FieldError[] = [];
+  // `params` is declared only when the policy has a paramKind (kube).
+  const POLICY_VARIABLES = policyVariables(spec);
   const validations = listAt(spec, "validations");
   const audits = listAt(spec, "auditAnnotations");
   if (validations.length === 0 && audits.length === 0)
