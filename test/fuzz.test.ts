@@ -6,7 +6,7 @@
 // of a burst of big bodies in its arenas (see README, "Reliability"), which is not a leak.
 // ORCH_FUZZ_SEED replays a run; ORCH_FUZZ_REPORT receives the figures.
 import assert from "node:assert/strict";
-import { mkdirSync, readFileSync, writeFileSync } from "node:fs";
+import { mkdirSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from "node:fs";
 import http2 from "node:http2";
 import { dirname, join } from "node:path";
 import { setTimeout as delay } from "node:timers/promises";
@@ -16,6 +16,7 @@ import { sample } from "../src/testing/metrics-text.js";
 import { startCli, type CliServer } from "./helpers/cli.js";
 import { credentialsFromKubeconfig, type Credentials } from "./helpers/http.js";
 import { makeTempDir, removeDir } from "./helpers/server.js";
+import { waitFor } from "./helpers/wait.js";
 
 const REQUESTS = Number(process.env["ORCH_FUZZ_REQUESTS"] ?? "10000");
 const SEED = Number(process.env["ORCH_FUZZ_SEED"] ?? String(Date.now() % 1_000_000));
@@ -345,12 +346,39 @@ function send(session: http2.ClientHttp2Session, fuzz: FuzzRequest): Promise<Ans
 }
 
 /**
- * The server's live memory as its /metrics reports it: V8's used heap plus the memory outside it
- * that JavaScript objects hold (Buffers, ArrayBuffers). The lowest of `samples` readings `gapMs`
- * apart: garbage only ever adds to a reading, and V8 collects it as the server idles, whereas a
- * leak stays in every reading.
+ * Makes the server collect all its garbage: a heap snapshot (node's `--heapsnapshot-signal`) runs a
+ * full collection first. An idle V8 does not collect its old generation at a set time (a reading
+ * 20 s after a burst still held over 100 MiB of garbage, most of it freed Buffers' external
+ * memory), so without this a reading measures the collector's schedule, not what is retained.
  */
-async function liveMemory(session: () => Promise<http2.ClientHttp2Session>, samples: number, gapMs: number): Promise<number> {
+async function collectGarbage(cli: CliServer, directory: string): Promise<void> {
+  const before = new Set(readdirSync(directory));
+  cli.child.kill("SIGUSR2");
+  let written: string | undefined;
+  let lastSize = -1;
+  await waitFor(
+    () => {
+      written ??= readdirSync(directory).find((name) => name.endsWith(".heapsnapshot") && !before.has(name));
+      if (written === undefined) return false;
+      // The file is whole once its size stops changing between two looks.
+      const size = statSync(join(directory, written)).size;
+      const settled = size > 0 && size === lastSize;
+      lastSize = size;
+      return settled;
+    },
+    { timeoutMs: 60_000, intervalMs: 500, what: "the server's heap snapshot" },
+  );
+  if (written !== undefined) rmSync(join(directory, written), { force: true });
+}
+
+/**
+ * The server's live memory as its /metrics reports it after a full collection: V8's used heap
+ * plus the memory outside it that JavaScript objects hold (Buffers, ArrayBuffers). The lowest of
+ * `samples` readings `gapMs` apart (a reading's own garbage only ever adds to it); a leak stays in
+ * every reading.
+ */
+async function liveMemory(session: () => Promise<http2.ClientHttp2Session>, collect: () => Promise<void>, samples: number, gapMs: number): Promise<number> {
+  await collect();
   let lowest = Number.POSITIVE_INFINITY;
   for (let index = 0; index < samples; index++) {
     if (index > 0) await delay(gapMs);
@@ -377,10 +405,12 @@ function rssOf(pid: number): number {
 
 describe(`the fuzzer (${REQUESTS} requests, seed ${SEED})`, () => {
   const dataDir = makeTempDir("orch-fuzz-");
+  const diagnostics = join(dataDir, "diagnostics");
   let cli: CliServer;
   let credentials: Credentials;
   before(async () => {
-    cli = await startCli(["--data-dir", dataDir, "--secure-port", "0"], 60_000);
+    mkdirSync(diagnostics, { recursive: true });
+    cli = await startCli(["--data-dir", dataDir, "--secure-port", "0"], 60_000, ["--heapsnapshot-signal=SIGUSR2", `--diagnostic-dir=${diagnostics}`]);
     credentials = credentialsFromKubeconfig(readFileSync(join(dataDir, "admin.kubeconfig"), "utf8"));
   });
   after(async () => {
@@ -418,7 +448,8 @@ describe(`the fuzzer (${REQUESTS} requests, seed ${SEED})`, () => {
     ];
     for (const request of setup) assert.equal((await send(sessions[0] as http2.ClientHttp2Session, request)).status, 201);
     const baseline = rssOf(cli.child.pid ?? 0);
-    const liveBaseline = await liveMemory(async () => sessions[0] as http2.ClientHttp2Session, 3, 1000);
+    const collect = (): Promise<void> => collectGarbage(cli, diagnostics);
+    const liveBaseline = await liveMemory(async () => sessions[0] as http2.ClientHttp2Session, collect, 3, 1000);
 
     const generators = arbitraries();
     const weights = [3, 3, 2, 0.1, 0.02, 1, 1, 1, 1, 0.2];
@@ -538,10 +569,9 @@ describe(`the fuzzer (${REQUESTS} requests, seed ${SEED})`, () => {
     for (const session of sessions) session.destroy();
     sessions = [];
     figures.crashes = cli.child.exitCode === null && cli.child.signalCode === null ? 0 : 1;
-    // Let the collector return what the burst took: the lowest reading over 20 s (V8 collects the
-    // old generation of an idle process within seconds, but not at a set time).
+    // What the burst left once the server has collected its garbage (see collectGarbage).
     const probe = await connect();
-    const liveAfter = await liveMemory(async () => probe, 21, 1000);
+    const liveAfter = await liveMemory(async () => probe, collect, 5, 1000);
     probe.destroy();
     const settled = rssOf(cli.child.pid ?? 0);
     figures.rssBaselineMiB = Math.round(baseline / 1048576);

@@ -43,9 +43,12 @@ export interface CliServer {
   stop(signal?: NodeJS.Signals, timeoutMs?: number): Promise<Exit>;
 }
 
-/** Starts `orch-apiserver <args>` and waits (with a deadline) for its "serving on" line. */
-export async function startCli(args: readonly string[], timeoutMs = 20_000): Promise<CliServer> {
-  const child = spawn(process.execPath, [BIN, ...args], { cwd: REPO_ROOT, stdio: ["ignore", "pipe", "pipe"] });
+/**
+ * Starts `orch-apiserver <args>` and waits (with a deadline) for its "serving on" line.
+ * `nodeArgs` go to node itself, before the script (e.g. diagnostics flags).
+ */
+export async function startCli(args: readonly string[], timeoutMs = 20_000, nodeArgs: readonly string[] = []): Promise<CliServer> {
+  const child = spawn(process.execPath, [...nodeArgs, BIN, ...args], { cwd: REPO_ROOT, stdio: ["ignore", "pipe", "pipe"] });
   let stdout = "";
   let stderr = "";
   child.stdout.setEncoding("utf8").on("data", (chunk: string) => (stdout += chunk));

@@ -1,5 +1,5 @@
 import { Counter, Gauge, type Registry } from "prom-client";
-import { type HistogramSeries, LightHistogram } from "../metrics/light-histogram.js";
+import { SeriesHistogram, type SeriesRecorder } from "../metrics/series-histogram.js";
 import type { RejectReason } from "./queue-set.js";
 
 /** kube's `apiserver_flowcontrol_*` series (names and labels as kube-apiserver 1.30 exports them). */
@@ -25,8 +25,8 @@ interface Series {
   inQueue: number;
   executingRequests: number;
   executingSeats: number;
-  readonly waitExecuted: HistogramSeries;
-  readonly execution: HistogramSeries;
+  readonly waitExecuted: SeriesRecorder;
+  readonly execution: SeriesRecorder;
 }
 
 export function flowControlMetrics(registry: Registry): FlowControlMetrics {
@@ -80,14 +80,14 @@ export function flowControlMetrics(registry: Registry): FlowControlMetrics {
       for (const entry of all) this.set(entry.labels, entry.executingSeats);
     },
   });
-  const wait = new LightHistogram({
+  const wait = new SeriesHistogram({
     name: "apiserver_flowcontrol_request_wait_duration_seconds",
     help: "[BETA] Length of time a request spent waiting in its queue",
     labelNames: [...pair, "execute"],
     buckets: WAIT_BUCKETS,
     registers: [registry],
   });
-  const execution = new LightHistogram({
+  const execution = new SeriesHistogram({
     name: "apiserver_flowcontrol_request_execution_seconds",
     help: "[ALPHA] Duration of initial stage (for a WATCH) or any (for a non-WATCH) stage of request execution in the API Priority and Fairness subsystem",
     labelNames: [...pair, "type"],
@@ -108,7 +108,7 @@ export function flowControlMetrics(registry: Registry): FlowControlMetrics {
   });
   // Series by flow schema, then priority level: two lookups, no key string built per call.
   const bySchema = new Map<string, Map<string, Series>>();
-  const rejectedWaits = new Map<string, HistogramSeries>();
+  const rejectedWaits = new Map<string, SeriesRecorder>();
   const seriesOf = (flowSchema: string, priorityLevel: string): Series => {
     let byLevel = bySchema.get(flowSchema);
     if (byLevel === undefined) {
