@@ -78,7 +78,7 @@ describe("EtcdStorage.shared: the revision of an etcd other writers use", { time
     }
   });
 
-  it("a watch reports progress past writes outside its prefix when asked, in order after its events", async () => {
+  it("a watch reports progress past writes outside its prefix when asked, and never their events", async () => {
     const mine = await EtcdStorage.open({ endpoints: cluster.endpoints, prefix: "/registry" });
     const other = await EtcdStorage.open({ endpoints: cluster.endpoints, prefix: "/elsewhere" });
     const controller = new AbortController();
@@ -94,10 +94,12 @@ describe("EtcdStorage.shared: the revision of an etcd other writers use", { time
       const inside = await mine.create("/core/configmaps/ns/inside", "{}");
       const outside = await other.create("/core/configmaps/ns/outside", "{}");
       assert.ok(outside > inside);
-      // Ask until the watch reports a revision at or past the outside write.
+      // Ask until the watch reports a revision at or past the outside write and has its own event.
+      // (etcd 3.4 may answer a progress request for a watch still catching up with its current
+      // revision before the older events, etcd#15220: the order of the two is not asserted.)
       const deadline = Date.now() + 10_000;
-      while (!progress.some((revision) => revision >= outside)) {
-        assert.ok(Date.now() < deadline, `no progress past ${outside}: ${progress.join(",")}`);
+      while (!progress.some((revision) => revision >= outside) || seen.length === 0) {
+        assert.ok(Date.now() < deadline, `no progress past ${outside}: ${progress.join(",")}; events: ${seen.join(",")}`);
         mine.shared.requestProgress();
         await new Promise((resolve) => setTimeout(resolve, 50));
       }
