@@ -79,17 +79,32 @@ async function gcThroughput(client: Client, dependents: number, run: number): Pr
   return { dependents, seconds: round(seconds), perSecond: round(dependents / seconds) };
 }
 
-/** CPU seconds of the server and of a bare idle node process over the same `seconds`. */
-async function idleCpu(serverPid: number, seconds: number): Promise<{ serverCpuMs: number; bareCpuMs: number }> {
+/** Length of one slice of the idle window: where in the window the CPU went. */
+const SLICE_SECONDS = 10;
+
+/**
+ * CPU of the server and of a bare idle node process over the same `seconds`, with the server's
+ * CPU per `SLICE_SECONDS` slice (CPU that only the first slices show is the fill's aftermath —
+ * V8 collecting what the fill allocated — rather than periodic work).
+ */
+async function idleCpu(serverPid: number, seconds: number): Promise<{ serverCpuMs: number; bareCpuMs: number; serverSlicesMs: number[] }> {
   const bare = spawnNode(["-e", "setInterval(() => {}, 3_600_000)"]);
   try {
     await sleep(1000); // past the bare process's own start-up
     const serverBefore = processCpuSeconds(serverPid);
     const bareBefore = processCpuSeconds(bare.pid);
-    await sleep(seconds * 1000);
+    const serverSlicesMs: number[] = [];
+    let sliceStart = serverBefore;
+    for (let elapsed = 0; elapsed < seconds; elapsed += SLICE_SECONDS) {
+      await sleep(Math.min(SLICE_SECONDS, seconds - elapsed) * 1000);
+      const now = processCpuSeconds(serverPid);
+      serverSlicesMs.push(round((now - sliceStart) * 1000));
+      sliceStart = now;
+    }
     return {
       serverCpuMs: round((processCpuSeconds(serverPid) - serverBefore) * 1000),
       bareCpuMs: round((processCpuSeconds(bare.pid) - bareBefore) * 1000),
+      serverSlicesMs,
     };
   } finally {
     await bare.stop(1000);
@@ -138,6 +153,8 @@ export async function runControllersSuite(options: ControllersSuiteOptions): Pro
         seconds: idleSeconds,
         serverCpuMs: idle.serverCpuMs,
         bareNodeCpuMs: idle.bareCpuMs,
+        serverCpuMsPerSlice: idle.serverSlicesMs,
+        sliceSeconds: SLICE_SECONDS,
         serverCpuPercentOfCore: round(serverPercent),
         bareNodeCpuPercentOfCore: round(barePercent),
         excessPercentOfCore: round(excess),
@@ -169,6 +186,7 @@ export async function runControllersSuite(options: ControllersSuiteOptions): Pro
       "",
       `Excess over the bare process: **${round(excess)} %** of a core (target ≤ ${IDLE_EXCESS_TARGET_PERCENT} %: ${excess <= IDLE_EXCESS_TARGET_PERCENT ? "met" : "NOT met"}).`,
       `/proc counts CPU in 10 ms ticks. Other processes used ${background} % of a core when sampling began.`,
+      `Server CPU per ${SLICE_SECONDS} s slice of the window, in order (ms): ${idle.serverSlicesMs.join(", ")}.`,
       "",
     ].join("\n");
     writeFileSync(join(options.outDir, `${stem}.md`), markdown);
