@@ -13,6 +13,7 @@
  */
 import { mkdirSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
+import { ORCH_PROFILE } from "../src/api/profile.js";
 import { h2Client, type Client } from "./lib/client.js";
 import { machineEnvironment } from "./lib/environment.js";
 import { configMapBody, namespaceBody } from "./lib/objects.js";
@@ -120,6 +121,28 @@ async function idleCpu(serverPid: number, seconds: number): Promise<IdleCpu> {
 
 const sum = (values: readonly number[]): number => values.reduce((total, value) => total + value, 0);
 
+/**
+ * Milliseconds from a namespace's create being answered until both its `default` ServiceAccount
+ * and its root-CA ConfigMap can be read (polled every 5 ms), per namespace, `count` namespaces.
+ */
+async function namespaceReadiness(client: Client, count: number, caName: string): Promise<number[]> {
+  const times: number[] = [];
+  for (let index = 0; index < count; index++) {
+    const name = `ready-${index}`;
+    const created = await client.request("POST", "/api/v1/namespaces", namespaceBody(name));
+    if (created.status !== 201) throw new Error(`namespace ${name}: ${created.status}`);
+    const start = performance.now();
+    const missing = new Set([`/api/v1/namespaces/${name}/serviceaccounts/default`, `/api/v1/namespaces/${name}/configmaps/${caName}`]);
+    while (missing.size > 0) {
+      if (performance.now() - start > 30_000) throw new Error(`namespace ${name}: still missing ${[...missing].join(", ")}`);
+      for (const path of [...missing]) if ((await client.request("GET", path)).status === 200) missing.delete(path);
+      if (missing.size > 0) await sleep(5);
+    }
+    times.push(round(performance.now() - start));
+  }
+  return times;
+}
+
 export async function runControllersSuite(options: ControllersSuiteOptions): Promise<void> {
   installCleanup();
   const gate = new QuietGate(options.quietWaitMs);
@@ -138,6 +161,13 @@ export async function runControllersSuite(options: ControllersSuiteOptions): Pro
       gc.push(await gcThroughput(client, size, run));
       log(`  ${gc.at(-1)?.perSecond} dependents/s (${gc.at(-1)?.seconds} s)`);
     }
+    await gate.wait([server.pid]);
+    log("new namespaces: time until the default ServiceAccount and the root CA are there");
+    const readiness = await namespaceReadiness(client, options.quick ? 3 : 20, ORCH_PROFILE.rootCAConfigMap);
+    const sortedReadiness = [...readiness].sort((a, b) => a - b);
+    const readinessMedian = sortedReadiness[Math.floor(sortedReadiness.length / 2)] ?? 0;
+    const readinessMax = sortedReadiness.at(-1) ?? 0;
+    log(`  median ${readinessMedian} ms, max ${readinessMax} ms`);
     log(`idle: filling ${idleObjects} ConfigMaps in 10 namespaces`);
     for (let index = 0; index < 10; index++) await client.request("POST", "/api/v1/namespaces", namespaceBody(`idle-${index}`));
     await runAll(client, idleObjects, 16, (index) => [
@@ -168,6 +198,7 @@ export async function runControllersSuite(options: ControllersSuiteOptions): Pro
       date: new Date().toISOString(),
       environment: machineEnvironment(REPO_ROOT),
       garbageCollector: gc,
+      newNamespace: { namespaces: readiness.length, msUntilServiceAccountAndRootCa: readiness, medianMs: readinessMedian, maxMs: readinessMax, targetMs: 1000 },
       idle: {
         storedObjects: idleObjects,
         seconds: idleSeconds,
@@ -200,6 +231,10 @@ export async function runControllersSuite(options: ControllersSuiteOptions): Pro
       "| dependents | seconds until all gone | dependents deleted / s |",
       "|---|---|---|",
       ...gc.map((row) => `| ${row.dependents} | ${row.seconds} | ${row.perSecond} |`),
+      "",
+      "## New namespaces: until the `default` ServiceAccount and the root-CA ConfigMap are readable",
+      "",
+      `${readiness.length} namespaces, one at a time: median **${readinessMedian} ms**, max **${readinessMax} ms** (target ≤ 1,000 ms: ${readinessMax <= 1000 ? "met" : "NOT met"}).`,
       "",
       `## Idle with ${idleObjects} stored objects (${idleSeconds} s, no requests)`,
       "",
