@@ -9,7 +9,7 @@ import { sampleSum } from "../testing/metrics-text.js";
  * Idle means idle, counted rather than timed: once the controllers have settled over a few
  * hundred objects, a window longer than every short period in the server (the apiserver Service
  * reconciler's 10 s, kube's interval) passes with no work-queue add (no controller reconciles)
- * and no storage call of any kind (no relist, no resync read, no poll).
+ * and no storage call at all (no relist, no resync read, no poll).
  */
 
 type Server = Awaited<ReturnType<typeof inProcessServer>>;
