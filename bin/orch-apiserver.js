@@ -5,8 +5,8 @@
 import { statSync } from "node:fs";
 
 const modified = (relative) => statSync(new URL(relative, import.meta.url), { throwIfNoEntry: false })?.mtimeMs ?? -1;
-const bundle = modified("../dist/bundle/main.js");
-const entry = bundle >= 0 && bundle >= modified("../dist/src/cli/main.js") ? "../dist/bundle/main.js" : "../dist/src/cli/main.js";
+const bundle = modified("../dist/bundle/main.cjs");
+const entry = bundle >= 0 && bundle >= modified("../dist/src/cli/main.js") ? "../dist/bundle/load.mjs" : "../dist/src/cli/main.js";
 const { main } = await import(entry);
 
 main(process.argv.slice(2)).then(

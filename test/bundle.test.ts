@@ -1,9 +1,9 @@
 // The one-file bundle the launcher prefers (scripts/bundle.mjs, issue #21: start-up): it serves,
-// and the packages of rare features stay out of what start-up loads (separate chunks, or
+// from V8's code cache too, and the packages of rare features stay out of it (required from
 // node_modules at first use).
 import assert from "node:assert/strict";
 import { spawnSync } from "node:child_process";
-import { readFileSync, writeFileSync } from "node:fs";
+import { existsSync, readFileSync, statSync, writeFileSync } from "node:fs";
 import { get } from "node:https";
 import { join } from "node:path";
 import { after, before, describe, it } from "node:test";
@@ -41,7 +41,7 @@ describe("the start-up bundle", () => {
     assert.equal(built.status, 0, built.stderr);
     writeFileSync(
       join(outdir, "launch.mjs"),
-      'import { main } from "./main.js";\nmain(process.argv.slice(2)).then((code) => process.exit(code), (error) => { console.error(error); process.exit(1); });\n',
+      'import { main } from "./load.mjs";\nmain(process.argv.slice(2)).then((code) => process.exit(code), (error) => { console.error(error); process.exit(1); });\n',
     );
     dataDir = makeTempDir();
   });
@@ -60,7 +60,15 @@ describe("the start-up bundle", () => {
       inputs.some((input) => input.endsWith("dist/src/cli/compose.js")),
       "compose.js is in the start-up bundle",
     );
-    for (const rare of ["node_modules/undici/", "node_modules/yaml/", "node_modules/tweetnacl/", "node_modules/jose/", "node_modules/@peculiar/x509/"]) {
+    for (const rare of [
+      "node_modules/undici/",
+      "node_modules/yaml/",
+      "node_modules/tweetnacl/",
+      "node_modules/jose/",
+      "node_modules/@peculiar/x509/",
+      "node_modules/@grpc/",
+      "node_modules/protobufjs/",
+    ]) {
       assert.deepEqual(
         inputs.filter((input) => input.includes(rare)),
         [],
@@ -69,21 +77,30 @@ describe("the start-up bundle", () => {
     }
   });
 
-  it("starts a server that answers /readyz and stops on SIGTERM", async () => {
+  /** Starts the bundled CLI on the data dir, checks /readyz answers 200, stops it with SIGTERM. */
+  async function serveOnce(): Promise<void> {
     const server = await startCli(["--data-dir", dataDir, "--secure-port", "0"], 60_000, [], join(outdir, "launch.mjs"));
     try {
       const ca = readFileSync(join(dataDir, "pki", "ca.crt"), "utf8");
+      // The CLI prints "serving on" once it is ready.
       const status = await new Promise<number>((resolve, reject) => {
         get(`${server.url}/readyz`, { ca }, (response) => {
           response.resume();
           resolve(response.statusCode ?? 0);
         }).once("error", reject);
       });
-      // The CLI prints "serving on" once it is ready.
       assert.equal(status, 200);
     } finally {
       const exit = await server.stop();
       assert.equal(exit.code, 0, server.stderr());
     }
+  }
+
+  it("starts a server that answers /readyz, writes V8's code cache at exit, and starts again from the cache", async () => {
+    const cache = join(outdir, "main.cjs.cache");
+    assert.equal(existsSync(cache), false, "a fresh bundle has no code cache");
+    await serveOnce();
+    assert.ok(statSync(cache).size > 0, "the first run wrote the code cache");
+    await serveOnce();
   });
 });
