@@ -25,7 +25,7 @@ function modulesLoadedByAServer(dataDir: string, storageBackend: string): string
 }
 
 describe("start-up module loading", () => {
-  it("a server on sqlite with its certificates in the data dir loads neither gRPC, protobufjs, the tracing SDK nor the x509 library", () => {
+  it("a server on sqlite with its certificates in the data dir loads neither gRPC, protobufjs, the tracing SDK, the x509 library, undici, yaml nor tweetnacl", () => {
     const dir = makeTempDir();
     try {
       // The first start generates the certificates (with the x509 library); the second finds them.
@@ -40,7 +40,7 @@ describe("start-up module loading", () => {
         loaded.some((path) => path.includes("/better-sqlite3/")),
         "better-sqlite3 should be loaded",
       );
-      for (const rare of ["/@grpc/grpc-js/", "/protobufjs/", "/@opentelemetry/sdk-trace-base/", "/@peculiar/x509/"]) {
+      for (const rare of ["/@grpc/grpc-js/", "/protobufjs/", "/@opentelemetry/sdk-trace-base/", "/@peculiar/x509/", "/undici/", "/yaml/", "/tweetnacl/"]) {
         const found = loaded.filter((path) => path.includes(rare));
         assert.deepEqual(found, [], `${rare} was loaded at start-up`);
       }

@@ -1,4 +1,4 @@
-import { parse, stringify } from "yaml";
+import { yaml } from "../util/yaml.js";
 
 export interface KubeconfigInput {
   readonly server: string;
@@ -9,19 +9,37 @@ export interface KubeconfigInput {
   readonly userName: string;
 }
 
-/** An admin kubeconfig with the CA and client credentials embedded (base64), as kubeadm writes. */
+/**
+ * An admin kubeconfig with the CA and client credentials embedded (base64), as kubeadm writes.
+ * Written from a fixed template, each value a double-quoted YAML scalar (JSON string syntax), so
+ * start-up does not load the YAML library for it.
+ */
 export function renderKubeconfig(input: KubeconfigInput): string {
   const b64 = (text: string): string => Buffer.from(text, "utf8").toString("base64");
+  const q = (text: string): string => JSON.stringify(text);
   const context = `${input.userName}@${input.clusterName}`;
-  return stringify({
-    apiVersion: "v1",
-    kind: "Config",
-    clusters: [{ name: input.clusterName, cluster: { server: input.server, "certificate-authority-data": b64(input.caPem) } }],
-    users: [{ name: input.userName, user: { "client-certificate-data": b64(input.clientCertificatePem), "client-key-data": b64(input.clientKeyPem) } }],
-    contexts: [{ name: context, context: { cluster: input.clusterName, user: input.userName } }],
-    "current-context": context,
-    preferences: {},
-  });
+  return [
+    "apiVersion: v1",
+    "kind: Config",
+    "clusters:",
+    `  - name: ${q(input.clusterName)}`,
+    "    cluster:",
+    `      server: ${q(input.server)}`,
+    `      certificate-authority-data: ${q(b64(input.caPem))}`,
+    "users:",
+    `  - name: ${q(input.userName)}`,
+    "    user:",
+    `      client-certificate-data: ${q(b64(input.clientCertificatePem))}`,
+    `      client-key-data: ${q(b64(input.clientKeyPem))}`,
+    "contexts:",
+    `  - name: ${q(context)}`,
+    "    context:",
+    `      cluster: ${q(input.clusterName)}`,
+    `      user: ${q(input.userName)}`,
+    `current-context: ${q(context)}`,
+    "preferences: {}",
+    "",
+  ].join("\n");
 }
 
 /** What `readAdminKubeconfig` returns: the first cluster's server and CA, the first user's client certificate. */
@@ -34,7 +52,7 @@ export interface KubeconfigCredentials {
 
 /** Reads a kubeconfig with embedded data, as `renderKubeconfig` writes (the admin kubeconfig); throws when a field is missing. */
 export function readKubeconfigCredentials(text: string): KubeconfigCredentials {
-  const document: unknown = parse(text);
+  const document: unknown = yaml().parse(text);
   const record = (value: unknown): Record<string, unknown> => (typeof value === "object" && value !== null ? (value as Record<string, unknown>) : {});
   const first = (value: unknown): Record<string, unknown> => record(Array.isArray(value) ? value[0] : undefined);
   const cluster = record(first(record(document).clusters).cluster);

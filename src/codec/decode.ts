@@ -1,4 +1,4 @@
-import { parse as parseYaml } from "yaml";
+import { yaml } from "../util/yaml.js";
 import { ApiError, badRequest } from "../api/errors.js";
 import { parseMediaType } from "./media-type.js";
 
@@ -122,7 +122,7 @@ function parseBody(bytes: Buffer, format: BodyFormat): unknown {
     }
     refuseDeepYaml(text);
     try {
-      return parseYaml(text, { maxAliasCount: 100 });
+      return yaml().parse(text, { maxAliasCount: 100 });
     } catch (error) {
       throw badRequest(`error decoding YAML: ${error instanceof Error ? error.message : String(error)}`);
     }

@@ -1,4 +1,5 @@
-import { isMap, isPair, isScalar, isSeq, parseDocument, type Node } from "yaml";
+import type { Node } from "yaml";
+import { yaml } from "../util/yaml.js";
 import { refuseDeepValue, refuseDeepYaml } from "./decode.js";
 
 /**
@@ -74,6 +75,7 @@ export function duplicateJsonFields(text: string): string[] {
  */
 export function parseYamlWithDuplicates(text: string): { readonly value: unknown; readonly duplicates: string[] } {
   refuseDeepYaml(text);
+  const { isMap, isPair, isScalar, isSeq, parseDocument } = yaml();
   const document = parseDocument(text, { uniqueKeys: false });
   const error = document.errors[0];
   if (error !== undefined) throw error;

@@ -373,6 +373,8 @@ export class Store {
       kind: definition.kind,
       apiVersion: apiVersionOf(definition),
       decode: (value, revision) => decodeStored(value, revision, definition),
+      // decodeStored changes nothing but the version unless the kind is read as served.
+      decodeOnlyStamps: definition.readAsServed !== true,
       extraFieldsOf: (object) => {
         if (definition.selectableFields.size === 0) return undefined;
         const fields: Record<string, string> = {};

@@ -45,10 +45,11 @@ export interface CliServer {
 
 /**
  * Starts `orch-apiserver <args>` and waits (with a deadline) for its "serving on" line.
- * `nodeArgs` go to node itself, before the script (e.g. diagnostics flags).
+ * `nodeArgs` go to node itself, before the script (e.g. diagnostics flags); `bin` is the script
+ * (default bin/orch-apiserver.js).
  */
-export async function startCli(args: readonly string[], timeoutMs = 20_000, nodeArgs: readonly string[] = []): Promise<CliServer> {
-  const child = spawn(process.execPath, [...nodeArgs, BIN, ...args], { cwd: REPO_ROOT, stdio: ["ignore", "pipe", "pipe"] });
+export async function startCli(args: readonly string[], timeoutMs = 20_000, nodeArgs: readonly string[] = [], bin = BIN): Promise<CliServer> {
+  const child = spawn(process.execPath, [...nodeArgs, bin, ...args], { cwd: REPO_ROOT, stdio: ["ignore", "pipe", "pipe"] });
   let stdout = "";
   let stderr = "";
   child.stdout.setEncoding("utf8").on("data", (chunk: string) => (stdout += chunk));

@@ -1,5 +1,5 @@
 import { context, propagation } from "@opentelemetry/api";
-import { Agent, type Dispatcher } from "undici";
+import type { Agent, Dispatcher } from "undici";
 import type { Hook } from "./hook.js";
 
 /** How a hook is called: what the client pool needs of a Hook (conversion webhooks build just this). */
@@ -19,6 +19,16 @@ export class WebhookCallError extends Error {
 
 /** Where a Service-addressed hook is reached now: one ready endpoint address and port. */
 export type ServiceResolver = (namespace: string, name: string, port: number) => { readonly host: string; readonly port: number } | string;
+
+type Undici = typeof import("undici");
+
+let undici: Promise<Undici> | undefined;
+
+/** undici (~0.8 MB of code) is loaded at the first hook call, not at start-up (issue #21). */
+function loadUndici(): Promise<Undici> {
+  undici ??= import("undici");
+  return undici;
+}
 
 interface PooledAgent {
   readonly clientKey: string;
@@ -48,7 +58,7 @@ export class HookClients {
   /** POSTs `body` as JSON; resolves the parsed JSON reply of a 200, else throws WebhookCallError. */
   async post(hook: HookCall, body: unknown): Promise<unknown> {
     const destination = this.destinationOf(hook);
-    const agent = this.agentFor(hook);
+    const agent = this.agentFor(hook, (await loadUndici()).Agent);
     const payload = JSON.stringify(body);
     const fail = (message: string, status = 0): WebhookCallError =>
       new WebhookCallError(`failed to call webhook: Post "${destination.where}": ${message}`, status);
@@ -131,13 +141,13 @@ export class HookClients {
     }
   }
 
-  private agentFor(hook: HookCall): Agent {
+  private agentFor(hook: HookCall, AgentClass: Undici["Agent"]): Agent {
     const pooled = this.agents.get(hook.id);
     if (pooled !== undefined && pooled.clientKey === hook.clientKey) return pooled.agent;
     if (pooled !== undefined) void pooled.agent.destroy().catch(() => undefined);
     const target = hook.target;
     const servername = target.kind === "service" ? `${target.name}.${target.namespace}.svc` : undefined;
-    const agent = new Agent({
+    const agent = new AgentClass({
       connections: 64,
       connect: { ...(hook.caBundle === undefined ? {} : { ca: hook.caBundle }), ...(servername === undefined ? {} : { servername }) },
     });

@@ -1,4 +1,3 @@
-import { CompactSign } from "jose";
 import type { ApiClient, ResourceRef } from "../../api/client.js";
 import { ApiError } from "../../api/errors.js";
 import { isPlainObject, type ApiObject } from "../../api/object.js";
@@ -15,6 +14,8 @@ export const CLUSTER_INFO = "cluster-info";
  * whole token `<id>.<secret>`, header `{"alg":"HS256","kid":"<id>"}` as kube's signer writes it.
  */
 export async function detachedSignature(content: string, tokenId: string, tokenSecret: string): Promise<string> {
+  // jose is loaded at the first signature (a bootstrap token), not at start-up.
+  const { CompactSign } = await import("jose");
   const jws = await new CompactSign(new TextEncoder().encode(content))
     .setProtectedHeader({ alg: "HS256", kid: tokenId })
     .sign(new TextEncoder().encode(`${tokenId}.${tokenSecret}`));

@@ -1,4 +1,5 @@
 import type { ApiObject } from "../../api/object.js";
+import { spliceResourceVersion } from "./splice-version.js";
 
 /**
  * One object as the watch cache keeps it: its API JSON (with `resourceVersion`) encoded once,
@@ -30,6 +31,12 @@ export interface ResourceCodec {
   decode(value: string, revision: number): ApiObject;
   /** Values of the kind's selectable fields beyond name and namespace (undefined: none). */
   extraFieldsOf(object: ApiObject): Record<string, string> | undefined;
+  /**
+   * True when `decode` only parses the stored JSON and sets `metadata.resourceVersion` (no
+   * defaults, no apiVersion change): the cached JSON is then the stored text with the version
+   * spliced in (`splice-version.ts`) instead of the object encoded again.
+   */
+  readonly decodeOnlyStamps?: boolean;
   /** `kind` and `apiVersion` of the resource, for bookmarks. */
   readonly kind: string;
   readonly apiVersion: string;
@@ -46,7 +53,7 @@ export function decodeToCache(codec: ResourceCodec, key: string, value: string, 
   const cached: CachedObject = {
     key,
     revision,
-    json: JSON.stringify(object),
+    json: (codec.decodeOnlyStamps === true ? spliceResourceVersion(value, String(revision)) : undefined) ?? JSON.stringify(object),
     name: metadata.name ?? "",
     namespace: metadata.namespace,
     // A copy: the decoded object goes on to the feeds' followers.

@@ -1,5 +1,5 @@
 import { readFileSync } from "node:fs";
-import { parse as parseYaml } from "yaml";
+import { yaml } from "../../util/yaml.js";
 import { isPlainObject } from "../../api/object.js";
 import type { UserInfo } from "../../request/context.js";
 import type { RequestInfo } from "../../request/request-info.js";
@@ -105,7 +105,7 @@ function parseRule(value: unknown, index: number): PolicyRule {
 export function parseAuditPolicy(text: string, auditGroup: string): AuditPolicy {
   let document: unknown;
   try {
-    document = parseYaml(text);
+    document = yaml().parse(text);
   } catch (error) {
     throw new AuditPolicyError(`not YAML or JSON: ${error instanceof Error ? error.message : String(error)}`);
   }

@@ -1,6 +1,10 @@
 import { createCipheriv, createDecipheriv, randomBytes, type CipherGCM, type DecipherGCM } from "node:crypto";
-import nacl from "tweetnacl";
+import type Nacl from "tweetnacl";
+import { lazyRequire } from "../../util/lazy-require.js";
 import type { DecryptResult, ValueTransformer } from "./transformer.js";
+
+/** tweetnacl (secretbox) is loaded when a secretbox key is first configured, not at start-up. */
+const naclLibrary = lazyRequire<typeof Nacl>("tweetnacl");
 
 /** The provider that stores plain text. */
 export const IDENTITY: ValueTransformer = {
@@ -61,6 +65,7 @@ export function openGcm(algorithm: string, key: Buffer, sealed: Buffer, context:
 
 /** secretbox: XSalsa20-Poly1305 (NaCl) with a 32-byte key; a random 24-byte nonce, then the box. */
 export function secretboxTransformer(prefix: string, key: Buffer): ValueTransformer {
+  const nacl = naclLibrary();
   if (key.length !== nacl.secretbox.keyLength) throw new Error(`a secretbox key must be ${nacl.secretbox.keyLength} bytes, not ${key.length}`);
   return {
     prefix,
