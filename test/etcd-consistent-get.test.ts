@@ -55,18 +55,20 @@ describe("consistent GETs from the watch cache on etcd, across two servers", { t
     }
   });
 
+  /** Range calls etcd has answered so far (its own /metrics). */
+  const ranges = async (): Promise<number> => {
+    const text = await (await fetch(`${etcd.endpoints[0] ?? ""}/metrics`)).text();
+    const line = text
+      .split("\n")
+      .find((entry) => entry.startsWith("grpc_server_handled_total{") && entry.includes('grpc_method="Range"') && entry.includes('grpc_code="OK"'));
+    return Number(line?.slice(line.lastIndexOf(" ") + 1) ?? 0);
+  };
+
   it("64 concurrent GETs share a few etcd revision reads instead of one read each", async () => {
     const created = await writer.call("POST", "/api/v1/namespaces/reads/configmaps", {
       body: { apiVersion: "v1", kind: "ConfigMap", metadata: { name: "shared" } },
     });
     assert.equal(created.status, 201, created.text);
-    const ranges = async (): Promise<number> => {
-      const text = await (await fetch(`${etcd.endpoints[0] ?? ""}/metrics`)).text();
-      const line = text
-        .split("\n")
-        .find((entry) => entry.startsWith("grpc_server_handled_total{") && entry.includes('grpc_method="Range"') && entry.includes('grpc_code="OK"'));
-      return Number(line?.slice(line.lastIndexOf(" ") + 1) ?? 0);
-    };
     const before = await ranges();
     const replies = await Promise.all(Array.from({ length: 64 }, () => reader.call("GET", "/api/v1/namespaces/reads/configmaps/shared")));
     const used = (await ranges()) - before;
@@ -83,6 +85,19 @@ describe("consistent GETs from the watch cache on etcd, across two servers", { t
     assert.ok(usedAny < 4, `${usedAny} etcd Range calls for 64 GETs at resourceVersion=0`);
     const missing = await reader.call("GET", "/api/v1/namespaces/reads/configmaps/never-made?resourceVersion=0");
     assert.equal(missing.status, 404, missing.text);
+  });
+
+  it("a create reads no etcd revision for quota admission (the quotas are read from the cache as kube's informer)", async () => {
+    const before = await ranges();
+    for (let index = 0; index < 20; index++) {
+      const created = await writer.call("POST", "/api/v1/namespaces/reads/configmaps", {
+        body: { apiVersion: "v1", kind: "ConfigMap", metadata: { name: `quota-free-${index}` } },
+      });
+      assert.equal(created.status, 201, created.text);
+    }
+    const used = (await ranges()) - before;
+    // One consistent quota list per create would read etcd's revision 20 times (one by one).
+    assert.ok(used < 5, `${used} etcd Range calls for 20 creates`);
   });
 
   it("a GET with resourceVersion N through the other server waits for the cache to reach N, and 504s for a revision etcd has not reached", async () => {
