@@ -1,7 +1,7 @@
 // Consistent GETs (resourceVersion unset) on etcd are served from the watch cache once it has
 // reached etcd's current revision: two in-process servers share one etcd member, one writes, the
 // other reads at once and must see every write (and every delete) made before its GET. GETs with
-// a resourceVersion ("0": any; N: not older than N) are served from the cache as kube's cacher
+// a resourceVersion ("0": no freshness asked; N: not older than N) are served from the cache as kube's cacher
 // serves them, N once the cache reflects it (504 for a revision etcd has not reached).
 import assert from "node:assert/strict";
 import { after, before, describe, it } from "node:test";
@@ -77,7 +77,7 @@ describe("consistent GETs from the watch cache on etcd, across two servers", { t
     // parts of the two servers, the identity lease and the like, may read meanwhile too).
     assert.ok(used < 16, `${used} etcd Range calls for 64 concurrent GETs`);
 
-    // resourceVersion=0 ("any"): the cache answers without asking etcd at all.
+    // resourceVersion=0 (no freshness asked): the cache answers without asking etcd at all.
     const beforeAny = await ranges();
     const anyReplies = await Promise.all(Array.from({ length: 64 }, () => reader.call("GET", "/api/v1/namespaces/reads/configmaps/shared?resourceVersion=0")));
     const usedAny = (await ranges()) - beforeAny;

@@ -268,7 +268,7 @@ export class Store {
 
   /**
    * A GET with a resourceVersion on a store other servers write to, served from the cache as
-   * kube's cacher serves it: "0" (any) at once, N (not older than N) once the cache reflects N,
+   * kube's cacher serves it: "0" (no freshness asked) at once, N (not older than N) once the cache reflects N,
    * 504 when it does not get there in time (a revision etcd has not reached). Undefined when the
    * resource is not served from the cache (then storage answers, as on a local store).
    */
