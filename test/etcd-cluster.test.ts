@@ -184,6 +184,10 @@ describe("three orch servers on a three-member etcd cluster", { timeout: 600_000
     assert.equal(quota.status, 201, JSON.stringify(quota.json));
     // The root CA publisher's config map counts too: wait for it so the arithmetic below is exact.
     await waitFor(async () => (await call(1, "GET", `/api/v1/namespaces/quota/configmaps/${ROOT_CA}`)).status === 200, { what: "the root CA config map" });
+    // Quota admission reads each server's cache as kube's reads its informer (another server's
+    // quota of a moment ago may be missing): a consistent read of the quota through each server
+    // brings its cache up to the quota first, as a client waiting for the quota's status would.
+    for (const server of [0, 1, 2]) assert.equal((await call(server, "GET", "/api/v1/namespaces/quota/resourcequotas/cap")).status, 200);
     const results = await Promise.all(
       Array.from({ length: 24 }, (_, index) => call(index, "POST", "/api/v1/namespaces/quota/configmaps", configMap(`q-${index}`))),
     );

@@ -60,4 +60,11 @@ export interface ObjectLister {
    * `resourceVersion`. Fails with 504 when the cache does not catch up in time, as that list does.
    */
   list(namespace: string): Promise<readonly ApiObject[]>;
+  /**
+   * The namespace's objects as the cache holds them once it reflects every write this server has
+   * seen committed (its own included), without asking the store: kube's informer read. On a store
+   * other servers write to, their writes of the last moments may be missing; a caller whose
+   * writes carry a resourceVersion precondition (quota charges) stays correct.
+   */
+  listCached(namespace: string): Promise<readonly ApiObject[]>;
 }

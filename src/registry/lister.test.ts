@@ -29,6 +29,17 @@ describe("Registry.lister: admission's read of the watch cache", () => {
     assert.deepEqual(await lister.list("default-nothing-here"), []);
   });
 
+  it("listCached lists this server's write made just before the call", async () => {
+    const lister = server.server.registry.lister("", "v1", "limitranges");
+    const created = await server.call("POST", "/api/v1/namespaces/lister/limitranges", {
+      body: { apiVersion: "v1", kind: "LimitRange", metadata: { name: "second" }, spec: { limits: [{ type: "Container", default: { cpu: "1" } }] } },
+    });
+    assert.equal(created.status, 201);
+    const listed = await lister.listCached("lister");
+    assert.deepEqual(listed.map((object) => object.metadata.name).sort(), ["first", "second"]);
+    assert.deepEqual(await lister.listCached("default-nothing-here"), []);
+  });
+
   it("gives one frozen object per stored version, and a new one after a change", async () => {
     const lister = server.server.registry.lister("", "v1", "limitranges");
     const first = lister.get("lister", "first");

@@ -34,6 +34,8 @@ export interface ListerInput {
   readonly freshness: Freshness;
   /** How long `list` waits for the cache to catch up before 504 (the store's future-revision wait). */
   readonly waitMs: number;
+  /** Resolves true once the cache reflects every write this server has seen committed (no store round trip). */
+  readonly ownWrites: (timeoutMs: number) => Promise<boolean>;
 }
 
 /** A watch cache as an ObjectLister (see there); the resource must be served in its storage version. */
@@ -48,6 +50,10 @@ export function watchCacheLister(input: ListerInput): ObjectLister {
       // The store's own consistent read: on a shared store (etcd) the store's revision is asked for.
       if (!(await input.freshness.waitForCurrent(input.waitMs)))
         throw timeout("Too large resource version: the watch cache did not catch up with the store", 1);
+      return cache.list(input.prefix(namespace), { limit: 0 }).items.map(frozenDecode);
+    },
+    async listCached(namespace) {
+      if (!(await input.ownWrites(input.waitMs))) throw timeout("Too large resource version: the watch cache did not catch up with this server's writes", 1);
       return cache.list(input.prefix(namespace), { limit: 0 }).items.map(frozenDecode);
     },
   };

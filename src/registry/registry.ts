@@ -225,6 +225,7 @@ export class Registry {
       prefix: (namespace) => store.prefix(namespace),
       freshness: this.freshness,
       waitMs: store.futureRevisionWaitMs,
+      ownWrites: (timeoutMs) => this.cacher.reach(this.storage.currentRevision(), timeoutMs),
     });
     this.listers.set(id, created);
     return created;

@@ -231,10 +231,9 @@ export class Store {
   }
 
   async get(namespace: string, name: string, resourceVersion?: string): Promise<ApiObject> {
-    if (resourceVersion === undefined) {
-      const cached = await this.consistentGetFromCache(namespace, name);
-      if (cached !== undefined) return cached;
-    }
+    const cached =
+      resourceVersion === undefined ? await this.consistentGetFromCache(namespace, name) : await this.getFromCacheAt(namespace, name, resourceVersion);
+    if (cached !== undefined) return cached;
     // "Not older than" a reached revision: the latest value always qualifies.
     if (resourceVersion !== undefined && resourceVersion !== "0") await this.waitForRevision(parseRevision(resourceVersion));
     try {
@@ -264,6 +263,31 @@ export class Store {
       throw this.translate(error, name);
     }
     if (!reached) return undefined;
+    return this.readCache(cache, namespace, name);
+  }
+
+  /**
+   * A GET with a resourceVersion on a store other servers write to, served from the cache as
+   * kube's cacher serves it: "0" (no freshness asked) at once, N (not older than N) once the cache reflects N,
+   * 504 when it does not get there in time (a revision etcd has not reached). Undefined when the
+   * resource is not served from the cache (then storage answers, as on a local store).
+   */
+  private async getFromCacheAt(namespace: string, name: string, resourceVersion: string): Promise<ApiObject | undefined> {
+    const { cache, cacher } = this;
+    if (cache === undefined || cacher === undefined || this.versions.converts || this.storage.shared === undefined) return undefined;
+    const revision = resourceVersion === "0" ? 0 : parseRevision(resourceVersion);
+    let reached: boolean;
+    try {
+      reached = await cacher.reach(revision, this.futureRevisionWaitMs);
+    } catch (error) {
+      throw this.translate(error, name);
+    }
+    if (!reached) throw timeout(`Too large resource version: ${revision}, current: ${cacher.revision}`, 1);
+    return this.readCache(cache, namespace, name);
+  }
+
+  /** One object from the cache as this version serves it; 404 when the cache does not hold it. */
+  private readCache(cache: WatchCache, namespace: string, name: string): ApiObject {
     const cached = cache.get(this.key(namespace, name));
     if (cached === undefined) throw notFound(this.target(name));
     const convert = this.versions.jsonConverter();

@@ -6,12 +6,14 @@ import type { PluginContext } from "../context.js";
  * How a plugin reads one resource. With the server's lister (the watch cache): `get` answers from
  * the cache and asks the store only on a miss (an object created a moment ago is still found, as
  * kube's plugins do a live lookup after their lister misses); `list` is a consistent read from the
- * cache. The objects are shared and frozen: copy what goes into the object being admitted.
+ * cache; `listCached` reads the cache once it holds this server's own writes. The objects are shared and frozen: copy what goes into the object being admitted.
  * Without a lister (unit tests), both go through the client.
  */
 export interface ResourceReader {
   get(namespace: string, name: string): Promise<ApiObject | undefined>;
   list(namespace: string): Promise<readonly ApiObject[]>;
+  /** As `list`, but as the cache holds them once it reflects this server's writes (ObjectLister.listCached). */
+  listCached(namespace: string): Promise<readonly ApiObject[]>;
 }
 
 export function resourceReader(context: PluginContext, resource: ResourceRef): ResourceReader {
@@ -20,6 +22,7 @@ export function resourceReader(context: PluginContext, resource: ResourceRef): R
     return {
       get: (namespace, name) => context.client.get(resource, namespace, name),
       list: async (namespace) => (await context.client.list(resource, namespace)).items,
+      listCached: async (namespace) => (await context.client.list(resource, namespace)).items,
     };
   }
   return {
@@ -27,5 +30,6 @@ export function resourceReader(context: PluginContext, resource: ResourceRef): R
       return lister.get(namespace, name) ?? (await context.client.get(resource, namespace, name));
     },
     list: (namespace) => lister.list(namespace),
+    listCached: (namespace) => lister.listCached(namespace),
   };
 }

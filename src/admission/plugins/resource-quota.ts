@@ -42,7 +42,11 @@ export function resourceQuota(context: PluginContext, ledger: QuotaLedger): Admi
       const object = attributes.object;
       if (object === undefined || attributes.subresource !== "" || !attributes.resource.namespaced || attributes.namespace === "") return;
       const { group, resource: plural } = attributes.resource;
-      const listed = await quotas.list(attributes.namespace);
+      // The quotas as this server's cache holds them (kube's quota admission reads its informer):
+      // no store round trip per create. A quota another server wrote a moment ago may be missed
+      // as kube's would; each charge below reads the quota itself and writes it with its
+      // resourceVersion, so charges never overspend.
+      const listed = await quotas.listCached(attributes.namespace);
       if (listed.length === 0) return;
       const withNamespace: ApiObject = { ...object, metadata: { ...object.metadata, namespace: attributes.namespace } };
       const delta = usageOf(group, plural, withNamespace);

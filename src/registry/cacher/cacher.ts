@@ -255,10 +255,20 @@ export class Cacher {
     if (shared === undefined) return this.waitFor(this.storage.currentRevision(), timeoutMs);
     const started = Date.now();
     const target = await shared.fetchRevision();
-    if (target <= this.revisionValue) return true;
-    const timer = setInterval(() => shared.requestProgress(), PROGRESS_GRACE_MS);
+    return this.reach(target, Math.max(0, timeoutMs - (Date.now() - started)));
+  }
+
+  /**
+   * Resolves true once every cache reflects `revision` (false after `timeoutMs`). On a store other
+   * servers write to, the watch is asked for progress after a short grace and every grace after:
+   * the revision may be one of writes outside the prefix, which send no event.
+   */
+  async reach(revision: number, timeoutMs: number): Promise<boolean> {
+    if (revision <= this.revisionValue) return true;
+    const shared = this.storage.shared;
+    const timer = shared === undefined ? undefined : setInterval(() => shared.requestProgress(), PROGRESS_GRACE_MS);
     try {
-      return await this.waitFor(target, Math.max(0, timeoutMs - (Date.now() - started)));
+      return await this.waitFor(revision, timeoutMs);
     } finally {
       clearInterval(timer);
     }

@@ -55,6 +55,7 @@ const FUTURE = "required revision is a future revision";
 
 export class EtcdClient {
   private readonly client: grpc.Client;
+  private readonly channel: ReturnType<grpc.Client["getChannel"]>;
   private readonly timeoutMs: number;
 
   constructor(options: EtcdClientOptions) {
@@ -74,6 +75,7 @@ export class EtcdClient {
       "grpc.initial_reconnect_backoff_ms": 100,
       "grpc.max_reconnect_backoff_ms": 1_000,
     });
+    this.channel = this.client.getChannel();
     this.timeoutMs = options.requestTimeoutMs ?? 10_000;
   }
 
@@ -99,6 +101,12 @@ export class EtcdClient {
     this.client.close();
   }
 
+  /**
+   * One unary call on the channel's own call object, not through grpc-js's Client wrapper: the
+   * wrapper adds, per call, an interceptor chain, an event emitter and an Error for the caller's
+   * stack (~30 µs of CPU together, measured on the create path). The channel still does name
+   * resolution, round-robin over members, transparent retries and the deadline.
+   */
   private unary<Request, Response>(
     method: string,
     requestCodec: MessageCodec<Request>,
@@ -108,25 +116,46 @@ export class EtcdClient {
     timeoutMs = this.timeoutMs,
   ): Promise<Response> {
     return new Promise((resolve, reject) => {
-      this.client.makeUnaryRequest(
-        method,
-        requestCodec.serialize,
-        responseCodec.deserialize,
-        request,
-        new (grpcLibrary().Metadata)(),
-        { deadline: Date.now() + timeoutMs },
-        (error, response) => {
-          if (error !== null) reject(translateError(error, key));
-          else if (response === undefined) reject(new StorageError("Unavailable", key, { message: `etcd ${method}: empty response` }));
-          else resolve(response);
+      const library = grpcLibrary();
+      let message: Buffer;
+      try {
+        message = requestCodec.serialize(request);
+      } catch (error) {
+        reject(new StorageError("Unavailable", key, { message: `etcd ${method}: the request did not encode`, cause: error }));
+        return;
+      }
+      const call = this.channel.createCall(method, Date.now() + timeoutMs, undefined, null, undefined);
+      let received: Buffer | undefined;
+      call.start(new library.Metadata(), {
+        onReceiveMetadata: () => {},
+        onReceiveMessage: (bytes: Buffer) => {
+          received = bytes;
         },
-      );
+        onReceiveStatus: (status) => {
+          if (status.code !== library.status.OK) {
+            reject(translateError(Object.assign(new Error(`${status.code} ${status.details}`), status), key));
+            return;
+          }
+          if (received === undefined) {
+            reject(new StorageError("Unavailable", key, { message: `etcd ${method}: empty response` }));
+            return;
+          }
+          try {
+            resolve(responseCodec.deserialize(received));
+          } catch (error) {
+            reject(new StorageError("Unavailable", key, { message: `etcd ${method}: the response did not decode`, cause: error }));
+          }
+        },
+      });
+      call.sendMessageWithContext({}, message);
+      call.halfClose();
+      call.startRead();
     });
   }
 }
 
 /** grpc status → StorageError: the revision errors keep their meaning, the rest say why etcd did not answer. */
-export function translateError(error: grpc.ServiceError, key: string): StorageError {
+export function translateError(error: Pick<grpc.ServiceError, "code" | "details" | "message">, key: string): StorageError {
   const details = error.details ?? error.message;
   if (details.includes(COMPACTED)) return new StorageError("Compacted", key, { message: details, cause: error });
   if (details.includes(FUTURE)) return new StorageError("FutureRevision", key, { message: details, cause: error });
