@@ -108,6 +108,13 @@ export class RotatingLogFile {
   /** Splits lines where the file must rotate first; counts their bytes into the file's size. */
   private plan(lines: readonly string[]): Segment[] {
     this.open();
+    // The common case: everything fits in the current file, one byte count for the whole text.
+    const whole = lines.join("");
+    const wholeBytes = Buffer.byteLength(whole);
+    if (this.size + wholeBytes <= this.maxBytes) {
+      this.size += wholeBytes;
+      return [{ text: whole, lines: lines.length, rotate: false }];
+    }
     const segments: Segment[] = [];
     let text = "";
     let count = 0;
