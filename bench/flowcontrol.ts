@@ -71,18 +71,21 @@ async function getsPerSecond(server: Server, concurrency: number, count: number)
 }
 
 /** GETs/s and this process's CPU per GET (µs: the server's, as everything runs in process), less sensitive to other load than the rate. */
-async function throughput(enable: boolean, count: number): Promise<{ perSecond: number; cpuMicros: number }> {
-  const server = await inProcessServer({ flowControl: { enablePriorityAndFairness: enable } });
-  try {
-    await prepare(server);
-    await getsPerSecond(server, 64, Math.min(2000, count)); // warm-up
-    const before = process.cpuUsage();
-    const perSecond = await getsPerSecond(server, 64, count);
-    const used = process.cpuUsage(before);
-    return { perSecond, cpuMicros: (used.user + used.system) / count };
-  } finally {
-    await server.stop();
-  }
+async function measureRound(server: Server, count: number): Promise<{ perSecond: number; cpuMicros: number }> {
+  const before = process.cpuUsage();
+  const perSecond = await getsPerSecond(server, 64, count);
+  const used = process.cpuUsage(before);
+  return { perSecond, cpuMicros: (used.user + used.system) / count };
+}
+
+/** Of the GETs the global-default level dispatched, the share that waited in a queue (from the wait histogram). */
+async function queuedShare(server: Server): Promise<number> {
+  const text = (await server.call("GET", "/metrics")).text;
+  const value = (pattern: RegExp): number => Number(pattern.exec(text)?.[1] ?? Number.NaN);
+  const level = 'flow_schema="global-default",priority_level="global-default",execute="true"';
+  const immediate = value(new RegExp(`apiserver_flowcontrol_request_wait_duration_seconds_bucket\\{le="0",${level}\\} (\\d+)`));
+  const all = value(new RegExp(`apiserver_flowcontrol_request_wait_duration_seconds_count\\{${level}\\} (\\d+)`));
+  return all > 0 ? 1 - immediate / all : Number.NaN;
 }
 
 function percentile(values: readonly number[], fraction: number): number {
@@ -168,19 +171,35 @@ export async function runFlowControlSuite(options: FlowControlSuiteOptions): Pro
   const gate = new QuietGate(options.quietWaitMs);
   await gate.wait();
   const count = options.quick ? 3000 : 20000;
-  const rounds = options.quick ? 1 : 5;
+  const rounds = options.quick ? 2 : 8;
   const on: number[] = [];
   const off: number[] = [];
   const cpuOn: number[] = [];
   const cpuOff: number[] = [];
-  for (let index = 0; index < rounds; index++) {
-    // Alternate so drift (other processes, thermal) hits both alike.
-    const withFlowControl = await throughput(true, count);
-    const withoutFlowControl = await throughput(false, count);
-    on.push(withFlowControl.perSecond);
-    off.push(withoutFlowControl.perSecond);
-    cpuOn.push(withFlowControl.cpuMicros);
-    cpuOff.push(withoutFlowControl.cpuMicros);
+  // Both servers live in this process for the whole run, set up and warmed before the first round
+  // (a fresh server's start-up work would otherwise fall into its first rounds); rounds alternate,
+  // the order reversed every round, so drift (other processes, thermal, GC) hits both alike.
+  const servers = {
+    on: await inProcessServer({ flowControl: { enablePriorityAndFairness: true } }),
+    off: await inProcessServer({ flowControl: { enablePriorityAndFairness: false } }),
+  };
+  let waited = Number.NaN;
+  try {
+    for (const server of [servers.on, servers.off]) await prepare(server);
+    for (const server of [servers.on, servers.off]) await getsPerSecond(server, 64, Math.min(5000, count));
+    await new Promise((resolve) => setTimeout(resolve, 1000));
+    for (let index = 0; index < rounds; index++) {
+      const order = index % 2 === 0 ? (["on", "off"] as const) : (["off", "on"] as const);
+      for (const variant of order) {
+        const round = await measureRound(servers[variant], count);
+        (variant === "on" ? on : off).push(round.perSecond);
+        (variant === "on" ? cpuOn : cpuOff).push(round.cpuMicros);
+      }
+    }
+    waited = await queuedShare(servers.on);
+  } finally {
+    await servers.on.stop();
+    await servers.off.stop();
   }
   const withApf = median(on);
   const without = median(off);
@@ -205,6 +224,7 @@ export async function runFlowControlSuite(options: FlowControlSuiteOptions): Pro
       rounds: { apfOn: cpuOn.map((value) => round(value)), apfOff: cpuOff.map((value) => round(value)) },
     },
     cpuCostPercent: round(cpuCost),
+    queuedPercent: round(waited * 100),
     loadAverage: loadavg().map((value) => round(value)),
     costPercent: round(cost),
     costTargetPercent: COST_TARGET_PERCENT,
@@ -219,18 +239,18 @@ export async function runFlowControlSuite(options: FlowControlSuiteOptions): Pro
   const markdown = [
     "# API Priority and Fairness",
     "",
-    `In process (no sockets), one ConfigMap GET by a non-exempt user (global-default level), c=64, ${count} GETs per round, ${rounds} rounds, medians:`,
+    `In process (no sockets), one ConfigMap GET by a non-exempt user (global-default level), c=64, ${count} GETs per round, ${rounds} rounds per variant, medians:`,
     "",
     "| APF | GETs/s | CPU µs per GET |",
     "|---|---|---|",
     `| on (default) | ${round(withApf)} | ${round(median(cpuOn))} |`,
     `| off (--enable-priority-and-fairness=false) | ${round(without)} | ${round(median(cpuOff))} |`,
     "",
-    `APF's cost: **${round(cost)} %** of throughput (target ≤ ${COST_TARGET_PERCENT} %: ${cost <= COST_TARGET_PERCENT ? "met" : "NOT met"}); **${round(cpuCost)} %** more CPU per GET.`,
+    `APF's cost: **${round(cost)} %** of throughput (target ≤ ${COST_TARGET_PERCENT} %: ${cost <= COST_TARGET_PERCENT ? "met" : "NOT met"}); **${round(cpuCost)} %** more CPU per GET (${round(median(cpuOn) - median(cpuOff))} µs; the figure to trust when the machine is loaded).`,
     `Load average while measuring: ${loadavg()
       .map((value) => round(value))
       .join(", ")} (on ${cpus().length} CPUs): above 1 the figures are noise-dominated, rerun quietly with \`npm run bench -- --suite flowcontrol\`.`,
-    "Note: at c=64 the global-default level (49 nominal seats of 600) queues until the first borrowing adjustment (10 s), longer than a round: these rounds measure APF with queuing, as a fresh kube-apiserver does.",
+    `Both servers run in this process, set up and warmed before the first round; rounds alternate between them (order reversed each round). The global-default level has 49 nominal seats of 600 (borrowing may add more after 10 s): ${round(waited * 100)} % of the GETs it dispatched waited in a queue; the others took a free seat at once.`,
     "",
     "Flood: alice keeps 30 GETs in flight against a level of 3 seats (10×); bob's sequential GETs in the same level, another flow:",
     "",

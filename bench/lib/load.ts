@@ -39,6 +39,10 @@ export interface PhaseResult {
   readonly receivedMBPerSecond: number;
   /** CPU of the server and of the generator, in % of one core (the machine has 200 %). */
   readonly serverCpuPercent?: number;
+  /** The server's CPU seconds over the measured window (user + system, all its threads). */
+  readonly serverCpuSeconds?: number;
+  /** Requests answered in the CPU window (the measured window plus the last answers' tail): divide serverCpuSeconds by it. */
+  readonly cpuWindowRequests?: number;
   readonly generatorCpuPercent: number;
   /** CPU used by everything else on the machine (other people's tests, builds): should be near 0. */
   readonly otherCpuPercent: number;
@@ -158,7 +162,9 @@ export async function runPhase(spec: PhaseSpec): Promise<PhaseResult> {
     failures,
     ...(firstError === undefined ? {} : { firstError }),
     receivedMBPerSecond: round(bytes / windowS / (1 << 20)),
-    ...(spec.serverPid === undefined ? {} : { serverCpuPercent: round((serverCpu / cpuWindowS) * 100) }),
+    ...(spec.serverPid === undefined
+      ? {}
+      : { serverCpuPercent: round((serverCpu / cpuWindowS) * 100), serverCpuSeconds: serverCpu, cpuWindowRequests: latencies.length }),
     generatorCpuPercent: round((generatorCpu / cpuWindowS) * 100),
     otherCpuPercent: round((Math.max(0, machineCpu - serverCpu - generatorCpu) / cpuWindowS) * 100),
     windowUs: { from: epochToMonotonicUs(measureStart), to: epochToMonotonicUs(lastCompletion) },

@@ -40,9 +40,17 @@ export function configureAudit(options: { config: AuditConfig; profile: Profile;
         maxBytes: config.logMaxSizeMb * 1024 * 1024,
         maxBackups: config.logMaxBackups,
         maxAgeDays: config.logMaxAgeDays,
-        onError: (error, dropped) => {
-          metrics.eventsFailed("log", dropped);
-          logger.error("audit log write failed", errorFields(error));
+        mode: config.logMode,
+        batch: {
+          bufferSize: config.logBatchBufferSize,
+          maxSize: config.logBatchMaxSize,
+          maxWaitMs: config.logBatchMaxWaitMs,
+          throttleQps: config.logBatchThrottleEnable ? config.logBatchThrottleQps : 0,
+          throttleBurst: config.logBatchThrottleBurst,
+        },
+        onError: (error, dropped, plugin = "log") => {
+          metrics.eventsFailed(plugin, dropped);
+          logger.error(plugin === "buffered" ? "audit log buffer full: events dropped" : "audit log write failed", { ...errorFields(error), dropped });
         },
       }),
     );

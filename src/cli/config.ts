@@ -1,4 +1,5 @@
 import type { ConnectionLimits } from "../server/http-server.js";
+import type { AuditLogMode } from "../server/audit/log-backend.js";
 import type { Profile } from "../api/profile.js";
 import type { AdmissionSettings } from "../admission/context.js";
 import type { AuthorizationConfig } from "../authz/modes.js";
@@ -121,6 +122,15 @@ export interface AuditConfig {
   /** Megabytes; 0 = the default of 100. */
   readonly logMaxSizeMb: number;
   readonly logFormat: "json";
+  /** `--audit-log-mode`: blocking (default), blocking-strict or batch. */
+  readonly logMode: AuditLogMode;
+  /** `--audit-log-batch-*` (batch mode). */
+  readonly logBatchBufferSize: number;
+  readonly logBatchMaxSize: number;
+  readonly logBatchMaxWaitMs: number;
+  readonly logBatchThrottleEnable: boolean;
+  readonly logBatchThrottleQps: number;
+  readonly logBatchThrottleBurst: number;
   readonly webhookConfigFile?: string;
   readonly webhookBatchBufferSize: number;
   readonly webhookBatchMaxSize: number;

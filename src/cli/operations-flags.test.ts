@@ -129,3 +129,39 @@ describe("gates that change behaviour", () => {
     }
   });
 });
+
+describe("--audit-log-mode and --audit-log-batch-*", () => {
+  it("default to kube's: blocking, buffer 10000, one event per write, no throttle", () => {
+    const audit = config([]).audit;
+    assert.equal(audit.logMode, "blocking");
+    assert.deepEqual([audit.logBatchBufferSize, audit.logBatchMaxSize, audit.logBatchMaxWaitMs, audit.logBatchThrottleEnable], [10_000, 1, 0, false]);
+  });
+
+  it("reads every mode and the batch settings; an unknown mode is an error naming the known ones", () => {
+    for (const mode of ["blocking", "blocking-strict", "batch"]) assert.equal(config([`--audit-log-mode=${mode}`]).audit.logMode, mode);
+    const audit = config([
+      "--audit-log-mode=batch",
+      "--audit-log-batch-buffer-size=500",
+      "--audit-log-batch-max-size=100",
+      "--audit-log-batch-max-wait=2s",
+      "--audit-log-batch-throttle-enable",
+      "--audit-log-batch-throttle-qps=5.5",
+      "--audit-log-batch-throttle-burst=7",
+    ]).audit;
+    assert.deepEqual(
+      [
+        audit.logBatchBufferSize,
+        audit.logBatchMaxSize,
+        audit.logBatchMaxWaitMs,
+        audit.logBatchThrottleEnable,
+        audit.logBatchThrottleQps,
+        audit.logBatchThrottleBurst,
+      ],
+      [500, 100, 2000, true, 5.5, 7],
+    );
+    assert.throws(
+      () => parseArgs(["--audit-log-mode=sometimes"]),
+      (error: unknown) => error instanceof FlagError && /blocking, blocking-strict, batch/.test(error.message),
+    );
+  });
+});

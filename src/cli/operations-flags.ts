@@ -1,7 +1,8 @@
 import { MetricVisibility, ShowHiddenMetricsError } from "../server/metrics/stability.js";
 import { DEFAULT_FEATURE_GATES, FeatureGateError, featureGates, parseFeatureGates } from "../util/feature-gates.js";
 import type { AuditConfig } from "./config.js";
-import { FlagError, parseCount, parseDurationFlag, type FlagSpec, type MutableConfig } from "./flag-spec.js";
+import { AUDIT_LOG_MODES } from "../server/audit/log-backend.js";
+import { FlagError, parseBool, parseCount, parseDurationFlag, type FlagSpec, type MutableConfig } from "./flag-spec.js";
 
 function nonNegative(value: string, flag: string): number {
   if (!/^\d+$/.test(value)) throw new FlagError(`invalid value "${value}" for flag --${flag}: must be a non-negative integer`);
@@ -54,6 +55,58 @@ export const OPERATIONS_FLAGS: readonly FlagSpec[] = [
     apply: (_config, value) => {
       if (value !== "json") throw new FlagError(`invalid value "${value}" for flag --audit-log-format: only json is supported`);
     },
+  },
+  {
+    name: "audit-log-mode",
+    help: "How events reach the log file: blocking (never dropped; written on the server's thread at the end of each event-loop turn), blocking-strict (also fails a request whose RequestReceived event cannot be written), batch (bounded buffer, written off the main thread; overflow dropped and counted).",
+    defaultText: "blocking",
+    apply: (config, value) => {
+      const mode = AUDIT_LOG_MODES.find((known) => known === value);
+      if (mode === undefined) throw new FlagError(`invalid value "${value}" for flag --audit-log-mode: must be one of ${AUDIT_LOG_MODES.join(", ")}`);
+      setAudit(config, { logMode: mode });
+    },
+  },
+  {
+    name: "audit-log-batch-buffer-size",
+    help: "Events buffered before they are written; beyond it new events are dropped (and counted). Batch mode only.",
+    defaultText: "10000",
+    apply: (config, value) => setAudit(config, { logBatchBufferSize: parseCount(value, "audit-log-batch-buffer-size") }),
+  },
+  {
+    name: "audit-log-batch-max-size",
+    help: "Events written together at most. Batch mode only.",
+    defaultText: "1",
+    apply: (config, value) => setAudit(config, { logBatchMaxSize: parseCount(value, "audit-log-batch-max-size") }),
+  },
+  {
+    name: "audit-log-batch-max-wait",
+    help: "How long a write of fewer than --audit-log-batch-max-size events waits for more. Batch mode only.",
+    defaultText: "0s",
+    apply: (config, value) => setAudit(config, { logBatchMaxWaitMs: parseDurationFlag(value, "audit-log-batch-max-wait") }),
+  },
+  {
+    name: "audit-log-batch-throttle-enable",
+    help: "Whether writes are throttled (--audit-log-batch-throttle-qps, -burst). Batch mode only.",
+    defaultText: "false",
+    boolean: true,
+    apply: (config, value) => setAudit(config, { logBatchThrottleEnable: parseBool(value, "audit-log-batch-throttle-enable") }),
+  },
+  {
+    name: "audit-log-batch-throttle-qps",
+    help: "Writes per second at most on average, when throttling is enabled. Batch mode only.",
+    defaultText: "0",
+    apply: (config, value) => {
+      const qps = Number(value);
+      if (value.trim() === "" || !Number.isFinite(qps) || qps < 0)
+        throw new FlagError(`invalid value "${value}" for flag --audit-log-batch-throttle-qps: must be a non-negative number`);
+      setAudit(config, { logBatchThrottleQps: qps });
+    },
+  },
+  {
+    name: "audit-log-batch-throttle-burst",
+    help: "Writes at once at most when the throttle has been idle, when throttling is enabled. Batch mode only.",
+    defaultText: "0",
+    apply: (config, value) => setAudit(config, { logBatchThrottleBurst: nonNegative(value, "audit-log-batch-throttle-burst") }),
   },
   {
     name: "audit-webhook-config-file",
@@ -157,6 +210,13 @@ export function operationsDefaults(): Pick<MutableConfig, "audit" | "featureGate
       logMaxBackups: 0,
       logMaxSizeMb: 0,
       logFormat: "json",
+      logMode: "blocking",
+      logBatchBufferSize: 10_000,
+      logBatchMaxSize: 1,
+      logBatchMaxWaitMs: 0,
+      logBatchThrottleEnable: false,
+      logBatchThrottleQps: 0,
+      logBatchThrottleBurst: 0,
       webhookBatchBufferSize: 10_000,
       webhookBatchMaxSize: 400,
       webhookBatchMaxWaitMs: 30_000,

@@ -57,7 +57,9 @@ export interface AuditEvent {
 
 /**
  * Where events go. `processEvents` must return at once whatever the backend does with them (a
- * request never waits on audit); a backend that cannot keep up drops events and counts them.
+ * request never waits on a slow consumer); a backend that cannot keep up drops events and counts
+ * them, or (the log's blocking modes) writes synchronously. Only a blocking-strict log throws
+ * (`AuditStoreError`), for a RequestReceived event it could not store: the request then fails.
  */
 export interface AuditBackend {
   readonly name: string;
@@ -68,15 +70,19 @@ export interface AuditBackend {
 
 /** kube's MicroTime: `2006-01-02T15:04:05.000000Z` (milliseconds padded to microseconds). */
 export function microTime(epochMs: number): string {
-  // Both timestamps of an event, and the events of requests in the same millisecond, share one string.
-  if (epochMs === lastMicroTime.epochMs) return lastMicroTime.text;
-  const iso = new Date(epochMs).toISOString();
-  const text = `${iso.slice(0, 23)}000Z`;
-  lastMicroTime = { epochMs, text };
-  return text;
+  // Every event writes two of these: the date and time to the second is formatted once per second.
+  const whole = Math.floor(epochMs);
+  const second = Math.floor(whole / 1000);
+  if (second !== lastSecond.second) lastSecond = { second, prefix: new Date(second * 1000).toISOString().slice(0, 20) };
+  const millis = whole - second * 1000;
+  return `${lastSecond.prefix}${millis < 10 ? "00" : millis < 100 ? "0" : ""}${millis}000Z`;
 }
 
-let lastMicroTime = { epochMs: Number.NaN, text: "" };
+/** The last second formatted: `2006-01-02T15:04:05.`. */
+let lastSecond = { second: Number.NaN, prefix: "" };
+
+/** A blocking-strict backend could not store a RequestReceived event: the request must fail (kube: 500). */
+export class AuditStoreError extends Error {}
 
 /** Several backends as one (log and webhook both configured). */
 export function unionBackend(backends: readonly AuditBackend[]): AuditBackend {
@@ -84,7 +90,16 @@ export function unionBackend(backends: readonly AuditBackend[]): AuditBackend {
   return {
     name: "union",
     processEvents(events) {
-      for (const backend of backends) backend.processEvents(events);
+      // Every backend gets the events even when one throws (blocking-strict); the first failure is passed on.
+      let failure: unknown;
+      for (const backend of backends) {
+        try {
+          backend.processEvents(events);
+        } catch (error) {
+          failure ??= error;
+        }
+      }
+      if (failure !== undefined) throw failure;
     },
     async shutdown() {
       await Promise.all(backends.map((backend) => backend.shutdown()));

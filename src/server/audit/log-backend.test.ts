@@ -1,10 +1,10 @@
 import assert from "node:assert/strict";
-import { mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { after, describe, it } from "node:test";
 import { backupName, logBackend } from "./log-backend.js";
-import type { AuditEvent } from "./event.js";
+import { AuditStoreError, type AuditEvent } from "./event.js";
 
 const directory = mkdtempSync(join(tmpdir(), "audit-log-"));
 after(() => rmSync(directory, { recursive: true, force: true }));
@@ -72,5 +72,102 @@ describe("logBackend()", () => {
     await backend.shutdown();
     const files = readdirSync(folder).sort();
     assert.deepEqual(files, ["audit-2026-03-10T00-00-00.000.log", "audit.log"]);
+  });
+
+  it("blocking (the default) writes a turn's events together at its end, and a large turn in slices", async () => {
+    const path = join(directory, "slices", "audit.log");
+    const backend = logBackend({ path });
+    backend.processEvents([event(1)]);
+    assert.throws(() => readFileSync(path), "nothing is written while the turn goes on");
+    for (let id = 2; id <= 300; id++) backend.processEvents([event(id)]);
+    // 256 pending events are written at once, without waiting for the end of the turn.
+    assert.equal(readFileSync(path, "utf8").trimEnd().split("\n").length, 256);
+    await new Promise((resolve) => setImmediate(resolve));
+    assert.equal(readFileSync(path, "utf8").trimEnd().split("\n").length, 300);
+    await backend.shutdown();
+  });
+
+  it("blocking-strict: a RequestReceived event that cannot be written throws AuditStoreError; other stages are only reported", async () => {
+    const blocker = join(directory, "not-a-directory");
+    writeFileSync(blocker, "");
+    const failures: number[] = [];
+    const backend = logBackend({ path: join(blocker, "audit.log"), mode: "blocking-strict", onError: (_error, dropped) => failures.push(dropped) });
+    assert.throws(() => backend.processEvents([{ ...event(1), stage: "RequestReceived" }]), AuditStoreError);
+    backend.processEvents([event(2)]);
+    await backend.shutdown();
+    assert.deepEqual(failures, [1, 1]);
+    const good = join(directory, "strict", "audit.log");
+    const strict = logBackend({ path: good, mode: "blocking-strict" });
+    strict.processEvents([event(3)]);
+    strict.processEvents([{ ...event(4), stage: "RequestReceived" }]);
+    // Written before processEvents returned, the pending event before it (file order is event order).
+    assert.deepEqual(
+      readFileSync(good, "utf8")
+        .trimEnd()
+        .split("\n")
+        .map((line) => (JSON.parse(line) as AuditEvent).auditID),
+      ["id-3", "id-4"],
+    );
+    await strict.shutdown();
+  });
+
+  it("batch: writes asynchronously in batches of max-size, drops past buffer-size (counted as buffered), shutdown writes the rest", async () => {
+    const path = join(directory, "batch", "audit.log");
+    const dropped: [string | undefined, number][] = [];
+    const backend = logBackend({
+      path,
+      mode: "batch",
+      batch: { bufferSize: 50, maxSize: 20 },
+      onError: (_error, count, plugin) => dropped.push([plugin, count]),
+    });
+    for (let id = 0; id < 60; id++) backend.processEvents([event(id)]);
+    assert.deepEqual(dropped, [
+      ["buffered", 1],
+      ["buffered", 1],
+      ["buffered", 1],
+      ["buffered", 1],
+      ["buffered", 1],
+      ["buffered", 1],
+      ["buffered", 1],
+      ["buffered", 1],
+      ["buffered", 1],
+      ["buffered", 1],
+    ]);
+    assert.throws(() => readFileSync(path), "processEvents never writes");
+    await backend.shutdown();
+    const ids = readFileSync(path, "utf8")
+      .trimEnd()
+      .split("\n")
+      .map((line) => (JSON.parse(line) as AuditEvent).auditID);
+    assert.deepEqual(
+      ids,
+      Array.from({ length: 50 }, (_, id) => `id-${id}`),
+    );
+  });
+
+  it("batch: a write short of max-size waits max-wait for more events, a full one goes at once", async () => {
+    const path = join(directory, "wait", "audit.log");
+    const backend = logBackend({ path, mode: "batch", batch: { maxSize: 3, maxWaitMs: 60_000 } });
+    backend.processEvents([event(1)]);
+    await new Promise((resolve) => setTimeout(resolve, 20));
+    assert.throws(() => readFileSync(path), "one event of three waits");
+    backend.processEvents([event(2), event(3)]);
+    for (let attempt = 0; attempt < 200 && !existsSync(path); attempt++) await new Promise((resolve) => setTimeout(resolve, 5));
+    await backend.shutdown();
+    assert.equal(readFileSync(path, "utf8").trimEnd().split("\n").length, 3);
+  });
+
+  it("batch: rotation by size still holds with asynchronous writes", async () => {
+    const folder = join(directory, "batch-rotate");
+    const path = join(folder, "audit.log");
+    let clock = Date.parse("2026-03-01T10:00:00.000Z");
+    const backend = logBackend({ path, maxBytes: LINE * 3, mode: "batch", batch: { maxSize: 2 }, now: () => (clock += 1000) });
+    for (let id = 10; id < 20; id++) backend.processEvents([event(id)]);
+    await backend.shutdown();
+    const files = readdirSync(folder).sort();
+    for (const file of files) assert.ok(readFileSync(join(folder, file)).length <= LINE * 3, file);
+    const lines = files.flatMap((file) => readFileSync(join(folder, file), "utf8").trimEnd().split("\n"));
+    assert.equal(lines.length, 10);
+    assert.equal(files.length, 4, files.join(" "));
   });
 });

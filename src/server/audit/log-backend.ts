@@ -1,136 +1,190 @@
-import { closeSync, mkdirSync, openSync, readdirSync, renameSync, statSync, unlinkSync, writeSync } from "node:fs";
-import { basename, dirname, extname, join } from "node:path";
-import type { AuditBackend, AuditEvent } from "./event.js";
+import { AuditStoreError, type AuditBackend, type AuditEvent } from "./event.js";
+import { LogWriteError, RotatingLogFile, type LogFileOptions } from "./log-file.js";
 
-export interface LogBackendOptions {
-  /** The file, or `-` for standard output. */
-  readonly path: string;
-  /** Rotate before the file would grow past this many bytes (`--audit-log-maxsize` MB; default 100 MB). */
-  readonly maxBytes?: number;
-  /** Rotated files kept, newest first; 0 keeps all (`--audit-log-maxbackup`). */
-  readonly maxBackups?: number;
-  /** Rotated files older than this many days are removed; 0 keeps them (`--audit-log-maxage`). */
-  readonly maxAgeDays?: number;
-  /** Counts events that could not be written. */
-  readonly onError?: (error: unknown, dropped: number) => void;
-  readonly now?: () => number;
+export { backupName } from "./log-file.js";
+
+/**
+ * kube's `--audit-log-mode`: `blocking` (kube's default and ours) never drops an event and writes
+ * on the server's own thread; `blocking-strict` also fails a request whose RequestReceived event
+ * cannot be written; `batch` buffers events (bounded, overflow dropped and counted) and writes
+ * them off the main thread, so the disk never holds a request.
+ */
+export type AuditLogMode = "blocking" | "blocking-strict" | "batch";
+
+export const AUDIT_LOG_MODES: readonly AuditLogMode[] = ["blocking", "blocking-strict", "batch"];
+
+/** `--audit-log-batch-*` (batch mode only), kube's defaults. */
+export interface LogBatchOptions {
+  /** Events buffered at most; beyond it new events are dropped (`--audit-log-batch-buffer-size`, 10000). */
+  readonly bufferSize?: number;
+  /** Events per write at most (`--audit-log-batch-max-size`, 1: one write per event, as kube). */
+  readonly maxSize?: number;
+  /** How long a write smaller than maxSize waits for more events (`--audit-log-batch-max-wait`, 0: none). */
+  readonly maxWaitMs?: number;
+  /** Writes per second on average and in a burst (`--audit-log-batch-throttle-qps`/`-burst` with `-throttle-enable`); 0 = unthrottled. */
+  readonly throttleQps?: number;
+  readonly throttleBurst?: number;
 }
 
-const DEFAULT_MAX_BYTES = 100 * 1024 * 1024;
+export interface LogBackendOptions extends LogFileOptions {
+  readonly mode?: AuditLogMode;
+  readonly batch?: LogBatchOptions;
+  /** Events that could not be written (`plugin` log) or found the batch buffer full (`plugin` buffered). */
+  readonly onError?: (error: unknown, dropped: number, plugin?: "log" | "buffered") => void;
+}
 
-/** A rotated file's name: `<name>-<UTC time as 2006-01-02T15-04-05.000><ext>`, as kube's rotation (lumberjack) names it. */
-export function backupName(path: string, epochMs: number): string {
-  const extension = extname(path);
-  const stem = basename(path, extension);
-  const stamp = new Date(epochMs).toISOString().slice(0, 23).replace(/:/g, "-");
-  return join(dirname(path), `${stem}-${stamp}${extension}`);
+/** One event as a log line: kube's Event as JSON, one per line. */
+export function eventLine(event: AuditEvent): string {
+  return `${JSON.stringify(event)}\n`;
 }
 
 /**
- * The log backend (`--audit-log-path`, `--audit-log-format json`): one JSON event per line.
- * Events are queued and written together once per turn of the event loop, so a request never
- * waits on the disk; the file is rotated by size, and old backups are pruned by count and age.
+ * The log backend (`--audit-log-path`, `--audit-log-format json`): one JSON event per line, the
+ * file rotated by size and old backups pruned by count and age. In the blocking modes the events
+ * of one turn of the event loop are written together, synchronously, at the end of the turn (no
+ * event is ever dropped; the loop waits on the disk as kube's request goroutines do); in batch
+ * mode a bounded buffer feeds one asynchronous writer.
  */
 export function logBackend(options: LogBackendOptions): AuditBackend {
-  const toStdout = options.path === "-";
-  const maxBytes = options.maxBytes === undefined || options.maxBytes <= 0 ? DEFAULT_MAX_BYTES : options.maxBytes;
-  const now = options.now ?? Date.now;
-  let pending: string[] = [];
+  const file = new RotatingLogFile(options);
+  const mode = options.mode ?? "blocking";
+  const report = (error: unknown, dropped: number, plugin: "log" | "buffered" = "log"): void => options.onError?.(error, dropped, plugin);
+  return mode === "batch" ? batchLog(file, options.batch ?? {}, report) : blockingLog(file, mode === "blocking-strict", report);
+}
+
+type Report = (error: unknown, dropped: number, plugin?: "log" | "buffered") => void;
+
+/** Pending events written at once, before the end of the turn: a turn that serves many requests writes in slices. */
+const BLOCKING_SLICE = 256;
+
+function blockingLog(file: RotatingLogFile, strict: boolean, report: Report): AuditBackend {
+  let pending: AuditEvent[] = [];
   let scheduled: NodeJS.Immediate | undefined;
-  let fd: number | undefined;
-  let size = 0;
-  let lastBackup = 0;
 
-  function open(): number {
-    if (fd !== undefined) return fd;
-    mkdirSync(dirname(options.path), { recursive: true });
-    fd = openSync(options.path, "a", 0o600);
-    size = statSync(options.path).size;
-    return fd;
-  }
-
-  function prune(): void {
-    const maxBackups = options.maxBackups ?? 0;
-    const maxAgeDays = options.maxAgeDays ?? 0;
-    if (maxBackups <= 0 && maxAgeDays <= 0) return;
-    const extension = extname(options.path);
-    const stem = basename(options.path, extension);
-    const pattern = new RegExp(
-      `^${stem.replace(/[.*+?^${}()|[\]\\]/g, "\\$&")}-(\\d{4}-\\d{2}-\\d{2}T\\d{2}-\\d{2}-\\d{2}\\.\\d{3})${extension.replace(/\./g, "\\.")}$`,
-    );
-    const backups: { file: string; time: number }[] = [];
-    for (const file of readdirSync(dirname(options.path))) {
-      const match = pattern.exec(file);
-      if (match === null || match[1] === undefined) continue;
-      const [day, clock] = match[1].split("T");
-      backups.push({ file: join(dirname(options.path), file), time: Date.parse(`${day}T${(clock ?? "").replace(/-/g, ":")}Z`) });
-    }
-    backups.sort((a, b) => b.time - a.time);
-    const cutoff = now() - maxAgeDays * 86_400_000;
-    backups.forEach((backup, index) => {
-      if ((maxBackups > 0 && index >= maxBackups) || (maxAgeDays > 0 && backup.time < cutoff)) unlinkSync(backup.file);
-    });
-  }
-
-  function rotate(): void {
-    if (fd !== undefined) closeSync(fd);
-    fd = undefined;
-    // Two rotations within one millisecond must not overwrite each other's backup.
-    const stamp = Math.max(now(), lastBackup + 1);
-    lastBackup = stamp;
-    renameSync(options.path, backupName(options.path, stamp));
-    prune();
-  }
-
-  function flush(): void {
+  /** Writes what is pending; false when the write failed (the failure is reported). */
+  function flush(): boolean {
     scheduled = undefined;
-    const lines = pending;
+    const events = pending;
     pending = [];
-    if (lines.length === 0) return;
-    if (toStdout) {
-      process.stdout.write(lines.join(""));
-      return;
-    }
-    let written = 0;
+    if (events.length === 0) return true;
     try {
-      let chunk: string[] = [];
-      let chunkBytes = 0;
-      const writeChunk = (): void => {
-        if (chunk.length === 0) return;
-        writeSync(open(), chunk.join(""));
-        size += chunkBytes;
-        written += chunk.length;
-        chunk = [];
-        chunkBytes = 0;
-      };
-      open();
-      for (const line of lines) {
-        const bytes = Buffer.byteLength(line);
-        if (size + chunkBytes + bytes > maxBytes && size + chunkBytes > 0) {
-          writeChunk();
-          rotate();
-          open();
-        }
-        chunk.push(line);
-        chunkBytes += bytes;
-      }
-      writeChunk();
+      file.writeSync(events.map(eventLine));
+      return true;
     } catch (error) {
-      options.onError?.(error, lines.length - written);
+      report(error, events.length - (error instanceof LogWriteError ? error.written : 0));
+      return false;
     }
   }
 
   return {
     name: "log",
-    processEvents(events: readonly AuditEvent[]) {
-      for (const event of events) pending.push(`${JSON.stringify(event)}\n`);
+    processEvents(events) {
+      for (const event of events) pending.push(event);
+      if (strict && events.some((event) => event.stage === "RequestReceived")) {
+        // kube's blocking-strict: the request goes on only once its RequestReceived event is stored.
+        if (scheduled !== undefined) clearImmediate(scheduled);
+        if (!flush()) throw new AuditStoreError("failed to store audit event");
+        return;
+      }
+      if (pending.length >= BLOCKING_SLICE) {
+        if (scheduled !== undefined) clearImmediate(scheduled);
+        flush();
+        return;
+      }
       scheduled ??= setImmediate(flush);
     },
     async shutdown() {
       if (scheduled !== undefined) clearImmediate(scheduled);
       flush();
-      if (fd !== undefined) closeSync(fd);
-      fd = undefined;
+      file.close();
+    },
+  };
+}
+
+function batchLog(file: RotatingLogFile, batch: LogBatchOptions, report: Report): AuditBackend {
+  const bufferSize = Math.max(1, batch.bufferSize ?? 10_000);
+  const maxSize = Math.max(1, batch.maxSize ?? 1);
+  const maxWaitMs = Math.max(0, batch.maxWaitMs ?? 0);
+  const qps = batch.throttleQps ?? 0;
+  const burst = Math.max(1, batch.throttleBurst ?? 1);
+  const buffer: AuditEvent[] = [];
+  let writer: Promise<void> | undefined;
+  let timer: NodeJS.Timeout | undefined;
+  let tokens = burst;
+  let refilledAt = performance.now();
+  let stopping = false;
+
+  /** Time (ms) until the throttle allows the next write; 0 takes a token now. */
+  function throttleDelay(): number {
+    if (qps <= 0) return 0;
+    const now = performance.now();
+    tokens = Math.min(burst, tokens + ((now - refilledAt) / 1000) * qps);
+    refilledAt = now;
+    if (tokens >= 1) {
+      tokens -= 1;
+      return 0;
+    }
+    return ((1 - tokens) / qps) * 1000;
+  }
+
+  /** One writer at a time: writes batches of up to maxSize until the buffer is empty. */
+  async function drain(): Promise<void> {
+    while (buffer.length > 0) {
+      const delay = stopping ? 0 : throttleDelay();
+      if (delay > 0) await new Promise((resolve) => setTimeout(resolve, delay));
+      const events = buffer.splice(0, maxSize);
+      try {
+        await file.write(events.map(eventLine));
+      } catch (error) {
+        report(error, events.length - (error instanceof LogWriteError ? error.written : 0));
+      }
+    }
+  }
+
+  /** A start is scheduled: on the next turn, or when the max-wait timer fires. */
+  let waiting = false;
+
+  function start(): void {
+    waiting = false;
+    if (timer !== undefined) clearTimeout(timer);
+    timer = undefined;
+    if (writer !== undefined) return;
+    writer = drain().finally(() => {
+      writer = undefined;
+      // Events that arrived while the last write was finishing.
+      if (buffer.length > 0) schedule();
+    });
+  }
+
+  function schedule(): void {
+    if (writer !== undefined) return;
+    // A batch short of maxSize waits up to maxWaitMs for more events; otherwise it goes on the next turn.
+    const now = buffer.length >= maxSize || maxWaitMs === 0 || stopping;
+    if (waiting && (timer === undefined || !now)) return;
+    if (timer !== undefined) clearTimeout(timer);
+    timer = undefined;
+    waiting = true;
+    if (now) setImmediate(start);
+    else timer = setTimeout(start, maxWaitMs);
+  }
+
+  return {
+    name: "log",
+    processEvents(events) {
+      const room = bufferSize - buffer.length;
+      for (let index = 0; index < events.length && index < room; index++) buffer.push(events[index] as AuditEvent);
+      if (events.length > room) report(new Error("audit buffer queue blocked"), events.length - Math.max(0, room), "buffered");
+      schedule();
+    },
+    async shutdown() {
+      stopping = true;
+      if (timer !== undefined) clearTimeout(timer);
+      timer = undefined;
+      while (writer !== undefined || buffer.length > 0) {
+        start();
+        await writer;
+      }
+      file.close();
     },
   };
 }

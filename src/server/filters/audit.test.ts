@@ -1,8 +1,12 @@
 import assert from "node:assert/strict";
+import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
 import { after, before, describe, it } from "node:test";
 import { inProcessServer } from "../../testing/in-process.js";
 import type { AuditBackend, AuditEvent } from "../audit/event.js";
 import { parseAuditPolicy } from "../audit/policy.js";
+import { logBackend } from "../audit/log-backend.js";
 
 /** Keeps every event it is given. */
 function memoryBackend(): AuditBackend & { events: AuditEvent[] } {
@@ -155,5 +159,33 @@ describe("auditFilter() through the whole pipeline", () => {
     assert.equal(response.status, 201);
     const complete = eventsOf(response.headers["audit-id"]).find((event) => event.stage === "ResponseComplete");
     assert.match(complete?.annotations?.["pod-security.orch.io/audit-violations"] ?? "", /would violate PodSecurity "restricted:latest"/);
+  });
+});
+
+describe("--audit-log-mode=blocking-strict through the pipeline", () => {
+  it("a request whose RequestReceived event cannot be written fails with kube's 500; blocking only reports it", async () => {
+    const directory = mkdtempSync(join(tmpdir(), "audit-strict-"));
+    const blocker = join(directory, "file");
+    writeFileSync(blocker, "");
+    const policy = parseAuditPolicy("apiVersion: audit.orch.io/v1\nkind: Policy\nrules:\n  - level: Metadata\n", "audit.orch.io");
+    const failed: number[] = [];
+    for (const mode of ["blocking-strict", "blocking"] as const) {
+      const backend = logBackend({ path: join(blocker, "audit.log"), mode, onError: (_error, dropped) => failed.push(dropped) });
+      const server = await inProcessServer({ audit: { policy, backend, apiVersion: "audit.orch.io/v1" } });
+      try {
+        const response = await server.call("GET", "/api/v1/namespaces/default");
+        if (mode === "blocking-strict") {
+          assert.equal(response.status, 500);
+          assert.equal(response.json["message"], "Internal error occurred: failed to store audit event");
+        } else {
+          assert.equal(response.status, 200);
+        }
+      } finally {
+        await server.stop();
+        await backend.shutdown();
+      }
+    }
+    assert.ok(failed.length >= 2, "both modes report the failed writes");
+    rmSync(directory, { recursive: true, force: true });
   });
 });

@@ -1,4 +1,4 @@
-import { ApiError } from "../../api/errors.js";
+import { ApiError, internalError } from "../../api/errors.js";
 import { isPlainObject } from "../../api/object.js";
 import { isPushBody, type PushBody } from "../../request/push-body.js";
 import {
@@ -12,7 +12,15 @@ import {
   type UserInfo,
 } from "../../request/context.js";
 import type { RequestInfo } from "../../request/request-info.js";
-import { microTime, type AuditBackend, type AuditEvent, type AuditObjectRef, type AuditResponseStatus, type AuditUser } from "../audit/event.js";
+import {
+  AuditStoreError,
+  microTime,
+  type AuditBackend,
+  type AuditEvent,
+  type AuditObjectRef,
+  type AuditResponseStatus,
+  type AuditUser,
+} from "../audit/event.js";
 import { evaluatePolicy, levelAtLeast, type AuditDecision, type AuditPolicy, type AuditStage } from "../audit/policy.js";
 import type { AuditMetrics } from "../metrics/audit-metrics.js";
 
@@ -51,14 +59,32 @@ function sourceIps(context: RequestContext): string[] {
 
 function objectRefOf(info: RequestInfo): AuditObjectRef | undefined {
   if (info.kind !== "resource") return undefined;
-  const ref: AuditObjectRef = { resource: info.resource };
-  if (info.namespace !== "") ref.namespace = info.namespace;
-  if (info.name !== "") ref.name = info.name;
-  if (info.group !== "") ref.apiGroup = info.group;
-  ref.apiVersion = info.version;
-  if (info.subresource !== "") ref.subresource = info.subresource;
+  return orderedRef({
+    resource: info.resource,
+    namespace: info.namespace,
+    name: info.name,
+    apiGroup: info.group,
+    apiVersion: info.version,
+    subresource: info.subresource,
+  });
+}
+
+/** An objectRef with kube's field order, empty fields left out (apiVersion is kept, as kube writes it for the core group too). */
+function orderedRef(fields: AuditObjectRef): AuditObjectRef {
+  const ref: AuditObjectRef = {};
+  if (fields.resource) ref.resource = fields.resource;
+  if (fields.namespace) ref.namespace = fields.namespace;
+  if (fields.name) ref.name = fields.name;
+  if (fields.uid) ref.uid = fields.uid;
+  if (fields.apiGroup) ref.apiGroup = fields.apiGroup;
+  ref.apiVersion = fields.apiVersion ?? "";
+  if (fields.resourceVersion) ref.resourceVersion = fields.resourceVersion;
+  if (fields.subresource) ref.subresource = fields.subresource;
   return ref;
 }
+
+/** An event being built: fields are added in kube's order (JSON writers keep insertion order). */
+type EventDraft = { -readonly [K in keyof AuditEvent]?: AuditEvent[K] };
 
 function parseJson(bytes: Buffer | string | Uint8Array | undefined): unknown {
   if (bytes === undefined) return undefined;
@@ -160,38 +186,51 @@ export function auditFilter(options: AuditFilterOptions): Filter {
     const request = context.request;
     const received = now();
     const query = request.query.toString();
-    const objectRef = objectRefOf(info);
+    const requestURI = query === "" ? request.path : `${request.path}?${query}`;
+    // Shared by every event of the request (events are never changed once handed over): made once.
+    // A create's name is known only once its body is read: `settle` then replaces the objectRef.
+    let objectRef = objectRefOf(info);
     const userAgent = request.headers["user-agent"];
     const ips = sourceIps(context);
+    const audited = auditUser(user);
+    const receivedTimestamp = microTime(received);
     let requestObject: unknown;
     let impersonated: AuditUser | undefined;
     const emit = (stage: AuditStage, status: AuditResponseStatus | undefined, responseObject?: unknown): void => {
       if (decision.omitStages.has(stage)) return;
       const annotations = context.audit?.annotations();
-      const event: AuditEvent = {
+      // Built field by field, not by spreads: one object shape, no intermediate objects.
+      const event: EventDraft = {
         kind: "Event",
         apiVersion: options.apiVersion,
         level: decision.level,
         auditID: context.audit?.id ?? "",
         stage,
-        requestURI: query === "" ? request.path : `${request.path}?${query}`,
+        requestURI,
         verb: info.verb,
-        user: auditUser(user),
-        ...(impersonated === undefined ? {} : { impersonatedUser: impersonated }),
-        ...(ips.length === 0 ? {} : { sourceIPs: ips }),
-        ...(userAgent === undefined ? {} : { userAgent }),
-        ...(objectRef === undefined ? {} : { objectRef: { ...objectRef } }),
-        ...(status === undefined ? {} : { responseStatus: status }),
-        ...(requestObject === undefined ? {} : { requestObject }),
-        ...(responseObject === undefined ? {} : { responseObject }),
-        requestReceivedTimestamp: microTime(received),
-        stageTimestamp: microTime(now()),
-        ...(annotations === undefined ? {} : { annotations: { ...annotations } }),
+        user: audited,
       };
-      options.backend.processEvents([event]);
+      if (impersonated !== undefined) event.impersonatedUser = impersonated;
+      if (ips.length !== 0) event.sourceIPs = ips;
+      if (userAgent !== undefined) event.userAgent = userAgent;
+      if (objectRef !== undefined) event.objectRef = objectRef;
+      if (status !== undefined) event.responseStatus = status;
+      if (requestObject !== undefined) event.requestObject = requestObject;
+      if (responseObject !== undefined) event.responseObject = responseObject;
+      event.requestReceivedTimestamp = receivedTimestamp;
+      event.stageTimestamp = microTime(now());
+      // The recorder keeps adding: each event gets the annotations as they are now.
+      if (annotations !== undefined) event.annotations = { ...annotations };
+      options.backend.processEvents([event as AuditEvent]);
       options.metrics?.eventsProduced(1);
     };
-    emit("RequestReceived", undefined);
+    try {
+      emit("RequestReceived", undefined);
+    } catch (error) {
+      // --audit-log-mode=blocking-strict: a request whose arrival cannot be recorded is not served (kube's 500).
+      if (error instanceof AuditStoreError) throw internalError("failed to store audit event", error);
+      throw error;
+    }
 
     // Writes keep their body: the name of a create, and the request object from level Request.
     let body: Buffer | undefined;
@@ -216,10 +255,13 @@ export function auditFilter(options: AuditFilterOptions): Filter {
       if (levelAtLeast(decision.level, "Request")) requestObject = decision.omitManagedFields ? withoutManagedFields(parsed) : parsed;
       const metadata = isPlainObject(parsed) ? parsed["metadata"] : undefined;
       if (objectRef !== undefined && isPlainObject(metadata)) {
+        const filled: AuditObjectRef = { ...objectRef };
         for (const key of ["name", "namespace", "uid", "resourceVersion"] as const) {
           const value = metadata[key];
-          if (objectRef[key] === undefined && typeof value === "string" && value !== "") objectRef[key] = value;
+          if (filled[key] === undefined && typeof value === "string" && value !== "") filled[key] = value;
         }
+        // A new object: the RequestReceived event already handed over keeps the ref it had.
+        objectRef = orderedRef(filled);
       }
     };
     let response: ApiResponse;

@@ -1,12 +1,12 @@
 import { ApiError } from "../../api/errors.js";
 import type { Profile } from "../../api/profile.js";
-import { requireInfo, requireUser, type ApiResponse, type Filter } from "../../request/context.js";
+import { requireInfo, requireUser, type ApiResponse, type Filter, type RequestContext } from "../../request/context.js";
 import type { RequestInfo } from "../../request/request-info.js";
-import type { FlowControl } from "../flowcontrol/flow-control.js";
-import type { FlowControlMetrics } from "../flowcontrol/flowcontrol-metrics.js";
-import type { RejectReason } from "../flowcontrol/queue-set.js";
+import type { Classification, FlowControl } from "../flowcontrol/flow-control.js";
+import type { FlowControlMetrics, FlowSeriesMetrics } from "../flowcontrol/flowcontrol-metrics.js";
+import type { Admission, RejectReason } from "../flowcontrol/queue-set.js";
 import type { WatchTracker } from "../flowcontrol/watch-tracker.js";
-import { countedResource, estimateMutating, estimateSeats } from "../flowcontrol/work-estimate.js";
+import { countedResource, estimateMutating, estimateSeats, NO_MUTATING_WORK, readsObjectCount } from "../flowcontrol/work-estimate.js";
 import { onStreamEnd } from "../../request/stream-end.js";
 
 export interface PriorityAndFairnessOptions {
@@ -31,14 +31,14 @@ function bypassesFlowControl(info: RequestInfo, query: URLSearchParams): boolean
 }
 
 /** kube's 429 from flow control: reason TooManyRequests, retry after one second. */
-export function tooManyRequests(headers: Record<string, string>): ApiError {
+export function tooManyRequests(headers: Readonly<Record<string, string>>): ApiError {
   return new ApiError(429, "TooManyRequests", "Too many requests, please try again later.", {
     details: { retryAfterSeconds: 1 },
     headers: { ...headers, "Retry-After": "1" },
   });
 }
 
-function withHeaders(response: ApiResponse, headers: Record<string, string>): ApiResponse {
+function withHeaders(response: ApiResponse, headers: Readonly<Record<string, string>>): ApiResponse {
   // Fields named rather than spread: this runs on every request and a spread of a response is slower.
   const merged: Record<string, string | readonly string[]> = {};
   for (const key in response.headers) merged[key] = response.headers[key] as string | readonly string[];
@@ -49,7 +49,7 @@ function withHeaders(response: ApiResponse, headers: Record<string, string>): Ap
 }
 
 /** An ApiError carries the flow-control headers too; other failures pass unchanged. */
-function withErrorHeaders(error: unknown, headers: Record<string, string>): unknown {
+function withErrorHeaders(error: unknown, headers: Readonly<Record<string, string>>): unknown {
   if (!(error instanceof ApiError)) return error;
   return new ApiError(error.code, error.reason, error.message, {
     details: error.details,
@@ -73,60 +73,66 @@ function withErrorHeaders(error: unknown, headers: Record<string, string>): unkn
  * them (at most 10) and keeps them for 5 ms per seat of work after it executed.
  */
 export function priorityAndFairnessFilter(options: PriorityAndFairnessOptions): Filter {
-  const { flowControl, metrics } = options;
+  const { flowControl, metrics, watches, objectCount } = options;
   const flowSchemaHeader = `${options.profile.flowControlHeaderPrefix}FlowSchema-UID`;
   const priorityLevelHeader = `${options.profile.flowControlHeaderPrefix}PriorityLevel-UID`;
+  // Per classification (the same object until the configuration changes): its two headers and its metric series, made once.
+  const prepared = new WeakMap<Classification, Prepared>();
+  const prepare = (classification: Classification): Prepared => {
+    let found = prepared.get(classification);
+    if (found === undefined) {
+      found = {
+        headers: { [flowSchemaHeader]: classification.flowSchema.uid, [priorityLevelHeader]: classification.priorityLevel.uid },
+        series: metrics.series(classification.flowSchema.name, classification.priorityLevel.name),
+      };
+      prepared.set(classification, found);
+    }
+    return found;
+  };
   return (next) => async (context) => {
     const info = requireInfo(context);
-    const { query, signal } = context.request;
+    const { query } = context.request;
     if (bypassesFlowControl(info, query)) return next(context);
-    const user = requireUser(context);
-    const classification = flowControl.classify(user, info);
-    const schemaName = classification.flowSchema.name;
-    const levelName = classification.priorityLevel.name;
-    const headers = { [flowSchemaHeader]: classification.flowSchema.uid, [priorityLevelHeader]: classification.priorityLevel.uid };
+    const classification = flowControl.classify(requireUser(context), info);
+    const { headers, series } = prepare(classification);
     const queueSet = classification.priorityLevel.queueSet;
     if (queueSet === undefined) {
-      metrics.dispatched(schemaName, levelName, 0);
+      series.dispatched(0);
       // Exempt requests are not limited, but their demand counts when seats are reallocated.
       const demand = classification.priorityLevel.demand;
       demand.set(demand.current + 1);
       const started = performance.now();
-      metrics.executing(schemaName, levelName, 1, 1);
+      series.executing(1, 1);
       try {
         return withHeaders(await next(context), headers);
       } catch (error) {
         throw withErrorHeaders(error, headers);
       } finally {
         demand.set(demand.current - 1);
-        metrics.executing(schemaName, levelName, -1, 1);
-        metrics.executed(schemaName, levelName, (performance.now() - started) / 1000);
+        series.executing(-1, 1);
+        series.executed((performance.now() - started) / 1000);
       }
     }
-    const mutating = estimateMutating(info, options.watches?.interested(info) ?? 0);
-    metrics.inQueue(schemaName, levelName, 1);
-    const admission = await queueSet.acquire(flowControl.hashOf(classification), {
-      signal,
-      waitLimitMs: options.waitLimitMs,
-      flow: classification.distinguisher,
-      describe: { flowSchema: schemaName, user: user.name, info },
-      seats: Math.max(estimateSeats(info, query, options.objectCount?.(countedResource(info))), mutating.finalSeats),
-    });
-    metrics.inQueue(schemaName, levelName, -1);
+    const mutating = watches === undefined ? NO_MUTATING_WORK : estimateMutating(info, watches.interested(info));
+    const stored = objectCount !== undefined && readsObjectCount(info) ? objectCount(countedResource(info)) : undefined;
+    const seats = Math.max(estimateSeats(info, query, stored), mutating.finalSeats);
+    // A free seat and nobody waiting (the common case): taken synchronously, no queue entry, no promise.
+    const admission = queueSet.tryDispatch(classification.hash, seats) ?? (await queued(context, classification, series, seats));
     if (admission.kind === "rejected") {
-      metrics.rejected(schemaName, levelName, admission.reason satisfies RejectReason, admission.waitedMs / 1000);
+      series.rejected(admission.reason satisfies RejectReason, admission.waitedMs / 1000);
       throw tooManyRequests(headers);
     }
-    metrics.dispatched(schemaName, levelName, admission.waitedMs / 1000);
+    series.dispatched(admission.waitedMs / 1000);
     const started = performance.now();
-    metrics.executing(schemaName, levelName, 1, admission.seats);
+    series.executing(1, admission.seats);
     try {
-      return trackWatch(withHeaders(await next(context), headers));
+      const response = withHeaders(await next(context), headers);
+      return watches !== undefined && info.kind === "resource" && info.verb === "watch" ? trackWatch(watches, response, info, query) : response;
     } catch (error) {
       throw withErrorHeaders(error, headers);
     } finally {
-      metrics.executing(schemaName, levelName, -1, admission.seats);
-      metrics.executed(schemaName, levelName, (performance.now() - started) / 1000);
+      series.executing(-1, admission.seats);
+      series.executed((performance.now() - started) / 1000);
       // After a mutation, its final seats stay taken while its watchers are notified (kube's additional latency).
       const final = Math.min(mutating.finalSeats, admission.seats);
       if (final > 0 && mutating.additionalLatencyMs > 0) {
@@ -136,13 +142,36 @@ export function priorityAndFairnessFilter(options: PriorityAndFairnessOptions): 
         queueSet.release(admission);
       }
     }
-
-    /** A watch counts as open (for mutations' estimates) until its stream ends. */
-    function trackWatch(response: ApiResponse): ApiResponse {
-      if (options.watches === undefined || info.kind !== "resource" || info.verb !== "watch") return response;
-      if (typeof response.body === "string" || response.body instanceof Uint8Array) return response;
-      const forget = options.watches.register(info, query);
-      return { ...response, body: onStreamEnd(response.body, forget) };
-    }
   };
+
+  /** Waits in the flow's queue (or is rejected at once: full queue, Reject level without a seat). */
+  async function queued(context: RequestContext, classification: Classification, series: FlowSeriesMetrics, seats: number): Promise<Admission> {
+    const queueSet = classification.priorityLevel.queueSet;
+    if (queueSet === undefined) throw new Error("exempt levels do not queue");
+    series.inQueue(1);
+    try {
+      return await queueSet.acquire(classification.hash, {
+        signal: context.request.signal,
+        waitLimitMs: options.waitLimitMs,
+        flow: classification.distinguisher,
+        describe: { flowSchema: classification.flowSchema.name, user: requireUser(context).name, info: requireInfo(context) },
+        seats,
+      });
+    } finally {
+      series.inQueue(-1);
+    }
+  }
+}
+
+/** What the filter keeps per classification. */
+interface Prepared {
+  readonly headers: Readonly<Record<string, string>>;
+  readonly series: FlowSeriesMetrics;
+}
+
+/** A watch counts as open (for mutations' estimates) until its stream ends. */
+function trackWatch(watches: WatchTracker, response: ApiResponse, info: RequestInfo, query: URLSearchParams): ApiResponse {
+  if (typeof response.body === "string" || response.body instanceof Uint8Array) return response;
+  const forget = watches.register(info, query);
+  return { ...response, body: onStreamEnd(response.body, forget) };
 }

@@ -16,7 +16,8 @@ import { WatchTracker } from "./watch-tracker.js";
 import { estimateMutating, estimateSeats } from "./work-estimate.js";
 
 const bootstrap = bootstrapConfiguration(ORCH_PROFILE);
-const NO_METRICS: FlowControlMetrics = { dispatched() {}, rejected() {}, inQueue() {}, executing() {}, executed() {}, limits() {} };
+const NO_SERIES = { dispatched() {}, rejected() {}, inQueue() {}, executing() {}, executed() {} };
+const NO_METRICS: FlowControlMetrics = { dispatched() {}, rejected() {}, inQueue() {}, executing() {}, executed() {}, limits() {}, series: () => NO_SERIES };
 
 function staticFeed(objects: readonly ApiObject[]): ObjectFeed & { replace(next: readonly ApiObject[]): void } {
   let current = [...objects];
@@ -122,6 +123,39 @@ describe("classification", () => {
     assert.equal(live.classify(user("alice"), get("/version")).flowSchema.name, "catch-all");
   });
 
+  it("remembers a classification per inputs: user, groups, verb, group, resource, namespace or path", () => {
+    const { control: cached, flowSchemas } = flowControl();
+    const first = cached.classify(user("alice"), get("/api/v1/namespaces/a/configmaps/x"));
+    // Same inputs (another object name does not matter): the very same classification object.
+    assert.equal(cached.classify(user("alice"), get("/api/v1/namespaces/a/configmaps/y")), first);
+    // A different user, group set or namespace is classified on its own.
+    assert.notEqual(cached.classify(user("bob"), get("/api/v1/namespaces/a/configmaps/x")), first);
+    const admin = cached.classify(user("alice", "system:masters"), get("/api/v1/namespaces/a/configmaps/x"));
+    assert.equal(admin.flowSchema.name, "exempt", "groups are part of the key");
+    const byNamespace: ApiObject = {
+      metadata: { name: "by-namespace" },
+      spec: {
+        priorityLevelConfiguration: { name: "global-default" },
+        matchingPrecedence: 50,
+        distinguisherMethod: { type: "ByNamespace" },
+        rules: [
+          {
+            subjects: [{ kind: "User", user: { name: "carol" } }],
+            resourceRules: [{ verbs: ["get"], apiGroups: [""], resources: ["configmaps"], namespaces: ["*"] }],
+          },
+        ],
+      },
+    };
+    flowSchemas.replace(withUid([...bootstrap.mandatoryFlowSchemas, ...bootstrap.suggestedFlowSchemas, byNamespace]));
+    const inA = cached.classify(user("carol"), get("/api/v1/namespaces/a/configmaps/x"));
+    const inB = cached.classify(user("carol"), get("/api/v1/namespaces/b/configmaps/x"));
+    assert.equal(inA.flowSchema.name, "by-namespace", "a FlowSchema added after the first classifications applies");
+    assert.deepEqual([inA.distinguisher, inB.distinguisher], ["a", "b"]);
+    assert.notEqual(inA.hash, inB.hash, "each namespace is its own flow");
+    assert.equal(cached.classify(user("carol"), get("/api/v1/namespaces/a/configmaps/x")), inA);
+    assert.equal(cached.classify(user("carol"), get("/api/v1/namespaces/a/configmaps")).flowSchema.name, "global-default", "verb list is another key");
+  });
+
   it("shares --max-requests-inflight + --max-mutating-requests-inflight by nominalConcurrencyShares", () => {
     const levels = new Map(control.priorityLevels().map((level) => [level.name, level.queueSet?.concurrencyLimit]));
     // 600 seats over 245 shares (exempt 0, catch-all 5, system 30, node-high 40, leader-election 10, workload-high 40, workload-low 100, global-default 20), rounded up.
@@ -167,6 +201,27 @@ describe("queue set", () => {
     assert.deepEqual(await set.acquire(2, request), { kind: "rejected", reason: "concurrency-limit", waitedMs: 0 });
     if (first.kind === "dispatched") set.release(first);
     assert.equal((await set.acquire(2, request)).kind, "dispatched");
+  });
+
+  it("tryDispatch takes a free seat synchronously, and nothing when a seat is missing or a request waits", async () => {
+    const set = new QueueSet({ concurrencyLimit: 2, queuing: { queues: 4, handSize: 2, queueLengthLimit: 5 } });
+    const first = set.tryDispatch(1, 1);
+    assert.equal(first?.kind, "dispatched");
+    assert.equal(set.executing, 1);
+    const wide = set.tryDispatch(2, 2);
+    assert.equal(wide, undefined, "two seats do not fit in the one left");
+    assert.equal(set.executing, 1, "a refused fast path takes nothing");
+    const second = set.tryDispatch(2, 1);
+    assert.ok(second?.kind === "dispatched");
+    const waiting = set.acquire(3, request);
+    assert.equal(set.waitingCount, 1);
+    if (first?.kind === "dispatched") set.release(first);
+    assert.equal((await waiting).kind, "dispatched", "the freed seat went to the waiting request");
+    set.release(second);
+    assert.equal(set.tryDispatch(4, 1)?.kind, "dispatched", "nobody waits and a seat is free again");
+    const reject = new QueueSet({ concurrencyLimit: 1 });
+    assert.equal(reject.tryDispatch(1, 1)?.kind, "dispatched");
+    assert.equal(reject.tryDispatch(1, 1), undefined, "Reject levels: acquire gives the rejection");
   });
 
   it("Queue: waits for a seat, rejects past queueLengthLimit", async () => {

@@ -11,6 +11,8 @@ import { flowHash } from "./shuffle-shard.js";
 
 /** Flows whose hash is remembered, per FlowSchema. */
 const MAX_REMEMBERED_FLOWS = 4096;
+/** Classifications remembered by what classification reads (cleared whole when full, and when the objects change). */
+const MAX_REMEMBERED_CLASSIFICATIONS = 4096;
 
 /** A priority level as configured: exempt levels have no queue set. */
 export interface PriorityLevel {
@@ -32,11 +34,29 @@ interface Borrowing {
   current: number;
 }
 
-/** Where one request goes. */
+/**
+ * Where one request goes. The same object is handed out for every request with the same
+ * classification inputs until the FlowSchemas or priority levels change: callers may key their
+ * own per-classification state on it (a WeakMap), and must not change it.
+ */
 export interface Classification {
   readonly flowSchema: FlowSchemaRule;
   readonly priorityLevel: PriorityLevel;
   readonly distinguisher: string;
+  /** The flow's hash (schema name and distinguisher), for shuffle sharding. */
+  readonly hash: number;
+}
+
+/**
+ * Everything classification reads of a request, as one string: the user's name and groups, and
+ * the verb with the API group, resource/subresource and namespace (empty for cluster scope), or
+ * the verb with the non-resource path. NUL separates parts (it cannot occur in any of them).
+ */
+function classificationKey(user: UserInfo, info: RequestInfo): string {
+  let key = user.name;
+  for (const group of user.groups) key += `\0${group}`;
+  if (info.kind === "resource") return `${key}\u0001r\0${info.verb}\0${info.group}\0${info.resource}\0${info.subresource}\0${info.namespace}`;
+  return `${key}\u0001n\0${info.verb}\0${info.path}`;
 }
 
 export interface FlowControlOptions {
@@ -70,6 +90,8 @@ export class FlowControl {
   private readonly borrowing = new Map<string, Borrowing>();
   /** Flow hashes by FlowSchema name, then distinguisher. */
   private readonly hashes = new Map<string, Map<string, number>>();
+  /** Classifications by `classificationKey` (a GET's classification is a map lookup, not a walk over every FlowSchema's rules). */
+  private readonly classified = new Map<string, Classification>();
   private stale = true;
   private readonly unsubscribe: (() => void)[] = [];
 
@@ -87,32 +109,53 @@ export class FlowControl {
     for (const stop of this.unsubscribe) stop();
   }
 
-  /** The first FlowSchema (by precedence, then name) that matches and whose level exists; the mandatory catch-all otherwise. */
+  /**
+   * The first FlowSchema (by precedence, then name) that matches and whose level exists; the
+   * mandatory catch-all otherwise. Remembered per classification inputs (`classificationKey`)
+   * until the FlowSchemas or priority levels change.
+   */
   classify(user: UserInfo, info: RequestInfo): Classification {
     this.refresh();
+    const key = classificationKey(user, info);
+    let found = this.classified.get(key);
+    if (found === undefined) {
+      // Bounded: a server seeing more distinct inputs than this classifies the ones it forgot again.
+      if (this.classified.size >= MAX_REMEMBERED_CLASSIFICATIONS) this.classified.clear();
+      found = this.classifyUncached(user, info);
+      this.classified.set(key, found);
+    }
+    return found;
+  }
+
+  private classifyUncached(user: UserInfo, info: RequestInfo): Classification {
     for (const schema of this.schemas) {
       const priorityLevel = this.levels.get(schema.priorityLevel);
       if (priorityLevel === undefined || !flowSchemaMatches(schema, user, info)) continue;
-      return { flowSchema: schema, priorityLevel, distinguisher: flowDistinguisher(schema, user, info) };
+      const distinguisher = flowDistinguisher(schema, user, info);
+      return { flowSchema: schema, priorityLevel, distinguisher, hash: this.hashOf(schema.name, distinguisher) };
     }
     const fallback = this.fallback();
-    return { flowSchema: fallback.flowSchema, priorityLevel: fallback.priorityLevel, distinguisher: user.name };
+    return {
+      flowSchema: fallback.flowSchema,
+      priorityLevel: fallback.priorityLevel,
+      distinguisher: user.name,
+      hash: this.hashOf(fallback.flowSchema.name, user.name),
+    };
   }
 
-  /** Hash of a classified request's flow, for shuffle sharding (remembered per flow: a SHA-256 per request is a measurable cost). */
-  hashOf(classification: Classification): number {
-    const schema = classification.flowSchema.name;
+  /** Hash of a flow, for shuffle sharding (remembered per flow: a SHA-256 per request is a measurable cost). */
+  private hashOf(schema: string, distinguisher: string): number {
     let flows = this.hashes.get(schema);
     if (flows === undefined) {
       flows = new Map();
       this.hashes.set(schema, flows);
     }
-    let hash = flows.get(classification.distinguisher);
+    let hash = flows.get(distinguisher);
     if (hash === undefined) {
       // Bounded: a server with more flows than this recomputes hashes of the ones it forgot.
       if (flows.size >= MAX_REMEMBERED_FLOWS) flows.clear();
-      hash = flowHash(schema, classification.distinguisher);
-      flows.set(classification.distinguisher, hash);
+      hash = flowHash(schema, distinguisher);
+      flows.set(distinguisher, hash);
     }
     return hash;
   }
@@ -148,6 +191,8 @@ export class FlowControl {
   private refresh(): void {
     if (!this.stale) return;
     this.stale = false;
+    // Remembered classifications name the old schema and level objects.
+    this.classified.clear();
     const { schemas, levels } = this.currentObjects();
     this.schemas = schemas.map(flowSchemaRule).sort(compareFlowSchemas);
     const specs = levels.map((object) => {

@@ -12,6 +12,17 @@ export interface FlowControlMetrics {
   executing(flowSchema: string, priorityLevel: string, delta: number, seats?: number): void;
   executed(flowSchema: string, priorityLevel: string, seconds: number): void;
   limits(priorityLevel: string, nominal: number, current: number): void;
+  /** The per-request figures of one (flow schema, priority level) pair, found once: the filter keeps it per classification. */
+  series(flowSchema: string, priorityLevel: string): FlowSeriesMetrics;
+}
+
+/** One (flow schema, priority level) pair's per-request figures: each call is a few additions, no lookup, no allocation. */
+export interface FlowSeriesMetrics {
+  dispatched(waitedSeconds: number): void;
+  rejected(reason: RejectReason, waitedSeconds: number): void;
+  inQueue(delta: number): void;
+  executing(delta: number, seats: number): void;
+  executed(seconds: number): void;
 }
 
 const WAIT_BUCKETS = [0, 0.005, 0.02, 0.05, 0.1, 0.2, 0.5, 1, 2, 5, 10, 15, 30];
@@ -133,7 +144,39 @@ export function flowControlMetrics(registry: Registry): FlowControlMetrics {
     }
     return entry;
   };
+  const rejectedWait = (flowSchema: string, priorityLevel: string): SeriesRecorder => {
+    const key = `${flowSchema}\0${priorityLevel}`;
+    let series = rejectedWaits.get(key);
+    if (series === undefined) {
+      series = wait.series({ flow_schema: flowSchema, priority_level: priorityLevel, execute: "false" });
+      rejectedWaits.set(key, series);
+    }
+    return series;
+  };
   return {
+    series(flowSchema, priorityLevel) {
+      const entry = seriesOf(flowSchema, priorityLevel);
+      return {
+        dispatched(waitedSeconds) {
+          entry.dispatched++;
+          entry.waitExecuted.observe(waitedSeconds);
+        },
+        rejected(reason, waitedSeconds) {
+          rejected.inc({ ...entry.labels, reason });
+          rejectedWait(flowSchema, priorityLevel).observe(waitedSeconds);
+        },
+        inQueue(delta) {
+          entry.inQueue += delta;
+        },
+        executing(delta, seats) {
+          entry.executingRequests += delta;
+          entry.executingSeats += delta * seats;
+        },
+        executed(seconds) {
+          entry.execution.observe(seconds);
+        },
+      };
+    },
     dispatched(flowSchema, priorityLevel, waitedSeconds) {
       const entry = seriesOf(flowSchema, priorityLevel);
       entry.dispatched++;
@@ -141,13 +184,7 @@ export function flowControlMetrics(registry: Registry): FlowControlMetrics {
     },
     rejected(flowSchema, priorityLevel, reason, waitedSeconds) {
       rejected.inc({ flow_schema: flowSchema, priority_level: priorityLevel, reason });
-      const key = `${flowSchema}\0${priorityLevel}`;
-      let series = rejectedWaits.get(key);
-      if (series === undefined) {
-        series = wait.series({ flow_schema: flowSchema, priority_level: priorityLevel, execute: "false" });
-        rejectedWaits.set(key, series);
-      }
-      series.observe(waitedSeconds);
+      rejectedWait(flowSchema, priorityLevel).observe(waitedSeconds);
     },
     inQueue(flowSchema, priorityLevel, delta) {
       seriesOf(flowSchema, priorityLevel).inQueue += delta;

@@ -130,6 +130,38 @@ export class QueueSet {
    * flow `hash`: resolves dispatched (call `release` with the admission when done) or rejected
    * (full queue, no seats under Reject, `waitLimitMs` passed, or `signal` aborted while waiting).
    */
+  /**
+   * The fast path of `acquire`, synchronous: when the level has a free seat for the request and
+   * nothing waits ahead of it, takes the seats and returns the admission (release it as usual);
+   * otherwise returns undefined and takes nothing — call `acquire`, which queues or rejects.
+   */
+  tryDispatch(hash: number, requestedSeats: number): Admission | undefined {
+    if (this.waitingTotal > 0) return undefined;
+    const seats = Math.max(1, Math.min(requestedSeats, this.config.concurrencyLimit));
+    if (this.executingSeats + seats > this.config.concurrencyLimit) return undefined;
+    const queuing = this.config.queuing;
+    if (queuing === undefined) return this.dispatch(0, seats, 0);
+    const chosen = this.shortestQueue(this.handOf(hash, queuing.handSize));
+    const queue = this.queues[chosen];
+    if (queue === undefined) return undefined;
+    queue.virtualStart = Math.max(queue.virtualStart, this.virtualNow) + seats;
+    return this.dispatch(chosen, seats, 0);
+  }
+
+  /** The queue of a hand with the fewest requests waiting and executing (the first of equals). */
+  private shortestQueue(hand: readonly number[]): number {
+    let chosen = hand[0] ?? 0;
+    let best = this.queues[chosen];
+    for (const index of hand) {
+      const queue = this.queues[index];
+      if (queue !== undefined && best !== undefined && queue.waiting.length + queue.executing < best.waiting.length + best.executing) {
+        chosen = index;
+        best = queue;
+      }
+    }
+    return chosen;
+  }
+
   acquire(
     hash: number,
     options: {
@@ -146,13 +178,7 @@ export class QueueSet {
       if (this.executingSeats + seats > this.config.concurrencyLimit) return Promise.resolve(this.reject("concurrency-limit", 0));
       return Promise.resolve(this.dispatch(0, seats, 0));
     }
-    const hand = this.handOf(hash, queuing.handSize);
-    let chosen = hand[0] ?? 0;
-    for (const index of hand) {
-      const queue = this.queues[index];
-      const best = this.queues[chosen];
-      if (queue !== undefined && best !== undefined && queue.waiting.length + queue.executing < best.waiting.length + best.executing) chosen = index;
-    }
+    const chosen = this.shortestQueue(this.handOf(hash, queuing.handSize));
     const queue = this.queues[chosen];
     if (queue === undefined) return Promise.resolve(this.reject("concurrency-limit", 0));
     if (this.waitingTotal === 0 && this.executingSeats + seats <= this.config.concurrencyLimit) {

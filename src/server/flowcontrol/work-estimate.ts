@@ -35,6 +35,11 @@ export function estimateSeats(info: RequestInfo, query: URLSearchParams, stored:
   return Math.min(MAX_SEATS, Math.max(MIN_SEATS, Math.ceil(processed / OBJECTS_PER_SEAT)));
 }
 
+/** Whether `estimateSeats` reads the resource's object count (collection lists and watches): other requests need not look it up. */
+export function readsObjectCount(info: RequestInfo): boolean {
+  return info.kind === "resource" && info.name === "" && info.subresource === "" && (info.verb === "list" || info.verb === "watch");
+}
+
 /** The resource key of `apiserver_storage_objects`: `<plural>` or `<plural>.<group>`. */
 export function countedResource(info: RequestInfo): string {
   if (info.kind !== "resource") return "";
@@ -54,14 +59,17 @@ export interface MutatingEstimate {
   readonly additionalLatencyMs: number;
 }
 
+/** The estimate of a request with nothing to do after it executed (shared: estimates are read, never changed). */
+export const NO_MUTATING_WORK: MutatingEstimate = Object.freeze({ finalSeats: 0, additionalLatencyMs: 0 });
+
 /**
  * kube's estimate for create, update, patch and delete: with fewer than 10 interested watchers
  * nothing extra; otherwise ceil(watchers / 10) final seats for 5 ms each, the work reshaped to at
  * most 10 seats held proportionally longer. The request executes holding max(1, final) seats.
  */
 export function estimateMutating(info: RequestInfo, watchers: number): MutatingEstimate {
-  if (info.kind !== "resource" || watchers < WATCHES_PER_SEAT) return { finalSeats: 0, additionalLatencyMs: 0 };
-  if (info.verb !== "create" && info.verb !== "update" && info.verb !== "patch" && info.verb !== "delete") return { finalSeats: 0, additionalLatencyMs: 0 };
+  if (info.kind !== "resource" || watchers < WATCHES_PER_SEAT) return NO_MUTATING_WORK;
+  if (info.verb !== "create" && info.verb !== "update" && info.verb !== "patch" && info.verb !== "delete") return NO_MUTATING_WORK;
   const seats = Math.ceil(watchers / WATCHES_PER_SEAT);
   const finalSeats = Math.min(seats, MAX_SEATS);
   return { finalSeats, additionalLatencyMs: (seats * EVENT_ADDITIONAL_DURATION_MS) / finalSeats };
