@@ -222,9 +222,9 @@ export class FieldSet {
   }
 
   private sortedElements(): PathElement[] {
-    const all = new Map<string, PathElement>(this.members);
-    for (const [key, child] of this.children) all.set(key, child.element);
-    return [...all.values()].sort(compareElements);
+    const all = [...this.members.values()];
+    for (const [key, child] of this.children) if (!this.members.has(key)) all.push(child.element);
+    return all.length > 1 ? all.sort(compareElements) : all;
   }
 
   /** The FieldsV1 tree kube writes: keys in element order, `.` first where an element is also a member. */

@@ -24,7 +24,21 @@ export function managerIdentifier(info: ManagerInfo): string {
   return JSON.stringify(identity);
 }
 
+/** Identifiers read so far: the same few managers write again and again (bounded, cleared when full). */
+const PARSED_IDENTIFIERS = new Map<string, ManagerInfo>();
+const MAX_PARSED_IDENTIFIERS = 4096;
+
+/** The fields of an identifier made by `managerIdentifier` (a shared, frozen object: copy before changing it). */
 export function parseIdentifier(identifier: string): ManagerInfo {
+  const known = PARSED_IDENTIFIERS.get(identifier);
+  if (known !== undefined) return known;
+  const info = Object.freeze(parseIdentifierUncached(identifier));
+  if (PARSED_IDENTIFIERS.size >= MAX_PARSED_IDENTIFIERS) PARSED_IDENTIFIERS.clear();
+  PARSED_IDENTIFIERS.set(identifier, info);
+  return info;
+}
+
+function parseIdentifierUncached(identifier: string): ManagerInfo {
   const parsed: unknown = JSON.parse(identifier);
   if (!isPlainObject(parsed)) throw new Error(`invalid manager identifier ${identifier}`);
   const text = (name: string): string | undefined => (typeof parsed[name] === "string" ? (parsed[name] as string) : undefined);

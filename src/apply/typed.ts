@@ -1,6 +1,6 @@
 import { isPlainObject, type JsonValue } from "../api/object.js";
 import { asMapType, fieldTypeOf, isNamedField, resolveType, type FieldType, type ListType, type MapType } from "../api/schema/field-type.js";
-import { type FieldSet, FieldSetBuilder } from "./field-set.js";
+import { type Child, FieldSet, FieldSetBuilder } from "./field-set.js";
 import { fieldElement, keyElement, pathString, valueElement, type Path, type PathElement } from "./path.js";
 
 /**
@@ -158,6 +158,9 @@ export interface Comparison {
  * removed itself, as kube's comparison reports it.
  */
 export function compare(lhs: unknown, rhs: unknown, type: FieldType, options: WalkOptions = { allowDuplicates: true }): Comparison {
+  // Against nothing (a create: no value, or an empty object against an object) everything is added: built directly.
+  if (lhs === undefined || (isEmptyObject(lhs) && isPlainObject(rhs)))
+    return { added: addedBelow(rhs, type, [], options), modified: FieldSet.EMPTY, removed: FieldSet.EMPTY };
   const added = new FieldSetBuilder();
   const modified = new FieldSetBuilder();
   const removed = new FieldSetBuilder();
@@ -226,6 +229,46 @@ function compareAt(lhs: unknown, rhs: unknown, type: FieldType, path: PathElemen
     if (lhs === undefined) sink.added.insert(path);
     else if (rhs === undefined) sink.removed.insert(path);
   }
+}
+
+/**
+ * What `compare` reports as added below a value that is new (nothing on the left): every item
+ * and entry under it, each a member, as one FieldSet built bottom-up (no path inserts from the
+ * root). The same walk as compareAt's with `lhs` undefined.
+ */
+function addedBelow(value: unknown, type: FieldType, path: PathElement[], options: WalkOptions): FieldSet {
+  const resolved = resolveType(type, value);
+  if (resolved.kind === "scalar") return FieldSet.EMPTY;
+  const members = new Map<string, PathElement>();
+  const children = new Map<string, Child>();
+  if (resolved.kind === "list") {
+    const items = listValue(value);
+    if (resolved.listType === "atomic" || items.length === 0) return FieldSet.EMPTY;
+    const indexed = indexItems(resolved, items, path, options);
+    for (const element of indexed.order) {
+      members.set(element.key, element);
+      // Duplicated items count as whole values.
+      if (indexed.duplicated.has(element.key)) continue;
+      path.push(element);
+      const below = addedBelow(indexed.items.get(element.key), resolved.items, path, options);
+      path.pop();
+      if (!below.isEmpty()) children.set(element.key, { element, set: below });
+    }
+    return new FieldSet(members, children);
+  }
+  const map = mapValue(value);
+  if (resolved.mapType === "atomic" || map === undefined) return FieldSet.EMPTY;
+  for (const key of Object.keys(map)) {
+    const item = map[key];
+    if (item === undefined) continue;
+    const element = fieldElement(key);
+    members.set(element.key, element);
+    path.push(element);
+    const below = addedBelow(item, fieldTypeOf(resolved, key), path, options);
+    path.pop();
+    if (!below.isEmpty()) children.set(element.key, { element, set: below });
+  }
+  return new FieldSet(members, children);
 }
 
 function compareLists(list: ListType, lhs: readonly unknown[], rhs: readonly unknown[], path: PathElement[], sink: CompareSink, options: WalkOptions): void {

@@ -9,7 +9,7 @@
 import { Optional } from "@marcbachmann/cel-js";
 import type { FieldError } from "../errors.js";
 import { PER_CALL_LIMIT, RUNTIME_COST_BUDGET, estimateCost, schemaOf } from "./cost.js";
-import { compile, type Program } from "./environment.js";
+import { compile, type CompileResult, type Program } from "./environment.js";
 import { RULE_VARIABLES, referencesOldSelf, resolveFieldPath } from "./rules-shared.js";
 import { type CelSchema, extensionOf, rulesOf, type ValidationRule } from "./schema.js";
 import { toCel } from "./values.js";
@@ -79,7 +79,7 @@ async function visit(schema: CelSchema, value: unknown, old: Old, path: string, 
     }
   }
   if (Array.isArray(value)) {
-    if (schema.items === undefined) return;
+    if (schema.items === undefined || !hasRulesBelow(schema.items)) return;
     const olds = correlateList(schema, value, old);
     for (const [index, item] of value.entries()) await visit(schema.items, item, olds[index] ?? ABSENT, `${path}[${index}]`, state);
     return;
@@ -89,7 +89,8 @@ async function visit(schema: CelSchema, value: unknown, old: Old, path: string, 
   for (const [key, item] of Object.entries(value as Record<string, unknown>)) {
     const declared = schema.properties?.[key];
     const child = declared ?? (typeof schema.additionalProperties === "object" ? schema.additionalProperties : undefined);
-    if (child === undefined) continue;
+    // Checked here as well as in `visit`: most children have no rules, and this spares them an async call each.
+    if (child === undefined || item === null || item === undefined || !hasRulesBelow(child)) continue;
     const oldItem = oldObject !== undefined && key in oldObject ? oldObject[key] : ABSENT;
     await visit(child, item, oldItem, declared !== undefined ? join(path, key) : `${path}[${key}]`, state);
   }
@@ -184,8 +185,21 @@ function charge(program: Program, schema: CelSchema, self: unknown, oldSelf: unk
   return true;
 }
 
+/** Each rule's compiled program and whether it reads `oldSelf`, once per rule (rules live as long as their schema). */
+const COMPILED_RULES = new WeakMap<ValidationRule, { readonly compiled: CompileResult; readonly transition: boolean }>();
+
+function compiledRule(rule: ValidationRule): { readonly compiled: CompileResult; readonly transition: boolean } {
+  let known = COMPILED_RULES.get(rule);
+  if (known === undefined) {
+    const compiled = compile(rule.rule, RULE_VARIABLES);
+    known = { compiled, transition: compiled.kind === "ok" && referencesOldSelf(compiled.program) };
+    COMPILED_RULES.set(rule, known);
+  }
+  return known;
+}
+
 async function runRule(rule: ValidationRule, schema: CelSchema, value: unknown, old: Old, path: string, state: Walk, values: NodeValues): Promise<void> {
-  const compiled = compile(rule.rule, RULE_VARIABLES);
+  const { compiled, transition } = compiledRule(rule);
   if (compiled.kind === "error") {
     state.errors.push({
       type: "FieldValueInvalid",
@@ -195,7 +209,6 @@ async function runRule(rule: ValidationRule, schema: CelSchema, value: unknown, 
     return;
   }
   const program = compiled.program;
-  const transition = referencesOldSelf(program);
   if (transition && old === ABSENT && rule.optionalOldSelf !== true) return;
   values.self ??= toCel(value, schema);
   if (old !== ABSENT) values.old ??= toCel(old, schema);

@@ -82,17 +82,19 @@ export function unknownCustomFields(markers: SchemaMarkers, schema: JsonSchema, 
 }
 
 function visit(markers: SchemaMarkers, schema: JsonSchema, value: unknown, path: string, root: boolean, prune: boolean, found: string[]): void {
+  const facts = markers.facts(schema);
   if (Array.isArray(value)) {
-    const items = schemaAt(schema, "items");
-    if (items !== undefined) value.forEach((item, index) => visit(markers, items, item, indexPath(path, index), false, prune, found));
+    const items = facts.items;
+    if (items !== undefined)
+      for (let index = 0; index < value.length; index++) visit(markers, items, value[index], indexPath(path, index), false, prune, found);
     return;
   }
-  if (!isPlainObject(value) || markers.flag(schema, "int-or-string")) return;
-  const preserve = markers.flag(schema, "preserve-unknown-fields");
-  const embedded = markers.flag(schema, "embedded-resource");
-  const properties = keptPropertiesOf(schema);
-  const additional = schemaAt(schema, "additionalProperties");
-  const additionalAllowed = schema["additionalProperties"] === true;
+  if (!isPlainObject(value) || facts.intOrString) return;
+  const preserve = facts.preserveUnknownFields;
+  const embedded = facts.embeddedResource;
+  const properties = facts.properties;
+  const additional = facts.additionalProperties;
+  const additionalAllowed = facts.additionalAllowed;
   for (const [name, item] of Object.entries(value)) {
     // Type meta and metadata are the store's (ObjectMeta has its own rules), at the root and in embedded objects.
     if ((root || embedded) && TYPE_META.has(name)) continue;

@@ -43,6 +43,92 @@ export class SchemaMarkers {
     const value = this.extension(schema, "list-map-keys");
     return Array.isArray(value) ? value.filter((key): key is string => typeof key === "string") : [];
   }
+
+  /** Each node's facts, read once: the schemas these markers walk are kept and must not change afterwards (as for keptPropertiesOf). */
+  private readonly known = new WeakMap<JsonSchema, SchemaFacts>();
+
+  /**
+   * What validation and pruning read of one schema node, read once per node (with these markers'
+   * prefixes resolved): a served version's schema is walked for every object written and read.
+   */
+  facts(schema: JsonSchema): SchemaFacts {
+    let facts = this.known.get(schema);
+    if (facts === undefined) {
+      facts = readFacts(this, schema);
+      this.known.set(schema, facts);
+    }
+    return facts;
+  }
+}
+
+/** One schema node as validation and pruning read it (see `SchemaMarkers.facts`). */
+export interface SchemaFacts {
+  readonly type: unknown;
+  readonly nullable: boolean;
+  readonly intOrString: boolean;
+  readonly preserveUnknownFields: boolean;
+  readonly embeddedResource: boolean;
+  readonly properties: ReadonlyMap<string, JsonSchema>;
+  readonly items: JsonSchema | undefined;
+  readonly additionalProperties: JsonSchema | undefined;
+  /** `additionalProperties: true`. */
+  readonly additionalAllowed: boolean;
+  /** allOf, anyOf, oneOf or not is set. */
+  readonly junctors: boolean;
+  readonly enum: readonly unknown[] | undefined;
+  readonly required: readonly string[];
+  readonly maxLength: number | undefined;
+  readonly minLength: number | undefined;
+  readonly pattern: string | undefined;
+  readonly format: string | undefined;
+  readonly maximum: number | undefined;
+  readonly minimum: number | undefined;
+  readonly exclusiveMaximum: boolean;
+  readonly exclusiveMinimum: boolean;
+  readonly multipleOf: number | undefined;
+  readonly maxItems: number | undefined;
+  readonly minItems: number | undefined;
+  readonly uniqueItems: boolean;
+  readonly listType: "atomic" | "set" | "map" | undefined;
+  readonly listMapKeys: readonly string[];
+  readonly maxProperties: number | undefined;
+  readonly minProperties: number | undefined;
+}
+
+function readFacts(markers: SchemaMarkers, schema: JsonSchema): SchemaFacts {
+  const allowed = schema["enum"];
+  const pattern = schema["pattern"];
+  const format = schema["format"];
+  return {
+    type: schema["type"],
+    nullable: schema["nullable"] === true,
+    intOrString: markers.flag(schema, "int-or-string"),
+    preserveUnknownFields: markers.flag(schema, "preserve-unknown-fields"),
+    embeddedResource: markers.flag(schema, "embedded-resource"),
+    properties: keptPropertiesOf(schema),
+    items: schemaAt(schema, "items"),
+    additionalProperties: schemaAt(schema, "additionalProperties"),
+    additionalAllowed: schema["additionalProperties"] === true,
+    junctors: schema["allOf"] !== undefined || schema["anyOf"] !== undefined || schema["oneOf"] !== undefined || schema["not"] !== undefined,
+    enum: Array.isArray(allowed) ? allowed : undefined,
+    required: stringList(schema, "required"),
+    maxLength: numberAt(schema, "maxLength"),
+    minLength: numberAt(schema, "minLength"),
+    pattern: typeof pattern === "string" ? pattern : undefined,
+    format: typeof format === "string" ? format : undefined,
+    maximum: numberAt(schema, "maximum"),
+    minimum: numberAt(schema, "minimum"),
+    exclusiveMaximum: schema["exclusiveMaximum"] === true,
+    exclusiveMinimum: schema["exclusiveMinimum"] === true,
+    multipleOf: numberAt(schema, "multipleOf"),
+    maxItems: numberAt(schema, "maxItems"),
+    minItems: numberAt(schema, "minItems"),
+    uniqueItems: schema["uniqueItems"] === true,
+    listType: markers.listType(schema),
+    listMapKeys: markers.listMapKeys(schema),
+    maxProperties: numberAt(schema, "maxProperties"),
+    minProperties: numberAt(schema, "minProperties"),
+  };
 }
 
 /** A sub-schema, when `value` is one. */

@@ -2,7 +2,7 @@ import { isIP } from "node:net";
 import type { FieldError } from "../errors.js";
 import { isPlainObject } from "../object.js";
 import { childPath, duplicate, indexPath, invalidValue, keyPath, notSupported, required, shown } from "../schema/field-path.js";
-import { jsonEqual, numberAt, keptPropertiesOf, schemaAt, stringList, type JsonSchema, type SchemaMarkers } from "./json-schema.js";
+import { jsonEqual, keptPropertiesOf, schemaAt, type JsonSchema, type SchemaFacts, type SchemaMarkers } from "./json-schema.js";
 
 /**
  * Checks a custom object's value against its version's `openAPIV3Schema`, reporting as kube's
@@ -70,52 +70,57 @@ function typeInvalid(path: string, value: unknown, expected: string): FieldError
 
 function visit(markers: SchemaMarkers, schema: JsonSchema, value: unknown, path: string, errors: FieldError[]): void {
   if (value === undefined) return;
+  const facts = markers.facts(schema);
   if (value === null) {
-    if (schema["nullable"] !== true && typeof schema["type"] === "string") errors.push(typeInvalid(path, value, String(schema["type"])));
+    if (!facts.nullable && typeof facts.type === "string") errors.push(typeInvalid(path, value, facts.type));
     return;
   }
-  if (markers.flag(schema, "int-or-string")) {
+  if (facts.intOrString) {
     if (!(typeof value === "string" || (typeof value === "number" && Number.isInteger(value)))) {
       errors.push(typeInvalid(path, value, "integer or string"));
       return;
     }
-  } else if (!checkType(schema, value, path, errors)) return;
-  checkJunctors(markers, schema, value, path, errors);
-  checkEnum(schema, value, path, errors);
-  if (typeof value === "string") checkString(schema, value, path, errors);
-  else if (typeof value === "number") checkNumber(schema, value, path, errors);
-  else if (Array.isArray(value)) checkArray(markers, schema, value, path, errors);
-  else if (isPlainObject(value)) checkObject(markers, schema, value, path, errors);
+  } else if (!checkType(facts, value, path, errors)) return;
+  if (facts.junctors) checkJunctors(markers, schema, value, path, errors);
+  if (facts.enum !== undefined) checkEnum(facts.enum, value, path, errors);
+  if (typeof value === "string") checkString(facts, value, path, errors);
+  else if (typeof value === "number") checkNumber(facts, value, path, errors);
+  else if (Array.isArray(value)) checkArray(markers, facts, value, path, errors);
+  else if (isPlainObject(value)) checkObject(markers, facts, value, path, errors);
 }
 
 /** False when the value's JSON type is wrong (nothing below it is checked). */
-function checkType(schema: JsonSchema, value: unknown, path: string, errors: FieldError[]): boolean {
-  const type = schema["type"];
-  const ok = (() => {
-    switch (type) {
-      case "object":
-        return isPlainObject(value);
-      case "array":
-        return Array.isArray(value);
-      case "string":
-        return typeof value === "string";
-      case "boolean":
-        return typeof value === "boolean";
-      case "integer":
-        return typeof value === "number" && Number.isInteger(value);
-      case "number":
-        return typeof value === "number" && Number.isFinite(value);
-      default:
-        return true;
-    }
-  })();
+function checkType(facts: SchemaFacts, value: unknown, path: string, errors: FieldError[]): boolean {
+  const type = facts.type;
+  let ok: boolean;
+  switch (type) {
+    case "object":
+      ok = isPlainObject(value);
+      break;
+    case "array":
+      ok = Array.isArray(value);
+      break;
+    case "string":
+      ok = typeof value === "string";
+      break;
+    case "boolean":
+      ok = typeof value === "boolean";
+      break;
+    case "integer":
+      ok = typeof value === "number" && Number.isInteger(value);
+      break;
+    case "number":
+      ok = typeof value === "number" && Number.isFinite(value);
+      break;
+    default:
+      ok = true;
+  }
   if (!ok) errors.push(typeInvalid(path, value, String(type)));
   return ok;
 }
 
-function checkEnum(schema: JsonSchema, value: unknown, path: string, errors: FieldError[]): void {
-  const allowed = schema["enum"];
-  if (!Array.isArray(allowed) || allowed.some((item) => jsonEqual(item, value))) return;
+function checkEnum(allowed: readonly unknown[], value: unknown, path: string, errors: FieldError[]): void {
+  if (allowed.some((item) => jsonEqual(item, value))) return;
   errors.push(
     notSupported(
       path,
@@ -130,17 +135,14 @@ function codePoints(value: string): number {
   return /[\uD800-\uDFFF]/.test(value) ? [...value].length : value.length;
 }
 
-function checkString(schema: JsonSchema, value: string, path: string, errors: FieldError[]): void {
-  const maxLength = numberAt(schema, "maxLength");
-  const minLength = numberAt(schema, "minLength");
+function checkString(facts: SchemaFacts, value: string, path: string, errors: FieldError[]): void {
+  const { maxLength, minLength, pattern, format } = facts;
   const length = maxLength === undefined && minLength === undefined ? 0 : codePoints(value);
   if (maxLength !== undefined && length > maxLength)
     errors.push({ type: "FieldValueTooLong", field: path, message: `Too long: may not be longer than ${maxLength}` });
   if (minLength !== undefined && length < minLength) errors.push(invalidValue(path, value, `${inBody(path)} should be at least ${minLength} chars long`));
-  const pattern = schema["pattern"];
-  if (typeof pattern === "string" && !patternOf(pattern).test(value)) errors.push(invalidValue(path, value, `${inBody(path)} should match '${pattern}'`));
-  const format = schema["format"];
-  const check = typeof format === "string" ? FORMATS[format] : undefined;
+  if (pattern !== undefined && !patternOf(pattern).test(value)) errors.push(invalidValue(path, value, `${inBody(path)} should match '${pattern}'`));
+  const check = format === undefined ? undefined : FORMATS[format];
   if (check !== undefined && !check(value)) errors.push(invalidValue(path, value, `${inBody(path)} must be of type ${String(format)}: ${shown(value)}`));
 }
 
@@ -156,39 +158,33 @@ export function patternOf(pattern: string): RegExp {
   return compiled;
 }
 
-function checkNumber(schema: JsonSchema, value: number, path: string, errors: FieldError[]): void {
-  const maximum = numberAt(schema, "maximum");
+function checkNumber(facts: SchemaFacts, value: number, path: string, errors: FieldError[]): void {
+  const { maximum, minimum, multipleOf } = facts;
   if (maximum !== undefined) {
-    if (schema["exclusiveMaximum"] === true ? value >= maximum : value > maximum)
-      errors.push(invalidValue(path, value, `${inBody(path)} should be less than ${schema["exclusiveMaximum"] === true ? "" : "or equal to "}${maximum}`));
+    if (facts.exclusiveMaximum ? value >= maximum : value > maximum)
+      errors.push(invalidValue(path, value, `${inBody(path)} should be less than ${facts.exclusiveMaximum ? "" : "or equal to "}${maximum}`));
   }
-  const minimum = numberAt(schema, "minimum");
   if (minimum !== undefined) {
-    if (schema["exclusiveMinimum"] === true ? value <= minimum : value < minimum)
-      errors.push(invalidValue(path, value, `${inBody(path)} should be greater than ${schema["exclusiveMinimum"] === true ? "" : "or equal to "}${minimum}`));
+    if (facts.exclusiveMinimum ? value <= minimum : value < minimum)
+      errors.push(invalidValue(path, value, `${inBody(path)} should be greater than ${facts.exclusiveMinimum ? "" : "or equal to "}${minimum}`));
   }
-  const multipleOf = numberAt(schema, "multipleOf");
   if (multipleOf !== undefined && multipleOf > 0 && !Number.isInteger(value / multipleOf))
     errors.push(invalidValue(path, value, `${inBody(path)} should be a multiple of ${multipleOf}`));
-  if (schema["format"] === "int32" && (value < -2147483648 || value > 2147483647))
-    errors.push(invalidValue(path, value, "must fit in a 32-bit signed integer"));
+  if (facts.format === "int32" && (value < -2147483648 || value > 2147483647)) errors.push(invalidValue(path, value, "must fit in a 32-bit signed integer"));
 }
 
-function checkArray(markers: SchemaMarkers, schema: JsonSchema, value: readonly unknown[], path: string, errors: FieldError[]): void {
-  const maxItems = numberAt(schema, "maxItems");
+function checkArray(markers: SchemaMarkers, facts: SchemaFacts, value: readonly unknown[], path: string, errors: FieldError[]): void {
+  const { maxItems, minItems, items, listType } = facts;
   if (maxItems !== undefined && value.length > maxItems)
     errors.push({ type: "FieldValueTooMany", field: path, message: `Too many: ${value.length}: must have at most ${maxItems} items` });
-  const minItems = numberAt(schema, "minItems");
   if (minItems !== undefined && value.length < minItems) errors.push(invalidValue(path, value, `${inBody(path)} should have at least ${minItems} items`));
-  const items = schemaAt(schema, "items");
-  if (items !== undefined) value.forEach((item, index) => visit(markers, items, item, indexPath(path, index), errors));
-  const listType = markers.listType(schema);
-  if (listType === "set" || schema["uniqueItems"] === true) {
+  if (items !== undefined) for (let index = 0; index < value.length; index++) visit(markers, items, value[index], indexPath(path, index), errors);
+  if (listType === "set" || facts.uniqueItems) {
     value.forEach((item, index) => {
       if (value.slice(0, index).some((earlier) => jsonEqual(earlier, item))) errors.push(duplicate(indexPath(path, index), item));
     });
   } else if (listType === "map") {
-    const keys = markers.listMapKeys(schema);
+    const keys = facts.listMapKeys;
     const seen: Record<string, unknown>[] = [];
     value.forEach((item, index) => {
       if (!isPlainObject(item)) return;
@@ -204,24 +200,24 @@ function defaultOfKey(items: JsonSchema | undefined, key: string): unknown {
   return property?.["default"];
 }
 
-function checkObject(markers: SchemaMarkers, schema: JsonSchema, value: Record<string, unknown>, path: string, errors: FieldError[]): void {
-  for (const name of stringList(schema, "required")) {
+function checkObject(markers: SchemaMarkers, facts: SchemaFacts, value: Record<string, unknown>, path: string, errors: FieldError[]): void {
+  for (const name of facts.required) {
     if (value[name] === undefined) errors.push(required(childPath(path, name)));
   }
-  const count = Object.keys(value).length;
-  const maxProperties = numberAt(schema, "maxProperties");
-  if (maxProperties !== undefined && count > maxProperties)
-    errors.push({ type: "FieldValueTooMany", field: path, message: `Too many: ${count}: must have at most ${maxProperties} items` });
-  const minProperties = numberAt(schema, "minProperties");
-  if (minProperties !== undefined && count < minProperties)
-    errors.push(invalidValue(path, count, `${inBody(path)} should have at least ${minProperties} properties`));
-  if (markers.flag(schema, "embedded-resource")) checkEmbedded(value, path, errors);
-  const properties = keptPropertiesOf(schema);
-  const additional = schemaAt(schema, "additionalProperties");
-  for (const [name, item] of Object.entries(value)) {
+  const { maxProperties, minProperties, properties, additionalProperties } = facts;
+  if (maxProperties !== undefined || minProperties !== undefined) {
+    const count = Object.keys(value).length;
+    if (maxProperties !== undefined && count > maxProperties)
+      errors.push({ type: "FieldValueTooMany", field: path, message: `Too many: ${count}: must have at most ${maxProperties} items` });
+    if (minProperties !== undefined && count < minProperties)
+      errors.push(invalidValue(path, count, `${inBody(path)} should have at least ${minProperties} properties`));
+  }
+  if (facts.embeddedResource) checkEmbedded(value, path, errors);
+  for (const name in value) {
+    if (!Object.hasOwn(value, name)) continue;
     const property = properties.get(name);
-    if (property !== undefined) visit(markers, property, item, childPath(path, name), errors);
-    else if (additional !== undefined) visit(markers, additional, item, keyPath(path, name), errors);
+    if (property !== undefined) visit(markers, property, value[name], childPath(path, name), errors);
+    else if (additionalProperties !== undefined) visit(markers, additionalProperties, value[name], keyPath(path, name), errors);
   }
 }
 
@@ -233,8 +229,6 @@ function checkEmbedded(value: Record<string, unknown>, path: string, errors: Fie
 
 /** allOf, anyOf, oneOf and not, holding value validations only (structural schemas allow no types there). */
 function checkJunctors(markers: SchemaMarkers, schema: JsonSchema, value: unknown, path: string, errors: FieldError[]): void {
-  // Most nodes have none.
-  if (schema["allOf"] === undefined && schema["anyOf"] === undefined && schema["oneOf"] === undefined && schema["not"] === undefined) return;
   const branches = (name: string): JsonSchema[] => {
     const list = schema[name];
     return Array.isArray(list) ? list.filter((item): item is JsonSchema => isPlainObject(item)) : [];
