@@ -588,6 +588,14 @@ export function composeApiServer(options: ComposeOptions): ApiServer {
     audit: options.audit ?? audit?.filter,
     compression: config.featureGates.enabled("APIResponseCompression"),
     flowControl: flowControl?.filter,
+    requestTimeout: {
+      requestTimeoutMs: config.requestTimeoutMs,
+      onTimeout: (context) =>
+        metrics.requestTerminated({ info: context.info, method: context.request.method, contentType: context.request.headers["content-type"] }, 504),
+      onLateError: (error) => {
+        if (!(error instanceof ApiError) || error.code >= 500) logger.error("request failed after its timeout", errorFields(error));
+      },
+    },
     resources: createResourceHandler({
       registry,
       profile,
