@@ -94,7 +94,7 @@ export function priorityAndFairnessFilter(options: PriorityAndFairnessOptions): 
       const started = performance.now();
       metrics.executing(schemaName, levelName, 1, 1);
       try {
-        return withHeaders(await next(context), headers);
+        return trackWatch(withHeaders(await next(context), headers));
       } catch (error) {
         throw withErrorHeaders(error, headers);
       } finally {
@@ -104,13 +104,15 @@ export function priorityAndFairnessFilter(options: PriorityAndFairnessOptions): 
       }
     }
     const mutating = estimateMutating(info, options.watches?.interested(info) ?? 0);
+    const seats = Math.max(estimateSeats(info, query, options.objectCount?.(countedResource(info))), mutating.finalSeats);
+    metrics.estimated(schemaName, levelName, seats);
     metrics.inQueue(schemaName, levelName, 1);
     const admission = await queueSet.acquire(flowControl.hashOf(classification), {
       signal,
       waitLimitMs: options.waitLimitMs,
       flow: classification.distinguisher,
       describe: { flowSchema: schemaName, user: user.name, info },
-      seats: Math.max(estimateSeats(info, query, options.objectCount?.(countedResource(info))), mutating.finalSeats),
+      seats,
     });
     metrics.inQueue(schemaName, levelName, -1);
     if (admission.kind === "rejected") {
@@ -125,14 +127,19 @@ export function priorityAndFairnessFilter(options: PriorityAndFairnessOptions): 
     } catch (error) {
       throw withErrorHeaders(error, headers);
     } finally {
-      metrics.executing(schemaName, levelName, -1, admission.seats);
       metrics.executed(schemaName, levelName, (performance.now() - started) / 1000);
-      // After a mutation, its final seats stay taken while its watchers are notified (kube's additional latency).
+      // After a mutation, its final seats stay taken while its watchers are notified (kube's additional latency):
+      // the request no longer executes, but its seats count in `current_executing_seats` until released, as in kube.
       const final = Math.min(mutating.finalSeats, admission.seats);
       if (final > 0 && mutating.additionalLatencyMs > 0) {
+        metrics.executing(schemaName, levelName, -1, admission.seats - final);
         queueSet.release({ queue: admission.queue, seats: admission.seats - final });
-        setTimeout(() => queueSet.release({ queue: admission.queue, seats: final }), mutating.additionalLatencyMs).unref();
+        setTimeout(() => {
+          metrics.seatsReleased(schemaName, levelName, final);
+          queueSet.release({ queue: admission.queue, seats: final });
+        }, mutating.additionalLatencyMs).unref();
       } else {
+        metrics.executing(schemaName, levelName, -1, admission.seats);
         queueSet.release(admission);
       }
     }

@@ -16,7 +16,16 @@ import { WatchTracker } from "./watch-tracker.js";
 import { estimateMutating, estimateSeats } from "./work-estimate.js";
 
 const bootstrap = bootstrapConfiguration(ORCH_PROFILE);
-const NO_METRICS: FlowControlMetrics = { dispatched() {}, rejected() {}, inQueue() {}, executing() {}, executed() {}, limits() {} };
+const NO_METRICS: FlowControlMetrics = {
+  dispatched() {},
+  rejected() {},
+  inQueue() {},
+  executing() {},
+  seatsReleased() {},
+  estimated() {},
+  executed() {},
+  limits() {},
+};
 
 function staticFeed(objects: readonly ApiObject[]): ObjectFeed & { replace(next: readonly ApiObject[]): void } {
   let current = [...objects];

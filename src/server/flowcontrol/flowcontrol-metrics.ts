@@ -10,6 +10,10 @@ export interface FlowControlMetrics {
   inQueue(flowSchema: string, priorityLevel: string, delta: number): void;
   /** +1 when a request starts executing, -1 when it finishes; `seats` is how many it occupies (default 1). */
   executing(flowSchema: string, priorityLevel: string, delta: number, seats?: number): void;
+  /** Seats a request kept after it finished executing (kube's additional latency) are given back. */
+  seatsReleased(flowSchema: string, priorityLevel: string, seats: number): void;
+  /** The seats a request's work estimate asked for (`apiserver_flowcontrol_work_estimated_seats`). */
+  estimated(flowSchema: string, priorityLevel: string, seats: number): void;
   executed(flowSchema: string, priorityLevel: string, seconds: number): void;
   limits(priorityLevel: string, nominal: number, current: number): void;
 }
@@ -27,6 +31,7 @@ interface Series {
   executingSeats: number;
   readonly waitExecuted: SeriesRecorder;
   readonly execution: SeriesRecorder;
+  readonly estimatedSeats: SeriesRecorder;
 }
 
 export function flowControlMetrics(registry: Registry): FlowControlMetrics {
@@ -94,6 +99,13 @@ export function flowControlMetrics(registry: Registry): FlowControlMetrics {
     buckets: [0, 0.005, 0.02, 0.05, 0.1, 0.2, 0.5, 1, 2, 5, 10, 15, 30],
     registers: [registry],
   });
+  const estimated = new SeriesHistogram({
+    name: "apiserver_flowcontrol_work_estimated_seats",
+    help: "[ALPHA] Number of estimated seats (maximum of initial and final seats) associated with requests in API Priority and Fairness",
+    labelNames: [...pair],
+    buckets: [1, 2, 4, 10],
+    registers: [registry],
+  });
   const nominal = new Gauge({
     name: "apiserver_flowcontrol_nominal_limit_seats",
     help: "[BETA] Nominal number of execution seats configured for each priority level",
@@ -127,6 +139,7 @@ export function flowControlMetrics(registry: Registry): FlowControlMetrics {
         executingSeats: 0,
         waitExecuted: wait.series({ ...labels, execute: "true" }),
         execution: execution.series({ ...labels, type: "regular" }),
+        estimatedSeats: estimated.series(labels),
       };
       byLevel.set(priorityLevel, entry);
       all.push(entry);
@@ -156,6 +169,12 @@ export function flowControlMetrics(registry: Registry): FlowControlMetrics {
       const entry = seriesOf(flowSchema, priorityLevel);
       entry.executingRequests += delta;
       entry.executingSeats += delta * seats;
+    },
+    seatsReleased(flowSchema, priorityLevel, seats) {
+      seriesOf(flowSchema, priorityLevel).executingSeats -= seats;
+    },
+    estimated(flowSchema, priorityLevel, seats) {
+      seriesOf(flowSchema, priorityLevel).estimatedSeats.observe(seats);
     },
     executed(flowSchema, priorityLevel, seconds) {
       seriesOf(flowSchema, priorityLevel).execution.observe(seconds);
