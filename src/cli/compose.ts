@@ -62,7 +62,7 @@ import { createMetrics, type ApiMetrics } from "../server/metrics/metrics.js";
 import { createWatchCacheMetrics } from "../server/metrics/watch-cache-metrics.js";
 import { createAuditMetrics } from "../server/metrics/audit-metrics.js";
 import { createAdmissionMetrics } from "../server/metrics/admission-metrics.js";
-import { createStorageMetrics, pollStorageObjects } from "../server/metrics/storage-metrics.js";
+import { createStorageMetrics, pollStorageObjects, registerStorageSize } from "../server/metrics/storage-metrics.js";
 import { tracedAdmission, tracedAuthenticator, tracedAuthorizer } from "../server/tracing/traced.js";
 import { createTracing, type Tracing, type TracingOptions } from "../server/tracing/tracing.js";
 import { loadTracingConfig, TracingConfigError } from "../server/tracing/tracing-config.js";
@@ -173,6 +173,8 @@ export interface OpenedStorage {
   readonly livez: readonly HealthCheck[];
   /** Periodic compaction when the store has its own (etcd: one server per interval); the generic compactor otherwise. */
   readonly startCompactor?: (options: CompactorOptions) => { stop(): void };
+  /** The store's database size, read at each scrape (`apiserver_storage_size_bytes`): SQLite's file, etcd's member; none in memory. */
+  readonly size?: { readonly clusterId: string; readonly bytes: () => Promise<number> };
 }
 
 /** Opens the store `--storage-backend` names (also used by the `encryption rewrite` command). */
@@ -184,7 +186,12 @@ export function openStorage(config: Config): OpenedStorage {
     case "sqlite": {
       mkdirSync(config.dataDir, { recursive: true });
       const sqlite = openDataDirStore(config.dataDir);
-      return { ...local(sqlite), snapshot: () => snapshotBytes(sqlite, config.dataDir), loaded: () => sqlite.releasePageCache() };
+      return {
+        ...local(sqlite),
+        snapshot: () => snapshotBytes(sqlite, config.dataDir),
+        loaded: () => sqlite.releasePageCache(),
+        size: { clusterId: "sqlite-0", bytes: async () => sqlite.databaseSizeBytes() },
+      };
     }
     case "etcd3": {
       const read = (file: string | undefined): Buffer | undefined => (file === undefined ? undefined : readFileSync(file));
@@ -201,6 +208,7 @@ export function openStorage(config: Config): OpenedStorage {
         readyz: [{ name: "etcd-readiness", check: () => etcd.checkHealth(config.etcdReadycheckTimeoutMs) }],
         livez: [{ name: "etcd", check: () => etcd.checkHealth(config.etcdHealthcheckTimeoutMs) }],
         startCompactor: (options) => startEtcdCompactor(etcd, options),
+        size: { clusterId: "etcd-0", bytes: () => etcd.databaseSizeBytes() },
       };
     }
   }
@@ -301,6 +309,8 @@ export function composeApiServer(options: ComposeOptions): ApiServer {
   const layout = new KeyLayout(storedBuiltinResources(profile));
   const storageMetrics = createStorageMetrics(metrics.registry, metrics.visibility, (key) => layout.resourceOf(key));
   const storage = new InstrumentedStorage(encryption.storage, storageMetrics.observe, tracer);
+  if (opened.size !== undefined)
+    registerStorageSize(metrics.registry, metrics.visibility, opened.size, (error) => logger.error("reading the storage size", errorFields(error)));
   let stopCountingObjects: () => void = () => {};
 
   // 2. Registry, over one watch cache, with its slots.
@@ -318,7 +328,12 @@ export function composeApiServer(options: ComposeOptions): ApiServer {
     watchCache: config.watchCache
       ? {
           windowSize: config.watchCacheSize,
-          metrics: createWatchCacheMetrics(metrics.registry, metrics.visibility, (prefix) => storageMetrics.label(prefix)),
+          metrics: createWatchCacheMetrics(
+            metrics.registry,
+            metrics.visibility,
+            (prefix) => storageMetrics.label(prefix),
+            (prefix): WatchedKind => kindOfPrefix(registry.stores, prefix),
+          ),
           ...options.watchCacheOptions,
         }
       : false,
@@ -588,6 +603,14 @@ export function composeApiServer(options: ComposeOptions): ApiServer {
     audit: options.audit ?? audit?.filter,
     compression: config.featureGates.enabled("APIResponseCompression"),
     flowControl: flowControl?.filter,
+    requestTimeout: {
+      requestTimeoutMs: config.requestTimeoutMs,
+      onTimeout: (context) =>
+        metrics.requestTerminated({ info: context.info, method: context.request.method, contentType: context.request.headers["content-type"] }, 504),
+      onLateError: (error) => {
+        if (!(error instanceof ApiError) || error.code >= 500) logger.error("request failed after its timeout", errorFields(error));
+      },
+    },
     resources: createResourceHandler({
       registry,
       profile,
@@ -717,4 +740,16 @@ export function composeApiServer(options: ComposeOptions): ApiServer {
       if (options.storage === undefined) await storage.close();
     },
   };
+}
+
+/** What a watch cache's storage prefix holds, for the watch events' labels: the first store served from it. */
+interface WatchedKind {
+  readonly group: string;
+  readonly version: string;
+  readonly kind: string;
+}
+
+function kindOfPrefix(stores: readonly { prefix(namespace: string): string; readonly definition: WatchedKind }[], prefix: string): WatchedKind {
+  const definition = stores.find((store) => store.prefix("") === prefix)?.definition;
+  return definition === undefined ? { group: "", version: "", kind: "" } : { group: definition.group, version: definition.version, kind: definition.kind };
 }

@@ -42,7 +42,7 @@ export interface Config {
   readonly etcdReadycheckTimeoutMs: number;
   /** `--etcd-healthcheck-timeout`: how long /livez and /healthz wait for etcd. */
   readonly etcdHealthcheckTimeoutMs: number;
-  /** `--request-timeout`: the deadline of every storage call to etcd (a request never waits on etcd longer). */
+  /** `--request-timeout`: the handler timeout of requests that are not long-running (then 504), and the deadline of every storage call to etcd. */
   readonly requestTimeoutMs: number;
   /** `--max-connections`, `--read-header-timeout`, `--request-body-timeout`, `--tls-handshake-timeout`. */
   readonly connectionLimits: ConnectionLimits;

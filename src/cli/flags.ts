@@ -187,7 +187,7 @@ const FLAGS: readonly FlagSpec[] = [
   },
   {
     name: "request-timeout",
-    help: "Deadline of every storage call to etcd: a request waits on etcd at most this long (then 504).",
+    help: "How long a request that is not long-running (watch, exec, attach, port-forward, proxy, log) may take before it is answered 504 Timeout (a request's ?timeout= can lower it); also the deadline of every storage call to etcd.",
     defaultText: "1m",
     apply: (config, value) => void (config.requestTimeoutMs = parseDurationFlag(value, "request-timeout")),
   },

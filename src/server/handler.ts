@@ -14,6 +14,7 @@ import { compressionFilter } from "./filters/compression.js";
 import { errorFunnel } from "./filters/error-funnel.js";
 import { impersonateFilter } from "./filters/impersonate.js";
 import { metricsFilter } from "./filters/metrics.js";
+import { timeoutFilter, type TimeoutFilterOptions } from "./filters/timeout.js";
 import { tracingFilter } from "./filters/tracing.js";
 import { prettyFilter } from "./filters/pretty.js";
 import { requestInfoFilter } from "./filters/request-info.js";
@@ -38,11 +39,13 @@ export interface FilterChainOptions {
   readonly compression?: boolean;
   /** A span per request (`--tracing-config-file` with APIServerTracing); none = no tracing filter at all. */
   readonly tracer?: Tracer;
+  /** `--request-timeout` and what a timeout counts in (filters/timeout.ts); none = no handler timeout. */
+  readonly requestTimeout?: TimeoutFilterOptions;
 }
 
 /**
  * The filter chain, in execution order: log → tracing (when on) → metrics → compression → audit id → error funnel → request info →
- * authenticate → audit → impersonate → priority and fairness → authorize → route. The error funnel turns anything thrown
+ * request timeout → authenticate → audit → impersonate → priority and fairness → authorize → route. The error funnel turns anything thrown
  * inside it into a Status body; metrics sit outside it so they see the status each client got.
  * Audit sits before impersonation, as in kube: its event names the authenticated user and the
  * impersonated one.
@@ -65,6 +68,7 @@ export function filterChain(options: FilterChainOptions): Handler {
         mediaTypes: protobufMediaTypes(options.profile),
       }),
       requestInfoFilter(),
+      ...(options.requestTimeout === undefined ? [] : [timeoutFilter(options.requestTimeout)]),
       authenticateFilter(options.authenticator, { anonymous: options.anonymousAuth }),
       ...(options.audit === undefined ? [] : [auditFilter(options.audit)]),
       impersonateFilter(options.authorizer, { authenticationGroup: apiGroup(options.profile, "authentication") }),

@@ -149,6 +149,8 @@ export interface WatchCacheMetrics {
   initEvents(prefix: string, count: number): void;
   /** A watcher ended for not keeping up with its events. */
   terminated(prefix: string): void;
+  /** One event line of `bytes` bytes handed to `watchers` watchers (kube's `apiserver_watch_events_total`/`_sizes`). */
+  sent?(prefix: string, bytes: number, watchers: number): void;
 }
 
 /** A change as the cache applied it, for in-process followers (the authorization indexes). */
@@ -328,15 +330,19 @@ export class WatchCache {
       if (group.watchers.size === 0) continue;
       const chunk = lines.length === 1 ? (lines[0] as Uint8Array) : Buffer.concat(lines);
       const first = revisions[0] ?? 0;
+      let whole = 0;
       for (const watcher of group.watchers) {
         if (watcher.liveAfter < first) {
           watcher.deliver(chunk, lines.length);
+          whole++;
           continue;
         }
         // Registered during this turn: only the events after its start are its own.
         const own = lines.filter((_, index) => (revisions[index] ?? 0) > watcher.liveAfter);
         if (own.length > 0) watcher.deliver(Buffer.concat(own), own.length);
+        for (const line of own) this.options.metrics?.sent?.(this.prefix, line.length, 1);
       }
+      if (whole > 0 && this.options.metrics?.sent !== undefined) for (const line of lines) this.options.metrics.sent(this.prefix, line.length, whole);
     }
   }
 
@@ -484,7 +490,12 @@ export class WatchCache {
     });
     if (start.kind === "state") {
       const initial = this.list(filter.prefix, { limit: 0, matches: (candidate) => filterMatches(filter, candidate) }).items;
-      for (const object of initial) watcher.pushBacklog(encode("ADDED", object.json, object));
+      const sent = this.options.metrics?.sent;
+      for (const object of initial) {
+        const line = encode("ADDED", object.json, object);
+        watcher.pushBacklog(line);
+        sent?.call(this.options.metrics, this.prefix, byteLength(line), 1);
+      }
       this.options.metrics?.initEvents(this.prefix, initial.length);
       if (options.initialEventsEnd !== undefined) watcher.pushBacklog(options.initialEventsEnd);
     } else {
@@ -492,7 +503,10 @@ export class WatchCache {
         const event = this.window[index];
         if (event === undefined) continue;
         const view = event.viewFor(filter);
-        if (view !== undefined) watcher.pushBacklog(event.line(view, options.encode));
+        if (view === undefined) continue;
+        const line = event.line(view, options.encode);
+        watcher.pushBacklog(line);
+        this.options.metrics?.sent?.(this.prefix, byteLength(line), 1);
       }
     }
     this.watchers.add(watcher);
@@ -529,4 +543,9 @@ export class WatchCache {
     this.groups.clear();
     this.index.clear();
   }
+}
+
+/** A line's size in bytes (UTF-8 for text). */
+function byteLength(line: string | Uint8Array): number {
+  return typeof line === "string" ? Buffer.byteLength(line) : line.byteLength;
 }

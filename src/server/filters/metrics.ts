@@ -31,10 +31,12 @@ export function metricsFilter(metrics: ApiMetrics): Filter {
     const longRunning = response.longRunning === true;
     // The client went away before its answer was ready: kube counts the request as aborted.
     if (!longRunning && context.request.signal.aborted) metrics.requestAborted({ info: context.info, method, contentType });
+    const query = context.request.query;
     metrics.observeRequest({
       info: context.info,
       method,
       contentType,
+      dryRun: query.has("dryRun") ? query.getAll("dryRun") : undefined,
       code: response.status,
       seconds: (performance.now() - started) / 1000,
       longRunning,

@@ -104,7 +104,9 @@ export function priorityAndFairnessFilter(options: PriorityAndFairnessOptions): 
       const started = performance.now();
       series.executing(1, 1);
       try {
-        return withHeaders(await next(context), headers);
+        const response = withHeaders(await next(context), headers);
+        // Watches served in exempt levels count too: a mutation's estimate covers every watcher it notifies.
+        return watches !== undefined && info.kind === "resource" && info.verb === "watch" ? trackWatch(watches, response, info, query) : response;
       } catch (error) {
         throw withErrorHeaders(error, headers);
       } finally {
@@ -116,6 +118,7 @@ export function priorityAndFairnessFilter(options: PriorityAndFairnessOptions): 
     const mutating = watches === undefined ? NO_MUTATING_WORK : estimateMutating(info, watches.interested(info));
     const stored = objectCount !== undefined && readsObjectCount(info) ? objectCount(countedResource(info)) : undefined;
     const seats = Math.max(estimateSeats(info, query, stored), mutating.finalSeats);
+    series.estimated(seats);
     // A free seat and nobody waiting (the common case): taken synchronously, no queue entry, no promise.
     const admission = queueSet.tryDispatch(classification.hash, seats) ?? (await queued(context, classification, series, seats));
     if (admission.kind === "rejected") {
@@ -131,14 +134,19 @@ export function priorityAndFairnessFilter(options: PriorityAndFairnessOptions): 
     } catch (error) {
       throw withErrorHeaders(error, headers);
     } finally {
-      series.executing(-1, admission.seats);
       series.executed((performance.now() - started) / 1000);
-      // After a mutation, its final seats stay taken while its watchers are notified (kube's additional latency).
+      // After a mutation, its final seats stay taken while its watchers are notified (kube's additional latency):
+      // the request no longer executes, but its seats count in `current_executing_seats` until released, as in kube.
       const final = Math.min(mutating.finalSeats, admission.seats);
       if (final > 0 && mutating.additionalLatencyMs > 0) {
+        series.executing(-1, admission.seats - final);
         queueSet.release({ queue: admission.queue, seats: admission.seats - final });
-        setTimeout(() => queueSet.release({ queue: admission.queue, seats: final }), mutating.additionalLatencyMs).unref();
+        setTimeout(() => {
+          series.seatsReleased(final);
+          queueSet.release({ queue: admission.queue, seats: final });
+        }, mutating.additionalLatencyMs).unref();
       } else {
+        series.executing(-1, admission.seats);
         queueSet.release(admission);
       }
     }

@@ -16,8 +16,18 @@ import { WatchTracker } from "./watch-tracker.js";
 import { estimateMutating, estimateSeats } from "./work-estimate.js";
 
 const bootstrap = bootstrapConfiguration(ORCH_PROFILE);
-const NO_SERIES = { dispatched() {}, rejected() {}, inQueue() {}, executing() {}, executed() {} };
-const NO_METRICS: FlowControlMetrics = { dispatched() {}, rejected() {}, inQueue() {}, executing() {}, executed() {}, limits() {}, series: () => NO_SERIES };
+const NO_SERIES = { dispatched() {}, rejected() {}, inQueue() {}, executing() {}, seatsReleased() {}, estimated() {}, executed() {} };
+const NO_METRICS: FlowControlMetrics = {
+  dispatched() {},
+  rejected() {},
+  inQueue() {},
+  executing() {},
+  seatsReleased() {},
+  estimated() {},
+  executed() {},
+  limits() {},
+  series: () => NO_SERIES,
+};
 
 function staticFeed(objects: readonly ApiObject[]): ObjectFeed & { replace(next: readonly ApiObject[]): void } {
   let current = [...objects];

@@ -10,6 +10,10 @@ export interface FlowControlMetrics {
   inQueue(flowSchema: string, priorityLevel: string, delta: number): void;
   /** +1 when a request starts executing, -1 when it finishes; `seats` is how many it occupies (default 1). */
   executing(flowSchema: string, priorityLevel: string, delta: number, seats?: number): void;
+  /** Seats a request kept after it finished executing (kube's additional latency) are given back. */
+  seatsReleased(flowSchema: string, priorityLevel: string, seats: number): void;
+  /** The seats a request's work estimate asked for (`apiserver_flowcontrol_work_estimated_seats`). */
+  estimated(flowSchema: string, priorityLevel: string, seats: number): void;
   executed(flowSchema: string, priorityLevel: string, seconds: number): void;
   limits(priorityLevel: string, nominal: number, current: number): void;
   /** The per-request figures of one (flow schema, priority level) pair, found once: the filter keeps it per classification. */
@@ -22,6 +26,10 @@ export interface FlowSeriesMetrics {
   rejected(reason: RejectReason, waitedSeconds: number): void;
   inQueue(delta: number): void;
   executing(delta: number, seats: number): void;
+  /** Seats a request kept after it finished executing (kube's additional latency) are given back. */
+  seatsReleased(seats: number): void;
+  /** The seats a request's work estimate asked for (`apiserver_flowcontrol_work_estimated_seats`). */
+  estimated(seats: number): void;
   executed(seconds: number): void;
 }
 
@@ -38,6 +46,7 @@ interface Series {
   executingSeats: number;
   readonly waitExecuted: SeriesRecorder;
   readonly execution: SeriesRecorder;
+  readonly estimatedSeats: SeriesRecorder;
 }
 
 export function flowControlMetrics(registry: Registry): FlowControlMetrics {
@@ -105,6 +114,13 @@ export function flowControlMetrics(registry: Registry): FlowControlMetrics {
     buckets: [0, 0.005, 0.02, 0.05, 0.1, 0.2, 0.5, 1, 2, 5, 10, 15, 30],
     registers: [registry],
   });
+  const estimated = new SeriesHistogram({
+    name: "apiserver_flowcontrol_work_estimated_seats",
+    help: "[ALPHA] Number of estimated seats (maximum of initial and final seats) associated with requests in API Priority and Fairness",
+    labelNames: [...pair],
+    buckets: [1, 2, 4, 10],
+    registers: [registry],
+  });
   const nominal = new Gauge({
     name: "apiserver_flowcontrol_nominal_limit_seats",
     help: "[BETA] Nominal number of execution seats configured for each priority level",
@@ -138,6 +154,7 @@ export function flowControlMetrics(registry: Registry): FlowControlMetrics {
         executingSeats: 0,
         waitExecuted: wait.series({ ...labels, execute: "true" }),
         execution: execution.series({ ...labels, type: "regular" }),
+        estimatedSeats: estimated.series(labels),
       };
       byLevel.set(priorityLevel, entry);
       all.push(entry);
@@ -172,6 +189,12 @@ export function flowControlMetrics(registry: Registry): FlowControlMetrics {
           entry.executingRequests += delta;
           entry.executingSeats += delta * seats;
         },
+        seatsReleased(seats) {
+          entry.executingSeats -= seats;
+        },
+        estimated(seats) {
+          entry.estimatedSeats.observe(seats);
+        },
         executed(seconds) {
           entry.execution.observe(seconds);
         },
@@ -193,6 +216,12 @@ export function flowControlMetrics(registry: Registry): FlowControlMetrics {
       const entry = seriesOf(flowSchema, priorityLevel);
       entry.executingRequests += delta;
       entry.executingSeats += delta * seats;
+    },
+    seatsReleased(flowSchema, priorityLevel, seats) {
+      seriesOf(flowSchema, priorityLevel).executingSeats -= seats;
+    },
+    estimated(flowSchema, priorityLevel, seats) {
+      seriesOf(flowSchema, priorityLevel).estimatedSeats.observe(seats);
     },
     executed(flowSchema, priorityLevel, seconds) {
       seriesOf(flowSchema, priorityLevel).execution.observe(seconds);

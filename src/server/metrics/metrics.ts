@@ -26,12 +26,16 @@ export interface ApiMetrics {
   observeResponseSize(request: Pick<ObservedRequest, "info" | "method" | "contentType">, bytes: number): void;
   /** A request whose client went away before its response was complete (`apiserver_request_aborts_total`). */
   requestAborted(request: Pick<ObservedRequest, "info" | "method" | "contentType">): void;
+  /** A request the server itself ended with `code` (the handler timeout's 504: `apiserver_request_terminations_total`). */
+  requestTerminated(request: Pick<ObservedRequest, "info" | "method" | "contentType">, code: number): void;
 }
 
 export interface ObservedRequest {
   readonly info: RequestInfo | undefined;
   readonly method: string;
   readonly contentType: string | undefined;
+  /** The request's `dryRun` query values (kube's `dry_run` label); absent = none. */
+  readonly dryRun?: readonly string[];
   readonly code: number;
   readonly seconds: number;
   readonly longRunning: boolean;
@@ -66,6 +70,16 @@ function verbLabel(info: RequestInfo | undefined, method: string, contentType: s
     case "deletecollection":
       return "DELETE";
   }
+}
+
+/**
+ * kube's `dry_run` label: "" without `dryRun`, "invalid" when a value is not `All`, else the
+ * distinct values sorted and joined by commas.
+ */
+export function dryRunLabel(values: readonly string[] | undefined): string {
+  if (values === undefined || values.length === 0) return "";
+  if (values.some((value) => value !== "All")) return "invalid";
+  return "All";
 }
 
 export interface MetricsOptions {
@@ -116,7 +130,7 @@ export function createMetrics(options: MetricsOptions = {}): ApiMetrics {
   const visibility = new MetricVisibility(options.serverVersion ?? "v1.30.0", options.showHiddenMetricsForVersion);
   const stable = { stabilityLevel: "STABLE" } as const;
   const registers = [registry];
-  const labels = ["verb", "group", "version", "resource", "subresource", "scope", "component", "code"] as const;
+  const labels = ["verb", "dry_run", "group", "version", "resource", "subresource", "scope", "component", "code"] as const;
   const requests = new Counter({
     name: "apiserver_request_total",
     help: visibility.help(
@@ -132,7 +146,7 @@ export function createMetrics(options: MetricsOptions = {}): ApiMetrics {
       "Response latency distribution in seconds for each verb, dry run value, group, version, resource, subresource, scope and component.",
       stable,
     ),
-    labelNames: ["verb", "group", "version", "resource", "subresource", "scope", "component"] as const,
+    labelNames: ["verb", "dry_run", "group", "version", "resource", "subresource", "scope", "component"] as const,
     buckets: [0.005, 0.025, 0.05, 0.1, 0.2, 0.4, 0.6, 0.8, 1, 1.25, 1.5, 2, 3, 4, 5, 6, 8, 10, 15, 20, 30, 45, 60],
     registers,
   });
@@ -184,6 +198,12 @@ export function createMetrics(options: MetricsOptions = {}): ApiMetrics {
     labelNames: ["verb", "group", "version", "resource", "subresource", "scope"] as const,
     registers,
   });
+  const terminations = new Counter({
+    name: "apiserver_request_terminations_total",
+    help: visibility.help("Number of requests which apiserver terminated in self-defense.", { stabilityLevel: "ALPHA" }),
+    labelNames: ["verb", "group", "version", "resource", "subresource", "scope", "component", "code"] as const,
+    registers,
+  });
   const sizeSeries = new Map<string, ReturnType<typeof responseSizes.labels>>();
   // Label children by label values: prom-client hashes a label object on every call, a
   // measurable share of a GET, so each combination is looked up once and kept.
@@ -196,14 +216,18 @@ export function createMetrics(options: MetricsOptions = {}): ApiMetrics {
   return {
     registry,
     visibility,
-    observeRequest({ info, method, contentType, code, seconds, longRunning }) {
+    observeRequest({ info, method, contentType, dryRun, code, seconds, longRunning }) {
       const resource = info?.kind === "resource" ? info : undefined;
       const scope = resource === undefined ? "" : resource.name !== "" ? "resource" : resource.namespace !== "" ? "namespace" : "cluster";
       const verb = verbLabel(info, method, contentType);
-      const key = resource === undefined ? verb : `${verb} ${resource.group} ${resource.version} ${resource.resource} ${resource.subresource} ${scope}`;
+      const dry = dryRunLabel(dryRun);
+      const key =
+        resource === undefined
+          ? `${verb} ${dry}`
+          : `${verb} ${dry} ${resource.group} ${resource.version} ${resource.resource} ${resource.subresource} ${scope}`;
       let entry = series.get(key);
       if (entry === undefined) {
-        const common = requestLabels(info, method, contentType);
+        const common = { ...requestLabels(info, method, contentType), dry_run: dry };
         entry = { labels: { ...common, code: "" }, count: new Map(), duration: durations.labels(common) };
         series.set(key, entry);
       }
@@ -253,6 +277,9 @@ export function createMetrics(options: MetricsOptions = {}): ApiMetrics {
     requestAborted({ info, method, contentType }) {
       const { component: _component, ...labels } = requestLabels(info, method, contentType);
       aborts.inc(labels);
+    },
+    requestTerminated({ info, method, contentType }, code) {
+      terminations.inc({ ...requestLabels(info, method, contentType), code: String(code) });
     },
     requestedDeprecatedApi(api) {
       deprecated.set({ group: api.group, version: api.version, resource: api.resource, subresource: api.subresource, removed_release: api.removedRelease }, 1);

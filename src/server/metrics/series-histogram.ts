@@ -2,7 +2,8 @@ import { Histogram, type HistogramConfiguration } from "prom-client";
 
 /** One label set's recorder: `observe` is a bucket search and three additions. */
 export interface SeriesRecorder {
-  observe(value: number): void;
+  /** Records `value` once, or `times` times (one event sent to that many watchers). */
+  observe(value: number, times?: number): void;
 }
 
 interface Recorded {
@@ -54,12 +55,12 @@ export class SeriesHistogram<T extends string> extends Histogram<T> {
     const series = found;
     const bounds = this.bounds;
     return {
-      observe(value) {
+      observe(value, times = 1) {
         let bucket = 0;
         while (bucket < bounds.length && value > (bounds[bucket] ?? Number.POSITIVE_INFINITY)) bucket++;
-        series.counts[bucket] = (series.counts[bucket] ?? 0) + 1;
-        series.sum += value;
-        series.count += 1;
+        series.counts[bucket] = (series.counts[bucket] ?? 0) + times;
+        series.sum += value * times;
+        series.count += times;
       },
     };
   }

@@ -1,5 +1,6 @@
 /**
- * The part of etcd's v3 gRPC API this backend speaks (etcdserverpb.KV, etcdserverpb.Watch), as a
+ * The part of etcd's v3 gRPC API this backend speaks (etcdserverpb.KV, etcdserverpb.Watch, and
+ * Maintenance.Status for the database size), as a
  * protobufjs JSON descriptor with the wire's field numbers, and the decoded shapes as TypeScript
  * types. Only the fields we send or read are declared: protobuf skips unknown fields on decode.
  */
@@ -130,6 +131,8 @@ const DESCRIPTOR: protobuf.INamespace = {
         },
         CompactionRequest: { fields: { revision: { type: "int64", id: 1 }, physical: { type: "bool", id: 2 } } },
         CompactionResponse: { fields: { header: { type: "ResponseHeader", id: 1 } } },
+        StatusRequest: { fields: {} },
+        StatusResponse: { fields: { header: { type: "ResponseHeader", id: 1 }, version: { type: "string", id: 2 }, dbSize: { type: "int64", id: 3 } } },
         WatchRequest: {
           oneofs: { requestUnion: { oneof: ["createRequest", "cancelRequest", "progressRequest"] } },
           fields: {
@@ -292,6 +295,13 @@ export interface CompactionRequest {
 
 export interface CompactionResponse {
   readonly header: ResponseHeader;
+}
+
+/** Maintenance.Status: the member's version and the size of its backend database file. */
+export interface StatusResponse {
+  readonly header: ResponseHeader;
+  readonly version: string;
+  readonly dbSize: number;
 }
 
 export type WatchRequest =

@@ -16,6 +16,7 @@ import {
   type TxnRequest,
   type TxnResponse,
   type WatchRequest,
+  type StatusResponse,
   type WatchResponse,
 } from "./etcd-api.js";
 
@@ -47,6 +48,8 @@ const CODECS = {
   compactionResponse: messageCodec<CompactionResponse>("etcdserverpb.CompactionResponse"),
   watchRequest: messageCodec<WatchRequest>("etcdserverpb.WatchRequest"),
   watchResponse: messageCodec<WatchResponse>("etcdserverpb.WatchResponse"),
+  statusRequest: messageCodec<Record<string, never>>("etcdserverpb.StatusRequest"),
+  statusResponse: messageCodec<StatusResponse>("etcdserverpb.StatusResponse"),
 };
 
 /** etcd's error texts (rpctypes) that map onto storage errors. */
@@ -90,6 +93,11 @@ export class EtcdClient {
 
   compact(request: CompactionRequest): Promise<CompactionResponse> {
     return this.unary("/etcdserverpb.KV/Compact", CODECS.compactionRequest, CODECS.compactionResponse, request, "");
+  }
+
+  /** Maintenance.Status of the member the channel picks (its database size for `apiserver_storage_size_bytes`). */
+  status(): Promise<StatusResponse> {
+    return this.unary("/etcdserverpb.Maintenance/Status", CODECS.statusRequest, CODECS.statusResponse, {}, "");
   }
 
   /** Opens a watch stream; the caller writes create/progress/cancel requests and ends it. */

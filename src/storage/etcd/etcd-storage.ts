@@ -362,6 +362,11 @@ export class EtcdStorage implements Storage {
     });
   }
 
+  /** The database file size of the member the client reaches (Maintenance.Status `dbSize`; `apiserver_storage_size_bytes`). */
+  async databaseSizeBytes(): Promise<number> {
+    return (await this.client.status()).dbSize;
+  }
+
   async close(): Promise<void> {
     if (this.closed) return;
     this.closed = true;

@@ -319,6 +319,13 @@ export class SqliteStorage implements Storage {
     if (this.closing === undefined) this.db.pragma("shrink_memory");
   }
 
+  /** The database file's allocated size: page_count × page_size (`apiserver_storage_size_bytes`; the WAL is not counted). */
+  databaseSizeBytes(): number {
+    const pages = Number(this.db.pragma("page_count", { simple: true }));
+    const pageSize = Number(this.db.pragma("page_size", { simple: true }));
+    return pages * pageSize;
+  }
+
   /**
    * Checks a store file (a snapshot) without changing it: SQLite's integrity check, the schema
    * version, and the revision and live keys it holds. Throws with the reason when it is not a good store.
