@@ -39,6 +39,11 @@ export interface ResourceDefinition {
    * and the strategy's prepareForCreate sets the initial values (a Pod's Pending phase).
    */
   readonly keepStatusOnCreate: boolean;
+  /**
+   * For kinds with a `status` sub-resource that do not keep it: true when a create drops `status`
+   * altogether (kube's custom resource strategy) instead of starting it empty (built-in strategies).
+   */
+  readonly dropsStatusOnCreate?: boolean;
   /** True when writes to `.spec` (or other non-metadata, non-status fields) bump `metadata.generation`. */
   readonly hasGeneration: boolean;
   /** How `metadata.name` is validated for this kind. */

@@ -640,7 +640,10 @@ export class Store {
 
   /** The end of every create (POST, PUT create, apply create): initial status, strategy, admission, validation. */
   private async finishCreate(namespace: string, object: ApiObject, options: WriteOptions): Promise<void> {
-    if (this.resetsStatusOnCreate()) object["status"] = {};
+    if (this.resetsStatusOnCreate()) {
+      if (this.definition.dropsStatusOnCreate === true) delete object["status"];
+      else object["status"] = {};
+    }
     // kube's order: mutating admission, then the strategy (a pod's QoS class sees LimitRanger's defaults), validation, validating admission.
     await this.admit("CREATE", namespace, object, undefined, options, "mutate");
     this.definition.strategy.prepareForCreate?.(object, { now: object.metadata.creationTimestamp ?? nowTimestamp(this.clock), user: options.user });

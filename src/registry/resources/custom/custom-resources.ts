@@ -175,6 +175,7 @@ export function customResourceDefinitions(crd: ApiObject, names: CustomResourceN
         subresources: new Set(isPlainObject(subresources["status"]) ? ["status"] : []),
         selectableFields: new Map(selectable.map((field) => [field, field])),
         keepStatusOnCreate: false,
+        dropsStatusOnCreate: true,
         hasGeneration: true,
         nameRule: "path-segment",
         strategy: { allowCreateOnUpdate: false, allowUnconditionalUpdate: false, ...(terminating ? { prepareForCreate: refuseCreate } : {}) },
