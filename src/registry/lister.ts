@@ -57,15 +57,19 @@ export function watchCacheLister(input: ListerInput): ObjectLister {
       // The store's own consistent read: on a shared store (etcd) the store's revision is asked for.
       if (!(await input.freshness.waitForCurrent(input.waitMs)))
         throw timeout("Too large resource version: the watch cache did not catch up with the store", 1);
-      const kept = lists.get(namespace);
-      if (kept !== undefined) return kept;
-      const listed: readonly ApiObject[] = Object.freeze(cache.list(input.prefix(namespace), { limit: 0 }).items.map(frozenDecode));
-      lists.set(namespace, listed);
-      return listed;
+      return keptList(namespace);
     },
     async listCached(namespace) {
       if (!(await input.ownWrites(input.waitMs))) throw timeout("Too large resource version: the watch cache did not catch up with this server's writes", 1);
-      return cache.list(input.prefix(namespace), { limit: 0 }).items.map(frozenDecode);
+      return keptList(namespace);
     },
   };
+
+  function keptList(namespace: string): readonly ApiObject[] {
+    const kept = lists.get(namespace);
+    if (kept !== undefined) return kept;
+    const listed: readonly ApiObject[] = Object.freeze(cache.list(input.prefix(namespace), { limit: 0 }).items.map(frozenDecode));
+    lists.set(namespace, listed);
+    return listed;
+  }
 }
