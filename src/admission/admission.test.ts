@@ -156,6 +156,9 @@ describe("admission chain, default plugins (in process)", () => {
     const unknown = await server.call("POST", "/api/v1/namespaces/prio/pods", { body: pod("u", { priorityClassName: "nope" }) });
     assert.equal(unknown.status, 403);
     assert.equal(unknown.json["message"], 'pods "u" is forbidden: no PriorityClass with name nope was found');
+    const plain = await server.call("POST", "/api/v1/namespaces/prio/pods", { body: pod("before-default") });
+    assert.equal(specOf(plain.json)["priority"], 0, "no globalDefault class yet");
+    assert.equal(specOf(plain.json)["priorityClassName"], undefined);
     const high = { apiVersion: "scheduling.orch.io/v1", kind: "PriorityClass", metadata: { name: "high" }, value: 1000, globalDefault: true };
     assert.equal((await server.call("POST", "/apis/scheduling.orch.io/v1/priorityclasses", { body: high })).status, 201);
     const second = await server.call("POST", "/apis/scheduling.orch.io/v1/priorityclasses", { body: { ...high, metadata: { name: "other" } } });
@@ -163,6 +166,25 @@ describe("admission chain, default plugins (in process)", () => {
     const defaulted = await server.call("POST", "/api/v1/namespaces/prio/pods", { body: pod("g") });
     assert.equal(specOf(defaulted.json)["priorityClassName"], "high");
     assert.equal(specOf(defaulted.json)["priority"], 1000);
+    assert.equal((await server.call("DELETE", "/apis/scheduling.orch.io/v1/priorityclasses/high")).status, 200);
+    const after = await server.call("POST", "/api/v1/namespaces/prio/pods", { body: pod("after-default") });
+    assert.equal(specOf(after.json)["priority"], 0, "the deleted default no longer applies");
+    assert.equal(specOf(after.json)["priorityClassName"], undefined);
+  });
+
+  it("PodSecurity: a namespace's new labels apply to its next pod", async () => {
+    await namespace(server, "relabelled");
+    const privileged = () => pod("priv", { containers: [{ name: "c", image: "i", securityContext: { privileged: true } }] });
+    const before = await server.call("POST", "/api/v1/namespaces/relabelled/pods", { body: privileged() });
+    assert.equal(before.status, 201, before.text);
+    const labelled = await server.call("PATCH", "/api/v1/namespaces/relabelled", {
+      body: { metadata: { labels: { "pod-security.orch.io/enforce": "baseline" } } },
+      headers: { "content-type": "application/merge-patch+json" },
+    });
+    assert.equal(labelled.status, 200, labelled.text);
+    const refused = await server.call("POST", "/api/v1/namespaces/relabelled/pods", { body: { ...privileged(), metadata: { name: "priv2" } } });
+    assert.equal(refused.status, 403, refused.text);
+    assert.match(String(refused.json["message"]), /violates PodSecurity "baseline:latest": privileged/);
   });
 });
 

@@ -60,4 +60,31 @@ describe("Registry.lister: admission's read of the watch cache", () => {
     assert.equal(first.metadata.labels?.["changed"], undefined, "the old version is left as it was");
     assert.equal(lister.get("lister", "missing"), undefined);
   });
+  it("keeps a namespace's list until the resource changes, then lists again", async () => {
+    const lister = server.server.registry.lister("", "v1", "limitranges");
+    const kept = await lister.list("lister");
+    assert.equal(await lister.list("lister"), kept, "no change since: the same list");
+    assert.ok(Object.isFrozen(kept));
+    const elsewhere = await server.call("POST", "/api/v1/namespaces/default/limitranges", {
+      body: { apiVersion: "v1", kind: "LimitRange", metadata: { name: "other" }, spec: { limits: [{ type: "Container", max: { cpu: "2" } }] } },
+    });
+    assert.equal(elsewhere.status, 201);
+    const relisted = await lister.list("lister");
+    assert.notEqual(relisted, kept, "a change of the resource drops the kept lists");
+    assert.deepEqual(
+      relisted.map((object) => object.metadata.name),
+      kept.map((object) => object.metadata.name),
+    );
+    const names = async (): Promise<string[]> => (await lister.list("lister")).map((object) => object.metadata.name ?? "").sort();
+    const before = kept.map((object) => object.metadata.name ?? "").sort();
+    const created = await server.call("POST", "/api/v1/namespaces/lister/limitranges", {
+      body: { apiVersion: "v1", kind: "LimitRange", metadata: { name: "kept-check" }, spec: { limits: [{ type: "Container", max: { cpu: "4" } }] } },
+    });
+    assert.equal(created.status, 201);
+    assert.deepEqual(await names(), [...before, "kept-check"].sort());
+    const deleted = await server.call("DELETE", "/api/v1/namespaces/lister/limitranges/kept-check");
+    assert.equal(deleted.status, 200);
+    assert.deepEqual(await names(), before);
+    assert.equal((await server.call("DELETE", "/api/v1/namespaces/default/limitranges/other")).status, 200);
+  });
 });

@@ -38,9 +38,16 @@ export interface ListerInput {
   readonly ownWrites: (timeoutMs: number) => Promise<boolean>;
 }
 
-/** A watch cache as an ObjectLister (see there); the resource must be served in its storage version. */
+/**
+ * A watch cache as an ObjectLister (see there); the resource must be served in its storage version.
+ * A namespace's list is kept until the cache next changes (any change or reset of the resource
+ * drops every kept list, synchronously, before the change's revision counts as reached): admission
+ * lists the same few LimitRanges, ResourceQuotas and PriorityClasses on every pod create.
+ */
 export function watchCacheLister(input: ListerInput): ObjectLister {
   const { cache } = input;
+  const lists = new Map<string, readonly ApiObject[]>();
+  cache.onChange(() => lists.clear());
   return {
     get(namespace, name) {
       const cached = cache.get(input.key(namespace, name));
@@ -50,11 +57,19 @@ export function watchCacheLister(input: ListerInput): ObjectLister {
       // The store's own consistent read: on a shared store (etcd) the store's revision is asked for.
       if (!(await input.freshness.waitForCurrent(input.waitMs)))
         throw timeout("Too large resource version: the watch cache did not catch up with the store", 1);
-      return cache.list(input.prefix(namespace), { limit: 0 }).items.map(frozenDecode);
+      return keptList(namespace);
     },
     async listCached(namespace) {
       if (!(await input.ownWrites(input.waitMs))) throw timeout("Too large resource version: the watch cache did not catch up with this server's writes", 1);
-      return cache.list(input.prefix(namespace), { limit: 0 }).items.map(frozenDecode);
+      return keptList(namespace);
     },
   };
+
+  function keptList(namespace: string): readonly ApiObject[] {
+    const kept = lists.get(namespace);
+    if (kept !== undefined) return kept;
+    const listed: readonly ApiObject[] = Object.freeze(cache.list(input.prefix(namespace), { limit: 0 }).items.map(frozenDecode));
+    lists.set(namespace, listed);
+    return listed;
+  }
 }

@@ -1,4 +1,4 @@
-import { isPlainObject } from "../../api/object.js";
+import { isPlainObject, type ApiObject } from "../../api/object.js";
 import { admissionNames, type Profile } from "../../api/profile.js";
 import { AdmissionConfigError, denied } from "../deny.js";
 import type { PluginContext } from "../context.js";
@@ -9,6 +9,11 @@ import { resourceReader } from "./reads.js";
 
 const MODES = ["enforce", "audit", "warn"] as const;
 type Mode = (typeof MODES)[number];
+interface Policy {
+  readonly level: Level;
+  readonly version: string;
+}
+type Policies = Readonly<Record<Mode, Policy>>;
 
 /** PodSecurityConfiguration: the levels of namespaces without labels, and who is exempt. */
 export interface PodSecurityConfig {
@@ -73,6 +78,31 @@ export function podSecurity(context: PluginContext): AdmissionPlugin {
   const config = context.configuration === undefined ? DEFAULT_CONFIG : (context.configuration as PodSecurityConfig);
   const prefix = context.names.podSecurityLabelPrefix;
   const namespaces = resourceReader(context, { group: "", version: "v1", plural: "namespaces" });
+  const policyOf = (labels: Readonly<Record<string, string>>, mode: Mode): Policy => {
+    const label = labels[`${prefix}${mode}`];
+    const version = labels[`${prefix}${mode}-version`];
+    return {
+      level: isLevel(label) ? label : config.defaults[mode].level,
+      version: version !== undefined && isVersion(version) ? version : config.defaults[mode].version,
+    };
+  };
+  const policiesFrom = (labels: Readonly<Record<string, string>>): Policies => ({
+    enforce: policyOf(labels, "enforce"),
+    warn: policyOf(labels, "warn"),
+    audit: policyOf(labels, "audit"),
+  });
+  const unlabelled = policiesFrom({});
+  // The lister's namespace objects are shared and frozen: a namespace's policies are read once per version of it.
+  const known = new WeakMap<ApiObject, Policies>();
+  function policiesOf(namespace: ApiObject | undefined): Policies {
+    if (namespace === undefined) return unlabelled;
+    let policies = known.get(namespace);
+    if (policies === undefined) {
+      policies = policiesFrom(namespace.metadata.labels ?? {});
+      known.set(namespace, policies);
+    }
+    return policies;
+  }
   return {
     name: "PodSecurity",
     resources: new Set(["pods"]),
@@ -85,23 +115,11 @@ export function podSecurity(context: PluginContext): AdmissionPlugin {
       const spec = specOf(pod);
       if (config.exemptRuntimeClasses.has(stringOf(spec["runtimeClassName"]))) return;
       if (attributes.oldObject !== undefined && JSON.stringify(attributes.oldObject["spec"]) === JSON.stringify(pod["spec"])) return;
-      const namespace = await namespaces.get("", attributes.namespace);
-      const labels = namespace?.metadata.labels ?? {};
-      const policyOf = (mode: Mode): { level: Level; version: string } => {
-        const label = labels[`${prefix}${mode}`];
-        const version = labels[`${prefix}${mode}-version`];
-        return {
-          level: isLevel(label) ? label : config.defaults[mode].level,
-          version: version !== undefined && isVersion(version) ? version : config.defaults[mode].version,
-        };
-      };
-      const enforce = policyOf("enforce");
+      const { enforce, warn, audit } = policiesOf(await namespaces.get("", attributes.namespace));
       const found = violations(spec, enforce.level);
       if (found.length > 0) throw denied(attributes, `violates PodSecurity "${enforce.level}:${enforce.version}": ${found.join(", ")}`);
-      const warn = policyOf("warn");
       const warned = violations(spec, warn.level);
       if (warned.length > 0) attributes.warn?.(`would violate PodSecurity "${warn.level}:${warn.version}": ${warned.join(", ")}`);
-      const audit = policyOf("audit");
       const audited = violations(spec, audit.level);
       if (audited.length > 0)
         attributes.annotate?.(`${prefix}audit-violations`, `would violate PodSecurity "${audit.level}:${audit.version}": ${audited.join(", ")}`);

@@ -32,9 +32,19 @@ export function priority(context: PluginContext): AdmissionPlugin {
     const system = SYSTEM_PRIORITY_CLASSES.find((candidate) => candidate.name === name);
     return system === undefined ? undefined : { apiVersion: "", kind: "PriorityClass", metadata: { name }, value: system.value };
   }
+  // The lister keeps one list until a class changes: its default is found once per list.
+  const defaults = new WeakMap<readonly ApiObject[], ApiObject | null>();
   async function globalDefault(except?: string): Promise<ApiObject | undefined> {
     const all = await classes.list("");
-    return all.filter((item) => item["globalDefault"] === true && item.metadata.name !== except).sort((a, b) => Number(a["value"]) - Number(b["value"]))[0];
+    const pick = (): ApiObject | undefined =>
+      all.filter((item) => item["globalDefault"] === true && item.metadata.name !== except).sort((a, b) => Number(a["value"]) - Number(b["value"]))[0];
+    if (except !== undefined) return pick();
+    let found = defaults.get(all);
+    if (found === undefined) {
+      found = pick() ?? null;
+      defaults.set(all, found);
+    }
+    return found ?? undefined;
   }
   return {
     name: "Priority",

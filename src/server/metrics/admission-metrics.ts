@@ -1,5 +1,6 @@
 import type { Registry } from "prom-client";
-import type { AdmissionObserver } from "../../admission/chain.js";
+import type { AdmissionObserver, AdmissionStepType } from "../../admission/chain.js";
+import type { AdmissionOperation } from "../../admission/interface.js";
 import { SeriesHistogram, type SeriesRecorder } from "./series-histogram.js";
 import type { MetricVisibility } from "./stability.js";
 
@@ -32,27 +33,40 @@ export function createAdmissionMetrics(registry: Registry, visibility: MetricVis
     buckets,
     registers: [registry],
   });
-  // Recorders by label values: an admitted write observes every plugin that handles it.
-  const stepChildren = new Map<string, SeriesRecorder>();
-  const pluginChildren = new Map<string, SeriesRecorder>();
+  // Recorders by label values, in slots per step type, operation and outcome: an admitted write
+  // observes every plugin that handles it, so a call is two array reads (no label key built).
+  const stepSlots: (SeriesRecorder | undefined)[] = [];
+  const pluginSlots = new Map<string, (SeriesRecorder | undefined)[]>();
   return {
     step(type, operation, rejected, seconds) {
-      const id = `${type} ${operation} ${rejected}`;
-      let child = stepChildren.get(id);
+      const index = slotOf(type, operation, rejected);
+      let child = stepSlots[index];
       if (child === undefined) {
         child = steps.series({ type, operation, rejected: String(rejected) });
-        stepChildren.set(id, child);
+        stepSlots[index] = child;
       }
       child.observe(seconds);
     },
     plugin(name, type, operation, rejected, seconds) {
-      const id = `${name} ${type} ${operation} ${rejected}`;
-      let child = pluginChildren.get(id);
+      let slots = pluginSlots.get(name);
+      if (slots === undefined) {
+        slots = [];
+        pluginSlots.set(name, slots);
+      }
+      const index = slotOf(type, operation, rejected);
+      let child = slots[index];
       if (child === undefined) {
         child = plugins.series({ name, type, operation, rejected: String(rejected) });
-        pluginChildren.set(id, child);
+        slots[index] = child;
       }
       child.observe(seconds);
     },
   };
+}
+
+const OPERATIONS: readonly AdmissionOperation[] = ["CREATE", "UPDATE", "DELETE", "CONNECT"];
+
+/** One slot per step type, operation and outcome: 0..15. */
+function slotOf(type: AdmissionStepType, operation: AdmissionOperation, rejected: boolean): number {
+  return (type === "admit" ? 0 : 8) + OPERATIONS.indexOf(operation) * 2 + (rejected ? 1 : 0);
 }
