@@ -2,6 +2,8 @@
  * The in-pipeline shape of an API object: parsed JSON with typed access to metadata.
  * Bodies arrive as `unknown`; `asObject` is the guard that admits them.
  */
+import { cloneJson } from "../util/deep-json.js";
+
 export type JsonValue = null | boolean | number | string | JsonValue[] | { [key: string]: JsonValue };
 export type JsonObject = { [key: string]: JsonValue };
 
@@ -72,7 +74,7 @@ export function omitEmptyMetadataInPlace(object: ApiObject): void {
 
 /** Deep copy through JSON: objects in the pipeline are plain JSON. */
 export function cloneObject<T>(value: T): T {
-  return structuredClone(value);
+  return cloneJson(value);
 }
 
 /** Reads a dotted path (`spec.nodeName`) as kube's field selectors render it (bools as "true"/"false"). */

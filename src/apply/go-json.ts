@@ -1,10 +1,20 @@
+import { isStackOverflow, stringifySorted } from "../util/deep-json.js";
+
 /**
  * JSON as Go's encoding/json writes it where bytes matter to clients: object keys sorted (maps
  * are sorted in Go), and `<`, `>`, `&`, U+2028 and U+2029 escaped. Used for the `k:`/`v:` keys
  * of managedFields and for the last-applied-configuration annotation.
  */
 export function goJson(value: unknown): string {
-  return escapeHtml(write(value));
+  let text: string;
+  try {
+    text = write(value);
+  } catch (error) {
+    // Nested past the stack (bodies may nest 10,000 levels): the same text, written without recursion.
+    if (!isStackOverflow(error)) throw error;
+    text = stringifySorted(value);
+  }
+  return escapeHtml(text);
 }
 
 function write(value: unknown): string {

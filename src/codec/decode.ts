@@ -39,7 +39,7 @@ export function bodyFormat(contentType: string | undefined, allowed: readonly Bo
  * the pipeline's deep copies (structuredClone, native and recursive) overflow Node's stack near
  * 2,000, so the limit is 1,000: far above real objects (CRD schemas nest a few dozen levels).
  */
-export const MAX_BODY_DEPTH = 1_000;
+export const MAX_BODY_DEPTH = 10_000;
 
 /**
  * The most a YAML body may nest, as `yamlNestingBound` estimates it (an overestimate: block

@@ -1,6 +1,14 @@
+import { isStackOverflow, stringifySorted } from "./deep-json.js";
+
 /** JSON with object keys sorted at every depth: equal values give equal strings. */
 export function canonicalJson(value: unknown): string {
-  return JSON.stringify(sortKeys(value));
+  try {
+    return JSON.stringify(sortKeys(value));
+  } catch (error) {
+    // Nested past the stack: written without recursion (keys in sorted order, the same for equal values).
+    if (!isStackOverflow(error)) throw error;
+    return stringifySorted(value);
+  }
 }
 
 function sortKeys(value: unknown): unknown {
