@@ -27,7 +27,9 @@ const CRD = {
     group: GROUP,
     scope: "Namespaced",
     names: { plural: "trees", singular: "tree", kind: "Tree", listKind: "TreeList" },
-    versions: [{ name: "v1", served: true, storage: true, schema: { openAPIV3Schema: { type: "object", properties: { spec: { type: "object", [PRESERVE]: true } } } } }],
+    versions: [
+      { name: "v1", served: true, storage: true, schema: { openAPIV3Schema: { type: "object", properties: { spec: { type: "object", [PRESERVE]: true } } } } },
+    ],
   },
 };
 
@@ -128,7 +130,10 @@ describe("bodies nested to kube's limit of 10,000 levels", () => {
       const listed = await send("GET", TREES);
       assertOk(listed, 200, "list");
 
-      const update = treeJson(name, MAX_BODY_DEPTH, "b").replace(`"name":"${name}"`, `"name":"${name}","resourceVersion":"${String((stored["metadata"] as Json)["resourceVersion"])}"`);
+      const update = treeJson(name, MAX_BODY_DEPTH, "b").replace(
+        `"name":"${name}"`,
+        `"name":"${name}","resourceVersion":"${String((stored["metadata"] as Json)["resourceVersion"])}"`,
+      );
       assertOk(await send("PUT", `${TREES}/${name}`, { body: update }), 200, "update");
 
       const merge = `{"spec":{"deep":${chain(MAX_BODY_DEPTH - 2, "c")}}}`;
@@ -165,7 +170,10 @@ describe("bodies nested to kube's limit of 10,000 levels", () => {
       assertRefused(await send("POST", TREES, { body: treeJson(name, MAX_BODY_DEPTH + 1) }), "JSON create");
       assertRefused(await send("POST", TREES, { body: treeYaml(name, MAX_BODY_DEPTH + 1), headers: { "content-type": "application/yaml" } }), "YAML create");
       assertRefused(
-        await send("PATCH", `${TREES}/${name}?fieldManager=deep`, { body: treeJson(name, MAX_BODY_DEPTH + 1), headers: { "content-type": "application/apply-patch+yaml" } }),
+        await send("PATCH", `${TREES}/${name}?fieldManager=deep`, {
+          body: treeJson(name, MAX_BODY_DEPTH + 1),
+          headers: { "content-type": "application/apply-patch+yaml" },
+        }),
         "apply",
       );
       assert.equal((await send("GET", `${TREES}/${name}`)).status, 404);
@@ -176,7 +184,9 @@ describe("bodies nested to kube's limit of 10,000 levels", () => {
     const name = "watched";
     const list = json(await request(server.admin, "GET", TREES));
     const from = String((list["metadata"] as Json)["resourceVersion"]);
-    const watching = request(server.admin, "GET", `${TREES}?watch=1&resourceVersion=${from}&timeoutSeconds=3&fieldSelector=metadata.name%3D${name}`, { timeoutMs: 30_000 });
+    const watching = request(server.admin, "GET", `${TREES}?watch=1&resourceVersion=${from}&timeoutSeconds=3&fieldSelector=metadata.name%3D${name}`, {
+      timeoutMs: 30_000,
+    });
     assertOk(await request(server.admin, "POST", TREES, { body: treeJson(name, MAX_BODY_DEPTH), timeoutMs: 30_000 }), 201, "create");
     const events = (await watching).body
       .split("\n")

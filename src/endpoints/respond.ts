@@ -1,4 +1,4 @@
-import { yaml } from "../util/yaml.js";
+import { renderYaml } from "../codec/yaml-render.js";
 import { ApiError } from "../api/errors.js";
 import { isPlainObject, type ApiObject } from "../api/object.js";
 import type { ListItem } from "../registry/index.js";
@@ -26,7 +26,7 @@ export function respondJson(context: RequestContext, status: number, value: unkn
     if (object !== undefined && representation.codec.supports(String(object["apiVersion"]), String(object["kind"])))
       return { status, headers: headersFor(context, representation.mediaType), body: Buffer.from(representation.codec.encode(object)) };
   }
-  if (representation.kind === "yaml") return { status, headers: headersFor(context, "application/yaml"), body: yaml().stringify(value, { version: "1.1" }) };
+  if (representation.kind === "yaml") return { status, headers: headersFor(context, "application/yaml"), body: renderYaml(value) };
   return { status, headers: headersFor(context, "application/json"), body: stringifyJson(value) };
 }
 

@@ -74,7 +74,13 @@ function applyJsonPatch(document: unknown, patch: readonly PatchOperation[]): un
         validateOperation(operation, index, undefined, operation.path);
         const value = valueAt(current, operation.from);
         if (value === undefined)
-          throw new fastJsonPatch.JsonPatchError("Cannot perform the operation from a path that does not exist", "OPERATION_FROM_UNRESOLVABLE", index, operation, current);
+          throw new fastJsonPatch.JsonPatchError(
+            "Cannot perform the operation from a path that does not exist",
+            "OPERATION_FROM_UNRESOLVABLE",
+            index,
+            operation,
+            current,
+          );
         if (operation.op === "move") apply({ op: "remove", path: operation.from }, index);
         apply({ op: "add", path: operation.path, value: operation.op === "copy" ? cloneJson(value) : value }, index);
         return;
