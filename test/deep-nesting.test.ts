@@ -146,6 +146,20 @@ describe("bodies nested to kube's limit of 10,000 levels", () => {
         200,
         "apply",
       );
+      // The apply merged its chain beside the patched one: spec.deep is {d: …, e: …}.
+      const copyPatch = `[{"op":"copy","from":"/spec/deep/e","path":"/spec/copy"},{"op":"test","path":"/spec/copy","value":${chain(MAX_BODY_DEPTH - 3, "e")}},{"op":"move","from":"/spec/copy","path":"/spec/moved"},{"op":"remove","path":"/spec/moved"}]`;
+      assertOk(
+        await send("PATCH", `${TREES}/${name}`, { body: copyPatch, headers: { "content-type": "application/json-patch+json" } }),
+        200,
+        "json patch copy/test/move",
+      );
+      const failedTest = `[{"op":"test","path":"/spec/deep","value":${chain(MAX_BODY_DEPTH - 3, "x")}}]`;
+      const refusedTest = await send("PATCH", `${TREES}/${name}`, { body: failedTest, headers: { "content-type": "application/json-patch+json" } });
+      assert.equal(refusedTest.status, 422, refusedTest.body.slice(0, 300));
+      assert.match(String(json(refusedTest)["message"]), /Test operation failed/);
+      const asYaml = await send("GET", `${TREES}/${name}`, { headers: { accept: "application/yaml" } });
+      assertOk(asYaml, 200, "get as YAML");
+      assert.match(asYaml.body, /^apiVersion: deep\.example\.com\/v1$/m);
       const final = await send("GET", `${TREES}/${name}`);
       assert.equal(nestingDepth((json(final)["spec"] as Json)["deep"], Number.POSITIVE_INFINITY), MAX_BODY_DEPTH - 2);
       assertOk(await send("DELETE", `${TREES}/${name}`), 200, "delete");

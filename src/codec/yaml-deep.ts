@@ -1,9 +1,10 @@
 import { MessageChannel, receiveMessageOnPort, Worker, type MessagePort } from "node:worker_threads";
+import { internalError } from "../api/errors.js";
 import type { ParsedYaml } from "./yaml-parse.js";
 import type { YamlWorkerReply, YamlWorkerRequest } from "./yaml-worker.js";
 
 /**
- * The `yaml` library's composer and renderer recurse once or more per level of nesting and run
+ * The `yaml` library's composer recurses once or more per level of nesting and runs
  * out of Node's default stack near 785 levels (past it, V8 may even abort the process while
  * compiling a regular expression with no stack left). kube's decoders accept 10,000 levels, so
  * YAML nested deeper than the main thread can take is handed to one worker thread started with a
@@ -11,7 +12,7 @@ import type { YamlWorkerReply, YamlWorkerRequest } from "./yaml-worker.js";
  * thread would be busy parsing anyway). The worker starts on first use and is unref'd.
  */
 
-/** The worker's stack: 10,000 levels take about 15 MB; the bound checked before (`yamlNestingBound`) lets through up to four times that. */
+/** The worker's stack: 10,000 levels take about 15 MB; the bound checked before (`yamlNestingBound`) lets through up to three times that. */
 const WORKER_STACK_MB = 256;
 /** A reply later than this means the worker is stuck or gone: it is replaced and the request fails. */
 const REPLY_TIMEOUT_MS = 20_000;
@@ -44,7 +45,7 @@ function open(): Channel {
   return opened;
 }
 
-function call(request: YamlWorkerRequest): YamlWorkerReply {
+function call(request: YamlWorkerRequest): YamlWorkerReply & { kind: "parsed" } {
   const current = open();
   Atomics.store(current.signal, 0, 0);
   current.port.postMessage(request);
@@ -53,7 +54,7 @@ function call(request: YamlWorkerRequest): YamlWorkerReply {
   if (received === undefined) {
     channel = undefined;
     void current.worker.terminate();
-    throw new Error("the YAML worker did not answer");
+    throw internalError(`the YAML worker did not answer within ${REPLY_TIMEOUT_MS / 1000} s`);
   }
   const reply = received.message as YamlWorkerReply;
   if (reply.kind === "error") throw new Error(reply.message);
@@ -62,14 +63,6 @@ function call(request: YamlWorkerRequest): YamlWorkerReply {
 
 /** `parseYamlText` on the worker thread; throws the parser's error as an Error with its message. */
 export function parseYamlOffThread(text: string, withDuplicates: boolean): ParsedYaml {
-  const reply = call({ kind: "parse", text, withDuplicates });
-  if (reply.kind !== "parsed") throw new Error("the YAML worker answered a parse with something else");
+  const reply = call({ text, withDuplicates });
   return { value: JSON.parse(reply.json) as unknown, duplicates: reply.duplicates };
-}
-
-/** `yamlText` on the worker thread, for a value given as its JSON text. */
-export function renderYamlOffThread(json: string): string {
-  const reply = call({ kind: "render", json });
-  if (reply.kind !== "rendered") throw new Error("the YAML worker answered a render with something else");
-  return reply.text;
 }

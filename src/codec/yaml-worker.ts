@@ -1,18 +1,18 @@
-// The worker thread behind `yaml-deep.ts`: runs the `yaml` library on bodies nested deeper than the
-// main thread's stack holds, on a thread started with a large stack. One request at a time: the
-// caller blocks on `workerData.signal` until the reply is posted on `workerData.port`.
+// The worker thread behind `yaml-deep.ts`: runs the `yaml` library's parser on bodies nested deeper
+// than the main thread's stack holds, on a thread started with a large stack. One request at a
+// time: the caller blocks on `workerData.signal` until the reply is posted on `workerData.port`.
 import { workerData, type MessagePort } from "node:worker_threads";
-import { parseYamlText, yamlText } from "./yaml-parse.js";
+import { parseYamlText } from "./yaml-parse.js";
 
-/** What the caller sends: a YAML text to parse, or a JSON text to render as YAML. */
-export type YamlWorkerRequest =
-  | { readonly kind: "parse"; readonly text: string; readonly withDuplicates: boolean }
-  | { readonly kind: "render"; readonly json: string };
+/** What the caller sends: a YAML text to parse, and whether to report duplicate keys. */
+export interface YamlWorkerRequest {
+  readonly text: string;
+  readonly withDuplicates: boolean;
+}
 
-/** The reply: JSON text of the parsed value (V8's JSON.parse of it needs no stack), YAML text, or the error's message. */
+/** The reply: JSON text of the parsed value (V8's JSON.parse of it needs no stack), or the error's message. */
 export type YamlWorkerReply =
   | { readonly kind: "parsed"; readonly json: string; readonly duplicates: string[] }
-  | { readonly kind: "rendered"; readonly text: string }
   | { readonly kind: "error"; readonly message: string };
 
 interface YamlWorkerData {
@@ -22,7 +22,6 @@ interface YamlWorkerData {
 
 function answer(request: YamlWorkerRequest): YamlWorkerReply {
   try {
-    if (request.kind === "render") return { kind: "rendered", text: yamlText(JSON.parse(request.json)) };
     const parsed = parseYamlText(request.text, request.withDuplicates);
     return { kind: "parsed", json: JSON.stringify(parsed.value) ?? "null", duplicates: parsed.duplicates };
   } catch (error) {

@@ -4,7 +4,7 @@ import type { FieldType } from "../../api/schema/field-type.js";
 import type { BodyFormat } from "../../codec/decode.js";
 import { applyMergePatch } from "./merge-patch.js";
 import { applyStrategicMergePatch } from "./strategic-merge-patch.js";
-import { cloneJson, equalJson } from "../../util/deep-json.js";
+import { cloneJson, equalJson, isStackOverflow } from "../../util/deep-json.js";
 
 type PatchOperation = fastJsonPatch.Operation;
 
@@ -22,17 +22,22 @@ function isOperationList(value: unknown): value is PatchOperation[] {
 }
 
 /**
- * Applies a decoded patch document of the given format to the current object (not mutated);
- * strategic merge patches merge lists as the kind's `schema` says.
- */
-/**
  * Checks an operation as fast-json-patch's validator does, but never walks its value: the library
  * looks for `undefined` inside it recursively, which a 10,000-level value overflows, and a decoded
  * body holds no `undefined` anyway.
  */
 function validateOperation(operation: PatchOperation, index: number, document: unknown, existingPath: string): void {
   const shallow = "value" in operation && operation.value !== undefined ? { ...operation, value: null } : operation;
-  fastJsonPatch.validator(shallow, index, document, existingPath);
+  // The validator reads the document only to know one is given (paths are checked against
+  // `existingPath`), but its errors print it whole: an empty stand-in keeps them small and stack-safe.
+  fastJsonPatch.validator(shallow, index, document === undefined ? undefined : STAND_IN_DOCUMENT, existingPath);
+}
+
+const STAND_IN_DOCUMENT = Object.freeze({});
+
+/** The 422 kube answers for a JSON patch that cannot be applied. */
+function patchRejected(message: string): ApiError {
+  return new ApiError(422, "Invalid", `the server rejected our request due to an error in our request: ${message}`);
 }
 
 /** The value a JSON pointer names in `document`, or undefined when nothing is there. */
@@ -65,22 +70,14 @@ function applyJsonPatch(document: unknown, patch: readonly PatchOperation[]): un
     switch (operation.op) {
       case "test": {
         validateOperation(operation, index, undefined, operation.path);
-        if (!equalJson(valueAt(current, operation.path), operation.value))
-          throw new fastJsonPatch.JsonPatchError("Test operation failed", "TEST_OPERATION_FAILED", index, operation, current);
+        if (!equalJson(valueAt(current, operation.path), operation.value)) throw patchRejected("Test operation failed");
         return;
       }
       case "copy":
       case "move": {
         validateOperation(operation, index, undefined, operation.path);
         const value = valueAt(current, operation.from);
-        if (value === undefined)
-          throw new fastJsonPatch.JsonPatchError(
-            "Cannot perform the operation from a path that does not exist",
-            "OPERATION_FROM_UNRESOLVABLE",
-            index,
-            operation,
-            current,
-          );
+        if (value === undefined) throw patchRejected("Cannot perform the operation from a path that does not exist");
         if (operation.op === "move") apply({ op: "remove", path: operation.from }, index);
         apply({ op: "add", path: operation.path, value: operation.op === "copy" ? cloneJson(value) : value }, index);
         return;
@@ -92,6 +89,10 @@ function applyJsonPatch(document: unknown, patch: readonly PatchOperation[]): un
   return current;
 }
 
+/**
+ * Applies a decoded patch document of the given format to the current object (not mutated);
+ * strategic merge patches merge lists as the kind's `schema` says.
+ */
 export function applyPatch(format: BodyFormat, current: unknown, patch: unknown, schema?: FieldType): unknown {
   switch (format) {
     case "merge-patch":
@@ -103,8 +104,14 @@ export function applyPatch(format: BodyFormat, current: unknown, patch: unknown,
       try {
         return applyJsonPatch(cloneJson(current), patch);
       } catch (error) {
-        const message = error instanceof Error ? (error.message.split("\n")[0] ?? error.message) : String(error);
-        throw new ApiError(422, "Invalid", `the server rejected our request due to an error in our request: ${message}`);
+        if (error instanceof ApiError) throw error;
+        // The library prints the whole document into its errors; one nested past the stack leaves only a RangeError.
+        const message = isStackOverflow(error)
+          ? "the operation cannot be applied to this document"
+          : error instanceof Error
+            ? (error.message.split("\n")[0] ?? error.message)
+            : String(error);
+        throw patchRejected(message);
       }
     }
     default:
