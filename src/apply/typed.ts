@@ -2,7 +2,7 @@ import { isPlainObject, type JsonValue } from "../api/object.js";
 import { asMapType, fieldTypeOf, isNamedField, resolveType, type FieldType, type ListType, type MapType } from "../api/schema/field-type.js";
 import { type FieldSet, FieldSetBuilder } from "./field-set.js";
 import { fieldElement, keyElement, pathString, valueElement, type Path, type PathElement } from "./path.js";
-import { equalJson, isStackOverflow } from "../util/deep-json.js";
+import { DEPTH_BUDGET, DepthBudgetExceeded, equalJson } from "../util/deep-json.js";
 
 /**
  * Structured merge's reading of values typed by a FieldType: list item identities, the field
@@ -314,19 +314,20 @@ function unionKeys(a: Record<string, unknown> | undefined, b: Record<string, unk
 /** Deep equality of JSON values (object key order ignored), for values of any depth. */
 export function jsonEqual(a: unknown, b: unknown): boolean {
   try {
-    return jsonEqualRecursive(a, b);
+    return jsonEqualRecursive(a, b, 0);
   } catch (error) {
-    if (!isStackOverflow(error)) throw error;
+    if (!(error instanceof DepthBudgetExceeded)) throw error;
     return equalJson(a, b);
   }
 }
 
-function jsonEqualRecursive(a: unknown, b: unknown): boolean {
+function jsonEqualRecursive(a: unknown, b: unknown, depth: number): boolean {
   if (a === b) return true;
+  if (depth > DEPTH_BUDGET) throw new DepthBudgetExceeded();
   if (typeof a !== "object" || typeof b !== "object" || a === null || b === null) return false;
   if (Array.isArray(a) || Array.isArray(b)) {
     if (!Array.isArray(a) || !Array.isArray(b) || a.length !== b.length) return false;
-    for (let index = 0; index < a.length; index++) if (!jsonEqualRecursive(a[index], b[index])) return false;
+    for (let index = 0; index < a.length; index++) if (!jsonEqualRecursive(a[index], b[index], depth + 1)) return false;
     return true;
   }
   const left = a as Record<string, unknown>;
@@ -334,7 +335,7 @@ function jsonEqualRecursive(a: unknown, b: unknown): boolean {
   const keys = Object.keys(left);
   if (keys.length !== Object.keys(right).length) return false;
   for (const key of keys) {
-    if (!(key in right) || !jsonEqualRecursive(left[key], right[key])) return false;
+    if (!(key in right) || !jsonEqualRecursive(left[key], right[key], depth + 1)) return false;
   }
   return true;
 }

@@ -14,13 +14,35 @@ export function isStackOverflow(error: unknown): boolean {
 
 /** `JSON.stringify(value)` for values of any depth (no replacer, no indentation). */
 export function stringifyJson(value: unknown): string {
+  if (typeof value === "object" && value !== null && KNOWN_DEEP.has(value)) return stringifyIteratively(value);
   try {
     return JSON.stringify(value);
   } catch (error) {
     if (!isStackOverflow(error)) throw error;
+    if (typeof value === "object" && value !== null) KNOWN_DEEP.add(value);
     return stringifyIteratively(value);
   }
 }
+
+/**
+ * Values a native walk has already failed on: the next walk of the same value (an object is
+ * encoded for storage, the watch cache and the response) goes straight to the explicit stack.
+ * A failed native attempt costs tens of milliseconds at 10,000 levels.
+ */
+const KNOWN_DEEP = new WeakSet<object>();
+
+/**
+ * Thrown by recursive fast paths that carry a depth budget (`DEPTH_BUDGET`) when a value nests
+ * past it: far cheaper than running into the stack, and the caller redoes the work iteratively.
+ */
+export class DepthBudgetExceeded extends Error {
+  constructor() {
+    super("nested past the recursion budget");
+  }
+}
+
+/** How deep recursive fast paths may go before handing over to the explicit-stack versions. */
+export const DEPTH_BUDGET = 500;
 
 /**
  * JSON with object keys written in sorted (code unit) order at every depth, without recursion:
@@ -32,10 +54,12 @@ export function stringifySorted(value: unknown): string {
 
 /** A deep copy of a JSON value (`structuredClone` for values of any depth). */
 export function cloneJson<T>(value: T): T {
+  if (typeof value === "object" && value !== null && KNOWN_DEEP.has(value)) return cloneIteratively(value) as T;
   try {
     return structuredClone(value);
   } catch (error) {
     if (!isStackOverflow(error)) throw error;
+    if (typeof value === "object" && value !== null) KNOWN_DEEP.add(value);
     return cloneIteratively(value) as T;
   }
 }
