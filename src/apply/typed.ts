@@ -311,7 +311,7 @@ function unionKeys(a: Record<string, unknown> | undefined, b: Record<string, unk
   return keys;
 }
 
-/** Deep equality of JSON values (object key order ignored), for values of any depth. */
+/** Deep equality of JSON values (object key order ignored), for values of every depth. */
 export function jsonEqual(a: unknown, b: unknown): boolean {
   try {
     return jsonEqualRecursive(a, b, 0);

@@ -9,7 +9,7 @@ import { stringifyJson } from "../util/deep-json.js";
 const BLOCK_STYLE_LEVELS = 100;
 
 /**
- * A response value as YAML (YAML 1.1 quoting, as kube's encoder writes it), at any depth. A value
+ * A response value as YAML (YAML 1.1 quoting, as kube's encoder writes it), at every depth. A value
  * nested deeper than BLOCK_STYLE_LEVELS is written in block style down to that depth, and each
  * collection below it as one line of JSON, which is a YAML flow collection: linear in size (kube's
  * encoder would indent all 10,000 levels of a deep custom resource, some 100 MB of spaces).

@@ -12,7 +12,7 @@ export function isStackOverflow(error: unknown): boolean {
   return error instanceof RangeError && /call stack/i.test(error.message);
 }
 
-/** `JSON.stringify(value)` for values of any depth (no replacer, no indentation). */
+/** `JSON.stringify(value)` for values of every depth (no replacer, no indentation). */
 export function stringifyJson(value: unknown): string {
   if (typeof value === "object" && value !== null && KNOWN_DEEP.has(value)) return stringifyIteratively(value);
   try {
@@ -52,7 +52,7 @@ export function stringifySorted(value: unknown): string {
   return stringifyIteratively(value, true);
 }
 
-/** A deep copy of a JSON value (`structuredClone` for values of any depth). */
+/** A deep copy of a JSON value (`structuredClone` for values of every depth). */
 export function cloneJson<T>(value: T): T {
   if (typeof value === "object" && value !== null && KNOWN_DEEP.has(value)) return cloneIteratively(value) as T;
   try {
@@ -64,7 +64,7 @@ export function cloneJson<T>(value: T): T {
   }
 }
 
-/** Deep equality of JSON values, object key order ignored, for values of any depth (explicit stack). */
+/** Deep equality of JSON values, object key order ignored, for values of every depth (explicit stack). */
 export function equalJson(a: unknown, b: unknown): boolean {
   const pending: [unknown, unknown][] = [[a, b]];
   while (pending.length > 0) {
@@ -87,7 +87,7 @@ export function equalJson(a: unknown, b: unknown): boolean {
 }
 
 /**
- * A copy of a JSON value without the object keys whose value is null, for values of any depth
+ * A copy of a JSON value without the object keys whose value is null, for values of every depth
  * (explicit stack); array items that are null are kept.
  */
 export function withoutNullKeys(value: unknown): unknown {
