@@ -2,7 +2,7 @@ import { isPlainObject, type JsonObject } from "../api/object.js";
 import { compareElements, parseElement, type Path, type PathElement } from "./path.js";
 
 /** The deepest fieldsV1 read: the tracked depth (MAX_TRACKED_DEPTH in typed.ts) with room for the object's own levels. */
-const MAX_FIELDS_V1_DEPTH = 1_100;
+const MAX_FIELDS_V1_DEPTH = 600;
 
 export interface Child {
   readonly element: PathElement;

@@ -97,17 +97,18 @@ function isEmptyObject(value: unknown): boolean {
 // ---------------------------------------------------------------- field sets
 
 /**
+ * How many levels down field ownership is tracked. Bodies may nest 10,000 levels (kube's decoder
+ * limit) and these walks recurse once per level, which Node's default stack cannot hold that far,
+ * and field sets are built path by path, quadratic in depth: a value below this depth is owned,
+ * compared and merged as one atomic value (kube tracks every level of a granular object). Real
+ * objects nest a few dozen levels.
+ */
+export const MAX_TRACKED_DEPTH = 500;
+
+/**
  * The fields a value sets: every scalar and atomic value, every list item, every map entry, and
  * struct fields whose value is null or `{}`. This is what an applier owns after applying it.
  */
-/**
- * How many levels down field ownership is tracked. Bodies may nest 10,000 levels (kube's decoder
- * limit) and these walks recurse once per level, which Node's default stack cannot hold that far:
- * a value below this depth is owned, compared and merged as one atomic value (kube tracks every
- * level of a granular object). Real objects nest a few dozen levels.
- */
-export const MAX_TRACKED_DEPTH = 1_000;
-
 export function toFieldSet(value: unknown, type: FieldType, options: WalkOptions = {}): FieldSet {
   const builder = new FieldSetBuilder();
   collect(value, type, [], builder, options);
