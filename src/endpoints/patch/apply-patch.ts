@@ -98,7 +98,14 @@ export function applyPatch(format: BodyFormat, current: unknown, patch: unknown,
     case "merge-patch":
       return applyMergePatch(current, patch);
     case "strategic-merge-patch":
-      return applyStrategicMergePatch(current, patch, schema);
+      try {
+        return applyStrategicMergePatch(current, patch, schema);
+      } catch (error) {
+        // TODO(#20): strategic merge recurses per level; a patch or object nested past Node's stack
+        // (bodies may nest 10,000 levels) is refused rather than answered 500.
+        if (!isStackOverflow(error)) throw error;
+        throw badRequest("strategic merge patch: the patch or the object nests too deeply to merge");
+      }
     case "json-patch": {
       if (!isOperationList(patch)) throw badRequest("json patch must be an array of operations with op and path");
       try {
