@@ -1,3 +1,5 @@
+import { existsSync } from "node:fs";
+import { fileURLToPath } from "node:url";
 import { MessageChannel, receiveMessageOnPort, Worker, type MessagePort } from "node:worker_threads";
 import { internalError } from "../api/errors.js";
 import type { ParsedYaml } from "./yaml-parse.js";
@@ -25,11 +27,20 @@ interface Channel {
 
 let channel: Channel | undefined;
 
+/**
+ * The worker's module: beside this one in dist/src/codec, or, when this code runs from the one-file
+ * bundle (dist/bundle/main.cjs, whose `import.meta.url` is the bundle's), at dist/src/codec from there.
+ */
+function workerFile(): URL {
+  const beside = new URL("./yaml-worker.js", import.meta.url);
+  return existsSync(fileURLToPath(beside)) ? beside : new URL("../src/codec/yaml-worker.js", import.meta.url);
+}
+
 function open(): Channel {
   if (channel !== undefined) return channel;
   const signal = new Int32Array(new SharedArrayBuffer(4));
   const { port1, port2 } = new MessageChannel();
-  const worker = new Worker(new URL("./yaml-worker.js", import.meta.url), {
+  const worker = new Worker(workerFile(), {
     workerData: { port: port2, signal },
     transferList: [port2],
     resourceLimits: { stackSizeMb: WORKER_STACK_MB },

@@ -1,4 +1,5 @@
-import { isMap, isPair, isScalar, isSeq, parseDocument, stringify, type Node } from "yaml";
+import type { Node } from "yaml";
+import { yaml } from "../util/yaml.js";
 
 /** A parsed YAML body: its value, and the keys it sets twice (by path), when asked for. */
 export interface ParsedYaml {
@@ -14,6 +15,7 @@ export interface ParsedYaml {
  * Throws the library's error for malformed YAML.
  */
 export function parseYamlText(text: string, withDuplicates: boolean): ParsedYaml {
+  const { isMap, isPair, isScalar, isSeq, parseDocument } = yaml();
   const document = parseDocument(text, { uniqueKeys: false });
   const error = document.errors[0];
   if (error !== undefined) throw error;
@@ -48,5 +50,5 @@ export function parseYamlText(text: string, withDuplicates: boolean): ParsedYaml
 
 /** YAML text of a JSON value, as responses render it (YAML 1.1 quoting, which kube's encoder follows). */
 export function yamlText(value: unknown): string {
-  return stringify(value, { version: "1.1" });
+  return yaml().stringify(value, { version: "1.1" });
 }
