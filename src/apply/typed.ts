@@ -255,6 +255,8 @@ function compareAt(lhs: unknown, rhs: unknown, type: FieldType, path: PathElemen
  * root). The same walk as compareAt's with `lhs` undefined.
  */
 function addedBelow(value: unknown, type: FieldType, path: PathElement[], options: WalkOptions): FieldSet {
+  // As compareAt: a value at the tracked depth is one atomic member, nothing below it.
+  if (path.length >= MAX_TRACKED_DEPTH) return FieldSet.EMPTY;
   const resolved = resolveType(type, value);
   if (resolved.kind === "scalar") return FieldSet.EMPTY;
   const members = new Map<string, PathElement>();
