@@ -146,11 +146,13 @@ function arbitraries(): fc.Arbitrary<FuzzRequest>[] {
     );
   const deep = fc
     .record({
-      depth: fc.constantFrom(100, 997, 1_001, 3_000, 10_001, 100_000, 1_000_000),
+      // kube's decoders stop at 10,000 levels: depths on both sides of the limit, and far past it.
+      depth: fc.constantFrom(100, 997, 1_001, 3_000, 9_998, 9_999, 10_000, 10_001, 10_002, 30_101, 100_000, 1_000_000),
       type: contentType,
-      shape: fc.constantFrom("array", "object", "data", "yaml"),
+      shape: fc.constantFrom("array", "object", "data", "yaml", "yaml-flow"),
+      method: fc.constantFrom("POST", "PATCH"),
     })
-    .map(({ depth, type, shape }): FuzzRequest => {
+    .map(({ depth, type, shape, method }): FuzzRequest => {
       const body =
         shape === "array"
           ? nested(depth, "[", "]", "1")
@@ -158,8 +160,11 @@ function arbitraries(): fc.Arbitrary<FuzzRequest>[] {
             ? nested(depth, '{"a":', "}", "1")
             : shape === "data"
               ? `{"apiVersion":"v1","kind":"ConfigMap","metadata":{"name":"deep","annotations":${nested(depth, '{"a":', "}", '"x"')}}}`
-              : `${"- ".repeat(Math.min(depth, 200_000))}x`;
-      return { category: "deep nesting", method: "POST", path: CONFIGMAPS, headers: { "content-type": type }, body };
+              : shape === "yaml-flow"
+                ? `data: ${nested(Math.min(depth, 200_000), "{a: ", "}", "x")}`
+                : `${"- ".repeat(Math.min(depth, 200_000))}x`;
+      const path = method === "POST" ? CONFIGMAPS : `${CONFIGMAPS}/seed`;
+      return { category: "deep nesting", method, path, headers: { "content-type": type }, body };
     });
   const huge = fc
     .record({ size: fc.constantFrom(1_000_000, 1_600_000, 2_900_000, 3_200_000, 8_000_000), shape: fc.constantFrom("string", "array", "keys") })

@@ -2,6 +2,8 @@
  * The in-pipeline shape of an API object: parsed JSON with typed access to metadata.
  * Bodies arrive as `unknown`; `asObject` is the guard that admits them.
  */
+import { cloneJson } from "../util/deep-json.js";
+
 export type JsonValue = null | boolean | number | string | JsonValue[] | { [key: string]: JsonValue };
 export type JsonObject = { [key: string]: JsonValue };
 
@@ -74,17 +76,18 @@ export function omitEmptyMetadataInPlace(object: ApiObject): void {
  * Deep copy of a pipeline object. Objects in the pipeline are plain JSON: plain objects and arrays
  * are copied by a walk (several times cheaper than structuredClone on the small objects of each
  * request); a value of another kind (a Date, a Map, a typed array, a cycle) makes the whole copy
- * go through structuredClone instead, so such values keep its semantics.
+ * go through structuredClone instead (`cloneJson`: iterative when the value is too deep for it), so such
+ * values keep its semantics.
  */
 export function cloneObject<T>(value: T): T {
   const copied = copyPlain(value, 0);
-  return (copied === NOT_PLAIN ? structuredClone(value) : copied) as T;
+  return (copied === NOT_PLAIN ? cloneJson(value) : copied) as T;
 }
 
 /** Marks a value copyPlain does not copy (the caller then uses structuredClone). */
 const NOT_PLAIN: unique symbol = Symbol("not plain JSON");
-/** Deeper than this the walk gives up (a cycle, or a value deeper than a body may be: MAX_BODY_DEPTH is 1,000). */
-const MAX_COPY_DEPTH = 1_500;
+/** Deeper than this the walk gives up (a cycle, or a deep value: cloneJson then copies it without recursion past Node's stack). */
+const MAX_COPY_DEPTH = 500;
 
 function copyPlain(value: unknown, depth: number): unknown {
   if (typeof value !== "object" || value === null) return typeof value === "function" || typeof value === "symbol" ? NOT_PLAIN : value;

@@ -17,6 +17,7 @@ import { fieldElement } from "./path.js";
 import { reconcileWithSchema } from "./reconcile.js";
 import { compare, jsonEqual, SchemaError, toFieldSet } from "./typed.js";
 import { ConflictError, Updater, type FieldFilter, type VersionedSet } from "./updater.js";
+import { cloneJson, DEPTH_BUDGET, DepthBudgetExceeded, withoutNullKeys } from "../util/deep-json.js";
 
 export interface FieldManagerOptions {
   /** The kind's schema. */
@@ -275,7 +276,7 @@ export class FieldManager {
     if (annotation === undefined) return;
     const current = object.metadata.annotations?.[annotation];
     if (current === undefined || current === "") return;
-    const copy = structuredClone(config);
+    const copy = cloneJson(config);
     const annotations = copy.metadata.annotations;
     if (annotations !== undefined) delete annotations[annotation];
     object.metadata.annotations = { ...object.metadata.annotations, [annotation]: `${goJson(copy)}\n` };
@@ -295,10 +296,20 @@ function withoutManagedFields(object: ApiObject | undefined): Record<string, unk
 
 /** Drops object keys set to null (Go's typed objects have no such keys). */
 function withoutNulls(value: unknown): unknown {
-  if (Array.isArray(value)) return value.map(withoutNulls);
+  try {
+    return withoutNullsRecursive(value, 0);
+  } catch (error) {
+    if (!(error instanceof DepthBudgetExceeded)) throw error;
+    return withoutNullKeys(value);
+  }
+}
+
+function withoutNullsRecursive(value: unknown, depth: number): unknown {
+  if (depth > DEPTH_BUDGET) throw new DepthBudgetExceeded();
+  if (Array.isArray(value)) return value.map((item) => withoutNullsRecursive(item, depth + 1));
   if (!isPlainObject(value)) return value;
   const out: Record<string, unknown> = {};
-  for (const [key, item] of Object.entries(value)) if (item !== null) out[key] = withoutNulls(item);
+  for (const [key, item] of Object.entries(value)) if (item !== null) out[key] = withoutNullsRecursive(item, depth + 1);
   return out;
 }
 

@@ -1,6 +1,9 @@
 import { isPlainObject, type JsonObject } from "../api/object.js";
 import { compareElements, parseElement, type Path, type PathElement } from "./path.js";
 
+/** The deepest fieldsV1 read: the tracked depth (MAX_TRACKED_DEPTH in typed.ts) with room for the object's own levels. */
+const MAX_FIELDS_V1_DEPTH = 600;
+
 export interface Child {
   readonly element: PathElement;
   readonly set: FieldSet;
@@ -32,8 +35,10 @@ export class FieldSet {
   }
 
   /** Reads a FieldsV1 tree; throws on anything that is not one. */
-  static fromFieldsV1(value: unknown): FieldSet {
+  static fromFieldsV1(value: unknown, depth = 0): FieldSet {
     if (!isPlainObject(value)) throw new Error("fieldsV1 must be an object");
+    // Sets are built at most MAX_TRACKED_DEPTH levels deep; a deeper one was not written here and would overflow the stack.
+    if (depth > MAX_FIELDS_V1_DEPTH) throw new Error(`fieldsV1 nests deeper than ${MAX_FIELDS_V1_DEPTH} levels`);
     const members = new Map<string, PathElement>();
     const children = new Map<string, Child>();
     for (const [key, inner] of Object.entries(value)) {
@@ -44,7 +49,7 @@ export class FieldSet {
       const keys = Object.keys(inner);
       if (keys.length === 0 || inner["."] !== undefined) members.set(element.key, element);
       if (keys.some((name) => name !== ".")) {
-        const set = FieldSet.fromFieldsV1(inner);
+        const set = FieldSet.fromFieldsV1(inner, depth + 1);
         if (!set.isEmpty()) children.set(element.key, { element, set });
       }
     }

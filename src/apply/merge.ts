@@ -2,7 +2,7 @@ import { isPlainObject } from "../api/object.js";
 import { fieldTypeOf, resolveType, type FieldType, type ListType } from "../api/schema/field-type.js";
 import type { FieldSet } from "./field-set.js";
 import { fieldElement, type PathElement } from "./path.js";
-import { indexItems, isEmptyMap, itemElement, listValue, mapValue, type WalkOptions } from "./typed.js";
+import { MAX_TRACKED_DEPTH, indexItems, isEmptyMap, itemElement, listValue, mapValue, type WalkOptions } from "./typed.js";
 
 /**
  * Apply's merge of a configuration into a live object, and the removal of a set of fields, on
@@ -21,6 +21,8 @@ export function merge(lhs: unknown, rhs: unknown, type: FieldType, options: Walk
 function mergeAt(lhs: unknown, rhs: unknown, type: FieldType, path: PathElement[], options: WalkOptions): unknown {
   if (lhs === undefined) return rhs;
   if (rhs === undefined) return lhs;
+  // Below the tracked depth a value is atomic (see MAX_TRACKED_DEPTH): the configuration's wins whole.
+  if (path.length >= MAX_TRACKED_DEPTH) return rhs;
   const left = resolveType(type, lhs);
   const right = resolveType(type, rhs === null ? lhs : rhs);
   if (left.kind !== right.kind) return rhs;

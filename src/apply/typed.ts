@@ -2,6 +2,7 @@ import { isPlainObject, type JsonValue } from "../api/object.js";
 import { asMapType, fieldTypeOf, isNamedField, resolveType, type FieldType, type ListType, type MapType } from "../api/schema/field-type.js";
 import { type Child, FieldSet, FieldSetBuilder } from "./field-set.js";
 import { fieldElement, keyElement, pathString, valueElement, type Path, type PathElement } from "./path.js";
+import { DEPTH_BUDGET, DepthBudgetExceeded, equalJson } from "../util/deep-json.js";
 
 /**
  * Structured merge's reading of values typed by a FieldType: list item identities, the field
@@ -96,6 +97,15 @@ function isEmptyObject(value: unknown): boolean {
 // ---------------------------------------------------------------- field sets
 
 /**
+ * How many levels down field ownership is tracked. Bodies may nest 10,000 levels (kube's decoder
+ * limit) and these walks recurse once per level, which Node's default stack cannot hold that far,
+ * and field sets are built path by path, quadratic in depth: a value below this depth is owned,
+ * compared and merged as one atomic value (kube tracks every level of a granular object). Real
+ * objects nest a few dozen levels.
+ */
+export const MAX_TRACKED_DEPTH = 500;
+
+/**
  * The fields a value sets: every scalar and atomic value, every list item, every map entry, and
  * struct fields whose value is null or `{}`. This is what an applier owns after applying it.
  */
@@ -106,6 +116,10 @@ export function toFieldSet(value: unknown, type: FieldType, options: WalkOptions
 }
 
 function collect(value: unknown, type: FieldType, path: PathElement[], out: FieldSetBuilder, options: WalkOptions): void {
+  if (path.length >= MAX_TRACKED_DEPTH) {
+    out.insert(path);
+    return;
+  }
   const resolved = resolveType(type, value);
   switch (resolved.kind) {
     case "scalar":
@@ -183,6 +197,10 @@ function leaf(lhs: unknown, rhs: unknown, path: PathElement[], sink: CompareSink
 }
 
 function compareAt(lhs: unknown, rhs: unknown, type: FieldType, path: PathElement[], sink: CompareSink, options: WalkOptions): void {
+  if (path.length >= MAX_TRACKED_DEPTH) {
+    leaf(lhs, rhs, path, sink);
+    return;
+  }
   const left = lhs === undefined ? undefined : resolveType(type, lhs);
   const right = rhs === undefined ? undefined : resolveType(type, rhs);
   const resolved = right ?? left;
@@ -237,6 +255,8 @@ function compareAt(lhs: unknown, rhs: unknown, type: FieldType, path: PathElemen
  * root). The same walk as compareAt's with `lhs` undefined.
  */
 function addedBelow(value: unknown, type: FieldType, path: PathElement[], options: WalkOptions): FieldSet {
+  // As compareAt: a value at the tracked depth is one atomic member, nothing below it.
+  if (path.length >= MAX_TRACKED_DEPTH) return FieldSet.EMPTY;
   const resolved = resolveType(type, value);
   if (resolved.kind === "scalar") return FieldSet.EMPTY;
   const members = new Map<string, PathElement>();
@@ -337,13 +357,23 @@ function unionKeys(a: Record<string, unknown> | undefined, b: Record<string, unk
   return keys;
 }
 
-/** Deep equality of JSON values (object key order ignored). */
+/** Deep equality of JSON values (object key order ignored), for values of every depth. */
 export function jsonEqual(a: unknown, b: unknown): boolean {
+  try {
+    return jsonEqualRecursive(a, b, 0);
+  } catch (error) {
+    if (!(error instanceof DepthBudgetExceeded)) throw error;
+    return equalJson(a, b);
+  }
+}
+
+function jsonEqualRecursive(a: unknown, b: unknown, depth: number): boolean {
   if (a === b) return true;
+  if (depth > DEPTH_BUDGET) throw new DepthBudgetExceeded();
   if (typeof a !== "object" || typeof b !== "object" || a === null || b === null) return false;
   if (Array.isArray(a) || Array.isArray(b)) {
     if (!Array.isArray(a) || !Array.isArray(b) || a.length !== b.length) return false;
-    for (let index = 0; index < a.length; index++) if (!jsonEqual(a[index], b[index])) return false;
+    for (let index = 0; index < a.length; index++) if (!jsonEqualRecursive(a[index], b[index], depth + 1)) return false;
     return true;
   }
   const left = a as Record<string, unknown>;
@@ -351,7 +381,7 @@ export function jsonEqual(a: unknown, b: unknown): boolean {
   const keys = Object.keys(left);
   if (keys.length !== Object.keys(right).length) return false;
   for (const key of keys) {
-    if (!(key in right) || !jsonEqual(left[key], right[key])) return false;
+    if (!(key in right) || !jsonEqualRecursive(left[key], right[key], depth + 1)) return false;
   }
   return true;
 }

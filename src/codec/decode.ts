@@ -1,6 +1,7 @@
-import { yaml } from "../util/yaml.js";
 import { ApiError, badRequest } from "../api/errors.js";
 import { parseMediaType } from "./media-type.js";
+import { parseYamlOffThread } from "./yaml-deep.js";
+import { parseYamlText, type ParsedYaml } from "./yaml-parse.js";
 
 /** Body formats the server reads. Patch types are listed separately by the patch handler. */
 export type BodyFormat = "json" | "yaml" | "json-patch" | "merge-patch" | "strategic-merge-patch" | "apply-patch" | "protobuf";
@@ -35,30 +36,66 @@ export function bodyFormat(contentType: string | undefined, allowed: readonly Bo
 }
 
 /**
- * The deepest nesting a decoded body may have. kube's JSON conversion stops at 10,000 levels; here
- * the pipeline's deep copies (structuredClone, native and recursive) overflow Node's stack near
- * 2,000, so the limit is 1,000: far above real objects (CRD schemas nest a few dozen levels).
+ * The deepest nesting a decoded body may have: kube's JSON decoder (Go's scanner) and YAML decoder
+ * stop at 10,000 levels, and so does this one. Everything after decoding is stack-safe to this
+ * depth with Node's default stack (see `util/deep-json.ts`, `apply/typed.ts`).
  */
-export const MAX_BODY_DEPTH = 1_000;
+export const MAX_BODY_DEPTH = 10_000;
 
 /**
- * The most a YAML body may nest, as `yamlNestingBound` estimates it (an overestimate: block
- * sequences count twice). The \`yaml\` parser recurses per level and runs out of Node's stack near
- * 785 levels of flow collections; past its stack it may abort the whole process (V8 fails to
- * compile a regular expression with no stack left: "RegExpCompiler Allocation failed"), so YAML is
- * bounded well inside what it can parse. kube's YAML decoder stops at 10,000 levels.
+ * YAML whose `yamlNestingBound` is at most this is parsed on the main thread; the \`yaml\` parser
+ * recurses per level and runs out of Node's default stack near 785 levels of flow collections, so
+ * deeper YAML goes to a worker thread with a large stack (`yaml-deep.ts`).
  */
-export const MAX_YAML_NESTING = 500;
+export const MAIN_THREAD_YAML_BOUND = 500;
 
-/** Refuses (400) a YAML text that may nest deeper than `MAX_YAML_NESTING`: call before parsing it. */
-export function refuseDeepYaml(text: string): void {
-  if (yamlNestingBound(text) > MAX_YAML_NESTING) throw badRequest(`error decoding YAML: exceeded max depth of ${MAX_YAML_NESTING}`);
+/**
+ * YAML whose bound passes this is refused before parsing. The bound overshoots by up to three
+ * times (a flow mapping per level counts its bracket and, doubled, its `: `), so a document 10,000
+ * levels deep stays inside it; refusing early also caps the parser's work, which grows faster than
+ * the depth (the library's parser costs about 0.3 s at 10,000 levels).
+ */
+export const MAX_YAML_BOUND = 3 * MAX_BODY_DEPTH + 100;
+
+function tooDeepYaml(): ApiError {
+  return badRequest(`error decoding YAML: exceeded max depth of ${MAX_BODY_DEPTH}`);
 }
 
-/** Refuses (400) a decoded body nested deeper than `MAX_BODY_DEPTH` (aliases in YAML can deepen a parsed document). */
-export function refuseDeepValue(value: unknown): unknown {
-  if (nestingDepth(value, MAX_BODY_DEPTH) > MAX_BODY_DEPTH) throw badRequest(`error decoding request body: exceeded max depth of ${MAX_BODY_DEPTH}`);
+/**
+ * Parses a YAML body (see `parseYamlText`) within kube's nesting limit: shallow documents on this
+ * thread, deep ones on the YAML worker; a document nested past MAX_BODY_DEPTH (aliases included) is
+ * 400. The parser's own errors are thrown as they are, for the caller to word.
+ */
+export function parseYamlBody(text: string, withDuplicates: boolean): ParsedYaml {
+  const bound = yamlNestingBound(text);
+  if (bound > MAX_YAML_BOUND) throw tooDeepYaml();
+  const parsed = bound <= MAIN_THREAD_YAML_BOUND ? parseYamlText(text, withDuplicates) : parseYamlOffThread(text, withDuplicates);
+  if (nestingDepth(parsed.value, MAX_BODY_DEPTH) > MAX_BODY_DEPTH) throw tooDeepYaml();
+  return parsed;
+}
+
+/**
+ * Refuses (400) a decoded JSON body nested deeper than MAX_BODY_DEPTH, with the words of Go's JSON
+ * scanner ("invalid character '{' exceeded max depth", naming the first bracket too deep).
+ */
+export function refuseDeepValue(value: unknown, what = "error decoding request body"): unknown {
+  const opener = openerPastDepth(value, MAX_BODY_DEPTH);
+  if (opener !== undefined) throw badRequest(`${what}: invalid character '${opener}' exceeded max depth`);
   return value;
+}
+
+/** The bracket (`{` or `[`) of the first container nested deeper than `limit`, in document order; undefined when none is. */
+function openerPastDepth(value: unknown, limit: number): string | undefined {
+  if (nestingDepth(value, limit) <= limit) return undefined;
+  const pending: [unknown, number][] = [[value, 1]];
+  while (pending.length > 0) {
+    const [current, depth] = pending.pop() as [unknown, number];
+    if (typeof current !== "object" || current === null) continue;
+    if (depth > limit) return Array.isArray(current) ? "[" : "{";
+    const children = Array.isArray(current) ? current : Object.values(current);
+    for (let index = children.length - 1; index >= 0; index--) pending.push([children[index], depth + 1]);
+  }
+  return undefined;
 }
 
 /**
@@ -105,31 +142,34 @@ export function yamlNestingBound(text: string): number {
 
 /** Parses JSON (or YAML for YAML formats) into an unknown value; malformed or too deeply nested input is 400. */
 export function decodeBody(bytes: Buffer, format: BodyFormat): unknown {
-  return refuseDeepValue(parseBody(bytes, format));
-}
-
-function parseBody(bytes: Buffer, format: BodyFormat): unknown {
   if (format === "protobuf") throw new TypeError("protobuf bodies are decoded by the protobuf codec");
   const text = bytes.toString("utf8");
   if (format === "yaml" || format === "apply-patch") {
     // JSON is YAML; clients (kubectl) send apply bodies as JSON, which JSON.parse reads far faster.
     if (/^\s*\{/.test(text)) {
+      let value: unknown;
       try {
-        return JSON.parse(text);
+        value = JSON.parse(text);
       } catch {
         // Not JSON after all (a YAML flow mapping): the YAML parser decides.
       }
+      if (value !== undefined) {
+        if (nestingDepth(value, MAX_BODY_DEPTH) > MAX_BODY_DEPTH) throw tooDeepYaml();
+        return value;
+      }
     }
-    refuseDeepYaml(text);
     try {
-      return yaml().parse(text, { maxAliasCount: 100 });
+      return parseYamlBody(text, false).value;
     } catch (error) {
+      if (error instanceof ApiError) throw error;
       throw badRequest(`error decoding YAML: ${error instanceof Error ? error.message : String(error)}`);
     }
   }
+  let value: unknown;
   try {
-    return JSON.parse(text);
+    value = JSON.parse(text);
   } catch (error) {
     throw badRequest(`error decoding request body: ${error instanceof Error ? error.message : String(error)}`);
   }
+  return refuseDeepValue(value);
 }

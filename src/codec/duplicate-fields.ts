@@ -1,6 +1,4 @@
-import type { Node } from "yaml";
-import { yaml } from "../util/yaml.js";
-import { refuseDeepValue, refuseDeepYaml } from "./decode.js";
+import { parseYamlBody } from "./decode.js";
 
 /**
  * Keys an object sets more than once in a JSON text, by path (`spec.replicas`,
@@ -70,31 +68,9 @@ export function duplicateJsonFields(text: string): string[] {
 
 /**
  * Parses YAML keeping the last of duplicate keys (as JSON decoding does) and reports each
- * duplicate by path. Throws the parser's error for malformed YAML, and 400 for YAML nested too
- * deeply to parse safely (checked before the parser sees it, see `refuseDeepYaml`) or to decode.
+ * duplicate by path. Throws the parser's error for malformed YAML, and 400 for YAML nested past
+ * kube's limit (see `parseYamlBody`).
  */
 export function parseYamlWithDuplicates(text: string): { readonly value: unknown; readonly duplicates: string[] } {
-  refuseDeepYaml(text);
-  const { isMap, isPair, isScalar, isSeq, parseDocument } = yaml();
-  const document = parseDocument(text, { uniqueKeys: false });
-  const error = document.errors[0];
-  if (error !== undefined) throw error;
-  const duplicates: string[] = [];
-  const visit = (node: unknown, path: string): void => {
-    if (isMap(node)) {
-      const seen = new Set<string>();
-      for (const pair of node.items) {
-        if (!isPair(pair)) continue;
-        const key = isScalar(pair.key) ? String(pair.key.value) : String(pair.key);
-        const child = path === "" ? key : `${path}.${key}`;
-        if (seen.has(key)) duplicates.push(child);
-        seen.add(key);
-        visit(pair.value, child);
-      }
-    } else if (isSeq(node)) {
-      node.items.forEach((item, index) => visit(item, `${path}[${index}]`));
-    }
-  };
-  visit(document.contents as Node | null, "");
-  return { value: refuseDeepValue(document.toJS({ maxAliasCount: 100 })), duplicates };
+  return parseYamlBody(text, true);
 }

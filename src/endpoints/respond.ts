@@ -1,4 +1,4 @@
-import { yaml } from "../util/yaml.js";
+import { renderYaml } from "../codec/yaml-render.js";
 import { ApiError } from "../api/errors.js";
 import { isPlainObject, type ApiObject } from "../api/object.js";
 import type { ListItem } from "../registry/index.js";
@@ -6,6 +6,7 @@ import { renderTable } from "../codec/table.js";
 import type { ColumnSpec } from "../codec/tables/index.js";
 import type { ProtobufAnswer, Representation } from "../codec/negotiate.js";
 import type { ApiResponse, RequestContext } from "../request/context.js";
+import { stringifyJson } from "../util/deep-json.js";
 
 function notAcceptable(message: string): ApiError {
   return new ApiError(406, "NotAcceptable", message);
@@ -25,8 +26,8 @@ export function respondJson(context: RequestContext, status: number, value: unkn
     if (object !== undefined && representation.codec.supports(String(object["apiVersion"]), String(object["kind"])))
       return { status, headers: headersFor(context, representation.mediaType), body: Buffer.from(representation.codec.encode(object)) };
   }
-  if (representation.kind === "yaml") return { status, headers: headersFor(context, "application/yaml"), body: yaml().stringify(value, { version: "1.1" }) };
-  return { status, headers: headersFor(context, "application/json"), body: JSON.stringify(value) };
+  if (representation.kind === "yaml") return { status, headers: headersFor(context, "application/yaml"), body: renderYaml(value) };
+  return { status, headers: headersFor(context, "application/json"), body: stringifyJson(value) };
 }
 
 /** One object in the negotiated representation (a Table of one row when asked). */

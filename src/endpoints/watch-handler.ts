@@ -10,6 +10,7 @@ import { isPlainObject } from "../api/object.js";
 import type { ProtobufAnswer } from "../codec/negotiate.js";
 import { withoutManagedFields } from "./field-manager-options.js";
 import type { ApiResponse, RequestContext } from "../request/context.js";
+import { stringifyJson } from "../util/deep-json.js";
 
 export interface WatchServeOptions {
   readonly store: Store;
@@ -78,7 +79,7 @@ export async function serveWatch(context: RequestContext, options: WatchServeOpt
     });
   };
   const line = (type: string, object: unknown): string | Uint8Array =>
-    protobuf !== undefined && isPlainObject(object) ? protobuf.codec.frameOf(type, object) : `${JSON.stringify({ type, object })}\n`;
+    protobuf !== undefined && isPlainObject(object) ? protobuf.codec.frameOf(type, object) : `${stringifyJson({ type, object })}\n`;
   const tableLine = (type: string, event: ApiObject): string | Uint8Array => line(type, viewOf(event));
   const encode = (event: ObjectEvent): string | Uint8Array =>
     event.type === "ERROR" || event.type === "BOOKMARK" ? line(event.type, event.object) : tableLine(event.type, event.object as ApiObject);

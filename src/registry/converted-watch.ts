@@ -1,6 +1,7 @@
 import type { ApiObject } from "../api/object.js";
 import type { PushBody } from "../request/push-body.js";
 import type { ObjectEvent, ObjectEventType } from "./watch.js";
+import { stringifyJson } from "../util/deep-json.js";
 
 /** One line of the cached watch as opened for conversion: an event in the stored version's JSON. */
 interface StoredLine {
@@ -10,7 +11,7 @@ interface StoredLine {
 
 /** The JSON line the cache writes for each event of a watch that converts afterwards. */
 export function storedLine(type: string, object: string | Record<string, unknown>): string {
-  return `{"type":"${type}","object":${typeof object === "string" ? object : JSON.stringify(object)}}\n`;
+  return `{"type":"${type}","object":${typeof object === "string" ? object : stringifyJson(object)}}\n`;
 }
 
 /**

@@ -1,4 +1,5 @@
 import type { ApiObject } from "../api/object.js";
+import { cloneJson, stringifyJson } from "../util/deep-json.js";
 
 /** A list entry: encoded JSON, decodable on demand (Tables, YAML, controllers). */
 export interface ListItem {
@@ -13,5 +14,5 @@ export function listItem(json: string, source?: object): ListItem {
 }
 
 export function listItemOf(object: ApiObject): ListItem {
-  return { json: JSON.stringify(object), decode: () => structuredClone(object) };
+  return { json: stringifyJson(object), decode: () => cloneJson(object) };
 }

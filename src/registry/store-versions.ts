@@ -2,6 +2,7 @@ import type { ApiObject } from "../api/object.js";
 import type { KeyValue } from "../storage/index.js";
 import { apiVersionOf, type ResourceDefinition } from "./definition.js";
 import { decodeStored, encodeForStorage } from "./stored-object.js";
+import { stringifyJson } from "../util/deep-json.js";
 
 /**
  * One served version's view of stored objects: the storage version is stored as is, other
@@ -79,6 +80,6 @@ export class VersionCodec {
   /** For versions served from another's storage: stored-version JSON → this version's JSON. */
   jsonConverter(): ((json: string) => string) | undefined {
     if (this.definition.storedAs === undefined) return undefined;
-    return (json) => JSON.stringify(this.fromStorage(JSON.parse(json) as ApiObject));
+    return (json) => stringifyJson(this.fromStorage(JSON.parse(json) as ApiObject));
   }
 }

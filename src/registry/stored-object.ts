@@ -1,6 +1,7 @@
 import { internalError } from "../api/errors.js";
 import { asObject, type ApiObject } from "../api/object.js";
 import { apiVersionOf, type ResourceDefinition } from "./definition.js";
+import { stringifyJson } from "../util/deep-json.js";
 
 /**
  * The stored form: the object's JSON without `metadata.resourceVersion` (the revision is the
@@ -8,7 +9,7 @@ import { apiVersionOf, type ResourceDefinition } from "./definition.js";
  */
 export function encodeForStorage(object: ApiObject): string {
   const { resourceVersion: _resourceVersion, managedFields, ...metadata } = object.metadata;
-  return JSON.stringify({ ...object, metadata: managedFields === undefined ? metadata : { ...metadata, managedFields } });
+  return stringifyJson({ ...object, metadata: managedFields === undefined ? metadata : { ...metadata, managedFields } });
 }
 
 /**

@@ -3,6 +3,7 @@ import { badRequest } from "../../api/errors.js";
 import { isPlainObject } from "../../api/object.js";
 import type { ProtoShape } from "../../api/proto/numbering.js";
 import { expectWireType, readBytes, readTag } from "./wire-read.js";
+import { refuseDeepValue } from "../decode.js";
 
 /** How a leaf holding a schema (JSONSchemaProps) writes and reads it: the message codec's own functions. */
 type WriteSchema = (writer: BinaryWriter, value: Readonly<Record<string, unknown>>, shape: ProtoShape) => void;
@@ -107,11 +108,14 @@ export function readLeaf(bytes: Uint8Array, leaf: string, context: ProtoShape, d
   if (RAW_JSON.has(leaf)) {
     const raw = asBytes(fields.get(1)?.[0], leaf);
     if (raw === undefined || raw.length === 0) return undefined;
+    let value: unknown;
     try {
-      return JSON.parse(utf8.decode(raw)) as unknown;
+      value = JSON.parse(utf8.decode(raw)) as unknown;
     } catch (error) {
       throw badRequest(`protobuf: ${leaf} does not hold JSON (${error instanceof Error ? error.message : String(error)})`);
     }
+    // Raw JSON inside a message is bounded as a JSON body is (kube keeps it as bytes; here it is a value the pipeline walks).
+    return refuseDeepValue(value, `protobuf: ${leaf}`);
   }
   if (leaf.endsWith(".ExtraValue")) return (fields.get(1) ?? []).map((item) => asText(item, leaf) ?? "");
   if (leaf === "apiextensions.v1.JSONSchemaPropsOrBool") {

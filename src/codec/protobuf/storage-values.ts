@@ -5,6 +5,7 @@ import type { Profile } from "../../api/profile.js";
 import { UTF8_VALUES, type ValueEncoding } from "../../storage/index.js";
 import { protobufCodec, type ProtobufCodec } from "./codec.js";
 import { MAGIC } from "./envelope.js";
+import { stringifyJson } from "../../util/deep-json.js";
 
 /**
  * kube-apiserver's storage encoding for the etcd backend: a built-in kind is stored as its
@@ -39,7 +40,7 @@ export function kubeStorageEncoding(profile: Profile): ValueEncoding {
           cause: error,
         });
       }
-      return JSON.stringify(object);
+      return stringifyJson(object);
     },
   };
 }

@@ -1,4 +1,5 @@
 import type { ApiObject } from "../../api/object.js";
+import { stringifyJson } from "../../util/deep-json.js";
 import { spliceResourceVersion } from "./splice-version.js";
 
 /**
@@ -53,7 +54,7 @@ export function decodeToCache(codec: ResourceCodec, key: string, value: string, 
   const cached: CachedObject = {
     key,
     revision,
-    json: (codec.decodeOnlyStamps === true ? spliceResourceVersion(value, String(revision)) : undefined) ?? JSON.stringify(object),
+    json: (codec.decodeOnlyStamps === true ? spliceResourceVersion(value, String(revision)) : undefined) ?? stringifyJson(object),
     name: metadata.name ?? "",
     namespace: metadata.namespace,
     // A copy: the decoded object goes on to the feeds' followers.
@@ -67,5 +68,5 @@ export function decodeToCache(codec: ResourceCodec, key: string, value: string, 
 export function atRevision(object: CachedObject, revision: number): string {
   const parsed = JSON.parse(object.json) as ApiObject;
   parsed.metadata.resourceVersion = String(revision);
-  return JSON.stringify(parsed);
+  return stringifyJson(parsed);
 }

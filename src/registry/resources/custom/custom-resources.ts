@@ -12,6 +12,7 @@ import { ALL_VERBS, type ResourceDefinition, type ScaleSubresource, type StoredA
 import { CompiledSchemas } from "./compiled-schemas.js";
 import { webhookConversion, type ConversionWebhookOptions } from "./conversion-webhook.js";
 import { dottedPath, jsonPathValues } from "./json-path.js";
+import { stringifyJson } from "../../../util/deep-json.js";
 
 /** The names a CustomResourceDefinition's resources are served under (its accepted names). */
 export interface CustomResourceNames {
@@ -259,5 +260,5 @@ function cellOf(value: unknown, type: string, now: number): Cell {
   if (type === "integer" || type === "number") return typeof value === "number" ? value : "";
   if (type === "boolean") return typeof value === "boolean" ? value : "";
   if (typeof value === "string" || typeof value === "number" || typeof value === "boolean") return value;
-  return JSON.stringify(value);
+  return stringifyJson(value);
 }
