@@ -4,7 +4,8 @@
  * match nothing, and the two webhook plugins off. Measured three ways:
  * - over the real path: a server process (SQLite, HTTP/2 over TLS) whose own CPU (/proc) is read
  *   while this process sends the creates — "server CPU per request" as the issue states it; the
- *   target is judged on this one;
+ *   target is judged on this one. Per round two servers (plugins off; plugins on, the hook
+ *   variants switched by writing and deleting the configuration), each warmed with 3,000 creates;
  * - in process (no client sockets: this process's CPU is the server's). Without a hook every
  *   create finishes in microtasks and the 16 in flight share each event-loop turn, a batching a
  *   server fed by sockets does not get, so the in-process hook cost includes losing it;
@@ -39,8 +40,8 @@ export interface WebhooksSuiteOptions {
 
 const CONCURRENCY = 16;
 const WARM_UP = 200;
-/** A fresh server process compiles more on its first requests: a longer warm-up. */
-const SERVER_WARM_UP = 500;
+/** A fresh server process keeps getting cheaper per create for its first few thousand (V8 tiers up): a long warm-up. */
+const SERVER_WARM_UP = 3000;
 const TARGET_MATCHING_MICROS = 300;
 const TARGET_UNMATCHED_PERCENT = 2;
 const CONFIGURATION_GROUP = "admissionregistration.orch.io";
@@ -132,40 +133,54 @@ async function measureInProcess(variant: Variant, count: number, target: HookTar
   }
 }
 
-/** The same in a server process (SQLite) over HTTP/2 + TLS, its CPU read from /proc around the measured creates. */
-async function measureServerProcess(variant: Variant, count: number, target: HookTarget): Promise<Measured> {
-  const dataDir = makeTempDir("orch-bench-webhooks-");
-  const server = await startServerChild({ dataDir, extraArgs: variant.pluginsOff ? ["--disable-admission-plugins", PLUGINS.join(",")] : [] });
-  let client: Client | undefined;
-  try {
-    client = await h2Client({ host: server.host, port: server.port, credentials: adminCredentials(dataDir) });
-    const http = client;
-    if (variant.hooks > 0) {
-      const created = await http.request(
-        "POST",
-        `/apis/${CONFIGURATION_GROUP}/v1/validatingwebhookconfigurations`,
-        JSON.stringify(configuration(variant, target)),
-        true,
-      );
-      if (created.status !== 201) throw new Error(`configuration: ${created.status} ${created.body?.toString("utf8").slice(0, 300)}`);
-      // The hooks are read from the watch cache: wait until a create reaches one (or, for hooks that match nothing, a moment).
-      await new Promise((resolve) => setTimeout(resolve, 500));
+/**
+ * The server-process measure of one round: a server with the plugins off and one with them on,
+ * each warmed with `warmUp` creates (V8 keeps optimizing a fresh server for a few thousand
+ * requests), then every variant measured in `order`; the hook variants share the second server,
+ * their configuration written before and deleted after each (200 unmeasured creates after each
+ * write: the hooks apply as soon as the watch cache has the configuration).
+ */
+async function measureServerRound(order: readonly Variant[], count: number, warmUp: number, target: HookTarget): Promise<Map<string, Measured>> {
+  const out = new Map<string, Measured>();
+  for (const pluginsOff of order[0]?.pluginsOff === true ? [true, false] : [false, true]) {
+    const dataDir = makeTempDir("orch-bench-webhooks-");
+    const server = await startServerChild({ dataDir, extraArgs: pluginsOff ? ["--disable-admission-plugins", PLUGINS.join(",")] : [] });
+    let client: Client | undefined;
+    try {
+      client = await h2Client({ host: server.host, port: server.port, credentials: adminCredentials(dataDir) });
+      const http = client;
+      let created = 0;
+      const create = async (name: string): Promise<void> => {
+        const reply = await http.request("POST", "/api/v1/namespaces/default/configmaps", JSON.stringify(configMap(name)), true);
+        if (reply.status !== 201) throw new Error(`create failed: ${reply.status} ${reply.body?.toString("utf8").slice(0, 300)}`);
+        created++;
+      };
+      await createAll(create, "warm", warmUp);
+      for (const variant of order.filter((candidate) => candidate.pluginsOff === pluginsOff)) {
+        const path = `/apis/${CONFIGURATION_GROUP}/v1/validatingwebhookconfigurations`;
+        if (variant.hooks > 0) {
+          const written = await http.request("POST", path, JSON.stringify(configuration(variant, target)), true);
+          if (written.status !== 201) throw new Error(`configuration: ${written.status} ${written.body?.toString("utf8").slice(0, 300)}`);
+        }
+        // A configuration written or deleted applies as soon as the watch cache has it: a moment, spent on creates.
+        await createAll(create, `settle-${variant.hooks}-${variant.resource}-${created}`, 200);
+        const before = processCpuSeconds(server.pid);
+        const began = process.hrtime.bigint();
+        await createAll(create, `c-${variant.hooks}-${variant.resource}-${created}`, count);
+        const seconds = Number(process.hrtime.bigint() - began) / 1e9;
+        out.set(variant.name, { createsPerSecond: count / seconds, cpuMicrosPerCreate: ((processCpuSeconds(server.pid) - before) * 1e6) / count });
+        if (variant.hooks > 0) {
+          const deleted = await http.request("DELETE", `${path}/bench`, undefined, true);
+          if (deleted.status !== 200) throw new Error(`delete configuration: ${deleted.status}`);
+        }
+      }
+    } finally {
+      client?.close();
+      await server.stop();
+      removeTempDir(dataDir);
     }
-    const create = async (name: string): Promise<void> => {
-      const reply = await http.request("POST", "/api/v1/namespaces/default/configmaps", JSON.stringify(configMap(name)), true);
-      if (reply.status !== 201) throw new Error(`create failed: ${reply.status} ${reply.body?.toString("utf8").slice(0, 300)}`);
-    };
-    await createAll(create, "warm", SERVER_WARM_UP);
-    const before = processCpuSeconds(server.pid);
-    const began = process.hrtime.bigint();
-    await createAll(create, "c", count);
-    const seconds = Number(process.hrtime.bigint() - began) / 1e9;
-    return { createsPerSecond: count / seconds, cpuMicrosPerCreate: ((processCpuSeconds(server.pid) - before) * 1e6) / count };
-  } finally {
-    client?.close();
-    await server.stop();
-    removeTempDir(dataDir);
   }
+  return out;
 }
 
 /** The bare limit: CPU µs per POST of a ConfigMap's AdmissionReview to the answerer with an undici Agent, c=16. */
@@ -209,15 +224,8 @@ async function measureBareCall(count: number, target: HookTarget): Promise<numbe
   }
 }
 
-/** Every variant `rounds` times after one unmeasured warm-up round, in alternating order. */
-async function interleaved(rounds: number, gate: QuietGate, background: number[], measure: (variant: Variant, round_: number) => Promise<Measured>) {
-  const samples = new Map<string, Measured[]>(VARIANTS.map((variant) => [variant.name, []]));
-  for (const variant of VARIANTS) await measure(variant, -1);
-  for (let index = 0; index < rounds; index++) {
-    background.push(await gate.wait());
-    const order = index % 2 === 0 ? VARIANTS : [...VARIANTS].reverse();
-    for (const variant of order) samples.get(variant.name)?.push(await measure(variant, index));
-  }
+/** Medians per variant over the rounds. */
+function summarize(samples: ReadonlyMap<string, readonly Measured[]>) {
   return VARIANTS.map((variant) => {
     const measured = samples.get(variant.name) ?? [];
     return {
@@ -229,7 +237,33 @@ async function interleaved(rounds: number, gate: QuietGate, background: number[]
   });
 }
 
-type Summary = Awaited<ReturnType<typeof interleaved>>;
+/** `rounds` rounds, variants in alternating order (forward, reverse); `measureRound` returns each variant's sample. */
+async function alternating(
+  rounds: number,
+  gate: QuietGate,
+  background: number[],
+  measureRound: (order: readonly Variant[], round_: number) => Promise<ReadonlyMap<string, Measured>>,
+) {
+  const samples = new Map<string, Measured[]>(VARIANTS.map((variant) => [variant.name, []]));
+  for (let index = 0; index < rounds; index++) {
+    background.push(await gate.wait());
+    const order = index % 2 === 0 ? VARIANTS : [...VARIANTS].reverse();
+    for (const [name, sample] of await measureRound(order, index)) samples.get(name)?.push(sample);
+  }
+  return summarize(samples);
+}
+
+/** In process: one unmeasured round of every variant first (JIT), then alternating rounds. */
+async function inProcessRounds(rounds: number, gate: QuietGate, background: number[], count: number, target: HookTarget) {
+  for (const variant of VARIANTS) await measureInProcess(variant, count, target, -1);
+  return alternating(rounds, gate, background, async (order, round_) => {
+    const out = new Map<string, Measured>();
+    for (const variant of order) out.set(variant.name, await measureInProcess(variant, count, target, round_));
+    return out;
+  });
+}
+
+type Summary = ReturnType<typeof summarize>;
 
 function figures(summary: Summary) {
   const cpu = (name: string): number => summary.find((row) => row.variant === name)?.cpuMicrosPerCreate ?? Number.NaN;
@@ -246,6 +280,9 @@ export async function runWebhooksSuite(options: WebhooksSuiteOptions): Promise<v
   const background: number[] = [];
   const count = options.quick ? 300 : 1000;
   const rounds = options.quick ? 1 : 5;
+  const serverRounds = options.quick ? 1 : 3;
+  const serverCount = options.quick ? 300 : 2000;
+  const serverWarmUp = options.quick ? 300 : SERVER_WARM_UP;
   const pki = generateTestPki();
   const answerer = await startAnswerer(pki.cert, pki.key);
   const target: HookTarget = { url: `https://127.0.0.1:${answerer.port}`, caBundle: pki.caBundle, caCert: pki.caCert };
@@ -253,8 +290,8 @@ export async function runWebhooksSuite(options: WebhooksSuiteOptions): Promise<v
   let inProcess: Summary;
   const bare: number[] = [];
   try {
-    serverProcess = await interleaved(rounds, gate, background, (variant) => measureServerProcess(variant, count, target));
-    inProcess = await interleaved(rounds, gate, background, (variant, round_) => measureInProcess(variant, count, target, round_));
+    serverProcess = await alternating(serverRounds, gate, background, (order) => measureServerRound(order, serverCount, serverWarmUp, target));
+    inProcess = await inProcessRounds(rounds, gate, background, count, target);
     await measureBareCall(count, target);
     for (let index = 0; index < rounds; index++) bare.push(await measureBareCall(count, target));
   } finally {
@@ -294,7 +331,9 @@ export async function runWebhooksSuite(options: WebhooksSuiteOptions): Promise<v
     "# Admission webhooks cost",
     "",
     `Other processes used ${background.join(", ")} % of a core as the rounds started${loaded ? " — taken under load: CPU per create is inflated and noisy, rerun on a quiet machine" : " (quiet)"}.`,
-    `ConfigMap creates at c=${CONCURRENCY} (${count} per round after ${WARM_UP} warm-up, ${SERVER_WARM_UP} in a server process; one unmeasured round of every variant, then ${rounds} rounds in alternating order, medians);`,
+    `ConfigMap creates at c=${CONCURRENCY}, variants in alternating order per round (forward, reverse), medians. Server process: ${serverRounds} rounds of ${serverCount} creates`,
+    `per variant; per round one server with the plugins off and one with them on (hooks switched live), each warmed with ${serverWarmUp} creates.`,
+    `In process: ${rounds} rounds of ${count} creates after ${WARM_UP} warm-up in a fresh server, after one unmeasured round of every variant (JIT).`,
     "validating hooks on loopback HTTPS in a child process that allows at once (its CPU not counted).",
     "",
     "## Server process (SQLite, HTTP/2 over TLS), its CPU from /proc — the target's measure",
