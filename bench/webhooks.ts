@@ -65,6 +65,9 @@ const VARIANTS: readonly Variant[] = [
 
 const PLUGINS = ["MutatingAdmissionWebhook", "ValidatingAdmissionWebhook"];
 
+/** The most variants one server process serves (the plugins-on one). */
+const SERVED_MOST = Math.max(...[true, false].map((off) => VARIANTS.filter((variant) => variant.pluginsOff === off).length));
+
 interface Measured {
   readonly createsPerSecond: number;
   readonly cpuMicrosPerCreate: number;
@@ -159,13 +162,15 @@ async function measureServerRound(order: readonly Variant[], count: number, warm
       };
       const path = `/apis/${CONFIGURATION_GROUP}/v1/validatingwebhookconfigurations`;
       const variants = order.filter((candidate) => candidate.pluginsOff === pluginsOff);
+      // Both servers get the same number of warm-up creates in all (the plugins-off one serves one variant).
+      const perVariant = Math.round((warmUp * SERVED_MOST) / Math.max(1, variants.length));
       // Every variant's code path warmed alike before the first measure (the hook call path too).
       for (const variant of variants) {
         if (variant.hooks > 0) {
           const written = await http.request("POST", path, JSON.stringify(configuration(variant, target)), true);
           if (written.status !== 201) throw new Error(`configuration: ${written.status} ${written.body?.toString("utf8").slice(0, 300)}`);
         }
-        await createAll(create, `warm-${variant.hooks}-${variant.resource}`, warmUp);
+        await createAll(create, `warm-${variant.hooks}-${variant.resource}`, perVariant);
         if (variant.hooks > 0) await http.request("DELETE", `${path}/bench`, undefined, true);
       }
       for (const variant of variants) {
@@ -344,7 +349,7 @@ export async function runWebhooksSuite(options: WebhooksSuiteOptions): Promise<v
     "",
     `Other processes used ${background.join(", ")} % of a core as the rounds started${loaded ? " — taken under load: CPU per create is inflated and noisy, rerun on a quiet machine" : " (quiet)"}.`,
     `ConfigMap creates at c=${CONCURRENCY}, variants in alternating order per round (forward, reverse), medians. Server process: ${serverRounds} rounds of ${serverCount} creates`,
-    `per variant; per round one server with the plugins off and one with them on (hooks switched live), warmed with ${serverWarmUp} creates per variant in place.`,
+    `per variant; per round one server with the plugins off and one with them on (hooks switched live), each warmed with ${serverWarmUp * SERVED_MOST} creates (spread over its variants, each in place).`,
     `In process: ${rounds} rounds of ${count} creates after ${WARM_UP} warm-up in a fresh server, after one unmeasured round of every variant (JIT).`,
     "validating hooks on loopback HTTPS in a child process that allows at once (its CPU not counted).",
     "",
