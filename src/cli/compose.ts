@@ -30,7 +30,7 @@ import type { Controller } from "../controllers/controller.js";
 import { composeControllers, type ControllerBuilder } from "./controllers.js";
 import { customResourceDefinitionController } from "../controllers/crd/crd-controller.js";
 import { registerPlugins } from "./admission.js";
-import { conversionWebhooks, policyKindResolver, registryWebhookAdmission } from "./webhooks.js";
+import { conversionWebhooks, policyKindResolver, policyParamKindResolver, registryWebhookAdmission } from "./webhooks.js";
 import { applyEncryption } from "./encryption.js";
 import { configureAudit } from "./audit.js";
 import { createResourceHandler } from "../endpoints/resource-handler.js";
@@ -508,6 +508,7 @@ export function composeApiServer(options: ComposeOptions): ApiServer {
         client,
         group: apiGroup(profile, "admissionregistration"),
         resolveKind: policyKindResolver(registry),
+        resolveParamKind: policyParamKindResolver(registry),
         onError: (error) => logger.error("validatingadmissionpolicy status", errorFields(error)),
       }),
       (informers) => storageProtectionController({ client, informers, keyDomain: profile.keyDomain }),

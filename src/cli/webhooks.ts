@@ -5,7 +5,7 @@ import type { ApiObject } from "../api/object.js";
 import type { ConversionWebhookOptions, Registry, ResourceDefinition } from "../registry/index.js";
 import type { Registry as MetricsRegistry } from "prom-client";
 import type { Authorizer } from "../authz/authorizer.js";
-import type { KindResolver } from "../controllers/admission-policy-status/field-check.js";
+import type { KindResolver, ParamKindResolver } from "../controllers/admission-policy-status/field-check.js";
 
 function storageId(definition: ResourceDefinition): string {
   const stored = definition.storedAs ?? definition;
@@ -99,6 +99,18 @@ export function policyKindResolver(registry: Registry): KindResolver {
       kind: definition.kind,
       unknownFields: (sample) => schema.unknownFields({ metadata: {}, ...sample }, { prune: false }),
     };
+  };
+}
+
+/** The same by `apiVersion` and kind, for a policy's paramKind (the first served resource of that kind). */
+export function policyParamKindResolver(registry: Registry): ParamKindResolver {
+  const byResource = policyKindResolver(registry);
+  return (apiVersion, kind) => {
+    const slash = apiVersion.lastIndexOf("/");
+    const group = slash < 0 ? "" : apiVersion.slice(0, slash);
+    const version = apiVersion.slice(slash + 1);
+    const store = registry.resourcesOf(group, version).find((candidate) => candidate.definition.kind === kind);
+    return store === undefined ? undefined : byResource(group, version, store.definition.plural);
   };
 }
 

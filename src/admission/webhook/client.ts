@@ -23,15 +23,22 @@ export type ServiceResolver = (namespace: string, name: string, port: number) =>
 type Undici = typeof import("undici");
 
 let undici: Promise<Undici> | undefined;
+/** The module once loaded: later calls use it without an await. */
+let loadedUndici: Undici | undefined;
 
 /** undici (~0.8 MB of code) is loaded at the first hook call, not at start-up (issue #21). */
 function loadUndici(): Promise<Undici> {
-  undici ??= import("undici");
+  undici ??= import("undici").then((module) => {
+    loadedUndici = module;
+    return module;
+  });
   return undici;
 }
 
 interface PooledAgent {
   readonly clientKey: string;
+  /** The connect timeout the agent was made with (the hook's timeoutSeconds). */
+  readonly timeoutSeconds: number;
   readonly agent: Agent;
 }
 
@@ -55,49 +62,83 @@ export class HookClients {
 
   constructor(private readonly resolveService: ServiceResolver) {}
 
-  /** POSTs `body` as JSON; resolves the parsed JSON reply of a 200, else throws WebhookCallError. */
-  async post(hook: HookCall, body: unknown): Promise<unknown> {
-    const destination = this.destinationOf(hook);
-    const agent = this.agentFor(hook, (await loadUndici()).Agent);
-    const payload = JSON.stringify(body);
-    const fail = (message: string, status = 0): WebhookCallError =>
-      new WebhookCallError(`failed to call webhook: Post "${destination.where}": ${message}`, status);
-    const deadline = new AbortController();
-    const timer = setTimeout(() => deadline.abort(), hook.timeoutSeconds * 1000);
+  /**
+   * POSTs `body` as JSON; resolves the parsed JSON reply of a 200, else rejects with a
+   * WebhookCallError. `timeoutSeconds` bounds the whole call (connect, TLS, request, answer).
+   * Uses undici's dispatch with a handler that collects the body: no response stream, no
+   * AbortSignal per call (a timeout aborts through the dispatch controller).
+   */
+  post(hook: HookCall, body: unknown): Promise<unknown> {
+    const module = loadedUndici;
+    if (module === undefined) return loadUndici().then(() => this.post(hook, body));
+    let destination: Destination;
+    let agent: Agent;
     try {
-      let response: Dispatcher.ResponseData;
-      try {
-        response = await agent.request({
+      destination = this.destinationOf(hook);
+      agent = this.agentFor(hook, module.Agent);
+    } catch (error) {
+      return Promise.reject(error);
+    }
+    return new Promise<unknown>((resolve, reject) => {
+      const chunks: Buffer[] = [];
+      let status = 0;
+      let controller: Dispatcher.DispatchController | undefined;
+      let settled = false;
+      const finish = (error: WebhookCallError | undefined, value?: unknown): void => {
+        if (settled) return;
+        settled = true;
+        clearTimeout(timer);
+        if (error === undefined) resolve(value);
+        else reject(error);
+      };
+      const fail = (message: string): WebhookCallError => new WebhookCallError(`failed to call webhook: Post "${destination.where}": ${message}`);
+      const timedOut = `context deadline exceeded (timeout ${hook.timeoutSeconds}s)`;
+      const timer = setTimeout(() => {
+        // Before the request reached a socket there is no controller yet: it aborts on arrival.
+        controller?.abort(new Error(timedOut));
+        finish(fail(timedOut));
+      }, hook.timeoutSeconds * 1000);
+      const handler: Dispatcher.DispatchHandler = {
+        onRequestStart(started) {
+          controller = started;
+          if (settled) started.abort(new Error(timedOut));
+        },
+        onResponseStart(_controller, statusCode) {
+          status = statusCode;
+        },
+        onResponseData(_controller, chunk) {
+          chunks.push(chunk);
+        },
+        onResponseEnd() {
+          const raw = (chunks.length === 1 ? (chunks[0] as Buffer) : Buffer.concat(chunks)).toString("utf8");
+          if (status !== 200) {
+            finish(new WebhookCallError(`failed to call webhook: the server responded with status ${status}: ${raw.slice(0, 200)}`, status));
+            return;
+          }
+          let parsed: unknown;
+          try {
+            parsed = JSON.parse(raw);
+          } catch {
+            finish(new WebhookCallError(`received invalid webhook response: the body is not JSON: ${raw.slice(0, 200)}`));
+            return;
+          }
+          finish(undefined, parsed);
+        },
+        onResponseError(_controller, error) {
+          finish(fail(describe(error)));
+        },
+      };
+      agent.dispatch(
+        {
           origin: destination.origin,
           path: destination.path,
           method: "POST",
           headers: tracedHeaders({ "content-type": "application/json", accept: "application/json" }),
-          body: payload,
-          signal: deadline.signal,
-        });
-      } catch (error) {
-        throw fail(deadline.signal.aborted ? `context deadline exceeded (timeout ${hook.timeoutSeconds}s)` : describe(error));
-      }
-      let raw: string;
-      try {
-        raw = await response.body.text();
-      } catch (error) {
-        throw fail(deadline.signal.aborted ? `context deadline exceeded (timeout ${hook.timeoutSeconds}s)` : describe(error));
-      }
-      if (response.statusCode !== 200) {
-        throw new WebhookCallError(
-          `failed to call webhook: the server responded with status ${response.statusCode}: ${raw.slice(0, 200)}`,
-          response.statusCode,
-        );
-      }
-      try {
-        return JSON.parse(raw);
-      } catch {
-        throw new WebhookCallError(`received invalid webhook response: the body is not JSON: ${raw.slice(0, 200)}`);
-      }
-    } finally {
-      clearTimeout(timer);
-    }
+          body: JSON.stringify(body),
+        },
+        handler,
+      );
+    });
   }
 
   /** Drops the agents of hooks no longer configured (`live` = the ids of every current hook). */
@@ -143,15 +184,20 @@ export class HookClients {
 
   private agentFor(hook: HookCall, AgentClass: Undici["Agent"]): Agent {
     const pooled = this.agents.get(hook.id);
-    if (pooled !== undefined && pooled.clientKey === hook.clientKey) return pooled.agent;
+    if (pooled !== undefined && pooled.clientKey === hook.clientKey && pooled.timeoutSeconds === hook.timeoutSeconds) return pooled.agent;
     if (pooled !== undefined) void pooled.agent.destroy().catch(() => undefined);
     const target = hook.target;
     const servername = target.kind === "service" ? `${target.name}.${target.namespace}.svc` : undefined;
     const agent = new AgentClass({
       connections: 64,
-      connect: { ...(hook.caBundle === undefined ? {} : { ca: hook.caBundle }), ...(servername === undefined ? {} : { servername }) },
+      // A connection that does not come up within the hook's timeout is given up (the call has failed by then).
+      connect: {
+        timeout: hook.timeoutSeconds * 1000,
+        ...(hook.caBundle === undefined ? {} : { ca: hook.caBundle }),
+        ...(servername === undefined ? {} : { servername }),
+      },
     });
-    this.agents.set(hook.id, { clientKey: hook.clientKey, agent });
+    this.agents.set(hook.id, { clientKey: hook.clientKey, timeoutSeconds: hook.timeoutSeconds, agent });
     return agent;
   }
 }

@@ -321,6 +321,31 @@ describe("admission webhooks: calls and answers", () => {
     const denied = await createConfigMap("beta");
     assert.equal(denied.status, 403);
     assert.equal((hooks.reviews[0] as Review)["apiVersion"], "admission.orch.io/v1beta1");
+    // Every v1beta1 default as stored and served (kube's v1beta1 defaults differ from v1's).
+    await configure(
+      "validating",
+      "beta-defaults",
+      [hook("defaults.test.io", "/unreachable", { sideEffects: undefined, admissionReviewVersions: undefined })],
+      "v1beta1",
+    );
+    const served = await api.call("GET", `${AR}/v1beta1/validatingwebhookconfigurations/beta-defaults`);
+    const webhook = (served.json["webhooks"] as Record<string, unknown>[])[0] ?? {};
+    assert.equal(webhook["failurePolicy"], "Ignore");
+    assert.equal(webhook["matchPolicy"], "Exact");
+    assert.equal(webhook["timeoutSeconds"], 30);
+    assert.equal(webhook["sideEffects"], "Unknown");
+    assert.deepEqual(webhook["admissionReviewVersions"], ["v1beta1"]);
+    const v1 = await api.call("GET", `${AR}/v1/validatingwebhookconfigurations/beta-defaults`);
+    assert.equal((v1.json["webhooks"] as Record<string, unknown>[])[0]?.["failurePolicy"], "Ignore", "defaults are stored, not re-applied per version");
+  });
+
+  it("v1 configurations default to Fail, Equivalent and 10 s", async () => {
+    await configure("validating", "v1-defaults", [hook("v1defaults.test.io", "/allow")]);
+    const served = await api.call("GET", `${AR}/v1/validatingwebhookconfigurations/v1-defaults`);
+    const webhook = (served.json["webhooks"] as Record<string, unknown>[])[0] ?? {};
+    assert.equal(webhook["failurePolicy"], "Fail");
+    assert.equal(webhook["matchPolicy"], "Equivalent");
+    assert.equal(webhook["timeoutSeconds"], 10);
   });
 
   it("CONNECT rules see exec requests, with the exec options as the object", async () => {

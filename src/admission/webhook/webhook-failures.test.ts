@@ -1,4 +1,5 @@
 import assert from "node:assert/strict";
+import { type AddressInfo, createServer } from "node:net";
 import { after, afterEach, before, describe, it } from "node:test";
 import { inProcessServer } from "../../testing/in-process.js";
 import { encodePatch, generateTestPki, startWebhookServer, type TestPki, type TestWebhookServer, type WebhookAnswer } from "../../testing/webhook-server.js";
@@ -123,6 +124,17 @@ describe("admission webhooks: failures, policies and clients", () => {
       metrics,
       /apiserver_admission_webhook_admission_duration_seconds_bucket\{le="0.5",name="failing.test.io",type="validating",operation="CREATE",rejected="true"\} 0/,
     );
+  });
+
+  it("a server that accepts the connection but never answers the TLS handshake times out too", async () => {
+    // The deadline covers connecting: the call fails with the hook's deadline, not undici's own connect timeout error.
+    const silent = createServer(() => {});
+    await new Promise<void>((resolve) => silent.listen(0, "127.0.0.1", resolve));
+    try {
+      await failsThenIgnored({ url: `https://127.0.0.1:${(silent.address() as AddressInfo).port}/silent` }, /deadline exceeded \(timeout 1s\)/);
+    } finally {
+      silent.close();
+    }
   });
 
   it("connection refused", async () => {

@@ -1,13 +1,16 @@
 /**
- * The schema half of a policy's type checking: field selections on `object` and `oldObject`
- * (`object.spec.replicas`, `has(object.spec.x)`, `object.?metadata.labels`) are checked against
- * the schema of every kind the policy's `matchConstraints` names without wildcards. A selected
- * field the kind does not declare is reported as kube's checker does:
- * `apps/v1, Kind=Deployment: ERROR: <input>:1:<column>: undefined field '<name>'`.
+ * The schema half of a policy's type checking: field selections (`object.spec.replicas`,
+ * `has(object.spec.x)`, `object.?metadata.labels`) are checked against the schema of every kind
+ * the policy's `matchConstraints` names without wildcards (`object`, `oldObject`) and of its
+ * `paramKind` (`params`). A selected field the kind does not declare is reported as kube's
+ * checker words it: `apps/v1, Kind=Deployment: ERROR: <input>:1:<column>: undefined field
+ * '<name>'`, then the source line and a `^` under the column.
  * Selections are followed through list indexes and map keys (`object.spec.containers[0].nmae`),
- * comprehension variables (`object.spec.containers.all(c, c.nmae == 'x')`, two-variable forms)
- * into list element and map value schemas; selections on function results, `variables.*` and
- * `params` are not (they would need a full typed environment).
+ * comprehension variables (`object.spec.containers.all(c, c.nmae == 'x')`, two-variable forms),
+ * `variables.<name>` (typed as its expression when that is such a selection), and functions whose
+ * result type follows from their receiver (`map` gives a list of its body's type, `filter`,
+ * `orValue`, `value`, `[0]`). Other function results are not typed here (kube types
+ * every expression; see docs/api-coverage.md).
  */
 import { compile, POLICY_VARIABLES } from "../../api/cel/index.js";
 import type { ASTNode } from "@marcbachmann/cel-js";
@@ -26,11 +29,15 @@ export interface MatchedKind {
 /** Finds the served kind of a resource; undefined when it is not served or has no schema. */
 export type KindResolver = (group: string, version: string, resource: string) => MatchedKind | undefined;
 
+/** Finds a served kind by `apiVersion` and `kind` (a policy's paramKind); undefined when it is not served or has no schema. */
+export type ParamKindResolver = (apiVersion: string, kind: string) => MatchedKind | undefined;
+
 /**
- * One step from `object`/`oldObject` down to a selected value: a field selection (with the
- * offset of its `.` in the expression), a list element (`[0]`, a one-variable comprehension's
- * variable), a map value under a literal key (`['k']`), or either a list element or a map value
- * (`[i]`, the second variable of a two-variable comprehension) when the expression does not say.
+ * One step from a root down to a selected value: a field selection (with the offset of its `.`
+ * in the expression; -1 when it was made in a variable's expression, which reports it itself),
+ * a list element (`[0]`, a one-variable comprehension's variable), a map value under a literal
+ * key (`['k']`), or either a list element or a map value (`[i]`, the second variable of a
+ * two-variable comprehension) when the expression does not say.
  */
 type Step =
   | { readonly kind: "field"; readonly name: string; readonly offset: number }
@@ -38,12 +45,28 @@ type Step =
   | { readonly kind: "key"; readonly key: string }
   | { readonly kind: "element-or-value" };
 
-interface Selection {
+/**
+ * A value whose type is known: the value at `steps` below `root` (`object`/`oldObject`, or
+ * `params`), wrapped in `lists` lists by functions (`map` makes a list of what its body selects).
+ */
+export interface TypedPath {
+  readonly root: "object" | "params";
   readonly steps: readonly Step[];
+  readonly lists: number;
 }
 
-/** What a comprehension variable stands for: a path from object/oldObject, or nothing checkable. */
-type Scope = ReadonlyMap<string, readonly Step[] | undefined>;
+/** What an expression's selections are checked against. */
+export interface FieldCheckContext {
+  /** The kinds `object`/`oldObject` may be (the policy's matchConstraints without wildcards). */
+  readonly kinds: readonly MatchedKind[];
+  /** The kind of `params` (the policy's paramKind), when it is served with a schema. */
+  readonly params?: MatchedKind | undefined;
+  /** `variables.<name>`: the typed path of each earlier variable's expression (undefined: not a typed path). */
+  readonly variables: ReadonlyMap<string, TypedPath | undefined>;
+}
+
+/** What a comprehension variable stands for: a typed path, or nothing checkable. */
+type Scope = ReadonlyMap<string, TypedPath | undefined>;
 
 function strings(value: unknown): string[] {
   return Array.isArray(value) ? value.filter((item): item is string => typeof item === "string") : [];
@@ -83,74 +106,123 @@ function isNode(value: unknown): value is ASTNode {
   return value !== null && typeof value === "object" && "op" in value && "args" in value;
 }
 
-/** The steps `node` selects from object/oldObject through fields, indexes and bound variables; undefined otherwise. */
-function pathOf(node: ASTNode, scope: Scope): readonly Step[] | undefined {
+function extend(base: TypedPath, step: Step): TypedPath {
+  return { ...base, steps: [...base.steps, step] };
+}
+
+/** An element of a typed list (a comprehension's variable, `[0]`): one list wrapper fewer, or one step down. */
+function elementOf(base: TypedPath | undefined, either: boolean): TypedPath | undefined {
+  if (base === undefined) return undefined;
+  if (base.lists > 0) return { ...base, lists: base.lists - 1 };
+  return extend(base, either ? { kind: "element-or-value" } : { kind: "element" });
+}
+
+/** A path inherited from a variable: its field steps are that variable's to report. */
+function inherited(path: TypedPath | undefined): TypedPath | undefined {
+  if (path === undefined) return undefined;
+  return { ...path, steps: path.steps.map((step) => (step.kind === "field" ? { ...step, offset: -1 } : step)) };
+}
+
+/** A macro's bound variables and the arguments evaluated with them; undefined when `name` binds none. */
+function bindings(
+  name: string,
+  receiver: ASTNode,
+  args: readonly ASTNode[],
+  scope: Scope,
+  context: FieldCheckContext,
+): { scope: Scope; body: readonly ASTNode[] } | undefined {
+  const oneVariable = ONE_VARIABLE_MACROS[name];
+  if (oneVariable === undefined || args.length < 2 || args[0]?.op !== "id") return undefined;
+  const ranged = pathOf(receiver, scope, context);
+  const inner = new Map(scope);
+  if (oneVariable.includes(args.length)) {
+    inner.set(args[0].args as unknown as string, elementOf(ranged, false));
+    return { scope: inner, body: args.slice(1) };
+  }
+  if (args[1]?.op === "id" && args.filter((arg) => arg.op === "id").length >= 2) {
+    inner.set(args[0].args as unknown as string, undefined);
+    inner.set(args[1].args as unknown as string, elementOf(ranged, true));
+    return { scope: inner, body: args.slice(2) };
+  }
+  return { scope, body: args };
+}
+
+/**
+ * The typed path `node` evaluates to, through fields, indexes, bound variables, `variables.*`,
+ * and functions whose result type follows from their receiver: `map`/`transformList` (a list of
+ * their body's type), `filter`, `orValue`/`value` (the receiver's type); undefined when the type
+ * is not known here.
+ */
+export function pathOf(node: ASTNode, scope: Scope, context: FieldCheckContext): TypedPath | undefined {
   if (node.op === "id") {
     const name = node.args as unknown as string;
     if (scope.has(name)) return scope.get(name);
-    return name === "object" || name === "oldObject" ? [] : undefined;
+    if (name === "object" || name === "oldObject") return { root: "object", steps: [], lists: 0 };
+    return name === "params" && context.params !== undefined ? { root: "params", steps: [], lists: 0 } : undefined;
   }
   if (node.op === "." || node.op === ".?") {
     const [operand, name] = node.args as unknown as [ASTNode, string];
-    const base = pathOf(operand, scope);
+    if (operand.op === "id" && operand.args === ("variables" as unknown) && !scope.has("variables")) return inherited(context.variables.get(name));
+    const base = pathOf(operand, scope, context);
+    // Selecting a field of a list is a type error of its own, not an undefined field: not followed.
+    if (base === undefined || base.lists > 0) return undefined;
     // The node's position is its field name's; kube's checker points at the `.` (or `.?`) before it.
-    return base === undefined ? undefined : [...base, { kind: "field", name, offset: ((node as { pos?: number }).pos ?? 0) - node.op.length }];
+    return extend(base, { kind: "field", name, offset: ((node as { pos?: number }).pos ?? 0) - node.op.length });
   }
   if (node.op === "[]" || node.op === "[?]") {
     const [operand, index] = node.args as unknown as [ASTNode, ASTNode];
-    const base = pathOf(operand, scope);
+    const base = pathOf(operand, scope, context);
     if (base === undefined) return undefined;
     const literal = index.op === "value" ? (index.args as unknown) : undefined;
-    const step: Step =
-      typeof literal === "bigint" || typeof literal === "number"
-        ? { kind: "element" }
-        : typeof literal === "string"
-          ? { kind: "key", key: literal }
-          : { kind: "element-or-value" };
-    return [...base, step];
+    if (typeof literal === "bigint" || typeof literal === "number") return elementOf(base, false);
+    if (typeof literal === "string") return base.lists > 0 ? undefined : extend(base, { kind: "key", key: literal });
+    return elementOf(base, true);
+  }
+  if (node.op === "rcall") {
+    const [name, receiver, args] = node.args as unknown as [string, ASTNode, readonly ASTNode[]];
+    switch (name) {
+      case "filter":
+      case "orValue":
+      case "value":
+        return pathOf(receiver, scope, context);
+      case "map":
+      case "transformList": {
+        const bound = bindings(name, receiver, args, scope, context);
+        const body = bound?.body[bound.body.length - 1];
+        const result = bound === undefined || body === undefined ? undefined : pathOf(body, bound.scope, context);
+        return result === undefined ? undefined : { ...result, lists: result.lists + 1 };
+      }
+      default:
+        return undefined;
+    }
   }
   return undefined;
 }
 
 /**
- * Every maximal selection rooted at `object` or `oldObject`, following comprehension variables:
- * a one-variable macro's variable is an element of the list it ranges over (over a map it is a
- * key, a string: nothing to check), a two-variable macro's second variable an element or a map
- * value (its first, an index or key, is not followed).
+ * Every selection with a field step in the expression (a selection and its prefixes; the
+ * reports are deduplicated), following comprehension variables: a one-variable macro's variable
+ * is an element of what it ranges over (over a map it is a key, a string: nothing to check), a
+ * two-variable macro's second variable an element or a map value (its first, an index or key,
+ * is not followed).
  */
-function selections(node: ASTNode, scope: Scope = new Map(), into: Selection[] = []): Selection[] {
-  const path = pathOf(node, scope);
-  if (path !== undefined) {
-    if (path.some((step) => step.kind === "field")) into.push({ steps: path });
-    if (node.op === "[]" || node.op === "[?]") selections((node.args as unknown as [ASTNode, ASTNode])[1], scope, into);
-    return into;
-  }
+function selections(node: ASTNode, scope: Scope, context: FieldCheckContext, into: TypedPath[] = []): TypedPath[] {
+  const path = pathOf(node, scope, context);
+  if (path?.steps.some((step) => step.kind === "field")) into.push(path);
   if (node.op === "rcall") {
     const [name, receiver, args] = node.args as unknown as [string, ASTNode, readonly ASTNode[]];
-    selections(receiver, scope, into);
-    const oneVariable = ONE_VARIABLE_MACROS[name];
-    const variables = args.filter((arg) => arg.op === "id");
-    if (oneVariable !== undefined && args.length >= 2 && args[0]?.op === "id") {
-      const ranged = pathOf(receiver, scope);
-      const inner = new Map(scope);
-      let body: readonly ASTNode[];
-      if (oneVariable.includes(args.length)) {
-        inner.set(args[0].args as unknown as string, ranged === undefined ? undefined : [...ranged, { kind: "element" }]);
-        body = args.slice(1);
-      } else if (args[1]?.op === "id" && variables.length >= 2) {
-        inner.set(args[0].args as unknown as string, undefined);
-        inner.set(args[1].args as unknown as string, ranged === undefined ? undefined : [...ranged, { kind: "element-or-value" }]);
-        body = args.slice(2);
-      } else body = args;
-      for (const arg of body) selections(arg, inner, into);
-      return into;
-    }
-    for (const arg of args) selections(arg, scope, into);
+    selections(receiver, scope, context, into);
+    const bound = bindings(name, receiver, args, scope, context);
+    for (const arg of bound?.body ?? args) selections(arg, bound?.scope ?? scope, context, into);
+    return into;
+  }
+  if (node.op === "." || node.op === ".?") {
+    selections((node.args as unknown as [ASTNode, string])[0], scope, context, into);
     return into;
   }
   const visit = (value: unknown): void => {
     if (Array.isArray(value)) for (const item of value) visit(item);
-    else if (isNode(value)) selections(value, scope, into);
+    else if (isNode(value)) selections(value, scope, context, into);
     else if (isPlainObject(value)) for (const item of Object.values(value)) visit(item);
   };
   visit(node.args);
@@ -207,30 +279,62 @@ function gvkText(kind: MatchedKind): string {
 }
 
 /**
- * The warning for one expression against the matched kinds, or undefined when every selection
- * is declared (or the expression does not compile: that is the create-time check's to report).
+ * One error as cel-go prints an issue: the position, the message, then the source line and a
+ * marker under the column (`ERROR: <input>:1:7: undefined field 'replicas'\n | object.replicas > 1\n | ......^`).
  */
-export function fieldWarning(expression: string, kinds: readonly MatchedKind[]): string | undefined {
-  if (kinds.length === 0) return undefined;
+function issueText(expression: string, offset: number, message: string): string {
+  const where = column(expression, offset);
+  const line = expression.split("\n")[where.line - 1] ?? "";
+  return `ERROR: <input>:${where.line}:${where.column}: ${message}\n | ${line}\n | ${".".repeat(where.column - 1)}^`;
+}
+
+/** The first undeclared field a selection makes in this expression (offset ≥ 0), checked against `kind`. */
+function firstUndeclared(path: TypedPath, kind: MatchedKind): { readonly name: string; readonly offset: number } | undefined {
+  let first: number | undefined;
+  for (const { sample, paths } of samplesOf(path.steps)) {
+    const unknown = new Set(kind.unknownFields(sample));
+    const index = paths.findIndex((dotted) => dotted !== undefined && unknown.has(dotted));
+    if (index >= 0 && (first === undefined || index < first)) first = index;
+  }
+  const step = first === undefined ? undefined : path.steps[first];
+  return step?.kind === "field" && step.offset >= 0 ? step : undefined;
+}
+
+/** Parses an expression of a policy (undefined when it does not compile: the create-time check reports that). */
+export function parsePolicyExpression(expression: string): ASTNode | undefined {
   const compiled = compile(expression, POLICY_VARIABLES);
-  if (compiled.kind === "error") return undefined;
-  const chains = selections(compiled.program.ast);
-  const messages: string[] = [];
-  for (const kind of kinds) {
-    const errors: string[] = [];
+  return compiled.kind === "error" ? undefined : compiled.program.ast;
+}
+
+/**
+ * The warning for one expression, or undefined when every selection is declared (or the
+ * expression does not compile). Selections of `object`/`oldObject` are checked against each
+ * matched kind and reported under its GVK, as kube does; those of `params` against the param
+ * kind, reported under each matched kind too (kube checks the expression once per object kind),
+ * or alone when no kind is matched.
+ */
+export function fieldWarning(expression: string, context: FieldCheckContext): string | undefined {
+  const ast = parsePolicyExpression(expression);
+  if (ast === undefined) return undefined;
+  const chains = selections(ast, new Map(), context);
+  const issuesAgainst = (objectKind: MatchedKind | undefined): string[] => {
+    const found = new Map<string, number>();
     for (const chain of chains) {
-      let first: number | undefined;
-      for (const { sample, paths } of samplesOf(chain.steps)) {
-        const unknown = new Set(kind.unknownFields(sample));
-        const index = paths.findIndex((path) => path !== undefined && unknown.has(path));
-        if (index >= 0 && (first === undefined || index < first)) first = index;
-      }
-      const step = first === undefined ? undefined : chain.steps[first];
-      if (step?.kind !== "field") continue;
-      const where = column(expression, step.offset);
-      errors.push(`ERROR: <input>:${where.line}:${where.column}: undefined field '${step.name}'`);
+      const kind = chain.root === "params" ? context.params : objectKind;
+      if (kind === undefined) continue;
+      const undeclared = firstUndeclared(chain, kind);
+      if (undeclared !== undefined) found.set(issueText(expression, undeclared.offset, `undefined field '${undeclared.name}'`), undeclared.offset);
     }
-    if (errors.length > 0) messages.push(`${gvkText(kind)}: ${errors.join("\n")}`);
+    return [...found].sort((a, b) => a[1] - b[1]).map(([text]) => text);
+  };
+  if (context.kinds.length === 0) {
+    const issues = issuesAgainst(undefined);
+    return issues.length === 0 ? undefined : issues.join("\n");
+  }
+  const messages: string[] = [];
+  for (const kind of context.kinds) {
+    const issues = issuesAgainst(kind);
+    if (issues.length > 0) messages.push(`${gvkText(kind)}: ${issues.join("\n")}`);
   }
   return messages.length === 0 ? undefined : messages.join("\n");
 }

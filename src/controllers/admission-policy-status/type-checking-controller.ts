@@ -4,7 +4,16 @@ import { ApiError } from "../../api/errors.js";
 import { type ApiObject, isPlainObject } from "../../api/object.js";
 import type { Controller } from "../controller.js";
 import { runReconcileLoop, Wake } from "../reconcile-loop.js";
-import { fieldWarning, type KindResolver, matchedKinds } from "./field-check.js";
+import {
+  type FieldCheckContext,
+  fieldWarning,
+  type KindResolver,
+  matchedKinds,
+  type ParamKindResolver,
+  parsePolicyExpression,
+  pathOf,
+  type TypedPath,
+} from "./field-check.js";
 
 export interface TypeCheckingControllerOptions {
   readonly client: ApiClient;
@@ -13,6 +22,8 @@ export interface TypeCheckingControllerOptions {
   readonly onError?: (error: unknown) => void;
   /** The served kinds' schemas, for field checks of `object`/`oldObject` (none: only kind-independent checks). */
   readonly resolveKind?: KindResolver;
+  /** The served kinds' schemas by kind, for field checks of `params` (none: `params` is not checked). */
+  readonly resolveParamKind?: ParamKindResolver;
 }
 
 interface ExpressionWarning {
@@ -29,11 +40,20 @@ function entries(spec: Record<string, unknown>, field: string): Record<string, u
  * The type-checking warnings of a policy: every expression that does not compile in the policy
  * environment or whose type is wrong (conditions and validations must be bool; such policies are
  * rejected at create, but may be stored from before), then, with `resolveKind`, every field
- * selection on `object`/`oldObject` a matched kind's schema does not declare (field-check.ts).
+ * selection on `object`/`oldObject` a matched kind's schema does not declare, on `params` its
+ * paramKind's schema does not declare (with `resolveParamKind`), also through `variables.<name>`
+ * (field-check.ts).
  */
-export function typeCheckPolicy(policy: ApiObject, resolveKind?: KindResolver): ExpressionWarning[] {
+export function typeCheckPolicy(policy: ApiObject, resolveKind?: KindResolver, resolveParamKind?: ParamKindResolver): ExpressionWarning[] {
   const spec = isPlainObject(policy["spec"]) ? policy["spec"] : {};
   const kinds = resolveKind === undefined ? [] : matchedKinds(spec, resolveKind);
+  const paramKind = isPlainObject(spec["paramKind"]) ? spec["paramKind"] : undefined;
+  const params =
+    paramKind === undefined || resolveParamKind === undefined || typeof paramKind["apiVersion"] !== "string" || typeof paramKind["kind"] !== "string"
+      ? undefined
+      : resolveParamKind(paramKind["apiVersion"], paramKind["kind"]);
+  const variables = new Map<string, TypedPath | undefined>();
+  const context: FieldCheckContext = { kinds, params, variables };
   const warnings: ExpressionWarning[] = [];
   const check = (fieldRef: string, expression: unknown, condition: boolean): void => {
     if (typeof expression !== "string" || expression === "") return;
@@ -43,11 +63,16 @@ export function typeCheckPolicy(policy: ApiObject, resolveKind?: KindResolver): 
       warnings.push({ fieldRef, warning: result.message });
       return;
     }
-    const warning = fieldWarning(expression, kinds);
+    const warning = fieldWarning(expression, context);
     if (warning !== undefined) warnings.push({ fieldRef, warning });
   };
   for (const [index, item] of entries(spec, "matchConditions").entries()) check(`spec.matchConditions[${index}].expression`, item["expression"], true);
-  for (const [index, item] of entries(spec, "variables").entries()) check(`spec.variables[${index}].expression`, item["expression"], false);
+  // Variables in order: each is typed as its expression (when that is a typed path) for the ones after it.
+  for (const [index, item] of entries(spec, "variables").entries()) {
+    check(`spec.variables[${index}].expression`, item["expression"], false);
+    const ast = typeof item["expression"] === "string" ? parsePolicyExpression(item["expression"]) : undefined;
+    if (typeof item["name"] === "string") variables.set(item["name"], ast === undefined ? undefined : pathOf(ast, new Map(), context));
+  }
   for (const [index, item] of entries(spec, "validations").entries()) {
     check(`spec.validations[${index}].expression`, item["expression"], true);
     check(`spec.validations[${index}].messageExpression`, item["messageExpression"], false);
@@ -72,7 +97,7 @@ export function typeCheckingController(options: TypeCheckingControllerOptions): 
       const status = isPlainObject(policy["status"]) ? policy["status"] : {};
       const generation = policy.metadata.generation ?? 0;
       if (status["observedGeneration"] === generation && status["typeChecking"] !== undefined) continue;
-      const warnings = typeCheckPolicy(policy, options.resolveKind);
+      const warnings = typeCheckPolicy(policy, options.resolveKind, options.resolveParamKind);
       // A clean policy is left alone (kube writes `typeChecking: {}`): a write here would race every client's update of a new policy.
       if (warnings.length === 0 && status["typeChecking"] === undefined) continue;
       const typeChecking = warnings.length === 0 ? {} : { expressionWarnings: warnings };

@@ -264,9 +264,17 @@ describe("ValidatingAdmissionPolicy (in process)", () => {
     }
     assert.equal(status["observedGeneration"], 1);
     const warnings = (status["typeChecking"] as { expressionWarnings: { fieldRef: string; warning: string }[] }).expressionWarnings;
+    // kube's wording: the GVK, cel-go's issue, the source line and a marker under the column.
     assert.deepEqual(warnings, [
-      { fieldRef: "spec.validations[0].expression", warning: "apps/v1, Kind=Deployment: ERROR: <input>:1:12: undefined field 'replicass'" },
-      { fieldRef: "spec.validations[1].messageExpression", warning: "apps/v1, Kind=Deployment: ERROR: <input>:1:19: undefined field 'spek'" },
+      {
+        fieldRef: "spec.validations[0].expression",
+        warning:
+          "apps/v1, Kind=Deployment: ERROR: <input>:1:12: undefined field 'replicass'\n | object.spec.replicass <= 5 && object.spec.replicas >= 0\n | ...........^",
+      },
+      {
+        fieldRef: "spec.validations[1].messageExpression",
+        warning: "apps/v1, Kind=Deployment: ERROR: <input>:1:19: undefined field 'spek'\n | 'bad ' + oldObject.spek.x\n | ..................^",
+      },
     ]);
   });
 
@@ -294,7 +302,8 @@ describe("ValidatingAdmissionPolicy (in process)", () => {
     }
     const at = (index: number, field: string): string => {
       const expression = expressions[index] ?? "";
-      return `apps/v1, Kind=Deployment: ERROR: <input>:1:${expression.indexOf(`.${field}`) + 1}: undefined field '${field}'`;
+      const column = expression.indexOf(`.${field}`) + 1;
+      return `apps/v1, Kind=Deployment: ERROR: <input>:1:${column}: undefined field '${field}'\n | ${expression}\n | ${".".repeat(column - 1)}^`;
     };
     const warnings = (status["typeChecking"] as { expressionWarnings: { fieldRef: string; warning: string }[] }).expressionWarnings;
     assert.deepEqual(warnings, [
@@ -302,6 +311,31 @@ describe("ValidatingAdmissionPolicy (in process)", () => {
       { fieldRef: "spec.validations[1].expression", warning: at(1, "imagee") },
       { fieldRef: "spec.validations[2].expression", warning: at(2, "containerPortt") },
     ]);
+  });
+
+  it("type checking follows variables.<name> and params (paramKind's served schema)", async () => {
+    const expression = "variables.template.spek != null && params.dataa.size() > 0";
+    await create(
+      server,
+      `${GROUP}/validatingadmissionpolicies`,
+      policy("typed-variables", {
+        paramKind: { apiVersion: "v1", kind: "ConfigMap" },
+        matchConstraints: { resourceRules: [{ apiGroups: ["apps"], apiVersions: ["v1"], operations: ["CREATE"], resources: ["deployments"] }] },
+        variables: [{ name: "template", expression: "object.spec.template" }],
+        validations: [{ expression }],
+      }),
+    );
+    let status: Record<string, unknown> = {};
+    for (let attempt = 0; attempt < 100 && status["typeChecking"] === undefined; attempt++) {
+      await sleep(10);
+      status = ((await server.call("GET", `${GROUP}/validatingadmissionpolicies/typed-variables`)).json["status"] ?? {}) as Record<string, unknown>;
+    }
+    const issue = (field: string): string => {
+      const column = expression.indexOf(`.${field}`) + 1;
+      return `ERROR: <input>:1:${column}: undefined field '${field}'\n | ${expression}\n | ${".".repeat(column - 1)}^`;
+    };
+    const warnings = (status["typeChecking"] as { expressionWarnings: { fieldRef: string; warning: string }[] }).expressionWarnings;
+    assert.deepEqual(warnings, [{ fieldRef: "spec.validations[0].expression", warning: `apps/v1, Kind=Deployment: ${issue("spek")}\n${issue("dataa")}` }]);
   });
 
   it("serves both kinds with kube's table columns", async () => {
