@@ -134,6 +134,18 @@ describe("custom resources served from a CustomResourceDefinition", () => {
     );
     const paused = await server.call("PATCH", `${WIDGETS}/many`, { headers: MERGE, body: { spec: { image: "nginx:1.27", paused: true } } });
     assert.equal(paused.status, 200, paused.text);
+    // kube serves no strategic merge patch for custom resources: 415 naming the media types it takes, nothing changed.
+    const strategic = await server.call("PATCH", `${WIDGETS}/many`, {
+      headers: { "content-type": "application/strategic-merge-patch+json" },
+      body: { spec: { image: "nginx:1.28" } },
+    });
+    assert.equal(strategic.status, 415, strategic.text);
+    assert.equal(strategic.json["reason"], "UnsupportedMediaType");
+    assert.match(
+      String(strategic.json["message"]),
+      /accepted media types include: application\/json-patch\+json, application\/merge-patch\+json, application\/apply-patch\+yaml$/,
+    );
+    assert.equal(((await server.call("GET", `${WIDGETS}/many`)).json["spec"] as Json)["image"], "nginx:1.27");
   });
 
   it("refuses a definition whose rule does not compile", async () => {

@@ -26,9 +26,10 @@ export function bodyFormat(contentType: string | undefined, allowed: readonly Bo
   if (format === undefined || !allowed.includes(format)) {
     const names = [
       ...Object.entries(FORMATS)
-        .filter(([, value]) => allowed.includes(value))
-        .map(([name]) => `"${name}"`),
-      ...(allowed.includes("protobuf") ? protobufTypes.slice(0, 1).map((name) => `"${name}"`) : []),
+        // kube's words: the types joined by ", " (no quotes), the x-yaml alias not named.
+        .filter(([name, value]) => allowed.includes(value) && name !== "application/x-yaml")
+        .map(([name]) => name),
+      ...(allowed.includes("protobuf") ? protobufTypes.slice(0, 1) : []),
     ];
     throw new ApiError(415, "UnsupportedMediaType", `the body of the request was in an unknown format - accepted media types include: ${names.join(", ")}`);
   }

@@ -48,6 +48,7 @@ const PRETTY: Parameter = { name: "pretty", description: "If 'true', the output 
 
 const RESPONSE_TYPES = ["application/json", "application/yaml"];
 const PATCH_TYPES = ["application/json-patch+json", "application/merge-patch+json", "application/strategic-merge-patch+json", "application/apply-patch+yaml"];
+const PATCH_TYPES_NO_STRATEGIC = PATCH_TYPES.filter((type) => type !== "application/strategic-merge-patch+json");
 
 function extensions(profile: Profile, values: Readonly<Record<string, unknown>>): Record<string, unknown> {
   const out: Record<string, unknown> = {};
@@ -128,6 +129,7 @@ export function pathsOf(definition: ResourceDefinition, options: PathOptions): R
   const scopeParameters = namespaced ? [writer.pathParameter("namespace")] : [];
   const itemParameters = [writer.pathParameter("name"), ...scopeParameters];
   const kind = definition.kind;
+  const patchTypes = definition.strategicMergePatch === false ? PATCH_TYPES_NO_STRATEGIC : PATCH_TYPES;
   const write = (
     operationId: string,
     action: string,
@@ -140,7 +142,7 @@ export function pathsOf(definition: ResourceDefinition, options: PathOptions): R
       action,
       gvk,
       parameters,
-      body: kindId === undefined ? undefined : bodyTypes === PATCH_TYPES ? "meta.v1.Patch" : kindId,
+      body: kindId === undefined ? undefined : bodyTypes === PATCH_TYPES || bodyTypes === patchTypes ? "meta.v1.Patch" : kindId,
       bodyTypes,
       response: kindId,
       statuses,
@@ -167,7 +169,7 @@ export function pathsOf(definition: ResourceDefinition, options: PathOptions): R
       parameters: itemParameters,
       get: writer.operation({ operationId: `read${kind}`, action: "get", gvk, parameters: [], response: kindId, statuses: ["200"] }),
       put: write(`replace${kind}`, "put", WRITE_PARAMETERS, ["200", "201"]),
-      patch: write(`patch${kind}`, "patch", [...WRITE_PARAMETERS, FORCE], ["200", "201"], PATCH_TYPES),
+      patch: write(`patch${kind}`, "patch", [...WRITE_PARAMETERS, FORCE], ["200", "201"], patchTypes),
       delete: writer.operation({
         operationId: `delete${kind}`,
         action: "delete",
@@ -185,7 +187,7 @@ export function pathsOf(definition: ResourceDefinition, options: PathOptions): R
       parameters: itemParameters,
       get: writer.operation({ operationId: `read${kind}${suffix}`, action: "get", gvk, parameters: [], response: kindId, statuses: ["200"] }),
       put: write(`replace${kind}${suffix}`, "put", WRITE_PARAMETERS, ["200", "201"]),
-      patch: write(`patch${kind}${suffix}`, "patch", [...WRITE_PARAMETERS, FORCE], ["200", "201"], PATCH_TYPES),
+      patch: write(`patch${kind}${suffix}`, "patch", [...WRITE_PARAMETERS, FORCE], ["200", "201"], patchTypes),
     };
   }
   if (definition.scale !== undefined) {

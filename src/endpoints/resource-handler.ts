@@ -43,6 +43,8 @@ export const MAX_BODY_BYTES = 3 * 1024 * 1024;
 const NOT_ALLOWED = "the server does not allow this method on the requested resource";
 
 const PATCH_FORMATS: readonly BodyFormat[] = ["json-patch", "merge-patch", "strategic-merge-patch", "apply-patch"];
+/** Custom resources: no strategic merge patch, as kube (415 naming the others). */
+const PATCH_FORMATS_NO_STRATEGIC: readonly BodyFormat[] = ["json-patch", "merge-patch", "apply-patch"];
 
 export interface ResourceHandlerOptions {
   readonly registry: Registry;
@@ -244,7 +246,10 @@ export function createResourceHandler(options: ResourceHandlerOptions): (context
       }
       case "patch": {
         const representation = representationFor(context, false, wire);
-        const format = bodyFormat(context.request.headers["content-type"], PATCH_FORMATS);
+        const format = bodyFormat(
+          context.request.headers["content-type"],
+          definition.strategicMergePatch === false ? PATCH_FORMATS_NO_STRATEGIC : PATCH_FORMATS,
+        );
         const apply = format === "apply-patch";
         const { fieldManager, force } = fieldManagerOptions(context, { kind: "PatchOptions", metaGroup: meta, apply });
         const mode = queryFieldValidation(query, { kind: "PatchOptions", metaGroup: meta });

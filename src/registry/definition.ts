@@ -72,6 +72,11 @@ export interface ResourceDefinition {
    * schema's structural defaults are applied, so objects stored before a default was added show it.
    */
   readonly readAsServed?: boolean;
+  /**
+   * False for custom resources: kube serves no strategic merge patch for them (they carry no patch
+   * strategies), so such a PATCH is 415 and OpenAPI does not offer the media type.
+   */
+  readonly strategicMergePatch?: boolean;
   /** Set for versions announced for removal: every response carries a Warning naming the replacement. */
   readonly deprecation?: Deprecation;
   /** False for group versions served only when `--runtime-config` turns them on. */

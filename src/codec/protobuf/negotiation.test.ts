@@ -38,7 +38,7 @@ describe("protobuf negotiation", () => {
   it("request bodies: protobuf for kinds that have it, 415 naming the accepted types otherwise; patches stay JSON", () => {
     assert.equal(bodyFormat(CLIENT_PB, ["json", "yaml", "protobuf"], wire.mediaTypes), "protobuf");
     assert.equal(bodyFormat(`${PB}; charset=binary`, ["json", "yaml", "protobuf"], wire.mediaTypes), "protobuf");
-    rejects(() => bodyFormat(PB, ["json", "yaml"], wire.mediaTypes), 415, /"application\/json", "application\/yaml", "application\/x-yaml"$/);
+    rejects(() => bodyFormat(PB, ["json", "yaml"], wire.mediaTypes), 415, /accepted media types include: application\/json, application\/yaml$/);
     rejects(() => bodyFormat(PB, ["json-patch", "merge-patch", "strategic-merge-patch", "apply-patch"], wire.mediaTypes), 415, /json-patch/);
   });
 

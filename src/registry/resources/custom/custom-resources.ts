@@ -181,6 +181,7 @@ export function customResourceDefinitions(crd: ApiObject, names: CustomResourceN
         nameRule: "path-segment",
         strategy: { allowCreateOnUpdate: false, allowUnconditionalUpdate: false, ...(terminating ? { prepareForCreate: refuseCreate } : {}) },
         readAsServed: true,
+        strategicMergePatch: false,
         schema: lazyObjectSchema(kindId, () => artifacts().schema),
         storedAs: storedAs(name),
         ...(conversion === undefined ? {} : { conversion }),
