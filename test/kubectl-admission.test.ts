@@ -107,9 +107,10 @@ describe("kubectl against admission control", () => {
 
 describe("EventRateLimit from --admission-control-config-file", () => {
   let running: TestServer;
+  let dir = "";
   before(async () => {
     const { makeTempDir } = await import("./helpers/server.js");
-    const dir = makeTempDir("orch-admission-config-");
+    dir = makeTempDir("orch-admission-config-");
     writeFileSync(
       join(dir, "admission.yaml"),
       [
@@ -135,7 +136,11 @@ describe("EventRateLimit from --admission-control-config-file", () => {
       },
     });
   });
-  after(() => running.close());
+  after(async () => {
+    await running.close();
+    const { removeDir } = await import("./helpers/server.js");
+    removeDir(dir);
+  });
 
   it("over the burst is 429 with Retry-After", async () => {
     const event = (index: number) => ({

@@ -1,5 +1,5 @@
 import assert from "node:assert/strict";
-import { mkdtempSync, writeFileSync } from "node:fs";
+import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { after, before, describe, it } from "node:test";
@@ -202,12 +202,13 @@ describe("admission flags", () => {
     }
   });
 
-  it("unknown plugin names and bad configuration files are flag errors naming the plugin and the field", () => {
+  it("unknown plugin names and bad configuration files are flag errors naming the plugin and the field", (t) => {
     assert.throws(
       () => parseArgs(["--enable-admission-plugins=Nope"]),
       (error: unknown) => error instanceof FlagError && /unknown admission plugin "Nope"/.test(error.message),
     );
     const dir = mkdtempSync(join(tmpdir(), "admission-config-"));
+    t.after(() => rmSync(dir, { recursive: true, force: true }));
     const file = join(dir, "admission.yaml");
     writeFileSync(file, "apiVersion: apiserver.config.orch.io/v1\nkind: AdmissionConfiguration\nplugins:\n- name: Bogus\n  configuration: {}\n");
     assert.throws(() => parseArgs([`--admission-control-config-file=${file}`]), /plugins\[0\]\.name: unknown admission plugin "Bogus"/);

@@ -1,6 +1,6 @@
 import assert from "node:assert/strict";
 import { createServer } from "node:https";
-import { mkdtempSync, writeFileSync } from "node:fs";
+import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import type { AddressInfo } from "node:net";
@@ -372,7 +372,7 @@ describe("optional and remaining default admission plugins (table)", () => {
     assert.equal(await admit(chainOf("OwnerReferencesPermissionEnforcement", context([])), attributes("CREATE", "configmaps", owned)), undefined);
   });
 
-  it("ImagePolicyWebhook against a loopback TLS backend: allow, deny with reason, backend down with defaultAllow both ways", async () => {
+  it("ImagePolicyWebhook against a loopback TLS backend: allow, deny with reason, backend down with defaultAllow both ways", async (t) => {
     const { key, cert } = generateTlsPair();
     const seen: unknown[] = [];
     const backend = createServer({ key, cert }, (request, response) => {
@@ -395,6 +395,7 @@ describe("optional and remaining default admission plugins (table)", () => {
     await new Promise<void>((resolve) => backend.listen(0, "127.0.0.1", resolve));
     const port = (backend.address() as AddressInfo).port;
     const dir = mkdtempSync(join(tmpdir(), "image-policy-"));
+    t.after(() => rmSync(dir, { recursive: true, force: true }));
     const kubeconfig = (target: number): string => {
       const file = join(dir, `backend-${target}.yaml`);
       writeFileSync(
