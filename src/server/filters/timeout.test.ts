@@ -2,37 +2,19 @@ import assert from "node:assert/strict";
 import { after, before, describe, it } from "node:test";
 import { isLongRunning } from "../../request/long-running.js";
 import { parseRequestInfo } from "../../request/request-info.js";
-import { MemoryStorage } from "../../storage/index.js";
+import { HoldingStorage } from "../../testing/holding-storage.js";
 import { inProcessServer } from "../../testing/in-process.js";
 import { sample } from "../../testing/metrics-text.js";
 
 type Server = Awaited<ReturnType<typeof inProcessServer>>;
 
-/** A memory store whose creates of keys containing "stalled" wait until `release()`. */
-class StallingStorage extends MemoryStorage {
-  private waiting: (() => void)[] = [];
-  reached = 0;
-
-  override async create(key: string, value: string): Promise<number> {
-    if (key.includes("stalled")) {
-      this.reached++;
-      await new Promise<void>((resolve) => this.waiting.push(resolve));
-    }
-    return super.create(key, value);
-  }
-
-  release(): void {
-    for (const resume of this.waiting.splice(0)) resume();
-  }
-}
-
 const configMap = (name: string) => ({ body: { apiVersion: "v1", kind: "ConfigMap", metadata: { name } } });
 
 describe("request timeout (handler timeout and the `timeout` parameter)", () => {
   let server: Server;
-  let storage: StallingStorage;
+  let storage: HoldingStorage;
   before(async () => {
-    storage = new StallingStorage();
+    storage = new HoldingStorage("stalled");
     // --request-timeout stays at its 60 s default here: only the `timeout` parameter can cut a request short.
     server = await inProcessServer({ storage });
   });
@@ -48,7 +30,7 @@ describe("request timeout (handler timeout and the `timeout` parameter)", () => 
     assert.equal(answered.json["reason"], "Timeout");
     assert.equal(answered.json["code"], 504);
     assert.equal(answered.json["message"], "Timeout: request did not complete within the allotted timeout");
-    assert.equal(storage.reached, 1, "the create was under way when the deadline passed");
+    assert.equal(storage.reachedCount, 1, "the create was under way when the deadline passed");
     // The abandoned work goes on: released, it commits (kube: "may still be processing the request").
     storage.release();
     let found = 0;

@@ -1,7 +1,7 @@
 import assert from "node:assert/strict";
 import { after, before, describe, it } from "node:test";
 import { apiGroup, ORCH_PROFILE } from "../../api/profile.js";
-import { MemoryStorage } from "../../storage/index.js";
+import { HoldingStorage } from "../../testing/holding-storage.js";
 import { inProcessServer } from "../../testing/in-process.js";
 import { sample } from "../../testing/metrics-text.js";
 
@@ -11,29 +11,6 @@ const FLOWCONTROL = apiGroup(ORCH_PROFILE, "flowcontrol.apiserver");
 const RBAC = apiGroup(ORCH_PROFILE, "rbac.authorization");
 const LEVEL_HEADER = `${ORCH_PROFILE.flowControlHeaderPrefix}PriorityLevel-UID`;
 const WATCHES = 25;
-
-/** A memory store whose create of a key containing "apf-held" waits until `release()`. */
-class HoldingStorage extends MemoryStorage {
-  private held: (() => void) | undefined;
-  private onReached: () => void = () => {};
-  readonly reached = new Promise<void>((resolve) => {
-    this.onReached = resolve;
-  });
-
-  override async create(key: string, value: string): Promise<number> {
-    if (key.includes("apf-held")) {
-      this.onReached();
-      await new Promise<void>((resolve) => {
-        this.held = resolve;
-      });
-    }
-    return super.create(key, value);
-  }
-
-  release(): void {
-    this.held?.();
-  }
-}
 
 /**
  * kube's mutating work estimate through the whole pipeline: alice's requests go to a small
@@ -48,7 +25,7 @@ describe("API Priority and Fairness: a write reaching 25 watches holds 3 seats, 
   let levelUid = "";
   const aborts: AbortController[] = [];
   before(async () => {
-    storage = new HoldingStorage();
+    storage = new HoldingStorage("apf-held");
     server = await inProcessServer({ storage });
     const created = async (path: string, body: Record<string, unknown>) => {
       const answer = await server.call("POST", path, { body });

@@ -1,39 +1,11 @@
 import assert from "node:assert/strict";
 import { after, before, describe, it } from "node:test";
-import { MemoryStorage } from "../../storage/index.js";
+import { HoldingStorage } from "../../testing/holding-storage.js";
 import { inProcessServer } from "../../testing/in-process.js";
 import { sample, sampleSum } from "../../testing/metrics-text.js";
 import { resourceLabel } from "./storage-metrics.js";
 
 type Server = Awaited<ReturnType<typeof inProcessServer>>;
-
-/** A memory store whose create of a key containing "metrics-held" waits until `release()`. */
-class HoldingStorage extends MemoryStorage {
-  private held: (() => void) | undefined;
-  readonly reached: Promise<void>;
-  private onReached: () => void = () => {};
-
-  constructor() {
-    super();
-    this.reached = new Promise((resolve) => {
-      this.onReached = resolve;
-    });
-  }
-
-  override async create(key: string, value: string): Promise<number> {
-    if (key.includes("metrics-held")) {
-      this.onReached();
-      await new Promise<void>((resolve) => {
-        this.held = resolve;
-      });
-    }
-    return super.create(key, value);
-  }
-
-  release(): void {
-    this.held?.();
-  }
-}
 
 /** Asks until `condition` holds, for at most `attempts` scrapes (each after `beforeEach`); returns the last scrape. */
 async function scrapeUntil(server: Server, condition: (text: string) => boolean, attempts = 200, beforeEach?: () => Promise<void>): Promise<string> {
@@ -51,7 +23,7 @@ describe("/metrics: in-flight, long-running, storage and admission", () => {
   let server: Server;
   let storage: HoldingStorage;
   before(async () => {
-    storage = new HoldingStorage();
+    storage = new HoldingStorage("metrics-held");
     server = await inProcessServer({ storage, metrics: { etcdCountMetricPollPeriodMs: 20 } });
   });
   after(async () => {
