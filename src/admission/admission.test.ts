@@ -5,6 +5,8 @@ import { join } from "node:path";
 import { after, before, describe, it } from "node:test";
 import { FlagError, parseArgs } from "../cli/flags.js";
 import { inProcessServer } from "../testing/in-process.js";
+import { AdmissionChain } from "./chain.js";
+import type { AdmissionAttributes, AdmissionOperation, AdmissionPlugin } from "./interface.js";
 
 type Server = Awaited<ReturnType<typeof inProcessServer>>;
 
@@ -224,5 +226,56 @@ describe("admission flags", () => {
       () => parseArgs([`--admission-control-config-file=${file}`]),
       /plugin "PodSecurity": defaults.enforce: must be one of privileged, baseline, restricted/,
     );
+  });
+});
+
+describe("admission chain: which plugins run", () => {
+  const attributesFor = (operation: AdmissionOperation, resource: string, dryRun = false): AdmissionAttributes => ({
+    operation,
+    resource: { group: "", version: "v1", kind: "Thing", resource, namespaced: true },
+    namespace: "default",
+    name: "x",
+    subresource: "",
+    object: { apiVersion: "v1", kind: "Thing", metadata: { name: "x" } },
+    oldObject: undefined,
+    dryRun,
+    user: undefined,
+  });
+
+  it("runs each step of the plugins whose resources and operations match, in order; a plugin registered later joins", async () => {
+    const calls: string[] = [];
+    const plugin = (name: string, options: Partial<AdmissionPlugin> = {}): AdmissionPlugin => ({
+      name,
+      handles: (operation) => operation === "CREATE",
+      mutate: async () => void calls.push(`${name}:mutate`),
+      validate: async () => void calls.push(`${name}:validate`),
+      ...options,
+    });
+    const chain = new AdmissionChain();
+    chain.register(
+      plugin("Pods", { resources: new Set(["pods"]) }),
+      plugin("Everything", { handles: () => true }),
+      plugin("ValidateOnly", { mutate: undefined }),
+      plugin("SideEffects", { sideEffects: true }),
+    );
+    await chain.mutate(attributesFor("CREATE", "pods"));
+    await chain.validate(attributesFor("CREATE", "pods"));
+    assert.deepEqual(calls, [
+      "Pods:mutate",
+      "Everything:mutate",
+      "SideEffects:mutate",
+      "Pods:validate",
+      "Everything:validate",
+      "ValidateOnly:validate",
+      "SideEffects:validate",
+    ]);
+    calls.length = 0;
+    await chain.mutate(attributesFor("UPDATE", "pods"));
+    await chain.mutate(attributesFor("CREATE", "services", true));
+    assert.deepEqual(calls, ["Everything:mutate", "Everything:mutate"]);
+    calls.length = 0;
+    chain.register(plugin("Later"));
+    await chain.mutate(attributesFor("CREATE", "pods"));
+    assert.deepEqual(calls, ["Pods:mutate", "Everything:mutate", "SideEffects:mutate", "Later:mutate"]);
   });
 });

@@ -48,6 +48,7 @@ export interface Admission {
  * An admission plugin. `mutate` may change `attributes.object`; `validate` must not. Either
  * throws an ApiError to reject. `handles` gates both by operation; `resources` (plurals of any
  * group, sub-resources included) narrows further so the chain skips a plugin without calling it.
+ * Both are fixed for the plugin's life: the chain asks them once per operation and resource.
  * A plugin with `sideEffects` (it writes elsewhere or spends a budget) is skipped on dry-run.
  */
 export interface AdmissionPlugin {

@@ -105,7 +105,9 @@ function sum(containers: readonly Record_[], field: "requests" | "limits"): Reco
  * items bound `spec.resources.requests.storage`. Violations are 403 listing every one, as kube.
  */
 export function limitRanger(context: PluginContext): AdmissionPlugin {
-  // The ranges mutate read for an object, reused by validate on the same object (one list per create).
+  // The ranges mutate read for an object, reused by validate on the same object (one list per
+  // create). A namespace without ranges (most) is not remembered: validate's own read is the
+  // lister's kept list, and a WeakMap entry per pod costs more than that read.
   const readFor = new WeakMap<ApiObject, readonly ApiObject[]>();
   const limitRanges = resourceReader(context, LIMIT_RANGES);
   async function rangesIn(namespace: string, object?: ApiObject): Promise<readonly ApiObject[]> {
@@ -113,7 +115,7 @@ export function limitRanger(context: PluginContext): AdmissionPlugin {
     const known = object === undefined ? undefined : readFor.get(object);
     if (known !== undefined) return known;
     const ranges = await limitRanges.list(namespace);
-    if (object !== undefined) readFor.set(object, ranges);
+    if (object !== undefined && ranges.length > 0) readFor.set(object, ranges);
     return ranges;
   }
   return {

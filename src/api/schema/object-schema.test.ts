@@ -177,6 +177,12 @@ describe("ObjectSchema.validate(): schema errors by path, after defaulting", () 
       body: pod({ volumes: [{ name: "a", emptyDir: {}, hostPath: { path: "/x" } }, { name: "b" }] }),
       errors: ["Forbidden spec.volumes[0].hostPath", "Required spec.volumes[1]"],
     },
+    {
+      name: "a volume's second source is named in kube's order of sources, not in the order of its keys",
+      schema: "pod",
+      body: pod({ volumes: [{ name: "a", secret: { secretName: "s" }, configMap: { name: "c" } }] }),
+      errors: ["Forbidden spec.volumes[0].secret"],
+    },
     { name: "a service without ports", schema: "service", body: { spec: { selector: { a: "b" } } }, errors: ["Required spec.ports"] },
     { name: "a headless service needs no ports", schema: "service", body: { spec: { clusterIP: "None" } }, errors: [] },
     {

@@ -22,16 +22,92 @@ function typeName(value: unknown): string {
 }
 
 /**
+ * What a site's value is checked as, decided once per site (see `shapeOf`): `preserved-object` and
+ * `preserved` are kept as sent (`preserveUnknownFields` without properties; only an `object` type
+ * is checked), `free` has no type (any value), `unknown` is a type this validator does not know
+ * (nothing below the value is checked).
+ */
+type Shape =
+  | "preserved-object"
+  | "preserved"
+  | "int-or-string"
+  | "quantity"
+  | "object"
+  | "array"
+  | "boolean"
+  | "string"
+  | "integer"
+  | "number"
+  | "free"
+  | "unknown";
+
+const NO_NAMES: readonly string[] = Object.freeze([]);
+
+/**
+ * One schema site as the walk reads it: the node with its reference followed, flattened into one
+ * object shape (every site alike, so the walk's reads stay monomorphic), plus the definition's own
+ * validator. Built on a site's first visit and kept: schema nodes are immutable and shared.
+ */
+interface Site {
+  readonly shape: Shape;
+  readonly format: string | undefined;
+  readonly enumValues: readonly string[] | undefined;
+  readonly minimum: number | undefined;
+  readonly maximum: number | undefined;
+  readonly required: readonly string[];
+  readonly properties: Readonly<Record<string, SchemaNode>> | undefined;
+  readonly additionalProperties: SchemaNode | undefined;
+  readonly items: SchemaNode | undefined;
+  readonly validator: DefinitionValidator | undefined;
+}
+
+function typeError(value: unknown, path: string, expected: string, errors: FieldError[]): false {
+  errors.push({
+    type: "FieldValueTypeInvalid",
+    field: path,
+    message: `Invalid value: ${shown(value)}: ${path} in body must be of type ${expected}: "${typeName(value)}"`,
+  });
+  return false;
+}
+
+function shapeOf(node: SchemaNode): Shape {
+  if (node.preserveUnknownFields === true && node.properties === undefined) return node.type === "object" ? "preserved-object" : "preserved";
+  if (node.intOrString === true) return "int-or-string";
+  if (node.format === "quantity") return "quantity";
+  switch (node.type) {
+    case "object":
+      return "object";
+    case "array":
+      return "array";
+    case "boolean":
+      return "boolean";
+    case "string":
+      return "string";
+    case "integer":
+      return "integer";
+    case "number":
+      return "number";
+    case undefined:
+      return "free";
+    default:
+      return "unknown";
+  }
+}
+
+/**
  * Checks a value against its schema node, the way kube's OpenAPI validation reports: type
  * mismatches (FieldValueTypeInvalid), missing required properties (a required string or list
  * that is empty counts as missing, as kube's Go validation treats zero values), enums
  * (NotSupported), formats and bounds. `null` is an absent value. Unknown properties are not
  * errors here (see unknown-fields.ts). Each definition's own validator runs on its values once
  * their shape is right; when it reports a field, the structural error for that field is dropped.
+ * Every write of a kind with a schema walks its object here, so each schema site is prepared once
+ * (`Site`) and the walk allocates nothing but field paths and errors.
  */
 export class SchemaValidator {
   private readonly catalogue: SchemaCatalogue;
   private readonly validators: ReadonlyMap<string, DefinitionValidator>;
+  private readonly sites = new Map<SchemaNode, Site>();
 
   constructor(catalogue: SchemaCatalogue, validators: ReadonlyMap<string, DefinitionValidator>) {
     this.catalogue = catalogue;
@@ -48,91 +124,105 @@ export class SchemaValidator {
     return [...structural.filter((error) => !owned.has(error.field)), ...own];
   }
 
-  private visit(site: SchemaNode, value: unknown, path: string, errors: FieldError[], own: FieldError[], skip?: ReadonlySet<string>): void {
+  private siteOf(node: SchemaNode): Site {
+    const known = this.sites.get(node);
+    if (known !== undefined) return known;
+    const resolved = this.catalogue.resolve(node);
+    const site: Site = {
+      shape: shapeOf(resolved),
+      format: resolved.format,
+      enumValues: resolved.enum,
+      minimum: resolved.minimum,
+      maximum: resolved.maximum,
+      required: resolved.required ?? NO_NAMES,
+      properties: resolved.properties,
+      additionalProperties: resolved.additionalProperties,
+      items: resolved.items,
+      validator: node.ref === undefined ? undefined : this.validators.get(node.ref),
+    };
+    this.sites.set(node, site);
+    return site;
+  }
+
+  private visit(node: SchemaNode, value: unknown, path: string, errors: FieldError[], own: FieldError[], skip?: ReadonlySet<string>): void {
     if (value === null || value === undefined) return;
-    const node = this.catalogue.resolve(site);
-    if (!this.checkShape(node, value, path, errors)) return;
+    const site = this.siteOf(node);
+    if (!this.checkShape(site, value, path, errors)) return;
     if (isPlainObject(value)) {
-      for (const name of node.required ?? []) {
+      const names = site.required;
+      for (let index = 0; index < names.length; index++) {
+        const name = names[index] as string;
         if (skip?.has(name) === true) continue;
         if (isMissing(value[name])) errors.push(required(childPath(path, name)));
       }
       // for…in over a JSON object (own, enumerable keys only): no entries array per object.
-      const properties = node.properties;
+      const properties = site.properties;
       for (const name in value) {
         if (skip?.has(name) === true) continue;
         const declared = properties?.[name];
-        const property = declared ?? node.additionalProperties;
+        const property = declared ?? site.additionalProperties;
         if (property === undefined) continue;
         const item = value[name];
         if (item === null || item === undefined) continue;
         this.visit(property, item, declared === undefined ? keyPath(path, name) : childPath(path, name), errors, own);
       }
-    } else if (Array.isArray(value) && node.items !== undefined) {
-      const items = node.items;
+      if (site.validator !== undefined) own.push(...site.validator(value, path));
+    } else if (Array.isArray(value) && site.items !== undefined) {
+      const items = site.items;
       for (let index = 0; index < value.length; index++) this.visit(items, value[index], indexPath(path, index), errors, own);
     }
-    const validator = site.ref === undefined ? undefined : this.validators.get(site.ref);
-    if (validator !== undefined && isPlainObject(value)) own.push(...validator(value, path));
   }
 
   /** Type, format, enum and bounds; false when the value's type is wrong (nothing below is checked). */
-  private checkShape(node: SchemaNode, value: unknown, path: string, errors: FieldError[]): boolean {
-    const typeError = (expected: string): false => {
-      errors.push({
-        type: "FieldValueTypeInvalid",
-        field: path,
-        message: `Invalid value: ${shown(value)}: ${path} in body must be of type ${expected}: "${typeName(value)}"`,
-      });
-      return false;
-    };
-    if (node.preserveUnknownFields === true && node.properties === undefined) return node.type !== "object" || isPlainObject(value) || typeError("object");
-    if (node.intOrString === true) {
-      if (typeof value === "string" || (typeof value === "number" && Number.isInteger(value))) return true;
-      return typeError("integer or string");
-    }
-    if (node.format === "quantity") {
-      if (typeof value === "number" && Number.isFinite(value)) return true;
-      if (typeof value !== "string") return typeError("string or number");
-      if (!QUANTITY.test(value))
-        errors.push(invalidValue(path, value, "quantities must match the regular expression '^([+-]?[0-9.]+)([eEinumkKMGTP]*[-+]?[0-9]*)$'"));
-      return true;
-    }
-    switch (node.type) {
-      case "object":
-        return isPlainObject(value) || typeError("object");
-      case "array":
-        return Array.isArray(value) || typeError("array");
-      case "boolean":
-        return typeof value === "boolean" || typeError("boolean");
-      case "string":
-        if (typeof value !== "string") return typeError("string");
-        this.checkString(node, value, path, errors);
+  private checkShape(site: Site, value: unknown, path: string, errors: FieldError[]): boolean {
+    switch (site.shape) {
+      case "free":
+      case "preserved":
         return true;
+      case "object":
+      case "preserved-object":
+        return isPlainObject(value) || typeError(value, path, "object", errors);
+      case "array":
+        return Array.isArray(value) || typeError(value, path, "array", errors);
+      case "string":
+        if (typeof value !== "string") return typeError(value, path, "string", errors);
+        if (site.enumValues !== undefined || site.format !== undefined) this.checkString(site, value, path, errors);
+        return true;
+      case "boolean":
+        return typeof value === "boolean" || typeError(value, path, "boolean", errors);
       case "integer":
-        if (typeof value !== "number" || !Number.isInteger(value)) return typeError("integer");
-        if (node.format === "int32" && (value < INT32_MIN || value > INT32_MAX)) errors.push(invalidValue(path, value, "must fit in a 32-bit signed integer"));
-        this.checkBounds(node, value, path, errors);
+        if (typeof value !== "number" || !Number.isInteger(value)) return typeError(value, path, "integer", errors);
+        if (site.format === "int32" && (value < INT32_MIN || value > INT32_MAX)) errors.push(invalidValue(path, value, "must fit in a 32-bit signed integer"));
+        this.checkBounds(site, value, path, errors);
         return true;
       case "number":
-        if (typeof value !== "number" || !Number.isFinite(value)) return typeError("number");
-        this.checkBounds(node, value, path, errors);
+        if (typeof value !== "number" || !Number.isFinite(value)) return typeError(value, path, "number", errors);
+        this.checkBounds(site, value, path, errors);
         return true;
-      case undefined:
+      case "int-or-string":
+        if (typeof value === "string" || (typeof value === "number" && Number.isInteger(value))) return true;
+        return typeError(value, path, "integer or string", errors);
+      case "quantity":
+        if (typeof value === "number" && Number.isFinite(value)) return true;
+        if (typeof value !== "string") return typeError(value, path, "string or number", errors);
+        if (!QUANTITY.test(value))
+          errors.push(invalidValue(path, value, "quantities must match the regular expression '^([+-]?[0-9.]+)([eEinumkKMGTP]*[-+]?[0-9]*)$'"));
         return true;
+      case "unknown":
+        return false;
     }
   }
 
-  private checkString(node: SchemaNode, value: string, path: string, errors: FieldError[]): void {
-    if (node.enum !== undefined && !node.enum.includes(value)) errors.push(notSupported(path, value, node.enum));
-    if (node.format === "date-time" && !DATE_TIME.test(value))
+  private checkString(site: Site, value: string, path: string, errors: FieldError[]): void {
+    if (site.enumValues !== undefined && !site.enumValues.includes(value)) errors.push(notSupported(path, value, site.enumValues));
+    if (site.format === "date-time" && !DATE_TIME.test(value))
       errors.push(invalidValue(path, value, "must be an RFC 3339 date-time (e.g. 2006-01-02T15:04:05Z)"));
-    if (node.format === "byte" && !BASE64.test(value)) errors.push({ type: "FieldValueInvalid", field: path, message: "Invalid value: illegal base64 data" });
+    if (site.format === "byte" && !BASE64.test(value)) errors.push({ type: "FieldValueInvalid", field: path, message: "Invalid value: illegal base64 data" });
   }
 
-  private checkBounds(node: SchemaNode, value: number, path: string, errors: FieldError[]): void {
-    if (node.minimum !== undefined && value < node.minimum) errors.push(invalidValue(path, value, `must be greater than or equal to ${node.minimum}`));
-    if (node.maximum !== undefined && value > node.maximum) errors.push(invalidValue(path, value, `must be less than or equal to ${node.maximum}`));
+  private checkBounds(site: Site, value: number, path: string, errors: FieldError[]): void {
+    if (site.minimum !== undefined && value < site.minimum) errors.push(invalidValue(path, value, `must be greater than or equal to ${site.minimum}`));
+    if (site.maximum !== undefined && value > site.maximum) errors.push(invalidValue(path, value, `must be less than or equal to ${site.maximum}`));
   }
 }
 

@@ -39,6 +39,18 @@ const VOLUME_SOURCES = [
   "storageos",
   "vsphereVolume",
 ];
+/** Each volume source's place in VOLUME_SOURCES: a volume's own keys are looked up, not every source. */
+const VOLUME_SOURCE_ORDER: ReadonlyMap<string, number> = new Map(VOLUME_SOURCES.map((source, index) => [source, index]));
+
+/** The volume sources a volume sets, in VOLUME_SOURCES order (kube's order of checks, which names the second one). */
+function volumeSourcesOf(volume: Record<string, unknown>): string[] {
+  const sources: string[] = [];
+  for (const key in volume) {
+    if (VOLUME_SOURCE_ORDER.has(key) && volume[key] !== undefined && volume[key] !== null) sources.push(key);
+  }
+  if (sources.length > 1) sources.sort((a, b) => (VOLUME_SOURCE_ORDER.get(a) ?? 0) - (VOLUME_SOURCE_ORDER.get(b) ?? 0));
+  return sources;
+}
 
 /** kube: `Always` for `:latest` or an untagged image without a digest, `IfNotPresent` otherwise. */
 export function defaultPullPolicy(image: string): "Always" | "IfNotPresent" {
@@ -116,7 +128,7 @@ const validatePodSpec: DefinitionValidator = (spec, path) => {
       if (volumes.has(name)) errors.push(duplicate(childPath(at, "name"), name));
       volumes.add(name);
     }
-    const sources = VOLUME_SOURCES.filter((source) => volume[source] !== undefined && volume[source] !== null);
+    const sources = volumeSourcesOf(volume);
     if (sources.length === 0) errors.push(required(at, "must specify a volume type"));
     else if (sources.length > 1) errors.push(forbidden(childPath(at, sources[1] ?? ""), "may not specify more than 1 volume type"));
   });
