@@ -30,6 +30,7 @@ import { UTF8_VALUES, type ValueEncoding } from "../value-encoding.js";
 import { CoalescedRead } from "./coalesced-read.js";
 import { decodeKey, encodeKey, keyAfter, prefixEnd } from "./etcd-keys.js";
 import { type DrainableWatch, etcdWatch, type WatchHost } from "./etcd-watch.js";
+import { RecentWrites } from "./recent-writes.js";
 
 export interface EtcdStorageOptions extends EtcdClientOptions {
   /** Prepended to every key (`--etcd-prefix`); keys are read back without it. Default "". */
@@ -80,6 +81,8 @@ export class EtcdStorage implements Storage {
   private initializing: Promise<void> | undefined;
   private readonly inFlight = new Set<Promise<unknown>>();
   private readonly watches = new Set<DrainableWatch>();
+  /** This server's writes until their watch events come back (events then skip the value's decode). */
+  private readonly written = new RecentWrites();
   private readonly host: WatchHost;
   /** Shares "what is etcd's revision now" reads between concurrent callers (see fetchRevision). */
   private readonly revisions = new CoalescedRead(async () => {
@@ -154,16 +157,26 @@ export class EtcdStorage implements Storage {
   create(key: string, value: string): Promise<number> {
     return this.track(key, async () => {
       const etcdKey = this.encode(key);
-      const response = await this.client.txn(
-        {
-          compare: [{ result: "EQUAL", target: "CREATE", key: etcdKey, createRevision: 0 }],
-          success: [{ requestPut: { key: etcdKey, value: this.values.encode(key, value) } }],
-          failure: [],
-        },
-        key,
-      );
+      const bytes = this.values.encode(key, value);
+      this.rememberWrite(key, bytes, value);
+      const response = await this.client
+        .txn(
+          {
+            compare: [{ result: "EQUAL", target: "CREATE", key: etcdKey, createRevision: 0 }],
+            success: [{ requestPut: { key: etcdKey, value: bytes } }],
+            failure: [],
+          },
+          key,
+        )
+        .catch((error: unknown) => {
+          this.written.forget(key, bytes);
+          throw error;
+        });
       this.observe(response.header.revision);
-      if (!response.succeeded) throw new StorageError("KeyExists", key);
+      if (!response.succeeded) {
+        this.written.forget(key, bytes);
+        throw new StorageError("KeyExists", key);
+      }
       return response.header.revision - this.offset;
     });
   }
@@ -225,18 +238,28 @@ export class EtcdStorage implements Storage {
           return { value: currentValue, revision: currentValue.modRevision, created: false };
         }
         const operation: RequestOp = bytes === undefined ? { requestDeleteRange: { key: etcdKey } } : { requestPut: { key: etcdKey, value: bytes } };
-        const response = await this.client.txn(
-          {
-            // An absent key compares as mod revision 0.
-            compare: [{ result: "EQUAL", target: "MOD", key: etcdKey, modRevision: current?.modRevision ?? 0 }],
-            success: [operation],
-            // On conflict, the failure branch reads the new value for the next attempt.
-            failure: [{ requestRange: { key: etcdKey } }],
-          },
-          key,
-        );
+        if (bytes !== undefined && target !== null) this.rememberWrite(key, bytes, target);
+        const forget = (): void => {
+          if (bytes !== undefined) this.written.forget(key, bytes);
+        };
+        const response = await this.client
+          .txn(
+            {
+              // An absent key compares as mod revision 0.
+              compare: [{ result: "EQUAL", target: "MOD", key: etcdKey, modRevision: current?.modRevision ?? 0 }],
+              success: [operation],
+              // On conflict, the failure branch reads the new value for the next attempt.
+              failure: [{ requestRange: { key: etcdKey } }],
+            },
+            key,
+          )
+          .catch((error: unknown) => {
+            forget();
+            throw error;
+          });
         this.observe(response.header.revision);
         if (!response.succeeded) {
+          forget();
           current = response.responses[0]?.responseRange?.kvs[0];
           continue;
         }
@@ -466,7 +489,13 @@ export class EtcdStorage implements Storage {
     const revision = kv.modRevision - this.offset;
     if (event.type === "DELETE") return { type: "DELETED", key, revision, value: undefined, previous };
     const type = kv.createRevision === kv.modRevision ? "ADDED" : "MODIFIED";
-    return { type, key, revision, value: this.values.decode(key, kv.value), previous };
+    const value = this.written.take(key, kv.value) ?? this.values.decode(key, kv.value);
+    return { type, key, revision, value, previous };
+  }
+
+  /** Remembers a write for its watch event while a watch is open (none open: nothing would take it). */
+  private rememberWrite(key: string, bytes: Uint8Array, value: string): void {
+    if (this.watches.size > 0) this.written.remember(key, bytes, value);
   }
 
   /** Connects and learns etcd's revisions (once; again after a failure). */
