@@ -1,5 +1,5 @@
 /**
- * The server on etcd (`npm run bench -- --suite etcd`, about 2 minutes): one local etcd member
+ * The server on etcd (`npm run bench -- --suite etcd`, about 4 minutes): one local etcd member
  * (Debian's etcd, data in /dev/shm), and the CLI as a child process with `--storage-backend
  * etcd3`. Measures creates/s at c=16, GETs/s at c=64 (HTTP/1.1 keep-alive, ~1 KiB ConfigMaps),
  * a consistent LIST (resourceVersion unset: the cache after asking etcd for its revision) of 10k
@@ -8,8 +8,10 @@
  * watcher and the writer on the bench's main thread (the earlier method, whose own event loop adds
  * to the delay). etcd's count of the calls it handled per create and per GET (its /metrics) is a
  * figure that does not depend on the machine's load. The limit in the same run: etcd's own put rate over gRPC at c=16 (one Txn with one Put each, from
- * this process, without the server). kube-apiserver 1.28 on etcd 3.4 is the reference the issue
- * gives. Writes bench/results/<date>-etcd.{json,md}.
+ * this process, without the server), and etcd's own watch delay with one etcd watcher and no
+ * server (bench/lib/etcd-raw-watch.ts), the floor under the server's watch delay; etcd's WAL fsync
+ * and backend commit p99 in the watch phase. kube-apiserver 1.28 on etcd 3.4 is the reference the
+ * issue gives. Writes bench/results/<date>-etcd.{json,md}.
  */
 import { mkdirSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
