@@ -1,5 +1,5 @@
 /**
- * The server on etcd (`npm run bench -- --suite etcd`, about 2 minutes): one local etcd member
+ * The server on etcd (`npm run bench -- --suite etcd`, about 4 minutes): one local etcd member
  * (Debian's etcd, data in /dev/shm), and the CLI as a child process with `--storage-backend
  * etcd3`. Measures creates/s at c=16, GETs/s at c=64 (HTTP/1.1 keep-alive, ~1 KiB ConfigMaps),
  * a consistent LIST (resourceVersion unset: the cache after asking etcd for its revision) of 10k
@@ -8,8 +8,10 @@
  * watcher and the writer on the bench's main thread (the earlier method, whose own event loop adds
  * to the delay). etcd's count of the calls it handled per create and per GET (its /metrics) is a
  * figure that does not depend on the machine's load. The limit in the same run: etcd's own put rate over gRPC at c=16 (one Txn with one Put each, from
- * this process, without the server). kube-apiserver 1.28 on etcd 3.4 is the reference the issue
- * gives. Writes bench/results/<date>-etcd.{json,md}.
+ * this process, without the server), and etcd's own watch delay with one etcd watcher and no
+ * server (bench/lib/etcd-raw-watch.ts), the floor under the server's watch delay; etcd's WAL fsync
+ * and backend commit p99 in the watch phase. kube-apiserver 1.28 on etcd 3.4 is the reference the
+ * issue gives. Writes bench/results/<date>-etcd.{json,md}.
  */
 import { mkdirSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
@@ -17,6 +19,7 @@ import { EtcdClient } from "../src/storage/etcd/etcd-client.js";
 import { startEtcdCluster } from "../src/storage/etcd/etcd-member.js";
 import { type Client, h1Client, h2Client, type Target } from "./lib/client.js";
 import { callsPerOperation, describeCalls, etcdCalls } from "./lib/etcd-metrics.js";
+import { measureRawEtcdWatch, type RawWatchResult } from "./lib/etcd-raw-watch.js";
 import { machineEnvironment } from "./lib/environment.js";
 import { loadConfigMaps } from "./lib/lists.js";
 import { configMapBody, namespaceBody } from "./lib/objects.js";
@@ -91,6 +94,7 @@ async function measureRate(
 /** Operations run to count etcd calls per operation (a fixed count, not a timed phase). */
 const COUNTED_CREATES = 2000;
 const COUNTED_GETS = 4000;
+const COUNTED_PATCHES = 2000;
 
 interface CountedCalls {
   readonly operations: number;
@@ -191,6 +195,11 @@ export async function runEtcdSuite(options: EtcdSuiteOptions): Promise<void> {
       }
     });
     raw.close();
+    // etcd's own watch delay with no server (the floor under the server's watch figures).
+    const rawWatchSeconds = quick ? 3 : 10;
+    // One etcd watcher: the server keeps one etcd watch (its cache's) whatever its number of watchers.
+    log("etcd suite: raw etcd watch, 1 watcher @ 200 puts/s (no server)");
+    const rawWatch: RawWatchResult = await measureRawEtcdWatch(etcd.endpoints, { watchers: 1, rate: 200, seconds: rawWatchSeconds, tag: "w1" });
 
     const server = await startServerChild({
       dataDir,
@@ -219,6 +228,18 @@ export async function runEtcdSuite(options: EtcdSuiteOptions): Promise<void> {
         );
         return reply.status === 201;
       });
+      log("etcd suite: etcd calls per patch");
+      // Merge patches of objects this server wrote: kube starts an update from its cached object, so no Range.
+      const countedPatches = await countCalls(etcdUrl, server.pid, COUNTED_PATCHES, 16, async (index) => {
+        const reply = await client.request(
+          "PATCH",
+          `/api/v1/namespaces/${CREATE_NAMESPACE}/configmaps/counted-${index % 100}`,
+          JSON.stringify({ data: { sequence: String(index) } }),
+          false,
+          "application/merge-patch+json",
+        );
+        return reply.status === 200;
+      });
       log(`etcd suite: loading ${items} ConfigMaps`);
       await loadConfigMaps(client, LIST_NAMESPACE, 0, items, 32, 1024);
       client.close();
@@ -245,8 +266,21 @@ export async function runEtcdSuite(options: EtcdSuiteOptions): Promise<void> {
       log("etcd suite: watch 100 watchers @ 200 writes/s, watchers in 4 threads (the watch suite's method)");
       const setup = h1Client(target, 4);
       const metricsBefore = await scrapeMetrics(setup);
+      const etcdMetricsBefore = await (await fetch(`${etcdUrl}/metrics`)).text();
       const fleetWatch = await measureWatchFleet(target, setup, server.pid, quick ? 3 : 10);
       const metricsAfter = await scrapeMetrics(setup);
+      const etcdMetricsAfter = await (await fetch(`${etcdUrl}/metrics`)).text();
+      // etcd's disk in the same phase: its WAL fsync and backend commit histograms (data in /dev/shm).
+      const etcdDisk = (name: string, q: number) =>
+        phaseQuantileMs(
+          histogramBuckets(etcdMetricsBefore, name, () => true),
+          histogramBuckets(etcdMetricsAfter, name, () => true),
+          q,
+        );
+      const fleetEtcdDisk = {
+        walFsyncP99: etcdDisk("etcd_disk_wal_fsync_duration_seconds", 0.99),
+        backendCommitP99: etcdDisk("etcd_disk_backend_commit_duration_seconds", 0.99),
+      };
       setup.close();
       // Where a write's time goes in the watch phase, from the server's own histograms: the etcd
       // transaction (sent until its answer is handled) against the whole request.
@@ -294,6 +328,13 @@ export async function runEtcdSuite(options: EtcdSuiteOptions): Promise<void> {
           verdict(fleetWatch.delayFromIssue.p99Ms <= TARGETS.watchP99Ms),
         ],
         [
+          "watch delay p99 ms from the write's acknowledgement (the write's own latency left out), same phase as the row above",
+          String(round(fleetWatch.delay.p99Ms)),
+          "—",
+          "— (the target counts from the write being sent)",
+          "for reading only",
+        ],
+        [
           "watch delay p99 ms (from the write being sent), 100 watchers @ 200 writes/s, watchers and writer on one thread",
           String(round(watch.delayMs.p99Ms)),
           String(KUBE.watchP99Ms),
@@ -317,8 +358,11 @@ export async function runEtcdSuite(options: EtcdSuiteOptions): Promise<void> {
         watch,
         fleetWatch,
         fleetWriteSplit,
+        fleetEtcdDisk,
+        rawWatch,
         countedCreates,
         countedGets,
+        countedPatches,
         ratios,
       };
       const markdown = [
@@ -338,6 +382,21 @@ export async function runEtcdSuite(options: EtcdSuiteOptions): Promise<void> {
           [["raw etcd puts over gRPC, c=16 (one Txn with one Put each, ~1 KiB)", String(rawPuts.perSecond), String(ratios.createsOverRawEtcdPuts)]],
         ),
         "",
+        "etcd's own watch delay, no orch server (measured before the server starts): a paced writer in the bench process puts ~1 KiB values at 200/s and one etcd watch of the prefix in the same process times each event (the server, too, keeps one etcd watch, its cache's, whatever its number of watchers). Its delay from the put being sent is etcd's commit plus one event's delivery on this machine: the floor under the server's rows above, which count from the create or patch being sent to orch and add orch's write path, its cache and the fan-out to 100 HTTP watchers.",
+        "",
+        table(
+          ["measure (no server)", "p50 / p90 / p99 / max ms", "puts/s achieved, put latency p99 ms", "events received / expected"],
+          [
+            [
+              `raw etcd watch delay from the put being sent, 1 watcher @ ${rawWatch.rate} puts/s`,
+              ms(rawWatch.delayFromSend),
+              `${rawWatch.putsPerSecond}, ${round(rawWatch.putLatency.p99Ms)}`,
+              `${rawWatch.events.received} / ${rawWatch.events.expected}`,
+            ],
+            ["raw etcd watch delay from the put's acknowledgement, 1 watcher", ms(rawWatch.delayFromAck), "", ""],
+          ],
+        ),
+        "",
         "## Details",
         "",
         table(
@@ -350,6 +409,11 @@ export async function runEtcdSuite(options: EtcdSuiteOptions): Promise<void> {
               String(countedCreates.serverCpuMicrosPerOperation),
             ],
             [`creates: etcd calls per create (etcd's /metrics over ${COUNTED_CREATES} creates, c=16)`, describeCalls(countedCreates.etcdCallsPerOperation)],
+            [
+              `merge patches: etcd calls per patch (etcd's /metrics over ${COUNTED_PATCHES} patches of 100 objects the server wrote, c=16)`,
+              describeCalls(countedPatches.etcdCallsPerOperation),
+            ],
+            ["merge patches: server CPU µs per patch", String(countedPatches.serverCpuMicrosPerOperation)],
             [`GETs: etcd calls per GET (etcd's /metrics over ${COUNTED_GETS} GETs, c=64)`, describeCalls(countedGets.etcdCallsPerOperation)],
             ["GETs: server CPU µs per GET", String(gets.serverCpuMicrosPerRequest)],
             [`LIST of ${items} at resourceVersion=0 (no etcd round trip), median ms`, String(anyList.medianMs)],
@@ -366,6 +430,10 @@ export async function runEtcdSuite(options: EtcdSuiteOptions): Promise<void> {
             [
               "watch (4 watcher threads): write request p50 / p99 ms, at most (server's apiserver_request_duration_seconds buckets)",
               `${bound(fleetWriteSplit.requestP50.atMostMs)} / ${bound(fleetWriteSplit.requestP99.atMostMs)}`,
+            ],
+            [
+              "watch (4 watcher threads): etcd's WAL fsync p99 / backend commit p99 ms, at most (etcd's own histograms; its data dir is in /dev/shm, a tmpfs)",
+              `${bound(fleetEtcdDisk.walFsyncP99.atMostMs)} / ${bound(fleetEtcdDisk.backendCommitP99.atMostMs)}`,
             ],
             ["watch (one thread): events / expected", `${watch.events} / ${watch.expected}`],
             ["watch (one thread): p50 / p90 / max ms", `${round(watch.delayMs.p50Ms)} / ${round(watch.delayMs.p90Ms)} / ${round(watch.delayMs.maxMs)}`],

@@ -30,6 +30,8 @@ import { UTF8_VALUES, type ValueEncoding } from "../value-encoding.js";
 import { CoalescedRead } from "./coalesced-read.js";
 import { decodeKey, encodeKey, keyAfter, prefixEnd } from "./etcd-keys.js";
 import { type DrainableWatch, etcdWatch, type WatchHost } from "./etcd-watch.js";
+import { type KnownValue, KnownValues } from "./known-values.js";
+import { RecentWrites } from "./recent-writes.js";
 
 export interface EtcdStorageOptions extends EtcdClientOptions {
   /** Prepended to every key (`--etcd-prefix`); keys are read back without it. Default "". */
@@ -46,6 +48,13 @@ export interface EtcdStorageOptions extends EtcdClientOptions {
   readonly closeDrainMs?: number;
   /** How values are laid out in etcd (default: the text as UTF-8; the server uses kube's storage encoding). */
   readonly values?: ValueEncoding;
+}
+
+/** Where a guaranteedUpdate attempt starts: the key's etcd value and its text, and whether etcd gave it just now. */
+interface UpdateState {
+  readonly kv: EtcdKeyValue | undefined;
+  readonly value: KeyValue | undefined;
+  readonly fresh: boolean;
 }
 
 /** kube's compaction coordination key: at etcd's root, not under `--etcd-prefix`. */
@@ -80,6 +89,10 @@ export class EtcdStorage implements Storage {
   private initializing: Promise<void> | undefined;
   private readonly inFlight = new Set<Promise<unknown>>();
   private readonly watches = new Set<DrainableWatch>();
+  /** This server's writes until their watch events come back (events then skip the value's decode). */
+  private readonly written = new RecentWrites();
+  /** The newest value seen for recently touched keys: where an update starts (kube's cached existing object). */
+  private readonly known = new KnownValues();
   private readonly host: WatchHost;
   /** Shares "what is etcd's revision now" reads between concurrent callers (see fetchRevision). */
   private readonly revisions = new CoalescedRead(async () => {
@@ -154,16 +167,28 @@ export class EtcdStorage implements Storage {
   create(key: string, value: string): Promise<number> {
     return this.track(key, async () => {
       const etcdKey = this.encode(key);
-      const response = await this.client.txn(
-        {
-          compare: [{ result: "EQUAL", target: "CREATE", key: etcdKey, createRevision: 0 }],
-          success: [{ requestPut: { key: etcdKey, value: this.values.encode(key, value) } }],
-          failure: [],
-        },
-        key,
-      );
+      const bytes = this.values.encode(key, value);
+      this.rememberWrite(key, bytes, value);
+      const response = await this.client
+        .txn(
+          {
+            compare: [{ result: "EQUAL", target: "CREATE", key: etcdKey, createRevision: 0 }],
+            success: [{ requestPut: { key: etcdKey, value: bytes } }],
+            failure: [],
+          },
+          key,
+        )
+        .catch((error: unknown) => {
+          this.written.forget(key, bytes);
+          throw error;
+        });
       this.observe(response.header.revision);
-      if (!response.succeeded) throw new StorageError("KeyExists", key);
+      if (!response.succeeded) {
+        this.written.forget(key, bytes);
+        throw new StorageError("KeyExists", key);
+      }
+      const etcdRevision = response.header.revision;
+      this.known.set(key, { kv: { key: etcdKey, createRevision: etcdRevision, modRevision: etcdRevision, version: 1, value: bytes }, value });
       return response.header.revision - this.offset;
     });
   }
@@ -206,14 +231,34 @@ export class EtcdStorage implements Storage {
     });
   }
 
+  /**
+   * kube's GuaranteedUpdate: the first attempt starts from the value this store last saw for the
+   * key (`KnownValues`, kube's cached existing object) when it has one, else from a read. A state
+   * that did not come from etcd just now is never trusted for an answer of its own: when tryUpdate
+   * fails on it, or finds nothing to change, the key is read and tried again; a write from it
+   * compares the mod revision, so a stale one fails and the failure branch brings the live value.
+   */
   async guaranteedUpdate(key: string, tryUpdate: UpdateFunction, options: UpdateOptions = {}): Promise<UpdateResult> {
     return this.track(key, async () => {
       const etcdKey = this.encode(key);
-      let current = (await this.range(key, { key: etcdKey })).kvs[0];
+      const read = async (): Promise<UpdateState> => {
+        const kv = (await this.range(key, { key: etcdKey })).kvs[0];
+        return { kv, value: kv === undefined ? undefined : this.toKeyValue(kv), fresh: true };
+      };
+      const known = this.known.get(key);
+      let state: UpdateState = known === undefined ? await read() : { kv: known.kv, value: this.knownKeyValue(key, known), fresh: false };
       for (;;) {
+        const { kv: current, value: currentValue, fresh } = state;
         if (current === undefined && options.ignoreNotFound !== true) throw new StorageError("KeyNotFound", key);
-        const currentValue = current === undefined ? undefined : this.toKeyValue(current);
-        const target = updateTarget(await tryUpdate(currentValue));
+        let target: string | null;
+        try {
+          target = updateTarget(await tryUpdate(currentValue));
+        } catch (error) {
+          // It may have failed on a stale value: only a current one's failure is the answer.
+          if (fresh) throw error;
+          state = await read();
+          continue;
+        }
         if (target === null && currentValue === undefined) return { value: undefined, revision: this.currentRevision(), created: false };
         const bytes = target === null ? undefined : this.values.encode(key, target);
         // Unchanged when the text or the stored bytes are equal (kube compares bytes).
@@ -222,27 +267,51 @@ export class EtcdStorage implements Storage {
           currentValue !== undefined &&
           (currentValue.value === target || (bytes !== undefined && Buffer.from(current.value).equals(bytes)))
         ) {
+          if (!fresh) {
+            // Unchanged against a remembered value: confirm against etcd before answering so.
+            state = await read();
+            continue;
+          }
           return { value: currentValue, revision: currentValue.modRevision, created: false };
         }
         const operation: RequestOp = bytes === undefined ? { requestDeleteRange: { key: etcdKey } } : { requestPut: { key: etcdKey, value: bytes } };
-        const response = await this.client.txn(
-          {
-            // An absent key compares as mod revision 0.
-            compare: [{ result: "EQUAL", target: "MOD", key: etcdKey, modRevision: current?.modRevision ?? 0 }],
-            success: [operation],
-            // On conflict, the failure branch reads the new value for the next attempt.
-            failure: [{ requestRange: { key: etcdKey } }],
-          },
-          key,
-        );
+        if (bytes !== undefined && target !== null) this.rememberWrite(key, bytes, target);
+        const forget = (): void => {
+          if (bytes !== undefined) this.written.forget(key, bytes);
+        };
+        const response = await this.client
+          .txn(
+            {
+              // An absent key compares as mod revision 0.
+              compare: [{ result: "EQUAL", target: "MOD", key: etcdKey, modRevision: current?.modRevision ?? 0 }],
+              success: [operation],
+              // On conflict, the failure branch reads the new value for the next attempt.
+              failure: [{ requestRange: { key: etcdKey } }],
+            },
+            key,
+          )
+          .catch((error: unknown) => {
+            forget();
+            throw error;
+          });
         this.observe(response.header.revision);
         if (!response.succeeded) {
-          current = response.responses[0]?.responseRange?.kvs[0];
+          forget();
+          const live = response.responses[0]?.responseRange?.kvs[0];
+          state = { kv: live, value: live === undefined ? undefined : this.toKeyValue(live), fresh: true };
           continue;
         }
-        const revision = response.header.revision - this.offset;
-        if (target === null) return { value: undefined, revision, created: false };
+        const etcdRevision = response.header.revision;
+        const revision = etcdRevision - this.offset;
+        if (target === null || bytes === undefined) {
+          this.known.deleted(key, etcdRevision);
+          return { value: undefined, revision, created: false };
+        }
         const createRevision = currentValue?.createRevision ?? revision;
+        this.known.set(key, {
+          kv: { key: etcdKey, createRevision: createRevision + this.offset, modRevision: etcdRevision, version: 0, value: bytes },
+          value: target,
+        });
         return { value: { key, value: target, modRevision: revision, createRevision }, revision, created: currentValue === undefined };
       }
     });
@@ -269,6 +338,7 @@ export class EtcdStorage implements Storage {
           message: `expected revision ${String(options.expectedRevision)}, found ${found}: ${key}`,
         });
       }
+      this.known.deleted(key, response.header.revision);
       const previous = response.responses[0]?.responseDeleteRange?.prevKvs[0];
       if (previous === undefined) throw new StorageError("KeyNotFound", key);
       return { previous: this.toKeyValue(previous), revision: response.header.revision - this.offset };
@@ -464,9 +534,25 @@ export class EtcdStorage implements Storage {
     const key = decodeKey(this.prefix, kv.key);
     const previous = event.prevKv === null ? undefined : this.values.decode(key, event.prevKv.value);
     const revision = kv.modRevision - this.offset;
-    if (event.type === "DELETE") return { type: "DELETED", key, revision, value: undefined, previous };
+    if (event.type === "DELETE") {
+      this.known.deleted(key, kv.modRevision);
+      return { type: "DELETED", key, revision, value: undefined, previous };
+    }
     const type = kv.createRevision === kv.modRevision ? "ADDED" : "MODIFIED";
-    return { type, key, revision, value: this.values.decode(key, kv.value), previous };
+    const value = this.written.take(key, kv.value) ?? this.values.decode(key, kv.value);
+    // Copies: the event's bytes are views into the whole gRPC message, which an entry must not keep.
+    this.known.set(key, { kv: { ...kv, key: Buffer.from(kv.key), value: Buffer.from(kv.value) }, value });
+    return { type, key, revision, value, previous };
+  }
+
+  /** A remembered value as the store's KeyValue (store revisions). */
+  private knownKeyValue(key: string, known: KnownValue): KeyValue {
+    return { key, value: known.value, modRevision: known.kv.modRevision - this.offset, createRevision: known.kv.createRevision - this.offset };
+  }
+
+  /** Remembers a write for its watch event while a watch is open (none open: nothing would take it). */
+  private rememberWrite(key: string, bytes: Uint8Array, value: string): void {
+    if (this.watches.size > 0) this.written.remember(key, bytes, value);
   }
 
   /** Connects and learns etcd's revisions (once; again after a failure). */

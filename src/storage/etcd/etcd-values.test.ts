@@ -56,4 +56,23 @@ describe("EtcdStorage with kube's storage encoding", { timeout: 60_000 }, () => 
     const changed = await storage.guaranteedUpdate("/configmaps/default/c", () => JSON.stringify({ ...object, data: { k: "w" } }));
     assert.ok(changed.revision > before.modRevision);
   });
+
+  test("the watch event of this server's own write carries the written text; another writer's bytes are decoded", async () => {
+    const watched = new AbortController();
+    const events = storage.watch("/configmaps/", storage.currentRevision(), watched.signal)[Symbol.asyncIterator]();
+    // Key order unlike the decoder's: a decode of etcd's bytes would give another text.
+    const written = JSON.stringify({ data: { k: "own" }, metadata: { namespace: "default", name: "own" }, kind: "ConfigMap", apiVersion: "v1" });
+    const decodedForm = JSON.stringify({ apiVersion: "v1", kind: "ConfigMap", metadata: { name: "own", namespace: "default" }, data: { k: "own" } });
+    await storage.create("/configmaps/default/own", written);
+    assert.equal((await events.next()).value?.value, written);
+    assert.equal((await storage.get("/configmaps/default/own")).value, decodedForm, "a read decodes etcd's bytes");
+    // Another server writes new bytes at the key: the event is etcd's bytes decoded.
+    const stored = (await client.range({ key: Buffer.from("/registry/configmaps/default/own") }, "")).kvs[0];
+    const foreign = kubeStorageEncoding(KUBERNETES_PROFILE).encode("/configmaps/default/own", JSON.stringify({ ...JSON.parse(written), data: { k: "other" } }));
+    await client.txn({ compare: [], success: [{ requestPut: { key: Buffer.from(stored?.key ?? []), value: foreign } }], failure: [] }, "");
+    const event = (await events.next()).value;
+    watched.abort();
+    assert.equal(event?.type, "MODIFIED");
+    assert.equal(event?.value, JSON.stringify({ apiVersion: "v1", kind: "ConfigMap", metadata: { name: "own", namespace: "default" }, data: { k: "other" } }));
+  });
 });
