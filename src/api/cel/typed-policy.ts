@@ -66,6 +66,8 @@ const REQUEST: SchemaNode = {
   },
 };
 
+const NULLABLE_SCALARS = ["google.protobuf.Timestamp", "google.protobuf.Duration"];
+
 /** Checks expressions of one policy against one matched kind; add variables in order, then check. */
 export class PolicyTypeChecker {
   private readonly typed: Environment;
@@ -82,6 +84,8 @@ export class PolicyTypeChecker {
     env.registerVariable("namespaceObject", declare(types.namespace));
     env.registerVariable("request", schemas.declare({ root: REQUEST, resolve: (node) => node }, "admission.AdmissionRequest"));
     env.registerVariable("authorizer", AUTHORIZER_TYPE);
+    // A timestamp or duration field may be compared with null (an absent creationTimestamp); nothing is said about it.
+    for (const type of NULLABLE_SCALARS) env.registerOperator(`${type} == null`, () => false);
     this.typed = env;
   }
 
@@ -169,12 +173,12 @@ const OPERATOR_NAMES: Readonly<Record<string, string>> = { in: "@in", "!": "!_",
 function celGoMessage(summary: string): { readonly message: string; readonly undefinedField: boolean } {
   const key = /^No such key: (.*)$/.exec(summary);
   if (key !== null) return { message: `undefined field '${key[1] ?? ""}'`, undefinedField: true };
-  const binary = /^no such overload: (\S+) (==|!=|<=|>=|<|>|\+|-|\*|\/|%|in) (\S+)$/.exec(summary);
+  const binary = /^no such overload: (.+?) (==|!=|<=|>=|<|>|\+|-|\*|\/|%|in) (.+)$/.exec(summary);
   if (binary !== null) {
     const [, left, op = "", right] = binary;
     return { message: `found no matching overload for '${OPERATOR_NAMES[op] ?? `_${op}_`}' applied to '(${left}, ${right})'`, undefinedField: false };
   }
-  const unary = /^no such overload: ([!-])(\S+)$/.exec(summary);
+  const unary = /^no such overload: ([!-])(.+)$/.exec(summary);
   if (unary !== null)
     return { message: `found no matching overload for '${OPERATOR_NAMES[unary[1] ?? ""] ?? ""}' applied to '(${unary[2]})'`, undefinedField: false };
   const method = /^found no matching overload for '([^'(]+)\.(\w+)\((.*)\)'$/.exec(summary);

@@ -338,6 +338,43 @@ describe("ValidatingAdmissionPolicy (in process)", () => {
     assert.deepEqual(warnings, [{ fieldRef: "spec.validations[0].expression", warning: `apps/v1, Kind=Deployment: ${issue("spek")}\n${issue("dataa")}` }]);
   });
 
+  it("type checking of whole expressions: a type error is a warning on the stored policy, with kube's fieldRef", async () => {
+    const expressions = ['object.spec.replicas == "3"', "size(object.spec.replicas) > 0"];
+    // Admitted (201) although the expressions do not type-check: kube only warns.
+    await create(
+      server,
+      `${GROUP}/validatingadmissionpolicies`,
+      policy("typed", {
+        paramKind: { apiVersion: "v1", kind: "ConfigMap" },
+        matchConstraints: { resourceRules: [{ apiGroups: ["apps"], apiVersions: ["v1"], operations: ["CREATE"], resources: ["deployments"] }] },
+        validations: [
+          { expression: expressions[0], messageExpression: "object.spec.replicas" },
+          { expression: expressions[1] },
+          { expression: "object.spec.replicas <= int(params.data.max) && object.metadata.name.startsWith('web')" },
+        ],
+      }),
+    );
+    let status: Record<string, unknown> = {};
+    for (let attempt = 0; attempt < 100 && status["typeChecking"] === undefined; attempt++) {
+      await sleep(10);
+      status = ((await server.call("GET", `${GROUP}/validatingadmissionpolicies/typed`)).json["status"] ?? {}) as Record<string, unknown>;
+    }
+    const issue = (expression: string, column: number, message: string): string =>
+      `apps/v1, Kind=Deployment: ERROR: <input>:1:${column}: ${message}\n | ${expression}\n | ${".".repeat(column - 1)}^`;
+    const warnings = (status["typeChecking"] as { expressionWarnings: { fieldRef: string; warning: string }[] }).expressionWarnings;
+    assert.deepEqual(warnings, [
+      {
+        fieldRef: "spec.validations[0].expression",
+        warning: issue(expressions[0] ?? "", 22, "found no matching overload for '_==_' applied to '(int, string)'"),
+      },
+      {
+        fieldRef: "spec.validations[0].messageExpression",
+        warning: issue("object.spec.replicas", 1, "must evaluate to string, but the expression's type is int"),
+      },
+      { fieldRef: "spec.validations[1].expression", warning: issue(expressions[1] ?? "", 5, "found no matching overload for 'size' applied to '(int)'") },
+    ]);
+  });
+
   it("serves both kinds with kube's table columns", async () => {
     const table = await server.call("GET", `${GROUP}/validatingadmissionpolicies`, { headers: { accept: "application/json;as=Table;v=v1;g=meta.k8s.io" } });
     assert.equal(table.status, 200, table.text);
