@@ -68,6 +68,52 @@ const REQUEST: SchemaNode = {
 
 const NULLABLE_SCALARS = ["google.protobuf.Timestamp", "google.protobuf.Duration"];
 
+/** Each schema root seen, numbered: a tree's identity in the cache key (a CRD's new schema is a new root). */
+const ROOT_IDS = new WeakMap<SchemaNode, number>();
+let nextRootId = 1;
+/** Typed environments by the roots they declare, most recent last; frozen once made (checks run in clones). */
+const TYPED = new Map<string, Environment>();
+const TYPED_LIMIT = 32;
+
+function rootKey(named: NamedTree | undefined): string {
+  if (named === undefined) return "dyn";
+  let id = ROOT_IDS.get(named.tree.root);
+  if (id === undefined) {
+    id = nextRootId++;
+    ROOT_IDS.set(named.tree.root, id);
+  }
+  return `${id}:${named.name}`;
+}
+
+/**
+ * The environment with `object`, `oldObject`, `params`, `namespaceObject`, `request` and
+ * `authorizer` declared, made once per combination of schemas (a kind's types are many: a
+ * Deployment brings about a hundred object types) and kept for the next policies.
+ */
+function typedEnvironment(types: PolicyTypes): Environment {
+  const key = [rootKey(types.object), types.hasParams ? rootKey(types.params) : "-", rootKey(types.namespace)].join("|");
+  const known = TYPED.get(key);
+  if (known !== undefined) {
+    TYPED.delete(key);
+    TYPED.set(key, known);
+    return known;
+  }
+  const env = childEnvironment();
+  const schemas = new SchemaTypes(env);
+  const declare = (named: NamedTree | undefined): string => (named === undefined ? "dyn" : schemas.declare(named.tree, named.name));
+  const object = declare(types.object);
+  env.registerVariable("object", object).registerVariable("oldObject", object);
+  if (types.hasParams) env.registerVariable("params", declare(types.params));
+  env.registerVariable("namespaceObject", declare(types.namespace));
+  env.registerVariable("request", schemas.declare({ root: REQUEST, resolve: (node) => node }, "admission.AdmissionRequest"));
+  env.registerVariable("authorizer", AUTHORIZER_TYPE);
+  // A timestamp or duration field may be compared with null (an absent creationTimestamp); nothing is said about it.
+  for (const type of NULLABLE_SCALARS) env.registerOperator(`${type} == null`, () => false);
+  if (TYPED.size >= TYPED_LIMIT) TYPED.delete(TYPED.keys().next().value ?? "");
+  TYPED.set(key, env);
+  return env;
+}
+
 /** Checks expressions of one policy against one matched kind; add variables in order, then check. */
 export class PolicyTypeChecker {
   private readonly typed: Environment;
@@ -75,18 +121,7 @@ export class PolicyTypeChecker {
   private current: Environment | undefined;
 
   constructor(types: PolicyTypes) {
-    const env = childEnvironment();
-    const schemas = new SchemaTypes(env);
-    const declare = (named: NamedTree | undefined): string => (named === undefined ? "dyn" : schemas.declare(named.tree, named.name));
-    const object = declare(types.object);
-    env.registerVariable("object", object).registerVariable("oldObject", object);
-    if (types.hasParams) env.registerVariable("params", declare(types.params));
-    env.registerVariable("namespaceObject", declare(types.namespace));
-    env.registerVariable("request", schemas.declare({ root: REQUEST, resolve: (node) => node }, "admission.AdmissionRequest"));
-    env.registerVariable("authorizer", AUTHORIZER_TYPE);
-    // A timestamp or duration field may be compared with null (an absent creationTimestamp); nothing is said about it.
-    for (const type of NULLABLE_SCALARS) env.registerOperator(`${type} == null`, () => false);
-    this.typed = env;
+    this.typed = typedEnvironment(types);
   }
 
   /** Declares `variables.<name>` with `type` (a checked result type) for the expressions checked after. */

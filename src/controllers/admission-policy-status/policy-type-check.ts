@@ -22,13 +22,13 @@ export interface ExpressionWarning {
 }
 
 /** The result type an expression must have: kube's return types of each policy field. */
-type Wanted = "bool" | "string" | "string or null" | "any";
+type Wanted = "bool" | "string" | "string or null" | "unconstrained";
 
 const ACCEPTED: Readonly<Record<Wanted, ReadonlySet<string> | undefined>> = {
   bool: new Set(["bool", "dyn"]),
   string: new Set(["string", "dyn"]),
   "string or null": new Set(["string", "dyn", "null", "null_type"]),
-  any: undefined,
+  unconstrained: undefined,
 };
 
 function entries(spec: Record<string, unknown>, field: string): Record<string, unknown>[] {
@@ -110,7 +110,7 @@ export function typeCheckPolicy(policy: ApiObject, resolveKind?: KindResolver, r
   for (const [index, item] of entries(spec, "matchConditions").entries()) check(`spec.matchConditions[${index}].expression`, item["expression"], "bool");
   // Variables in order: each is typed as its expression for the ones after it (dyn when it does not check).
   for (const [index, item] of entries(spec, "variables").entries()) {
-    const results = check(`spec.variables[${index}].expression`, item["expression"], "any");
+    const results = check(`spec.variables[${index}].expression`, item["expression"], "unconstrained");
     const name = item["name"];
     if (typeof name !== "string") continue;
     const ast = typeof item["expression"] === "string" ? parsePolicyExpression(item["expression"]) : undefined;
@@ -130,7 +130,7 @@ export function typeCheckPolicy(policy: ApiObject, resolveKind?: KindResolver, r
 }
 
 /**
- * The typed checker's issue, if any (an undefined field only when the field walk found none: the
+ * The typed checker's issue, when there is one (an undefined field only when the field walk found none: the
  * walk lists every one, the checker stops at the first), or the wrong result type's.
  */
 function typedIssues(expression: string, result: TypeCheckResult, wanted: Wanted, fieldsListed: boolean): Issue[] {
