@@ -49,12 +49,15 @@ describe("typed policy checker: kube's CEL types of a schema", () => {
     assert.equal(typeOf("object.spec.items[0].name"), "string");
   });
 
-  it("int-or-string and preserve-unknown-fields are dyn; a resource root and an embedded resource have apiVersion, kind and metadata name/generateName", () => {
+  it("int-or-string and preserve-unknown-fields are dyn; the root's metadata is ObjectMeta; an embedded resource has apiVersion, kind and metadata name/generateName", () => {
     assert.equal(typeOf("object.spec.port"), "dyn");
     assert.equal(typeOf("object.spec.extra.anything.below"), "dyn");
     assert.equal(typeOf("object.metadata.generateName + object.apiVersion + object.kind"), "string");
     assert.equal(typeOf("object.spec.template.metadata.name + object.spec.template.spec.a"), "string");
-    assert.equal(typeOf("object.metadata.uid"), "error: undefined field 'uid'");
+    assert.equal(typeOf("object.metadata.labels"), "map<string, string>");
+    assert.equal(typeOf("object.metadata.creationTimestamp"), "google.protobuf.Timestamp");
+    assert.equal(typeOf("object.metadata.uidd"), "error: undefined field 'uidd'");
+    assert.equal(typeOf("object.spec.template.metadata.uid"), "error: undefined field 'uid'");
   });
 
   it("type errors in cel-go's words at cel-go's positions; parse errors are left to the untyped compile", () => {
