@@ -71,7 +71,8 @@ export class SchemaTypes {
     // Named before its fields are typed: a definition that contains itself refers to this name.
     if (site.ref === undefined) this.byNode.set(site, typeName);
     else this.byRef.set(site.ref, typeName);
-    const fields: Record<string, string> = {};
+    // No prototype: a schema may declare a property called `__proto__`.
+    const fields: Record<string, string> = Object.create(null) as Record<string, string>;
     for (const [field, child] of Object.entries(node.properties ?? {}))
       fields[field] = this.typeOf(child, tree, `${typeName}.${field}`, child.embeddedResource === true);
     if (resourceRoot) {
@@ -87,7 +88,11 @@ export class SchemaTypes {
   }
 
   private uniqueName(wanted: string): string {
-    const base = `schema.${wanted.replace(/[^A-Za-z0-9_.]/g, "_")}`;
+    // Each dotted segment an identifier (a property `x-y` or `0a` would not name a type).
+    const base = `schema.${wanted
+      .split(".")
+      .map((segment) => segment.replace(/[^A-Za-z0-9_]/g, "_").replace(/^(?=[0-9]|$)/, "_"))
+      .join(".")}`;
     let candidate = base;
     for (let count = 2; this.names.has(candidate); count++) candidate = `${base}${count}`;
     this.names.add(candidate);

@@ -48,6 +48,23 @@ function named(kind: MatchedKind | undefined): { tree: ReturnType<NonNullable<Ma
 }
 
 /**
+ * The checker for one kind; should a schema not convert to CEL types, every variable is dyn
+ * (the type checking must never fail the status write, as in kube).
+ */
+function typedChecker(
+  kind: MatchedKind | undefined,
+  hasParams: boolean,
+  params: MatchedKind | undefined,
+  namespace: ReturnType<typeof named>,
+): PolicyTypeChecker {
+  try {
+    return new PolicyTypeChecker({ object: named(kind), hasParams, params: named(params), namespace });
+  } catch {
+    return new PolicyTypeChecker({ hasParams });
+  }
+}
+
+/**
  * The type-checking warnings of a policy (kube's status.typeChecking), for every expression of
  * its matchConditions, variables, validations (expression, messageExpression) and
  * auditAnnotations (valueExpression):
@@ -77,7 +94,7 @@ export function typeCheckPolicy(policy: ApiObject, resolveKind?: KindResolver, r
     return {
       kind,
       checker: () => {
-        checker ??= new PolicyTypeChecker({ object: named(kind), hasParams: paramKind !== undefined, params: named(params), namespace });
+        checker ??= typedChecker(kind, paramKind !== undefined, params, namespace);
         return checker;
       },
     };
