@@ -2,6 +2,7 @@ import type { Tracer } from "@opentelemetry/api";
 import { endpointsResolver, HookClients, webhookAdmission, type EquivalentResource, type WebhookAdmission } from "../admission/webhook/index.js";
 import { apiGroup, metaGroup, type Profile } from "../api/profile.js";
 import type { ApiObject } from "../api/object.js";
+import type { SchemaTree } from "../api/schema/node.js";
 import type { ConversionWebhookOptions, Registry, ResourceDefinition } from "../registry/index.js";
 import type { Registry as MetricsRegistry } from "prom-client";
 import type { Authorizer } from "../authz/authorizer.js";
@@ -85,19 +86,21 @@ export function registryWebhookAdmission(
 }
 
 /**
- * The served kinds for the policy type checker: a resource's kind and the fields its schema does
- * not declare. Undefined for resources not served or without a schema.
+ * The served kinds for the policy type checker: a resource's kind, the fields its schema does
+ * not declare, and the schema as a tree (for typing `object`/`params`). Undefined for resources not served or without a schema.
  */
 export function policyKindResolver(registry: Registry): KindResolver {
   return (group, version, resource) => {
     const definition = registry.find(group, version, resource)?.definition;
     const schema = definition?.schema;
     if (definition === undefined || schema === undefined) return undefined;
+    const tree = schema.tree === undefined ? undefined : (): SchemaTree => schema.tree?.() ?? { root: {}, resolve: (node) => node };
     return {
       group,
       version,
       kind: definition.kind,
       unknownFields: (sample) => schema.unknownFields({ metadata: {}, ...sample }, { prune: false }),
+      ...(tree === undefined ? {} : { tree }),
     };
   };
 }

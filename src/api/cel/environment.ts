@@ -72,6 +72,14 @@ function baseEnvironment(): Environment {
   return env;
 }
 
+/**
+ * A fresh child of the shared environment (kube's libraries, no variables), for a caller that
+ * declares its own typed variables and only type-checks in it (the admission policy type checker).
+ */
+export function childEnvironment(): Environment {
+  return baseEnvironment().clone();
+}
+
 function environmentFor(set: VariableSet): Environment {
   const existing = environments.get(set.name);
   if (existing !== undefined) return existing;

@@ -14,6 +14,8 @@
  *   `evaluateCondition(program, admissionActivation(inputs))` per request
  *   (`MATCH_CONDITION_VARIABLES` for webhooks, `policyVariables(spec)` for policies:
  *   `params` only with a paramKind).
+ * - Admission policy type checking (status.typeChecking): `new PolicyTypeChecker(types)` per
+ *   matched kind, `addVariable` per composition variable, `check(expr)` per expression.
  * - Lower level: `compile(expr, variableSet)` (cached) returning a `Program` whose `evaluate`
  *   never throws; `estimateCost` and the kube limits; `toCel`/`fromCel` value conversion.
  */
@@ -41,5 +43,6 @@ export {
   schemaOf,
 } from "./cost.js";
 export type { AuthorizationAnswer, AuthorizationCheck, AuthorizationQuestion } from "./libraries/authorizer.js";
+export { type NamedTree, PolicyTypeChecker, type PolicyTypes, type TypeCheckResult } from "./typed-policy.js";
 export { type CelSchema, RULES_EXTENSION, rulesOf, SCHEMA_EXTENSION_PREFIX, type ValidationRule } from "./schema.js";
 export { fromCel, toCel } from "./values.js";

@@ -1,8 +1,10 @@
 import type { FieldError } from "../errors.js";
 import { isPlainObject, type ApiObject } from "../object.js";
+import type { SchemaTree } from "../schema/node.js";
 import type { ObjectSchema } from "../schema/object-schema.js";
 import { applyStructuralDefaults, unknownCustomFields } from "./defaults-and-pruning.js";
 import { jsonEqual, propertiesOf, type JsonSchema, SchemaMarkers } from "./json-schema.js";
+import { schemaTreeOf } from "./schema-tree.js";
 import { validateValue } from "./validate-value.js";
 import { CEL_VALIDATION_RULES, type ValidationRules } from "./validation-rules.js";
 
@@ -24,6 +26,7 @@ const LEFT_TO_OTHERS = new Set(["apiVersion", "kind", "metadata"]);
 export function customObjectSchema(id: string, schema: JsonSchema, options: CustomObjectSchemaOptions): ObjectSchema {
   const markers = new SchemaMarkers(options.extensionPrefixes);
   const rules = options.rules ?? CEL_VALIDATION_RULES;
+  let tree: SchemaTree | undefined;
   const body: JsonSchema = { ...schema, properties: Object.fromEntries([...propertiesOf(schema)].filter(([name]) => !LEFT_TO_OTHERS.has(name))) };
   return {
     id,
@@ -35,6 +38,10 @@ export function customObjectSchema(id: string, schema: JsonSchema, options: Cust
       return old === undefined ? errors : errors.filter((error) => !unchanged(object, old, error.field));
     },
     validateRules: (object, old) => rules.validate(schema, object, old),
+    tree: () => {
+      tree ??= schemaTreeOf(schema, markers);
+      return tree;
+    },
   };
 }
 

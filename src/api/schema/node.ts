@@ -137,3 +137,13 @@ export function listMap(
 /** A list with only kube's strategic-merge markers (merged by `key`), no list type. */
 export const mergeList = (items: SchemaNode, key: string, description?: string): SchemaNode =>
   described({ type: "array", items, patchStrategy: "merge", patchMergeKey: key }, description);
+
+/**
+ * A kind's schema as a tree to walk: the root node and how to follow a node's `ref` (the
+ * catalogue's definitions; identity for trees without references). Read by the admission policy
+ * type checker (CEL types of `object`, `params`, `namespaceObject`).
+ */
+export interface SchemaTree {
+  readonly root: SchemaNode;
+  resolve(node: SchemaNode): SchemaNode;
+}

@@ -3,7 +3,7 @@ import type { ApiObject } from "../object.js";
 import type { SchemaCatalogue } from "./catalogue.js";
 import { decodeMismatch } from "./decode-check.js";
 import { applyDefaults } from "./defaults.js";
-import { ref } from "./node.js";
+import { ref, type SchemaTree } from "./node.js";
 import { BUILTIN_RULES, type SchemaRules } from "./rules/index.js";
 import { unknownFields } from "./unknown-fields.js";
 import { SchemaValidator } from "./validate.js";
@@ -29,6 +29,8 @@ export interface ObjectSchema {
   validate(object: ApiObject, old: ApiObject | undefined): FieldError[];
   /** Custom resources: their schema's CEL validation rules, run after `validate` (`old` for transition rules). */
   validateRules?(object: ApiObject, old: ApiObject | undefined): Promise<FieldError[]>;
+  /** The schema as a tree of nodes (CEL type checking of admission policies); made when asked. */
+  tree?(): SchemaTree;
 }
 
 /** Top-level fields the schema stage leaves to the store (type meta) and to metadata validation. */
@@ -49,6 +51,7 @@ export function objectSchemaFor(
     id,
     unknownFields: (object, options) => unknownFields(catalogue, root, object, options),
     decodeMismatch: (object) => decodeMismatch(catalogue, root, gvk.kind, object),
+    tree: () => ({ root, resolve: (node) => catalogue.resolve(node) }),
     applyDefaults: (object) => applyDefaults(catalogue, rules.defaulters, root, object),
     validate(object, old) {
       const errors = validator.validate(root, object, "", LEFT_TO_OTHERS);

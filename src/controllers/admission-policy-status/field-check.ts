@@ -9,13 +9,15 @@
  * comprehension variables (`object.spec.containers.all(c, c.nmae == 'x')`, two-variable forms),
  * `variables.<name>` (typed as its expression when that is such a selection), and functions whose
  * result type follows from their receiver (`map` gives a list of its body's type, `filter`,
- * `orValue`, `value`, `[0]`). Other function results are not typed here (kube types
- * every expression; see docs/api-coverage.md).
+ * `orValue`, `value`, `[0]`). Other function results are not followed here: the typed checker
+ * (api/cel/typed-policy.ts) types every expression but stops at its first error, so this walk is
+ * what lists every undefined field of an expression, as kube does.
  */
 import { compile, POLICY_VARIABLES } from "../../api/cel/index.js";
 import type { ASTNode } from "@marcbachmann/cel-js";
 import { isPlainObject } from "../../api/object.js";
 import { childPath, indexPath, keyPath } from "../../api/schema/field-path.js";
+import type { SchemaTree } from "../../api/schema/node.js";
 
 /** A kind a policy matches, with the paths its schema does not declare in a sample object. */
 export interface MatchedKind {
@@ -24,6 +26,8 @@ export interface MatchedKind {
   readonly kind: string;
   /** The dotted paths of `sample`'s fields the kind's schema does not declare. */
   unknownFields(sample: Record<string, unknown>): readonly string[];
+  /** The kind's schema as a tree, for typing `object`/`params` (undefined: typed as dyn). */
+  tree?(): SchemaTree;
 }
 
 /** Finds the served kind of a resource; undefined when it is not served or has no schema. */
@@ -72,21 +76,40 @@ function strings(value: unknown): string[] {
   return Array.isArray(value) ? value.filter((item): item is string => typeof item === "string") : [];
 }
 
-/** The kinds named by the policy's resourceRules (every group × version × resource without `*`). */
+/** kube checks a policy against at most this many kinds. */
+const MAX_KINDS_TO_CHECK = 10;
+
+/**
+ * The kinds named by the policy's resourceRules (every group × version × resource without `*`
+ * or `/`), at most ten, sorted by group, version and kind (kube's order).
+ */
 export function matchedKinds(spec: Record<string, unknown>, resolve: KindResolver): MatchedKind[] {
   const constraints = isPlainObject(spec["matchConstraints"]) ? spec["matchConstraints"] : {};
   const rules = Array.isArray(constraints["resourceRules"]) ? constraints["resourceRules"].filter(isPlainObject) : [];
   const found = new Map<string, MatchedKind>();
-  for (const rule of rules) {
-    for (const group of strings(rule["apiGroups"]))
-      for (const version of strings(rule["apiVersions"]))
-        for (const resource of strings(rule["resources"])) {
-          if (group === "*" || version === "*" || resource.includes("*") || resource.includes("/")) continue;
+  const sorted = (value: unknown): string[] => strings(value).sort();
+  collect: for (const rule of rules) {
+    const groups = sorted(rule["apiGroups"]);
+    const versions = sorted(rule["apiVersions"]);
+    if (groups.some((group) => group.includes("*")) || versions.some((version) => version.includes("*"))) continue;
+    for (const group of groups)
+      for (const version of versions)
+        for (const resource of sorted(rule["resources"])) {
+          if (resource.includes("*") || resource.includes("/")) continue;
           const kind = resolve(group, version, resource);
           if (kind !== undefined) found.set(`${group}/${version}/${kind.kind}`, kind);
+          if (found.size === MAX_KINDS_TO_CHECK) break collect;
         }
   }
-  return [...found.values()];
+  const order = (kind: MatchedKind): string[] => [kind.group, kind.version, kind.kind];
+  return [...found.values()].sort((a, b) => {
+    const [left, right] = [order(a), order(b)];
+    for (let index = 0; index < 3; index++) {
+      const [first, second] = [left[index] ?? "", right[index] ?? ""];
+      if (first !== second) return first < second ? -1 : 1;
+    }
+    return 0;
+  });
 }
 
 /** The macros whose first argument(s) name iteration variables: [one-variable form's argument count]. */
@@ -274,7 +297,7 @@ function column(expression: string, offset: number): { line: number; column: num
 }
 
 /** kube's GVK text: `apps/v1, Kind=Deployment` (`/v1, Kind=Pod` for the core group). */
-function gvkText(kind: MatchedKind): string {
+export function gvkText(kind: MatchedKind): string {
   return `${kind.group}/${kind.version}, Kind=${kind.kind}`;
 }
 
@@ -282,7 +305,7 @@ function gvkText(kind: MatchedKind): string {
  * One error as cel-go prints an issue: the position, the message, then the source line and a
  * marker under the column (`ERROR: <input>:1:7: undefined field 'replicas'\n | object.replicas > 1\n | ......^`).
  */
-function issueText(expression: string, offset: number, message: string): string {
+export function issueText(expression: string, offset: number, message: string): string {
   const where = column(expression, offset);
   const line = expression.split("\n")[where.line - 1] ?? "";
   return `ERROR: <input>:${where.line}:${where.column}: ${message}\n | ${line}\n | ${".".repeat(where.column - 1)}^`;
@@ -306,35 +329,27 @@ export function parsePolicyExpression(expression: string): ASTNode | undefined {
   return compiled.kind === "error" ? undefined : compiled.program.ast;
 }
 
+/** One issue of an expression: where (for ordering) and kube's text of it. */
+export interface Issue {
+  readonly offset: number;
+  readonly text: string;
+}
+
 /**
- * The warning for one expression, or undefined when every selection is declared (or the
- * expression does not compile). Selections of `object`/`oldObject` are checked against each
- * matched kind and reported under its GVK, as kube does; those of `params` against the param
- * kind, reported under each matched kind too (kube checks the expression once per object kind),
- * or alone when no kind is matched.
+ * The undefined-field issues of one expression, in the order of their positions: selections of
+ * `object`/`oldObject` checked against `objectKind` (none when undefined), those of `params`
+ * against the param kind. Empty when every selection is declared or the expression does not
+ * compile (the untyped compile reports that).
  */
-export function fieldWarning(expression: string, context: FieldCheckContext): string | undefined {
+export function fieldIssues(expression: string, context: FieldCheckContext, objectKind: MatchedKind | undefined): Issue[] {
   const ast = parsePolicyExpression(expression);
-  if (ast === undefined) return undefined;
-  const chains = selections(ast, new Map(), context);
-  const issuesAgainst = (objectKind: MatchedKind | undefined): string[] => {
-    const found = new Map<string, number>();
-    for (const chain of chains) {
-      const kind = chain.root === "params" ? context.params : objectKind;
-      if (kind === undefined) continue;
-      const undeclared = firstUndeclared(chain, kind);
-      if (undeclared !== undefined) found.set(issueText(expression, undeclared.offset, `undefined field '${undeclared.name}'`), undeclared.offset);
-    }
-    return [...found].sort((a, b) => a[1] - b[1]).map(([text]) => text);
-  };
-  if (context.kinds.length === 0) {
-    const issues = issuesAgainst(undefined);
-    return issues.length === 0 ? undefined : issues.join("\n");
+  if (ast === undefined) return [];
+  const found = new Map<string, number>();
+  for (const chain of selections(ast, new Map(), context)) {
+    const kind = chain.root === "params" ? context.params : objectKind;
+    if (kind === undefined) continue;
+    const undeclared = firstUndeclared(chain, kind);
+    if (undeclared !== undefined) found.set(issueText(expression, undeclared.offset, `undefined field '${undeclared.name}'`), undeclared.offset);
   }
-  const messages: string[] = [];
-  for (const kind of context.kinds) {
-    const issues = issuesAgainst(kind);
-    if (issues.length > 0) messages.push(`${gvkText(kind)}: ${issues.join("\n")}`);
-  }
-  return messages.length === 0 ? undefined : messages.join("\n");
+  return [...found].sort((a, b) => a[1] - b[1]).map(([text, offset]) => ({ offset, text }));
 }

@@ -1,6 +1,7 @@
 import assert from "node:assert/strict";
 import { setTimeout as sleep } from "node:timers/promises";
 import { after, before, describe, it } from "node:test";
+import { crdFixture } from "../../../testing/crd-fixtures.js";
 import { inProcessServer, type TestResponse } from "../../../testing/in-process.js";
 
 type Server = Awaited<ReturnType<typeof inProcessServer>>;
@@ -336,6 +337,82 @@ describe("ValidatingAdmissionPolicy (in process)", () => {
     };
     const warnings = (status["typeChecking"] as { expressionWarnings: { fieldRef: string; warning: string }[] }).expressionWarnings;
     assert.deepEqual(warnings, [{ fieldRef: "spec.validations[0].expression", warning: `apps/v1, Kind=Deployment: ${issue("spek")}\n${issue("dataa")}` }]);
+  });
+
+  it("type checking of whole expressions: a type error is a warning on the stored policy, with kube's fieldRef", async () => {
+    const expressions = ['object.spec.replicas == "3"', "size(object.spec.replicas) > 0"];
+    // Admitted (201) although the expressions do not type-check: kube only warns.
+    await create(
+      server,
+      `${GROUP}/validatingadmissionpolicies`,
+      policy("typed", {
+        paramKind: { apiVersion: "v1", kind: "ConfigMap" },
+        matchConstraints: { resourceRules: [{ apiGroups: ["apps"], apiVersions: ["v1"], operations: ["CREATE"], resources: ["deployments"] }] },
+        validations: [
+          { expression: expressions[0], messageExpression: "object.spec.replicas" },
+          { expression: expressions[1] },
+          { expression: "object.spec.replicas <= int(params.data.max) && object.metadata.name.startsWith('web')" },
+        ],
+      }),
+    );
+    let status: Record<string, unknown> = {};
+    for (let attempt = 0; attempt < 100 && status["typeChecking"] === undefined; attempt++) {
+      await sleep(10);
+      status = ((await server.call("GET", `${GROUP}/validatingadmissionpolicies/typed`)).json["status"] ?? {}) as Record<string, unknown>;
+    }
+    const issue = (expression: string, column: number, message: string): string =>
+      `apps/v1, Kind=Deployment: ERROR: <input>:1:${column}: ${message}\n | ${expression}\n | ${".".repeat(column - 1)}^`;
+    const warnings = (status["typeChecking"] as { expressionWarnings: { fieldRef: string; warning: string }[] }).expressionWarnings;
+    assert.deepEqual(warnings, [
+      {
+        fieldRef: "spec.validations[0].expression",
+        warning: issue(expressions[0] ?? "", 22, "found no matching overload for '_==_' applied to '(int, string)'"),
+      },
+      {
+        fieldRef: "spec.validations[0].messageExpression",
+        warning: issue("object.spec.replicas", 1, "must evaluate to string, but the expression's type is int"),
+      },
+      { fieldRef: "spec.validations[1].expression", warning: issue(expressions[1] ?? "", 5, "found no matching overload for 'size' applied to '(int)'") },
+    ]);
+  });
+
+  it("type checking against a custom resource's schema (integer, map of strings, int-or-string as dyn)", async () => {
+    const created = await server.call("POST", "/apis/apiextensions.orch.io/v1/customresourcedefinitions", {
+      body: crdFixture({ group: "typed.example.com", plural: "gadgets", kind: "Gadget", apiextensionsGroup: "apiextensions.orch.io" }),
+    });
+    assert.equal(created.status, 201, created.text);
+    let served = await server.call("GET", "/apis/typed.example.com/v1/namespaces/default/gadgets");
+    for (let attempt = 0; attempt < 100 && served.status !== 200; attempt++) {
+      await sleep(10);
+      served = await server.call("GET", "/apis/typed.example.com/v1/namespaces/default/gadgets");
+    }
+    const expressions = ['object.spec.replicas == "3"', "object.spec.port == 80 || object.spec.port == 'http'", "object.spec.labels['a'] + 1 == 2"];
+    await create(
+      server,
+      `${GROUP}/validatingadmissionpolicies`,
+      policy("typed-gadgets", {
+        matchConstraints: { resourceRules: [{ apiGroups: ["typed.example.com"], apiVersions: ["v1"], operations: ["CREATE"], resources: ["gadgets"] }] },
+        validations: expressions.map((expression) => ({ expression })),
+      }),
+    );
+    let status: Record<string, unknown> = {};
+    for (let attempt = 0; attempt < 100 && status["typeChecking"] === undefined; attempt++) {
+      await sleep(10);
+      status = ((await server.call("GET", `${GROUP}/validatingadmissionpolicies/typed-gadgets`)).json["status"] ?? {}) as Record<string, unknown>;
+    }
+    const issue = (expression: string, column: number, message: string): string =>
+      `typed.example.com/v1, Kind=Gadget: ERROR: <input>:1:${column}: ${message}\n | ${expression}\n | ${".".repeat(column - 1)}^`;
+    const warnings = (status["typeChecking"] as { expressionWarnings: { fieldRef: string; warning: string }[] }).expressionWarnings;
+    assert.deepEqual(warnings, [
+      {
+        fieldRef: "spec.validations[0].expression",
+        warning: issue(expressions[0] ?? "", 22, "found no matching overload for '_==_' applied to '(int, string)'"),
+      },
+      {
+        fieldRef: "spec.validations[2].expression",
+        warning: issue(expressions[2] ?? "", 25, "found no matching overload for '_+_' applied to '(string, int)'"),
+      },
+    ]);
   });
 
   it("serves both kinds with kube's table columns", async () => {

@@ -204,6 +204,7 @@ function lazyObjectSchema(id: string, compiled: () => ObjectSchema): ObjectSchem
     applyDefaults: (object) => compiled().applyDefaults(object),
     validate: (object, old) => compiled().validate(object, old),
     validateRules: (object, old) => compiled().validateRules?.(object, old) ?? Promise.resolve([]),
+    tree: () => compiled().tree?.() ?? { root: {}, resolve: (node) => node },
   };
 }
 
