@@ -19,6 +19,9 @@ export interface GraphNode {
   readonly orphan: boolean;
 }
 
+/** The metadata fields a node is made of (`nodeOf` reads nothing else). */
+export const NODE_FIELDS: ReadonlySet<string> = new Set(["uid", "namespace", "name", "finalizers", "deletionTimestamp", "ownerReferences"]);
+
 export function nodeOf(resource: ServedResource, object: ApiObject): GraphNode | undefined {
   const uid = object.metadata.uid;
   if (uid === undefined) return undefined;

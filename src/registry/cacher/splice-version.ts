@@ -10,7 +10,7 @@
  * shape: not an object, no `metadata` object, or a `resourceVersion` key already in it.
  */
 export function spliceResourceVersion(text: string, resourceVersion: string): string | undefined {
-  const metadata = findMetadata(text);
+  const metadata = metadataRange(text);
   if (metadata === undefined) return undefined;
   const { start, end } = metadata;
   const existing = text.indexOf('"resourceVersion":', start);
@@ -30,7 +30,7 @@ const OPEN_BRACKET = 0x5b;
 const CLOSE_BRACKET = 0x5d;
 
 /** Where the top-level `metadata` object of compact JSON opens (`{`) and closes (`}`), if it has one. */
-function findMetadata(text: string): { readonly start: number; readonly end: number } | undefined {
+export function metadataRange(text: string): { readonly start: number; readonly end: number } | undefined {
   if (text.charCodeAt(0) !== OPEN_BRACE) return undefined;
   let index = 1;
   while (index < text.length) {
@@ -90,4 +90,31 @@ function skipValue(text: string, index: number): number {
     at++;
   }
   return -1;
+}
+
+/**
+ * The named top-level fields of the `metadata` of compact JSON, each parsed on its own and the
+ * rest skipped unparsed (a follower reading a few fields of every object does not build each
+ * object's labels, annotations and managedFields); undefined when the text is not of that shape.
+ */
+export function metadataFields(text: string, names: ReadonlySet<string>): Record<string, unknown> | undefined {
+  const range = metadataRange(text);
+  if (range === undefined) return undefined;
+  const fields: Record<string, unknown> = {};
+  let index = range.start + 1;
+  while (index < range.end) {
+    if (text.charCodeAt(index) !== QUOTE) return undefined;
+    const keyEnd = skipString(text, index);
+    if (keyEnd < 0 || text.charCodeAt(keyEnd) !== COLON) return undefined;
+    const rawKey = text.slice(index + 1, keyEnd - 1);
+    const name = rawKey.includes("\\") ? (JSON.parse(`"${rawKey}"`) as string) : rawKey;
+    const valueEnd = skipValue(text, keyEnd + 1);
+    if (valueEnd < 0) return undefined;
+    if (names.has(name)) fields[name] = JSON.parse(text.slice(keyEnd + 1, valueEnd));
+    const next = text.charCodeAt(valueEnd);
+    if (next === CLOSE_BRACE && valueEnd === range.end) return fields;
+    if (next !== COMMA) return undefined;
+    index = valueEnd + 1;
+  }
+  return range.end === range.start + 1 ? fields : undefined;
 }
