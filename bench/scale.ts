@@ -97,6 +97,8 @@ interface WatcherIndexRow {
 
 interface ScaleResults {
   readonly name: "scale";
+  /** The command that reruns this suite as it ran. */
+  readonly command?: string;
   readonly date: string;
   readonly environment: Record<string, string | number>;
   readonly objects: number;
@@ -415,6 +417,7 @@ export async function runScaleSuite(options: ScaleSuiteOptions): Promise<void> {
   const watcherIndex = watcherIndexRow(options.quick ? 100 : 1000, 100);
   const results: ScaleResults = {
     name: "scale",
+    command: `npm run bench -- --suite scale${options.objects === 100_000 ? "" : ` --scale-objects ${options.objects}`}${options.largeOnly === true ? " --scale-large-only" : ""}${options.quick ? " --quick" : ""}`,
     date: new Date().toISOString(),
     environment: machineEnvironment(REPO_ROOT),
     objects: large,
@@ -441,7 +444,7 @@ function renderScale(results: ScaleResults): string {
   const lines: string[] = [
     `# Scale suite — ${results.date}`,
     "",
-    "`npm run bench -- --suite scale` (issue #21). The CLI as a child process, sqlite backend, ConfigMaps of ~1 KiB in one namespace,",
+    `\`${results.command ?? "npm run bench -- --suite scale"}\` (issue #21). The CLI as a child process, sqlite backend, ConfigMaps of ~1 KiB in one namespace,`,
     "HTTP/2 with the admin client certificate. **The machine may have been shared with other work while this ran: figures are noisy;",
     "rerun quietly with the same command.** Ratios: value / target (≤ 1 meets it) and value / the bare limit of the same run.",
     "",
