@@ -72,13 +72,13 @@ const UNREAD = Symbol("unread");
  * segments. Only for kinds whose decoding only stamps the version (`ResourceCodec.decodeOnlyStamps`).
  */
 class LazyCachedObject implements CachedObject {
-  readonly name: string;
-  readonly namespace: string | undefined;
   readonly extraFields: undefined = undefined;
   /** The stored text until the first read of `json`, then the JSON with the version. */
   private text: string;
   private stamped = false;
   private labelsValue: Readonly<Record<string, string>> | undefined | typeof UNREAD = UNREAD;
+  /** Where the key's part below the resource prefix starts (a small integer: no heap object, unlike two strings per object). */
+  private readonly start: number;
 
   constructor(
     readonly key: string,
@@ -87,9 +87,18 @@ class LazyCachedObject implements CachedObject {
     prefix: string,
   ) {
     this.text = stored;
-    const slash = key.indexOf("/", prefix.length);
-    this.name = slash < 0 ? key.slice(prefix.length) : key.slice(slash + 1);
-    this.namespace = slash < 0 ? undefined : key.slice(prefix.length, slash);
+    this.start = prefix.length;
+  }
+
+  /** Read by field selectors only: sliced from the key on each read rather than kept. */
+  get name(): string {
+    const slash = this.key.indexOf("/", this.start);
+    return slash < 0 ? this.key.slice(this.start) : this.key.slice(slash + 1);
+  }
+
+  get namespace(): string | undefined {
+    const slash = this.key.indexOf("/", this.start);
+    return slash < 0 ? undefined : this.key.slice(this.start, slash);
   }
 
   get json(): string {
