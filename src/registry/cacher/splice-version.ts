@@ -31,17 +31,23 @@ const CLOSE_BRACKET = 0x5d;
 
 /** Where the top-level `metadata` object of compact JSON opens (`{`) and closes (`}`), if it has one. */
 export function metadataRange(text: string): { readonly start: number; readonly end: number } | undefined {
+  const start = metadataOpen(text);
+  if (start === undefined) return undefined;
+  const end = skipValue(text, start);
+  return end < 0 ? undefined : { start, end: end - 1 };
+}
+
+/** Where the top-level `metadata` object of compact JSON opens (`{`), the keys before it skipped, the metadata itself not read. */
+function metadataOpen(text: string): number | undefined {
   if (text.charCodeAt(0) !== OPEN_BRACE) return undefined;
   let index = 1;
   while (index < text.length) {
     if (text.charCodeAt(index) !== QUOTE) return undefined;
     const keyEnd = skipString(text, index);
     if (keyEnd < 0 || text.charCodeAt(keyEnd) !== COLON) return undefined;
-    const isMetadata = keyEnd - index === 10 && text.startsWith('"metadata"', index);
+    if (keyEnd - index === 10 && text.startsWith('"metadata"', index)) return text.charCodeAt(keyEnd + 1) === OPEN_BRACE ? keyEnd + 1 : undefined;
     const valueEnd = skipValue(text, keyEnd + 1);
-    if (valueEnd < 0) return undefined;
-    if (isMetadata) return text.charCodeAt(keyEnd + 1) === OPEN_BRACE ? { start: keyEnd + 1, end: valueEnd - 1 } : undefined;
-    if (text.charCodeAt(valueEnd) !== COMMA) return undefined;
+    if (valueEnd < 0 || text.charCodeAt(valueEnd) !== COMMA) return undefined;
     index = valueEnd + 1;
   }
   return undefined;
@@ -98,11 +104,13 @@ function skipValue(text: string, index: number): number {
  * object's labels, annotations and managedFields); undefined when the text is not of that shape.
  */
 export function metadataFields(text: string, names: ReadonlySet<string>): Record<string, unknown> | undefined {
-  const range = metadataRange(text);
-  if (range === undefined) return undefined;
+  // One pass over the metadata's keys, which ends at its closing brace (not a pass to find that brace first).
+  const start = metadataOpen(text);
+  if (start === undefined) return undefined;
   const fields: Record<string, unknown> = {};
-  let index = range.start + 1;
-  while (index < range.end) {
+  if (text.charCodeAt(start + 1) === CLOSE_BRACE) return fields;
+  let index = start + 1;
+  while (index < text.length) {
     if (text.charCodeAt(index) !== QUOTE) return undefined;
     const keyEnd = skipString(text, index);
     if (keyEnd < 0 || text.charCodeAt(keyEnd) !== COLON) return undefined;
@@ -112,9 +120,9 @@ export function metadataFields(text: string, names: ReadonlySet<string>): Record
     if (valueEnd < 0) return undefined;
     if (names.has(name)) fields[name] = JSON.parse(text.slice(keyEnd + 1, valueEnd));
     const next = text.charCodeAt(valueEnd);
-    if (next === CLOSE_BRACE && valueEnd === range.end) return fields;
+    if (next === CLOSE_BRACE) return fields;
     if (next !== COMMA) return undefined;
     index = valueEnd + 1;
   }
-  return range.end === range.start + 1 ? fields : undefined;
+  return undefined;
 }
