@@ -692,7 +692,8 @@ async function main(): Promise<void> {
   if (chosen === "controllers" || chosen === "all") {
     await runControllersSuite({ quick: settings.quick, outDir: settings.outDir, quietWaitMs: settings.quietWaitMs });
   }
-  if (chosen === "scale" || chosen === "all") await runScaleSuite({ quick: settings.quick, outDir: settings.outDir, objects: scaleObjects(argv) });
+  if (chosen === "scale" || chosen === "all")
+    await runScaleSuite({ quick: settings.quick, outDir: settings.outDir, objects: scaleObjects(argv), largeOnly: argv.includes("--scale-large-only") });
 }
 
 function scaleObjects(argv: readonly string[]): number {

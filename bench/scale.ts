@@ -3,6 +3,8 @@
  * ConfigMaps of ~1 KiB, and the watch cache's namespace index in process.
  *
  *   npm run bench -- --suite scale [--scale-objects 100000]   writes bench/results/<date>-scale.{json,md}
+ *   npm run bench -- --suite scale --scale-large-only         only the 1,000-object rates and the large store
+ *                                                             (restarts, lists, rates): <date>-scale-large.{json,md}
  *
  * Rows, each with its target and, where one applies, a limit measured in the same run:
  * - start → first /readyz 200 (spawn to 200, polled every 5 ms), empty store and 10k / 100k objects,
@@ -12,8 +14,9 @@
  * - LIST of 10k and 100k: consistent and rv=0, whole and paged (limit=500, continue followed),
  *   request → last byte, median; the limit: the same client fetching a prebuilt body of the same
  *   size from a bare node:http2 server;
- * - GET c=64 and create c=16 rates with 1,000 and with 100,000 objects in the store; the limit: the
- *   bare server's GET rate;
+ * - GET c=64 and create c=16 rates with 1,000 and with 100,000 objects in the store, with the server's
+ *   CPU per operation (user + system of the process, /proc: far less sensitive to a shared machine
+ *   than the rate); the limit: the bare server's GET rate;
  * - the watcher index: 1,000 namespaces × 100 objects, 1,000 watchers on different namespaces:
  *   filter evaluations and µs per event, against the same events with no watcher (the floor).
  * The machine may be shared: every figure is noisy then; rerun on a quiet machine with the one
@@ -32,7 +35,7 @@ import { machineEnvironment } from "./lib/environment.js";
 import { analyseHeapSnapshot, type HeapSummary } from "./lib/heap-snapshot.js";
 import { itemName, loadConfigMaps, timeLists, type ListTiming, type ListVariant } from "./lib/lists.js";
 import { configMapBody, namespaceBody } from "./lib/objects.js";
-import { makeTempDir, processMemory, removeTempDir } from "./lib/processes.js";
+import { makeTempDir, processCpuSeconds, processMemory, removeTempDir } from "./lib/processes.js";
 import { adminCredentials, REPO_ROOT, type ServerChild, startServerChild } from "./lib/server.js";
 import { median, round } from "./lib/stats.js";
 
@@ -41,6 +44,8 @@ export interface ScaleSuiteOptions {
   readonly outDir: string;
   /** The large scenario's object count (default 100,000). */
   readonly objects: number;
+  /** Only the 1,000-object rates and the large store: no empty or 10k restarts, no heap snapshot, no 10k lists. */
+  readonly largeOnly?: boolean;
 }
 
 const log = (text: string): void => void process.stdout.write(`${text}\n`);
@@ -77,6 +82,8 @@ interface Rate {
   readonly objects: number;
   readonly perSecond: number;
   readonly concurrency: number;
+  /** The server's CPU (user + system) per operation, µs. */
+  readonly cpuMicrosPerOp?: number;
 }
 
 interface WatcherIndexRow {
@@ -90,6 +97,8 @@ interface WatcherIndexRow {
 
 interface ScaleResults {
   readonly name: "scale";
+  /** The command that reruns this suite as it ran. */
+  readonly command?: string;
   readonly date: string;
   readonly environment: Record<string, string | number>;
   readonly objects: number;
@@ -132,12 +141,22 @@ async function connect(server: ServerChild): Promise<Client> {
   return h2Client({ host: server.host, port: server.port, credentials: adminCredentials(server.dataDir) });
 }
 
-/** Closed-loop rate of `operation` at `concurrency` for `ms`. */
-async function rate(concurrency: number, ms: number, operation: (index: number) => Promise<void>): Promise<number> {
+/** Closed-loop rate of `operation` at `concurrency` for `ms`; with `pid`, that process's CPU per operation too. */
+async function rate(concurrency: number, ms: number, operation: (index: number) => Promise<void>, pid?: number): Promise<number> {
+  return (await measuredRate(concurrency, ms, operation, pid)).perSecond;
+}
+
+async function measuredRate(
+  concurrency: number,
+  ms: number,
+  operation: (index: number) => Promise<void>,
+  pid?: number,
+): Promise<{ perSecond: number; cpuMicrosPerOp: number }> {
   let next = 0;
   let done = 0;
   const end = performance.now() + ms;
   const started = performance.now();
+  const cpuBefore = pid === undefined ? 0 : processCpuSeconds(pid);
   await Promise.all(
     Array.from({ length: concurrency }, async () => {
       while (performance.now() < end) {
@@ -146,26 +165,39 @@ async function rate(concurrency: number, ms: number, operation: (index: number) 
       }
     }),
   );
-  return done / ((performance.now() - started) / 1000);
+  const cpuMicrosPerOp = pid === undefined || done === 0 ? Number.NaN : ((processCpuSeconds(pid) - cpuBefore) * 1e6) / done;
+  return { perSecond: done / ((performance.now() - started) / 1000), cpuMicrosPerOp };
 }
 
-async function rates(client: Client, objects: number, existing: number, ms: number, tag: string): Promise<Rate[]> {
-  const get = await rate(64, ms, async (index) => {
-    const reply = await client.request("GET", `${COLLECTION}/${itemName(index % existing)}`);
-    if (reply.status !== 200) throw new Error(`GET: HTTP ${reply.status}`);
-  });
-  const create = await rate(16, ms, async (index) => {
-    const reply = await client.request(
-      "POST",
-      `/api/v1/namespaces/${NAMESPACE}-writes/configmaps`,
-      configMapBody(`${NAMESPACE}-writes`, `${tag}-${index}`, BODY_BYTES),
-    );
-    if (reply.status !== 201) throw new Error(`create: HTTP ${reply.status}`);
-  });
-  log(`  rates with ${objects} objects: GET ${round(get)}/s (c=64), create ${round(create)}/s (c=16)`);
+async function rates(client: Client, pid: number, objects: number, existing: number, ms: number, tag: string): Promise<Rate[]> {
+  const get = await measuredRate(
+    64,
+    ms,
+    async (index) => {
+      const reply = await client.request("GET", `${COLLECTION}/${itemName(index % existing)}`);
+      if (reply.status !== 200) throw new Error(`GET: HTTP ${reply.status}`);
+    },
+    pid,
+  );
+  const create = await measuredRate(
+    16,
+    ms,
+    async (index) => {
+      const reply = await client.request(
+        "POST",
+        `/api/v1/namespaces/${NAMESPACE}-writes/configmaps`,
+        configMapBody(`${NAMESPACE}-writes`, `${tag}-${index}`, BODY_BYTES),
+      );
+      if (reply.status !== 201) throw new Error(`create: HTTP ${reply.status}`);
+    },
+    pid,
+  );
+  log(
+    `  rates with ${objects} objects: GET ${round(get.perSecond)}/s (c=64, server ${round(get.cpuMicrosPerOp)} µs CPU each), create ${round(create.perSecond)}/s (c=16, ${round(create.cpuMicrosPerOp)} µs CPU each)`,
+  );
   return [
-    { name: "GET", objects, perSecond: round(get), concurrency: 64 },
-    { name: "create", objects, perSecond: round(create), concurrency: 16 },
+    { name: "GET", objects, perSecond: round(get.perSecond), concurrency: 64, cpuMicrosPerOp: round(get.cpuMicrosPerOp) },
+    { name: "create", objects, perSecond: round(create.perSecond), concurrency: 16, cpuMicrosPerOp: round(create.cpuMicrosPerOp) },
   ];
 }
 
@@ -322,12 +354,17 @@ export async function runScaleSuite(options: ScaleSuiteOptions): Promise<void> {
     // measured. Then the 1,000-object rates there, so the creates do not grow the big store.
     const smallDir = join(root, "small");
     await (await startServerChild({ dataDir: smallDir, readyTimeoutMs: READY_TIMEOUT_MS })).stop();
-    let { server, start } = await restarts(smallDir, 0, 3);
-    starts.push(start);
+    let server: ServerChild;
+    let start: Start;
+    if (options.largeOnly === true) server = await startServerChild({ dataDir: smallDir, readyTimeoutMs: READY_TIMEOUT_MS });
+    else {
+      ({ server, start } = await restarts(smallDir, 0, 3));
+      starts.push(start);
+    }
     let client = await connect(server);
     for (const namespace of [NAMESPACE, `${NAMESPACE}-writes`]) await client.request("POST", "/api/v1/namespaces", namespaceBody(namespace));
     await loadConfigMaps(client, NAMESPACE, 0, small, 32, BODY_BYTES);
-    rateRows.push(...(await rates(client, small, small, rateMs, "small")));
+    rateRows.push(...(await rates(client, server.pid, small, small, rateMs, "small")));
     bareGet = await bareGetRate(server, rateMs);
     log(`  bare h2 GET limit: ${bareGet}/s`);
     client.close();
@@ -336,31 +373,37 @@ export async function runScaleSuite(options: ScaleSuiteOptions): Promise<void> {
     server = await startServerChild({ dataDir, readyTimeoutMs: READY_TIMEOUT_MS });
     client = await connect(server);
     for (const namespace of [NAMESPACE, `${NAMESPACE}-writes`]) await client.request("POST", "/api/v1/namespaces", namespaceBody(namespace));
-    const loaded = await loadConfigMaps(client, NAMESPACE, 0, medium, 32, BODY_BYTES);
-    log(`  loaded ${medium} at ${loaded.perSecond}/s`);
+    // Large only: straight to the large store, on this server.
+    const first = options.largeOnly === true ? large : medium;
+    const loaded = await loadConfigMaps(client, NAMESPACE, 0, first, 32, BODY_BYTES);
+    log(`  loaded ${first} at ${loaded.perSecond}/s`);
     client.close();
     await server.stop();
 
-    ({ server, start } = await restarts(dataDir, medium, 3, ["--heapsnapshot-signal=SIGUSR2"], snapshotDir));
-    starts.push(start);
-    try {
-      heap = analyseHeapSnapshot(await heapSnapshot(server.pid, snapshotDir));
-      log(`  heap: live ${heap.liveHeapMiB} MiB, ${heap.cachedObjects} cached objects, ${heap.cachedObjectBytesPerObject} B per cached object`);
-    } catch (error) {
-      log(`  heap snapshot failed: ${error instanceof Error ? error.message : String(error)}`);
-    }
-    client = await connect(server);
-    listRows.push(...(await lists(client, server, medium, listRuns)));
-    if (large > medium) {
-      const more = await loadConfigMaps(client, NAMESPACE, medium, large, 32, BODY_BYTES);
-      log(`  loaded ${large} at ${more.perSecond}/s`);
+    if (options.largeOnly !== true) {
+      ({ server, start } = await restarts(dataDir, medium, 3, ["--heapsnapshot-signal=SIGUSR2"], snapshotDir));
+      starts.push(start);
+      try {
+        heap = analyseHeapSnapshot(await heapSnapshot(server.pid, snapshotDir));
+        log(`  heap: live ${heap.liveHeapMiB} MiB, ${heap.cachedObjects} cached objects, ${heap.cachedObjectBytesPerObject} B per cached object`);
+      } catch (error) {
+        log(`  heap snapshot failed: ${error instanceof Error ? error.message : String(error)}`);
+      }
+      client = await connect(server);
+      listRows.push(...(await lists(client, server, medium, listRuns)));
+      if (large > medium) {
+        const more = await loadConfigMaps(client, NAMESPACE, medium, large, 32, BODY_BYTES);
+        log(`  loaded ${large} at ${more.perSecond}/s`);
+      }
       client.close();
       await server.stop();
+    }
+    if (large > medium || options.largeOnly === true) {
       ({ server, start } = await restarts(dataDir, large, 3));
       starts.push(start);
       client = await connect(server);
       listRows.push(...(await lists(client, server, large, options.quick ? 2 : 3)));
-      rateRows.push(...(await rates(client, large, large, rateMs, "large")));
+      rateRows.push(...(await rates(client, server.pid, large, large, rateMs, "large")));
     }
     client.close();
     await server.stop();
@@ -374,6 +417,7 @@ export async function runScaleSuite(options: ScaleSuiteOptions): Promise<void> {
   const watcherIndex = watcherIndexRow(options.quick ? 100 : 1000, 100);
   const results: ScaleResults = {
     name: "scale",
+    command: `npm run bench -- --suite scale${options.objects === 100_000 ? "" : ` --scale-objects ${options.objects}`}${options.largeOnly === true ? " --scale-large-only" : ""}${options.quick ? " --quick" : ""}`,
     date: new Date().toISOString(),
     environment: machineEnvironment(REPO_ROOT),
     objects: large,
@@ -386,7 +430,7 @@ export async function runScaleSuite(options: ScaleSuiteOptions): Promise<void> {
     ...(failure === undefined ? {} : { failure }),
   };
   mkdirSync(options.outDir, { recursive: true });
-  const base = join(options.outDir, `${results.date.slice(0, 10)}-scale${options.quick ? "-quick" : ""}`);
+  const base = join(options.outDir, `${results.date.slice(0, 10)}-scale${options.largeOnly === true ? "-large" : ""}${options.quick ? "-quick" : ""}`);
   writeFileSync(`${base}.json`, `${JSON.stringify(results, null, 2)}\n`);
   writeFileSync(`${base}.md`, renderScale(results));
   log(`wrote ${base}.json and .md`);
@@ -400,7 +444,7 @@ function renderScale(results: ScaleResults): string {
   const lines: string[] = [
     `# Scale suite — ${results.date}`,
     "",
-    "`npm run bench -- --suite scale` (issue #21). The CLI as a child process, sqlite backend, ConfigMaps of ~1 KiB in one namespace,",
+    `\`${results.command ?? "npm run bench -- --suite scale"}\` (issue #21). The CLI as a child process, sqlite backend, ConfigMaps of ~1 KiB in one namespace,`,
     "HTTP/2 with the admin client certificate. **The machine may have been shared with other work while this ran: figures are noisy;",
     "rerun quietly with the same command.** Ratios: value / target (≤ 1 meets it) and value / the bare limit of the same run.",
     "",
@@ -441,14 +485,15 @@ function renderScale(results: ScaleResults): string {
     "",
     `## Rates (closed loop; bare h2 GET limit ${results.bareGetPerSecond}/s)`,
     "",
-    "| operation | objects | c | per second | vs the smallest store |",
-    "|---|---|---|---|---|",
+    "| operation | objects | c | per second | vs the smallest store | server CPU per op (µs) | CPU vs the smallest store |",
+    "|---|---|---|---|---|---|---|",
   );
   for (const row of results.rates) {
     const baseRow = results.rates.find((other) => other.name === row.name);
     const change = baseRow === undefined ? Number.NaN : row.perSecond / baseRow.perSecond - 1;
+    const cpuChange = baseRow?.cpuMicrosPerOp === undefined || row.cpuMicrosPerOp === undefined ? Number.NaN : row.cpuMicrosPerOp / baseRow.cpuMicrosPerOp - 1;
     lines.push(
-      `| ${row.name} | ${row.objects} | ${row.concurrency} | ${row.perSecond} | ${Number.isFinite(change) ? `${round(change * 100)} % (target ≥ -${TARGETS.rateWithin * 100} %)` : ""} |`,
+      `| ${row.name} | ${row.objects} | ${row.concurrency} | ${row.perSecond} | ${Number.isFinite(change) ? `${round(change * 100)} % (target ≥ -${TARGETS.rateWithin * 100} %)` : ""} | ${row.cpuMicrosPerOp ?? ""} | ${Number.isFinite(cpuChange) ? `${round(cpuChange * 100)} %` : ""} |`,
     );
   }
   const heap = results.heap;

@@ -196,14 +196,15 @@ export function analyseHeapSnapshot(path: string): HeapSummary {
     const constructorName = nameOf(node);
     if (constructorName === "WatchCache") caches.push(node);
     else if (constructorName === "Promise") promises++;
-    // `revision` is a small integer (a Smi, no heap edge), so key + json identify a cached object.
+    // `revision` is a small integer (a Smi, no heap edge), so key + json identify a cached object
+    // (a LazyCachedObject holds its JSON as `text`, read through a getter).
     let key = false;
     let json = false;
     for (const edge of edgesOf(node)) {
       if (edgeType(edge) !== "property") continue;
       const name = edgeName(edge);
       if (name === "key") key = true;
-      else if (name === "json") json = true;
+      else if (name === "json" || name === "text") json = true;
     }
     if (key && json) cached.push(node);
   }

@@ -17,6 +17,12 @@ export type FeedChange =
  */
 export interface ObjectFeed {
   objects(): Iterable<ApiObject>;
+  /**
+   * The objects with only `apiVersion`, `kind` and the metadata fields named (kube's
+   * PartialObjectMetadata, narrowed), for followers that read nothing else (the garbage
+   * collector): cheaper than `objects()` when a resource holds many large objects. Absent: read `objects()`.
+   */
+  metadataObjects?(fields: ReadonlySet<string>): Iterable<ApiObject>;
   /** One object by namespace ("" for cluster scope) and name. */
   get(namespace: string, name: string): ApiObject | undefined;
   /** Returns the unsubscribe function. */

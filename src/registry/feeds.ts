@@ -1,7 +1,7 @@
 import type { ApiObject } from "../api/object.js";
 import type { FeedChange, Freshness, ObjectFeed } from "../authz/feed.js";
 import type { Storage } from "../storage/index.js";
-import type { CachedObject } from "./cacher/cached-object.js";
+import { cachedMetadata, type CachedObject } from "./cacher/cached-object.js";
 import type { Cacher } from "./cacher/cacher.js";
 import type { WatchCache } from "./cacher/watch-cache.js";
 
@@ -22,6 +22,11 @@ export function watchCacheFeed(cache: WatchCache, keyOf: (namespace: string, nam
   return {
     *objects() {
       for (const object of cache.list(cache.prefix, { limit: 0 }).items) yield parse(object);
+    },
+    *metadataObjects(fields) {
+      for (const object of cache.list(cache.prefix, { limit: 0 }).items) {
+        yield { apiVersion: cache.codec.apiVersion, kind: cache.codec.kind, metadata: cachedMetadata(object, fields) };
+      }
     },
     get(namespace, name) {
       const cached = cache.get(keyOf(namespace, name));

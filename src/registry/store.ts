@@ -399,6 +399,7 @@ export class Store {
       decode: (value, revision) => decodeStored(value, revision, definition),
       // decodeStored changes nothing but the version unless the kind is read as served.
       decodeOnlyStamps: definition.readAsServed !== true,
+      noExtraFields: definition.selectableFields.size === 0,
       extraFieldsOf: (object) => {
         if (definition.selectableFields.size === 0) return undefined;
         const fields: Record<string, string> = {};

@@ -3,7 +3,7 @@ import { ApiError } from "../../api/errors.js";
 import { cloneObject, type ApiObject, type OwnerReference } from "../../api/object.js";
 import type { InformerFactory } from "../runtime/informer.js";
 import type { QueueControllerSpec } from "../runtime/queue-controller.js";
-import { FOREGROUND, type GraphNode, nodeOf, ORPHAN, OwnerGraph } from "./graph.js";
+import { FOREGROUND, type GraphNode, NODE_FIELDS, nodeOf, ORPHAN, OwnerGraph } from "./graph.js";
 
 export interface GarbageCollectorOptions {
   readonly client: ApiClient;
@@ -254,7 +254,7 @@ export function garbageCollector(options: GarbageCollectorOptions): QueueControl
 
   function rebuild(): void {
     graph.clear();
-    for (const resource of resources) for (const object of informers.informer(resource).list()) track(resource, object);
+    for (const resource of resources) for (const object of informers.informer(resource).listMetadata(NODE_FIELDS)) track(resource, object);
   }
 
   return {
@@ -291,7 +291,7 @@ export function garbageCollector(options: GarbageCollectorOptions): QueueControl
         for (const resource of resources) {
           if (following.has(resourceId(resource))) continue;
           follow(resource);
-          for (const object of informers.informer(resource).list()) track(resource, object);
+          for (const object of informers.informer(resource).listMetadata(NODE_FIELDS)) track(resource, object);
         }
       });
       return () => {
@@ -305,7 +305,7 @@ export function garbageCollector(options: GarbageCollectorOptions): QueueControl
       // The graph is built as the informers are listed; every object with owners or GC finalizers is looked at once.
       graph.clear();
       for (const resource of resources) {
-        for (const object of informers.informer(resource).list()) {
+        for (const object of informers.informer(resource).listMetadata(NODE_FIELDS)) {
           const node = nodeOf(resource, object);
           if (node === undefined) continue;
           graph.set(node);

@@ -19,6 +19,12 @@ export interface GraphNode {
   readonly orphan: boolean;
 }
 
+/** Shared by every node without owners (most objects): one empty array, not one each. */
+const NO_OWNERS: readonly OwnerReference[] = Object.freeze([]);
+
+/** The metadata fields a node is made of (`nodeOf` reads nothing else). */
+export const NODE_FIELDS: ReadonlySet<string> = new Set(["uid", "namespace", "name", "finalizers", "deletionTimestamp", "ownerReferences"]);
+
 export function nodeOf(resource: ServedResource, object: ApiObject): GraphNode | undefined {
   const uid = object.metadata.uid;
   if (uid === undefined) return undefined;
@@ -29,7 +35,7 @@ export function nodeOf(resource: ServedResource, object: ApiObject): GraphNode |
     resource,
     namespace: object.metadata.namespace ?? "",
     name: object.metadata.name ?? "",
-    owners: object.metadata.ownerReferences ?? [],
+    owners: object.metadata.ownerReferences ?? NO_OWNERS,
     deleting,
     foreground: deleting && finalizers.includes(FOREGROUND),
     orphan: deleting && finalizers.includes(ORPHAN),

@@ -39,6 +39,16 @@ export class SharedInformer {
     return out;
   }
 
+  /**
+   * Every object with at least apiVersion, kind and the metadata `fields` filled in (kube's
+   * metadata informer, narrowed): for readers of a few metadata fields, it spares decoding whole
+   * objects. The objects of an indexed informer, or of a feed that cannot narrow, are whole.
+   */
+  listMetadata(fields: ReadonlySet<string>): ApiObject[] {
+    if (this.index !== undefined || this.feed.metadataObjects === undefined) return this.list();
+    return [...this.feed.metadataObjects(fields)];
+  }
+
   /** The objects of one namespace ("" = the cluster-scoped ones). */
   listNamespace(namespace: string): ApiObject[] {
     if (this.index === undefined) return [...this.feed.objects()].filter((object) => (object.metadata.namespace ?? "") === namespace);

@@ -1,4 +1,5 @@
 import sortedBtree from "sorted-btree";
+import { bulkLoad } from "sorted-btree/extended/bulkLoad.js";
 import { compareKeys } from "../../storage/util.js";
 import type { CachedObject } from "./cached-object.js";
 
@@ -10,6 +11,9 @@ const BTree = sortedBtree.default;
  * page while writes go on, at the cost of the nodes those writes copy.
  */
 export type ObjectTree = InstanceType<typeof BTree<string, CachedObject>>;
+
+/** Entries per node: sorted-btree's default, for trees made by insertion and by bulk load alike. */
+const NODE_SIZE = 32;
 
 /** One page read from a tree. */
 export interface TreePage {
@@ -67,7 +71,7 @@ export function countAfter(tree: ObjectTree, prefix: string, startAfter: string)
  * list reports the keys remaining without counting them).
  */
 export class CacheObjects {
-  private treeValue: ObjectTree = new BTree<string, CachedObject>(undefined, compareKeys);
+  private treeValue: ObjectTree = new BTree<string, CachedObject>(undefined, compareKeys, NODE_SIZE);
   /** Keys per collection prefix one level below the resource's (`/<group>/<plural>/<namespace>/`). */
   private readonly counts = new Map<string, number>();
 
@@ -103,11 +107,16 @@ export class CacheObjects {
     return previous;
   }
 
-  /** Replaces everything (start-up, a re-list). */
+  /**
+   * Replaces everything (start-up, a re-list). The tree is built bottom-up from the sorted objects
+   * (O(n), full leaves) rather than by n inserts: stores list in key order, so the sort finds one run.
+   */
   reset(objects: readonly CachedObject[]): void {
     const sorted = [...objects].sort((a, b) => compareKeys(a.key, b.key));
-    this.treeValue = new BTree<string, CachedObject>(
-      sorted.map((object) => [object.key, object]),
+    this.treeValue = bulkLoad(
+      sorted.map((object) => object.key),
+      sorted,
+      NODE_SIZE,
       compareKeys,
     );
     this.counts.clear();

@@ -10,7 +10,7 @@
  * shape: not an object, no `metadata` object, or a `resourceVersion` key already in it.
  */
 export function spliceResourceVersion(text: string, resourceVersion: string): string | undefined {
-  const metadata = findMetadata(text);
+  const metadata = metadataRange(text);
   if (metadata === undefined) return undefined;
   const { start, end } = metadata;
   const existing = text.indexOf('"resourceVersion":', start);
@@ -30,18 +30,24 @@ const OPEN_BRACKET = 0x5b;
 const CLOSE_BRACKET = 0x5d;
 
 /** Where the top-level `metadata` object of compact JSON opens (`{`) and closes (`}`), if it has one. */
-function findMetadata(text: string): { readonly start: number; readonly end: number } | undefined {
+export function metadataRange(text: string): { readonly start: number; readonly end: number } | undefined {
+  const start = metadataOpen(text);
+  if (start === undefined) return undefined;
+  const end = skipValue(text, start);
+  return end < 0 ? undefined : { start, end: end - 1 };
+}
+
+/** Where the top-level `metadata` object of compact JSON opens (`{`), the keys before it skipped, the metadata itself not read. */
+function metadataOpen(text: string): number | undefined {
   if (text.charCodeAt(0) !== OPEN_BRACE) return undefined;
   let index = 1;
   while (index < text.length) {
     if (text.charCodeAt(index) !== QUOTE) return undefined;
     const keyEnd = skipString(text, index);
     if (keyEnd < 0 || text.charCodeAt(keyEnd) !== COLON) return undefined;
-    const isMetadata = keyEnd - index === 10 && text.startsWith('"metadata"', index);
+    if (keyEnd - index === 10 && text.startsWith('"metadata"', index)) return text.charCodeAt(keyEnd + 1) === OPEN_BRACE ? keyEnd + 1 : undefined;
     const valueEnd = skipValue(text, keyEnd + 1);
-    if (valueEnd < 0) return undefined;
-    if (isMetadata) return text.charCodeAt(keyEnd + 1) === OPEN_BRACE ? { start: keyEnd + 1, end: valueEnd - 1 } : undefined;
-    if (text.charCodeAt(valueEnd) !== COMMA) return undefined;
+    if (valueEnd < 0 || text.charCodeAt(valueEnd) !== COMMA) return undefined;
     index = valueEnd + 1;
   }
   return undefined;
@@ -90,4 +96,33 @@ function skipValue(text: string, index: number): number {
     at++;
   }
   return -1;
+}
+
+/**
+ * The named top-level fields of the `metadata` of compact JSON, each parsed on its own and the
+ * rest skipped unparsed (a follower reading a few fields of every object does not build each
+ * object's labels, annotations and managedFields); undefined when the text is not of that shape.
+ */
+export function metadataFields(text: string, names: ReadonlySet<string>): Record<string, unknown> | undefined {
+  // One pass over the metadata's keys, which ends at its closing brace (not a pass to find that brace first).
+  const start = metadataOpen(text);
+  if (start === undefined) return undefined;
+  const fields: Record<string, unknown> = {};
+  if (text.charCodeAt(start + 1) === CLOSE_BRACE) return fields;
+  let index = start + 1;
+  while (index < text.length) {
+    if (text.charCodeAt(index) !== QUOTE) return undefined;
+    const keyEnd = skipString(text, index);
+    if (keyEnd < 0 || text.charCodeAt(keyEnd) !== COLON) return undefined;
+    const rawKey = text.slice(index + 1, keyEnd - 1);
+    const name = rawKey.includes("\\") ? (JSON.parse(`"${rawKey}"`) as string) : rawKey;
+    const valueEnd = skipValue(text, keyEnd + 1);
+    if (valueEnd < 0) return undefined;
+    if (names.has(name)) fields[name] = JSON.parse(text.slice(keyEnd + 1, valueEnd));
+    const next = text.charCodeAt(valueEnd);
+    if (next === CLOSE_BRACE) return fields;
+    if (next !== COMMA) return undefined;
+    index = valueEnd + 1;
+  }
+  return undefined;
 }

@@ -253,7 +253,7 @@ export class WatchCache {
    * stored entries, or entries already converted (`CachedObject`s, as the Cacher's chunked load makes them).
    */
   reset(entries: readonly ({ key: string; value: string; modRevision: number } | CachedObject)[], revision: number): void {
-    this.objects.reset(entries.map((entry) => ("json" in entry ? entry : toCachedObject(this.codec, entry.key, entry.value, entry.modRevision))));
+    this.objects.reset(entries.map((entry) => ("json" in entry ? entry : toCachedObject(this.codec, entry.key, entry.value, entry.modRevision, this.prefix))));
     this.snapshots.clear();
     this.window = [];
     this.windowTimes = [];
@@ -446,7 +446,7 @@ export class WatchCache {
    */
   recode(codec: ResourceCodec): void {
     this.codec = codec;
-    const recoded = [...this.objects.tree.values()].map((object) => toCachedObject(codec, object.key, object.json, object.revision));
+    const recoded = [...this.objects.tree.values()].map((object) => toCachedObject(codec, object.key, object.json, object.revision, this.prefix));
     this.objects.reset(recoded);
   }
 

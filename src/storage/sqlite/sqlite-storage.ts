@@ -37,6 +37,7 @@ import {
   SCHEMA_VERSION,
   decodeCount,
   decodeEventRow,
+  decodeRawRow,
   decodeRow,
   prepareStatements,
   type Row,
@@ -213,7 +214,7 @@ export class SqliteStorage implements Storage {
     const sqlLimit = limit === 0 ? -1 : limit;
     const rows = latest ? this.stmts.listLive.all(from, upper, sqlLimit) : this.stmts.listAt.all(from, upper, revision, sqlLimit);
     const items = rows.map((raw) => {
-      const row = decodeRow(raw);
+      const row = decodeRawRow(raw);
       if (!isLive(row)) throw new Error("storage: list returned a tombstone");
       return toKeyValue(row);
     });
