@@ -55,6 +55,12 @@ export interface ApiResponse {
   readonly body: ResponseBody;
   /** A stream that lasts until the client or server ends it (watch): cut at once on shutdown. */
   readonly longRunning?: boolean;
+  /**
+   * The same `body` gzipped at kube's level, for a body its maker keeps across requests (aggregated
+   * discovery, OpenAPI): the maker compresses it once and the compression filter sends that when
+   * the client accepts gzip and the body is over the threshold. Never called otherwise.
+   */
+  readonly gzipped?: () => Promise<Uint8Array>;
 }
 
 /**

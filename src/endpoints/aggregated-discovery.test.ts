@@ -1,0 +1,140 @@
+import assert from "node:assert/strict";
+import { after, before, describe, it } from "node:test";
+import { gunzipSync } from "node:zlib";
+import type { ResourceDefinition } from "../registry/definition.js";
+import type { Registry } from "../registry/index.js";
+import { inProcessServer } from "../testing/in-process.js";
+import { createAggregatedDiscovery } from "./aggregated-discovery.js";
+import { aggregatedDiscovery } from "./discovery.js";
+
+const API_VERSION = "apidiscovery.orch.io/v2";
+
+/** The document's body as JSON. */
+function parsed(body: Uint8Array): unknown {
+  return JSON.parse(Buffer.from(body).toString("utf8")) as unknown;
+}
+
+/** Counts `groups()` calls: one per document built. */
+function counting(registry: Registry): { readonly registry: Registry; builds(): number } {
+  let calls = 0;
+  const proxy = new Proxy(registry, {
+    get(target, property, receiver) {
+      if (property === "groups")
+        return () => {
+          calls += 1;
+          return target.groups();
+        };
+      const value: unknown = Reflect.get(target, property, receiver);
+      return typeof value === "function" ? value.bind(target) : value;
+    },
+  });
+  return { registry: proxy, builds: () => calls };
+}
+
+function settled(ms: number): Promise<void> {
+  return new Promise((resolve) => setTimeout(resolve, ms));
+}
+
+describe("aggregated discovery kept ready", () => {
+  let server: Awaited<ReturnType<typeof inProcessServer>>;
+  let registry: Registry;
+  let template: ResourceDefinition;
+  const widgets = (group: string, overrides: Partial<ResourceDefinition> = {}): ResourceDefinition => ({
+    ...template,
+    group,
+    version: "v1",
+    kind: "Widget",
+    plural: "widgets",
+    singular: "widget",
+    shortNames: [],
+    categories: [],
+    ...overrides,
+  });
+
+  before(async () => {
+    server = await inProcessServer({ controllers: [] });
+    registry = server.server.registry;
+    const configMaps = registry.find("", "v1", "configmaps");
+    if (configMaps === undefined) throw new Error("configmaps are not served");
+    template = configMaps.definition;
+  });
+  after(async () => {
+    await server.stop();
+  });
+
+  it("serves the same document as one built whole, after installs, an update and an uninstall", async () => {
+    const discovery = createAggregatedDiscovery(registry, { settleMs: 60_000 });
+    const whole = (scope: "core" | "groups"): unknown => aggregatedDiscovery(registry, scope, API_VERSION);
+    assert.deepEqual(parsed(discovery.document("groups", API_VERSION).body), whole("groups"));
+    assert.deepEqual(parsed(discovery.document("core", API_VERSION).body), whole("core"));
+    await registry.install("one", [widgets("one.example.com")]);
+    await registry.install("two", [widgets("two.example.com")]);
+    assert.deepEqual(parsed(discovery.document("groups", API_VERSION).body), whole("groups"));
+    await registry.install("one", [widgets("one.example.com", { shortNames: ["wd"], categories: ["all"] })]);
+    const updated = parsed(discovery.document("groups", API_VERSION).body);
+    assert.deepEqual(updated, whole("groups"));
+    assert.match(JSON.stringify(updated), /"shortNames":\["wd"\]/);
+    registry.uninstall("one");
+    registry.uninstall("two");
+    const after = discovery.document("groups", API_VERSION);
+    assert.deepEqual(parsed(after.body), whole("groups"));
+    assert.doesNotMatch(Buffer.from(after.body).toString("utf8"), /one\.example\.com|two\.example\.com/);
+    assert.deepEqual(parsed(discovery.document("core", API_VERSION).body), whole("core"));
+  });
+
+  it("changes the ETag with the content and gives identical content the same ETag; each spelling and scope has its own", async () => {
+    const discovery = createAggregatedDiscovery(registry, { settleMs: 60_000 });
+    const before = discovery.document("groups", API_VERSION);
+    assert.match(before.etag, /^"[0-9A-F]{32}"$/);
+    await registry.install("three", [widgets("three.example.com")]);
+    const during = discovery.document("groups", API_VERSION);
+    assert.notEqual(during.etag, before.etag);
+    registry.uninstall("three");
+    const again = discovery.document("groups", API_VERSION);
+    assert.notEqual(again, before, "rebuilt after the change");
+    assert.equal(again.etag, before.etag);
+    assert.deepEqual(Buffer.from(again.body), Buffer.from(before.body));
+    assert.notEqual(discovery.document("groups", "apidiscovery.k8s.io/v2").etag, before.etag);
+    assert.notEqual(discovery.document("core", API_VERSION).etag, before.etag);
+  });
+
+  it("builds a document at most once per change, whoever asks", async () => {
+    const counted = counting(registry);
+    const discovery = createAggregatedDiscovery(counted.registry, { settleMs: 60_000 });
+    const first = discovery.document("groups", API_VERSION);
+    assert.equal(discovery.document("groups", API_VERSION), first);
+    assert.equal(counted.builds(), 1);
+    await registry.install("four", [widgets("four.example.com")]);
+    const second = discovery.document("groups", API_VERSION);
+    assert.notEqual(second, first);
+    for (let index = 0; index < 5; index++) assert.equal(discovery.document("groups", API_VERSION), second);
+    assert.equal(counted.builds(), 2);
+    registry.uninstall("four");
+  });
+
+  it("rebuilds a document asked for since its last build off the request path once changes settle, with its gzip when gzip was asked for", async () => {
+    const counted = counting(registry);
+    const discovery = createAggregatedDiscovery(counted.registry, { settleMs: 5 });
+    const first = discovery.document("groups", API_VERSION);
+    assert.deepEqual(gunzipSync(await first.gzipped()), Buffer.from(first.body));
+    assert.equal(first.gzipped(), first.gzipped(), "one gzip per document");
+    // A burst of changes: one rebuild after it, none per change.
+    await registry.install("five", [widgets("five.example.com")]);
+    await registry.install("six", [widgets("six.example.com")]);
+    await settled(100);
+    assert.equal(counted.builds(), 2);
+    const rebuilt = discovery.document("groups", API_VERSION);
+    assert.equal(counted.builds(), 2, "the request found it built");
+    assert.match(Buffer.from(rebuilt.body).toString("utf8"), /six\.example\.com/);
+    assert.deepEqual(gunzipSync(await rebuilt.gzipped()), Buffer.from(rebuilt.body));
+    // Asked for since: rebuilt after the next change; then, not asked for since that rebuild, left to the next request.
+    registry.uninstall("five");
+    await settled(100);
+    assert.equal(counted.builds(), 3);
+    registry.uninstall("six");
+    await settled(100);
+    assert.equal(counted.builds(), 3);
+    assert.doesNotMatch(Buffer.from(discovery.document("groups", API_VERSION).body).toString("utf8"), /six\.example\.com/);
+    assert.equal(counted.builds(), 4);
+  });
+});
