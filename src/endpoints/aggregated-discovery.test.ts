@@ -137,4 +137,29 @@ describe("aggregated discovery kept ready", () => {
     assert.doesNotMatch(Buffer.from(discovery.document("groups", API_VERSION).body).toString("utf8"), /six\.example\.com/);
     assert.equal(counted.builds(), 4);
   });
+
+  it("sends a client that accepts gzip the document's kept gzip through the server's filters, and 304 to its ETag", async () => {
+    const many = Array.from({ length: 500 }, (_, index) => `g${index}.many.example.com`);
+    for (const group of many) await registry.install(group, [widgets(group)]);
+    try {
+      const accept = `application/json;g=apidiscovery.orch.io;v=v2;as=APIGroupDiscoveryList`;
+      const plain = await server.call("GET", "/apis", { headers: { accept } });
+      assert.ok(Buffer.byteLength(plain.text) > 128 * 1024, `over the compression threshold: ${Buffer.byteLength(plain.text)}`);
+      const first = await server.raw("GET", "/apis", { headers: { accept, "accept-encoding": "gzip" } });
+      const second = await server.raw("GET", "/apis", { headers: { accept, "accept-encoding": "gzip" } });
+      assert.equal(first.headers["content-encoding"], "gzip");
+      assert.ok(first.body instanceof Uint8Array);
+      assert.equal(second.body, first.body, "compressed once");
+      assert.equal(gunzipSync(first.body).toString("utf8"), plain.text);
+      assert.equal(first.headers["etag"], plain.headers["etag"]);
+      const revalidated = await server.raw("GET", "/apis", { headers: { accept, "accept-encoding": "gzip", "if-none-match": String(plain.headers["etag"]) } });
+      assert.equal(revalidated.status, 304);
+      // A filter that replaces the body (?pretty) gets its own gzip, not the kept one.
+      const pretty = await server.raw("GET", "/apis?pretty=true", { headers: { accept, "accept-encoding": "gzip" } });
+      assert.ok(pretty.body instanceof Uint8Array);
+      assert.equal(gunzipSync(pretty.body).toString("utf8"), `${JSON.stringify(JSON.parse(plain.text), null, 2)}\n`);
+    } finally {
+      for (const group of many) registry.uninstall(group);
+    }
+  });
 });

@@ -56,11 +56,12 @@ export interface ApiResponse {
   /** A stream that lasts until the client or server ends it (watch): cut at once on shutdown. */
   readonly longRunning?: boolean;
   /**
-   * The same `body` gzipped at kube's level, for a body its maker keeps across requests (aggregated
-   * discovery, OpenAPI): the maker compresses it once and the compression filter sends that when
-   * the client accepts gzip and the body is over the threshold. Never called otherwise.
+   * A body its maker keeps across requests (aggregated discovery, OpenAPI) with that body gzipped
+   * at kube's level, made once by the maker: the compression filter sends it when the client
+   * accepts gzip, the body is over the threshold and `of` is still the response's body (a filter
+   * that replaced the body, as `?pretty` does, leaves it unused).
    */
-  readonly gzipped?: () => Promise<Uint8Array>;
+  readonly keptGzip?: { readonly of: ResponseBody; gzipped(): Promise<Uint8Array> };
 }
 
 /**

@@ -58,7 +58,7 @@ export function versionInfo(profile: Profile): Record<string, string> {
 function respondDiscovery(context: RequestContext, document: DiscoveryDocument, contentType: string): ApiResponse {
   const headers = { "content-type": contentType, etag: document.etag, vary: "Accept" };
   if (context.request.headers["if-none-match"] === document.etag) return { status: 304, headers, body: "" };
-  return { status: 200, headers, body: document.body, gzipped: () => document.gzipped() };
+  return { status: 200, headers, body: document.body, keptGzip: { of: document.body, gzipped: () => document.gzipped() } };
 }
 
 /** Each kept OpenAPI document's gzip, made once (the documents are kept until the served resources change). */
@@ -90,7 +90,7 @@ function respondOpenApi(
     }
     return gzip;
   };
-  return { status: 200, headers, body: document.body, gzipped };
+  return { status: 200, headers, body: document.body, keptGzip: { of: document.body, gzipped } };
 }
 
 /** Discovery, version and health: everything that is not a resource. */

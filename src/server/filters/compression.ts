@@ -53,7 +53,7 @@ async function* gzipStream(head: readonly Buffer[], rest: AsyncIterator<string |
  * Response compression (`APIResponseCompression`): a response of 128 KiB or more goes out
  * gzipped (level 1) when the client accepts gzip, as kube does. Watches are never compressed; a
  * streamed list is read ahead up to the threshold to decide, then compressed as it streams. A
- * response that offers `gzipped` (a kept body's kept gzip) is sent with that.
+ * response that offers its body's kept gzip (`keptGzip`) is sent with that.
  */
 export function compressionFilter(): Filter {
   return (next) => async (context) => {
@@ -65,7 +65,8 @@ export function compressionFilter(): Filter {
       const size = typeof body === "string" ? Buffer.byteLength(body) : body.length;
       if (size < GZIP_THRESHOLD_BYTES) return response;
       // A body its maker keeps (discovery, OpenAPI) comes with its gzip kept too: compressed once, not per request.
-      return gzipped(response, await (response.gzipped?.() ?? gzipBody(body)));
+      const kept = response.keptGzip?.of === body ? response.keptGzip : undefined;
+      return gzipped(response, await (kept?.gzipped() ?? gzipBody(body)));
     }
     if (isPushBody(body)) return response;
     const iterator = body[Symbol.asyncIterator]();
