@@ -20,10 +20,13 @@ export interface DiscoveryDocument {
  * Aggregated discovery (`APIGroupDiscoveryList`) kept ready for requests. `document` returns the
  * current document of a scope in one spelling of its apiVersion: after a change of the served
  * resources it is built at most once (by the first request, or off the request path by the
- * settle timer, whichever comes first), then shared until the next change.
+ * settle timer, whichever comes first), then shared until the next change. The changed groups'
+ * entries are serialized by the settle timer in every case.
  */
 export interface AggregatedDiscovery {
   document(scope: DiscoveryScope, apiVersion: string): DiscoveryDocument;
+  /** Documents built so far, on requests and off them (for tests). */
+  readonly builds: number;
 }
 
 export interface AggregatedDiscoveryOptions {
@@ -75,8 +78,11 @@ export function createAggregatedDiscovery(registry: Registry, options: Aggregate
   const maxWaitMs = options.maxWaitMs ?? 1000;
   const chunks = new Map<string, GroupChunk>();
   const kept = new Map<string, Kept>();
+  /** Groups changed since the last settle, their entries not serialized yet. */
+  const unserialized = new Set<string>();
   let timer: ReturnType<typeof setTimeout> | undefined;
   let firstChangeAt: number | undefined;
+  let builds = 0;
 
   const chunkOf = (name: string, versions: readonly string[]): GroupChunk => {
     let chunk = chunks.get(name);
@@ -89,6 +95,7 @@ export function createAggregatedDiscovery(registry: Registry, options: Aggregate
   };
 
   const build = (key: string, scope: DiscoveryScope, apiVersion: string, entry: Kept): DiscoveryDocument => {
+    builds += 1;
     const head = Buffer.from(`{"kind":"APIGroupDiscoveryList","apiVersion":${JSON.stringify(apiVersion)},"metadata":{},"items":[`);
     const parts: Buffer[] = [head];
     const hash = createHash("sha256").update(head);
@@ -112,6 +119,16 @@ export function createAggregatedDiscovery(registry: Registry, options: Aggregate
   const rebuild = (): void => {
     timer = undefined;
     firstChangeAt = undefined;
+    // Changed groups' entries are serialized here, whether or not a document was asked for: the
+    // first request after a bulk install then joins kept bytes instead of serializing thousands.
+    if (unserialized.size > 0) {
+      const groups = registry.groups();
+      for (const name of unserialized) {
+        const versions = groups.get(name);
+        if (versions !== undefined) chunkOf(name, versions);
+      }
+      unserialized.clear();
+    }
     for (const [key, entry] of kept) {
       if (entry.document !== undefined) continue;
       if (!entry.asked) {
@@ -130,9 +147,12 @@ export function createAggregatedDiscovery(registry: Registry, options: Aggregate
   };
 
   registry.onChange((changed) => {
-    for (const groupVersion of changed) chunks.delete(groupVersion.slice(0, groupVersion.lastIndexOf("/")));
+    for (const groupVersion of changed) {
+      const name = groupVersion.slice(0, groupVersion.lastIndexOf("/"));
+      chunks.delete(name);
+      unserialized.add(name);
+    }
     for (const entry of kept.values()) entry.document = undefined;
-    if (kept.size === 0) return;
     const now = Date.now();
     firstChangeAt ??= now;
     if (timer !== undefined) clearTimeout(timer);
@@ -142,6 +162,9 @@ export function createAggregatedDiscovery(registry: Registry, options: Aggregate
   });
 
   return {
+    get builds() {
+      return builds;
+    },
     document(scope, apiVersion) {
       // Keyed by the apiVersion's spelling too: a client asking in another profile's spelling is answered in it.
       const key = `${scope}\n${apiVersion}`;
