@@ -119,6 +119,15 @@ export function createAggregatedDiscovery(registry: Registry, options: Aggregate
   const rebuild = (): void => {
     timer = undefined;
     firstChangeAt = undefined;
+    try {
+      rebuildNow();
+    } catch {
+      // Off the request path an error has nobody to answer: what is left unbuilt is built by the
+      // next request, which answers the error as a 500.
+    }
+  };
+
+  const rebuildNow = (): void => {
     // Changed groups' entries are serialized here, whether or not a document was asked for: the
     // first request after a bulk install then joins kept bytes instead of serializing thousands.
     if (unserialized.size > 0) {
