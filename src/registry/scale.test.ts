@@ -108,7 +108,10 @@ describe("scaleOf(): the Scale of a parent", () => {
         unknownFields: () => [],
         decodeMismatch: () => undefined,
         validate: () => [],
-        applyDefaults: (object: ApiObject) => Object.assign(object, { spec: { replicas: 1 } }),
+        applyDefaults: (object: ApiObject) => {
+          Object.assign(object, { spec: { replicas: 1 } });
+          return true;
+        },
       },
     };
     assert.deepEqual(scaleOf(defaulting, { metadata: { name: "web" }, spec: {} })["spec"], { replicas: 1 });

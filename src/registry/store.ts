@@ -19,7 +19,7 @@ import type { PushBody } from "../request/push-body.js";
 import { listItemOf } from "./list-item.js";
 import { continueFromCache, listFromCache, listFromStorage, type ListResponse, type ListSource } from "./store-list.js";
 import { parentWithScale, SCALE_KIND, scaleOf, withDesiredReplicas } from "./scale.js";
-import { decodeStored } from "./stored-object.js";
+import { decodeStored, decodeStoredStamped } from "./stored-object.js";
 import { ResourceKeys } from "./store-keys.js";
 import { VersionCodec } from "./store-versions.js";
 import { CONFLICT_MESSAGE, translateStorageError } from "./store-errors.js";
@@ -397,9 +397,10 @@ export class Store {
       kind: definition.kind,
       apiVersion: apiVersionOf(definition),
       decode: (value, revision) => decodeStored(value, revision, definition),
-      // decodeStored changes nothing but the version unless the kind is read as served.
+      // decodeStored changes nothing but the version unless the kind is read as served; then it says whether it did.
       decodeOnlyStamps: definition.readAsServed !== true,
       noExtraFields: definition.selectableFields.size === 0,
+      decodeStamped: (value, revision) => decodeStoredStamped(value, revision, definition),
       extraFieldsOf: (object) => {
         if (definition.selectableFields.size === 0) return undefined;
         const fields: Record<string, string> = {};

@@ -17,6 +17,14 @@ export function encodeForStorage(object: ApiObject): string {
  * for kinds read as served (custom resources) the apiVersion and the schema's defaults too.
  */
 export function decodeStored(text: string, modRevision: number, definition: ResourceDefinition): ApiObject {
+  return decodeStoredStamped(text, modRevision, definition).object;
+}
+
+/**
+ * decodeStored, also telling whether the object is the stored one with only the revision
+ * stamped (`onlyStamped`): the stored text with the version spliced in then encodes it.
+ */
+export function decodeStoredStamped(text: string, modRevision: number, definition: ResourceDefinition): { object: ApiObject; onlyStamped: boolean } {
   let parsed: unknown;
   try {
     parsed = JSON.parse(text);
@@ -26,9 +34,14 @@ export function decodeStored(text: string, modRevision: number, definition: Reso
   const object = asObject(parsed);
   if (object === undefined) throw internalError(`stored ${definition.plural} object is not an object`);
   object.metadata.resourceVersion = String(modRevision);
+  let onlyStamped = true;
   if (definition.readAsServed === true) {
-    if (definition.conversion === undefined) object.apiVersion = apiVersionOf(definition);
-    definition.schema?.applyDefaults(object);
+    if (definition.conversion === undefined) {
+      const served = apiVersionOf(definition);
+      if (object.apiVersion !== served) onlyStamped = false;
+      object.apiVersion = served;
+    }
+    if (definition.schema !== undefined && definition.schema.applyDefaults(object) !== false) onlyStamped = false;
   }
-  return object;
+  return { object, onlyStamped };
 }

@@ -55,6 +55,13 @@ export interface ApiResponse {
   readonly body: ResponseBody;
   /** A stream that lasts until the client or server ends it (watch): cut at once on shutdown. */
   readonly longRunning?: boolean;
+  /**
+   * A body its maker keeps across requests (aggregated discovery, OpenAPI) with that body gzipped
+   * at kube's level, made once by the maker: the compression filter sends it when the client
+   * accepts gzip, the body is over the threshold and `of` is still the response's body (a filter
+   * that replaced the body, as `?pretty` does, leaves it unused).
+   */
+  readonly keptGzip?: { readonly of: ResponseBody; gzipped(): Promise<Uint8Array> };
 }
 
 /**

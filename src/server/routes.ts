@@ -1,10 +1,10 @@
 import { ApiError } from "../api/errors.js";
 import { JWKS_PATH, OPENID_CONFIGURATION_PATH, type IssuerDiscovery } from "../auth/service-account/discovery.js";
 import type { Profile } from "../api/profile.js";
-import { aggregatedDiscoveryGroup, apiGroup, apiGroupList, apiResourceList, apiVersions } from "../endpoints/discovery.js";
+import { createAggregatedDiscovery, type DiscoveryDocument } from "../endpoints/aggregated-discovery.js";
+import { apiGroup, apiGroupList, apiResourceList, apiVersions } from "../endpoints/discovery.js";
 import { negotiate } from "../codec/negotiate.js";
 import { foreignGroup, foreignGroupMessage, metaGroup } from "../api/profile.js";
-import { createHash } from "node:crypto";
 import { builtinCatalogue } from "../api/schema/catalogue.js";
 import { createOpenApi } from "../endpoints/openapi.js";
 import { OPENAPI_V2_PROTOBUF } from "../codec/openapi-v2-protobuf.js";
@@ -14,6 +14,7 @@ import type { ApiResponse, RequestContext } from "../request/context.js";
 import type { NonResourceRequestInfo } from "../request/request-info.js";
 import type { Registry as MetricsRegistry } from "prom-client";
 import { runHealth, type HealthCheck } from "./health/health.js";
+import { gzipBody } from "../util/gzip.js";
 
 export interface NonResourceOptions {
   readonly registry: Registry;
@@ -53,50 +54,15 @@ export function versionInfo(profile: Profile): Record<string, string> {
   };
 }
 
-/**
- * Serves aggregated discovery, built once per scope and version until the served resources
- * change (a custom resource definition is served or goes), with an ETag so clients revalidate with If-None-Match and get 304.
- */
-function aggregatedDiscoveryResponder(registry: Registry): {
-  respond(context: RequestContext, scope: "core" | "groups", discoveryGroup: string, version: "v2" | "v2beta1"): ApiResponse;
-} {
-  const built = new Map<string, { body: string; etag: string }>();
-  // Each group's entry, serialized: a change (a custom resource definition served or gone) makes
-  // only its groups' entries again, so a document over thousands of groups is mostly joined, not built.
-  const groupJson = new Map<string, string>();
-  registry.onChange((changed) => {
-    built.clear();
-    for (const groupVersion of changed) groupJson.delete(groupVersion.slice(0, groupVersion.lastIndexOf("/")));
-  });
-  const document = (scope: "core" | "groups", apiVersion: string): string => {
-    const items: string[] = [];
-    for (const [name, versions] of registry.groups()) {
-      if (scope === "core" ? name !== "" : name === "") continue;
-      let json = groupJson.get(name);
-      if (json === undefined) {
-        json = JSON.stringify(aggregatedDiscoveryGroup(registry, name, versions));
-        groupJson.set(name, json);
-      }
-      items.push(json);
-    }
-    return `{"kind":"APIGroupDiscoveryList","apiVersion":${JSON.stringify(apiVersion)},"metadata":{},"items":[${items.join(",")}]}`;
-  };
-  return {
-    respond(context, scope, discoveryGroup, version) {
-      // Keyed by the group's spelling too: a client asking in another profile's spelling is answered in it.
-      const cacheKey = `${scope}/${discoveryGroup}/${version}`;
-      let entry = built.get(cacheKey);
-      if (entry === undefined) {
-        const body = document(scope, `${discoveryGroup}/${version}`);
-        entry = { body, etag: `"${createHash("sha256").update(body).digest("hex").slice(0, 32).toUpperCase()}"` };
-        built.set(cacheKey, entry);
-      }
-      const headers = { "content-type": `application/json;g=${discoveryGroup};v=${version};as=APIGroupDiscoveryList`, etag: entry.etag, vary: "Accept" };
-      if (context.request.headers["if-none-match"] === entry.etag) return { status: 304, headers, body: "" };
-      return { status: 200, headers, body: entry.body };
-    },
-  };
+/** Serves aggregated discovery from the kept documents, with an ETag: If-None-Match gets 304. */
+function respondDiscovery(context: RequestContext, document: DiscoveryDocument, contentType: string): ApiResponse {
+  const headers = { "content-type": contentType, etag: document.etag, vary: "Accept" };
+  if (context.request.headers["if-none-match"] === document.etag) return { status: 304, headers, body: "" };
+  return { status: 200, headers, body: document.body, keptGzip: { of: document.body, gzipped: () => document.gzipped() } };
 }
+
+/** Each kept OpenAPI document's gzip, made once (the documents are kept until the served resources change). */
+const openApiGzip = new WeakMap<object, Promise<Uint8Array>>();
 
 /**
  * A built OpenAPI document with its ETag: 304 on If-None-Match; a v3 document fetched with its
@@ -116,14 +82,22 @@ function respondOpenApi(
     "cache-control": immutable ? "public, immutable" : "no-cache, private",
   };
   if (context.request.headers["if-none-match"] === etag) return { status: 304, headers, body: "" };
-  return { status: 200, headers, body: document.body };
+  const gzipped = (): Promise<Uint8Array> => {
+    let gzip = openApiGzip.get(document);
+    if (gzip === undefined) {
+      gzip = gzipBody(document.body);
+      openApiGzip.set(document, gzip);
+    }
+    return gzip;
+  };
+  return { status: 200, headers, body: document.body, keptGzip: { of: document.body, gzipped } };
 }
 
 /** Discovery, version and health: everything that is not a resource. */
 export function createNonResourceHandler(options: NonResourceOptions): (context: RequestContext, info: NonResourceRequestInfo) => Promise<ApiResponse> {
   const openApi = createOpenApi(options.registry, options.profile, builtinCatalogue(options.profile));
   const discoveryGroup = `apidiscovery.${options.profile.apiDomain}`;
-  const discovery = aggregatedDiscoveryResponder(options.registry);
+  const discovery = createAggregatedDiscovery(options.registry);
   return async function handleNonResource(context, info) {
     const path = info.path.length > 1 ? info.path.replace(/\/+$/, "") : info.path;
     const { query, signal } = context.request;
@@ -174,8 +148,10 @@ export function createNonResourceHandler(options: NonResourceOptions): (context:
         { metaGroup: metaGroup(options.profile), tables: false, discoveryGroup, clientApiDomains: options.profile.clientApiDomains },
         query,
       );
-      if (representation.kind === "discovery")
-        return discovery.respond(context, path === "/api" ? "core" : "groups", representation.group, representation.version);
+      if (representation.kind === "discovery") {
+        const document = discovery.document(path === "/api" ? "core" : "groups", `${representation.group}/${representation.version}`);
+        return respondDiscovery(context, document, `application/json;g=${representation.group};v=${representation.version};as=APIGroupDiscoveryList`);
+      }
       if (path === "/api") return respondJson(context, 200, apiVersions(options.serverAddress()), representation);
       return respondJson(context, 200, apiGroupList(options.registry), representation);
     }

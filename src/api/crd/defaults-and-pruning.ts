@@ -6,16 +6,18 @@ import { keptPropertiesOf, schemaAt, type JsonSchema, type SchemaMarkers } from 
  * kube's structural defaulting: a property with a `default` that is absent — or `null` where
  * the schema is not nullable — gets a copy of the default; defaults go through items, maps
  * and nested properties, top-down (a defaulted object gets its own properties' defaults too).
- * Changes `value` in place.
+ * Changes `value` in place; true when it set something (a read from storage whose object it
+ * left as stored can reuse the stored text).
  */
-export function applyStructuralDefaults(markers: SchemaMarkers, schema: JsonSchema, value: unknown): void {
-  if (!hasDefaultsBelow(schema)) return;
+export function applyStructuralDefaults(markers: SchemaMarkers, schema: JsonSchema, value: unknown): boolean {
+  if (!hasDefaultsBelow(schema)) return false;
+  let changed = false;
   if (Array.isArray(value)) {
     const items = schemaAt(schema, "items");
-    if (items !== undefined) for (const item of value) applyStructuralDefaults(markers, items, item);
-    return;
+    if (items !== undefined) for (const item of value) if (applyStructuralDefaults(markers, items, item)) changed = true;
+    return changed;
   }
-  if (!isPlainObject(value)) return;
+  if (!isPlainObject(value)) return false;
   const properties = keptPropertiesOf(schema);
   for (const [name, property] of properties) {
     const present = value[name];
@@ -24,11 +26,14 @@ export function applyStructuralDefaults(markers: SchemaMarkers, schema: JsonSche
       // Only objects and lists need a copy of their own; a default is plain JSON (parsed from the
       // definition), so a JSON copy does, several times cheaper than structuredClone per write.
       value[name] = copyJson(fallback);
+      changed = true;
     }
-    applyStructuralDefaults(markers, property, value[name]);
+    if (applyStructuralDefaults(markers, property, value[name])) changed = true;
   }
   const additional = schemaAt(schema, "additionalProperties");
-  if (additional !== undefined) for (const [name, item] of Object.entries(value)) if (!properties.has(name)) applyStructuralDefaults(markers, additional, item);
+  if (additional !== undefined)
+    for (const [name, item] of Object.entries(value)) if (!properties.has(name) && applyStructuralDefaults(markers, additional, item)) changed = true;
+  return changed;
 }
 
 /** A copy of a JSON value (objects and arrays copied, scalars as they are). */

@@ -23,8 +23,11 @@ export interface ObjectSchema {
    * 400 "cannot unmarshal" before any validation runs); undefined when the body decodes.
    */
   decodeMismatch(object: ApiObject): string | undefined;
-  /** Fills kube's defaults (schema defaults, then the kind's conditional ones). */
-  applyDefaults(object: ApiObject): void;
+  /**
+   * Fills kube's defaults (schema defaults, then the kind's conditional ones). Answers false
+   * when it set nothing, true when it set something, undefined when it cannot tell (built-in kinds).
+   */
+  applyDefaults(object: ApiObject): boolean | undefined;
   /** Schema errors and the kind's rules; `old` is the stored object on update. Metadata is checked elsewhere. */
   validate(object: ApiObject, old: ApiObject | undefined): FieldError[];
   /** Custom resources: their schema's CEL validation rules, run after `validate` (`old` for transition rules). */
@@ -52,7 +55,10 @@ export function objectSchemaFor(
     unknownFields: (object, options) => unknownFields(catalogue, root, object, options),
     decodeMismatch: (object) => decodeMismatch(catalogue, root, gvk.kind, object),
     tree: () => ({ root, resolve: (node) => catalogue.resolve(node) }),
-    applyDefaults: (object) => applyDefaults(catalogue, rules.defaulters, root, object),
+    applyDefaults: (object) => {
+      applyDefaults(catalogue, rules.defaulters, root, object);
+      return undefined;
+    },
     validate(object, old) {
       const errors = validator.validate(root, object, "", LEFT_TO_OTHERS);
       if (kindValidator === undefined) return errors;

@@ -45,6 +45,12 @@ export interface ResourceCodec {
    * value: name and namespace come from the key, labels from the JSON on first need.
    */
   readonly noExtraFields?: boolean;
+  /**
+   * For kinds whose `decode` may change more than the version (custom resources: defaults on
+   * read): decodes and tells whether this value's object was left as stored but for the version,
+   * so its cached JSON can be spliced too (most objects were defaulted when written).
+   */
+  decodeStamped?(value: string, revision: number): { readonly object: ApiObject; readonly onlyStamped: boolean };
   /** `kind` and `apiVersion` of the resource, for bookmarks. */
   readonly kind: string;
   readonly apiVersion: string;
@@ -160,12 +166,18 @@ function pick(metadata: ApiObject["metadata"], names: ReadonlySet<string>): Reco
 
 /** toCachedObject, also giving the decoded object it encoded (followers of the change read it instead of parsing `json` again). */
 export function decodeToCache(codec: ResourceCodec, key: string, value: string, revision: number): { cached: CachedObject; object: ApiObject } {
-  const object = codec.decode(value, revision);
+  let object: ApiObject;
+  let onlyStamped = codec.decodeOnlyStamps === true;
+  if (!onlyStamped && codec.decodeStamped !== undefined) {
+    const decoded = codec.decodeStamped(value, revision);
+    object = decoded.object;
+    onlyStamped = decoded.onlyStamped;
+  } else object = codec.decode(value, revision);
   const metadata = object.metadata;
   const cached: CachedObject = {
     key,
     revision,
-    json: (codec.decodeOnlyStamps === true ? spliceResourceVersion(value, String(revision)) : undefined) ?? stringifyJson(object),
+    json: (onlyStamped ? spliceResourceVersion(value, String(revision)) : undefined) ?? stringifyJson(object),
     name: metadata.name ?? "",
     namespace: metadata.namespace,
     // A copy: the decoded object goes on to the feeds' followers.

@@ -1,15 +1,10 @@
-import { promisify } from "node:util";
-import { constants, createGzip, gzip } from "node:zlib";
+import { constants, createGzip } from "node:zlib";
 import type { ApiResponse, Filter } from "../../request/context.js";
 import { isPushBody } from "../../request/push-body.js";
+import { GZIP_LEVEL, gzipBody } from "../../util/gzip.js";
 
 /** kube's threshold: responses smaller than this are sent as they are. */
 export const GZIP_THRESHOLD_BYTES = 128 * 1024;
-/** kube's level: speed over ratio. */
-const GZIP_LEVEL = 1;
-
-const gzipAsync = promisify(gzip);
-
 /** True when `Accept-Encoding` lists gzip with a non-zero quality. */
 export function acceptsGzip(header: string | undefined): boolean {
   if (header === undefined) return false;
@@ -57,7 +52,8 @@ async function* gzipStream(head: readonly Buffer[], rest: AsyncIterator<string |
 /**
  * Response compression (`APIResponseCompression`): a response of 128 KiB or more goes out
  * gzipped (level 1) when the client accepts gzip, as kube does. Watches are never compressed; a
- * streamed list is read ahead up to the threshold to decide, then compressed as it streams.
+ * streamed list is read ahead up to the threshold to decide, then compressed as it streams. A
+ * response that offers its body's kept gzip (`keptGzip`) is sent with that.
  */
 export function compressionFilter(): Filter {
   return (next) => async (context) => {
@@ -68,7 +64,9 @@ export function compressionFilter(): Filter {
     if (typeof body === "string" || body instanceof Uint8Array) {
       const size = typeof body === "string" ? Buffer.byteLength(body) : body.length;
       if (size < GZIP_THRESHOLD_BYTES) return response;
-      return gzipped(response, await gzipAsync(body, { level: GZIP_LEVEL }));
+      // A body its maker keeps (discovery, OpenAPI) comes with its gzip kept too: compressed once, not per request.
+      const kept = response.keptGzip?.of === body ? response.keptGzip : undefined;
+      return gzipped(response, await (kept?.gzipped() ?? gzipBody(body)));
     }
     if (isPushBody(body)) return response;
     const iterator = body[Symbol.asyncIterator]();

@@ -43,6 +43,8 @@ function withHeaders(response: ApiResponse, headers: Readonly<Record<string, str
   const merged: Record<string, string | readonly string[]> = {};
   for (const key in response.headers) merged[key] = response.headers[key] as string | readonly string[];
   for (const key in headers) merged[key] = headers[key] as string;
+  // A kept body's kept gzip (discovery, OpenAPI) goes on with it.
+  if (response.keptGzip !== undefined) return { ...response, headers: merged };
   return response.longRunning === undefined
     ? { status: response.status, headers: merged, body: response.body }
     : { status: response.status, headers: merged, body: response.body, longRunning: response.longRunning };

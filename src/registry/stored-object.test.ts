@@ -1,0 +1,90 @@
+import assert from "node:assert/strict";
+import { describe, it } from "node:test";
+import fc from "fast-check";
+import type { ApiObject } from "../api/object.js";
+import { ORCH_PROFILE } from "../api/profile.js";
+import { customObjectSchema } from "../api/crd/custom-object-schema.js";
+import type { JsonSchema } from "../api/crd/json-schema.js";
+import { decodeToCache, type ResourceCodec } from "./cacher/cached-object.js";
+import type { ResourceDefinition } from "./definition.js";
+import { decodeStored, decodeStoredStamped, encodeForStorage } from "./stored-object.js";
+import { stringifyJson } from "../util/deep-json.js";
+
+/** A custom kind's schema with defaults at the top, nested, in list items and in map values. */
+const SCHEMA: JsonSchema = {
+  type: "object",
+  properties: {
+    apiVersion: { type: "string" },
+    kind: { type: "string" },
+    metadata: { type: "object" },
+    spec: {
+      type: "object",
+      properties: {
+        mode: { type: "string", default: "Rolling" },
+        nested: { type: "object", properties: { count: { type: "integer", default: 1 }, note: { type: "string" } } },
+        ports: { type: "array", items: { type: "object", properties: { name: { type: "string" }, protocol: { type: "string", default: "TCP" } } } },
+        labels: { type: "object", additionalProperties: { type: "object", properties: { value: { type: "string", default: "x" } } } },
+      },
+    },
+  },
+};
+
+const DEFINITION = {
+  group: "example.com",
+  version: "v1",
+  kind: "Widget",
+  plural: "widgets",
+  readAsServed: true,
+  schema: customObjectSchema("com.example.v1.Widget", SCHEMA, { extensionPrefixes: ORCH_PROFILE.openApiExtensionPrefixes }),
+} as unknown as ResourceDefinition;
+
+const CODEC: ResourceCodec = {
+  kind: "Widget",
+  apiVersion: "example.com/v1",
+  decode: (value, revision) => decodeStored(value, revision, DEFINITION),
+  decodeStamped: (value, revision) => decodeStoredStamped(value, revision, DEFINITION),
+  extraFieldsOf: () => undefined,
+};
+
+function widget(spec: Record<string, unknown>, apiVersion = "example.com/v1"): ApiObject {
+  return { apiVersion, kind: "Widget", metadata: { name: "w", namespace: "default", uid: "u" }, spec };
+}
+
+const DEFAULTED = { mode: "Rolling", nested: { count: 1 }, ports: [{ name: "http", protocol: "TCP" }], labels: { a: { value: "x" } } };
+
+describe("decoding stored custom objects (defaults on read)", () => {
+  it("tells an object left as stored from one that read-time defaulting or the served apiVersion changed", () => {
+    assert.equal(decodeStoredStamped(encodeForStorage(widget(DEFAULTED)), 7, DEFINITION).onlyStamped, true);
+    assert.equal(decodeStoredStamped(encodeForStorage(widget({ ...DEFAULTED, mode: undefined })), 7, DEFINITION).onlyStamped, false);
+    assert.equal(decodeStoredStamped(encodeForStorage(widget({ ...DEFAULTED, ports: [{ name: "http" }] })), 7, DEFINITION).onlyStamped, false);
+    assert.equal(decodeStoredStamped(encodeForStorage(widget({ ...DEFAULTED, labels: { b: {} } })), 7, DEFINITION).onlyStamped, false);
+    assert.equal(decodeStoredStamped(encodeForStorage(widget({ ...DEFAULTED, mode: null })), 7, DEFINITION).onlyStamped, false);
+    assert.equal(decodeStoredStamped(encodeForStorage(widget(DEFAULTED, "example.com/v1beta1")), 7, DEFINITION).onlyStamped, false);
+    const decoded = decodeStoredStamped(encodeForStorage(widget({})), 7, DEFINITION);
+    assert.equal(decoded.onlyStamped, false);
+    assert.deepEqual(decoded.object["spec"], { mode: "Rolling" });
+  });
+
+  it("caches exactly the JSON of the decoded object, spliced or encoded again, whatever is stored", () => {
+    const text = fc.constantFrom("a", "b", "é\u2028", "");
+    const spec = fc.record(
+      {
+        mode: fc.oneof(text, fc.constant(null)),
+        nested: fc.record({ count: fc.integer(), note: text }, { requiredKeys: [] }),
+        ports: fc.array(fc.record({ name: text, protocol: text }, { requiredKeys: [] }), { maxLength: 3 }),
+        labels: fc.dictionary(fc.constantFrom("a", "b", "__proto__"), fc.record({ value: text }, { requiredKeys: [] }), { maxKeys: 2 }),
+        extra: fc.jsonValue(),
+      },
+      { requiredKeys: [] },
+    );
+    fc.assert(
+      fc.property(spec, fc.boolean(), fc.nat(), (value, older, revision) => {
+        const stored = encodeForStorage(widget(value, older ? "example.com/v1beta1" : "example.com/v1"));
+        const { cached, object } = decodeToCache(CODEC, "/widgets/default/w", stored, revision);
+        assert.equal(cached.json, stringifyJson(decodeStored(stored, revision, DEFINITION)));
+        assert.equal(cached.json, stringifyJson(object));
+      }),
+      { numRuns: 300 },
+    );
+  });
+});
