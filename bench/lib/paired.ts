@@ -188,9 +188,16 @@ function orderOf<T>(items: readonly T[], index: number): T[] {
   return index % 2 === 0 ? [...items] : [...items].reverse();
 }
 
+/** `ORCH_BENCH_PAIRED_ROUNDS=N` overrides every suite's round count (more rounds: a narrower interval, a longer run). */
+function roundsOverride(): number | undefined {
+  const value = Number(process.env["ORCH_BENCH_PAIRED_ROUNDS"] ?? Number.NaN);
+  return Number.isInteger(value) && value >= 2 ? value : undefined;
+}
+
 /** Warms every variant alike, then measures `rounds` rounds; variant 0 is the baseline of every comparison. */
-export async function runPaired(variants: readonly PairedVariant[], options: PairedOptions): Promise<PairedResult> {
+export async function runPaired(variants: readonly PairedVariant[], given: PairedOptions): Promise<PairedResult> {
   if (variants.length < 2) throw new Error("runPaired needs a baseline and at least one variant");
+  const options = { ...given, rounds: roundsOverride() ?? given.rounds };
   const warmBursts = Math.max(1, Math.ceil(options.warmOps / options.opsPerBurst));
   const warmSize = Math.min(options.opsPerBurst, options.warmOps);
   let lastWarmRate = Number.POSITIVE_INFINITY;
