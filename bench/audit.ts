@@ -1,13 +1,13 @@
 /**
- * Audit overhead benchmark (`npm run bench -- --suite audit`, about 2 minutes; `--quick` a smoke
- * run), issue #19's "GETs/s c=64 with audit Metadata to a file … costs ≤ 10 % of throughput":
- * three server processes started together (audit off, the baseline; `--audit-policy-file` with
- * every request at Metadata and `--audit-log-path`, the default blocking mode; the same with
- * `--audit-log-mode=batch`), warmed alike, then many short bursts of GETs of one ConfigMap at c=64
- * over HTTP/2 alternating between them (`lib/paired.ts`): per round, each audited server's CPU per
- * GET and GETs/s against the baseline's of the same round; medians, quartiles and the median's
- * 95 % interval. Then an in-process A/B (both servers in this process, CPU per GET).
- * Writes bench/results/<date>-audit.{json,md}.
+ * Audit overhead benchmark (`npm run bench -- --suite audit`, 2–3 minutes; `--quick` a smoke run),
+ * issue #19's "GETs/s c=64 with audit Metadata to a file … costs ≤ 10 % of throughput": three
+ * server processes started together (audit off, the baseline; `--audit-policy-file` with every
+ * request at Metadata and `--audit-log-path`, the default blocking mode; the same with
+ * `--audit-log-mode=batch`), warmed alike, then short bursts of GETs of one ConfigMap at c=64
+ * alternating between them (`lib/paired.ts`), over HTTP/2 and then over HTTP/1.1: per round, each
+ * audited server's CPU per GET and GETs/s against the baseline's of the same round; medians,
+ * quartiles and the median's 95 % interval. Then an in-process A/B (both servers in this process,
+ * CPU per GET). Writes bench/results/<date>-audit.{json,md}.
  */
 import { mkdirSync, writeFileSync } from "node:fs";
 import { cpus, loadavg } from "node:os";
