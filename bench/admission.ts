@@ -18,12 +18,14 @@ import { mkdirSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { builtinPlugins } from "../src/admission/plugins/index.js";
 import { inProcessServer } from "../src/testing/in-process.js";
+import { type BurstClient, burstClient, namedBodies } from "./lib/burst.js";
 import { h2Client } from "./lib/client.js";
-import { installCleanup, makeTempDir, processCpuSeconds, removeTempDir } from "./lib/processes.js";
-import { adminCredentials, startServerChild } from "./lib/server.js";
+import { describeSpread, mapSpread, type PairedResult, pairedJson, pairedTables, perRound, processCpuNanos, runPaired, verdict } from "./lib/paired.js";
+import { startPairedServers } from "./lib/paired-servers.js";
+import { backgroundCpuPercent, installCleanup } from "./lib/processes.js";
 import { machineEnvironment } from "./lib/environment.js";
 import { REPO_ROOT } from "./lib/server.js";
-import { QUIET_THRESHOLD_PERCENT, QuietGate } from "./lib/quiet.js";
+import { QUIET_THRESHOLD_PERCENT } from "./lib/quiet.js";
 import { median, round } from "./lib/stats.js";
 
 export interface AdmissionSuiteOptions {
@@ -165,56 +167,71 @@ async function pluginLatencies(count: number): Promise<PluginLatency[]> {
   }
 }
 
-/** Server-process creates before the steady window, the first `cold` of them (after 50) the cold window. */
-interface ServerWindows {
-  readonly warmup: number;
-  readonly cold: number;
+/** Rounds, warm-up creates per server, burst length (bursts sized from the warm-up's rate, at most opsPerBurst creates). */
+const PLAN = { opsPerBurst: 1000, rounds: 24, warmOps: 2000, burstSeconds: 0.4, minOpsPerBurst: 150 };
+const QUICK_PLAN = { opsPerBurst: 200, rounds: 6, warmOps: 200, burstSeconds: 0.2 };
+/** Each server's first creates after start, measured apart ("cold"; after 50 that open the path). */
+const COLD = 1000;
+const QUICK_COLD = 200;
+
+const VARIANTS = { off: "every named plugin off", on: "default chain", offSame: "every named plugin off, posting the pod as the chain stores it" };
+
+interface ServerFigures {
+  readonly paired: PairedResult;
+  /** Server CPU µs per create over each server's first creates, by variant name. */
+  readonly cold: Readonly<Record<string, number>>;
 }
-const SERVER_WINDOWS: ServerWindows = { warmup: 3000, cold: 1000 };
-const QUICK_SERVER_WINDOWS: ServerWindows = { warmup: 400, cold: 200 };
 
 /**
- * Server-process CPU microseconds per Pod create over HTTP/2 + TLS, 10 at a time: `cold` over the
- * first `windows.cold` creates after start (after 50 to open the path), `steady` over `count`
- * creates after `windows.warmup`; the server's CPU is read from /proc around each window.
+ * The real path: three server processes started together (plugins off, the baseline; the default
+ * chain; plugins off with the pod posted as the chain stores it), each creating pods over HTTP/2 +
+ * TLS 10 at a time; the first creates after start measured apart (cold), then paired bursts.
  */
-async function serverCpuPerCreate(disable: readonly string[], count: number, windows: ServerWindows, spec?: Json): Promise<{ cold: number; steady: number }> {
-  const dataDir = makeTempDir("orch-bench-admission-");
-  const server = await startServerChild({ dataDir, extraArgs: disable.length === 0 ? [] : ["--disable-admission-plugins", disable.join(",")] });
-  const client = await h2Client({ host: server.host, port: server.port, credentials: adminCredentials(dataDir) });
+async function serverProcesses(everything: readonly string[], admitted: Json, quick: boolean): Promise<ServerFigures> {
+  const plan = quick ? QUICK_PLAN : PLAN;
+  const cold = quick ? QUICK_COLD : COLD;
+  const disable = ["--disable-admission-plugins", everything.join(",")];
+  const started = await startPairedServers("orch-bench-admission-", [
+    { name: VARIANTS.off, extraArgs: disable },
+    { name: VARIANTS.on, extraArgs: [] },
+    { name: VARIANTS.offSame, extraArgs: disable },
+  ]);
+  const clients: BurstClient[] = [];
   try {
-    await benchNamespace((path, body) => client.request("POST", path, JSON.stringify(body)));
-    const pod = (name: string): string => JSON.stringify(spec === undefined ? basePod(name) : { ...basePod(name), spec });
-    const create = async (name: string): Promise<void> => {
-      const reply = await client.request("POST", "/api/v1/namespaces/bench/pods", pod(name), true);
-      if (reply.status !== 201) throw new Error(`create failed: ${reply.status} ${reply.body?.toString("utf8").slice(0, 300)}`);
-    };
-    const batches = async (prefix: string, total: number): Promise<void> => {
-      for (let index = 0; index < total; index += 10) {
-        await Promise.all(Array.from({ length: Math.min(10, total - index) }, (_, offset) => create(`${prefix}-${index + offset}`)));
+    for (const [index, { target }] of started.servers.entries()) {
+      const setup = await h2Client(target);
+      try {
+        await benchNamespace((path, body) => setup.request("POST", path, JSON.stringify(body)));
+      } finally {
+        setup.close();
       }
-    };
-    const cpuOver = async (prefix: string, total: number): Promise<number> => {
-      const before = processCpuSeconds(server.pid);
-      await batches(prefix, total);
-      return ((processCpuSeconds(server.pid) - before) * 1e6) / total;
-    };
-    await batches("open", 50);
-    const cold = await cpuOver("cold", windows.cold);
-    await batches("warm", windows.warmup - windows.cold - 50);
-    const steady = await cpuOver("p", count);
-    return { cold, steady };
+      const template = index === 2 ? { ...basePod("$NAME"), spec: admitted } : basePod("$NAME");
+      clients.push(
+        await burstClient(target, { method: "POST", path: "/api/v1/namespaces/bench/pods", body: namedBodies(template, "p"), expectStatus: 201 }, 10),
+      );
+    }
+    const coldMicros: Record<string, number> = {};
+    for (const [index, { name, server }] of started.servers.entries()) {
+      const client = clients[index] as BurstClient;
+      await client.burst(50);
+      const before = processCpuNanos(server.pid);
+      await client.burst(cold);
+      coldMicros[name] = (processCpuNanos(server.pid) - before) / 1000 / cold;
+    }
+    const paired = await runPaired(
+      started.servers.map((entry, index) => ({ name: entry.name, pid: entry.server.pid, burst: (ops: number) => (clients[index] as BurstClient).burst(ops) })),
+      plan,
+    );
+    return { paired, cold: coldMicros };
   } finally {
-    client.close();
-    await server.stop();
-    removeTempDir(dataDir);
+    for (const client of clients) client.close();
+    await started.stop().catch(() => {});
   }
 }
 
 export async function runAdmissionSuite(options: AdmissionSuiteOptions): Promise<void> {
-  const gate = new QuietGate(options.quietWaitMs);
   // What other processes used (% of a core) as each phase started: the figures' load.
-  const background: number[] = [await gate.wait()];
+  const background: number[] = [round(await backgroundCpuPercent(400))];
   const count = options.quick ? 200 : 1000;
   const rounds = options.quick ? 1 : 5;
   const everything = builtinPlugins().map((plugin) => plugin.name);
@@ -229,28 +246,16 @@ export async function runAdmissionSuite(options: AdmissionSuiteOptions): Promise
     offSame.push(await cpuPerCreate(everything, count, index * 3 + 2, admitted));
   }
   const plugins = await pluginLatencies(count);
-  // The real path: a server process per configuration and round, interleaved likewise.
   installCleanup();
-  const httpRounds = options.quick ? 1 : 3;
-  const httpCount = options.quick ? 200 : 2000;
-  const windows = options.quick ? QUICK_SERVER_WINDOWS : SERVER_WINDOWS;
-  const httpOn: { cold: number; steady: number }[] = [];
-  const httpOff: { cold: number; steady: number }[] = [];
-  const httpOffSame: { cold: number; steady: number }[] = [];
-  for (let index = 0; index < httpRounds; index++) {
-    background.push(await gate.wait());
-    httpOn.push(await serverCpuPerCreate([], httpCount, windows));
-    httpOff.push(await serverCpuPerCreate(everything, httpCount, windows));
-    httpOffSame.push(await serverCpuPerCreate(everything, httpCount, windows, admitted));
-  }
-  const steadyOf = (runs: readonly { steady: number }[]): number => median(runs.map((run) => run.steady));
-  const coldOf = (runs: readonly { cold: number }[]): number => median(runs.map((run) => run.cold));
+  process.stdout.write("admission: three server processes, paired bursts of pod creates\n");
+  const figures = await serverProcesses(everything, admitted, options.quick);
+  const paired = figures.paired;
   const share = (withChain: number, without: number): number => ((withChain - without) / withChain) * 100;
-  const http = { on: steadyOf(httpOn), off: steadyOf(httpOff), offSame: steadyOf(httpOffSame) };
-  const cold = { on: coldOf(httpOn), off: coldOf(httpOff), offSame: coldOf(httpOffSame) };
+  // Per round: the chain's share of the default chain's CPU per create, against plugins off and against the same object.
+  const chainShare = perRound(paired, VARIANTS.on, VARIANTS.off, (on, off) => share(on.cpuMicrosPerOp, off.cpuMicrosPerOp));
+  const ownShare = perRound(paired, VARIANTS.on, VARIANTS.offSame, (on, same) => share(on.cpuMicrosPerOp, same.cpuMicrosPerOp));
+  const coldShare = share(figures.cold[VARIANTS.on] ?? Number.NaN, figures.cold[VARIANTS.off] ?? Number.NaN);
   const inProcess = { on: median(on), off: median(off), offSame: median(offSame) };
-  const httpShare = share(http.on, http.off);
-  const coldShare = share(cold.on, cold.off);
   const inProcessShare = share(inProcess.on, inProcess.off);
   const chainMicros = plugins.filter((row) => row.name === "(whole step)").reduce((total, row) => total + row.micros, 0);
   const rounded = (runs: readonly number[]): number[] => runs.map((value) => round(value));
@@ -261,30 +266,14 @@ export async function runAdmissionSuite(options: AdmissionSuiteOptions): Promise
     otherProcessesCpuPercent: background,
     targetPercent: TARGET_PERCENT,
     serverProcess: {
-      transport: "HTTP/2 over TLS, SQLite store, server CPU from /proc",
-      rounds: httpRounds,
-      createsPerWindow: httpCount,
-      windows,
-      cpuMicrosPerCreate: {
-        defaultChain: round(http.on),
-        pluginsOff: round(http.off),
-        pluginsOffSameObject: round(http.offSame),
-        rounds: {
-          defaultChain: rounded(httpOn.map((run) => run.steady)),
-          pluginsOff: rounded(httpOff.map((run) => run.steady)),
-          pluginsOffSameObject: rounded(httpOffSame.map((run) => run.steady)),
-        },
-      },
-      chainSharePercent: round(httpShare),
-      chainOwnWorkSharePercent: round(share(http.on, http.offSame)),
-      meetsTarget: httpShare <= TARGET_PERCENT,
+      transport: "HTTP/2 over TLS, SQLite store, server CPU from /proc/<pid>/task/*/schedstat; paired bursts (bench/lib/paired.ts)",
+      chainSharePercent: mapSpread(chainShare, (x) => x),
+      chainOwnWorkSharePercent: mapSpread(ownShare, (x) => x),
+      verdict: verdict(chainShare, TARGET_PERCENT),
+      paired: pairedJson(paired),
       cold: {
-        cpuMicrosPerCreate: { defaultChain: round(cold.on), pluginsOff: round(cold.off), pluginsOffSameObject: round(cold.offSame) },
-        rounds: {
-          defaultChain: rounded(httpOn.map((run) => run.cold)),
-          pluginsOff: rounded(httpOff.map((run) => run.cold)),
-          pluginsOffSameObject: rounded(httpOffSame.map((run) => run.cold)),
-        },
+        creates: options.quick ? QUICK_COLD : COLD,
+        cpuMicrosPerCreate: Object.fromEntries(Object.entries(figures.cold).map(([name, value]) => [name, round(value)])),
         chainSharePercent: round(coldShare),
       },
     },
@@ -305,23 +294,21 @@ export async function runAdmissionSuite(options: AdmissionSuiteOptions): Promise
   mkdirSync(options.outDir, { recursive: true });
   const stem = `${new Date().toISOString().slice(0, 10)}-admission${options.quick ? "-quick" : ""}`;
   writeFileSync(join(options.outDir, `${stem}.json`), `${JSON.stringify(results, null, 2)}\n`);
-  const verdict = (value: number): string => (value <= TARGET_PERCENT ? "met" : "NOT met");
   const markdown = [
     "# Admission chain cost",
     "",
     `Other processes used ${background.join(", ")} % of a core as the phases started${Math.max(...background) >= QUIET_THRESHOLD_PERCENT ? " — taken under load: CPU per create is inflated and noisy, rerun on a quiet machine" : " (quiet)"}.`,
     "",
-    `## The server process (SQLite, HTTP/2 over TLS), its CPU from /proc, warm (${httpRounds} rounds, medians)`,
+    `## The server processes (SQLite, HTTP/2 over TLS), paired bursts — the target's measure`,
     "",
-    `Each server takes ${windows.warmup} creates before the measured ${httpCount} (10 at a time); the cold column is its first ${windows.cold} creates after start.`,
+    `Three server processes started together, each given ${options.quick ? QUICK_COLD : COLD} creates after start (cold, below), then ${paired.warmOps} more, then ${paired.rounds} rounds of one ${paired.opsPerBurst}-create burst per server (10 at a time), the order reversed every round (\`bench/lib/paired.ts\`); server CPU from /proc/<pid>/task/*/schedstat. Other processes used ${paired.otherCpuPercent} % of a core during the ${paired.seconds} s of rounds.`,
     "",
-    "| chain | server CPU µs / create (warm) | cold |",
-    "|---|---|---|",
-    `| default chain | ${round(http.on)} | ${round(cold.on)} |`,
-    `| every named plugin off | ${round(http.off)} | ${round(cold.off)} |`,
-    `| every named plugin off, posting the pod as the chain stores it | ${round(http.offSame)} | ${round(cold.offSame)} |`,
+    ...pairedTables(paired, "create"),
     "",
-    `The chain's share of a create's server CPU (on vs off, the issue's measure): **${round(httpShare)} %** warm (target ≤ ${TARGET_PERCENT} %: ${verdict(httpShare)}); cold: ${round(coldShare)} %.`,
+    `The chain's share of a create's server CPU (default chain vs every plugin off, per round; the issue's measure): **${describeSpread(chainShare, " %")}** — target ≤ ${TARGET_PERCENT} %: ${verdict(chainShare, TARGET_PERCENT)}.`,
+    `Against the same object posted with the plugins off (the chain's own work, without the bigger object's cost downstream): ${describeSpread(ownShare, " %")}.`,
+    "",
+    `Cold (each server's first ${options.quick ? QUICK_COLD : COLD} creates after start, server CPU µs per create): default chain ${round(figures.cold[VARIANTS.on] ?? Number.NaN)}, plugins off ${round(figures.cold[VARIANTS.off] ?? Number.NaN)}, same object ${round(figures.cold[VARIANTS.offSame] ?? Number.NaN)} — the chain's share ${round(coldShare)} %.`,
     "",
     "Cold, a fresh process spends most of its CPU compiling the create path (more code with the chain on), which is why",
     "the warm window is the measure; a long-running server is warm after its first few thousand writes.",

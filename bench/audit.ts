@@ -1,26 +1,39 @@
 /**
- * Audit overhead benchmark (`npm run bench -- --suite audit`, about a minute; `--quick` a smoke
- * run): GET of one ConfigMap at c=64 over HTTP/1.1 against two servers started alike, one without
- * audit (the baseline), one with `--audit-policy-file` (every request at Metadata) and
- * `--audit-log-path` (one JSON event per stage to a file, the default blocking mode), and one
- * with `--audit-log-mode=batch`. Phases alternate between them (order reversed every round, 4
- * rounds); throughput and the server's CPU per GET (from /proc) are reported as medians against
- * the issue's bound (≤ 10 %). Then an in-process A/B (both servers in this process, alternating
- * rounds, CPU per GET): the figure that survives a loaded machine.
- * Writes bench/results/<date>-audit.{json,md}.
+ * Audit overhead benchmark (`npm run bench -- --suite audit`, 2–3 minutes; `--quick` a smoke run),
+ * issue #19's "GETs/s c=64 with audit Metadata to a file … costs ≤ 10 % of throughput": three
+ * server processes started together (audit off, the baseline; `--audit-policy-file` with every
+ * request at Metadata and `--audit-log-path`, the default blocking mode; the same with
+ * `--audit-log-mode=batch`), warmed alike, then short bursts of GETs of one ConfigMap at c=64
+ * alternating between them (`lib/paired.ts`), over HTTP/2 and then over HTTP/1.1: per round, each
+ * audited server's CPU per GET and GETs/s against the baseline's of the same round; medians,
+ * quartiles and the median's 95 % interval. Then an in-process A/B (both servers in this process,
+ * CPU per GET). Writes bench/results/<date>-audit.{json,md}.
  */
-import { mkdirSync, statSync, writeFileSync } from "node:fs";
+import { mkdirSync, writeFileSync } from "node:fs";
 import { cpus, loadavg } from "node:os";
 import { join } from "node:path";
-import { h1Client, type Target } from "./lib/client.js";
-import type { PhaseResult } from "./lib/load.js";
-import { makeTempDir } from "./lib/processes.js";
 import { inProcessServer } from "../src/testing/in-process.js";
 import { parseAuditPolicy } from "../src/server/audit/policy.js";
 import { logBackend } from "../src/server/audit/log-backend.js";
-import { QuietGate } from "./lib/quiet.js";
-import { cell, table } from "./lib/report.js";
-import { adminCredentials, startServerChild, type ServerChild } from "./lib/server.js";
+import { burstClient, type BurstClient } from "./lib/burst.js";
+import type { Protocol } from "./lib/client.js";
+import { machineEnvironment } from "./lib/environment.js";
+import {
+  type Comparison,
+  describeSpread,
+  mapSpread,
+  NO_SPREAD,
+  type PairedOptions,
+  type PairedResult,
+  pairedJson,
+  pairedTables,
+  runPaired,
+  type Spread,
+  verdict,
+} from "./lib/paired.js";
+import { type PairedServers, startPairedServers } from "./lib/paired-servers.js";
+import { makeTempDir } from "./lib/processes.js";
+import { REPO_ROOT } from "./lib/server.js";
 import { median, round } from "./lib/stats.js";
 
 const CONFIGMAP = "/api/v1/namespaces/default/configmaps/bench-audit-get";
@@ -33,26 +46,6 @@ export interface AuditSuiteOptions {
   readonly outDir: string;
   readonly quietWaitMs: number;
   readonly workers: number;
-}
-
-/** GETs each server answers before its first measured phase: the code paths are compiled by then, whatever the machine's load. */
-const WARM_UP_GETS = 4000;
-
-async function prepare(target: Target, warmUpGets: number): Promise<void> {
-  const client = h1Client(target, 16);
-  try {
-    const body = JSON.stringify({ apiVersion: "v1", kind: "ConfigMap", metadata: { name: "bench-audit-get" }, data: { value: "x".repeat(300) } });
-    const reply = await client.request("POST", "/api/v1/namespaces/default/configmaps", body, true);
-    if (reply.status !== 201) throw new Error(`create the ConfigMap: HTTP ${reply.status}`);
-    let issued = 0;
-    await Promise.all(
-      Array.from({ length: 16 }, async () => {
-        while (issued++ < warmUpGets) await client.request("GET", CONFIGMAP, undefined, true);
-      }),
-    );
-  } finally {
-    client.close();
-  }
 }
 
 /** In process, both servers in this process: CPU µs per GET (c=64) with audit off and Metadata to a file (blocking), alternating rounds. */
@@ -104,92 +97,75 @@ async function inProcessCpu(root: string, quick: boolean): Promise<{ off: number
 
 type InProcess = Awaited<ReturnType<typeof inProcessServer>>;
 
-/** One server variant's phases. */
-interface Variant {
-  readonly name: string;
-  readonly server: ServerChild;
-  readonly phases: PhaseResult[];
+/** Rounds, warm-up GETs per server, burst length (bursts sized from the warm-up's rate, at most opsPerBurst GETs). */
+const PLAN = { opsPerBurst: 3000, rounds: 24, warmOps: 6000, burstSeconds: 0.35, minOpsPerBurst: 1000 };
+const QUICK_PLAN = { opsPerBurst: 500, rounds: 6, warmOps: 1000, burstSeconds: 0.2 };
+
+const POLICY = "apiVersion: audit.orch.io/v1\nkind: Policy\nrules:\n  - level: Metadata\n";
+
+type Costs = { readonly rate: Spread; readonly cpu: Spread };
+
+/** Throughput cost per round (1 − audited rate / baseline rate, %) and CPU cost (audited / baseline − 1, %). */
+function costsOf(comparison: Comparison | undefined): Costs {
+  return {
+    rate: mapSpread(comparison?.rateRatio ?? NO_SPREAD, (x) => (1 - x) * 100),
+    cpu: mapSpread(comparison?.cpuRatio ?? NO_SPREAD, (x) => (x - 1) * 100),
+  };
 }
 
-const cpuMicrosPerGet = (phase: PhaseResult): number =>
-  phase.serverCpuSeconds === undefined || !phase.cpuWindowRequests ? Number.NaN : (phase.serverCpuSeconds * 1e6) / phase.cpuWindowRequests;
+/** One protocol's paired run over the three servers, each with its own client of that protocol. */
+async function pairedGets(servers: PairedServers, protocol: Protocol, plan: PairedOptions): Promise<PairedResult> {
+  log(`  paired bursts over ${protocol === "h2" ? "HTTP/2" : "HTTP/1.1"}`);
+  const clients: BurstClient[] = [];
+  try {
+    for (const { target } of servers.servers) clients.push(await burstClient(target, { method: "GET", path: CONFIGMAP, expectStatus: 200 }, 64, protocol));
+    return await runPaired(
+      servers.servers.map((entry, index) => ({ name: entry.name, pid: entry.server.pid, burst: (ops: number) => (clients[index] as BurstClient).burst(ops) })),
+      plan,
+    );
+  } finally {
+    for (const client of clients) client.close();
+  }
+}
 
 export async function runAuditSuite(options: AuditSuiteOptions): Promise<void> {
-  const warmupMs = options.quick ? 500 : 1000;
-  const phaseMs = options.quick ? 1000 : 3000;
-  const rounds = options.quick ? 1 : 4;
-  log("audit overhead: GET at c=64, audit off vs Metadata to a log file (blocking, the default; and batch)");
+  const plan = options.quick ? QUICK_PLAN : PLAN;
+  log("audit overhead: GET at c=64, audit off vs Metadata to a log file (blocking, the default; and batch), paired bursts");
   const root = makeTempDir("orch-bench-audit-");
   const policy = join(root, "policy.yaml");
-  writeFileSync(policy, "apiVersion: audit.orch.io/v1\nkind: Policy\nrules:\n  - level: Metadata\n");
+  writeFileSync(policy, POLICY);
   const auditLog = join(root, "audit.log");
   const batchLog = join(root, "audit-batch.log");
-  const variants: Variant[] = [
-    { name: "audit off", server: await startServerChild({ dataDir: join(root, "off") }), phases: [] },
-    {
-      name: "audit Metadata → file",
-      server: await startServerChild({ dataDir: join(root, "on"), extraArgs: ["--audit-policy-file", policy, "--audit-log-path", auditLog] }),
-      phases: [],
-    },
+  const loadBefore = loadavg().map((value) => round(value));
+  const started = await startPairedServers("orch-bench-audit-servers-", [
+    { name: "audit off", extraArgs: [] },
+    { name: "audit Metadata → file", extraArgs: ["--audit-policy-file", policy, "--audit-log-path", auditLog] },
     {
       name: "same, --audit-log-mode=batch",
-      server: await startServerChild({
-        dataDir: join(root, "batch"),
-        extraArgs: ["--audit-policy-file", policy, "--audit-log-path", batchLog, "--audit-log-mode", "batch", "--audit-log-batch-max-size", "100"],
-      }),
-      phases: [],
+      extraArgs: ["--audit-policy-file", policy, "--audit-log-path", batchLog, "--audit-log-mode", "batch", "--audit-log-batch-max-size", "100"],
     },
-  ];
-  const gate = new QuietGate(options.quietWaitMs);
+  ]);
+  const runs: { protocol: Protocol; result: PairedResult }[] = [];
   try {
-    for (const { server } of variants)
-      await prepare({ host: server.host, port: server.port, credentials: adminCredentials(server.dataDir) }, options.quick ? 500 : WARM_UP_GETS);
-    for (let pass = 0; pass < rounds; pass++) {
-      // Alternate the order every round, so drift in the machine's load hits every variant alike.
-      const order = pass % 2 === 0 ? variants : [...variants].reverse();
-      for (const variant of order) {
-        const { name, server } = variant;
-        const phase = await gate.phase({
-          name: `GET (${name})`,
-          protocol: "h1",
-          target: { host: server.host, port: server.port, credentials: adminCredentials(server.dataDir) },
-          concurrency: 64,
-          scenario: { kind: "get", path: CONFIGMAP, expectStatus: 200 },
-          warmupMs,
-          durationMs: phaseMs,
-          workers: options.workers,
-          serverPid: server.pid,
-        });
-        if (phase.failures > 0) throw new Error(`GET (${name}) failed ${phase.failures} times: ${phase.firstError ?? "?"}`);
-        log(
-          `  ${name.padEnd(30)} ${String(round(phase.perSecond)).padStart(7)} req/s  server ${round(cpuMicrosPerGet(phase))} µs CPU per GET  p99 ${round(phase.latency.p99Ms)} ms  other CPU ${phase.otherCpuPercent} %`,
-        );
-        variant.phases.push(phase);
-      }
+    const body = JSON.stringify({ apiVersion: "v1", kind: "ConfigMap", metadata: { name: "bench-audit-get" }, data: { value: "x".repeat(300) } });
+    for (const { target } of started.servers) {
+      const creator = await burstClient(
+        target,
+        { method: "POST", path: "/api/v1/namespaces/default/configmaps", body: () => Buffer.from(body), expectStatus: 201 },
+        1,
+      );
+      await creator.burst(1);
+      creator.close();
     }
+    for (const protocol of ["h2", "h1"] as const) runs.push({ protocol, result: await pairedGets(started, protocol, plan) });
   } finally {
-    for (const { server } of variants) await server.stop();
+    await started.stop().catch(() => {});
   }
   log("in process (both servers in this process): CPU per GET, audit off vs Metadata to a file");
   const inProcess = await inProcessCpu(root, options.quick);
   const inProcessOff = median(inProcess.off);
   const inProcessOn = median(inProcess.on);
-  const summary = variants.map(({ name, phases }) => ({
-    name,
-    perSecond: round(median(phases.map((phase) => phase.perSecond))),
-    serverCpuMicrosPerGet: round(median(phases.map(cpuMicrosPerGet))),
-    p50Ms: round(median(phases.map((phase) => phase.latency.p50Ms))),
-    p99Ms: round(median(phases.map((phase) => phase.latency.p99Ms))),
-    otherCpuPercent: round(median(phases.map((phase) => phase.otherCpuPercent ?? Number.NaN))),
-    rounds: phases.map((phase) => ({ perSecond: round(phase.perSecond), serverCpuMicrosPerGet: round(cpuMicrosPerGet(phase)) })),
-  }));
-  const [baseline, audited, batched] = summary;
-  const cost = (row: (typeof summary)[number] | undefined) => round((1 - (row?.perSecond ?? Number.NaN) / (baseline?.perSecond ?? Number.NaN)) * 100);
-  const cpuCost = (row: (typeof summary)[number] | undefined) =>
-    round(((row?.serverCpuMicrosPerGet ?? Number.NaN) / (baseline?.serverCpuMicrosPerGet ?? Number.NaN) - 1) * 100);
-  const costPercent = cost(audited);
-  const cpuCostPercent = cpuCost(audited);
-  const logBytes = statSync(auditLog).size;
+  const costs = runs.map(({ protocol, result }) => ({ protocol, blocking: costsOf(result.comparisons[0]), batch: costsOf(result.comparisons[1]) }));
   const load = loadavg().map((value) => round(value));
   const date = new Date().toISOString().slice(0, 10);
   mkdirSync(options.outDir, { recursive: true });
@@ -197,27 +173,24 @@ export async function runAuditSuite(options: AuditSuiteOptions): Promise<void> {
   const markdown = [
     `# Audit overhead (${date}${options.quick ? ", quick" : ""})`,
     "",
-    `GET of one ConfigMap over HTTP/1.1, c=64, ${phaseMs / 1000} s per phase after ${warmupMs / 1000} s warm-up (and ${options.quick ? 500 : WARM_UP_GETS} untimed GETs per server before the first phase), ${rounds} round(s) per server in alternating order (medians). Baseline: the same server without audit, measured in the same run (the bare limit). The audited servers record every request at Metadata (RequestReceived and ResponseComplete events) to a JSON-lines file (${cell(round(logBytes / 1e6))} MB written by the default one): the default \`--audit-log-mode=blocking\`, and \`batch\` with \`--audit-log-batch-max-size=100\`. Server CPU per GET is the server process's CPU time (all threads, /proc) over the GETs it answered.`,
+    `GET of one ConfigMap at c=64, three server processes started together and warmed alike (${plan.warmOps} GETs each): audit off (the baseline); every request at Metadata (RequestReceived and ResponseComplete) to a JSON-lines file in the default \`--audit-log-mode=blocking\`; the same in \`batch\` mode with \`--audit-log-batch-max-size=100\`. Then, per protocol, ${plan.rounds} rounds of one burst per server (about ${plan.burstSeconds} s each), the order reversed every round (\`bench/lib/paired.ts\`). Server CPU: the sum of the process's threads' run time (/proc/<pid>/task/*/schedstat) over the burst and 15 ms after it. Each audited server's burst is set against the baseline's of the same round.`,
     "",
-    table(
-      ["server", "req/s", "server CPU µs per GET", "p50 ms", "p99 ms", "rate / baseline", "CPU / baseline", "other processes' CPU %"],
-      summary.map((row) => [
-        row.name,
-        cell(row.perSecond),
-        cell(row.serverCpuMicrosPerGet),
-        cell(row.p50Ms),
-        cell(row.p99Ms),
-        cell(round(row.perSecond / (baseline?.perSecond ?? Number.NaN))),
-        cell(round(row.serverCpuMicrosPerGet / (baseline?.serverCpuMicrosPerGet ?? Number.NaN))),
-        cell(row.otherCpuPercent),
-      ]),
-    ),
+    ...runs.flatMap(({ protocol, result }, index) => {
+      const cost = costs[index] as (typeof costs)[number];
+      return [
+        `## ${protocol === "h2" ? "HTTP/2 (one session per server, as client-go)" : "HTTP/1.1 (keep-alive, 64 sockets)"}: ${result.opsPerBurst} GETs per burst`,
+        "",
+        ...pairedTables(result, "GET"),
+        "",
+        `Cost of audit (default blocking mode), per round: **${describeSpread(cost.blocking.rate, " %")}** of throughput — target ≤ ${TARGET_COST_PERCENT} %: ${verdict(cost.blocking.rate, TARGET_COST_PERCENT)}; server CPU per GET +${describeSpread(cost.blocking.cpu, " %")}.`,
+        `Batch mode: ${describeSpread(cost.batch.rate, " %")} of throughput; CPU per GET +${describeSpread(cost.batch.cpu, " %")}.`,
+        `Other processes used ${result.otherCpuPercent} % of a core during these ${result.seconds} s.`,
+        "",
+      ];
+    }),
+    `In process (no sockets, no TLS), both servers in this process, ${options.quick ? 2 : 10} alternating rounds of ${options.quick ? 1000 : 3000} GETs at c=64, medians: audit off ${round(inProcessOff)} µs CPU per GET, Metadata → file ${round(inProcessOn)} µs: +${round(inProcessOn - inProcessOff)} µs per GET.`,
     "",
-    `Cost of audit (default mode): **${cell(costPercent)} %** of throughput (target ≤ ${TARGET_COST_PERCENT} %: ${costPercent <= TARGET_COST_PERCENT ? "met" : "NOT met"}), **${cell(cpuCostPercent)} %** more server CPU per GET. Batch mode: ${cell(cost(batched))} % of throughput, ${cell(cpuCost(batched))} % more CPU per GET.`,
-    `In process (no sockets, no TLS: the GET is cheaper, so audit's share is larger than over HTTP), both servers in this process, ${options.quick ? 2 : 10} alternating rounds of ${options.quick ? 1000 : 3000} GETs at c=64 each, medians: audit off ${cell(round(inProcessOff))} µs CPU per GET, Metadata → file ${cell(round(inProcessOn))} µs: **+${cell(round(inProcessOn - inProcessOff))} µs** per GET (${cell(round((inProcessOn / inProcessOff - 1) * 100))} %). This is the figure to read on a loaded machine.`,
-    `Load average while measuring: ${load.join(", ")} (on ${cpus().length} CPUs). With other processes busy the throughput ratio is noise; the CPU per GET is far less sensitive to them. Rerun quietly with \`npm run bench -- --suite audit\`.`,
-    "",
-    `Quiet gate: ${JSON.stringify(gate.summary())}`,
+    `Load average before / after: ${loadBefore.join(", ")} / ${load.join(", ")} (on ${cpus().length} CPUs). Throughput ratios suffer most from other load (the client shares the machine); CPU per GET far less. Rerun: \`npm run bench -- --suite audit\`.`,
     "",
   ].join("\n");
   writeFileSync(`${file}.md`, markdown);
@@ -227,17 +200,16 @@ export async function runAuditSuite(options: AuditSuiteOptions): Promise<void> {
       {
         date,
         quick: options.quick,
+        environment: machineEnvironment(REPO_ROOT),
         targetCostPercent: TARGET_COST_PERCENT,
-        costPercent,
-        cpuCostPercent,
-        loadAverage: load,
-        summary,
+        costs,
+        loadAverage: { before: loadBefore, after: load },
+        paired: runs.map(({ protocol, result }) => ({ protocol, ...(pairedJson(result) as object) })),
         inProcessCpuMicrosPerGet: {
           off: round(inProcessOff),
           on: round(inProcessOn),
           rounds: { off: inProcess.off.map((value) => round(value)), on: inProcess.on.map((value) => round(value)) },
         },
-        gate: gate.summary(),
       },
       null,
       2,

@@ -1,8 +1,11 @@
 /**
- * Flow-control suite, the whole pipeline in process (no sockets; this process's CPU is the server's):
- *  1. GETs/s at c=64 of one ConfigMap by a non-exempt user (global-default level) with API
- *     Priority and Fairness on vs `--enable-priority-and-fairness=false`. Target: ≤ 10 % cost.
- *  2. Flood: a second user's sequential GET latency (p99) while a first user keeps 10× its
+ * Flow-control suite:
+ *  1. GETs/s at c=64 of one ConfigMap by a non-exempt user (a static token; global-default level)
+ *     with API Priority and Fairness on vs `--enable-priority-and-fairness=false`, two server
+ *     processes started together and measured in alternating short bursts (`lib/paired.ts`: per
+ *     pair, the rate and CPU per GET against the other's; medians and spread). Target: ≤ 10 % cost.
+ *     The same in process too (no sockets; this process's CPU is the server's), alternating rounds.
+ *  2. Flood (in process): a second user's sequential GET latency (p99) while a first user keeps 10× its
  *     level's seats busy, against the second user's p99 with no flood. Target: ≤ 5×.
  *
  *   npm run bench -- --suite flowcontrol   writes bench/results/<date>-flowcontrol.{json,md}
@@ -11,8 +14,11 @@ import { mkdirSync, writeFileSync } from "node:fs";
 import { cpus, loadavg } from "node:os";
 import { join } from "node:path";
 import { inProcessServer } from "../src/testing/in-process.js";
+import { burstClient, type BurstClient } from "./lib/burst.js";
 import { machineEnvironment } from "./lib/environment.js";
-import { QuietGate } from "./lib/quiet.js";
+import { describeSpread, mapSpread, NO_SPREAD, pairedJson, pairedTables, type PairedResult, runPaired, verdict } from "./lib/paired.js";
+import { startPairedServers } from "./lib/paired-servers.js";
+import { makeTempDir } from "./lib/processes.js";
 import { REPO_ROOT } from "./lib/server.js";
 import { median, round } from "./lib/stats.js";
 
@@ -167,10 +173,81 @@ async function flood(samples: number): Promise<FloodResult> {
   }
 }
 
+/** GETs per burst, rounds and warm-up GETs per server process. */
+const PLAN = { opsPerBurst: 3000, rounds: 24, warmOps: 6000, burstSeconds: 0.35, minOpsPerBurst: 1000 };
+const QUICK_PLAN = { opsPerBurst: 500, rounds: 6, warmOps: 1000, burstSeconds: 0.2 };
+const ALICE_TOKEN = "bench-alice-token-0123456789";
+
+/**
+ * Two server processes (APF on, the default; `--enable-priority-and-fairness=false`), alice (a
+ * static token: not exempt, the global-default level) allowed to read the ConfigMap, then paired
+ * bursts of her GETs at c=64 over HTTP/2.
+ */
+async function pairedServers(quick: boolean): Promise<PairedResult> {
+  const plan = quick ? QUICK_PLAN : PLAN;
+  const root = makeTempDir("orch-bench-flowcontrol-");
+  const tokens = join(root, "tokens.csv");
+  writeFileSync(tokens, `${ALICE_TOKEN},alice,uid-alice\n`);
+  const started = await startPairedServers("orch-bench-flowcontrol-servers-", [
+    { name: "APF off (--enable-priority-and-fairness=false)", extraArgs: ["--token-auth-file", tokens, "--enable-priority-and-fairness=false"] },
+    { name: "APF on (default)", extraArgs: ["--token-auth-file", tokens] },
+  ]);
+  const clients: BurstClient[] = [];
+  try {
+    const rbac = "/apis/rbac.authorization.orch.io/v1";
+    const objects: [string, unknown][] = [
+      ["/api/v1/namespaces", { metadata: { name: "bench" } }],
+      ["/api/v1/namespaces/bench/configmaps", { metadata: { name: "cm" }, data: { key: "value" } }],
+      [`${rbac}/clusterroles`, { metadata: { name: "bench-reader" }, rules: [{ apiGroups: [""], resources: ["configmaps"], verbs: ["get"] }] }],
+      [
+        `${rbac}/clusterrolebindings`,
+        {
+          metadata: { name: "bench-reader" },
+          roleRef: { apiGroup: "rbac.authorization.orch.io", kind: "ClusterRole", name: "bench-reader" },
+          subjects: [{ kind: "User", name: "alice", apiGroup: "rbac.authorization.orch.io" }],
+        },
+      ],
+    ];
+    for (const { target } of started.servers) {
+      for (const [path, body] of objects) {
+        const creator = await burstClient(target, { method: "POST", path, body: () => Buffer.from(JSON.stringify(body)), expectStatus: 201 }, 1);
+        await creator.burst(1);
+        creator.close();
+      }
+      const alice = { host: target.host, port: target.port, credentials: { ca: target.credentials?.ca ?? "" }, bearerToken: ALICE_TOKEN };
+      const client = await burstClient(alice, { method: "GET", path: CONFIGMAP, expectStatus: 200 }, 64);
+      // The authorizer follows the watch cache: wait until alice can read.
+      for (let attempt = 0; ; attempt++) {
+        try {
+          await client.burst(1);
+          break;
+        } catch (error) {
+          if (attempt > 500) throw error;
+          await new Promise((resolve) => setTimeout(resolve, 10));
+        }
+      }
+      clients.push(client);
+    }
+    return await runPaired(
+      started.servers.map((entry, index) => ({ name: entry.name, pid: entry.server.pid, burst: (ops: number) => (clients[index] as BurstClient).burst(ops) })),
+      plan,
+    );
+  } finally {
+    for (const client of clients) client.close();
+    await started.stop().catch(() => {});
+  }
+}
+
 export async function runFlowControlSuite(options: FlowControlSuiteOptions): Promise<void> {
-  const gate = new QuietGate(options.quietWaitMs);
-  await gate.wait();
-  const count = options.quick ? 3000 : 20000;
+  const loadBefore = loadavg().map((value) => round(value));
+  process.stdout.write("APF on vs off: two server processes, paired bursts of GETs at c=64 over HTTP/2\n");
+  const paired = await pairedServers(options.quick);
+  const pairedCost = {
+    rate: mapSpread(paired.comparisons[0]?.rateRatio ?? NO_SPREAD, (x) => (1 - x) * 100),
+    cpu: mapSpread(paired.comparisons[0]?.cpuRatio ?? NO_SPREAD, (x) => (x - 1) * 100),
+  };
+  process.stdout.write("in process: alternating rounds\n");
+  const count = options.quick ? 3000 : 10000;
   const rounds = options.quick ? 2 : 8;
   const on: number[] = [];
   const off: number[] = [];
@@ -211,6 +288,7 @@ export async function runFlowControlSuite(options: FlowControlSuiteOptions): Pro
     suite: "flowcontrol",
     date: new Date().toISOString(),
     environment: machineEnvironment(REPO_ROOT),
+    serverProcesses: { costPercent: pairedCost, paired: pairedJson(paired) },
     getsPerRound: count,
     rounds,
     getsPerSecond: {
@@ -225,10 +303,10 @@ export async function runFlowControlSuite(options: FlowControlSuiteOptions): Pro
     },
     cpuCostPercent: round(cpuCost),
     queuedPercent: round(waited * 100),
-    loadAverage: loadavg().map((value) => round(value)),
-    costPercent: round(cost),
+    loadAverage: { before: loadBefore, after: loadavg().map((value) => round(value)) },
+    inProcessCostPercent: round(cost),
     costTargetPercent: COST_TARGET_PERCENT,
-    meetsCostTarget: cost <= COST_TARGET_PERCENT,
+    costVerdict: verdict(pairedCost.rate, COST_TARGET_PERCENT),
     flood: { ...floodResult, unloadedP99Ms: round(floodResult.unloadedP99Ms), floodedP99Ms: round(floodResult.floodedP99Ms), ratio: round(ratio) },
     floodTargetRatio: FLOOD_TARGET_RATIO,
     meetsFloodTarget: ratio <= FLOOD_TARGET_RATIO,
@@ -239,6 +317,16 @@ export async function runFlowControlSuite(options: FlowControlSuiteOptions): Pro
   const markdown = [
     "# API Priority and Fairness",
     "",
+    `## Server processes (the target's measure): GET of one ConfigMap by alice (static token, global-default level) over HTTP/2, c=64`,
+    "",
+    `Two server processes started together and warmed alike (${paired.warmOps} GETs each), then ${paired.rounds} pairs of ${paired.opsPerBurst}-GET bursts in ABBA order (\`bench/lib/paired.ts\`); server CPU from /proc/<pid>/task/*/schedstat. Other processes used ${paired.otherCpuPercent} % of a core during the ${paired.seconds} s of measured pairs.`,
+    "",
+    ...pairedTables(paired, "GET"),
+    "",
+    `APF's cost per pair: **${describeSpread(pairedCost.rate, " %")}** of throughput — target ≤ ${COST_TARGET_PERCENT} %: ${verdict(pairedCost.rate, COST_TARGET_PERCENT)}; server CPU per GET +${describeSpread(pairedCost.cpu, " %")}.`,
+    "",
+    "## In process",
+    "",
     `In process (no sockets), one ConfigMap GET by a non-exempt user (global-default level), c=64, ${count} GETs per round, ${rounds} rounds per variant, medians:`,
     "",
     "| APF | GETs/s | CPU µs per GET |",
@@ -246,8 +334,8 @@ export async function runFlowControlSuite(options: FlowControlSuiteOptions): Pro
     `| on (default) | ${round(withApf)} | ${round(median(cpuOn))} |`,
     `| off (--enable-priority-and-fairness=false) | ${round(without)} | ${round(median(cpuOff))} |`,
     "",
-    `APF's cost: **${round(cost)} %** of throughput (target ≤ ${COST_TARGET_PERCENT} %: ${cost <= COST_TARGET_PERCENT ? "met" : "NOT met"}); **${round(cpuCost)} %** more CPU per GET (${round(median(cpuOn) - median(cpuOff))} µs; the figure to trust when the machine is loaded).`,
-    `Load average while measuring: ${loadavg()
+    `In process, APF's cost: ${round(cost)} % of throughput; ${round(cpuCost)} % more CPU per GET (${round(median(cpuOn) - median(cpuOff))} µs). The server-process pairs above are the target's measure.`,
+    `Load average before / after: ${loadBefore.join(", ")} / ${loadavg()
       .map((value) => round(value))
       .join(", ")} (on ${cpus().length} CPUs): above 1 the figures are noise-dominated, rerun quietly with \`npm run bench -- --suite flowcontrol\`.`,
     `Both servers run in this process, set up and warmed before the first round; rounds alternate between them (order reversed each round). The global-default level has 49 nominal seats of 600 (borrowing may add more after 10 s): ${round(waited * 100)} % of the GETs it dispatched waited in a queue; the others took a free seat at once.`,

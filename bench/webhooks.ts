@@ -22,15 +22,18 @@
  */
 import { type ChildProcess, spawn } from "node:child_process";
 import { mkdirSync, writeFileSync } from "node:fs";
+import { loadavg } from "node:os";
 import { join } from "node:path";
 import { Agent } from "undici";
 import { inProcessServer } from "../src/testing/in-process.js";
 import { generateTestPki } from "../src/testing/webhook-server.js";
-import { type Client, h2Client } from "./lib/client.js";
+import { type BurstClient, burstClient, namedBodies } from "./lib/burst.js";
 import { machineEnvironment } from "./lib/environment.js";
-import { installCleanup, makeTempDir, processCpuSeconds, removeTempDir } from "./lib/processes.js";
-import { QUIET_THRESHOLD_PERCENT, QuietGate } from "./lib/quiet.js";
-import { adminCredentials, REPO_ROOT, startServerChild } from "./lib/server.js";
+import { describeSpread, mapSpread, type PairedResult, pairedJson, pairedTables, perRound, runPaired, type Spread, verdict } from "./lib/paired.js";
+import { startPairedServers } from "./lib/paired-servers.js";
+import { backgroundCpuPercent, installCleanup } from "./lib/processes.js";
+import { QUIET_THRESHOLD_PERCENT } from "./lib/quiet.js";
+import { REPO_ROOT } from "./lib/server.js";
 import { median, round } from "./lib/stats.js";
 
 export interface WebhooksSuiteOptions {
@@ -41,8 +44,6 @@ export interface WebhooksSuiteOptions {
 
 const CONCURRENCY = 16;
 const WARM_UP = 200;
-/** Per variant in a server process: a fresh server keeps getting cheaper per create for its first few thousand (V8 tiers up). */
-const SERVER_WARM_UP = 3000;
 const TARGET_MATCHING_MICROS = 300;
 const TARGET_UNMATCHED_PERCENT = 2;
 const CONFIGURATION_GROUP = "admissionregistration.orch.io";
@@ -64,9 +65,6 @@ const VARIANTS: readonly Variant[] = [
 ];
 
 const PLUGINS = ["MutatingAdmissionWebhook", "ValidatingAdmissionWebhook"];
-
-/** The most variants one server process serves (the plugins-on one). */
-const SERVED_MOST = Math.max(...[true, false].map((off) => VARIANTS.filter((variant) => variant.pluginsOff === off).length));
 
 interface Measured {
   readonly createsPerSecond: number;
@@ -137,67 +135,56 @@ async function measureInProcess(variant: Variant, count: number, target: HookTar
   }
 }
 
+/** Rounds, warm-up creates per server, burst length (bursts sized from the warm-up's rate, at most opsPerBurst creates). */
+const PLAN = { opsPerBurst: 1000, rounds: 24, warmOps: 3000, burstSeconds: 0.3, minOpsPerBurst: 200 };
+const QUICK_PLAN = { opsPerBurst: 300, rounds: 4, warmOps: 300, burstSeconds: 0.2, minOpsPerBurst: 100 };
+
 /**
- * The server-process measure of one round: a server with the plugins off and one with them on,
- * each warmed with `warmUp` creates per variant it serves, every variant's configuration in place
- * (V8 keeps optimizing a fresh server for a few thousand requests, and the hook call path must be
- * as warm as the rest), then every variant measured in `order`; the hook variants share the second server,
- * their configuration written before and deleted after each (200 unmeasured creates after each
- * write: the hooks apply as soon as the watch cache has the configuration).
+ * The server-process measure: one server process per variant, started together, each with its
+ * variant's configuration written before its first create (the watch cache has it by the time the
+ * warm-up is done), warmed alike (a fresh process keeps getting cheaper per create for its first
+ * few thousand), then paired bursts of creates at c=16 over HTTP/2 + TLS.
  */
-async function measureServerRound(order: readonly Variant[], count: number, warmUp: number, target: HookTarget): Promise<Map<string, Measured>> {
-  const out = new Map<string, Measured>();
-  for (const pluginsOff of order[0]?.pluginsOff === true ? [true, false] : [false, true]) {
-    const dataDir = makeTempDir("orch-bench-webhooks-");
-    const server = await startServerChild({ dataDir, extraArgs: pluginsOff ? ["--disable-admission-plugins", PLUGINS.join(",")] : [] });
-    let client: Client | undefined;
-    try {
-      client = await h2Client({ host: server.host, port: server.port, credentials: adminCredentials(dataDir) });
-      const http = client;
-      let created = 0;
-      const create = async (name: string): Promise<void> => {
-        const reply = await http.request("POST", "/api/v1/namespaces/default/configmaps", JSON.stringify(configMap(name)), true);
-        if (reply.status !== 201) throw new Error(`create failed: ${reply.status} ${reply.body?.toString("utf8").slice(0, 300)}`);
-        created++;
-      };
-      const path = `/apis/${CONFIGURATION_GROUP}/v1/validatingwebhookconfigurations`;
-      const variants = order.filter((candidate) => candidate.pluginsOff === pluginsOff);
-      // Every variant's path gets `warmUp` creates (a fresh process keeps tiering up for about 3,000 on one path), and
-      // both servers the same number in all (the plugins-off one serves one variant): equal stores when measured.
-      const perVariant = Math.round((warmUp * SERVED_MOST) / Math.max(1, variants.length));
-      // Every variant's code path warmed alike before the first measure (the hook call path too).
-      for (const variant of variants) {
-        if (variant.hooks > 0) {
-          const written = await http.request("POST", path, JSON.stringify(configuration(variant, target)), true);
-          if (written.status !== 201) throw new Error(`configuration: ${written.status} ${written.body?.toString("utf8").slice(0, 300)}`);
-        }
-        await createAll(create, `warm-${variant.hooks}-${variant.resource}`, perVariant);
-        if (variant.hooks > 0) await http.request("DELETE", `${path}/bench`, undefined, true);
+async function serverProcesses(target: HookTarget, quick: boolean): Promise<PairedResult> {
+  const plan = quick ? QUICK_PLAN : PLAN;
+  const started = await startPairedServers(
+    "orch-bench-webhooks-",
+    VARIANTS.map((variant) => ({ name: variant.name, extraArgs: variant.pluginsOff ? ["--disable-admission-plugins", PLUGINS.join(",")] : [] })),
+  );
+  const clients: BurstClient[] = [];
+  try {
+    for (const [index, { target: server }] of started.servers.entries()) {
+      const variant = VARIANTS[index] as Variant;
+      if (variant.hooks > 0) {
+        const writer = await burstClient(
+          server,
+          {
+            method: "POST",
+            path: `/apis/${CONFIGURATION_GROUP}/v1/validatingwebhookconfigurations`,
+            body: () => Buffer.from(JSON.stringify(configuration(variant, target))),
+            expectStatus: 201,
+          },
+          1,
+        );
+        await writer.burst(1);
+        writer.close();
       }
-      for (const variant of variants) {
-        if (variant.hooks > 0) {
-          const written = await http.request("POST", path, JSON.stringify(configuration(variant, target)), true);
-          if (written.status !== 201) throw new Error(`configuration: ${written.status} ${written.body?.toString("utf8").slice(0, 300)}`);
-        }
-        // A configuration written or deleted applies as soon as the watch cache has it: a moment, spent on creates.
-        await createAll(create, `settle-${variant.hooks}-${variant.resource}-${created}`, 200);
-        const before = processCpuSeconds(server.pid);
-        const began = process.hrtime.bigint();
-        await createAll(create, `c-${variant.hooks}-${variant.resource}-${created}`, count);
-        const seconds = Number(process.hrtime.bigint() - began) / 1e9;
-        out.set(variant.name, { createsPerSecond: count / seconds, cpuMicrosPerCreate: ((processCpuSeconds(server.pid) - before) * 1e6) / count });
-        if (variant.hooks > 0) {
-          const deleted = await http.request("DELETE", `${path}/bench`, undefined, true);
-          if (deleted.status !== 200) throw new Error(`delete configuration: ${deleted.status}`);
-        }
-      }
-    } finally {
-      client?.close();
-      await server.stop();
-      removeTempDir(dataDir);
+      clients.push(
+        await burstClient(
+          server,
+          { method: "POST", path: "/api/v1/namespaces/default/configmaps", body: namedBodies(configMap("$NAME"), "c"), expectStatus: 201 },
+          CONCURRENCY,
+        ),
+      );
     }
+    return await runPaired(
+      started.servers.map((entry, index) => ({ name: entry.name, pid: entry.server.pid, burst: (ops: number) => (clients[index] as BurstClient).burst(ops) })),
+      plan,
+    );
+  } finally {
+    for (const client of clients) client.close();
+    await started.stop().catch(() => {});
   }
-  return out;
 }
 
 /** The bare limit: CPU µs per POST of a ConfigMap's AdmissionReview to the answerer with an undici Agent, c=16. */
@@ -257,13 +244,12 @@ function summarize(samples: ReadonlyMap<string, readonly Measured[]>) {
 /** `rounds` rounds, variants in alternating order (forward, reverse); `measureRound` returns each variant's sample. */
 async function alternating(
   rounds: number,
-  gate: QuietGate,
   background: number[],
   measureRound: (order: readonly Variant[], round_: number) => Promise<ReadonlyMap<string, Measured>>,
 ) {
   const samples = new Map<string, Measured[]>(VARIANTS.map((variant) => [variant.name, []]));
   for (let index = 0; index < rounds; index++) {
-    background.push(await gate.wait());
+    background.push(round(await backgroundCpuPercent(300)));
     const order = index % 2 === 0 ? VARIANTS : [...VARIANTS].reverse();
     for (const [name, sample] of await measureRound(order, index)) samples.get(name)?.push(sample);
   }
@@ -271,9 +257,9 @@ async function alternating(
 }
 
 /** In process: one unmeasured round of every variant first (JIT), then alternating rounds. */
-async function inProcessRounds(rounds: number, gate: QuietGate, background: number[], count: number, target: HookTarget) {
+async function inProcessRounds(rounds: number, background: number[], count: number, target: HookTarget) {
   for (const variant of VARIANTS) await measureInProcess(variant, count, target, -1);
-  return alternating(rounds, gate, background, async (order, round_) => {
+  return alternating(rounds, background, async (order, round_) => {
     const out = new Map<string, Measured>();
     for (const variant of order) out.set(variant.name, await measureInProcess(variant, count, target, round_));
     return out;
@@ -293,30 +279,40 @@ function figures(summary: Summary) {
 
 export async function runWebhooksSuite(options: WebhooksSuiteOptions): Promise<void> {
   installCleanup();
-  const gate = new QuietGate(options.quietWaitMs);
-  const background: number[] = [];
+  const background: number[] = [round(await backgroundCpuPercent(400))];
+  const loadBefore = loadavg().map((value) => round(value));
   const count = options.quick ? 300 : 1000;
-  const rounds = options.quick ? 1 : 5;
-  // An even count: as many rounds forward as reversed (the store grows through a round).
-  const serverRounds = options.quick ? 1 : 4;
-  const serverCount = options.quick ? 300 : 2000;
-  const serverWarmUp = options.quick ? 300 : SERVER_WARM_UP;
+  const rounds = options.quick ? 1 : 4;
   const pki = generateTestPki();
   const answerer = await startAnswerer(pki.cert, pki.key);
   const target: HookTarget = { url: `https://127.0.0.1:${answerer.port}`, caBundle: pki.caBundle, caCert: pki.caCert };
-  let serverProcess: Summary;
+  let paired: PairedResult;
   let inProcess: Summary;
   const bare: number[] = [];
   try {
-    serverProcess = await alternating(serverRounds, gate, background, (order) => measureServerRound(order, serverCount, serverWarmUp, target));
-    inProcess = await inProcessRounds(rounds, gate, background, count, target);
+    process.stdout.write("webhooks: five server processes, paired bursts of ConfigMap creates\n");
+    paired = await serverProcesses(target, options.quick);
+    process.stdout.write("in process: alternating rounds\n");
+    inProcess = await inProcessRounds(rounds, background, count, target);
     await measureBareCall(count, target);
     for (let index = 0; index < rounds; index++) bare.push(await measureBareCall(count, target));
   } finally {
     answerer.child.kill();
   }
   const bareMicros = round(median(bare));
-  const real = figures(serverProcess);
+  // Per round: hooks matching nothing against the plugins off (%), matching hooks against 0 hooks (µs).
+  const real = {
+    unmatchedOverheadPercent: perRound(
+      paired,
+      "3 hooks, none matching",
+      "webhook plugins off",
+      (mine, base) => (mine.cpuMicrosPerOp / base.cpuMicrosPerOp - 1) * 100,
+    ),
+    noHooksOverheadPercent: perRound(paired, "0 hooks", "webhook plugins off", (mine, base) => (mine.cpuMicrosPerOp / base.cpuMicrosPerOp - 1) * 100),
+    oneMatchingHookMicros: perRound(paired, "1 matching hook", "0 hooks", (mine, base) => mine.cpuMicrosPerOp - base.cpuMicrosPerOp),
+    threeMatchingHooksMicros: perRound(paired, "3 matching hooks", "0 hooks", (mine, base) => mine.cpuMicrosPerOp - base.cpuMicrosPerOp),
+  };
+  const rounded = (value: Spread): Spread => mapSpread(value, (x) => x);
   const local = figures(inProcess);
   const loaded = Math.max(...background) >= QUIET_THRESHOLD_PERCENT;
   const results = {
@@ -327,17 +323,28 @@ export async function runWebhooksSuite(options: WebhooksSuiteOptions): Promise<v
     concurrency: CONCURRENCY,
     createsPerRound: count,
     rounds,
-    serverProcess: { transport: "HTTP/2 over TLS, SQLite store, server CPU from /proc", variants: serverProcess, ...real },
+    loadAverage: { before: loadBefore, after: loadavg().map((value) => round(value)) },
+    serverProcess: {
+      transport: "HTTP/2 over TLS, SQLite store, server CPU from /proc/<pid>/task/*/schedstat; paired bursts (bench/lib/paired.ts)",
+      unmatchedOverheadPercent: rounded(real.unmatchedOverheadPercent),
+      noHooksOverheadPercent: rounded(real.noHooksOverheadPercent),
+      oneMatchingHookMicros: rounded(real.oneMatchingHookMicros),
+      threeMatchingHooksMicros: rounded(real.threeMatchingHooksMicros),
+      verdicts: {
+        oneMatchingHook: verdict(real.oneMatchingHookMicros, TARGET_MATCHING_MICROS),
+        unmatched: verdict(real.unmatchedOverheadPercent, TARGET_UNMATCHED_PERCENT),
+      },
+      paired: pairedJson(paired),
+    },
     inProcess: { variants: inProcess, ...local },
     bareCallMicros: bareMicros,
     bareCallRounds: bare.map((value) => round(value)),
-    oneMatchingHookToBareCallRatio: round(real.oneMatchingHookMicros / bareMicros),
+    oneMatchingHookToBareCallRatio: round(real.oneMatchingHookMicros.median / bareMicros),
     targets: { oneMatchingHookMicros: TARGET_MATCHING_MICROS, unmatchedOverheadPercent: TARGET_UNMATCHED_PERCENT },
   };
   mkdirSync(options.outDir, { recursive: true });
   const stem = `${new Date().toISOString().slice(0, 10)}-webhooks${options.quick ? "-quick" : ""}`;
   writeFileSync(join(options.outDir, `${stem}.json`), `${JSON.stringify(results, null, 2)}\n`);
-  const verdict = (ok: boolean): string => (ok ? "met" : "NOT met");
   const table = (summary: Summary): string[] => [
     "| variant | creates/s | server CPU µs / create | rounds (µs) |",
     "|---|---|---|---|",
@@ -349,18 +356,19 @@ export async function runWebhooksSuite(options: WebhooksSuiteOptions): Promise<v
     "# Admission webhooks cost",
     "",
     `Other processes used ${background.join(", ")} % of a core as the rounds started${loaded ? " — taken under load: CPU per create is inflated and noisy, rerun on a quiet machine" : " (quiet)"}.`,
-    `ConfigMap creates at c=${CONCURRENCY}, variants in alternating order per round (forward, reverse), medians. Server process: ${serverRounds} rounds of ${serverCount} creates`,
-    `per variant; per round one server with the plugins off and one with them on (hooks switched live), each warmed with ${serverWarmUp * SERVED_MOST} creates (spread over its variants, each in place).`,
+    `ConfigMap creates at c=${CONCURRENCY}. Server processes: one per variant, started together, the variant's configuration written first, each warmed with ${paired.warmOps} creates,`,
+    `then ${paired.rounds} rounds of one ${paired.opsPerBurst}-create burst per server, the order reversed every round (\`bench/lib/paired.ts\`); other processes used ${paired.otherCpuPercent} % of a core during those ${paired.seconds} s.`,
     `In process: ${rounds} rounds of ${count} creates after ${WARM_UP} warm-up in a fresh server, after one unmeasured round of every variant (JIT).`,
     "validating hooks on loopback HTTPS in a child process that allows at once (its CPU not counted).",
     "",
-    "## Server process (SQLite, HTTP/2 over TLS), its CPU from /proc — the target's measure",
+    "## Server processes (SQLite, HTTP/2 over TLS), CPU from /proc/<pid>/task/*/schedstat — the target's measure",
     "",
-    ...table(serverProcess),
+    ...pairedTables(paired, "create"),
     "",
-    `- One matching hook: **${real.oneMatchingHookMicros} µs** more server CPU per create than no hooks (target ≤ ${TARGET_MATCHING_MICROS} µs: ${verdict(real.oneMatchingHookMicros <= TARGET_MATCHING_MICROS)}); three: ${real.threeMatchingHooksMicros} µs.`,
-    `- Hooks that match nothing: **${real.unmatchedOverheadPercent} %** more than the webhook plugins off (target ≤ ${TARGET_UNMATCHED_PERCENT} %: ${verdict(real.unmatchedOverheadPercent <= TARGET_UNMATCHED_PERCENT)}).`,
+    `- One matching hook, per round against 0 hooks: **${describeSpread(real.oneMatchingHookMicros, " µs")}** more server CPU per create (target ≤ ${TARGET_MATCHING_MICROS} µs: ${verdict(real.oneMatchingHookMicros, TARGET_MATCHING_MICROS)}); three: ${describeSpread(real.threeMatchingHooksMicros, " µs")}.`,
+    `- Hooks that match nothing, per round against the webhook plugins off: **${describeSpread(real.unmatchedOverheadPercent, " %")}** more server CPU per create (target ≤ ${TARGET_UNMATCHED_PERCENT} %: ${verdict(real.unmatchedOverheadPercent, TARGET_UNMATCHED_PERCENT)}); 0 hooks: ${describeSpread(real.noHooksOverheadPercent, " %")}.`,
     `- Bare limit in the same run: one POST of the review with the same client and nothing else, **${bareMicros} µs** of CPU; one hook costs ${results.oneMatchingHookToBareCallRatio}× that.`,
+    `- Load average before / after: ${loadBefore.join(", ")} / ${results.loadAverage.after.join(", ")}. Rerun: \`npm run bench -- --suite webhooks\`.`,
     "",
     "## In process (this process's CPU; no client sockets)",
     "",

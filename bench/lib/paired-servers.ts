@@ -1,0 +1,49 @@
+/**
+ * Server processes for a paired run: started together (same flags but each variant's own), each
+ * with its own data dir, stopped and removed together.
+ */
+import { join } from "node:path";
+import type { Target } from "./client.js";
+import { makeTempDir, removeTempDir } from "./processes.js";
+import { adminCredentials, startServerChild, type ServerChild } from "./server.js";
+
+export interface ServerSpec {
+  readonly name: string;
+  /** The variant's flags (the data dir, port and store are the same for all). */
+  readonly extraArgs: readonly string[];
+}
+
+export interface PairedServer {
+  readonly name: string;
+  readonly server: ServerChild;
+  /** The admin client certificate's target. */
+  readonly target: Target;
+}
+
+export interface PairedServers {
+  readonly servers: readonly PairedServer[];
+  stop(): Promise<void>;
+}
+
+export async function startPairedServers(prefix: string, specs: readonly ServerSpec[]): Promise<PairedServers> {
+  const root = makeTempDir(prefix);
+  const started = await Promise.allSettled(
+    specs.map((spec, index) => startServerChild({ dataDir: join(root, `server-${index}`), extraArgs: spec.extraArgs, readyTimeoutMs: 120_000 })),
+  );
+  const children = started.flatMap((result) => (result.status === "fulfilled" ? [result.value] : []));
+  const stop = async (): Promise<void> => {
+    await Promise.all(children.map((child) => child.stop()));
+    removeTempDir(root);
+  };
+  const failed = started.find((result) => result.status === "rejected");
+  if (failed !== undefined) {
+    await stop();
+    throw failed.reason;
+  }
+  const servers = children.map((server, index) => ({
+    name: specs[index]?.name ?? `variant ${index}`,
+    server,
+    target: { host: server.host, port: server.port, credentials: adminCredentials(server.dataDir) },
+  }));
+  return { servers, stop };
+}

@@ -1,0 +1,50 @@
+import assert from "node:assert/strict";
+import { describe, it } from "node:test";
+import { mapSpread, perRound, spread, verdict, type PairedResult } from "../bench/lib/paired.js";
+
+describe("paired bench statistics (bench/lib/paired.ts)", () => {
+  it("median, quartiles and the median's 95 % interval from order statistics", () => {
+    // 30 values 1…30: the binomial(30, ½) interval of the median is the 10th and 21st values.
+    const values = Array.from({ length: 30 }, (_, index) => 30 - index);
+    const result = spread(values);
+    assert.equal(result.median, 15.5);
+    assert.equal(result.q1, 8.25);
+    assert.equal(result.q3, 22.75);
+    assert.deepEqual(result.ci95, [10, 21]);
+    // Too few values for a 95 % interval: the whole range.
+    assert.deepEqual(spread([3, 1, 2]).ci95, [1, 3]);
+  });
+
+  it("verdicts: met or NOT met only when the whole interval is on one side of the bound", () => {
+    assert.equal(verdict({ median: 5, q1: 4, q3: 6, ci95: [3, 9] }, 10), "met");
+    assert.equal(verdict({ median: 15, q1: 14, q3: 16, ci95: [11, 19] }, 10), "NOT met");
+    assert.equal(verdict({ median: 8, q1: 4, q3: 12, ci95: [2, 14] }, 10), "median met, within noise");
+    assert.equal(verdict({ median: 12, q1: 4, q3: 14, ci95: [2, 14] }, 10), "median NOT met, within noise");
+  });
+
+  it("a decreasing map swaps the ends (rate ratio → throughput cost)", () => {
+    const cost = mapSpread({ median: 0.9, q1: 0.8, q3: 0.95, ci95: [0.85, 1.02] }, (ratio) => (1 - ratio) * 100);
+    assert.equal(cost.median, 10);
+    assert.deepEqual(cost.ci95, [-2, 15]);
+    assert.equal(cost.q1, 5);
+    assert.equal(cost.q3, 20);
+  });
+
+  it("per-round figures pair each variant's burst with the baseline's of the same round", () => {
+    const bursts = (cpu: number[]) => cpu.map((cpuMicrosPerOp) => ({ cpuMicrosPerOp, opsPerSecond: 1 }));
+    const variant = (name: string, cpu: number[]) => ({ name, cpuMicrosPerOp: spread(cpu), opsPerSecond: spread([1]), bursts: bursts(cpu) });
+    const result: PairedResult = {
+      rounds: 3,
+      opsPerBurst: 1,
+      warmOps: 0,
+      variants: [variant("off", [100, 200, 300]), variant("on", [110, 220, 330])],
+      comparisons: [],
+      otherCpuPercent: 0,
+      seconds: 0,
+    };
+    // Rounds differ threefold, the ratio within each round does not.
+    assert.deepEqual(spread(result.variants[1]?.bursts.map((burst) => burst.cpuMicrosPerOp) ?? []).median, 220);
+    const ratio = perRound(result, "on", "off", (on, off) => on.cpuMicrosPerOp / off.cpuMicrosPerOp);
+    assert.ok(Math.abs(ratio.median - 1.1) < 1e-9 && Math.abs(ratio.q1 - 1.1) < 1e-9 && Math.abs(ratio.q3 - 1.1) < 1e-9);
+  });
+});
