@@ -693,7 +693,13 @@ async function main(): Promise<void> {
     await runControllersSuite({ quick: settings.quick, outDir: settings.outDir, quietWaitMs: settings.quietWaitMs });
   }
   if (chosen === "scale" || chosen === "all")
-    await runScaleSuite({ quick: settings.quick, outDir: settings.outDir, objects: scaleObjects(argv), largeOnly: argv.includes("--scale-large-only") });
+    await runScaleSuite({
+      quick: settings.quick,
+      outDir: settings.outDir,
+      objects: scaleObjects(argv),
+      largeOnly: argv.includes("--scale-large-only"),
+      startOnly: argv.includes("--scale-start"),
+    });
 }
 
 function scaleObjects(argv: readonly string[]): number {

@@ -5,6 +5,7 @@
  *   npm run bench -- --suite scale [--scale-objects 100000]   writes bench/results/<date>-scale.{json,md}
  *   npm run bench -- --suite scale --scale-large-only         only the 1,000-object rates and the large store
  *                                                             (restarts, lists, rates): <date>-scale-large.{json,md}
+ *   npm run bench -- --suite scale --scale-start   only the start-up and idle RSS rows (empty, 10k): <date>-scale-start.*
  *
  * Rows, each with its target and, where one applies, a limit measured in the same run:
  * - start → first /readyz 200 (spawn to 200, polled every 5 ms), empty store and 10k / 100k objects,
@@ -35,7 +36,7 @@ import { machineEnvironment } from "./lib/environment.js";
 import { analyseHeapSnapshot, type HeapSummary } from "./lib/heap-snapshot.js";
 import { itemName, loadConfigMaps, timeLists, type ListTiming, type ListVariant } from "./lib/lists.js";
 import { configMapBody, namespaceBody } from "./lib/objects.js";
-import { makeTempDir, processCpuSeconds, processMemory, removeTempDir } from "./lib/processes.js";
+import { makeTempDir, type MemoryMap, memoryMap, processCpuSeconds, removeTempDir } from "./lib/processes.js";
 import { adminCredentials, REPO_ROOT, type ServerChild, startServerChild } from "./lib/server.js";
 import { median, round } from "./lib/stats.js";
 
@@ -46,6 +47,8 @@ export interface ScaleSuiteOptions {
   readonly objects: number;
   /** Only the 1,000-object rates and the large store: no empty or 10k restarts, no heap snapshot, no 10k lists. */
   readonly largeOnly?: boolean;
+  /** Only the start-up and idle-memory rows: empty store and 10k (`--scale-start`, ~1 min). */
+  readonly startOnly?: boolean;
 }
 
 const log = (text: string): void => void process.stdout.write(`${text}\n`);
@@ -73,8 +76,12 @@ interface Start {
   readonly objects: number;
   readonly readyMs: readonly number[];
   readonly medianMs: number;
+  /** The server's CPU time (all threads) when its first /readyz 200 arrived, per restart. */
+  readonly cpuMs: readonly number[];
   readonly breakdown: string;
   readonly rssMB: number;
+  /** Where the idle RSS is (from /proc/<pid>/smaps). */
+  readonly memory: MemoryMap;
 }
 
 interface Rate {
@@ -107,7 +114,7 @@ interface ScaleResults {
   readonly rates: readonly Rate[];
   readonly bareGetPerSecond: number;
   readonly heap?: HeapSummary;
-  readonly watcherIndex: WatcherIndexRow;
+  readonly watcherIndex?: WatcherIndexRow;
   /** Why the run stopped before its last phase, if it did. */
   readonly failure?: string;
 }
@@ -121,19 +128,22 @@ async function restarts(
   cwd?: string,
 ): Promise<{ server: ServerChild; start: Start }> {
   const readyMs: number[] = [];
+  const cpuMs: number[] = [];
   let server: ServerChild | undefined;
   for (let index = 0; index < times; index++) {
     if (server !== undefined) await server.stop();
     server = await startServerChild({ dataDir, nodeArgs, readyTimeoutMs: READY_TIMEOUT_MS, ...(cwd === undefined ? {} : { cwd }) });
+    cpuMs.push(Math.round(processCpuSeconds(server.pid) * 1000));
     readyMs.push(round(server.readyMs));
   }
   if (server === undefined) throw new Error("no start");
   // Idle: after the server has collected its start-up garbage and shrunk its young generation (by 8 s after ready), settled.
   await sleep(IDLE_WAIT_MS);
-  const rssMB = round(processMemory(server.pid).rssMB);
+  const memory = memoryMap(server.pid);
+  const rssMB = memory.rssMB;
   const breakdown = /start-up since launch: (.*)/.exec(server.output())?.[1] ?? "";
-  const start: Start = { objects, readyMs, medianMs: round(median(readyMs)), breakdown, rssMB };
-  log(`  ${objects} objects: ready ${readyMs.join(" / ")} ms, RSS idle ${rssMB} MiB; ${breakdown}`);
+  const start: Start = { objects, readyMs, medianMs: round(median(readyMs)), cpuMs, breakdown, rssMB, memory };
+  log(`  ${objects} objects: ready ${readyMs.join(" / ")} ms (CPU ${cpuMs.join(" / ")} ms), RSS idle ${rssMB} MiB ${JSON.stringify(memory)}; ${breakdown}`);
   return { server, start };
 }
 
@@ -362,11 +372,13 @@ export async function runScaleSuite(options: ScaleSuiteOptions): Promise<void> {
       starts.push(start);
     }
     let client = await connect(server);
-    for (const namespace of [NAMESPACE, `${NAMESPACE}-writes`]) await client.request("POST", "/api/v1/namespaces", namespaceBody(namespace));
-    await loadConfigMaps(client, NAMESPACE, 0, small, 32, BODY_BYTES);
-    rateRows.push(...(await rates(client, server.pid, small, small, rateMs, "small")));
-    bareGet = await bareGetRate(server, rateMs);
-    log(`  bare h2 GET limit: ${bareGet}/s`);
+    if (options.startOnly !== true) {
+      for (const namespace of [NAMESPACE, `${NAMESPACE}-writes`]) await client.request("POST", "/api/v1/namespaces", namespaceBody(namespace));
+      await loadConfigMaps(client, NAMESPACE, 0, small, 32, BODY_BYTES);
+      rateRows.push(...(await rates(client, server.pid, small, small, rateMs, "small")));
+      bareGet = await bareGetRate(server, rateMs);
+      log(`  bare h2 GET limit: ${bareGet}/s`);
+    }
     client.close();
     await server.stop();
 
@@ -390,15 +402,15 @@ export async function runScaleSuite(options: ScaleSuiteOptions): Promise<void> {
         log(`  heap snapshot failed: ${error instanceof Error ? error.message : String(error)}`);
       }
       client = await connect(server);
-      listRows.push(...(await lists(client, server, medium, listRuns)));
-      if (large > medium) {
+      if (options.startOnly !== true) listRows.push(...(await lists(client, server, medium, listRuns)));
+      if (large > medium && options.startOnly !== true) {
         const more = await loadConfigMaps(client, NAMESPACE, medium, large, 32, BODY_BYTES);
         log(`  loaded ${large} at ${more.perSecond}/s`);
       }
       client.close();
       await server.stop();
     }
-    if (large > medium || options.largeOnly === true) {
+    if ((large > medium || options.largeOnly === true) && options.startOnly !== true) {
       ({ server, start } = await restarts(dataDir, large, 3));
       starts.push(start);
       client = await connect(server);
@@ -414,10 +426,10 @@ export async function runScaleSuite(options: ScaleSuiteOptions): Promise<void> {
   } finally {
     removeTempDir(root);
   }
-  const watcherIndex = watcherIndexRow(options.quick ? 100 : 1000, 100);
+  const watcherIndex = options.startOnly === true ? undefined : watcherIndexRow(options.quick ? 100 : 1000, 100);
   const results: ScaleResults = {
     name: "scale",
-    command: `npm run bench -- --suite scale${options.objects === 100_000 ? "" : ` --scale-objects ${options.objects}`}${options.largeOnly === true ? " --scale-large-only" : ""}${options.quick ? " --quick" : ""}`,
+    command: `npm run bench -- --suite scale${options.objects === 100_000 ? "" : ` --scale-objects ${options.objects}`}${options.largeOnly === true ? " --scale-large-only" : ""}${options.startOnly === true ? " --scale-start" : ""}${options.quick ? " --quick" : ""}`,
     date: new Date().toISOString(),
     environment: machineEnvironment(REPO_ROOT),
     objects: large,
@@ -426,11 +438,14 @@ export async function runScaleSuite(options: ScaleSuiteOptions): Promise<void> {
     rates: rateRows,
     bareGetPerSecond: bareGet,
     ...(heap === undefined ? {} : { heap }),
-    watcherIndex,
+    ...(watcherIndex === undefined ? {} : { watcherIndex }),
     ...(failure === undefined ? {} : { failure }),
   };
   mkdirSync(options.outDir, { recursive: true });
-  const base = join(options.outDir, `${results.date.slice(0, 10)}-scale${options.largeOnly === true ? "-large" : ""}${options.quick ? "-quick" : ""}`);
+  const base = join(
+    options.outDir,
+    `${results.date.slice(0, 10)}-scale${options.largeOnly === true ? "-large" : ""}${options.startOnly === true ? "-start" : ""}${options.quick ? "-quick" : ""}`,
+  );
   writeFileSync(`${base}.json`, `${JSON.stringify(results, null, 2)}\n`);
   writeFileSync(`${base}.md`, renderScale(results));
   log(`wrote ${base}.json and .md`);
@@ -455,16 +470,29 @@ function renderScale(results: ScaleResults): string {
     ...(results.failure === undefined ? [] : [`**The run stopped early: ${results.failure}.** The rows below are those measured before.`, ""]),
     "## Start → first /readyz 200",
     "",
-    "| objects | runs (ms) | median | target | ratio | RSS idle (MiB) | RSS target | CLI breakdown (ms since launch) |",
-    "|---|---|---|---|---|---|---|---|",
+    "| objects | runs (ms) | median | target | ratio | CPU at ready (ms) | RSS idle (MiB) | RSS target | CLI breakdown (ms since launch) |",
+    "|---|---|---|---|---|---|---|---|---|",
   ];
   for (const start of results.starts) {
     const target = start.objects === 0 ? TARGETS.readyEmptyMs : start.objects <= 10_000 ? TARGETS.ready10kMs : TARGETS.ready100kMs;
     const rssTarget = start.objects === 0 ? undefined : start.objects <= 10_000 ? TARGETS.rss10kMB : TARGETS.rss100kMB;
     lines.push(
-      `| ${start.objects} | ${start.readyMs.join(" / ")} | ${start.medianMs} | ${target} | ${ratio(start.medianMs, target)} | ${start.rssMB} | ${rssTarget === undefined ? "" : `${rssTarget} (${ratio(start.rssMB, rssTarget)})`} | ${start.breakdown} |`,
+      `| ${start.objects} | ${start.readyMs.join(" / ")} | ${start.medianMs} | ${target} | ${ratio(start.medianMs, target)} | ${start.cpuMs.join(" / ")} | ${start.rssMB} | ${rssTarget === undefined ? "" : `${rssTarget} (${ratio(start.rssMB, rssTarget)})`} | ${start.breakdown} |`,
     );
   }
+  lines.push(
+    "",
+    "Idle RSS by kind of mapping (MiB, /proc/<pid>/smaps): the node binary's pages are file-backed and shared with every node process;",
+    "malloc's main heap holds SQLite's page cache, OpenSSL's and node's allocations; thread arenas are malloc's per-thread heaps (V8's",
+    "compiler and GC threads); the other anonymous memory is mostly V8's heap.",
+    "",
+    "| objects | RSS | node binary | other files | malloc heap | thread arenas | other anonymous (V8 heap, stacks) |",
+    "|---|---|---|---|---|---|---|",
+    ...results.starts.map(
+      ({ objects, memory: m }) =>
+        `| ${objects} | ${m.rssMB} | ${m.nodeBinaryMB} | ${m.otherFilesMB} | ${m.mallocHeapMB} | ${m.threadArenasMB} | ${m.otherAnonymousMB} |`,
+    ),
+  );
   lines.push(
     "",
     "## Lists (request → last byte, median)",
@@ -514,6 +542,7 @@ function renderScale(results: ScaleResults): string {
     );
   }
   const index = results.watcherIndex;
+  if (index === undefined) return `${lines.join("\n")}\n`;
   lines.push(
     "",
     "## Watchers indexed by namespace (in process)",

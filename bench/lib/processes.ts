@@ -133,6 +133,55 @@ export function processMemory(pid: number): ProcessMemory {
   return { rssMB: field("VmRSS"), hwmMB: field("VmHWM") };
 }
 
+/**
+ * Where a live process's resident memory is (MiB, from /proc/<pid>/smaps): file-backed pages (the
+ * node binary's, shared with every node process, and other files'), malloc's main heap (`[heap]`:
+ * SQLite's page cache, OpenSSL, node's own allocations), malloc's per-thread arenas (anonymous
+ * mappings at 64 MiB-aligned addresses, glibc's arena size: V8's worker threads compile and mark
+ * there), and the rest of the anonymous memory (V8's heap, its code, stacks).
+ */
+export interface MemoryMap {
+  readonly rssMB: number;
+  readonly nodeBinaryMB: number;
+  readonly otherFilesMB: number;
+  readonly mallocHeapMB: number;
+  readonly threadArenasMB: number;
+  readonly otherAnonymousMB: number;
+}
+
+const ARENA_ALIGNMENT = 64n << 20n;
+
+export function memoryMap(pid: number): MemoryMap {
+  const sums = { rss: 0, nodeBinary: 0, otherFiles: 0, mallocHeap: 0, threadArenas: 0, otherAnonymous: 0 };
+  let bucket: keyof typeof sums = "otherAnonymous";
+  for (const line of readFileSync(`/proc/${pid}/smaps`, "utf8").split("\n")) {
+    const mapping = /^([0-9a-f]+)-[0-9a-f]+ \S+ \S+ \S+ \S+\s*(.*)$/.exec(line);
+    if (mapping !== null) {
+      const [, start = "0", name = ""] = mapping;
+      if (name === "[heap]") bucket = "mallocHeap";
+      else if (name.startsWith("/")) bucket = name === process.execPath ? "nodeBinary" : "otherFiles";
+      else if (name === "" && BigInt(`0x${start}`) % ARENA_ALIGNMENT === 0n) bucket = "threadArenas";
+      else bucket = "otherAnonymous";
+      continue;
+    }
+    const rss = /^Rss:\s+(\d+) kB/.exec(line);
+    if (rss !== null) {
+      const kib = Number(rss[1]);
+      sums.rss += kib;
+      sums[bucket] += kib;
+    }
+  }
+  const mib = (kib: number): number => Math.round((kib / 1024) * 10) / 10;
+  return {
+    rssMB: mib(sums.rss),
+    nodeBinaryMB: mib(sums.nodeBinary),
+    otherFilesMB: mib(sums.otherFiles),
+    mallocHeapMB: mib(sums.mallocHeap),
+    threadArenasMB: mib(sums.threadArenas),
+    otherAnonymousMB: mib(sums.otherAnonymous),
+  };
+}
+
 /** USER_HZ: the unit of utime/stime in /proc/<pid>/stat on Linux. */
 const CLOCK_TICKS_PER_SECOND = 100;
 

@@ -14,7 +14,9 @@ const COLLECTIONS_AT_MS = [0, 0, 6000, 7000];
  * sees a low but non-zero allocation rate over its last 5 s, so one more runs 6 s later (the
  * window then holds no start-up work), and a last one unmaps what that shrink gave back (RSS ~105 MB). `gc` is reached through `--expose-gc` set at run time
  * (Node's documented `v8.setFlagsFromString`), read in a fresh context so the global of the
- * program stays as it was.
+ * program stays as it was, and the flag is set back at once: V8's code cache carries a hash of
+ * the flags, so a cache written at exit (scripts/bundle-loader.mjs) with the flag still on would be
+ * rejected by every later start (which starts without it), and rewritten, rejected again, forever.
  */
 export function releaseStartupHeap(delayMs: number): void {
   for (const offset of COLLECTIONS_AT_MS) {
@@ -23,8 +25,15 @@ export function releaseStartupHeap(delayMs: number): void {
   }
 }
 
+let exposedGc: unknown;
+
 function collect(): void {
-  setFlagsFromString("--expose-gc");
-  const gc: unknown = runInNewContext("gc");
-  if (typeof gc === "function") gc();
+  // Started with --expose-gc: the global is there, and the flags stay as the process was given them.
+  if (exposedGc === undefined && typeof (globalThis as { gc?: unknown }).gc === "function") exposedGc = (globalThis as { gc?: unknown }).gc;
+  if (exposedGc === undefined) {
+    setFlagsFromString("--expose-gc");
+    exposedGc = runInNewContext("gc");
+    setFlagsFromString("--no-expose-gc");
+  }
+  if (typeof exposedGc === "function") exposedGc();
 }

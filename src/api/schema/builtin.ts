@@ -2,7 +2,7 @@ import type { Profile } from "../profile.js";
 import { builtinCatalogue } from "./catalogue.js";
 import { DEDUCED, type FieldType, type MapType, type SchemaSource } from "./field-type.js";
 import { openApiTypeReader } from "./openapi.js";
-import { definitionClosure, publicName, renderDefinitions } from "./render.js";
+import { publicName, renderDefinitions } from "./render.js";
 
 /**
  * The schema source of the built-in kinds, derived from the schema catalogue (the one source of
@@ -16,11 +16,22 @@ import { definitionClosure, publicName, renderDefinitions } from "./render.js";
 export function builtinSchemas(profile: Profile): SchemaSource {
   const catalogue = builtinCatalogue(profile);
   let reader: ((schema: unknown) => FieldType) | undefined;
+  // Definitions are rendered one at a time, when a kind read first refers to them: the first
+  // write of a kind pays for its own closure, not for every built-in definition (start-up, #21).
+  let idsByName: Map<string, string> | undefined;
+  const rendered = new Map<string, unknown>();
+  const component = (name: string): unknown => {
+    let schema = rendered.get(name);
+    if (schema !== undefined) return schema;
+    idsByName ??= new Map([...catalogue.definitions.keys()].map((id) => [publicName(profile, id), id]));
+    const id = idsByName.get(name);
+    if (id === undefined) return undefined;
+    schema = renderDefinitions(catalogue, [id], { profile, target: "v3", descriptions: false })[name];
+    rendered.set(name, schema);
+    return schema;
+  };
   const read = (id: string): FieldType => {
-    reader ??= openApiTypeReader({
-      extensionPrefixes: profile.openApiExtensionPrefixes,
-      components: renderDefinitions(catalogue, definitionClosure(catalogue, catalogue.definitions.keys()), { profile, target: "v3", descriptions: false }),
-    });
+    reader ??= openApiTypeReader({ extensionPrefixes: profile.openApiExtensionPrefixes, component });
     return reader({ $ref: `#/components/schemas/${publicName(profile, id)}` });
   };
   const types = new Map<string, FieldType>();

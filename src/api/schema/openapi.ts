@@ -12,6 +12,11 @@ export interface OpenApiReadOptions {
   readonly extensionPrefixes: readonly string[];
   /** Named schemas that `$ref: "#/components/schemas/<name>"` points at. */
   readonly components?: Readonly<Record<string, unknown>>;
+  /**
+   * The same as `components`, looked up by name at the first reference to it (a source that
+   * renders its schemas on demand); undefined when there is no such schema. Used when given.
+   */
+  readonly component?: (name: string) => unknown;
 }
 
 const REF_PREFIX = "#/components/schemas/";
@@ -76,7 +81,7 @@ class OpenApiReader {
     const known = this.resolved.get(name);
     if (known !== undefined) return known;
     if (this.resolving.has(name)) return OPEN;
-    const target = this.options.components?.[name];
+    const target = this.options.component === undefined ? this.options.components?.[name] : this.options.component(name);
     if (target === undefined) return OPEN;
     this.resolving.add(name);
     // Markers written beside the reference (kube writes `allOf: [{$ref}]` plus extensions) win.

@@ -38,6 +38,32 @@ describe("reconcileRole()", () => {
     assert.deepEqual(reconcileRole(expected, existing, AUTOUPDATE), { kind: "none" });
   });
 
+  it("checks coverage only for the expected rules not stored verbatim, and still adds what they miss", () => {
+    const two = testClusterRole(
+      "view-things",
+      [
+        { verbs: ["get", "list"], apiGroups: [""], resources: ["pods"] },
+        { verbs: ["get", "watch"], apiGroups: [""], resources: ["services"] },
+      ],
+      { bootstrapping: "rbac-defaults" },
+    );
+    // The first expected rule verbatim, the second partly (get only), and a user's rule.
+    const existing = testClusterRole(
+      "view-things",
+      [
+        { verbs: ["get", "list"], apiGroups: [""], resources: ["pods"] },
+        { verbs: ["get"], apiGroups: [""], resources: ["services"] },
+        { verbs: ["get"], apiGroups: [""], resources: ["secrets"] },
+      ],
+      { bootstrapping: "rbac-defaults" },
+    );
+    const action = reconcileRole(two, existing, AUTOUPDATE);
+    assert.equal(action.kind, "update");
+    if (action.kind !== "update") return;
+    assert.deepEqual(action.object["rules"], [...(existing["rules"] as unknown[]), { verbs: ["watch"], apiGroups: [""], resources: ["services"] }]);
+    assert.deepEqual(reconcileRole(two, action.object, AUTOUPDATE), { kind: "none" });
+  });
+
   it("leaves a role annotated autoupdate=false alone", () => {
     const existing = { ...testClusterRole("view-things", []), metadata: { name: "view-things", annotations: { [AUTOUPDATE]: "false" } } };
     assert.deepEqual(reconcileRole(expected, existing, AUTOUPDATE), { kind: "none" });

@@ -45,7 +45,14 @@ export function reconcileRole(expected: ApiObject, existing: ApiObject | undefin
   const expectedSelectors = selectorsOf(expected);
   if (expectedSelectors === undefined) {
     delete result["aggregationRule"];
-    const missing = covers(rulesOf(existing), rulesOf(expected)).missing;
+    // An expected rule stored verbatim covers itself: only the others are broken down and
+    // checked (kube's Covers costs pieces × rules, and every start reconciles every default role).
+    const existingRules = rulesOf(existing);
+    const stored = new Set(existingRules.map((rule) => canonicalJson(rule)));
+    const missing = covers(
+      existingRules,
+      rulesOf(expected).filter((rule) => !stored.has(canonicalJson(rule))),
+    ).missing;
     if (missing.length > 0) result["rules"] = [...(Array.isArray(existing["rules"]) ? existing["rules"] : []), ...missing.map((rule) => ({ ...rule }))];
   } else {
     const have = selectorsOf(existing) ?? [];

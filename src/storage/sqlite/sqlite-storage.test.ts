@@ -46,6 +46,21 @@ describe("sqlite storage", () => {
     }
   });
 
+  it("keeps a small page cache until the start-up scan is over, then the serving size", async () => {
+    const dir = tempDir();
+    const storage = SqliteStorage.open(join(dir, "state.db"));
+    try {
+      assert.equal(storage.pageCacheKiB(), 2048);
+      await storage.create("/a", "v");
+      storage.releasePageCache();
+      assert.equal(storage.pageCacheKiB(), 16_384);
+      assert.equal((await storage.get("/a")).value, "v");
+    } finally {
+      await storage.close();
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
+
   it("keeps every acknowledged write when the process is killed with SIGKILL", { timeout: 60_000 }, async () => {
     const dir = tempDir();
     const path = join(dir, "state.db");
