@@ -133,3 +133,61 @@ describe("custom resource lifecycle: defaults on read, deletion of a definition"
     assert.deepEqual((await storage.list(`/${GROUP}/gizmos/`, {})).items, []);
   });
 });
+
+describe("custom resource definition updates: kube's rules on scope, kind and stored versions", () => {
+  let server: Server;
+  const RULES_GROUP = "rules.example.com";
+  const RULES_NAME = `widgets.${RULES_GROUP}`;
+  const schema = { openAPIV3Schema: { type: "object", properties: { spec: { type: "object" } } } };
+  const body = (versions: Json[], extra: Json = {}): Json => ({
+    apiVersion: `${APIEXTENSIONS}/v1`,
+    kind: "CustomResourceDefinition",
+    metadata: { name: RULES_NAME },
+    spec: { group: RULES_GROUP, scope: "Namespaced", names: { plural: "widgets", kind: "Widget" }, versions, ...extra },
+  });
+  const version = (name: string, storage: boolean): Json => ({ name, served: true, storage, schema });
+  const current = async (): Promise<Json> => (await server.call("GET", `${CRDS}/${RULES_NAME}`)).json;
+  const storedVersions = (crd: Json): unknown => (crd["status"] as Json | undefined)?.["storedVersions"];
+  before(async () => {
+    server = await inProcessServer({});
+    const created = await server.call("POST", CRDS, { body: body([version("v1", true)]) });
+    assert.equal(created.status, 201, created.text);
+    await eventually(async () => (conditionOf(await current(), "Established")?.["status"] === "True" ? true : undefined));
+  });
+  after(async () => server.server.stop());
+
+  it("refuses a change of scope or kind once Established (422, field is immutable)", async () => {
+    const crd = await current();
+    const spec = crd["spec"] as Json;
+    const scope = await server.call("PUT", `${CRDS}/${RULES_NAME}`, { body: { ...crd, spec: { ...spec, scope: "Cluster" } } });
+    assert.equal(scope.status, 422, scope.text);
+    assert.match(String(scope.json["message"]), /spec\.scope: Invalid value: "Cluster": field is immutable/);
+    const names = { ...(spec["names"] as Json), kind: "Gadget" };
+    const kind = await server.call("PUT", `${CRDS}/${RULES_NAME}`, { body: { ...crd, spec: { ...spec, names } } });
+    assert.equal(kind.status, 422, kind.text);
+    assert.match(String(kind.json["message"]), /spec\.names\.kind: Invalid value: "Gadget": field is immutable/);
+  });
+
+  it("keeps stored versions declared, never empty, and holding the storage version; a migration may drop the old one", async () => {
+    const crd = await current();
+    const spec = crd["spec"] as Json;
+    const moved = await server.call("PUT", `${CRDS}/${RULES_NAME}`, { body: { ...crd, spec: { ...spec, versions: [version("v1", false), version("v2", true)] } } });
+    assert.equal(moved.status, 200, moved.text);
+    await eventually(async () => (JSON.stringify(storedVersions(await current())) === '["v1","v2"]' ? true : undefined));
+    const status = `${CRDS}/${RULES_NAME}/status`;
+    const empty = await server.call("PATCH", status, { headers: MERGE, body: { status: { storedVersions: [] } } });
+    assert.equal(empty.status, 422, empty.text);
+    assert.match(String(empty.json["message"]), /status\.storedVersions: Invalid value: .*must have at least one stored version/);
+    const withoutStorage = await server.call("PATCH", status, { headers: MERGE, body: { status: { storedVersions: ["v1"] } } });
+    assert.equal(withoutStorage.status, 422, withoutStorage.text);
+    assert.match(String(withoutStorage.json["message"]), /must have the storage version v2/);
+    const dropped = await server.call("PUT", `${CRDS}/${RULES_NAME}`, { body: { ...(await current()), spec: { ...spec, versions: [version("v2", true)] } } });
+    assert.equal(dropped.status, 422, dropped.text);
+    assert.match(String(dropped.json["message"]), /status\.storedVersions\[0\]: Invalid value: "v1": must appear in spec\.versions/);
+    const migrated = await server.call("PATCH", status, { headers: MERGE, body: { status: { storedVersions: ["v2"] } } });
+    assert.equal(migrated.status, 200, migrated.text);
+    assert.deepEqual(storedVersions(migrated.json), ["v2"]);
+    const removed = await server.call("PUT", `${CRDS}/${RULES_NAME}`, { body: { ...(await current()), spec: { ...spec, versions: [version("v2", true)] } } });
+    assert.equal(removed.status, 200, removed.text);
+  });
+});

@@ -102,7 +102,49 @@ function validateCustomResourceDefinition(object: ApiObject, old: ApiObject | un
     if (typeof version === "string" && seen.size > 0 && !seen.has(version))
       errors.push(invalidValue(indexPath("status.storedVersions", index), version, "must appear in spec.versions"));
   });
+  if (old !== undefined) errors.push(...updateErrors(object, old, spec, versions));
   return errors;
+}
+
+/**
+ * kube's update rules of a definition: once it is Established its scope and kind are fixed (its
+ * objects are stored under them), and once the server has recorded stored versions the list may
+ * shrink (storage migration) but never to nothing, and never without the storage version.
+ */
+function updateErrors(object: ApiObject, old: ApiObject, spec: Record<string, unknown>, versions: readonly unknown[]): FieldError[] {
+  const errors: FieldError[] = [];
+  const oldSpec = recordAt(old, "spec");
+  if (established(old) && oldSpec !== undefined) {
+    const scope = stringAt(spec, "scope");
+    if (scope !== stringAt(oldSpec, "scope")) errors.push(invalidValue("spec.scope", scope ?? "", "field is immutable"));
+    const kind = stringAt(recordAt(spec, "names"), "kind");
+    if (kind !== stringAt(recordAt(oldSpec, "names"), "kind")) errors.push(invalidValue("spec.names.kind", kind ?? "", "field is immutable"));
+  }
+  const oldStored = listAt(recordAt(old, "status"), "storedVersions");
+  if (oldStored.length === 0) return errors; // not recorded yet: the controller adds the storage version
+  const stored = listAt(recordAt(object, "status"), "storedVersions");
+  if (stored.length === 0) {
+    errors.push(invalidValue("status.storedVersions", "[]", "must have at least one stored version"));
+    return errors;
+  }
+  // A change of storage version is recorded by the controller after the write: checked only when it stays.
+  const storageName = storageVersion(versions);
+  if (storageName !== undefined && storageName === storageVersion(listAt(oldSpec, "versions")) && !stored.includes(storageName))
+    errors.push(invalidValue("status.storedVersions", stored.join(","), `must have the storage version ${storageName}`));
+  return errors;
+}
+
+function storageVersion(versions: readonly unknown[]): string | undefined {
+  return stringAt(
+    versions.find((version) => isPlainObject(version) && version["storage"] === true),
+    "name",
+  );
+}
+
+function established(crd: ApiObject): boolean {
+  return listAt(recordAt(crd, "status"), "conditions").some(
+    (condition) => isPlainObject(condition) && condition["type"] === "Established" && condition["status"] === "True",
+  );
 }
 
 /** autoscaling/v2 without metrics scales on CPU at 80% utilization, as kube defaults. */
