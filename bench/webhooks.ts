@@ -56,12 +56,16 @@ interface Variant {
   readonly pluginsOff: boolean;
 }
 
+const CONTROL = "webhook plugins off, a second process (control)";
+
 const VARIANTS: readonly Variant[] = [
   { name: "webhook plugins off", hooks: 0, resource: "configmaps", pluginsOff: true },
   { name: "0 hooks", hooks: 0, resource: "configmaps", pluginsOff: false },
   { name: "3 hooks, none matching", hooks: 3, resource: "secrets", pluginsOff: false },
   { name: "1 matching hook", hooks: 1, resource: "configmaps", pluginsOff: false },
   { name: "3 matching hooks", hooks: 3, resource: "configmaps", pluginsOff: false },
+  // The same as the first, in its own process: how far two identical server processes differ.
+  { name: CONTROL, hooks: 0, resource: "configmaps", pluginsOff: true },
 ];
 
 const PLUGINS = ["MutatingAdmissionWebhook", "ValidatingAdmissionWebhook"];
@@ -290,7 +294,7 @@ export async function runWebhooksSuite(options: WebhooksSuiteOptions): Promise<v
   let inProcess: Summary;
   const bare: number[] = [];
   try {
-    process.stdout.write("webhooks: five server processes, paired bursts of ConfigMap creates\n");
+    process.stdout.write("webhooks: six server processes (one a control), paired bursts of ConfigMap creates\n");
     paired = await serverProcesses(target, options.quick);
     process.stdout.write("in process: alternating rounds\n");
     inProcess = await inProcessRounds(rounds, background, count, target);
@@ -309,6 +313,7 @@ export async function runWebhooksSuite(options: WebhooksSuiteOptions): Promise<v
       (mine, base) => (mine.cpuMicrosPerOp / base.cpuMicrosPerOp - 1) * 100,
     ),
     noHooksOverheadPercent: perRound(paired, "0 hooks", "webhook plugins off", (mine, base) => (mine.cpuMicrosPerOp / base.cpuMicrosPerOp - 1) * 100),
+    controlPercent: perRound(paired, CONTROL, "webhook plugins off", (mine, base) => (mine.cpuMicrosPerOp / base.cpuMicrosPerOp - 1) * 100),
     oneMatchingHookMicros: perRound(paired, "1 matching hook", "0 hooks", (mine, base) => mine.cpuMicrosPerOp - base.cpuMicrosPerOp),
     threeMatchingHooksMicros: perRound(paired, "3 matching hooks", "0 hooks", (mine, base) => mine.cpuMicrosPerOp - base.cpuMicrosPerOp),
   };
@@ -328,6 +333,7 @@ export async function runWebhooksSuite(options: WebhooksSuiteOptions): Promise<v
       transport: "HTTP/2 over TLS, SQLite store, server CPU from /proc/<pid>/task/*/schedstat; paired bursts (bench/lib/paired.ts)",
       unmatchedOverheadPercent: rounded(real.unmatchedOverheadPercent),
       noHooksOverheadPercent: rounded(real.noHooksOverheadPercent),
+      controlPercent: rounded(real.controlPercent),
       oneMatchingHookMicros: rounded(real.oneMatchingHookMicros),
       threeMatchingHooksMicros: rounded(real.threeMatchingHooksMicros),
       verdicts: {
@@ -367,6 +373,7 @@ export async function runWebhooksSuite(options: WebhooksSuiteOptions): Promise<v
     "",
     `- One matching hook, per round against 0 hooks: **${describeSpread(real.oneMatchingHookMicros, " µs")}** more server CPU per create (target ≤ ${TARGET_MATCHING_MICROS} µs: ${verdict(real.oneMatchingHookMicros, TARGET_MATCHING_MICROS)}); three: ${describeSpread(real.threeMatchingHooksMicros, " µs")}.`,
     `- Hooks that match nothing, per round against the webhook plugins off: **${describeSpread(real.unmatchedOverheadPercent, " %")}** more server CPU per create (target ≤ ${TARGET_UNMATCHED_PERCENT} %: ${verdict(real.unmatchedOverheadPercent, TARGET_UNMATCHED_PERCENT)}); 0 hooks: ${describeSpread(real.noHooksOverheadPercent, " %")}.`,
+    `- Control: a second process with the webhook plugins off against the first, per round: ${describeSpread(real.controlPercent, " %")} — how far two identical server processes differ (their JIT and memory layout), the resolution of the rows above.`,
     `- Bare limit in the same run: one POST of the review with the same client and nothing else, **${bareMicros} µs** of CPU; one hook costs ${results.oneMatchingHookToBareCallRatio}× that.`,
     `- Load average before / after: ${loadBefore.join(", ")} / ${results.loadAverage.after.join(", ")}. Rerun: \`npm run bench -- --suite webhooks\`.`,
     "",

@@ -31,7 +31,7 @@ export interface AdmissionAttributes {
   /** Adds a `Warning` header to the response (absent when nobody listens: the server's own writes). */
   readonly warn?: (message: string) => void;
   /** Adds an audit annotation (`key` is the plugin's, e.g. `pod-security.<domain>/audit-violations`). */
-  readonly annotate?: (key: string, value: string) => void;
+  readonly annotate?: (key: string, value: string, level?: "Request" | "RequestResponse") => void;
 }
 
 /**

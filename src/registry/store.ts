@@ -68,7 +68,7 @@ export interface WriteOptions {
   /** Receives admission's warnings (sent as `Warning` headers). */
   readonly warn?: (message: string) => void;
   /** Receives admission's audit annotations (the request's audit event). */
-  readonly annotate?: (key: string, value: string) => void;
+  readonly annotate?: (key: string, value: string, level?: "Request" | "RequestResponse") => void;
 }
 
 export interface UpdateRequest extends WriteOptions {

@@ -83,12 +83,19 @@ export interface RequestContext {
  * (authorization, admission plugins and webhooks, deprecated versions) add annotations, which
  * the audit event carries when the policy records the request at Metadata or above.
  */
+/** Audit levels an annotation may require (Metadata, the lowest that records annotations, needs no mark). */
+export type AnnotationLevel = "Request" | "RequestResponse";
+
 export interface AuditRecorder {
   readonly id: string;
-  /** Adds an annotation; a key keeps its first value (a later different value is ignored, as in kube). */
-  annotate(key: string, value: string): void;
-  /** The annotations so far, in the order they were added. */
-  annotations(): Readonly<Record<string, string>> | undefined;
+  /**
+   * Adds an annotation; a key keeps its first value (a later different value is ignored, as in
+   * kube). With `level`, the event carries it only when the request is audited at that level or
+   * above (kube's AddAnnotationWithLevel: a webhook's patch is recorded from Request up).
+   */
+  annotate(key: string, value: string, level?: AnnotationLevel): void;
+  /** The annotations so far, in the order they were added, without those above `level` when it is given. */
+  annotations(level?: string): Readonly<Record<string, string>> | undefined;
 }
 
 export type Handler = (context: RequestContext) => Promise<ApiResponse>;

@@ -134,6 +134,6 @@ function annotateCall(attributes: AdmissionAttributes, domain: string, round: nu
   const who = { configuration: invocation.hook.configuration, webhook: invocation.hook.name };
   attributes.annotate?.(`mutation.webhook.admission.${domain}/${suffix}`, JSON.stringify({ ...who, mutated: outcome.mutated }));
   if (outcome.mutated && outcome.patch !== undefined) {
-    attributes.annotate?.(`patch.webhook.admission.${domain}/${suffix}`, JSON.stringify({ ...who, patch: outcome.patch, patchType: "JSONPatch" }));
+    attributes.annotate?.(`patch.webhook.admission.${domain}/${suffix}`, JSON.stringify({ ...who, patch: outcome.patch, patchType: "JSONPatch" }), "Request");
   }
 }

@@ -1,15 +1,27 @@
 import { randomUUID } from "node:crypto";
-import type { AuditRecorder, Filter } from "../../request/context.js";
+import type { AnnotationLevel, AuditRecorder, Filter } from "../../request/context.js";
+
+/** Levels from the lowest; an annotation marked with a level is kept for events at it or above. */
+const LEVELS = ["None", "Metadata", "Request", "RequestResponse"];
 
 class Recorder implements AuditRecorder {
   private entries: Record<string, string> | undefined;
+  /** Keys that need a level above Metadata, and that level's rank. */
+  private ranks: Map<string, number> | undefined;
   constructor(readonly id: string) {}
-  annotate(key: string, value: string): void {
+  annotate(key: string, value: string, level?: AnnotationLevel): void {
     this.entries ??= {};
-    if (!(key in this.entries)) this.entries[key] = value;
+    if (key in this.entries) return;
+    this.entries[key] = value;
+    if (level !== undefined) (this.ranks ??= new Map()).set(key, LEVELS.indexOf(level));
   }
-  annotations(): Readonly<Record<string, string>> | undefined {
-    return this.entries;
+  annotations(level?: string): Readonly<Record<string, string>> | undefined {
+    const ranks = this.ranks;
+    if (level === undefined || ranks === undefined || this.entries === undefined) return this.entries;
+    const rank = LEVELS.indexOf(level);
+    const kept: Record<string, string> = {};
+    for (const [key, value] of Object.entries(this.entries)) if ((ranks.get(key) ?? 0) <= rank) kept[key] = value;
+    return kept;
   }
 }
 

@@ -198,7 +198,7 @@ export function auditFilter(options: AuditFilterOptions): Filter {
     let impersonated: AuditUser | undefined;
     const emit = (stage: AuditStage, status: AuditResponseStatus | undefined, responseObject?: unknown): void => {
       if (decision.omitStages.has(stage)) return;
-      const annotations = context.audit?.annotations();
+      const annotations = context.audit?.annotations(decision.level);
       // Built field by field, not by spreads: one object shape, no intermediate objects.
       const event: EventDraft = {
         kind: "Event",
