@@ -171,7 +171,9 @@ describe("custom resource definition updates: kube's rules on scope, kind and st
   it("keeps stored versions declared, never empty, and holding the storage version; a migration may drop the old one", async () => {
     const crd = await current();
     const spec = crd["spec"] as Json;
-    const moved = await server.call("PUT", `${CRDS}/${RULES_NAME}`, { body: { ...crd, spec: { ...spec, versions: [version("v1", false), version("v2", true)] } } });
+    const moved = await server.call("PUT", `${CRDS}/${RULES_NAME}`, {
+      body: { ...crd, spec: { ...spec, versions: [version("v1", false), version("v2", true)] } },
+    });
     assert.equal(moved.status, 200, moved.text);
     await eventually(async () => (JSON.stringify(storedVersions(await current())) === '["v1","v2"]' ? true : undefined));
     const status = `${CRDS}/${RULES_NAME}/status`;

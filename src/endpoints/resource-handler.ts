@@ -160,7 +160,8 @@ export function createResourceHandler(options: ResourceHandlerOptions): (context
     const warn = (message: string): void => void context.warnings.push(message);
     // Admission plugins' (and webhooks') audit annotations go to the request's audit event.
     const audit = context.audit;
-    const annotate = audit === undefined ? undefined : (key: string, value: string, level?: "Request" | "RequestResponse"): void => audit.annotate(key, value, level);
+    const annotate =
+      audit === undefined ? undefined : (key: string, value: string, level?: "Request" | "RequestResponse"): void => audit.annotate(key, value, level);
     // `omitManagedFields=true` (beyond kube): objects, list items and watch events leave out
     // `metadata.managedFields`, which often outweighs the rest of an object.
     const omit = queryBoolean(query, "omitManagedFields") ?? false;
