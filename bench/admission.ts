@@ -21,7 +21,7 @@ import { inProcessServer } from "../src/testing/in-process.js";
 import { type BurstClient, burstClient, namedBodies } from "./lib/burst.js";
 import { h2Client } from "./lib/client.js";
 import { describeSpread, mapSpread, type PairedResult, pairedJson, pairedTables, perRound, processCpuNanos, runPaired, verdict } from "./lib/paired.js";
-import { startPairedServers } from "./lib/paired-servers.js";
+import { closeServers, serverVariants, startPairedServers } from "./lib/paired-servers.js";
 import { backgroundCpuPercent, installCleanup } from "./lib/processes.js";
 import { machineEnvironment } from "./lib/environment.js";
 import { REPO_ROOT } from "./lib/server.js";
@@ -218,14 +218,10 @@ async function serverProcesses(everything: readonly string[], admitted: Json, qu
       await client.burst(cold);
       coldMicros[name] = (processCpuNanos(server.pid) - before) / 1000 / cold;
     }
-    const paired = await runPaired(
-      started.servers.map((entry, index) => ({ name: entry.name, pid: entry.server.pid, burst: (ops: number) => (clients[index] as BurstClient).burst(ops) })),
-      plan,
-    );
+    const paired = await runPaired(serverVariants(started, clients), plan);
     return { paired, cold: coldMicros };
   } finally {
-    for (const client of clients) client.close();
-    await started.stop().catch(() => {});
+    await closeServers(started, clients);
   }
 }
 

@@ -17,7 +17,7 @@ import { inProcessServer } from "../src/testing/in-process.js";
 import { burstClient, type BurstClient } from "./lib/burst.js";
 import { machineEnvironment } from "./lib/environment.js";
 import { describeSpread, mapSpread, NO_SPREAD, pairedJson, pairedTables, type PairedResult, runPaired, verdict } from "./lib/paired.js";
-import { startPairedServers } from "./lib/paired-servers.js";
+import { closeServers, serverVariants, startPairedServers } from "./lib/paired-servers.js";
 import { makeTempDir } from "./lib/processes.js";
 import { REPO_ROOT } from "./lib/server.js";
 import { median, round } from "./lib/stats.js";
@@ -228,13 +228,9 @@ async function pairedServers(quick: boolean): Promise<PairedResult> {
       }
       clients.push(client);
     }
-    return await runPaired(
-      started.servers.map((entry, index) => ({ name: entry.name, pid: entry.server.pid, burst: (ops: number) => (clients[index] as BurstClient).burst(ops) })),
-      plan,
-    );
+    return await runPaired(serverVariants(started, clients), plan);
   } finally {
-    for (const client of clients) client.close();
-    await started.stop().catch(() => {});
+    await closeServers(started, clients);
   }
 }
 

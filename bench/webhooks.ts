@@ -30,7 +30,7 @@ import { generateTestPki } from "../src/testing/webhook-server.js";
 import { type BurstClient, burstClient, namedBodies } from "./lib/burst.js";
 import { machineEnvironment } from "./lib/environment.js";
 import { describeSpread, mapSpread, type PairedResult, pairedJson, pairedTables, perRound, runPaired, type Spread, verdict } from "./lib/paired.js";
-import { startPairedServers } from "./lib/paired-servers.js";
+import { closeServers, serverVariants, startPairedServers } from "./lib/paired-servers.js";
 import { backgroundCpuPercent, installCleanup } from "./lib/processes.js";
 import { QUIET_THRESHOLD_PERCENT } from "./lib/quiet.js";
 import { REPO_ROOT } from "./lib/server.js";
@@ -181,13 +181,9 @@ async function serverProcesses(target: HookTarget, quick: boolean): Promise<Pair
         ),
       );
     }
-    return await runPaired(
-      started.servers.map((entry, index) => ({ name: entry.name, pid: entry.server.pid, burst: (ops: number) => (clients[index] as BurstClient).burst(ops) })),
-      plan,
-    );
+    return await runPaired(serverVariants(started, clients), plan);
   } finally {
-    for (const client of clients) client.close();
-    await started.stop().catch(() => {});
+    await closeServers(started, clients);
   }
 }
 

@@ -3,7 +3,9 @@
  * with its own data dir, stopped and removed together.
  */
 import { join } from "node:path";
+import type { BurstClient } from "./burst.js";
 import type { Target } from "./client.js";
+import type { PairedVariant } from "./paired.js";
 import { makeTempDir, removeTempDir } from "./processes.js";
 import { adminCredentials, startServerChild, type ServerChild } from "./server.js";
 
@@ -46,4 +48,19 @@ export async function startPairedServers(prefix: string, specs: readonly ServerS
     target: { host: server.host, port: server.port, credentials: adminCredentials(server.dataDir) },
   }));
   return { servers, stop };
+}
+
+/** The paired run's variants: each started server with the burst client that loads it (same order). */
+export function serverVariants(started: PairedServers, clients: readonly BurstClient[]): PairedVariant[] {
+  return started.servers.map((entry, index) => ({
+    name: entry.name,
+    pid: entry.server.pid,
+    burst: (ops: number) => (clients[index] as BurstClient).burst(ops),
+  }));
+}
+
+/** Closes the burst clients, then stops and removes the servers (errors ignored: used in `finally`). */
+export async function closeServers(started: PairedServers, clients: readonly BurstClient[]): Promise<void> {
+  for (const client of clients) client.close();
+  await started.stop().catch(() => {});
 }
