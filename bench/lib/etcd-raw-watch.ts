@@ -13,6 +13,7 @@ import { EtcdClient } from "../../src/storage/etcd/etcd-client.js";
 import { prefixEnd } from "../../src/storage/etcd/etcd-keys.js";
 import type { WatchResponse } from "../../src/storage/etcd/etcd-api.js";
 import { round, summarise, type LatencySummary } from "./stats.js";
+import { pacedCalls } from "./paced.js";
 import { monotonicMs } from "./watch-types.js";
 
 export interface RawWatchResult {
@@ -61,32 +62,17 @@ export async function measureRawEtcdWatch(
     await allCreated;
     const value = Buffer.alloc(1024, "x");
     let failedPuts = 0;
-    const inFlight = new Set<Promise<void>>();
-    const intervalMs = 1000 / options.rate;
-    const start = monotonicMs() + 2;
-    for (let index = 0; index < count; ) {
-      const wait = start + index * intervalMs - monotonicMs();
-      if (wait >= 1) {
-        await sleep(Math.floor(wait));
-        continue;
-      }
-      const at = index;
+    const start = await pacedCalls(count, options.rate, async (at) => {
       sentAt[at] = monotonicMs();
-      const put: Promise<void> = client
-        .txn({ compare: [], success: [{ requestPut: { key: Buffer.concat([prefix, Buffer.from(String(at))]), value } }], failure: [] }, "")
-        .then(
-          () => {
-            ackAt[at] = monotonicMs();
-          },
-          () => {
-            failedPuts++;
-          },
-        )
-        .finally(() => inFlight.delete(put));
-      inFlight.add(put);
-      index++;
-    }
-    await Promise.all(inFlight);
+      await client.txn({ compare: [], success: [{ requestPut: { key: Buffer.concat([prefix, Buffer.from(String(at))]), value } }], failure: [] }, "").then(
+        () => {
+          ackAt[at] = monotonicMs();
+        },
+        () => {
+          failedPuts++;
+        },
+      );
+    });
     const elapsedS = (monotonicMs() - start) / 1000;
     // Stragglers: wait until every watcher has every acknowledged put, at most 5 s.
     const expected = (count - failedPuts) * options.watchers;

@@ -10,6 +10,7 @@ import { fork, type ChildProcess } from "node:child_process";
 import { fileURLToPath } from "node:url";
 import type { Client, Target } from "./client.js";
 import { configMapBody } from "./objects.js";
+import { pacedCalls } from "./paced.js";
 import { busiestThreadPercent, machineBusyCpuSeconds, processCpuSeconds, processMemory, threadCpuSeconds } from "./processes.js";
 import { round, summarise, type LatencySummary } from "./stats.js";
 import {
@@ -21,8 +22,6 @@ import {
   type WatchProtocol,
   type WatchWorkerTask,
 } from "./watch-types.js";
-
-const sleep = (ms: number): Promise<void> => new Promise((done) => setTimeout(done, ms));
 
 export interface FleetSpec {
   readonly protocol: WatchProtocol;
@@ -243,7 +242,6 @@ export class PacedWriter {
   async run(tag: string, rate: number, durationMs: number, maxInFlight = 256): Promise<WriteRun> {
     const path = `/api/v1/namespaces/${this.namespace}/configmaps`;
     const count = Math.max(1, Math.round((rate * durationMs) / 1000));
-    const intervalMs = 1000 / rate;
     const acks = new Map<number, number>();
     const issuedAt = new Map<number, number>();
     const latencies: number[] = [];
@@ -279,23 +277,7 @@ export class PacedWriter {
         firstError ??= error instanceof Error ? error.message : String(error);
       }
     };
-    const inFlight = new Set<Promise<void>>();
-    const start = monotonicMs() + 2;
-    for (let index = 0; index < count; ) {
-      const wait = start + index * intervalMs - monotonicMs();
-      if (wait >= 1) {
-        await sleep(Math.floor(wait));
-        continue;
-      }
-      if (inFlight.size >= maxInFlight) {
-        await Promise.race(inFlight);
-        continue;
-      }
-      const pending: Promise<void> = write(index).finally(() => inFlight.delete(pending));
-      inFlight.add(pending);
-      index++;
-    }
-    await Promise.all(inFlight);
+    const start = await pacedCalls(count, rate, write, maxInFlight);
     return {
       acks,
       issuedAt,
