@@ -6,7 +6,10 @@
  * ConfigMaps, and watch delay with 100 watchers while a writer writes 200 ConfigMaps/s: once with
  * the watch suite's method (watchers in 4 worker threads, creates and patches) and once with every
  * watcher and the writer on the bench's main thread (the earlier method, whose own event loop adds
- * to the delay). etcd's count of the calls it handled per create and per GET (its /metrics) is a
+ * to the delay); after the first, a second 4-process phase with the watcher processes at nice 19,
+ * whose write latency beside the first phase's shows what the bench's own watchers cost the
+ * writes by competing for the 2 cores (etcd runs with --metrics=extensive: its own Txn time per
+ * phase). etcd's count of the calls it handled per create and per GET (its /metrics) is a
  * figure that does not depend on the machine's load. The limit in the same run: etcd's own put rate over gRPC at c=16 (one Txn with one Put each, from
  * this process, without the server), and etcd's own watch delay with one etcd watcher and no
  * server (bench/lib/etcd-raw-watch.ts), the floor under the server's watch delay; etcd's WAL fsync
@@ -14,6 +17,7 @@
  * issue gives. Writes bench/results/<date>-etcd.{json,md}.
  */
 import { mkdirSync, writeFileSync } from "node:fs";
+import { setPriority } from "node:os";
 import { join } from "node:path";
 import { EtcdClient } from "../src/storage/etcd/etcd-client.js";
 import { startEtcdCluster } from "../src/storage/etcd/etcd-member.js";
@@ -130,8 +134,70 @@ async function countCalls(
   };
 }
 
-/** The watch suite's fan-out method: watchers in 4 worker threads (own TLS connection each), a paced writer of creates and patches. */
-async function measureWatchFleet(target: Target, setup: Client, pid: number, seconds: number): Promise<FanoutPhase> {
+/** Where a write's time went in a watch phase, from histograms scraped before and after it (bucket bounds, ms). */
+interface WriteSplit {
+  /** The server's etcd transaction for a create or update (sent until its answer is handled: the server's event loop included). */
+  readonly storageP50: PhaseQuantile;
+  readonly storageP99: PhaseQuantile;
+  /** The whole write request as the server times it. */
+  readonly requestP50: PhaseQuantile;
+  readonly requestP99: PhaseQuantile;
+  /** etcd's own handling of a Txn (its grpc_server_handling_seconds, from --metrics=extensive): the handler's run, not its queueing. */
+  readonly etcdTxnP50: PhaseQuantile;
+  readonly etcdTxnP99: PhaseQuantile;
+  /** etcd's disk (its data dir is in /dev/shm, a tmpfs). */
+  readonly walFsyncP99: PhaseQuantile;
+  readonly backendCommitP99: PhaseQuantile;
+}
+
+type PhaseQuantile = ReturnType<typeof phaseQuantileMs>;
+
+/** Scrapes the server's and etcd's /metrics around `phase` and splits the writes' time from them. */
+async function withWriteSplit<T>(setup: Client, etcdUrl: string, phase: () => Promise<T>): Promise<{ result: T; split: WriteSplit }> {
+  const serverBefore = await scrapeMetrics(setup);
+  const etcdBefore = await (await fetch(`${etcdUrl}/metrics`)).text();
+  const result = await phase();
+  const serverAfter = await scrapeMetrics(setup);
+  const etcdAfter = await (await fetch(`${etcdUrl}/metrics`)).text();
+  const server = (name: string, keep: (labels: string) => boolean, q: number) =>
+    phaseQuantileMs(histogramBuckets(serverBefore, name, keep), histogramBuckets(serverAfter, name, keep), q);
+  const etcd = (name: string, keep: (labels: string) => boolean, q: number) =>
+    phaseQuantileMs(histogramBuckets(etcdBefore, name, keep), histogramBuckets(etcdAfter, name, keep), q);
+  const storageWrite = (labels: string): boolean => /operation="(create|update)"/.test(labels) && labels.includes('type="configmaps"');
+  const requestWrite = (labels: string): boolean => /verb="(POST|PATCH)"/.test(labels) && labels.includes('resource="configmaps"');
+  const txn = (labels: string): boolean => labels.includes('grpc_method="Txn"');
+  const all = (): boolean => true;
+  return {
+    result,
+    split: {
+      storageP50: server("etcd_request_duration_seconds", storageWrite, 0.5),
+      storageP99: server("etcd_request_duration_seconds", storageWrite, 0.99),
+      requestP50: server("apiserver_request_duration_seconds", requestWrite, 0.5),
+      requestP99: server("apiserver_request_duration_seconds", requestWrite, 0.99),
+      etcdTxnP50: etcd("grpc_server_handling_seconds", txn, 0.5),
+      etcdTxnP99: etcd("grpc_server_handling_seconds", txn, 0.99),
+      walFsyncP99: etcd("etcd_disk_wal_fsync_duration_seconds", all, 0.99),
+      backendCommitP99: etcd("etcd_disk_backend_commit_duration_seconds", all, 0.99),
+    },
+  };
+}
+
+interface FleetWatch {
+  readonly phase: FanoutPhase;
+  readonly split: WriteSplit;
+  /** The same writes with the bench's watcher processes at nice 19: they take the CPU only when the server and etcd leave it. */
+  readonly yielding: FanoutPhase;
+  readonly yieldingSplit: WriteSplit;
+}
+
+/**
+ * The watch suite's fan-out method: watchers in 4 worker processes (own TLS connection each), a
+ * paced writer of creates and patches. Then a second phase on the same watchers with their
+ * processes at nice 19: on 2 cores they compete with the server and etcd for the CPU, and the
+ * difference in the writes' latency between the two phases is what that competition costs (the
+ * second phase's watch delays count the starved watchers and are not a result).
+ */
+async function measureWatchFleet(target: Target, setup: Client, pid: number, seconds: number, etcdUrl: string): Promise<FleetWatch> {
   const pool = Array.from({ length: 50 }, (_, index) => `pool-${String(index).padStart(3, "0")}`);
   for (const name of pool) {
     const reply = await setup.request("POST", `/api/v1/namespaces/${FLEET_NAMESPACE}/configmaps`, configMapBody(FLEET_NAMESPACE, name, 1024));
@@ -152,19 +218,36 @@ async function measureWatchFleet(target: Target, setup: Client, pid: number, sec
   const writerClient = await h2Client(target);
   try {
     const writer = new PacedWriter(writerClient, FLEET_NAMESPACE, pool, 1024);
-    const run = await runFanoutPhase({
-      label: "100 @ 200 writes/s (h1, 4 watcher threads)",
-      fleet,
-      spec,
-      writer,
-      rate: 200,
-      durationMs: seconds * 1000,
-      serverPid: pid,
-      expectedBefore: 0,
-      closedBefore: 0,
-      tag: `wfleet-${Date.now().toString(36)}`,
-    });
-    return run.phase;
+    const first = await withWriteSplit(setup, etcdUrl, () =>
+      runFanoutPhase({
+        label: "100 @ 200 writes/s (h1, 4 watcher threads)",
+        fleet,
+        spec,
+        writer,
+        rate: 200,
+        durationMs: seconds * 1000,
+        serverPid: pid,
+        expectedBefore: 0,
+        closedBefore: 0,
+        tag: `wfleet-${Date.now().toString(36)}`,
+      }),
+    );
+    for (const watcherPid of fleet.pids) setPriority(watcherPid, 19);
+    const second = await withWriteSplit(setup, etcdUrl, () =>
+      runFanoutPhase({
+        label: "100 @ 200 writes/s (h1, 4 watcher threads at nice 19)",
+        fleet,
+        spec,
+        writer,
+        rate: 200,
+        durationMs: seconds * 1000,
+        serverPid: pid,
+        expectedBefore: first.result.expectedAfter,
+        closedBefore: first.result.closedAfter,
+        tag: `wnice-${Date.now().toString(36)}`,
+      }),
+    );
+    return { phase: first.result.phase, split: first.split, yielding: second.result.phase, yieldingSplit: second.split };
   } finally {
     writerClient.close();
     await fleet.close();
@@ -179,7 +262,8 @@ export async function runEtcdSuite(options: EtcdSuiteOptions): Promise<void> {
   const warmupMs = quick ? 500 : 2000;
   const phaseMs = quick ? 2000 : 8000;
   const items = quick ? 1000 : 10_000;
-  const etcd = await startEtcdCluster({ size: 1 });
+  // --metrics=extensive: etcd's grpc_server_handling_seconds, its own time per Txn (the write split below).
+  const etcd = await startEtcdCluster({ size: 1, extraArgs: ["--metrics=extensive"] });
   const dataDir = makeTempDir("orch-bench-etcd-");
   try {
     const otherCpuBefore = round(await backgroundCpuPercent(1000));
@@ -265,35 +349,10 @@ export async function runEtcdSuite(options: EtcdSuiteOptions): Promise<void> {
       });
       log("etcd suite: watch 100 watchers @ 200 writes/s, watchers in 4 threads (the watch suite's method)");
       const setup = h1Client(target, 4);
-      const metricsBefore = await scrapeMetrics(setup);
-      const etcdMetricsBefore = await (await fetch(`${etcdUrl}/metrics`)).text();
-      const fleetWatch = await measureWatchFleet(target, setup, server.pid, quick ? 3 : 10);
-      const metricsAfter = await scrapeMetrics(setup);
-      const etcdMetricsAfter = await (await fetch(`${etcdUrl}/metrics`)).text();
-      // etcd's disk in the same phase: its WAL fsync and backend commit histograms (data in /dev/shm).
-      const etcdDisk = (name: string, q: number) =>
-        phaseQuantileMs(
-          histogramBuckets(etcdMetricsBefore, name, () => true),
-          histogramBuckets(etcdMetricsAfter, name, () => true),
-          q,
-        );
-      const fleetEtcdDisk = {
-        walFsyncP99: etcdDisk("etcd_disk_wal_fsync_duration_seconds", 0.99),
-        backendCommitP99: etcdDisk("etcd_disk_backend_commit_duration_seconds", 0.99),
-      };
+      const fleet = await measureWatchFleet(target, setup, server.pid, quick ? 3 : 10, etcdUrl);
+      const fleetWatch = fleet.phase;
+      const fleetWriteSplit = fleet.split;
       setup.close();
-      // Where a write's time goes in the watch phase, from the server's own histograms: the etcd
-      // transaction (sent until its answer is handled) against the whole request.
-      const writeSplit = (name: string, keep: (labels: string) => boolean, q: number) =>
-        phaseQuantileMs(histogramBuckets(metricsBefore, name, keep), histogramBuckets(metricsAfter, name, keep), q);
-      const storageWrite = (labels: string): boolean => /operation="(create|update)"/.test(labels) && labels.includes('type="configmaps"');
-      const requestWrite = (labels: string): boolean => /verb="(POST|PATCH)"/.test(labels) && labels.includes('resource="configmaps"');
-      const fleetWriteSplit = {
-        storageP50: writeSplit("etcd_request_duration_seconds", storageWrite, 0.5),
-        storageP99: writeSplit("etcd_request_duration_seconds", storageWrite, 0.99),
-        requestP50: writeSplit("apiserver_request_duration_seconds", requestWrite, 0.5),
-        requestP99: writeSplit("apiserver_request_duration_seconds", requestWrite, 0.99),
-      };
       const otherCpuAfter = round(await backgroundCpuPercent(1000, [server.pid]));
 
       const ratios = {
@@ -358,7 +417,8 @@ export async function runEtcdSuite(options: EtcdSuiteOptions): Promise<void> {
         watch,
         fleetWatch,
         fleetWriteSplit,
-        fleetEtcdDisk,
+        fleetYielding: fleet.yielding,
+        fleetYieldingWriteSplit: fleet.yieldingSplit,
         rawWatch,
         countedCreates,
         countedGets,
@@ -432,8 +492,24 @@ export async function runEtcdSuite(options: EtcdSuiteOptions): Promise<void> {
               `${bound(fleetWriteSplit.requestP50.atMostMs)} / ${bound(fleetWriteSplit.requestP99.atMostMs)}`,
             ],
             [
+              "watch (4 watcher threads): etcd's own handling of a Txn p50 / p99 ms, at most (etcd's grpc_server_handling_seconds buckets, --metrics=extensive)",
+              `${bound(fleetWriteSplit.etcdTxnP50.atMostMs)} / ${bound(fleetWriteSplit.etcdTxnP99.atMostMs)}`,
+            ],
+            [
               "watch (4 watcher threads): etcd's WAL fsync p99 / backend commit p99 ms, at most (etcd's own histograms; its data dir is in /dev/shm, a tmpfs)",
-              `${bound(fleetEtcdDisk.walFsyncP99.atMostMs)} / ${bound(fleetEtcdDisk.backendCommitP99.atMostMs)}`,
+              `${bound(fleetWriteSplit.walFsyncP99.atMostMs)} / ${bound(fleetWriteSplit.backendCommitP99.atMostMs)}`,
+            ],
+            [
+              "same writes, watcher processes at nice 19 (they yield the 2 cores to the server and etcd): write latency p50 / p90 / p99 / max ms",
+              ms(fleet.yielding.writes.latency),
+            ],
+            [
+              "same writes, watcher processes at nice 19: the server's etcd transaction p99 / write request p99 / etcd's own Txn handling p99 ms, at most",
+              `${bound(fleet.yieldingSplit.storageP99.atMostMs)} / ${bound(fleet.yieldingSplit.requestP99.atMostMs)} / ${bound(fleet.yieldingSplit.etcdTxnP99.atMostMs)}`,
+            ],
+            [
+              "same writes, watcher processes at nice 19: writes/s achieved, events received / expected (delays not a result: the watchers are starved)",
+              `${fleet.yielding.writes.perSecond}, ${fleet.yielding.events.received} / ${fleet.yielding.events.expected}`,
             ],
             ["watch (one thread): events / expected", `${watch.events} / ${watch.expected}`],
             ["watch (one thread): p50 / p90 / max ms", `${round(watch.delayMs.p50Ms)} / ${round(watch.delayMs.p90Ms)} / ${round(watch.delayMs.maxMs)}`],
