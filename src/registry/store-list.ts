@@ -95,6 +95,12 @@ export interface CacheListInput {
   readonly waitMs: number;
   /** Converts cached (storage-version) JSON for versions served from another's storage. */
   readonly convert?: (json: string) => string;
+  /**
+   * Serves a consistent read (`atLeast: "current"`) whose cache did not catch up within `waitMs`:
+   * kube (1.31+) then reads the list from storage instead of failing it. Without it, such a list is
+   * 504 like a too-new resourceVersion (which always is: the store cannot serve the future either).
+   */
+  readonly stale?: () => Promise<ListResponse>;
 }
 
 /** A list served from the watch cache once it is at least as new as the request needs. */
@@ -103,6 +109,7 @@ export async function listFromCache(input: CacheListInput): Promise<ListResponse
   if (input.atLeast !== undefined) {
     const target = input.atLeast;
     const reached = target === "current" ? await cacher.waitForCurrent(input.waitMs) : await cacher.waitFor(target, input.waitMs);
+    if (!reached && target === "current" && input.stale !== undefined) return input.stale();
     if (!reached) throw timeout(`Too large resource version: ${String(target)}, current: ${cacher.revision}`, 1);
   }
   // Read the revision and the objects in one synchronous step: they describe the same state, and

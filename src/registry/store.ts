@@ -371,6 +371,8 @@ export class Store {
       atLeast,
       waitMs: this.futureRevisionWaitMs,
       convert: this.versions.converts ? undefined : this.jsonConverter(),
+      // (Webhook-converted resources keep the 504: their storage read would be converted twice below.)
+      stale: this.versions.converts ? undefined : () => fromStorage({ kind: "storage", revision: 0, fromContinue: false }),
     });
     if (!this.versions.converts) return cached;
     // A whole page converts in one round trip; one object failing fails the list, as in kube.

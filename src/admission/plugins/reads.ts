@@ -1,4 +1,5 @@
 import type { ResourceRef } from "../../api/client.js";
+import { ApiError } from "../../api/errors.js";
 import type { ApiObject } from "../../api/object.js";
 import type { PluginContext } from "../context.js";
 
@@ -25,11 +26,21 @@ export function resourceReader(context: PluginContext, resource: ResourceRef): R
       listCached: async (namespace) => (await context.client.list(resource, namespace)).items,
     };
   }
+  // A cache that has not caught up within its wait (504) is read past, through the client: kube's
+  // plugins read their informers and never fail a request because one lags.
+  const orStore = async (listed: Promise<readonly ApiObject[]>, namespace: string): Promise<readonly ApiObject[]> => {
+    try {
+      return await listed;
+    } catch (error) {
+      if (!(error instanceof ApiError && error.code === 504)) throw error;
+      return (await context.client.list(resource, namespace)).items;
+    }
+  };
   return {
     async get(namespace, name) {
       return lister.get(namespace, name) ?? (await context.client.get(resource, namespace, name));
     },
-    list: (namespace) => lister.list(namespace),
-    listCached: (namespace) => lister.listCached(namespace),
+    list: (namespace) => orStore(lister.list(namespace), namespace),
+    listCached: (namespace) => orStore(lister.listCached(namespace), namespace),
   };
 }
