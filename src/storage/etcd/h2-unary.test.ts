@@ -2,7 +2,7 @@ import assert from "node:assert/strict";
 import http2 from "node:http2";
 import type { AddressInfo } from "node:net";
 import { after, before, describe, it } from "node:test";
-import { H2Unary, type UnaryResult } from "./h2-unary.js";
+import { grpcTimeout, H2Unary, type UnaryResult } from "./h2-unary.js";
 
 /** A plain-text HTTP/2 server standing in for etcd: each path answers as the test says. */
 function fakeServer(): Promise<{ url: string; seen: { path: string; timeout: string; body: Buffer }[]; close(): Promise<void> }> {
@@ -120,6 +120,13 @@ describe("H2Unary (gRPC unary over one kept node:http2 session)", () => {
     assert.equal(result.kind === "status" ? result.status.code : undefined, 4);
     // The session is retired: the next calls go elsewhere until it reconnects.
     assert.deepEqual(await client.call("/echo", Buffer.from("x"), 1000), { kind: "unsent" });
+  });
+
+  it("writes grpc-timeout with at most eight digits", () => {
+    assert.equal(grpcTimeout(10_000), "10000m");
+    assert.equal(grpcTimeout(0.5), "1m");
+    assert.equal(grpcTimeout(1e8), "100000S");
+    assert.equal(grpcTimeout(1e12), "277778H");
   });
 
   it("answers unsent when nothing listens at the endpoint", async () => {

@@ -66,7 +66,7 @@ export class H2Unary {
         ":path": path,
         "content-type": "application/grpc",
         te: "trailers",
-        "grpc-timeout": `${Math.max(1, Math.ceil(timeoutMs))}m`,
+        "grpc-timeout": grpcTimeout(timeoutMs),
       });
     } catch {
       this.retire(session);
@@ -180,6 +180,14 @@ export class H2Unary {
     this.retryAt = Date.now() + RECONNECT_AFTER_MS;
     if (!session.closed) session.close();
   }
+}
+
+/** gRPC's timeout header: at most eight digits, so long deadlines go in seconds or hours. */
+export function grpcTimeout(timeoutMs: number): string {
+  const ms = Math.max(1, Math.ceil(timeoutMs));
+  if (ms < 1e8) return `${ms}m`;
+  const seconds = Math.ceil(ms / 1000);
+  return seconds < 1e8 ? `${seconds}S` : `${Math.min(99_999_999, Math.ceil(seconds / 3600))}H`;
 }
 
 function unavailable(details: string): UnaryStatus {
