@@ -55,7 +55,7 @@ interface RateResult {
   readonly perSecond: number;
   readonly count: number;
   readonly failures: number;
-  /** The server's CPU per operation (µs); absent for the raw etcd puts (no server). */
+  /** CPU per operation (µs) of the process given as `pid`: the server, or the bench process itself for the raw etcd puts. */
   readonly serverCpuMicrosPerOperation?: number;
 }
 
@@ -268,17 +268,28 @@ export async function runEtcdSuite(options: EtcdSuiteOptions): Promise<void> {
   try {
     const otherCpuBefore = round(await backgroundCpuPercent(1000));
     log("etcd suite: raw etcd puts c=16 (the limit)");
-    const raw = new EtcdClient({ endpoints: etcd.endpoints });
+    // The server's own client (Range and Txn over a kept node:http2 session, h2-unary.ts), then
+    // grpc-js's call stack (directUnary: false); this process's CPU per Txn for both.
     const value = Buffer.from(configMapBody("raw", "raw", 1024));
-    const rawPuts = await measureRate(16, { warmupMs, phaseMs }, async (worker, sequence) => {
+    const rawPhase = async (directUnary: boolean): Promise<RateResult> => {
+      const raw = new EtcdClient({ endpoints: etcd.endpoints, directUnary });
       try {
-        await raw.txn({ compare: [], success: [{ requestPut: { key: Buffer.from(`/bench-raw/${worker}/${sequence}`), value } }], failure: [] }, "");
-        return true;
-      } catch {
-        return false;
+        return await measureRate(16, { warmupMs, phaseMs, pid: process.pid }, async (worker, sequence) => {
+          try {
+            const key = Buffer.from(`/bench-raw-${directUnary ? "h2" : "grpcjs"}/${worker}/${sequence}`);
+            await raw.txn({ compare: [], success: [{ requestPut: { key, value } }], failure: [] }, "");
+            return true;
+          } catch {
+            return false;
+          }
+        });
+      } finally {
+        raw.close();
       }
-    });
-    raw.close();
+    };
+    const rawPuts = await rawPhase(true);
+    log("etcd suite: raw etcd puts c=16 through grpc-js's call stack");
+    const rawPutsGrpcJs = await rawPhase(false);
     // etcd's own watch delay with no server (the floor under the server's watch figures).
     const rawWatchSeconds = quick ? 3 : 10;
     // One etcd watcher: the server keeps one etcd watch (its cache's) whatever its number of watchers.
@@ -410,6 +421,7 @@ export async function runEtcdSuite(options: EtcdSuiteOptions): Promise<void> {
         kube: KUBE,
         targets: TARGETS,
         rawEtcdPuts: rawPuts,
+        rawEtcdPutsGrpcJs: rawPutsGrpcJs,
         creates,
         gets,
         consistentList,
@@ -439,7 +451,14 @@ export async function runEtcdSuite(options: EtcdSuiteOptions): Promise<void> {
         "",
         table(
           ["measure", "per second", "orch creates / it"],
-          [["raw etcd puts over gRPC, c=16 (one Txn with one Put each, ~1 KiB)", String(rawPuts.perSecond), String(ratios.createsOverRawEtcdPuts)]],
+          [
+            ["raw etcd puts over gRPC, c=16 (one Txn with one Put each, ~1 KiB)", String(rawPuts.perSecond), String(ratios.createsOverRawEtcdPuts)],
+            [
+              "the same through grpc-js's call stack (`directUnary: false`: what the server used before h2-unary.ts)",
+              String(rawPutsGrpcJs.perSecond),
+              String(round(creates.perSecond / Math.max(1, rawPutsGrpcJs.perSecond))),
+            ],
+          ],
         ),
         "",
         "etcd's own watch delay, no orch server (measured before the server starts): a paced writer in the bench process puts ~1 KiB values at 200/s and one etcd watch of the prefix in the same process times each event (the server, too, keeps one etcd watch, its cache's, whatever its number of watchers). Its delay from the put being sent is etcd's commit plus one event's delivery on this machine: the floor under the server's rows above, which count from the create or patch being sent to orch and add orch's write path, its cache and the fan-out to 100 HTTP watchers.",
@@ -463,6 +482,10 @@ export async function runEtcdSuite(options: EtcdSuiteOptions): Promise<void> {
           ["measure", "value"],
           [
             ["creates: server CPU µs per create", String(creates.serverCpuMicrosPerOperation ?? "")],
+            [
+              "raw etcd puts: the bench process's CPU µs per Txn, kept node:http2 session (the server's path) / grpc-js's call stack",
+              `${rawPuts.serverCpuMicrosPerOperation ?? ""} / ${rawPutsGrpcJs.serverCpuMicrosPerOperation ?? ""}`,
+            ],
             ["creates: failures in the phase", String(creates.failures)],
             [
               `creates: server CPU µs per create over the ${COUNTED_CREATES} counted creates (after the timed phase: a warmer server)`,

@@ -6,6 +6,7 @@
 import type * as grpc from "@grpc/grpc-js";
 import { lazyRequire } from "../../util/lazy-require.js";
 import { StorageError } from "../errors.js";
+import { H2Unary } from "./h2-unary.js";
 import {
   type CompactionRequest,
   type CompactionResponse,
@@ -34,6 +35,11 @@ export interface EtcdClientOptions {
   readonly tls?: EtcdTls;
   /** Deadline of every unary call (default 10 s). */
   readonly requestTimeoutMs?: number;
+  /**
+   * Range and Txn over one kept node:http2 session (`h2-unary.ts`) instead of grpc-js's call
+   * stack, grpc-js serving them whenever that session is not there (default true).
+   */
+  readonly directUnary?: boolean;
 }
 
 /** gRPC, loaded when the first client is made (a server on another backend never loads it). */
@@ -60,6 +66,8 @@ export class EtcdClient {
   private readonly client: grpc.Client;
   private readonly channel: ReturnType<grpc.Client["getChannel"]>;
   private readonly timeoutMs: number;
+  /** The fast path of Range and Txn (see `directUnary`). */
+  private readonly direct: H2Unary | undefined;
 
   constructor(options: EtcdClientOptions) {
     const { target, secure, host } = channelTarget(options.endpoints);
@@ -80,15 +88,17 @@ export class EtcdClient {
     });
     this.channel = this.client.getChannel();
     this.timeoutMs = options.requestTimeoutMs ?? 10_000;
+    this.direct =
+      options.directUnary === false ? undefined : new H2Unary({ endpoints: options.endpoints, ...(options.tls === undefined ? {} : { tls: options.tls }) });
   }
 
   /** A Range; `timeoutMs` overrides the client's deadline (health checks). */
   range(request: RangeRequest, key: string, timeoutMs?: number): Promise<RangeResponse> {
-    return this.unary("/etcdserverpb.KV/Range", CODECS.rangeRequest, CODECS.rangeResponse, request, key, timeoutMs);
+    return this.directOrChannel("/etcdserverpb.KV/Range", CODECS.rangeRequest, CODECS.rangeResponse, request, key, timeoutMs);
   }
 
   txn(request: TxnRequest, key: string): Promise<TxnResponse> {
-    return this.unary("/etcdserverpb.KV/Txn", CODECS.txnRequest, CODECS.txnResponse, request, key);
+    return this.directOrChannel("/etcdserverpb.KV/Txn", CODECS.txnRequest, CODECS.txnResponse, request, key);
   }
 
   compact(request: CompactionRequest): Promise<CompactionResponse> {
@@ -106,7 +116,44 @@ export class EtcdClient {
   }
 
   close(): void {
+    this.direct?.close();
     this.client.close();
+  }
+
+  /**
+   * A Range or Txn on the kept http2 session when there is one, else (and for every call that
+   * session did not send) on the grpc-js channel. The reply is decoded and errors translated alike.
+   */
+  private directOrChannel<Request, Response>(
+    method: string,
+    requestCodec: MessageCodec<Request>,
+    responseCodec: MessageCodec<Response>,
+    request: Request,
+    key: string,
+    timeoutMs = this.timeoutMs,
+  ): Promise<Response> {
+    if (this.direct === undefined) return this.unary(method, requestCodec, responseCodec, request, key, timeoutMs);
+    let message: Buffer;
+    try {
+      message = requestCodec.serialize(request);
+    } catch (error) {
+      return Promise.reject(new StorageError("Unavailable", key, { message: `etcd ${method}: the request did not encode`, cause: error }));
+    }
+    const started = Date.now();
+    return this.direct.call(method, message, timeoutMs).then((result) => {
+      switch (result.kind) {
+        case "unsent":
+          return this.unary(method, requestCodec, responseCodec, request, key, Math.max(1, timeoutMs - (Date.now() - started)));
+        case "status":
+          throw translateError(Object.assign(new Error(result.status.message), result.status), key);
+        case "ok":
+          try {
+            return responseCodec.deserialize(result.message);
+          } catch (error) {
+            throw new StorageError("Unavailable", key, { message: `etcd ${method}: the response did not decode`, cause: error });
+          }
+      }
+    });
   }
 
   /**

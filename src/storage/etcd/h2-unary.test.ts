@@ -1,0 +1,143 @@
+import assert from "node:assert/strict";
+import http2 from "node:http2";
+import type { AddressInfo } from "node:net";
+import { after, before, describe, it } from "node:test";
+import { grpcTimeout, H2Unary, type UnaryResult } from "./h2-unary.js";
+
+/** A plain-text HTTP/2 server standing in for etcd: each path answers as the test says. */
+function fakeServer(): Promise<{ url: string; seen: { path: string; timeout: string; body: Buffer }[]; close(): Promise<void> }> {
+  const seen: { path: string; timeout: string; body: Buffer }[] = [];
+  const server = http2.createServer();
+  server.on("stream", (stream, headers) => {
+    const chunks: Buffer[] = [];
+    stream.on("data", (chunk: Buffer) => chunks.push(chunk));
+    stream.on("error", () => {});
+    stream.on("end", () => {
+      const path = String(headers[":path"]);
+      seen.push({ path, timeout: String(headers["grpc-timeout"]), body: Buffer.concat(chunks) });
+      if (path === "/echo") {
+        // The request's message back, as a gRPC reply with trailers.
+        stream.respond({ ":status": 200, "content-type": "application/grpc" }, { waitForTrailers: true });
+        stream.on("wantTrailers", () => stream.sendTrailers({ "grpc-status": "0" }));
+        stream.end(Buffer.concat(chunks));
+      } else if (path === "/fail") {
+        // Trailers only, as etcd answers an error; the message is percent-encoded.
+        stream.respond(
+          { ":status": 200, "content-type": "application/grpc", "grpc-status": "9", "grpc-message": "etcdserver: 100%25 full" },
+          { endStream: true },
+        );
+      } else if (path === "/refuse") {
+        stream.close(http2.constants.NGHTTP2_REFUSED_STREAM);
+      } else if (path === "/reset") {
+        stream.close(http2.constants.NGHTTP2_INTERNAL_ERROR);
+      }
+      // "/hang": never answers.
+    });
+  });
+  return new Promise((resolve) => {
+    server.listen(0, "127.0.0.1", () => {
+      const { port } = server.address() as AddressInfo;
+      resolve({
+        url: `http://127.0.0.1:${port}`,
+        seen,
+        close: () =>
+          new Promise<void>((done) => {
+            server.close(() => done());
+            for (const session of sessions) session.destroy();
+          }),
+      });
+    });
+    const sessions = new Set<http2.ServerHttp2Session>();
+    server.on("session", (session) => {
+      sessions.add(session);
+      session.on("close", () => sessions.delete(session));
+    });
+  });
+}
+
+/** Calls until the session is up (the first calls are `unsent` while it connects). */
+async function connected(client: H2Unary, path: string, message: Buffer, timeoutMs = 2000): Promise<UnaryResult> {
+  for (let attempt = 0; attempt < 200; attempt++) {
+    const result = await client.call(path, message, timeoutMs);
+    if (result.kind !== "unsent") return result;
+    await new Promise((resolve) => setTimeout(resolve, 10));
+  }
+  throw new Error("the session never connected");
+}
+
+describe("H2Unary (gRPC unary over one kept node:http2 session)", () => {
+  let server: Awaited<ReturnType<typeof fakeServer>>;
+  let client: H2Unary;
+  before(async () => {
+    server = await fakeServer();
+    client = new H2Unary({ endpoints: [server.url] });
+  });
+  after(async () => {
+    client.close();
+    await server.close();
+  });
+
+  it("answers unsent until its session is connected, so the caller can use the channel meanwhile", async () => {
+    const fresh = new H2Unary({ endpoints: [server.url] });
+    try {
+      assert.deepEqual(await fresh.call("/echo", Buffer.from("x"), 1000), { kind: "unsent" });
+    } finally {
+      fresh.close();
+    }
+  });
+
+  it("frames the message with the five-byte gRPC prefix and a grpc-timeout, and reads the reply's message", async () => {
+    const message = Buffer.from("a txn request");
+    const result = await connected(client, "/echo", message, 1500);
+    assert.equal(result.kind, "ok");
+    assert.deepEqual(result.kind === "ok" ? result.message : undefined, message);
+    const request = server.seen.find((entry) => entry.path === "/echo");
+    assert.equal(request?.timeout, "1500m");
+    assert.deepEqual(request?.body.subarray(0, 5), Buffer.from([0, 0, 0, 0, message.length]));
+  });
+
+  it("reads a trailers-only error status and decodes its percent-encoded message", async () => {
+    const result = await connected(client, "/fail", Buffer.from("x"));
+    assert.equal(result.kind, "status");
+    assert.equal(result.kind === "status" ? result.status.code : undefined, 9);
+    assert.equal(result.kind === "status" ? result.status.details : undefined, "etcdserver: 100% full");
+  });
+
+  it("answers unsent for a stream the server refused (it was not processed)", async () => {
+    await connected(client, "/echo", Buffer.from("x"));
+    assert.deepEqual(await client.call("/refuse", Buffer.from("x"), 1000), { kind: "unsent" });
+  });
+
+  it("answers UNAVAILABLE for a stream reset after it was sent (it may have been applied)", async () => {
+    await connected(client, "/echo", Buffer.from("x"));
+    const result = await client.call("/reset", Buffer.from("x"), 1000);
+    assert.equal(result.kind === "status" ? result.status.code : undefined, 14);
+  });
+
+  it("ends a call at its deadline with DEADLINE_EXCEEDED and stops using the session", async () => {
+    await connected(client, "/echo", Buffer.from("x"));
+    const result = await client.call("/hang", Buffer.from("x"), 100);
+    assert.equal(result.kind === "status" ? result.status.code : undefined, 4);
+    // The session is retired: the next calls go elsewhere until it reconnects.
+    assert.deepEqual(await client.call("/echo", Buffer.from("x"), 1000), { kind: "unsent" });
+  });
+
+  it("writes grpc-timeout with at most eight digits", () => {
+    assert.equal(grpcTimeout(10_000), "10000m");
+    assert.equal(grpcTimeout(0.5), "1m");
+    assert.equal(grpcTimeout(1e8), "100000S");
+    assert.equal(grpcTimeout(1e12), "277778H");
+  });
+
+  it("answers unsent when nothing listens at the endpoint", async () => {
+    const nowhere = new H2Unary({ endpoints: ["http://127.0.0.1:1"] });
+    try {
+      for (let attempt = 0; attempt < 5; attempt++) {
+        assert.deepEqual(await nowhere.call("/echo", Buffer.from("x"), 1000), { kind: "unsent" });
+        await new Promise((resolve) => setTimeout(resolve, 20));
+      }
+    } finally {
+      nowhere.close();
+    }
+  });
+});
