@@ -98,12 +98,14 @@ export function priorityAndFairnessFilter(options: PriorityAndFairnessOptions): 
     const classification = flowControl.classify(requireUser(context), info);
     const { headers, series } = prepare(classification);
     const queueSet = classification.priorityLevel.queueSet;
+    // One clock read when the request starts executing and one when it ends: the execution
+    // histogram and the level's seat-demand integral share them.
+    let started = performance.now();
     if (queueSet === undefined) {
       series.dispatched(0);
       // Exempt requests are not limited, but their demand counts when seats are reallocated.
       const demand = classification.priorityLevel.demand;
-      demand.set(demand.current + 1);
-      const started = performance.now();
+      demand.set(demand.current + 1, started);
       series.executing(1, 1);
       try {
         const response = withHeaders(await next(context), headers);
@@ -112,9 +114,10 @@ export function priorityAndFairnessFilter(options: PriorityAndFairnessOptions): 
       } catch (error) {
         throw withErrorHeaders(error, headers);
       } finally {
-        demand.set(demand.current - 1);
+        const ended = performance.now();
+        demand.set(demand.current - 1, ended);
         series.executing(-1, 1);
-        series.executed((performance.now() - started) / 1000);
+        series.executed((ended - started) / 1000);
       }
     }
     const mutating = watches === undefined ? NO_MUTATING_WORK : estimateMutating(info, watches.interested(info));
@@ -122,13 +125,16 @@ export function priorityAndFairnessFilter(options: PriorityAndFairnessOptions): 
     const seats = Math.max(estimateSeats(info, query, stored), mutating.finalSeats);
     series.estimated(seats);
     // A free seat and nobody waiting (the common case): taken synchronously, no queue entry, no promise.
-    const admission = queueSet.tryDispatch(classification.hash, seats) ?? (await queued(context, classification, series, seats));
+    let admission = queueSet.tryDispatch(classification.hash, seats, started);
+    if (admission === undefined) {
+      admission = await queued(context, classification, series, seats);
+      started = performance.now();
+    }
     if (admission.kind === "rejected") {
       series.rejected(admission.reason satisfies RejectReason, admission.waitedMs / 1000);
       throw tooManyRequests(headers);
     }
     series.dispatched(admission.waitedMs / 1000);
-    const started = performance.now();
     series.executing(1, admission.seats);
     try {
       const response = withHeaders(await next(context), headers);
@@ -136,20 +142,22 @@ export function priorityAndFairnessFilter(options: PriorityAndFairnessOptions): 
     } catch (error) {
       throw withErrorHeaders(error, headers);
     } finally {
-      series.executed((performance.now() - started) / 1000);
+      const ended = performance.now();
+      series.executed((ended - started) / 1000);
       // After a mutation, its final seats stay taken while its watchers are notified (kube's additional latency):
       // the request no longer executes, but its seats count in `current_executing_seats` until released, as in kube.
       const final = Math.min(mutating.finalSeats, admission.seats);
       if (final > 0 && mutating.additionalLatencyMs > 0) {
         series.executing(-1, admission.seats - final);
-        queueSet.release({ queue: admission.queue, seats: admission.seats - final });
+        queueSet.release({ queue: admission.queue, seats: admission.seats - final }, ended);
+        const held = admission.queue;
         setTimeout(() => {
           series.seatsReleased(final);
-          queueSet.release({ queue: admission.queue, seats: final });
+          queueSet.release({ queue: held, seats: final });
         }, mutating.additionalLatencyMs).unref();
       } else {
         series.executing(-1, admission.seats);
-        queueSet.release(admission);
+        queueSet.release(admission, ended);
       }
     }
   };

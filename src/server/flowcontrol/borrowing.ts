@@ -44,7 +44,8 @@ export interface DemandStatistics {
 /**
  * A level's seat demand (seats executing plus seats its waiting requests ask for), integrated over
  * time between adjustments, as kube's seat-demand integrator. The owner calls `set` on every change
- * (one clock read) and `take` once per adjustment period.
+ * (one clock read, or none when it passes the time it already read) and `take` once per
+ * adjustment period. The default clock is `performance.now()`.
  */
 export class SeatDemand {
   private value = 0;
@@ -65,8 +66,8 @@ export class SeatDemand {
     return this.value;
   }
 
-  set(value: number): void {
-    const now = this.clock();
+  /** Sets the demand from now on; `now` is a reading of this integrator's clock a caller already took (default: one is taken). */
+  set(value: number, now: number = this.clock()): void {
     const elapsed = now - this.since;
     this.integral += this.value * elapsed;
     this.squares += this.value * this.value * elapsed;

@@ -4,6 +4,7 @@ import type { UserInfo } from "../../request/context.js";
 import type { RequestInfo } from "../../request/request-info.js";
 import type { BootstrapConfiguration } from "./bootstrap.js";
 import { allocateConcurrency, DEMAND_SMOOTHING, type AllocationItem, type LevelLimits, levelLimits, SeatDemand } from "./borrowing.js";
+import { ClassificationMemo } from "./classification-memo.js";
 import { compareFlowSchemas, flowDistinguisher, flowSchemaMatches, flowSchemaRule, type FlowSchemaRule } from "./classifier.js";
 import type { FlowControlMetrics } from "./flowcontrol-metrics.js";
 import { QueueSet, type QueueSetConfig } from "./queue-set.js";
@@ -11,7 +12,7 @@ import { flowHash } from "./shuffle-shard.js";
 
 /** Flows whose hash is remembered, per FlowSchema. */
 const MAX_REMEMBERED_FLOWS = 4096;
-/** Classifications remembered by what classification reads (cleared whole when full, and when the objects change). */
+/** Classifications remembered by what classification reads (forgotten all at once when full, and when the objects change). */
 const MAX_REMEMBERED_CLASSIFICATIONS = 4096;
 
 /** A priority level as configured: exempt levels have no queue set. */
@@ -47,18 +48,6 @@ export interface Classification {
   readonly hash: number;
 }
 
-/**
- * Everything classification reads of a request, as one string: the user's name and groups, and
- * the verb with the API group, resource/subresource and namespace (empty for cluster scope), or
- * the verb with the non-resource path. NUL separates parts (it cannot occur in any of them).
- */
-function classificationKey(user: UserInfo, info: RequestInfo): string {
-  let key = user.name;
-  for (const group of user.groups) key += `\0${group}`;
-  if (info.kind === "resource") return `${key}\u0001r\0${info.verb}\0${info.group}\0${info.resource}\0${info.subresource}\0${info.namespace}`;
-  return `${key}\u0001n\0${info.verb}\0${info.path}`;
-}
-
 export interface FlowControlOptions {
   /** Live FlowSchemas and PriorityLevelConfigurations; undefined when the API is not served (the bootstrap objects then apply as they are). */
   readonly feeds: { readonly flowSchemas: ObjectFeed; readonly priorityLevels: ObjectFeed } | undefined;
@@ -90,8 +79,8 @@ export class FlowControl {
   private readonly borrowing = new Map<string, Borrowing>();
   /** Flow hashes by FlowSchema name, then distinguisher. */
   private readonly hashes = new Map<string, Map<string, number>>();
-  /** Classifications by `classificationKey` (a GET's classification is a map lookup, not a walk over every FlowSchema's rules). */
-  private readonly classified = new Map<string, Classification>();
+  /** Classifications by what classification reads (a GET's classification is a few map lookups, not a walk over every FlowSchema's rules). */
+  private readonly classified = new ClassificationMemo<Classification>(MAX_REMEMBERED_CLASSIFICATIONS);
   private stale = true;
   private readonly unsubscribe: (() => void)[] = [];
 
@@ -111,18 +100,15 @@ export class FlowControl {
 
   /**
    * The first FlowSchema (by precedence, then name) that matches and whose level exists; the
-   * mandatory catch-all otherwise. Remembered per classification inputs (`classificationKey`)
+   * mandatory catch-all otherwise. Remembered per classification inputs (`ClassificationMemo`)
    * until the FlowSchemas or priority levels change.
    */
   classify(user: UserInfo, info: RequestInfo): Classification {
     this.refresh();
-    const key = classificationKey(user, info);
-    let found = this.classified.get(key);
+    let found = this.classified.find(user, info);
     if (found === undefined) {
-      // Bounded: a server seeing more distinct inputs than this classifies the ones it forgot again.
-      if (this.classified.size >= MAX_REMEMBERED_CLASSIFICATIONS) this.classified.clear();
       found = this.classifyUncached(user, info);
-      this.classified.set(key, found);
+      this.classified.remember(user, info, found);
     }
     return found;
   }

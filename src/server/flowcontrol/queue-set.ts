@@ -126,26 +126,22 @@ export class QueueSet {
   }
 
   /**
-   * Asks for seats (`options.seats`, default 1, capped at the level's limit) for one request of
-   * flow `hash`: resolves dispatched (call `release` with the admission when done) or rejected
-   * (full queue, no seats under Reject, `waitLimitMs` passed, or `signal` aborted while waiting).
-   */
-  /**
    * The fast path of `acquire`, synchronous: when the level has a free seat for the request and
    * nothing waits ahead of it, takes the seats and returns the admission (release it as usual);
    * otherwise returns undefined and takes nothing — call `acquire`, which queues or rejects.
+   * `now`: a reading of the level's demand clock (`performance.now()`) the caller already took.
    */
-  tryDispatch(hash: number, requestedSeats: number): Admission | undefined {
+  tryDispatch(hash: number, requestedSeats: number, now?: number): Admission | undefined {
     if (this.waitingTotal > 0) return undefined;
     const seats = Math.max(1, Math.min(requestedSeats, this.config.concurrencyLimit));
     if (this.executingSeats + seats > this.config.concurrencyLimit) return undefined;
     const queuing = this.config.queuing;
-    if (queuing === undefined) return this.dispatch(0, seats, 0);
+    if (queuing === undefined) return this.dispatch(0, seats, 0, now);
     const chosen = this.shortestQueue(this.handOf(hash, queuing.handSize));
     const queue = this.queues[chosen];
     if (queue === undefined) return undefined;
     queue.virtualStart = Math.max(queue.virtualStart, this.virtualNow) + seats;
-    return this.dispatch(chosen, seats, 0);
+    return this.dispatch(chosen, seats, 0, now);
   }
 
   /** The queue of a hand with the fewest requests waiting and executing (the first of equals). */
@@ -162,6 +158,11 @@ export class QueueSet {
     return chosen;
   }
 
+  /**
+   * Asks for seats (`options.seats`, default 1, capped at the level's limit) for one request of
+   * flow `hash`: resolves dispatched (call `release` with the admission when done) or rejected
+   * (full queue, no seats under Reject, `waitLimitMs` passed, or `signal` aborted while waiting).
+   */
   acquire(
     hash: number,
     options: {
@@ -244,13 +245,17 @@ export class QueueSet {
     if (next !== Number.POSITIVE_INFINITY) this.scheduleDeadline(next);
   };
 
-  /** Frees the seats a dispatched request held and hands them to the requests waiting in turn. */
-  release(admission: { readonly queue: number; readonly seats: number }): void {
+  /**
+   * Frees the seats a dispatched request held and hands them to the requests waiting in turn.
+   * `now`: a reading of the level's demand clock (`performance.now()`) the caller already took.
+   */
+  release(admission: { readonly queue: number; readonly seats: number }, now?: number): void {
     this.executingSeats = Math.max(0, this.executingSeats - admission.seats);
     const queue = this.queues[admission.queue];
     if (queue !== undefined) queue.executing = Math.max(0, queue.executing - admission.seats);
-    this.dispatchWaiting();
-    this.noteDemand();
+    // Nothing waits on most releases: no scan of the queues, no clock read for them then.
+    if (this.waitingTotal > 0) this.dispatchWaiting();
+    this.noteDemand(now);
   }
 
   private handOf(hash: number, handSize: number): readonly number[] {
@@ -263,16 +268,16 @@ export class QueueSet {
     return hand;
   }
 
-  private noteDemand(): void {
-    this.demand?.set(this.executingSeats + this.waitingSeats);
+  private noteDemand(now?: number): void {
+    this.demand?.set(this.executingSeats + this.waitingSeats, now);
   }
 
-  private dispatch(queueIndex: number, seats: number, waitedMs: number): Admission {
+  private dispatch(queueIndex: number, seats: number, waitedMs: number, now?: number): Admission {
     this.executingSeats += seats;
     const queue = this.queues[queueIndex];
     if (queue !== undefined) queue.executing += seats;
     this.counters.dispatched++;
-    this.noteDemand();
+    this.noteDemand(now);
     return { kind: "dispatched", queue: queueIndex, seats, waitedMs };
   }
 
