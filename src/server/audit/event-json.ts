@@ -77,7 +77,7 @@ function statusJson(status: AuditResponseStatus): string {
 
 function annotationsJson(annotations: Readonly<Record<string, string>>): string {
   let json = "";
-  for (const key of Object.keys(annotations)) json += `${json === "" ? "{" : ","}${quoteRepeated(key)}:${quoteJson(annotations[key] as string)}`;
+  for (const key of Object.keys(annotations)) json += `${json === "" ? "{" : ","}${quoteRepeated(key)}:${quoteRepeated(annotations[key] as string)}`;
   return json === "" ? "{}" : `${json}}`;
 }
 
