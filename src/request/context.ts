@@ -94,7 +94,7 @@ export interface AuditRecorder {
    * above (kube's AddAnnotationWithLevel: a webhook's patch is recorded from Request up).
    */
   annotate(key: string, value: string, level?: AnnotationLevel): void;
-  /** The annotations so far, in the order they were added, without those above `level` when it is given. */
+  /** The annotations so far, in the order they were added, without those above `level` when it is given; the object answered never changes afterwards. */
   annotations(level?: string): Readonly<Record<string, string>> | undefined;
 }
 

@@ -31,7 +31,10 @@ export interface AuditResponseStatus {
 
 /**
  * One audit event as kube writes it (`audit.<apiDomain>/v1` `Event`): one per stage of a
- * request the policy records. Events handed to a backend are never changed afterwards.
+ * request the policy records. Events handed to a backend are never changed afterwards, nor is
+ * anything they hold (events of one request, and of several, share their user, objectRef,
+ * sourceIPs and status objects). The audit filter sets every field, absent ones as undefined
+ * (left out of the JSON), in kube's order.
  */
 export interface AuditEvent {
   readonly kind: "Event";
@@ -55,31 +58,43 @@ export interface AuditEvent {
   readonly annotations?: Readonly<Record<string, string>>;
 }
 
+/** Turns a request's events into kube's log JSON (`EventJsonEncoder`, one per request). */
+export interface AuditEventEncoder {
+  encode(event: AuditEvent): string;
+}
+
 /**
  * Where events go. `processEvents` must return at once whatever the backend does with them (a
  * request never waits on a slow consumer); a backend that cannot keep up drops events and counts
  * them, or (the log's blocking modes) writes synchronously. Only a blocking-strict log throws
  * (`AuditStoreError`), for a RequestReceived event it could not store: the request then fails.
+ * `encoder` is the request's (the audit filter gives one per request): a backend that writes
+ * JSON encodes with it, reusing what the request's earlier events already serialized.
  */
 export interface AuditBackend {
   readonly name: string;
-  processEvents(events: readonly AuditEvent[]): void;
+  processEvents(events: readonly AuditEvent[], encoder?: AuditEventEncoder): void;
   /** Writes or sends what is buffered, then releases files and connections. */
   shutdown(): Promise<void>;
 }
 
 /** kube's MicroTime: `2006-01-02T15:04:05.000000Z` (milliseconds padded to microseconds). */
 export function microTime(epochMs: number): string {
-  // Every event writes two of these: the date and time to the second is formatted once per second.
+  // Every event writes two of these: the events of one millisecond share its text, and the date
+  // and time to the second is formatted once per second.
   const whole = Math.floor(epochMs);
+  if (whole === lastMilli.milli) return lastMilli.text;
   const second = Math.floor(whole / 1000);
   if (second !== lastSecond.second) lastSecond = { second, prefix: new Date(second * 1000).toISOString().slice(0, 20) };
   const millis = whole - second * 1000;
-  return `${lastSecond.prefix}${millis < 10 ? "00" : millis < 100 ? "0" : ""}${millis}000Z`;
+  lastMilli = { milli: whole, text: `${lastSecond.prefix}${millis < 10 ? "00" : millis < 100 ? "0" : ""}${millis}000Z` };
+  return lastMilli.text;
 }
 
 /** The last second formatted: `2006-01-02T15:04:05.`. */
 let lastSecond = { second: Number.NaN, prefix: "" };
+/** The last millisecond formatted. */
+let lastMilli = { milli: Number.NaN, text: "" };
 
 /** A blocking-strict backend could not store a RequestReceived event: the request must fail (kube: 500). */
 export class AuditStoreError extends Error {}
@@ -89,12 +104,12 @@ export function unionBackend(backends: readonly AuditBackend[]): AuditBackend {
   if (backends.length === 1 && backends[0] !== undefined) return backends[0];
   return {
     name: "union",
-    processEvents(events) {
+    processEvents(events, encoder) {
       // Every backend gets the events even when one throws (blocking-strict); the first failure is passed on.
       let failure: unknown;
       for (const backend of backends) {
         try {
-          backend.processEvents(events);
+          backend.processEvents(events, encoder);
         } catch (error) {
           failure ??= error;
         }

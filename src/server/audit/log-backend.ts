@@ -1,4 +1,5 @@
-import { AuditStoreError, type AuditBackend, type AuditEvent } from "./event.js";
+import { AuditStoreError, type AuditBackend, type AuditEvent, type AuditEventEncoder } from "./event.js";
+import { encodeEvent } from "./event-json.js";
 import { LogWriteError, RotatingLogFile, type LogFileOptions } from "./log-file.js";
 
 export { backupName } from "./log-file.js";
@@ -33,17 +34,18 @@ export interface LogBackendOptions extends LogFileOptions {
   readonly onError?: (error: unknown, dropped: number, plugin?: "log" | "buffered") => void;
 }
 
-/** One event as a log line: kube's Event as JSON, one per line. */
-export function eventLine(event: AuditEvent): string {
-  return `${JSON.stringify(event)}\n`;
+/** One event as a log line: kube's Event as JSON (the request's encoder when given), one per line. */
+export function eventLine(event: AuditEvent, encoder?: AuditEventEncoder): string {
+  return `${encoder === undefined ? encodeEvent(event) : encoder.encode(event)}\n`;
 }
 
 /**
  * The log backend (`--audit-log-path`, `--audit-log-format json`): one JSON event per line, the
- * file rotated by size and old backups pruned by count and age. In the blocking modes the events
- * of one turn of the event loop are written together, synchronously, at the end of the turn (no
- * event is ever dropped; the loop waits on the disk as kube's request goroutines do); in batch
- * mode a bounded buffer feeds one asynchronous writer.
+ * file rotated by size and old backups pruned by count and age. Events are serialized when they
+ * are handed over (with the request's encoder), so only their lines wait. In the blocking modes
+ * the lines of one turn of the event loop are written together, synchronously, at the end of the
+ * turn (no event is ever dropped; the loop waits on the disk as kube's request goroutines do); in
+ * batch mode a bounded buffer feeds one asynchronous writer.
  */
 export function logBackend(options: LogBackendOptions): AuditBackend {
   const file = new RotatingLogFile(options);
@@ -58,28 +60,28 @@ type Report = (error: unknown, dropped: number, plugin?: "log" | "buffered") => 
 const BLOCKING_SLICE = 256;
 
 function blockingLog(file: RotatingLogFile, strict: boolean, report: Report): AuditBackend {
-  let pending: AuditEvent[] = [];
+  let pending: string[] = [];
   let scheduled: NodeJS.Immediate | undefined;
 
   /** Writes what is pending; false when the write failed (the failure is reported). */
   function flush(): boolean {
     scheduled = undefined;
-    const events = pending;
+    const lines = pending;
     pending = [];
-    if (events.length === 0) return true;
+    if (lines.length === 0) return true;
     try {
-      file.writeSync(events.map(eventLine));
+      file.writeSync(lines);
       return true;
     } catch (error) {
-      report(error, events.length - (error instanceof LogWriteError ? error.written : 0));
+      report(error, lines.length - (error instanceof LogWriteError ? error.written : 0));
       return false;
     }
   }
 
   return {
     name: "log",
-    processEvents(events) {
-      for (const event of events) pending.push(event);
+    processEvents(events, encoder) {
+      for (const event of events) pending.push(eventLine(event, encoder));
       if (strict && events.some((event) => event.stage === "RequestReceived")) {
         // kube's blocking-strict: the request goes on only once its RequestReceived event is stored.
         if (scheduled !== undefined) clearImmediate(scheduled);
@@ -107,7 +109,7 @@ function batchLog(file: RotatingLogFile, batch: LogBatchOptions, report: Report)
   const maxWaitMs = Math.max(0, batch.maxWaitMs ?? 0);
   const qps = batch.throttleQps ?? 0;
   const burst = Math.max(1, batch.throttleBurst ?? 1);
-  const buffer: AuditEvent[] = [];
+  const buffer: string[] = [];
   let writer: Promise<void> | undefined;
   let timer: NodeJS.Timeout | undefined;
   let tokens = burst;
@@ -132,11 +134,11 @@ function batchLog(file: RotatingLogFile, batch: LogBatchOptions, report: Report)
     while (buffer.length > 0) {
       const delay = stopping ? 0 : throttleDelay();
       if (delay > 0) await new Promise((resolve) => setTimeout(resolve, delay));
-      const events = buffer.splice(0, maxSize);
+      const lines = buffer.splice(0, maxSize);
       try {
-        await file.write(events.map(eventLine));
+        await file.write(lines);
       } catch (error) {
-        report(error, events.length - (error instanceof LogWriteError ? error.written : 0));
+        report(error, lines.length - (error instanceof LogWriteError ? error.written : 0));
       }
     }
   }
@@ -170,9 +172,9 @@ function batchLog(file: RotatingLogFile, batch: LogBatchOptions, report: Report)
 
   return {
     name: "log",
-    processEvents(events) {
+    processEvents(events, encoder) {
       const room = bufferSize - buffer.length;
-      for (let index = 0; index < events.length && index < room; index++) buffer.push(events[index] as AuditEvent);
+      for (let index = 0; index < events.length && index < room; index++) buffer.push(eventLine(events[index] as AuditEvent, encoder));
       if (events.length > room) report(new Error("audit buffer queue blocked"), events.length - Math.max(0, room), "buffered");
       schedule();
     },

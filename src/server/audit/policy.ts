@@ -163,13 +163,34 @@ function ruleMatches(rule: PolicyRule, user: UserInfo, info: RequestInfo, verb: 
 
 const NOTHING: AuditDecision = { level: "None", omitStages: new Set(), omitManagedFields: false };
 
-/** The first rule matching the request decides its level (None when none matches), with the policy's and the rule's omissions. */
+/** Each policy's decisions, one per rule, made on its first request: a decision depends only on the rule and the policy. */
+const DECISIONS = new WeakMap<AuditPolicy, readonly AuditDecision[]>();
+
+function decisionsOf(policy: AuditPolicy): readonly AuditDecision[] {
+  let decisions = DECISIONS.get(policy);
+  if (decisions === undefined) {
+    decisions = policy.rules.map((rule) =>
+      rule.level === "None"
+        ? NOTHING
+        : {
+            level: rule.level,
+            omitStages: new Set([...policy.omitStages, ...rule.omitStages]),
+            omitManagedFields: rule.omitManagedFields ?? policy.omitManagedFields,
+          },
+    );
+    DECISIONS.set(policy, decisions);
+  }
+  return decisions;
+}
+
+/**
+ * The first rule matching the request decides its level (None when none matches), with the
+ * policy's and the rule's omissions. The answer is shared by every request the rule decides: read it, never change it.
+ */
 export function evaluatePolicy(policy: AuditPolicy, user: UserInfo, info: RequestInfo, verb: string): AuditDecision {
-  const rule = policy.rules.find((candidate) => ruleMatches(candidate, user, info, verb));
-  if (rule === undefined || rule.level === "None") return NOTHING;
-  return {
-    level: rule.level,
-    omitStages: new Set([...policy.omitStages, ...rule.omitStages]),
-    omitManagedFields: rule.omitManagedFields ?? policy.omitManagedFields,
-  };
+  const rules = policy.rules;
+  for (let index = 0; index < rules.length; index++) {
+    if (ruleMatches(rules[index] as PolicyRule, user, info, verb)) return decisionsOf(policy)[index] as AuditDecision;
+  }
+  return NOTHING;
 }

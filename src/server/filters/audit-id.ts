@@ -6,18 +6,26 @@ const LEVELS = ["None", "Metadata", "Request", "RequestResponse"];
 
 class Recorder implements AuditRecorder {
   private entries: Record<string, string> | undefined;
+  /** `entries` was handed out (to an audit event, which must never change): the next annotation copies it first. */
+  private shared = false;
   /** Keys that need a level above Metadata, and that level's rank. */
   private ranks: Map<string, number> | undefined;
   constructor(readonly id: string) {}
   annotate(key: string, value: string, level?: AnnotationLevel): void {
-    this.entries ??= {};
-    if (key in this.entries) return;
+    if (this.entries !== undefined && key in this.entries) return;
+    if (this.entries === undefined) this.entries = {};
+    else if (this.shared) this.entries = { ...this.entries };
+    this.shared = false;
     this.entries[key] = value;
     if (level !== undefined) (this.ranks ??= new Map()).set(key, LEVELS.indexOf(level));
   }
+  /** Answers a snapshot: later annotations never change an object already answered. */
   annotations(level?: string): Readonly<Record<string, string>> | undefined {
     const ranks = this.ranks;
-    if (level === undefined || ranks === undefined || this.entries === undefined) return this.entries;
+    if (level === undefined || ranks === undefined || this.entries === undefined) {
+      this.shared = this.entries !== undefined;
+      return this.entries;
+    }
     const rank = LEVELS.indexOf(level);
     const kept: Record<string, string> = {};
     for (const [key, value] of Object.entries(this.entries)) if ((ranks.get(key) ?? 0) <= rank) kept[key] = value;

@@ -21,6 +21,7 @@ import {
   type AuditResponseStatus,
   type AuditUser,
 } from "../audit/event.js";
+import { EventJsonEncoder } from "../audit/event-json.js";
 import { evaluatePolicy, levelAtLeast, type AuditDecision, type AuditPolicy, type AuditStage } from "../audit/policy.js";
 import type { AuditMetrics } from "../metrics/audit-metrics.js";
 
@@ -36,24 +37,41 @@ export interface AuditFilterOptions {
 const WRITES = new Set(["create", "update", "patch"]);
 
 function auditUser(user: UserInfo): AuditUser {
-  return {
-    username: user.name,
-    ...(user.uid === undefined || user.uid === "" ? {} : { uid: user.uid }),
-    ...(user.groups.length === 0 ? {} : { groups: user.groups }),
-    ...(user.extra === undefined || Object.keys(user.extra).length === 0 ? {} : { extra: user.extra }),
-  };
+  // Fields set one by one in kube's order (username, uid, groups, extra), empty ones left out.
+  const audited: { -readonly [K in keyof AuditUser]: AuditUser[K] } = { username: user.name };
+  if (user.uid !== undefined && user.uid !== "") audited.uid = user.uid;
+  if (user.groups.length !== 0) audited.groups = user.groups;
+  if (user.extra !== undefined && Object.keys(user.extra).length !== 0) audited.extra = user.extra;
+  return audited;
 }
 
+/** The peer seen last and its source IPs: one connection's requests share the list (events never change it). */
+let lastPeer: { readonly address: string | undefined; readonly ips: readonly string[] } = { address: undefined, ips: [] };
+
 /** kube's source IPs: the X-Forwarded-For chain, then X-Real-Ip, then the peer, each once. */
-function sourceIps(context: RequestContext): string[] {
+function sourceIps(context: RequestContext): readonly string[] {
+  const headers = context.request.headers;
+  if (headers["x-forwarded-for"] === undefined && headers["x-real-ip"] === undefined) {
+    // Only the peer (most requests): its list is made once per peer address in a row.
+    const address = context.request.remoteAddress;
+    if (address !== lastPeer.address) lastPeer = { address, ips: address === undefined ? [] : peerIps(address) };
+    return lastPeer.ips;
+  }
+  return peerIps(undefined, context);
+}
+
+function peerIps(address: string | undefined, context?: RequestContext): string[] {
   const ips: string[] = [];
   const add = (ip: string): void => {
     const trimmed = ip.trim().replace(/^::ffff:(?=\d+\.\d+\.\d+\.\d+$)/, "");
     if (trimmed !== "" && !ips.includes(trimmed)) ips.push(trimmed);
   };
-  for (const value of headerValues(context.request, "x-forwarded-for")) for (const ip of value.split(",")) add(ip);
-  for (const value of headerValues(context.request, "x-real-ip")) add(value);
-  if (context.request.remoteAddress !== undefined) add(context.request.remoteAddress);
+  if (context !== undefined) {
+    for (const value of headerValues(context.request, "x-forwarded-for")) for (const ip of value.split(",")) add(ip);
+    for (const value of headerValues(context.request, "x-real-ip")) add(value);
+    address = context.request.remoteAddress;
+  }
+  if (address !== undefined) add(address);
   return ips;
 }
 
@@ -83,9 +101,6 @@ function orderedRef(fields: AuditObjectRef): AuditObjectRef {
   return ref;
 }
 
-/** An event being built: fields are added in kube's order (JSON writers keep insertion order). */
-type EventDraft = { -readonly [K in keyof AuditEvent]?: AuditEvent[K] };
-
 function parseJson(bytes: Buffer | string | Uint8Array | undefined): unknown {
   if (bytes === undefined) return undefined;
   try {
@@ -111,10 +126,22 @@ function statusOfError(error: unknown): AuditResponseStatus {
   return { metadata: {}, status: "Failure", message: "an internal error occurred", reason: "InternalError", code: 500 };
 }
 
+/** `{ metadata: {}, code }` per code: most responses' status, shared by their events (which never change it). */
+const CODE_ONLY = new Map<number, AuditResponseStatus>();
+
+function codeOnly(code: number): AuditResponseStatus {
+  let status = CODE_ONLY.get(code);
+  if (status === undefined) {
+    status = { metadata: {}, code };
+    CODE_ONLY.set(code, status);
+  }
+  return status;
+}
+
 function statusOfResponse(response: ApiResponse): AuditResponseStatus {
-  if (response.status < 400 || typeof response.body !== "string") return { metadata: {}, code: response.status };
+  if (response.status < 400 || typeof response.body !== "string") return codeOnly(response.status);
   const body = parseJson(response.body);
-  if (!isPlainObject(body) || body["kind"] !== "Status") return { metadata: {}, code: response.status };
+  if (!isPlainObject(body) || body["kind"] !== "Status") return codeOnly(response.status);
   const text = (key: string): string | undefined => (typeof body[key] === "string" && body[key] !== "" ? (body[key] as string) : undefined);
   const status = text("status");
   const message = text("message");
@@ -194,13 +221,16 @@ export function auditFilter(options: AuditFilterOptions): Filter {
     const ips = sourceIps(context);
     const audited = auditUser(user);
     const receivedTimestamp = microTime(received);
+    // The request's events share most fields: the log's JSON of them is made once, by this encoder.
+    const encoder = new EventJsonEncoder();
     let requestObject: unknown;
     let impersonated: AuditUser | undefined;
     const emit = (stage: AuditStage, status: AuditResponseStatus | undefined, responseObject?: unknown): void => {
       if (decision.omitStages.has(stage)) return;
       const annotations = context.audit?.annotations(decision.level);
-      // Built field by field, not by spreads: one object shape, no intermediate objects.
-      const event: EventDraft = {
+      // Every field always set, in kube's order, absent ones as undefined (which JSON leaves out):
+      // every event has one shape, so the encoder's reads of it stay fast.
+      const event: AuditEvent = {
         kind: "Event",
         apiVersion: options.apiVersion,
         level: decision.level,
@@ -209,19 +239,19 @@ export function auditFilter(options: AuditFilterOptions): Filter {
         requestURI,
         verb: info.verb,
         user: audited,
+        impersonatedUser: impersonated,
+        sourceIPs: ips.length === 0 ? undefined : ips,
+        userAgent,
+        objectRef,
+        responseStatus: status,
+        requestObject,
+        responseObject,
+        requestReceivedTimestamp: receivedTimestamp,
+        stageTimestamp: microTime(now()),
+        // The recorder's answer is a snapshot (later annotations go to a copy): each event gets them as they are now.
+        annotations,
       };
-      if (impersonated !== undefined) event.impersonatedUser = impersonated;
-      if (ips.length !== 0) event.sourceIPs = ips;
-      if (userAgent !== undefined) event.userAgent = userAgent;
-      if (objectRef !== undefined) event.objectRef = objectRef;
-      if (status !== undefined) event.responseStatus = status;
-      if (requestObject !== undefined) event.requestObject = requestObject;
-      if (responseObject !== undefined) event.responseObject = responseObject;
-      event.requestReceivedTimestamp = receivedTimestamp;
-      event.stageTimestamp = microTime(now());
-      // The recorder keeps adding: each event gets the annotations as they are now.
-      if (annotations !== undefined) event.annotations = { ...annotations };
-      options.backend.processEvents([event as AuditEvent]);
+      options.backend.processEvents([event], encoder);
       options.metrics?.eventsProduced(1);
     };
     try {

@@ -1,0 +1,149 @@
+import assert from "node:assert/strict";
+import { describe, it } from "node:test";
+import type { AuditEvent } from "./event.js";
+import { EventJsonEncoder, encodeEvent, quoteJson } from "./event-json.js";
+
+const user = { username: "admin", groups: ["system:masters", "system:authenticated"] };
+const objectRef = { resource: "configmaps", namespace: "default", name: "bench-audit-get", apiVersion: "v1" };
+
+/** An event as the audit filter builds it: every field set, in kube's order, absent ones undefined. */
+function event(fields: Partial<AuditEvent>): AuditEvent {
+  return {
+    kind: "Event",
+    apiVersion: "audit.orch.io/v1",
+    level: "Metadata",
+    auditID: "0b7c2cc4-3e0c-4bd8-9b0a-2f1b3c4d5e6f",
+    stage: "RequestReceived",
+    requestURI: "/api/v1/namespaces/default/configmaps/bench-audit-get",
+    verb: "get",
+    user,
+    impersonatedUser: undefined,
+    sourceIPs: ["127.0.0.1"],
+    userAgent: "kubectl/v1.30.0 (linux/amd64) kubernetes/abcdef",
+    objectRef,
+    responseStatus: undefined,
+    requestObject: undefined,
+    responseObject: undefined,
+    requestReceivedTimestamp: "2026-11-27T10:26:00.555000Z",
+    stageTimestamp: "2026-11-27T10:26:00.555000Z",
+    annotations: undefined,
+    ...fields,
+  };
+}
+
+describe("encodeEvent() and EventJsonEncoder", () => {
+  it("writes a Metadata event exactly as kube's log line (the serialized form, pinned)", () => {
+    const complete = event({
+      stage: "ResponseComplete",
+      responseStatus: { metadata: {}, code: 200 },
+      stageTimestamp: "2026-11-27T10:26:00.556000Z",
+      annotations: { "authorization.orch.io/decision": "allow", "authorization.orch.io/reason": 'RBAC: allowed by ClusterRoleBinding "cluster-admin"' },
+    });
+    assert.equal(
+      encodeEvent(complete),
+      '{"kind":"Event","apiVersion":"audit.orch.io/v1","level":"Metadata","auditID":"0b7c2cc4-3e0c-4bd8-9b0a-2f1b3c4d5e6f",' +
+        '"stage":"ResponseComplete","requestURI":"/api/v1/namespaces/default/configmaps/bench-audit-get","verb":"get",' +
+        '"user":{"username":"admin","groups":["system:masters","system:authenticated"]},"sourceIPs":["127.0.0.1"],' +
+        '"userAgent":"kubectl/v1.30.0 (linux/amd64) kubernetes/abcdef",' +
+        '"objectRef":{"resource":"configmaps","namespace":"default","name":"bench-audit-get","apiVersion":"v1"},' +
+        '"responseStatus":{"metadata":{},"code":200},"requestReceivedTimestamp":"2026-11-27T10:26:00.555000Z",' +
+        '"stageTimestamp":"2026-11-27T10:26:00.556000Z",' +
+        '"annotations":{"authorization.orch.io/decision":"allow","authorization.orch.io/reason":"RBAC: allowed by ClusterRoleBinding \\"cluster-admin\\""}}',
+    );
+  });
+
+  const cases: { what: string; event: AuditEvent }[] = [
+    { what: "the RequestReceived event", event: event({}) },
+    {
+      what: "no source IPs, user agent or objectRef (an in-process non-resource request)",
+      event: event({ sourceIPs: undefined, userAgent: undefined, objectRef: undefined, requestURI: "/healthz" }),
+    },
+    {
+      what: "a user with uid and extra, an impersonated user",
+      event: event({
+        user: {
+          username: "system:serviceaccount:team:robot",
+          uid: "u-1",
+          groups: ["system:serviceaccounts"],
+          extra: { "authentication.kubernetes.io/pod-name": ["p-1"] },
+        },
+        impersonatedUser: { username: "bob", groups: [] },
+      }),
+    },
+    {
+      what: "a failure status with details, request and response bodies",
+      event: event({
+        level: "RequestResponse",
+        stage: "ResponseComplete",
+        responseStatus: {
+          metadata: {},
+          status: "Failure",
+          message: 'configmaps "x" already exists',
+          reason: "AlreadyExists",
+          details: { name: "x", kind: "configmaps" },
+          code: 409,
+        },
+        requestObject: { metadata: { name: "x" }, data: { "a\nb": "\u2028", n: 1.5, list: [null, true] } },
+        responseObject: { kind: "Status", code: 409 },
+      }),
+    },
+    {
+      what: "strings needing escapes: quotes, backslashes, controls, a lone surrogate, non-ASCII",
+      event: event({
+        requestURI: '/api/v1/namespaces/default/configmaps?labelSelector=a%3D"b"\\c',
+        userAgent: "agent\u0001\t\u007f é 😀 \ud800",
+        sourceIPs: ["10.0.0.1", "::1", 'x"y'],
+        objectRef: {
+          resource: "configmaps",
+          namespace: "default",
+          name: "naïve\\name",
+          uid: "u",
+          apiGroup: "apps",
+          apiVersion: "v1",
+          resourceVersion: "12",
+          subresource: "status",
+        },
+        annotations: { 'key"quoted': "value\\with\nnewline", "": "" },
+      }),
+    },
+    { what: "empty annotations, empty user groups", event: event({ annotations: {}, user: { username: "", groups: [] } }) },
+    {
+      what: "the Panic stage with an internal error",
+      event: event({
+        stage: "Panic",
+        responseStatus: { metadata: {}, status: "Failure", message: "an internal error occurred", reason: "InternalError", code: 500 },
+      }),
+    },
+  ];
+  for (const { what, event: sample } of cases) {
+    it(`equals JSON.stringify: ${what}`, () => {
+      assert.equal(encodeEvent(sample), JSON.stringify(sample));
+      assert.deepEqual(JSON.parse(encodeEvent(sample)), JSON.parse(JSON.stringify(sample)));
+    });
+  }
+
+  it("one encoder over a request's events reuses only what did not change (a create's objectRef filled in later, annotations added)", () => {
+    const encoder = new EventJsonEncoder();
+    const received = event({ verb: "create", objectRef: { resource: "configmaps", namespace: "default", apiVersion: "v1" } });
+    const complete = event({
+      verb: "create",
+      stage: "ResponseComplete",
+      objectRef: { resource: "configmaps", namespace: "default", name: "made", apiVersion: "v1" },
+      impersonatedUser: { username: "bob" },
+      responseStatus: { metadata: {}, code: 201 },
+      stageTimestamp: "2026-11-27T10:26:01.000000Z",
+      annotations: { a: "1" },
+    });
+    const later = event({ ...complete, stage: "ResponseComplete", annotations: { a: "1", b: "2" }, requestReceivedTimestamp: "2026-11-27T10:26:02.000000Z" });
+    const other = event({ auditID: "another", level: "Request", apiVersion: "audit.k8s.io/v1", requestURI: "/api/v1/pods", user: { username: "carol" } });
+    for (const sample of [received, complete, complete, later, other, received]) assert.equal(encoder.encode(sample), JSON.stringify(sample));
+  });
+
+  it("quoteJson() matches JSON.stringify for every UTF-16 code unit", () => {
+    for (let code = 0; code <= 0xffff; code++) {
+      const text = `a${String.fromCharCode(code)}b`;
+      if (quoteJson(text) !== JSON.stringify(text)) assert.fail(`code unit ${code.toString(16)}: ${quoteJson(text)} vs ${JSON.stringify(text)}`);
+    }
+    assert.equal(quoteJson("😀"), JSON.stringify("😀"));
+  });
+});
