@@ -1,7 +1,7 @@
 import { invalid } from "../../api/errors.js";
 import { isPlainObject, type ApiObject } from "../../api/object.js";
 import { admissionNames, type Profile } from "../../api/profile.js";
-import { AdmissionConfigError, denied } from "../deny.js";
+import { AdmissionConfigError, aggregate, denied } from "../deny.js";
 import type { PluginContext } from "../context.js";
 import type { AdmissionAttributes, AdmissionPlugin } from "../interface.js";
 import { LEVELS, violations, type Level } from "./pod-security-checks.js";
@@ -161,14 +161,32 @@ export function podSecurity(context: PluginContext): AdmissionPlugin {
     }
     return read;
   }
-  const exempt = (attributes: AdmissionAttributes): boolean =>
-    config.exemptNamespaces.has(attributes.namespace) || (attributes.user !== undefined && config.exemptUsers.has(attributes.user.name));
+  /** Why a request is exempt (kube's `exempt` audit annotation: namespace, then user), or undefined. */
+  const exemption = (attributes: AdmissionAttributes): "namespace" | "user" | undefined => {
+    if (config.exemptNamespaces.has(attributes.namespace)) return "namespace";
+    if (attributes.user !== undefined && config.exemptUsers.has(attributes.user.name)) return "user";
+    return undefined;
+  };
+  const exempt = (attributes: AdmissionAttributes): boolean => {
+    const reason = exemption(attributes);
+    if (reason !== undefined) attributes.annotate?.(`${prefix}exempt`, reason);
+    return reason !== undefined;
+  };
 
-  /** Judges one pod spec: enforce (pods only) refuses, then audit annotates and warn warns. */
+  /**
+   * Judges one pod spec: enforce (pods only) refuses, then audit annotates and warn warns. The
+   * audit annotations are kube's: `enforce-policy` (pods), `audit-violations`, `exempt`, `error`.
+   */
   function evaluate(attributes: AdmissionAttributes, spec: Record<string, unknown>, read: NamespacePolicies, enforcing: boolean): void {
-    if (config.exemptRuntimeClasses.has(stringOf(spec["runtimeClassName"]))) return;
+    if (config.exemptRuntimeClasses.has(stringOf(spec["runtimeClassName"]))) {
+      attributes.annotate?.(`${prefix}exempt`, "runtimeClass");
+      return;
+    }
+    if (read.errors.length > 0)
+      attributes.annotate?.(`${prefix}error`, `Failed to parse policy: ${aggregate(read.errors.map((error) => `${error.field}: ${error.message}`))}`);
     const { enforce, warn, audit } = read.policies;
     if (enforcing) {
+      attributes.annotate?.(`${prefix}enforce-policy`, policyName(enforce));
       const found = violations(spec, enforce.level);
       if (found.length > 0) throw denied(attributes, `violates PodSecurity "${policyName(enforce)}": ${found.join(", ")}`);
     }
@@ -179,8 +197,9 @@ export function podSecurity(context: PluginContext): AdmissionPlugin {
   }
 
   async function validatePod(attributes: AdmissionAttributes, pod: ApiObject): Promise<void> {
-    if (IGNORED_POD_SUBRESOURCES.has(attributes.subresource) || exempt(attributes)) return;
+    if (IGNORED_POD_SUBRESOURCES.has(attributes.subresource)) return;
     if (attributes.oldObject !== undefined && JSON.stringify(attributes.oldObject["spec"]) === JSON.stringify(pod["spec"])) return;
+    if (exempt(attributes)) return;
     const read = policiesOf(await namespaces.get("", attributes.namespace));
     evaluate(attributes, specOf(pod), read, true);
   }
