@@ -130,6 +130,22 @@ describe("PodSecurity on namespaces, workloads and pods (in process)", () => {
     assert.deepEqual(warningsOf(relaxed), [], "a relaxed level checks nothing");
   });
 
+  it("a violating pod's updates are judged only when kube judges them: images and containers, not tolerations", async () => {
+    assert.equal((await createNamespace("psa-updates", {})).status, 201);
+    assert.equal((await createPod("psa-updates", "old", hostSpec)).status, 201);
+    assert.equal((await label("psa-updates", { [`${PREFIX}enforce`]: "baseline" })).status, 200);
+    const patch = (body: Record<string, unknown>) =>
+      server.call("PATCH", "/api/v1/namespaces/psa-updates/pods/old", { body, headers: { "content-type": "application/merge-patch+json" } });
+    const deadline = await patch({ spec: { activeDeadlineSeconds: 600 } });
+    assert.equal(deadline.status, 200, deadline.text);
+    const image = await server.call("PATCH", "/api/v1/namespaces/psa-updates/pods/old", {
+      body: [{ op: "replace", path: "/spec/containers/0/image", value: "i:2" }],
+      headers: { "content-type": "application/json-patch+json" },
+    });
+    assert.equal(image.status, 403, image.text);
+    assert.match(String(image.json["message"]), /violates PodSecurity "baseline:latest": host namespaces \(hostNetwork=true\)/);
+  });
+
   it("a Deployment's template gets warn (not enforce); its pods are still enforced", async () => {
     assert.equal((await createNamespace("psa-workloads", { [`${PREFIX}warn`]: "baseline", [`${PREFIX}enforce`]: "baseline" })).status, 201);
     const created = await createDeployment("psa-workloads", "web", hostSpec);

@@ -16,7 +16,7 @@ import {
   type NamespacePolicies,
   type Policy,
 } from "./pod-security-policy.js";
-import { recordOf, specOf, stringOf } from "./pod-spec.js";
+import { listOf, recordOf, specOf, stringOf, type Record_ } from "./pod-spec.js";
 import { resourceReader } from "./reads.js";
 
 /** PodSecurityConfiguration: the levels of namespaces without labels, and who is exempt. */
@@ -89,6 +89,41 @@ function templateOf(object: ApiObject, path: readonly string[]): Record<string, 
     value = value[key];
   }
   return isPlainObject(value) ? value : undefined;
+}
+
+const SECCOMP_POD_ANNOTATION = "seccomp.security.alpha.kubernetes.io/pod";
+const SECCOMP_CONTAINER_ANNOTATION_PREFIX = "container.seccomp.security.alpha.kubernetes.io/";
+
+/**
+ * kube's rule for which pod updates are judged again: a container added or removed, an image
+ * changed, an ephemeral container added or changed, or a seccomp annotation changed. Other
+ * updates (tolerations, activeDeadlineSeconds, labels) pass even in a namespace whose level the
+ * pod breaks.
+ */
+function significantUpdate(pod: ApiObject, old: ApiObject): boolean {
+  const annotations = pod.metadata.annotations ?? {};
+  const oldAnnotations = old.metadata.annotations ?? {};
+  if (annotations[SECCOMP_POD_ANNOTATION] !== oldAnnotations[SECCOMP_POD_ANNOTATION]) return true;
+  const spec = recordOf(pod["spec"]);
+  const oldSpec = recordOf(old["spec"]);
+  const changed = (container: Record_, before: Record_ | undefined): boolean => {
+    if (before === undefined || container["image"] !== before["image"]) return true;
+    const key = `${SECCOMP_CONTAINER_ANNOTATION_PREFIX}${stringOf(container["name"])}`;
+    return annotations[key] !== oldAnnotations[key];
+  };
+  for (const list of ["containers", "initContainers"]) {
+    const now = listOf(spec[list]);
+    const before = listOf(oldSpec[list]);
+    if (now.length !== before.length) return true;
+    if (now.some((container, index) => changed(container, before[index]))) return true;
+  }
+  const oldEphemeral = listOf(oldSpec["ephemeralContainers"]);
+  return listOf(spec["ephemeralContainers"]).some((container) =>
+    changed(
+      container,
+      oldEphemeral.find((candidate) => candidate["name"] === container["name"]),
+    ),
+  );
 }
 
 /** A violation's check name without its detail: `runAsNonRoot != true (pod or …)` → `runAsNonRoot != true`. */
@@ -198,7 +233,7 @@ export function podSecurity(context: PluginContext): AdmissionPlugin {
 
   async function validatePod(attributes: AdmissionAttributes, pod: ApiObject): Promise<void> {
     if (IGNORED_POD_SUBRESOURCES.has(attributes.subresource)) return;
-    if (attributes.oldObject !== undefined && JSON.stringify(attributes.oldObject["spec"]) === JSON.stringify(pod["spec"])) return;
+    if (attributes.oldObject !== undefined && !significantUpdate(pod, attributes.oldObject)) return;
     if (exempt(attributes)) return;
     const read = policiesOf(await namespaces.get("", attributes.namespace));
     evaluate(attributes, specOf(pod), read, true);
