@@ -91,24 +91,23 @@ function templateOf(object: ApiObject, path: readonly string[]): Record<string, 
   return isPlainObject(value) ? value : undefined;
 }
 
-const SECCOMP_POD_ANNOTATION = "seccomp.security.alpha.kubernetes.io/pod";
-const SECCOMP_CONTAINER_ANNOTATION_PREFIX = "container.seccomp.security.alpha.kubernetes.io/";
-
 /**
  * kube's rule for which pod updates are judged again: a container added or removed, an image
- * changed, an ephemeral container added or changed, or a seccomp annotation changed. Other
+ * changed, an ephemeral container added or changed, or a seccomp annotation
+ * (`seccomp.security.alpha.<keyDomain>/pod`, `container.seccomp.security.alpha.<keyDomain>/<name>`) changed. Other
  * updates (tolerations, activeDeadlineSeconds, labels) pass even in a namespace whose level the
  * pod breaks.
  */
-function significantUpdate(pod: ApiObject, old: ApiObject): boolean {
+function significantUpdate(pod: ApiObject, old: ApiObject, keyDomain: string): boolean {
   const annotations = pod.metadata.annotations ?? {};
   const oldAnnotations = old.metadata.annotations ?? {};
-  if (annotations[SECCOMP_POD_ANNOTATION] !== oldAnnotations[SECCOMP_POD_ANNOTATION]) return true;
+  const podSeccomp = `seccomp.security.alpha.${keyDomain}/pod`;
+  if (annotations[podSeccomp] !== oldAnnotations[podSeccomp]) return true;
   const spec = recordOf(pod["spec"]);
   const oldSpec = recordOf(old["spec"]);
   const changed = (container: Record_, before: Record_ | undefined): boolean => {
     if (before === undefined || container["image"] !== before["image"]) return true;
-    const key = `${SECCOMP_CONTAINER_ANNOTATION_PREFIX}${stringOf(container["name"])}`;
+    const key = `container.seccomp.security.alpha.${keyDomain}/${stringOf(container["name"])}`;
     return annotations[key] !== oldAnnotations[key];
   };
   for (const list of ["containers", "initContainers"]) {
@@ -233,7 +232,7 @@ export function podSecurity(context: PluginContext): AdmissionPlugin {
 
   async function validatePod(attributes: AdmissionAttributes, pod: ApiObject): Promise<void> {
     if (IGNORED_POD_SUBRESOURCES.has(attributes.subresource)) return;
-    if (attributes.oldObject !== undefined && !significantUpdate(pod, attributes.oldObject)) return;
+    if (attributes.oldObject !== undefined && !significantUpdate(pod, attributes.oldObject, context.profile.keyDomain)) return;
     if (exempt(attributes)) return;
     const read = policiesOf(await namespaces.get("", attributes.namespace));
     evaluate(attributes, specOf(pod), read, true);
