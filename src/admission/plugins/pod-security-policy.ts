@@ -70,3 +70,30 @@ export function policiesFromLabels(labels: Readonly<Record<string, string>>, pre
   };
   return { policies: { enforce: read("enforce"), audit: read("audit"), warn: read("warn") }, errors };
 }
+
+function equivalent(a: Policy, b: Policy): boolean {
+  return a.level === b.level && (a.level === "privileged" || a.version === b.version);
+}
+
+/**
+ * kube's warning for an exempt namespace that asks for a policy: `namespace "x" is exempt from
+ * Pod Security, and the policy (enforce=restricted:latest, warn=…) will be ignored`, naming the
+ * non-privileged modes its labels set. Undefined when the policy is fully privileged or the same
+ * as the defaults.
+ */
+export function exemptNamespaceWarning(
+  name: string,
+  policies: Policies,
+  labels: Readonly<Record<string, string>>,
+  options: { readonly prefix: string; readonly defaults: Policies },
+): string | undefined {
+  if (MODES.every((mode) => policies[mode].level === "privileged")) return undefined;
+  if (MODES.every((mode) => equivalent(policies[mode], options.defaults[mode]))) return undefined;
+  const parts = (["enforce", "audit", "warn"] as const)
+    .filter((mode) => {
+      const labelled = labels[`${options.prefix}${mode}`] !== undefined || labels[`${options.prefix}${mode}-version`] !== undefined;
+      return labelled && policies[mode].level !== "privileged";
+    })
+    .map((mode) => `${mode}=${policyName(policies[mode])}`);
+  return `namespace "${name}" is exempt from Pod Security, and the policy (${parts.join(", ")}) will be ignored`;
+}

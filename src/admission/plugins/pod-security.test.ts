@@ -1,7 +1,10 @@
 import assert from "node:assert/strict";
+import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
 import { after, before, describe, it } from "node:test";
 import { inProcessServer } from "../../testing/in-process.js";
-import { policiesFromLabels, type Policies } from "./pod-security-policy.js";
+import { exemptNamespaceWarning, policiesFromLabels, type Policies } from "./pod-security-policy.js";
 
 type Server = Awaited<ReturnType<typeof inProcessServer>>;
 
@@ -176,5 +179,62 @@ describe("PodSecurity on namespaces, workloads and pods (in process)", () => {
     assert.equal(pod.status, 201, pod.text);
     const annotations = (pod.json["metadata"] as Record<string, unknown>)["annotations"] as Record<string, string>;
     assert.equal(annotations["orch.io/limit-ranger"], "LimitRanger plugin set: cpu, memory request for container app; cpu, memory limit for container app");
+  });
+});
+
+describe("PodSecurity with an exempt namespace (in process)", () => {
+  let server: Server;
+  let directory = "";
+  before(async () => {
+    directory = mkdtempSync(join(tmpdir(), "psa-exempt-"));
+    const file = join(directory, "admission.yaml");
+    writeFileSync(
+      file,
+      [
+        "apiVersion: apiserver.config.orch.io/v1",
+        "kind: AdmissionConfiguration",
+        "plugins:",
+        "- name: PodSecurity",
+        "  configuration:",
+        "    apiVersion: pod-security.admission.config.orch.io/v1",
+        "    kind: PodSecurityConfiguration",
+        "    exemptions: {namespaces: [exempt-ns]}",
+        "",
+      ].join("\n"),
+    );
+    server = await inProcessServer({ admission: { configFile: file } });
+  });
+  after(async () => {
+    await server.stop();
+    rmSync(directory, { recursive: true, force: true });
+  });
+
+  it("a labelled exempt namespace is warned that its policy is ignored, and its pods pass", async () => {
+    const created = await server.call("POST", "/api/v1/namespaces", {
+      body: {
+        apiVersion: "v1",
+        kind: "Namespace",
+        metadata: { name: "exempt-ns", labels: { [`${PREFIX}enforce`]: "restricted", [`${PREFIX}audit`]: "privileged" } },
+      },
+    });
+    assert.equal(created.status, 201, created.text);
+    assert.deepEqual(warningsOf(created), ['namespace "exempt-ns" is exempt from Pod Security, and the policy (enforce=restricted:latest) will be ignored']);
+    const pod = await server.call("POST", "/api/v1/namespaces/exempt-ns/pods", {
+      body: { apiVersion: "v1", kind: "Pod", metadata: { name: "p" }, spec: hostSpec },
+    });
+    assert.equal(pod.status, 201, pod.text);
+    const plain = await server.call("POST", "/api/v1/namespaces", { body: { apiVersion: "v1", kind: "Namespace", metadata: { name: "not-exempt" } } });
+    assert.deepEqual(warningsOf(plain), []);
+  });
+
+  it("exemptNamespaceWarning: nothing for a fully privileged policy or one equal to the defaults", () => {
+    const labels = { [`${PREFIX}warn`]: "privileged" };
+    assert.equal(exemptNamespaceWarning("x", PRIVILEGED, labels, { prefix: PREFIX, defaults: PRIVILEGED }), undefined);
+    const baseline: Policies = { ...PRIVILEGED, warn: { level: "baseline", version: "v1.29" } };
+    assert.equal(exemptNamespaceWarning("x", baseline, {}, { prefix: PREFIX, defaults: baseline }), undefined);
+    assert.equal(
+      exemptNamespaceWarning("x", baseline, { [`${PREFIX}warn-version`]: "v1.29" }, { prefix: PREFIX, defaults: PRIVILEGED }),
+      'namespace "x" is exempt from Pod Security, and the policy (warn=baseline:v1.29) will be ignored',
+    );
   });
 });

@@ -6,6 +6,7 @@ import type { PluginContext } from "../context.js";
 import type { AdmissionAttributes, AdmissionPlugin } from "../interface.js";
 import { LEVELS, violations, type Level } from "./pod-security-checks.js";
 import {
+  exemptNamespaceWarning,
   isLevel,
   isVersion,
   MODES,
@@ -255,8 +256,15 @@ export function podSecurity(context: PluginContext): AdmissionPlugin {
     const refuse = (): never => {
       throw invalid("Namespace", "", attributes.name, next.errors);
     };
+    const exemptWarning = (): void => {
+      if (!config.exemptNamespaces.has(attributes.name)) return;
+      const labels = namespace.metadata.labels ?? {};
+      const warning = exemptNamespaceWarning(attributes.name, next.policies, labels, { prefix, defaults: config.defaults });
+      if (warning !== undefined) attributes.warn?.(warning);
+    };
     if (attributes.operation === "CREATE") {
       if (next.errors.length > 0) refuse();
+      exemptWarning();
       return;
     }
     const previous = attributes.oldObject === undefined ? unlabelled : policiesOfLabels(attributes.oldObject.metadata.labels);
@@ -266,7 +274,7 @@ export function podSecurity(context: PluginContext): AdmissionPlugin {
     if (after.level === before.level && after.version === before.version) return;
     if (after.level === "privileged") return;
     if (after.version === before.version && strictness(after.level) <= strictness(before.level)) return;
-    if (config.exemptNamespaces.has(attributes.name)) return;
+    if (config.exemptNamespaces.has(attributes.name)) return exemptWarning();
     const existing = await pods.list(attributes.name);
     for (const warning of existingPodWarnings(existing, attributes.name, after, config)) attributes.warn?.(warning);
   }
