@@ -28,15 +28,14 @@ function itemsOf(ranges: readonly ApiObject[], type: string): Record_[] {
 
 /**
  * Fills each container's missing requests and limits from the Container items' defaults, and
- * returns kube's account of what it set for the app containers (the `<keyDomain>/limit-ranger`
- * annotation's value: `LimitRanger plugin set: cpu, memory request for container c; …`), or
- * undefined when it set nothing there.
+ * returns kube's account of what it set (the `<keyDomain>/limit-ranger` annotation's value:
+ * `LimitRanger plugin set: cpu, memory request for container c; …; cpu limit for init container i`,
+ * app containers first), or undefined when it set nothing.
  */
 function applyDefaults(pod: ApiObject, items: readonly Record_[]): string | undefined {
   const spec = specOf(pod);
-  const app = new Set(appContainersOf(spec));
   const notes: string[] = [];
-  for (const container of containersOf(spec)) {
+  const fill = (container: Record_, what: string): void => {
     const resources = objectAt(container, "resources");
     const set = { requests: new Set<string>(), limits: new Set<string>() };
     for (const item of items) {
@@ -54,11 +53,12 @@ function applyDefaults(pod: ApiObject, items: readonly Record_[]): string | unde
         }
       }
     }
-    if (!app.has(container)) continue;
     const name = stringOf(container["name"]);
-    if (set.requests.size > 0) notes.push(`${[...set.requests].sort().join(", ")} request for container ${name}`);
-    if (set.limits.size > 0) notes.push(`${[...set.limits].sort().join(", ")} limit for container ${name}`);
-  }
+    if (set.requests.size > 0) notes.push(`${[...set.requests].sort().join(", ")} request for ${what} ${name}`);
+    if (set.limits.size > 0) notes.push(`${[...set.limits].sort().join(", ")} limit for ${what} ${name}`);
+  };
+  for (const container of appContainersOf(spec)) fill(container, "container");
+  for (const container of listOf(spec["initContainers"])) fill(container, "init container");
   return notes.length === 0 ? undefined : `LimitRanger plugin set: ${notes.join("; ")}`;
 }
 

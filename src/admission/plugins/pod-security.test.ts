@@ -171,6 +171,7 @@ describe("PodSecurity on namespaces, workloads and pods (in process)", () => {
     };
     assert.equal((await server.call("POST", "/api/v1/namespaces/lr-note/limitranges", { body: range })).status, 201);
     const pod = await createPod("lr-note", "p", {
+      initContainers: [{ name: "setup", image: "i", resources: { requests: { cpu: "10m" } } }],
       containers: [
         { name: "app", image: "i" },
         { name: "sized", image: "i", resources: { limits: { cpu: "100m", memory: "32Mi" }, requests: { cpu: "50m", memory: "16Mi" } } },
@@ -178,7 +179,15 @@ describe("PodSecurity on namespaces, workloads and pods (in process)", () => {
     });
     assert.equal(pod.status, 201, pod.text);
     const annotations = (pod.json["metadata"] as Record<string, unknown>)["annotations"] as Record<string, string>;
-    assert.equal(annotations["orch.io/limit-ranger"], "LimitRanger plugin set: cpu, memory request for container app; cpu, memory limit for container app");
+    assert.equal(
+      annotations["orch.io/limit-ranger"],
+      [
+        "LimitRanger plugin set: cpu, memory request for container app",
+        "cpu, memory limit for container app",
+        "memory request for init container setup",
+        "cpu, memory limit for init container setup",
+      ].join("; "),
+    );
   });
 });
 
