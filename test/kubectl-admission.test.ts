@@ -82,6 +82,34 @@ describe("kubectl against admission control", () => {
     assert.match(plain.stderr, /Warning: would violate PodSecurity "restricted:latest": allowPrivilegeEscalation != false/);
   });
 
+  it("PodSecurity on namespaces and workloads: an invalid label is refused, raising enforce warns about existing pods, a Deployment gets warn", async () => {
+    ok(await kubectl(["create", "namespace", "raise"]));
+    const invalid = await kubectl(["label", "namespace", "raise", "pod-security.orch.io/enforce=strict"]);
+    assert.notEqual(invalid.code, 0);
+    assert.match(
+      invalid.stderr,
+      /The Namespace "raise" is invalid: metadata\.labels\[pod-security\.orch\.io\/enforce\]: Invalid value: "strict": must be one of privileged, baseline, restricted/,
+    );
+    ok(await apply("raise-host", pod("host", { hostNetwork: true }), ["-n", "raise"]));
+    const raised = await kubectl(["label", "namespace", "raise", "pod-security.orch.io/enforce=baseline"]);
+    assert.equal(raised.code, 0, raised.stderr);
+    assert.match(raised.stderr, /Warning: existing pods in namespace "raise" violate the new PodSecurity enforce level "baseline:latest"\n/);
+    assert.match(raised.stderr, /Warning: host: host namespaces\n/);
+    ok(await kubectl(["label", "namespace", "raise", "pod-security.orch.io/warn=restricted"]));
+    const deployment = await kubectl(["create", "deployment", "web", "-n", "raise", "--image=busybox:1.36"]);
+    assert.equal(deployment.code, 0, deployment.stderr);
+    assert.match(deployment.stderr, /Warning: would violate PodSecurity "restricted:latest": allowPrivilegeEscalation != false/);
+  });
+
+  it("LimitRanger: the pod carries the limit-ranger annotation naming what it set", async () => {
+    ok(await kubectl(["create", "namespace", "noted"]));
+    const range = { apiVersion: "v1", kind: "LimitRange", metadata: { name: "r" }, spec: { limits: [{ type: "Container", defaultRequest: { cpu: "100m" } }] } };
+    ok(await apply("noted-range", range, ["-n", "noted"]));
+    ok(await kubectl(["run", "app", "-n", "noted", "--image=busybox:1.36"]));
+    const annotations = JSON.parse(ok(await kubectl(["get", "pod", "app", "-n", "noted", "-o", "jsonpath={.metadata.annotations}"]))) as Record<string, string>;
+    assert.equal(annotations["orch.io/limit-ranger"], "LimitRanger plugin set: cpu request for container app");
+  });
+
   it("ServiceAccount: default account and its token volume once it exists; a missing named account is 403", async () => {
     ok(await kubectl(["create", "namespace", "accounts"]));
     // The serviceaccount controller creates `default` in the new namespace.

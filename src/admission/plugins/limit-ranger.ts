@@ -4,7 +4,7 @@ import type { PluginContext } from "../context.js";
 import type { AdmissionAttributes, AdmissionPlugin } from "../interface.js";
 import { amount, formatRatio } from "./quantities.js";
 import { resourceReader } from "./reads.js";
-import { containersOf, isPod, listOf, objectAt, recordOf, specOf, stringOf, type Record_ } from "./pod-spec.js";
+import { appContainersOf, containersOf, isPod, listOf, objectAt, recordOf, specOf, stringOf, type Record_ } from "./pod-spec.js";
 
 const LIMIT_RANGES = { group: "", version: "v1", plural: "limitranges" };
 
@@ -26,10 +26,18 @@ function itemsOf(ranges: readonly ApiObject[], type: string): Record_[] {
     .map(effectiveItem);
 }
 
-/** Fills each container's missing requests and limits from the Container items' defaults. */
-function applyDefaults(pod: ApiObject, items: readonly Record_[]): void {
-  for (const container of containersOf(specOf(pod))) {
+/**
+ * Fills each container's missing requests and limits from the Container items' defaults, and
+ * returns kube's account of what it set (the `<keyDomain>/limit-ranger` annotation's value:
+ * `LimitRanger plugin set: cpu, memory request for container c; …; cpu limit for init container i`,
+ * app containers first), or undefined when it set nothing.
+ */
+function applyDefaults(pod: ApiObject, items: readonly Record_[]): string | undefined {
+  const spec = specOf(pod);
+  const notes: string[] = [];
+  const fill = (container: Record_, what: string): void => {
     const resources = objectAt(container, "resources");
+    const set = { requests: new Set<string>(), limits: new Set<string>() };
     for (const item of items) {
       for (const [field, source] of [
         ["limits", "default"],
@@ -38,10 +46,20 @@ function applyDefaults(pod: ApiObject, items: readonly Record_[]): void {
         const defaults = recordOf(item[source]);
         if (Object.keys(defaults).length === 0) continue;
         const target = objectAt(resources, field);
-        for (const [name, value] of Object.entries(defaults)) if (target[name] === undefined) target[name] = value;
+        for (const [name, value] of Object.entries(defaults)) {
+          if (target[name] !== undefined) continue;
+          target[name] = value;
+          set[field].add(name);
+        }
       }
     }
-  }
+    const name = stringOf(container["name"]);
+    if (set.requests.size > 0) notes.push(`${[...set.requests].sort().join(", ")} request for ${what} ${name}`);
+    if (set.limits.size > 0) notes.push(`${[...set.limits].sort().join(", ")} limit for ${what} ${name}`);
+  };
+  for (const container of appContainersOf(spec)) fill(container, "container");
+  for (const container of listOf(spec["initContainers"])) fill(container, "init container");
+  return notes.length === 0 ? undefined : `LimitRanger plugin set: ${notes.join("; ")}`;
 }
 
 /** Checks requests/limits against min, max and maxLimitRequestRatio; `kind` is `Container`, `Pod` or `PersistentVolumeClaim`. */
@@ -100,7 +118,8 @@ function sum(containers: readonly Record_[], field: "requests" | "limits"): Reco
 
 /**
  * LimitRanger: on pod create, fills containers' missing requests and limits from the namespace's
- * LimitRanges (Container items' `default` and `defaultRequest`), then enforces `min`, `max` and
+ * LimitRanges (Container items' `default` and `defaultRequest`), noting what it set in the
+ * `<keyDomain>/limit-ranger` annotation as kube does, then enforces `min`, `max` and
  * `maxLimitRequestRatio` per Container and per Pod on create and update; PersistentVolumeClaim
  * items bound `spec.resources.requests.storage`. Violations are 403 listing every one, as kube.
  */
@@ -110,6 +129,7 @@ export function limitRanger(context: PluginContext): AdmissionPlugin {
   // lister's kept list, and a WeakMap entry per pod costs more than that read.
   const readFor = new WeakMap<ApiObject, readonly ApiObject[]>();
   const limitRanges = resourceReader(context, LIMIT_RANGES);
+  const annotation = `${context.profile.keyDomain}/limit-ranger`;
   async function rangesIn(namespace: string, object?: ApiObject): Promise<readonly ApiObject[]> {
     if (namespace === "") return [];
     const known = object === undefined ? undefined : readFor.get(object);
@@ -125,7 +145,12 @@ export function limitRanger(context: PluginContext): AdmissionPlugin {
     async mutate(attributes: AdmissionAttributes) {
       if (attributes.operation !== "CREATE" || !isPod(attributes) || attributes.object === undefined) return;
       const items = itemsOf(await rangesIn(attributes.namespace, attributes.object), "Container");
-      if (items.length > 0) applyDefaults(attributes.object, items);
+      if (items.length === 0) return;
+      const note = applyDefaults(attributes.object, items);
+      if (note !== undefined) {
+        const metadata = attributes.object.metadata;
+        metadata.annotations = { ...metadata.annotations, [annotation]: note };
+      }
     },
     async validate(attributes: AdmissionAttributes) {
       const object = attributes.object;

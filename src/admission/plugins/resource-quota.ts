@@ -6,7 +6,7 @@ import type { AdmissionPlugin } from "../interface.js";
 import { amount, formatQuantity } from "./quantities.js";
 import { recalculateUsage } from "./quota-recalculate.js";
 import { asResourceList, hardOf, inScope, usageOf, type QuotaLedger } from "./quota-usage.js";
-import { recordOf } from "./pod-spec.js";
+import { containersOf, recordOf, specOf } from "./pod-spec.js";
 import { resourceReader } from "./reads.js";
 
 export const RESOURCE_QUOTAS = { group: "", version: "v1", plural: "resourcequotas" };
@@ -14,8 +14,38 @@ export const RESOURCE_QUOTAS = { group: "", version: "v1", plural: "resourcequot
 /** How often a charge is tried when another server's charge of the same quota got in first. */
 const CONFLICT_ATTEMPTS = 10;
 
-/** Compute resources a quota may require every container to declare. */
-const REQUIRED_PREFIXES = ["requests.", "limits."];
+/** Compute resources a quota requires every container to declare (kube's validation set). */
+const DECLARED = new Set(["cpu", "memory", "requests.cpu", "requests.memory", "limits.cpu", "limits.memory"]);
+
+/**
+ * kube's pod constraint: each container (init containers too) must declare every compute
+ * resource of `DECLARED` the quota limits. The reason names each missing resource with its
+ * containers: `must specify limits.memory for: app; requests.cpu for: app,side`; none: undefined.
+ */
+function undeclared(pod: ApiObject, limited: readonly string[]): string | undefined {
+  const required = limited.filter((name) => DECLARED.has(name));
+  if (required.length === 0) return undefined;
+  const missing = new Map<string, Set<string>>();
+  for (const container of containersOf(specOf(pod))) {
+    const resources = recordOf(container["resources"]);
+    const requests = recordOf(resources["requests"]);
+    const limits = recordOf(resources["limits"]);
+    const declared = new Set<string>();
+    for (const name of ["cpu", "memory"]) {
+      if (requests[name] !== undefined) declared.add(name).add(`requests.${name}`);
+      if (limits[name] !== undefined) declared.add(`limits.${name}`);
+    }
+    for (const name of required) {
+      if (declared.has(name)) continue;
+      const containers = missing.get(name) ?? new Set<string>();
+      containers.add(String(container["name"] ?? ""));
+      missing.set(name, containers);
+    }
+  }
+  if (missing.size === 0) return undefined;
+  const parts = [...missing.keys()].sort().map((name) => `${name} for: ${[...(missing.get(name) ?? [])].sort().join(",")}`);
+  return `must specify ${parts.join("; ")}`;
+}
 
 /**
  * ResourceQuota: a create in a namespace with quotas is charged against each quota in scope that
@@ -72,8 +102,8 @@ export function resourceQuota(context: PluginContext, ledger: QuotaLedger): Admi
             const names = Object.keys(hard);
             const charged = names.filter((name) => (delta[name] ?? 0) > 0);
             if (plural === "pods") {
-              const missing = names.filter((name) => REQUIRED_PREFIXES.some((prefix) => name.startsWith(prefix)) && delta[name] === undefined);
-              if (missing.length > 0) throw denied(attributes, `failed quota: ${quota.metadata.name ?? ""}: must specify ${missing.sort().join(",")}`);
+              const reason = undeclared(withNamespace, names);
+              if (reason !== undefined) throw denied(attributes, `failed quota: ${quota.metadata.name ?? ""}: ${reason}`);
             }
             if (charged.length === 0) continue;
             const status = recordOf(quota["status"]);

@@ -159,6 +159,7 @@ describe("auditFilter() through the whole pipeline", () => {
     assert.equal(response.status, 201);
     const complete = eventsOf(response.headers["audit-id"]).find((event) => event.stage === "ResponseComplete");
     assert.match(complete?.annotations?.["pod-security.orch.io/audit-violations"] ?? "", /would violate PodSecurity "restricted:latest"/);
+    assert.equal(complete?.annotations?.["pod-security.orch.io/enforce-policy"], "privileged:latest", "kube records the enforce policy of every judged pod");
   });
 });
 
