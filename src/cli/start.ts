@@ -90,9 +90,11 @@ async function startInDataDir(config: Config, logger: Logger, dataDir: string, u
   });
   markStartup("compose");
   const compactor = config.compactionIntervalMs > 0 ? api.startCompactor({ intervalMs: config.compactionIntervalMs }) : undefined;
-  let http: HttpServer;
-  try {
-    await api.start();
+  const host = config.bindAddress === "0.0.0.0" || config.bindAddress === "::" ? "127.0.0.1" : config.bindAddress;
+  const hostForUrl = host.includes(":") ? `[${host}]` : host;
+  let http: HttpServer | undefined;
+  // The listener starts once the watch cache holds the store, before the post-start hooks: /readyz answers 503 until they pass.
+  const listen = async (): Promise<void> => {
     http = await startHttpServer({
       tls: credentials.tls(),
       host: config.bindAddress,
@@ -103,18 +105,23 @@ async function startInDataDir(config: Config, logger: Logger, dataDir: string, u
       limits: config.connectionLimits,
       onError: (error) => logger.error("response failed", { error: String(error) }),
     });
+    address = `${hostForUrl}:${http.port}`;
     markStartup("listening");
+  };
+  try {
+    await api.start({ serving: listen });
+    // kube's /readyz does not wait for kube-controller-manager: the listener answers ready while they sync.
+    await api.startControllers();
   } catch (error) {
+    await http?.stop(0);
     credentials.close();
     compactor?.stop();
     await api.stop();
     throw error;
   }
-  const listener = http;
+  if (http === undefined) throw new Error("the server started without its listener");
+  const listener: HttpServer = http;
   credentials.watch((tls) => listener.setTls(tls));
-  const host = config.bindAddress === "0.0.0.0" || config.bindAddress === "::" ? "127.0.0.1" : config.bindAddress;
-  const hostForUrl = host.includes(":") ? `[${host}]` : host;
-  address = `${hostForUrl}:${listener.port}`;
   const url = `https://${address}`;
   const kubeconfig = renderKubeconfig({
     server: url,
