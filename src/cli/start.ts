@@ -93,7 +93,9 @@ async function startInDataDir(config: Config, logger: Logger, dataDir: string, u
   const host = config.bindAddress === "0.0.0.0" || config.bindAddress === "::" ? "127.0.0.1" : config.bindAddress;
   const hostForUrl = host.includes(":") ? `[${host}]` : host;
   let http: HttpServer | undefined;
-  // The listener starts once the watch cache holds the store, before the post-start hooks: /readyz answers 503 until they pass.
+  const kubeconfigPath = join(dataDir, "admin.kubeconfig");
+  let kubeconfig = "";
+  // The listener starts once the watch cache holds the store, before the post-start hooks: /readyz fails (500, as kube's) until they pass.
   const listen = async (): Promise<void> => {
     http = await startHttpServer({
       tls: credentials.tls(),
@@ -106,6 +108,16 @@ async function startInDataDir(config: Config, logger: Logger, dataDir: string, u
       onError: (error) => logger.error("response failed", { error: String(error) }),
     });
     address = `${hostForUrl}:${http.port}`;
+    // Written before /readyz can pass: a client that waited for readiness finds the admin kubeconfig of this listener.
+    kubeconfig = renderKubeconfig({
+      server: `https://${address}`,
+      caPem: pki.ca.certificate,
+      clientCertificatePem: pki.admin.certificate,
+      clientKeyPem: pki.admin.key,
+      clusterName: config.profile.name,
+      userName: adminUser,
+    });
+    writeFileSync(kubeconfigPath, kubeconfig, { mode: 0o600 });
     markStartup("listening");
   };
   try {
@@ -123,16 +135,6 @@ async function startInDataDir(config: Config, logger: Logger, dataDir: string, u
   const listener: HttpServer = http;
   credentials.watch((tls) => listener.setTls(tls));
   const url = `https://${address}`;
-  const kubeconfig = renderKubeconfig({
-    server: url,
-    caPem: pki.ca.certificate,
-    clientCertificatePem: pki.admin.certificate,
-    clientKeyPem: pki.admin.key,
-    clusterName: config.profile.name,
-    userName: adminUser,
-  });
-  const kubeconfigPath = join(dataDir, "admin.kubeconfig");
-  writeFileSync(kubeconfigPath, kubeconfig, { mode: 0o600 });
   let stopped: Promise<void> | undefined;
   return {
     url,
