@@ -1,11 +1,14 @@
 // The command line: flags, first start, authentication and authorization, profiles, protocols.
 import assert from "node:assert/strict";
 import { existsSync, readFileSync, writeFileSync } from "node:fs";
+import { spawn } from "node:child_process";
 import http2 from "node:http2";
+import { Agent, get as httpsGet } from "node:https";
+import { createServer } from "node:net";
 import { join } from "node:path";
 import { after, before, describe, it } from "node:test";
 import { selfSignedClientCertificate } from "./helpers/certs.js";
-import { runCli, startCli, type CliServer } from "./helpers/cli.js";
+import { BIN, runCli, startCli, type CliServer } from "./helpers/cli.js";
 import { credentialsFromKubeconfig, json, request, type Credentials } from "./helpers/http.js";
 import { makeTempDir, removeDir } from "./helpers/server.js";
 import { waitFor } from "./helpers/wait.js";
@@ -195,5 +198,38 @@ describe("--compat kubernetes", () => {
     assert.equal(result.status, 200, result.body);
     const names = (json(result)["items"] as { metadata: { name: string } }[]).map((item) => item.metadata.name).sort();
     assert.deepEqual(names, ["default", "kube-node-lease", "kube-public", "kube-system"]);
+  });
+});
+
+describe("readiness of a starting CLI", () => {
+  it("the first /readyz 200 comes after the admin kubeconfig of this listener is written", async () => {
+    const dataDir = makeTempDir();
+    const port = await new Promise<number>((resolve) => {
+      const probe = createServer().listen(0, "127.0.0.1", () => {
+        const address = probe.address();
+        probe.close(() => resolve(typeof address === "object" && address !== null ? address.port : 0));
+      });
+    });
+    const server = spawn(process.execPath, [BIN, "--data-dir", dataDir, "--secure-port", String(port)], { stdio: "ignore" });
+    const exited = new Promise<void>((resolve) => server.once("exit", () => resolve()));
+    try {
+      const agent = new Agent({ keepAlive: true, maxSockets: 1, rejectUnauthorized: false });
+      const readyz = (): Promise<number> =>
+        new Promise((resolve) => {
+          httpsGet({ host: "127.0.0.1", port, path: "/readyz", agent }, (response) => {
+            response.resume();
+            response.once("end", () => resolve(response.statusCode ?? 0));
+          }).once("error", () => resolve(0));
+        });
+      await waitFor(async () => (await readyz()) === 200, { what: "the first /readyz 200", timeoutMs: 60_000, intervalMs: 5 });
+      // Read at once: the file must be there when readiness is first reported.
+      const kubeconfig = readFileSync(join(dataDir, "admin.kubeconfig"), "utf8");
+      assert.match(kubeconfig, new RegExp(`server: "https://127\\.0\\.0\\.1:${port}"\\n`));
+      agent.destroy();
+    } finally {
+      server.kill("SIGTERM");
+      await exited;
+      removeDir(dataDir);
+    }
   });
 });

@@ -151,8 +151,21 @@ export interface ApiServer {
   readonly registry: Registry;
   readonly storage: Storage;
   readonly metrics: ApiMetrics;
-  /** Follows the store, reconciles default policy, creates the built-in namespaces, starts controllers. */
-  start(): Promise<void>;
+  /**
+   * Follows the store, reconciles default policy, creates the built-in namespaces, starts the API
+   * server's own controllers, and resolves once `/readyz` passes (kube's post-start hooks,
+   * `informer-sync`, `crd-informer-synced`). kube-controller-manager's controllers are not started
+   * yet: see `startControllers`. `serving` runs once the watch cache holds the store, before the
+   * post-start hooks: the listener may start there (kube serves while its hooks run, `/readyz`
+   * failing until they pass).
+   */
+  start(options?: { readonly serving?: () => Promise<void> }): Promise<void>;
+  /**
+   * After `start()`: starts kube-controller-manager's controllers (`--controllers`, on the Lease
+   * holder) and resolves once every controller has synced, or after `timeoutMs`. kube's `/readyz`
+   * does not wait for them, so the server may listen (and answer ready) before this resolves.
+   */
+  startControllers(timeoutMs?: number): Promise<void>;
   /** Marks the server not ready (readyz fails) ahead of a stop. */
   beginShutdown(): void;
   /** Starts periodic compaction (`--etcd-compaction-interval`): coordinated through etcd with the other servers on etcd3. */
@@ -287,7 +300,7 @@ const DEFAULT_LIMIT_RANGE: ApiObject = {
  * Three stages answer for later ones through slots filled further down (admission plugins need
  * the authorizer; TokenReview and the access reviews are registry resources answered by
  * authentication and authorization, which read the registry): each slot is created here, filled
- * here, and the listener only starts after `start()`.
+ * here, and the listener only starts inside `start()` (its `serving` step), once the store is loaded.
  */
 export function composeApiServer(options: ComposeOptions): ApiServer {
   const { config, logger } = options;
@@ -557,7 +570,8 @@ export function composeApiServer(options: ComposeOptions): ApiServer {
     ...base,
     ...opened.readyz,
     ...encryption.healthChecks,
-    ...controllers.readyz(),
+    // Served one by one (/readyz/controller-<name>) but not part of the whole: kube's readyz does not wait for kube-controller-manager.
+    ...controllers.readyz().map((check): HealthCheck => ({ name: check.name, check: () => check.check(), aggregate: false })),
     {
       name: "informer-sync",
       check: () => {
@@ -672,7 +686,7 @@ export function composeApiServer(options: ComposeOptions): ApiServer {
     storage,
     metrics,
     startCompactor: (compactorOptions) => opened.startCompactor?.(compactorOptions) ?? startCompactor(opened.storage, compactorOptions),
-    async start() {
+    async start(startOptions = {}) {
       await opened.ready();
       const moved = await upgradeLegacyKeys(
         storage,
@@ -683,6 +697,9 @@ export function composeApiServer(options: ComposeOptions): ApiServer {
       opened.loaded?.();
       markStartup("store and watch cache loaded");
       informersSynced = true;
+      // Before any controller writes and before the listener: a store no other server shares has no write in flight.
+      await repairAllocations(config.storageBackend !== "etcd3");
+      await startOptions.serving?.();
       await authorization.start();
       finished("rbac/bootstrap-roles");
       const namespaces = registry.find("", "v1", "namespaces");
@@ -705,8 +722,6 @@ export function composeApiServer(options: ComposeOptions): ApiServer {
         });
       }
       finished("scheduling/bootstrap-system-priority-classes");
-      // Before any controller writes and before the listener: a store no other server shares has no write in flight.
-      await repairAllocations(config.storageBackend !== "etcd3");
       await flowControl?.start();
       stopCountingObjects = pollStorageObjects({
         prefixes: () => registry.stores.map((store) => store.prefix("")),
@@ -715,13 +730,19 @@ export function composeApiServer(options: ComposeOptions): ApiServer {
         periodMs: config.etcdCountMetricPollPeriodMs,
         onError: (error) => logger.error("counting stored objects", errorFields(error)),
       });
-      controllers.start();
-      // Ready means the controllers have looked at what they found (kube's post-start hooks wait likewise).
-      await controllers.waitForSync(10_000);
-      markStartup("bootstrap objects and controllers synced");
+      // The API server's own controllers (custom resource definitions, the server's Service, …), as kube's post-start hooks start them.
+      controllers.startOwn();
       // Ready once the definitions stored before are served again (bounded: readyz tells if not).
       await Promise.race([customResourcesReady, new Promise<void>((resolve) => setTimeout(resolve, 30_000).unref())]);
       finished("start-cluster-controllers");
+      markStartup("bootstrap objects, ready");
+    },
+    async startControllers(timeoutMs = 10_000) {
+      // One turn of the event loop first: a /readyz request that arrived meanwhile is answered before their first sync.
+      await new Promise<void>((resolve) => setImmediate(resolve));
+      controllers.startElected();
+      await controllers.waitForSync(timeoutMs);
+      markStartup("controllers synced");
     },
     beginShutdown() {
       shuttingDown = true;

@@ -90,9 +90,13 @@ async function startInDataDir(config: Config, logger: Logger, dataDir: string, u
   });
   markStartup("compose");
   const compactor = config.compactionIntervalMs > 0 ? api.startCompactor({ intervalMs: config.compactionIntervalMs }) : undefined;
-  let http: HttpServer;
-  try {
-    await api.start();
+  const host = config.bindAddress === "0.0.0.0" || config.bindAddress === "::" ? "127.0.0.1" : config.bindAddress;
+  const hostForUrl = host.includes(":") ? `[${host}]` : host;
+  let http: HttpServer | undefined;
+  const kubeconfigPath = join(dataDir, "admin.kubeconfig");
+  let kubeconfig = "";
+  // The listener starts once the watch cache holds the store, before the post-start hooks: /readyz fails (500, as kube's) until they pass.
+  const listen = async (): Promise<void> => {
     http = await startHttpServer({
       tls: credentials.tls(),
       host: config.bindAddress,
@@ -103,29 +107,34 @@ async function startInDataDir(config: Config, logger: Logger, dataDir: string, u
       limits: config.connectionLimits,
       onError: (error) => logger.error("response failed", { error: String(error) }),
     });
+    address = `${hostForUrl}:${http.port}`;
+    // Written before /readyz can pass: a client that waited for readiness finds the admin kubeconfig of this listener.
+    kubeconfig = renderKubeconfig({
+      server: `https://${address}`,
+      caPem: pki.ca.certificate,
+      clientCertificatePem: pki.admin.certificate,
+      clientKeyPem: pki.admin.key,
+      clusterName: config.profile.name,
+      userName: adminUser,
+    });
+    writeFileSync(kubeconfigPath, kubeconfig, { mode: 0o600 });
     markStartup("listening");
+  };
+  try {
+    await api.start({ serving: listen });
+    // kube's /readyz does not wait for kube-controller-manager: the listener answers ready while they sync.
+    await api.startControllers();
   } catch (error) {
+    await http?.stop(0);
     credentials.close();
     compactor?.stop();
     await api.stop();
     throw error;
   }
-  const listener = http;
+  if (http === undefined) throw new Error("the server started without its listener");
+  const listener: HttpServer = http;
   credentials.watch((tls) => listener.setTls(tls));
-  const host = config.bindAddress === "0.0.0.0" || config.bindAddress === "::" ? "127.0.0.1" : config.bindAddress;
-  const hostForUrl = host.includes(":") ? `[${host}]` : host;
-  address = `${hostForUrl}:${listener.port}`;
   const url = `https://${address}`;
-  const kubeconfig = renderKubeconfig({
-    server: url,
-    caPem: pki.ca.certificate,
-    clientCertificatePem: pki.admin.certificate,
-    clientKeyPem: pki.admin.key,
-    clusterName: config.profile.name,
-    userName: adminUser,
-  });
-  const kubeconfigPath = join(dataDir, "admin.kubeconfig");
-  writeFileSync(kubeconfigPath, kubeconfig, { mode: 0o600 });
   let stopped: Promise<void> | undefined;
   return {
     url,

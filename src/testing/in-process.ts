@@ -142,6 +142,7 @@ export async function inProcessServer(options: InProcessOptions = {}): Promise<{
     clusterCa: options.clusterCa,
   });
   await server.start();
+  await server.startControllers();
   const raw = async (method: string, path: string, callOptions: CallOptions = {}): Promise<ApiResponse> => {
     const url = new URL(path, "https://in-process");
     const bodyBytes =

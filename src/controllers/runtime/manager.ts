@@ -69,25 +69,45 @@ export class ControllerManager {
     }));
   }
 
+  /** Starts every controller: the server's own, then the elected ones. */
   start(): void {
+    this.startOwn();
+    this.startElected();
+  }
+
+  /**
+   * Starts the controllers every server runs (`everywhere`: the API server's own, such as the
+   * custom resource definitions and the server's Service). Each controller runs on a signal of its
+   * own: its watches listen there, and the shared signal holds one listener per controller (more
+   * than Node's default warning limit of 10, by design).
+   */
+  startOwn(): void {
+    setMaxListeners(this.controllerCount() + 10, this.stopping.signal);
+    this.running.push(...this.launch(this.options.everywhere ?? [], this.stopping.signal));
+  }
+
+  /** Starts kube-controller-manager's controllers (`elected`): at once, or while this server holds the Lease. */
+  startElected(): void {
     const signal = this.stopping.signal;
-    // Each controller runs on a signal of its own: its watches listen there, and the shared signal
-    // holds one listener per controller (more than Node's default warning limit of 10, by design).
-    const launch = (controllers: readonly ManagedController[], on: AbortSignal): Promise<void>[] => {
-      setMaxListeners(controllers.length + 10, on);
-      return controllers.map((controller) => controller.run(childSignal(on)).catch((error: unknown) => this.options.onStopped?.(controller.name, error)));
-    };
-    this.running.push(...launch(this.options.everywhere ?? [], signal));
     const election = this.options.election;
-    if (election === undefined) this.running.push(...launch(this.options.elected, signal));
+    if (election === undefined) this.running.push(...this.launch(this.options.elected, signal));
     else
       this.running.push(
         election
           .run(signal, async (leading) => {
-            await Promise.all(launch(this.options.elected, leading));
+            setMaxListeners(this.options.elected.length + 10, leading);
+            await Promise.all(this.launch(this.options.elected, leading));
           })
           .catch((error: unknown) => this.options.onStopped?.("leader-election", error)),
       );
+  }
+
+  private controllerCount(): number {
+    return this.options.elected.length + (this.options.everywhere?.length ?? 0);
+  }
+
+  private launch(controllers: readonly ManagedController[], on: AbortSignal): Promise<void>[] {
+    return controllers.map((controller) => controller.run(childSignal(on)).catch((error: unknown) => this.options.onStopped?.(controller.name, error)));
   }
 
   /** Resolves once every running controller has synced (at once on a standby), or after `timeoutMs`. */

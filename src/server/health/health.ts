@@ -4,6 +4,8 @@ import type { ApiResponse } from "../../request/context.js";
 export interface HealthCheck {
   readonly name: string;
   check(signal: AbortSignal): Promise<void> | void;
+  /** false: served by name only, left out of the whole `/readyz` (and its verbose list). */
+  readonly aggregate?: false;
 }
 
 /**
@@ -30,7 +32,7 @@ export async function runHealth(
       return { status: 500, headers, body: `internal server error: ${error instanceof Error ? error.message : String(error)}\n` };
     }
   }
-  const selected = checks;
+  const selected = checks.filter((check) => check.aggregate !== false);
   const excluded = new Set(query.getAll("exclude"));
   const lines: string[] = [];
   let failed = false;
