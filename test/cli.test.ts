@@ -202,7 +202,7 @@ describe("--compat kubernetes", () => {
 });
 
 describe("readiness of a starting CLI", () => {
-  it("the first /readyz 200 comes after the admin kubeconfig of this listener is written", async () => {
+  it("the first /readyz 200 comes after the admin kubeconfig of this listener is written, and a SIGTERM then stops it with 0", async () => {
     const dataDir = makeTempDir();
     const port = await new Promise<number>((resolve) => {
       const probe = createServer().listen(0, "127.0.0.1", () => {
@@ -211,7 +211,9 @@ describe("readiness of a starting CLI", () => {
       });
     });
     const server = spawn(process.execPath, [BIN, "--data-dir", dataDir, "--secure-port", String(port)], { stdio: "ignore" });
-    const exited = new Promise<void>((resolve) => server.once("exit", () => resolve()));
+    const exited = new Promise<{ code: number | null; signal: NodeJS.Signals | null }>((resolve) =>
+      server.once("exit", (code, signal) => resolve({ code, signal })),
+    );
     try {
       const agent = new Agent({ keepAlive: true, maxSockets: 1, rejectUnauthorized: false });
       const readyz = (): Promise<number> =>
@@ -226,8 +228,11 @@ describe("readiness of a starting CLI", () => {
       const kubeconfig = readFileSync(join(dataDir, "admin.kubeconfig"), "utf8");
       assert.match(kubeconfig, new RegExp(`server: "https://127\\.0\\.0\\.1:${port}"\\n`));
       agent.destroy();
-    } finally {
+      // Ready, while the controllers may still be having their first sync: SIGTERM still stops it gracefully.
       server.kill("SIGTERM");
+      assert.deepEqual(await exited, { code: 0, signal: null });
+    } finally {
+      if (server.exitCode === null && server.signalCode === null) server.kill("SIGKILL");
       await exited;
       removeDir(dataDir);
     }

@@ -31,6 +31,25 @@ export async function main(argv: readonly string[]): Promise<number> {
   // Deprecated and GA feature gates set explicitly warn, as kube's do.
   for (const warning of config.featureGates.warnings) process.stderr.write(`Warning: ${warning}\n`);
   const started = Date.now();
+  // A signal that comes while the server starts (its /readyz may already pass: the controllers'
+  // first sync ends later) is kept and acted on once it has started, so it still stops gracefully;
+  // a start that has not ended 10 s after it (a store that never answers), or a second signal,
+  // exits at once, as the signal's default action did.
+  let stopStarted: ((signal: string) => void) | undefined;
+  let early: { signal: string; timer: NodeJS.Timeout } | undefined;
+  let signalled = false;
+  const onSignal = (signal: string): void => {
+    if (signalled) process.exit(1);
+    signalled = true;
+    if (stopStarted !== undefined) {
+      stopStarted(signal);
+      return;
+    }
+    logger.info("stopping once started", { signal });
+    early = { signal, timer: setTimeout(() => process.exit(1), 10_000).unref() };
+  };
+  process.on("SIGTERM", () => onSignal("SIGTERM"));
+  process.on("SIGINT", () => onSignal("SIGINT"));
   let server;
   try {
     server = await startServer({ ...config, logger });
@@ -59,7 +78,10 @@ export async function main(argv: readonly string[]): Promise<number> {
         },
       );
     };
-    process.once("SIGTERM", () => shutdown("SIGTERM"));
-    process.once("SIGINT", () => shutdown("SIGINT"));
+    stopStarted = shutdown;
+    if (early !== undefined) {
+      clearTimeout(early.timer);
+      shutdown(early.signal);
+    }
   });
 }
