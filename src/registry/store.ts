@@ -587,7 +587,9 @@ export class Store {
       }
       metadata.resourceVersion = String(revision);
       if (options.written !== undefined && this.versions.storesAsServed) {
-        const json = writtenJson(stored, object);
+        // The watch cache has usually followed the write by now: its JSON of it is the same splice, made once.
+        const cached = this.definition.readAsServed === true ? undefined : this.cache?.get(key);
+        const json = writtenJson(stored, object, cached?.revision === revision ? cached.json : undefined);
         if (json !== undefined) options.written(json);
       }
       return object;

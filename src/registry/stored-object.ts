@@ -20,15 +20,16 @@ export function encodeForStorage(object: ApiObject): string {
  * metadata ends with `managedFields` (if it has them) and then `resourceVersion` — where a create
  * leaves them — splicing the version in gives the same bytes. Undefined in every other case (a
  * plugin added a metadata key after managedFields, a client sent managedFields): encode then.
+ * `spliced` is that splice when the caller has it already (the watch cache's JSON of this write).
  */
-export function writtenJson(stored: string, object: ApiObject): string | undefined {
+export function writtenJson(stored: string, object: ApiObject, spliced?: string): string | undefined {
   const metadata = object.metadata;
   const keys = Object.keys(metadata);
   const last = keys.length - 1;
   const resourceVersion = metadata.resourceVersion;
   if (last < 0 || keys[last] !== "resourceVersion" || typeof resourceVersion !== "string") return undefined;
   if (metadata.managedFields !== undefined && keys[last - 1] !== "managedFields") return undefined;
-  return spliceResourceVersion(stored, resourceVersion);
+  return spliced ?? spliceResourceVersion(stored, resourceVersion);
 }
 
 /**
