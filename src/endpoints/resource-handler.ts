@@ -218,11 +218,8 @@ export function createResourceHandler(options: ResourceHandlerOptions): (context
         const representation = representationFor(context, false, wire);
         const { fieldManager } = fieldManagerOptions(context, { kind: "CreateOptions", metaGroup: meta });
         const { object, fieldValidation } = await readObject(context, queryFieldValidation(query, { kind: "CreateOptions", metaGroup: meta }), wire);
-        // The store hands over the created object's JSON when it can make it from the stored text: no
-        // second encoding. Asked only when the answer is that JSON, so nothing here reads the object
-        // the store returns (the store may then give it to the watch cache's followers).
+        // The store hands over the created object's JSON when it can make it from the stored text: no second encoding.
         let json: string | undefined;
-        const written = omit || representation.kind !== "json" ? undefined : (text: string): void => void (json = text);
         const created = await store.create(namespace, object, {
           dryRun: queryDryRun(query, { kind: "CreateOptions", metaGroup: meta }),
           user,
@@ -230,7 +227,7 @@ export function createResourceHandler(options: ResourceHandlerOptions): (context
           annotate,
           fieldManager,
           fieldValidation,
-          written,
+          written: omit ? undefined : (text) => void (json = text),
         });
         return respondObject(context, 201, view(created), representation, meta, definition.columns, json);
       }

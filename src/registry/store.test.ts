@@ -443,29 +443,6 @@ describe("a create hands over its JSON from the stored text", () => {
     assert.equal(dryRun, undefined);
   });
 
-  it("hands the created object to the watch cache's followers, as parsing the stored text would make it", async () => {
-    const store = server.server.registry.find("", "v1", "pods");
-    assert.ok(store !== undefined);
-    const seen = new Map<string, Record<string, unknown>>();
-    const unsubscribe = server.server.registry.feed("", "v1", "pods").subscribe((change) => {
-      if (change.kind === "set") seen.set(String(change.object.metadata.name), change.object);
-    });
-    try {
-      const pod = (name: string) => ({ apiVersion: "v1", kind: "Pod", metadata: { name }, spec: { containers: [{ name: "c", image: "x" }] } });
-      const handed = await store.create("default", pod("handed"), { written: () => {} });
-      const parsed = await store.create("default", pod("parsed"));
-      assert.equal(seen.get("handed"), handed);
-      assert.notEqual(seen.get("parsed"), parsed);
-      for (const name of ["handed", "parsed"]) {
-        const read = await server.call("GET", `/api/v1/namespaces/default/pods/${name}`);
-        assert.equal(JSON.stringify(seen.get(name)), read.text);
-        assert.deepEqual(seen.get(name), read.json);
-      }
-    } finally {
-      unsubscribe();
-    }
-  });
-
   it("answers a POST with the object a GET then reads", async () => {
     const response = await server.call("POST", "/api/v1/namespaces/default/pods", {
       body: { metadata: { name: "posted" }, spec: { containers: [{ name: "c", image: "x" }] } },

@@ -72,9 +72,7 @@ export interface WriteOptions {
   /**
    * Receives the created object's JSON, exactly `JSON.stringify` of the object `create` returns,
    * when the store has it from the stored text without encoding again (`writtenJson`): the
-   * response body. Not called on dry-run, nor when the text would differ. A writer that passes it
-   * reads nothing of the returned object but through this JSON: the store may hand the object to
-   * the watch cache's followers instead of their parsing the stored text.
+   * response body. Not called on dry-run, nor when the text would differ.
    */
   readonly written?: (json: string) => void;
 }
@@ -398,31 +396,6 @@ export class Store {
       return;
     }
     this.cache = cacher.register(this.prefix(""), this.cacheCodec());
-    this.ownsCache = true;
-  }
-
-  /** True once this store registered the watch cache its writes go to (the stored version's store). */
-  private ownsCache = false;
-  /**
-   * Created objects handed to the watch cache as it follows their writes, by key, while the write
-   * is in flight: the cache takes the object instead of parsing the stored text (`written` below).
-   */
-  private readonly handedOver = new Map<string, { readonly value: string; readonly object: ApiObject }>();
-
-  /**
-   * Whether the watch cache may take `object`, just encoded as `stored`, rather than parse the
-   * text: only for a writer that reads nothing of it afterwards (`WriteOptions.written`), a kind
-   * read as stored, and an object whose parse would have the same keys in the same order — the
-   * metadata ending with managedFields (if any) and no resourceVersion yet, which the cache then
-   * appends, as decoding does.
-   */
-  private mayHandOver(object: ApiObject, options: WriteOptions): boolean {
-    if (options.written === undefined || !this.ownsCache || !this.versions.storesAsServed || this.definition.readAsServed === true) return false;
-    const metadata = object.metadata;
-    if (metadata.resourceVersion !== undefined || "resourceVersion" in metadata) return false;
-    if (metadata.managedFields === undefined) return true;
-    const keys = Object.keys(metadata);
-    return keys[keys.length - 1] === "managedFields";
   }
 
   /** How the watch cache decodes this resource's stored values and reads its selectable fields. */
@@ -436,12 +409,6 @@ export class Store {
       decodeOnlyStamps: definition.readAsServed !== true,
       noExtraFields: definition.selectableFields.size === 0,
       decodeStamped: (value, revision) => decodeStoredStamped(value, revision, definition),
-      written: (key, value) => {
-        const handed = this.handedOver.get(key);
-        if (handed === undefined || handed.value !== value) return undefined;
-        this.handedOver.delete(key);
-        return handed.object;
-      },
       extraFieldsOf: (object) => {
         if (definition.selectableFields.size === 0) return undefined;
         const fields: Record<string, string> = {};
@@ -576,15 +543,7 @@ export class Store {
     }
     try {
       const stored = await this.encode(object);
-      const key = this.key(namespace, name);
-      const handOver = this.mayHandOver(object, options);
-      if (handOver) this.handedOver.set(key, { value: stored, object });
-      let revision: number;
-      try {
-        revision = await this.storage.create(key, stored);
-      } finally {
-        if (handOver && this.handedOver.get(key)?.object === object) this.handedOver.delete(key);
-      }
+      const revision = await this.storage.create(this.key(namespace, name), stored);
       metadata.resourceVersion = String(revision);
       if (options.written !== undefined && this.versions.storesAsServed) {
         // The watch cache has usually followed the write by now: its JSON of it is the same splice, made once.

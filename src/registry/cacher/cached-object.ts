@@ -51,12 +51,6 @@ export interface ResourceCodec {
    * so its cached JSON can be spliced too (most objects were defaulted when written).
    */
   decodeStamped?(value: string, revision: number): { readonly object: ApiObject; readonly onlyStamped: boolean };
-  /**
-   * The object a write of this server stored as `value` under `key`, when the writer hands it over
-   * (taken once): what `decode` would make of the value but for `metadata.resourceVersion`, which
-   * the cache sets. The cache's followers then get it without the value being parsed.
-   */
-  written?(key: string, value: string): ApiObject | undefined;
   /** `kind` and `apiVersion` of the resource, for bookmarks. */
   readonly kind: string;
   readonly apiVersion: string;
@@ -174,11 +168,7 @@ function pick(metadata: ApiObject["metadata"], names: ReadonlySet<string>): Reco
 export function decodeToCache(codec: ResourceCodec, key: string, value: string, revision: number): { cached: CachedObject; object: ApiObject } {
   let object: ApiObject;
   let onlyStamped = codec.decodeOnlyStamps === true;
-  const handed = onlyStamped ? codec.written?.(key, value) : undefined;
-  if (handed !== undefined) {
-    handed.metadata.resourceVersion = String(revision);
-    object = handed;
-  } else if (!onlyStamped && codec.decodeStamped !== undefined) {
+  if (!onlyStamped && codec.decodeStamped !== undefined) {
     const decoded = codec.decodeStamped(value, revision);
     object = decoded.object;
     onlyStamped = decoded.onlyStamped;
