@@ -543,7 +543,8 @@ export class Store {
     }
     try {
       const stored = await this.encode(object);
-      const revision = await this.storage.create(this.key(namespace, name), stored);
+      const key = this.key(namespace, name);
+      const revision = await this.storage.create(key, stored);
       metadata.resourceVersion = String(revision);
       if (options.written !== undefined && this.versions.storesAsServed) {
         // The watch cache has usually followed the write by now: its JSON of it is the same splice, made once.
