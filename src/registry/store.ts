@@ -547,7 +547,7 @@ export class Store {
       const revision = await this.storage.create(key, stored);
       metadata.resourceVersion = String(revision);
       if (options.written !== undefined && this.versions.storesAsServed) {
-        // The watch cache has usually followed the write by now: its JSON of it is the same splice, made once.
+        // When the watch cache has already followed the write (about one create in ten), its JSON of it is the same splice, made once.
         const cached = this.definition.readAsServed === true ? undefined : this.cache?.get(key);
         const json = writtenJson(stored, object, cached?.revision === revision ? cached.json : undefined);
         if (json !== undefined) options.written(json);
