@@ -218,6 +218,8 @@ export function createResourceHandler(options: ResourceHandlerOptions): (context
         const representation = representationFor(context, false, wire);
         const { fieldManager } = fieldManagerOptions(context, { kind: "CreateOptions", metaGroup: meta });
         const { object, fieldValidation } = await readObject(context, queryFieldValidation(query, { kind: "CreateOptions", metaGroup: meta }), wire);
+        // The store hands over the created object's JSON when it can make it from the stored text: no second encoding.
+        let json: string | undefined;
         const created = await store.create(namespace, object, {
           dryRun: queryDryRun(query, { kind: "CreateOptions", metaGroup: meta }),
           user,
@@ -225,8 +227,9 @@ export function createResourceHandler(options: ResourceHandlerOptions): (context
           annotate,
           fieldManager,
           fieldValidation,
+          written: omit ? undefined : (text) => void (json = text),
         });
-        return respondObject(context, 201, view(created), representation, meta, definition.columns);
+        return respondObject(context, 201, view(created), representation, meta, definition.columns, json);
       }
       case "update": {
         const representation = representationFor(context, false, wire);

@@ -19,7 +19,14 @@ function headersFor(context: RequestContext, contentType: string): Record<string
   return headers;
 }
 
-export function respondJson(context: RequestContext, status: number, value: unknown, representation: Representation = { kind: "json" }): ApiResponse {
+/** `json`, when given, is `JSON.stringify(value)` already made (a created object's stored text): sent as is in JSON. */
+export function respondJson(
+  context: RequestContext,
+  status: number,
+  value: unknown,
+  representation: Representation = { kind: "json" },
+  json?: string,
+): ApiResponse {
   if (representation.kind === "protobuf") {
     const object = isPlainObject(value) ? value : undefined;
     // A kind without a message (never a built-in one) is answered in JSON, which the client also accepts.
@@ -27,7 +34,7 @@ export function respondJson(context: RequestContext, status: number, value: unkn
       return { status, headers: headersFor(context, representation.mediaType), body: Buffer.from(representation.codec.encode(object)) };
   }
   if (representation.kind === "yaml") return { status, headers: headersFor(context, "application/yaml"), body: renderYaml(value) };
-  return { status, headers: headersFor(context, "application/json"), body: stringifyJson(value) };
+  return { status, headers: headersFor(context, "application/json"), body: json ?? stringifyJson(value) };
 }
 
 /** One object in the negotiated representation (a Table of one row when asked). */
@@ -38,6 +45,8 @@ export function respondObject(
   representation: Representation,
   metaGroup: string,
   columns?: readonly ColumnSpec[],
+  /** `JSON.stringify(object)` when the caller has it (the store's stored text of a create). */
+  json?: string,
 ): ApiResponse {
   if (representation.kind === "partial") {
     if (representation.list) throw notAcceptable("PartialObjectMetadataList is only served for lists");
@@ -64,7 +73,7 @@ export function respondObject(
     });
     return respondJson(context, status, table);
   }
-  return respondJson(context, status, object, representation);
+  return respondJson(context, status, object, representation, json);
 }
 
 export interface ListBody {

@@ -24,6 +24,11 @@ export class VersionCodec {
     return this.definition.conversion !== undefined;
   }
 
+  /** True when objects are stored as this version serves them (no `storedAs`, no conversion): the stored text is the served object's. */
+  get storesAsServed(): boolean {
+    return this.definition.storedAs === undefined && this.definition.conversion === undefined;
+  }
+
   /** A stored entry as this version serves it, with its revision as `resourceVersion`. */
   decode(entry: KeyValue): ApiObject {
     return this.fromStorage(decodeStored(entry.value, entry.modRevision, this.definition));

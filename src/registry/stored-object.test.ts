@@ -7,7 +7,7 @@ import { customObjectSchema } from "../api/crd/custom-object-schema.js";
 import type { JsonSchema } from "../api/crd/json-schema.js";
 import { decodeToCache, type ResourceCodec } from "./cacher/cached-object.js";
 import type { ResourceDefinition } from "./definition.js";
-import { decodeStored, decodeStoredStamped, encodeForStorage } from "./stored-object.js";
+import { decodeStored, decodeStoredStamped, encodeForStorage, writtenJson } from "./stored-object.js";
 import { stringifyJson } from "../util/deep-json.js";
 
 /** A custom kind's schema with defaults at the top, nested, in list items and in map values. */
@@ -85,6 +85,55 @@ describe("decoding stored custom objects (defaults on read)", () => {
         assert.equal(cached.json, stringifyJson(object));
       }),
       { numRuns: 300 },
+    );
+  });
+});
+
+describe("the created object's JSON from its stored text (writtenJson)", () => {
+  /** Metadata as a create leaves it: the client's keys, the server's, managedFields, then (after the write) resourceVersion. */
+  const metadataKey = fc.constantFrom("name", "labels", "annotations", "uid", "finalizers", "resourceVersion", "managedFields", 'x"y');
+  const metadataValue = fc.oneof(fc.jsonValue(), fc.constant(undefined));
+
+  it("is JSON.stringify of the object whenever it answers, and answers for the create order", () => {
+    fc.assert(
+      fc.property(
+        fc.array(fc.tuple(metadataKey, metadataValue), { maxLength: 6 }),
+        fc.option(fc.array(fc.record({ manager: fc.string() }), { maxLength: 2 }), { nil: undefined }),
+        fc.dictionary(fc.string(), fc.jsonValue(), { maxKeys: 4 }),
+        fc.nat(),
+        fc.boolean(),
+        (entries, managedFields, rest, revision, createOrder) => {
+          const metadata: Record<string, unknown> = {};
+          for (const [key, value] of entries) metadata[key] = value;
+          if (createOrder) {
+            delete metadata["managedFields"];
+            delete metadata["resourceVersion"];
+            if (managedFields !== undefined) metadata["managedFields"] = managedFields;
+          }
+          const object = { ...rest, apiVersion: "v1", kind: "Pod", metadata } as unknown as ApiObject;
+          const stored = encodeForStorage(object);
+          if (createOrder) delete object.metadata.resourceVersion;
+          object.metadata.resourceVersion = String(revision);
+          const json = writtenJson(stored, object);
+          if (json !== undefined) assert.equal(json, JSON.stringify(object));
+          if (createOrder) assert.notEqual(json, undefined);
+        },
+      ),
+      { numRuns: 500 },
+    );
+  });
+
+  it("declines when a key follows managedFields or the version is not last", () => {
+    const written = (metadata: Record<string, unknown>): string | undefined => {
+      const object = { apiVersion: "v1", kind: "Pod", metadata } as unknown as ApiObject;
+      return writtenJson(encodeForStorage(object), object);
+    };
+    assert.equal(written({ name: "a", managedFields: [{ manager: "m" }], annotations: { a: "b" }, resourceVersion: "5" }), undefined);
+    assert.equal(written({ name: "a", resourceVersion: "5", uid: "u" }), undefined);
+    assert.equal(written({ name: "a" }), undefined);
+    assert.equal(
+      written({ name: "a", managedFields: [{ manager: "m" }], resourceVersion: "5" }),
+      '{"apiVersion":"v1","kind":"Pod","metadata":{"name":"a","managedFields":[{"manager":"m"}],"resourceVersion":"5"}}',
     );
   });
 });

@@ -2,6 +2,7 @@ import { internalError } from "../api/errors.js";
 import { asObject, type ApiObject } from "../api/object.js";
 import { apiVersionOf, type ResourceDefinition } from "./definition.js";
 import { stringifyJson } from "../util/deep-json.js";
+import { spliceResourceVersion } from "./cacher/splice-version.js";
 
 /**
  * The stored form: the object's JSON without `metadata.resourceVersion` (the revision is the
@@ -10,6 +11,25 @@ import { stringifyJson } from "../util/deep-json.js";
 export function encodeForStorage(object: ApiObject): string {
   const { resourceVersion: _resourceVersion, managedFields, ...metadata } = object.metadata;
   return stringifyJson({ ...object, metadata: managedFields === undefined ? metadata : { ...metadata, managedFields } });
+}
+
+/**
+ * `JSON.stringify(object)` made from `stored` (encodeForStorage(object), written before
+ * `metadata.resourceVersion` was set) without walking the object again: the stored text differs
+ * only in the metadata's key order (managedFields last, no resourceVersion), so when the object's
+ * metadata ends with `managedFields` (if it has them) and then `resourceVersion` — where a create
+ * leaves them — splicing the version in gives the same bytes. Undefined in every other case (a
+ * plugin added a metadata key after managedFields, a client sent managedFields): encode then.
+ * `spliced` is that splice when the caller has it already (the watch cache's JSON of this write).
+ */
+export function writtenJson(stored: string, object: ApiObject, spliced?: string): string | undefined {
+  const metadata = object.metadata;
+  const keys = Object.keys(metadata);
+  const last = keys.length - 1;
+  const resourceVersion = metadata.resourceVersion;
+  if (last < 0 || keys[last] !== "resourceVersion" || typeof resourceVersion !== "string") return undefined;
+  if (metadata.managedFields !== undefined && keys[last - 1] !== "managedFields") return undefined;
+  return spliced ?? spliceResourceVersion(stored, resourceVersion);
 }
 
 /**

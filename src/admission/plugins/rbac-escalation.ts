@@ -87,6 +87,8 @@ export function rbacEscalation(options: RbacEscalationOptions): AdmissionPlugin 
 
   return {
     name: "RBACEscalation",
+    // The chain skips it for every other resource (a pod create does not call it).
+    resources: new Set(["roles", "clusterroles", "rolebindings", "clusterrolebindings"]),
     handles: (operation) => operation === "CREATE" || operation === "UPDATE",
     async validate(attributes) {
       const { resource, user, object } = attributes;
