@@ -222,15 +222,19 @@ async function writeResponse(request: Http2ServerRequest, response: Http2ServerR
     return;
   }
   const iterator = body[Symbol.asyncIterator]();
+  let step = await iterator.next();
   try {
-    for (;;) {
-      if (signal.aborted) break;
-      const step = await iterator.next();
-      if (step.done === true) break;
-      if (!response.write(step.value)) await drained(response);
+    // One chunk of look-ahead: the last chunk is followed by end() at once, not after waiting for
+    // it to drain, so the stream's end goes out with it (a page of a paged list ends a turn sooner).
+    // Backpressure holds: a chunk that did not fit is drained before the next one is written. The
+    // drain is listened for from the write on, as it may come while the next chunk is made.
+    while (step.done !== true && !signal.aborted) {
+      const room = response.write(step.value) ? undefined : drained(response);
+      step = await iterator.next();
+      if (step.done !== true && room !== undefined) await room;
     }
   } finally {
-    await iterator.return?.();
+    if (step.done !== true) await iterator.return?.();
     if (!response.writableEnded) response.end();
   }
 }
