@@ -8,6 +8,9 @@ import type { ProtobufAnswer, Representation } from "../codec/negotiate.js";
 import type { ApiResponse, RequestContext } from "../request/context.js";
 import { stringifyJson } from "../util/deep-json.js";
 
+/** A streamed list's chunk size (UTF-16 units, about as many bytes): the measured sweet spot of h2 + TLS writes, each awaited for drain. */
+const LIST_CHUNK_CHARS = 64 * 1024;
+
 function notAcceptable(message: string): ApiError {
   return new ApiError(406, "NotAcceptable", message);
 }
@@ -122,19 +125,21 @@ export function respondList(
   }
   if (representation.kind === "yaml") return respondJson(context, 200, { ...list, items: list.items.map((item) => item.decode()) }, representation);
   if (representation.kind === "protobuf") return respondProtobufList(context, list, representation);
-  // Items are serialised one by one into chunks so a large list is not one giant string op.
+  // Items are serialised one by one into chunks so a large list is not one giant string op. Each
+  // chunk is encoded to bytes here, once: the layers it passes (the response-size metric, the
+  // socket) then take its length without scanning a string again.
   const head = `{"kind":${JSON.stringify(list.kind)},"apiVersion":${JSON.stringify(list.apiVersion)},"metadata":${JSON.stringify(list.metadata)},"items":[`;
   const items = list.items;
-  async function* chunks(): AsyncGenerator<string> {
+  async function* chunks(): AsyncGenerator<Uint8Array> {
     let buffer = head;
     for (let index = 0; index < items.length; index++) {
       buffer += (index === 0 ? "" : ",") + (items[index]?.json ?? "null");
-      if (buffer.length > 64 * 1024) {
-        yield buffer;
+      if (buffer.length > LIST_CHUNK_CHARS) {
+        yield Buffer.from(buffer);
         buffer = "";
       }
     }
-    yield `${buffer}]}`;
+    yield Buffer.from(`${buffer}]}`);
   }
   if (items.length < 256) {
     return { status: 200, headers: headersFor(context, "application/json"), body: `${head}${items.map((item) => item.json).join(",")}]}` };
