@@ -24,6 +24,11 @@ function gzipped(response: ApiResponse, body: ApiResponse["body"]): ApiResponse 
   return { ...response, headers, body };
 }
 
+/** A chunk as a Buffer: strings encoded, bytes viewed in place (Buffer.from would copy them). */
+function asBuffer(chunk: string | Uint8Array): Buffer {
+  return typeof chunk === "string" ? Buffer.from(chunk) : Buffer.from(chunk.buffer, chunk.byteOffset, chunk.byteLength);
+}
+
 /** Gzips the chunks already read, then the rest of the stream, as it comes. */
 async function* gzipStream(head: readonly Buffer[], rest: AsyncIterator<string | Uint8Array>): AsyncGenerator<Uint8Array> {
   const compressor = createGzip({ level: GZIP_LEVEL });
@@ -39,7 +44,7 @@ async function* gzipStream(head: readonly Buffer[], rest: AsyncIterator<string |
       if (output.length > 0) yield Buffer.concat(output.splice(0));
       const step = await rest.next();
       if (step.done === true) break;
-      await push(Buffer.from(step.value));
+      await push(asBuffer(step.value));
     }
     await new Promise<void>((resolve) => compressor.end(resolve));
     if (output.length > 0) yield Buffer.concat(output.splice(0));
@@ -75,7 +80,7 @@ export function compressionFilter(): Filter {
     while (size < GZIP_THRESHOLD_BYTES) {
       const step = await iterator.next();
       if (step.done === true) return { ...response, body: Buffer.concat(head) };
-      const chunk = Buffer.from(step.value);
+      const chunk = asBuffer(step.value);
       head.push(chunk);
       size += chunk.length;
     }
