@@ -699,6 +699,7 @@ async function main(): Promise<void> {
       objects: scaleObjects(argv),
       largeOnly: argv.includes("--scale-large-only"),
       startOnly: argv.includes("--scale-start"),
+      listsOnly: argv.includes("--scale-lists"),
     });
 }
 

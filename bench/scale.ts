@@ -6,6 +6,7 @@
  *   npm run bench -- --suite scale --scale-large-only         only the 1,000-object rates and the large store
  *                                                             (restarts, lists, rates): <date>-scale-large.{json,md}
  *   npm run bench -- --suite scale --scale-start   only the start-up and idle RSS rows (empty, 10k): <date>-scale-start.*
+ *   npm run bench -- --suite scale --scale-lists   only the lists of the 10k store (whole and paged): <date>-scale-lists.*
  *
  * Rows, each with its target and, where one applies, a limit measured in the same run:
  * - start → first /readyz 200 (spawn to 200, polled every 5 ms), empty store and 10k / 100k objects,
@@ -13,8 +14,10 @@
  * - RSS idle (10 s after ready: the server collects its start-up garbage 1 s after ready and shrinks its young generation 7–8 s after) with 10k and 100k objects, and a heap snapshot summary of the 10k
  *   server: live heap, bytes per cached object by field;
  * - LIST of 10k and 100k: consistent and rv=0, whole and paged (limit=500, continue followed),
- *   request → last byte, median; the limit: the same client fetching a prebuilt body of the same
- *   size from a bare node:http2 server;
+ *   request → last byte, median, with the server's CPU per list (schedstat); the limits: the same
+ *   client fetching a prebuilt body of the same size from a bare node:http2 server, and for a paged
+ *   list the same bytes as as many sequential requests as it had pages (what a page costs a bare
+ *   server: the h2 + TLS round trip, the part of paging no API server can remove);
  * - GET c=64 and create c=16 rates with 1,000 and with 100,000 objects in the store, with the server's
  *   CPU per operation (user + system of the process, /proc: far less sensitive to a shared machine
  *   than the rate); the limit: the bare server's GET rate;
@@ -49,6 +52,8 @@ export interface ScaleSuiteOptions {
   readonly largeOnly?: boolean;
   /** Only the start-up and idle-memory rows: empty store and 10k (`--scale-start`, ~1 min). */
   readonly startOnly?: boolean;
+  /** Only the lists of the 10k store, each with the server's CPU and the bare limits (`--scale-lists`, ~1 min). */
+  readonly listsOnly?: boolean;
 }
 
 const log = (text: string): void => void process.stdout.write(`${text}\n`);
@@ -71,6 +76,9 @@ const TARGETS = {
   paged100kMs: 1500,
   rateWithin: 0.2,
 };
+
+/** A list timing with its limits: the bare body in one request and, for a paged list, in as many requests as it had pages. */
+type ListRow = ListTiming & { readonly objects: number; readonly limitMs: number; readonly limitPagesMs?: number };
 
 interface Start {
   readonly objects: number;
@@ -110,7 +118,7 @@ interface ScaleResults {
   readonly environment: Record<string, string | number>;
   readonly objects: number;
   readonly starts: readonly Start[];
-  readonly lists: readonly (ListTiming & { readonly objects: number; readonly limitMs: number })[];
+  readonly lists: readonly ListRow[];
   readonly rates: readonly Rate[];
   readonly bareGetPerSecond: number;
   readonly heap?: HeapSummary;
@@ -211,32 +219,45 @@ async function rates(client: Client, pid: number, objects: number, existing: num
   ];
 }
 
-/** A bare node:http2 server answering every request with `body`; the client and TLS of the run, nothing else. */
+/**
+ * A bare node:http2 server answering every request with `body` (`/?bytes=N`: its first N bytes);
+ * the client and TLS of the run, nothing else.
+ */
 async function bareServer(body: Buffer, server: ServerChild): Promise<{ readonly port: number; close(): void }> {
   const pki = join(server.dataDir, "pki");
   const tls = { cert: readFileSync(join(pki, "serving.crt"), "utf8"), key: readFileSync(join(pki, "serving.key"), "utf8"), allowHTTP1: true };
   const bare = http2.createSecureServer(tls, (request, response) => {
     request.resume();
-    response.writeHead(200, { "content-type": "application/json", "content-length": String(body.length) });
-    response.end(body);
+    const asked = /[?&]bytes=(\d+)/.exec(request.url)?.[1];
+    const answer = asked === undefined ? body : body.subarray(0, Number(asked));
+    response.writeHead(200, { "content-type": "application/json", "content-length": String(answer.length) });
+    response.end(answer);
   });
   bare.listen(0, "127.0.0.1");
   await once(bare, "listening");
   return { port: (bare.address() as AddressInfo).port, close: () => bare.close() };
 }
 
-/** The client fetching `bytes` from a bare server: what a list of that size costs without the API server (median of 5). */
-async function listLimit(server: ServerChild, bytes: number): Promise<number> {
+/**
+ * The client fetching `bytes` from a bare server: what a list of that size costs without the API
+ * server, in one request and (pages > 1) split into `pages` sequential requests (median of 5 each).
+ */
+async function listLimit(server: ServerChild, bytes: number, pages: number): Promise<{ readonly bodyMs: number; readonly pagesMs?: number }> {
   const bare = await bareServer(Buffer.alloc(bytes, 0x20), server);
   const client = await h2Client({ host: "127.0.0.1", port: bare.port });
-  try {
+  const timed = async (requests: number): Promise<number> => {
     const runs: number[] = [];
+    const pageBytes = Math.ceil(bytes / requests);
     for (let index = 0; index < 6; index++) {
       const started = performance.now();
-      await client.request("GET", "/", undefined, true);
+      for (let page = 0; page < requests; page++) await client.request("GET", requests === 1 ? "/" : `/?bytes=${pageBytes}`, undefined, true);
       if (index > 0) runs.push(performance.now() - started);
     }
     return round(median(runs));
+  };
+  try {
+    const bodyMs = await timed(1);
+    return pages > 1 ? { bodyMs, pagesMs: await timed(pages) } : { bodyMs };
   } finally {
     client.close();
     bare.close();
@@ -258,18 +279,39 @@ async function bareGetRate(server: ServerChild, ms: number): Promise<number> {
   }
 }
 
-async function lists(client: Client, server: ServerChild, objects: number, runs: number): Promise<(ListTiming & { objects: number; limitMs: number })[]> {
-  const rows: (ListTiming & { objects: number; limitMs: number })[] = [];
+async function lists(client: Client, server: ServerChild, objects: number, runs: number): Promise<ListRow[]> {
+  const rows: ListRow[] = [];
   for (const variant of ["consistent", "rv0"] as ListVariant[]) {
     for (const limit of [0, 500]) {
       // The namespace also holds its root-CA ConfigMap.
-      const timing = await timeLists(client, "h2", COLLECTION, variant, limit, runs, 1, objects + 1);
-      const limitMs = await listLimit(server, Math.round(timing.bodyMiB * (1 << 20)));
-      rows.push({ ...timing, objects, limitMs });
-      log(`  list ${objects} ${variant} ${limit === 0 ? "whole" : `paged ${limit}`}: ${timing.medianMs} ms (${timing.pages} pages; bare body ${limitMs} ms)`);
+      const timing = await timeLists(client, "h2", COLLECTION, variant, limit, runs, 1, objects + 1, server.pid);
+      const limits = await listLimit(server, Math.round(timing.bodyMiB * (1 << 20)), timing.pages);
+      rows.push({ ...timing, objects, limitMs: limits.bodyMs, ...(limits.pagesMs === undefined ? {} : { limitPagesMs: limits.pagesMs }) });
+      log(
+        `  list ${objects} ${variant} ${limit === 0 ? "whole" : `paged ${limit}`}: ${timing.medianMs} ms, server CPU ${timing.serverCpuMs} ms (${timing.pages} pages; bare body ${limits.bodyMs} ms${limits.pagesMs === undefined ? "" : `, bare pages ${limits.pagesMs} ms`})`,
+      );
     }
   }
   return rows;
+}
+
+/** `--scale-lists`: the 10k store loaded, the server restarted, its lists timed (whole and paged). */
+async function listsOnly(dataDir: string, objects: number, runs: number): Promise<ListRow[]> {
+  let server = await startServerChild({ dataDir, readyTimeoutMs: READY_TIMEOUT_MS });
+  let client = await connect(server);
+  await client.request("POST", "/api/v1/namespaces", namespaceBody(NAMESPACE));
+  const loaded = await loadConfigMaps(client, NAMESPACE, 0, objects, 32, BODY_BYTES);
+  log(`  loaded ${objects} at ${loaded.perSecond}/s`);
+  client.close();
+  await server.stop();
+  server = await startServerChild({ dataDir, readyTimeoutMs: READY_TIMEOUT_MS });
+  client = await connect(server);
+  try {
+    return await lists(client, server, objects, runs);
+  } finally {
+    client.close();
+    await server.stop();
+  }
 }
 
 /** SIGUSR2 → node writes Heap.*.heapsnapshot into its working directory; waits until it is complete. */
@@ -353,72 +395,75 @@ export async function runScaleSuite(options: ScaleSuiteOptions): Promise<void> {
   const snapshotDir = join(root, "snapshots");
   mkdirSync(snapshotDir, { recursive: true });
   const starts: Start[] = [];
-  const listRows: (ListTiming & { objects: number; limitMs: number })[] = [];
+  const listRows: ListRow[] = [];
   const rateRows: Rate[] = [];
   let heap: HeapSummary | undefined;
   let bareGet = Number.NaN;
   let failure: string | undefined;
   log(`scale suite: ${large} objects of ~${BODY_BYTES} B (the machine may be shared: figures are noisy then)`);
   try {
-    // Empty store (its own data dir): the first start makes the certificates; the restarts are
-    // measured. Then the 1,000-object rates there, so the creates do not grow the big store.
-    const smallDir = join(root, "small");
-    await (await startServerChild({ dataDir: smallDir, readyTimeoutMs: READY_TIMEOUT_MS })).stop();
-    let server: ServerChild;
-    let start: Start;
-    if (options.largeOnly === true) server = await startServerChild({ dataDir: smallDir, readyTimeoutMs: READY_TIMEOUT_MS });
+    if (options.listsOnly === true) listRows.push(...(await listsOnly(dataDir, medium, listRuns)));
     else {
-      ({ server, start } = await restarts(smallDir, 0, 3));
-      starts.push(start);
-    }
-    let client = await connect(server);
-    if (options.startOnly !== true) {
-      for (const namespace of [NAMESPACE, `${NAMESPACE}-writes`]) await client.request("POST", "/api/v1/namespaces", namespaceBody(namespace));
-      await loadConfigMaps(client, NAMESPACE, 0, small, 32, BODY_BYTES);
-      rateRows.push(...(await rates(client, server.pid, small, small, rateMs, "small")));
-      bareGet = await bareGetRate(server, rateMs);
-      log(`  bare h2 GET limit: ${bareGet}/s`);
-    }
-    client.close();
-    await server.stop();
-
-    server = await startServerChild({ dataDir, readyTimeoutMs: READY_TIMEOUT_MS });
-    client = await connect(server);
-    for (const namespace of [NAMESPACE, `${NAMESPACE}-writes`]) await client.request("POST", "/api/v1/namespaces", namespaceBody(namespace));
-    // Large only: straight to the large store, on this server.
-    const first = options.largeOnly === true ? large : medium;
-    const loaded = await loadConfigMaps(client, NAMESPACE, 0, first, 32, BODY_BYTES);
-    log(`  loaded ${first} at ${loaded.perSecond}/s`);
-    client.close();
-    await server.stop();
-
-    if (options.largeOnly !== true) {
-      ({ server, start } = await restarts(dataDir, medium, 3, ["--heapsnapshot-signal=SIGUSR2"], snapshotDir));
-      starts.push(start);
-      try {
-        heap = analyseHeapSnapshot(await heapSnapshot(server.pid, snapshotDir));
-        log(`  heap: live ${heap.liveHeapMiB} MiB, ${heap.cachedObjects} cached objects, ${heap.cachedObjectBytesPerObject} B per cached object`);
-      } catch (error) {
-        log(`  heap snapshot failed: ${error instanceof Error ? error.message : String(error)}`);
+      // Empty store (its own data dir): the first start makes the certificates; the restarts are
+      // measured. Then the 1,000-object rates there, so the creates do not grow the big store.
+      const smallDir = join(root, "small");
+      await (await startServerChild({ dataDir: smallDir, readyTimeoutMs: READY_TIMEOUT_MS })).stop();
+      let server: ServerChild;
+      let start: Start;
+      if (options.largeOnly === true) server = await startServerChild({ dataDir: smallDir, readyTimeoutMs: READY_TIMEOUT_MS });
+      else {
+        ({ server, start } = await restarts(smallDir, 0, 3));
+        starts.push(start);
       }
+      let client = await connect(server);
+      if (options.startOnly !== true) {
+        for (const namespace of [NAMESPACE, `${NAMESPACE}-writes`]) await client.request("POST", "/api/v1/namespaces", namespaceBody(namespace));
+        await loadConfigMaps(client, NAMESPACE, 0, small, 32, BODY_BYTES);
+        rateRows.push(...(await rates(client, server.pid, small, small, rateMs, "small")));
+        bareGet = await bareGetRate(server, rateMs);
+        log(`  bare h2 GET limit: ${bareGet}/s`);
+      }
+      client.close();
+      await server.stop();
+
+      server = await startServerChild({ dataDir, readyTimeoutMs: READY_TIMEOUT_MS });
       client = await connect(server);
-      if (options.startOnly !== true) listRows.push(...(await lists(client, server, medium, listRuns)));
-      if (large > medium && options.startOnly !== true) {
-        const more = await loadConfigMaps(client, NAMESPACE, medium, large, 32, BODY_BYTES);
-        log(`  loaded ${large} at ${more.perSecond}/s`);
+      for (const namespace of [NAMESPACE, `${NAMESPACE}-writes`]) await client.request("POST", "/api/v1/namespaces", namespaceBody(namespace));
+      // Large only: straight to the large store, on this server.
+      const first = options.largeOnly === true ? large : medium;
+      const loaded = await loadConfigMaps(client, NAMESPACE, 0, first, 32, BODY_BYTES);
+      log(`  loaded ${first} at ${loaded.perSecond}/s`);
+      client.close();
+      await server.stop();
+
+      if (options.largeOnly !== true) {
+        ({ server, start } = await restarts(dataDir, medium, 3, ["--heapsnapshot-signal=SIGUSR2"], snapshotDir));
+        starts.push(start);
+        try {
+          heap = analyseHeapSnapshot(await heapSnapshot(server.pid, snapshotDir));
+          log(`  heap: live ${heap.liveHeapMiB} MiB, ${heap.cachedObjects} cached objects, ${heap.cachedObjectBytesPerObject} B per cached object`);
+        } catch (error) {
+          log(`  heap snapshot failed: ${error instanceof Error ? error.message : String(error)}`);
+        }
+        client = await connect(server);
+        if (options.startOnly !== true) listRows.push(...(await lists(client, server, medium, listRuns)));
+        if (large > medium && options.startOnly !== true) {
+          const more = await loadConfigMaps(client, NAMESPACE, medium, large, 32, BODY_BYTES);
+          log(`  loaded ${large} at ${more.perSecond}/s`);
+        }
+        client.close();
+        await server.stop();
+      }
+      if ((large > medium || options.largeOnly === true) && options.startOnly !== true) {
+        ({ server, start } = await restarts(dataDir, large, 3));
+        starts.push(start);
+        client = await connect(server);
+        listRows.push(...(await lists(client, server, large, options.quick ? 2 : 3)));
+        rateRows.push(...(await rates(client, server.pid, large, large, rateMs, "large")));
       }
       client.close();
       await server.stop();
     }
-    if ((large > medium || options.largeOnly === true) && options.startOnly !== true) {
-      ({ server, start } = await restarts(dataDir, large, 3));
-      starts.push(start);
-      client = await connect(server);
-      listRows.push(...(await lists(client, server, large, options.quick ? 2 : 3)));
-      rateRows.push(...(await rates(client, server.pid, large, large, rateMs, "large")));
-    }
-    client.close();
-    await server.stop();
   } catch (error) {
     // A phase that fails (a start past its deadline on a busy machine) leaves the rows measured so far.
     failure = error instanceof Error ? error.message.split("\n")[0] : String(error);
@@ -426,10 +471,10 @@ export async function runScaleSuite(options: ScaleSuiteOptions): Promise<void> {
   } finally {
     removeTempDir(root);
   }
-  const watcherIndex = options.startOnly === true ? undefined : watcherIndexRow(options.quick ? 100 : 1000, 100);
+  const watcherIndex = options.startOnly === true || options.listsOnly === true ? undefined : watcherIndexRow(options.quick ? 100 : 1000, 100);
   const results: ScaleResults = {
     name: "scale",
-    command: `npm run bench -- --suite scale${options.objects === 100_000 ? "" : ` --scale-objects ${options.objects}`}${options.largeOnly === true ? " --scale-large-only" : ""}${options.startOnly === true ? " --scale-start" : ""}${options.quick ? " --quick" : ""}`,
+    command: `npm run bench -- --suite scale${options.objects === 100_000 ? "" : ` --scale-objects ${options.objects}`}${options.largeOnly === true ? " --scale-large-only" : ""}${options.startOnly === true ? " --scale-start" : ""}${options.listsOnly === true ? " --scale-lists" : ""}${options.quick ? " --quick" : ""}`,
     date: new Date().toISOString(),
     environment: machineEnvironment(REPO_ROOT),
     objects: large,
@@ -444,7 +489,7 @@ export async function runScaleSuite(options: ScaleSuiteOptions): Promise<void> {
   mkdirSync(options.outDir, { recursive: true });
   const base = join(
     options.outDir,
-    `${results.date.slice(0, 10)}-scale${options.largeOnly === true ? "-large" : ""}${options.startOnly === true ? "-start" : ""}${options.quick ? "-quick" : ""}`,
+    `${results.date.slice(0, 10)}-scale${options.largeOnly === true ? "-large" : ""}${options.startOnly === true ? "-start" : ""}${options.listsOnly === true ? "-lists" : ""}${options.quick ? "-quick" : ""}`,
   );
   writeFileSync(`${base}.json`, `${JSON.stringify(results, null, 2)}\n`);
   writeFileSync(`${base}.md`, renderScale(results));
@@ -468,11 +513,21 @@ function renderScale(results: ScaleResults): string {
       .join(", ")}`,
     "",
     ...(results.failure === undefined ? [] : [`**The run stopped early: ${results.failure}.** The rows below are those measured before.`, ""]),
+  ];
+  if (results.starts.length > 0) renderStarts(results, lines);
+  if (results.lists.length > 0) renderLists(results, lines);
+  if (results.rates.length > 0) renderRates(results, lines);
+  renderTail(results, lines);
+  return `${lines.join("\n")}\n`;
+}
+
+function renderStarts(results: ScaleResults, lines: string[]): void {
+  lines.push(
     "## Start → first /readyz 200",
     "",
     "| objects | runs (ms) | median | target | ratio | CPU at ready (ms) | RSS idle (MiB) | RSS target | CLI breakdown (ms since launch) |",
     "|---|---|---|---|---|---|---|---|---|",
-  ];
+  );
   for (const start of results.starts) {
     const target = start.objects === 0 ? TARGETS.readyEmptyMs : start.objects <= 10_000 ? TARGETS.ready10kMs : TARGETS.ready100kMs;
     const rssTarget = start.objects === 0 ? undefined : start.objects <= 10_000 ? TARGETS.rss10kMB : TARGETS.rss100kMB;
@@ -492,25 +547,39 @@ function renderScale(results: ScaleResults): string {
       ({ objects, memory: m }) =>
         `| ${objects} | ${m.rssMB} | ${m.nodeBinaryMB} | ${m.otherFilesMB} | ${m.mallocHeapMB} | ${m.threadArenasMB} | ${m.otherAnonymousMB} |`,
     ),
-  );
-  lines.push(
     "",
+  );
+}
+
+function renderLists(results: ScaleResults, lines: string[]): void {
+  lines.push(
     "## Lists (request → last byte, median)",
     "",
-    "| objects | variant | paging | pages | ms | bare body (ms) | ÷ bare | target | ratio |",
-    "|---|---|---|---|---|---|---|---|---|",
+    "Server CPU: all the server's threads (schedstat) per list, whole or all its pages. Bare pages: the bare server's body split",
+    "into as many sequential requests as the list had pages; paged ÷ whole: of the wall time, of the server's CPU, and of the bare",
+    "server's time (bare pages ÷ bare body: what paging costs the h2 + TLS round trips alone).",
+    "",
+    "| objects | variant | paging | pages | ms | server CPU (ms) | bare body (ms) | ÷ bare | bare pages (ms) | paged ÷ whole: wall / CPU / bare | target | ratio |",
+    "|---|---|---|---|---|---|---|---|---|---|---|---|",
   );
   for (const row of results.lists) {
     const whole = results.lists.find((other) => other.objects === row.objects && other.variant === row.variant && !other.paged);
     let target: number | undefined;
     if (row.paged && whole !== undefined) target = TARGETS.pagedOverWhole * whole.medianMs;
     if (row.objects >= 100_000 && row.variant === "consistent") target = row.paged ? TARGETS.paged100kMs : TARGETS.whole100kMs;
+    const overWhole =
+      row.pages > 1 && whole !== undefined
+        ? `${ratio(row.medianMs, whole.medianMs)} / ${row.serverCpuMs === undefined || whole.serverCpuMs === undefined ? "" : ratio(row.serverCpuMs, whole.serverCpuMs)} / ${row.limitPagesMs === undefined ? "" : ratio(row.limitPagesMs, row.limitMs)}`
+        : "";
     lines.push(
-      `| ${row.objects} | ${row.variant} | ${row.paged ? "limit=500" : "whole"} | ${row.pages} | ${row.medianMs} | ${row.limitMs} | ${ratio(row.medianMs, row.limitMs)} | ${target === undefined ? "" : round(target)} | ${target === undefined ? "" : ratio(row.medianMs, target)} |`,
+      `| ${row.objects} | ${row.variant} | ${row.paged ? "limit=500" : "whole"} | ${row.pages} | ${row.medianMs} | ${row.serverCpuMs ?? ""} | ${row.limitMs} | ${ratio(row.medianMs, row.limitMs)} | ${row.limitPagesMs ?? ""} | ${overWhole} | ${target === undefined ? "" : round(target)} | ${target === undefined ? "" : ratio(row.medianMs, target)} |`,
     );
   }
+  lines.push("");
+}
+
+function renderRates(results: ScaleResults, lines: string[]): void {
   lines.push(
-    "",
     `## Rates (closed loop; bare h2 GET limit ${results.bareGetPerSecond}/s)`,
     "",
     "| operation | objects | c | per second | vs the smallest store | server CPU per op (µs) | CPU vs the smallest store |",
@@ -524,10 +593,14 @@ function renderScale(results: ScaleResults): string {
       `| ${row.name} | ${row.objects} | ${row.concurrency} | ${row.perSecond} | ${Number.isFinite(change) ? `${round(change * 100)} % (target ≥ -${TARGETS.rateWithin * 100} %)` : ""} | ${row.cpuMicrosPerOp ?? ""} | ${Number.isFinite(cpuChange) ? `${round(cpuChange * 100)} %` : ""} |`,
     );
   }
+  lines.push("");
+}
+
+/** The heap snapshot's summary and the watcher index, when measured. */
+function renderTail(results: ScaleResults, lines: string[]): void {
   const heap = results.heap;
   if (heap !== undefined) {
     lines.push(
-      "",
       "## Heap of the server with the medium store (heap snapshot after a full GC)",
       "",
       `Live heap ${heap.liveHeapMiB} MiB; ${heap.cachedObjects} cached objects, ${heap.cachedObjectBytesPerObject} B each by field; the cache's containers ${heap.containerBytesPerObject} B per object.`,
@@ -539,16 +612,14 @@ function renderScale(results: ScaleResults): string {
       "| constructor | count | MiB |",
       "|---|---|---|",
       ...heap.byConstructor.slice(0, 10).map((row) => `| ${row.name} | ${row.count} | ${row.MiB} |`),
+      "",
     );
   }
   const index = results.watcherIndex;
-  if (index === undefined) return `${lines.join("\n")}\n`;
+  if (index === undefined) return;
   lines.push(
-    "",
     "## Watchers indexed by namespace (in process)",
     "",
     `${index.namespaces} namespaces × ${index.events / index.namespaces} objects, ${index.watchers} watchers, one per namespace: ${index.evaluationsPerEvent} filter evaluations per event (a scan: ${index.watchers}), ${index.microsPerEvent} µs per event against ${index.floorMicrosPerEvent} µs with no watcher (÷ floor ${ratio(index.microsPerEvent, index.floorMicrosPerEvent)}).`,
-    "",
   );
-  return lines.join("\n");
 }

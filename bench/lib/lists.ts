@@ -5,6 +5,7 @@
 import { writeFileSync } from "node:fs";
 import type { Client } from "./client.js";
 import { configMapBody } from "./objects.js";
+import { processCpuNanos } from "./paired.js";
 import { processMemory, residentMB } from "./processes.js";
 import { median, round } from "./stats.js";
 import { monotonicMs } from "./watch-types.js";
@@ -105,6 +106,8 @@ export interface ListTiming {
   readonly protocol: string;
   readonly runsMs: readonly number[];
   readonly medianMs: number;
+  /** The server's CPU (all its threads, schedstat) per list, when its pid was given: far less sensitive to a shared machine than the wall time. */
+  readonly serverCpuMs?: number;
   readonly items: number;
   readonly pages: number;
   readonly bodyMiB: number;
@@ -119,11 +122,15 @@ export async function timeLists(
   runs: number,
   warmups: number,
   expectedItems: number,
+  serverPid?: number,
 ): Promise<ListTiming> {
   for (let index = 0; index < warmups; index++) await timedList(client, collection, variant, limit);
   const results: ListRun[] = [];
+  const cpuMs: number[] = [];
   for (let index = 0; index < runs; index++) {
+    const before = serverPid === undefined ? 0 : processCpuNanos(serverPid);
     const run = await timedList(client, collection, variant, limit);
+    if (serverPid !== undefined) cpuMs.push((processCpuNanos(serverPid) - before) / 1e6);
     if (run.items !== expectedItems)
       throw new Error(`${variant} list of ${collection} (limit ${limit}) returned ${run.items} items, expected ${expectedItems}`);
     results.push(run);
@@ -135,6 +142,7 @@ export async function timeLists(
     protocol,
     runsMs: results.map((run) => round(run.ms)),
     medianMs: round(median(results.map((run) => run.ms))),
+    ...(cpuMs.length === 0 ? {} : { serverCpuMs: round(median(cpuMs)) }),
     items: last?.items ?? 0,
     pages: last?.pages ?? 0,
     bodyMiB: round((last?.bytes ?? 0) / (1 << 20)),
