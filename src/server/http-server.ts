@@ -222,8 +222,9 @@ async function writeResponse(request: Http2ServerRequest, response: Http2ServerR
     return;
   }
   const iterator = body[Symbol.asyncIterator]();
-  let step = await iterator.next();
+  let step: IteratorResult<string | Uint8Array> | undefined;
   try {
+    step = await iterator.next();
     // One chunk of look-ahead: the last chunk is followed by end() at once, not after waiting for
     // it to drain, so the stream's end goes out with it (a page of a paged list ends a turn sooner).
     // Backpressure holds: a chunk that did not fit is drained before the next one is written. The
@@ -234,7 +235,7 @@ async function writeResponse(request: Http2ServerRequest, response: Http2ServerR
       if (step.done !== true && room !== undefined) await room;
     }
   } finally {
-    if (step.done !== true) await iterator.return?.();
+    if (step?.done !== true) await iterator.return?.();
     if (!response.writableEnded) response.end();
   }
 }
