@@ -10,8 +10,8 @@ export interface ListItem {
 }
 
 /**
- * An item read as JSON (the watch cache's): a class, not an object literal with a closure, because
- * a list makes one per item (10,000 for a whole list) and the bundle names every closure it makes.
+ * An item read as JSON (the watch cache's): a class, not an object literal with a closure and a
+ * spread, because a list makes one per item (10,000 for a whole list).
  */
 class JsonListItem implements ListItem {
   constructor(
