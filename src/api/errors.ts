@@ -59,7 +59,12 @@ export class ApiError extends Error {
     message: string,
     options: { details?: StatusDetails; headers?: Record<string, string>; listMeta?: Record<string, string>; cause?: unknown } = {},
   ) {
+    // A client's error (4xx) is an answer, not a fault: no stack is captured for it (most of its
+    // cost, and nothing reads it). Server errors keep theirs for the log.
+    const limit = Error.stackTraceLimit;
+    if (code < 500) Error.stackTraceLimit = 0;
     super(message, options.cause === undefined ? undefined : { cause: options.cause });
+    Error.stackTraceLimit = limit;
     this.name = "ApiError";
     this.code = code;
     this.reason = reason;

@@ -24,7 +24,12 @@ export class StorageError extends Error {
   readonly revision: number;
 
   constructor(code: StorageErrorCode, key: string, options: { revision?: number; message?: string; cause?: unknown } = {}) {
+    // Expected outcomes (not found, conflicts…) carry no stack: capturing one is most of their cost
+    // and nothing reads it; an underlying failure keeps its own stack as the `cause`.
+    const limit = Error.stackTraceLimit;
+    Error.stackTraceLimit = 0;
     super(options.message ?? `${code}: ${key}`, options.cause === undefined ? undefined : { cause: options.cause });
+    Error.stackTraceLimit = limit;
     this.name = "StorageError";
     this.code = code;
     this.key = key;
