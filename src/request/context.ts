@@ -39,6 +39,12 @@ export interface ApiRequest {
   readonly peerCertificate: PeerCertificate | undefined;
   /** Aborts when the client goes away or the server shuts down. */
   readonly signal: AbortSignal;
+  /**
+   * `signal.aborted`, answered without making the signal where it is made on first need (the
+   * listener's). A copy of the request made by spreading it holds the value of that moment: read
+   * it on the request a filter was given, not on a copy.
+   */
+  readonly aborted?: boolean;
   /** The peer's IP address (the audit event's last source IP); absent for in-process requests. */
   readonly remoteAddress?: string;
 }

@@ -23,14 +23,14 @@ export function metricsFilter(metrics: ApiMetrics): Filter {
     try {
       response = await next(context);
     } catch (error) {
-      if (context.request.signal.aborted) metrics.requestAborted({ info: context.info, method, contentType });
+      if (context.request.aborted ?? context.request.signal.aborted) metrics.requestAborted({ info: context.info, method, contentType });
       throw error;
     } finally {
       endInflight();
     }
     const longRunning = response.longRunning === true;
     // The client went away before its answer was ready: kube counts the request as aborted.
-    if (!longRunning && context.request.signal.aborted) metrics.requestAborted({ info: context.info, method, contentType });
+    if (!longRunning && (context.request.aborted ?? context.request.signal.aborted)) metrics.requestAborted({ info: context.info, method, contentType });
     const query = context.request.query;
     metrics.observeRequest({
       info: context.info,
