@@ -2,9 +2,10 @@ import assert from "node:assert/strict";
 import http2 from "node:http2";
 import https from "node:https";
 import { after, before, describe, it } from "node:test";
-import { createTestCa, issueCertificate, type TestCa } from "../../test/helpers/certs.js";
+import type { TestCa } from "../../test/helpers/certs.js";
+import { startTlsListener } from "../../test/helpers/tls-listener.js";
 import type { ApiResponse } from "../request/context.js";
-import { startHttpServer, type HttpServer } from "./http-server.js";
+import type { HttpServer } from "./http-server.js";
 
 /** One GET on an HTTP/2 session: status and body. */
 function get(session: http2.ClientHttp2Session, path: string): Promise<{ status: number; body: string }> {
@@ -26,7 +27,6 @@ function get(session: http2.ClientHttp2Session, path: string): Promise<{ status:
 
 describe("--goaway-chance", () => {
   let ca: TestCa;
-  let serving: { cert: string; key: string };
   let draws: number[] = [];
   let server: HttpServer;
   // "/together" answers once `together.size` requests have arrived, so all are under way at once.
@@ -55,17 +55,12 @@ describe("--goaway-chance", () => {
   };
 
   before(async () => {
-    ca = await createTestCa();
-    serving = await issueCertificate(ca, { subject: "CN=serving", server: true, dnsNames: ["localhost"], ips: ["127.0.0.1"] });
-    server = await startHttpServer({
-      tls: { certificate: serving.cert, key: serving.key },
-      host: "127.0.0.1",
-      port: 0,
+    ({ ca, server } = await startTlsListener({
       handler,
       goawayChance: 0.5,
       // Draws below 0.5 send GOAWAY; the tests queue the draws they need (none left: no GOAWAY).
       random: () => draws.shift() ?? 1,
-    });
+    }));
   });
   after(async () => {
     await server?.stop(0);

@@ -2,10 +2,11 @@ import assert from "node:assert/strict";
 import http2 from "node:http2";
 import https from "node:https";
 import { after, before, describe, it } from "node:test";
-import { createTestCa, issueCertificate, type TestCa } from "../../test/helpers/certs.js";
+import type { TestCa } from "../../test/helpers/certs.js";
+import { startTlsListener } from "../../test/helpers/tls-listener.js";
 import { errorResponse } from "../codec/status.js";
 import type { ApiResponse, RequestContext } from "../request/context.js";
-import { startHttpServer, type HttpServer } from "./http-server.js";
+import type { HttpServer } from "./http-server.js";
 import { DRAIN_LIMIT_BYTES } from "./request-body.js";
 
 const LIMIT = 3 * 1024 * 1024;
@@ -49,9 +50,7 @@ describe("request bodies over the limit", () => {
   };
 
   before(async () => {
-    ca = await createTestCa();
-    const serving = await issueCertificate(ca, { subject: "CN=serving", server: true, dnsNames: ["localhost"], ips: ["127.0.0.1"] });
-    server = await startHttpServer({ tls: { certificate: serving.cert, key: serving.key }, host: "127.0.0.1", port: 0, handler });
+    ({ ca, server } = await startTlsListener({ handler }));
   });
   after(async () => {
     await server?.stop(0);

@@ -3,9 +3,10 @@ import { once } from "node:events";
 import http2 from "node:http2";
 import https from "node:https";
 import { after, before, describe, it } from "node:test";
-import { createTestCa, issueCertificate, type TestCa } from "../../test/helpers/certs.js";
+import type { TestCa } from "../../test/helpers/certs.js";
+import { startTlsListener } from "../../test/helpers/tls-listener.js";
 import type { ApiResponse } from "../request/context.js";
-import { startHttpServer, type HttpServer } from "./http-server.js";
+import type { HttpServer } from "./http-server.js";
 
 /** Chunk `index` of a streamed body: 100 KiB of one letter, so order and completeness show in the bytes. */
 const chunkOf = (index: number): Buffer => Buffer.alloc(100 * 1024, 0x61 + index);
@@ -40,9 +41,7 @@ describe("streamed response bodies (lists of 256 items or more)", () => {
   };
 
   before(async () => {
-    ca = await createTestCa();
-    const serving = await issueCertificate(ca, { subject: "CN=serving", server: true, dnsNames: ["localhost"], ips: ["127.0.0.1"] });
-    server = await startHttpServer({ tls: { certificate: serving.cert, key: serving.key }, host: "127.0.0.1", port: 0, handler });
+    ({ ca, server } = await startTlsListener({ handler }));
   });
   after(async () => {
     await server?.stop(0);

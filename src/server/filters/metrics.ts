@@ -1,9 +1,14 @@
-import type { Filter } from "../../request/context.js";
+import type { ApiRequest, Filter } from "../../request/context.js";
 import { measureStream, onStreamEnd } from "../../request/stream-end.js";
 import type { ApiMetrics } from "../metrics/metrics.js";
 
 /** Methods that only read; every other method counts as mutating (kube's readOnly/mutating kinds). */
 const READ_ONLY_METHODS = new Set(["GET", "HEAD", "OPTIONS"]);
+
+/** The request's abort, read without making its signal where the listener makes it on first need. */
+function clientWentAway(request: ApiRequest): boolean {
+  return request.aborted ?? request.signal.aborted;
+}
 
 /**
  * Counts and times every request, and keeps the in-flight and long-running gauges. It runs
@@ -23,14 +28,14 @@ export function metricsFilter(metrics: ApiMetrics): Filter {
     try {
       response = await next(context);
     } catch (error) {
-      if (context.request.aborted ?? context.request.signal.aborted) metrics.requestAborted({ info: context.info, method, contentType });
+      if (clientWentAway(context.request)) metrics.requestAborted({ info: context.info, method, contentType });
       throw error;
     } finally {
       endInflight();
     }
     const longRunning = response.longRunning === true;
     // The client went away before its answer was ready: kube counts the request as aborted.
-    if (!longRunning && (context.request.aborted ?? context.request.signal.aborted)) metrics.requestAborted({ info: context.info, method, contentType });
+    if (!longRunning && clientWentAway(context.request)) metrics.requestAborted({ info: context.info, method, contentType });
     const query = context.request.query;
     metrics.observeRequest({
       info: context.info,
