@@ -7,6 +7,13 @@
  */
 export interface Profile {
   readonly name: "orch" | "kubernetes";
+  /** The product as messages name it (`unused by Kubernetes`): `orch` / `Kubernetes`. */
+  readonly productName: string;
+  /**
+   * Where messages send readers for more (a CronJob's time zone): kube's documentation in both
+   * profiles, as orch has none of its own and serves the behaviour those pages describe.
+   */
+  readonly docsUrl: string;
   /** Suffix of API group names: `orch.io` / `k8s.io` (e.g. `rbac.authorization.<apiDomain>`). */
   readonly apiDomain: string;
   /** Domain of labels, annotations, taints, secret types, signers: `orch.io` / `kubernetes.io`. */
@@ -77,6 +84,8 @@ export interface Profile {
 
 export const ORCH_PROFILE: Profile = {
   name: "orch",
+  productName: "orch",
+  docsUrl: "https://kubernetes.io/docs",
   apiDomain: "orch.io",
   keyDomain: "orch.io",
   systemNamespace: "orch-system",
@@ -111,6 +120,8 @@ export const ORCH_PROFILE: Profile = {
 
 export const KUBERNETES_PROFILE: Profile = {
   name: "kubernetes",
+  productName: "Kubernetes",
+  docsUrl: "https://kubernetes.io/docs",
   apiDomain: "k8s.io",
   keyDomain: "kubernetes.io",
   systemNamespace: "kube-system",

@@ -13,7 +13,7 @@ import {
   type ResourceDefinition,
   type Store,
 } from "../registry/index.js";
-import type { ApiResponse, RequestContext } from "../request/context.js";
+import { addWarning, type ApiResponse, type RequestContext } from "../request/context.js";
 import {
   checkDryRunValues,
   type FieldValidationMode,
@@ -156,8 +156,8 @@ export function createResourceHandler(options: ResourceHandlerOptions): (context
     const namespace = definition.scope === "Namespaced" ? info.namespace : "";
     const query = context.request.query;
     const user = context.user;
-    // Admission's warnings (PodSecurity's warn mode) become Warning headers.
-    const warn = (message: string): void => void context.warnings.push(message);
+    // Admission's warnings (PodSecurity's warn mode) and the kind's become Warning headers.
+    const warn = (message: string): void => addWarning(context, message);
     // Admission plugins' (and webhooks') audit annotations go to the request's audit event.
     const audit = context.audit;
     const annotate =

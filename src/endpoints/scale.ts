@@ -8,7 +8,7 @@ import { validateObjectMeta } from "../api/validation.js";
 import { bodyFormat, type BodyFormat } from "../codec/decode.js";
 import { negotiate } from "../codec/negotiate.js";
 import { SCALE_API_VERSION, SCALE_KIND, parentApplyConfiguration, parentWithScale, scaleOf, type FieldValidation, type Store } from "../registry/index.js";
-import type { ApiResponse, RequestContext } from "../request/context.js";
+import { addWarning, type ApiResponse, type RequestContext } from "../request/context.js";
 import { queryFieldValidation, queryResourceVersion } from "../request/query/index.js";
 import type { ResourceRequestInfo } from "../request/request-info.js";
 import { fieldManagerOptions } from "./field-manager-options.js";
@@ -62,7 +62,7 @@ export function createScaleHandler(options: ScaleHandlerOptions): ScaleHandler {
       subresource: "scale",
       dryRun: dryRun(),
       user: context.user,
-      warn: (message: string): void => void context.warnings.push(message),
+      warn: (message: string): void => addWarning(context, message),
       annotate: context.audit === undefined ? undefined : (key: string, value: string): void => context.audit?.annotate(key, value),
     };
     if (info.verb === "update") {

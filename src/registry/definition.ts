@@ -293,6 +293,16 @@ export interface Strategy {
   validateUpdate?(object: ApiObject, old: ApiObject): readonly FieldError[];
   /** Rules for updates of the object itself, not its sub-resources (a pod's immutable spec, which `binding` may change). */
   validateObjectUpdate?(object: ApiObject, old: ApiObject): readonly FieldError[];
+  /**
+   * kube's WarningsOnCreate: messages for `Warning` headers about a create that passed validation
+   * (before validating admission; dry-run too). Must not mutate.
+   */
+  warningsOnCreate?(object: ApiObject): readonly string[];
+  /**
+   * kube's WarningsOnUpdate: the same for an update of the object itself or its `scale`
+   * (status and other sub-resources say nothing), after validation. Must not mutate.
+   */
+  warningsOnUpdate?(object: ApiObject, old: ApiObject): readonly string[];
   /** PUT of a missing object creates it when true. */
   readonly allowCreateOnUpdate: boolean;
   /** When true, an update with no resourceVersion is unconditional; otherwise it is rejected. */

@@ -65,7 +65,7 @@ export interface WriteOptions {
   readonly user?: AdmissionAttributes["user"];
   /** Who writes, for managedFields: `fieldManager`, or derived from the User-Agent. */
   readonly fieldManager?: string;
-  /** Receives admission's warnings (sent as `Warning` headers). */
+  /** Receives admission's and the kind's warnings (sent as `Warning` headers). */
   readonly warn?: (message: string) => void;
   /** Receives admission's audit annotations (the request's audit event). */
   readonly annotate?: (key: string, value: string, level?: "Request" | "RequestResponse") => void;
@@ -666,20 +666,27 @@ export class Store {
     await this.admit("CREATE", namespace, object, undefined, options, "mutate");
     this.definition.strategy.prepareForCreate?.(object, { now: object.metadata.creationTimestamp ?? nowTimestamp(this.clock), user: options.user });
     await validateWrite(this.definition, object, undefined);
+    // kube's order: the strategy's warnings once the object is valid, then validating admission.
+    this.warnAll(this.definition.strategy.warningsOnCreate?.(object), options);
     await this.admit("CREATE", namespace, object, undefined, options, "validate");
   }
 
-  /** Mutating admission, then validation, then validating admission: the order of every write. */
-  private async admitAndValidate(
-    operation: AdmissionOperation,
-    namespace: string,
-    object: ApiObject,
-    old: ApiObject | undefined,
-    options: WriteOptions & { subresource?: string },
-  ): Promise<void> {
-    await this.admit(operation, namespace, object, old, options, "mutate");
+  /**
+   * Mutating admission, validation, the strategy's warnings (an update of the object itself or
+   * its scale, as kube's update strategy warns there and its status strategies do not), then
+   * validating admission: the order of every update.
+   */
+  private async admitAndValidateUpdate(namespace: string, object: ApiObject, old: ApiObject, options: WriteOptions & { subresource?: string }): Promise<void> {
+    await this.admit("UPDATE", namespace, object, old, options, "mutate");
     await validateWrite(this.definition, object, old, options.subresource);
-    await this.admit(operation, namespace, object, old, options, "validate");
+    const subresource = options.subresource ?? "";
+    if (subresource === "" || subresource === "scale") this.warnAll(this.definition.strategy.warningsOnUpdate?.(object, old), options);
+    await this.admit("UPDATE", namespace, object, old, options, "validate");
+  }
+
+  private warnAll(warnings: readonly string[] | undefined, options: WriteOptions): void {
+    if (warnings === undefined || options.warn === undefined) return;
+    for (const warning of warnings) options.warn(warning);
   }
 
   private async prepareCreateOnUpdate(namespace: string, desired: ApiObject, request: UpdateRequest): Promise<ApiObject> {
@@ -757,7 +764,7 @@ export class Store {
       delete metadata.generation;
     }
     if (subresource === "") this.definition.strategy.prepareForUpdate?.(next, old, { now, user: request.user });
-    await this.admitAndValidate("UPDATE", namespace, next, old, request);
+    await this.admitAndValidateUpdate(namespace, next, old, request);
     return next;
   }
 

@@ -85,6 +85,14 @@ export interface RequestContext {
 }
 
 /**
+ * Records a warning for the response's `Warning` headers. As kube's recorder, a message already
+ * recorded is not added again (an update retried after a conflict warns once).
+ */
+export function addWarning(context: Pick<RequestContext, "warnings">, message: string): void {
+  if (!context.warnings.includes(message)) context.warnings.push(message);
+}
+
+/**
  * A request's audit record. `id` is sent as the `Audit-ID` response header; stages below
  * (authorization, admission plugins and webhooks, deprecated versions) add annotations, which
  * the audit event carries when the policy records the request at Metadata or above.

@@ -30,7 +30,8 @@ export function catalogueResources(profile: Profile): ResourceDefinition[] {
   const stored = (group: string, version: string, plural: string) => ({ group, version, plural });
   return [
     // core v1 kinds beyond the foundation's
-    defineResource({ group: "", version: "v1", kind: "PodTemplate", plural: "podtemplates", scope: "Namespaced" }),
+    // kube bumps a PodTemplate's generation when its template changes (its warnings follow it).
+    defineResource({ group: "", version: "v1", kind: "PodTemplate", plural: "podtemplates", scope: "Namespaced", hasGeneration: true }),
     defineResource({
       group: "",
       version: "v1",

@@ -7,6 +7,7 @@ import { catalogueResources } from "./catalogue.js";
 import { coreResources } from "./core/index.js";
 import { DEFAULT_SERVICE_NETWORK, type ServiceNetwork } from "./core/service-network.js";
 import { rbacResources } from "./rbac/index.js";
+import { withKindWarnings } from "./warnings/index.js";
 
 export interface BuiltinResourceOptions {
   /** TokenReview and `serviceaccounts/{name}/token`; neither is served without it. */
@@ -19,13 +20,13 @@ export interface BuiltinResourceOptions {
 
 /** Every built-in resource at every version, before `--runtime-config` picks the enabled ones. */
 export function builtinResources(profile: Profile, options: BuiltinResourceOptions): ResourceDefinition[] {
-  const served = [
+  const served = withKindWarnings(profile, [
     ...coreResources(profile, options.serviceNetwork ?? DEFAULT_SERVICE_NETWORK),
     ...appsResources(),
     ...catalogueResources(profile),
     ...rbacResources(profile),
     ...accessReviewResources(profile, options.accessReviewer),
-  ];
+  ]);
   return options.authenticationApis === undefined ? served : withAuthenticationApis(profile, served, options.authenticationApis);
 }
 

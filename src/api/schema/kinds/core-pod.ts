@@ -1,6 +1,5 @@
 import {
   atomic,
-  atLeast,
   bool,
   enumOf,
   int32,
@@ -107,7 +106,8 @@ export const CORE_POD_DEFINITIONS: Readonly<Record<string, SchemaNode>> = {
       setHostnameAsFQDN: bool(),
       shareProcessNamespace: bool(),
       subdomain: str(),
-      terminationGracePeriodSeconds: withDefault(atLeast(int64("Seconds the pod gets to terminate gracefully."), 0), 30),
+      // kube accepts a negative grace period (treated as 1) and warns about it.
+      terminationGracePeriodSeconds: withDefault(int64("Seconds the pod gets to terminate gracefully."), 30),
       tolerations: atomic(ref("core.v1.Toleration")),
       topologySpreadConstraints: listMap(ref("core.v1.TopologySpreadConstraint"), ["topologyKey", "whenUnsatisfiable"], { patch: true }),
       volumes: listMap(ref("core.v1.Volume"), ["name"], { patch: "merge,retainKeys", description: "Volumes that containers of the pod can mount." }),

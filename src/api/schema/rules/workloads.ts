@@ -296,10 +296,14 @@ const validateJobSpec: DefinitionValidator = (spec, path) => {
 
 const CRON_MACROS = new Set(["@yearly", "@annually", "@monthly", "@weekly", "@daily", "@midnight", "@hourly"]);
 
-/** The schedule's syntax as kube's cron parser checks it: five fields, a macro or `@every <duration>`. */
+/**
+ * The schedule's syntax as kube's cron parser checks it: five fields, a macro or `@every <duration>`,
+ * after an optional `TZ=<zone>`/`CRON_TZ=<zone>` prefix (the parser's; whether it is allowed is
+ * the CronJob's own rule).
+ */
 export function cronScheduleError(schedule: string): string | undefined {
-  const trimmed = schedule.trim();
-  if (trimmed.startsWith("TZ=") || trimmed.startsWith("CRON_TZ=")) return "cannot use TZ or CRON_TZ in schedule, use timeZone field instead";
+  let trimmed = schedule.trim();
+  if (trimmed.startsWith("TZ=") || trimmed.startsWith("CRON_TZ=")) trimmed = trimmed.replace(/^\S+\s*/, "");
   if (trimmed.startsWith("@")) {
     if (CRON_MACROS.has(trimmed)) return undefined;
     if (/^@every \d+(\.\d+)?(ns|us|µs|ms|s|m|h)(\d+(\.\d+)?(ns|us|µs|ms|s|m|h))*$/.test(trimmed)) return undefined;
@@ -312,11 +316,25 @@ export function cronScheduleError(schedule: string): string | undefined {
   return bad === undefined ? undefined : `failed to parse ${JSON.stringify(bad)}: ${schedule}`;
 }
 
-const validateCronJob = (object: ApiObject): FieldError[] => {
-  const schedule = stringAt(recordAt(object, "spec"), "schedule");
+/**
+ * A CronJob's schedule: its syntax, and no `TZ`/`CRON_TZ` in it (the `timeZone` field replaced
+ * them) unless the stored schedule already had one — kube's ratchet for objects written before
+ * 1.27, whose updates are then warned about instead (registry/resources/warnings).
+ */
+const validateCronJob = (object: ApiObject, old: ApiObject | undefined): FieldError[] => {
+  const spec = recordAt(object, "spec");
+  const schedule = stringAt(spec, "schedule");
   if (schedule === undefined || schedule === "") return [];
+  const errors: FieldError[] = [];
   const problem = cronScheduleError(schedule);
-  return problem === undefined ? [] : [invalidValue("spec.schedule", schedule, problem)];
+  if (problem !== undefined) errors.push(invalidValue("spec.schedule", schedule, problem));
+  const allowTimeZonePrefix = (stringAt(recordAt(old, "spec"), "schedule") ?? "").includes("TZ");
+  if (schedule.includes("TZ")) {
+    if (!allowTimeZonePrefix) errors.push(invalidValue("spec.schedule", schedule, "cannot use TZ or CRON_TZ in schedule, use timeZone field instead"));
+    else if (stringAt(spec, "timeZone") !== undefined)
+      errors.push(invalidValue("spec.schedule", schedule, "cannot use both timeZone field and TZ or CRON_TZ in schedule"));
+  }
+  return errors;
 };
 
 export const WORKLOAD_DEFAULTERS: Readonly<Record<string, DefinitionDefaulter>> = {
