@@ -19,6 +19,9 @@ const SUFFIX_OF_EXPONENT: Readonly<Record<string, string>> = {
   "18": "E",
 };
 
+/** The usual spellings (`128Mi`, `1G`, `512`): whole bytes, decided without the exact arithmetic. */
+const WHOLE = /^[+-]?\d+(?:Ki|Mi|Gi|Ti|Pi|Ei|k|M|G|T|P|E)?$/;
+
 interface ExactQuantity {
   /** value = mantissa × 10^exponent */
   readonly mantissa: bigint;
@@ -73,8 +76,9 @@ function canonical(quantity: ExactQuantity): string {
  * that is not a quantity.
  */
 export function fractionalBytes(value: unknown): string | undefined {
+  if (typeof value === "number" && Number.isInteger(value)) return undefined;
   const text = typeof value === "number" ? String(value) : value;
-  if (typeof text !== "string") return undefined;
+  if (typeof text !== "string" || WHOLE.test(text)) return undefined;
   const quantity = parseExact(text);
   if (quantity === undefined) return undefined;
   const shift = quantity.exponent + 3;

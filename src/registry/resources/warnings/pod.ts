@@ -95,29 +95,34 @@ export function podWarnings(profile: Profile): PodWarnings {
 
     // deprecated and removed volume types
     listOf(spec, "volumes").forEach((volume, index) => {
-      const path = `${specPath}.volumes[${index}]`;
-      for (const [type, message] of DEPRECATED_VOLUMES) if (has(volume, type)) warnings.push(`${path}.${volumeFieldName(type)}: ${message}`);
+      const path = (): string => `${specPath}.volumes[${index}]`;
+      for (const [type, message] of DEPRECATED_VOLUMES) if (has(volume, type)) warnings.push(`${path()}.${volumeFieldName(type)}: ${message}`);
       const claimTemplate = recordOf(recordOf(volume, "ephemeral"), "volumeClaimTemplate");
-      if (claimTemplate !== undefined) warnings.push(...claimSpecWarnings(recordOf(claimTemplate, "spec"), `${path}.ephemeral.volumeClaimTemplate.spec`));
-      for (const [type, message] of LATE_DEPRECATED_VOLUMES) if (has(volume, type)) warnings.push(`${path}.${type}: ${message}`);
+      if (claimTemplate !== undefined) warnings.push(...claimSpecWarnings(recordOf(claimTemplate, "spec"), `${path()}.ephemeral.volumeClaimTemplate.spec`));
+      for (const [type, message] of LATE_DEPRECATED_VOLUMES) if (has(volume, type)) warnings.push(`${path()}.${type}: ${message}`);
     });
 
     // duplicate host alias addresses
-    const aliasAddresses = new Set<string>();
-    listOf(spec, "hostAliases").forEach((alias, index) => {
-      const ip = stringOf(alias, "ip") ?? "";
-      if (aliasAddresses.has(ip)) warnings.push(`${specPath}.hostAliases[${index}].ip: duplicate ip ${quoted(ip)}`);
-      else aliasAddresses.add(ip);
-    });
+    const aliases = listOf(spec, "hostAliases");
+    if (aliases.length > 1) {
+      const addresses = new Set<string>();
+      aliases.forEach((alias, index) => {
+        const ip = stringOf(alias, "ip") ?? "";
+        if (addresses.has(ip)) warnings.push(`${specPath}.hostAliases[${index}].ip: duplicate ip ${quoted(ip)}`);
+        else addresses.add(ip);
+      });
+    }
 
     // duplicate and empty image pull secrets
     const pullSecrets = listOf(spec, "imagePullSecrets");
-    const secretNames = new Set<string>();
-    pullSecrets.forEach((secret, index) => {
-      const name = stringOf(secret, "name") ?? "";
-      if (secretNames.has(name)) warnings.push(`${specPath}.imagePullSecrets[${index}].name: duplicate name ${quoted(name)}`);
-      else secretNames.add(name);
-    });
+    if (pullSecrets.length > 1) {
+      const names = new Set<string>();
+      pullSecrets.forEach((secret, index) => {
+        const name = stringOf(secret, "name") ?? "";
+        if (names.has(name)) warnings.push(`${specPath}.imagePullSecrets[${index}].name: duplicate name ${quoted(name)}`);
+        else names.add(name);
+      });
+    }
     pullSecrets.forEach((secret, index) => {
       const name = stringOf(secret, "name") ?? "";
       if (name === "") warnings.push(`${specPath}.imagePullSecrets[${index}].name: invalid empty name ""`);
@@ -149,7 +154,7 @@ export function podWarnings(profile: Profile): PodWarnings {
       for (const resource of BYTE_RESOURCES) {
         for (const kind of ["limits", "requests"] as const) {
           const fraction = fractionalBytes(recordOf(resources, kind)?.[resource]);
-          if (fraction !== undefined) warnings.push(fractionalMessage(`${path}.resources.${kind}[${resource}]`, fraction));
+          if (fraction !== undefined) warnings.push(fractionalMessage(`${path()}.resources.${kind}[${resource}]`, fraction));
         }
       }
       warnings.push(...envWarnings(container, path));
@@ -206,21 +211,29 @@ function fractionalMessage(path: string, canonical: string): string {
 
 interface VisitedContainer {
   readonly container: unknown;
-  readonly path: string;
+  /** Its path, made when a warning needs it (most pods warn about nothing). */
+  path(): string;
 }
+
+const CONTAINER_LISTS = ["initContainers", "containers", "ephemeralContainers"] as const;
 
 /** Init containers, containers, then ephemeral containers (kube's visiting order), each with its path. */
 function containersOf(spec: unknown, specPath: string): VisitedContainer[] {
-  return (["initContainers", "containers", "ephemeralContainers"] as const).flatMap((list) =>
-    listOf(spec, list).map((container, index) => ({ container, path: `${specPath}.${list}[${index}]` })),
-  );
+  const visited: VisitedContainer[] = [];
+  for (const list of CONTAINER_LISTS) {
+    const containers = listOf(spec, list);
+    for (let index = 0; index < containers.length; index++) visited.push({ container: containers[index], path: () => `${specPath}.${list}[${index}]` });
+  }
+  return visited;
 }
 
 /** A later env entry of the same name that replaces the earlier one instead of building on it. */
-function envWarnings(container: unknown, path: string): string[] {
+function envWarnings(container: unknown, path: () => string): string[] {
+  const env = listOf(container, "env");
+  if (env.length < 2) return [];
   const warnings: string[] = [];
   const seen = new Set<string>();
-  listOf(container, "env").forEach((entry, index) => {
+  env.forEach((entry, index) => {
     const name = stringOf(entry, "name") ?? "";
     if (!seen.has(name)) {
       seen.add(name);
@@ -229,13 +242,13 @@ function envWarnings(container: unknown, path: string): string[] {
     const reference = `$(${name})`;
     const value = stringOf(entry, "value") ?? "";
     if (has(entry, "valueFrom") || value === reference || !value.includes(reference))
-      warnings.push(`${path}.env[${index}]: hides previous definition of ${quoted(name)}, which may be dropped when using apply`);
+      warnings.push(`${path()}.env[${index}]: hides previous definition of ${quoted(name)}, which may be dropped when using apply`);
   });
   return warnings;
 }
 
 interface PortBlock {
-  readonly path: string;
+  readonly path: () => string;
   readonly hostIP: string;
   readonly hostPort: number;
 }
@@ -246,22 +259,22 @@ function portWarnings(containers: readonly VisitedContainer[]): string[] {
   const ports = new Map<string, PortBlock[]>();
   for (const { container, path: containerPath } of containers) {
     listOf(container, "ports").forEach((port, index) => {
-      const path = `${containerPath}.ports[${index}]`;
+      const path = (): string => `${containerPath()}.ports[${index}]`;
       const hostIP = stringOf(port, "hostIP") ?? "";
       const hostPort = numberOf(port, "hostPort") ?? 0;
       const containerPort = numberOf(port, "containerPort") ?? 0;
       const protocol = stringOf(port, "protocol") ?? "";
       if (hostIP !== "" && hostPort === 0)
         warnings.push(
-          `${path}: hostIP set without hostPort: {Name:${stringOf(port, "name") ?? ""} HostPort:${hostPort} ContainerPort:${containerPort} Protocol:${protocol} HostIP:${hostIP}}`,
+          `${path()}: hostIP set without hostPort: {Name:${stringOf(port, "name") ?? ""} HostPort:${hostPort} ContainerPort:${containerPort} Protocol:${protocol} HostIP:${hostIP}}`,
         );
       const key = `${containerPort}/${protocol}`;
       const others = ports.get(key) ?? [];
       for (const other of others) {
-        if (hostIP === other.hostIP && hostPort === other.hostPort) warnings.push(`${path}: duplicate port definition with ${other.path}`);
-        else if (hostPort === 0 || other.hostPort === 0) warnings.push(`${path}: overlapping port definition with ${other.path}`);
+        if (hostIP === other.hostIP && hostPort === other.hostPort) warnings.push(`${path()}: duplicate port definition with ${other.path()}`);
+        else if (hostPort === 0 || other.hostPort === 0) warnings.push(`${path()}: overlapping port definition with ${other.path()}`);
         else if (hostPort === other.hostPort && (hostIP === "") !== (other.hostIP === ""))
-          warnings.push(`${path}: dangerously ambiguous port definition with ${other.path}`);
+          warnings.push(`${path()}: dangerously ambiguous port definition with ${other.path()}`);
       }
       ports.set(key, [...others, { path, hostIP, hostPort }]);
     });
