@@ -5,7 +5,7 @@ import type { ListItem } from "../registry/index.js";
 import { renderTable } from "../codec/table.js";
 import type { ColumnSpec } from "../codec/tables/index.js";
 import type { ProtobufAnswer, Representation } from "../codec/negotiate.js";
-import type { ApiResponse, RequestContext } from "../request/context.js";
+import { warningHeaderValues, type ApiResponse, type RequestContext } from "../request/context.js";
 import { stringifyJson } from "../util/deep-json.js";
 
 /** A streamed list's chunk size (UTF-16 units, about as many bytes): the measured sweet spot of h2 + TLS writes, each awaited for drain. */
@@ -18,7 +18,7 @@ function notAcceptable(message: string): ApiError {
 /** Headers every API response carries: content type and any warnings gathered on the way. */
 function headersFor(context: RequestContext, contentType: string): Record<string, string | readonly string[]> {
   const headers: Record<string, string | readonly string[]> = { "content-type": contentType };
-  if (context.warnings.length > 0) headers["warning"] = context.warnings.map((text) => `299 - ${JSON.stringify(text)}`);
+  if (context.warnings.length > 0) headers["warning"] = warningHeaderValues(context);
   return headers;
 }
 

@@ -9,7 +9,7 @@ import { ApiError } from "../api/errors.js";
 import { isPlainObject } from "../api/object.js";
 import type { ProtobufAnswer } from "../codec/negotiate.js";
 import { withoutManagedFields } from "./field-manager-options.js";
-import type { ApiResponse, RequestContext } from "../request/context.js";
+import { warningHeaderValues, type ApiResponse, type RequestContext } from "../request/context.js";
 import { stringifyJson } from "../util/deep-json.js";
 
 export interface WatchServeOptions {
@@ -176,7 +176,7 @@ export async function serveWatch(context: RequestContext, options: WatchServeOpt
       "content-type": protobuf === undefined ? "application/json" : `${protobuf.mediaType};stream=watch`,
       "transfer-encoding": "chunked",
       "cache-control": "no-cache, private",
-      ...(context.warnings.length > 0 ? { warning: context.warnings.map((text) => `299 - ${JSON.stringify(text)}`) } : {}),
+      ...(context.warnings.length > 0 ? { warning: warningHeaderValues(context) } : {}),
     },
     body: pushed ?? body(),
     longRunning: true,

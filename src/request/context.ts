@@ -92,6 +92,11 @@ export function addWarning(context: Pick<RequestContext, "warnings">, message: s
   if (!context.warnings.includes(message)) context.warnings.push(message);
 }
 
+/** The recorded warnings as `Warning` header values (`299 - "<text>"`, kube's agent-less form). */
+export function warningHeaderValues(context: Pick<RequestContext, "warnings">): string[] {
+  return context.warnings.map((text) => `299 - ${JSON.stringify(text)}`);
+}
+
 /**
  * A request's audit record. `id` is sent as the `Audit-ID` response header; stages below
  * (authorization, admission plugins and webhooks, deprecated versions) add annotations, which

@@ -56,6 +56,12 @@ describe("kind warnings through the pipeline (orch profile)", () => {
     assert.equal((await server.call("GET", `${NS}/pods/p2`)).status, 404);
   });
 
+  it("a create that fails after validation answers its error with the warnings recorded before it", async () => {
+    const again = await server.call("POST", `${NS}/pods`, { body: { apiVersion: "v1", kind: "Pod", metadata: { name: "p1" }, spec: podSpec() } });
+    assert.equal(again.status, 409, again.text);
+    assert.deepEqual(warnings(again), [ARCH]);
+  });
+
   it("an invalid object gets its error, not the warnings", async () => {
     const refused = await server.call("POST", `${NS}/pods`, {
       body: { apiVersion: "v1", kind: "Pod", metadata: { name: "p3" }, spec: podSpec({ containers: [] }) },
