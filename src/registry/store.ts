@@ -667,7 +667,7 @@ export class Store {
     this.definition.strategy.prepareForCreate?.(object, { now: object.metadata.creationTimestamp ?? nowTimestamp(this.clock), user: options.user });
     await validateWrite(this.definition, object, undefined);
     // kube's order: the strategy's warnings once the object is valid, then validating admission.
-    this.warnAll(this.definition.strategy.warningsOnCreate?.(object), options);
+    if (options.warn !== undefined) this.warnAll(this.definition.strategy.warningsOnCreate?.(object), options.warn);
     await this.admit("CREATE", namespace, object, undefined, options, "validate");
   }
 
@@ -680,13 +680,14 @@ export class Store {
     await this.admit("UPDATE", namespace, object, old, options, "mutate");
     await validateWrite(this.definition, object, old, options.subresource);
     const subresource = options.subresource ?? "";
-    if (subresource === "" || subresource === "scale") this.warnAll(this.definition.strategy.warningsOnUpdate?.(object, old), options);
+    // Writes nobody reads warnings of (the server's own controllers) skip the rules.
+    if (options.warn !== undefined && (subresource === "" || subresource === "scale"))
+      this.warnAll(this.definition.strategy.warningsOnUpdate?.(object, old), options.warn);
     await this.admit("UPDATE", namespace, object, old, options, "validate");
   }
 
-  private warnAll(warnings: readonly string[] | undefined, options: WriteOptions): void {
-    if (warnings === undefined || options.warn === undefined) return;
-    for (const warning of warnings) options.warn(warning);
+  private warnAll(warnings: readonly string[] | undefined, warn: (message: string) => void): void {
+    for (const warning of warnings ?? []) warn(warning);
   }
 
   private async prepareCreateOnUpdate(namespace: string, desired: ApiObject, request: UpdateRequest): Promise<ApiObject> {
