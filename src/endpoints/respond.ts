@@ -151,7 +151,7 @@ export function respondList(
   // Items are serialised one by one into chunks (listChunks), each encoded to bytes once where it is
   // made: the layers a chunk passes (the response-size metric, the socket) take its length without
   // scanning a string again.
-  const head = jsonListHead(list);
+  const head = `{"kind":${JSON.stringify(list.kind)},"apiVersion":${JSON.stringify(list.apiVersion)},"metadata":${JSON.stringify(list.metadata)},"items":[`;
   const items = list.items;
   if (items.length < 256) {
     return { status: 200, headers: headersFor(context, "application/json"), body: `${head}${items.map((item) => item.json).join(",")}]}` };
@@ -159,17 +159,7 @@ export function respondList(
   async function* chunks(): AsyncGenerator<Uint8Array> {
     yield* listChunks(head, items);
   }
-  return respondJsonChunks(context, chunks());
-}
-
-/** A JSON list's text before its items. */
-export function jsonListHead(list: Omit<ListBody, "items">): string {
-  return `{"kind":${JSON.stringify(list.kind)},"apiVersion":${JSON.stringify(list.apiVersion)},"metadata":${JSON.stringify(list.metadata)},"items":[`;
-}
-
-/** A streamed JSON list (its chunks from `listChunks`, made now or ahead of the request). */
-export function respondJsonChunks(context: RequestContext, chunks: AsyncIterable<Uint8Array>): ApiResponse {
-  return { status: 200, headers: headersFor(context, "application/json"), body: chunks };
+  return { status: 200, headers: headersFor(context, "application/json"), body: chunks() };
 }
 
 /**
