@@ -11,6 +11,29 @@ import { stringifyJson } from "../util/deep-json.js";
 /** A streamed list's chunk size (UTF-16 units, about as many bytes): the measured sweet spot of h2 + TLS writes, each awaited for drain. */
 const LIST_CHUNK_CHARS = 64 * 1024;
 
+/**
+ * A JSON list's bytes in chunks of about `LIST_CHUNK_CHARS`: `head`, the items' JSON joined by
+ * commas, then `]}`; each chunk built as a string and encoded once. Writing each item straight
+ * into a chunk's byte buffer instead (one copy per byte where this makes two: V8 flattens the
+ * concatenation, then encodes it) was measured at ~45 % less CPU per 500-item page in a
+ * micro-measure, and more in the server: with almost nothing left allocated on V8's heap per
+ * chunk, young-generation collections came rarely, so the chunks' buffers (memory outside the
+ * heap, freed by those collections) piled up until V8's external-memory limit forced full
+ * mark-compacts — 20 paged 10k lists: 13 scavenges and 18 mark-compacts against 26 and 2 with
+ * string chunks, and ~1.6× the server CPU per paged list (loaded machine). Kept as strings.
+ */
+export function* listChunks(head: string, items: readonly ListItem[]): Generator<Uint8Array> {
+  let buffer = head;
+  for (let index = 0; index < items.length; index++) {
+    buffer += (index === 0 ? "" : ",") + (items[index]?.json ?? "null");
+    if (buffer.length > LIST_CHUNK_CHARS) {
+      yield Buffer.from(buffer);
+      buffer = "";
+    }
+  }
+  yield Buffer.from(`${buffer}]}`);
+}
+
 function notAcceptable(message: string): ApiError {
   return new ApiError(406, "NotAcceptable", message);
 }
@@ -125,24 +148,16 @@ export function respondList(
   }
   if (representation.kind === "yaml") return respondJson(context, 200, { ...list, items: list.items.map((item) => item.decode()) }, representation);
   if (representation.kind === "protobuf") return respondProtobufList(context, list, representation);
-  // Items are serialised one by one into chunks so a large list is not one giant string op. Each
-  // chunk is encoded to bytes here, once: the layers it passes (the response-size metric, the
-  // socket) then take its length without scanning a string again.
+  // Items are serialised one by one into chunks (listChunks), each encoded to bytes once where it is
+  // made: the layers a chunk passes (the response-size metric, the socket) take its length without
+  // scanning a string again.
   const head = `{"kind":${JSON.stringify(list.kind)},"apiVersion":${JSON.stringify(list.apiVersion)},"metadata":${JSON.stringify(list.metadata)},"items":[`;
   const items = list.items;
-  async function* chunks(): AsyncGenerator<Uint8Array> {
-    let buffer = head;
-    for (let index = 0; index < items.length; index++) {
-      buffer += (index === 0 ? "" : ",") + (items[index]?.json ?? "null");
-      if (buffer.length > LIST_CHUNK_CHARS) {
-        yield Buffer.from(buffer);
-        buffer = "";
-      }
-    }
-    yield Buffer.from(`${buffer}]}`);
-  }
   if (items.length < 256) {
     return { status: 200, headers: headersFor(context, "application/json"), body: `${head}${items.map((item) => item.json).join(",")}]}` };
+  }
+  async function* chunks(): AsyncGenerator<Uint8Array> {
+    yield* listChunks(head, items);
   }
   return { status: 200, headers: headersFor(context, "application/json"), body: chunks() };
 }

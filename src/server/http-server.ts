@@ -1,13 +1,15 @@
 import { once } from "node:events";
+import type { IncomingHttpHeaders, IncomingMessage, OutgoingHttpHeaders, ServerResponse } from "node:http";
 import type { Socket } from "node:net";
-import http2, { type Http2ServerRequest, type Http2ServerResponse } from "node:http2";
+import http2, { type ServerHttp2Session, type ServerHttp2Stream } from "node:http2";
 import type { AddressInfo } from "node:net";
 import { createSecureContext, type DetailedPeerCertificate, type SecureContext, type SecureContextOptions, type TLSSocket } from "node:tls";
 import { DEFAULT_TLS_POLICY, hostNameMatches, type TlsPolicy } from "./tls-policy.js";
 import { ApiError } from "../api/errors.js";
 import { errorResponse } from "../codec/status.js";
-import { isPushBody, type ChunkSink } from "../request/push-body.js";
-import { requestBody } from "./request-body.js";
+import { isPushBody } from "../request/push-body.js";
+import { Http1Outgoing, Http2Outgoing, type Outgoing } from "./outgoing.js";
+import { requestBody, type RequestBody } from "./request-body.js";
 import type { ApiRequest, ApiResponse, Handler, PeerCertificate } from "../request/context.js";
 
 export interface TlsMaterial {
@@ -82,15 +84,6 @@ function firstOrAll(value: string | string[] | undefined): string[] {
   return Array.isArray(value) ? value : [value];
 }
 
-/**
- * The TLS socket under a request. On HTTP/2 `request.socket` is a fresh proxy per stream, so
- * the session's socket is the stable key for the per-connection certificate cache.
- */
-function tlsSocketOf(request: Http2ServerRequest): TLSSocket | undefined {
-  const stream = (request as unknown as { stream?: { session?: { socket?: TLSSocket } } }).stream;
-  return stream?.session?.socket ?? (request.socket as TLSSocket | undefined);
-}
-
 /** The verified client certificate of a connection, read once per TLS socket. */
 function peerCertificateOf(socket: TLSSocket | undefined): PeerCertificate | null | "unverified" {
   if (socket === undefined || typeof socket.getPeerCertificate !== "function") return null;
@@ -139,60 +132,6 @@ function sniContextsOf(
   return (tls.sni ?? []).map((entry) => ({ names: entry.names, context: createSecureContext(contextOptions(entry.certificate, entry.key, tls.clientCa)) }));
 }
 
-/** Resolves on drain or close, removing both listeners either way. */
-function drained(response: Http2ServerResponse): Promise<void> {
-  return new Promise((resolve) => {
-    const done = (): void => {
-      response.off("drain", done);
-      response.off("close", done);
-      resolve();
-    };
-    response.on("drain", done);
-    response.on("close", done);
-  });
-}
-
-const CRLF = Buffer.from("\r\n");
-/** Chunks framed for HTTP/1.1's chunked coding, made once per chunk for every response that writes it. */
-const framedChunks = new WeakMap<Uint8Array, Buffer>();
-
-function framed(chunk: Uint8Array): Buffer {
-  let bytes = framedChunks.get(chunk);
-  if (bytes === undefined) {
-    bytes = Buffer.concat([Buffer.from(`${chunk.length.toString(16)}\r\n`), chunk, CRLF]);
-    framedChunks.set(chunk, bytes);
-  }
-  return bytes;
-}
-
-/**
- * Where a pushed body (a watch) goes. On HTTP/1.1 with its headers on the wire, chunks go to the
- * socket already framed: one write of a Buffer shared by every watcher of the event, where the
- * response's own write would add a size line and CRLF per watcher and write them corked until the
- * next tick. The response still writes the last chunk when it ends. Elsewhere (HTTP/2, a response
- * queued behind a pipelined one, HTTP/1.0) the response writes them.
- */
-function pushSink(request: Http2ServerRequest, response: Http2ServerResponse): ChunkSink {
-  const http1 = response as unknown as { socket: Socket | null; chunkedEncoding?: boolean };
-  const socket = request.httpVersion === "1.1" && http1.chunkedEncoding === true ? http1.socket : null;
-  if (socket !== null) {
-    return {
-      write: (chunk) => chunk.length === 0 || socket.write(framed(chunk)),
-      onDrain: (listener) => {
-        socket.on("drain", listener);
-        return () => socket.off("drain", listener);
-      },
-    };
-  }
-  return {
-    write: (chunk) => chunk.length === 0 || response.write(chunk),
-    onDrain: (listener) => {
-      response.on("drain", listener);
-      return () => response.off("drain", listener);
-    },
-  };
-}
-
 /**
  * A request's abort signal, made on first need: most requests end without anything asking for it,
  * and an AbortController costs a few µs of CPU in Node 20 (its EventTarget). `aborted` answers
@@ -216,13 +155,12 @@ class RequestAbort {
   }
 }
 
-async function writeResponse(
-  request: Http2ServerRequest,
-  response: Http2ServerResponse,
-  result: ApiResponse,
-  signal: { readonly aborted: boolean },
-): Promise<void> {
-  const headers: Record<string, string | string[]> = {};
+/**
+ * Writes an answer: bytes with their length, or a streamed body chunk by chunk with backpressure,
+ * or a pushed body (a watch) that writes into the response itself.
+ */
+async function writeResponse(out: Outgoing, result: ApiResponse, signal: { readonly aborted: boolean }): Promise<void> {
+  const headers: OutgoingHttpHeaders = {};
   for (const [name, value] of Object.entries(result.headers)) {
     // HTTP/2 forbids connection-specific headers; Node adds chunking itself on HTTP/1.1.
     if (name === "transfer-encoding") continue;
@@ -231,21 +169,18 @@ async function writeResponse(
   const body = result.body;
   if (typeof body === "string" || body instanceof Uint8Array) {
     headers["content-length"] = String(typeof body === "string" ? Buffer.byteLength(body) : body.length);
-    response.writeHead(result.status, headers);
-    response.end(body);
+    out.head(result.status, headers, false);
+    out.end(body);
     return;
   }
-  response.writeHead(result.status, headers);
-  // HTTP/1.1 holds headers until the first write; a watch must see them at once.
-  const flushable = response as unknown as { flushHeaders?: () => void };
-  if (typeof flushable.flushHeaders === "function") flushable.flushHeaders();
+  out.head(result.status, headers, true);
   if (isPushBody(body)) {
     // The producer writes as its data comes (a watch: one write per fan-out); it ends on the
     // request's abort signal, which the listener fires when the client goes or on stop.
     try {
-      await body.pipeTo(pushSink(request, response));
+      await body.pipeTo(out.sink());
     } finally {
-      if (!response.writableEnded) response.end();
+      if (!out.writableEnded) out.end();
     }
     return;
   }
@@ -254,21 +189,34 @@ async function writeResponse(
   try {
     step = await iterator.next();
     // One chunk of look-ahead: the last chunk is followed by end() at once, not after waiting for
-    // it to drain, so the stream's end goes out with it (a page of a paged list ends a turn sooner).
-    // Backpressure holds: a chunk that did not fit is drained before the next one is written. The
-    // drain is listened for from the write on, as it may come while the next chunk is made.
+    // it to drain, so the stream's end goes out with it (on HTTP/2 in the same DATA frame: a page
+    // of a paged list ends a turn sooner). Backpressure holds: a chunk that did not fit is drained
+    // before the next one is written. The drain is listened for from the write on, as it may come
+    // while the next chunk is made.
     while (step.done !== true && !signal.aborted) {
-      const room = response.write(step.value) ? undefined : drained(response);
+      const room = out.write(step.value) ? undefined : out.drained();
       step = await iterator.next();
       if (step.done !== true && room !== undefined) await room;
     }
   } finally {
     if (step?.done !== true) await iterator.return?.();
-    if (!response.writableEnded) response.end();
+    if (!out.writableEnded) out.end();
   }
 }
 
 function ignoreChunk(): void {}
+
+/** What the listener reads of a request, whichever protocol carried it. */
+interface Exchange {
+  readonly method: string;
+  /** The request target as sent (path and query). */
+  readonly url: string;
+  /** Lower-case names; on HTTP/2 with the pseudo-headers (`:method`, `:path`, `:authority`…). */
+  readonly headers: IncomingHttpHeaders;
+  readonly rawHeaders: string[];
+  /** The connection's TLS socket: its peer certificate and remote address. */
+  readonly socket: TLSSocket | undefined;
+}
 
 /** HTTP/1.1 connections already read through the socket's stream (see `guardHttp1Pause`). */
 const streamRead = new WeakSet<object>();
@@ -285,8 +233,7 @@ const streamRead = new WeakSet<object>();
  * where pausing the socket holds the bytes until the response drains. The native path stays for
  * every other connection: it is cheaper per read.
  */
-function guardHttp1Pause(request: Http2ServerRequest, response: Http2ServerResponse): void {
-  if (request.httpVersionMajor !== 1) return;
+function guardHttp1Pause(request: IncomingMessage, response: ServerResponse): void {
   const socket = request.socket;
   if (streamRead.has(socket)) return;
   const queued = (response as unknown as { socket: Socket | null }).socket === null;
@@ -333,20 +280,18 @@ export async function startHttpServer(options: HttpServerOptions): Promise<HttpS
   http1.headersTimeout = limits.headerTimeoutMs;
   http1.requestTimeout = Math.max(limits.bodyTimeoutMs, limits.headerTimeoutMs);
   http1.connectionsCheckingInterval = Math.max(100, Math.min(30_000, Math.floor(Math.min(limits.headerTimeoutMs, limits.bodyTimeoutMs) / 10)));
-  server.on("request", (request: Http2ServerRequest, response: Http2ServerResponse) => {
-    guardHttp1Pause(request, response);
-    const arrived = Date.now();
+  /** Serves one request of either protocol; `session` is its HTTP/2 session (GOAWAY), undefined on HTTP/1.x. */
+  const serve = (exchange: Exchange, out: Outgoing, body: RequestBody, session: ServerHttp2Session | undefined): void => {
     const controller = new RequestAbort();
     // Abort only when the client goes away mid-response: aborting finished requests costs a
     // DOMException and an event dispatch each, a measurable share of a GET.
-    response.once("close", () => {
-      if (!response.writableFinished) controller.abort();
+    out.onClose(() => {
+      if (!out.writableFinished) controller.abort();
     });
-    const body = requestBody(request, arrived, limits.bodyTimeoutMs);
     const work = (async () => {
-      const url = new URL(request.url, "https://localhost");
-      const peer = peerCertificateOf(tlsSocketOf(request));
-      const unsafe = unsafePathPart(request.url);
+      const url = new URL(exchange.url, "https://localhost");
+      const peer = peerCertificateOf(exchange.socket);
+      const unsafe = unsafePathPart(exchange.url);
       let result: ApiResponse;
       if (unsafe !== undefined) {
         result = errorResponse(new ApiError(400, "BadRequest", `invalid request path: ${unsafe} are not allowed`));
@@ -354,11 +299,11 @@ export async function startHttpServer(options: HttpServerOptions): Promise<HttpS
         result = errorResponse(new ApiError(401, "Unauthorized", "Unauthorized"));
       } else {
         const apiRequest: ApiRequest = {
-          method: request.method,
+          method: exchange.method,
           path: url.pathname,
           query: url.searchParams,
-          headers: request.headers as Record<string, string | undefined>,
-          rawHeaders: request.rawHeaders,
+          headers: exchange.headers as Record<string, string | undefined>,
+          rawHeaders: exchange.rawHeaders,
           body: (limit) => body.read(limit),
           peerCertificate: peer ?? undefined,
           get signal() {
@@ -367,7 +312,7 @@ export async function startHttpServer(options: HttpServerOptions): Promise<HttpS
           get aborted() {
             return controller.aborted;
           },
-          remoteAddress: request.socket.remoteAddress,
+          remoteAddress: exchange.socket?.remoteAddress,
         };
         result = await options.handler({ request: apiRequest, warnings: [] });
       }
@@ -376,20 +321,19 @@ export async function startHttpServer(options: HttpServerOptions): Promise<HttpS
         streams.add(controller);
       }
       // kube's probabilistic GOAWAY: decided per request, sent once the answer is written.
-      const goaway =
-        goawayChance > 0 && request.httpVersionMajor === 2 && result.longRunning !== true && random() < goawayChance ? request.stream.session : undefined;
-      await writeResponse(request, response, result, controller);
+      const goaway = goawayChance > 0 && session !== undefined && result.longRunning !== true && random() < goawayChance ? session : undefined;
+      await writeResponse(out, result, controller);
       body.settle();
       if (goaway !== undefined && !goaway.closed && !goaway.destroyed) goaway.close();
     })()
       .catch((error: unknown) => {
         options.onError?.(error);
-        if (!response.headersSent) {
+        if (!out.headersSent) {
           const fallback = errorResponse(error);
-          response.writeHead(fallback.status, { "content-type": "application/json" });
-          response.end(fallback.body);
-        } else if (!response.writableEnded) {
-          response.end();
+          out.head(fallback.status, { "content-type": "application/json" }, false);
+          out.end(fallback.body);
+        } else if (!out.writableEnded) {
+          out.end();
         }
         body.settle();
       })
@@ -398,7 +342,40 @@ export async function startHttpServer(options: HttpServerOptions): Promise<HttpS
         inFlight.delete(work);
       });
     inFlight.add(work);
-  });
+  };
+  // HTTP/2 through Node's core stream API (see Http2Outgoing), HTTP/1.x through Node's HTTP/1 server.
+  const onStream = (stream: ServerHttp2Stream, headers: IncomingHttpHeaders, _flags: number, rawHeaders: string[]): void => {
+    const arrived = Date.now();
+    const session = (stream.session ?? undefined) as ServerHttp2Session | undefined;
+    const exchange: Exchange = {
+      method: String(headers[":method"] ?? ""),
+      url: String(headers[":path"] ?? "/"),
+      headers,
+      rawHeaders,
+      socket: session?.socket as TLSSocket | undefined,
+    };
+    serve(exchange, new Http2Outgoing(stream), requestBody({ kind: "http2", stream, headers }, arrived, limits.bodyTimeoutMs), session);
+  };
+  const onHttp1Request = (request: IncomingMessage, response: ServerResponse): void => {
+    if (request.httpVersionMajor === 2) throw new Error("an HTTP/2 request reached the HTTP/1 handler: Node's compatibility layer was not removed");
+    guardHttp1Pause(request, response);
+    const arrived = Date.now();
+    const exchange: Exchange = {
+      method: request.method ?? "GET",
+      url: request.url ?? "/",
+      headers: request.headers,
+      rawHeaders: request.rawHeaders,
+      socket: request.socket as TLSSocket,
+    };
+    serve(exchange, new Http1Outgoing(request, response), requestBody({ kind: "http1", message: request }, arrived, limits.bodyTimeoutMs), undefined);
+  };
+  server.on("stream", onStream);
+  server.on("request", onHttp1Request as unknown as (request: http2.Http2ServerRequest, response: http2.Http2ServerResponse) => void);
+  // A 'request' listener makes Node's HTTP/2 server add its compatibility layer as a 'stream'
+  // listener (a request/response pair per stream); HTTP/2 streams are served by onStream alone.
+  for (const listener of server.listeners("stream")) {
+    if (listener !== onStream) server.removeListener("stream", listener as (...args: unknown[]) => void);
+  }
   server.on("sessionError", () => {});
   server.on("tlsClientError", () => {});
   const sessions = new Set<http2.ServerHttp2Session>();

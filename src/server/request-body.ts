@@ -1,5 +1,19 @@
-import http2, { type Http2ServerRequest } from "node:http2";
+import type { IncomingHttpHeaders, IncomingMessage } from "node:http";
+import http2, { type ServerHttp2Stream } from "node:http2";
+import type { Readable } from "node:stream";
 import { ApiError } from "../api/errors.js";
+
+/**
+ * Where a request's body comes from: an HTTP/1.x message (Node's HTTP/1 server), or an HTTP/2
+ * stream served through Node's core stream API (the stream is the body's readable side).
+ */
+export type BodyOrigin =
+  | { readonly kind: "http1"; readonly message: IncomingMessage }
+  | { readonly kind: "http2"; readonly stream: ServerHttp2Stream; readonly headers: IncomingHttpHeaders };
+
+function readableOf(origin: BodyOrigin): Readable {
+  return origin.kind === "http1" ? origin.message : origin.stream;
+}
 
 /**
  * A request's body as the listener hands it to the handler: read once on first use, at most
@@ -31,7 +45,8 @@ export const DRAIN_LIMIT_BYTES = 16 * 1024 * 1024;
  * refuses the rest: HTTP/2 resets the stream with CANCEL once the answer is out, HTTP/1.1 closes
  * the connection (its socket carries the rest of the body, so nothing else can be read from it).
  */
-function drain(request: Http2ServerRequest, deadline: number): void {
+function drain(origin: BodyOrigin, deadline: number): void {
+  const request = readableOf(origin);
   let dropped = 0;
   const done = (): void => {
     clearTimeout(timer);
@@ -42,11 +57,11 @@ function drain(request: Http2ServerRequest, deadline: number): void {
   const refuse = (): void => {
     done();
     request.pause();
-    if (request.httpVersionMajor !== 2) {
-      request.socket.destroy();
+    if (origin.kind === "http1") {
+      origin.message.socket.destroy();
       return;
     }
-    const stream = request.stream;
+    const stream = origin.stream;
     const reset = (): void => {
       if (!stream.closed && !stream.destroyed) stream.close(http2.constants.NGHTTP2_CANCEL);
     };
@@ -80,13 +95,12 @@ function timedOut(timeoutMs: number): ApiError {
 }
 
 /**
- * Whether the client went away before sending the whole body. Node's HTTP/2 compatibility layer
- * ends the request stream (a plain end, no error) when the client resets its stream, so a cut
- * body would otherwise look complete; HTTP/1.1 marks a message received whole as `complete`.
+ * Whether the client went away before sending the whole body: an HTTP/2 stream reset (aborted,
+ * or closed before its end was read); HTTP/1.1 marks a message received whole as `complete`.
  */
-function cutShort(request: Http2ServerRequest): boolean {
-  if (request.httpVersionMajor === 2) return request.aborted || request.stream.closed;
-  return !(request as unknown as { complete: boolean }).complete;
+function cutShort(origin: BodyOrigin): boolean {
+  if (origin.kind === "http2") return origin.stream.aborted || origin.stream.closed;
+  return !origin.message.complete;
 }
 
 /**
@@ -94,14 +108,16 @@ function cutShort(request: Http2ServerRequest): boolean {
  * it (or past the deadline) they are dropped at once and the rest of the body is not buffered,
  * so a rejected upload costs no more memory than `limit`, whatever its size.
  */
-export function requestBody(request: Http2ServerRequest, arrived: number, timeoutMs: number): RequestBody {
+export function requestBody(origin: BodyOrigin, arrived: number, timeoutMs: number): RequestBody {
+  const request = readableOf(origin);
+  const headers = origin.kind === "http1" ? origin.message.headers : origin.headers;
   let consumed: Promise<Buffer> | undefined;
   /** Set when reading stopped before the body's end (see `settle`). */
   let abandoned = false;
   return {
     read(limit) {
       consumed ??= new Promise<Buffer>((resolve, reject) => {
-        const declared = Number(request.headers["content-length"] ?? "0");
+        const declared = Number(headers["content-length"] ?? "0");
         if (declared > limit) {
           abandoned = true;
           reject(tooLarge(limit));
@@ -131,7 +147,7 @@ export function requestBody(request: Http2ServerRequest, arrived: number, timeou
           if (size > limit) stop(tooLarge(limit));
           else chunks.push(chunk);
         };
-        const onEnd = (): void => stop(cutShort(request) ? cutShortError() : undefined);
+        const onEnd = (): void => stop(cutShort(origin) ? cutShortError() : undefined);
         // An error, or a close before the end (HTTP/2 closes the request before ending it on a reset).
         const onCut = (): void => stop(cutShortError());
         const timer = setTimeout(() => stop(timedOut(timeoutMs)), Math.max(0, arrived + timeoutMs - Date.now()));
@@ -144,16 +160,16 @@ export function requestBody(request: Http2ServerRequest, arrived: number, timeou
     },
     settle() {
       if (request.readableEnded) return;
-      if (request.httpVersionMajor === 2) {
+      if (origin.kind === "http2") {
         // Also a body never read (answered first: 415, 403, 429…): Node would reset its stream
         // with NO_ERROR, which its own client never closes while the upload is unsent.
-        const stream = request.stream;
+        const stream = origin.stream;
         if (stream.endAfterHeaders || stream.closed || stream.destroyed || (consumed !== undefined && !abandoned)) return;
-        drain(request, arrived + timeoutMs);
+        drain(origin, arrived + timeoutMs);
         return;
       }
       // HTTP/1.1: Node reads and drops a body nobody read; one the reader stopped on is drained here.
-      if (abandoned) drain(request, arrived + timeoutMs);
+      if (abandoned) drain(origin, arrived + timeoutMs);
     },
   };
 }
