@@ -37,7 +37,7 @@ export interface EtcdClientOptions {
   /** Deadline of every unary call (default 10 s). */
   readonly requestTimeoutMs?: number;
   /**
-   * Range and Txn over one kept node:http2 session (`h2-unary.ts`) instead of grpc-js's call
+   * Range and Txn over one kept HTTP/2 connection framed by hand (`h2-unary.ts`) instead of grpc-js's call
    * stack, grpc-js serving them whenever that session is not there (default true).
    */
   readonly directUnary?: boolean;
@@ -123,7 +123,7 @@ export class EtcdClient {
   }
 
   /**
-   * A Range or Txn on the kept http2 session when there is one, else (and for every call that
+   * A Range or Txn on the kept HTTP/2 connection when there is one, else (and for every call that
    * session did not send) on the grpc-js channel. The reply is decoded and errors translated alike.
    */
   private directOrChannel<Request, Response>(
