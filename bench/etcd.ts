@@ -268,7 +268,7 @@ export async function runEtcdSuite(options: EtcdSuiteOptions): Promise<void> {
   try {
     const otherCpuBefore = round(await backgroundCpuPercent(1000));
     log("etcd suite: raw etcd puts c=16 (the limit)");
-    // The server's own client (Range and Txn over a kept node:http2 session, h2-unary.ts), then
+    // The server's own client (Range and Txn over a kept HTTP/2 connection framed by hand, h2-unary.ts), then
     // grpc-js's call stack (directUnary: false); this process's CPU per Txn for both.
     const value = Buffer.from(configMapBody("raw", "raw", 1024));
     const rawPhase = async (directUnary: boolean): Promise<RateResult> => {
@@ -483,7 +483,7 @@ export async function runEtcdSuite(options: EtcdSuiteOptions): Promise<void> {
           [
             ["creates: server CPU µs per create", String(creates.serverCpuMicrosPerOperation ?? "")],
             [
-              "raw etcd puts: the bench process's CPU µs per Txn, kept node:http2 session (the server's path) / grpc-js's call stack",
+              "raw etcd puts: the bench process's CPU µs per Txn, kept HTTP/2 connection framed by hand (the server's path) / grpc-js's call stack",
               `${rawPuts.serverCpuMicrosPerOperation ?? ""} / ${rawPutsGrpcJs.serverCpuMicrosPerOperation ?? ""}`,
             ],
             ["creates: failures in the phase", String(creates.failures)],

@@ -7,6 +7,7 @@ import type * as grpc from "@grpc/grpc-js";
 import { lazyRequire } from "../../util/lazy-require.js";
 import { StorageError } from "../errors.js";
 import { H2Unary } from "./h2-unary.js";
+import { RANGE_REQUEST, RANGE_RESPONSE, TXN_REQUEST, TXN_RESPONSE, WATCH_RESPONSE } from "./etcd-wire.js";
 import {
   type CompactionRequest,
   type CompactionResponse,
@@ -36,7 +37,7 @@ export interface EtcdClientOptions {
   /** Deadline of every unary call (default 10 s). */
   readonly requestTimeoutMs?: number;
   /**
-   * Range and Txn over one kept node:http2 session (`h2-unary.ts`) instead of grpc-js's call
+   * Range and Txn over one kept HTTP/2 connection framed by hand (`h2-unary.ts`) instead of grpc-js's call
    * stack, grpc-js serving them whenever that session is not there (default true).
    */
   readonly directUnary?: boolean;
@@ -45,15 +46,16 @@ export interface EtcdClientOptions {
 /** gRPC, loaded when the first client is made (a server on another backend never loads it). */
 export const grpcLibrary = lazyRequire<typeof grpc>("@grpc/grpc-js");
 
+/** Range, Txn and watch responses (every write's and every event's path) by hand (`etcd-wire.ts`), the rest through protobufjs. */
 const CODECS = {
-  rangeRequest: messageCodec<RangeRequest>("etcdserverpb.RangeRequest"),
-  rangeResponse: messageCodec<RangeResponse>("etcdserverpb.RangeResponse"),
-  txnRequest: messageCodec<TxnRequest>("etcdserverpb.TxnRequest"),
-  txnResponse: messageCodec<TxnResponse>("etcdserverpb.TxnResponse"),
+  rangeRequest: RANGE_REQUEST,
+  rangeResponse: RANGE_RESPONSE,
+  txnRequest: TXN_REQUEST,
+  txnResponse: TXN_RESPONSE,
   compactionRequest: messageCodec<CompactionRequest>("etcdserverpb.CompactionRequest"),
   compactionResponse: messageCodec<CompactionResponse>("etcdserverpb.CompactionResponse"),
   watchRequest: messageCodec<WatchRequest>("etcdserverpb.WatchRequest"),
-  watchResponse: messageCodec<WatchResponse>("etcdserverpb.WatchResponse"),
+  watchResponse: WATCH_RESPONSE,
   statusRequest: messageCodec<Record<string, never>>("etcdserverpb.StatusRequest"),
   statusResponse: messageCodec<StatusResponse>("etcdserverpb.StatusResponse"),
 };
@@ -121,7 +123,7 @@ export class EtcdClient {
   }
 
   /**
-   * A Range or Txn on the kept http2 session when there is one, else (and for every call that
+   * A Range or Txn on the kept HTTP/2 connection when there is one, else (and for every call that
    * session did not send) on the grpc-js channel. The reply is decoded and errors translated alike.
    */
   private directOrChannel<Request, Response>(

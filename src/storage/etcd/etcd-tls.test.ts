@@ -9,6 +9,8 @@ import { after, before, describe, it } from "node:test";
 import { isStorageError } from "../errors.js";
 import { type EtcdCluster, startEtcdCluster } from "./etcd-member.js";
 import { EtcdStorage } from "./etcd-storage.js";
+import { RANGE_REQUEST, RANGE_RESPONSE } from "./etcd-wire.js";
+import { H2Unary } from "./h2-unary.js";
 
 /** A CA, a serving certificate for 127.0.0.1 and a client certificate, made with openssl. */
 function makePki(dir: string): Record<"ca" | "serverCert" | "serverKey" | "clientCert" | "clientKey", string> {
@@ -99,6 +101,26 @@ describe("EtcdStorage over mutual TLS", { timeout: 60_000 }, () => {
       assert.deepEqual(await storage.get("/a"), { key: "/a", value: "v", modRevision: revision, createRevision: revision });
     } finally {
       await storage.close();
+    }
+  });
+
+  it("serves Range and Txn on its own HTTP/2 connection over TLS (ALPN h2), not only through grpc-js", async () => {
+    const direct = new H2Unary({
+      endpoints: cluster.endpoints,
+      tls: { ca: readFileSync(pki.ca), cert: readFileSync(pki.clientCert), key: readFileSync(pki.clientKey) },
+    });
+    try {
+      const message = RANGE_REQUEST.serialize({ key: Buffer.from("/tls/a"), countOnly: true });
+      let result = await direct.call("/etcdserverpb.KV/Range", message, 2000);
+      // The first calls answer unsent while the connection is made.
+      for (let attempt = 0; result.kind === "unsent" && attempt < 200; attempt++) {
+        await new Promise((resolve) => setTimeout(resolve, 10));
+        result = await direct.call("/etcdserverpb.KV/Range", message, 2000);
+      }
+      assert.equal(result.kind, "ok", JSON.stringify(result));
+      assert.ok(result.kind === "ok" && RANGE_RESPONSE.deserialize(result.message).header.revision > 0);
+    } finally {
+      direct.close();
     }
   });
 

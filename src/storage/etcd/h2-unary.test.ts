@@ -5,9 +5,11 @@ import { after, before, describe, it } from "node:test";
 import { grpcTimeout, H2Unary, type UnaryResult } from "./h2-unary.js";
 
 /** A plain-text HTTP/2 server standing in for etcd: each path answers as the test says. */
-function fakeServer(): Promise<{ url: string; seen: { path: string; timeout: string; body: Buffer }[]; close(): Promise<void> }> {
+function fakeServer(
+  settings: http2.Settings = {},
+): Promise<{ url: string; seen: { path: string; timeout: string; body: Buffer }[]; sessions: Set<http2.ServerHttp2Session>; close(): Promise<void> }> {
   const seen: { path: string; timeout: string; body: Buffer }[] = [];
-  const server = http2.createServer();
+  const server = http2.createServer({ settings });
   server.on("stream", (stream, headers) => {
     const chunks: Buffer[] = [];
     stream.on("data", (chunk: Buffer) => chunks.push(chunk));
@@ -40,6 +42,7 @@ function fakeServer(): Promise<{ url: string; seen: { path: string; timeout: str
       resolve({
         url: `http://127.0.0.1:${port}`,
         seen,
+        sessions,
         close: () =>
           new Promise<void>((done) => {
             server.close(() => done());
@@ -65,7 +68,7 @@ async function connected(client: H2Unary, path: string, message: Buffer, timeout
   throw new Error("the session never connected");
 }
 
-describe("H2Unary (gRPC unary over one kept node:http2 session)", () => {
+describe("H2Unary (gRPC unary over one kept HTTP/2 connection, framed by hand)", () => {
   let server: Awaited<ReturnType<typeof fakeServer>>;
   let client: H2Unary;
   before(async () => {
@@ -120,6 +123,64 @@ describe("H2Unary (gRPC unary over one kept node:http2 session)", () => {
     assert.equal(result.kind === "status" ? result.status.code : undefined, 4);
     // The session is retired: the next calls go elsewhere until it reconnects.
     assert.deepEqual(await client.call("/echo", Buffer.from("x"), 1000), { kind: "unsent" });
+  });
+
+  it("holds calls beyond the peer's connection window until it opens the window, then sends them in order", async () => {
+    await connected(client, "/echo", Buffer.from("x"));
+    // 100 × 2 KiB in flight: three times the 64 KiB a peer grants a new connection.
+    const messages = Array.from({ length: 100 }, (_, index) => Buffer.alloc(2048, index));
+    const results = await Promise.all(messages.map((message) => client.call("/echo", message, 5000)));
+    for (const [index, result] of results.entries()) {
+      assert.equal(result.kind, "ok", `call ${index}: ${JSON.stringify(result)}`);
+      assert.deepEqual(result.kind === "ok" ? result.message : undefined, messages[index]);
+    }
+  });
+
+  it("answers unsent for a message larger than the peer's stream window (grpc-js sends it in pieces)", async () => {
+    const small = await fakeServer({ initialWindowSize: 1000 });
+    const limited = new H2Unary({ endpoints: [small.url] });
+    try {
+      assert.equal((await connected(limited, "/echo", Buffer.alloc(900))).kind, "ok");
+      assert.deepEqual(await limited.call("/echo", Buffer.alloc(2000), 1000), { kind: "unsent" });
+    } finally {
+      limited.close();
+      await small.close();
+    }
+  });
+
+  it("splits a message into DATA frames no larger than the peer's frame size", async () => {
+    await connected(client, "/echo", Buffer.from("x"));
+    const message = Buffer.alloc(40_000, 3);
+    const result = await client.call("/echo", message, 5000);
+    assert.deepEqual(result.kind === "ok" ? result.message : undefined, message);
+  });
+
+  it("answers the peer's PINGs (grpc-go measures the connection with them)", async () => {
+    await connected(client, "/echo", Buffer.from("x"));
+    const session = [...server.sessions][0] as http2.ServerHttp2Session;
+    const acknowledged = await new Promise<boolean>((resolve) => {
+      const sent = session.ping((error) => resolve(error === null));
+      if (!sent) resolve(false);
+      setTimeout(() => resolve(false), 2000).unref();
+    });
+    assert.equal(acknowledged, true);
+  });
+
+  it("answers unsent for calls above a GOAWAY's last stream and moves on to a new connection", async () => {
+    const going = await fakeServer();
+    const leaving = new H2Unary({ endpoints: [going.url] });
+    try {
+      await connected(leaving, "/echo", Buffer.from("x"));
+      const hanging = leaving.call("/hang", Buffer.from("x"), 5000);
+      await new Promise((resolve) => setTimeout(resolve, 50));
+      // Last processed stream 1 (the first echo): the hanging call's stream 3 was not processed.
+      for (const session of going.sessions) session.goaway(http2.constants.NGHTTP2_NO_ERROR, 1);
+      assert.deepEqual(await hanging, { kind: "unsent" });
+      assert.deepEqual(await leaving.call("/echo", Buffer.from("x"), 1000), { kind: "unsent" });
+    } finally {
+      leaving.close();
+      await going.close();
+    }
   });
 
   it("writes grpc-timeout with at most eight digits", () => {
