@@ -278,4 +278,67 @@ describe("admission chain: which plugins run", () => {
     await chain.mutate(attributesFor("CREATE", "pods"));
     assert.deepEqual(calls, ["Pods:mutate", "Everything:mutate", "SideEffects:mutate", "Later:mutate"]);
   });
+
+  it("a step of synchronous plugins finishes in the caller's turn (undefined, nothing to await); one asynchronous plugin continues it in order", async () => {
+    const calls: string[] = [];
+    const observed: string[] = [];
+    const chain = new AdmissionChain({
+      step: (type, _operation, rejected) => void observed.push(`step ${type}${rejected ? " rejected" : ""}`),
+      plugin: (name, type, _operation, rejected) => void observed.push(`${name} ${type}${rejected ? " rejected" : ""}`),
+    });
+    const sync = (name: string): AdmissionPlugin => ({
+      name,
+      handles: () => true,
+      mutate: () => void calls.push(`${name}:mutate`),
+      validate: () => void calls.push(`${name}:validate`),
+    });
+    chain.register(sync("A"), sync("B"));
+    assert.equal(chain.mutate(attributesFor("CREATE", "pods")), undefined);
+    assert.equal(chain.validate(attributesFor("CREATE", "pods")), undefined);
+    assert.deepEqual(calls, ["A:mutate", "B:mutate", "A:validate", "B:validate"]);
+    assert.deepEqual(observed, ["A admit", "B admit", "step admit", "A validate", "B validate", "step validate"]);
+
+    calls.length = 0;
+    observed.length = 0;
+    const later = new AdmissionChain({
+      step: (type, _operation, rejected) => void observed.push(`step ${type}${rejected ? " rejected" : ""}`),
+      plugin: (name, type, _operation, rejected) => void observed.push(`${name} ${type}${rejected ? " rejected" : ""}`),
+    });
+    const asynchronous: AdmissionPlugin = {
+      name: "Async",
+      handles: () => true,
+      mutate: async () => {
+        await new Promise((resolve) => setImmediate(resolve));
+        calls.push("Async:mutate");
+      },
+    };
+    later.register(sync("A"), asynchronous, sync("B"));
+    const pending = later.mutate(attributesFor("CREATE", "pods"));
+    assert.ok(pending instanceof Promise);
+    assert.deepEqual(calls, ["A:mutate"], "the plugins after the asynchronous one wait for it");
+    await pending;
+    assert.deepEqual(calls, ["A:mutate", "Async:mutate", "B:mutate"]);
+    assert.deepEqual(observed, ["A admit", "Async admit", "B admit", "step admit"]);
+  });
+
+  it("a plugin's synchronous throw and its rejection both reject the step, naming the plugin and observed as rejected", async () => {
+    const observed: string[] = [];
+    const chain = new AdmissionChain({
+      step: (type, _operation, rejected) => void observed.push(`step ${type}${rejected ? " rejected" : ""}`),
+      plugin: (name, type, _operation, rejected) => void observed.push(`${name} ${type}${rejected ? " rejected" : ""}`),
+    });
+    chain.register(
+      {
+        name: "Throws",
+        handles: () => true,
+        mutate: () => {
+          throw new Error("boom");
+        },
+      },
+      { name: "Rejects", handles: () => true, validate: () => Promise.reject(new Error("late boom")) },
+    );
+    assert.throws(() => chain.mutate(attributesFor("CREATE", "pods")), /admission plugin "Throws" failed: boom/);
+    await assert.rejects(Promise.resolve(chain.validate(attributesFor("CREATE", "pods"))), /admission plugin "Rejects" failed: late boom/);
+    assert.deepEqual(observed, ["Throws admit rejected", "step admit rejected", "Rejects validate rejected", "step validate rejected"]);
+  });
 });

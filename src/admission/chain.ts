@@ -45,56 +45,133 @@ export class AdmissionChain implements Admission {
     return this.plugins.map((plugin) => plugin.name);
   }
 
-  /** Every mutating plugin in order; once more (all of them, as kube does) when a plugin asks for reinvocation. */
-  async mutate(attributes: AdmissionAttributes): Promise<void> {
+  /**
+   * Every mutating plugin in order; once more (all of them, as kube does) when a plugin asks for
+   * reinvocation. Answers undefined when every plugin answered synchronously (see `pass`).
+   */
+  mutate(attributes: AdmissionAttributes): Promise<void> | undefined {
     const started = this.observer === undefined ? 0 : performance.now();
+    let done: Promise<void> | undefined;
+    try {
+      done = this.pass("admit", attributes, started);
+    } catch (error) {
+      this.observeStep("admit", attributes, true, started);
+      throw error;
+    }
+    if (done === undefined) {
+      if (!this.reinvoked(attributes)) {
+        this.observeStep("admit", attributes, false, started);
+        return undefined;
+      }
+      done = Promise.resolve();
+    }
+    return this.finishStep("admit", attributes, started, done, true);
+  }
+
+  validate(attributes: AdmissionAttributes): Promise<void> | undefined {
+    const started = this.observer === undefined ? 0 : performance.now();
+    let done: Promise<void> | undefined;
+    try {
+      done = this.pass("validate", attributes, started);
+    } catch (error) {
+      this.observeStep("validate", attributes, true, started);
+      throw error;
+    }
+    if (done === undefined) {
+      this.observeStep("validate", attributes, false, started);
+      return undefined;
+    }
+    return this.finishStep("validate", attributes, started, done, false);
+  }
+
+  /** A step that went asynchronous: its pass awaited, the reinvocation pass for a mutating step, then observed. */
+  private async finishStep(type: AdmissionStepType, attributes: AdmissionAttributes, started: number, done: Promise<void>, reinvoke: boolean): Promise<void> {
     let rejected = true;
     try {
-      await this.pass("admit", attributes, started);
-      if (this.reinvokers.some((plugin) => plugin.reinvocationRequested?.(attributes) === true))
-        await this.pass("admit", attributes, this.observer === undefined ? 0 : performance.now());
+      await done;
+      if (reinvoke && this.reinvoked(attributes)) await this.pass(type, attributes, this.observer === undefined ? 0 : performance.now());
       rejected = false;
     } finally {
-      this.observer?.step("admit", attributes.operation, rejected, (performance.now() - started) / 1000);
+      this.observeStep(type, attributes, rejected, started);
     }
   }
 
-  async validate(attributes: AdmissionAttributes): Promise<void> {
-    const started = this.observer === undefined ? 0 : performance.now();
-    let rejected = true;
-    try {
-      await this.pass("validate", attributes, started);
-      rejected = false;
-    } finally {
-      this.observer?.step("validate", attributes.operation, rejected, (performance.now() - started) / 1000);
-    }
+  private reinvoked(attributes: AdmissionAttributes): boolean {
+    return this.reinvokers.length > 0 && this.reinvokers.some((plugin) => plugin.reinvocationRequested?.(attributes) === true);
+  }
+
+  private observeStep(type: AdmissionStepType, attributes: AdmissionAttributes, rejected: boolean, started: number): void {
+    this.observer?.step(type, attributes.operation, rejected, (performance.now() - started) / 1000);
   }
 
   /**
-   * One phase over every plugin that applies, each awaited once (a create runs this for each of
-   * its plugins, so no wrapper promises per plugin), timed for the observer: one clock read per
-   * plugin, each plugin's end being the next one's start (`started` is the first one's).
+   * One phase over every plugin that applies, each called once and timed for the observer: one
+   * clock read per plugin, each plugin's end being the next one's start (`started` is the first
+   * one's). A plugin that answers synchronously (undefined) is not awaited: while every plugin
+   * does, the whole pass runs in the caller's turn, allocates no promise and answers undefined; at
+   * the first plugin that answers a promise the rest of the pass continues asynchronously.
    */
-  private async pass(type: AdmissionStepType, attributes: AdmissionAttributes, started: number): Promise<void> {
-    const observer = this.observer;
+  private pass(type: AdmissionStepType, attributes: AdmissionAttributes, started: number): Promise<void> | undefined {
+    const plugins = this.pluginsFor(type, attributes);
     let from = started;
-    for (const plugin of this.pluginsFor(type, attributes)) {
+    for (let index = 0; index < plugins.length; index++) {
+      const plugin = plugins[index] as AdmissionPlugin;
       const step = type === "admit" ? plugin.mutate : plugin.validate;
       if (step === undefined || (plugin.sideEffects === true && attributes.dryRun)) continue;
-      let rejected = true;
+      let result: Promise<void> | void;
       try {
-        await step.call(plugin, attributes);
-        rejected = false;
+        result = step.call(plugin, attributes);
       } catch (error) {
+        this.observePlugin(plugin, type, attributes, true, from);
         throw namingPlugin(plugin.name, error);
-      } finally {
-        if (observer !== undefined) {
-          const now = performance.now();
-          observer.plugin(plugin.name, type, attributes.operation, rejected, (now - from) / 1000);
-          from = now;
+      }
+      if (result !== undefined) return this.passOn(type, attributes, plugins, index, result, from);
+      from = this.observePlugin(plugin, type, attributes, false, from);
+    }
+    return undefined;
+  }
+
+  /** The rest of a pass once plugin `index` answered a promise: awaited, then the following plugins one by one. */
+  private async passOn(
+    type: AdmissionStepType,
+    attributes: AdmissionAttributes,
+    plugins: readonly AdmissionPlugin[],
+    index: number,
+    pending: Promise<void>,
+    started: number,
+  ): Promise<void> {
+    let from = started;
+    for (let at = index; at < plugins.length; at++) {
+      const plugin = plugins[at] as AdmissionPlugin;
+      let result: Promise<void> | void = pending;
+      if (at !== index) {
+        const step = type === "admit" ? plugin.mutate : plugin.validate;
+        if (step === undefined || (plugin.sideEffects === true && attributes.dryRun)) continue;
+        result = undefined;
+        try {
+          result = step.call(plugin, attributes);
+        } catch (error) {
+          this.observePlugin(plugin, type, attributes, true, from);
+          throw namingPlugin(plugin.name, error);
         }
       }
+      try {
+        if (result !== undefined) await result;
+      } catch (error) {
+        this.observePlugin(plugin, type, attributes, true, from);
+        throw namingPlugin(plugin.name, error);
+      }
+      from = this.observePlugin(plugin, type, attributes, false, from);
     }
+  }
+
+  /** Tells the observer about one plugin's call that began at `from`; answers when it ended (the next one's start). */
+  private observePlugin(plugin: AdmissionPlugin, type: AdmissionStepType, attributes: AdmissionAttributes, rejected: boolean, from: number): number {
+    const observer = this.observer;
+    if (observer === undefined) return from;
+    const now = performance.now();
+    observer.plugin(plugin.name, type, attributes.operation, rejected, (now - from) / 1000);
+    return now;
   }
 
   /** The plugins that apply, in order: worked out on the first request of each step type, operation and resource. */

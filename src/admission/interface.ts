@@ -37,11 +37,13 @@ export interface AdmissionAttributes {
 /**
  * The admission hook the registry calls on every write. `mutate` runs before validation and may
  * change `attributes.object`; `validate` runs on the final object, inside the update retry loop.
- * Either throws an ApiError to reject the whole request.
+ * Either throws (or rejects with) an ApiError to reject the whole request. Either may finish
+ * synchronously and answer undefined (nothing to await: the chain when every plugin did), or
+ * answer a promise to await.
  */
 export interface Admission {
-  mutate(attributes: AdmissionAttributes): Promise<void>;
-  validate(attributes: AdmissionAttributes): Promise<void>;
+  mutate(attributes: AdmissionAttributes): Promise<void> | void;
+  validate(attributes: AdmissionAttributes): Promise<void> | void;
 }
 
 /**
@@ -50,6 +52,9 @@ export interface Admission {
  * group, sub-resources included) narrows further so the chain skips a plugin without calling it.
  * Both are fixed for the plugin's life: the chain asks them once per operation and resource.
  * A plugin with `sideEffects` (it writes elsewhere or spends a budget) is skipped on dry-run.
+ * `mutate` and `validate` answer undefined when they finished synchronously (the chain then calls
+ * the next plugin in the same turn, with no promise made) or a promise the chain awaits: a plugin
+ * whose reads the watch cache can answer at once (`reads.ts`) stays synchronous on a pod create.
  */
 export interface AdmissionPlugin {
   readonly name: string;
@@ -57,8 +62,8 @@ export interface AdmissionPlugin {
   readonly resources?: ReadonlySet<string>;
   readonly sideEffects?: boolean;
   handles(operation: AdmissionOperation): boolean;
-  mutate?(attributes: AdmissionAttributes): Promise<void>;
-  validate?(attributes: AdmissionAttributes): Promise<void>;
+  mutate?(attributes: AdmissionAttributes): Promise<void> | void;
+  validate?(attributes: AdmissionAttributes): Promise<void> | void;
   /**
    * After a mutating pass: whether this plugin changed the object in a way that asks for one more
    * pass of every mutating plugin (kube's reinvocation; the webhook plugin's IfNeeded hooks). The

@@ -67,4 +67,12 @@ export interface ObjectLister {
    * writes carry a resourceVersion precondition (quota charges) stays correct.
    */
   listCached(namespace: string): Promise<readonly ApiObject[]>;
+  /**
+   * `list`'s answer when it needs no wait: the cache is known, without asking the store, to
+   * reflect every write committed so far (never on a store other servers write to, whose revision
+   * must be asked for). Undefined otherwise: call `list`.
+   */
+  listNow?(namespace: string): readonly ApiObject[] | undefined;
+  /** `listCached`'s answer when the cache already reflects this server's writes; undefined otherwise: call `listCached`. */
+  listCachedNow?(namespace: string): readonly ApiObject[] | undefined;
 }

@@ -1,3 +1,4 @@
+import type { ObjectLister } from "../api/client.js";
 import { randomUUID } from "node:crypto";
 import { mkdirSync, readFileSync } from "node:fs";
 import { readFile, rm } from "node:fs/promises";
@@ -370,6 +371,7 @@ export function composeApiServer(options: ComposeOptions): ApiServer {
   const ledger = new QuotaLedger();
   const webhooks = registryWebhookAdmission(registry, profile, metrics.registry, authorization.authorizer, tracer);
   const conversions = conversionWebhooks(registry, profile);
+  let namespaceLister: ObjectLister | undefined;
   registerPlugins({
     chain: admission,
     admission: config.admission,
@@ -393,6 +395,10 @@ export function composeApiServer(options: ComposeOptions): ApiServer {
       ...(webhooks === undefined ? {} : { MutatingAdmissionWebhook: webhooks.mutating, ValidatingAdmissionWebhook: webhooks.validating }),
       NamespaceLifecycle: namespaceLifecycle({
         immortal: new Set(["default", profile.systemNamespace, profile.publicNamespace]),
+        cachedNamespace: (name) => {
+          namespaceLister ??= registry.lister("", "v1", "namespaces");
+          return namespaceLister.get("", name);
+        },
         getNamespace: async (name) => {
           // The cache answers most lookups; a namespace it has not seen yet is read from storage.
           const cached = registry.lister("", "v1", "namespaces").get("", name);

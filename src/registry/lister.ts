@@ -36,6 +36,10 @@ export interface ListerInput {
   readonly waitMs: number;
   /** Resolves true once the cache reflects every write this server has seen committed (no store round trip). */
   readonly ownWrites: (timeoutMs: number) => Promise<boolean>;
+  /** Whether `freshness.waitForCurrent` would resolve true at once, known without asking the store (false on a shared store). */
+  readonly currentNow: () => boolean;
+  /** Whether `ownWrites` would resolve true at once. */
+  readonly ownWritesNow: () => boolean;
 }
 
 /**
@@ -63,6 +67,8 @@ export function watchCacheLister(input: ListerInput): ObjectLister {
       if (!(await input.ownWrites(input.waitMs))) throw timeout("Too large resource version: the watch cache did not catch up with this server's writes", 1);
       return keptList(namespace);
     },
+    listNow: (namespace) => (input.currentNow() ? keptList(namespace) : undefined),
+    listCachedNow: (namespace) => (input.ownWritesNow() ? keptList(namespace) : undefined),
   };
 
   function keptList(namespace: string): readonly ApiObject[] {

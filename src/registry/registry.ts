@@ -226,6 +226,8 @@ export class Registry {
       freshness: this.freshness,
       waitMs: store.futureRevisionWaitMs,
       ownWrites: (timeoutMs) => this.cacher.reach(this.storage.currentRevision(), timeoutMs),
+      currentNow: () => this.storage.shared === undefined && this.cacher.revision >= this.storage.currentRevision(),
+      ownWritesNow: () => this.cacher.revision >= this.storage.currentRevision(),
     });
     this.listers.set(id, created);
     return created;

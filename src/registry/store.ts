@@ -533,7 +533,8 @@ export class Store {
     delete metadata.resourceVersion;
     this.stampNew(object);
     this.ownFields(undefined, object, options);
-    await this.finishCreate(namespace, object, options);
+    const finishing = this.finishCreate(namespace, object, options);
+    if (finishing !== undefined) await finishing;
     const name = metadata.name ?? "";
     const undo = await this.definition.allocations?.create(object, this.storage, options.dryRun === true);
     if (options.dryRun === true) {
@@ -656,19 +657,34 @@ export class Store {
     else delete metadata.generation;
   }
 
-  /** The end of every create (POST, PUT create, apply create): initial status, strategy, admission, validation. */
-  private async finishCreate(namespace: string, object: ApiObject, options: WriteOptions): Promise<void> {
+  /**
+   * The end of every create (POST, PUT create, apply create): initial status, strategy, admission,
+   * validation. Answers undefined when every step finished synchronously (the usual pod create:
+   * no promise or microtask per step), else a promise of the rest.
+   */
+  private finishCreate(namespace: string, object: ApiObject, options: WriteOptions): Promise<void> | undefined {
     if (this.resetsStatusOnCreate()) {
       if (this.definition.dropsStatusOnCreate === true) delete object["status"];
       else object["status"] = {};
     }
     // kube's order: mutating admission, then the strategy (a pod's QoS class sees LimitRanger's defaults), validation, validating admission.
-    await this.admit("CREATE", namespace, object, undefined, options, "mutate");
+    const mutated = this.admit("CREATE", namespace, object, undefined, options, "mutate");
+    if (mutated !== undefined) return mutated.then(() => this.createChecks(namespace, object, options));
+    return this.createChecks(namespace, object, options);
+  }
+
+  /** finishCreate after mutating admission: the strategy, validation, validating admission. */
+  private createChecks(namespace: string, object: ApiObject, options: WriteOptions): Promise<void> | undefined {
     this.definition.strategy.prepareForCreate?.(object, { now: object.metadata.creationTimestamp ?? nowTimestamp(this.clock), user: options.user });
-    await validateWrite(this.definition, object, undefined);
-    // kube's order: the strategy's warnings once the object is valid, then validating admission.
+    const validated = validateWrite(this.definition, object, undefined);
+    if (validated !== undefined) return validated.then(() => this.validatedCreate(namespace, object, options));
+    return this.validatedCreate(namespace, object, options);
+  }
+
+  /** createChecks once the object is valid: the strategy's warnings, then validating admission (kube's order). */
+  private validatedCreate(namespace: string, object: ApiObject, options: WriteOptions): Promise<void> | undefined {
     if (options.warn !== undefined) this.warnAll(this.definition.strategy.warningsOnCreate?.(object), options.warn);
-    await this.admit("CREATE", namespace, object, undefined, options, "validate");
+    return this.admit("CREATE", namespace, object, undefined, options, "validate");
   }
 
   /**
@@ -885,14 +901,15 @@ export class Store {
     await this.admission.validate(attributes);
   }
 
-  private async admit(
+  /** One admission phase of a write; undefined when it finished synchronously (see AdmissionChain.pass). */
+  private admit(
     operation: AdmissionOperation,
     namespace: string,
     object: ApiObject | undefined,
     oldObject: ApiObject | undefined,
     options: WriteOptions & { subresource?: string },
     phase: "mutate" | "validate",
-  ): Promise<void> {
+  ): Promise<void> | undefined {
     const subresource = options.subresource ?? "";
     const scale = subresource === "scale" ? this.definition.scale : undefined;
     // Scale admission sees Scales (kube's sub-resource kind), built from the parent objects.
@@ -911,12 +928,19 @@ export class Store {
       warn: options.warn,
       annotate: options.annotate,
     };
-    await (phase === "mutate" ? this.admission.mutate(attributes) : this.admission.validate(attributes));
+    const done = phase === "mutate" ? this.admission.mutate(attributes) : this.admission.validate(attributes);
+    if (scale === undefined || object === undefined || phase !== "mutate") return done ?? undefined;
     // A mutated Scale changes the parent's desired replicas only.
-    if (scale !== undefined && object !== undefined && attributes.object !== undefined && phase === "mutate") {
+    const applyScale = (): void => {
+      if (attributes.object === undefined) return;
       const mutated = parentWithScale(this.definition, object, attributes.object);
       withDesiredReplicas(scale, object, mutated);
+    };
+    if (done === undefined) {
+      applyScale();
+      return undefined;
     }
+    return done.then(applyScale);
   }
 
   /** Storage errors → ApiErrors naming this resource; ApiErrors pass through. */

@@ -1,4 +1,4 @@
-import { badRequest, invalid } from "../api/errors.js";
+import { badRequest, invalid, type FieldError } from "../api/errors.js";
 import type { ApiObject } from "../api/object.js";
 import { validateObjectMeta } from "../api/validation.js";
 import { canonicalJson } from "../util/canonical-json.js";
@@ -59,8 +59,12 @@ export function checkFields(definition: ResourceDefinition, object: ApiObject, v
   for (const problem of problems) validation.warn(problem);
 }
 
-/** Metadata, the schema stage and the kind's strategy, into one 422 listing every bad field. */
-export async function validateWrite(definition: ResourceDefinition, object: ApiObject, old: ApiObject | undefined, subresource = ""): Promise<void> {
+/**
+ * Metadata, the schema stage and the kind's strategy, into one 422 listing every bad field.
+ * Synchronous (throws, answers undefined) unless the kind has CEL rules (custom resources), whose
+ * evaluation may be asynchronous: then a promise.
+ */
+export function validateWrite(definition: ResourceDefinition, object: ApiObject, old: ApiObject | undefined, subresource = ""): Promise<void> | undefined {
   const errors = validateObjectMeta(object, { nameRule: definition.nameRule, namespaced: definition.scope === "Namespaced" });
   const strategy = definition.strategy;
   const own = old === undefined ? [...(strategy.validate?.(object) ?? [])] : [...(strategy.validateUpdate?.(object, old) ?? strategy.validate?.(object) ?? [])];
@@ -69,16 +73,29 @@ export async function validateWrite(definition: ResourceDefinition, object: ApiO
   const reported = new Set([...errors, ...own].map((error) => error.field));
   errors.push(...(definition.schema?.validate(object, old) ?? []).filter((error) => !reported.has(error.field)), ...own);
   // As kube: CEL rules are not run on a value of the wrong shape (a wrong type or an unsupported enum value).
-  if (definition.schema?.validateRules !== undefined) {
-    if (errors.some((error) => error.type === "FieldValueTypeInvalid" || error.type === "FieldValueNotSupported"))
-      errors.push({
-        type: "FieldValueInvalid",
-        field: "<nil>",
-        message:
-          'Invalid value: "null": some validation rules were not checked because the object was invalid; correct the existing errors to complete validation',
-      });
-    else errors.push(...(await definition.schema.validateRules(object, old)).filter((error) => !reported.has(error.field)));
+  const validateRules = definition.schema?.validateRules;
+  if (validateRules === undefined) {
+    finishValidation(definition, object, old, errors);
+    return undefined;
   }
+  if (errors.some((error) => error.type === "FieldValueTypeInvalid" || error.type === "FieldValueNotSupported")) {
+    errors.push({
+      type: "FieldValueInvalid",
+      field: "<nil>",
+      message:
+        'Invalid value: "null": some validation rules were not checked because the object was invalid; correct the existing errors to complete validation',
+    });
+    finishValidation(definition, object, old, errors);
+    return undefined;
+  }
+  return (async () => {
+    errors.push(...(await validateRules.call(definition.schema, object, old)).filter((error) => !reported.has(error.field)));
+    finishValidation(definition, object, old, errors);
+  })();
+}
+
+/** validateWrite's end: finalizers added to an object being deleted, then the 422 when anything is wrong. */
+function finishValidation(definition: ResourceDefinition, object: ApiObject, old: ApiObject | undefined, errors: FieldError[]): void {
   if (old !== undefined && old.metadata.deletionTimestamp !== undefined) {
     const previous = new Set(old.metadata.finalizers ?? []);
     for (const finalizer of object.metadata.finalizers ?? []) {

@@ -16,7 +16,7 @@ export function defaultTolerationSeconds(context: PluginContext): AdmissionPlugi
     name: "DefaultTolerationSeconds",
     resources: new Set(["pods"]),
     handles: (operation) => operation === "CREATE",
-    async mutate(attributes) {
+    mutate(attributes) {
       if (attributes.object === undefined || !isPod(attributes)) return;
       const spec = specOf(attributes.object);
       const tolerations = listOf(spec["tolerations"]);

@@ -7,6 +7,8 @@ import { resourceReader } from "./reads.js";
 import { appContainersOf, containersOf, isPod, listOf, objectAt, recordOf, specOf, stringOf, type Record_ } from "./pod-spec.js";
 
 const LIMIT_RANGES = { group: "", version: "v1", plural: "limitranges" };
+/** A cluster-scoped object's ranges: none. */
+const NO_RANGES: readonly ApiObject[] = Object.freeze([]);
 
 /** A LimitRange item with kube's defaulting (SetDefaults_LimitRangeItem): max → default → defaultRequest; min → defaultRequest. */
 function effectiveItem(item: Record_): Record_ {
@@ -130,51 +132,71 @@ export function limitRanger(context: PluginContext): AdmissionPlugin {
   const readFor = new WeakMap<ApiObject, readonly ApiObject[]>();
   const limitRanges = resourceReader(context, LIMIT_RANGES);
   const annotation = `${context.profile.keyDomain}/limit-ranger`;
-  async function rangesIn(namespace: string, object?: ApiObject): Promise<readonly ApiObject[]> {
-    if (namespace === "") return [];
+  /** The ranges without waiting: remembered for the object, or the cache's list when it needs no wait; undefined: call rangesIn. */
+  function rangesNow(namespace: string, object?: ApiObject): readonly ApiObject[] | undefined {
+    if (namespace === "") return NO_RANGES;
     const known = object === undefined ? undefined : readFor.get(object);
     if (known !== undefined) return known;
+    const ranges = limitRanges.listNow(namespace);
+    if (ranges !== undefined && object !== undefined && ranges.length > 0) readFor.set(object, ranges);
+    return ranges;
+  }
+  async function rangesIn(namespace: string, object?: ApiObject): Promise<readonly ApiObject[]> {
     const ranges = await limitRanges.list(namespace);
     if (object !== undefined && ranges.length > 0) readFor.set(object, ranges);
     return ranges;
   }
+
+  function mutateWith(object: ApiObject, ranges: readonly ApiObject[]): void {
+    const items = itemsOf(ranges, "Container");
+    if (items.length === 0) return;
+    const note = applyDefaults(object, items);
+    if (note !== undefined) {
+      const metadata = object.metadata;
+      metadata.annotations = { ...metadata.annotations, [annotation]: note };
+    }
+  }
+
+  function validateWith(attributes: AdmissionAttributes, object: ApiObject, ranges: readonly ApiObject[]): void {
+    if (ranges.length === 0) return;
+    const problems: string[] = [];
+    if (attributes.resource.resource === "persistentvolumeclaims") {
+      const resources = recordOf(recordOf(object["spec"])["resources"]);
+      for (const item of itemsOf(ranges, "PersistentVolumeClaim"))
+        check("PersistentVolumeClaim", item, recordOf(resources["requests"]), recordOf(resources["limits"]), problems);
+    } else {
+      const containers = containersOf(specOf(object));
+      for (const item of itemsOf(ranges, "Container")) {
+        for (const container of containers) {
+          const resources = recordOf(container["resources"]);
+          check("Container", item, recordOf(resources["requests"]), recordOf(resources["limits"]), problems);
+        }
+      }
+      for (const item of itemsOf(ranges, "Pod")) check("Pod", item, sum(containers, "requests"), sum(containers, "limits"), problems);
+    }
+    if (problems.length > 0) throw denied(attributes, aggregate(problems));
+  }
+
   return {
     name: "LimitRanger",
     resources: new Set(["pods", "persistentvolumeclaims"]),
     handles: (operation) => operation === "CREATE" || operation === "UPDATE",
-    async mutate(attributes: AdmissionAttributes) {
-      if (attributes.operation !== "CREATE" || !isPod(attributes) || attributes.object === undefined) return;
-      const items = itemsOf(await rangesIn(attributes.namespace, attributes.object), "Container");
-      if (items.length === 0) return;
-      const note = applyDefaults(attributes.object, items);
-      if (note !== undefined) {
-        const metadata = attributes.object.metadata;
-        metadata.annotations = { ...metadata.annotations, [annotation]: note };
-      }
+    // Both steps finish synchronously when the cache needs no wait (no promise on a pod create).
+    mutate(attributes: AdmissionAttributes) {
+      const object = attributes.object;
+      if (attributes.operation !== "CREATE" || !isPod(attributes) || object === undefined) return;
+      const ranges = rangesNow(attributes.namespace, object);
+      if (ranges !== undefined) return mutateWith(object, ranges);
+      return rangesIn(attributes.namespace, object).then((listed) => mutateWith(object, listed));
     },
-    async validate(attributes: AdmissionAttributes) {
+    validate(attributes: AdmissionAttributes) {
       const object = attributes.object;
       if (object === undefined || attributes.subresource !== "" || attributes.resource.group !== "") return;
       // Pods are checked on create only: their resources are immutable (kube skips updates too).
       if (attributes.resource.resource === "pods" && attributes.operation !== "CREATE") return;
-      const ranges = await rangesIn(attributes.namespace, object);
-      if (ranges.length === 0) return;
-      const problems: string[] = [];
-      if (attributes.resource.resource === "persistentvolumeclaims") {
-        const resources = recordOf(recordOf(object["spec"])["resources"]);
-        for (const item of itemsOf(ranges, "PersistentVolumeClaim"))
-          check("PersistentVolumeClaim", item, recordOf(resources["requests"]), recordOf(resources["limits"]), problems);
-      } else {
-        const containers = containersOf(specOf(object));
-        for (const item of itemsOf(ranges, "Container")) {
-          for (const container of containers) {
-            const resources = recordOf(container["resources"]);
-            check("Container", item, recordOf(resources["requests"]), recordOf(resources["limits"]), problems);
-          }
-        }
-        for (const item of itemsOf(ranges, "Pod")) check("Pod", item, sum(containers, "requests"), sum(containers, "limits"), problems);
-      }
-      if (problems.length > 0) throw denied(attributes, aggregate(problems));
+      const ranges = rangesNow(attributes.namespace, object);
+      if (ranges !== undefined) return validateWith(attributes, object, ranges);
+      return rangesIn(attributes.namespace, object).then((listed) => validateWith(attributes, object, listed));
     },
   };
 }

@@ -231,12 +231,17 @@ export function podSecurity(context: PluginContext): AdmissionPlugin {
     if (warned.length > 0) attributes.warn?.(`would violate PodSecurity "${policyName(warn)}": ${warned.join(", ")}`);
   }
 
-  async function validatePod(attributes: AdmissionAttributes, pod: ApiObject): Promise<void> {
-    if (IGNORED_POD_SUBRESOURCES.has(attributes.subresource)) return;
-    if (attributes.oldObject !== undefined && !significantUpdate(pod, attributes.oldObject, context.profile.keyDomain)) return;
-    if (exempt(attributes)) return;
-    const read = policiesOf(await namespaces.get("", attributes.namespace));
-    evaluate(attributes, specOf(pod), read, true);
+  /** Synchronous when the namespace is in the watch cache (the usual pod create: no promise made). */
+  function validatePod(attributes: AdmissionAttributes, pod: ApiObject): Promise<void> | undefined {
+    if (IGNORED_POD_SUBRESOURCES.has(attributes.subresource)) return undefined;
+    if (attributes.oldObject !== undefined && !significantUpdate(pod, attributes.oldObject, context.profile.keyDomain)) return undefined;
+    if (exempt(attributes)) return undefined;
+    const cached = namespaces.getNow("", attributes.namespace);
+    if (cached !== undefined) {
+      evaluate(attributes, specOf(pod), policiesOf(cached), true);
+      return undefined;
+    }
+    return namespaces.get("", attributes.namespace).then((namespace) => evaluate(attributes, specOf(pod), policiesOf(namespace), true));
   }
 
   async function validateWorkload(attributes: AdmissionAttributes, object: ApiObject, path: readonly string[]): Promise<void> {
@@ -283,7 +288,7 @@ export function podSecurity(context: PluginContext): AdmissionPlugin {
     name: "PodSecurity",
     resources: new Set(["pods", "namespaces", ...[...TEMPLATE_PATHS.keys()].map((key) => key.slice(key.indexOf("/") + 1))]),
     handles: (operation) => operation === "CREATE" || operation === "UPDATE",
-    async validate(attributes) {
+    validate(attributes) {
       const object = attributes.object;
       if (object === undefined) return;
       const { group, resource } = attributes.resource;

@@ -2,7 +2,7 @@ import { apiGroup } from "../../api/profile.js";
 import type { ApiObject } from "../../api/object.js";
 import { denied } from "../deny.js";
 import type { PluginContext } from "../context.js";
-import type { AdmissionPlugin } from "../interface.js";
+import type { AdmissionAttributes, AdmissionPlugin } from "../interface.js";
 import { isPod, specOf, stringOf } from "./pod-spec.js";
 import { resourceReader } from "./reads.js";
 
@@ -26,16 +26,16 @@ const DEFAULT_PREEMPTION = "PreemptLowerPriority";
  */
 export function priority(context: PluginContext): AdmissionPlugin {
   const classes = resourceReader(context, { group: apiGroup(context.profile, "scheduling"), version: "v1", plural: "priorityclasses" });
-  async function findClass(name: string): Promise<ApiObject | undefined> {
-    const found = await classes.get("", name);
-    if (found !== undefined) return found;
+  function systemClass(name: string): ApiObject | undefined {
     const system = SYSTEM_PRIORITY_CLASSES.find((candidate) => candidate.name === name);
     return system === undefined ? undefined : { apiVersion: "", kind: "PriorityClass", metadata: { name }, value: system.value };
   }
+  async function findClass(name: string): Promise<ApiObject | undefined> {
+    return (await classes.get("", name)) ?? systemClass(name);
+  }
   // The lister keeps one list until a class changes: its default is found once per list.
   const defaults = new WeakMap<readonly ApiObject[], ApiObject | null>();
-  async function globalDefault(except?: string): Promise<ApiObject | undefined> {
-    const all = await classes.list("");
+  function defaultIn(all: readonly ApiObject[], except?: string): ApiObject | undefined {
     const pick = (): ApiObject | undefined =>
       all.filter((item) => item["globalDefault"] === true && item.metadata.name !== except).sort((a, b) => Number(a["value"]) - Number(b["value"]))[0];
     if (except !== undefined) return pick();
@@ -46,46 +46,62 @@ export function priority(context: PluginContext): AdmissionPlugin {
     }
     return found ?? undefined;
   }
+  async function globalDefault(except?: string): Promise<ApiObject | undefined> {
+    return defaultIn(await classes.list(""), except);
+  }
+
+  /** mutate's work once the class is known: `found` is the named class (undefined: missing) or, without a name, the default (undefined: none). */
+  function admitWith(attributes: AdmissionAttributes, spec: Record<string, unknown>, className: string, found: ApiObject | undefined): void {
+    let value = 0;
+    let preemption = DEFAULT_PREEMPTION;
+    if (className === "") {
+      if (found !== undefined) {
+        spec["priorityClassName"] = found.metadata.name ?? "";
+        value = Number(found["value"]);
+        preemption = stringOf(found["preemptionPolicy"]) || DEFAULT_PREEMPTION;
+      }
+    } else {
+      if (found === undefined) throw denied(attributes, `no PriorityClass with name ${className} was found`);
+      value = Number(found["value"]);
+      preemption = stringOf(found["preemptionPolicy"]) || DEFAULT_PREEMPTION;
+    }
+    if (typeof spec["priority"] === "number" && spec["priority"] !== value) {
+      throw denied(
+        attributes,
+        `the integer value of priority (${spec["priority"]}) must not be provided in pod spec; priority admission controller computed ${value} from the given PriorityClass name`,
+      );
+    }
+    spec["priority"] = value;
+    if (spec["preemptionPolicy"] === undefined) spec["preemptionPolicy"] = preemption;
+  }
+
   return {
     name: "Priority",
     resources: new Set(["pods", "priorityclasses"]),
     handles: (operation) => operation === "CREATE" || operation === "UPDATE",
-    async mutate(attributes) {
+    // Synchronous when the cache answers at once (the classes' list needs no wait, a named class is cached).
+    mutate(attributes) {
       const pod = attributes.object;
       if (pod === undefined || attributes.operation !== "CREATE" || !isPod(attributes)) return;
       const spec = specOf(pod);
       const className = stringOf(spec["priorityClassName"]);
-      let value = 0;
-      let preemption = DEFAULT_PREEMPTION;
       if (className === "") {
-        const fallback = await globalDefault();
-        if (fallback !== undefined) {
-          spec["priorityClassName"] = fallback.metadata.name ?? "";
-          value = Number(fallback["value"]);
-          preemption = stringOf(fallback["preemptionPolicy"]) || DEFAULT_PREEMPTION;
-        }
-      } else {
-        const found = await findClass(className);
-        if (found === undefined) throw denied(attributes, `no PriorityClass with name ${className} was found`);
-        value = Number(found["value"]);
-        preemption = stringOf(found["preemptionPolicy"]) || DEFAULT_PREEMPTION;
+        const all = classes.listNow("");
+        if (all !== undefined) return admitWith(attributes, spec, className, defaultIn(all));
+        return globalDefault().then((fallback) => admitWith(attributes, spec, className, fallback));
       }
-      if (typeof spec["priority"] === "number" && spec["priority"] !== value) {
-        throw denied(
-          attributes,
-          `the integer value of priority (${spec["priority"]}) must not be provided in pod spec; priority admission controller computed ${value} from the given PriorityClass name`,
-        );
-      }
-      spec["priority"] = value;
-      if (spec["preemptionPolicy"] === undefined) spec["preemptionPolicy"] = preemption;
+      const cached = classes.getNow("", className);
+      if (cached !== undefined) return admitWith(attributes, spec, className, cached);
+      return findClass(className).then((found) => admitWith(attributes, spec, className, found));
     },
-    async validate(attributes) {
+    validate(attributes) {
       const object = attributes.object;
       if (object === undefined || attributes.resource.resource !== "priorityclasses" || object["globalDefault"] !== true) return;
-      const existing = await globalDefault(object.metadata.name);
-      if (existing !== undefined) {
-        throw denied(attributes, `PriorityClass ${existing.metadata.name ?? ""} is already marked as default. Only one default can exist`);
-      }
+      return globalDefault(object.metadata.name).then((existing) => {
+        if (existing !== undefined) {
+          throw denied(attributes, `PriorityClass ${existing.metadata.name ?? ""} is already marked as default. Only one default can exist`);
+        }
+      });
     },
   };
 }

@@ -15,6 +15,15 @@ export interface ResourceReader {
   list(namespace: string): Promise<readonly ApiObject[]>;
   /** As `list`, but as the cache holds them once it reflects this server's writes (ObjectLister.listCached). */
   listCached(namespace: string): Promise<readonly ApiObject[]>;
+  /**
+   * The synchronous answers, when there is one without waiting (a plugin then finishes in the
+   * chain's turn, no promise made): `getNow` the cached object (undefined: not cached, call
+   * `get`), `listNow` and `listCachedNow` the list when the cache needs no wait (undefined: call
+   * `list` / `listCached`). Without a lister they always answer undefined.
+   */
+  getNow(namespace: string, name: string): ApiObject | undefined;
+  listNow(namespace: string): readonly ApiObject[] | undefined;
+  listCachedNow(namespace: string): readonly ApiObject[] | undefined;
 }
 
 export function resourceReader(context: PluginContext, resource: ResourceRef): ResourceReader {
@@ -24,6 +33,9 @@ export function resourceReader(context: PluginContext, resource: ResourceRef): R
       get: (namespace, name) => context.client.get(resource, namespace, name),
       list: async (namespace) => (await context.client.list(resource, namespace)).items,
       listCached: async (namespace) => (await context.client.list(resource, namespace)).items,
+      getNow: () => undefined,
+      listNow: () => undefined,
+      listCachedNow: () => undefined,
     };
   }
   // A cache that has not caught up within its wait (504) is read past, through the client: kube's
@@ -42,5 +54,8 @@ export function resourceReader(context: PluginContext, resource: ResourceRef): R
     },
     list: (namespace) => orStore(lister.list(namespace), namespace),
     listCached: (namespace) => orStore(lister.listCached(namespace), namespace),
+    getNow: (namespace, name) => lister.get(namespace, name),
+    listNow: (namespace) => lister.listNow?.(namespace),
+    listCachedNow: (namespace) => lister.listCachedNow?.(namespace),
   };
 }

@@ -2,7 +2,7 @@ import type { ApiObject } from "../../api/object.js";
 import { ApiError } from "../../api/errors.js";
 import { denied } from "../deny.js";
 import type { PluginContext } from "../context.js";
-import type { AdmissionPlugin } from "../interface.js";
+import type { AdmissionAttributes, AdmissionPlugin } from "../interface.js";
 import { amount, formatQuantity } from "./quantities.js";
 import { recalculateUsage } from "./quota-recalculate.js";
 import { asResourceList, hardOf, inScope, usageOf, type QuotaLedger } from "./quota-usage.js";
@@ -61,78 +61,88 @@ export function resourceQuota(context: PluginContext, ledger: QuotaLedger): Admi
     handles: (operation) => operation === "CREATE",
     // A new quota starts with its status computed (the controller would write it a moment later,
     // and that write would make the creator's next update conflict).
-    async mutate(attributes) {
+    mutate(attributes) {
       const quota = attributes.object;
       if (quota === undefined || attributes.resource.group !== "" || attributes.resource.resource !== "resourcequotas" || attributes.subresource !== "") return;
-      const withNamespace: ApiObject = { ...quota, metadata: { ...quota.metadata, namespace: attributes.namespace } };
-      const used = await recalculateUsage(context.client, ledger, withNamespace);
-      quota["status"] = { hard: recordOf(recordOf(quota["spec"])["hard"]), used: asResourceList(Object.keys(hardOf(quota)), used) };
+      return initialStatus(quota, attributes.namespace);
     },
-    async validate(attributes) {
+    // Synchronous in a namespace without quotas once the cache holds this server's writes (no promise made).
+    validate(attributes) {
       const object = attributes.object;
       if (object === undefined || attributes.subresource !== "" || !attributes.resource.namespaced || attributes.namespace === "") return;
-      const { group, resource: plural } = attributes.resource;
       // The quotas as this server's cache holds them (kube's quota admission reads its informer):
       // no store round trip per create. A quota another server wrote a moment ago may be missed
       // as kube's would; each charge below reads the quota itself and writes it with its
       // resourceVersion, so charges never overspend.
-      const listed = await quotas.listCached(attributes.namespace);
-      if (listed.length === 0) return;
-      const withNamespace: ApiObject = { ...object, metadata: { ...object.metadata, namespace: attributes.namespace } };
-      const delta = usageOf(group, plural, withNamespace);
-      // The lock orders this server's charges; another server sharing the store charges the same
-      // quota too, and the status write (with its resourceVersion) makes one of two concurrent
-      // charges conflict: that one reads the quota again and re-checks, as kube's evaluator does.
-      for (let attempt = 1; ; attempt++) {
-        let written = 0;
-        try {
-          await chargeLocked(() => written++);
-          return;
-        } catch (error) {
-          if (written > 0 || attempt >= CONFLICT_ATTEMPTS || !(error instanceof ApiError && error.code === 409)) throw error;
-        }
-      }
-      async function chargeLocked(onWritten: () => void): Promise<void> {
-        await ledger.locked(attributes.namespace, async () => {
-          const writes: ApiObject[] = [];
-          for (const summary of listed) {
-            const quota = (await context.client.get(RESOURCE_QUOTAS, attributes.namespace, summary.metadata.name ?? "")) ?? structuredClone(summary);
-            if (!inScope(quota, plural, withNamespace)) continue;
-            const hard = hardOf(quota);
-            const names = Object.keys(hard);
-            const charged = names.filter((name) => (delta[name] ?? 0) > 0);
-            if (plural === "pods") {
-              const reason = undeclared(withNamespace, names);
-              if (reason !== undefined) throw denied(attributes, `failed quota: ${quota.metadata.name ?? ""}: ${reason}`);
-            }
-            if (charged.length === 0) continue;
-            const status = recordOf(quota["status"]);
-            const recorded = recordOf(status["used"]);
-            const known =
-              names.every((name) => recorded[name] !== undefined) &&
-              JSON.stringify(recordOf(status["hard"])) === JSON.stringify(recordOf(recordOf(quota["spec"])["hard"]));
-            const used: Record<string, number> = known
-              ? Object.fromEntries(names.map((name) => [name, amount(recorded[name]) ?? 0]))
-              : await recalculateUsage(context.client, ledger, quota);
-            const exceeded = charged.filter((name) => (used[name] ?? 0) + (delta[name] ?? 0) > (hard[name] ?? 0));
-            if (exceeded.length > 0) {
-              const list = (values: (name: string) => number): string => exceeded.map((name) => `${name}=${formatQuantity(values(name))}`).join(",");
-              throw denied(
-                attributes,
-                `exceeded quota: ${quota.metadata.name ?? ""}, requested: ${list((name) => delta[name] ?? 0)}, used: ${list((name) => used[name] ?? 0)}, limited: ${list((name) => hard[name] ?? 0)}`,
-              );
-            }
-            for (const name of charged) used[name] = (used[name] ?? 0) + (delta[name] ?? 0);
-            writes.push({ ...quota, status: { hard: recordOf(recordOf(quota["spec"])["hard"]), used: asResourceList(names, used) } });
-          }
-          if (attributes.dryRun) return;
-          for (const quota of writes) {
-            await context.client.updateSubresource(RESOURCE_QUOTAS, attributes.namespace, quota.metadata.name ?? "", "status", quota);
-            onWritten();
-          }
-          if (writes.length > 0) ledger.charge(group, plural, withNamespace);
-        });
-      }
+      const listed = quotas.listCachedNow(attributes.namespace);
+      if (listed !== undefined) return listed.length === 0 ? undefined : charge(attributes, object, listed);
+      return quotas.listCached(attributes.namespace).then((all) => (all.length === 0 ? undefined : charge(attributes, object, all)));
     },
   };
+
+  async function initialStatus(quota: ApiObject, namespace: string): Promise<void> {
+    const withNamespace: ApiObject = { ...quota, metadata: { ...quota.metadata, namespace } };
+    const used = await recalculateUsage(context.client, ledger, withNamespace);
+    quota["status"] = { hard: recordOf(recordOf(quota["spec"])["hard"]), used: asResourceList(Object.keys(hardOf(quota)), used) };
+  }
+
+  /** Charges a create against the namespace's quotas (`listed`, not empty) in scope, or refuses it. */
+  async function charge(attributes: AdmissionAttributes, object: ApiObject, listed: readonly ApiObject[]): Promise<void> {
+    const { group, resource: plural } = attributes.resource;
+    const withNamespace: ApiObject = { ...object, metadata: { ...object.metadata, namespace: attributes.namespace } };
+    const delta = usageOf(group, plural, withNamespace);
+    // The lock orders this server's charges; another server sharing the store charges the same
+    // quota too, and the status write (with its resourceVersion) makes one of two concurrent
+    // charges conflict: that one reads the quota again and re-checks, as kube's evaluator does.
+    for (let attempt = 1; ; attempt++) {
+      let written = 0;
+      try {
+        await chargeLocked(() => written++);
+        return;
+      } catch (error) {
+        if (written > 0 || attempt >= CONFLICT_ATTEMPTS || !(error instanceof ApiError && error.code === 409)) throw error;
+      }
+    }
+    async function chargeLocked(onWritten: () => void): Promise<void> {
+      await ledger.locked(attributes.namespace, async () => {
+        const writes: ApiObject[] = [];
+        for (const summary of listed) {
+          const quota = (await context.client.get(RESOURCE_QUOTAS, attributes.namespace, summary.metadata.name ?? "")) ?? structuredClone(summary);
+          if (!inScope(quota, plural, withNamespace)) continue;
+          const hard = hardOf(quota);
+          const names = Object.keys(hard);
+          const charged = names.filter((name) => (delta[name] ?? 0) > 0);
+          if (plural === "pods") {
+            const reason = undeclared(withNamespace, names);
+            if (reason !== undefined) throw denied(attributes, `failed quota: ${quota.metadata.name ?? ""}: ${reason}`);
+          }
+          if (charged.length === 0) continue;
+          const status = recordOf(quota["status"]);
+          const recorded = recordOf(status["used"]);
+          const known =
+            names.every((name) => recorded[name] !== undefined) &&
+            JSON.stringify(recordOf(status["hard"])) === JSON.stringify(recordOf(recordOf(quota["spec"])["hard"]));
+          const used: Record<string, number> = known
+            ? Object.fromEntries(names.map((name) => [name, amount(recorded[name]) ?? 0]))
+            : await recalculateUsage(context.client, ledger, quota);
+          const exceeded = charged.filter((name) => (used[name] ?? 0) + (delta[name] ?? 0) > (hard[name] ?? 0));
+          if (exceeded.length > 0) {
+            const list = (values: (name: string) => number): string => exceeded.map((name) => `${name}=${formatQuantity(values(name))}`).join(",");
+            throw denied(
+              attributes,
+              `exceeded quota: ${quota.metadata.name ?? ""}, requested: ${list((name) => delta[name] ?? 0)}, used: ${list((name) => used[name] ?? 0)}, limited: ${list((name) => hard[name] ?? 0)}`,
+            );
+          }
+          for (const name of charged) used[name] = (used[name] ?? 0) + (delta[name] ?? 0);
+          writes.push({ ...quota, status: { hard: recordOf(recordOf(quota["spec"])["hard"]), used: asResourceList(names, used) } });
+        }
+        if (attributes.dryRun) return;
+        for (const quota of writes) {
+          await context.client.updateSubresource(RESOURCE_QUOTAS, attributes.namespace, quota.metadata.name ?? "", "status", quota);
+          onWritten();
+        }
+        if (writes.length > 0) ledger.charge(group, plural, withNamespace);
+      });
+    }
+  }
 }

@@ -2,7 +2,7 @@ import { randomInt } from "node:crypto";
 import type { ApiObject } from "../../api/object.js";
 import { denied } from "../deny.js";
 import type { PluginContext } from "../context.js";
-import type { AdmissionPlugin } from "../interface.js";
+import type { AdmissionAttributes, AdmissionPlugin } from "../interface.js";
 import { resourceReader } from "./reads.js";
 import { containersOf, isPod, listOf, recordOf, specOf, stringOf } from "./pod-spec.js";
 
@@ -13,9 +13,16 @@ export const PROJECTED_TOKEN_SECONDS = 3607;
 /** kube's suffix alphabet (no vowels, no look-alikes). */
 const SUFFIX_ALPHABET = "bcdfghjklmnpqrstvwxz2456789";
 
+/** 27^5: every five-character suffix, drawn as one number (one `randomInt` call, not five; the same uniform choice). */
+const SUFFIXES = SUFFIX_ALPHABET.length ** 5;
+
 function randomSuffix(): string {
+  let draw = randomInt(SUFFIXES);
   let suffix = "";
-  for (let index = 0; index < 5; index++) suffix += SUFFIX_ALPHABET[randomInt(SUFFIX_ALPHABET.length)];
+  for (let index = 0; index < 5; index++) {
+    suffix += SUFFIX_ALPHABET[draw % SUFFIX_ALPHABET.length];
+    draw = Math.floor(draw / SUFFIX_ALPHABET.length);
+  }
   return suffix;
 }
 
@@ -53,47 +60,63 @@ export function serviceAccount(context: PluginContext): AdmissionPlugin {
   // kube's plugin reads a lister and asks the store only on a miss: the watch cache answers most
   // lookups without a storage read, and an account created a moment ago is still found.
   const accounts = resourceReader(context, SERVICE_ACCOUNTS);
+  /** The account from the watch cache at once (undefined: not cached, then `accounts.get`, which asks the store). */
+  const accountNow = (namespace: string, name: string): ApiObject | undefined => accounts.getNow(namespace, name);
   const accountOf = (namespace: string, name: string): Promise<ApiObject | undefined> => accounts.get(namespace, name);
+
+  /** mutate's work once the account is read (undefined: it does not exist). */
+  function admitWith(attributes: AdmissionAttributes, spec: Record<string, unknown>, name: string, account: ApiObject | undefined): void {
+    if (account === undefined) {
+      if (name === DEFAULT_ACCOUNT) return;
+      throw denied(attributes, `error looking up service account ${attributes.namespace}/${name}: serviceaccount "${name}" not found`);
+    }
+    if (account["automountServiceAccountToken"] !== false && spec["automountServiceAccountToken"] !== false) mountToken(spec);
+    const pullSecrets = listOf(account["imagePullSecrets"]);
+    if (listOf(spec["imagePullSecrets"]).length === 0 && pullSecrets.length > 0)
+      spec["imagePullSecrets"] = pullSecrets.map((secret) => ({ name: stringOf(secret["name"]) }));
+  }
+
+  /** validate's work once the account is read. */
+  function checkMountable(attributes: AdmissionAttributes, spec: Record<string, unknown>, name: string, account: ApiObject | undefined): void {
+    if (account === undefined || account.metadata.annotations?.[enforceMountable] !== "true") return;
+    const mountable = new Set(listOf(account["secrets"]).map((secret) => stringOf(secret["name"])));
+    for (const volume of listOf(spec["volumes"])) {
+      const secret = stringOf(recordOf(volume["secret"])["secretName"]);
+      if (secret !== "" && !mountable.has(secret)) {
+        throw denied(
+          attributes,
+          `volume ${stringOf(volume["name"])} references secret ${secret}, which is not allowed because service account ${name} does not reference that secret`,
+        );
+      }
+    }
+  }
+
   return {
     name: "ServiceAccount",
     resources: new Set(["pods"]),
     handles: (operation) => operation === "CREATE",
-    async mutate(attributes) {
+    mutate(attributes) {
       const pod = attributes.object;
       if (pod === undefined || !isPod(attributes)) return;
       if (pod.metadata.annotations?.[mirrorAnnotation] !== undefined) return;
       const spec = specOf(pod);
       if (stringOf(spec["serviceAccountName"]) === "") spec["serviceAccountName"] = DEFAULT_ACCOUNT;
       const name = stringOf(spec["serviceAccountName"]);
-      const account = await accountOf(attributes.namespace, name);
-      if (account === undefined) {
-        if (name === DEFAULT_ACCOUNT) return;
-        throw denied(attributes, `error looking up service account ${attributes.namespace}/${name}: serviceaccount "${name}" not found`);
-      }
-      if (account["automountServiceAccountToken"] !== false && spec["automountServiceAccountToken"] !== false) mountToken(spec);
-      const pullSecrets = listOf(account["imagePullSecrets"]);
-      if (listOf(spec["imagePullSecrets"]).length === 0 && pullSecrets.length > 0)
-        spec["imagePullSecrets"] = pullSecrets.map((secret) => ({ name: stringOf(secret["name"]) }));
+      // An account in the watch cache is used at once: no promise on the usual pod create.
+      const cached = accountNow(attributes.namespace, name);
+      if (cached !== undefined) return admitWith(attributes, spec, name, cached);
+      return accountOf(attributes.namespace, name).then((account) => admitWith(attributes, spec, name, account));
     },
-    async validate(attributes) {
+    validate(attributes) {
       const pod = attributes.object;
       if (pod === undefined || !isPod(attributes)) return;
       const spec = specOf(pod);
       const name = stringOf(spec["serviceAccountName"]);
       // Only secret volumes can break the mountable-secrets rule: most pods need no second read of the account.
       if (name === "" || !listOf(spec["volumes"]).some((volume) => volume["secret"] !== undefined)) return;
-      const account = await accountOf(attributes.namespace, name);
-      if (account === undefined || account.metadata.annotations?.[enforceMountable] !== "true") return;
-      const mountable = new Set(listOf(account["secrets"]).map((secret) => stringOf(secret["name"])));
-      for (const volume of listOf(spec["volumes"])) {
-        const secret = stringOf(recordOf(volume["secret"])["secretName"]);
-        if (secret !== "" && !mountable.has(secret)) {
-          throw denied(
-            attributes,
-            `volume ${stringOf(volume["name"])} references secret ${secret}, which is not allowed because service account ${name} does not reference that secret`,
-          );
-        }
-      }
+      const cached = accountNow(attributes.namespace, name);
+      if (cached !== undefined) return checkMountable(attributes, spec, name, cached);
+      return accountOf(attributes.namespace, name).then((account) => checkMountable(attributes, spec, name, account));
     },
   };
 

@@ -48,34 +48,39 @@ export function mutatingWebhookPlugin(source: HookSource, context: DispatchConte
     name: "MutatingAdmissionWebhook",
     handles: () => true,
     reinvocationRequested: (attributes) => requests.get(attributes)?.requested === true,
-    async mutate(attributes) {
+    // Synchronous when no hook matches the request (no promise made).
+    mutate(attributes) {
       const invocations = invocationsFor(source.current(), attributes, context);
-      let state = requests.get(attributes);
-      if (state === undefined) {
-        if (invocations.length === 0) return;
-        state = { round: 0, invokedIfNeeded: new Set(), reinvoke: new Set(), requested: false, lastOutput: undefined };
-        requests.set(attributes, state);
-      } else {
-        state.round += 1;
-        state.requested = false;
-        // Built-in plugins changed the object since the webhooks' pass: every IfNeeded hook runs again.
-        if (!isDeepStrictEqual(state.lastOutput, attributes.object)) state.reinvoke = new Set(state.invokedIfNeeded);
-      }
-      const reinvoking = state.round > 0;
-      for (const [position, invocation] of invocations.entries()) {
-        if (reinvoking && !state.reinvoke.has(invocation.hook.id)) continue;
-        const changed = await mutateOnce(invocation, attributes, context);
-        if (changed !== undefined) annotateCall(attributes, annotationDomain, state.round, position, invocation, changed);
-        if (changed?.mutated === true) {
-          // IfNeeded hooks called before this change see the object again; only the first pass asks for another.
-          state.reinvoke = new Set(state.invokedIfNeeded);
-          if (state.round === 0) state.requested = true;
-        }
-        if (invocation.hook.reinvocationPolicy === "IfNeeded") state.invokedIfNeeded.add(invocation.hook.id);
-      }
-      state.lastOutput = attributes.object === undefined ? undefined : cloneObject(attributes.object);
+      if (invocations.length === 0 && !requests.has(attributes)) return;
+      return callHooks(attributes, invocations);
     },
   };
+
+  async function callHooks(attributes: AdmissionAttributes, invocations: readonly Invocation[]): Promise<void> {
+    let state = requests.get(attributes);
+    if (state === undefined) {
+      state = { round: 0, invokedIfNeeded: new Set(), reinvoke: new Set(), requested: false, lastOutput: undefined };
+      requests.set(attributes, state);
+    } else {
+      state.round += 1;
+      state.requested = false;
+      // Built-in plugins changed the object since the webhooks' pass: every IfNeeded hook runs again.
+      if (!isDeepStrictEqual(state.lastOutput, attributes.object)) state.reinvoke = new Set(state.invokedIfNeeded);
+    }
+    const reinvoking = state.round > 0;
+    for (const [position, invocation] of invocations.entries()) {
+      if (reinvoking && !state.reinvoke.has(invocation.hook.id)) continue;
+      const changed = await mutateOnce(invocation, attributes, context);
+      if (changed !== undefined) annotateCall(attributes, annotationDomain, state.round, position, invocation, changed);
+      if (changed?.mutated === true) {
+        // IfNeeded hooks called before this change see the object again; only the first pass asks for another.
+        state.reinvoke = new Set(state.invokedIfNeeded);
+        if (state.round === 0) state.requested = true;
+      }
+      if (invocation.hook.reinvocationPolicy === "IfNeeded") state.invokedIfNeeded.add(invocation.hook.id);
+    }
+    state.lastOutput = attributes.object === undefined ? undefined : cloneObject(attributes.object);
+  }
 }
 
 interface CallOutcome {

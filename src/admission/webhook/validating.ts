@@ -1,5 +1,16 @@
-import type { AdmissionPlugin } from "../interface.js";
-import { callHook, checkDryRun, conditionsMatch, denial, invocationsFor, objectsFor, onCallFailure, passOn, type DispatchContext } from "./dispatch.js";
+import type { AdmissionAttributes, AdmissionPlugin } from "../interface.js";
+import {
+  callHook,
+  checkDryRun,
+  conditionsMatch,
+  denial,
+  invocationsFor,
+  objectsFor,
+  onCallFailure,
+  passOn,
+  type DispatchContext,
+  type Invocation,
+} from "./dispatch.js";
 import type { HookSource } from "./source.js";
 
 /**
@@ -10,31 +21,36 @@ export function validatingWebhookPlugin(source: HookSource, context: DispatchCon
   return {
     name: "ValidatingAdmissionWebhook",
     handles: () => true,
-    async validate(attributes) {
+    // Synchronous when no hook matches the request (no promise made).
+    validate(attributes) {
       const invocations = invocationsFor(source.current(), attributes, context);
       if (invocations.length === 0) return;
-      for (const invocation of invocations) checkDryRun(invocation, attributes);
-      const outcomes = await Promise.allSettled(
-        invocations.map(async (invocation) => {
-          const hook = invocation.hook;
-          let verdict: Awaited<ReturnType<typeof callHook>>;
-          try {
-            const objects = objectsFor(invocation, attributes);
-            if (!(await conditionsMatch(invocation, attributes, objects, context))) return;
-            verdict = await callHook(invocation, attributes, objects, context);
-          } catch (error) {
-            onCallFailure(invocation, attributes, error, context, "validating");
-            return;
-          }
-          if (!verdict.allowed) {
-            const rejection = denial(hook, verdict.status);
-            context.metrics.rejected(hook.name, attributes.operation, "validating", "no_error", rejection.code);
-            throw rejection;
-          }
-          passOn(hook, verdict, attributes);
-        }),
-      );
-      for (const outcome of outcomes) if (outcome.status === "rejected") throw outcome.reason;
+      return callHooks(attributes, invocations);
     },
   };
+
+  async function callHooks(attributes: AdmissionAttributes, invocations: readonly Invocation[]): Promise<void> {
+    for (const invocation of invocations) checkDryRun(invocation, attributes);
+    const outcomes = await Promise.allSettled(
+      invocations.map(async (invocation) => {
+        const hook = invocation.hook;
+        let verdict: Awaited<ReturnType<typeof callHook>>;
+        try {
+          const objects = objectsFor(invocation, attributes);
+          if (!(await conditionsMatch(invocation, attributes, objects, context))) return;
+          verdict = await callHook(invocation, attributes, objects, context);
+        } catch (error) {
+          onCallFailure(invocation, attributes, error, context, "validating");
+          return;
+        }
+        if (!verdict.allowed) {
+          const rejection = denial(hook, verdict.status);
+          context.metrics.rejected(hook.name, attributes.operation, "validating", "no_error", rejection.code);
+          throw rejection;
+        }
+        passOn(hook, verdict, attributes);
+      }),
+    );
+    for (const outcome of outcomes) if (outcome.status === "rejected") throw outcome.reason;
+  }
 }

@@ -19,7 +19,8 @@ export function tracedAuthorizer(authorizer: Authorizer, tracer: Tracer): Author
 
 export function tracedAdmission(admission: Admission, tracer: Tracer): Admission {
   return {
-    mutate: (attributes) => inSpan(tracer, "admission.mutate", () => admission.mutate(attributes), { "admission.operation": attributes.operation }),
-    validate: (attributes) => inSpan(tracer, "admission.validate", () => admission.validate(attributes), { "admission.operation": attributes.operation }),
+    // The span covers the whole step, whether the chain finished synchronously or not.
+    mutate: (attributes) => inSpan(tracer, "admission.mutate", async () => admission.mutate(attributes), { "admission.operation": attributes.operation }),
+    validate: (attributes) => inSpan(tracer, "admission.validate", async () => admission.validate(attributes), { "admission.operation": attributes.operation }),
   };
 }

@@ -102,68 +102,73 @@ export function validatingAdmissionPolicy(context: PluginContext): AdmissionPlug
   return {
     name: "ValidatingAdmissionPolicy",
     handles: () => true,
-    async validate(attributes) {
+    // Synchronous when no policy is bound for the resource (no promise made).
+    validate(attributes) {
       const candidates = policies.candidates(attributes.resource.resource);
       if (candidates.length === 0) return;
-      const namespace = await namespaceLabels(attributes);
-      const matched = candidates.filter(
-        (entry) =>
-          matchResourcesMatch(entry.policy["matchConstraints"], attributes, namespace.labels) &&
-          (entry.binding["matchResources"] === undefined || matchResourcesMatch(entry.binding["matchResources"], attributes, namespace.labels, true)),
-      );
-      if (matched.length === 0) return;
-      const inputs: AdmissionInputs = {
-        object: attributes.operation === "DELETE" ? null : (attributes.object ?? null),
-        oldObject: attributes.oldObject ?? null,
-        request: requestOf(attributes),
-        namespaceObject: namespace.object ?? null,
-        authorize: celAuthorizationCheck(context.authorizer, attributes.user),
-      };
-      let denial: ApiError | undefined;
-      const audits: object[] = [];
-      for (const entry of matched) {
-        const started = performance.now();
-        const actions = new Set(Array.isArray(entry.binding["validationActions"]) ? entry.binding["validationActions"] : []);
-        const failures: PolicyFailure[] = [];
-        const resolved = await paramsFor(entry, attributes);
-        if ("deny" in resolved) failures.push({ message: resolved.deny, reason: "Forbidden", expressionIndex: 0 });
-        else if ("error" in resolved) {
-          if (entry.policy["failurePolicy"] !== "Ignore")
-            failures.push({ message: resolved.error, reason: "Forbidden", expressionIndex: 0, errorType: "invalid_error" });
-        } else {
-          for (const params of resolved.params) {
-            const outcome = await evaluatePolicy(entry, inputs, params);
-            failures.push(...outcome.failures);
-            for (const [key, value] of outcome.annotations) attributes.annotate?.(key, value);
-          }
-        }
-        for (const failure of failures) {
-          if (actions.has("Warn"))
-            attributes.warn?.(`Validation failed for ValidatingAdmissionPolicy '${entry.policyName}' with binding '${entry.bindingName}': ${failure.message}`);
-          if (actions.has("Audit")) {
-            audits.push({
-              message: failure.message,
-              policy: entry.policyName,
-              binding: entry.bindingName,
-              expressionIndex: failure.expressionIndex,
-              validationActions: [...actions],
-            });
-          }
-          if (actions.has("Deny") && denial === undefined) {
-            const [code, reason] = CODES[failure.reason] ?? [403, "Forbidden"];
-            denial = new ApiError(
-              code,
-              reason,
-              `ValidatingAdmissionPolicy '${entry.policyName}' with binding '${entry.bindingName}' denied request: ${failure.message}`,
-            );
-          }
-        }
-        observe(entry, failures, actions, (performance.now() - started) / 1000);
-      }
-      if (audits.length > 0) attributes.annotate?.(failureAnnotation, JSON.stringify(audits));
-      if (denial !== undefined) throw denial;
+      return evaluateAll(attributes, candidates);
     },
   };
+
+  async function evaluateAll(attributes: AdmissionAttributes, candidates: readonly BoundPolicy[]): Promise<void> {
+    const namespace = await namespaceLabels(attributes);
+    const matched = candidates.filter(
+      (entry) =>
+        matchResourcesMatch(entry.policy["matchConstraints"], attributes, namespace.labels) &&
+        (entry.binding["matchResources"] === undefined || matchResourcesMatch(entry.binding["matchResources"], attributes, namespace.labels, true)),
+    );
+    if (matched.length === 0) return;
+    const inputs: AdmissionInputs = {
+      object: attributes.operation === "DELETE" ? null : (attributes.object ?? null),
+      oldObject: attributes.oldObject ?? null,
+      request: requestOf(attributes),
+      namespaceObject: namespace.object ?? null,
+      authorize: celAuthorizationCheck(context.authorizer, attributes.user),
+    };
+    let denial: ApiError | undefined;
+    const audits: object[] = [];
+    for (const entry of matched) {
+      const started = performance.now();
+      const actions = new Set(Array.isArray(entry.binding["validationActions"]) ? entry.binding["validationActions"] : []);
+      const failures: PolicyFailure[] = [];
+      const resolved = await paramsFor(entry, attributes);
+      if ("deny" in resolved) failures.push({ message: resolved.deny, reason: "Forbidden", expressionIndex: 0 });
+      else if ("error" in resolved) {
+        if (entry.policy["failurePolicy"] !== "Ignore")
+          failures.push({ message: resolved.error, reason: "Forbidden", expressionIndex: 0, errorType: "invalid_error" });
+      } else {
+        for (const params of resolved.params) {
+          const outcome = await evaluatePolicy(entry, inputs, params);
+          failures.push(...outcome.failures);
+          for (const [key, value] of outcome.annotations) attributes.annotate?.(key, value);
+        }
+      }
+      for (const failure of failures) {
+        if (actions.has("Warn"))
+          attributes.warn?.(`Validation failed for ValidatingAdmissionPolicy '${entry.policyName}' with binding '${entry.bindingName}': ${failure.message}`);
+        if (actions.has("Audit")) {
+          audits.push({
+            message: failure.message,
+            policy: entry.policyName,
+            binding: entry.bindingName,
+            expressionIndex: failure.expressionIndex,
+            validationActions: [...actions],
+          });
+        }
+        if (actions.has("Deny") && denial === undefined) {
+          const [code, reason] = CODES[failure.reason] ?? [403, "Forbidden"];
+          denial = new ApiError(
+            code,
+            reason,
+            `ValidatingAdmissionPolicy '${entry.policyName}' with binding '${entry.bindingName}' denied request: ${failure.message}`,
+          );
+        }
+      }
+      observe(entry, failures, actions, (performance.now() - started) / 1000);
+    }
+    if (audits.length > 0) attributes.annotate?.(failureAnnotation, JSON.stringify(audits));
+    if (denial !== undefined) throw denial;
+  }
 }
 
 /** The `request` variable: kube's AdmissionRequest fields. */
