@@ -108,6 +108,8 @@ export class SchemaValidator {
   private readonly catalogue: SchemaCatalogue;
   private readonly validators: ReadonlyMap<string, DefinitionValidator>;
   private readonly sites = new Map<SchemaNode, Site>();
+  /** Errors of `leafFits`' trial check, dropped (never reported: `visit` checks again with the path). */
+  private readonly scratch: FieldError[] = [];
 
   constructor(catalogue: SchemaCatalogue, validators: ReadonlyMap<string, DefinitionValidator>) {
     this.catalogue = catalogue;
@@ -164,13 +166,30 @@ export class SchemaValidator {
         if (property === undefined) continue;
         const item = value[name];
         if (item === null || item === undefined) continue;
+        if (typeof item !== "object" && this.leafFits(property, item)) continue;
         this.visit(property, item, declared === undefined ? keyPath(path, name) : childPath(path, name), errors, own);
       }
       if (site.validator !== undefined) own.push(...site.validator(value, path));
     } else if (Array.isArray(value) && site.items !== undefined) {
       const items = site.items;
-      for (let index = 0; index < value.length; index++) this.visit(items, value[index], indexPath(path, index), errors, own);
+      for (let index = 0; index < value.length; index++) {
+        const item: unknown = value[index];
+        if (item !== null && typeof item !== "object" && this.leafFits(items, item)) continue;
+        this.visit(items, item, indexPath(path, index), errors, own);
+      }
     }
+  }
+
+  /**
+   * Whether a scalar (string, number, boolean) passes its site's checks: most of a walk's values
+   * are scalars that do, and a scalar's path is needed only for its errors (definition validators
+   * run on objects), so its path is built only when this answers false and `visit` reports them.
+   */
+  private leafFits(node: SchemaNode, value: unknown): boolean {
+    const scratch = this.scratch;
+    const fits = this.checkShape(this.siteOf(node), value, "", scratch) && scratch.length === 0;
+    scratch.length = 0;
+    return fits;
   }
 
   /** Type, format, enum and bounds; false when the value's type is wrong (nothing below is checked). */
