@@ -80,8 +80,8 @@ function clientCpuPerEventUs(phase: FanoutPhase | undefined): number | undefined
  * own connection): an event reaches a watcher only after the server has written it and the
  * watcher's process has read it, so the `watchers` writes of one flush — `perRead` events each,
  * the events a watcher gets per read — take at least 0.99 × watchers × perRead × (server + bench
- * CPU per event) ÷ cores (less other processes' share in the phase) of wall time from the flush's
- * start for 99 % of them to arrive, however the work is spread over threads. The server's share includes its request handling and the
+ * CPU per event) ÷ cores of wall time from the flush's start for 99 % of them to arrive, however
+ * the work is spread over threads. The server's share includes its request handling and the
  * bench's the writer, so this slightly overstates the fan-out's own cost; the flush starts after
  * the write's ack is sent, so it is comparable with the delay from the ack.
  */
@@ -89,9 +89,7 @@ function cpuBoundP99Ms(phase: FanoutPhase | undefined, cores: number): number | 
   const server = cpuPerEventUs(phase);
   const bench = clientCpuPerEventUs(phase);
   if (phase === undefined || server === undefined || bench === undefined) return undefined;
-  // Other processes' share of the machine in the phase is not the server's or the watchers'.
-  const available = Math.max(0.25, cores - phase.otherCpuPercent / 100);
-  return (0.99 * phase.watchers * Math.max(1, phase.events.perRead) * (server + bench)) / available / 1000;
+  return (0.99 * phase.watchers * Math.max(1, phase.events.perRead) * (server + bench)) / cores / 1000;
 }
 
 export async function runWatchTailSuite(options: WatchSuiteOptions): Promise<void> {
@@ -190,7 +188,7 @@ export async function runWatchTailSuite(options: WatchSuiteOptions): Promise<voi
       "Delay = arrival at the watcher (CLOCK_MONOTONIC, per read) − the writer receiving the write's 201/200 (or sending the write); the watcher processes and the writer read the same machine clock.",
       "Lost = acknowledged writes × watches open at the phase start − events received with a matching resourceVersion, after waiting for stragglers.",
       "Other processes' CPU is in the 'other CPU %' column: on a loaded machine the delays are overstated; server CPU per event is the figure load disturbs least.",
-      `CPU bound (one TLS connection per watch) = 0.99 × watchers × events per read × (server CPU + the bench's CPU per event delivered) ÷ (${cores} cores − other processes' CPU in the phase): the watcher processes run on the server's machine, so delivering an event costs both, and 99 % of one flush's deliveries need that much CPU time after the flush starts whichever threads do it (moving the server's TLS writes to worker threads cannot lower it while the watchers already take the other core). The server's share includes its request handling and the bench's the writer, so it slightly overstates the fan-out's own cost. A p99 near it is machine-bound; reaching a target below it needs less CPU per event on either side.`,
+      `CPU bound (one TLS connection per watch) = 0.99 × watchers × events per read × (server CPU + the bench's CPU per event delivered) ÷ ${cores} cores: the watcher processes run on the server's machine, so delivering an event costs both, and 99 % of one flush's deliveries need that much CPU time after the flush starts whichever threads do it (moving the server's TLS writes to worker threads cannot lower it while the watchers already take the other core). The server's share includes its request handling and the bench's the writer, so it slightly overstates the fan-out's own cost. A p99 near it is machine-bound; reaching a target below it needs less CPU per event on either side.`,
     ],
     totalBenchSeconds: round((performance.now() - began) / 1000),
   };
