@@ -1,4 +1,5 @@
 import assert from "node:assert/strict";
+import http2 from "node:http2";
 import https from "node:https";
 import { after, before, describe, it } from "node:test";
 import { createTestCa, issueCertificate, type TestCa } from "../../test/helpers/certs.js";
@@ -106,6 +107,35 @@ describe("the listener's client certificates", () => {
     assert.equal(second, first, "the second connection gets the same object");
     assert.equal(third?.commonName, "bob");
     assert.notEqual(third, first);
+  });
+
+  /** One GET on an HTTP/2 connection of its own. */
+  async function getOwnSession(client: { cert: string; key: string }): Promise<number> {
+    const session = http2.connect(`https://127.0.0.1:${server.port}`, { ca: ca.certificate, servername: "localhost", ...client });
+    try {
+      return await new Promise<number>((resolve, reject) => {
+        const stream = session.request({ ":path": "/" });
+        let status = 0;
+        stream.on("response", (headers) => {
+          status = Number(headers[":status"]);
+        });
+        stream.resume();
+        stream.once("end", () => resolve(status));
+        stream.once("error", reject);
+      });
+    } finally {
+      session.close();
+    }
+  }
+
+  it("shares it between HTTP/2 connections too", async () => {
+    const carol = await issueCertificate(ca, { subject: "CN=carol", server: false });
+    seen.length = 0;
+    assert.deepEqual([await getOwnSession(carol), await getOwnSession(carol), await getOwnConnection(carol)], [200, 200, 200]);
+    const [first, second, third] = seen;
+    assert.equal(first?.commonName, "carol");
+    assert.equal(second, first);
+    assert.equal(third, first, "and with an HTTP/1.1 connection of the same client");
   });
 
   it("still refuses a certificate TLS did not verify, on every connection", async () => {
