@@ -8,6 +8,7 @@
  * loaded machine disturbs least). Writes `<date>-watch-tail.{json,md}`.
  */
 import { mkdirSync, writeFileSync } from "node:fs";
+import { availableParallelism } from "node:os";
 import { join } from "node:path";
 import { machineEnvironment } from "./lib/environment.js";
 import { makeTempDir } from "./lib/processes.js";
@@ -69,6 +70,28 @@ function cpuPerEventUs(phase: FanoutPhase | undefined): number | undefined {
   return phase === undefined || phase.events.received === 0 ? undefined : ((phase.serverCpuPercent / 100) * phase.windowS * 1e6) / phase.events.received;
 }
 
+/** The bench's CPU (the writer and the watcher processes) µs per event delivered in a phase. */
+function clientCpuPerEventUs(phase: FanoutPhase | undefined): number | undefined {
+  return phase === undefined || phase.events.received === 0 ? undefined : ((phase.clientCpuPercent / 100) * phase.windowS * 1e6) / phase.events.received;
+}
+
+/**
+ * The CPU bound on a fan-out's p99 when the watchers share the server's machine (each watch on its
+ * own connection): an event reaches a watcher only after the server has written it and the
+ * watcher's process has read it, so the `watchers` writes of one flush — `perRead` events each,
+ * the events a watcher gets per read — take at least 0.99 × watchers × perRead × (server + bench
+ * CPU per event) ÷ cores of wall time from the flush's start for 99 % of them to arrive, however
+ * the work is spread over threads. The server's share includes its request handling and the
+ * bench's the writer, so this slightly overstates the fan-out's own cost; the flush starts after
+ * the write's ack is sent, so it is comparable with the delay from the ack.
+ */
+function cpuBoundP99Ms(phase: FanoutPhase | undefined, cores: number): number | undefined {
+  const server = cpuPerEventUs(phase);
+  const bench = clientCpuPerEventUs(phase);
+  if (phase === undefined || server === undefined || bench === undefined) return undefined;
+  return (0.99 * phase.watchers * Math.max(1, phase.events.perRead) * (server + bench)) / cores / 1000;
+}
+
 export async function runWatchTailSuite(options: WatchSuiteOptions): Promise<void> {
   const began = performance.now();
   const base = settingsFor(options);
@@ -89,6 +112,7 @@ export async function runWatchTailSuite(options: WatchSuiteOptions): Promise<voi
   }
 
   const [low, high] = [settings.rates[0] ?? 20, settings.rates[settings.rates.length - 1] ?? 200];
+  const cores = availableParallelism();
   const full = !settings.quick;
   const headline: HeadlineRow[] = [];
   const ratios: RatioRow[] = [];
@@ -112,6 +136,14 @@ export async function runWatchTailSuite(options: WatchSuiteOptions): Promise<voi
       );
       const perEvent = cpuPerEventUs(phase);
       if (perEvent !== undefined) headline.push(headlineRow(`Server CPU per event delivered, ${how}`, perEvent, "µs"));
+      const benchPerEvent = clientCpuPerEventUs(phase);
+      if (benchPerEvent !== undefined)
+        headline.push(headlineRow(`The bench's CPU (writer + watcher processes) per event delivered, ${how}`, benchPerEvent, "µs"));
+      const bound = protocol === "h1" ? cpuBoundP99Ms(phase, cores) : undefined;
+      if (bound !== undefined) {
+        headline.push(headlineRow(`CPU bound on the p99 from the ack, ${cores} cores shared with the watchers (see notes), ${how}`, bound, "ms", target));
+        ratio(`delay p99 from the write's ack / CPU bound, ${how}`, phase.delay.p99Ms, bound);
+      }
       if (protocol === "h1") {
         const bare = bareAt(rate);
         ratio(`server CPU per event / bare node (batched Buffer), ${how}`, perEvent, cpuPerEventUs(bare));
@@ -156,6 +188,7 @@ export async function runWatchTailSuite(options: WatchSuiteOptions): Promise<voi
       "Delay = arrival at the watcher (CLOCK_MONOTONIC, per read) − the writer receiving the write's 201/200 (or sending the write); the watcher processes and the writer read the same machine clock.",
       "Lost = acknowledged writes × watches open at the phase start − events received with a matching resourceVersion, after waiting for stragglers.",
       "Other processes' CPU is in the 'other CPU %' column: on a loaded machine the delays are overstated; server CPU per event is the figure load disturbs least.",
+      `CPU bound (one TLS connection per watch) = 0.99 × watchers × events per read × (server CPU + the bench's CPU per event delivered) ÷ ${cores} cores: the watcher processes run on the server's machine, so delivering an event costs both, and 99 % of one flush's deliveries need that much CPU time after the flush starts whichever threads do it (moving the server's TLS writes to worker threads cannot lower it while the watchers already take the other core). The server's share includes its request handling and the bench's the writer, so it slightly overstates the fan-out's own cost. A p99 near it is machine-bound; reaching a target below it needs less CPU per event on either side. With other processes busy it is a lower bound only (they take their share of the cores during the fan-outs).`,
     ],
     totalBenchSeconds: round((performance.now() - began) / 1000),
   };

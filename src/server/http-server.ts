@@ -9,6 +9,7 @@ import { ApiError } from "../api/errors.js";
 import { errorResponse } from "../codec/status.js";
 import { isPushBody } from "../request/push-body.js";
 import { Http1Outgoing, Http2Outgoing, type Outgoing } from "./outgoing.js";
+import { PeerCertificates } from "./peer-certificates.js";
 import { requestBody, type RequestBody } from "./request-body.js";
 import type { ApiRequest, ApiResponse, Handler, PeerCertificate } from "../request/context.js";
 
@@ -84,8 +85,11 @@ function firstOrAll(value: string | string[] | undefined): string[] {
   return Array.isArray(value) ? value : [value];
 }
 
-/** The verified client certificate of a connection, read once per TLS socket. */
-function peerCertificateOf(socket: TLSSocket | undefined): PeerCertificate | null | "unverified" {
+/**
+ * The verified client certificate of a connection, read once per TLS socket; connections that
+ * presented the same verified chain share one `PeerCertificate` (see `PeerCertificates`).
+ */
+function peerCertificateOf(socket: TLSSocket | undefined, shared: PeerCertificates): PeerCertificate | null | "unverified" {
   if (socket === undefined || typeof socket.getPeerCertificate !== "function") return null;
   const cached = peerCache.get(socket);
   if (cached !== undefined) return cached;
@@ -95,15 +99,17 @@ function peerCertificateOf(socket: TLSSocket | undefined): PeerCertificate | nul
     return null;
   }
   if (!socket.authorized) return "unverified";
-  const subject = certificate.subject as unknown as Record<string, string | string[] | undefined>;
   // The chain as TLS verified it, leaf first; the last certificate is its own issuer.
-  const chain: Uint8Array[] = [];
-  for (let link: DetailedPeerCertificate | undefined = certificate; link !== undefined && chain.length < 10; ) {
-    chain.push(link.raw);
+  const links: DetailedPeerCertificate[] = [];
+  for (let link: DetailedPeerCertificate | undefined = certificate; link !== undefined && links.length < 10; ) {
+    links.push(link);
     const issuer: DetailedPeerCertificate | undefined = link.issuerCertificate;
     link = issuer === undefined || issuer === link || issuer.raw.equals(link.raw) ? undefined : issuer;
   }
-  const peer: PeerCertificate = { commonName: firstOrAll(subject["CN"])[0] ?? "", organizations: firstOrAll(subject["O"]), chain };
+  const peer = shared.get(links.map((link) => link.fingerprint256).join(","), () => {
+    const subject = certificate.subject as unknown as Record<string, string | string[] | undefined>;
+    return { commonName: firstOrAll(subject["CN"])[0] ?? "", organizations: firstOrAll(subject["O"]), chain: links.map((link) => link.raw) };
+  });
   peerCache.set(socket, peer);
   return peer;
 }
@@ -251,6 +257,7 @@ export async function startHttpServer(options: HttpServerOptions): Promise<HttpS
   /** Long-running responses (watches): ended at once on stop instead of awaited. */
   const streams = new Set<RequestAbort>();
   let stopping = false;
+  const peers = new PeerCertificates();
   const policy = options.policy ?? DEFAULT_TLS_POLICY;
   const goawayChance = options.goawayChance ?? 0;
   const random = options.random ?? Math.random;
@@ -290,7 +297,7 @@ export async function startHttpServer(options: HttpServerOptions): Promise<HttpS
     });
     const work = (async () => {
       const url = new URL(exchange.url, "https://localhost");
-      const peer = peerCertificateOf(exchange.socket);
+      const peer = peerCertificateOf(exchange.socket, peers);
       const unsafe = unsafePathPart(exchange.url);
       let result: ApiResponse;
       if (unsafe !== undefined) {
