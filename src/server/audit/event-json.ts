@@ -40,18 +40,50 @@ function quoteTimestamp(value: string): string {
   return lastTimestampJson;
 }
 
+/** The last received timestamp's fragment, up to the stage timestamp: the requests of one millisecond share it. */
+let lastReceived = "";
+let lastReceivedJson = ',"requestReceivedTimestamp":"","stageTimestamp":';
+
+function receivedJson(value: string): string {
+  if (value !== lastReceived) {
+    lastReceived = value;
+    lastReceivedJson = `,"requestReceivedTimestamp":${quoteJson(value)},"stageTimestamp":`;
+  }
+  return lastReceivedJson;
+}
+
 function stringsJson(values: readonly string[]): string {
   let json = "[";
   for (let index = 0; index < values.length; index++) json += `${index === 0 ? "" : ","}${quoteRepeated(values[index] as string)}`;
   return `${json}]`;
 }
 
+/**
+ * JSON of users and source-IP lists by object: the audit filter hands the same (never changed)
+ * object to the events of every request of one user, and of one peer, so each is serialized once.
+ */
+const USER_JSON = new WeakMap<AuditUser, string>();
+const IPS_JSON = new WeakMap<readonly string[], string>();
+
 function userJson(user: AuditUser): string {
-  let json = `{"username":${quoteRepeated(user.username)}`;
+  let json = USER_JSON.get(user);
+  if (json !== undefined) return json;
+  json = `{"username":${quoteRepeated(user.username)}`;
   if (user.uid !== undefined) json += `,"uid":${quoteRepeated(user.uid)}`;
   if (user.groups !== undefined) json += `,"groups":${stringsJson(user.groups)}`;
   if (user.extra !== undefined) json += `,"extra":${JSON.stringify(user.extra)}`;
-  return `${json}}`;
+  json = `${json}}`;
+  USER_JSON.set(user, json);
+  return json;
+}
+
+function ipsJson(ips: readonly string[]): string {
+  let json = IPS_JSON.get(ips);
+  if (json === undefined) {
+    json = stringsJson(ips);
+    IPS_JSON.set(ips, json);
+  }
+  return json;
 }
 
 /** The objectRef's fields in kube's order (the order the audit filter sets them in); a name is seldom repeated. */
@@ -91,31 +123,47 @@ function annotationsJson(annotations: Readonly<Record<string, string>>): string 
  * part is reused only when every field it covers is the same (`===`) as when it was made.
  */
 export class EventJsonEncoder implements AuditEventEncoder {
-  // apiVersion, level and auditID: the text up to the stage.
-  private headOf: readonly [string, string, string] | undefined;
+  // The fields the cached parts were made from (compared with ===); `head` is the text up to the
+  // stage (apiVersion, level, auditID), `middle` requestURI to objectRef.
+  private apiVersion: string | undefined;
+  private level: string | undefined;
+  private auditID: string | undefined;
   private head = "";
-  // requestURI to objectRef.
-  private middleOf: readonly unknown[] | undefined;
+  private made = false;
+  private requestURI: string | undefined;
+  private verb: string | undefined;
+  private user: AuditUser | undefined;
+  private impersonatedUser: AuditUser | undefined;
+  private sourceIPs: readonly string[] | undefined;
+  private userAgent: string | undefined;
+  private objectRef: AuditObjectRef | undefined;
   private middle = "";
-  private receivedOf: string | undefined;
-  private received = "";
   private annotationsOf: Readonly<Record<string, string>> | undefined;
   private annotations = "";
 
   encode(event: AuditEvent): string {
-    const headOf = this.headOf;
-    if (headOf === undefined || headOf[0] !== event.apiVersion || headOf[1] !== event.level || headOf[2] !== event.auditID) {
-      this.headOf = [event.apiVersion, event.level, event.auditID];
+    if (this.head === "" || this.apiVersion !== event.apiVersion || this.level !== event.level || this.auditID !== event.auditID) {
+      this.apiVersion = event.apiVersion;
+      this.level = event.level;
+      this.auditID = event.auditID;
       this.head = `{"kind":"Event","apiVersion":${quoteRepeated(event.apiVersion)},"level":${quoteRepeated(event.level)},"auditID":${quoteJson(event.auditID)},"stage":`;
     }
     if (!this.sameMiddle(event)) {
-      this.middleOf = [event.requestURI, event.verb, event.user, event.impersonatedUser, event.sourceIPs, event.userAgent, event.objectRef];
+      this.made = true;
+      this.requestURI = event.requestURI;
+      this.verb = event.verb;
+      this.user = event.user;
+      this.impersonatedUser = event.impersonatedUser;
+      this.sourceIPs = event.sourceIPs;
+      this.userAgent = event.userAgent;
+      this.objectRef = event.objectRef;
       let middle = `,"requestURI":${quoteJson(event.requestURI)},"verb":${quoteRepeated(event.verb)},"user":${userJson(event.user)}`;
       if (event.impersonatedUser !== undefined) middle += `,"impersonatedUser":${userJson(event.impersonatedUser)}`;
-      if (event.sourceIPs !== undefined) middle += `,"sourceIPs":${stringsJson(event.sourceIPs)}`;
+      if (event.sourceIPs !== undefined) middle += `,"sourceIPs":${ipsJson(event.sourceIPs)}`;
       if (event.userAgent !== undefined) middle += `,"userAgent":${quoteRepeated(event.userAgent)}`;
       if (event.objectRef !== undefined) middle += `,"objectRef":${refJson(event.objectRef)}`;
-      // Made flat once (reading a character flattens V8's string of pieces): each event then copies one piece.
+      // Made flat once (reading a character flattens V8's string of pieces): each event's line
+      // then copies one piece instead of walking the pieces again.
       middle.charCodeAt(middle.length - 1);
       this.middle = middle;
     }
@@ -124,11 +172,7 @@ export class EventJsonEncoder implements AuditEventEncoder {
     // Bodies are the request's own JSON, parsed: serialized as they are.
     if (event.requestObject !== undefined) json += `,"requestObject":${JSON.stringify(event.requestObject)}`;
     if (event.responseObject !== undefined) json += `,"responseObject":${JSON.stringify(event.responseObject)}`;
-    if (this.receivedOf !== event.requestReceivedTimestamp) {
-      this.receivedOf = event.requestReceivedTimestamp;
-      this.received = `,"requestReceivedTimestamp":${quoteJson(event.requestReceivedTimestamp)},"stageTimestamp":`;
-    }
-    json += `${this.received}${quoteTimestamp(event.stageTimestamp)}`;
+    json += `${receivedJson(event.requestReceivedTimestamp)}${quoteTimestamp(event.stageTimestamp)}`;
     if (event.annotations !== undefined) {
       if (this.annotationsOf !== event.annotations) {
         this.annotationsOf = event.annotations;
@@ -140,16 +184,15 @@ export class EventJsonEncoder implements AuditEventEncoder {
   }
 
   private sameMiddle(event: AuditEvent): boolean {
-    const of = this.middleOf;
     return (
-      of !== undefined &&
-      of[0] === event.requestURI &&
-      of[1] === event.verb &&
-      of[2] === event.user &&
-      of[3] === event.impersonatedUser &&
-      of[4] === event.sourceIPs &&
-      of[5] === event.userAgent &&
-      of[6] === event.objectRef
+      this.made &&
+      this.requestURI === event.requestURI &&
+      this.verb === event.verb &&
+      this.user === event.user &&
+      this.impersonatedUser === event.impersonatedUser &&
+      this.sourceIPs === event.sourceIPs &&
+      this.userAgent === event.userAgent &&
+      this.objectRef === event.objectRef
     );
   }
 }
