@@ -100,17 +100,64 @@ function refJson(ref: AuditObjectRef): string {
   return json === "" ? "{}" : `{${json.slice(1)}}`;
 }
 
-function statusJson(status: AuditResponseStatus): string {
-  // Most responses: a success, only the code.
-  if (status.status === undefined && status.message === undefined && status.reason === undefined && status.details === undefined)
-    return `{"metadata":{},"code":${status.code}}`;
-  return JSON.stringify(status);
+/** The responseStatus fragment of a status with only its code (most responses), per code. */
+const CODE_STATUS_JSON = new Map<number, string>();
+
+function statusFragment(status: AuditResponseStatus): string {
+  if (status.status === undefined && status.message === undefined && status.reason === undefined && status.details === undefined) {
+    let json = CODE_STATUS_JSON.get(status.code);
+    if (json === undefined) {
+      json = `,"responseStatus":{"metadata":{},"code":${JSON.stringify(status.code)}}`;
+      CODE_STATUS_JSON.set(status.code, json);
+    }
+    return json;
+  }
+  return `,"responseStatus":${JSON.stringify(status)}`;
 }
 
 function annotationsJson(annotations: Readonly<Record<string, string>>): string {
   let json = "";
   for (const key of Object.keys(annotations)) json += `${json === "" ? "{" : ","}${quoteRepeated(key)}:${quoteRepeated(annotations[key] as string)}`;
   return json === "" ? "{}" : `${json}}`;
+}
+
+/**
+ * The last annotations' fragment and the keys and values it was made from: consecutive requests
+ * mostly carry the same ones (the authorizer's decision and reason), in new objects each time.
+ */
+let lastAnnotationKeys: string[] = [];
+let lastAnnotationValues: string[] = [];
+let lastAnnotationsJson = "";
+
+function annotationsFragment(annotations: Readonly<Record<string, string>>): string {
+  let count = 0;
+  let same = true;
+  for (const key in annotations) {
+    if (count >= lastAnnotationKeys.length || lastAnnotationKeys[count] !== key || lastAnnotationValues[count] !== annotations[key]) {
+      same = false;
+      break;
+    }
+    count++;
+  }
+  if (same && count === lastAnnotationKeys.length && lastAnnotationsJson !== "") return lastAnnotationsJson;
+  lastAnnotationKeys = Object.keys(annotations);
+  lastAnnotationValues = lastAnnotationKeys.map((key) => annotations[key] as string);
+  lastAnnotationsJson = `,"annotations":${annotationsJson(annotations)}`;
+  return lastAnnotationsJson;
+}
+
+/** The text before the auditID for the last apiVersion and level (the same for almost every event). */
+let lastPrefixApiVersion = "";
+let lastPrefixLevel = "";
+let lastPrefix = "";
+
+function headPrefix(apiVersion: string, level: string): string {
+  if (lastPrefix === "" || apiVersion !== lastPrefixApiVersion || level !== lastPrefixLevel) {
+    lastPrefixApiVersion = apiVersion;
+    lastPrefixLevel = level;
+    lastPrefix = `{"kind":"Event","apiVersion":${quoteRepeated(apiVersion)},"level":${quoteRepeated(level)},"auditID":`;
+  }
+  return lastPrefix;
 }
 
 /**
@@ -146,7 +193,7 @@ export class EventJsonEncoder implements AuditEventEncoder {
       this.apiVersion = event.apiVersion;
       this.level = event.level;
       this.auditID = event.auditID;
-      this.head = `{"kind":"Event","apiVersion":${quoteRepeated(event.apiVersion)},"level":${quoteRepeated(event.level)},"auditID":${quoteJson(event.auditID)},"stage":`;
+      this.head = `${headPrefix(event.apiVersion, event.level)}${quoteJson(event.auditID)},"stage":`;
     }
     if (!this.sameMiddle(event)) {
       this.made = true;
@@ -168,7 +215,7 @@ export class EventJsonEncoder implements AuditEventEncoder {
       this.middle = middle;
     }
     let json = `${this.head}${quoteRepeated(event.stage)}${this.middle}`;
-    if (event.responseStatus !== undefined) json += `,"responseStatus":${statusJson(event.responseStatus)}`;
+    if (event.responseStatus !== undefined) json += statusFragment(event.responseStatus);
     // Bodies are the request's own JSON, parsed: serialized as they are.
     if (event.requestObject !== undefined) json += `,"requestObject":${JSON.stringify(event.requestObject)}`;
     if (event.responseObject !== undefined) json += `,"responseObject":${JSON.stringify(event.responseObject)}`;
@@ -176,7 +223,7 @@ export class EventJsonEncoder implements AuditEventEncoder {
     if (event.annotations !== undefined) {
       if (this.annotationsOf !== event.annotations) {
         this.annotationsOf = event.annotations;
-        this.annotations = `,"annotations":${annotationsJson(event.annotations)}`;
+        this.annotations = annotationsFragment(event.annotations);
       }
       json += this.annotations;
     }
