@@ -139,6 +139,41 @@ describe("encodeEvent() and EventJsonEncoder", () => {
     for (const sample of [received, complete, complete, later, other, received]) assert.equal(encoder.encode(sample), JSON.stringify(sample));
   });
 
+  it("parts kept from one request to the next (annotations, code-only statuses, apiVersion and level) never leak into a different event", () => {
+    const annotationSets: Record<string, string>[] = [
+      { a: "1", b: "2" },
+      { a: "1", b: "2" },
+      { a: "1", b: "3" },
+      { b: "2", a: "1" },
+      { a: "1" },
+      { a: "1", b: "2", c: "3" },
+      {},
+      {},
+      { "2": "x", a: "1" },
+    ];
+    const statuses = [
+      { metadata: {}, code: 200 },
+      { metadata: {}, code: 201 },
+      { metadata: {}, code: 200 },
+      { metadata: {}, status: "Failure", code: 200 },
+    ];
+    const levels = ["Metadata", "Request", "Metadata"] as const;
+    let index = 0;
+    for (const annotations of annotationSets) {
+      for (const responseStatus of statuses) {
+        const level = levels[index++ % levels.length] ?? "Metadata";
+        const sample = event({
+          stage: "ResponseComplete",
+          level,
+          apiVersion: index % 4 === 0 ? "audit.k8s.io/v1" : "audit.orch.io/v1",
+          annotations: { ...annotations },
+          responseStatus,
+        });
+        assert.equal(new EventJsonEncoder().encode(sample), JSON.stringify(sample));
+      }
+    }
+  });
+
   it("quoteJson() matches JSON.stringify for every UTF-16 code unit", () => {
     for (let code = 0; code <= 0xffff; code++) {
       const text = `a${String.fromCharCode(code)}b`;

@@ -40,18 +40,50 @@ function quoteTimestamp(value: string): string {
   return lastTimestampJson;
 }
 
+/** The last received timestamp's fragment, up to the stage timestamp: the requests of one millisecond share it. */
+let lastReceived = "";
+let lastReceivedJson = ',"requestReceivedTimestamp":"","stageTimestamp":';
+
+function receivedJson(value: string): string {
+  if (value !== lastReceived) {
+    lastReceived = value;
+    lastReceivedJson = `,"requestReceivedTimestamp":${quoteJson(value)},"stageTimestamp":`;
+  }
+  return lastReceivedJson;
+}
+
 function stringsJson(values: readonly string[]): string {
   let json = "[";
   for (let index = 0; index < values.length; index++) json += `${index === 0 ? "" : ","}${quoteRepeated(values[index] as string)}`;
   return `${json}]`;
 }
 
+/**
+ * JSON of users and source-IP lists by object: the audit filter hands the same (never changed)
+ * object to the events of every request of one user, and of one peer, so each is serialized once.
+ */
+const USER_JSON = new WeakMap<AuditUser, string>();
+const IPS_JSON = new WeakMap<readonly string[], string>();
+
 function userJson(user: AuditUser): string {
-  let json = `{"username":${quoteRepeated(user.username)}`;
+  let json = USER_JSON.get(user);
+  if (json !== undefined) return json;
+  json = `{"username":${quoteRepeated(user.username)}`;
   if (user.uid !== undefined) json += `,"uid":${quoteRepeated(user.uid)}`;
   if (user.groups !== undefined) json += `,"groups":${stringsJson(user.groups)}`;
   if (user.extra !== undefined) json += `,"extra":${JSON.stringify(user.extra)}`;
-  return `${json}}`;
+  json = `${json}}`;
+  USER_JSON.set(user, json);
+  return json;
+}
+
+function ipsJson(ips: readonly string[]): string {
+  let json = IPS_JSON.get(ips);
+  if (json === undefined) {
+    json = stringsJson(ips);
+    IPS_JSON.set(ips, json);
+  }
+  return json;
 }
 
 /** The objectRef's fields in kube's order (the order the audit filter sets them in); a name is seldom repeated. */
@@ -68,17 +100,64 @@ function refJson(ref: AuditObjectRef): string {
   return json === "" ? "{}" : `{${json.slice(1)}}`;
 }
 
-function statusJson(status: AuditResponseStatus): string {
-  // Most responses: a success, only the code.
-  if (status.status === undefined && status.message === undefined && status.reason === undefined && status.details === undefined)
-    return `{"metadata":{},"code":${status.code}}`;
-  return JSON.stringify(status);
+/** The responseStatus fragment of a status with only its code (most responses), per code. */
+const CODE_STATUS_JSON = new Map<number, string>();
+
+function statusFragment(status: AuditResponseStatus): string {
+  if (status.status === undefined && status.message === undefined && status.reason === undefined && status.details === undefined) {
+    let json = CODE_STATUS_JSON.get(status.code);
+    if (json === undefined) {
+      json = `,"responseStatus":{"metadata":{},"code":${JSON.stringify(status.code)}}`;
+      CODE_STATUS_JSON.set(status.code, json);
+    }
+    return json;
+  }
+  return `,"responseStatus":${JSON.stringify(status)}`;
 }
 
 function annotationsJson(annotations: Readonly<Record<string, string>>): string {
   let json = "";
   for (const key of Object.keys(annotations)) json += `${json === "" ? "{" : ","}${quoteRepeated(key)}:${quoteRepeated(annotations[key] as string)}`;
   return json === "" ? "{}" : `${json}}`;
+}
+
+/**
+ * The last annotations' fragment and the keys and values it was made from: consecutive requests
+ * mostly carry the same ones (the authorizer's decision and reason), in new objects each time.
+ */
+let lastAnnotationKeys: string[] = [];
+let lastAnnotationValues: string[] = [];
+let lastAnnotationsJson = "";
+
+function annotationsFragment(annotations: Readonly<Record<string, string>>): string {
+  let count = 0;
+  let same = true;
+  for (const key in annotations) {
+    if (count >= lastAnnotationKeys.length || lastAnnotationKeys[count] !== key || lastAnnotationValues[count] !== annotations[key]) {
+      same = false;
+      break;
+    }
+    count++;
+  }
+  if (same && count === lastAnnotationKeys.length && lastAnnotationsJson !== "") return lastAnnotationsJson;
+  lastAnnotationKeys = Object.keys(annotations);
+  lastAnnotationValues = lastAnnotationKeys.map((key) => annotations[key] as string);
+  lastAnnotationsJson = `,"annotations":${annotationsJson(annotations)}`;
+  return lastAnnotationsJson;
+}
+
+/** The text before the auditID for the last apiVersion and level (the same for almost every event). */
+let lastPrefixApiVersion = "";
+let lastPrefixLevel = "";
+let lastPrefix = "";
+
+function headPrefix(apiVersion: string, level: string): string {
+  if (lastPrefix === "" || apiVersion !== lastPrefixApiVersion || level !== lastPrefixLevel) {
+    lastPrefixApiVersion = apiVersion;
+    lastPrefixLevel = level;
+    lastPrefix = `{"kind":"Event","apiVersion":${quoteRepeated(apiVersion)},"level":${quoteRepeated(level)},"auditID":`;
+  }
+  return lastPrefix;
 }
 
 /**
@@ -91,48 +170,60 @@ function annotationsJson(annotations: Readonly<Record<string, string>>): string 
  * part is reused only when every field it covers is the same (`===`) as when it was made.
  */
 export class EventJsonEncoder implements AuditEventEncoder {
-  // apiVersion, level and auditID: the text up to the stage.
-  private headOf: readonly [string, string, string] | undefined;
+  // The fields the cached parts were made from (compared with ===); `head` is the text up to the
+  // stage (apiVersion, level, auditID), `middle` requestURI to objectRef.
+  private apiVersion: string | undefined;
+  private level: string | undefined;
+  private auditID: string | undefined;
   private head = "";
-  // requestURI to objectRef.
-  private middleOf: readonly unknown[] | undefined;
+  private made = false;
+  private requestURI: string | undefined;
+  private verb: string | undefined;
+  private user: AuditUser | undefined;
+  private impersonatedUser: AuditUser | undefined;
+  private sourceIPs: readonly string[] | undefined;
+  private userAgent: string | undefined;
+  private objectRef: AuditObjectRef | undefined;
   private middle = "";
-  private receivedOf: string | undefined;
-  private received = "";
   private annotationsOf: Readonly<Record<string, string>> | undefined;
   private annotations = "";
 
   encode(event: AuditEvent): string {
-    const headOf = this.headOf;
-    if (headOf === undefined || headOf[0] !== event.apiVersion || headOf[1] !== event.level || headOf[2] !== event.auditID) {
-      this.headOf = [event.apiVersion, event.level, event.auditID];
-      this.head = `{"kind":"Event","apiVersion":${quoteRepeated(event.apiVersion)},"level":${quoteRepeated(event.level)},"auditID":${quoteJson(event.auditID)},"stage":`;
+    if (this.head === "" || this.apiVersion !== event.apiVersion || this.level !== event.level || this.auditID !== event.auditID) {
+      this.apiVersion = event.apiVersion;
+      this.level = event.level;
+      this.auditID = event.auditID;
+      this.head = `${headPrefix(event.apiVersion, event.level)}${quoteJson(event.auditID)},"stage":`;
     }
     if (!this.sameMiddle(event)) {
-      this.middleOf = [event.requestURI, event.verb, event.user, event.impersonatedUser, event.sourceIPs, event.userAgent, event.objectRef];
+      this.made = true;
+      this.requestURI = event.requestURI;
+      this.verb = event.verb;
+      this.user = event.user;
+      this.impersonatedUser = event.impersonatedUser;
+      this.sourceIPs = event.sourceIPs;
+      this.userAgent = event.userAgent;
+      this.objectRef = event.objectRef;
       let middle = `,"requestURI":${quoteJson(event.requestURI)},"verb":${quoteRepeated(event.verb)},"user":${userJson(event.user)}`;
       if (event.impersonatedUser !== undefined) middle += `,"impersonatedUser":${userJson(event.impersonatedUser)}`;
-      if (event.sourceIPs !== undefined) middle += `,"sourceIPs":${stringsJson(event.sourceIPs)}`;
+      if (event.sourceIPs !== undefined) middle += `,"sourceIPs":${ipsJson(event.sourceIPs)}`;
       if (event.userAgent !== undefined) middle += `,"userAgent":${quoteRepeated(event.userAgent)}`;
       if (event.objectRef !== undefined) middle += `,"objectRef":${refJson(event.objectRef)}`;
-      // Made flat once (reading a character flattens V8's string of pieces): each event then copies one piece.
+      // Made flat once (reading a character flattens V8's string of pieces): each event's line
+      // then copies one piece instead of walking the pieces again.
       middle.charCodeAt(middle.length - 1);
       this.middle = middle;
     }
     let json = `${this.head}${quoteRepeated(event.stage)}${this.middle}`;
-    if (event.responseStatus !== undefined) json += `,"responseStatus":${statusJson(event.responseStatus)}`;
+    if (event.responseStatus !== undefined) json += statusFragment(event.responseStatus);
     // Bodies are the request's own JSON, parsed: serialized as they are.
     if (event.requestObject !== undefined) json += `,"requestObject":${JSON.stringify(event.requestObject)}`;
     if (event.responseObject !== undefined) json += `,"responseObject":${JSON.stringify(event.responseObject)}`;
-    if (this.receivedOf !== event.requestReceivedTimestamp) {
-      this.receivedOf = event.requestReceivedTimestamp;
-      this.received = `,"requestReceivedTimestamp":${quoteJson(event.requestReceivedTimestamp)},"stageTimestamp":`;
-    }
-    json += `${this.received}${quoteTimestamp(event.stageTimestamp)}`;
+    json += `${receivedJson(event.requestReceivedTimestamp)}${quoteTimestamp(event.stageTimestamp)}`;
     if (event.annotations !== undefined) {
       if (this.annotationsOf !== event.annotations) {
         this.annotationsOf = event.annotations;
-        this.annotations = `,"annotations":${annotationsJson(event.annotations)}`;
+        this.annotations = annotationsFragment(event.annotations);
       }
       json += this.annotations;
     }
@@ -140,16 +231,15 @@ export class EventJsonEncoder implements AuditEventEncoder {
   }
 
   private sameMiddle(event: AuditEvent): boolean {
-    const of = this.middleOf;
     return (
-      of !== undefined &&
-      of[0] === event.requestURI &&
-      of[1] === event.verb &&
-      of[2] === event.user &&
-      of[3] === event.impersonatedUser &&
-      of[4] === event.sourceIPs &&
-      of[5] === event.userAgent &&
-      of[6] === event.objectRef
+      this.made &&
+      this.requestURI === event.requestURI &&
+      this.verb === event.verb &&
+      this.user === event.user &&
+      this.impersonatedUser === event.impersonatedUser &&
+      this.sourceIPs === event.sourceIPs &&
+      this.userAgent === event.userAgent &&
+      this.objectRef === event.objectRef
     );
   }
 }

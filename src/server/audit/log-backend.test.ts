@@ -170,4 +170,36 @@ describe("logBackend()", () => {
     assert.equal(lines.length, 10);
     assert.equal(files.length, 4, files.join(" "));
   });
+
+  it("a line far larger than the reused buffer is written whole, in order, and lines after it still are", async () => {
+    const path = join(directory, "large", "audit.log");
+    const backend = logBackend({ path });
+    // Fields in kube's order (the request object before the timestamps), as the audit filter sets them.
+    const { requestReceivedTimestamp, stageTimestamp, ...first } = event(2);
+    const large: AuditEvent = { ...first, level: "Request", requestObject: { data: { big: "é".repeat(600_000) } }, requestReceivedTimestamp, stageTimestamp };
+    backend.processEvents([event(1), large, event(3)]);
+    await new Promise((resolve) => setImmediate(resolve));
+    backend.processEvents([event(4)]);
+    await backend.shutdown();
+    const expected = [event(1), large, event(3), event(4)].map((sample) => `${JSON.stringify(sample)}\n`).join("");
+    assert.deepEqual(readFileSync(path), Buffer.from(expected, "utf8"));
+  });
+
+  it("rotation counts UTF-8 bytes, not characters", async () => {
+    const folder = join(directory, "utf8-rotate");
+    const path = join(folder, "audit.log");
+    const wide = (id: number): AuditEvent => ({ ...event(id), userAgent: "é".repeat(100) });
+    const bytes = Buffer.byteLength(`${JSON.stringify(wide(10))}\n`);
+    let clock = Date.parse("2026-03-01T10:00:00.000Z");
+    const backend = logBackend({ path, maxBytes: bytes * 2, now: () => (clock += 1000) });
+    backend.processEvents([wide(10), wide(11), wide(12), wide(13), wide(14)]);
+    await backend.shutdown();
+    const files = readdirSync(folder).sort();
+    assert.equal(files.length, 3, files.join(" "));
+    for (const file of files) assert.ok(readFileSync(join(folder, file)).length <= bytes * 2, file);
+    assert.deepEqual(
+      files.flatMap((file) => readFileSync(join(folder, file), "utf8").trimEnd().split("\n")).map((line) => (JSON.parse(line) as AuditEvent).auditID),
+      ["id-10", "id-11", "id-12", "id-13", "id-14"],
+    );
+  });
 });

@@ -1,6 +1,6 @@
 import { AuditStoreError, type AuditBackend, type AuditEvent, type AuditEventEncoder } from "./event.js";
 import { encodeEvent } from "./event-json.js";
-import { LogWriteError, RotatingLogFile, type LogFileOptions } from "./log-file.js";
+import { LogLines, LogWriteError, RotatingLogFile, type LogFileOptions } from "./log-file.js";
 
 export { backupName } from "./log-file.js";
 
@@ -34,15 +34,16 @@ export interface LogBackendOptions extends LogFileOptions {
   readonly onError?: (error: unknown, dropped: number, plugin?: "log" | "buffered") => void;
 }
 
-/** One event as a log line: kube's Event as JSON (the request's encoder when given), one per line. */
+/** One event's log line without its newline: kube's Event as JSON (the request's encoder when given). */
 export function eventLine(event: AuditEvent, encoder?: AuditEventEncoder): string {
-  return `${encoder === undefined ? encodeEvent(event) : encoder.encode(event)}\n`;
+  return encoder === undefined ? encodeEvent(event) : encoder.encode(event);
 }
 
 /**
  * The log backend (`--audit-log-path`, `--audit-log-format json`): one JSON event per line, the
  * file rotated by size and old backups pruned by count and age. Events are serialized when they
- * are handed over (with the request's encoder), so only their lines wait. In the blocking modes
+ * are handed over (with the request's encoder); in the blocking modes their UTF-8 bytes go
+ * straight into one reused buffer (`LogLines`), so nothing of them stays on the heap. In the blocking modes
  * the lines of one turn of the event loop are written together, synchronously, at the end of the
  * turn (no event is ever dropped; the loop waits on the disk as kube's request goroutines do); in
  * batch mode a bounded buffer feeds one asynchronous writer.
@@ -60,35 +61,35 @@ type Report = (error: unknown, dropped: number, plugin?: "log" | "buffered") => 
 const BLOCKING_SLICE = 256;
 
 function blockingLog(file: RotatingLogFile, strict: boolean, report: Report): AuditBackend {
-  let pending: string[] = [];
+  const pending = new LogLines();
   let scheduled: NodeJS.Immediate | undefined;
 
   /** Writes what is pending; false when the write failed (the failure is reported). */
   function flush(): boolean {
     scheduled = undefined;
-    const lines = pending;
-    pending = [];
-    if (lines.length === 0) return true;
+    if (pending.count === 0) return true;
     try {
-      file.writeSync(lines);
+      file.writeSync(pending);
       return true;
     } catch (error) {
-      report(error, lines.length - (error instanceof LogWriteError ? error.written : 0));
+      report(error, pending.count - (error instanceof LogWriteError ? error.written : 0));
       return false;
+    } finally {
+      pending.clear();
     }
   }
 
   return {
     name: "log",
     processEvents(events, encoder) {
-      for (const event of events) pending.push(eventLine(event, encoder));
+      for (const event of events) pending.add(eventLine(event, encoder));
       if (strict && events.some((event) => event.stage === "RequestReceived")) {
         // kube's blocking-strict: the request goes on only once its RequestReceived event is stored.
         if (scheduled !== undefined) clearImmediate(scheduled);
         if (!flush()) throw new AuditStoreError("failed to store audit event");
         return;
       }
-      if (pending.length >= BLOCKING_SLICE) {
+      if (pending.count >= BLOCKING_SLICE) {
         if (scheduled !== undefined) clearImmediate(scheduled);
         flush();
         return;
@@ -130,15 +131,19 @@ function batchLog(file: RotatingLogFile, batch: LogBatchOptions, report: Report)
   }
 
   /** One writer at a time: writes batches of up to maxSize until the buffer is empty. */
+  // The one writer's bytes, reused from batch to batch.
+  const lines = new LogLines();
   async function drain(): Promise<void> {
     while (buffer.length > 0) {
       const delay = stopping ? 0 : throttleDelay();
       if (delay > 0) await new Promise((resolve) => setTimeout(resolve, delay));
-      const lines = buffer.splice(0, maxSize);
+      for (const line of buffer.splice(0, maxSize)) lines.add(line);
       try {
         await file.write(lines);
       } catch (error) {
-        report(error, lines.length - (error instanceof LogWriteError ? error.written : 0));
+        report(error, lines.count - (error instanceof LogWriteError ? error.written : 0));
+      } finally {
+        lines.clear();
       }
     }
   }

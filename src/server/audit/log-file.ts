@@ -23,9 +23,79 @@ export function backupName(path: string, epochMs: number): string {
   return join(dirname(path), `${stem}-${stamp}${extension}`);
 }
 
-/** Lines that go to one file: written, then the file is rotated when `rotate` is set. */
+/**
+ * Whole lines as UTF-8 bytes, one growable buffer reused from write to write: each line is
+ * encoded once, straight into it, as it is added (no list of strings kept alive until the write,
+ * no joined copy, no second pass to count bytes); a write then hands the kernel one byte range.
+ * Line ends are kept so a rotation can split between lines.
+ */
+export class LogLines {
+  private bytes: Buffer;
+  private used = 0;
+  private ends: Uint32Array;
+  private lineCount = 0;
+
+  constructor(private readonly initialBytes = LINES_INITIAL_BYTES) {
+    this.bytes = Buffer.allocUnsafe(initialBytes);
+    this.ends = new Uint32Array(LINES_INITIAL_ENDS);
+  }
+
+  /** Lines added since the last clear. */
+  get count(): number {
+    return this.lineCount;
+  }
+
+  get byteLength(): number {
+    return this.used;
+  }
+
+  /** Adds `line` and a newline after it. */
+  add(line: string): void {
+    // UTF-8 takes at most 3 bytes per UTF-16 code unit (a surrogate pair: 4 for 2).
+    const room = line.length * 3 + 1;
+    if (this.used + room > this.bytes.length) this.grow(this.used + room);
+    this.used += this.bytes.write(line, this.used);
+    this.bytes[this.used++] = 0x0a;
+    if (this.lineCount === this.ends.length) {
+      const ends = new Uint32Array(this.ends.length * 2);
+      ends.set(this.ends);
+      this.ends = ends;
+    }
+    this.ends[this.lineCount++] = this.used;
+  }
+
+  /** Forgets the lines; a buffer grown past the usual size for one huge event is let go. */
+  clear(): void {
+    this.used = 0;
+    this.lineCount = 0;
+    if (this.bytes.length > LINES_KEPT_BYTES) this.bytes = Buffer.allocUnsafe(this.initialBytes);
+  }
+
+  /** Where line `index` ends (bytes from the start, its newline included). */
+  end(index: number): number {
+    return index < 0 ? 0 : (this.ends[index] as number);
+  }
+
+  /** Bytes `start` to `end`, not copied: valid until the next add or clear. */
+  view(start: number, end: number): Buffer {
+    return this.bytes.subarray(start, end);
+  }
+
+  private grow(needed: number): void {
+    const bytes = Buffer.allocUnsafe(Math.max(needed, this.bytes.length * 2));
+    this.bytes.copy(bytes, 0, 0, this.used);
+    this.bytes = bytes;
+  }
+}
+
+const LINES_INITIAL_BYTES = 64 * 1024;
+const LINES_INITIAL_ENDS = 256;
+const LINES_KEPT_BYTES = 1024 * 1024;
+
+/** Lines that go to one file (bytes `start` to `end` of the lines): written, then the file is rotated when `rotate` is set. */
 interface Segment {
-  readonly text: string;
+  readonly start: number;
+  readonly end: number;
   readonly lines: number;
   readonly rotate: boolean;
 }
@@ -65,15 +135,16 @@ export class RotatingLogFile {
   }
 
   /** Writes the lines before returning (the caller's thread waits on the disk). */
-  writeSync(lines: readonly string[]): void {
+  writeSync(lines: LogLines): void {
     if (this.toStdout) {
-      process.stdout.write(lines.join(""));
+      // A copy: standard output may write later, and the lines' buffer is reused.
+      process.stdout.write(Buffer.from(lines.view(0, lines.byteLength)));
       return;
     }
     let written = 0;
     try {
       for (const segment of this.plan(lines)) {
-        if (segment.text !== "") writeSync(this.open(), segment.text);
+        if (segment.end > segment.start) writeAllSync(this.open(), lines.view(segment.start, segment.end));
         written += segment.lines;
         if (segment.rotate) this.rotate();
       }
@@ -83,15 +154,15 @@ export class RotatingLogFile {
   }
 
   /** Writes the lines off the main thread (libuv's pool); rotation and pruning stay synchronous (rare). */
-  async write(lines: readonly string[]): Promise<void> {
+  async write(lines: LogLines): Promise<void> {
     if (this.toStdout) {
-      process.stdout.write(lines.join(""));
+      process.stdout.write(Buffer.from(lines.view(0, lines.byteLength)));
       return;
     }
     let written = 0;
     try {
       for (const segment of this.plan(lines)) {
-        if (segment.text !== "") await writeAll(this.open(), Buffer.from(segment.text));
+        if (segment.end > segment.start) await writeAll(this.open(), lines.view(segment.start, segment.end));
         written += segment.lines;
         if (segment.rotate) this.rotate();
       }
@@ -106,34 +177,31 @@ export class RotatingLogFile {
   }
 
   /** Splits lines where the file must rotate first; counts their bytes into the file's size. */
-  private plan(lines: readonly string[]): Segment[] {
+  private plan(lines: LogLines): Segment[] {
     this.open();
-    // The common case: everything fits in the current file, one byte count for the whole text.
-    const whole = lines.join("");
-    const wholeBytes = Buffer.byteLength(whole);
-    if (this.size + wholeBytes <= this.maxBytes) {
-      this.size += wholeBytes;
-      return [{ text: whole, lines: lines.length, rotate: false }];
+    // The common case: everything fits in the current file.
+    const total = lines.byteLength;
+    if (this.size + total <= this.maxBytes) {
+      this.size += total;
+      return [{ start: 0, end: total, lines: lines.count, rotate: false }];
     }
     const segments: Segment[] = [];
-    let text = "";
-    let count = 0;
-    let bytes = 0;
-    for (const line of lines) {
-      const lineBytes = Buffer.byteLength(line);
-      if (this.size + bytes + lineBytes > this.maxBytes && this.size + bytes > 0) {
-        segments.push({ text, lines: count, rotate: true });
-        text = "";
-        count = 0;
-        // The next file starts empty: its size is counted from zero below.
-        this.size = -bytes;
+    let start = 0;
+    let first = 0;
+    for (let index = 0; index < lines.count; index++) {
+      const lineStart = lines.end(index - 1);
+      const lineEnd = lines.end(index);
+      // The line would not fit, and the file already holds something: rotate first.
+      if (this.size + lineEnd - start > this.maxBytes && this.size + lineStart - start > 0) {
+        segments.push({ start, end: lineStart, lines: index - first, rotate: true });
+        start = lineStart;
+        first = index;
+        // The next file starts empty.
+        this.size = 0;
       }
-      text += line;
-      count++;
-      bytes += lineBytes;
     }
-    segments.push({ text, lines: count, rotate: false });
-    this.size += bytes;
+    segments.push({ start, end: total, lines: lines.count - first, rotate: false });
+    this.size += total - start;
     return segments;
   }
 
@@ -179,6 +247,12 @@ export class RotatingLogFile {
       if ((maxBackups > 0 && index >= maxBackups) || (maxAgeDays > 0 && backup.time < cutoff)) unlinkSync(backup.file);
     });
   }
+}
+
+/** fs.writeSync until every byte is written (a short write continues where it stopped). */
+function writeAllSync(fd: number, bytes: Buffer): void {
+  let offset = 0;
+  while (offset < bytes.length) offset += writeSync(fd, bytes, offset, bytes.length - offset);
 }
 
 /** fs.write until every byte is written (a short write continues where it stopped). */

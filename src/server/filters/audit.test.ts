@@ -1,5 +1,5 @@
 import assert from "node:assert/strict";
-import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { after, before, describe, it } from "node:test";
@@ -7,6 +7,9 @@ import { inProcessServer } from "../../testing/in-process.js";
 import type { AuditBackend, AuditEvent } from "../audit/event.js";
 import { parseAuditPolicy } from "../audit/policy.js";
 import { logBackend } from "../audit/log-backend.js";
+import { parseRequestInfo } from "../../request/request-info.js";
+import type { RequestContext, UserInfo } from "../../request/context.js";
+import { auditFilter } from "./audit.js";
 
 /** Keeps every event it is given. */
 function memoryBackend(): AuditBackend & { events: AuditEvent[] } {
@@ -188,5 +191,89 @@ describe("--audit-log-mode=blocking-strict through the pipeline", () => {
     }
     assert.ok(failed.length >= 2, "both modes report the failed writes");
     rmSync(directory, { recursive: true, force: true });
+  });
+});
+
+describe("the log file's bytes through the pipeline", () => {
+  it("a Metadata GET: two lines, byte for byte as kube writes them (fields in kube's order, UTF-8)", async () => {
+    const directory = mkdtempSync(join(tmpdir(), "audit-bytes-"));
+    const path = join(directory, "audit.log");
+    const policy = parseAuditPolicy("apiVersion: audit.orch.io/v1\nkind: Policy\nrules:\n  - level: Metadata\n", "audit.orch.io");
+    const backend = logBackend({ path });
+    let clock = Date.parse("2026-11-27T10:26:00.555Z");
+    const server = await inProcessServer({ audit: { policy, backend, apiVersion: "audit.orch.io/v1", now: () => (clock += 1) } });
+    try {
+      const headers = { "audit-id": "pinned-ü-1", "user-agent": "pin/1.0 (é)" };
+      assert.equal((await server.call("GET", "/api/v1/namespaces/default/configmaps/missing?limit=5", { headers })).status, 404);
+      await backend.shutdown();
+      const head =
+        '{"kind":"Event","apiVersion":"audit.orch.io/v1","level":"Metadata","auditID":"pinned-ü-1","stage":"%STAGE%",' +
+        '"requestURI":"/api/v1/namespaces/default/configmaps/missing?limit=5","verb":"get",' +
+        '"user":{"username":"admin","groups":["system:masters","system:authenticated"]},"userAgent":"pin/1.0 (é)",' +
+        '"objectRef":{"resource":"configmaps","namespace":"default","name":"missing","apiVersion":"v1"}';
+      const expected =
+        `${head.replace("%STAGE%", "RequestReceived")},"requestReceivedTimestamp":"2026-11-27T10:26:00.556000Z","stageTimestamp":"2026-11-27T10:26:00.557000Z"}\n` +
+        `${head.replace("%STAGE%", "ResponseComplete")},"responseStatus":{"metadata":{},"status":"Failure","message":"configmaps \\"missing\\" not found","reason":"NotFound","code":404},` +
+        '"requestReceivedTimestamp":"2026-11-27T10:26:00.556000Z","stageTimestamp":"2026-11-27T10:26:00.558000Z",' +
+        '"annotations":{"authorization.orch.io/decision":"allow","authorization.orch.io/reason":"RBAC: allowed by ClusterRoleBinding \\"cluster-admin\\" of ClusterRole \\"cluster-admin\\" to Group \\"system:masters\\""}}\n';
+      assert.equal(readFileSync(path, "utf8"), expected);
+      assert.deepEqual(readFileSync(path), Buffer.from(expected, "utf8"));
+    } finally {
+      await server.stop();
+      rmSync(directory, { recursive: true, force: true });
+    }
+  });
+});
+
+describe("auditFilter() users", () => {
+  it("a user's requests share one audited user only while name, uid, groups and extra stay the same", async () => {
+    const backend = memoryBackend();
+    const policy = parseAuditPolicy("apiVersion: audit.orch.io/v1\nkind: Policy\nrules:\n  - level: Metadata\n", "audit.orch.io");
+    const handler = auditFilter({ policy, backend, apiVersion: "audit.orch.io/v1" })(async () => ({ status: 200, headers: {}, body: "" }));
+    const call = async (user: UserInfo): Promise<AuditEvent | undefined> => {
+      const query = new URLSearchParams();
+      const context: RequestContext = {
+        request: {
+          method: "GET",
+          path: "/api/v1/namespaces",
+          query,
+          headers: {},
+          body: async () => Buffer.alloc(0),
+          peerCertificate: undefined,
+          signal: new AbortController().signal,
+        },
+        info: parseRequestInfo("GET", "/api/v1/namespaces", query),
+        user,
+        warnings: [],
+      };
+      await handler(context);
+      return backend.events.at(-1);
+    };
+    const extra = { scopes: ["a"] };
+    const first = await call({ name: "carol", uid: "1", groups: ["g1", "g2"], extra });
+    const again = await call({ name: "carol", uid: "1", groups: ["g1", "g2"], extra });
+    assert.deepEqual(first?.user, { username: "carol", uid: "1", groups: ["g1", "g2"], extra });
+    assert.equal(again?.user, first?.user, "the same user: the same audited object");
+    const changes: UserInfo[] = [
+      { name: "carol", uid: "1", groups: ["g1"], extra },
+      { name: "carol", uid: "1", groups: ["g2", "g1"], extra },
+      { name: "carol", uid: "2", groups: ["g1", "g2"], extra },
+      { name: "carol", uid: "1", groups: ["g1", "g2"], extra: { scopes: ["b"] } },
+      { name: "carol", groups: [] },
+    ];
+    for (const user of changes) {
+      const audited = (await call(user))?.user;
+      const expected: Record<string, unknown> = { username: user.name };
+      if (user.uid !== undefined) expected["uid"] = user.uid;
+      if (user.groups.length > 0) expected["groups"] = user.groups;
+      if (user.extra !== undefined) expected["extra"] = user.extra;
+      assert.deepEqual(audited, expected);
+    }
+    // A caller changing its groups array afterwards does not change what was audited.
+    const groups = ["g9"];
+    const mutable = await call({ name: "dave", groups });
+    groups.push("late");
+    assert.deepEqual(mutable?.user.groups, ["g9"]);
+    assert.deepEqual((await call({ name: "dave", groups }))?.user.groups, ["g9", "late"]);
   });
 });

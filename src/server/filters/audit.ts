@@ -36,12 +36,32 @@ export interface AuditFilterOptions {
 
 const WRITES = new Set(["create", "update", "patch"]);
 
+/**
+ * The audited form of users seen lately, by name: a user's requests share one (never changed)
+ * object, whose JSON the log's encoder then makes once. Emptied when full.
+ */
+const AUDITED_USERS = new Map<string, { readonly user: UserInfo; readonly audited: AuditUser }>();
+const AUDITED_USERS_MAX = 1024;
+
+/** Same name, uid, groups (in order) and extra (the same object): authenticators make a new UserInfo per request. */
+function sameUser(a: UserInfo, b: UserInfo): boolean {
+  if (a === b) return true;
+  if (a.name !== b.name || a.uid !== b.uid || a.extra !== b.extra || a.groups.length !== b.groups.length) return false;
+  for (let index = 0; index < a.groups.length; index++) if (a.groups[index] !== b.groups[index]) return false;
+  return true;
+}
+
 function auditUser(user: UserInfo): AuditUser {
+  const seen = AUDITED_USERS.get(user.name);
+  if (seen !== undefined && sameUser(seen.user, user)) return seen.audited;
   // Fields set one by one in kube's order (username, uid, groups, extra), empty ones left out.
   const audited: { -readonly [K in keyof AuditUser]: AuditUser[K] } = { username: user.name };
   if (user.uid !== undefined && user.uid !== "") audited.uid = user.uid;
-  if (user.groups.length !== 0) audited.groups = user.groups;
+  // A copy: the cached object must not change if the caller's array later does.
+  if (user.groups.length !== 0) audited.groups = [...user.groups];
   if (user.extra !== undefined && Object.keys(user.extra).length !== 0) audited.extra = user.extra;
+  if (AUDITED_USERS.size >= AUDITED_USERS_MAX) AUDITED_USERS.clear();
+  AUDITED_USERS.set(user.name, { user: { ...user, groups: audited.groups ?? [] }, audited });
   return audited;
 }
 
@@ -77,14 +97,15 @@ function peerIps(address: string | undefined, context?: RequestContext): string[
 
 function objectRefOf(info: RequestInfo): AuditObjectRef | undefined {
   if (info.kind !== "resource") return undefined;
-  return orderedRef({
-    resource: info.resource,
-    namespace: info.namespace,
-    name: info.name,
-    apiGroup: info.group,
-    apiVersion: info.version,
-    subresource: info.subresource,
-  });
+  // orderedRef's result, made without the intermediate object (one per audited request).
+  const ref: AuditObjectRef = {};
+  if (info.resource) ref.resource = info.resource;
+  if (info.namespace) ref.namespace = info.namespace;
+  if (info.name) ref.name = info.name;
+  if (info.group) ref.apiGroup = info.group;
+  ref.apiVersion = info.version ?? "";
+  if (info.subresource) ref.subresource = info.subresource;
+  return ref;
 }
 
 /** An objectRef with kube's field order, empty fields left out (apiVersion is kept, as kube writes it for the core group too). */
