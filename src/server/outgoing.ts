@@ -1,5 +1,5 @@
 import type { IncomingMessage, OutgoingHttpHeaders, ServerResponse } from "node:http";
-import type { ServerHttp2Stream } from "node:http2";
+import http2, { type ServerHttp2Stream } from "node:http2";
 import type { Socket } from "node:net";
 import type { ChunkSink } from "../request/push-body.js";
 
@@ -76,11 +76,23 @@ export class Http2Outgoing implements Outgoing {
     return this.stream.writableEnded;
   }
 
+  /**
+   * Node's stream flags do not say this on their own: a stream the client reset before its answer
+   * reports `writableFinished` (its destroy ends the writable side), and a stream whose request
+   * body was read closes after a normal answer without 'finish' (so `writableFinished` is false).
+   * `aborted` is Node's mark of a stream closed before its writable side ended; an ended stream
+   * that closed without an error code delivered its answer.
+   */
   get writableFinished(): boolean {
-    return this.stream.writableFinished;
+    const stream = this.stream;
+    if (stream.aborted) return false;
+    return stream.writableFinished || (stream.closed && stream.writableEnded && stream.rstCode === http2.constants.NGHTTP2_NO_ERROR);
   }
 
   head(status: number, headers: OutgoingHttpHeaders): void {
+    // The client reset the stream (or the session went) before the answer: it goes nowhere.
+    // `respond()` would throw ERR_HTTP2_INVALID_STREAM, and the listener's fallback answer with it.
+    if (this.stream.destroyed || this.stream.closed) return;
     headers[":status"] = status;
     this.stream.respond(headers);
   }
