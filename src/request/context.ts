@@ -94,7 +94,18 @@ export function addWarning(context: Pick<RequestContext, "warnings">, message: s
 
 /** The recorded warnings as `Warning` header values (`299 - "<text>"`, kube's agent-less form). */
 export function warningHeaderValues(context: Pick<RequestContext, "warnings">): string[] {
-  return context.warnings.map((text) => `299 - ${JSON.stringify(text)}`);
+  return context.warnings.map((text) => headerSafe(`299 - ${JSON.stringify(text)}`));
+}
+
+const DEL = /\x7f/g;
+
+/**
+ * DEL, the one control character JSON.stringify leaves as is, escaped: header values may not hold
+ * it (Node's HTTP/1.1 refuses the whole answer, an HTTP/2 client drops the field). Characters
+ * outside ASCII are left to the listener, which sends them as each protocol allows (outgoing.ts).
+ */
+function headerSafe(value: string): string {
+  return value.includes("\x7f") ? value.replace(DEL, "\\u007f") : value;
 }
 
 /**

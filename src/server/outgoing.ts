@@ -1,5 +1,5 @@
 import type { IncomingMessage, OutgoingHttpHeaders, ServerResponse } from "node:http";
-import type { ServerHttp2Stream } from "node:http2";
+import http2, { type ServerHttp2Stream } from "node:http2";
 import type { Socket } from "node:net";
 import type { ChunkSink } from "../request/push-body.js";
 
@@ -54,6 +54,39 @@ function drainOf(emitter: Drainable): Promise<void> {
 function ignoreError(): void {}
 
 /**
+ * The `Warning` values with characters outside ASCII made sendable: a warning's text may quote a
+ * client's input (an unknown field's name in any script). Other headers are the server's own ASCII.
+ */
+function encodeWarnings(headers: OutgoingHttpHeaders, encode: (value: string) => string): void {
+  const fields = headers as Record<string, number | string | readonly string[] | undefined>;
+  const warning = fields["warning"];
+  if (typeof warning === "string") fields["warning"] = encode(warning);
+  else if (Array.isArray(warning)) fields["warning"] = (warning as readonly string[]).map(encode);
+}
+
+const NON_ASCII = /[^ -~\t\r\n]/;
+const ABOVE_LATIN1 = /[\u0100-\uffff]/g;
+
+/**
+ * HTTP/2: Node sends a header string one byte per character, so the text goes as its UTF-8 bytes
+ * spelled one character per byte, as kube (Go) sends it; as they were, a character above U+00FF
+ * made a field the client drops, and U+0080–U+00FF went out as Latin-1, not UTF-8.
+ */
+function utf8Bytes(value: string): string {
+  return NON_ASCII.test(value) ? Buffer.from(value, "utf8").toString("latin1") : value;
+}
+
+/**
+ * HTTP/1.1: Node writes header strings as UTF-8 but refuses a character above U+00FF (the whole
+ * answer became a 500, after a create had been applied). Those characters are written as an
+ * escaped `\uXXXX` (the client unquotes the warning to `\uXXXX`); the rest go out as UTF-8.
+ */
+function latin1Escaped(value: string): string {
+  ABOVE_LATIN1.lastIndex = 0;
+  return ABOVE_LATIN1.test(value) ? value.replace(ABOVE_LATIN1, (unit) => `\\\\u${unit.charCodeAt(0).toString(16).padStart(4, "0")}`) : value;
+}
+
+/**
  * An HTTP/2 stream answered through Node's core stream API rather than its `Http2ServerResponse`
  * compatibility layer: the response's headers go out with `respond()` and the body ends with its
  * last DATA frame. The compatibility layer always asks for trailers (`waitForTrailers`), so each
@@ -76,11 +109,24 @@ export class Http2Outgoing implements Outgoing {
     return this.stream.writableEnded;
   }
 
+  /**
+   * Node's stream flags do not say this on their own: a stream the client reset before its answer
+   * reports `writableFinished` (its destroy ends the writable side), and a stream whose request
+   * body was read closes after a normal answer without 'finish' (so `writableFinished` is false).
+   * `aborted` is Node's mark of a stream closed before its writable side ended; an ended stream
+   * that closed without an error code delivered its answer.
+   */
   get writableFinished(): boolean {
-    return this.stream.writableFinished;
+    const stream = this.stream;
+    if (stream.aborted) return false;
+    return stream.writableFinished || (stream.closed && stream.writableEnded && stream.rstCode === http2.constants.NGHTTP2_NO_ERROR);
   }
 
   head(status: number, headers: OutgoingHttpHeaders): void {
+    // The client reset the stream (or the session went) before the answer: it goes nowhere.
+    // `respond()` would throw ERR_HTTP2_INVALID_STREAM, and the listener's fallback answer with it.
+    if (this.stream.destroyed || this.stream.closed) return;
+    encodeWarnings(headers, utf8Bytes);
     headers[":status"] = status;
     this.stream.respond(headers);
   }
@@ -150,6 +196,7 @@ export class Http1Outgoing implements Outgoing {
   }
 
   head(status: number, headers: OutgoingHttpHeaders, streaming: boolean): void {
+    encodeWarnings(headers, latin1Escaped);
     this.response.writeHead(status, headers);
     // HTTP/1.1 holds headers until the first write; a watch must see them at once.
     if (streaming) this.response.flushHeaders();

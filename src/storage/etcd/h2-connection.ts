@@ -167,6 +167,9 @@ export class Connection {
     this.sendWindow -= length;
     this.queue(this.requestFrames(id, waiting.path, waiting.message, waiting.timeoutMs));
     this.calls.set(id, { id, resolve: waiting.resolve, deadline: waiting.deadline, chunks: [], responded: false, status: undefined, unacknowledged: 0 });
+    // The connection's last stream id is taken: it closes once this call has its answer, and the
+    // owner makes a new one (a connection that stayed ready would answer every later call unsent).
+    if (this.nextStreamId > MAX_STREAM_ID) this.retire();
     return true;
   }
 

@@ -183,6 +183,22 @@ describe("H2Unary (gRPC unary over one kept HTTP/2 connection, framed by hand)",
     }
   });
 
+  it("moves on to a new connection once the last stream id is used (2^31 - 1), instead of answering unsent from then on", async () => {
+    const fresh = new H2Unary({ endpoints: [server.url] });
+    try {
+      await connected(fresh, "/echo", Buffer.from("x"));
+      const open = fresh as unknown as { connection: { nextStreamId: number } | undefined };
+      assert.ok(open.connection !== undefined);
+      open.connection.nextStreamId = 2 ** 31 - 1;
+      const last = await fresh.call("/echo", Buffer.from("last"), 1000);
+      assert.deepEqual(last.kind === "ok" ? last.message : last, Buffer.from("last"), "the last stream id still carries a call");
+      const next = await connected(fresh, "/echo", Buffer.from("next"));
+      assert.deepEqual(next.kind === "ok" ? next.message : next, Buffer.from("next"), "a new connection carries the calls after it");
+    } finally {
+      fresh.close();
+    }
+  });
+
   it("writes grpc-timeout with at most eight digits", () => {
     assert.equal(grpcTimeout(10_000), "10000m");
     assert.equal(grpcTimeout(0.5), "1m");
