@@ -8,23 +8,8 @@ export function under(prefix: string, path: string): string {
   return prefix === "" ? path : `${prefix}.${path}`;
 }
 
-export function recordOf(value: unknown, name: string): Record<string, unknown> | undefined {
-  if (!isPlainObject(value)) return undefined;
-  const field = value[name];
-  return isPlainObject(field) ? field : undefined;
-}
-
-export function listOf(value: unknown, name: string): unknown[] {
-  if (!isPlainObject(value)) return [];
-  const field = value[name];
-  return Array.isArray(field) ? field : [];
-}
-
-export function stringOf(value: unknown, name: string): string | undefined {
-  if (!isPlainObject(value)) return undefined;
-  const field = value[name];
-  return typeof field === "string" ? field : undefined;
-}
+// The field readers the validation rules use, under the names the warning rules read them by.
+export { listAt as listOf, recordAt as recordOf, stringAt as stringOf } from "../../../api/schema/rules/values.js";
 
 export function numberOf(value: unknown, name: string): number | undefined {
   if (!isPlainObject(value)) return undefined;
