@@ -58,7 +58,7 @@ import type { Handler } from "../request/context.js";
 import { createAuthorization } from "../server/authorization/authorization.js";
 import { createFlowControlStage } from "../server/flowcontrol/index.js";
 import { filterChain } from "../server/handler.js";
-import type { HealthCheck } from "../server/health/health.js";
+import { withGracePeriod, type HealthCheck } from "../server/health/health.js";
 import { createMetrics, type ApiMetrics } from "../server/metrics/metrics.js";
 import { createWatchCacheMetrics } from "../server/metrics/watch-cache-metrics.js";
 import { createAuditMetrics } from "../server/metrics/audit-metrics.js";
@@ -570,10 +570,18 @@ export function composeApiServer(options: ComposeOptions): ApiServer {
     { name: "log", check: () => {} },
     { name: "storage", check: () => void storage.currentRevision() },
   ];
-  const livez: HealthCheck[] = [...base, ...opened.livez, ...encryption.healthChecks, ...hookChecks];
+  const composedAt = Date.now();
+  const livez: HealthCheck[] = [
+    ...base,
+    ...opened.livez,
+    ...encryption.healthChecks,
+    ...hookChecks.map((check) => withGracePeriod(check, composedAt, config.livezGracePeriodMs)),
+  ];
   const healthz: HealthCheck[] = [...base, ...opened.livez, ...hookChecks];
   const readyz: HealthCheck[] = [
     ...base,
+    // kube's /readyz lists the store's liveness check (`etcd`) and then its readiness one.
+    ...opened.livez,
     ...opened.readyz,
     ...encryption.healthChecks,
     // Served one by one (/readyz/controller-<name>) but not part of the whole: kube's readyz does not wait for kube-controller-manager.

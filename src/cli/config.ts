@@ -48,6 +48,8 @@ export interface Config {
   readonly connectionLimits: ConnectionLimits;
   /** `--shutdown-delay-duration`: how long /readyz fails before the listener stops. */
   readonly shutdownDelayMs: number;
+  /** `--livez-grace-period`: how long after the start /livez passes post-start hooks that have not finished. */
+  readonly livezGracePeriodMs: number;
   /** Grace for in-flight requests on stop. */
   readonly shutdownGraceMs: number;
   readonly anonymousAuth: boolean;

@@ -198,6 +198,12 @@ const FLAGS: readonly FlagSpec[] = [
     apply: (config, value) => void (config.shutdownDelayMs = parseDurationFlag(value, "shutdown-delay-duration")),
   },
   {
+    name: "livez-grace-period",
+    help: "How long after the start /livez takes unfinished post-start hooks to be on their way (they pass /livez until then).",
+    defaultText: "0s",
+    apply: (config, value) => void (config.livezGracePeriodMs = parseDurationFlag(value, "livez-grace-period")),
+  },
+  {
     name: "shutdown-grace-period",
     help: "How long in-flight requests may take to finish on stop.",
     defaultText: "30s",
@@ -535,6 +541,7 @@ export function defaultConfig(): Config {
     requestTimeoutMs: 60_000,
     connectionLimits: DEFAULT_CONNECTION_LIMITS,
     shutdownDelayMs: 0,
+    livezGracePeriodMs: 0,
     shutdownGraceMs: 30_000,
     anonymousAuth: true,
     authorization: DEFAULT_AUTHORIZATION,

@@ -165,3 +165,14 @@ describe("--audit-log-mode and --audit-log-batch-*", () => {
     );
   });
 });
+
+describe("--livez-grace-period", () => {
+  it("defaults to kube's 0s and reads a duration; a bad one is an error naming the flag", () => {
+    assert.equal(config([]).livezGracePeriodMs, 0);
+    assert.equal(config(["--livez-grace-period=1m30s"]).livezGracePeriodMs, 90_000);
+    assert.throws(
+      () => config(["--livez-grace-period=soon"]),
+      (error: unknown) => error instanceof FlagError && /livez-grace-period/.test(error.message),
+    );
+  });
+});
