@@ -98,7 +98,7 @@ async function inProcessCpu(root: string, quick: boolean): Promise<{ off: number
 type InProcess = Awaited<ReturnType<typeof inProcessServer>>;
 
 /** Rounds, warm-up GETs per server, burst length (bursts sized from the warm-up's rate, at most opsPerBurst GETs). */
-const PLAN = { opsPerBurst: 3000, rounds: 24, warmOps: 6000, burstSeconds: 0.35, minOpsPerBurst: 1000 };
+const PLAN = { opsPerBurst: 3000, rounds: 40, warmOps: 6000, burstSeconds: 0.35, minOpsPerBurst: 1000 };
 const QUICK_PLAN = { opsPerBurst: 500, rounds: 6, warmOps: 1000, burstSeconds: 0.2 };
 
 const POLICY = "apiVersion: audit.orch.io/v1\nkind: Policy\nrules:\n  - level: Metadata\n";
@@ -173,7 +173,7 @@ export async function runAuditSuite(options: AuditSuiteOptions): Promise<void> {
   const markdown = [
     `# Audit overhead (${date}${options.quick ? ", quick" : ""})`,
     "",
-    `GET of one ConfigMap at c=64, three server processes started together and warmed alike (${plan.warmOps} GETs each): audit off (the baseline); every request at Metadata (RequestReceived and ResponseComplete) to a JSON-lines file in the default \`--audit-log-mode=blocking\`; the same in \`batch\` mode with \`--audit-log-batch-max-size=100\`. Then, per protocol, ${plan.rounds} rounds of one burst per server (about ${plan.burstSeconds} s each), the order reversed every round (\`bench/lib/paired.ts\`). Server CPU: the sum of the process's threads' run time (/proc/<pid>/task/*/schedstat) over the burst and 15 ms after it. Each audited server's burst is set against the baseline's of the same round.`,
+    `GET of one ConfigMap at c=64, three server processes started together and warmed alike (${plan.warmOps} GETs each): audit off (the baseline); every request at Metadata (RequestReceived and ResponseComplete) to a JSON-lines file in the default \`--audit-log-mode=blocking\`; the same in \`batch\` mode with \`--audit-log-batch-max-size=100\`. Then, per protocol, ${plan.rounds} rounds of one burst per server (about ${plan.burstSeconds} s each) in two halves run in mirrored order (A B C C B A; the first server alternates between rounds: \`bench/lib/paired.ts\`). Server CPU: the sum of the process's threads' run time (/proc/<pid>/task/*/schedstat) over the burst and 15 ms after it. Each audited server's burst is set against the baseline's of the same round.`,
     "",
     ...runs.flatMap(({ protocol, result }, index) => {
       const cost = costs[index] as (typeof costs)[number];

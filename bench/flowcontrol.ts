@@ -174,7 +174,7 @@ async function flood(samples: number): Promise<FloodResult> {
 }
 
 /** GETs per burst, rounds and warm-up GETs per server process. */
-const PLAN = { opsPerBurst: 3000, rounds: 24, warmOps: 6000, burstSeconds: 0.35, minOpsPerBurst: 1000 };
+const PLAN = { opsPerBurst: 3000, rounds: 40, warmOps: 6000, burstSeconds: 0.35, minOpsPerBurst: 1000 };
 const QUICK_PLAN = { opsPerBurst: 500, rounds: 6, warmOps: 1000, burstSeconds: 0.2 };
 const ALICE_TOKEN = "bench-alice-token-0123456789";
 
@@ -315,7 +315,7 @@ export async function runFlowControlSuite(options: FlowControlSuiteOptions): Pro
     "",
     `## Server processes (the target's measure): GET of one ConfigMap by alice (static token, global-default level) over HTTP/2, c=64`,
     "",
-    `Two server processes started together and warmed alike (${paired.warmOps} GETs each), then ${paired.rounds} pairs of ${paired.opsPerBurst}-GET bursts in ABBA order (\`bench/lib/paired.ts\`); server CPU from /proc/<pid>/task/*/schedstat. Other processes used ${paired.otherCpuPercent} % of a core during the ${paired.seconds} s of measured pairs.`,
+    `Two server processes started together and warmed alike (${paired.warmOps} GETs each), then ${paired.rounds} pairs of ${paired.opsPerBurst}-GET bursts, each burst in two halves run in mirrored order (A B B A, then B A A B: \`bench/lib/paired.ts\`); server CPU from /proc/<pid>/task/*/schedstat. Other processes used ${paired.otherCpuPercent} % of a core during the ${paired.seconds} s of measured pairs.`,
     "",
     ...pairedTables(paired, "GET"),
     "",
