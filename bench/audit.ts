@@ -29,6 +29,7 @@ import {
   pairedTables,
   runPaired,
   type Spread,
+  spread,
   verdict,
 } from "./lib/paired.js";
 import { type PairedServers, startPairedServers } from "./lib/paired-servers.js";
@@ -77,7 +78,7 @@ async function inProcessCpu(root: string, quick: boolean): Promise<{ off: number
       if (created.status !== 201) throw new Error(`in-process create: ${created.status}`);
       await gets(server, count);
     }
-    for (let index = 0; index < (quick ? 2 : 10); index++) {
+    for (let index = 0; index < (quick ? 2 : IN_PROCESS_ROUNDS); index++) {
       for (const variant of index % 2 === 0 ? (["off", "on"] as const) : (["on", "off"] as const)) {
         const before = process.cpuUsage();
         await gets(servers[variant], count);
@@ -97,8 +98,11 @@ async function inProcessCpu(root: string, quick: boolean): Promise<{ off: number
 
 type InProcess = Awaited<ReturnType<typeof inProcessServer>>;
 
+/** In-process rounds (each: both servers, order reversed every round). */
+const IN_PROCESS_ROUNDS = 16;
+
 /** Rounds, warm-up GETs per server, burst length (bursts sized from the warm-up's rate, at most opsPerBurst GETs). */
-const PLAN = { opsPerBurst: 3000, rounds: 24, warmOps: 6000, burstSeconds: 0.35, minOpsPerBurst: 1000 };
+const PLAN = { opsPerBurst: 3000, rounds: 40, warmOps: 6000, burstSeconds: 0.35, minOpsPerBurst: 1000 };
 const QUICK_PLAN = { opsPerBurst: 500, rounds: 6, warmOps: 1000, burstSeconds: 0.2 };
 
 const POLICY = "apiVersion: audit.orch.io/v1\nkind: Policy\nrules:\n  - level: Metadata\n";
@@ -165,6 +169,8 @@ export async function runAuditSuite(options: AuditSuiteOptions): Promise<void> {
   const inProcess = await inProcessCpu(root, options.quick);
   const inProcessOff = median(inProcess.off);
   const inProcessOn = median(inProcess.on);
+  // Each round ran both servers back to back: the per-round difference cancels what drifts between rounds.
+  const inProcessDelta = spread(inProcess.on.map((on, index) => on - (inProcess.off[index] ?? Number.NaN)));
   const costs = runs.map(({ protocol, result }) => ({ protocol, blocking: costsOf(result.comparisons[0]), batch: costsOf(result.comparisons[1]) }));
   const load = loadavg().map((value) => round(value));
   const date = new Date().toISOString().slice(0, 10);
@@ -173,7 +179,7 @@ export async function runAuditSuite(options: AuditSuiteOptions): Promise<void> {
   const markdown = [
     `# Audit overhead (${date}${options.quick ? ", quick" : ""})`,
     "",
-    `GET of one ConfigMap at c=64, three server processes started together and warmed alike (${plan.warmOps} GETs each): audit off (the baseline); every request at Metadata (RequestReceived and ResponseComplete) to a JSON-lines file in the default \`--audit-log-mode=blocking\`; the same in \`batch\` mode with \`--audit-log-batch-max-size=100\`. Then, per protocol, ${plan.rounds} rounds of one burst per server (about ${plan.burstSeconds} s each), the order reversed every round (\`bench/lib/paired.ts\`). Server CPU: the sum of the process's threads' run time (/proc/<pid>/task/*/schedstat) over the burst and 15 ms after it. Each audited server's burst is set against the baseline's of the same round.`,
+    `GET of one ConfigMap at c=64, three server processes started together and warmed alike (${plan.warmOps} GETs each): audit off (the baseline); every request at Metadata (RequestReceived and ResponseComplete) to a JSON-lines file in the default \`--audit-log-mode=blocking\`; the same in \`batch\` mode with \`--audit-log-batch-max-size=100\`. Then, per protocol, ${plan.rounds} rounds of one burst per server (about ${plan.burstSeconds} s each) in two halves run in mirrored order (A B C C B A; the first server alternates between rounds: \`bench/lib/paired.ts\`). Server CPU: the sum of the process's threads' run time (/proc/<pid>/task/*/schedstat) over the burst and 15 ms after it. Each audited server's burst is set against the baseline's of the same round.`,
     "",
     ...runs.flatMap(({ protocol, result }, index) => {
       const cost = costs[index] as (typeof costs)[number];
@@ -188,7 +194,7 @@ export async function runAuditSuite(options: AuditSuiteOptions): Promise<void> {
         "",
       ];
     }),
-    `In process (no sockets, no TLS), both servers in this process, ${options.quick ? 2 : 10} alternating rounds of ${options.quick ? 1000 : 3000} GETs at c=64, medians: audit off ${round(inProcessOff)} µs CPU per GET, Metadata → file ${round(inProcessOn)} µs: +${round(inProcessOn - inProcessOff)} µs per GET.`,
+    `In process (no sockets, no TLS), both servers in this process, ${options.quick ? 2 : IN_PROCESS_ROUNDS} alternating rounds of ${options.quick ? 1000 : 3000} GETs at c=64, medians: audit off ${round(inProcessOff)} µs CPU per GET, Metadata → file ${round(inProcessOn)} µs: +${round(inProcessOn - inProcessOff)} µs per GET; paired per round (on − off of the same round): +${describeSpread(inProcessDelta, " µs")}.`,
     "",
     `Load average before / after: ${loadBefore.join(", ")} / ${load.join(", ")} (on ${cpus().length} CPUs). Throughput ratios suffer most from other load (the client shares the machine); CPU per GET far less. Rerun: \`npm run bench -- --suite audit\`.`,
     "",
@@ -208,6 +214,7 @@ export async function runAuditSuite(options: AuditSuiteOptions): Promise<void> {
         inProcessCpuMicrosPerGet: {
           off: round(inProcessOff),
           on: round(inProcessOn),
+          pairedDelta: mapSpread(inProcessDelta, (x) => x),
           rounds: { off: inProcess.off.map((value) => round(value)), on: inProcess.on.map((value) => round(value)) },
         },
       },

@@ -16,7 +16,7 @@ import { join } from "node:path";
 import { inProcessServer } from "../src/testing/in-process.js";
 import { burstClient, type BurstClient } from "./lib/burst.js";
 import { machineEnvironment } from "./lib/environment.js";
-import { describeSpread, mapSpread, NO_SPREAD, pairedJson, pairedTables, type PairedResult, runPaired, verdict } from "./lib/paired.js";
+import { describeSpread, mapSpread, NO_SPREAD, pairedJson, pairedTables, type PairedResult, runPaired, spread, verdict } from "./lib/paired.js";
 import { closeServers, serverVariants, startPairedServers } from "./lib/paired-servers.js";
 import { makeTempDir } from "./lib/processes.js";
 import { REPO_ROOT } from "./lib/server.js";
@@ -174,7 +174,7 @@ async function flood(samples: number): Promise<FloodResult> {
 }
 
 /** GETs per burst, rounds and warm-up GETs per server process. */
-const PLAN = { opsPerBurst: 3000, rounds: 24, warmOps: 6000, burstSeconds: 0.35, minOpsPerBurst: 1000 };
+const PLAN = { opsPerBurst: 3000, rounds: 40, warmOps: 6000, burstSeconds: 0.35, minOpsPerBurst: 1000 };
 const QUICK_PLAN = { opsPerBurst: 500, rounds: 6, warmOps: 1000, burstSeconds: 0.2 };
 const ALICE_TOKEN = "bench-alice-token-0123456789";
 
@@ -244,7 +244,7 @@ export async function runFlowControlSuite(options: FlowControlSuiteOptions): Pro
   };
   process.stdout.write("in process: alternating rounds\n");
   const count = options.quick ? 3000 : 10000;
-  const rounds = options.quick ? 2 : 8;
+  const rounds = options.quick ? 2 : 12;
   const on: number[] = [];
   const off: number[] = [];
   const cpuOn: number[] = [];
@@ -278,6 +278,8 @@ export async function runFlowControlSuite(options: FlowControlSuiteOptions): Pro
   const without = median(off);
   const cost = ((without - withApf) / without) * 100;
   const cpuCost = ((median(cpuOn) - median(cpuOff)) / median(cpuOff)) * 100;
+  // Each round ran both servers back to back: the per-round difference cancels what drifts between rounds.
+  const cpuDelta = spread(cpuOn.map((on, index) => on - (cpuOff[index] ?? Number.NaN)));
   const floodResult = await flood(options.quick ? 200 : 1000);
   const ratio = floodResult.floodedP99Ms / floodResult.unloadedP99Ms;
   const results = {
@@ -298,6 +300,7 @@ export async function runFlowControlSuite(options: FlowControlSuiteOptions): Pro
       rounds: { apfOn: cpuOn.map((value) => round(value)), apfOff: cpuOff.map((value) => round(value)) },
     },
     cpuCostPercent: round(cpuCost),
+    cpuMicrosDeltaPaired: mapSpread(cpuDelta, (x) => x),
     queuedPercent: round(waited * 100),
     loadAverage: { before: loadBefore, after: loadavg().map((value) => round(value)) },
     inProcessCostPercent: round(cost),
@@ -315,7 +318,7 @@ export async function runFlowControlSuite(options: FlowControlSuiteOptions): Pro
     "",
     `## Server processes (the target's measure): GET of one ConfigMap by alice (static token, global-default level) over HTTP/2, c=64`,
     "",
-    `Two server processes started together and warmed alike (${paired.warmOps} GETs each), then ${paired.rounds} pairs of ${paired.opsPerBurst}-GET bursts in ABBA order (\`bench/lib/paired.ts\`); server CPU from /proc/<pid>/task/*/schedstat. Other processes used ${paired.otherCpuPercent} % of a core during the ${paired.seconds} s of measured pairs.`,
+    `Two server processes started together and warmed alike (${paired.warmOps} GETs each), then ${paired.rounds} pairs of ${paired.opsPerBurst}-GET bursts, each burst in two halves run in mirrored order (A B B A, then B A A B: \`bench/lib/paired.ts\`); server CPU from /proc/<pid>/task/*/schedstat. Other processes used ${paired.otherCpuPercent} % of a core during the ${paired.seconds} s of measured pairs.`,
     "",
     ...pairedTables(paired, "GET"),
     "",
@@ -330,7 +333,7 @@ export async function runFlowControlSuite(options: FlowControlSuiteOptions): Pro
     `| on (default) | ${round(withApf)} | ${round(median(cpuOn))} |`,
     `| off (--enable-priority-and-fairness=false) | ${round(without)} | ${round(median(cpuOff))} |`,
     "",
-    `In process, APF's cost: ${round(cost)} % of throughput; ${round(cpuCost)} % more CPU per GET (${round(median(cpuOn) - median(cpuOff))} µs). The server-process pairs above are the target's measure.`,
+    `In process, APF's cost: ${round(cost)} % of throughput; ${round(cpuCost)} % more CPU per GET (${round(median(cpuOn) - median(cpuOff))} µs; paired per round, on − off of the same round: +${describeSpread(cpuDelta, " µs")}). The server-process pairs above are the target's measure.`,
     `Load average before / after: ${loadBefore.join(", ")} / ${loadavg()
       .map((value) => round(value))
       .join(", ")} (on ${cpus().length} CPUs): above 1 the figures are noise-dominated, rerun quietly with \`npm run bench -- --suite flowcontrol\`.`,

@@ -1,6 +1,6 @@
 import assert from "node:assert/strict";
 import { describe, it } from "node:test";
-import { mapSpread, perRound, spread, verdict, type PairedResult } from "../bench/lib/paired.js";
+import { mapSpread, palindromeOf, perRound, runPaired, spread, verdict, type PairedResult } from "../bench/lib/paired.js";
 
 describe("paired bench statistics (bench/lib/paired.ts)", () => {
   it("median, quartiles and the median's 95 % interval from order statistics", () => {
@@ -46,5 +46,24 @@ describe("paired bench statistics (bench/lib/paired.ts)", () => {
     assert.deepEqual(spread(result.variants[1]?.bursts.map((burst) => burst.cpuMicrosPerOp) ?? []).median, 220);
     const ratio = perRound(result, "on", "off", (on, off) => on.cpuMicrosPerOp / off.cpuMicrosPerOp);
     assert.ok(Math.abs(ratio.median - 1.1) < 1e-9 && Math.abs(ratio.q1 - 1.1) < 1e-9 && Math.abs(ratio.q3 - 1.1) < 1e-9);
+  });
+
+  it("rounds are palindromic: each variant's burst in two halves, mirrored, so a steady drift in load hits every variant alike", async () => {
+    assert.deepEqual(palindromeOf(["A", "B"], 0), ["A", "B", "B", "A"]);
+    assert.deepEqual(palindromeOf(["A", "B"], 1), ["B", "A", "A", "B"]);
+    assert.deepEqual(palindromeOf(["A", "B", "C"], 0), ["A", "B", "C", "C", "B", "A"]);
+    const calls: string[] = [];
+    const variant = (name: string) => ({
+      name,
+      pid: process.pid,
+      burst: async (ops: number) => {
+        calls.push(`${name}${ops}`);
+      },
+    });
+    const result = await runPaired([variant("A"), variant("B")], { rounds: 2, opsPerBurst: 11, warmOps: 11 });
+    // One warm-up burst each, then per round the two halves (6 and 5 operations) of each variant.
+    assert.deepEqual(calls, ["A11", "B11", "A6", "B6", "B5", "A5", "B6", "A6", "A5", "B5"]);
+    assert.equal(result.variants[0]?.bursts.length, 2);
+    assert.equal(result.comparisons[0]?.cpuRatio.median !== undefined, true);
   });
 });

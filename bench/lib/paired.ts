@@ -1,13 +1,18 @@
 /**
  * Paired A/B measurement of server processes on a shared, loaded machine. Every variant is a
  * server process started at the same time with the same flags but the variant's; all are warmed
- * alike; then many short bursts alternate between them (two variants: ABBA…; more: forward, then
- * reversed order, round after round), so drift in the machine's load hits every variant alike.
- * Per burst: the server process's CPU (the sum of its threads' run time from
- * /proc/<pid>/task/<tid>/schedstat, nanoseconds, instead of /proc/<pid>/stat's 10 ms ticks) and
- * the burst's wall time. Per round, each variant's figure is set against the baseline's of the
- * same round (ratio and difference); the medians of those and their spread (quartiles and a
- * distribution-free 95 % interval of the median) say whether a target is met beyond noise.
+ * alike; then many short bursts alternate between them, so drift in the machine's load hits every
+ * variant alike. A round is palindromic: each variant's burst is split in two halves run in
+ * mirrored order (two variants: A B B A; three: A B C C B A), and the round's figure of a variant
+ * is its two halves together, so every variant's burst is centred on the same moment and a load
+ * that rises or falls steadily through the round hits them all alike (with one whole burst each,
+ * A then B, such a drift went wholly into that round's ratio: it cancelled only across rounds, as
+ * noise). The first variant alternates between rounds. Per burst: the server process's CPU (the
+ * sum of its threads' run time from /proc/<pid>/task/<tid>/schedstat, nanoseconds, instead of
+ * /proc/<pid>/stat's 10 ms ticks) and the burst's wall time. Per round, each variant's figure is
+ * set against the baseline's of the same round (ratio and difference); the medians of those and
+ * their spread (quartiles and a distribution-free 95 % interval of the median) say whether a
+ * target is met beyond noise.
  */
 import { readdirSync, readFileSync } from "node:fs";
 import { machineBusyCpuSeconds, processCpuSeconds } from "./processes.js";
@@ -23,7 +28,7 @@ export interface PairedVariant {
 }
 
 export interface PairedOptions {
-  /** Rounds: every variant runs one burst per round (two variants: pairs). */
+  /** Rounds: every variant runs one burst per round (two variants: pairs), in two mirrored halves. */
   readonly rounds: number;
   /** Operations per burst, or the most per burst when `burstSeconds` sizes them. */
   readonly opsPerBurst: number;
@@ -172,20 +177,33 @@ export function verdict(value: Spread, bound: number): string {
 const SETTLE_MS = 15;
 const sleep = (ms: number): Promise<void> => new Promise((resolve) => setTimeout(resolve, ms));
 
-/** One burst: the server's CPU from just before to a moment after the last answer (its follow-up work: audit flushes, watch fan-out). */
-async function measureBurst(variant: PairedVariant, ops: number): Promise<BurstSample> {
+/** What one or more bursts of a variant took: server CPU (ns), wall time (s) and operations. */
+interface BurstTotals {
+  cpuNanos: number;
+  seconds: number;
+  ops: number;
+}
+
+/** One burst: the server's CPU from just before to a moment after the last answer (its follow-up work: audit flushes, watch fan-out), added to `into`. */
+async function measureBurst(variant: PairedVariant, ops: number, into: BurstTotals): Promise<void> {
   const cpuBefore = processCpuNanos(variant.pid);
   const started = performance.now();
   await variant.burst(ops);
-  const seconds = (performance.now() - started) / 1000;
+  into.seconds += (performance.now() - started) / 1000;
   await sleep(SETTLE_MS);
-  const cpuNanos = processCpuNanos(variant.pid) - cpuBefore;
-  return { cpuMicrosPerOp: cpuNanos / 1000 / ops, opsPerSecond: ops / seconds };
+  into.cpuNanos += processCpuNanos(variant.pid) - cpuBefore;
+  into.ops += ops;
 }
 
-/** The order of round `index`: forward on even rounds, reversed on odd ones (two variants: ABBA ABBA…). */
+/** The order of round `index`: forward on even rounds, reversed on odd ones. */
 function orderOf<T>(items: readonly T[], index: number): T[] {
   return index % 2 === 0 ? [...items] : [...items].reverse();
+}
+
+/** A round's bursts: the round's order, then the same reversed (two variants: A B B A on even rounds, B A A B on odd ones). */
+export function palindromeOf<T>(items: readonly T[], index: number): T[] {
+  const order = orderOf(items, index);
+  return [...order, ...[...order].reverse()];
 }
 
 /** `ORCH_BENCH_PAIRED_ROUNDS=N` overrides every suite's round count (more rounds: a narrower interval, a longer run). */
@@ -219,15 +237,24 @@ export async function runPaired(variants: readonly PairedVariant[], given: Paire
   const machineBefore = machineBusyCpuSeconds();
   const serversBefore = pids.reduce((sum, pid) => sum + processCpuNanos(pid), 0);
   const ownBefore = process.cpuUsage();
+  // Each variant's burst in two halves, mirrored within the round (see the file's comment).
+  const halves = [Math.ceil(opsPerBurst / 2), Math.floor(opsPerBurst / 2)];
   for (let index = 0; index < options.rounds; index++) {
     await options.onRound?.(index);
-    for (const position of orderOf(
+    const totals = variants.map((): BurstTotals => ({ cpuNanos: 0, seconds: 0, ops: 0 }));
+    const legs = variants.map(() => 0);
+    for (const position of palindromeOf(
       variants.map((_, at) => at),
       index,
     )) {
-      const variant = variants[position] as PairedVariant;
-      samples[position]?.push(await measureBurst(variant, opsPerBurst));
+      const leg = legs[position] ?? 0;
+      legs[position] = leg + 1;
+      const ops = halves[leg] ?? 0;
+      if (ops > 0) await measureBurst(variants[position] as PairedVariant, ops, totals[position] as BurstTotals);
     }
+    totals.forEach((total, position) => {
+      samples[position]?.push({ cpuMicrosPerOp: total.cpuNanos / 1000 / total.ops, opsPerSecond: total.ops / total.seconds });
+    });
   }
   const seconds = (performance.now() - started) / 1000;
   const own = process.cpuUsage(ownBefore);

@@ -82,6 +82,28 @@ export interface RequestContext {
   readonly warnings: string[];
   /** The request's audit record (set by the audit-id filter): its id and its event's annotations. */
   audit?: AuditRecorder;
+  /**
+   * Headers every answer to this request carries, whichever stage made the answer (a Status from
+   * the error funnel included): `Audit-ID`, flow control's `X-…-PF-*-UID`. Filters add to it
+   * (`addResponseHeader`); whoever writes the answer (the listener, the in-process caller) sends
+   * them after the answer's own headers, so no stage copies the response and its headers to add
+   * one (two copies per filter, on every request).
+   */
+  responseHeaders?: Record<string, string>;
+}
+
+/** Adds a header to every answer of the request (see `RequestContext.responseHeaders`). */
+export function addResponseHeader(context: RequestContext, name: string, value: string): void {
+  const headers = context.responseHeaders;
+  if (headers === undefined) context.responseHeaders = { [name]: value };
+  else headers[name] = value;
+}
+
+/** An answer's headers with the request's own (`responseHeaders`) after them: a new object only when there are any. */
+export function withResponseHeaders(context: RequestContext, response: ApiResponse): ApiResponse {
+  const extra = context.responseHeaders;
+  if (extra === undefined) return response;
+  return { ...response, headers: { ...response.headers, ...extra } };
 }
 
 /**

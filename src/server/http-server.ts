@@ -11,7 +11,7 @@ import { isPushBody } from "../request/push-body.js";
 import { Http1Outgoing, Http2Outgoing, type Outgoing } from "./outgoing.js";
 import { PeerCertificates } from "./peer-certificates.js";
 import { requestBody, type RequestBody } from "./request-body.js";
-import type { ApiRequest, ApiResponse, Handler, PeerCertificate } from "../request/context.js";
+import type { ApiRequest, ApiResponse, Handler, PeerCertificate, RequestContext } from "../request/context.js";
 
 export interface TlsMaterial {
   readonly certificate: string;
@@ -165,13 +165,20 @@ class RequestAbort {
  * Writes an answer: bytes with their length, or a streamed body chunk by chunk with backpressure,
  * or a pushed body (a watch) that writes into the response itself.
  */
-async function writeResponse(out: Outgoing, result: ApiResponse, signal: { readonly aborted: boolean }): Promise<void> {
+async function writeResponse(
+  out: Outgoing,
+  result: ApiResponse,
+  signal: { readonly aborted: boolean },
+  requestHeaders: Readonly<Record<string, string>> | undefined,
+): Promise<void> {
   const headers: OutgoingHttpHeaders = {};
   for (const [name, value] of Object.entries(result.headers)) {
     // HTTP/2 forbids connection-specific headers; Node adds chunking itself on HTTP/1.1.
     if (name === "transfer-encoding") continue;
     headers[name] = typeof value === "string" ? value : [...value];
   }
+  // The request's own headers (Audit-ID, flow control's), after the answer's: see RequestContext.responseHeaders.
+  if (requestHeaders !== undefined) for (const name in requestHeaders) headers[name] = requestHeaders[name];
   const body = result.body;
   if (typeof body === "string" || body instanceof Uint8Array) {
     headers["content-length"] = String(typeof body === "string" ? Buffer.byteLength(body) : body.length);
@@ -300,6 +307,7 @@ export async function startHttpServer(options: HttpServerOptions): Promise<HttpS
       const peer = peerCertificateOf(exchange.socket, peers);
       const unsafe = unsafePathPart(exchange.url);
       let result: ApiResponse;
+      let context: RequestContext | undefined;
       if (unsafe !== undefined) {
         result = errorResponse(new ApiError(400, "BadRequest", `invalid request path: ${unsafe} are not allowed`));
       } else if (peer === "unverified") {
@@ -321,7 +329,8 @@ export async function startHttpServer(options: HttpServerOptions): Promise<HttpS
           },
           remoteAddress: exchange.socket?.remoteAddress,
         };
-        result = await options.handler({ request: apiRequest, warnings: [] });
+        context = { request: apiRequest, warnings: [] };
+        result = await options.handler(context);
       }
       if (result.longRunning === true) {
         if (stopping) controller.abort();
@@ -329,7 +338,7 @@ export async function startHttpServer(options: HttpServerOptions): Promise<HttpS
       }
       // kube's probabilistic GOAWAY: decided per request, sent once the answer is written.
       const goaway = goawayChance > 0 && session !== undefined && result.longRunning !== true && random() < goawayChance ? session : undefined;
-      await writeResponse(out, result, controller);
+      await writeResponse(out, result, controller, context?.responseHeaders);
       body.settle();
       if (goaway !== undefined && !goaway.closed && !goaway.destroyed) goaway.close();
     })()

@@ -1,7 +1,7 @@
 import { ORCH_PROFILE, type Profile } from "../api/profile.js";
 import { unionAuthenticator, type Authenticator } from "../auth/authenticator.js";
 import { bearerToken } from "../auth/bearer-token.js";
-import type { ApiRequest, ApiResponse, UserInfo } from "../request/context.js";
+import { withResponseHeaders, type ApiRequest, type ApiResponse, type RequestContext, type UserInfo } from "../request/context.js";
 import { composeApiServer, type ApiServer, type ComposeOptions } from "../cli/compose.js";
 import { defaultConfig } from "../cli/flags.js";
 import type { Config } from "../cli/config.js";
@@ -167,7 +167,9 @@ export async function inProcessServer(options: InProcessOptions = {}): Promise<{
       peerCertificate: undefined,
       signal: callOptions.signal ?? new AbortController().signal,
     };
-    return server.handler({ request, warnings: [] });
+    // The request's own headers (Audit-ID, flow control's) after the answer's, as the listener writes them.
+    const context: RequestContext = { request, warnings: [] };
+    return withResponseHeaders(context, await server.handler(context));
   };
   return {
     server,

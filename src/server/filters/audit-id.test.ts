@@ -1,6 +1,6 @@
 import assert from "node:assert/strict";
 import { describe, it } from "node:test";
-import type { RequestContext } from "../../request/context.js";
+import { addResponseHeader, withResponseHeaders, type RequestContext } from "../../request/context.js";
 import { auditIdFilter } from "./audit-id.js";
 
 function context(headers: Record<string, string> = {}): RequestContext {
@@ -34,13 +34,29 @@ describe("auditIdFilter()", () => {
       snapshots.push(recorder.annotations("Metadata"), recorder.annotations("Request"));
       return { status: 200, headers: {}, body: "" };
     });
-    const response = await handler(context());
-    assert.match(String(response.headers["audit-id"]), /^[0-9a-f]{8}-[0-9a-f]{4}-4[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/);
+    const given = context();
+    await handler(given);
+    assert.match(String(given.responseHeaders?.["audit-id"]), /^[0-9a-f]{8}-[0-9a-f]{4}-4[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/);
     assert.deepEqual(snapshots, [undefined, { first: "1" }, { first: "1", second: "2" }, { first: "1", second: "2" }, { first: "1", second: "2", patch: "p" }]);
   });
 
   it("keeps the client's Audit-ID", async () => {
-    const response = await auditIdFilter()(async () => ({ status: 200, headers: {}, body: "" }))(context({ "audit-id": "given" }));
-    assert.equal(response.headers["audit-id"], "given");
+    const given = context({ "audit-id": "given" });
+    await auditIdFilter()(async () => ({ status: 200, headers: {}, body: "" }))(given);
+    assert.equal(given.responseHeaders?.["audit-id"], "given");
+  });
+
+  it("puts the header in the request's responseHeaders, after a filter's own, without copying the answer", async () => {
+    const answer = { status: 200, headers: { "content-type": "text/plain" }, body: "" };
+    const given = context();
+    const response = await auditIdFilter()(async (inner) => {
+      addResponseHeader(inner, "x-later", "1");
+      return answer;
+    })(given);
+    assert.equal(response, answer);
+    assert.deepEqual(Object.keys(given.responseHeaders ?? {}), ["audit-id", "x-later"]);
+    const written = withResponseHeaders(given, response);
+    assert.equal(written.headers["audit-id"], given.responseHeaders?.["audit-id"]);
+    assert.equal(written.headers["content-type"], "text/plain");
   });
 });

@@ -1,5 +1,5 @@
 import { randomUUID } from "node:crypto";
-import type { AnnotationLevel, AuditRecorder, Filter } from "../../request/context.js";
+import { addResponseHeader, type AnnotationLevel, type AuditRecorder, type Filter } from "../../request/context.js";
 
 /** Levels from the lowest; an annotation marked with a level is kept for events at it or above. */
 const LEVELS = ["None", "Metadata", "Request", "RequestResponse"];
@@ -36,14 +36,16 @@ class Recorder implements AuditRecorder {
 /**
  * Gives every request its audit record and answers its id in the `Audit-ID` header, on every
  * response (401s and 500s included, so it sits outside the error funnel). A client's own
- * `Audit-ID` request header is kept, as kube does, so a proxy can correlate its logs.
+ * `Audit-ID` request header is kept, as kube does, so a proxy can correlate its logs. The header
+ * goes into the request's `responseHeaders`, which the listener writes with the answer: this
+ * filter neither waits for the answer nor copies it.
  */
 export function auditIdFilter(): Filter {
-  return (next) => async (context) => {
+  return (next) => (context) => {
     const given = context.request.headers["audit-id"];
     const recorder = new Recorder(given !== undefined && given !== "" ? given : randomUUID());
     context.audit = recorder;
-    const response = await next(context);
-    return { ...response, headers: { ...response.headers, "audit-id": recorder.id } };
+    addResponseHeader(context, "audit-id", recorder.id);
+    return next(context);
   };
 }

@@ -1,6 +1,6 @@
 import { ApiError } from "../../api/errors.js";
 import type { Profile } from "../../api/profile.js";
-import { requireInfo, requireUser, type ApiResponse, type Filter, type RequestContext } from "../../request/context.js";
+import { addResponseHeader, requireInfo, requireUser, type ApiResponse, type Filter, type RequestContext } from "../../request/context.js";
 import type { RequestInfo } from "../../request/request-info.js";
 import type { Classification, FlowControl } from "../flowcontrol/flow-control.js";
 import type { FlowControlMetrics, FlowSeriesMetrics } from "../flowcontrol/flowcontrol-metrics.js";
@@ -38,33 +38,10 @@ export function tooManyRequests(headers: Readonly<Record<string, string>>): ApiE
   });
 }
 
-function withHeaders(response: ApiResponse, headers: Readonly<Record<string, string>>): ApiResponse {
-  // Fields named rather than spread: this runs on every request and a spread of a response is slower.
-  const merged: Record<string, string | readonly string[]> = {};
-  for (const key in response.headers) merged[key] = response.headers[key] as string | readonly string[];
-  for (const key in headers) merged[key] = headers[key] as string;
-  // A kept body's kept gzip (discovery, OpenAPI) goes on with it.
-  if (response.keptGzip !== undefined) return { ...response, headers: merged };
-  return response.longRunning === undefined
-    ? { status: response.status, headers: merged, body: response.body }
-    : { status: response.status, headers: merged, body: response.body, longRunning: response.longRunning };
-}
-
-/** An ApiError carries the flow-control headers too; other failures pass unchanged. */
-function withErrorHeaders(error: unknown, headers: Readonly<Record<string, string>>): unknown {
-  if (!(error instanceof ApiError)) return error;
-  return new ApiError(error.code, error.reason, error.message, {
-    details: error.details,
-    headers: { ...error.headers, ...headers },
-    listMeta: error.listMeta,
-    cause: error.cause,
-  });
-}
-
 /**
  * API Priority and Fairness (after impersonation, before authorization, as in kube's chain):
  * classifies the request by the first matching FlowSchema, sends the FlowSchema's and priority
- * level's UIDs as `X-<profile>-PF-*-UID` headers on every answer, and holds a seat of the level
+ * level's UIDs as `X-<profile>-PF-*-UID` headers on every answer (the request's `responseHeaders`), and holds a seat of the level
  * for the request's execution, waiting in the flow's shuffle-sharded queue when none is free.
  * A full queue, a Reject level without a free seat, or a wait past `waitLimitMs` is 429 with
  * `Retry-After`. Exempt levels never wait. A watch holds its seat only until its response starts
@@ -97,6 +74,9 @@ export function priorityAndFairnessFilter(options: PriorityAndFairnessOptions): 
     if (bypassesFlowControl(info, query)) return next(context);
     const classification = flowControl.classify(requireUser(context), info);
     const { headers, series } = prepare(classification);
+    // On every answer (a Status included), written by the listener with the answer's own headers.
+    addResponseHeader(context, flowSchemaHeader, classification.flowSchema.uid);
+    addResponseHeader(context, priorityLevelHeader, classification.priorityLevel.uid);
     const queueSet = classification.priorityLevel.queueSet;
     // One clock read when the request starts executing and one when it ends: the execution
     // histogram and the level's seat-demand integral share them.
@@ -108,11 +88,9 @@ export function priorityAndFairnessFilter(options: PriorityAndFairnessOptions): 
       demand.set(demand.current + 1, started);
       series.executing(1, 1);
       try {
-        const response = withHeaders(await next(context), headers);
+        const response = await next(context);
         // Watches served in exempt levels count too: a mutation's estimate covers every watcher it notifies.
         return watches !== undefined && info.kind === "resource" && info.verb === "watch" ? trackWatch(watches, response, info, query) : response;
-      } catch (error) {
-        throw withErrorHeaders(error, headers);
       } finally {
         const ended = performance.now();
         demand.set(demand.current - 1, ended);
@@ -137,10 +115,8 @@ export function priorityAndFairnessFilter(options: PriorityAndFairnessOptions): 
     series.dispatched(admission.waitedMs / 1000);
     series.executing(1, admission.seats);
     try {
-      const response = withHeaders(await next(context), headers);
+      const response = await next(context);
       return watches !== undefined && info.kind === "resource" && info.verb === "watch" ? trackWatch(watches, response, info, query) : response;
-    } catch (error) {
-      throw withErrorHeaders(error, headers);
     } finally {
       const ended = performance.now();
       series.executed((ended - started) / 1000);
