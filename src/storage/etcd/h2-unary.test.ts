@@ -1,6 +1,6 @@
 import assert from "node:assert/strict";
 import http2 from "node:http2";
-import type { AddressInfo } from "node:net";
+import net, { type AddressInfo } from "node:net";
 import { after, before, describe, it } from "node:test";
 import { grpcTimeout, H2Unary, type UnaryResult } from "./h2-unary.js";
 
@@ -195,6 +195,39 @@ describe("H2Unary (gRPC unary over one kept HTTP/2 connection, framed by hand)",
       const next = await connected(fresh, "/echo", Buffer.from("next"));
       assert.deepEqual(next.kind === "ok" ? next.message : next, Buffer.from("next"), "a new connection carries the calls after it");
     } finally {
+      fresh.close();
+    }
+  });
+
+  it("sends the calls made in one loop iteration's callbacks in one socket write, not one write per callback", async () => {
+    const fresh = new H2Unary({ endpoints: [server.url] });
+    const write = net.Socket.prototype.write;
+    try {
+      await connected(fresh, "/echo", Buffer.from("x"));
+      const port = Number(new URL(server.url).port);
+      let writes = 0;
+      net.Socket.prototype.write = function (this: net.Socket, ...args: Parameters<net.Socket["write"]>) {
+        if (this.remotePort === port) writes++;
+        return write.apply(this, args);
+      } as net.Socket["write"];
+      // Two callbacks of one iteration's check phase, as two requests read in one poll would be.
+      const calls = await new Promise<Promise<UnaryResult>[]>((resolve) => {
+        const made: Promise<UnaryResult>[] = [];
+        setImmediate(() => made.push(fresh.call("/echo", Buffer.from("first"), 1000)));
+        setImmediate(() => {
+          made.push(fresh.call("/echo", Buffer.from("second"), 1000));
+          resolve(made);
+        });
+      });
+      const results = await Promise.all(calls);
+      net.Socket.prototype.write = write;
+      assert.deepEqual(
+        results.map((result) => (result.kind === "ok" ? result.message.toString() : result.kind)),
+        ["first", "second"],
+      );
+      assert.equal(writes, 1, "both calls' frames in one write");
+    } finally {
+      net.Socket.prototype.write = write;
       fresh.close();
     }
   });
