@@ -213,7 +213,17 @@ export class Connection {
     prefix.copy(block, at);
     headers.copy(block, at + prefix.length);
     this.queue(block);
-    const stream: Stream = { id, handlers, responded: false, unacknowledged: 0, sendWindow: this.peerStreamWindow, outgoing: [], partial: [], partialLength: 0, partialNeed: 0 };
+    const stream: Stream = {
+      id,
+      handlers,
+      responded: false,
+      unacknowledged: 0,
+      sendWindow: this.peerStreamWindow,
+      outgoing: [],
+      partial: [],
+      partialLength: 0,
+      partialNeed: 0,
+    };
     this.streams.set(id, stream);
     this.keepalive ??= setInterval(() => this.ping(), KEEPALIVE_MS).unref();
     if (this.nextStreamId > MAX_STREAM_ID) this.retire();
