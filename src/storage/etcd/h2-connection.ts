@@ -110,8 +110,7 @@ interface Stream {
 }
 
 /** While streams are open, the connection is checked with a PING this often and given this long to answer (grpc-js's keepalive settings in etcd-client.ts). */
-const KEEPALIVE_MS = 10_000;
-const KEEPALIVE_TIMEOUT_MS = 2_000;
+const KEEPALIVE = { intervalMs: 10_000, timeoutMs: 2_000 };
 const KEEPALIVE_PAYLOAD = Buffer.from("orchkeep", "latin1");
 const CANCELLED = 1;
 
@@ -148,6 +147,7 @@ export class Connection {
     url: URL,
     keys: H2UnaryOptions["tls"],
     private readonly onRetire: (connection: Connection) => void,
+    private readonly keepaliveTiming: NonNullable<H2UnaryOptions["keepalive"]> = KEEPALIVE,
   ) {
     const secure = url.protocol === "https:";
     const host = url.hostname.replace(/^\[|\]$/g, "");
@@ -225,7 +225,7 @@ export class Connection {
       partialNeed: 0,
     };
     this.streams.set(id, stream);
-    this.keepalive ??= setInterval(() => this.ping(), KEEPALIVE_MS).unref();
+    this.keepalive ??= setInterval(() => this.ping(), this.keepaliveTiming.intervalMs).unref();
     if (this.nextStreamId > MAX_STREAM_ID) this.retire();
     return {
       send: (message) => {
@@ -281,11 +281,11 @@ export class Connection {
     for (const stream of [...this.streams.values()]) this.endStream(stream, status);
   }
 
-  /** A PING while streams are open; no answer within KEEPALIVE_TIMEOUT_MS fails the connection (a member that went silent). */
+  /** A PING while streams are open; no answer within the keepalive timeout fails the connection (a member that went silent). */
   private ping(): void {
     if (this.keepaliveDeadline !== undefined) return;
     this.queue(frame(PING, 0, 0, KEEPALIVE_PAYLOAD));
-    this.keepaliveDeadline = setTimeout(() => this.fail("keepalive ping not answered"), KEEPALIVE_TIMEOUT_MS).unref();
+    this.keepaliveDeadline = setTimeout(() => this.fail("keepalive ping not answered"), this.keepaliveTiming.timeoutMs).unref();
   }
 
   private stopKeepalive(): void {

@@ -396,6 +396,47 @@ describe("H2Unary streaming calls (etcd's Watch on the hand-framed connection)",
     assert.equal((await second.end).code, 1);
   });
 
+  it("keeps a stream's connection while its keepalive PINGs are answered", async () => {
+    const client = new H2Unary({ endpoints: [url], keepalive: { intervalMs: 20, timeoutMs: 100 } });
+    await client.whenReady(2000);
+    let ended: unknown;
+    const heard: string[] = [];
+    const stream = client.stream("/stream", Buffer.alloc(0), { message: (bytes) => heard.push(bytes.toString()), end: (status) => (ended = status) });
+    try {
+      assert.ok(stream !== undefined);
+      // Some twenty PINGs, each answered by node:http2.
+      await new Promise((resolve) => setTimeout(resolve, 400));
+      assert.equal(ended, undefined);
+      stream.send(Buffer.from("still"));
+      for (let wait = 0; wait < 100 && heard.length === 0; wait++) await new Promise((resolve) => setTimeout(resolve, 10));
+      assert.deepEqual(heard, ["echo still"]);
+    } finally {
+      client.close();
+    }
+  });
+
+  it("ends a stream UNAVAILABLE when its connection's keepalive PING goes unanswered (a member gone silent)", async () => {
+    // A peer that sends its SETTINGS and then never answers anything.
+    const silent = net.createServer((socket) => {
+      socket.on("error", () => {});
+      socket.on("data", () => {});
+      socket.write(Buffer.from([0, 0, 0, 4, 0, 0, 0, 0, 0]));
+    });
+    await new Promise<void>((resolve) => silent.listen(0, "127.0.0.1", resolve));
+    const client = new H2Unary({ endpoints: [`http://127.0.0.1:${(silent.address() as AddressInfo).port}`], keepalive: { intervalMs: 20, timeoutMs: 50 } });
+    try {
+      await client.whenReady(2000);
+      const end = new Promise<{ code: number; details: string }>((resolve) => {
+        const stream = client.stream("/stream", Buffer.alloc(0), { message: () => {}, end: resolve });
+        assert.ok(stream !== undefined, "the silent peer's SETTINGS made the connection ready");
+      });
+      assert.deepEqual(await end, { code: 14, details: "keepalive ping not answered", message: "14 UNAVAILABLE: keepalive ping not answered" });
+    } finally {
+      client.close();
+      await new Promise<void>((resolve) => silent.close(() => resolve()));
+    }
+  });
+
   it("cancels a stream with RST_STREAM CANCEL and calls its handlers no more", async () => {
     const { client, stream, heard, until } = await open("/stream");
     try {

@@ -76,11 +76,16 @@ export class H2Unary {
     const endpoints = this.options.endpoints;
     const url = new URL(endpoints[this.next % endpoints.length] as string);
     this.next++;
-    const made = new Connection(url, this.options.tls, (failed) => {
-      if (this.connection !== failed) return;
-      this.connection = undefined;
-      this.retryAt = Date.now() + RECONNECT_AFTER_MS;
-    });
+    const made = new Connection(
+      url,
+      this.options.tls,
+      (failed) => {
+        if (this.connection !== failed) return;
+        this.connection = undefined;
+        this.retryAt = Date.now() + RECONNECT_AFTER_MS;
+      },
+      this.options.keepalive,
+    );
     this.connection = made;
     return undefined;
   }
