@@ -6,7 +6,8 @@
 import type * as grpc from "@grpc/grpc-js";
 import { lazyRequire } from "../../util/lazy-require.js";
 import { StorageError } from "../errors.js";
-import { H2Unary } from "./h2-unary.js";
+import { H2Unary, type UnaryStatus } from "./h2-unary.js";
+import { literalNewName } from "./h2-wire.js";
 import { RANGE_REQUEST, RANGE_RESPONSE, TXN_REQUEST, TXN_RESPONSE, WATCH_RESPONSE } from "./etcd-wire.js";
 import {
   type CompactionRequest,
@@ -42,6 +43,26 @@ export interface EtcdClientOptions {
    */
   readonly directUnary?: boolean;
 }
+
+/** What a watch stream's owner hears (from the hand-framed connection or from grpc-js alike). */
+export interface WatchHandlers {
+  response(response: WatchResponse): void;
+  /** The stream failed (a gRPC status: grpc-js's ServiceError, or the connection's own). */
+  error(status: UnaryStatus): void;
+  /** The peer ended the stream without an error. */
+  end(): void;
+}
+
+/** A watch stream's sending side: create and progress requests, and cancelling it. */
+export interface WatchChannel {
+  send(request: WatchRequest): void;
+  cancel(): void;
+}
+
+/** etcd's `hasleader` metadata: a member that loses its leader ends the watch instead of going silent. */
+const HAS_LEADER = literalNewName("hasleader", "true");
+/** How long a watch being opened waits for the hand-framed connection while it is being made. */
+const DIRECT_WATCH_WAIT_MS = 250;
 
 /** gRPC, loaded when the first client is made (a server on another backend never loads it). */
 export const grpcLibrary = lazyRequire<typeof grpc>("@grpc/grpc-js");
@@ -112,9 +133,50 @@ export class EtcdClient {
     return this.unary("/etcdserverpb.Maintenance/Status", CODECS.statusRequest, CODECS.statusResponse, {}, "");
   }
 
-  /** Opens a watch stream; the caller writes create/progress/cancel requests and ends it. */
+  /** A grpc-js watch stream (the etcd bench's raw watcher); the caller writes create/progress/cancel requests and ends it. */
   watchStream(metadata: grpc.Metadata): grpc.ClientDuplexStream<WatchRequest, WatchResponse> {
     return this.client.makeBidiStreamRequest("/etcdserverpb.Watch/Watch", CODECS.watchRequest.serialize, CODECS.watchResponse.deserialize, metadata);
+  }
+
+  /**
+   * Opens a watch stream (with `hasleader`): on the hand-framed connection when it is ready (after
+   * waiting briefly for one being made), else through grpc-js. The caller sends the create and
+   * progress requests and cancels it; the handlers hear each response and the stream's end.
+   */
+  async watch(handlers: WatchHandlers): Promise<WatchChannel> {
+    const direct = this.direct;
+    if (direct !== undefined) {
+      await direct.whenReady(DIRECT_WATCH_WAIT_MS);
+      let channel: WatchChannel | undefined;
+      const stream = direct.stream("/etcdserverpb.Watch/Watch", HAS_LEADER, {
+        message: (bytes) => {
+          let response: WatchResponse;
+          try {
+            response = CODECS.watchResponse.deserialize(bytes);
+          } catch {
+            channel?.cancel();
+            handlers.error({ code: 13, details: "the watch response did not decode", message: "13 INTERNAL: the watch response did not decode" });
+            return;
+          }
+          handlers.response(response);
+        },
+        end: (status) => {
+          if (status.code === 0) handlers.end();
+          else handlers.error(status);
+        },
+      });
+      if (stream !== undefined) {
+        channel = { send: (request) => stream.send(CODECS.watchRequest.serialize(request)), cancel: () => stream.cancel() };
+        return channel;
+      }
+    }
+    const metadata = new (grpcLibrary().Metadata)();
+    metadata.set("hasleader", "true");
+    const stream = this.client.makeBidiStreamRequest("/etcdserverpb.Watch/Watch", CODECS.watchRequest.serialize, CODECS.watchResponse.deserialize, metadata);
+    stream.on("data", (response: WatchResponse) => handlers.response(response));
+    stream.on("error", (error: grpc.ServiceError) => handlers.error(error));
+    stream.on("end", () => handlers.end());
+    return { send: (request) => stream.write(request), cancel: () => stream.cancel() };
   }
 
   close(): void {

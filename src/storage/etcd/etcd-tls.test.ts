@@ -89,17 +89,24 @@ describe("EtcdStorage over mutual TLS", { timeout: 60_000 }, () => {
     rmSync(dir, { recursive: true, force: true });
   });
 
-  it("reads and writes with a client certificate", async () => {
+  it("reads, writes and watches with a client certificate", async () => {
     assert.match(cluster.endpoints[0] ?? "", /^https:/);
     const storage = await EtcdStorage.open({
       endpoints: cluster.endpoints,
       prefix: "/tls",
       tls: { ca: readFileSync(pki.ca), cert: readFileSync(pki.clientCert), key: readFileSync(pki.clientKey) },
     });
+    const stop = new AbortController();
     try {
+      // A watch too: on the hand-framed connection over TLS once it is up.
+      const events = storage.watch("/", storage.currentRevision(), stop.signal)[Symbol.asyncIterator]();
+      const first = events.next();
       const revision = await storage.create("/a", "v");
       assert.deepEqual(await storage.get("/a"), { key: "/a", value: "v", modRevision: revision, createRevision: revision });
+      const event = await first;
+      assert.ok(!event.done && event.value.key === "/a" && event.value.value === "v" && event.value.revision === revision);
     } finally {
+      stop.abort();
       await storage.close();
     }
   });

@@ -4,7 +4,6 @@
  * compacted away cancels the watch with the compaction revision. The stream is opened with
  * `hasleader` so a member that loses its leader ends the watch instead of going silent.
  */
-import type * as grpc from "@grpc/grpc-js";
 import { StorageError } from "../errors.js";
 import type { WatchEvent, WatchOptions } from "../interface.js";
 import { closedError, compactedError } from "../util.js";
@@ -80,10 +79,7 @@ export async function* etcdWatch(
     }
   };
 
-  const metadata = new (grpcLibrary().Metadata)();
-  metadata.set("hasleader", "true");
-  const stream = host.client.watchStream(metadata);
-  stream.on("data", (response: WatchResponse) => {
+  const onResponse = (response: WatchResponse): void => {
     if (ended) return;
     if (response.header.revision > 0) host.observe(response.header.revision);
     if (response.compactRevision > 0) {
@@ -111,18 +107,25 @@ export async function* etcdWatch(
     }
     checkDrained();
     wakeUp();
+  };
+  const stream = await host.client.watch({
+    response: onResponse,
+    error: (error) => {
+      if (ended) return;
+      failure = error.code === grpcLibrary().status.CANCELLED && host.isClosed() ? undefined : translateError(error, prefix);
+      if (failure === undefined) ended = true;
+      wakeUp();
+    },
+    end: () => {
+      if (!ended && failure === undefined) failure = new StorageError("Unavailable", prefix, { message: "etcd ended the watch stream" });
+      wakeUp();
+    },
   });
-  stream.on("error", (error: grpc.ServiceError) => {
-    if (ended) return;
-    failure = error.code === grpcLibrary().status.CANCELLED && host.isClosed() ? undefined : translateError(error, prefix);
-    if (failure === undefined) ended = true;
-    wakeUp();
-  });
-  stream.on("end", () => {
-    if (!ended && failure === undefined) failure = new StorageError("Unavailable", prefix, { message: "etcd ended the watch stream" });
-    wakeUp();
-  });
-  stream.write({
+  if (signal.aborted) {
+    stream.cancel();
+    return;
+  }
+  stream.send({
     createRequest: {
       key: host.encode(prefix),
       rangeEnd: host.rangeEnd(prefix),
@@ -136,7 +139,7 @@ export async function* etcdWatch(
   let progressTimer: NodeJS.Timeout | undefined;
   const drainable: DrainableWatch = {
     requestProgress() {
-      if (!ended) stream.write({ progressRequest: {} });
+      if (!ended) stream.send({ progressRequest: {} });
     },
     drain(target) {
       drainTarget = target;
@@ -150,7 +153,7 @@ export async function* etcdWatch(
         if (!draining) {
           const ask = (): void => {
             if (ended || draining) return;
-            stream.write({ progressRequest: {} });
+            stream.send({ progressRequest: {} });
             progressTimer = setTimeout(ask, PROGRESS_RETRY_MS);
           };
           ask();

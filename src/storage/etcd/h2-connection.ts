@@ -75,12 +75,54 @@ interface Call {
   unacknowledged: number;
 }
 
+/** What the owner of a streaming call hears. */
+export interface StreamHandlers {
+  /** One reply message (a view into the bytes read: valid during the call only). */
+  message(bytes: Buffer): void;
+  /** The stream is over, once: status 0 when the peer ended it cleanly, else why. */
+  end(status: UnaryStatus): void;
+}
+
+/** A streaming call's sending side. */
+export interface OpenStream {
+  /** Sends one message on the stream (held, in order, while the peer's windows are short). */
+  send(message: Buffer): void;
+  /** Cancels the stream (RST_STREAM CANCEL); its handlers hear nothing more. */
+  cancel(): void;
+}
+
+/** One streaming call on a connection (etcd's Watch): no deadline, messages both ways until either side ends it. */
+interface Stream {
+  readonly id: number;
+  readonly handlers: StreamHandlers;
+  responded: boolean;
+  /** Bytes received on the stream since its window was last topped up. */
+  unacknowledged: number;
+  /** What the peer lets us send on this stream. */
+  sendWindow: number;
+  /** Messages (with their gRPC prefix) waiting for the windows. */
+  readonly outgoing: Buffer[];
+  /** The start of a reply message whose rest has not arrived, in the pieces read so far. */
+  readonly partial: Buffer[];
+  partialLength: number;
+  /** How many bytes `partial` needs before a message can be read from it. */
+  partialNeed: number;
+}
+
+/** While streams are open, the connection is checked with a PING this often and given this long to answer (grpc-js's keepalive settings in etcd-client.ts). */
+const KEEPALIVE = { intervalMs: 10_000, timeoutMs: 2_000 };
+const KEEPALIVE_PAYLOAD = Buffer.from("orchkeep", "latin1");
+const CANCELLED = 1;
+
 /** One HTTP/2 connection: its socket, streams, windows and header decoder. */
 export class Connection {
   ready = false;
   private retired = false;
   private readonly socket: net.Socket;
   private readonly calls = new Map<number, Call>();
+  private readonly streams = new Map<number, Stream>();
+  private keepalive: NodeJS.Timeout | undefined;
+  private keepaliveDeadline: NodeJS.Timeout | undefined;
   private readonly blocked: Waiting[] = [];
   private readonly decoder = new HpackDecoder();
   private readonly prefixes = new Map<string, Buffer>();
@@ -105,6 +147,7 @@ export class Connection {
     url: URL,
     keys: H2UnaryOptions["tls"],
     private readonly onRetire: (connection: Connection) => void,
+    private readonly keepaliveTiming: NonNullable<H2UnaryOptions["keepalive"]> = KEEPALIVE,
   ) {
     const secure = url.protocol === "https:";
     const host = url.hostname.replace(/^\[|\]$/g, "");
@@ -156,12 +199,109 @@ export class Connection {
   }
 
   /**
+   * Opens a streaming call to `path` (HEADERS without END_STREAM; `headers` are further literal
+   * fields, e.g. etcd's `hasleader`), or undefined when this connection cannot take one now (not
+   * ready, retired, no stream slot): the caller then uses grpc-js.
+   */
+  stream(path: string, headers: Buffer, handlers: StreamHandlers): OpenStream | undefined {
+    if (!this.ready || this.retired || this.nextStreamId > MAX_STREAM_ID || this.calls.size + this.streams.size >= this.peerMaxStreams) return undefined;
+    const id = this.nextStreamId;
+    this.nextStreamId += 2;
+    const prefix = this.headerPrefix(path);
+    const block = Buffer.allocUnsafe(9 + prefix.length + headers.length);
+    const at = writeFrameHeader(block, 0, prefix.length + headers.length, HEADERS, END_HEADERS, id);
+    prefix.copy(block, at);
+    headers.copy(block, at + prefix.length);
+    this.queue(block);
+    const stream: Stream = {
+      id,
+      handlers,
+      responded: false,
+      unacknowledged: 0,
+      sendWindow: this.peerStreamWindow,
+      outgoing: [],
+      partial: [],
+      partialLength: 0,
+      partialNeed: 0,
+    };
+    this.streams.set(id, stream);
+    this.keepalive ??= setInterval(() => this.ping(), this.keepaliveTiming.intervalMs).unref();
+    if (this.nextStreamId > MAX_STREAM_ID) this.retire();
+    return {
+      send: (message) => {
+        if (this.streams.get(id) !== stream) return;
+        const framed = Buffer.allocUnsafe(5 + message.length);
+        framed[0] = 0;
+        framed.writeUInt32BE(message.length, 1);
+        message.copy(framed, 5);
+        stream.outgoing.push(framed);
+        this.pump(stream);
+      },
+      cancel: () => {
+        if (this.streams.get(id) !== stream) return;
+        this.queue(frame(RST_STREAM, 0, id, uint32(CANCEL)));
+        this.dropStream(stream);
+      },
+    };
+  }
+
+  /** Sends a stream's waiting messages as far as both windows allow. */
+  private pump(stream: Stream): void {
+    while (stream.outgoing.length > 0) {
+      const message = stream.outgoing[0] as Buffer;
+      if (message.length > Math.min(this.sendWindow, stream.sendWindow)) return;
+      stream.outgoing.shift();
+      this.sendWindow -= message.length;
+      stream.sendWindow -= message.length;
+      for (let sent = 0; sent < message.length; sent += this.peerMaxFrame) {
+        const size = Math.min(this.peerMaxFrame, message.length - sent);
+        const out = Buffer.allocUnsafe(9 + size);
+        writeFrameHeader(out, 0, size, DATA, 0, stream.id);
+        message.copy(out, 9, sent, sent + size);
+        this.queue(out);
+      }
+    }
+  }
+
+  /** Ends a stream with `status` (its handlers' last call). */
+  private endStream(stream: Stream, status: UnaryStatus): void {
+    if (!this.dropStream(stream)) return;
+    stream.handlers.end(status);
+  }
+
+  private dropStream(stream: Stream): boolean {
+    if (this.streams.get(stream.id) !== stream) return false;
+    this.streams.delete(stream.id);
+    if (this.streams.size === 0) this.stopKeepalive();
+    this.closeWhenIdle();
+    return true;
+  }
+
+  private endStreams(status: UnaryStatus): void {
+    for (const stream of [...this.streams.values()]) this.endStream(stream, status);
+  }
+
+  /** A PING while streams are open; no answer within the keepalive timeout fails the connection (a member that went silent). */
+  private ping(): void {
+    if (this.keepaliveDeadline !== undefined) return;
+    this.queue(frame(PING, 0, 0, KEEPALIVE_PAYLOAD));
+    this.keepaliveDeadline = setTimeout(() => this.fail("keepalive ping not answered"), this.keepaliveTiming.timeoutMs).unref();
+  }
+
+  private stopKeepalive(): void {
+    if (this.keepalive !== undefined) clearInterval(this.keepalive);
+    if (this.keepaliveDeadline !== undefined) clearTimeout(this.keepaliveDeadline);
+    this.keepalive = undefined;
+    this.keepaliveDeadline = undefined;
+  }
+
+  /**
    * Opens the call's stream and queues its frames when the peer's windows and stream limit allow
    * (false: not now). Stream ids are taken here, so they go out in increasing order.
    */
   private send(waiting: Waiting): boolean {
     const length = waiting.message.length + 5;
-    if (length > this.sendWindow || this.calls.size >= this.peerMaxStreams) return false;
+    if (length > this.sendWindow || this.calls.size + this.streams.size >= this.peerMaxStreams) return false;
     const id = this.nextStreamId;
     this.nextStreamId += 2;
     this.sendWindow -= length;
@@ -189,6 +329,7 @@ export class Connection {
   /** Stops new calls; the socket closes now (`close`) or once the calls out have their answers. */
   close(): void {
     this.retire();
+    this.endStreams({ code: CANCELLED, details: "Cancelled on client", message: "1 CANCELLED: Cancelled on client" });
     this.socket.destroy();
   }
 
@@ -243,12 +384,19 @@ export class Connection {
     return prefix;
   }
 
-  /** Writes are gathered and sent together once the current turn's callbacks are done. */
+  /**
+   * Writes are gathered and sent together once this loop iteration's I/O callbacks are done (its
+   * check phase), not at the end of each callback: the requests that arrive in one poll (several
+   * clients' creates, say) go to etcd in one socket write. A write per call cost a syscall and,
+   * on a busy machine, a wake-up of etcd that preempts this thread (a context switch and a cold
+   * cache for what follows) per call; see docs/architecture.md. It adds no wait: libuv does not
+   * block in poll while an immediate is pending.
+   */
   private queue(buffer: Buffer): void {
     this.outgoing.push(buffer);
     if (this.flushScheduled) return;
     this.flushScheduled = true;
-    process.nextTick(() => this.flush());
+    setImmediate(() => this.flush());
   }
 
   private flush(): void {
@@ -315,9 +463,14 @@ export class Connection {
         return;
       }
       case RST_STREAM: {
+        const code = payload.length >= 4 ? payload.readUInt32BE(0) : 0;
+        const open = this.streams.get(stream);
+        if (open !== undefined) {
+          this.endStream(open, unavailable(`stream reset (HTTP/2 code ${code})`));
+          return;
+        }
         const call = this.calls.get(stream);
         if (call === undefined) return;
-        const code = payload.length >= 4 ? payload.readUInt32BE(0) : 0;
         if (call.status === undefined && !call.responded && code === REFUSED_STREAM) this.finish(call, UNSENT);
         else this.finish(call, undefined, `stream closed before its status (HTTP/2 code ${code})`);
         return;
@@ -328,20 +481,35 @@ export class Connection {
         return;
       case PING:
         if (!(flags & ACK)) this.queue(frame(PING, ACK, 0, payload));
+        else if (payload.equals(KEEPALIVE_PAYLOAD) && this.keepaliveDeadline !== undefined) {
+          clearTimeout(this.keepaliveDeadline);
+          this.keepaliveDeadline = undefined;
+        }
         return;
       case GOAWAY: {
         const last = payload.length >= 4 ? payload.readUInt32BE(0) & 0x7fffffff : 0;
         this.retire();
         // Streams above the last one the peer processed were not processed: another path may send them.
         for (const call of [...this.calls.values()]) if (call.id > last) this.finish(call, UNSENT);
+        for (const open of [...this.streams.values()]) if (open.id > last) this.endStream(open, unavailable("stream not processed (GOAWAY)"));
         this.closeWhenIdle();
         return;
       }
       case WINDOW_UPDATE: {
-        // Each stream sends its whole message at once (checked against the windows first): only the connection's counts.
-        if (stream === 0 && payload.length >= 4) {
-          this.sendWindow += payload.readUInt32BE(0) & 0x7fffffff;
+        // A unary call sends its whole message at once (checked against the windows first): only the
+        // connection's window and the streaming calls' own count.
+        if (payload.length < 4) return;
+        const increment = payload.readUInt32BE(0) & 0x7fffffff;
+        if (stream === 0) {
+          this.sendWindow += increment;
           this.unblock();
+          for (const open of this.streams.values()) this.pump(open);
+          return;
+        }
+        const open = this.streams.get(stream);
+        if (open !== undefined) {
+          open.sendWindow += increment;
+          this.pump(open);
         }
         return;
       }
@@ -357,8 +525,11 @@ export class Connection {
     for (let at = 0; at + 6 <= payload.length; at += 6) {
       const id = payload.readUInt16BE(at);
       const value = payload.readUInt32BE(at + 2);
-      if (id === SETTINGS_INITIAL_WINDOW_SIZE) this.peerStreamWindow = value;
-      else if (id === SETTINGS_MAX_FRAME_SIZE) this.peerMaxFrame = value;
+      if (id === SETTINGS_INITIAL_WINDOW_SIZE) {
+        // Applies to the streams already open too (RFC 9113 §6.9.2).
+        for (const open of this.streams.values()) open.sendWindow += value - this.peerStreamWindow;
+        this.peerStreamWindow = value;
+      } else if (id === SETTINGS_MAX_FRAME_SIZE) this.peerMaxFrame = value;
       else if (id === SETTINGS_MAX_CONCURRENT_STREAMS) this.peerMaxStreams = value;
       // SETTINGS_HEADER_TABLE_SIZE bounds our encoder's table, which we never use.
       else if (id === SETTINGS_HEADER_TABLE_SIZE) continue;
@@ -376,6 +547,11 @@ export class Connection {
       this.queue(frame(WINDOW_UPDATE, 0, 0, uint32(this.unacknowledged)));
       this.unacknowledged = 0;
     }
+    const open = this.streams.get(stream);
+    if (open !== undefined) {
+      this.onStreamData(open, flags, payload);
+      return;
+    }
     const call = this.calls.get(stream);
     if (call === undefined) return;
     let body = payload;
@@ -389,9 +565,62 @@ export class Connection {
     if (flags & END_STREAM) this.finish(call, undefined, "stream ended without trailers");
   }
 
+  /** A streaming call's DATA: every whole message to its handler, the rest kept for the next frame. */
+  private onStreamData(stream: Stream, flags: number, payload: Buffer): void {
+    let body = payload;
+    if (flags & PADDED) body = payload.subarray(1, payload.length - (payload[0] as number));
+    stream.unacknowledged += payload.length;
+    if (stream.unacknowledged >= STREAM_WINDOW / 2 && !(flags & END_STREAM)) {
+      this.queue(frame(WINDOW_UPDATE, 0, stream.id, uint32(stream.unacknowledged)));
+      stream.unacknowledged = 0;
+    }
+    let data = body;
+    if (stream.partialLength > 0) {
+      // A message split over frames is joined once, when all of it is here.
+      stream.partial.push(body);
+      stream.partialLength += body.length;
+      if (stream.partialLength < stream.partialNeed) {
+        if (flags & END_STREAM) this.endStream(stream, unavailable("stream ended without trailers"));
+        return;
+      }
+      data = Buffer.concat(stream.partial, stream.partialLength);
+      stream.partial.length = 0;
+      stream.partialLength = 0;
+    }
+    while (data.length >= 5) {
+      if (data[0] !== 0) {
+        this.queue(frame(RST_STREAM, 0, stream.id, uint32(CANCEL)));
+        this.endStream(stream, { code: INTERNAL, details: "compressed reply message", message: "13 INTERNAL: compressed reply message" });
+        return;
+      }
+      const length = data.readUInt32BE(1);
+      if (data.length < 5 + length) break;
+      stream.handlers.message(data.subarray(5, 5 + length));
+      // The handler may have cancelled the stream.
+      if (this.streams.get(stream.id) !== stream) return;
+      data = data.subarray(5 + length);
+    }
+    if (data.length > 0) {
+      // Copied: `data` may be a view into the socket's read.
+      stream.partial.push(Buffer.from(data));
+      stream.partialLength = data.length;
+      stream.partialNeed = data.length >= 5 ? 5 + data.readUInt32BE(1) : 5;
+    }
+    if (flags & END_STREAM) this.endStream(stream, unavailable("stream ended without trailers"));
+  }
+
   private onHeaders(stream: number, block: Buffer, endStream: boolean): void {
     // Every block is decoded, the stream's or not: the dynamic table is the connection's.
     const fields = this.decoder.decode(block);
+    const open = this.streams.get(stream);
+    if (open !== undefined) {
+      const first = !open.responded;
+      open.responded = true;
+      const status = statusOf(fields, first);
+      if (status !== undefined && (endStream || !first)) this.endStream(open, status);
+      else if (endStream) this.endStream(open, unavailable(first ? "headers without grpc-status" : "trailers without grpc-status"));
+      return;
+    }
     const call = this.calls.get(stream);
     if (call === undefined) return;
     const first = !call.responded;
@@ -421,6 +650,7 @@ export class Connection {
       });
       // A member that stopped answering without closing the connection: grpc-js's keepalive finds those.
       this.retire();
+      this.endStreams(unavailable("a call on the connection passed its deadline"));
     }
     if (this.calls.size === 0 && this.blocked.length === 0 && this.sweep !== undefined) {
       clearInterval(this.sweep);
@@ -438,17 +668,22 @@ export class Connection {
   }
 
   private closeWhenIdle(): void {
-    if (!this.retired || this.calls.size > 0) return;
+    if (!this.retired || this.calls.size > 0 || this.streams.size > 0) return;
     if (this.sweep !== undefined) clearInterval(this.sweep);
     this.sweep = undefined;
     // Let the queued frames (an RST_STREAM, a PING ack) go first.
-    process.nextTick(() => this.socket.destroy());
+    setImmediate(() => {
+      this.flush();
+      this.socket.destroy();
+    });
   }
 
   /** The connection is gone: every call out answers UNAVAILABLE (it may have been applied). */
   private fail(reason: string): void {
     this.retire();
     for (const call of [...this.calls.values()]) this.finish(call, { kind: "status", status: unavailable(reason) });
+    this.endStreams(unavailable(reason));
+    this.stopKeepalive();
     if (this.sweep !== undefined) clearInterval(this.sweep);
     this.sweep = undefined;
     this.socket.destroy();

@@ -1,6 +1,6 @@
 import assert from "node:assert/strict";
 import http2 from "node:http2";
-import type { AddressInfo } from "node:net";
+import net, { type AddressInfo } from "node:net";
 import { after, before, describe, it } from "node:test";
 import { grpcTimeout, H2Unary, type UnaryResult } from "./h2-unary.js";
 
@@ -199,6 +199,39 @@ describe("H2Unary (gRPC unary over one kept HTTP/2 connection, framed by hand)",
     }
   });
 
+  it("sends the calls made in one loop iteration's callbacks in one socket write, not one write per callback", async () => {
+    const fresh = new H2Unary({ endpoints: [server.url] });
+    const write = net.Socket.prototype.write;
+    try {
+      await connected(fresh, "/echo", Buffer.from("x"));
+      const port = Number(new URL(server.url).port);
+      let writes = 0;
+      net.Socket.prototype.write = function (this: net.Socket, ...args: Parameters<net.Socket["write"]>) {
+        if (this.remotePort === port) writes++;
+        return write.apply(this, args);
+      } as net.Socket["write"];
+      // Two callbacks of one iteration's check phase, as two requests read in one poll would be.
+      const calls = await new Promise<Promise<UnaryResult>[]>((resolve) => {
+        const made: Promise<UnaryResult>[] = [];
+        setImmediate(() => made.push(fresh.call("/echo", Buffer.from("first"), 1000)));
+        setImmediate(() => {
+          made.push(fresh.call("/echo", Buffer.from("second"), 1000));
+          resolve(made);
+        });
+      });
+      const results = await Promise.all(calls);
+      net.Socket.prototype.write = write;
+      assert.deepEqual(
+        results.map((result) => (result.kind === "ok" ? result.message.toString() : result.kind)),
+        ["first", "second"],
+      );
+      assert.equal(writes, 1, "both calls' frames in one write");
+    } finally {
+      net.Socket.prototype.write = write;
+      fresh.close();
+    }
+  });
+
   it("writes grpc-timeout with at most eight digits", () => {
     assert.equal(grpcTimeout(10_000), "10000m");
     assert.equal(grpcTimeout(0.5), "1m");
@@ -215,6 +248,211 @@ describe("H2Unary (gRPC unary over one kept HTTP/2 connection, framed by hand)",
       }
     } finally {
       nowhere.close();
+    }
+  });
+});
+
+/** gRPC messages out of a byte stream: whole ones returned, the rest kept. */
+function grpcMessages(state: { rest: Buffer }, chunk: Buffer): Buffer[] {
+  let data = Buffer.concat([state.rest, chunk]);
+  const messages: Buffer[] = [];
+  while (data.length >= 5 && data.length >= 5 + data.readUInt32BE(1)) {
+    const length = data.readUInt32BE(1);
+    messages.push(data.subarray(5, 5 + length));
+    data = data.subarray(5 + length);
+  }
+  state.rest = data;
+  return messages;
+}
+
+function grpcFrame(message: Buffer): Buffer {
+  const out = Buffer.alloc(5 + message.length);
+  out.writeUInt32BE(message.length, 1);
+  message.copy(out, 5);
+  return out;
+}
+
+describe("H2Unary streaming calls (etcd's Watch on the hand-framed connection)", () => {
+  const resets: number[] = [];
+  const seenHeaders: http2.IncomingHttpHeaders[] = [];
+  let server: http2.Http2Server;
+  let url: string;
+  const sessions = new Set<http2.ServerHttp2Session>();
+  before(async () => {
+    server = http2.createServer();
+    server.on("session", (session) => {
+      sessions.add(session);
+      session.on("close", () => sessions.delete(session));
+    });
+    server.on("stream", (stream, headers) => {
+      seenHeaders.push(headers);
+      stream.on("error", () => {});
+      stream.on("close", () => {
+        if (stream.rstCode !== http2.constants.NGHTTP2_NO_ERROR) resets.push(stream.rstCode);
+      });
+      stream.respond({ ":status": 200, "content-type": "application/grpc" }, { waitForTrailers: true });
+      stream.on("wantTrailers", () => stream.sendTrailers({ "grpc-status": headers[":path"] === "/fail-later" ? "14" : "0", "grpc-message": "gone" }));
+      const state = { rest: Buffer.alloc(0) };
+      // A unary call half-closes after its message: answered, then ended.
+      stream.on("end", () => stream.end());
+      stream.on("data", (chunk: Buffer) => {
+        for (const message of grpcMessages(state, chunk)) {
+          const text = message.toString();
+          if (text === "end") stream.end();
+          else if (text.startsWith("flood ")) {
+            // `flood N`: N messages of 100 KiB, more than the stream window the client opened (4 MiB).
+            for (let index = 0; index < Number(text.slice(6)); index++) stream.write(grpcFrame(Buffer.alloc(100 * 1024, index % 256)));
+          } else stream.write(grpcFrame(Buffer.from(`echo ${text}`)));
+        }
+      });
+    });
+    await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
+    url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+  });
+  after(async () => {
+    for (const session of sessions) session.destroy();
+    await new Promise<void>((done) => server.close(() => done()));
+  });
+
+  /** A client whose connection is ready, and a stream on it that records what it hears. */
+  async function open(path: string, headers = Buffer.alloc(0)) {
+    const client = new H2Unary({ endpoints: [url] });
+    await client.whenReady(2000);
+    const heard: Buffer[] = [];
+    let ended: ((status: { code: number; details: string }) => void) | undefined;
+    const end = new Promise<{ code: number; details: string }>((resolve) => (ended = resolve));
+    let onMessage: (() => void) | undefined;
+    const stream = client.stream(path, headers, {
+      message: (bytes) => {
+        heard.push(Buffer.from(bytes));
+        onMessage?.();
+      },
+      end: (status) => ended?.(status),
+    });
+    assert.ok(stream !== undefined, "a ready connection takes a stream");
+    const until = (count: number) =>
+      new Promise<void>((resolve) => {
+        onMessage = () => {
+          if (heard.length >= count) resolve();
+        };
+        onMessage();
+      });
+    return { client, stream, heard, end, until };
+  }
+
+  it("carries messages both ways on one stream, with its extra headers, until the peer's trailers end it", async () => {
+    const { client, stream, heard, end, until } = await open("/stream", Buffer.from([0x00, 0x09, ...Buffer.from("hasleader"), 0x04, ...Buffer.from("true")]));
+    try {
+      stream.send(Buffer.from("a"));
+      stream.send(Buffer.from("b"));
+      await until(2);
+      assert.deepEqual(
+        heard.map((message) => message.toString()),
+        ["echo a", "echo b"],
+      );
+      assert.equal(seenHeaders.at(-1)?.["hasleader"], "true");
+      stream.send(Buffer.from("end"));
+      assert.deepEqual(await end, { code: 0, details: "gone", message: "0 gone" });
+    } finally {
+      client.close();
+    }
+  });
+
+  it("reads messages split over frames and keeps the stream's window open past its first 4 MiB", async () => {
+    const { client, stream, heard, end, until } = await open("/stream");
+    try {
+      // 60 × 100 KiB = 6 MiB: without WINDOW_UPDATEs on the stream the server stops at 4 MiB.
+      stream.send(Buffer.from("flood 60"));
+      await until(60);
+      assert.equal(heard.length, 60);
+      assert.ok(heard.every((message, index) => message.length === 100 * 1024 && message[0] === index % 256));
+      stream.send(Buffer.from("end"));
+      assert.equal((await end).code, 0);
+    } finally {
+      client.close();
+    }
+  });
+
+  it("ends the stream with the status of the peer's error trailers", async () => {
+    const { client, stream, end } = await open("/fail-later");
+    try {
+      stream.send(Buffer.from("end"));
+      assert.deepEqual(await end, { code: 14, details: "gone", message: "14 gone" });
+    } finally {
+      client.close();
+    }
+  });
+
+  it("ends the stream UNAVAILABLE when its connection goes, and CANCELLED when the client closes", async () => {
+    const first = await open("/stream");
+    first.stream.send(Buffer.from("x"));
+    await first.until(1);
+    for (const session of sessions) session.destroy();
+    const lost = await first.end;
+    assert.equal(lost.code, 14);
+    first.client.close();
+    const second = await open("/stream");
+    second.client.close();
+    assert.equal((await second.end).code, 1);
+  });
+
+  it("keeps a stream's connection while its keepalive PINGs are answered", async () => {
+    const client = new H2Unary({ endpoints: [url], keepalive: { intervalMs: 20, timeoutMs: 100 } });
+    await client.whenReady(2000);
+    let ended: unknown;
+    const heard: string[] = [];
+    const stream = client.stream("/stream", Buffer.alloc(0), { message: (bytes) => heard.push(bytes.toString()), end: (status) => (ended = status) });
+    try {
+      assert.ok(stream !== undefined);
+      // Some twenty PINGs, each answered by node:http2.
+      await new Promise((resolve) => setTimeout(resolve, 400));
+      assert.equal(ended, undefined);
+      stream.send(Buffer.from("still"));
+      for (let wait = 0; wait < 100 && heard.length === 0; wait++) await new Promise((resolve) => setTimeout(resolve, 10));
+      assert.deepEqual(heard, ["echo still"]);
+    } finally {
+      client.close();
+    }
+  });
+
+  it("ends a stream UNAVAILABLE when its connection's keepalive PING goes unanswered (a member gone silent)", async () => {
+    // A peer that sends its SETTINGS and then never answers anything.
+    const silent = net.createServer((socket) => {
+      socket.on("error", () => {});
+      socket.on("data", () => {});
+      socket.write(Buffer.from([0, 0, 0, 4, 0, 0, 0, 0, 0]));
+    });
+    await new Promise<void>((resolve) => silent.listen(0, "127.0.0.1", resolve));
+    const client = new H2Unary({ endpoints: [`http://127.0.0.1:${(silent.address() as AddressInfo).port}`], keepalive: { intervalMs: 20, timeoutMs: 50 } });
+    try {
+      await client.whenReady(2000);
+      const end = new Promise<{ code: number; details: string }>((resolve) => {
+        const stream = client.stream("/stream", Buffer.alloc(0), { message: () => {}, end: resolve });
+        assert.ok(stream !== undefined, "the silent peer's SETTINGS made the connection ready");
+      });
+      assert.deepEqual(await end, { code: 14, details: "keepalive ping not answered", message: "14 UNAVAILABLE: keepalive ping not answered" });
+    } finally {
+      client.close();
+      await new Promise<void>((resolve) => silent.close(() => resolve()));
+    }
+  });
+
+  it("cancels a stream with RST_STREAM CANCEL and calls its handlers no more", async () => {
+    const { client, stream, heard, until } = await open("/stream");
+    try {
+      stream.send(Buffer.from("x"));
+      await until(1);
+      const before = resets.length;
+      stream.cancel();
+      stream.send(Buffer.from("y"));
+      for (let wait = 0; wait < 100 && resets.length === before; wait++) await new Promise((resolve) => setTimeout(resolve, 10));
+      assert.deepEqual(resets.slice(before), [http2.constants.NGHTTP2_CANCEL]);
+      assert.equal(heard.length, 1);
+      // The connection still carries calls.
+      const after = await client.call("/stream", Buffer.from("z"), 2000);
+      assert.equal(after.kind === "ok" ? after.message.toString() : after.kind, "echo z");
+    } finally {
+      client.close();
     }
   });
 });

@@ -14,10 +14,11 @@
  * last stream — so sending it again through grpc-js cannot apply it twice). A call that was sent
  * and lost its stream answers UNAVAILABLE, as grpc-js answers a call on a dropped connection.
  */
-import { Connection } from "./h2-connection.js";
+import { Connection, type OpenStream, type StreamHandlers } from "./h2-connection.js";
 import type { H2UnaryOptions, UnaryResult } from "./h2-wire.js";
 
 export { grpcTimeout, type H2UnaryOptions, type UnaryResult, type UnaryStatus } from "./h2-wire.js";
+export type { OpenStream, StreamHandlers } from "./h2-connection.js";
 
 /** How long a failed connection keeps the fast path off before the next endpoint is tried. */
 const RECONNECT_AFTER_MS = 1000;
@@ -41,6 +42,26 @@ export class H2Unary {
     return connection.call(path, message, timeoutMs);
   }
 
+  /**
+   * Opens a streaming call (etcd's Watch) on the ready connection, or undefined when there is none
+   * (the caller opens it through grpc-js). It lives as long as that connection: when the connection
+   * fails, goes silent (its keepalive PING unanswered) or is closed, the stream ends with a status.
+   */
+  stream(path: string, headers: Buffer, handlers: StreamHandlers): OpenStream | undefined {
+    return this.usable()?.stream(path, headers, handlers);
+  }
+
+  /**
+   * Resolves once the connection is ready, or at once when it is not being made (it failed a
+   * moment ago), or after `waitMs` while it is still connecting.
+   */
+  async whenReady(waitMs: number): Promise<void> {
+    const until = Date.now() + waitMs;
+    while (this.usable() === undefined && this.connection !== undefined && Date.now() < until) {
+      await new Promise((resolve) => setTimeout(resolve, 5));
+    }
+  }
+
   close(): void {
     this.closed = true;
     this.connection?.close();
@@ -55,11 +76,16 @@ export class H2Unary {
     const endpoints = this.options.endpoints;
     const url = new URL(endpoints[this.next % endpoints.length] as string);
     this.next++;
-    const made = new Connection(url, this.options.tls, (failed) => {
-      if (this.connection !== failed) return;
-      this.connection = undefined;
-      this.retryAt = Date.now() + RECONNECT_AFTER_MS;
-    });
+    const made = new Connection(
+      url,
+      this.options.tls,
+      (failed) => {
+        if (this.connection !== failed) return;
+        this.connection = undefined;
+        this.retryAt = Date.now() + RECONNECT_AFTER_MS;
+      },
+      this.options.keepalive,
+    );
     this.connection = made;
     return undefined;
   }

@@ -20,6 +20,8 @@ export interface H2UnaryOptions {
   /** `http://host:port` or `https://host:port` (all one scheme). */
   readonly endpoints: readonly string[];
   readonly tls?: { readonly ca?: Buffer; readonly cert?: Buffer; readonly key?: Buffer };
+  /** While streams are open: a PING this often (default 10 s), and how long its answer may take (default 2 s). */
+  readonly keepalive?: { readonly intervalMs: number; readonly timeoutMs: number };
 }
 
 /** gRPC status codes used here (grpc/status.h). */
