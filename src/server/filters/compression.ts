@@ -46,7 +46,14 @@ async function* gzipStream(head: readonly Buffer[], rest: AsyncIterator<string |
       if (step.done === true) break;
       await push(asBuffer(step.value));
     }
-    await new Promise<void>((resolve) => compressor.end(resolve));
+    // The gzip trailer comes out as the compressor's last 'data', after the writable side's
+    // 'finish' (what `end(callback)` waits for): wait for the readable side's 'end', or the
+    // stream lost its last bytes and clients failed with "unexpected EOF".
+    await new Promise<void>((resolve, reject) => {
+      compressor.once("end", resolve);
+      compressor.once("error", reject);
+      compressor.end();
+    });
     if (output.length > 0) yield Buffer.concat(output.splice(0));
   } finally {
     compressor.destroy();

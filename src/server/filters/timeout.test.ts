@@ -5,6 +5,7 @@ import { parseRequestInfo } from "../../request/request-info.js";
 import { HoldingStorage } from "../../testing/holding-storage.js";
 import { inProcessServer } from "../../testing/in-process.js";
 import { sample } from "../../testing/metrics-text.js";
+import { Deadlines } from "./timeout.js";
 
 type Server = Awaited<ReturnType<typeof inProcessServer>>;
 
@@ -101,5 +102,53 @@ describe("request timeout: long-running requests are exempt", () => {
     assert.equal(isLongRunning(info("GET", "/api/v1/namespaces/a/pods/p/status")), false);
     assert.equal(isLongRunning(info("GET", "/debug/pprof/profile")), true);
     assert.equal(isLongRunning(info("GET", "/metrics")), false);
+  });
+});
+
+describe("Deadlines (one timer for every pending request)", () => {
+  const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+
+  it("expires each deadline once, in order, across limits, and never a cancelled one", async () => {
+    const deadlines = new Deadlines();
+    const fired: string[] = [];
+    const started = performance.now();
+    const at: Record<string, number> = {};
+    const add = (name: string, limit: number) =>
+      deadlines.add(limit, () => {
+        fired.push(name);
+        at[name] = performance.now() - started;
+      });
+    add("a-80", 80);
+    const cancelled = add("b-80", 80);
+    add("c-30", 30);
+    add("d-80", 80);
+    deadlines.cancel(cancelled);
+    deadlines.cancel(cancelled);
+    await sleep(50);
+    assert.deepEqual(fired, ["c-30"]);
+    // A later request with a shorter limit than what is pending still expires on time.
+    add("e-10", 10);
+    await sleep(80);
+    assert.deepEqual(fired, ["c-30", "e-10", "a-80", "d-80"]);
+    for (const [name, limit] of [
+      ["c-30", 30],
+      ["e-10", 60],
+      ["a-80", 80],
+      ["d-80", 80],
+    ] as const) {
+      assert.ok((at[name] ?? 0) >= limit - 1, `${name} fired at ${at[name]} ms`);
+    }
+  });
+
+  it("a deadline added after the others expired is armed again", async () => {
+    const deadlines = new Deadlines();
+    const fired: string[] = [];
+    deadlines.add(5, () => fired.push("first"));
+    await sleep(30);
+    const second = deadlines.add(5, () => fired.push("cancelled"));
+    deadlines.cancel(second);
+    deadlines.add(10, () => fired.push("third"));
+    await sleep(40);
+    assert.deepEqual(fired, ["first", "third"]);
   });
 });
