@@ -46,6 +46,35 @@ describe("parity with kube-apiserver", () => {
     assert.match(result.body, /creationTimestamp: "\d{4}-\d\d-\d\dT\d\d:\d\d:\d\dZ"/);
   });
 
+  it("every answer says Cache-Control: no-cache, private unless its handler chose otherwise (kube's filter)", async () => {
+    const admin = server().admin;
+    const anonymous = { url: server().server.url, ca: server().server.caCertificate };
+    const answers = [
+      await request(admin, "GET", "/api/v1/namespaces"),
+      await request(admin, "GET", `${CONFIGMAPS}/missing`),
+      await request(admin, "GET", "/apis"),
+      await request(admin, "GET", "/version"),
+      await request(anonymous, "GET", "/readyz", { headers: { accept: "*/*" } }),
+      await request(anonymous, "GET", "/api/v1/secrets"),
+      await request({ ...anonymous, token: "not-a-token" }, "GET", "/api/v1/secrets"),
+    ];
+    assert.deepEqual(
+      answers.map((answer) => [answer.status, answer.headers["cache-control"]]),
+      [
+        [200, "no-cache, private"],
+        [404, "no-cache, private"],
+        [200, "no-cache, private"],
+        [200, "no-cache, private"],
+        [200, "no-cache, private"],
+        [403, "no-cache, private"],
+        [401, "no-cache, private"],
+      ],
+    );
+    const root = json(await request(admin, "GET", "/openapi/v3"));
+    const url = (root["paths"] as Record<string, { serverRelativeURL: string }>)["api/v1"]?.serverRelativeURL ?? "";
+    assert.equal((await request(admin, "GET", url)).headers["cache-control"], "public, immutable");
+  });
+
   it("an Authorization header that is not a bearer token is ignored (anonymous), not 401", async () => {
     const result = await request({ url: server().server.url, ca: server().server.caCertificate }, "GET", "/readyz", {
       headers: { authorization: `Basic ${Buffer.from("user:pass").toString("base64")}`, accept: "*/*" },
