@@ -288,10 +288,30 @@ const defaultJobSpec: DefinitionDefaulter = (spec) => {
   if (spec["podReplacementPolicy"] === undefined) spec["podReplacementPolicy"] = spec["podFailurePolicy"] === undefined ? "TerminatingOrFailed" : "Failed";
 };
 
+/** kube's SetDefaults_Job (the Job object's, not a CronJob's template): `manualSelector: false`. */
+const defaultJob: DefinitionDefaulter = (job) => {
+  const spec = ensureRecord(job, "spec");
+  if (spec["manualSelector"] === undefined || spec["manualSelector"] === null) spec["manualSelector"] = false;
+};
+
 const validateJobSpec: DefinitionValidator = (spec, path) => {
   const restartPolicy = stringAt(recordAt(recordAt(spec, "template"), "spec"), "restartPolicy");
   if (restartPolicy === undefined || restartPolicy === "OnFailure" || restartPolicy === "Never") return [];
   return [notSupported(childPath(path, "template.spec.restartPolicy"), restartPolicy, ["OnFailure", "Never"])];
+};
+
+/**
+ * kube's Job-level rules (a CronJob's template is not judged by them): a selector is required
+ * (the strategy generates one unless `manualSelector`), and it must select the pod template.
+ * Jobs stored without a selector (before this server generated them) may still be updated.
+ */
+const validateJob = (object: ApiObject, old: ApiObject | undefined): FieldError[] => {
+  const spec = recordAt(object, "spec");
+  const selector = recordAt(spec, "selector");
+  if (selector === undefined) return old === undefined || recordAt(recordAt(old, "spec"), "selector") !== undefined ? [required("spec.selector")] : [];
+  const labels = stringMapAt(recordAt(recordAt(spec, "template"), "metadata"), "labels");
+  if (!selectorMatches(selector, labels)) return [invalidValue("spec.template.metadata.labels", labels, "`selector` does not match template `labels`")];
+  return [];
 };
 
 const CRON_MACROS = new Set(["@yearly", "@annually", "@monthly", "@weekly", "@daily", "@midnight", "@hourly"]);
@@ -348,6 +368,7 @@ export const WORKLOAD_DEFAULTERS: Readonly<Record<string, DefinitionDefaulter>> 
   "apps.v1.StatefulSet": defaultStatefulSet,
   "apps.v1.DaemonSet": defaultDaemonSet,
   "batch.v1.JobSpec": defaultJobSpec,
+  "batch.v1.Job": defaultJob,
 };
 
 export const WORKLOAD_VALIDATORS: Readonly<Record<string, DefinitionValidator>> = {
@@ -362,6 +383,7 @@ export const WORKLOAD_KIND_VALIDATORS: Readonly<Record<string, (object: ApiObjec
   "apps.v1.StatefulSet": validateWorkload("statefulset", ["Always"]),
   "apps.v1.DaemonSet": validateWorkload("daemonset", ["Always"]),
   "core.v1.ReplicationController": validateReplicationController,
+  "batch.v1.Job": validateJob,
   "batch.v1.CronJob": validateCronJob,
   "batch.v1beta1.CronJob": validateCronJob,
 };
