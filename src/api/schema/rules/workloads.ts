@@ -4,6 +4,7 @@ import { validateName } from "../../validation.js";
 import type { DefinitionDefaulter } from "../defaults.js";
 import { childPath, duplicate, forbidden, indexPath, invalidValue, notSupported, required } from "../field-path.js";
 import type { DefinitionValidator } from "../validate.js";
+import { validateJobUpdate, validateSelectorUpdate, validateStatefulSetUpdate } from "./workload-updates.js";
 import { ensureRecord, listAt, recordAt, selectorIsEmpty, selectorMatches, stringAt, stringMapAt } from "./values.js";
 
 /** kube's defaulting and validation of pods, services and the workload kinds (apps, batch, core). */
@@ -377,13 +378,20 @@ export const WORKLOAD_VALIDATORS: Readonly<Record<string, DefinitionValidator>> 
   "batch.v1.JobSpec": validateJobSpec,
 };
 
-export const WORKLOAD_KIND_VALIDATORS: Readonly<Record<string, (object: ApiObject, old: ApiObject | undefined) => FieldError[]>> = {
-  "apps.v1.Deployment": validateDeployment,
-  "apps.v1.ReplicaSet": validateWorkload("replicaset", ["Always"]),
-  "apps.v1.StatefulSet": validateWorkload("statefulset", ["Always"]),
-  "apps.v1.DaemonSet": validateWorkload("daemonset", ["Always"]),
+type KindValidator = (object: ApiObject, old: ApiObject | undefined) => FieldError[];
+
+/** The kind's rules, then its update rules (kube's ValidateXUpdate order). */
+function withUpdateRules(validate: KindValidator, update: KindValidator): KindValidator {
+  return (object, old) => (old === undefined ? validate(object, old) : [...validate(object, old), ...update(object, old)]);
+}
+
+export const WORKLOAD_KIND_VALIDATORS: Readonly<Record<string, KindValidator>> = {
+  "apps.v1.Deployment": withUpdateRules(validateDeployment, validateSelectorUpdate),
+  "apps.v1.ReplicaSet": withUpdateRules(validateWorkload("replicaset", ["Always"]), validateSelectorUpdate),
+  "apps.v1.StatefulSet": withUpdateRules(validateWorkload("statefulset", ["Always"]), validateStatefulSetUpdate),
+  "apps.v1.DaemonSet": withUpdateRules(validateWorkload("daemonset", ["Always"]), validateSelectorUpdate),
   "core.v1.ReplicationController": validateReplicationController,
-  "batch.v1.Job": validateJob,
+  "batch.v1.Job": withUpdateRules(validateJob, validateJobUpdate),
   "batch.v1.CronJob": validateCronJob,
   "batch.v1beta1.CronJob": validateCronJob,
 };
