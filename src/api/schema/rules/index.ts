@@ -11,6 +11,7 @@ import { POD_DEFAULTERS } from "./pods.js";
 import { SERVICE_DEFAULTERS, validateServiceUpdate } from "./services.js";
 import { NETWORKING_DEFAULTERS, NETWORKING_KIND_VALIDATORS, NETWORKING_VALIDATORS } from "./networking.js";
 import { WORKLOAD_DEFAULTERS, WORKLOAD_KIND_VALIDATORS, WORKLOAD_VALIDATORS } from "./workloads.js";
+import { validatePersistentVolumeClaimUpdate, validatePersistentVolumeUpdate, validateStorageClassUpdate } from "./storage-updates.js";
 
 /** A kind's rules that need the whole object, and on update the stored one. */
 export type KindValidator = (object: ApiObject, old: ApiObject | undefined) => FieldError[];
@@ -34,6 +35,9 @@ export const BUILTIN_RULES: SchemaRules = {
     ...Object.entries(NETWORKING_KIND_VALIDATORS),
     ...Object.entries(EXTENSION_KIND_VALIDATORS),
     ["core.v1.Service", validateServiceUpdate],
+    ["core.v1.PersistentVolume", validatePersistentVolumeUpdate],
+    ["core.v1.PersistentVolumeClaim", validatePersistentVolumeClaimUpdate],
+    ["storage.v1.StorageClass", validateStorageClassUpdate],
     ["certificates.v1.CertificateSigningRequest", validateCertificateSigningRequest],
     ["events.v1.Event", validateEventsV1],
     ["admissionregistration.v1.MutatingWebhookConfiguration", webhookConfigurationValidator("v1")],
