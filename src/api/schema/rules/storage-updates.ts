@@ -1,8 +1,7 @@
-import { isDeepStrictEqual } from "node:util";
 import type { FieldError } from "../../errors.js";
-import { isPlainObject, type ApiObject } from "../../object.js";
+import type { ApiObject } from "../../object.js";
 import { forbidden, invalidValue } from "../field-path.js";
-import { recordAt } from "./values.js";
+import { recordAt, semanticallyEqual } from "./values.js";
 
 /**
  * kube's update rules of the storage kinds: a StorageClass's parameters, provisioner, reclaim
@@ -10,26 +9,10 @@ import { recordAt } from "./values.js";
  * bound, and its volume name once) are fixed once created.
  */
 
-/** Without nulls, empty lists and empty objects: kube's semantic equality treats nil and empty alike. */
-function normalized(value: unknown): unknown {
-  if (Array.isArray(value)) return value.length === 0 ? undefined : value.map(normalized);
-  if (!isPlainObject(value)) return value ?? undefined;
-  const out: Record<string, unknown> = {};
-  for (const [key, item] of Object.entries(value)) {
-    const kept = normalized(item);
-    if (kept !== undefined) out[key] = kept;
-  }
-  return Object.keys(out).length === 0 ? undefined : out;
-}
-
-function same(a: unknown, b: unknown): boolean {
-  return isDeepStrictEqual(normalized(a), normalized(b));
-}
-
 export function validateStorageClassUpdate(object: ApiObject, old: ApiObject | undefined): FieldError[] {
   if (old === undefined) return [];
   const errors: FieldError[] = [];
-  if (!same(object["parameters"], old["parameters"])) errors.push(forbidden("parameters", "updates to parameters are forbidden."));
+  if (!semanticallyEqual(object["parameters"], old["parameters"])) errors.push(forbidden("parameters", "updates to parameters are forbidden."));
   if (object["provisioner"] !== old["provisioner"]) errors.push(forbidden("provisioner", "updates to provisioner are forbidden."));
   if (object["reclaimPolicy"] !== old["reclaimPolicy"]) errors.push(forbidden("reclaimPolicy", "updates to reclaimPolicy are forbidden."));
   if (object["volumeBindingMode"] !== old["volumeBindingMode"])
@@ -61,11 +44,11 @@ export function validatePersistentVolumeUpdate(object: ApiObject, old: ApiObject
   const spec = recordAt(object, "spec");
   const oldSpec = recordAt(old, "spec");
   const errors: FieldError[] = [];
-  if (!same(volumeSource(spec), volumeSource(oldSpec)))
+  if (!semanticallyEqual(volumeSource(spec), volumeSource(oldSpec)))
     errors.push(forbidden("spec.persistentvolumesource", "spec.persistentvolumesource is immutable after creation"));
   // kube names these two fields without their `spec.` prefix.
   if (spec?.["volumeMode"] !== oldSpec?.["volumeMode"]) errors.push(invalidValue("volumeMode", spec?.["volumeMode"] ?? null, "field is immutable"));
-  if (oldSpec?.["nodeAffinity"] !== undefined && !same(spec?.["nodeAffinity"], oldSpec["nodeAffinity"]))
+  if (oldSpec?.["nodeAffinity"] !== undefined && !semanticallyEqual(spec?.["nodeAffinity"], oldSpec["nodeAffinity"]))
     errors.push(invalidValue("nodeAffinity", spec?.["nodeAffinity"] ?? null, "field is immutable"));
   return errors;
 }
@@ -115,7 +98,7 @@ export function validatePersistentVolumeClaimUpdate(object: ApiObject, old: ApiO
     if (requests !== undefined) spec["resources"] = { ...resources, requests: { ...requests, storage: oldStorage } };
     spec["volumeAttributesClassName"] = oldSpec["volumeAttributesClassName"];
   }
-  if (!same(spec, oldSpec))
+  if (!semanticallyEqual(spec, oldSpec))
     errors.push(forbidden("spec", "spec is immutable after creation except resources.requests and volumeAttributesClassName for bound claims"));
   const size = bytesOf(storage);
   const oldSize = bytesOf(oldStorage);

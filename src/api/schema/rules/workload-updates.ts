@@ -1,8 +1,7 @@
-import { isDeepStrictEqual } from "node:util";
 import type { FieldError } from "../../errors.js";
 import { isPlainObject, type ApiObject } from "../../object.js";
 import { forbidden, invalidValue } from "../field-path.js";
-import { recordAt } from "./values.js";
+import { recordAt, semanticallyEqual } from "./values.js";
 
 /**
  * kube's update rules of the workload kinds: what their strategies' ValidateUpdate refuses to
@@ -44,26 +43,10 @@ export function goLabelSelector(selector: Record<string, unknown>): string {
   return `v1.LabelSelector{MatchLabels:${matchLabels}, MatchExpressions:${matchExpressions}}`;
 }
 
-/** Without nulls, empty lists and empty objects: kube's semantic equality treats nil and empty alike. */
-function normalized(value: unknown): unknown {
-  if (Array.isArray(value)) return value.length === 0 ? undefined : value.map(normalized);
-  if (!isPlainObject(value)) return value ?? undefined;
-  const out: Record<string, unknown> = {};
-  for (const [key, item] of Object.entries(value)) {
-    const kept = normalized(item);
-    if (kept !== undefined) out[key] = kept;
-  }
-  return Object.keys(out).length === 0 ? undefined : out;
-}
-
-function same(a: unknown, b: unknown): boolean {
-  return isDeepStrictEqual(normalized(a), normalized(b));
-}
-
 /** `spec.selector` may not change (apps/v1 Deployments, ReplicaSets, DaemonSets; Jobs). */
 function selectorUnchanged(object: ApiObject, old: ApiObject): FieldError[] {
   const selector = recordAt(object, "spec")?.["selector"];
-  if (same(selector, recordAt(old, "spec")?.["selector"])) return [];
+  if (semanticallyEqual(selector, recordAt(old, "spec")?.["selector"])) return [];
   const shown = isPlainObject(selector) ? goLabelSelector(selector) : "null";
   return [{ type: "FieldValueInvalid", field: "spec.selector", message: `Invalid value: ${shown}: ${IMMUTABLE}` }];
 }
@@ -91,7 +74,7 @@ export function validateStatefulSetUpdate(object: ApiObject, old: ApiObject | un
     for (const name of STATEFULSET_MUTABLE) delete rest[name];
     return rest;
   };
-  if (same(strip(recordAt(object, "spec")), strip(recordAt(old, "spec")))) return [];
+  if (semanticallyEqual(strip(recordAt(object, "spec")), strip(recordAt(old, "spec")))) return [];
   return [
     forbidden(
       "spec",
@@ -131,7 +114,7 @@ export function validateJobUpdate(object: ApiObject, old: ApiObject | undefined)
   const oldSpec = recordAt(old, "spec");
   const errors: FieldError[] = [];
   const completions = spec?.["completions"];
-  if (!same(completions, oldSpec?.["completions"])) {
+  if (!semanticallyEqual(completions, oldSpec?.["completions"])) {
     if (spec?.["completionMode"] !== "Indexed") errors.push(invalidValue("spec.completions", completions ?? null, IMMUTABLE));
     else if (completions !== undefined && completions !== null && completions !== spec?.["parallelism"])
       errors.push(invalidValue("spec.completions", completions, "can only be modified in tandem with spec.parallelism"));
@@ -140,10 +123,12 @@ export function validateJobUpdate(object: ApiObject, old: ApiObject | undefined)
   const template = recordAt(spec, "template");
   const oldTemplate = recordAt(oldSpec, "template");
   const schedulingMutable = oldSpec?.["suspend"] === true && recordAt(old, "status")?.["startTime"] === undefined;
-  const unchanged = schedulingMutable ? same(templateFixedPart(template), templateFixedPart(oldTemplate)) : same(template, oldTemplate);
+  const unchanged = schedulingMutable
+    ? semanticallyEqual(templateFixedPart(template), templateFixedPart(oldTemplate))
+    : semanticallyEqual(template, oldTemplate);
   if (!unchanged) errors.push(invalidValue("spec.template", template ?? null, IMMUTABLE));
   for (const name of JOB_IMMUTABLE) {
-    if (!same(spec?.[name], oldSpec?.[name])) errors.push(invalidValue(`spec.${name}`, spec?.[name] ?? null, IMMUTABLE));
+    if (!semanticallyEqual(spec?.[name], oldSpec?.[name])) errors.push(invalidValue(`spec.${name}`, spec?.[name] ?? null, IMMUTABLE));
   }
   return errors;
 }
