@@ -54,6 +54,8 @@ export function catalogueResources(profile: Profile): ResourceDefinition[] {
       scope: "Cluster",
       shortNames: ["cs"],
       verbs: ["get", "list"],
+      // Deprecated without a removal release: kube's warning names no replacement either.
+      deprecation: { since: "1.19", removedIn: "", warning: "v1 ComponentStatus is deprecated in v1.19+" },
     }),
     // apps/v1 (Deployments are declared with server-side apply's resources)
     defineResource({
