@@ -46,6 +46,50 @@ describe("parity with kube-apiserver", () => {
     assert.match(result.body, /creationTimestamp: "\d{4}-\d\d-\d\dT\d\d:\d\d:\d\dZ"/);
   });
 
+  it("every answer says Cache-Control: no-cache, private unless its handler chose otherwise (kube's filter)", async () => {
+    const admin = server().admin;
+    const anonymous = { url: server().server.url, ca: server().server.caCertificate };
+    const answers = [
+      await request(admin, "GET", "/api/v1/namespaces"),
+      await request(admin, "GET", `${CONFIGMAPS}/missing`),
+      await request(admin, "GET", "/apis"),
+      await request(admin, "GET", "/version"),
+      await request(anonymous, "GET", "/readyz", { headers: { accept: "*/*" } }),
+      await request(anonymous, "GET", "/api/v1/secrets"),
+      await request({ ...anonymous, token: "not-a-token" }, "GET", "/api/v1/secrets"),
+    ];
+    assert.deepEqual(
+      answers.map((answer) => [answer.status, answer.headers["cache-control"]]),
+      [
+        [200, "no-cache, private"],
+        [404, "no-cache, private"],
+        [200, "no-cache, private"],
+        [200, "no-cache, private"],
+        [200, "no-cache, private"],
+        [403, "no-cache, private"],
+        [401, "no-cache, private"],
+      ],
+    );
+    const root = json(await request(admin, "GET", "/openapi/v3"));
+    const url = (root["paths"] as Record<string, { serverRelativeURL: string }>)["api/v1"]?.serverRelativeURL ?? "";
+    assert.equal((await request(admin, "GET", url)).headers["cache-control"], "public, immutable");
+  });
+
+  it('a create naming a resourceVersion is refused as kube\'s storage refuses it: 500 without a reason (dry run and "0" pass)', async () => {
+    const admin = server().admin;
+    const body = (name: string, resourceVersion: string): Record<string, unknown> => ({ ...configMap(name), metadata: { name, resourceVersion } });
+    const refused = await request(admin, "POST", CONFIGMAPS, { body: body("rv-set", "42") });
+    assert.equal(refused.status, 500, refused.body);
+    const status = json(refused);
+    assert.equal(status["message"], "resourceVersion should not be set on objects to be created");
+    assert.equal(status["reason"], undefined);
+    assert.equal((await request(admin, "GET", `${CONFIGMAPS}/rv-set`)).status, 404);
+    assert.equal((await request(admin, "POST", `${CONFIGMAPS}?dryRun=All`, { body: body("rv-set", "42") })).status, 201);
+    assert.equal((await request(admin, "POST", CONFIGMAPS, { body: body("rv-zero", "0") })).status, 201);
+    // Before the existence check, as kube's storage: an existing name is the same 500, not 409.
+    assert.equal((await request(admin, "POST", CONFIGMAPS, { body: body("rv-zero", "7") })).status, 500);
+  });
+
   it("an Authorization header that is not a bearer token is ignored (anonymous), not 401", async () => {
     const result = await request({ url: server().server.url, ca: server().server.caCertificate }, "GET", "/readyz", {
       headers: { authorization: `Basic ${Buffer.from("user:pass").toString("base64")}`, accept: "*/*" },

@@ -19,7 +19,9 @@ export type StatusReason =
   | "TooManyRequests"
   | "Timeout"
   | "InternalError"
-  | "ServiceUnavailable";
+  | "ServiceUnavailable"
+  /** kube's StatusReasonUnknown: an error no reason was given for (the Status has no `reason`). */
+  | "";
 
 export interface StatusCause {
   readonly reason?: string;

@@ -22,7 +22,7 @@ export function statusBody(error: ApiError): Record<string, unknown> {
     metadata: error.listMeta ?? {},
     status: "Failure",
     message: error.message,
-    reason: error.reason,
+    ...(error.reason === "" ? {} : { reason: error.reason }),
     ...(details === undefined ? {} : { details }),
     code: error.code,
   };

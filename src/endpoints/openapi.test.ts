@@ -105,6 +105,25 @@ for (const profile of [ORCH_PROFILE, KUBERNETES_PROFILE]) {
       assert.equal((await server.call("GET", url)).headers["cache-control"], "public, immutable");
     });
 
+    it("answers the v3 index with an ETag (304 for If-None-Match), a stale hash with 301 to the current one, the current hash with a year's Expires", async () => {
+      const root = await server.call("GET", "/openapi/v3");
+      const etag = String(root.headers["etag"]);
+      assert.match(etag, /^"[0-9A-F]{128}"$/);
+      assert.equal((await server.call("GET", "/openapi/v3", { headers: { "if-none-match": etag } })).status, 304);
+      const url = (root.json["paths"] as Record<string, { serverRelativeURL: string }>)["apis/apps/v1"]?.serverRelativeURL ?? "";
+      const stale = await server.call("GET", "/openapi/v3/apis/apps/v1?hash=0123ABCD");
+      assert.equal(stale.status, 301);
+      assert.equal(stale.headers["location"], url);
+      assert.equal(stale.headers["cache-control"], undefined, "a redirect is not cached forever");
+      const current = await server.call("GET", url);
+      assert.equal(current.status, 200);
+      const expires = Date.parse(String(current.headers["expires"]));
+      assert.ok(expires - Date.now() > 364 * 24 * 3600_000, String(current.headers["expires"]));
+      const unhashed = await server.call("GET", "/openapi/v3/apis/apps/v1");
+      assert.equal(unhashed.headers["expires"], undefined);
+      assert.equal(unhashed.headers["cache-control"], undefined, "the listener adds kube's no-cache, private");
+    });
+
     it("serves Swagger 2.0 at /openapi/v2 with definitions its references resolve to", async () => {
       const document = await server.call("GET", "/openapi/v2", { headers: { accept: "application/json" } });
       assert.equal(document.status, 200);

@@ -20,8 +20,8 @@ import { customSchemaId, customSchemas } from "./openapi-custom.js";
  * are built again. Custom resources' schemas are their definitions' `openAPIV3Schema`.
  */
 export interface OpenApiDocuments {
-  /** The v3 index: `paths` → `serverRelativeURL` with the document's hash. */
-  root(): Record<string, unknown>;
+  /** The v3 index (`paths` → `serverRelativeURL` with the document's hash), serialized. */
+  root(): { readonly body: string; readonly etag: string };
   /** A v3 group-version document (`api/v1`, `apis/apps/v1`), serialized. */
   document(path: string): { readonly body: string; readonly etag: string } | undefined;
   /** The Swagger 2.0 document, serialized as JSON or as gnostic's protobuf. */
@@ -57,7 +57,7 @@ export function createOpenApi(registry: Registry, profile: Profile, catalogue: S
   listGroupVersions();
   const info = { title: profile.name, version: profile.gitVersion };
   const documents = new Map<string, Built>();
-  let root: Record<string, unknown> | undefined;
+  let root: Built | undefined;
   let swagger: { readonly json: Built; readonly document: Record<string, unknown> } | undefined;
   let swaggerProtobuf: { readonly body: Uint8Array; readonly etag: string } | undefined;
   registry.onChange((changed) => {
@@ -96,11 +96,11 @@ export function createOpenApi(registry: Registry, profile: Profile, catalogue: S
 
   return {
     root() {
-      root ??= {
+      root ??= built({
         paths: Object.fromEntries(
           [...groupVersions.keys()].map((path) => [path, { serverRelativeURL: `/openapi/v3/${path}?hash=${documentFor(path)?.etag ?? ""}` }]),
         ),
-      };
+      });
       return root;
     },
     document: documentFor,

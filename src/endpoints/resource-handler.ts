@@ -228,6 +228,7 @@ export function createResourceHandler(options: ResourceHandlerOptions): (context
           fieldManager,
           fieldValidation,
           written: omit ? undefined : (text) => void (json = text),
+          refuseResourceVersion: true,
         });
         return respondObject(context, 201, view(created), representation, meta, definition.columns, json);
       }

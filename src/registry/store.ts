@@ -75,6 +75,11 @@ export interface WriteOptions {
    * response body. Not called on dry-run, nor when the text would differ.
    */
   readonly written?: (json: string) => void;
+  /**
+   * A client's POST: a `metadata.resourceVersion` it sends is refused after admission, as kube's
+   * storage does (500 without a reason). The server's own creates drop it silently.
+   */
+  readonly refuseResourceVersion?: boolean;
 }
 
 export interface UpdateRequest extends WriteOptions {
@@ -530,11 +535,23 @@ export class Store {
     if ((metadata.name === undefined || metadata.name === "") && typeof metadata.generateName === "string" && metadata.generateName !== "") {
       metadata.name = `${metadata.generateName}${randomSuffix()}`;
     }
+    const sentResourceVersion = metadata.resourceVersion;
     delete metadata.resourceVersion;
     this.stampNew(object);
     this.ownFields(undefined, object, options);
     const finishing = this.finishCreate(namespace, object, options);
     if (finishing !== undefined) await finishing;
+    // kube's storage refuses a create that names a resourceVersion (an object sourced from a read,
+    // sent back as new) after admission, as a plain 500 without a reason; a dry run never reaches it.
+    if (
+      options.refuseResourceVersion === true &&
+      options.dryRun !== true &&
+      sentResourceVersion !== undefined &&
+      /^\d+$/.test(sentResourceVersion) &&
+      !/^0+$/.test(sentResourceVersion)
+    ) {
+      throw new ApiError(500, "", "resourceVersion should not be set on objects to be created");
+    }
     const name = metadata.name ?? "";
     const undo = await this.definition.allocations?.create(object, this.storage, options.dryRun === true);
     if (options.dryRun === true) {

@@ -193,6 +193,9 @@ class RequestAbort {
   }
 }
 
+/** kube-apiserver's Cache-Control for answers whose handler set none. */
+const NO_CACHE_PRIVATE = "no-cache, private";
+
 /**
  * Writes an answer: bytes with their length, or a streamed body chunk by chunk with backpressure,
  * or a pushed body (a watch) that writes into the response itself.
@@ -211,6 +214,9 @@ async function writeResponse(
   }
   // The request's own headers (Audit-ID, flow control's), after the answer's: see RequestContext.responseHeaders.
   if (requestHeaders !== undefined) for (const name in requestHeaders) headers[name] = requestHeaders[name];
+  // kube's outermost filters mark every answer private to its user (all of them are behind
+  // authentication) unless the handler chose otherwise (a hashed OpenAPI document is immutable).
+  headers["cache-control"] ??= NO_CACHE_PRIVATE;
   const body = result.body;
   if (typeof body === "string" || body instanceof Uint8Array) {
     headers["content-length"] = String(typeof body === "string" ? Buffer.byteLength(body) : body.length);
@@ -378,7 +384,7 @@ export async function startHttpServer(options: HttpServerOptions): Promise<HttpS
         options.onError?.(error);
         if (!out.headersSent) {
           const fallback = errorResponse(error);
-          out.head(fallback.status, { "content-type": "application/json" }, false);
+          out.head(fallback.status, { "content-type": "application/json", "cache-control": NO_CACHE_PRIVATE }, false);
           out.end(fallback.body);
         } else if (!out.writableEnded) {
           out.end();

@@ -64,23 +64,39 @@ function respondDiscovery(context: RequestContext, document: DiscoveryDocument, 
 /** Each kept OpenAPI document's gzip, made once (the documents are kept until the served resources change). */
 const openApiGzip = new WeakMap<object, Promise<Uint8Array>>();
 
+/** A year from now as an HTTP date: kube's `Expires` for a v3 document fetched by its current hash. */
+function aYearFromNow(): string {
+  const date = new Date();
+  date.setUTCFullYear(date.getUTCFullYear() + 1);
+  return date.toUTCString();
+}
+
+/** kube's answer to a v3 document asked for by a hash that is no longer its own: 301 to the current one. */
+function redirectToHash(location: string, etag: string): ApiResponse {
+  return {
+    status: 301,
+    headers: { location, etag: `"${etag}"`, vary: "Accept", "content-type": "text/html; charset=utf-8" },
+    body: `<a href="${location}">Moved Permanently</a>.\n\n`,
+  };
+}
+
 /**
- * A built OpenAPI document with its ETag: 304 on If-None-Match; a v3 document fetched with its
- * current `hash` may be cached forever, as kube answers.
+ * A built OpenAPI document (or the v3 index) with its ETag: 304 on If-None-Match; a v3 document
+ * fetched with its current `hash` may be cached forever (`public, immutable`, expiring in a year),
+ * as kube answers; the others get the listener's `no-cache, private`.
  */
 function respondOpenApi(
   context: RequestContext,
   document: { readonly body: string | Uint8Array; readonly etag: string },
-  immutable: boolean,
+  caching: "mutable" | "immutable",
   contentType = "application/json",
 ): ApiResponse {
   const etag = `"${document.etag}"`;
-  const headers: Record<string, string> = {
-    "content-type": contentType,
-    etag,
-    vary: "Accept",
-    "cache-control": immutable ? "public, immutable" : "no-cache, private",
-  };
+  const headers: Record<string, string> = { "content-type": contentType, etag, vary: "Accept" };
+  if (caching === "immutable") {
+    headers["cache-control"] = "public, immutable";
+    headers["expires"] = aYearFromNow();
+  }
   if (context.request.headers["if-none-match"] === etag) return { status: 304, headers, body: "" };
   const gzipped = (): Promise<Uint8Array> => {
     let gzip = openApiGzip.get(document);
@@ -112,19 +128,26 @@ export function createNonResourceHandler(options: NonResourceOptions): (context:
       }
     }
     if (info.verb !== "get") throw notFound();
-    if (path === "/openapi/v3") return respondJson(context, 200, openApi.root());
+    if (path === "/openapi/v3") return respondOpenApi(context, openApi.root(), "mutable");
     if (path.startsWith("/openapi/v3/")) {
-      const document = openApi.document(path.slice("/openapi/v3/".length));
-      if (document !== undefined) return respondOpenApi(context, document, query.get("hash") === document.etag);
+      const groupVersion = path.slice("/openapi/v3/".length);
+      const document = openApi.document(groupVersion);
+      if (document !== undefined) {
+        const hash = query.get("hash");
+        // kube: a stale hash (the group version changed since the client read the index) is sent
+        // on to the current one; the current one may be cached forever.
+        if (hash !== null && hash !== "" && hash !== document.etag) return redirectToHash(`/openapi/v3/${groupVersion}?hash=${document.etag}`, document.etag);
+        return respondOpenApi(context, document, hash === document.etag ? "immutable" : "mutable");
+      }
     }
     if (path === "/openapi/v2") {
       // kubectl asks for gnostic's protobuf form (sent as octet-stream: its media type is no valid MIME type); JSON for everyone else.
       const accept = context.request.headers["accept"] ?? "";
       if (accept.includes(OPENAPI_V2_PROTOBUF) || accept.includes("application/com.github.proto-openapi.spec.v2.v1.0+protobuf"))
-        return respondOpenApi(context, openApi.v2("protobuf"), false, "application/octet-stream");
+        return respondOpenApi(context, openApi.v2("protobuf"), "mutable", "application/octet-stream");
       if (accept !== "" && !/application\/json|\*\/\*|application\/\*/.test(accept))
         throw new ApiError(406, "NotAcceptable", "only application/json and the protobuf form are served for /openapi/v2");
-      return respondOpenApi(context, openApi.v2("json"), false);
+      return respondOpenApi(context, openApi.v2("json"), "mutable");
     }
     if (path === "/metrics" && options.metrics !== undefined) {
       return { status: 200, headers: { "content-type": options.metrics.contentType }, body: await options.metrics.metrics() };

@@ -21,7 +21,8 @@ function state(definition: ResourceDefinition): string {
   const notes: string[] = [];
   if (definition.deprecation !== undefined) {
     const replacement = definition.deprecation.replacement === undefined ? "" : `; use ${definition.deprecation.replacement}`;
-    notes.push(`deprecated in ${definition.deprecation.since}, removed in ${definition.deprecation.removedIn}${replacement}`);
+    const removal = definition.deprecation.removedIn === "" ? "" : `, removed in ${definition.deprecation.removedIn}`;
+    notes.push(`deprecated in ${definition.deprecation.since}${removal}${replacement}`);
   }
   if (!definition.enabledByDefault) notes.push("off unless `--runtime-config` turns it on");
   if (definition.storedAs !== undefined)

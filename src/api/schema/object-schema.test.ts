@@ -226,7 +226,7 @@ describe("ObjectSchema.validate(): schema errors by path, after defaulting", () 
     {
       name: "a job whose pods restart Always (the pod default)",
       schema: "job",
-      body: { spec: { template: { spec: { containers } } } },
+      body: { spec: { selector: { matchLabels: { app: "x" } }, template: { metadata: { labels: { app: "x" } }, spec: { containers } } } },
       errors: ["NotSupported spec.template.spec.restartPolicy"],
     },
     {
@@ -614,6 +614,7 @@ describe("ObjectSchema.applyDefaults(): kube's defaults", () => {
         "spec.completionMode": "NonIndexed",
         "spec.suspend": false,
         "spec.podReplacementPolicy": "TerminatingOrFailed",
+        "spec.manualSelector": false,
       },
     },
     {

@@ -1,6 +1,7 @@
 import { apiGroup, type Profile } from "../../api/profile.js";
 import { LOAD_BALANCER_STATUS } from "./initial-status.js";
 import { CSR_STRATEGY } from "./certificates/csr-strategy.js";
+import { jobStrategy } from "./batch/job-strategy.js";
 import type { ResourceDefinition } from "../definition.js";
 import { EVENTS_V1_SELECTABLE_FIELDS, endpointSliceV1beta1StoredAsV1, hpaV1StoredAsV2, eventsV1StoredAsCore, sameShape } from "./conversion.js";
 import { defineResource } from "./define.js";
@@ -53,6 +54,8 @@ export function catalogueResources(profile: Profile): ResourceDefinition[] {
       scope: "Cluster",
       shortNames: ["cs"],
       verbs: ["get", "list"],
+      // Deprecated without a removal release: kube's warning names no replacement either.
+      deprecation: { since: "1.19", removedIn: "", warning: "v1 ComponentStatus is deprecated in v1.19+" },
     }),
     // apps/v1 (Deployments are declared with server-side apply's resources)
     defineResource({
@@ -101,6 +104,7 @@ export function catalogueResources(profile: Profile): ResourceDefinition[] {
       categories: ["all"],
       subresources: ["status"],
       hasGeneration: true,
+      strategy: jobStrategy(profile.keyDomain),
     }),
     defineResource({
       group: "batch",

@@ -38,6 +38,20 @@ describe("/metrics", () => {
       1,
     );
     assert.equal(sample(metrics.text, "apiserver_requested_deprecated_apis", { group: "policy", version: "v1" }), undefined, "v1 is not deprecated");
+    // kube's ComponentStatus: deprecated without a removal release.
+    const statuses = await server.call("GET", "/api/v1/componentstatuses");
+    assert.equal(statuses.status, 200);
+    assert.deepEqual([statuses.headers["warning"]].flat(), ['299 - "v1 ComponentStatus is deprecated in v1.19+"']);
+    assert.equal(
+      sample((await server.call("GET", "/metrics")).text, "apiserver_requested_deprecated_apis", {
+        group: "",
+        version: "v1",
+        resource: "componentstatuses",
+        subresource: "",
+        removed_release: "",
+      }),
+      1,
+    );
   });
 
   it("counts requests by kube's verb names, scope and response code", async () => {

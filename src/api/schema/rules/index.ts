@@ -11,6 +11,14 @@ import { POD_DEFAULTERS } from "./pods.js";
 import { SERVICE_DEFAULTERS, validateServiceUpdate } from "./services.js";
 import { NETWORKING_DEFAULTERS, NETWORKING_KIND_VALIDATORS, NETWORKING_VALIDATORS } from "./networking.js";
 import { WORKLOAD_DEFAULTERS, WORKLOAD_KIND_VALIDATORS, WORKLOAD_VALIDATORS } from "./workloads.js";
+import {
+  validateCsiDriverUpdate,
+  validateEndpointSliceUpdate,
+  validateIngressClassUpdate,
+  validatePriorityClassUpdate,
+  validateRuntimeClassUpdate,
+} from "./cluster-updates.js";
+import { validatePersistentVolumeClaimUpdate, validatePersistentVolumeUpdate, validateStorageClassUpdate } from "./storage-updates.js";
 
 /** A kind's rules that need the whole object, and on update the stored one. */
 export type KindValidator = (object: ApiObject, old: ApiObject | undefined) => FieldError[];
@@ -34,6 +42,16 @@ export const BUILTIN_RULES: SchemaRules = {
     ...Object.entries(NETWORKING_KIND_VALIDATORS),
     ...Object.entries(EXTENSION_KIND_VALIDATORS),
     ["core.v1.Service", validateServiceUpdate],
+    ["core.v1.PersistentVolume", validatePersistentVolumeUpdate],
+    ["core.v1.PersistentVolumeClaim", validatePersistentVolumeClaimUpdate],
+    ["storage.v1.StorageClass", validateStorageClassUpdate],
+    ["storage.v1.CSIDriver", validateCsiDriverUpdate],
+    ["scheduling.v1.PriorityClass", validatePriorityClassUpdate],
+    ["networking.v1.IngressClass", validateIngressClassUpdate],
+    ["node.v1.RuntimeClass", validateRuntimeClassUpdate],
+    ["node.v1beta1.RuntimeClass", validateRuntimeClassUpdate],
+    ["discovery.v1.EndpointSlice", validateEndpointSliceUpdate],
+    ["discovery.v1beta1.EndpointSlice", validateEndpointSliceUpdate],
     ["certificates.v1.CertificateSigningRequest", validateCertificateSigningRequest],
     ["events.v1.Event", validateEventsV1],
     ["admissionregistration.v1.MutatingWebhookConfiguration", webhookConfigurationValidator("v1")],

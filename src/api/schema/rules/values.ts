@@ -1,3 +1,4 @@
+import { isDeepStrictEqual } from "node:util";
 import { isPlainObject } from "../../object.js";
 
 /** Small readers for rules: a field as a record, a list, a string or a string map. */
@@ -65,4 +66,21 @@ export function selectorMatches(selector: Record<string, unknown>, labels: Reado
 /** An empty selector (no labels, no expressions) selects everything, which workloads refuse. */
 export function selectorIsEmpty(selector: Record<string, unknown>): boolean {
   return Object.keys(stringMapAt(selector, "matchLabels")).length === 0 && listAt(selector, "matchExpressions").length === 0;
+}
+
+/** Without nulls, empty lists and empty objects. */
+function withoutEmpty(value: unknown): unknown {
+  if (Array.isArray(value)) return value.length === 0 ? undefined : value.map(withoutEmpty);
+  if (!isPlainObject(value)) return value ?? undefined;
+  const out: Record<string, unknown> = {};
+  for (const [key, item] of Object.entries(value)) {
+    const kept = withoutEmpty(item);
+    if (kept !== undefined) out[key] = kept;
+  }
+  return Object.keys(out).length === 0 ? undefined : out;
+}
+
+/** kube's semantic equality of two values for update rules: nil and empty lists or maps alike. */
+export function semanticallyEqual(a: unknown, b: unknown): boolean {
+  return isDeepStrictEqual(withoutEmpty(a), withoutEmpty(b));
 }

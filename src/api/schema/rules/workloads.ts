@@ -4,6 +4,7 @@ import { validateName } from "../../validation.js";
 import type { DefinitionDefaulter } from "../defaults.js";
 import { childPath, duplicate, forbidden, indexPath, invalidValue, notSupported, required } from "../field-path.js";
 import type { DefinitionValidator } from "../validate.js";
+import { validateJobUpdate, validateSelectorUpdate, validateStatefulSetUpdate } from "./workload-updates.js";
 import { ensureRecord, listAt, recordAt, selectorIsEmpty, selectorMatches, stringAt, stringMapAt } from "./values.js";
 
 /** kube's defaulting and validation of pods, services and the workload kinds (apps, batch, core). */
@@ -288,10 +289,30 @@ const defaultJobSpec: DefinitionDefaulter = (spec) => {
   if (spec["podReplacementPolicy"] === undefined) spec["podReplacementPolicy"] = spec["podFailurePolicy"] === undefined ? "TerminatingOrFailed" : "Failed";
 };
 
+/** kube's SetDefaults_Job (the Job object's, not a CronJob's template): `manualSelector: false`. */
+const defaultJob: DefinitionDefaulter = (job) => {
+  const spec = ensureRecord(job, "spec");
+  if (spec["manualSelector"] === undefined || spec["manualSelector"] === null) spec["manualSelector"] = false;
+};
+
 const validateJobSpec: DefinitionValidator = (spec, path) => {
   const restartPolicy = stringAt(recordAt(recordAt(spec, "template"), "spec"), "restartPolicy");
   if (restartPolicy === undefined || restartPolicy === "OnFailure" || restartPolicy === "Never") return [];
   return [notSupported(childPath(path, "template.spec.restartPolicy"), restartPolicy, ["OnFailure", "Never"])];
+};
+
+/**
+ * kube's Job-level rules (a CronJob's template is not judged by them): a selector is required
+ * (the strategy generates one unless `manualSelector`), and it must select the pod template.
+ * Jobs stored without a selector (before this server generated them) may still be updated.
+ */
+const validateJob = (object: ApiObject, old: ApiObject | undefined): FieldError[] => {
+  const spec = recordAt(object, "spec");
+  const selector = recordAt(spec, "selector");
+  if (selector === undefined) return old === undefined || recordAt(recordAt(old, "spec"), "selector") !== undefined ? [required("spec.selector")] : [];
+  const labels = stringMapAt(recordAt(recordAt(spec, "template"), "metadata"), "labels");
+  if (!selectorMatches(selector, labels)) return [invalidValue("spec.template.metadata.labels", labels, "`selector` does not match template `labels`")];
+  return [];
 };
 
 const CRON_MACROS = new Set(["@yearly", "@annually", "@monthly", "@weekly", "@daily", "@midnight", "@hourly"]);
@@ -348,6 +369,7 @@ export const WORKLOAD_DEFAULTERS: Readonly<Record<string, DefinitionDefaulter>> 
   "apps.v1.StatefulSet": defaultStatefulSet,
   "apps.v1.DaemonSet": defaultDaemonSet,
   "batch.v1.JobSpec": defaultJobSpec,
+  "batch.v1.Job": defaultJob,
 };
 
 export const WORKLOAD_VALIDATORS: Readonly<Record<string, DefinitionValidator>> = {
@@ -356,12 +378,20 @@ export const WORKLOAD_VALIDATORS: Readonly<Record<string, DefinitionValidator>> 
   "batch.v1.JobSpec": validateJobSpec,
 };
 
-export const WORKLOAD_KIND_VALIDATORS: Readonly<Record<string, (object: ApiObject, old: ApiObject | undefined) => FieldError[]>> = {
-  "apps.v1.Deployment": validateDeployment,
-  "apps.v1.ReplicaSet": validateWorkload("replicaset", ["Always"]),
-  "apps.v1.StatefulSet": validateWorkload("statefulset", ["Always"]),
-  "apps.v1.DaemonSet": validateWorkload("daemonset", ["Always"]),
+type KindValidator = (object: ApiObject, old: ApiObject | undefined) => FieldError[];
+
+/** The kind's rules, then its update rules (kube's ValidateXUpdate order). */
+function withUpdateRules(validate: KindValidator, update: KindValidator): KindValidator {
+  return (object, old) => (old === undefined ? validate(object, old) : [...validate(object, old), ...update(object, old)]);
+}
+
+export const WORKLOAD_KIND_VALIDATORS: Readonly<Record<string, KindValidator>> = {
+  "apps.v1.Deployment": withUpdateRules(validateDeployment, validateSelectorUpdate),
+  "apps.v1.ReplicaSet": withUpdateRules(validateWorkload("replicaset", ["Always"]), validateSelectorUpdate),
+  "apps.v1.StatefulSet": withUpdateRules(validateWorkload("statefulset", ["Always"]), validateStatefulSetUpdate),
+  "apps.v1.DaemonSet": withUpdateRules(validateWorkload("daemonset", ["Always"]), validateSelectorUpdate),
   "core.v1.ReplicationController": validateReplicationController,
+  "batch.v1.Job": withUpdateRules(validateJob, validateJobUpdate),
   "batch.v1.CronJob": validateCronJob,
   "batch.v1beta1.CronJob": validateCronJob,
 };

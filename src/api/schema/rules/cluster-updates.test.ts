@@ -1,0 +1,72 @@
+import assert from "node:assert/strict";
+import { after, before, describe, it } from "node:test";
+import { KUBERNETES_PROFILE } from "../../profile.js";
+import { inProcessServer } from "../../../testing/in-process.js";
+
+const MERGE = { "content-type": "application/merge-patch+json" };
+
+describe("update rules of cluster-wide kinds, as kube's ValidateXUpdate", () => {
+  let server: Awaited<ReturnType<typeof inProcessServer>>;
+  before(async () => {
+    server = await inProcessServer({ profile: KUBERNETES_PROFILE });
+  });
+  after(async () => {
+    await server.stop();
+  });
+
+  const cases: [string, string, Record<string, unknown>, Record<string, unknown>, string, Record<string, unknown>][] = [
+    [
+      "PriorityClass",
+      "/apis/scheduling.k8s.io/v1/priorityclasses",
+      { apiVersion: "scheduling.k8s.io/v1", kind: "PriorityClass", metadata: { name: "p" }, value: 100 },
+      { value: 5 },
+      'PriorityClass.scheduling.k8s.io "p" is invalid: value: Forbidden: may not be changed in an update.',
+      { description: "d" },
+    ],
+    [
+      "IngressClass",
+      "/apis/networking.k8s.io/v1/ingressclasses",
+      { apiVersion: "networking.k8s.io/v1", kind: "IngressClass", metadata: { name: "i" }, spec: { controller: "example.com/a" } },
+      { spec: { controller: "example.com/b" } },
+      'IngressClass.networking.k8s.io "i" is invalid: spec.controller: Invalid value: "example.com/b": field is immutable',
+      { metadata: { labels: { a: "b" } } },
+    ],
+    [
+      "RuntimeClass",
+      "/apis/node.k8s.io/v1/runtimeclasses",
+      { apiVersion: "node.k8s.io/v1", kind: "RuntimeClass", metadata: { name: "r" }, handler: "runc" },
+      { handler: "kata" },
+      'RuntimeClass.node.k8s.io "r" is invalid: handler: Invalid value: "kata": field is immutable',
+      { overhead: { podFixed: { cpu: "10m" } } },
+    ],
+    [
+      "EndpointSlice",
+      "/apis/discovery.k8s.io/v1/namespaces/default/endpointslices",
+      { apiVersion: "discovery.k8s.io/v1", kind: "EndpointSlice", metadata: { name: "e" }, addressType: "IPv4", endpoints: [] },
+      { addressType: "IPv6" },
+      'EndpointSlice.discovery.k8s.io "e" is invalid: addressType: Invalid value: "IPv6": field is immutable',
+      { endpoints: [{ addresses: ["10.0.0.1"] }] },
+    ],
+    [
+      "CSIDriver",
+      "/apis/storage.k8s.io/v1/csidrivers",
+      { apiVersion: "storage.k8s.io/v1", kind: "CSIDriver", metadata: { name: "csi.example.com" }, spec: { attachRequired: true } },
+      { spec: { attachRequired: false } },
+      'CSIDriver.storage.k8s.io "csi.example.com" is invalid: spec.attachedRequired: Invalid value: false: field is immutable',
+      { spec: { requiresRepublish: true } },
+    ],
+  ];
+
+  for (const [kind, path, body, change, message, allowed] of cases) {
+    it(`${kind}: a fixed field's change is refused in kube's words; other changes pass`, async () => {
+      const created = await server.call("POST", path, { body });
+      assert.equal(created.status, 201, created.text);
+      const name = String((body["metadata"] as { name: string }).name);
+      const refused = await server.call("PATCH", `${path}/${name}`, { body: change, headers: MERGE });
+      assert.equal(refused.status, 422, refused.text);
+      assert.equal(refused.json["message"], message);
+      const passed = await server.call("PATCH", `${path}/${name}`, { body: allowed, headers: MERGE });
+      assert.equal(passed.status, 200, passed.text);
+    });
+  }
+});
