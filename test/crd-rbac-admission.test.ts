@@ -117,9 +117,12 @@ describe("RBAC and admission on custom resources", () => {
     const denied = await eventually(async () => {
       const response = await server.call("POST", WIDGETS, { body: widget("big", 5) });
       if (response.status === 201) await server.call("DELETE", `${WIDGETS}/big`);
-      return response.status === 403 ? response.json : undefined;
+      return response.status === 422 ? response.json : undefined;
     });
-    assert.match(String(denied["message"]), /denied request: size 5 is too big/);
+    assert.match(
+      String(denied["message"]),
+      /is forbidden: ValidatingAdmissionPolicy 'small-widgets' with binding 'small-widgets' denied request: size 5 is too big$/,
+    );
     assert.equal((await server.call("POST", WIDGETS, { body: widget("small", 2) })).status, 201);
   });
 

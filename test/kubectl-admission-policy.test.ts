@@ -86,8 +86,17 @@ describe("kubectl against ValidatingAdmissionPolicy", () => {
       assert.match(
         denied.stderr,
         new RegExp(
-          `failed to create configmap: ValidatingAdmissionPolicy 'max-keys-${version}' with binding 'max-keys-deny-${version}' denied request: at most 1 key, got 2`,
+          `failed to create configmap: configmaps "two" is forbidden: ValidatingAdmissionPolicy 'max-keys-${version}' with binding 'max-keys-deny-${version}' denied request: at most 1 key, got 2`,
         ),
+      );
+      // From a file kubectl prints the Invalid Status by its details, as against kube-apiserver (the empty field before the message included).
+      const manifest = join(server().dataDir, `two-${version}.json`);
+      writeFileSync(manifest, JSON.stringify({ apiVersion: "v1", kind: "ConfigMap", metadata: { name: "two-file" }, data: { a: "1", b: "2" } }));
+      const fromFile = await kubectl(["create", "-f", manifest, "-n", `deny-${version}`]);
+      assert.notEqual(fromFile.code, 0);
+      assert.equal(
+        fromFile.stderr.trim(),
+        `The configmaps "two-file" is invalid: : ValidatingAdmissionPolicy 'max-keys-${version}' with binding 'max-keys-deny-${version}' denied request: at most 1 key, got 2`,
       );
       const warned = await createUntil(kubectl, create("warn"), (result) => /Warning:/.test(result.stderr));
       assert.equal(warned.code, 0, warned.stderr);

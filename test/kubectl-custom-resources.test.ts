@@ -64,6 +64,8 @@ for (const release of resolveKubectls(["oldest", "newest"])) {
     it("scales through the scale sub-resource", async () => {
       assert.match(ok(await kubectl(["scale", "db/main", "--replicas=4"])), /database\.ops\.example\.com\/main scaled/);
       assert.equal(ok(await kubectl(["get", "db", "main", "-o", "jsonpath={.spec.replicas}"])), "4");
+      // kubectl 1.27+ reads the Scale as a Table: kube's scale columns, whatever the parent's printer columns.
+      assert.match(ok(await kubectl(["get", "db", "main", "--subresource=scale"])), /^NAME\s+DESIRED\s+AVAILABLE\s+AGE\nmain\s+4\s+0\s+\S+\n$/);
     });
 
     it("reports schema violations with kube's messages", async () => {

@@ -3,7 +3,7 @@ import assert from "node:assert/strict";
 import { writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { before, describe, it } from "node:test";
-import { kubectlFor, resolveKubectl, type Kubectl, type KubectlResult } from "./helpers/kubectl.js";
+import { kubectlFor, parseTable, resolveKubectl, type Kubectl, type KubectlResult } from "./helpers/kubectl.js";
 
 const KUBECTL = resolveKubectl("default");
 import { useTestServer } from "./helpers/server.js";
@@ -85,5 +85,13 @@ describe(`kubectl ${KUBECTL.version} scale`, () => {
     assert.equal(scale["metadata"]?.["name"], "web");
     assert.deepEqual(scale["spec"], { replicas: 3 });
     assert.deepEqual(scale["status"], { replicas: 0, selector: "app=web" });
+  });
+
+  it("prints the Scale as kube's table with get --subresource=scale (Name, Desired, Available, Age)", async () => {
+    const table = parseTable(ok(await kubectl(["get", "deployment", "web", "--subresource=scale"])));
+    assert.deepEqual(
+      table.map((row) => ({ name: row["NAME"], desired: row["DESIRED"], available: row["AVAILABLE"] })),
+      [{ name: "web", desired: "3", available: "0" }],
+    );
   });
 });

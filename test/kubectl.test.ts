@@ -147,6 +147,16 @@ for (const release of resolveKubectls(["oldest", "newest"])) {
       assert.ok(notWeb.includes("configmap/web-b") && !notWeb.includes("configmap/web-a"), notWeb.join(", "));
     });
 
+    it("a label selector that does not parse is kube's 400 text; so is a field selector without an operator", async () => {
+      const unclosed = await kubectl(["get", "configmap", "-l", "tier in (web"]);
+      assert.notEqual(unclosed.code, 0);
+      assert.match(unclosed.stderr, /Error from server \(BadRequest\): .*: unable to parse requirement: found '', expected: ',' or '\)'\n$/);
+      const trailing = await kubectl(["get", "configmap", "-l", "tier=web,"]);
+      assert.match(trailing.stderr, /: found '', expected: identifier after ','\n$/);
+      const field = await kubectl(["get", "configmap", "--field-selector", "metadata.name=a,b"]);
+      assert.match(field.stderr, /: invalid selector: 'metadata.name=a,b'; can't understand 'b'\n$/);
+    });
+
     it("get -o json prints a List of the configmaps", async () => {
       const list = JSON.parse(ok(await kubectl(["get", "configmap", "-o", "json"]))) as ListLike;
       assert.equal(list.kind, "List");

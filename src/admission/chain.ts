@@ -203,14 +203,16 @@ function applies(plugin: AdmissionPlugin, type: AdmissionStepType, operation: Ad
 
 /**
  * The error a plugin threw, with its name in the Status causes (kube's messages stay as they are).
- * An Invalid (422) error that already lists field causes is left as it is: kubectl prints every
- * cause of an Invalid Status as a `<field>: <message>` line, so an extra cause would show.
+ * An Invalid (422) error is left as it is: kubectl prints every cause of an Invalid Status as a
+ * `<field>: <message>` line, so an extra cause would show — and one without field causes (a
+ * webhook's 422 denial) would print as `The request is invalid: : <plugin>` instead of kube's
+ * `The request is invalid: <message>`.
  */
 export function namingPlugin(name: string, error: unknown): ApiError {
   if (!(error instanceof ApiError)) return internalError(`admission plugin "${name}" failed: ${error instanceof Error ? error.message : String(error)}`, error);
   const causes = error.details?.causes ?? [];
   if (causes.some((cause) => cause.reason === ADMISSION_PLUGIN_CAUSE)) return error;
-  if (error.reason === "Invalid" && causes.length > 0) return error;
+  if (error.reason === "Invalid") return error;
   return new ApiError(error.code, error.reason, error.message, {
     details: { ...error.details, causes: [...causes, { reason: ADMISSION_PLUGIN_CAUSE, message: name }] },
     headers: { ...error.headers },

@@ -51,7 +51,12 @@ export function createScaleHandler(options: ScaleHandlerOptions): ScaleHandler {
     if (info.verb !== "get" && info.verb !== "update" && info.verb !== "patch") throw methodNotAllowed(NOT_ALLOWED);
     const namespace = info.namespace;
     const query = context.request.query;
-    const representation = negotiate(context.request.headers["accept"], { metaGroup, tables: false, ...(wire === undefined ? {} : { protobuf: wire }) }, query);
+    // A get may be answered as a Table (`kubectl get --subresource=scale`: Name, Desired, Available, Age, as kube's scale printer).
+    const representation = negotiate(
+      context.request.headers["accept"],
+      { metaGroup, tables: info.verb === "get", clientApiDomains: options.profile.clientApiDomains, ...(wire === undefined ? {} : { protobuf: wire }) },
+      query,
+    );
     const checks = { schema, info, namespaced };
 
     if (info.verb === "get") {

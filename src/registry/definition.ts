@@ -33,6 +33,8 @@ export interface ResourceDefinition {
    * path it reads (usually the same dotted path; events' `source` reads `source.component`).
    */
   readonly selectableFields: ReadonlyMap<string, string>;
+  /** The value of a selectable field an object lacks, when it is not empty (`false`, `0`: kube's typed fields). */
+  readonly selectableFieldsAbsent?: ReadonlyMap<string, string>;
   /**
    * For kinds with a `status` sub-resource: true when a create keeps the status sent (a kubelet
    * registering its Node reports it). Otherwise status starts empty, as kube's strategies make it,

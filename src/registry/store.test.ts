@@ -213,6 +213,32 @@ describe("the generic store, through the pipeline", () => {
     assert.equal(unknownField.json["message"], "field label not supported: spec.nope");
   });
 
+  it("typed field labels read as kube's: an absent bool is false, an absent count 0; Job status.successful; pod spec.host and status.podIPs", async () => {
+    await server.call("POST", "/api/v1/namespaces", { body: { metadata: { name: "typed" } } });
+    const names = async (path: string, query: string): Promise<string[]> => {
+      const response = await server.call("GET", `${path}?fieldSelector=${encodeURIComponent(query)}`);
+      assert.equal(response.status, 200, `${query}: ${response.text}`);
+      return (response.json["items"] as Json[]).map((item) => String(meta(item)["name"]));
+    };
+    assert.equal((await server.call("POST", "/api/v1/nodes", { body: { metadata: { name: "typed-node" } } })).status, 201);
+    assert.deepEqual(await names("/api/v1/nodes", "metadata.name=typed-node,spec.unschedulable=false"), ["typed-node"]);
+    assert.deepEqual(await names("/api/v1/nodes", "metadata.name=typed-node,spec.unschedulable=true"), []);
+    const template = { spec: { restartPolicy: "Never", containers: [{ name: "c", image: "busybox" }] } };
+    const job = { metadata: { name: "typed-job" }, spec: { template } };
+    assert.equal((await server.call("POST", "/apis/batch/v1/namespaces/typed/jobs", { body: job })).status, 201);
+    assert.deepEqual(await names("/apis/batch/v1/namespaces/typed/jobs", "status.successful=0"), ["typed-job"]);
+    assert.deepEqual(await names("/apis/batch/v1/namespaces/typed/jobs", "status.successful=1"), []);
+    const pod = { metadata: { name: "typed-pod" }, spec: { nodeName: "typed-node", containers: [{ name: "c", image: "busybox" }] } };
+    assert.equal((await server.call("POST", "/api/v1/namespaces/typed/pods", { body: pod })).status, 201);
+    assert.deepEqual(await names("/api/v1/namespaces/typed/pods", "spec.hostNetwork=false"), ["typed-pod"]);
+    assert.deepEqual(await names("/api/v1/namespaces/typed/pods", "spec.host=typed-node"), ["typed-pod"]);
+    assert.deepEqual(await names("/api/v1/namespaces/typed/pods", "status.podIPs=10.0.0.1"), []);
+    const rcTemplate = { metadata: { labels: { a: "b" } }, spec: { containers: [{ name: "c", image: "busybox" }] } };
+    const rc = { metadata: { name: "typed-rc" }, spec: { replicas: 0, selector: { a: "b" }, template: rcTemplate } };
+    assert.equal((await server.call("POST", "/api/v1/namespaces/typed/replicationcontrollers", { body: rc })).status, 201, "rc");
+    assert.deepEqual(await names("/api/v1/namespaces/typed/replicationcontrollers", "status.replicas=0"), ["typed-rc"]);
+  });
+
   it("pages a list with limit and continue at one resourceVersion", async () => {
     await server.call("POST", "/api/v1/namespaces", { body: { metadata: { name: "paging" } } });
     const base = "/api/v1/namespaces/paging/configmaps";

@@ -108,6 +108,12 @@ export const FOREGROUND_FINALIZER = "foregroundDeletion";
  * The finalizers an object has after a delete with this policy: Orphan adds `orphan`, Foreground
  * adds `foregroundDeletion` (each drops the other), Background drops both; no policy keeps them.
  */
+/** A selectable field's value: the object's, or the kind's value for an object without it (`false`, `0`). */
+function selectableValue(definition: ResourceDefinition, object: unknown, name: string, path: string): string {
+  const value = fieldValue(object, path);
+  return value === "" ? (definition.selectableFieldsAbsent?.get(name) ?? "") : value;
+}
+
 export function finalizersForPolicy(finalizers: readonly string[], request: DeleteRequest): string[] {
   const policy = request.propagationPolicy ?? (request.orphanDependents === undefined ? undefined : request.orphanDependents ? "Orphan" : "Background");
   if (policy === undefined) return [...finalizers];
@@ -417,7 +423,7 @@ export class Store {
       extraFieldsOf: (object) => {
         if (definition.selectableFields.size === 0) return undefined;
         const fields: Record<string, string> = {};
-        for (const [name, path] of definition.selectableFields) fields[name] = fieldValue(object, path);
+        for (const [name, path] of definition.selectableFields) fields[name] = selectableValue(definition, object, name, path);
         return fields;
       },
     };
@@ -518,7 +524,7 @@ export class Store {
   fieldsOf(object: ApiObject): Map<string, string> {
     const fields = new Map<string, string>([["metadata.name", object.metadata.name ?? ""]]);
     if (this.namespaced) fields.set("metadata.namespace", object.metadata.namespace ?? "");
-    for (const [name, path] of this.definition.selectableFields) fields.set(name, fieldValue(object, path));
+    for (const [name, path] of this.definition.selectableFields) fields.set(name, selectableValue(this.definition, object, name, path));
     return fields;
   }
 

@@ -56,7 +56,7 @@ export function generateTestPki(dnsNames: readonly string[] = []): TestPki {
 /** What a test webhook answers one review with: a `response` (uid filled in unless given), or a raw reply. */
 export type WebhookAnswer =
   | { readonly response: Record<string, unknown>; readonly apiVersion?: string }
-  | { readonly raw: string; readonly status?: number }
+  | { readonly raw: string; readonly status?: number /** default `application/json` */; readonly contentType?: string }
   | { readonly hang: true };
 
 /** A loopback HTTPS webhook server for tests; `reviews` holds every AdmissionReview received, per path. */
@@ -66,7 +66,9 @@ export interface TestWebhookServer {
   readonly reviews: Record<string, unknown>[];
   /** The W3C `traceparent` header of each review received, in order ("" when absent). */
   readonly traceparents: string[];
-  /** Calls per path (`/deny`, …). */
+  /** The request target of each review received, query included (`/deny?timeout=10s`), in order. */
+  readonly targets: string[];
+  /** Calls per path (`/deny`, …; the query is not part of the path). */
   count(path: string): number;
   /** Forgets the reviews and counts so far. */
   reset(): void;
@@ -84,19 +86,22 @@ export async function startWebhookServer(
   const reviews: Record<string, unknown>[] = [];
   const traceparents: string[] = [];
   const paths: string[] = [];
+  const targets: string[] = [];
   const server = https.createServer({ cert: pki.cert, key: pki.key }, (request, response) => {
     const chunks: Buffer[] = [];
     request.on("data", (chunk: Buffer) => chunks.push(chunk));
     request.on("end", () => {
       const review = JSON.parse(Buffer.concat(chunks).toString("utf8")) as Record<string, unknown>;
-      const path = request.url ?? "/";
+      const target = request.url ?? "/";
+      const path = target.split("?")[0] ?? "/";
       reviews.push(review);
+      targets.push(target);
       traceparents.push(String(request.headers["traceparent"] ?? ""));
       paths.push(path);
       const reply = answer(review, path);
       if ("hang" in reply) return;
       if ("raw" in reply) {
-        response.writeHead(reply.status ?? 200, { "content-type": "application/json" });
+        response.writeHead(reply.status ?? 200, { "content-type": reply.contentType ?? "application/json" });
         response.end(reply.raw);
         return;
       }
@@ -118,11 +123,13 @@ export async function startWebhookServer(
     port,
     reviews,
     traceparents,
+    targets,
     count: (path) => paths.filter((seen) => seen === path).length,
     reset() {
       reviews.length = 0;
       traceparents.length = 0;
       paths.length = 0;
+      targets.length = 0;
     },
     async close() {
       server.closeAllConnections();

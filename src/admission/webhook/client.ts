@@ -68,9 +68,9 @@ export class HookClients {
    * Uses undici's dispatch with a handler that collects the body: no response stream, no
    * AbortSignal per call (a timeout aborts through the dispatch controller).
    */
-  post(hook: HookCall, body: unknown): Promise<unknown> {
+  post(hook: HookCall, body: unknown, options: PostOptions = {}): Promise<unknown> {
     const module = loadedUndici;
-    if (module === undefined) return loadUndici().then(() => this.post(hook, body));
+    if (module === undefined) return loadUndici().then(() => this.post(hook, body, options));
     let destination: Destination;
     let agent: Agent;
     try {
@@ -79,9 +79,12 @@ export class HookClients {
     } catch (error) {
       return Promise.reject(error);
     }
+    // kube's admission client sends the hook's timeout as `?timeout=<n>s` (client-go's request timeout), and its errors name that URL.
+    const query = options.timeoutParameter === true ? `?timeout=${hook.timeoutSeconds}s` : "";
     return new Promise<unknown>((resolve, reject) => {
       const chunks: Buffer[] = [];
       let status = 0;
+      let contentType: string | undefined;
       let controller: Dispatcher.DispatchController | undefined;
       let settled = false;
       const finish = (error: WebhookCallError | undefined, value?: unknown): void => {
@@ -91,8 +94,8 @@ export class HookClients {
         if (error === undefined) resolve(value);
         else reject(error);
       };
-      const fail = (message: string): WebhookCallError => new WebhookCallError(`failed to call webhook: Post "${destination.where}": ${message}`);
-      const timedOut = `context deadline exceeded (timeout ${hook.timeoutSeconds}s)`;
+      const fail = (message: string): WebhookCallError => new WebhookCallError(`failed to call webhook: Post "${destination.where}${query}": ${message}`);
+      const timedOut = "context deadline exceeded";
       const timer = setTimeout(() => {
         // Before the request reached a socket there is no controller yet: it aborts on arrival.
         controller?.abort(new Error(timedOut));
@@ -103,8 +106,10 @@ export class HookClients {
           controller = started;
           if (settled) started.abort(new Error(timedOut));
         },
-        onResponseStart(_controller, statusCode) {
+        onResponseStart(_controller, statusCode, headers) {
           status = statusCode;
+          const type = headers["content-type"];
+          contentType = Array.isArray(type) ? type[0] : type;
         },
         onResponseData(_controller, chunk) {
           chunks.push(chunk);
@@ -112,7 +117,7 @@ export class HookClients {
         onResponseEnd() {
           const raw = (chunks.length === 1 ? (chunks[0] as Buffer) : Buffer.concat(chunks)).toString("utf8");
           if (status !== 200) {
-            finish(new WebhookCallError(`failed to call webhook: the server responded with status ${status}: ${raw.slice(0, 200)}`, status));
+            finish(new WebhookCallError(`failed to call webhook: ${unexpectedStatus(status, raw, contentType)}`, status));
             return;
           }
           let parsed: unknown;
@@ -131,7 +136,7 @@ export class HookClients {
       agent.dispatch(
         {
           origin: destination.origin,
-          path: destination.path,
+          path: `${destination.path}${query}`,
           method: "POST",
           headers: tracedHeaders({ "content-type": "application/json", accept: "application/json" }),
           body: JSON.stringify(body),
@@ -202,11 +207,110 @@ export class HookClients {
   }
 }
 
-/** An error's message the way Go's client words the common ones (the cause is what matters). */
+/** What a call may ask of the client besides the hook. */
+export interface PostOptions {
+  /** Send the hook's timeout as `?timeout=<n>s`, as kube's admission webhook client does (default: no). */
+  readonly timeoutParameter?: boolean;
+}
+
+/** Fields of Node's connection and TLS errors that Go's words need. */
+interface NodeNetError extends Error {
+  readonly code?: string;
+  readonly address?: string;
+  readonly port?: number;
+  readonly host?: string;
+  readonly cert?: { readonly subjectaltname?: string; readonly valid_to?: string };
+}
+
+/** Node's codes for a chain that does not reach a trusted root: Go's "unknown authority". */
+const UNKNOWN_AUTHORITY = new Set([
+  "UNABLE_TO_VERIFY_LEAF_SIGNATURE",
+  "SELF_SIGNED_CERT_IN_CHAIN",
+  "DEPTH_ZERO_SELF_SIGNED_CERT",
+  "UNABLE_TO_GET_ISSUER_CERT",
+  "UNABLE_TO_GET_ISSUER_CERT_LOCALLY",
+]);
+
+const IP_ADDRESS = /^[0-9.]+$|:/;
+
+/** Go's x509.HostnameError: the names the certificate is valid for, of the kind (IP or DNS) of the host asked for. */
+function hostnameMismatch(error: NodeNetError): string {
+  const host = error.host ?? "";
+  const byIp = IP_ADDRESS.test(host);
+  const names = (error.cert?.subjectaltname ?? "")
+    .split(", ")
+    .filter((entry) => entry.startsWith(byIp ? "IP Address:" : "DNS:"))
+    .map((entry) => entry.slice(entry.indexOf(":") + 1));
+  return names.length === 0
+    ? `x509: certificate is not valid for any names, but wanted to match ${host}`
+    : `x509: certificate is valid for ${names.join(", ")}, not ${host}`;
+}
+
+/** Go's RFC 3339 rendering of a time (UTC, whole seconds). */
+function goTime(time: Date): string {
+  return time.toISOString().replace(/\.\d{3}Z$/, "Z");
+}
+
+/**
+ * An error's message the way Go's HTTP client words the common ones (kube's messages quote
+ * them: `dial tcp …: connect: connection refused`, `tls: failed to verify certificate: x509: …`);
+ * others keep Node's message.
+ */
 function describe(error: unknown): string {
   if (!(error instanceof Error)) return String(error);
   const cause = (error as { cause?: unknown }).cause;
-  return cause instanceof Error && error.message === "fetch failed" ? cause.message : error.message;
+  const failure = (cause instanceof Error && error.message === "fetch failed" ? cause : error) as NodeNetError;
+  const code = failure.code ?? "";
+  if (code === "ECONNREFUSED" && failure.address !== undefined && failure.port !== undefined) {
+    const address = failure.address.includes(":") ? `[${failure.address}]` : failure.address;
+    return `dial tcp ${address}:${failure.port}: connect: connection refused`;
+  }
+  if (UNKNOWN_AUTHORITY.has(code)) return "tls: failed to verify certificate: x509: certificate signed by unknown authority";
+  if (code === "ERR_TLS_CERT_ALTNAME_INVALID") return `tls: failed to verify certificate: ${hostnameMismatch(failure)}`;
+  if (code === "CERT_HAS_EXPIRED" && failure.cert?.valid_to !== undefined) {
+    const expired = new Date(failure.cert.valid_to);
+    if (!Number.isNaN(expired.getTime()))
+      return `tls: failed to verify certificate: x509: certificate has expired or is not yet valid: current time ${goTime(new Date())} is after ${goTime(expired)}`;
+  }
+  return failure.message;
+}
+
+/** client-go's words for an answer other than 200 whose body is not a Status (its NewGenericServerResponse). */
+const STATUS_MESSAGES: Readonly<Record<number, string>> = {
+  400: "the server rejected our request for an unknown reason",
+  401: "the server has asked for the client to provide credentials",
+  404: "the server could not find the requested resource",
+  405: "the server does not allow this method on the requested resource",
+  406: "the server was unable to respond with a content type that the client supports",
+  409: "the server reported a conflict",
+  415: "the server was unable to respond with a content type that the client supports",
+  422: "the server rejected our request due to an error in our request",
+  429: "the server has received too many requests and has asked us to try again later",
+  503: "the server is currently unable to handle the request",
+  504: "the server was unable to return a response in the time allotted, but may still be processing the request",
+};
+
+/**
+ * What kube's webhook client reports for an answer with a status other than 200: a Status body
+ * (status Failure) speaks for itself; otherwise client-go's message for the code, quoting a text
+ * body (no content type, or `text/*`; first 1 KiB, trimmed) where it does — 403 and 5xx.
+ */
+function unexpectedStatus(status: number, raw: string, contentType: string | undefined): string {
+  try {
+    const parsed: unknown = JSON.parse(raw);
+    if (typeof parsed === "object" && parsed !== null && (parsed as Record<string, unknown>)["status"] === "Failure") {
+      const message = (parsed as Record<string, unknown>)["message"];
+      if (typeof message === "string") return message;
+    }
+  } catch {
+    // Not JSON: a text or other body.
+  }
+  const media = contentType?.split(";")[0]?.trim().toLowerCase();
+  const text = media === undefined || media === "" || media.startsWith("text/") ? raw.slice(0, 1024).trim() : "unknown";
+  if (status === 403) return text;
+  if (status >= 500 && STATUS_MESSAGES[status] === undefined)
+    return `an error on the server (${JSON.stringify(text)}) has prevented the request from succeeding`;
+  return STATUS_MESSAGES[status] ?? `the server responded with the status code ${status} but did not return more information`;
 }
 
 /**

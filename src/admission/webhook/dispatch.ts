@@ -137,8 +137,8 @@ export async function callHook(
   try {
     // Without tracing the span's attributes are not even built.
     const reply = await (context.tracer === undefined
-      ? context.clients.post(hook, body)
-      : inSpan(context.tracer, hook.mutating ? "Call mutating webhook" : "Call validating webhook", () => context.clients.post(hook, body), {
+      ? context.clients.post(hook, body, ADMISSION_POST)
+      : inSpan(context.tracer, hook.mutating ? "Call mutating webhook" : "Call validating webhook", () => context.clients.post(hook, body, ADMISSION_POST), {
           configuration: hook.configuration,
           webhook: hook.name,
           resource: resourceString(attributes),
@@ -155,6 +155,9 @@ export async function callHook(
     throw error;
   }
 }
+
+/** Admission hooks are called with `?timeout=<n>s`, as kube's client calls them. */
+const ADMISSION_POST = { timeoutParameter: true } as const;
 
 /** The resource as kube's span attribute prints a GroupVersionResource: `<group>/<version>, Resource=<plural>`. */
 function resourceString(attributes: AdmissionAttributes): string {

@@ -151,6 +151,8 @@ describe("admission webhooks: calls and answers", () => {
     const coded = await createConfigMap("coded");
     assert.equal(coded.status, 422);
     assert.equal(coded.json["message"], 'admission webhook "code.test.io" denied the request: field x is wrong');
+    // As kube's: no details, so kubectl prints `The request is invalid: <message>` (a cause would print instead).
+    assert.equal(coded.json["details"], undefined);
     await configure("validating", "deny", [
       hook("deny.test.io", "/deny", { rules: [{ operations: ["*"], apiGroups: [""], apiVersions: ["v1"], resources: ["secrets"] }] }),
     ]);

@@ -22,6 +22,12 @@ function answer(_review: Record<string, unknown>, path: string): WebhookAnswer {
       return { response: { allowed: true, patchType: "JSONPatch", patch: encodePatch([{ op: "add", path: "/data/x", value: "y" }]) } };
     case "/status-500":
       return { raw: "{}", status: 500 };
+    case "/text-502":
+      return { raw: "  upstream went away\n", status: 502, contentType: "text/plain; charset=utf-8" };
+    case "/status-body-503":
+      return { raw: JSON.stringify({ kind: "Status", apiVersion: "v1", status: "Failure", message: "draining", code: 503 }), status: 503 };
+    case "/not-found":
+      return { raw: "no such page", status: 404, contentType: "text/plain" };
     case "/wrong-kind":
       return { response: { allowed: true }, apiVersion: "admission.orch.io/v1beta1" };
     default:
@@ -98,7 +104,12 @@ describe("admission webhooks: failures, policies and clients", () => {
   }
 
   it("a timeout fails the request under Fail and is skipped under Ignore", async () => {
-    await failsThenIgnored("/hang", /deadline exceeded/);
+    // kube's words: the URL with the `?timeout=` its client adds, then Go's context error.
+    await failsThenIgnored(
+      "/hang",
+      new RegExp(`failed calling webhook "failing.test.io": failed to call webhook: Post "${hooks.url}/hang\\?timeout=1s": context deadline exceeded$`),
+    );
+    assert.deepEqual(hooks.targets, ["/hang?timeout=1s", "/hang?timeout=1s"]);
     const metrics = (await api.call("GET", "/metrics")).text;
     assert.match(
       metrics,
@@ -131,18 +142,36 @@ describe("admission webhooks: failures, policies and clients", () => {
     const silent = createServer(() => {});
     await new Promise<void>((resolve) => silent.listen(0, "127.0.0.1", resolve));
     try {
-      await failsThenIgnored({ url: `https://127.0.0.1:${(silent.address() as AddressInfo).port}/silent` }, /deadline exceeded \(timeout 1s\)/);
+      const port = (silent.address() as AddressInfo).port;
+      await failsThenIgnored(
+        { url: `https://127.0.0.1:${port}/silent` },
+        new RegExp(`Post "https://127.0.0.1:${port}/silent\\?timeout=1s": context deadline exceeded$`),
+      );
     } finally {
       silent.close();
     }
   });
 
   it("connection refused", async () => {
-    await failsThenIgnored({ url: "https://127.0.0.1:1/refused" }, /ECONNREFUSED/);
+    // Go's dial error, as kube quotes it.
+    await failsThenIgnored(
+      { url: "https://127.0.0.1:1/refused" },
+      /failed to call webhook: Post "https:\/\/127.0.0.1:1\/refused\?timeout=1s": dial tcp 127.0.0.1:1: connect: connection refused$/,
+    );
   });
 
   it("a serving certificate the caBundle does not sign", async () => {
-    await failsThenIgnored({ url: `${hooks.url}/allow`, caBundle: otherPki.caBundle }, /certificate/);
+    await failsThenIgnored(
+      { url: `${hooks.url}/allow`, caBundle: otherPki.caBundle },
+      /\?timeout=1s": tls: failed to verify certificate: x509: certificate signed by unknown authority$/,
+    );
+  });
+
+  it("a serving certificate for other names: Go's hostname error, listing the names of the kind asked for", async () => {
+    await failsThenIgnored(
+      { url: `https://localhost:${hooks.port}/allow` },
+      /\?timeout=1s": tls: failed to verify certificate: x509: certificate is valid for hooks\.webhooks\.svc, not localhost$/,
+    );
   });
 
   it("a reply that is not JSON", async () => {
@@ -162,12 +191,29 @@ describe("admission webhooks: failures, policies and clients", () => {
   });
 
   it("an HTTP error status, counted with its code", async () => {
-    await failsThenIgnored("/status-500", /status 500/, "mutating");
+    // client-go's words for a status without a Status body: 5xx quotes a text body ("unknown" for another type).
+    await failsThenIgnored(
+      "/status-500",
+      /failed to call webhook: an error on the server \("unknown"\) has prevented the request from succeeding$/,
+      "mutating",
+    );
     const metrics = (await api.call("GET", "/metrics")).text;
     assert.match(
       metrics,
       /apiserver_admission_webhook_rejection_count\{name="failing.test.io",type="admit",operation="CREATE",error_type="calling_webhook_error",rejection_code="500"\} 1/,
     );
+  });
+
+  it("other answers without a Status body in client-go's words; a Status body speaks for itself", async () => {
+    const cases: [string, RegExp][] = [
+      ["/text-502", /failed to call webhook: an error on the server \("upstream went away"\) has prevented the request from succeeding$/],
+      ["/not-found", /failed to call webhook: the server could not find the requested resource$/],
+      ["/status-body-503", /failed to call webhook: draining$/],
+    ];
+    for (const [path, why] of cases) {
+      await failsThenIgnored(path, why);
+      await api.call("DELETE", `${AR}/v1/validatingwebhookconfigurations/ignored`);
+    }
   });
 
   it("calls a service-addressed hook through the Service's endpoints, verifying <name>.<namespace>.svc", async () => {

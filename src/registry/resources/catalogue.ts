@@ -44,7 +44,7 @@ export function catalogueResources(profile: Profile): ResourceDefinition[] {
       subresources: ["status"],
       hasGeneration: true,
       scale: REPLICATION_CONTROLLER_SCALE,
-      selectableFields: ["status.replicas"],
+      selectableFields: [["status.replicas", "status.replicas", "0"]],
     }),
     defineResource({
       group: "",
@@ -105,6 +105,8 @@ export function catalogueResources(profile: Profile): ResourceDefinition[] {
       subresources: ["status"],
       hasGeneration: true,
       strategy: jobStrategy(profile.keyDomain),
+      // kube's one Job field label (`kubectl delete jobs --field-selector status.successful=1`): the succeeded count.
+      selectableFields: [["status.successful", "status.succeeded", "0"]],
     }),
     defineResource({
       group: "batch",

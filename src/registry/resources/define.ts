@@ -22,7 +22,12 @@ export interface ResourceDeclaration {
   readonly shortNames?: readonly string[];
   readonly categories?: readonly string[];
   readonly subresources?: readonly string[];
-  readonly selectableFields?: readonly (string | readonly [string, string])[];
+  /**
+   * Field selector names: a path, `[name, path]`, or `[name, path, absent]` where `absent` is the
+   * value an object without the field has (kube's selectable fields of an int or bool read `0` or
+   * `false`, never empty).
+   */
+  readonly selectableFields?: readonly (string | readonly [string, string] | readonly [string, string, string])[];
   readonly hasGeneration?: boolean;
   /** Keep the status a create sends (Node); other kinds with a status sub-resource start with an empty one. */
   readonly keepStatusOnCreate?: boolean;
@@ -61,6 +66,9 @@ export function defineResource(declaration: ResourceDeclaration): ResourceDefini
     categories: declaration.categories ?? [],
     subresources: new Set(declaration.subresources ?? []),
     selectableFields: new Map((declaration.selectableFields ?? []).map((entry) => (typeof entry === "string" ? [entry, entry] : [entry[0], entry[1]]))),
+    selectableFieldsAbsent: new Map(
+      (declaration.selectableFields ?? []).flatMap((entry) => (typeof entry !== "string" && entry[2] !== undefined ? [[entry[0], entry[2]] as const] : [])),
+    ),
     hasGeneration: declaration.hasGeneration ?? false,
     keepStatusOnCreate: declaration.keepStatusOnCreate ?? false,
     nameRule: declaration.nameRule ?? "dns1123-subdomain",

@@ -6,7 +6,8 @@ function parseSelector<T>(parse: (text: string) => T, text: string | null, name:
     return parse(text ?? "");
   } catch (error) {
     if (error instanceof SelectorParseError)
-      throw new ApiError(400, "BadRequest", `unable to parse requirement: ${error.message}`, {
+      // The parser's message is kube's whole text (`unable to parse requirement: …` only where kube says it).
+      throw new ApiError(400, "BadRequest", error.message, {
         details: { causes: [{ reason: "FieldValueInvalid", message: error.message, field: name }] },
       });
     throw error;

@@ -18,7 +18,7 @@ import type { BoundPolicy } from "./policy-set.js";
 /** A failed validation (or, under failurePolicy Fail, a failed evaluation). */
 export interface PolicyFailure {
   readonly message: string;
-  /** kube's Status reason: Forbidden (default), Invalid, Unauthorized, RequestEntityTooLarge. */
+  /** kube's Status reason: Invalid (default, as kube's for a validation without one and for errors), Forbidden, Unauthorized, RequestEntityTooLarge. */
   readonly reason: string;
   readonly expressionIndex: number;
   /** Set when the failure is an error, not a false validation (kube's check metric's error_type). */
@@ -52,7 +52,7 @@ export async function evaluatePolicy(entry: BoundPolicy, inputs: AdmissionInputs
   const outcome: PolicyOutcome = { failures: [], annotations: [] };
   const error = (message: string, expressionIndex = 0): PolicyOutcome => {
     const errorType = message.startsWith("compilation failed") ? "compile_error" : "invalid_error";
-    if (fail) outcome.failures.push({ message, reason: "Forbidden", expressionIndex, errorType });
+    if (fail) outcome.failures.push({ message, reason: "Invalid", expressionIndex, errorType });
     return outcome;
   };
   const base = { ...inputs, params };
@@ -96,7 +96,7 @@ export async function evaluatePolicy(entry: BoundPolicy, inputs: AdmissionInputs
     if (result.value === true) continue;
     outcome.failures.push({
       message: await failureMessage(validation, activation, set),
-      reason: text(validation["reason"]) || "Forbidden",
+      reason: text(validation["reason"]) || "Invalid",
       expressionIndex: index,
     });
   }

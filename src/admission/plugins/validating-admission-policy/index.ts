@@ -132,10 +132,10 @@ export function validatingAdmissionPolicy(context: PluginContext): AdmissionPlug
       const actions = new Set(Array.isArray(entry.binding["validationActions"]) ? entry.binding["validationActions"] : []);
       const failures: PolicyFailure[] = [];
       const resolved = await paramsFor(entry, attributes);
-      if ("deny" in resolved) failures.push({ message: resolved.deny, reason: "Forbidden", expressionIndex: 0 });
+      if ("deny" in resolved) failures.push({ message: resolved.deny, reason: "Invalid", expressionIndex: 0 });
       else if ("error" in resolved) {
         if (entry.policy["failurePolicy"] !== "Ignore")
-          failures.push({ message: resolved.error, reason: "Forbidden", expressionIndex: 0, errorType: "invalid_error" });
+          failures.push({ message: resolved.error, reason: "Invalid", expressionIndex: 0, errorType: "invalid_error" });
       } else {
         for (const params of resolved.params) {
           const outcome = await evaluatePolicy(entry, inputs, params);
@@ -156,10 +156,9 @@ export function validatingAdmissionPolicy(context: PluginContext): AdmissionPlug
           });
         }
         if (actions.has("Deny") && denial === undefined) {
-          const [code, reason] = CODES[failure.reason] ?? [403, "Forbidden"];
-          denial = new ApiError(
-            code,
-            reason,
+          denial = denialOf(
+            attributes,
+            failure.reason,
             `ValidatingAdmissionPolicy '${entry.policyName}' with binding '${entry.bindingName}' denied request: ${failure.message}`,
           );
         }
@@ -169,6 +168,23 @@ export function validatingAdmissionPolicy(context: PluginContext): AdmissionPlug
     if (audits.length > 0) attributes.annotate?.(failureAnnotation, JSON.stringify(audits));
     if (denial !== undefined) throw denial;
   }
+}
+
+/**
+ * A denial as kube shapes it: its admission Forbidden error (`<resource>.<group> "<name>" is
+ * forbidden: <message>`, details naming the object, the name being the object's, its
+ * generateName or "Unknown" on a create), with the policy's reason and its code and the message
+ * as a cause. kubectl prints an Invalid one as `The <resource> "<name>" is invalid: : <message>`.
+ */
+function denialOf(attributes: AdmissionAttributes, reasonName: string, message: string): ApiError {
+  const [code, reason] = CODES[reasonName] ?? [422, "Invalid"];
+  const { group, resource } = attributes.resource;
+  const metadata = attributes.object?.metadata;
+  const name = attributes.name !== "" ? attributes.name : metadata?.name || metadata?.generateName || "Unknown";
+  const groupResource = group === "" ? resource : `${resource}.${group}`;
+  return new ApiError(code, reason, `${groupResource} "${name}" is forbidden: ${message}`, {
+    details: { name, group, kind: resource, causes: [{ message }] },
+  });
 }
 
 /** The `request` variable: kube's AdmissionRequest fields. */

@@ -62,7 +62,7 @@ describe("ValidatingAdmissionPolicy (in process)", () => {
           {
             expression: "!has(object.data) || !('forbidden' in object.data)",
             messageExpression: "'key forbidden in ' + object.metadata.name",
-            reason: "Invalid",
+            reason: "Forbidden",
           },
         ],
         matchConditions: [{ name: "not-exempt", expression: "!has(object.metadata.labels) || !('exempt' in object.metadata.labels)" }],
@@ -85,16 +85,23 @@ describe("ValidatingAdmissionPolicy (in process)", () => {
   });
   after(() => server.stop());
 
-  it("denies with the validation's message and 403, naming the policy and the binding", async () => {
-    const denied = await postUntil(server, "/api/v1/namespaces/guarded/configmaps", configMap("three", { a: "1", b: "2", c: "3" }), 403);
-    assert.equal(denied.status, 403, denied.text);
-    assert.equal(denied.json["reason"], "Forbidden");
-    assert.equal(denied.json["message"], "ValidatingAdmissionPolicy 'cm-limits' with binding 'cm-limits-deny' denied request: too many keys");
+  it("denies as kube: Invalid (422) without a reason, kube's admission Forbidden message naming the object, the denial as the one cause", async () => {
+    const denied = await postUntil(server, "/api/v1/namespaces/guarded/configmaps", configMap("three", { a: "1", b: "2", c: "3" }), 422);
+    assert.equal(denied.status, 422, denied.text);
+    assert.equal(denied.json["reason"], "Invalid");
+    const message = "ValidatingAdmissionPolicy 'cm-limits' with binding 'cm-limits-deny' denied request: too many keys";
+    assert.equal(denied.json["message"], `configmaps "three" is forbidden: ${message}`);
+    // kubectl prints it as `The configmaps "three" is invalid: : <message>`, as against kube.
+    assert.deepEqual(denied.json["details"], { name: "three", kind: "configmaps", causes: [{ message }] });
   });
 
-  it("uses messageExpression and the reason's code (Invalid → 422)", async () => {
-    const denied = await postUntil(server, "/api/v1/namespaces/guarded/configmaps", configMap("bad", { forbidden: "x" }), 422);
-    assert.equal(denied.json["message"], "ValidatingAdmissionPolicy 'cm-limits' with binding 'cm-limits-deny' denied request: key forbidden in bad");
+  it("uses messageExpression and the reason's code (Forbidden → 403)", async () => {
+    const denied = await postUntil(server, "/api/v1/namespaces/guarded/configmaps", configMap("bad", { forbidden: "x" }), 403);
+    assert.equal(denied.json["reason"], "Forbidden");
+    assert.equal(
+      denied.json["message"],
+      `configmaps "bad" is forbidden: ValidatingAdmissionPolicy 'cm-limits' with binding 'cm-limits-deny' denied request: key forbidden in bad`,
+    );
   });
 
   it("admits what passes, what matchConditions exclude, and namespaces the binding does not select", async () => {
@@ -155,10 +162,10 @@ describe("ValidatingAdmissionPolicy (in process)", () => {
       `${GROUP}/validatingadmissionpolicybindings`,
       binding("naming", "naming", { validationActions: ["Deny"], paramRef: { name: "limits", namespace: "params" }, matchResources: select }),
     );
-    const denied = await postUntil(server, "/api/v1/namespaces/named/configmaps", configMap("bad-name", {}), 403);
+    const denied = await postUntil(server, "/api/v1/namespaces/named/configmaps", configMap("bad-name", {}), 422);
     assert.equal(
       denied.json["message"],
-      "ValidatingAdmissionPolicy 'naming' with binding 'naming' denied request: failed expression: object.metadata.name.startsWith(params.data.prefix)",
+      `configmaps "bad-name" is forbidden: ValidatingAdmissionPolicy 'naming' with binding 'naming' denied request: failed expression: object.metadata.name.startsWith(params.data.prefix)`,
     );
     await create(server, "/api/v1/namespaces/named/configmaps", configMap("ok-name", {}));
     await create(
@@ -170,10 +177,10 @@ describe("ValidatingAdmissionPolicy (in process)", () => {
         matchResources: select,
       }),
     );
-    const missing = await postUntil(server, "/api/v1/namespaces/named/configmaps", configMap("ok-other", {}), 403);
+    const missing = await postUntil(server, "/api/v1/namespaces/named/configmaps", configMap("ok-other", {}), 422);
     assert.equal(
       missing.json["message"],
-      "ValidatingAdmissionPolicy 'naming' with binding 'naming-missing' denied request: no params found for policy binding with `Deny` parameterNotFoundAction",
+      "configmaps \"ok-other\" is forbidden: ValidatingAdmissionPolicy 'naming' with binding 'naming-missing' denied request: no params found for policy binding with `Deny` parameterNotFoundAction",
     );
   });
 
@@ -205,8 +212,11 @@ describe("ValidatingAdmissionPolicy (in process)", () => {
         matchResources: { namespaceSelector: { matchLabels: { unparam: "on" } } },
       }),
     );
-    const denied = await postUntil(server, "/api/v1/namespaces/unparam/configmaps", configMap("forbidden", {}), 403);
-    assert.equal(denied.json["message"], "ValidatingAdmissionPolicy 'unparam' with binding 'unparam' denied request: name forbidden");
+    const denied = await postUntil(server, "/api/v1/namespaces/unparam/configmaps", configMap("forbidden", {}), 422);
+    assert.equal(
+      denied.json["message"],
+      `configmaps "forbidden" is forbidden: ValidatingAdmissionPolicy 'unparam' with binding 'unparam' denied request: name forbidden`,
+    );
     await create(server, "/api/v1/namespaces/unparam/configmaps", configMap("allowed", {}));
   });
 
@@ -239,10 +249,10 @@ describe("ValidatingAdmissionPolicy (in process)", () => {
       `${GROUP}/validatingadmissionpolicybindings`,
       binding("broken-fail", "broken-fail", { validationActions: ["Deny"], matchResources: select }),
     );
-    const denied = await postUntil(server, "/api/v1/namespaces/failing/configmaps", configMap("second", { a: "1" }), 403);
+    const denied = await postUntil(server, "/api/v1/namespaces/failing/configmaps", configMap("second", { a: "1" }), 422);
     assert.equal(
       denied.json["message"],
-      "ValidatingAdmissionPolicy 'broken-fail' with binding 'broken-fail' denied request: expression 'object.data.missing == 'x'' resulted in error: no such key: missing",
+      `configmaps "second" is forbidden: ValidatingAdmissionPolicy 'broken-fail' with binding 'broken-fail' denied request: expression 'object.data.missing == 'x'' resulted in error: no such key: missing`,
     );
   });
 

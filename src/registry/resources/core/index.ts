@@ -46,14 +46,17 @@ export function coreResources(profile: Profile, serviceNetwork: ServiceNetwork):
       subresourceHandlers: { binding: BINDING_HANDLER, eviction: EVICTION_HANDLER },
       connect: POD_CONNECT,
       strategy: POD_STRATEGY,
+      // kube's pod field labels: spec.host is read as spec.nodeName (old clients); status.podIPs is accepted and never set, so it reads as empty.
       selectableFields: [
         "spec.nodeName",
+        ["spec.host", "spec.nodeName"],
         "spec.restartPolicy",
         "spec.schedulerName",
         "spec.serviceAccountName",
-        "spec.hostNetwork",
+        ["spec.hostNetwork", "spec.hostNetwork", "false"],
         "status.phase",
         "status.podIP",
+        ["status.podIPs", "status.podIPs.none"],
         "status.nominatedNodeName",
       ],
     }),
@@ -81,7 +84,7 @@ export function coreResources(profile: Profile, serviceNetwork: ServiceNetwork):
       shortNames: ["no"],
       subresources: ["status"],
       keepStatusOnCreate: true,
-      selectableFields: ["spec.unschedulable"],
+      selectableFields: [["spec.unschedulable", "spec.unschedulable", "false"]],
       connect: NODE_CONNECT,
     }),
     defineResource({
