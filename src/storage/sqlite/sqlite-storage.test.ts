@@ -61,6 +61,34 @@ describe("sqlite storage", () => {
     }
   });
 
+  it("commits a write issued in the iteration after the batch's first write in the same transaction", async () => {
+    const dir = tempDir();
+    const storage = SqliteStorage.open(join(dir, "state.db"));
+    // The batches the storage commits, by their sizes (the private transaction wrapped).
+    const internals = storage as unknown as { applyBatch: (batch: readonly unknown[]) => unknown };
+    const apply = internals.applyBatch;
+    const batches: number[] = [];
+    internals.applyBatch = (batch) => {
+      batches.push(batch.length);
+      return apply(batch);
+    };
+    try {
+      const first = storage.create("/first", "a");
+      // Issued from a check-phase callback queued after the first write, as a request whose
+      // bytes the next poll phase reads would be: before the change it paid a commit of its own.
+      const second = new Promise<number>((resolve, reject) => setImmediate(() => storage.create("/second", "b").then(resolve, reject)));
+      const [one, two] = await Promise.all([first, second]);
+      assert.deepEqual(batches, [2]);
+      assert.equal(two, one + 1);
+      // A lone write still commits (one batch of one).
+      await storage.create("/third", "c");
+      assert.deepEqual(batches, [2, 1]);
+    } finally {
+      await storage.close();
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
+
   it("keeps every acknowledged write when the process is killed with SIGKILL", { timeout: 60_000 }, async () => {
     const dir = tempDir();
     const path = join(dir, "state.db");
