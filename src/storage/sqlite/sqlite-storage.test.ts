@@ -61,7 +61,7 @@ describe("sqlite storage", () => {
     }
   });
 
-  it("commits a write issued in the iteration after the batch's first write in the same transaction", async () => {
+  it("holds a batch smaller than recent ones one event-loop iteration, so late writers join it", async () => {
     const dir = tempDir();
     const storage = SqliteStorage.open(join(dir, "state.db"));
     // The batches the storage commits, by their sizes (the private transaction wrapped).
@@ -72,17 +72,22 @@ describe("sqlite storage", () => {
       batches.push(batch.length);
       return apply(batch);
     };
+    /** One write now and one from a check-phase callback queued after it, as a request whose bytes the next poll phase reads. */
+    const writeAndLateWrite = async (first: string, late: string): Promise<void> => {
+      const now = storage.create(first, "v");
+      const after = new Promise<number>((resolve, reject) => setImmediate(() => storage.create(late, "v").then(resolve, reject)));
+      await Promise.all([now, after]);
+    };
     try {
-      const first = storage.create("/first", "a");
-      // Issued from a check-phase callback queued after the first write, as a request whose
-      // bytes the next poll phase reads would be: before the change it paid a commit of its own.
-      const second = new Promise<number>((resolve, reject) => setImmediate(() => storage.create("/second", "b").then(resolve, reject)));
-      const [one, two] = await Promise.all([first, second]);
-      assert.deepEqual(batches, [2]);
-      assert.equal(two, one + 1);
-      // A lone write still commits (one batch of one).
-      await storage.create("/third", "c");
-      assert.deepEqual(batches, [2, 1]);
+      // Lone writers: each batch is as large as recent ones and commits at once (no wait).
+      await storage.create("/lone-1", "v");
+      await writeAndLateWrite("/lone-2", "/late-2");
+      assert.deepEqual(batches, [1, 1, 1]);
+      // Three writers at once, then one of them alone: it waits an iteration and the late one joins it.
+      await Promise.all(["/a", "/b", "/c"].map((key) => storage.create(key, "v")));
+      await writeAndLateWrite("/d", "/late-d");
+      assert.deepEqual(batches, [1, 1, 1, 3, 2]);
+      assert.equal((await storage.get("/late-d")).modRevision, (await storage.get("/d")).modRevision + 1);
     } finally {
       await storage.close();
       rmSync(dir, { recursive: true, force: true });
