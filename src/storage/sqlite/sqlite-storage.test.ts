@@ -61,6 +61,39 @@ describe("sqlite storage", () => {
     }
   });
 
+  it("holds a batch smaller than recent ones one event-loop iteration, so late writers join it", async () => {
+    const dir = tempDir();
+    const storage = SqliteStorage.open(join(dir, "state.db"));
+    // The batches the storage commits, by their sizes (the private transaction wrapped).
+    const internals = storage as unknown as { applyBatch: (batch: readonly unknown[]) => unknown };
+    const apply = internals.applyBatch;
+    const batches: number[] = [];
+    internals.applyBatch = (batch) => {
+      batches.push(batch.length);
+      return apply(batch);
+    };
+    /** One write now and one from a check-phase callback queued after it, as a request whose bytes the next poll phase reads. */
+    const writeAndLateWrite = async (first: string, late: string): Promise<void> => {
+      const now = storage.create(first, "v");
+      const after = new Promise<number>((resolve, reject) => setImmediate(() => storage.create(late, "v").then(resolve, reject)));
+      await Promise.all([now, after]);
+    };
+    try {
+      // Lone writers: each batch is as large as recent ones and commits at once (no wait).
+      await storage.create("/lone-1", "v");
+      await writeAndLateWrite("/lone-2", "/late-2");
+      assert.deepEqual(batches, [1, 1, 1]);
+      // Three writers at once, then one of them alone: it waits an iteration and the late one joins it.
+      await Promise.all(["/a", "/b", "/c"].map((key) => storage.create(key, "v")));
+      await writeAndLateWrite("/d", "/late-d");
+      assert.deepEqual(batches, [1, 1, 1, 3, 2]);
+      assert.equal((await storage.get("/late-d")).modRevision, (await storage.get("/d")).modRevision + 1);
+    } finally {
+      await storage.close();
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
+
   it("keeps every acknowledged write when the process is killed with SIGKILL", { timeout: 60_000 }, async () => {
     const dir = tempDir();
     const path = join(dir, "state.db");
