@@ -1,5 +1,6 @@
 import type { FieldError } from "../../errors.js";
 import type { ApiObject } from "../../object.js";
+import { quantityValue } from "../../quantity.js";
 import { forbidden, invalidValue } from "../field-path.js";
 import { recordAt, semanticallyEqual } from "./values.js";
 
@@ -53,34 +54,6 @@ export function validatePersistentVolumeUpdate(object: ApiObject, old: ApiObject
   return errors;
 }
 
-/** A storage quantity in bytes for comparing sizes; undefined when it does not read as one. */
-function bytesOf(quantity: unknown): number | undefined {
-  if (typeof quantity === "number") return quantity;
-  if (typeof quantity !== "string") return undefined;
-  const match = /^(\d+(?:\.\d+)?)([KMGTPE]i?|[munk]|e\d+)?$/.exec(quantity.trim());
-  if (match === null) return undefined;
-  const factors: Record<string, number> = {
-    Ki: 2 ** 10,
-    Mi: 2 ** 20,
-    Gi: 2 ** 30,
-    Ti: 2 ** 40,
-    Pi: 2 ** 50,
-    Ei: 2 ** 60,
-    k: 1e3,
-    M: 1e6,
-    G: 1e9,
-    T: 1e12,
-    P: 1e15,
-    E: 1e18,
-    m: 1e-3,
-    u: 1e-6,
-    n: 1e-9,
-  };
-  const suffix = match[2] ?? "";
-  const factor = suffix.startsWith("e") ? 10 ** Number(suffix.slice(1)) : (factors[suffix] ?? 1);
-  return Number(match[1]) * factor;
-}
-
 export function validatePersistentVolumeClaimUpdate(object: ApiObject, old: ApiObject | undefined): FieldError[] {
   if (old === undefined) return [];
   const spec: Record<string, unknown> = { ...recordAt(object, "spec") };
@@ -100,8 +73,8 @@ export function validatePersistentVolumeClaimUpdate(object: ApiObject, old: ApiO
   }
   if (!semanticallyEqual(spec, oldSpec))
     errors.push(forbidden("spec", "spec is immutable after creation except resources.requests and volumeAttributesClassName for bound claims"));
-  const size = bytesOf(storage);
-  const oldSize = bytesOf(oldStorage);
+  const size = quantityValue(storage);
+  const oldSize = quantityValue(oldStorage);
   if (size !== undefined && oldSize !== undefined && size < oldSize)
     errors.push(forbidden("spec.resources.requests.storage", "field can not be less than previous value"));
   if (spec["volumeMode"] !== oldSpec["volumeMode"]) errors.push(invalidValue("volumeMode", spec["volumeMode"] ?? null, "field is immutable"));
