@@ -137,7 +137,9 @@ export function requestTarget(rawUrl: string): { readonly pathname: string; read
   const mark = rawUrl.indexOf("?");
   const path = mark < 0 ? rawUrl : rawUrl.slice(0, mark);
   const query = mark < 0 ? "" : rawUrl.slice(mark + 1);
-  if (PLAIN_PATH.test(path) && !DOT_SEGMENT.test(path) && (query === "" || PLAIN_QUERY.test(query)))
+  // A query starting with a second "?" goes to the parser: `new URLSearchParams("?a=b")` drops that
+  // "?" (its key is "a") where the URL's own query keeps it (key "?a"), as Go's ParseQuery does.
+  if (PLAIN_PATH.test(path) && !DOT_SEGMENT.test(path) && (query === "" || (query.charCodeAt(0) !== 0x3f && PLAIN_QUERY.test(query))))
     return { pathname: path, query: new URLSearchParams(query) };
   const url = new URL(rawUrl, "https://localhost");
   return { pathname: url.pathname, query: url.searchParams };

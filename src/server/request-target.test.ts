@@ -49,6 +49,9 @@ test("requestTarget() gives the path and query the URL parser gives, for any tar
     "/",
     "/?",
     "/path?",
+    // A second "?" opening the query is part of the first key ("?watch"), not dropped.
+    "/api/v1/pods??watch=true",
+    "/??",
   ]) {
     assert.deepEqual(byRequestTarget(raw), byUrlParser(raw), raw);
   }
