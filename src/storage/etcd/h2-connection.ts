@@ -538,6 +538,10 @@ export class Connection {
     // The peer's first SETTINGS says it speaks HTTP/2: calls may go out.
     if (!this.retired) this.ready = true;
     this.unblock();
+    // A larger initial window opens the streams' windows as a WINDOW_UPDATE would (grpc-go raises
+    // it this way as it measures the connection), and the peer sends no WINDOW_UPDATE for that:
+    // messages a stream holds go out now.
+    for (const open of this.streams.values()) this.pump(open);
   }
 
   private onData(flags: number, stream: number, payload: Buffer): void {

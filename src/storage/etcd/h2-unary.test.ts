@@ -456,3 +456,84 @@ describe("H2Unary streaming calls (etcd's Watch on the hand-framed connection)",
     }
   });
 });
+
+/**
+ * A peer written frame by frame (node:http2 sends WINDOW_UPDATEs of its own): it grants a tiny
+ * stream window in its first SETTINGS, and records the DATA frames it gets per stream.
+ */
+function rawPeer(initialWindow: number) {
+  const received: { stream: number; length: number }[] = [];
+  const sockets = new Set<net.Socket>();
+  const header = (length: number, type: number, flags: number, stream: number) => {
+    const out = Buffer.alloc(9);
+    out.writeUIntBE(length, 0, 3);
+    out[3] = type;
+    out[4] = flags;
+    out.writeUInt32BE(stream, 5);
+    return out;
+  };
+  const settings = (window: number) => {
+    const payload = Buffer.alloc(6);
+    payload.writeUInt16BE(4, 0); // SETTINGS_INITIAL_WINDOW_SIZE
+    payload.writeUInt32BE(window, 2);
+    return Buffer.concat([header(6, 4, 0, 0), payload]);
+  };
+  const server = net.createServer((socket) => {
+    sockets.add(socket);
+    socket.on("close", () => sockets.delete(socket));
+    socket.on("error", () => {});
+    let data = Buffer.alloc(0);
+    let prefaceSeen = false;
+    socket.on("data", (chunk: Buffer) => {
+      data = Buffer.concat([data, chunk]);
+      if (!prefaceSeen) {
+        if (data.length < 24) return;
+        data = data.subarray(24);
+        prefaceSeen = true;
+        socket.write(settings(initialWindow));
+      }
+      while (data.length >= 9 && data.length >= 9 + data.readUIntBE(0, 3)) {
+        const length = data.readUIntBE(0, 3);
+        const type = data[3] as number;
+        const stream = data.readUInt32BE(5) & 0x7fffffff;
+        if (type === 0) received.push({ stream, length });
+        data = data.subarray(9 + length);
+      }
+    });
+  });
+  return {
+    received,
+    listen: () => new Promise<string>((resolve) => server.listen(0, "127.0.0.1", () => resolve(`http://127.0.0.1:${(server.address() as AddressInfo).port}`))),
+    /** Raises the initial stream window mid-stream, without any WINDOW_UPDATE. */
+    raise: (window: number) => {
+      for (const socket of sockets) socket.write(settings(window));
+    },
+    close: () =>
+      new Promise<void>((done) => {
+        for (const socket of sockets) socket.destroy();
+        server.close(() => done());
+      }),
+  };
+}
+
+describe("H2Unary streaming calls: the peer's SETTINGS_INITIAL_WINDOW_SIZE", () => {
+  it("sends a stream's held messages when the peer raises the initial window mid-stream (no WINDOW_UPDATE follows)", async () => {
+    const peer = rawPeer(10);
+    const client = new H2Unary({ endpoints: [await peer.listen()] });
+    try {
+      await client.whenReady(2000);
+      const stream = client.stream("/stream", Buffer.alloc(0), { message: () => {}, end: () => {} });
+      assert.ok(stream !== undefined, "a ready connection takes a stream");
+      // 5 + 20 bytes: more than the 10 the peer's window allows, so it is held.
+      stream.send(Buffer.alloc(20, 1));
+      await new Promise((resolve) => setTimeout(resolve, 50));
+      assert.deepEqual(peer.received, []);
+      peer.raise(1000);
+      for (let wait = 0; wait < 100 && peer.received.length === 0; wait++) await new Promise((resolve) => setTimeout(resolve, 10));
+      assert.deepEqual(peer.received, [{ stream: 1, length: 25 }]);
+    } finally {
+      client.close();
+      await peer.close();
+    }
+  });
+});
