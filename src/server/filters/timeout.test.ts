@@ -152,3 +152,42 @@ describe("Deadlines (one timer for every pending request)", () => {
     assert.deepEqual(fired, ["first", "third"]);
   });
 });
+
+describe("Deadlines beyond Node's longest timer (2^31 - 1 ms)", () => {
+  it("keeps a 30-day deadline pending without Node's overflow warning and its 1 ms timer, and still expires a short one", async () => {
+    const warnings: string[] = [];
+    const onWarning = (warning: Error) => warnings.push(warning.name);
+    process.on("warning", onWarning);
+    const realSetTimeout = globalThis.setTimeout;
+    const delays: number[] = [];
+    globalThis.setTimeout = ((callback: () => void, delay?: number) => {
+      delays.push(delay ?? 0);
+      return realSetTimeout(callback, delay);
+    }) as typeof setTimeout;
+    try {
+      const deadlines = new Deadlines();
+      const fired: string[] = [];
+      const month = deadlines.add(30 * 24 * 3600 * 1000, () => fired.push("month"));
+      const calls = delays.length;
+      await new Promise((resolve) => realSetTimeout(resolve, 30));
+      // Without the cap: a 1 ms timer re-armed at every firing, ~30 of them by now.
+      assert.ok(delays.length - calls <= 1, `timer armed ${delays.length - calls} more times: ${delays.slice(0, 5).join(", ")}`);
+      deadlines.add(5, () => fired.push("short"));
+      await new Promise((resolve) => realSetTimeout(resolve, 30));
+      assert.deepEqual(fired, ["short"]);
+      deadlines.cancel(month);
+      await new Promise((resolve) => setImmediate(resolve));
+      assert.deepEqual(
+        warnings.filter((name) => name === "TimeoutOverflowWarning"),
+        [],
+      );
+      assert.ok(
+        delays.every((delay) => delay <= 2 ** 31 - 1),
+        `delays: ${delays.join(", ")}`,
+      );
+    } finally {
+      globalThis.setTimeout = realSetTimeout;
+      process.off("warning", onWarning);
+    }
+  });
+});

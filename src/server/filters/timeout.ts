@@ -54,6 +54,9 @@ interface DeadlineList {
  * and unlinking here. The timer is unreferenced: pending requests keep the process alive by
  * their sockets, and an idle server's timer must not.
  */
+/** The longest delay Node's setTimeout takes. */
+const MAX_TIMER_MS = 2 ** 31 - 1;
+
 export class Deadlines {
   private readonly lists = new Map<number, DeadlineList>();
   private timer: NodeJS.Timeout | undefined;
@@ -95,7 +98,9 @@ export class Deadlines {
   private arm(at: number): void {
     if (this.timer !== undefined) clearTimeout(this.timer);
     this.timerAt = at;
-    this.timer = setTimeout(() => this.fire(), Math.max(1, Math.ceil(at - this.now())));
+    // Node takes at most 2^31 - 1 ms (~24.8 days), and makes a longer delay 1 ms with a warning:
+    // a deadline beyond it (`--request-timeout=720h`) is reached by firing early and re-arming.
+    this.timer = setTimeout(() => this.fire(), Math.min(MAX_TIMER_MS, Math.max(1, Math.ceil(at - this.now()))));
     this.timer.unref();
   }
 
