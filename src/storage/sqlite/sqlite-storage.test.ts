@@ -94,6 +94,36 @@ describe("sqlite storage", () => {
     }
   });
 
+  it("commits a held batch when the store closes during its wait, and settles each write once", async () => {
+    const dir = tempDir();
+    const path = join(dir, "state.db");
+    const storage = SqliteStorage.open(path);
+    try {
+      await Promise.all(["/a", "/b", "/c"].map((key) => storage.create(key, "v")));
+      // A lone write after a batch of three is held one iteration; the store closes meanwhile.
+      const held = storage.create("/held", "v");
+      const settled: string[] = [];
+      held.then(
+        () => settled.push("ok"),
+        (error: unknown) => settled.push(String(error)),
+      );
+      await new Promise<void>((resolve) => setImmediate(resolve));
+      await storage.close();
+      await new Promise<void>((resolve) => setImmediate(() => setImmediate(resolve)));
+      assert.deepEqual(settled, ["ok"]);
+      await assert.rejects(storage.create("/after", "v"));
+    } finally {
+      await storage.close();
+    }
+    const reopened = SqliteStorage.open(path);
+    try {
+      assert.equal((await reopened.get("/held")).value, "v");
+    } finally {
+      await reopened.close();
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
+
   it("keeps every acknowledged write when the process is killed with SIGKILL", { timeout: 60_000 }, async () => {
     const dir = tempDir();
     const path = join(dir, "state.db");
