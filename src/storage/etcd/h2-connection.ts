@@ -529,8 +529,12 @@ export class Connection {
         // Applies to the streams already open too (RFC 9113 §6.9.2).
         for (const open of this.streams.values()) open.sendWindow += value - this.peerStreamWindow;
         this.peerStreamWindow = value;
-      } else if (id === SETTINGS_MAX_FRAME_SIZE) this.peerMaxFrame = value;
-      else if (id === SETTINGS_MAX_CONCURRENT_STREAMS) this.peerMaxStreams = value;
+      } else if (id === SETTINGS_MAX_FRAME_SIZE) {
+        // RFC 9113 §6.5.2: 2^14 to 2^24 - 1, else a PROTOCOL_ERROR. A frame size of 0 would loop
+        // forever splitting a message into empty DATA frames.
+        if (value < 16_384 || value > 16_777_215) throw new RangeError(`SETTINGS_MAX_FRAME_SIZE ${value} out of range`);
+        this.peerMaxFrame = value;
+      } else if (id === SETTINGS_MAX_CONCURRENT_STREAMS) this.peerMaxStreams = value;
       // SETTINGS_HEADER_TABLE_SIZE bounds our encoder's table, which we never use.
       else if (id === SETTINGS_HEADER_TABLE_SIZE) continue;
     }

@@ -461,7 +461,10 @@ describe("H2Unary streaming calls (etcd's Watch on the hand-framed connection)",
  * A peer written frame by frame (node:http2 sends WINDOW_UPDATEs of its own): it grants a tiny
  * stream window in its first SETTINGS, and records the DATA frames it gets per stream.
  */
-function rawPeer(initialWindow: number) {
+const SETTINGS_INITIAL_WINDOW_SIZE = 4;
+const SETTINGS_MAX_FRAME_SIZE = 5;
+
+function rawPeer(first: readonly [id: number, value: number]) {
   const received: { stream: number; length: number }[] = [];
   const sockets = new Set<net.Socket>();
   const header = (length: number, type: number, flags: number, stream: number) => {
@@ -472,10 +475,10 @@ function rawPeer(initialWindow: number) {
     out.writeUInt32BE(stream, 5);
     return out;
   };
-  const settings = (window: number) => {
+  const settings = (id: number, value: number) => {
     const payload = Buffer.alloc(6);
-    payload.writeUInt16BE(4, 0); // SETTINGS_INITIAL_WINDOW_SIZE
-    payload.writeUInt32BE(window, 2);
+    payload.writeUInt16BE(id, 0);
+    payload.writeUInt32BE(value, 2);
     return Buffer.concat([header(6, 4, 0, 0), payload]);
   };
   const server = net.createServer((socket) => {
@@ -490,7 +493,7 @@ function rawPeer(initialWindow: number) {
         if (data.length < 24) return;
         data = data.subarray(24);
         prefaceSeen = true;
-        socket.write(settings(initialWindow));
+        socket.write(settings(...first));
       }
       while (data.length >= 9 && data.length >= 9 + data.readUIntBE(0, 3)) {
         const length = data.readUIntBE(0, 3);
@@ -506,7 +509,7 @@ function rawPeer(initialWindow: number) {
     listen: () => new Promise<string>((resolve) => server.listen(0, "127.0.0.1", () => resolve(`http://127.0.0.1:${(server.address() as AddressInfo).port}`))),
     /** Raises the initial stream window mid-stream, without any WINDOW_UPDATE. */
     raise: (window: number) => {
-      for (const socket of sockets) socket.write(settings(window));
+      for (const socket of sockets) socket.write(settings(SETTINGS_INITIAL_WINDOW_SIZE, window));
     },
     close: () =>
       new Promise<void>((done) => {
@@ -518,7 +521,7 @@ function rawPeer(initialWindow: number) {
 
 describe("H2Unary streaming calls: the peer's SETTINGS_INITIAL_WINDOW_SIZE", () => {
   it("sends a stream's held messages when the peer raises the initial window mid-stream (no WINDOW_UPDATE follows)", async () => {
-    const peer = rawPeer(10);
+    const peer = rawPeer([SETTINGS_INITIAL_WINDOW_SIZE, 10]);
     const client = new H2Unary({ endpoints: [await peer.listen()] });
     try {
       await client.whenReady(2000);
@@ -531,6 +534,22 @@ describe("H2Unary streaming calls: the peer's SETTINGS_INITIAL_WINDOW_SIZE", () 
       peer.raise(1000);
       for (let wait = 0; wait < 100 && peer.received.length === 0; wait++) await new Promise((resolve) => setTimeout(resolve, 10));
       assert.deepEqual(peer.received, [{ stream: 1, length: 25 }]);
+    } finally {
+      client.close();
+      await peer.close();
+    }
+  });
+});
+
+describe("H2Unary: a peer's SETTINGS out of range", () => {
+  it("does not take calls on a connection whose peer sets SETTINGS_MAX_FRAME_SIZE below 2^14 (a frame size of 0 looped forever)", async () => {
+    const peer = rawPeer([SETTINGS_MAX_FRAME_SIZE, 0]);
+    const client = new H2Unary({ endpoints: [await peer.listen()] });
+    try {
+      await client.whenReady(300);
+      // Without the check the connection is ready and a message sent on it never leaves the splitting loop.
+      assert.equal(client.stream("/stream", Buffer.alloc(0), { message: () => {}, end: () => {} }), undefined);
+      assert.deepEqual(await client.call("/echo", Buffer.from("x"), 1000), { kind: "unsent" });
     } finally {
       client.close();
       await peer.close();
