@@ -656,9 +656,13 @@ export class Connection {
         kind: "status",
         status: { code: DEADLINE_EXCEEDED, details: "Deadline exceeded", message: "4 DEADLINE_EXCEEDED: Deadline exceeded" },
       });
-      // A member that stopped answering without closing the connection: grpc-js's keepalive finds those.
+      // Maybe a member that stopped answering without closing the connection: new calls go to the
+      // next connection. Its open streams (watches) stay: a slow call (a linearizable read past
+      // /readyz's 2 s during a disk stall) says nothing of them, as a unary deadline ends no
+      // stream in grpc-js; the keepalive PING ends them if the member went silent, and etcd ends
+      // `hasleader` watches itself when its member loses the leader. The connection closes once
+      // they end.
       this.retire();
-      this.endStreams(unavailable("a call on the connection passed its deadline"));
     }
     if (this.calls.size === 0 && this.blocked.length === 0 && this.sweep !== undefined) {
       clearInterval(this.sweep);

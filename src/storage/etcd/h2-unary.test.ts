@@ -293,9 +293,13 @@ describe("H2Unary streaming calls (etcd's Watch on the hand-framed connection)",
       stream.respond({ ":status": 200, "content-type": "application/grpc" }, { waitForTrailers: true });
       stream.on("wantTrailers", () => stream.sendTrailers({ "grpc-status": headers[":path"] === "/fail-later" ? "14" : "0", "grpc-message": "gone" }));
       const state = { rest: Buffer.alloc(0) };
-      // A unary call half-closes after its message: answered, then ended.
-      stream.on("end", () => stream.end());
+      // A unary call half-closes after its message: answered, then ended ("/hang": never).
+      const hang = headers[":path"] === "/hang";
+      stream.on("end", () => {
+        if (!hang) stream.end();
+      });
       stream.on("data", (chunk: Buffer) => {
+        if (hang) return;
         for (const message of grpcMessages(state, chunk)) {
           const text = message.toString();
           if (text === "end") stream.end();
@@ -434,6 +438,29 @@ describe("H2Unary streaming calls (etcd's Watch on the hand-framed connection)",
     } finally {
       client.close();
       await new Promise<void>((resolve) => silent.close(() => resolve()));
+    }
+  });
+
+  it("keeps a stream open when a unary call on its connection passes its deadline (new calls go to a new connection)", async () => {
+    const { client, stream, heard, end, until } = await open("/stream");
+    let ended: { code: number } | undefined;
+    void end.then((status) => (ended = status));
+    try {
+      const result = await client.call("/hang", Buffer.from("x"), 100);
+      assert.equal(result.kind === "status" ? result.status.code : undefined, 4);
+      assert.deepEqual(await client.call("/stream", Buffer.from("x"), 1000), { kind: "unsent" });
+      // A slow call says nothing of the watch beside it: it still carries messages both ways.
+      stream.send(Buffer.from("after"));
+      await Promise.race([until(1), new Promise((resolve) => setTimeout(resolve, 1000))]);
+      assert.equal(ended, undefined, `the stream ended: ${JSON.stringify(ended)}`);
+      assert.deepEqual(
+        heard.map((message) => message.toString()),
+        ["echo after"],
+      );
+      stream.send(Buffer.from("end"));
+      assert.equal((await end).code, 0);
+    } finally {
+      client.close();
     }
   });
 
