@@ -326,6 +326,11 @@ export class Connection {
     for (const waiting of this.blocked.splice(0)) waiting.resolve(UNSENT);
   }
 
+  /** The socket is gone (closed, failed, or closed once idle after retiring). */
+  get done(): boolean {
+    return this.socket.destroyed;
+  }
+
   /** Stops new calls; the socket closes now (`close`) or once the calls out have their answers. */
   close(): void {
     this.retire();

@@ -464,6 +464,17 @@ describe("H2Unary streaming calls (etcd's Watch on the hand-framed connection)",
     }
   });
 
+  it("ends a stream left on a retired connection CANCELLED when the client closes", async () => {
+    const { client, end } = await open("/stream");
+    const result = await client.call("/hang", Buffer.from("x"), 100);
+    assert.equal(result.kind === "status" ? result.status.code : undefined, 4);
+    // The connection is retired (the stream stays on it); the next one is being made.
+    await client.call("/stream", Buffer.from("x"), 1000);
+    client.close();
+    const status = await Promise.race([end, new Promise((resolve) => setTimeout(() => resolve("no end"), 1000))]);
+    assert.deepEqual(status, { code: 1, details: "Cancelled on client", message: "1 CANCELLED: Cancelled on client" });
+  });
+
   it("cancels a stream with RST_STREAM CANCEL and calls its handlers no more", async () => {
     const { client, stream, heard, until } = await open("/stream");
     try {

@@ -26,6 +26,12 @@ const UNSENT: UnaryResult = { kind: "unsent" };
 
 export class H2Unary {
   private connection: Connection | undefined;
+  /**
+   * Retired connections whose streams (watches) or calls are still open: they close on their own
+   * once those end, and `close` closes them too, so a watch left on one hears CANCELLED when the
+   * store closes rather than nothing.
+   */
+  private readonly retired = new Set<Connection>();
   private next = 0;
   private retryAt = 0;
   private closed = false;
@@ -66,6 +72,8 @@ export class H2Unary {
     this.closed = true;
     this.connection?.close();
     this.connection = undefined;
+    for (const connection of this.retired) connection.close();
+    this.retired.clear();
   }
 
   /** The ready connection, starting one when there is none (calls meanwhile go to grpc-js). */
@@ -81,6 +89,8 @@ export class H2Unary {
       this.options.tls,
       (failed) => {
         if (this.connection !== failed) return;
+        for (const connection of this.retired) if (connection.done) this.retired.delete(connection);
+        this.retired.add(failed);
         this.connection = undefined;
         this.retryAt = Date.now() + RECONNECT_AFTER_MS;
       },
