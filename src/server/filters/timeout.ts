@@ -45,6 +45,9 @@ interface DeadlineList {
   tail: Deadline | undefined;
 }
 
+/** The longest delay Node's setTimeout takes. */
+const MAX_TIMER_MS = 2 ** 31 - 1;
+
 /**
  * The pending requests' deadlines, with one Node timer for all of them, armed at the earliest and
  * left armed as requests finish. A timer per request (set, then cleared when the answer comes)
@@ -54,9 +57,6 @@ interface DeadlineList {
  * and unlinking here. The timer is unreferenced: pending requests keep the process alive by
  * their sockets, and an idle server's timer must not.
  */
-/** The longest delay Node's setTimeout takes. */
-const MAX_TIMER_MS = 2 ** 31 - 1;
-
 export class Deadlines {
   private readonly lists = new Map<number, DeadlineList>();
   private timer: NodeJS.Timeout | undefined;
