@@ -179,6 +179,24 @@ describe("authorization in the pipeline (Node,RBAC by default)", () => {
     assert.equal(aggregating.status, 403);
   });
 
+  it("lists the missing permissions as kube does: verbs of one resource on one line, lines sorted", async () => {
+    const refused = await call("POST", `${RBAC}/namespaces/team/roles`, {
+      as: "alice",
+      body: role("wide", [
+        { verbs: ["watch", "get"], apiGroups: [""], resources: ["secrets", "pods"] },
+        { verbs: ["get", "delete"], apiGroups: [""], resources: ["configmaps"] },
+      ]),
+    });
+    assert.equal(refused.status, 403, refused.text);
+    assert.equal(
+      refused.json["message"],
+      `roles.${GROUP} "wide" is forbidden: user "alice" (groups=["developers" "system:authenticated"]) is attempting to grant RBAC permissions not currently held:\n` +
+        '{APIGroups:[""], Resources:["configmaps"], Verbs:["delete"]}\n' +
+        '{APIGroups:[""], Resources:["pods"], Verbs:["watch" "get"]}\n' +
+        '{APIGroups:[""], Resources:["secrets"], Verbs:["watch" "get"]}',
+    );
+  });
+
   it("honours the escalate verb on roles", async () => {
     await call("POST", `${RBAC}/namespaces/team/roles`, { body: role("escalator", [{ verbs: ["escalate"], apiGroups: [GROUP], resources: ["roles"] }]) });
     await call("POST", `${RBAC}/namespaces/team/rolebindings`, {
