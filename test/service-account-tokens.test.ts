@@ -43,7 +43,7 @@ describe("service-account tokens", () => {
     assert.equal(me.username, "system:serviceaccount:default:builder");
     assert.deepEqual(me.groups, ["system:serviceaccounts", "system:serviceaccounts:default", "system:authenticated"]);
     const claims = decodeJwt(token);
-    assert.equal((claims.exp ?? 0) - (claims.iat ?? 0), 3607, "default expirationSeconds");
+    assert.equal((claims.exp ?? 0) - (claims.iat ?? 0), 3600, "kube's default expirationSeconds: one hour");
     assert.deepEqual(claims.aud, [ISSUER]);
   });
 
