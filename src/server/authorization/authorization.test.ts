@@ -400,6 +400,11 @@ describe("authorization in the pipeline (Node,RBAC by default)", () => {
     const elsewhere = await call("POST", `${AUTHZ}/selfsubjectrulesreviews`, { as: "alice", body: { spec: { namespace: "default" } } });
     assert.ok(!(elsewhere.json["status"] as { resourceRules: Json[] }).resourceRules.some((rule) => (rule["resources"] as string[]).includes("configmaps")));
     assert.equal((await call("POST", `${AUTHZ}/selfsubjectrulesreviews`, { as: "alice", body: { spec: {} } })).status, 400);
+    // A binding to a missing role (made above, in "other"): reported, but the list is not incomplete (kube's RBAC authorizer).
+    const dangling = await call("POST", `${AUTHZ}/selfsubjectrulesreviews`, { as: "alice", body: { spec: { namespace: "other" } } });
+    const danglingStatus = dangling.json["status"] as Json;
+    assert.equal(danglingStatus["incomplete"], false);
+    assert.equal(danglingStatus["evaluationError"], `role.${GROUP} "missing" not found`);
   });
 
   it("lets a node read its pods and what they reference, and nothing else", async () => {
