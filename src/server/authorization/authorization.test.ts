@@ -341,7 +341,7 @@ describe("authorization in the pipeline (Node,RBAC by default)", () => {
       },
     });
     assert.equal(sar.status, 201);
-    assert.match(String((sar.json["status"] as Json)["reason"]), /RoleBinding "alice-cm"/);
+    assert.match(String((sar.json["status"] as Json)["reason"]), /RoleBinding "alice-cm\/team"/);
     assert.equal((sar.json["status"] as Json)["allowed"], true);
     assert.equal(
       (
@@ -363,7 +363,7 @@ describe("authorization in the pipeline (Node,RBAC by default)", () => {
     assert.equal(local.status, 201);
     assert.deepEqual(local.json["status"], {
       allowed: true,
-      reason: `RBAC: allowed by RoleBinding "alice-cm" in namespace "team" of Role "cm-editor" to User "alice"`,
+      reason: `RBAC: allowed by RoleBinding "alice-cm/team" of Role "cm-editor" to User "alice"`,
     });
     assert.equal((local.json["metadata"] as Json)["namespace"], "team");
     const mismatch = await call("POST", `${AUTHZ}/namespaces/team/localsubjectaccessreviews`, {
@@ -372,7 +372,7 @@ describe("authorization in the pipeline (Node,RBAC by default)", () => {
     assert.equal(mismatch.status, 422);
     assert.equal(
       mismatch.json["message"],
-      'LocalSubjectAccessReview.authorization.orch.io "" is invalid: spec.resourceAttributes.namespace: Invalid value: "other": must match namespace: team',
+      'LocalSubjectAccessReview.authorization.orch.io "" is invalid: spec.resourceAttributes.namespace: Invalid value: "other": must match metadata.namespace',
     );
   });
 
