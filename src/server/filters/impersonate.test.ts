@@ -80,6 +80,21 @@ describe("impersonateFilter()", () => {
     });
   });
 
+  it("adds the authorizers' reason to the 403, as kube does", async () => {
+    const authorizer: Authorizer = {
+      name: "test",
+      authorize: async () => ({ kind: "no-opinion", reason: 'RBAC: role.rbac.authorization.orch.io "gone" not found' }),
+    };
+    await assert.rejects(run(authorizer, ["Impersonate-User", "bob"]), (error: unknown) => {
+      assert.ok(error instanceof ApiError);
+      assert.equal(
+        error.message,
+        'users "bob" is forbidden: User "alice" cannot impersonate resource "users" in API group "" at the cluster scope: RBAC: role.rbac.authorization.orch.io "gone" not found',
+      );
+      return true;
+    });
+  });
+
   it("leaves requests without impersonation headers alone", async () => {
     const authorizer = recordingAuthorizer([]);
     assert.equal((await run(authorizer, [])).name, "alice");

@@ -38,8 +38,8 @@ export function impersonationChecks(request: ImpersonationRequest, authenticatio
 /**
  * Impersonation (`Impersonate-User`, `-Group`, `-Uid`, `-Extra-<key>`): runs after
  * authentication and before authorization. The authenticated caller must be allowed every
- * check of `impersonationChecks` (403 naming the first refused); then the request proceeds as
- * the impersonated identity, which authorization then judges.
+ * check of `impersonationChecks` (403 naming the first refused, with the authorizers' reason);
+ * then the request proceeds as the impersonated identity, which authorization then judges.
  */
 export function impersonateFilter(authorizer: Authorizer, options: { readonly authenticationGroup: string }): Filter {
   return (next) => async (context) => {
@@ -49,7 +49,13 @@ export function impersonateFilter(authorizer: Authorizer, options: { readonly au
     for (const attributes of impersonationChecks(requested, options.authenticationGroup)) {
       const decision = await authorizer.authorize(caller, attributes);
       if (decision.kind !== "allow") {
-        throw forbidden(describeForbidden(caller.name, attributes), { group: attributes.group, resource: attributes.resource, name: attributes.name });
+        // As kube's responsewriters.Forbidden: the authorizers' reason, when they gave one, follows.
+        const message = describeForbidden(caller.name, attributes);
+        throw forbidden(decision.reason === "" ? message : `${message}: ${decision.reason}`, {
+          group: attributes.group,
+          resource: attributes.resource,
+          name: attributes.name,
+        });
       }
     }
     context.user = impersonatedUser(requested);
