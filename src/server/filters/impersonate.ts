@@ -17,9 +17,9 @@ function check(resource: string, name: string, options: { group?: string; namesp
 }
 
 /**
- * What the caller must be allowed to `impersonate`: the user (or the service account it names),
- * each group, the uid and each extra value (`userextras/<key>`, `uids` in the authentication
- * group), each by name so `resourceNames` can restrict it.
+ * What the caller must be allowed to `impersonate`, in kube's order: the user (or the service
+ * account it names), each group, each extra value (`userextras/<key>`), then the uid (`uids`;
+ * both in the authentication group), each by name so `resourceNames` can restrict it.
  */
 export function impersonationChecks(request: ImpersonationRequest, authenticationGroup: string): ResourceAttributes[] {
   const checks = [
@@ -28,10 +28,11 @@ export function impersonationChecks(request: ImpersonationRequest, authenticatio
       : check("serviceaccounts", request.serviceAccount.name, { namespace: request.serviceAccount.namespace }),
     ...request.groups.map((group) => check("groups", group)),
   ];
-  if (request.uid !== undefined) checks.push(check("uids", request.uid, { group: authenticationGroup }));
   for (const [key, values] of Object.entries(request.extra)) {
     for (const value of values) checks.push(check("userextras", value, { group: authenticationGroup, subresource: key }));
   }
+  // kube asks about the uid last, after the extras.
+  if (request.uid !== undefined) checks.push(check("uids", request.uid, { group: authenticationGroup }));
   return checks;
 }
 
