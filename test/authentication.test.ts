@@ -129,7 +129,19 @@ describe("authentication: every credential type over TLS", () => {
 
     it("an unknown or malformed token is 401 even though anonymous requests are allowed", async () => {
       for (const token of ["not-a-token", "master-token-", "a.b.c"]) assertUnauthorized(await request({ ...anonymous, token }, "GET", "/version"));
-      assertUnauthorized(await request(anonymous, "GET", "/version", { headers: { authorization: "Bearer" } }));
+    });
+
+    it("an Authorization header without a token is no credential (anonymous), as kube's bearer-token authenticator reads it", async () => {
+      const bare = await request(anonymous, "GET", "/version", { headers: { authorization: "Bearer" } });
+      assert.equal(bare.status, 200, bare.body);
+      const spaced = await request(anonymous, "GET", "/version", { headers: { authorization: "Bearer  master-token" } });
+      assert.equal(spaced.status, 200, spaced.body);
+      assert.match(String(spaced.headers["warning"]), /the provided Authorization header contains extra space before the bearer token, and is ignored/);
+      const refused = await request(anonymous, "GET", "/api/v1/namespaces", { headers: { authorization: "Bearer  master-token" } });
+      assert.equal(refused.status, 403, "the token after two spaces is not used: the request is anonymous");
+      // Words after the token are ignored: the token is the second word.
+      const trailing = await request(anonymous, "GET", "/api/v1/namespaces", { headers: { authorization: "Bearer master-token extra" } });
+      assert.equal(trailing.status, 200, trailing.body);
     });
 
     it("the file is reloaded when it changes", async () => {

@@ -43,7 +43,7 @@ describe("service-account tokens", () => {
     assert.equal(me.username, "system:serviceaccount:default:builder");
     assert.deepEqual(me.groups, ["system:serviceaccounts", "system:serviceaccounts:default", "system:authenticated"]);
     const claims = decodeJwt(token);
-    assert.equal((claims.exp ?? 0) - (claims.iat ?? 0), 3607, "default expirationSeconds");
+    assert.equal((claims.exp ?? 0) - (claims.iat ?? 0), 3600, "kube's default expirationSeconds: one hour");
     assert.deepEqual(claims.aud, [ISSUER]);
   });
 
@@ -140,7 +140,7 @@ describe("service-account tokens", () => {
       await waitFor(async () => (await identity(shortLived)) === 401, { what: "the token to expire", timeoutMs: 6_000, intervalMs: 250 });
     });
 
-    it("a legacy Secret token is accepted while its Secret holds it and rejected once the Secret is deleted", async () => {
+    it("a legacy Secret token is accepted while its Secret holds it (labelled with its last use, refused while marked invalid) and rejected once the Secret is deleted", async () => {
       const token = await sign({
         iss: "orch/serviceaccount",
         sub: "system:serviceaccount:default:builder",
@@ -161,7 +161,32 @@ describe("service-account tokens", () => {
       });
       assert.equal(created.status, 201, created.body);
       await waitFor(async () => (await identity(token)) === "system:serviceaccount:default:builder", { what: "the legacy token to be accepted" });
-      assert.equal((await request(server().admin, "DELETE", "/api/v1/namespaces/default/secrets/builder-token")).status, 200);
+      // kube's legacy token tracking: the Secret is labelled with the (UTC) day of its last use.
+      const secretPath = "/api/v1/namespaces/default/secrets/builder-token";
+      const labelsOf = async (): Promise<Record<string, string>> =>
+        (json(await request(server().admin, "GET", secretPath))["metadata"] as { labels?: Record<string, string> }).labels ?? {};
+      const today = new Date().toISOString().slice(0, 10);
+      await waitFor(async () => (await labelsOf())["orch.io/legacy-token-last-used"] === today, { what: "the last-used label" });
+      // A Secret marked invalid (kube's legacy token clean-up) refuses its token until the label goes.
+      const mark = async (value: string | null): Promise<void> => {
+        const patched = await request(server().admin, "PATCH", secretPath, {
+          body: { metadata: { labels: { "orch.io/legacy-token-invalid-since": value } } },
+          headers: { "content-type": "application/merge-patch+json" },
+        });
+        assert.equal(patched.status, 200, patched.body);
+      };
+      await mark("2026-01-01");
+      await waitFor(async () => (await identity(token)) === 401, { what: "the token marked invalid to be refused" });
+      const review = await request(server().admin, "POST", "/apis/authentication.orch.io/v1/tokenreviews", {
+        body: { apiVersion: "authentication.orch.io/v1", kind: "TokenReview", spec: { token } },
+      });
+      assert.match(
+        String((json(review)["status"] as { error?: string }).error),
+        /the token in secret default\/builder-token for service account default\/builder has been marked invalid\. Use tokens from the TokenRequest API/,
+      );
+      await mark(null);
+      await waitFor(async () => (await identity(token)) === "system:serviceaccount:default:builder", { what: "the token to be accepted again" });
+      assert.equal((await request(server().admin, "DELETE", secretPath)).status, 200);
       await waitFor(async () => (await identity(token)) === 401, { what: "the legacy token to be revoked" });
     });
 

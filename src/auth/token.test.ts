@@ -2,7 +2,7 @@ import assert from "node:assert/strict";
 import { describe, it } from "node:test";
 import type { ApiRequest } from "../request/context.js";
 import { unionAuthenticator, type Authenticator, type AuthenticationResult } from "./authenticator.js";
-import { bearerToken, claimsBearer } from "./bearer-token.js";
+import { bearerToken, bearerWithExtraSpace } from "./bearer-token.js";
 import { audienceAgnostic, bearerTokenAuthenticator, unionTokenAuthenticator, type TokenAuthenticator, type TokenResult } from "./token.js";
 import { parseTokenFile, tokenFileAuthenticator } from "./token-file.js";
 
@@ -24,21 +24,22 @@ function fixed(name: string, results: Record<string, TokenResult>): TokenAuthent
 
 const alice = { name: "alice", groups: ["devs"] };
 
-describe("bearerToken()", () => {
-  const cases: [string, string | undefined, string | undefined, boolean][] = [
-    ["Bearer abc", "abc", "a bearer token", true],
-    ["bearer abc", "abc", "any scheme case", true],
-    ["Bearer   abc  ", "abc", "surrounding blanks", true],
-    ["Bearer", undefined, "no token", true],
-    ["Bearer a b", undefined, "two words", true],
-    ["Bearer a\u00a0b", undefined, "a non-breaking space inside", true],
-    ["Bearer a\tb", undefined, "a tab inside", true],
+describe("bearerToken() (kube's bearer-token authenticator)", () => {
+  const cases: [string, string | undefined, string, boolean][] = [
+    ["Bearer abc", "abc", "a bearer token", false],
+    ["bearer abc", "abc", "any scheme case", false],
+    ["  Bearer abc  ", "abc", "blanks around the header", false],
+    ["Bearer a b", "a", "words after the token (ignored)", false],
+    ["Bearer a\tb", "a\tb", "a tab inside (only spaces split)", false],
+    ["Bearer", undefined, "no token", false],
+    ["Bearer  abc", undefined, "two spaces: no token, with kube's warning", true],
+    ["Bearer   abc", undefined, "three spaces: no token", false],
     ["Basic dXNlcjpwYXNz", undefined, "another scheme", false],
   ];
-  for (const [header, token, what, claims] of cases) {
+  for (const [header, token, what, warns] of cases) {
     it(`reads ${what}: ${JSON.stringify(header)}`, () => {
       assert.equal(bearerToken(requestWith({ authorization: header })), token);
-      assert.equal(claimsBearer(requestWith({ authorization: header })), claims);
+      assert.equal(bearerWithExtraSpace(requestWith({ authorization: header })), warns);
     });
   }
   it("is undefined without an Authorization header", () => {
@@ -53,8 +54,13 @@ describe("unionTokenAuthenticator()", () => {
       fixed("b", { t1: { kind: "ok", user: alice, audiences: [] }, t2: { kind: "rejected", reason: "expired" } }),
     ]);
     assert.equal((await union.authenticateToken("t1", [])).kind, "ok");
-    assert.deepEqual(await union.authenticateToken("t2", []), { kind: "rejected", reason: "b: expired" });
+    assert.deepEqual(await union.authenticateToken("t2", []), { kind: "rejected", reason: "expired" });
     assert.deepEqual(await union.authenticateToken("t3", []), { kind: "none" });
+  });
+
+  it("reports several rejections as kube's error aggregate does: [a, b]", async () => {
+    const union = unionTokenAuthenticator([fixed("a", { t: { kind: "rejected", reason: "bad" } }), fixed("b", { t: { kind: "rejected", reason: "expired" } })]);
+    assert.deepEqual(await union.authenticateToken("t", []), { kind: "rejected", reason: "[bad, expired]" });
   });
 });
 
@@ -77,6 +83,8 @@ describe("bearerTokenAuthenticator()", () => {
     [{ authorization: "Bearer expired" }, "rejected"],
     [{ authorization: "Bearer unknown" }, "rejected"],
     [{ authorization: "Basic abc" }, "none"],
+    [{ authorization: "Bearer" }, "none"],
+    [{ authorization: "Bearer good trailing" }, "ok"],
     [{}, "none"],
   ];
   for (const [headers, kind] of cases) {

@@ -35,9 +35,11 @@ export function unionTokenAuthenticator(authenticators: readonly TokenAuthentica
       for (const authenticator of authenticators) {
         const result = await authenticator.authenticateToken(token, audiences);
         if (result.kind === "ok") return result;
-        if (result.kind === "rejected") (reasons ??= []).push(`${authenticator.name}: ${result.reason}`);
+        if (result.kind === "rejected" && !(reasons ??= []).includes(result.reason)) reasons.push(result.reason);
       }
-      return reasons === undefined ? { kind: "none" } : { kind: "rejected", reason: reasons.join("; ") };
+      // As kube's error aggregate reads: one reason as it is, several as `[a, b]`.
+      if (reasons === undefined) return { kind: "none" };
+      return { kind: "rejected", reason: reasons.length === 1 ? (reasons[0] ?? "") : `[${reasons.join(", ")}]` };
     },
   };
 }

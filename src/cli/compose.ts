@@ -12,6 +12,7 @@ import type { ApiObject } from "../api/object.js";
 import { builtinSchemas } from "../api/schema/builtin.js";
 import { builtinCatalogue } from "../api/schema/catalogue.js";
 import type { IssuerDiscovery } from "../auth/service-account/discovery.js";
+import { legacyTokenTracker } from "../auth/service-account/legacy-token-tracker.js";
 import { rbacNames } from "../authz/rbac/bootstrap-policy.js";
 import { identityLeaseController } from "../controllers/apiserver-identity/identity-lease-controller.js";
 import { allocationRepairController } from "../controllers/allocation-repair/allocation-repair-controller.js";
@@ -359,7 +360,17 @@ export function composeApiServer(options: ComposeOptions): ApiServer {
   });
 
   // 3. Authentication, reading service accounts, secrets and pods through the registry.
-  const authentication = options.credentials.authentication({ read: (plural, namespace, name) => readCurrent(registry, plural, namespace, name) });
+  // A legacy token's use labels its Secret with the day (kube's legacy token tracking), off the request path.
+  const trackLegacyToken = legacyTokenTracker({
+    client: registryClient(registry, metaGroup(profile)),
+    secrets: { group: "", version: "v1", plural: "secrets" },
+    label: `${profile.keyDomain}/legacy-token-last-used`,
+    onError: (error) => logger.error("labelling a legacy token's secret", errorFields(error)),
+  });
+  const authentication = options.credentials.authentication(
+    { read: (plural, namespace, name) => readCurrent(registry, plural, namespace, name) },
+    { legacyTokenUsed: trackLegacyToken },
+  );
   tokenReviews.fill(authentication.review);
 
   // 4. Authorization: the modes of --authorization-mode over indexes fed by the registry.

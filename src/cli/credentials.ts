@@ -40,13 +40,19 @@ export interface Authentication {
   readonly review: TokenReviewer;
 }
 
+/** What authentication tells the rest of the server. */
+export interface AuthenticationHooks {
+  /** A legacy (Secret-based) service-account token was presented: kube labels its Secret with the day. */
+  readonly legacyTokenUsed?: (namespace: string, secretName: string, lastUsed: string | undefined) => void;
+}
+
 /** Everything authentication needs at run time, built from the flags, with flag-given files reloaded on change. */
 export interface Credentials {
   /**
    * Builds the authenticators over the API's objects (service-account and bootstrap tokens read
    * accounts, secrets and pods); call once.
    */
-  authentication(objects: ObjectReader): Authentication;
+  authentication(objects: ObjectReader, hooks?: AuthenticationHooks): Authentication;
   /** Backs `serviceaccounts/{name}/token`; undefined without a signing key. */
   readonly tokenRequest: TokenRequestOptions | undefined;
   readonly issuerDiscovery: IssuerDiscovery | undefined;
@@ -156,7 +162,7 @@ export function loadCredentials(options: CredentialsOptions): Credentials {
     clientCa: [clientCa.value.pem, ...(requestHeaderCa === undefined ? [] : [requestHeaderCa.value.pem])].join("\n"),
   });
 
-  const authentication = (objects: ObjectReader): Authentication => {
+  const authentication = (objects: ObjectReader, hooks: AuthenticationHooks = {}): Authentication => {
     const tokens: TokenAuthenticator[] = [];
     const tokenFile = config.tokenAuthFile;
     if (tokenFile !== undefined) {
@@ -168,7 +174,16 @@ export function loadCredentials(options: CredentialsOptions): Credentials {
         ),
       );
     }
-    tokens.push(serviceAccountAuthenticator({ issuers, apiAudiences, keys: () => verificationKeys.value, objects: objects, names }));
+    tokens.push(
+      serviceAccountAuthenticator({
+        issuers,
+        apiAudiences,
+        keys: () => verificationKeys.value,
+        objects: objects,
+        names,
+        ...(hooks.legacyTokenUsed === undefined ? {} : { legacyTokenUsed: hooks.legacyTokenUsed }),
+      }),
+    );
     if (config.enableBootstrapTokenAuth) {
       tokens.push(
         audienceAgnostic(

@@ -137,7 +137,11 @@ describe("serviceAccountAuthenticator()", () => {
     const { token } = await bound({}, ["https://vault.example"]);
     const result = await authenticator.authenticateToken(token, AUDIENCES);
     assert.equal(result.kind, "rejected");
-    assert.match(result.kind === "rejected" ? result.reason : "", /audiences/);
+    assert.equal(
+      result.kind === "rejected" ? result.reason : "",
+      `token audiences ["https://vault.example"] is invalid for the target audiences [${JSON.stringify(ISSUER)}]`,
+      "kube's words",
+    );
     const forVault = await authenticator.authenticateToken(token, ["https://vault.example"]);
     assert.equal(forVault.kind, "ok");
   });

@@ -20,6 +20,11 @@ export interface ServiceAccountAuthenticatorOptions {
   readonly now?: () => number;
   /** Verified tokens remembered, at most (default 4096). */
   readonly cacheSize?: number;
+  /**
+   * Called after a legacy (Secret-based) token was presented, accepted or refused as marked
+   * invalid, with the Secret's current last-used label: kube labels the Secret with the day.
+   */
+  readonly legacyTokenUsed?: (namespace: string, secretName: string, lastUsed: string | undefined) => void;
 }
 
 /** Tolerated clock skew for `nbf`/`iat` of tokens signed elsewhere. `exp` has none: we are the clock that matters. */
@@ -34,9 +39,13 @@ interface Binding {
   readonly name: string;
   /** Empty: any object of that name. */
   readonly uid: string;
-  /** Legacy tokens: the Secret must still hold this very token. */
+  /** Legacy tokens: the Secret must still hold this very token (and must not be marked invalid). */
   readonly token?: string;
   readonly graceMs: number;
+  /** Legacy tokens: the account the Secret's token is for (named in kube's refusal). */
+  readonly serviceAccount?: string;
+  /** Legacy tokens: the Secret's last-used label as of `revision`. */
+  lastUsed?: string | undefined;
   revision: number;
   deletedAt: number | undefined;
 }
@@ -79,6 +88,11 @@ function sameToken(stored: string | undefined, presented: string): boolean {
 }
 
 const rejected = (reason: string): TokenResult => ({ kind: "rejected", reason });
+
+/** Go's `%q` of a string slice: `["a" "b"]`. */
+function goQuoted(values: readonly string[]): string {
+  return `[${values.map((value) => JSON.stringify(value)).join(" ")}]`;
+}
 
 /**
  * Service-account JWTs: bound tokens (TokenRequest; `iss` one of the issuers, audiences, expiry,
@@ -132,7 +146,7 @@ export function serviceAccountAuthenticator(options: ServiceAccountAuthenticator
         expires,
         keys,
         bindings: [
-          binding("secrets", claims.namespace, claims.secretName, "", 0, token),
+          { ...binding("secrets", claims.namespace, claims.secretName, "", 0, token), serviceAccount: claims.serviceAccount.name },
           binding("serviceaccounts", claims.namespace, claims.serviceAccount.name, claims.serviceAccount.uid, 0),
         ],
       };
@@ -173,6 +187,11 @@ export function serviceAccountAuthenticator(options: ServiceAccountAuthenticator
       const object = snapshot.object();
       if (binding.uid !== "" && object.metadata.uid !== binding.uid) return `${what()} was replaced (uid differs): the token has been invalidated`;
       if (binding.token !== undefined && !sameToken(secretValue(object, "token"), binding.token)) return `the token does not match the copy in ${what()}`;
+      if (binding.token !== undefined) binding.lastUsed = object.metadata.labels?.[names.legacyLastUsedLabel];
+      if (binding.token !== undefined && binding.serviceAccount !== undefined && (object.metadata.labels?.[names.legacyInvalidSinceLabel] ?? "") !== "") {
+        options.legacyTokenUsed?.(binding.namespace, binding.name, binding.lastUsed);
+        return `the token in secret ${binding.namespace}/${binding.name} for service account ${binding.namespace}/${binding.serviceAccount} has been marked invalid. Use tokens from the TokenRequest API or manually created secret-based tokens, or remove the '${names.legacyInvalidSinceLabel}' label from the secret to temporarily allow use of this token`;
+      }
       const deletion = object.metadata.deletionTimestamp;
       binding.deletedAt = deletion === undefined ? undefined : Date.parse(deletion);
       binding.revision = snapshot.revision;
@@ -199,13 +218,16 @@ export function serviceAccountAuthenticator(options: ServiceAccountAuthenticator
       if (verified.expires <= now()) return rejected("service account token has expired");
       const matching = verified.tokenAudiences.filter((audience) => audiences.includes(audience));
       if (matching.length === 0 && options.apiAudiences.length > 0) {
-        return rejected(`token audiences ${JSON.stringify(verified.tokenAudiences)} are invalid for the target audiences ${JSON.stringify(audiences)}`);
+        // kube's words, its lists printed as Go's %q prints them.
+        return rejected(`token audiences ${goQuoted(verified.tokenAudiences)} is invalid for the target audiences ${goQuoted(audiences)}`);
       }
       for (const bound of verified.bindings) {
         // The verdict stays cached: a revoked token is refused again without another signature check.
         const reason = await stale(bound);
         if (reason !== undefined) return rejected(reason);
       }
+      const legacySecret = verified.bindings[0];
+      if (legacySecret?.token !== undefined) options.legacyTokenUsed?.(legacySecret.namespace, legacySecret.name, legacySecret.lastUsed);
       return { kind: "ok", user: verified.user, audiences: matching };
     },
   };

@@ -31,6 +31,10 @@ export interface ClaimNames {
   readonly legacyClaimPrefix: string;
   /** Prefix of the user extra keys set from bound tokens (`authentication.<keyDomain>/`). */
   readonly extraPrefix: string;
+  /** Label on a legacy token's Secret that refuses the token (`<keyDomain>/legacy-token-invalid-since`). */
+  readonly legacyInvalidSinceLabel: string;
+  /** Label on a legacy token's Secret naming the day of its last use (`<keyDomain>/legacy-token-last-used`). */
+  readonly legacyLastUsedLabel: string;
 }
 
 export function claimNames(profile: { readonly keyDomain: string; readonly legacyServiceAccountIssuer: string }): ClaimNames {
@@ -39,6 +43,8 @@ export function claimNames(profile: { readonly keyDomain: string; readonly legac
     legacyIssuer: profile.legacyServiceAccountIssuer,
     legacyClaimPrefix: `${profile.keyDomain}/serviceaccount/`,
     extraPrefix: `authentication.${profile.keyDomain}/`,
+    legacyInvalidSinceLabel: `${profile.keyDomain}/legacy-token-invalid-since`,
+    legacyLastUsedLabel: `${profile.keyDomain}/legacy-token-last-used`,
   };
 }
 

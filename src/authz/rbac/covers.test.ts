@@ -1,7 +1,7 @@
 import { describe, it } from "node:test";
 import assert from "node:assert/strict";
-import { breakdownRule, covers } from "./covers.js";
-import type { PolicyRule } from "./policy.js";
+import { breakdownRule, compactRules, covers } from "./covers.js";
+import { compactRule, type PolicyRule } from "./policy.js";
 
 interface Case {
   readonly name: string;
@@ -97,5 +97,26 @@ describe("covers()", () => {
       { nonResourceURLs: ["/a"], verbs: ["get"] },
       { nonResourceURLs: ["/b"], verbs: ["get"] },
     ]);
+  });
+
+  it("compactRules() merges the verbs of one group, resource and name, keeping the rest apart (kube's CompactRules)", () => {
+    const missing = covers(
+      [],
+      [
+        { verbs: ["get", "list"], apiGroups: ["", "apps"], resources: ["secrets"] },
+        { verbs: ["delete", "get"], apiGroups: [""], resources: ["secrets"] },
+        { verbs: ["get", "update"], apiGroups: [""], resources: ["configmaps"], resourceNames: ["a"] },
+        { verbs: ["get"], nonResourceURLs: ["/logs", "/metrics"] },
+      ],
+    ).missing;
+    assert.deepEqual(compactRules(missing).map(compactRule), [
+      '{NonResourceURLs:["/logs"], Verbs:["get"]}',
+      '{NonResourceURLs:["/metrics"], Verbs:["get"]}',
+      '{APIGroups:[""], Resources:["secrets"], Verbs:["get" "list" "delete" "get"]}',
+      '{APIGroups:["apps"], Resources:["secrets"], Verbs:["get" "list"]}',
+      '{APIGroups:[""], Resources:["configmaps"], ResourceNames:["a"], Verbs:["get" "update"]}',
+    ]);
+    const twoNames = { verbs: ["get"], apiGroups: [""], resources: ["pods"], resourceNames: ["a", "b"] };
+    assert.deepEqual(compactRules([twoNames, twoNames]), [twoNames, twoNames], "a rule naming two objects is not simple");
   });
 });

@@ -72,3 +72,33 @@ export function covers(ownerRules: readonly PolicyRule[], servantRules: readonly
   }
   return { covered: missing.length === 0, missing };
 }
+
+/**
+ * kube's `CompactRules`, applied to the missing pieces before an escalation message lists
+ * them: rules naming one group, one resource, at most one name and nothing else are merged
+ * per (group, resource, name), their verbs appended in order; the other rules are kept as
+ * they are, before the merged ones.
+ */
+export function compactRules(rules: readonly PolicyRule[]): PolicyRule[] {
+  const compacted: PolicyRule[] = [];
+  const merged = new Map<string, { apiGroups: readonly string[]; resources: readonly string[]; resourceNames?: readonly string[]; verbs: string[] }>();
+  for (const rule of rules) {
+    const names = rule.resourceNames ?? [];
+    const simple = names.length <= 1 && (rule.nonResourceURLs ?? []).length === 0 && rule.apiGroups?.length === 1 && rule.resources?.length === 1;
+    if (!simple || rule.apiGroups === undefined || rule.resources === undefined) {
+      compacted.push(rule);
+      continue;
+    }
+    const key = JSON.stringify([rule.apiGroups[0], rule.resources[0], names.length > 0, names[0] ?? ""]);
+    const existing = merged.get(key);
+    if (existing !== undefined) existing.verbs.push(...rule.verbs);
+    else
+      merged.set(key, {
+        apiGroups: rule.apiGroups,
+        resources: rule.resources,
+        ...(rule.resourceNames === undefined ? {} : { resourceNames: rule.resourceNames }),
+        verbs: [...rule.verbs],
+      });
+  }
+  return [...compacted, ...merged.values()];
+}

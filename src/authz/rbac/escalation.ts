@@ -1,6 +1,6 @@
 import type { UserInfo } from "../../request/context.js";
 import type { Freshness } from "../feed.js";
-import { covers } from "./covers.js";
+import { compactRules, covers } from "./covers.js";
 import type { RbacIndex } from "./policy-index.js";
 import { compactRule, type PolicyRule } from "./policy.js";
 
@@ -27,7 +27,9 @@ export async function confirmNoEscalation(options: {
     const owned = options.index.rulesFor(options.user, options.namespace);
     const result = covers(owned.rules, options.rules);
     if (result.covered) return undefined;
-    let message = `user ${JSON.stringify(options.user.name)} (groups=${quotedList(options.user.groups)}) is attempting to grant RBAC permissions not currently held:\n${result.missing.map(compactRule).join("\n")}`;
+    // As kube: the missing pieces compacted (verbs of one resource on one line), each line once, sorted.
+    const lines = [...new Set(compactRules(result.missing).map(compactRule))].sort();
+    let message = `user ${JSON.stringify(options.user.name)} (groups=${quotedList(options.user.groups)}) is attempting to grant RBAC permissions not currently held:\n${lines.join("\n")}`;
     if (owned.errors.length > 0) message += `; resolution errors: [${owned.errors.join(" ")}]`;
     return message;
   };

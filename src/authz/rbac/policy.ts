@@ -100,8 +100,8 @@ export function compactRule(rule: PolicyRule): string {
   const parts: string[] = [];
   if (rule.apiGroups !== undefined && rule.apiGroups.length > 0) parts.push(`APIGroups:${quote(rule.apiGroups)}`);
   if (rule.resources !== undefined && rule.resources.length > 0) parts.push(`Resources:${quote(rule.resources)}`);
-  if (rule.resourceNames !== undefined && rule.resourceNames.length > 0) parts.push(`ResourceNames:${quote(rule.resourceNames)}`);
   if (rule.nonResourceURLs !== undefined && rule.nonResourceURLs.length > 0) parts.push(`NonResourceURLs:${quote(rule.nonResourceURLs)}`);
-  parts.push(`Verbs:${quote(rule.verbs)}`);
+  if (rule.resourceNames !== undefined && rule.resourceNames.length > 0) parts.push(`ResourceNames:${quote(rule.resourceNames)}`);
+  if (rule.verbs.length > 0) parts.push(`Verbs:${quote(rule.verbs)}`);
   return `{${parts.join(", ")}}`;
 }

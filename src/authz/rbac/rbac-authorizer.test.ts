@@ -19,7 +19,7 @@ function setup() {
       testClusterRole("health", [{ verbs: ["get"], nonResourceURLs: ["/healthz", "/readyz/*"] }]),
     ]),
     roleBindings: memoryFeed([
-      testBinding("ns1", "alice-cm", { kind: "ClusterRole", name: "cm-admin" }, [user("alice")]),
+      testBinding("ns1", "alice-cm", { kind: "ClusterRole", name: "cm-admin" }, [user("zed"), user("alice")]),
       testBinding("ns1", "builder-secrets", { kind: "Role", name: "secret-reader" }, [serviceAccount("builder")]),
       testBinding("ns2", "dangling", { kind: "Role", name: "nope" }, [user("alice")]),
     ]),
@@ -82,7 +82,14 @@ const CASES: readonly Case[] = [
     user: ALICE,
     request: resource("create", "configmaps", "ns1"),
     decision: "allow",
-    reason: /RoleBinding "alice-cm" in namespace "ns1"/,
+    reason: /^RBAC: allowed by RoleBinding "alice-cm\/ns1" of ClusterRole "cm-admin" to User "alice"$/,
+  },
+  {
+    name: "a service account bound in its namespace is described as kube does (name/namespace)",
+    user: { name: "system:serviceaccount:ns1:builder", groups: ["system:serviceaccounts", "system:serviceaccounts:ns1", "system:authenticated"] },
+    request: resource("get", "secrets", "ns1", { name: "s" }),
+    decision: "allow",
+    reason: /^RBAC: allowed by RoleBinding "builder-secrets\/ns1" of Role "secret-reader" to ServiceAccount "builder\/ns1"$/,
   },
   {
     name: "a RoleBinding to a ClusterRole grants nothing in other namespaces",

@@ -1,6 +1,8 @@
+import { serviceAccountUserName } from "../../auth/service-account/claims.js";
 import type { UserInfo } from "../../request/context.js";
 import type { Attributes, Authorizer, Decision } from "../authorizer.js";
 import type { Freshness } from "../feed.js";
+import type { Subject } from "./policy.js";
 import type { BindingEntry, RbacIndex } from "./policy-index.js";
 import { ruleAllows } from "./rule-match.js";
 
@@ -9,11 +11,35 @@ export interface RbacAuthorizerOptions {
   readonly freshnessWaitMs?: number;
 }
 
+/** kube's `appliesToUser`: whether a binding's subject is this user (a service account's namespace defaults to the binding's). */
+function appliesTo(subject: Subject, user: UserInfo, bindingNamespace: string): boolean {
+  switch (subject.kind) {
+    case "User":
+      return subject.name === user.name;
+    case "Group":
+      return user.groups.includes(subject.name);
+    case "ServiceAccount": {
+      const namespace = subject.namespace ?? bindingNamespace;
+      return namespace !== "" && user.name === serviceAccountUserName(namespace, subject.name);
+    }
+  }
+}
+
+/**
+ * kube's binding describers, as its allow reasons read: `ClusterRoleBinding "name"` or
+ * `RoleBinding "name/namespace"`, the role, and the first subject that is the user
+ * (`ServiceAccount "name/namespace"`).
+ */
 function describeBinding(binding: BindingEntry, user: UserInfo): string {
-  const subject = binding.subjects.find((candidate) => (candidate.kind === "Group" ? user.groups.includes(candidate.name) : true));
-  const where = binding.kind === "RoleBinding" ? ` in namespace "${binding.namespace}"` : "";
-  const to = subject === undefined ? "" : ` to ${subject.kind} "${subject.name}"`;
-  return `RBAC: allowed by ${binding.kind} "${binding.name}"${where} of ${binding.roleRef.kind} "${binding.roleRef.name}"${to}`;
+  const subject = binding.subjects.find((candidate) => appliesTo(candidate, user, binding.namespace));
+  const name = binding.kind === "RoleBinding" ? `${binding.name}/${binding.namespace}` : binding.name;
+  let to = "";
+  if (subject !== undefined)
+    to =
+      subject.kind === "ServiceAccount"
+        ? ` to ServiceAccount "${subject.name}/${subject.namespace ?? binding.namespace}"`
+        : ` to ${subject.kind} "${subject.name}"`;
+  return `RBAC: allowed by ${binding.kind} "${name}" of ${binding.roleRef.kind} "${binding.roleRef.name}"${to}`;
 }
 
 /**

@@ -13,6 +13,7 @@ const profile = ORCH_PROFILE;
 const certificates = apiGroup(profile, "certificates");
 const rbac = apiGroup(profile, "rbac.authorization");
 const CSRS = `/apis/${certificates}/v1/certificatesigningrequests`;
+const SECONDS = /^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\dZ$/;
 
 type Server = Awaited<ReturnType<typeof inProcessServer>>;
 
@@ -45,7 +46,13 @@ async function nodeClientRequest(server: Server, name: string, as: "node1" | "al
 
 interface CsrStatus {
   readonly certificate?: string;
-  readonly conditions?: readonly { readonly type: string; readonly reason?: string; readonly message?: string }[];
+  readonly conditions?: readonly {
+    readonly type: string;
+    readonly reason?: string;
+    readonly message?: string;
+    readonly lastUpdateTime?: string;
+    readonly lastTransitionTime?: string;
+  }[];
 }
 
 async function statusOf(server: Server, name: string): Promise<CsrStatus> {
@@ -117,9 +124,39 @@ describe("csrapproving + csrsigning (in process, orch profile)", () => {
     const approved = status.conditions?.find((condition) => condition.type === "Approved");
     assert.equal(approved?.reason, "AutoApproved");
     assert.equal(approved?.message, "Auto approving self kubelet client certificate after SubjectAccessReview.");
+    // metav1.Time: whole seconds.
+    assert.match(String(approved?.lastUpdateTime), SECONDS);
+    assert.match(String(approved?.lastTransitionTime), SECONDS);
     assert.match(Buffer.from(status.certificate ?? "", "base64").toString("utf8"), /^-----BEGIN CERTIFICATE-----/);
     // alice's request for a node's certificate is not her own and she may not create nodeclient.
     assert.equal((await statusOf(server, "alice-for-node")).conditions, undefined);
+  });
+
+  it("marks an approved request its signer refuses Failed (SignerValidationFailure), stamped in whole seconds", async () => {
+    const { request } = await generateTestRequest({ subject: "CN=someone" });
+    const body = {
+      apiVersion: `${certificates}/v1`,
+      kind: "CertificateSigningRequest",
+      metadata: { name: "server-usage" },
+      spec: { request: Buffer.from(request).toString("base64"), signerName: profile.apiServerClientSigner, usages: ["server auth"] },
+    };
+    assert.equal((await server.call("POST", CSRS, { body })).status, 201);
+    const current = (await server.call("GET", `${CSRS}/server-usage`)).json;
+    const approval = { ...current, status: { conditions: [{ type: "Approved", status: "True", reason: "Test" }] } };
+    assert.equal((await server.call("PUT", `${CSRS}/server-usage/approval`, { body: approval })).status, 200);
+    const failed = await until(
+      async () => (await statusOf(server, "server-usage")).conditions?.find((condition) => condition.type === "Failed"),
+      "the Failed condition",
+    );
+    assert.equal(failed.reason, "SignerValidationFailure");
+    assert.equal(failed.message, "invalid usage for client certificate: server auth");
+    assert.deepEqual(
+      (await statusOf(server, "server-usage")).conditions?.map((condition) => condition.type),
+      ["Approved", "Failed"],
+      "the status write keeps Approved where it was (kube's preserveConditionInstances)",
+    );
+    assert.match(String(failed.lastUpdateTime), SECONDS);
+    assert.equal((await statusOf(server, "server-usage")).certificate, undefined);
   });
 
   it("refuses a status.certificate that is not PEM CERTIFICATE blocks", async () => {

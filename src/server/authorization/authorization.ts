@@ -125,10 +125,9 @@ export function createAuthorization(options: AuthorizationOptions): Authorizatio
             const converted = toReviewRules(held.rules);
             resourceRules.push(...converted.resourceRules);
             nonResourceRules.push(...converted.nonResourceRules);
-            if (held.errors.length > 0) {
-              incomplete = true;
-              errors.push(...held.errors);
-            }
+            // As kube's RBAC authorizer: bindings that do not resolve are reported, but the list
+            // is not marked incomplete (only the Node and Webhook authorizers do that).
+            errors.push(...held.errors);
             break;
           }
           case "Node":
@@ -149,7 +148,7 @@ export function createAuthorization(options: AuthorizationOptions): Authorizatio
             break;
         }
       }
-      return { resourceRules, nonResourceRules, incomplete, ...(errors.length === 0 ? {} : { evaluationError: errors.join(", ") }) };
+      return { resourceRules, nonResourceRules, incomplete, ...(errors.length === 0 ? {} : { evaluationError: aggregateMessage(errors) }) };
     },
   };
 
@@ -228,4 +227,10 @@ async function reconcileDefaultPolicy(registry: Registry, profile: Profile, logg
       }
     }),
   );
+}
+
+/** The text of kube's error aggregate: one distinct message as it is, several as `[a, b]`. */
+function aggregateMessage(messages: readonly string[]): string {
+  const distinct = [...new Set(messages)];
+  return distinct.length === 1 ? (distinct[0] ?? "") : `[${distinct.join(", ")}]`;
 }

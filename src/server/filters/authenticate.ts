@@ -1,9 +1,13 @@
 import { unauthorized } from "../../api/errors.js";
 import { ANONYMOUS_USER, withAuthenticatedGroup, type Authenticator } from "../../auth/authenticator.js";
-import { claimsBearer } from "../../auth/bearer-token.js";
-import type { Filter } from "../../request/context.js";
+import { bearerWithExtraSpace, EXTRA_SPACE_WARNING } from "../../auth/bearer-token.js";
+import { addWarning, type Filter } from "../../request/context.js";
 
-/** Sets `context.user`; invalid credentials are 401, no credentials make the anonymous user. */
+/**
+ * Sets `context.user`; invalid credentials are 401, no credentials make the anonymous user.
+ * A bearer token nobody accepts is invalid (401); an `Authorization` header that holds no
+ * bearer token at all (`Bearer` alone, another scheme) is no credential, as in kube.
+ */
 export function authenticateFilter(authenticator: Authenticator, options: { readonly anonymous: boolean }): Filter {
   return (next) => async (context) => {
     const result = await authenticator.authenticate(context.request);
@@ -14,8 +18,8 @@ export function authenticateFilter(authenticator: Authenticator, options: { read
       case "rejected":
         throw unauthorized();
       case "none":
-        // A credential nobody accepts is invalid, not absent: 401 rather than anonymous.
-        if (!options.anonymous || claimsBearer(context.request)) throw unauthorized();
+        if (!options.anonymous) throw unauthorized();
+        if (bearerWithExtraSpace(context.request)) addWarning(context, EXTRA_SPACE_WARNING);
         context.user = ANONYMOUS_USER;
         break;
     }

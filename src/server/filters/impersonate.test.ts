@@ -44,7 +44,7 @@ async function run(authorizer: Authorizer, rawHeaders: string[]): Promise<UserIn
 }
 
 describe("impersonateFilter()", () => {
-  it("asks for impersonate on the user, each group, the uid and each extra value, then acts as them", async () => {
+  it("asks for impersonate on the user, each group, each extra value and the uid (kube's order), then acts as them", async () => {
     const authorizer = recordingAuthorizer(["users/bob", "groups/ops", `uids/u-9`, "userextras/scopes/view"]);
     const user = await run(authorizer, ["Impersonate-User", "bob", "Impersonate-Group", "ops", "Impersonate-Uid", "u-9", "Impersonate-Extra-Scopes", "view"]);
     assert.deepEqual(user, { name: "bob", groups: ["ops", "system:authenticated"], uid: "u-9", extra: { scopes: ["view"] } });
@@ -55,8 +55,8 @@ describe("impersonateFilter()", () => {
       [
         ["impersonate", "", "users", "", "bob"],
         ["impersonate", "", "groups", "", "ops"],
-        ["impersonate", GROUP, "uids", "", "u-9"],
         ["impersonate", GROUP, "userextras", "scopes", "view"],
+        ["impersonate", GROUP, "uids", "", "u-9"],
       ],
     );
   });
@@ -75,6 +75,21 @@ describe("impersonateFilter()", () => {
       assert.equal(
         error.message,
         'groups "system:masters" is forbidden: User "alice" cannot impersonate resource "groups" in API group "" at the cluster scope',
+      );
+      return true;
+    });
+  });
+
+  it("adds the authorizers' reason to the 403, as kube does", async () => {
+    const authorizer: Authorizer = {
+      name: "test",
+      authorize: async () => ({ kind: "no-opinion", reason: 'RBAC: role.rbac.authorization.orch.io "gone" not found' }),
+    };
+    await assert.rejects(run(authorizer, ["Impersonate-User", "bob"]), (error: unknown) => {
+      assert.ok(error instanceof ApiError);
+      assert.equal(
+        error.message,
+        'users "bob" is forbidden: User "alice" cannot impersonate resource "users" in API group "" at the cluster scope: RBAC: role.rbac.authorization.orch.io "gone" not found',
       );
       return true;
     });

@@ -17,9 +17,9 @@ function check(resource: string, name: string, options: { group?: string; namesp
 }
 
 /**
- * What the caller must be allowed to `impersonate`: the user (or the service account it names),
- * each group, the uid and each extra value (`userextras/<key>`, `uids` in the authentication
- * group), each by name so `resourceNames` can restrict it.
+ * What the caller must be allowed to `impersonate`, in kube's order: the user (or the service
+ * account it names), each group, each extra value (`userextras/<key>`), then the uid (`uids`;
+ * both in the authentication group), each by name so `resourceNames` can restrict it.
  */
 export function impersonationChecks(request: ImpersonationRequest, authenticationGroup: string): ResourceAttributes[] {
   const checks = [
@@ -28,18 +28,19 @@ export function impersonationChecks(request: ImpersonationRequest, authenticatio
       : check("serviceaccounts", request.serviceAccount.name, { namespace: request.serviceAccount.namespace }),
     ...request.groups.map((group) => check("groups", group)),
   ];
-  if (request.uid !== undefined) checks.push(check("uids", request.uid, { group: authenticationGroup }));
   for (const [key, values] of Object.entries(request.extra)) {
     for (const value of values) checks.push(check("userextras", value, { group: authenticationGroup, subresource: key }));
   }
+  // kube asks about the uid last, after the extras.
+  if (request.uid !== undefined) checks.push(check("uids", request.uid, { group: authenticationGroup }));
   return checks;
 }
 
 /**
  * Impersonation (`Impersonate-User`, `-Group`, `-Uid`, `-Extra-<key>`): runs after
  * authentication and before authorization. The authenticated caller must be allowed every
- * check of `impersonationChecks` (403 naming the first refused); then the request proceeds as
- * the impersonated identity, which authorization then judges.
+ * check of `impersonationChecks` (403 naming the first refused, with the authorizers' reason);
+ * then the request proceeds as the impersonated identity, which authorization then judges.
  */
 export function impersonateFilter(authorizer: Authorizer, options: { readonly authenticationGroup: string }): Filter {
   return (next) => async (context) => {
@@ -49,7 +50,13 @@ export function impersonateFilter(authorizer: Authorizer, options: { readonly au
     for (const attributes of impersonationChecks(requested, options.authenticationGroup)) {
       const decision = await authorizer.authorize(caller, attributes);
       if (decision.kind !== "allow") {
-        throw forbidden(describeForbidden(caller.name, attributes), { group: attributes.group, resource: attributes.resource, name: attributes.name });
+        // As kube's responsewriters.Forbidden: the authorizers' reason, when they gave one, follows.
+        const message = describeForbidden(caller.name, attributes);
+        throw forbidden(decision.reason === "" ? message : `${message}: ${decision.reason}`, {
+          group: attributes.group,
+          resource: attributes.resource,
+          name: attributes.name,
+        });
       }
     }
     context.user = impersonatedUser(requested);

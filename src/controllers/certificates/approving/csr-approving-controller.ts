@@ -1,6 +1,6 @@
 import type { ApiClient, ResourceRef } from "../../../api/client.js";
 import { ApiError } from "../../../api/errors.js";
-import { isPlainObject, type ApiObject } from "../../../api/object.js";
+import { isPlainObject, nowTimestamp, type ApiObject } from "../../../api/object.js";
 import { apiGroup, type Profile } from "../../../api/profile.js";
 import { objectKey, type InformerFactory } from "../../runtime/informer.js";
 import type { QueueControllerSpec } from "../../runtime/queue-controller.js";
@@ -69,7 +69,8 @@ export function csrApprovingController(options: CsrApprovingOptions): QueueContr
     for (const recognizer of RECOGNIZERS) {
       if (recognizer.self && csr.username !== commonName) continue;
       if (!(await allowed(csr, recognizer.subresource))) continue;
-      const stamp = new Date(now()).toISOString();
+      // metav1.Time: whole seconds, as every kube timestamp.
+      const stamp = nowTimestamp(() => new Date(now()));
       const approved = {
         type: "Approved",
         status: "True",

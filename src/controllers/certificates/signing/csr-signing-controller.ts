@@ -1,6 +1,6 @@
 import type { ApiClient } from "../../../api/client.js";
 import { ApiError } from "../../../api/errors.js";
-import type { ApiObject } from "../../../api/object.js";
+import { nowTimestamp, type ApiObject } from "../../../api/object.js";
 import type { Profile } from "../../../api/profile.js";
 import { objectKey, type InformerFactory } from "../../runtime/informer.js";
 import type { QueueControllerSpec } from "../../runtime/queue-controller.js";
@@ -58,7 +58,13 @@ export function csrSigningController(options: CsrSigningOptions): QueueControlle
     const refusal = rule(request, csr.usages);
     const status: Record<string, unknown> = { ...(object["status"] as Record<string, unknown> | undefined) };
     if (refusal !== undefined) {
-      const failed = { type: "Failed", status: "True", reason: "SignerValidationFailure", message: refusal, lastUpdateTime: new Date(now()).toISOString() };
+      const failed = {
+        type: "Failed",
+        status: "True",
+        reason: "SignerValidationFailure",
+        message: refusal,
+        lastUpdateTime: nowTimestamp(() => new Date(now())),
+      };
       status["conditions"] = [...csr.conditions, failed];
     } else {
       const pem = await authority.issue(request, csr.usages, { ttlMs: issuedLifetimeMs(options.durationMs, csr.expirationSeconds), nowMs: now() });

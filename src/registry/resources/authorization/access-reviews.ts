@@ -112,7 +112,7 @@ function attributesOf(spec: Record<string, unknown>, errors: FieldError[]): Revi
   errors.push({
     type: "FieldValueInvalid",
     field: "spec.resourceAttributes",
-    message: "Invalid value: exactly one of nonResourceAttributes or resourceAttributes must be specified",
+    message: 'Invalid value: "null": exactly one of nonResourceAttributes or resourceAttributes must be specified',
   });
   return undefined;
 }
@@ -142,7 +142,7 @@ function anonymousIfMissing(user: UserInfo | undefined): UserInfo {
  * - SubjectAccessReview: any user (`spec.user`, `spec.groups`, `spec.extra`, `spec.uid`).
  * - SelfSubjectAccessReview: the caller.
  * - LocalSubjectAccessReview: any user, in the path's namespace, which
- *   `spec.resourceAttributes.namespace` must match (422 Invalid naming that field otherwise).
+ *   `spec.resourceAttributes.namespace` must match (422 Invalid, kube's `must match metadata.namespace`, otherwise).
  * - SelfSubjectRulesReview: the caller's rules in `spec.namespace`.
  */
 export function accessReviewResources(profile: Profile, reviewer: AccessReviewer): ResourceDefinition[] {
@@ -165,22 +165,21 @@ export function accessReviewResources(profile: Profile, reviewer: AccessReviewer
       const spec = specOf(object);
       const errors: FieldError[] = [];
       const attributes = attributesOf(spec, errors);
-      if (local && attributes?.kind === "non-resource")
-        errors.push({ type: "FieldValueInvalid", field: "spec.nonResourceAttributes", message: "Invalid value: disallowed on this kind of request" });
       const name = text(spec, "user");
       const groups = strings(spec["groups"]);
       if (name === "" && groups.length === 0)
         errors.push({ type: "FieldValueInvalid", field: "spec.user", message: 'Invalid value: "": at least one of user or group must be specified' });
+      // kube's ValidateLocalSubjectAccessReview, in its order: the review's namespace is the
+      // request's (metadata.namespace), which the attributes must name; no non-resource attributes.
+      if (local && attributes?.kind === "resource" && attributes.namespace !== namespace)
+        errors.push({
+          type: "FieldValueInvalid",
+          field: "spec.resourceAttributes.namespace",
+          message: `Invalid value: ${JSON.stringify(attributes.namespace)}: must match metadata.namespace`,
+        });
+      if (local && attributes?.kind === "non-resource")
+        errors.push({ type: "FieldValueInvalid", field: "spec.nonResourceAttributes", message: "Invalid value: disallowed on this kind of request" });
       if (errors.length > 0 || attributes === undefined) throw invalid(kind, group, "", errors);
-      // The issue's reading of kube (#14): a namespace other than the request's is an Invalid review (422), naming the field.
-      if (local && attributes.kind === "resource" && attributes.namespace !== namespace)
-        throw invalid(kind, group, "", [
-          {
-            type: "FieldValueInvalid",
-            field: "spec.resourceAttributes.namespace",
-            message: `Invalid value: ${JSON.stringify(attributes.namespace)}: must match namespace: ${namespace}`,
-          },
-        ]);
       const uid = text(spec, "uid");
       const extra = extraOf(spec["extra"]);
       const user: UserInfo = { name, groups, ...(uid === "" ? {} : { uid }), ...(extra === undefined ? {} : { extra }) };

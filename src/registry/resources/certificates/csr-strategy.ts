@@ -39,6 +39,29 @@ function populateTimestamps(object: ApiObject, old: ApiObject, now: string): voi
 }
 
 /**
+ * A `status` write keeps the approval conditions as they were. As kube's strategy does, when
+ * the write carries as many of a type as stored, each is put back where the write has it (so
+ * a signer appending `Failed` leaves `Approved` first); otherwise the stored ones replace
+ * whatever the write sent, after its other conditions.
+ */
+function preserveApproval(conditions: Condition[], previous: Condition[]): Condition[] {
+  let result = [...conditions];
+  for (const type of APPROVAL) {
+    const stored = previous.filter((condition) => condition["type"] === type);
+    const sent = result.flatMap((condition, index) => (condition["type"] === type ? [index] : []));
+    if (sent.length === stored.length) {
+      sent.forEach((index, i) => {
+        const kept = stored[i];
+        if (kept !== undefined) result[index] = kept;
+      });
+    } else {
+      result = [...result.filter((condition) => condition["type"] !== type), ...stored];
+    }
+  }
+  return result;
+}
+
+/**
  * CertificateSigningRequest, as kube's strategies treat it: the requester (username, uid, groups,
  * extra) is recorded from the authenticated user on create, never from the body; the spec never
  * changes after create; Approved/Denied come only through `approval`, which changes nothing but
@@ -66,8 +89,7 @@ export const CSR_STRATEGY: Partial<Strategy> = {
     csr["spec"] = cloneObject(old)["spec"];
   },
   prepareForStatusUpdate(csr, old, context: StrategyContext) {
-    const kept = conditionsOf(old).filter((condition) => APPROVAL.includes(String(condition["type"])));
-    setConditions(csr, [...conditionsOf(csr).filter((condition) => !APPROVAL.includes(String(condition["type"]))), ...kept]);
+    setConditions(csr, preserveApproval(conditionsOf(csr), conditionsOf(old)));
     populateTimestamps(csr, old, context.now);
   },
   updateSubresource(subresource, desired, old, context) {

@@ -56,17 +56,17 @@ describe("tokenRequestHandler()", () => {
     await storage.close();
   });
 
-  it("defaults audiences to the API's and the lifetime to 3607 seconds", async () => {
+  it("defaults audiences to the API's and the lifetime to one hour (3600 seconds, as kube)", async () => {
     const response = await create({ spec: {} });
     assert.equal(response["kind"], "TokenRequest");
     assert.equal(response["apiVersion"], "authentication.orch.io/v1");
-    assert.deepEqual(response["spec"], { audiences: ["https://api"], expirationSeconds: 3607, boundObjectRef: null });
+    assert.deepEqual(response["spec"], { audiences: ["https://api"], expirationSeconds: 3600, boundObjectRef: null });
     assert.deepEqual(response["status"], { token: "token-1", expirationTimestamp: "2030-01-01T00:00:00Z" });
     assert.deepEqual(issued.at(-1), {
       namespace: "default",
       serviceAccount: { name: "builder", uid: uids["serviceaccounts/builder"] },
       audiences: ["https://api"],
-      expirationSeconds: 3607,
+      expirationSeconds: 3600,
     });
   });
 

@@ -3,8 +3,12 @@ import { isPlainObject, nowTimestamp, type ApiObject } from "../../../api/object
 import { apiGroup, type Profile } from "../../../api/profile.js";
 import type { CreateOnlyHandler, CreateOnlyRequest } from "../../definition.js";
 
-/** kube's defaults and bounds for a requested token's lifetime. */
-export const DEFAULT_TOKEN_EXPIRATION_SECONDS = 3607;
+/**
+ * kube's defaults and bounds for a requested token's lifetime: a TokenRequest without
+ * `expirationSeconds` gets one hour (kube's `SetDefaults_TokenRequestSpec`; the 3607 seconds
+ * of projected pod volumes are asked for explicitly by the ServiceAccount admission plugin).
+ */
+export const DEFAULT_TOKEN_EXPIRATION_SECONDS = 3600;
 const MIN_EXPIRATION_SECONDS = 600;
 const MAX_EXPIRATION_SECONDS = 2 ** 32;
 
@@ -43,7 +47,7 @@ function refOf(object: ApiObject): Ref {
 
 /**
  * `POST .../serviceaccounts/{name}/token` (TokenRequest): signs a token for the account, for
- * `spec.audiences` (default the API audiences), `spec.expirationSeconds` (default 3607,
+ * `spec.audiences` (default the API audiences), `spec.expirationSeconds` (default 3600,
  * 600..2^32), optionally bound to a Pod or Secret in the namespace (`spec.boundObjectRef`; the
  * token dies with that object). Nothing is stored.
  */
