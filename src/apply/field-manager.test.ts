@@ -33,6 +33,10 @@ const T2 = "2024-05-01T10:00:05Z";
 const T3 = "2024-05-01T10:00:09Z";
 
 /** A deployment as `kubectl create deployment web --image=nginx` sends it (less defaults). */
+function withoutApiVersion({ apiVersion: _apiVersion, ...rest }: ApiObject): ApiObject {
+  return rest;
+}
+
 function deployment(overrides: { replicas?: number; image?: string } = {}): ApiObject {
   return {
     apiVersion: "apps/v1",
@@ -278,11 +282,11 @@ describe("FieldManager.apply(): Apply entries", () => {
     const write = { manager: "m", subresource: "", time: T1, force: false };
     const cases: [ApiObject, RegExp][] = [
       [{ ...deployment(), metadata: { name: "web", managedFields: [] } }, /^metadata\.managedFields must be nil$/],
-      [
-        { ...deployment(), apiVersion: "apps/v1beta1" },
-        /^Incorrect version specified in apply patch\. Specified patch version: apps\/v1beta1, expected: apps\/v1$/,
-      ],
-      [{ ...deployment(), kind: "ReplicaSet" }, /kind/],
+      [{ ...deployment(), apiVersion: "apps/v1beta1" }, /^invalid object type: apps\/v1beta1, Kind=Deployment$/],
+      [{ ...deployment(), kind: "ReplicaSet" }, /^invalid object type: apps\/v1, Kind=ReplicaSet$/],
+      [{ ...deployment(), apiVersion: "v1" }, /^invalid object type: \/v1, Kind=Deployment$/],
+      [withoutApiVersion(deployment()), /^invalid object type: \/, Kind=Deployment$/],
+      [{ ...deployment(), apiVersion: "a/b/c" }, /^invalid object type: \/, Kind=$/],
       [
         { ...deployment(), spec: { template: { spec: { containers: [{ name: "a" }, { name: "a" }] } } } },
         /^failed to create typed patch object \(default\/web; apps\/v1, Kind=Deployment\): \.spec\.template\.spec\.containers: duplicate entries for key \[name="a"\]$/,

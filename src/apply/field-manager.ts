@@ -191,17 +191,7 @@ export class FieldManager {
   }
 
   private checkConfiguration(config: ApiObject): void {
-    const expected = this.options.apiVersion;
-    if (config.apiVersion !== expected) {
-      throw badRequest(
-        `Incorrect version specified in apply patch. Specified patch version: ${typeof config.apiVersion === "string" ? config.apiVersion : ""}, expected: ${expected}`,
-      );
-    }
-    if (config.kind !== this.options.kind) {
-      throw badRequest(
-        `Incorrect kind specified in apply patch. Specified patch kind: ${typeof config.kind === "string" ? config.kind : ""}, expected: ${this.options.kind}`,
-      );
-    }
+    checkAppliedType(config, this.options);
     if (config.metadata.managedFields !== undefined && config.metadata.managedFields !== null) throw badRequest("metadata.managedFields must be nil");
   }
 
@@ -339,4 +329,20 @@ function withoutTime(entry: JsonValue | undefined): unknown {
 function withoutVolatile(object: ApiObject): unknown {
   const { managedFields: _managedFields, resourceVersion: _resourceVersion, ...metadata } = object.metadata;
   return { ...object, metadata };
+}
+
+/**
+ * kube's first apply check (its version-check manager): the configuration's group, version and
+ * kind must be the endpoint's, else 400 `invalid object type: <group>/<version>, Kind=<kind>`
+ * naming what was sent (an apiVersion with more than one `/` parses as nothing).
+ */
+export function checkAppliedType(config: ApiObject, expected: { readonly apiVersion: string; readonly kind: string }): void {
+  const apiVersion = typeof config.apiVersion === "string" ? config.apiVersion : "";
+  const kind = typeof config.kind === "string" ? config.kind : "";
+  const parts = apiVersion === "" ? [""] : apiVersion.split("/");
+  const [group, version] = parts.length === 1 ? ["", parts[0] ?? ""] : parts.length === 2 ? [parts[0] ?? "", parts[1] ?? ""] : ["", ""];
+  const expectedParts = expected.apiVersion.split("/");
+  const [expectedGroup, expectedVersion] = expectedParts.length === 2 ? [expectedParts[0], expectedParts[1]] : ["", expected.apiVersion];
+  if (group === expectedGroup && version === expectedVersion && kind === expected.kind && parts.length <= 2) return;
+  throw badRequest(`invalid object type: ${group}/${version}, Kind=${parts.length > 2 ? "" : kind}`);
 }

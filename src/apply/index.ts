@@ -2,7 +2,7 @@
  * Server-side apply: field sets, managedFields, merge and conflicts. The registry's Store uses
  * `FieldManager` on every write; the rest is exported for tests and tools.
  */
-export { FieldManager, type ApplyWrite, type FieldManagerOptions, type FieldWrite } from "./field-manager.js";
+export { checkAppliedType, FieldManager, type ApplyWrite, type FieldManagerOptions, type FieldWrite } from "./field-manager.js";
 export { FieldSet } from "./field-set.js";
 export { decodeManagedFields, encodeManagedFields, isResetManagedFields, managerIdentifier } from "./managed-fields.js";
 export { pathString, type Path, type PathElement } from "./path.js";

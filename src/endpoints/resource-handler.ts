@@ -32,6 +32,7 @@ import { serveCreateOnly } from "./create-only.js";
 import { fieldManagerOptions, listItemWithoutManagedFields, withoutManagedFields } from "./field-manager-options.js";
 import { decodeWithFieldValidation } from "./field-validation.js";
 import { applyPatch } from "./patch/apply-patch.js";
+import { goJsonType } from "./patch/json-patch.js";
 import { respondJson, respondList, respondObject } from "./respond.js";
 import { protobufWire, withProtobuf } from "./protobuf-wire.js";
 import { createScaleHandler } from "./scale.js";
@@ -323,8 +324,18 @@ async function patchObject(store: Store, format: BodyFormat, current: ApiObject 
   return patched;
 }
 
-/** An apply body (YAML or JSON): a partial object of the kind. */
+/**
+ * An apply body (YAML or JSON): a partial object of the kind. kube decodes it into a map: another
+ * value is its YAML decoder's 400, an empty (null) document an empty configuration, which the
+ * type check then refuses (`invalid object type: /, Kind=`).
+ */
 function applyConfiguration(patch: unknown): ApiObject {
+  if (patch === null || patch === undefined) return { metadata: {} };
+  if (!isPlainObject(patch)) {
+    throw badRequest(
+      `error decoding YAML: error unmarshaling JSON: while decoding JSON: json: cannot unmarshal ${goJsonType(patch)} into Go value of type map[string]interface {}`,
+    );
+  }
   const object = asObject(patch);
   if (object === undefined) throw badRequest("the apply patch must be an object");
   return object;

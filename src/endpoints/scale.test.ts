@@ -219,7 +219,7 @@ describe("the scale sub-resource (autoscaling/v1 Scale of the parent)", () => {
       headers: APPLY,
     });
     assert.equal(wrongVersion.status, 400);
-    assert.equal(wrongVersion.json["message"], "Incorrect version specified in apply patch. Specified patch version: apps/v1, expected: autoscaling/v1");
+    assert.equal(wrongVersion.json["message"], "invalid object type: apps/v1, Kind=Scale");
   });
 
   it("is authorized as deployments/scale: a user allowed only that can scale but not update the deployment", async () => {

@@ -1,5 +1,6 @@
 import { ApiError, badRequest, invalid, methodNotAllowed, notFound } from "../api/errors.js";
 import { asObject, type ApiObject } from "../api/object.js";
+import { checkAppliedType } from "../apply/index.js";
 import type { Profile } from "../api/profile.js";
 import { builtinCatalogue } from "../api/schema/catalogue.js";
 import { DEDUCED } from "../api/schema/field-type.js";
@@ -155,16 +156,7 @@ function checkScale(scale: ApiObject, fieldValidation: FieldValidation, checks: 
 
 /** A Scale apply configuration: kube's apply checks, then its `spec` validated as a Scale's. */
 function checkApplyConfiguration(config: ApiObject, fieldValidation: FieldValidation, checks: Checks): void {
-  if (config.apiVersion !== SCALE_API_VERSION) {
-    throw badRequest(
-      `Incorrect version specified in apply patch. Specified patch version: ${typeof config.apiVersion === "string" ? config.apiVersion : ""}, expected: ${SCALE_API_VERSION}`,
-    );
-  }
-  if (config.kind !== SCALE_KIND.kind) {
-    throw badRequest(
-      `Incorrect kind specified in apply patch. Specified patch kind: ${typeof config.kind === "string" ? config.kind : ""}, expected: ${SCALE_KIND.kind}`,
-    );
-  }
+  checkAppliedType(config, { apiVersion: SCALE_API_VERSION, kind: SCALE_KIND.kind });
   if (config.metadata.managedFields !== undefined && config.metadata.managedFields !== null) throw badRequest("metadata.managedFields must be nil");
   checkNameAndNamespace(config, checks.info, checks.namespaced);
   checkUnknownFields(checks.schema, config, fieldValidation);

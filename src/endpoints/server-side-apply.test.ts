@@ -120,6 +120,22 @@ describe("server-side apply through the pipeline", () => {
     );
   });
 
+  it("refuses a configuration of another type, and a body that is no map, with kube's 400 texts", async () => {
+    const secret = await apply(`${CONFIGMAPS}/typed`, "apiVersion: v1\nkind: Secret\nmetadata:\n  name: typed\n", "typer");
+    assertStatus(secret, 400, "BadRequest");
+    assert.equal(secret.json["message"], "invalid object type: /v1, Kind=Secret");
+    const beta = await apply(`${DEPLOYMENTS}/typed`, deploymentYaml("typed").replace("apps/v1", "apps/v1beta2"), "typer");
+    assert.equal(beta.json["message"], "invalid object type: apps/v1beta2, Kind=Deployment");
+    const list = await apply(`${CONFIGMAPS}/typed`, "- a\n- b\n", "typer");
+    assertStatus(list, 400, "BadRequest");
+    assert.equal(
+      list.json["message"],
+      "error decoding YAML: error unmarshaling JSON: while decoding JSON: json: cannot unmarshal array into Go value of type map[string]interface {}",
+    );
+    const empty = await apply(`${CONFIGMAPS}/typed`, "null\n", "typer");
+    assert.equal(empty.json["message"], "invalid object type: /, Kind=");
+  });
+
   it("rejects apply bodies carrying managedFields (400) and answers conflicts with 409 listing each field and manager", async () => {
     await apply(`${DEPLOYMENTS}/contested`, deploymentYaml("contested", { replicas: 1 }), "deployer");
     const withManaged = await apply(
