@@ -1,3 +1,4 @@
+import { createHash } from "node:crypto";
 import { SCALE_KIND, type Registry, type Store } from "../registry/index.js";
 
 /** `/api`: the core group's versions. */
@@ -43,7 +44,26 @@ function byName(a: Record<string, unknown>, b: Record<string, unknown>, key: str
   return left < right ? -1 : left > right ? 1 : 0;
 }
 
-function resourceEntries(store: Store): Record<string, unknown>[] {
+/**
+ * kube's `storageVersionHash` of a stored resource: the first 8 bytes of the SHA-256 of
+ * `<group>/<version>/<kind>` of the version objects are stored at, in base64 (the core group is
+ * ""). Clients (the storage version migrator) compare it to notice a changed storage version.
+ */
+export function storageVersionHash(group: string, version: string, kind: string): string {
+  return createHash("sha256").update(`${group}/${version}/${kind}`).digest().subarray(0, 8).toString("base64");
+}
+
+/** The storage version's hash, or undefined for resources nothing stores (reviews, bindings, component statuses). */
+function storageHashOf(registry: Registry, store: Store): string | undefined {
+  const definition = store.definition;
+  if (definition.virtual !== undefined || definition.computedInKube === true) return undefined;
+  const storedAs = definition.storedAs;
+  if (storedAs === undefined) return storageVersionHash(definition.group, definition.version, definition.kind);
+  const kind = registry.find(storedAs.group, storedAs.version, storedAs.plural)?.definition.kind ?? definition.kind;
+  return storageVersionHash(storedAs.group, storedAs.version, kind);
+}
+
+function resourceEntries(registry: Registry, store: Store): Record<string, unknown>[] {
   const definition = store.definition;
   const namespaced = definition.scope === "Namespaced";
   const main: Record<string, unknown> = {
@@ -55,6 +75,8 @@ function resourceEntries(store: Store): Record<string, unknown>[] {
   };
   if (definition.shortNames.length > 0) main["shortNames"] = definition.shortNames;
   if (definition.categories.length > 0) main["categories"] = definition.categories;
+  const hash = storageHashOf(registry, store);
+  if (hash !== undefined) main["storageVersionHash"] = hash;
   const subresources = [...definition.subresources].map((name) => ({
     name: `${definition.plural}/${name}`,
     singularName: "",
@@ -96,7 +118,7 @@ export function apiResourceList(registry: Registry, group: string, version: stri
     kind: "APIResourceList",
     apiVersion: "v1",
     groupVersion: group === "" ? version : `${group}/${version}`,
-    resources: stores.flatMap(resourceEntries),
+    resources: stores.flatMap((store) => resourceEntries(registry, store)),
   };
 }
 

@@ -118,6 +118,11 @@ export interface ResourceDefinition {
   readonly columns?: readonly ColumnSpec[];
   /** Set for kinds that hold values of shared ranges (a Service's cluster IPs and node ports). */
   readonly allocations?: WriteAllocations;
+  /**
+   * True for kinds kube computes rather than stores (ComponentStatus): discovery gives them no
+   * `storageVersionHash`, as kube's does for resources without storage.
+   */
+  readonly computedInKube?: boolean;
 }
 
 /**

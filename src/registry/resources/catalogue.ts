@@ -54,6 +54,7 @@ export function catalogueResources(profile: Profile): ResourceDefinition[] {
       scope: "Cluster",
       shortNames: ["cs"],
       verbs: ["get", "list"],
+      computedInKube: true,
       // Deprecated without a removal release: kube's warning names no replacement either.
       deprecation: { since: "1.19", removedIn: "", warning: "v1 ComponentStatus is deprecated in v1.19+" },
     }),

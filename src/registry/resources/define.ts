@@ -50,6 +50,8 @@ export interface ResourceDeclaration {
   readonly connect?: Readonly<Record<string, ConnectHandler>>;
   /** Values claimed from shared ranges around each write (a Service's cluster IPs and node ports). */
   readonly allocations?: WriteAllocations;
+  /** A kind kube computes rather than stores (ComponentStatus): no `storageVersionHash` in discovery. */
+  readonly computedInKube?: boolean;
 }
 
 /** Fills a declaration's defaults: every verb, subdomain names, the default strategy. */
@@ -81,6 +83,7 @@ export function defineResource(declaration: ResourceDeclaration): ResourceDefini
     ...(declaration.scale === undefined ? {} : { scale: declaration.scale }),
     ...(declaration.connect === undefined ? {} : { connect: new Map(Object.entries(declaration.connect)) }),
     ...(declaration.allocations === undefined ? {} : { allocations: declaration.allocations }),
+    ...(declaration.computedInKube === true ? { computedInKube: true } : {}),
   };
 }
 
