@@ -67,6 +67,14 @@ export interface ConnectionLimits {
   readonly bodyTimeoutMs: number;
 }
 
+/**
+ * kube's request header allowance on HTTP/1.1: its server's `MaxHeaderBytes` of 1 MiB, which Go
+ * reads (request line and headers) up to that plus 4096 bytes before answering 431. Node's
+ * default of 16 KiB refused long label selectors and large bearer tokens kube takes. HTTP/2 is
+ * left to Node's HTTP/2 library (see docs/architecture.md, "Request header sizes").
+ */
+export const MAX_HEADER_BYTES = 1 << 20;
+
 /** kube's: Go's server ReadHeaderTimeout of 32 s; the body within the 60 s request timeout; TLS's 10 s handshake. */
 export const DEFAULT_CONNECTION_LIMITS: ConnectionLimits = { maxConnections: 0, handshakeTimeoutMs: 10_000, headerTimeoutMs: 32_000, bodyTimeoutMs: 60_000 };
 
@@ -330,7 +338,8 @@ export async function startHttpServer(options: HttpServerOptions): Promise<HttpS
   if (limits.maxConnections > 0) server.maxConnections = limits.maxConnections;
   // The HTTP/1.1 side (Node's parser): headers within the header timeout, the whole request within
   // the body timeout; checked at a tenth of the shorter one (Node's default is every 30 s).
-  const http1 = server as unknown as { headersTimeout: number; requestTimeout: number; connectionsCheckingInterval: number };
+  const http1 = server as unknown as { headersTimeout: number; requestTimeout: number; connectionsCheckingInterval: number; maxHeaderSize: number };
+  http1.maxHeaderSize = MAX_HEADER_BYTES + 4096;
   http1.headersTimeout = limits.headerTimeoutMs;
   http1.requestTimeout = Math.max(limits.bodyTimeoutMs, limits.headerTimeoutMs);
   http1.connectionsCheckingInterval = Math.max(100, Math.min(30_000, Math.floor(Math.min(limits.headerTimeoutMs, limits.bodyTimeoutMs) / 10)));
