@@ -9,6 +9,8 @@ import { isPlainObject } from "../api/object.js";
  * carried as YAML text (JSON, which is YAML) as gnostic does.
  */
 export const OPENAPI_V2_PROTOBUF = "application/com.github.proto-openapi.spec.v2@v1.0+protobuf";
+/** The same form's valid media type: what kube labels the answer with, and newer clients ask for. */
+export const OPENAPI_V2_PROTOBUF_RESPONSE = "application/com.github.proto-openapi.spec.v2.v1.0+protobuf";
 
 /** A protobuf message under construction: fields appended in the order written. */
 class Message {

@@ -142,7 +142,8 @@ for (const profile of [ORCH_PROFILE, KUBERNETES_PROFILE]) {
     it("serves /openapi/v2 in gnostic's protobuf form to clients that ask for it (kubectl), and 406 for other types", async () => {
       const response = await server.raw("GET", "/openapi/v2", { headers: { accept: OPENAPI_V2_PROTOBUF } });
       assert.equal(response.status, 200);
-      assert.equal(response.headers["content-type"], "application/octet-stream");
+      // kube labels the answer with the form's valid (dotted) media type.
+      assert.equal(response.headers["content-type"], "application/com.github.proto-openapi.spec.v2.v1.0+protobuf");
       const bytes = Buffer.from(response.body as Uint8Array);
       const document = fieldsOf(bytes);
       assert.equal(document.get(1)?.[0]?.toString("utf8"), "2.0");
@@ -150,7 +151,40 @@ for (const profile of [ORCH_PROFILE, KUBERNETES_PROFILE]) {
       const names = definitions.map((entry) => fieldsOf(entry).get(1)?.[0]?.toString("utf8"));
       const json = (await server.call("GET", "/openapi/v2")).json["definitions"] as Json;
       assert.deepEqual(names, Object.keys(json));
-      assert.equal((await server.call("GET", "/openapi/v2", { headers: { accept: "application/xml" } })).status, 406);
+      // kube-openapi's 406 carries no body.
+      const refused = await server.raw("GET", "/openapi/v2", { headers: { accept: "application/xml" } });
+      assert.equal(refused.status, 406);
+      assert.equal(Buffer.from(refused.body as Uint8Array).length, 0);
+    });
+
+    it("negotiates /openapi/v2 as kube-openapi does: by quality, the more specific clause first, either protobuf spelling", async () => {
+      const dotted = "application/com.github.proto-openapi.spec.v2.v1.0+protobuf";
+      const cases: [string, string | number][] = [
+        ["application/json, application/com.github.proto-openapi.spec.v2@v1.0+protobuf", "application/json"],
+        [`${OPENAPI_V2_PROTOBUF}, application/json`, dotted],
+        [`${OPENAPI_V2_PROTOBUF};q=0.5, application/json`, "application/json"],
+        [dotted, dotted],
+        ["*/*", "application/json"],
+        [`*/*, ${dotted}`, dotted],
+        ["application/*", "application/json"],
+        ["application/test, application/json", "application/json"],
+        ["application/test", 406],
+        ["text/html", 406],
+      ];
+      for (const [accept, expected] of cases) {
+        const response = await server.raw("GET", "/openapi/v2", { headers: { accept } });
+        if (typeof expected === "number") assert.equal(response.status, expected, accept);
+        else assert.equal(response.headers["content-type"], expected, accept);
+      }
+    });
+
+    it("answers a v3 document's Accept it serves nothing for 406 without a body", async () => {
+      const index = (await server.call("GET", "/openapi/v3")).json["paths"] as Record<string, Json>;
+      const path = String(index["api/v1"]?.["serverRelativeURL"]).split("?")[0] ?? "";
+      const refused = await server.raw("GET", path, { headers: { accept: "application/xml" } });
+      assert.equal(refused.status, 406);
+      assert.equal(Buffer.from(refused.body as Uint8Array).length, 0);
+      assert.equal((await server.raw("GET", path, { headers: { accept: "application/json;q=0.9, text/html" } })).status, 200);
     });
   });
 }

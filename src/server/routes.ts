@@ -4,10 +4,11 @@ import type { Profile } from "../api/profile.js";
 import { createAggregatedDiscovery, type DiscoveryDocument } from "../endpoints/aggregated-discovery.js";
 import { apiGroup, apiGroupList, apiResourceList, apiVersions } from "../endpoints/discovery.js";
 import { negotiate } from "../codec/negotiate.js";
+import { parseAccept } from "../codec/media-type.js";
 import { foreignGroup, foreignGroupMessage, metaGroup } from "../api/profile.js";
 import { builtinCatalogue } from "../api/schema/catalogue.js";
 import { createOpenApi } from "../endpoints/openapi.js";
-import { OPENAPI_V2_PROTOBUF } from "../codec/openapi-v2-protobuf.js";
+import { OPENAPI_V2_PROTOBUF, OPENAPI_V2_PROTOBUF_RESPONSE } from "../codec/openapi-v2-protobuf.js";
 import { respondJson } from "../endpoints/respond.js";
 import type { Registry } from "../registry/index.js";
 import type { ApiResponse, RequestContext } from "../request/context.js";
@@ -109,6 +110,36 @@ function respondOpenApi(
   return { status: 200, headers, body: document.body, keptGzip: { of: document.body, gzipped } };
 }
 
+/**
+ * kube-openapi's negotiation: the form of the first Accept clause (by quality, then the more
+ * specific first) that one of `forms` matches, wildcards included; undefined when none does (406).
+ */
+function openApiForm<Form extends string>(accept: string | undefined, forms: readonly (readonly [string, Form])[]): Form | undefined {
+  const wildcards = (type: string): number => (type === "*/*" ? 2 : type.endsWith("/*") ? 1 : 0);
+  const clauses = parseAccept(accept)
+    .map((clause, index) => ({ clause, index }))
+    .sort((a, b) => b.clause.quality - a.clause.quality || wildcards(a.clause.type) - wildcards(b.clause.type) || a.index - b.index);
+  for (const { clause } of clauses) {
+    const [type = "", subtype = ""] = clause.type.split("/");
+    for (const [mediaType, form] of forms) {
+      const [formType, formSubtype] = mediaType.split("/");
+      if ((type === formType || type === "*") && (subtype === formSubtype || subtype === "*")) return form;
+    }
+  }
+  return undefined;
+}
+
+/** kube-openapi's answer to an Accept it serves nothing for: 406 without a body. */
+function notAcceptable(): ApiResponse {
+  return { status: 406, headers: { vary: "Accept" }, body: "" };
+}
+
+const OPENAPI_V2_FORMS = [
+  ["application/json", "json"],
+  [OPENAPI_V2_PROTOBUF, "protobuf"],
+  [OPENAPI_V2_PROTOBUF_RESPONSE, "protobuf"],
+] as const;
+
 /** Discovery, version and health: everything that is not a resource. */
 export function createNonResourceHandler(options: NonResourceOptions): (context: RequestContext, info: NonResourceRequestInfo) => Promise<ApiResponse> {
   const openApi = createOpenApi(options.registry, options.profile, builtinCatalogue(options.profile));
@@ -133,6 +164,8 @@ export function createNonResourceHandler(options: NonResourceOptions): (context:
       const groupVersion = path.slice("/openapi/v3/".length);
       const document = openApi.document(groupVersion);
       if (document !== undefined) {
+        // Only the JSON form of a v3 document is served (kube also serves gnostic's protobuf form, which no kubectl asks for).
+        if (openApiForm(context.request.headers["accept"], [["application/json", "json"]]) === undefined) return notAcceptable();
         const hash = query.get("hash");
         // kube: a stale hash (the group version changed since the client read the index) is sent
         // on to the current one; the current one may be cached forever.
@@ -141,12 +174,12 @@ export function createNonResourceHandler(options: NonResourceOptions): (context:
       }
     }
     if (path === "/openapi/v2") {
-      // kubectl asks for gnostic's protobuf form (sent as octet-stream: its media type is no valid MIME type); JSON for everyone else.
-      const accept = context.request.headers["accept"] ?? "";
-      if (accept.includes(OPENAPI_V2_PROTOBUF) || accept.includes("application/com.github.proto-openapi.spec.v2.v1.0+protobuf"))
-        return respondOpenApi(context, openApi.v2("protobuf"), "mutable", "application/octet-stream");
-      if (accept !== "" && !/application\/json|\*\/\*|application\/\*/.test(accept))
-        throw new ApiError(406, "NotAcceptable", "only application/json and the protobuf form are served for /openapi/v2");
+      // kubectl asks for gnostic's protobuf form; kube answers it labelled with the form's dotted
+      // name (its `@` spelling is no valid media type), JSON to everyone else, 406 without a body
+      // when the Accept names neither.
+      const form = openApiForm(context.request.headers["accept"], OPENAPI_V2_FORMS);
+      if (form === undefined) return notAcceptable();
+      if (form === "protobuf") return respondOpenApi(context, openApi.v2("protobuf"), "mutable", OPENAPI_V2_PROTOBUF_RESPONSE);
       return respondOpenApi(context, openApi.v2("json"), "mutable");
     }
     if (path === "/metrics" && options.metrics !== undefined) {
