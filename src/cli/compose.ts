@@ -96,6 +96,8 @@ export type AuthenticationSource = Pick<Credentials, "authentication" | "tokenRe
   readonly issuerDiscovery?: IssuerDiscovery;
   /** Signs legacy token Secrets (the token controller); without it that controller does not run. */
   readonly tokenIssuer?: Credentials["tokenIssuer"];
+  /** The `extension-apiserver-authentication` ConfigMap's data; without it the ConfigMap is not written. */
+  readonly authenticationInfo?: Credentials["authenticationInfo"];
 };
 
 export interface ComposeOptions {
@@ -290,6 +292,9 @@ function signingAuthorities(config: Config, clusterCa: ComposeOptions["clusterCa
 }
 
 /** The spec's Limits table: containers in `default` get a 0.1 CPU request unless they ask for one. */
+/** kube's ConfigMap of the CAs and proxy headers extension API servers trust (system namespace). */
+export const EXTENSION_AUTHENTICATION_CONFIGMAP = "extension-apiserver-authentication";
+
 const DEFAULT_LIMIT_RANGE: ApiObject = {
   apiVersion: "v1",
   kind: "LimitRange",
@@ -684,6 +689,42 @@ export function composeApiServer(options: ComposeOptions): ApiServer {
     }),
   });
 
+  /**
+   * kube's `start-cluster-authentication-info-controller`: the system namespace's
+   * `extension-apiserver-authentication` ConfigMap holds the CAs and proxy headers this server
+   * trusts (extension API servers and their `extension-apiserver-authentication-reader` Role
+   * read it); written at each start when it differs, other keys left as they are.
+   */
+  async function publishAuthenticationInfo(): Promise<void> {
+    const data = options.credentials.authenticationInfo?.();
+    const configMaps = registry.find("", "v1", "configmaps");
+    if (data === undefined || configMaps === undefined) return;
+    const namespace = profile.systemNamespace;
+    const name = EXTENSION_AUTHENTICATION_CONFIGMAP;
+    const current = await configMaps.get(namespace, name).catch((error: unknown) => {
+      if (error instanceof ApiError && error.reason === "NotFound") return undefined;
+      throw error;
+    });
+    const held = (current?.["data"] ?? {}) as Record<string, unknown>;
+    if (current === undefined) {
+      await configMaps.create(namespace, { apiVersion: "v1", kind: "ConfigMap", metadata: { name, namespace }, data: { ...data } }).catch((error: unknown) => {
+        // Another server of the same store wrote it first: the next start brings it up to date.
+        if (!(error instanceof ApiError && error.reason === "AlreadyExists")) throw error;
+      });
+      return;
+    }
+    if (Object.entries(data).every(([key, value]) => held[key] === value)) return;
+    await configMaps.update(namespace, name, {
+      build: (old) => ({
+        apiVersion: "v1",
+        kind: "ConfigMap",
+        ...old,
+        metadata: { ...(old?.metadata ?? {}), name, namespace },
+        data: { ...((old?.["data"] ?? {}) as Record<string, string>), ...data },
+      }),
+    });
+  }
+
   /** Creates a bootstrap object unless it exists; true when it was created. */
   async function createIfMissing(group: string, version: string, plural: string, namespace: string, object: ApiObject): Promise<boolean> {
     const store = registry.find(group, version, plural);
@@ -736,6 +777,9 @@ export function composeApiServer(options: ComposeOptions): ApiServer {
       // Bootstrap objects made once, at the first start (a user may change or delete them): the spec's Limits-table LimitRange.
       if (firstStart) await createIfMissing("", "v1", "limitranges", "default", DEFAULT_LIMIT_RANGE);
       finished("start-system-namespaces-controller");
+      // The default Roles and RoleBindings of the system and public namespaces, now that they exist.
+      await authorization.startNamespaced();
+      await publishAuthenticationInfo();
       const scheduling = apiGroup(profile, "scheduling");
       for (const system of SYSTEM_PRIORITY_CLASSES) {
         await createIfMissing(scheduling, "v1", "priorityclasses", "", {

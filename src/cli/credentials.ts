@@ -61,6 +61,13 @@ export interface Credentials {
   readonly apiAudiences: readonly string[];
   /** The serving certificate and key, and every CA client certificates may chain to. */
   tls(): TlsMaterial;
+  /**
+   * The data of kube's `extension-apiserver-authentication` ConfigMap (system namespace): the
+   * client CA bundle as `client-ca-file`, and with an authenticating proxy its CA
+   * (`requestheader-client-ca-file`) and header flags as JSON lists (`null` when not given, as
+   * Go's encoder writes an unset flag), which extension API servers read to trust this server.
+   */
+  authenticationInfo(): Readonly<Record<string, string>>;
   /** Polls the flag-given files; `onTlsChange` gets the new TLS material when one of its files changed. */
   watch(onTlsChange: (tls: TlsMaterial) => void): void;
   close(): void;
@@ -162,6 +169,20 @@ export function loadCredentials(options: CredentialsOptions): Credentials {
     clientCa: [clientCa.value.pem, ...(requestHeaderCa === undefined ? [] : [requestHeaderCa.value.pem])].join("\n"),
   });
 
+  const headerList = (values: readonly string[]): string => (values.length === 0 ? "null" : JSON.stringify(values));
+  const authenticationInfo = (): Record<string, string> => ({
+    "client-ca-file": clientCa.value.pem,
+    ...(requestHeaderCa === undefined
+      ? {}
+      : {
+          "requestheader-allowed-names": headerList(config.requestHeaderAllowedNames),
+          "requestheader-client-ca-file": requestHeaderCa.value.pem,
+          "requestheader-extra-headers-prefix": headerList(config.requestHeaderExtraHeadersPrefix),
+          "requestheader-group-headers": headerList(config.requestHeaderGroupHeaders),
+          "requestheader-username-headers": headerList(config.requestHeaderUsernameHeaders),
+        }),
+  });
+
   const authentication = (objects: ObjectReader, hooks: AuthenticationHooks = {}): Authentication => {
     const tokens: TokenAuthenticator[] = [];
     const tokenFile = config.tokenAuthFile;
@@ -239,6 +260,7 @@ export function loadCredentials(options: CredentialsOptions): Credentials {
     tokenIssuer,
     apiAudiences,
     tls,
+    authenticationInfo,
     watch(onTlsChange) {
       const paths = materials.flatMap((material) => material.paths);
       if (paths.length === 0 || watcher !== undefined) return;

@@ -50,6 +50,10 @@ function urls(verbs: readonly string[], paths: readonly string[]): PolicyRule {
 export interface BootstrapPolicy {
   readonly clusterRoles: readonly ApiObject[];
   readonly clusterRoleBindings: readonly ApiObject[];
+  /** Roles of the system and public namespaces (`metadata.namespace` set). */
+  readonly roles: readonly ApiObject[];
+  /** RoleBindings of the system and public namespaces (`metadata.namespace` set). */
+  readonly roleBindings: readonly ApiObject[];
 }
 
 /**
@@ -354,5 +358,53 @@ export function bootstrapPolicy(profile: Profile): BootstrapPolicy {
       serviceAccount("clusterrole-aggregation-controller"),
     ]),
   ];
-  return { clusterRoles, clusterRoleBindings };
+  // kube's namespaced defaults (its `namespace-roles.yaml`), without the `leasecandidates` rules
+  // kube 1.31 added with coordinated leader election (1.30 serves no such resource).
+  const system = profile.systemNamespace;
+  const inNamespace = (namespace: string, object: ApiObject): ApiObject => ({ ...object, metadata: { ...object.metadata, namespace } });
+  const role = (namespace: string, name: string, rules: readonly PolicyRule[]): ApiObject =>
+    inNamespace(namespace, { apiVersion: `${rbac}/v1`, kind: "Role", metadata: meta(name), rules: rules.map((entry) => ({ ...entry })) });
+  const roleBinding = (namespace: string, name: string, roleName: string, subjects: readonly Subject[]): ApiObject =>
+    inNamespace(namespace, {
+      apiVersion: `${rbac}/v1`,
+      kind: "RoleBinding",
+      metadata: meta(name),
+      roleRef: { apiGroup: rbac, kind: "Role", name: roleName },
+      subjects: subjects.map((subject) => ({ ...subject })),
+    });
+  const leaderLocking = rule(["create", "get", "list", "update", "watch"], [coordination], ["leases"]);
+  const recordEvents = rule(["create", "patch", "update"], [core, events], ["events"]);
+  const roles: ApiObject[] = [
+    role(profile.publicNamespace, "system:controller:bootstrap-signer", [
+      rule(READ, [core], ["configmaps"]),
+      rule(["update"], [core], ["configmaps"], ["cluster-info"]),
+      recordEvents,
+    ]),
+    role(system, "extension-apiserver-authentication-reader", [rule(READ, [core], ["configmaps"], ["extension-apiserver-authentication"])]),
+    role(system, "system::leader-locking-kube-controller-manager", [leaderLocking]),
+    role(system, "system::leader-locking-kube-scheduler", [leaderLocking]),
+    role(system, "system:controller:bootstrap-signer", [rule(READ, [core], ["secrets"])]),
+    role(system, "system:controller:cloud-provider", [rule(["create", "get", "list", "watch"], [core], ["configmaps"])]),
+    role(system, "system:controller:token-cleaner", [rule(["delete", "get", "list", "watch"], [core], ["secrets"]), recordEvents]),
+  ];
+  const roleBindings: ApiObject[] = [
+    roleBinding(profile.publicNamespace, "system:controller:bootstrap-signer", "system:controller:bootstrap-signer", [serviceAccount("bootstrap-signer")]),
+    roleBinding(system, "system::extension-apiserver-authentication-reader", "extension-apiserver-authentication-reader", [
+      user("system:kube-controller-manager"),
+      user("system:kube-scheduler"),
+    ]),
+    roleBinding(system, "system::leader-locking-kube-controller-manager", "system::leader-locking-kube-controller-manager", [
+      user("system:kube-controller-manager"),
+      serviceAccount("kube-controller-manager"),
+      serviceAccount("leader-election-controller"),
+    ]),
+    roleBinding(system, "system::leader-locking-kube-scheduler", "system::leader-locking-kube-scheduler", [
+      user("system:kube-scheduler"),
+      serviceAccount("kube-scheduler"),
+    ]),
+    roleBinding(system, "system:controller:bootstrap-signer", "system:controller:bootstrap-signer", [serviceAccount("bootstrap-signer")]),
+    roleBinding(system, "system:controller:cloud-provider", "system:controller:cloud-provider", [serviceAccount("cloud-provider")]),
+    roleBinding(system, "system:controller:token-cleaner", "system:controller:token-cleaner", [serviceAccount("token-cleaner")]),
+  ];
+  return { clusterRoles, clusterRoleBindings, roles, roleBindings };
 }

@@ -36,8 +36,10 @@ export interface AuthorizationStage {
   readonly freshness: Freshness;
   /** Backs the access-review APIs. */
   readonly reviewer: AccessReviewer;
-  /** Reconciles the default roles and bindings (after the registry has started). */
+  /** Reconciles the default cluster roles and bindings (after the registry has started). */
   start(): Promise<void>;
+  /** Reconciles the default Roles and RoleBindings of the system and public namespaces (once those exist). */
+  startNamespaced(): Promise<void>;
   stop(): Promise<void>;
 }
 
@@ -158,7 +160,10 @@ export function createAuthorization(options: AuthorizationOptions): Authorizatio
     freshness: registry.freshness,
     reviewer,
     async start() {
-      await reconcileDefaultPolicy(registry, profile, logger);
+      await reconcileDefaultPolicy(registry, profile, logger, "cluster");
+    },
+    async startNamespaced() {
+      await reconcileDefaultPolicy(registry, profile, logger, "namespaced");
     },
     async stop() {
       index.close();
@@ -168,9 +173,9 @@ export function createAuthorization(options: AuthorizationOptions): Authorizatio
   };
 }
 
-async function readOrUndefined(store: Store, name: string): Promise<ApiObject | undefined> {
+async function readOrUndefined(store: Store, namespace: string, name: string): Promise<ApiObject | undefined> {
   try {
-    return await store.get("", name);
+    return await store.get(namespace, name);
   } catch (error) {
     if (error instanceof ApiError && error.code === 404) return undefined;
     throw error;
@@ -178,18 +183,19 @@ async function readOrUndefined(store: Store, name: string): Promise<ApiObject | 
 }
 
 async function apply(store: Store, action: ReconcileAction): Promise<void> {
+  const namespace = action.kind === "none" ? "" : (action.object.metadata.namespace ?? "");
   switch (action.kind) {
     case "none":
       return;
     case "create":
-      await store.create("", action.object);
+      await store.create(namespace, action.object);
       return;
     case "update":
-      await store.update("", action.object.metadata.name ?? "", { build: () => action.object });
+      await store.update(namespace, action.object.metadata.name ?? "", { build: () => action.object });
       return;
     case "recreate":
-      await store.delete("", action.object.metadata.name ?? "");
-      await store.create("", action.object);
+      await store.delete(namespace, action.object.metadata.name ?? "");
+      await store.create(namespace, action.object);
       return;
   }
 }
@@ -199,15 +205,20 @@ async function apply(store: Store, action: ReconcileAction): Promise<void> {
  * the others (kube's bootstrap-policy reconciliation; objects annotated autoupdate "false" are
  * left alone). Another writer racing it makes it read and try again.
  */
-async function reconcileDefaultPolicy(registry: Registry, profile: Profile, logger: Logger): Promise<void> {
+async function reconcileDefaultPolicy(registry: Registry, profile: Profile, logger: Logger, scope: "cluster" | "namespaced"): Promise<void> {
   const names = rbacNames(profile);
   const policy = bootstrapPolicy(profile);
-  const roles = registry.find(names.group, "v1", "clusterroles");
-  const bindings = registry.find(names.group, "v1", "clusterrolebindings");
+  const namespaced = scope === "namespaced";
+  const roles = registry.find(names.group, "v1", namespaced ? "roles" : "clusterroles");
+  const bindings = registry.find(names.group, "v1", namespaced ? "rolebindings" : "clusterrolebindings");
   if (roles === undefined || bindings === undefined) throw new Error("the RBAC API is not served");
   const work: [Store, ApiObject, typeof reconcileRole][] = [
-    ...policy.clusterRoles.map((role): [Store, ApiObject, typeof reconcileRole] => [roles, role, reconcileRole]),
-    ...policy.clusterRoleBindings.map((binding): [Store, ApiObject, typeof reconcileRole] => [bindings, binding, reconcileBinding]),
+    ...(namespaced ? policy.roles : policy.clusterRoles).map((role): [Store, ApiObject, typeof reconcileRole] => [roles, role, reconcileRole]),
+    ...(namespaced ? policy.roleBindings : policy.clusterRoleBindings).map((binding): [Store, ApiObject, typeof reconcileRole] => [
+      bindings,
+      binding,
+      reconcileBinding,
+    ]),
   ];
   // Independent objects, reconciled concurrently: the first start's creates share fsyncs.
   await Promise.all(
@@ -215,7 +226,7 @@ async function reconcileDefaultPolicy(registry: Registry, profile: Profile, logg
       const name = expected.metadata.name ?? "";
       for (let attempt = 1; ; attempt++) {
         try {
-          await apply(store, reconcile(expected, await readOrUndefined(store, name), names.autoupdateAnnotation));
+          await apply(store, reconcile(expected, await readOrUndefined(store, expected.metadata.namespace ?? "", name), names.autoupdateAnnotation));
           return;
         } catch (error) {
           const retryable = error instanceof ApiError && (error.code === 409 || error.code === 404);
