@@ -76,6 +76,23 @@ describe("/metrics", () => {
     assert.ok((sample(text, "apiserver_request_duration_seconds_count", { verb: "GET", resource: "configmaps", scope: "resource" }) ?? 0) >= 3);
   });
 
+  it("labels /livez, /readyz and /healthz as kube instruments them: the path as subresource, no component", async () => {
+    await server.call("GET", "/livez");
+    await server.call("GET", "/livez?verbose");
+    await server.call("GET", "/readyz");
+    await server.call("GET", "/healthz");
+    await server.call("GET", "/version");
+    const text = (await server.call("GET", "/metrics")).text;
+    const health = (path: string): number | undefined =>
+      sample(text, "apiserver_request_total", { verb: "GET", group: "", version: "", resource: "", subresource: path, scope: "", component: "", code: "200" });
+    assert.equal(health("/livez"), 2);
+    assert.equal(health("/readyz"), 1);
+    assert.equal(health("/healthz"), 1);
+    assert.equal(sample(text, "apiserver_request_duration_seconds_count", { verb: "GET", subresource: "/livez", component: "" }), 2);
+    // Other non-resource paths keep empty labels and the apiserver component.
+    assert.ok((sample(text, "apiserver_request_total", { verb: "GET", resource: "", subresource: "", component: "apiserver", code: "200" }) ?? 0) >= 1);
+  });
+
   it("is authorized as a non-resource URL: a user without a role is refused", async () => {
     const refused = await server.call("GET", "/metrics", { as: "alice" });
     assert.equal(refused.status, 403);

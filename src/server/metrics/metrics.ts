@@ -92,18 +92,30 @@ export interface MetricsOptions {
   readonly showHiddenMetricsForVersion?: string;
 }
 
+/**
+ * The health endpoint a non-resource request asks, or "": kube instruments `/healthz`, `/livez`
+ * and `/readyz` with the path as the `subresource` label and an empty `component` (its
+ * single checks, `/livez/ping`, are not instrumented apart).
+ */
+function healthPath(info: RequestInfo | undefined): string {
+  if (info?.kind !== "non-resource") return "";
+  const path = info.path;
+  return path === "/livez" || path === "/readyz" || path === "/healthz" ? path : "";
+}
+
 /** The labels kube gives a request's series: verb, group, version, resource, subresource, scope, component. */
 function requestLabels(info: RequestInfo | undefined, method: string, contentType: string | undefined) {
   const resource = info?.kind === "resource" ? info : undefined;
   const scope = resource === undefined ? "" : resource.name !== "" ? "resource" : resource.namespace !== "" ? "namespace" : "cluster";
+  const health = healthPath(info);
   return {
     verb: verbLabel(info, method, contentType),
     group: resource?.group ?? "",
     version: resource?.version ?? "",
     resource: resource?.resource ?? "",
-    subresource: resource?.subresource ?? "",
+    subresource: resource?.subresource ?? health,
     scope,
-    component: "apiserver",
+    component: health === "" ? "apiserver" : "",
   };
 }
 
@@ -232,6 +244,8 @@ export function createMetrics(options: MetricsOptions = {}): ApiMetrics {
     readonly verb: string;
     readonly dry: string;
     readonly scope: string;
+    /** The health endpoint of a non-resource request (see healthPath), else "". */
+    readonly health: string;
     /** The resource's group, version, resource and subresource; undefined for a non-resource request. */
     readonly resource: readonly [string, string, string, string] | undefined;
     readonly labels: Record<(typeof labels)[number], string>;
@@ -240,8 +254,8 @@ export function createMetrics(options: MetricsOptions = {}): ApiMetrics {
   }
   const series = new Map<string, RequestSeries>();
   let last: RequestSeries | undefined;
-  const sameSeries = (entry: RequestSeries, verb: string, dry: string, resource: ResourceRequestInfo | undefined, scope: string): boolean => {
-    if (entry.verb !== verb || entry.dry !== dry || entry.scope !== scope) return false;
+  const sameSeries = (entry: RequestSeries, verb: string, dry: string, resource: ResourceRequestInfo | undefined, scope: string, health: string): boolean => {
+    if (entry.verb !== verb || entry.dry !== dry || entry.scope !== scope || entry.health !== health) return false;
     const kept = entry.resource;
     if (kept === undefined || resource === undefined) return kept === resource;
     return kept[0] === resource.group && kept[1] === resource.version && kept[2] === resource.resource && kept[3] === resource.subresource;
@@ -254,17 +268,18 @@ export function createMetrics(options: MetricsOptions = {}): ApiMetrics {
       const scope = resource === undefined ? "" : resource.name !== "" ? "resource" : resource.namespace !== "" ? "namespace" : "cluster";
       const verb = verbLabel(info, method, contentType);
       const dry = dryRunLabel(dryRun);
-      let entry = last !== undefined && sameSeries(last, verb, dry, resource, scope) ? last : undefined;
+      const health = resource === undefined ? healthPath(info) : "";
+      let entry = last !== undefined && sameSeries(last, verb, dry, resource, scope, health) ? last : undefined;
       if (entry === undefined) {
         const key =
           resource === undefined
-            ? `${verb} ${dry}`
+            ? `${verb} ${dry} ${health}`
             : `${verb} ${dry} ${resource.group} ${resource.version} ${resource.resource} ${resource.subresource} ${scope}`;
         entry = series.get(key);
         if (entry === undefined) {
           const common = { ...requestLabels(info, method, contentType), dry_run: dry };
           const kept = resource === undefined ? undefined : ([resource.group, resource.version, resource.resource, resource.subresource] as const);
-          entry = { verb, dry, scope, resource: kept, labels: { ...common, code: "" }, count: new Map(), duration: durations.series(common) };
+          entry = { verb, dry, scope, health, resource: kept, labels: { ...common, code: "" }, count: new Map(), duration: durations.series(common) };
           series.set(key, entry);
         }
         last = entry;
@@ -305,7 +320,7 @@ export function createMetrics(options: MetricsOptions = {}): ApiMetrics {
       const resource = info?.kind === "resource" ? info : undefined;
       const key =
         resource === undefined
-          ? verb
+          ? `${verb} ${healthPath(info)}`
           : `${verb} ${resource.group} ${resource.version} ${resource.resource} ${resource.subresource} ${resource.name !== "" ? "resource" : resource.namespace !== "" ? "namespace" : "cluster"}`;
       let child = sizeSeries.get(key);
       if (child === undefined) {
