@@ -83,6 +83,33 @@ describe("kube-system and kube-public bootstrap objects (--compat kubernetes)", 
     ]);
   });
 
+  it("creates kube's default ClusterRoles for other components, bound where kube binds them", async () => {
+    const admin = server().admin;
+    const rbac = "/apis/rbac.authorization.k8s.io/v1";
+    for (const name of [
+      "system:heapster",
+      "system:kube-aggregator",
+      "system:kube-dns",
+      "system:kubelet-api-admin",
+      "system:node-problem-detector",
+      "system:node-proxier",
+      "system:persistent-volume-provisioner",
+      "system:volume-scheduler",
+    ])
+      assert.equal((await request(admin, "GET", `${rbac}/clusterroles/${name}`)).status, 200, name);
+    const proxier = json(await request(admin, "GET", `${rbac}/clusterroles/system:node-proxier`));
+    assert.deepEqual(proxier["rules"], [
+      { verbs: ["list", "watch"], apiGroups: [""], resources: ["endpoints", "services"] },
+      { verbs: ["get", "list", "watch"], apiGroups: [""], resources: ["nodes"] },
+      { verbs: ["create", "patch", "update"], apiGroups: ["", "events.k8s.io"], resources: ["events"] },
+      { verbs: ["list", "watch"], apiGroups: ["discovery.k8s.io"], resources: ["endpointslices"] },
+    ]);
+    const subjects = async (name: string): Promise<unknown> => json(await request(admin, "GET", `${rbac}/clusterrolebindings/${name}`))["subjects"];
+    assert.deepEqual(await subjects("system:node-proxier"), [{ kind: "User", apiGroup: "rbac.authorization.k8s.io", name: "system:kube-proxy" }]);
+    assert.deepEqual(await subjects("system:volume-scheduler"), [{ kind: "User", apiGroup: "rbac.authorization.k8s.io", name: "system:kube-scheduler" }]);
+    assert.deepEqual(await subjects("system:kube-dns"), [{ kind: "ServiceAccount", name: "kube-dns", namespace: "kube-system" }]);
+  });
+
   it("lets system:kube-scheduler read extension-apiserver-authentication through the reader binding, and nothing else there", async () => {
     const admin = server().admin;
     const review = async (name: string): Promise<boolean> => {

@@ -61,8 +61,11 @@ export interface BootstrapPolicy {
  * `system:masters`), the aggregated `admin`/`edit`/`view` with the `system:aggregate-to-*` roles
  * that feed them, `system:discovery`, `system:basic-user`, `system:public-info-viewer`,
  * `system:monitoring`, `system:auth-delegator`, `system:node`, `system:node-bootstrapper`,
- * `system:kube-controller-manager`, `system:kube-scheduler`,
- * `system:service-account-issuer-discovery`, and the roles of the built-in controllers.
+ * `system:kube-controller-manager`, `system:kube-scheduler`, `system:volume-scheduler`,
+ * `system:node-proxier`, `system:kube-dns`, `system:heapster`, `system:kube-aggregator`,
+ * `system:kubelet-api-admin`, `system:node-problem-detector`,
+ * `system:persistent-volume-provisioner`, `system:service-account-issuer-discovery`, and the
+ * roles of the built-in controllers; the system and public namespaces' Roles and RoleBindings.
  */
 export function bootstrapPolicy(profile: Profile): BootstrapPolicy {
   const names = rbacNames(profile);
@@ -330,6 +333,38 @@ export function bootstrapPolicy(profile: Profile): BootstrapPolicy {
       rule(READ, [storage], ["csidrivers"]),
       rule(READ, [storage], ["csistoragecapacities"]),
     ]),
+    // Roles kube keeps for other components (kube-proxy, DNS, add-ons), bound where kube binds them.
+    clusterRole("system:heapster", [rule(READ, [core], ["events", "namespaces", "nodes", "pods"]), rule(READ, [extensions], ["deployments"])]),
+    clusterRole("system:kube-aggregator", [rule(READ, [core], ["endpoints", "services"])]),
+    clusterRole("system:kube-dns", [rule(["list", "watch"], [core], ["endpoints", "services"])]),
+    clusterRole("system:kubelet-api-admin", [
+      rule(READ, [core], ["nodes"]),
+      rule(["proxy"], [core], ["nodes"]),
+      rule(["*"], [core], ["nodes/log", "nodes/metrics", "nodes/proxy", "nodes/stats"]),
+    ]),
+    clusterRole("system:node-problem-detector", [
+      rule(["get"], [core], ["nodes"]),
+      rule(["patch"], [core], ["nodes/status"]),
+      rule(["create", "patch", "update"], [core, events], ["events"]),
+    ]),
+    clusterRole("system:node-proxier", [
+      rule(["list", "watch"], [core], ["endpoints", "services"]),
+      rule(READ, [core], ["nodes"]),
+      rule(["create", "patch", "update"], [core, events], ["events"]),
+      rule(["list", "watch"], [discovery], ["endpointslices"]),
+    ]),
+    clusterRole("system:persistent-volume-provisioner", [
+      rule(["create", "delete", "get", "list", "watch"], [core], ["persistentvolumes"]),
+      rule(["get", "list", "update", "watch"], [core], ["persistentvolumeclaims"]),
+      rule(READ, [storage], ["storageclasses"]),
+      rule(["watch"], [core], ["events"]),
+      rule(["create", "patch", "update"], [core, events], ["events"]),
+    ]),
+    clusterRole("system:volume-scheduler", [
+      rule(["get", "list", "patch", "update", "watch"], [core], ["persistentvolumes"]),
+      rule(READ, [storage], ["storageclasses"]),
+      rule(["get", "list", "patch", "update", "watch"], [core], ["persistentvolumeclaims"]),
+    ]),
     clusterRole("system:service-account-issuer-discovery", [
       urls(["get"], ["/.well-known/openid-configuration", "/.well-known/openid-configuration/", "/openid/v1/jwks", "/openid/v1/jwks/"]),
     ]),
@@ -352,6 +387,9 @@ export function bootstrapPolicy(profile: Profile): BootstrapPolicy {
     binding("system:node", "system:node", []),
     binding("system:kube-controller-manager", "system:kube-controller-manager", [user("system:kube-controller-manager")]),
     binding("system:kube-scheduler", "system:kube-scheduler", [user("system:kube-scheduler")]),
+    binding("system:volume-scheduler", "system:volume-scheduler", [user("system:kube-scheduler")]),
+    binding("system:node-proxier", "system:node-proxier", [user("system:kube-proxy")]),
+    binding("system:kube-dns", "system:kube-dns", [serviceAccount("kube-dns")]),
     binding("system:service-account-issuer-discovery", "system:service-account-issuer-discovery", [group(SERVICE_ACCOUNTS_GROUP)]),
     binding("system:controller:namespace-controller", "system:controller:namespace-controller", [serviceAccount("namespace-controller")]),
     binding("system:controller:clusterrole-aggregation-controller", "system:controller:clusterrole-aggregation-controller", [
