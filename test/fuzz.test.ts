@@ -330,8 +330,9 @@ function send(session: http2.ClientHttp2Session, fuzz: FuzzRequest): Promise<Ans
         { ":method": fuzz.method, ":path": fuzz.path, accept: "application/json", ...fuzz.headers },
         { endStream: fuzz.body === undefined },
       );
-    } catch {
-      resolve({ status: 0, body: "", reset: true });
+    } catch (error) {
+      // The session refused a new stream (closed, destroyed, out of stream ids): said, for the report.
+      resolve({ status: 0, body: `(no stream: ${String(error)}; session ${session.destroyed ? "destroyed" : session.closed ? "closed" : "open"})`, reset: true });
       return;
     }
     let status = 0;
