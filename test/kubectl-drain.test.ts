@@ -186,6 +186,36 @@ describe("pods/eviction: kube's exemptions and refusals", { skip: !existsSync(KU
     assert.equal((await request(admin, "GET", `${NS}/pods/sick-1`)).status, 404);
   });
 
+  it("marks the evicted pod DisruptionTarget (EvictionByEvictionAPI) before deleting it, and checks the Eviction's preconditions in kube's words", async () => {
+    const admin = server().admin;
+    await pod(admin, "kept", { app: "kept" });
+    const held = await must(admin, "GET", `${NS}/pods/kept`);
+    (held["metadata"] as Json)["finalizers"] = ["example.com/keep"];
+    await must(admin, "PUT", `${NS}/pods/kept`, held);
+    const uid = String((held["metadata"] as Json)["uid"]);
+    const stale = await request(admin, "POST", `${NS}/pods/kept/eviction`, {
+      body: { apiVersion: "policy/v1", kind: "Eviction", metadata: { name: "kept" }, deleteOptions: { preconditions: { uid: "not-the-uid" } } },
+    });
+    assert.equal(stale.status, 409, stale.body);
+    assert.equal(
+      json(stale)["message"],
+      `Operation cannot be fulfilled on Pod "kept": the UID in the precondition (not-the-uid) does not match the UID in record (${uid}). The object might have been deleted and then recreated`,
+    );
+    const evicted = await request(admin, "POST", `${NS}/pods/kept/eviction`, {
+      body: { apiVersion: "policy/v1", kind: "Eviction", metadata: { name: "kept" }, deleteOptions: { preconditions: { uid } } },
+    });
+    assert.equal(evicted.status, 201, evicted.body);
+    // Its finalizer holds it, so what the eviction wrote can be read.
+    const after = await must(admin, "GET", `${NS}/pods/kept`);
+    assert.equal(typeof (after["metadata"] as Json)["deletionTimestamp"], "string");
+    const conditions = ((after["status"] as Json)["conditions"] ?? []) as Json[];
+    const target = conditions.find((condition) => condition["type"] === "DisruptionTarget");
+    assert.deepEqual(
+      { ...target, lastTransitionTime: typeof target?.["lastTransitionTime"] },
+      { type: "DisruptionTarget", status: "True", reason: "EvictionByEvictionAPI", message: "Eviction API: evicting", lastTransitionTime: "string" },
+    );
+  });
+
   it("gives a new budget kube's zero counts before anything has computed them", async () => {
     const created = json(await request(server().admin, "GET", "/apis/policy/v1/namespaces/ev/poddisruptionbudgets/strict"));
     assert.deepEqual(created["status"], { disruptionsAllowed: 0, currentHealthy: 0, desiredHealthy: 0, expectedPods: 0 });

@@ -1,4 +1,4 @@
-import { ApiError, badRequest, internalError, notFound } from "../../../api/errors.js";
+import { ApiError, badRequest, conflict, internalError, notFound } from "../../../api/errors.js";
 import { isPlainObject, nowTimestamp, type ApiObject } from "../../../api/object.js";
 import { selectorMatches } from "../../../api/schema/rules/values.js";
 import type { CreateOnlyHandler, CreateOnlyRequest } from "../../definition.js";
@@ -136,9 +136,67 @@ async function checkBudgets(request: CreateOnlyRequest, pods: Store, budgets: St
   }
 }
 
+interface Preconditions {
+  readonly uid?: string;
+  readonly resourceVersion?: string;
+}
+
+/** The Eviction's `deleteOptions.preconditions` (uid, resourceVersion). */
+function preconditionsOf(eviction: ApiObject): Preconditions {
+  const given = record(record(eviction["deleteOptions"])["preconditions"]);
+  return {
+    ...(typeof given["uid"] === "string" && given["uid"] !== "" ? { uid: given["uid"] } : {}),
+    ...(typeof given["resourceVersion"] === "string" && given["resourceVersion"] !== "" ? { resourceVersion: given["resourceVersion"] } : {}),
+  };
+}
+
+/** kube's `DisruptionTarget` condition (PodDisruptionConditions): added, or its status, reason and message set (a new transition time only when the status changes). */
+function withDisruptionTarget(pod: ApiObject, now: string): ApiObject {
+  const status = record(pod["status"]);
+  const conditions = Array.isArray(status["conditions"]) ? status["conditions"].map(record) : [];
+  const target = { type: "DisruptionTarget", status: "True", reason: "EvictionByEvictionAPI", message: "Eviction API: evicting" };
+  const index = conditions.findIndex((condition) => condition["type"] === "DisruptionTarget");
+  const existing = conditions[index];
+  if (existing === undefined) conditions.push({ ...target, lastTransitionTime: now });
+  else conditions[index] = { ...existing, ...target, ...(existing["status"] === "True" ? {} : { lastTransitionTime: now }) };
+  return { ...pod, status: { ...status, conditions } };
+}
+
+/**
+ * kube's last step of an eviction: the pod gets the `DisruptionTarget` condition (checking the
+ * Eviction's preconditions against the pod as stored, in kube's words), then is deleted with
+ * those preconditions (a resourceVersion one moved to the version the condition wrote).
+ */
 async function deletePod(request: CreateOnlyRequest, pods: Store): Promise<void> {
+  const preconditions = preconditionsOf(request.object);
+  const user = request.user === undefined ? {} : { user: request.user };
   try {
-    await pods.delete(request.namespace, request.name, { dryRun: request.dryRun, ...(request.user === undefined ? {} : { user: request.user }) });
+    let resourceVersion = preconditions.resourceVersion;
+    if (!request.dryRun) {
+      const target = { group: "", resource: "Pod", name: request.name };
+      const { object } = await pods.update(request.namespace, request.name, {
+        subresource: "status",
+        ...user,
+        build: (current) => {
+          if (current === undefined) throw notFound({ group: "", resource: "pods", name: request.name });
+          const { uid, resourceVersion: version } = current.metadata;
+          if (preconditions.uid !== undefined && preconditions.uid !== uid)
+            throw conflict(
+              target,
+              `the UID in the precondition (${preconditions.uid}) does not match the UID in record (${uid ?? ""}). The object might have been deleted and then recreated`,
+            );
+          if (preconditions.resourceVersion !== undefined && preconditions.resourceVersion !== version)
+            throw conflict(
+              target,
+              `the ResourceVersion in the precondition (${preconditions.resourceVersion}) does not match the ResourceVersion in record (${version ?? ""}). The object might have been modified`,
+            );
+          return withDisruptionTarget(current, nowTimestamp());
+        },
+      });
+      if (resourceVersion !== undefined) resourceVersion = object.metadata.resourceVersion;
+    }
+    const kept = { ...(preconditions.uid === undefined ? {} : { uid: preconditions.uid }), ...(resourceVersion === undefined ? {} : { resourceVersion }) };
+    await pods.delete(request.namespace, request.name, { dryRun: request.dryRun, ...user, preconditions: kept });
   } catch (error) {
     if (error instanceof ApiError && error.code === 404) throw notFound({ group: "", resource: "pods", name: request.name });
     throw error;
