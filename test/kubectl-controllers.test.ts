@@ -72,6 +72,45 @@ describe("kubectl and the built-in controllers", () => {
         assert.match(ok(await kubectl(["get", "configmap", "or-c", "-n", ns, "-o", "jsonpath={.metadata.ownerReferences[0].name}"])), /^or-b$/);
       });
 
+      it("a namespace held by an object's finalizer is Terminating with kube's deletion conditions, and goes once it is released", async () => {
+        const held = `${ns}-held`;
+        ok(await kubectl(["create", "namespace", held]));
+        ok(await kubectl(["create", "configmap", "keep", "-n", held]));
+        ok(await kubectl(["patch", "configmap", "keep", "-n", held, "-p", '{"metadata":{"finalizers":["example.com/hold"]}}']));
+        ok(await kubectl(["delete", "namespace", held, "--wait=false"]));
+        type Condition = Record<string, string>;
+        const conditions = async (): Promise<Condition[]> => {
+          const text = ok(await kubectl(["get", "namespace", held, "-o", "jsonpath={.status.conditions}"]));
+          return text === "" ? [] : (JSON.parse(text) as Condition[]);
+        };
+        await waitFor(async () => (await conditions()).length === 5, { what: "the namespace's deletion conditions" });
+        assert.deepEqual(
+          (await conditions()).map((c) => [c["type"], c["status"], c["reason"], c["message"]]),
+          [
+            ["NamespaceDeletionDiscoveryFailure", "False", "ResourcesDiscovered", "All resources successfully discovered"],
+            ["NamespaceDeletionGroupVersionParsingFailure", "False", "ParsedGroupVersions", "All legacy kube types successfully parsed"],
+            ["NamespaceDeletionContentFailure", "False", "ContentDeleted", "All content successfully deleted, may be waiting on finalization"],
+            ["NamespaceContentRemaining", "True", "SomeResourcesRemain", "Some resources are remaining: configmaps. has 1 resource instances"],
+            [
+              "NamespaceFinalizersRemaining",
+              "True",
+              "SomeFinalizersRemain",
+              "Some content in the namespace has finalizers remaining: example.com/hold in 1 resource instances",
+            ],
+          ],
+        );
+        const namespace = JSON.parse(ok(await kubectl(["get", "namespace", held, "-o", "json"]))) as {
+          metadata: Record<string, unknown>;
+          status: Record<string, unknown>;
+        };
+        assert.equal(namespace.status["phase"], "Terminating");
+        assert.equal(typeof namespace.metadata["deletionTimestamp"], "string");
+        assert.equal(namespace.metadata["deletionGracePeriodSeconds"], undefined, "kube's namespace storage sets no grace period");
+        assert.match(ok(await kubectl(["describe", "namespace", held])), /NamespaceFinalizersRemaining\s+True\s+.*SomeFinalizersRemain/);
+        ok(await kubectl(["patch", "configmap", "keep", "-n", held, "--type=json", "-p", '[{"op":"remove","path":"/metadata/finalizers"}]']));
+        ok(await kubectl(["wait", "--for=delete", `namespace/${held}`, "--timeout=30s"]));
+      });
+
       it("a new namespace has the default ServiceAccount and the root CA, and kubectl create token works", async () => {
         const fresh = `${ns}-fresh`;
         ok(await kubectl(["create", "namespace", fresh]));

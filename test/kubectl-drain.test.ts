@@ -109,6 +109,119 @@ describe("pods/eviction and kubectl drain", { skip: !existsSync(KUBECTL) && `kub
   });
 });
 
+describe("pods/eviction: kube's exemptions and refusals", { skip: !existsSync(KUBECTL) && `kubectl not found at ${KUBECTL}` }, () => {
+  const server = useTestServer({ profile: ORCH_PROFILE, storageBackend: "memory", controllers: ["*", "-garbagecollector"] });
+  const NS = "/api/v1/namespaces/ev";
+  const owner = { apiVersion: "apps/v1", kind: "ReplicaSet", name: "ev-rs", uid: "00000000-0000-0000-0000-000000000003", controller: true };
+
+  async function pod(admin: Credentials, name: string, labels: Record<string, string>, status?: Json): Promise<void> {
+    await must(admin, "POST", `${NS}/pods`, {
+      apiVersion: "v1",
+      kind: "Pod",
+      metadata: { name, labels, ownerReferences: [owner] },
+      spec: { nodeName: "ev-node", containers: [{ name: "c", image: "busybox:1.36" }] },
+    });
+    if (status === undefined) return;
+    const current = await must(admin, "GET", `${NS}/pods/${name}`);
+    current["status"] = status;
+    await must(admin, "PUT", `${NS}/pods/${name}/status`, current);
+  }
+  const budget = (name: string, app: string, extra: Json = {}) => ({
+    apiVersion: "policy/v1",
+    kind: "PodDisruptionBudget",
+    metadata: { name },
+    spec: { minAvailable: 2, selector: { matchLabels: { app } }, ...extra },
+  });
+  const evict = (admin: Credentials, url: string, name: string) =>
+    request(admin, "POST", `${NS}/pods/${url}/eviction`, { body: { apiVersion: "policy/v1", kind: "Eviction", metadata: { name } } });
+
+  it("drains a node whose pods are all Pending although their budget allows no disruption (kube evicts pending pods without looking at budgets)", async () => {
+    const admin = server().admin;
+    await must(admin, "POST", "/api/v1/namespaces", { apiVersion: "v1", kind: "Namespace", metadata: { name: "ev" } });
+    await must(admin, "POST", "/api/v1/nodes", { apiVersion: "v1", kind: "Node", metadata: { name: "ev-node" } });
+    await pod(admin, "pending-1", { app: "pending" });
+    await pod(admin, "pending-2", { app: "pending" });
+    await must(admin, "POST", "/apis/policy/v1/namespaces/ev/poddisruptionbudgets", budget("pending", "pending"));
+    const home = join(server().dataDir, "kubectl-home");
+    const drained = await kubectl(server().server.kubeconfigPath, home, ["drain", "ev-node", "--ignore-daemonsets", "--timeout=20s"]);
+    assert.equal(drained.code, 0, drained.stderr);
+    assert.doesNotMatch(drained.stderr, /disruption budget/);
+    const left = json(await request(admin, "GET", `${NS}/pods`))["items"] as Json[];
+    assert.equal(left.length, 0);
+  });
+
+  it("answers an Eviction naming another pod 400, as kube checks the name first", async () => {
+    const admin = server().admin;
+    await pod(admin, "named", { app: "named" });
+    const answer = await evict(admin, "named", "other");
+    assert.equal(answer.status, 400, answer.body);
+    assert.equal(json(answer)["message"], "name in URL does not match name in Eviction object");
+    assert.equal((await request(admin, "GET", `${NS}/pods/named`)).status, 200, "the pod stays");
+  });
+
+  it("answers a running pod selected by two budgets with kube's 500: no reason, the message bare", async () => {
+    const admin = server().admin;
+    const ready = { phase: "Running", conditions: [{ type: "Ready", status: "True" }] };
+    await pod(admin, "twice", { app: "twice" }, ready);
+    await must(admin, "POST", "/apis/policy/v1/namespaces/ev/poddisruptionbudgets", budget("twice-a", "twice"));
+    await must(admin, "POST", "/apis/policy/v1/namespaces/ev/poddisruptionbudgets", budget("twice-b", "twice"));
+    const answer = await evict(admin, "twice", "twice");
+    assert.equal(answer.status, 500, answer.body);
+    const status = json(answer);
+    assert.equal(status["message"], "This pod has more than one PodDisruptionBudget, which the eviction subresource does not support.");
+    assert.equal(status["reason"], undefined);
+  });
+
+  it("evicts an unready running pod under an unmet budget only with unhealthyPodEvictionPolicy AlwaysAllow", async () => {
+    const admin = server().admin;
+    const unready = { phase: "Running", conditions: [{ type: "Ready", status: "False" }] };
+    await pod(admin, "sick-1", { app: "sick" }, unready);
+    await pod(admin, "sick-2", { app: "strict" }, unready);
+    await must(admin, "POST", "/apis/policy/v1/namespaces/ev/poddisruptionbudgets", budget("sick", "sick", { unhealthyPodEvictionPolicy: "AlwaysAllow" }));
+    await must(admin, "POST", "/apis/policy/v1/namespaces/ev/poddisruptionbudgets", budget("strict", "strict"));
+    const refused = await evict(admin, "sick-2", "sick-2");
+    assert.equal(refused.status, 429, refused.body);
+    const allowed = await evict(admin, "sick-1", "sick-1");
+    assert.equal(allowed.status, 201, allowed.body);
+    assert.equal((await request(admin, "GET", `${NS}/pods/sick-1`)).status, 404);
+  });
+
+  it("marks the evicted pod DisruptionTarget (EvictionByEvictionAPI) before deleting it, and checks the Eviction's preconditions in kube's words", async () => {
+    const admin = server().admin;
+    await pod(admin, "kept", { app: "kept" });
+    const held = await must(admin, "GET", `${NS}/pods/kept`);
+    (held["metadata"] as Json)["finalizers"] = ["example.com/keep"];
+    await must(admin, "PUT", `${NS}/pods/kept`, held);
+    const uid = String((held["metadata"] as Json)["uid"]);
+    const stale = await request(admin, "POST", `${NS}/pods/kept/eviction`, {
+      body: { apiVersion: "policy/v1", kind: "Eviction", metadata: { name: "kept" }, deleteOptions: { preconditions: { uid: "not-the-uid" } } },
+    });
+    assert.equal(stale.status, 409, stale.body);
+    assert.equal(
+      json(stale)["message"],
+      `Operation cannot be fulfilled on Pod "kept": the UID in the precondition (not-the-uid) does not match the UID in record (${uid}). The object might have been deleted and then recreated`,
+    );
+    const evicted = await request(admin, "POST", `${NS}/pods/kept/eviction`, {
+      body: { apiVersion: "policy/v1", kind: "Eviction", metadata: { name: "kept" }, deleteOptions: { preconditions: { uid } } },
+    });
+    assert.equal(evicted.status, 201, evicted.body);
+    // Its finalizer holds it, so what the eviction wrote can be read.
+    const after = await must(admin, "GET", `${NS}/pods/kept`);
+    assert.equal(typeof (after["metadata"] as Json)["deletionTimestamp"], "string");
+    const conditions = ((after["status"] as Json)["conditions"] ?? []) as Json[];
+    const target = conditions.find((condition) => condition["type"] === "DisruptionTarget");
+    assert.deepEqual(
+      { ...target, lastTransitionTime: typeof target?.["lastTransitionTime"] },
+      { type: "DisruptionTarget", status: "True", reason: "EvictionByEvictionAPI", message: "Eviction API: evicting", lastTransitionTime: "string" },
+    );
+  });
+
+  it("gives a new budget kube's zero counts before anything has computed them", async () => {
+    const created = json(await request(server().admin, "GET", "/apis/policy/v1/namespaces/ev/poddisruptionbudgets/strict"));
+    assert.deepEqual(created["status"], { disruptionsAllowed: 0, currentHealthy: 0, desiredHealthy: 0, expectedPods: 0 });
+  });
+});
+
 describe("node heartbeats: node-lease Leases in kubectl describe node", { skip: !existsSync(KUBECTL) && `kubectl not found at ${KUBECTL}` }, () => {
   // kubectl reads the lease from kube's node-lease namespace and coordination group, so this is the kubernetes profile.
   const server = useTestServer({ profile: KUBERNETES_PROFILE, storageBackend: "memory", controllers: ["*", "-garbagecollector"] });

@@ -53,6 +53,48 @@ for event in w.stream(v1.list_namespaced_config_map, namespace, resource_version
 print("END", flush=True)
 `;
 
+/**
+ * The workload calls of the Python client's typed APIs: a Deployment and a ReplicaSet it owns (as
+ * a deployment controller would make), a watch of ReplicaSets, the scale sub-resource, the status
+ * sub-resources of every workload kind (the client refuses a status without the counts kube
+ * always writes: a ReplicaSet's `replicas`, a DaemonSet's four, an HPA's two, a budget's four),
+ * and a Foreground delete. One JSON line per step.
+ */
+const WORKLOAD_SCRIPT = `
+import json, sys
+from kubernetes import client, config, watch
+config.load_kube_config(config_file=sys.argv[1])
+apps, auto, policy = client.AppsV1Api(), client.AutoscalingV1Api(), client.PolicyV1Api()
+ns = sys.argv[2]
+def say(**fields):
+    print(json.dumps(fields), flush=True)
+labels = {"app": "py"}
+selector = client.V1LabelSelector(match_labels=labels)
+template = client.V1PodTemplateSpec(metadata=client.V1ObjectMeta(labels=labels), spec=client.V1PodSpec(containers=[client.V1Container(name="c", image="nginx")]))
+d = apps.create_namespaced_deployment(ns, client.V1Deployment(metadata=client.V1ObjectMeta(name="py"), spec=client.V1DeploymentSpec(replicas=1, selector=selector, template=template)))
+ref = client.V1OwnerReference(api_version="apps/v1", kind="Deployment", name="py", uid=d.metadata.uid, controller=True, block_owner_deletion=True)
+rs = apps.create_namespaced_replica_set(ns, client.V1ReplicaSet(metadata=client.V1ObjectMeta(name="py-1", labels=labels, owner_references=[ref]), spec=client.V1ReplicaSetSpec(replicas=1, selector=selector, template=template)))
+say(step="replicaset", replicas=rs.status.replicas)
+seen = [(e["type"], e["object"].metadata.name) for e in watch.Watch().stream(apps.list_namespaced_replica_set, ns, timeout_seconds=1)]
+say(step="watched", events=seen)
+scale = apps.patch_namespaced_deployment_scale("py", ns, {"spec": {"replicas": 3}})
+say(step="scaled", replicas=scale.spec.replicas, read=apps.read_namespaced_deployment_scale("py", ns).spec.replicas)
+sts = apps.create_namespaced_stateful_set(ns, client.V1StatefulSet(metadata=client.V1ObjectMeta(name="py"), spec=client.V1StatefulSetSpec(service_name="py", selector=selector, template=template)))
+ds = apps.create_namespaced_daemon_set(ns, client.V1DaemonSet(metadata=client.V1ObjectMeta(name="py"), spec=client.V1DaemonSetSpec(selector=selector, template=template)))
+hpa = auto.create_namespaced_horizontal_pod_autoscaler(ns, client.V1HorizontalPodAutoscaler(metadata=client.V1ObjectMeta(name="py"), spec=client.V1HorizontalPodAutoscalerSpec(max_replicas=3, scale_target_ref=client.V1CrossVersionObjectReference(api_version="apps/v1", kind="Deployment", name="py"))))
+pdb = policy.create_namespaced_pod_disruption_budget(ns, client.V1PodDisruptionBudget(metadata=client.V1ObjectMeta(name="py"), spec=client.V1PodDisruptionBudgetSpec(min_available=1, selector=selector)))
+say(step="statuses",
+    deployment=apps.read_namespaced_deployment_status("py", ns).spec.replicas,
+    replicaset=apps.read_namespaced_replica_set_status("py-1", ns).status.replicas,
+    statefulset=apps.read_namespaced_stateful_set_status("py", ns).status.replicas,
+    daemonset=apps.read_namespaced_daemon_set_status("py", ns).status.number_ready,
+    hpa=[auto.read_namespaced_horizontal_pod_autoscaler_status("py", ns).status.current_replicas, hpa.status.desired_replicas],
+    pdb=policy.read_namespaced_pod_disruption_budget_status("py", ns).status.disruptions_allowed)
+deleted = apps.delete_namespaced_deployment("py", ns, propagation_policy="Foreground")
+# The typed API reads the answer as a V1Status; kube sends the Deployment being deleted (200).
+say(step="deleted", kind=deleted.kind)
+`;
+
 interface PythonRun {
   readonly child: ChildProcess;
   /** Everything printed on stdout so far. */
@@ -135,6 +177,33 @@ describe("the Debian python3-kubernetes client", () => {
     assert.equal(deleted?.["status"], "Success");
     const gone = await request(admin, "GET", `/api/v1/namespaces/${NAMESPACE}/configmaps/from-python`);
     assert.equal(gone.status, 404);
+  });
+
+  it("workloads: a Deployment and its ReplicaSet watched, scaled, every kind's status read, a Foreground delete", async () => {
+    const { server: running, admin } = server();
+    const run = python(WORKLOAD_SCRIPT, [running.kubeconfigPath, NAMESPACE]);
+    const code = await run.exited;
+    assert.equal(code, 0, `python failed:\n${run.stdout()}\n${run.stderr()}`);
+    const steps = run
+      .stdout()
+      .trim()
+      .split("\n")
+      .map((line) => JSON.parse(line) as Record<string, unknown>);
+    assert.deepEqual(steps, [
+      { step: "replicaset", replicas: 0 },
+      { step: "watched", events: [["ADDED", "py-1"]] },
+      { step: "scaled", replicas: 3, read: 3 },
+      { step: "statuses", deployment: 3, replicaset: 0, statefulset: 0, daemonset: 0, hpa: [0, 0], pdb: 0 },
+      { step: "deleted", kind: "Deployment" },
+    ]);
+    // The garbage collector removes the ReplicaSet, then the Deployment.
+    const gone = async (path: string) => (await request(admin, "GET", path)).status === 404;
+    const deadline = Date.now() + 20_000;
+    while (!(await gone(`/apis/apps/v1/namespaces/${NAMESPACE}/deployments/py`))) {
+      assert.ok(Date.now() < deadline, "the foreground deletion finished");
+      await new Promise((resolve) => setTimeout(resolve, 100));
+    }
+    assert.ok(await gone(`/apis/apps/v1/namespaces/${NAMESPACE}/replicasets/py-1`));
   });
 
   it("watch.Watch().stream(list_namespaced_config_map) sees ADDED, MODIFIED and DELETED", async () => {

@@ -1,6 +1,6 @@
 // TLS flags on the real server: --tls-cert-file rotation without a restart (new connections get
 // the new certificate, the old one is no longer served), --tls-sni-cert-key from files, and
-// client certificates past their expiry refused with 401.
+// client certificates past their expiry refused with 401 (unless a valid bearer token comes with them).
 import assert from "node:assert/strict";
 import { X509Certificate } from "node:crypto";
 import { writeFileSync } from "node:fs";
@@ -43,10 +43,12 @@ describe("TLS flags on the server", { timeout: 60_000 }, () => {
     writeFileSync(join(files, "serving-key.pem"), servingA.key);
     writeFileSync(join(files, "sni.pem"), sni.cert);
     writeFileSync(join(files, "sni-key.pem"), sni.key);
+    writeFileSync(join(files, "tokens.csv"), 'alice-token,alice,alice-uid,"team"\n');
     server = await startTestServer({
       tlsCertFile: join(files, "serving.pem"),
       tlsPrivateKeyFile: join(files, "serving-key.pem"),
       clientCaFile: join(files, "ca.pem"),
+      tokenAuthFile: join(files, "tokens.csv"),
       tlsSniCertKeys: [{ certFile: join(files, "sni.pem"), keyFile: join(files, "sni-key.pem"), names: [] }],
       tlsMinVersion: "VersionTLS12",
       tlsCipherSuites: ["TLS_ECDHE_ECDSA_WITH_AES_128_GCM_SHA256", "TLS_ECDHE_ECDSA_WITH_AES_256_GCM_SHA384"],
@@ -69,6 +71,14 @@ describe("TLS flags on the server", { timeout: 60_000 }, () => {
     });
     const refused = await request({ url: server.server.url, ca: ca.certificate, ...expired }, "GET", "/api/v1/namespaces");
     assert.equal(refused.status, 401, refused.body);
+    assert.equal((JSON.parse(refused.body) as { reason?: string }).reason, "Unauthorized");
+    // As kube's union of authenticators: the certificate's failure does not stop a valid bearer
+    // token sent with it (alice is authenticated, then not allowed); an invalid one is still 401.
+    const withToken = await request({ url: server.server.url, ca: ca.certificate, ...expired, token: "alice-token" }, "GET", "/api/v1/namespaces");
+    assert.equal(withToken.status, 403, withToken.body);
+    assert.match(withToken.body, /User \\"alice\\" cannot list resource \\"namespaces\\"/);
+    const badToken = await request({ url: server.server.url, ca: ca.certificate, ...expired, token: "wrong" }, "GET", "/api/v1/namespaces");
+    assert.equal(badToken.status, 401, badToken.body);
   });
 
   it("serves the --tls-sni-cert-key certificate by SNI", async () => {

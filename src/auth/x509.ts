@@ -12,6 +12,7 @@ export function x509Authenticator(clientCa: () => CaBundle): Authenticator {
     name: "x509",
     async authenticate(request) {
       const certificate = request.peerCertificate;
+      if (request.peerCertificateError !== undefined) return { kind: "rejected", reason: `verifying certificate failed: ${request.peerCertificateError}` };
       if (certificate === undefined) return { kind: "none" };
       if (!peerIssuedBy(certificate, clientCa())) return { kind: "rejected", reason: "client certificate not issued by the client CA" };
       if (certificate.commonName === "") return { kind: "rejected", reason: "client certificate has no common name" };

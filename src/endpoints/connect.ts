@@ -19,7 +19,13 @@ function connectOptions(kind: string, query: URLSearchParams): ApiObject {
 }
 
 /** Serves a node-agent sub-resource (`pods/{name}/log`, `…/proxy/<path>`): its verbs only, answered by its handler. */
-export async function serveConnect(context: RequestContext, info: ResourceRequestInfo, store: Store, handler: ConnectHandler): Promise<ApiResponse> {
+export async function serveConnect(
+  context: RequestContext,
+  info: ResourceRequestInfo,
+  store: Store,
+  handler: ConnectHandler,
+  lookup: (group: string, version: string, plural: string) => Store | undefined,
+): Promise<ApiResponse> {
   if (!handler.verbs.includes(info.verb)) throw methodNotAllowed("the server does not allow this method on the requested resource");
   const namespace = store.definition.scope === "Namespaced" ? info.namespace : "";
   // Connect sub-resources (exec, attach, port-forward, proxy) pass admission as CONNECT, with their options as the object; logs are reads.
@@ -28,5 +34,7 @@ export async function serveConnect(context: RequestContext, info: ResourceReques
     const options = connectOptions(connectKind(store.definition.kind, subresource), context.request.query);
     await store.admitConnect(namespace, info.name, subresource, options, { user: context.user, warn: (message) => void context.warnings.push(message) });
   }
-  return handler.answer({ namespace, name: info.name, store, query: context.request.query });
+  await handler.answer({ namespace, name: info.name, store, query: context.request.query, lookup });
+  // Nothing to stream: kube's stream writer answers 204 No Content.
+  return { status: 204, headers: {}, body: "" };
 }

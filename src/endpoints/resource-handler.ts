@@ -145,7 +145,7 @@ export function createResourceHandler(options: ResourceHandlerOptions): (context
         queryDryRun(context.request.query, { kind: info.verb === "patch" ? "PatchOptions" : "UpdateOptions", metaGroup: meta }),
       );
     const connect = info.name === "" ? undefined : definition.connect?.get(info.subresource.split("/")[0] ?? "");
-    if (connect !== undefined) return serveConnect(context, info, store, connect);
+    if (connect !== undefined) return serveConnect(context, info, store, connect, (group, version, plural) => registry.find(group, version, plural));
     if (info.subresource !== "" && !definition.subresources.has(info.subresource)) throw notFoundPath();
     if (definition.scope === "Cluster" && info.namespace !== "" && info.resource !== "namespaces") throw notFoundPath();
     // Across all namespaces only list and watch are served; PUT/PATCH need a name.

@@ -205,12 +205,20 @@ export interface CreateOnlyHandler {
 
 /**
  * A sub-resource that streams from a node agent (kubelet). This server has no connection to
- * one, so `answer` reads the parent object and throws the ApiError a client should see (the
- * object is missing, has no node, or its node has no agent connected).
+ * one, so `answer` reads the parent object (and its node, through `lookup`) and throws the
+ * ApiError a client should see (the object or its node is missing, a container is not named, the
+ * pod has no node, or its node has no agent connected); it resolves to `"no-content"` where kube
+ * has nothing to stream and answers 204 (the log of a pod not yet scheduled).
  */
 export interface ConnectHandler {
   readonly verbs: readonly ResourceVerb[];
-  answer(request: { readonly namespace: string; readonly name: string; readonly store: Store; readonly query: URLSearchParams }): Promise<never>;
+  answer(request: {
+    readonly namespace: string;
+    readonly name: string;
+    readonly store: Store;
+    readonly query: URLSearchParams;
+    readonly lookup: (group: string, version: string, plural: string) => Store | undefined;
+  }): Promise<"no-content">;
 }
 
 export interface StoredAs {

@@ -573,8 +573,14 @@ export class Store {
       if (options.written !== undefined && this.versions.storesAsServed) {
         // When the watch cache has already followed the write (about one create in ten), its JSON of it is the same splice, made once.
         const cached = this.definition.readAsServed === true ? undefined : this.cache?.get(key);
-        const json = writtenJson(stored, object, cached?.revision === revision ? cached.json : undefined);
-        if (json !== undefined) options.written(json);
+        const followed = cached?.revision === revision;
+        const json = writtenJson(stored, object, followed ? cached.json : undefined);
+        if (json !== undefined) {
+          options.written(json);
+          // Otherwise (nine creates in ten) the cache takes this splice for its own when it applies the write.
+          if (!followed && this.definition.readAsServed !== true && (this.cacher?.revision ?? revision) < revision)
+            this.cache?.offerJson(key, revision, stored, json);
+        }
       }
       return object;
     } catch (error) {

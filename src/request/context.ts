@@ -37,6 +37,13 @@ export interface ApiRequest {
   /** Reads the whole body, refusing more than `limit` bytes with 413. Callable once. */
   readonly body: (limit: number) => Promise<Buffer>;
   readonly peerCertificate: PeerCertificate | undefined;
+  /**
+   * Why TLS could not verify the client certificate presented (expired, unknown issuer…) against
+   * any trusted CA; `peerCertificate` is then undefined. The certificate authenticators reject the
+   * request with it, and as in kube's union another credential (a bearer token) may still
+   * authenticate it.
+   */
+  readonly peerCertificateError?: string;
   /** Aborts when the client goes away or the server shuts down. */
   readonly signal: AbortSignal;
   /**

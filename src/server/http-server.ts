@@ -359,8 +359,6 @@ export async function startHttpServer(options: HttpServerOptions): Promise<HttpS
       let context: RequestContext | undefined;
       if (unsafe !== undefined) {
         result = errorResponse(new ApiError(400, "BadRequest", `invalid request path: ${unsafe} are not allowed`));
-      } else if (peer === "unverified") {
-        result = errorResponse(new ApiError(401, "Unauthorized", "Unauthorized"));
       } else {
         const apiRequest: ApiRequest = {
           method: exchange.method,
@@ -369,7 +367,8 @@ export async function startHttpServer(options: HttpServerOptions): Promise<HttpS
           headers: exchange.headers as Record<string, string | undefined>,
           rawHeaders: exchange.rawHeaders,
           body: (limit) => body.read(limit),
-          peerCertificate: peer ?? undefined,
+          peerCertificate: peer === "unverified" || peer === null ? undefined : peer,
+          ...(peer === "unverified" ? { peerCertificateError: String(exchange.socket?.authorizationError ?? "not verified") } : {}),
           get signal() {
             return controller.signal;
           },

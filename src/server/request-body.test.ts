@@ -4,6 +4,7 @@ import https from "node:https";
 import { after, before, describe, it } from "node:test";
 import type { TestCa } from "../../test/helpers/certs.js";
 import { startTlsListener } from "../../test/helpers/tls-listener.js";
+import { ApiError } from "../api/errors.js";
 import { errorResponse } from "../codec/status.js";
 import type { ApiResponse, RequestContext } from "../request/context.js";
 import type { HttpServer } from "./http-server.js";
@@ -120,6 +121,98 @@ describe("request bodies over the limit", () => {
       assert.equal(next.socket, refused.socket, "the same connection served both");
     } finally {
       agent.destroy();
+    }
+  });
+});
+
+describe("request bodies read only after they ended", () => {
+  let ca: TestCa;
+  let server: HttpServer;
+  // The handler awaits before it reads, as the pipeline does (authentication, flow control…):
+  // by then the body's end has been processed.
+  const outcomes: string[] = [];
+  const handler = async (context: RequestContext): Promise<ApiResponse> => {
+    await new Promise((resolve) => setTimeout(resolve, 150));
+    try {
+      const bytes = await context.request.body(LIMIT);
+      outcomes.push(`read ${bytes.length}`);
+      return { status: 201, headers: { "content-type": "text/plain" }, body: `read ${bytes.length}: ${bytes.toString("utf8")}` };
+    } catch (error) {
+      outcomes.push(`${context.request.path} ${error instanceof ApiError ? error.reason : String(error)}`);
+      return errorResponse(error);
+    }
+  };
+
+  before(async () => {
+    // A short body timeout: the read that waited for an 'end' already emitted answered 408 at it.
+    ({ ca, server } = await startTlsListener({ handler, limits: { bodyTimeoutMs: 3000 } }));
+  });
+  after(async () => {
+    await server?.stop(0);
+  });
+
+  it("an empty HTTP/2 body is read as empty, not waited for until the body timeout (fuzz hang)", async () => {
+    const session = http2.connect(`https://127.0.0.1:${server.port}`, { ca: ca.certificate, servername: "localhost" });
+    try {
+      const answers = await Promise.all([post(session, Buffer.alloc(0)), post(session, Buffer.alloc(0), "/other")]);
+      for (const answer of answers) assert.deepEqual([answer.status, answer.body], [201, "read 0: "]);
+    } finally {
+      session.destroy();
+    }
+  });
+
+  it("a small HTTP/2 body that arrived whole before the read is read whole", async () => {
+    const session = http2.connect(`https://127.0.0.1:${server.port}`, { ca: ca.certificate, servername: "localhost" });
+    try {
+      const answer = await post(session, Buffer.from("abc"));
+      assert.deepEqual([answer.status, answer.body], [201, "read 3: abc"]);
+    } finally {
+      session.destroy();
+    }
+  });
+
+  it("an empty HTTP/1.1 body (content-length 0) is read as empty", async () => {
+    const answer = await new Promise<{ status: number; body: string }>((resolve, reject) => {
+      const request = https.request(
+        {
+          host: "127.0.0.1",
+          port: server.port,
+          method: "POST",
+          path: "/upload",
+          ca: ca.certificate,
+          servername: "localhost",
+          headers: { "content-length": "0" },
+        },
+        (response) => {
+          const chunks: Buffer[] = [];
+          response.on("data", (chunk: Buffer) => chunks.push(chunk));
+          response.on("end", () => resolve({ status: response.statusCode ?? 0, body: Buffer.concat(chunks).toString("utf8") }));
+        },
+      );
+      request.on("error", reject);
+      request.end();
+    });
+    assert.deepEqual([answer.status, answer.body], [201, "read 0: "]);
+  });
+
+  it("a body whose stream the client reset before the read fails at once as cut short, not at the body timeout", async () => {
+    const session = http2.connect(`https://127.0.0.1:${server.port}`, { ca: ca.certificate, servername: "localhost" });
+    try {
+      const stream = session.request({ ":method": "POST", ":path": "/reset" });
+      stream.on("error", () => {});
+      stream.write("partial");
+      await new Promise((resolve) => setTimeout(resolve, 20));
+      stream.close(http2.constants.NGHTTP2_CANCEL);
+      // Within the 3 s body timeout: the read did not wait for it.
+      for (let waited = 0; !outcomes.some((outcome) => outcome.startsWith("/reset")) && waited < 2500; waited += 25) {
+        await new Promise((resolve) => setTimeout(resolve, 25));
+      }
+      assert.deepEqual(
+        outcomes.filter((outcome) => outcome.startsWith("/reset")),
+        ["/reset BadRequest"],
+      );
+    } finally {
+      session.destroy();
     }
   });
 });

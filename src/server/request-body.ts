@@ -123,6 +123,21 @@ export function requestBody(origin: BodyOrigin, arrived: number, timeoutMs: numb
           reject(tooLarge(limit));
           return;
         }
+        // The body may have ended before anything read it: Node's HTTP/2 stream emits 'end' as soon
+        // as an empty body's END_STREAM is processed (it reads with length 0 on EOF), so a handler
+        // that awaits anything before reading would otherwise wait for an 'end' already gone.
+        // 'end' follows only the last buffered chunk read, so nothing was sent: the body is empty.
+        if (request.readableEnded) {
+          if (cutShort(origin)) reject(cutShortError());
+          else resolve(Buffer.alloc(0));
+          return;
+        }
+        // Gone before the read (the 'close' this waits for below has been emitted).
+        if (request.destroyed) {
+          abandoned = true;
+          reject(cutShortError());
+          return;
+        }
         let chunks: Buffer[] = [];
         let size = 0;
         const stop = (error: ApiError | undefined): void => {

@@ -59,6 +59,14 @@ interface Site {
   readonly additionalProperties: SchemaNode | undefined;
   readonly items: SchemaNode | undefined;
   readonly validator: DefinitionValidator | undefined;
+  /**
+   * The sites below this one, linked on first use so the walk goes from site to site without
+   * resolving each value's node again: each declared property's by name (bounded by the schema),
+   * the additional properties' and the items'.
+   */
+  readonly propertySites: Map<string, Site>;
+  additionalSite: Site | undefined;
+  itemsSite: Site | undefined;
 }
 
 function typeError(value: unknown, path: string, expected: string, errors: FieldError[]): false {
@@ -141,14 +149,46 @@ export class SchemaValidator {
       additionalProperties: resolved.additionalProperties,
       items: resolved.items,
       validator: node.ref === undefined ? undefined : this.validators.get(node.ref),
+      propertySites: new Map(),
+      additionalSite: undefined,
+      itemsSite: undefined,
     };
     this.sites.set(node, site);
     return site;
   }
 
+  /**
+   * The site of the property `name` of `site` as its schema declares it; null when it does not
+   * (map keys, unknown names: not kept, so a map's keys never grow the links).
+   */
+  private propertySite(site: Site, name: string): Site | null {
+    const properties = site.properties;
+    if (properties === undefined) return null;
+    const linked = site.propertySites.get(name);
+    if (linked !== undefined) return linked;
+    const declared = Object.hasOwn(properties, name) ? properties[name] : undefined;
+    if (declared === undefined) return null;
+    const child = this.siteOf(declared);
+    site.propertySites.set(name, child);
+    return child;
+  }
+
+  private additionalSiteOf(site: Site): Site | undefined {
+    if (site.additionalSite === undefined && site.additionalProperties !== undefined) site.additionalSite = this.siteOf(site.additionalProperties);
+    return site.additionalSite;
+  }
+
+  private itemsSiteOf(site: Site): Site | undefined {
+    if (site.itemsSite === undefined && site.items !== undefined) site.itemsSite = this.siteOf(site.items);
+    return site.itemsSite;
+  }
+
   private visit(node: SchemaNode, value: unknown, path: string, errors: FieldError[], own: FieldError[], skip?: ReadonlySet<string>): void {
     if (value === null || value === undefined) return;
-    const site = this.siteOf(node);
+    this.visitSite(this.siteOf(node), value, path, errors, own, skip);
+  }
+
+  private visitSite(site: Site, value: unknown, path: string, errors: FieldError[], own: FieldError[], skip?: ReadonlySet<string>): void {
     if (!this.checkShape(site, value, path, errors)) return;
     if (isPlainObject(value)) {
       const names = site.required;
@@ -157,25 +197,30 @@ export class SchemaValidator {
         if (skip?.has(name) === true) continue;
         if (isMissing(value[name])) errors.push(required(childPath(path, name)));
       }
+      if (site.properties === undefined && site.additionalProperties === undefined) {
+        if (site.validator !== undefined) own.push(...site.validator(value, path));
+        return;
+      }
       // for…in over a JSON object (own, enumerable keys only): no entries array per object.
-      const properties = site.properties;
       for (const name in value) {
         if (skip?.has(name) === true) continue;
-        const declared = properties?.[name];
-        const property = declared ?? site.additionalProperties;
-        if (property === undefined) continue;
         const item = value[name];
         if (item === null || item === undefined) continue;
+        const declared = this.propertySite(site, name);
+        const property = declared ?? this.additionalSiteOf(site);
+        if (property === undefined) continue;
         if (typeof item !== "object" && this.leafFits(property, item)) continue;
-        this.visit(property, item, declared === undefined ? keyPath(path, name) : childPath(path, name), errors, own);
+        this.visitSite(property, item, declared === null ? keyPath(path, name) : childPath(path, name), errors, own);
       }
       if (site.validator !== undefined) own.push(...site.validator(value, path));
-    } else if (Array.isArray(value) && site.items !== undefined) {
-      const items = site.items;
+    } else if (Array.isArray(value)) {
+      const items = this.itemsSiteOf(site);
+      if (items === undefined) return;
       for (let index = 0; index < value.length; index++) {
         const item: unknown = value[index];
-        if (item !== null && typeof item !== "object" && this.leafFits(items, item)) continue;
-        this.visit(items, item, indexPath(path, index), errors, own);
+        if (item === null || item === undefined) continue;
+        if (typeof item !== "object" && this.leafFits(items, item)) continue;
+        this.visitSite(items, item, indexPath(path, index), errors, own);
       }
     }
   }
@@ -185,11 +230,12 @@ export class SchemaValidator {
    * are scalars that do, and a scalar's path is needed only for its errors (definition validators
    * run on objects), so its path is built only when this answers false and `visit` reports them.
    */
-  private leafFits(node: SchemaNode, value: unknown): boolean {
+  private leafFits(site: Site, value: unknown): boolean {
     const scratch = this.scratch;
-    const fits = this.checkShape(this.siteOf(node), value, "", scratch) && scratch.length === 0;
+    const fits = this.checkShape(site, value, "", scratch);
+    if (scratch.length === 0) return fits;
     scratch.length = 0;
-    return fits;
+    return false;
   }
 
   /** Type, format, enum and bounds; false when the value's type is wrong (nothing below is checked). */

@@ -164,8 +164,17 @@ function pick(metadata: ApiObject["metadata"], names: ReadonlySet<string>): Reco
   return picked;
 }
 
-/** toCachedObject, also giving the decoded object it encoded (followers of the change read it instead of parsing `json` again). */
-export function decodeToCache(codec: ResourceCodec, key: string, value: string, revision: number): { cached: CachedObject; object: ApiObject } {
+/**
+ * toCachedObject, also giving the decoded object it encoded (followers of the change read it instead of parsing `json` again).
+ * `stamped`: `value` with the version spliced in, when the writer made it already (used only when decoding only stamps).
+ */
+export function decodeToCache(
+  codec: ResourceCodec,
+  key: string,
+  value: string,
+  revision: number,
+  stamped?: string,
+): { cached: CachedObject; object: ApiObject } {
   let object: ApiObject;
   let onlyStamped = codec.decodeOnlyStamps === true;
   if (!onlyStamped && codec.decodeStamped !== undefined) {
@@ -177,7 +186,7 @@ export function decodeToCache(codec: ResourceCodec, key: string, value: string, 
   const cached: CachedObject = {
     key,
     revision,
-    json: (onlyStamped ? spliceResourceVersion(value, String(revision)) : undefined) ?? stringifyJson(object),
+    json: (onlyStamped ? (stamped ?? spliceResourceVersion(value, String(revision))) : undefined) ?? stringifyJson(object),
     name: metadata.name ?? "",
     namespace: metadata.namespace,
     // A copy: the decoded object goes on to the feeds' followers.

@@ -198,6 +198,16 @@ function pageEnd(prefix: string, key: string): string {
  * The cached state of one resource, kept current by the Cacher: objects in key order, a bounded
  * window of recent events, and the watchers to fan events out to.
  */
+/** A writer's JSON of one write (`WatchCache.offerJson`). */
+interface OfferedJson {
+  readonly revision: number;
+  readonly stored: string;
+  readonly json: string;
+}
+
+/** Offers kept at most (writes in flight between their commit and the cache's apply; far fewer in practice). */
+const MAX_OFFERED = 1024;
+
 export class WatchCache {
   readonly prefix: string;
   codec: ResourceCodec;
@@ -225,6 +235,8 @@ export class WatchCache {
   private dirty: WatcherGroup[] = [];
   private flushScheduled = false;
   private readonly listeners = new Set<(change: CacheChange) => void>();
+  /** The writer's JSON of writes not applied yet, by key (`offerJson`). */
+  private readonly offered = new Map<string, OfferedJson>();
 
   constructor(prefix: string, codec: ResourceCodec, options: WatchCacheOptions) {
     this.prefix = prefix;
@@ -254,6 +266,7 @@ export class WatchCache {
    */
   reset(entries: readonly ({ key: string; value: string; modRevision: number } | CachedObject)[], revision: number): void {
     this.objects.reset(entries.map((entry) => ("json" in entry ? entry : toCachedObject(this.codec, entry.key, entry.value, entry.modRevision, this.prefix))));
+    this.offered.clear();
     this.snapshots.clear();
     this.window = [];
     this.windowTimes = [];
@@ -265,16 +278,40 @@ export class WatchCache {
     for (const listener of this.listeners) listener({ type: "RESET" });
   }
 
+  /**
+   * The JSON the writer made of its write at `revision` — the stored text `stored` with that
+   * version spliced in (`writtenJson`) — kept until the cache applies that write, which then takes
+   * it as its own JSON of the object instead of splicing the same text again (a scan of the
+   * metadata and a copy of the object's text per create). Used only when the applied value is that
+   * same text; an offer the cache never applies (the key written again first, a reset) is dropped
+   * with the key's next change or the reset, and the map is bounded.
+   */
+  offerJson(key: string, revision: number, stored: string, json: string): void {
+    if (this.codec.decodeOnlyStamps !== true) return;
+    if (this.offered.size >= MAX_OFFERED) this.offered.clear();
+    this.offered.set(key, { revision, stored, json });
+  }
+
+  /** The offered JSON of this change, if the writer offered it (taken: each offer is used once). */
+  private takeOffered(change: WatchEvent): string | undefined {
+    if (this.offered.size === 0) return undefined;
+    const offer = this.offered.get(change.key);
+    if (offer === undefined) return undefined;
+    this.offered.delete(change.key);
+    return offer.revision === change.revision && offer.stored === change.value ? offer.json : undefined;
+  }
+
   /** Applies one committed change and fans it out; the Cacher advances the revision after. */
   apply(change: WatchEvent): void {
     let previous: CachedObject | undefined;
     let current: CachedObject | undefined;
     let currentObject: ApiObject | undefined;
+    const offered = this.takeOffered(change);
     if (change.value === undefined) {
       previous = this.objects.delete(change.key);
       if (previous === undefined) return;
     } else {
-      const decoded = decodeToCache(this.codec, change.key, change.value, change.revision);
+      const decoded = decodeToCache(this.codec, change.key, change.value, change.revision, offered);
       current = decoded.cached;
       currentObject = decoded.object;
       previous = this.objects.set(change.key, current);

@@ -1,5 +1,5 @@
 import { apiGroup, type Profile } from "../../api/profile.js";
-import { LOAD_BALANCER_STATUS } from "./initial-status.js";
+import { HPA_V1_STATUS, HPA_V2_STATUS, LOAD_BALANCER_STATUS, PDB_STATUS, REPLICAS_STATUS, DAEMON_SET_STATUS, STATEFUL_SET_STATUS } from "./initial-status.js";
 import { CSR_STRATEGY } from "./certificates/csr-strategy.js";
 import { jobStrategy } from "./batch/job-strategy.js";
 import type { ResourceDefinition } from "../definition.js";
@@ -43,6 +43,7 @@ export function catalogueResources(profile: Profile): ResourceDefinition[] {
       categories: ["all"],
       subresources: ["status"],
       hasGeneration: true,
+      strategy: REPLICAS_STATUS,
       scale: REPLICATION_CONTROLLER_SCALE,
       selectableFields: [["status.replicas", "status.replicas", "0"]],
     }),
@@ -69,6 +70,7 @@ export function catalogueResources(profile: Profile): ResourceDefinition[] {
       categories: ["all"],
       subresources: ["status"],
       hasGeneration: true,
+      strategy: REPLICAS_STATUS,
       scale: APPS_SCALE,
     }),
     defineResource({
@@ -81,6 +83,7 @@ export function catalogueResources(profile: Profile): ResourceDefinition[] {
       categories: ["all"],
       subresources: ["status"],
       hasGeneration: true,
+      strategy: STATEFUL_SET_STATUS,
       scale: APPS_SCALE,
     }),
     defineResource({
@@ -93,6 +96,7 @@ export function catalogueResources(profile: Profile): ResourceDefinition[] {
       categories: ["all"],
       subresources: ["status"],
       hasGeneration: true,
+      strategy: DAEMON_SET_STATUS,
     }),
     defineResource({ group: "apps", version: "v1", kind: "ControllerRevision", plural: "controllerrevisions", scope: "Namespaced" }),
     // batch
@@ -144,6 +148,7 @@ export function catalogueResources(profile: Profile): ResourceDefinition[] {
       categories: ["all"],
       subresources: ["status"],
       hasGeneration: true,
+      strategy: HPA_V2_STATUS,
     }),
     defineResource({
       group: "autoscaling",
@@ -155,6 +160,7 @@ export function catalogueResources(profile: Profile): ResourceDefinition[] {
       categories: ["all"],
       subresources: ["status"],
       hasGeneration: true,
+      strategy: HPA_V1_STATUS,
       storedAs: hpaV1StoredAsV2(`autoscaling.alpha.${profile.keyDomain}`),
     }),
     // policy
@@ -167,6 +173,7 @@ export function catalogueResources(profile: Profile): ResourceDefinition[] {
       shortNames: ["pdb"],
       subresources: ["status"],
       hasGeneration: true,
+      strategy: PDB_STATUS,
     }),
     defineResource({
       group: "policy",
@@ -177,6 +184,7 @@ export function catalogueResources(profile: Profile): ResourceDefinition[] {
       shortNames: ["pdb"],
       subresources: ["status"],
       hasGeneration: true,
+      strategy: PDB_STATUS,
       storedAs: sameShape({ group: "policy", version: "v1beta1", kind: "PodDisruptionBudget" }, stored("policy", "v1", "poddisruptionbudgets")),
       deprecation: removedIn125("policy/v1", "1.21"),
     }),

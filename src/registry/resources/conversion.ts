@@ -188,6 +188,8 @@ export function hpaV1StoredAsV2(annotationPrefix: string): StoredAs {
         if (Array.isArray(currentMetrics)) current.push(...currentMetrics);
         if (current.length > 0) status["currentMetrics"] = current;
         if (conditions !== undefined) status["conditions"] = conditions;
+        // v2 writes currentReplicas only when not zero (omitempty), v1 always.
+        if (status["currentReplicas"] === 0) delete status["currentReplicas"];
       }
       const metadata = withAnnotations(v1.metadata, annotations);
       return withTypeMeta({ ...v1, metadata, spec, ...(status === undefined ? {} : { status }) }, "autoscaling/v2", "HorizontalPodAutoscaler");
@@ -230,7 +232,9 @@ export function hpaV1StoredAsV2(annotationPrefix: string): StoredAs {
         }
       }
       const metadata = withAnnotations(v2.metadata, annotations);
-      return withTypeMeta({ ...v2, metadata, spec, ...(status === undefined ? {} : { status }) }, "autoscaling/v1", "HorizontalPodAutoscaler");
+      // v1 writes both counts even when zero (no omitempty); v2 omits a zero currentReplicas.
+      const v1Status = { ...status, currentReplicas: status?.["currentReplicas"] ?? 0, desiredReplicas: status?.["desiredReplicas"] ?? 0 };
+      return withTypeMeta({ ...v2, metadata, spec, status: v1Status }, "autoscaling/v1", "HorizontalPodAutoscaler");
     },
   };
 }

@@ -2,6 +2,7 @@ import assert from "node:assert/strict";
 import { describe, it } from "node:test";
 import type { AuditEvent } from "./event.js";
 import { EventJsonEncoder, encodeEvent, quoteJson } from "./event-json.js";
+import { LogLines } from "./log-file.js";
 
 const user = { username: "admin", groups: ["system:masters", "system:authenticated"] };
 const objectRef = { resource: "configmaps", namespace: "default", name: "bench-audit-get", apiVersion: "v1" };
@@ -120,7 +121,52 @@ describe("encodeEvent() and EventJsonEncoder", () => {
       assert.equal(encodeEvent(sample), JSON.stringify(sample));
       assert.deepEqual(JSON.parse(encodeEvent(sample)), JSON.parse(JSON.stringify(sample)));
     });
+    it(`encodeInto writes the same line as UTF-8: ${what}`, () => {
+      const lines = new LogLines(16);
+      // Twice with one encoder: the second line copies the request's head and middle from the first.
+      const encoder = new EventJsonEncoder();
+      encoder.encodeInto(sample, lines);
+      encoder.encodeInto(sample, lines);
+      const line = `${JSON.stringify(sample)}\n`;
+      assert.equal(lines.view(0, lines.byteLength).toString("utf8"), line + line);
+      assert.equal(lines.count, 2);
+      assert.equal(lines.end(0), Buffer.byteLength(line));
+    });
   }
+
+  it("encodeInto: a request's lines stay right across a clear of the buffer, other requests' lines between, and a line that failed", () => {
+    const lines = new LogLines(64);
+    const written: string[] = [];
+    const flush = (): void => {
+      written.push(lines.view(0, lines.byteLength).toString("utf8"));
+      lines.clear();
+    };
+    const first = new EventJsonEncoder();
+    const second = new EventJsonEncoder();
+    const received = event({});
+    const other = event({ auditID: "other-request", requestURI: "/api/v1/pods", objectRef: undefined, userAgent: "é" });
+    const complete = event({ stage: "ResponseComplete", responseStatus: { metadata: {}, code: 200 }, annotations: { a: "1" } });
+    // A body JSON cannot write: the line is dropped, and nothing later copies its bytes (the
+    // third request's head and middle were first written in it, then overwritten by another line).
+    const third = new EventJsonEncoder();
+    const thirdReceived = event({ auditID: "third-request" });
+    const broken = event({ auditID: "third-request", stage: "ResponseComplete", requestObject: { n: 1n } });
+    assert.throws(() => third.encodeInto(broken, lines), TypeError);
+    first.encodeInto(received, lines);
+    second.encodeInto(other, lines);
+    third.encodeInto(thirdReceived, lines);
+    first.encodeInto(complete, lines);
+    flush();
+    // After the clear the buffer's old bytes are gone: the head and middle are written anew.
+    second.encodeInto({ ...other, stage: "ResponseComplete", responseStatus: { metadata: {}, code: 404 } }, lines);
+    first.encodeInto(complete, lines);
+    flush();
+    const expected = [
+      [received, other, thirdReceived, complete].map((sample) => `${JSON.stringify(sample)}\n`).join(""),
+      [{ ...other, stage: "ResponseComplete", responseStatus: { metadata: {}, code: 404 } }, complete].map((sample) => `${JSON.stringify(sample)}\n`).join(""),
+    ];
+    assert.deepEqual(written, expected);
+  });
 
   it("one encoder over a request's events reuses only what did not change (a create's objectRef filled in later, annotations added)", () => {
     const encoder = new EventJsonEncoder();

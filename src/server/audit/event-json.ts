@@ -1,4 +1,5 @@
 import type { AuditEvent, AuditEventEncoder, AuditObjectRef, AuditResponseStatus, AuditUser } from "./event.js";
+import type { LogLines } from "./log-file.js";
 
 /** Characters JSON.stringify escapes in a string: controls, quote, backslash, and (when lone) surrogates. */
 const NEEDS_ESCAPE = new RegExp(`[${String.fromCharCode(0)}-${String.fromCharCode(0x1f)}"\\\\${String.fromCharCode(0xd800)}-${String.fromCharCode(0xdfff)}]`);
@@ -115,6 +116,69 @@ function statusFragment(status: AuditResponseStatus): string {
   return `,"responseStatus":${JSON.stringify(status)}`;
 }
 
+/** UTF-8 of the code-only responseStatus fragments, per code. */
+const CODE_STATUS_BYTES = new Map<number, Buffer>();
+
+function codeStatusBytes(code: number): Buffer {
+  let bytes = CODE_STATUS_BYTES.get(code);
+  if (bytes === undefined) {
+    bytes = Buffer.from(statusFragment({ metadata: {}, code }));
+    CODE_STATUS_BYTES.set(code, bytes);
+  }
+  return bytes;
+}
+
+/** UTF-8 of the stage fragments (a handful of values; emptied if ever full). */
+const STAGE_BYTES = new Map<string, Buffer>();
+
+function stageBytes(stage: string): Buffer {
+  let bytes = STAGE_BYTES.get(stage);
+  if (bytes === undefined) {
+    if (STAGE_BYTES.size >= 64) STAGE_BYTES.clear();
+    bytes = Buffer.from(quoteRepeated(stage));
+    STAGE_BYTES.set(stage, bytes);
+  }
+  return bytes;
+}
+
+/** UTF-8 of the last received-timestamp fragment and of the last stage timestamp (the events of one millisecond share them). */
+let lastReceivedBytesOf = "";
+let lastReceivedBytes = Buffer.alloc(0);
+let lastTimestampBytesOf = "";
+let lastTimestampBytes = Buffer.alloc(0);
+
+function receivedBytes(value: string): Buffer {
+  const json = receivedJson(value);
+  if (json !== lastReceivedBytesOf) {
+    lastReceivedBytesOf = json;
+    lastReceivedBytes = Buffer.from(json);
+  }
+  return lastReceivedBytes;
+}
+
+function timestampBytes(value: string): Buffer {
+  const json = quoteTimestamp(value);
+  if (json !== lastTimestampBytesOf) {
+    lastTimestampBytesOf = json;
+    lastTimestampBytes = Buffer.from(json);
+  }
+  return lastTimestampBytes;
+}
+
+/** UTF-8 of the last annotations fragment (consecutive requests mostly carry the same ones). */
+let lastAnnotationsBytesOf = "";
+let lastAnnotationsBytes = Buffer.alloc(0);
+
+function annotationsBytes(json: string): Buffer {
+  if (json !== lastAnnotationsBytesOf) {
+    lastAnnotationsBytesOf = json;
+    lastAnnotationsBytes = Buffer.from(json);
+  }
+  return lastAnnotationsBytes;
+}
+
+const CLOSE = Buffer.from("}");
+
 function annotationsJson(annotations: Readonly<Record<string, string>>): string {
   let json = "";
   for (const key of Object.keys(annotations)) json += `${json === "" ? "{" : ","}${quoteRepeated(key)}:${quoteRepeated(annotations[key] as string)}`;
@@ -187,13 +251,88 @@ export class EventJsonEncoder implements AuditEventEncoder {
   private middle = "";
   private annotationsOf: Readonly<Record<string, string>> | undefined;
   private annotations = "";
+  // Where the head and middle were last written as bytes (encodeInto): a line of `lines` of that generation.
+  private headIn: LogLines | undefined;
+  private headGeneration = 0;
+  private headStart = 0;
+  private headEnd = 0;
+  private middleIn: LogLines | undefined;
+  private middleGeneration = 0;
+  private middleStart = 0;
+  private middleEnd = 0;
 
   encode(event: AuditEvent): string {
+    this.prepare(event);
+    let json = `${this.head}${quoteRepeated(event.stage)}${this.middle}`;
+    if (event.responseStatus !== undefined) json += statusFragment(event.responseStatus);
+    // Bodies are the request's own JSON, parsed: serialized as they are.
+    if (event.requestObject !== undefined) json += `,"requestObject":${JSON.stringify(event.requestObject)}`;
+    if (event.responseObject !== undefined) json += `,"responseObject":${JSON.stringify(event.responseObject)}`;
+    json += `${receivedJson(event.requestReceivedTimestamp)}${quoteTimestamp(event.stageTimestamp)}`;
+    if (event.annotations !== undefined) json += this.annotations;
+    return `${json}}`;
+  }
+
+  /**
+   * Appends the event's line (the same text as `encode`, then a newline) to `lines` as UTF-8,
+   * without making the line as a string: the fragments shared from event to event (stage,
+   * code-only status, timestamps, annotations) are copied as bytes kept with them, and the
+   * request's own head and middle are encoded once for its first event and copied from there
+   * for the next (while that line is still in the buffer).
+   */
+  encodeInto(event: AuditEvent, lines: LogLines): void {
+    this.prepare(event);
+    try {
+      const generation = lines.generation;
+      if (this.headIn === lines && this.headGeneration === generation) lines.copy(this.headStart, this.headEnd);
+      else {
+        const start = lines.byteLength;
+        lines.text(this.head);
+        this.headIn = lines;
+        this.headGeneration = generation;
+        this.headStart = start;
+        this.headEnd = lines.byteLength;
+      }
+      lines.bytes(stageBytes(event.stage));
+      if (this.middleIn === lines && this.middleGeneration === generation) lines.copy(this.middleStart, this.middleEnd);
+      else {
+        const start = lines.byteLength;
+        lines.text(this.middle);
+        this.middleIn = lines;
+        this.middleGeneration = generation;
+        this.middleStart = start;
+        this.middleEnd = lines.byteLength;
+      }
+      const status = event.responseStatus;
+      if (status !== undefined) {
+        if (status.status === undefined && status.message === undefined && status.reason === undefined && status.details === undefined) {
+          lines.bytes(codeStatusBytes(status.code));
+        } else lines.text(statusFragment(status));
+      }
+      if (event.requestObject !== undefined) lines.text(`,"requestObject":${JSON.stringify(event.requestObject)}`);
+      if (event.responseObject !== undefined) lines.text(`,"responseObject":${JSON.stringify(event.responseObject)}`);
+      lines.bytes(receivedBytes(event.requestReceivedTimestamp));
+      lines.bytes(timestampBytes(event.stageTimestamp));
+      if (event.annotations !== undefined) lines.bytes(annotationsBytes(this.annotations));
+      lines.bytes(CLOSE);
+    } catch (error) {
+      // Nothing of this line stays, nor is it copied from later.
+      lines.abandonLine();
+      this.headIn = undefined;
+      this.middleIn = undefined;
+      throw error;
+    }
+    lines.endLine();
+  }
+
+  /** Brings the cached head, middle and annotations up to date with `event`. */
+  private prepare(event: AuditEvent): void {
     if (this.head === "" || this.apiVersion !== event.apiVersion || this.level !== event.level || this.auditID !== event.auditID) {
       this.apiVersion = event.apiVersion;
       this.level = event.level;
       this.auditID = event.auditID;
       this.head = `${headPrefix(event.apiVersion, event.level)}${quoteJson(event.auditID)},"stage":`;
+      this.headIn = undefined;
     }
     if (!this.sameMiddle(event)) {
       this.made = true;
@@ -213,21 +352,12 @@ export class EventJsonEncoder implements AuditEventEncoder {
       // then copies one piece instead of walking the pieces again.
       middle.charCodeAt(middle.length - 1);
       this.middle = middle;
+      this.middleIn = undefined;
     }
-    let json = `${this.head}${quoteRepeated(event.stage)}${this.middle}`;
-    if (event.responseStatus !== undefined) json += statusFragment(event.responseStatus);
-    // Bodies are the request's own JSON, parsed: serialized as they are.
-    if (event.requestObject !== undefined) json += `,"requestObject":${JSON.stringify(event.requestObject)}`;
-    if (event.responseObject !== undefined) json += `,"responseObject":${JSON.stringify(event.responseObject)}`;
-    json += `${receivedJson(event.requestReceivedTimestamp)}${quoteTimestamp(event.stageTimestamp)}`;
-    if (event.annotations !== undefined) {
-      if (this.annotationsOf !== event.annotations) {
-        this.annotationsOf = event.annotations;
-        this.annotations = annotationsFragment(event.annotations);
-      }
-      json += this.annotations;
+    if (event.annotations !== undefined && this.annotationsOf !== event.annotations) {
+      this.annotationsOf = event.annotations;
+      this.annotations = annotationsFragment(event.annotations);
     }
-    return `${json}}`;
   }
 
   private sameMiddle(event: AuditEvent): boolean {

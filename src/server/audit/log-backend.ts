@@ -1,5 +1,5 @@
 import { AuditStoreError, type AuditBackend, type AuditEvent, type AuditEventEncoder } from "./event.js";
-import { encodeEvent } from "./event-json.js";
+import { encodeEvent, EventJsonEncoder } from "./event-json.js";
 import { LogLines, LogWriteError, RotatingLogFile, type LogFileOptions } from "./log-file.js";
 
 export { backupName } from "./log-file.js";
@@ -82,7 +82,12 @@ function blockingLog(file: RotatingLogFile, strict: boolean, report: Report): Au
   return {
     name: "log",
     processEvents(events, encoder) {
-      for (const event of events) pending.add(eventLine(event, encoder));
+      // The filter's encoder writes the lines' bytes straight into the buffer; another encoder's text is copied in.
+      for (const event of events) {
+        if (encoder === undefined) new EventJsonEncoder().encodeInto(event, pending);
+        else if (encoder instanceof EventJsonEncoder) encoder.encodeInto(event, pending);
+        else pending.add(encoder.encode(event));
+      }
       if (strict && events.some((event) => event.stage === "RequestReceived")) {
         // kube's blocking-strict: the request goes on only once its RequestReceived event is stored.
         if (scheduled !== undefined) clearImmediate(scheduled);

@@ -30,13 +30,14 @@ export function backupName(path: string, epochMs: number): string {
  * Line ends are kept so a rotation can split between lines.
  */
 export class LogLines {
-  private bytes: Buffer;
+  private buffer: Buffer;
   private used = 0;
   private ends: Uint32Array;
   private lineCount = 0;
+  private clears = 0;
 
   constructor(private readonly initialBytes = LINES_INITIAL_BYTES) {
-    this.bytes = Buffer.allocUnsafe(initialBytes);
+    this.buffer = Buffer.allocUnsafe(initialBytes);
     this.ends = new Uint32Array(LINES_INITIAL_ENDS);
   }
 
@@ -51,11 +52,45 @@ export class LogLines {
 
   /** Adds `line` and a newline after it. */
   add(line: string): void {
+    this.text(line);
+    this.endLine();
+  }
+
+  /**
+   * Bumped by `clear`: a byte range of this buffer (`byteLength` before and after a `text` or
+   * `bytes`) is valid for `copy` while the generation is the same. A line is built piece by piece
+   * (`text`, `bytes`, `copy`) and ended with `endLine`; `abandonLine` drops a line not ended.
+   */
+  get generation(): number {
+    return this.clears;
+  }
+
+  /** Appends a piece of the current line as UTF-8. */
+  text(piece: string): void {
     // UTF-8 takes at most 3 bytes per UTF-16 code unit (a surrogate pair: 4 for 2).
-    const room = line.length * 3 + 1;
-    if (this.used + room > this.bytes.length) this.grow(this.used + room);
-    this.used += this.bytes.write(line, this.used);
-    this.bytes[this.used++] = 0x0a;
+    const room = piece.length * 3;
+    if (this.used + room > this.buffer.length) this.grow(this.used + room);
+    this.used += this.buffer.write(piece, this.used);
+  }
+
+  /** Appends bytes to the current line. */
+  bytes(piece: Uint8Array): void {
+    if (this.used + piece.length > this.buffer.length) this.grow(this.used + piece.length);
+    this.buffer.set(piece, this.used);
+    this.used += piece.length;
+  }
+
+  /** Appends bytes `start` to `end` already in the buffer (of this generation) to the current line. */
+  copy(start: number, end: number): void {
+    if (this.used + end - start > this.buffer.length) this.grow(this.used + end - start);
+    this.buffer.copyWithin(this.used, start, end);
+    this.used += end - start;
+  }
+
+  /** Ends the current line with a newline. */
+  endLine(): void {
+    if (this.used + 1 > this.buffer.length) this.grow(this.used + 1);
+    this.buffer[this.used++] = 0x0a;
     if (this.lineCount === this.ends.length) {
       const ends = new Uint32Array(this.ends.length * 2);
       ends.set(this.ends);
@@ -64,11 +99,17 @@ export class LogLines {
     this.ends[this.lineCount++] = this.used;
   }
 
+  /** Drops the current line's pieces (its encoding failed part way). */
+  abandonLine(): void {
+    this.used = this.end(this.lineCount - 1);
+  }
+
   /** Forgets the lines; a buffer grown past the usual size for one huge event is let go. */
   clear(): void {
     this.used = 0;
     this.lineCount = 0;
-    if (this.bytes.length > LINES_KEPT_BYTES) this.bytes = Buffer.allocUnsafe(this.initialBytes);
+    this.clears++;
+    if (this.buffer.length > LINES_KEPT_BYTES) this.buffer = Buffer.allocUnsafe(this.initialBytes);
   }
 
   /** Where line `index` ends (bytes from the start, its newline included). */
@@ -78,13 +119,13 @@ export class LogLines {
 
   /** Bytes `start` to `end`, not copied: valid until the next add or clear. */
   view(start: number, end: number): Buffer {
-    return this.bytes.subarray(start, end);
+    return this.buffer.subarray(start, end);
   }
 
   private grow(needed: number): void {
-    const bytes = Buffer.allocUnsafe(Math.max(needed, this.bytes.length * 2));
-    this.bytes.copy(bytes, 0, 0, this.used);
-    this.bytes = bytes;
+    const bytes = Buffer.allocUnsafe(Math.max(needed, this.buffer.length * 2));
+    this.buffer.copy(bytes, 0, 0, this.used);
+    this.buffer = bytes;
   }
 }
 

@@ -22,6 +22,46 @@ describe("workload update rules, as kube's strategies' ValidateUpdate", () => {
     await server.stop();
   });
 
+  it("a template whose labels the selector does not match: kube's message with the labels as Go's map (Deployment, ReplicationController, Job), an empty selector as Go's LabelSelector", async () => {
+    const deployment = workload("Deployment", "mismatch", { template: { ...TEMPLATE, metadata: { labels: { tier: "b", app: "x" } } } });
+    const refused = await server.call("POST", "/apis/apps/v1/namespaces/default/deployments", { body: deployment });
+    assert.equal(refused.status, 422, refused.text);
+    assert.equal(
+      refused.json["message"],
+      'Deployment.apps "mismatch" is invalid: spec.template.metadata.labels: Invalid value: map[string]string{"app":"x", "tier":"b"}: `selector` does not match template `labels`',
+    );
+    const rc = {
+      apiVersion: "v1",
+      kind: "ReplicationController",
+      metadata: { name: "mismatch" },
+      spec: { selector: { app: "w" }, template: { ...TEMPLATE, metadata: {} } },
+    };
+    const rcRefused = await server.call("POST", "/api/v1/namespaces/default/replicationcontrollers", { body: rc });
+    assert.match(
+      String(rcRefused.json["message"]),
+      /spec\.template\.metadata\.labels: Invalid value: map\[string\]string\(nil\): `selector` does not match template `labels`/,
+    );
+    const job = {
+      apiVersion: "batch/v1",
+      kind: "Job",
+      metadata: { name: "mismatch" },
+      spec: {
+        manualSelector: true,
+        selector: { matchLabels: { app: "w" } },
+        template: { ...TEMPLATE, metadata: { labels: { app: "v" } }, spec: { ...TEMPLATE.spec, restartPolicy: "Never" } },
+      },
+    };
+    const jobRefused = await server.call("POST", "/apis/batch/v1/namespaces/default/jobs", { body: job });
+    assert.match(String(jobRefused.json["message"]), /Invalid value: map\[string\]string\{"app":"v"\}: `selector` does not match template `labels`/);
+    const empty = await server.call("POST", "/apis/apps/v1/namespaces/default/deployments", {
+      body: workload("Deployment", "empty", { selector: { matchLabels: {} } }),
+    });
+    assert.match(
+      String(empty.json["message"]),
+      /spec\.selector: Invalid value: v1\.LabelSelector\{MatchLabels:map\[string\]string\{\}, MatchExpressions:\[\]v1\.LabelSelectorRequirement\(nil\)\}: empty selector is invalid for deployment/,
+    );
+  });
+
   const newSelector = { spec: { selector: { matchLabels: { app: "w", tier: "x" } }, template: { metadata: { labels: { app: "w", tier: "x" } } } } };
 
   for (const [kind, plural] of [

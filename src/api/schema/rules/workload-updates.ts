@@ -15,6 +15,15 @@ function goString(value: unknown): string {
   return JSON.stringify(typeof value === "string" ? value : String(value));
 }
 
+/** A `map[string]string` as Go's `%#v` writes it (keys sorted; absent: `map[string]string(nil)`), as kube's field errors show label maps. */
+export function goStringMap(map: Record<string, unknown> | undefined): string {
+  if (map === undefined) return "map[string]string(nil)";
+  return `map[string]string{${Object.keys(map)
+    .sort()
+    .map((key) => `${goString(key)}:${goString(map[key])}`)
+    .join(", ")}}`;
+}
+
 /**
  * A LabelSelector as kube's messages show it: Go's `%#v` of the typed value (map keys sorted, nil
  * maps and lists spelled `(nil)`), e.g. `v1.LabelSelector{MatchLabels:map[string]string{"app":"x"}, MatchExpressions:[]v1.LabelSelectorRequirement(nil)}`.

@@ -4,10 +4,24 @@ import { validateName } from "../../validation.js";
 import type { DefinitionDefaulter } from "../defaults.js";
 import { childPath, duplicate, forbidden, indexPath, invalidValue, notSupported, required } from "../field-path.js";
 import type { DefinitionValidator } from "../validate.js";
-import { validateJobUpdate, validateSelectorUpdate, validateStatefulSetUpdate } from "./workload-updates.js";
+import { goLabelSelector, goStringMap, validateJobUpdate, validateSelectorUpdate, validateStatefulSetUpdate } from "./workload-updates.js";
 import { ensureRecord, listAt, recordAt, selectorIsEmpty, selectorMatches, stringAt, stringMapAt } from "./values.js";
 
 /** kube's defaulting and validation of pods, services and the workload kinds (apps, batch, core). */
+
+/**
+ * kube's "`selector` does not match template `labels`": the template's labels shown as Go's `%#v`
+ * of a `map[string]string` (kube 1.30's field errors print non-scalar values that way), e.g.
+ * `Invalid value: map[string]string{"app":"b"}`, the line users meet when labels and selector differ.
+ */
+function templateLabelsMismatch(template: Record<string, unknown> | undefined): FieldError {
+  const labels = recordAt(recordAt(template, "metadata"), "labels");
+  return {
+    type: "FieldValueInvalid",
+    field: "spec.template.metadata.labels",
+    message: `Invalid value: ${goStringMap(labels)}: \`selector\` does not match template \`labels\``,
+  };
+}
 
 const VOLUME_SOURCES = [
   "awsElasticBlockStore",
@@ -187,9 +201,13 @@ function validateWorkload(kind: string, restartPolicies: readonly string[]): (ob
     const template = recordAt(spec, "template");
     const labels = stringMapAt(recordAt(template, "metadata"), "labels");
     if (selector !== undefined) {
-      if (selectorIsEmpty(selector)) errors.push(invalidValue("spec.selector", selector, `empty selector is invalid for ${kind}`));
-      else if (template !== undefined && !selectorMatches(selector, labels))
-        errors.push(invalidValue("spec.template.metadata.labels", labels, "`selector` does not match template `labels`"));
+      if (selectorIsEmpty(selector))
+        errors.push({
+          type: "FieldValueInvalid",
+          field: "spec.selector",
+          message: `Invalid value: ${goLabelSelector(selector)}: empty selector is invalid for ${kind}`,
+        });
+      else if (template !== undefined && !selectorMatches(selector, labels)) errors.push(templateLabelsMismatch(template));
     }
     const restartPolicy = stringAt(recordAt(template, "spec"), "restartPolicy");
     if (restartPolicy !== undefined && !restartPolicies.includes(restartPolicy))
@@ -276,8 +294,7 @@ const validateReplicationController = (object: ApiObject): FieldError[] => {
   if (Object.keys(selector).length === 0) errors.push(required("spec.selector"));
   if (template === undefined) return [...errors, required("spec.template")];
   const labels = stringMapAt(recordAt(template, "metadata"), "labels");
-  if (Object.keys(selector).length > 0 && !selectorMatches({ matchLabels: selector }, labels))
-    errors.push(invalidValue("spec.template.metadata.labels", labels, "`selector` does not match template `labels`"));
+  if (Object.keys(selector).length > 0 && !selectorMatches({ matchLabels: selector }, labels)) errors.push(templateLabelsMismatch(template));
   const restartPolicy = stringAt(recordAt(template, "spec"), "restartPolicy");
   if (restartPolicy !== undefined && restartPolicy !== "Always") errors.push(notSupported("spec.template.spec.restartPolicy", restartPolicy, ["Always"]));
   return errors;
@@ -311,7 +328,7 @@ const validateJob = (object: ApiObject, old: ApiObject | undefined): FieldError[
   const selector = recordAt(spec, "selector");
   if (selector === undefined) return old === undefined || recordAt(recordAt(old, "spec"), "selector") !== undefined ? [required("spec.selector")] : [];
   const labels = stringMapAt(recordAt(recordAt(spec, "template"), "metadata"), "labels");
-  if (!selectorMatches(selector, labels)) return [invalidValue("spec.template.metadata.labels", labels, "`selector` does not match template `labels`")];
+  if (!selectorMatches(selector, labels)) return [templateLabelsMismatch(recordAt(spec, "template"))];
   return [];
 };
 

@@ -40,6 +40,9 @@ export function namespaceStrategy(profile: Profile): Partial<Strategy> {
       if (isPlainObject(oldSpec)) specOf(object)["finalizers"] = oldSpec["finalizers"];
     },
     prepareForDelete(object) {
+      // kube's namespace storage marks the deletion itself: a deletion time and the Terminating
+      // phase, without the grace period generic storage gives other objects held by finalizers.
+      delete object.metadata.deletionGracePeriodSeconds;
       const status = isPlainObject(object["status"]) ? object["status"] : {};
       object["status"] = { ...status, phase: "Terminating" };
     },

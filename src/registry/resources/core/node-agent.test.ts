@@ -14,13 +14,32 @@ describe("node-agent sub-resources without a node agent", () => {
     for (const [name, node] of [
       ["placed", "n1"],
       ["pending", undefined],
+      ["nowhere", "n9"],
+      ["bare", "n2"],
     ] as const) {
       const created = await server.call("POST", PODS, {
         body: { metadata: { name }, spec: { ...(node === undefined ? {} : { nodeName: node }), containers: [{ name: "c", image: "busybox:1.36" }] } },
       });
       assert.equal(created.status, 201, created.text);
     }
-    assert.equal((await server.call("POST", "/api/v1/nodes", { body: { metadata: { name: "n1" } } })).status, 201);
+    const two = await server.call("POST", PODS, {
+      body: {
+        metadata: { name: "two" },
+        spec: {
+          nodeName: "n1",
+          initContainers: [{ name: "setup", image: "busybox:1.36" }],
+          containers: [
+            { name: "a", image: "busybox:1.36" },
+            { name: "b", image: "busybox:1.36" },
+          ],
+        },
+      },
+    });
+    assert.equal(two.status, 201, two.text);
+    // n1 has an address a kubelet would be dialled at; n2 has none; n9 does not exist.
+    const n1 = { metadata: { name: "n1" }, status: { addresses: [{ type: "InternalIP", address: "10.0.0.1" }] } };
+    assert.equal((await server.call("POST", "/api/v1/nodes", { body: n1 })).status, 201);
+    assert.equal((await server.call("POST", "/api/v1/nodes", { body: { metadata: { name: "n2" } } })).status, 201);
     assert.equal(
       (await server.call("POST", "/api/v1/namespaces/default/services", { body: { metadata: { name: "web" }, spec: { ports: [{ port: 80 }] } } })).status,
       201,
@@ -53,7 +72,20 @@ describe("node-agent sub-resources without a node agent", () => {
     ["POST", `${PODS}/placed/attach?stdout=true`, "attach", 503, /no node agent is connected for node "n1"/],
     ["POST", `${PODS}/placed/portforward?ports=80`, "port forwarding", 503, /no node agent is connected for node "n1"/],
     ["GET", `${PODS}/placed/proxy/healthz`, "the pod proxy with a path", 503, /no node agent is connected for node "n1"/],
-    ["GET", `${PODS}/pending/log`, "an unscheduled pod's log", 400, /pod pending does not have a host assigned/],
+    ["POST", `${PODS}/pending/exec?command=ls&stdout=true`, "exec in an unscheduled pod", 400, /^pod pending does not have a host assigned$/],
+    ["POST", `${PODS}/pending/portforward?ports=80`, "port forwarding to an unscheduled pod", 400, /^pod pending does not have a host assigned$/],
+    ["GET", `${PODS}/nowhere/log`, "the log of a pod on a missing node", 404, /^nodes "n9" not found$/],
+    ["POST", `${PODS}/bare/exec?command=ls&stdout=true`, "exec on a node without addresses", 500, /^no preferred addresses found; known addresses: \[\]$/],
+    [
+      "GET",
+      `${PODS}/two/log`,
+      "the log of a pod with several containers, none named",
+      400,
+      /^a container name must be specified for pod two, choose one of: \[setup a b\]$/,
+    ],
+    ["GET", `${PODS}/two/log?container=zz`, "the log of a container the pod lacks", 400, /^container zz is not valid for pod two$/],
+    ["POST", `${PODS}/placed/exec?command=ls&stdout=true&container=zz`, "exec in a container the pod lacks", 400, /^container zz is not valid for pod placed$/],
+    ["GET", `${PODS}/two/log?container=setup`, "an init container's log", 503, /no node agent is connected for node "n1"/],
     ["GET", `${PODS}/missing/log`, "a missing pod's log", 404, /pods "missing" not found/],
     ["GET", "/api/v1/nodes/n1/proxy/metrics", "the node proxy", 503, /no node agent is connected for node "n1"/],
     ["GET", "/api/v1/namespaces/default/services/web/proxy/", "the service proxy", 503, /no endpoints available for service "web"/],
@@ -67,6 +99,18 @@ describe("node-agent sub-resources without a node agent", () => {
       assert.match(String(answer.json["message"]), message);
     });
   }
+
+  it("answers an unscheduled pod's log with 204 and nothing to stream, as kube's empty location does", async () => {
+    const answer = await server.call("GET", `${PODS}/pending/log`);
+    assert.equal(answer.status, 204, answer.text);
+    assert.equal(answer.text, "");
+  });
+
+  it("gives a node without addresses kube's 500 without a reason", async () => {
+    const answer = await server.call("GET", `${PODS}/bare/log`);
+    assert.equal(answer.status, 500, answer.text);
+    assert.equal(answer.json["reason"], undefined);
+  });
 
   it("writes only spec.ephemeralContainers through pods/ephemeralcontainers", async () => {
     const pod = (await server.call("GET", `${PODS}/placed`)).json;

@@ -1,40 +1,104 @@
 import { ApiError, badRequest } from "../../../api/errors.js";
-import { isPlainObject } from "../../../api/object.js";
+import { isPlainObject, type ApiObject } from "../../../api/object.js";
 import type { ResourceVerb } from "../../../request/request-info.js";
 import type { ConnectHandler } from "../../definition.js";
+import type { Store } from "../../store.js";
 
 /** What kube serves for its proxy sub-resources. */
 const PROXY_VERBS: readonly ResourceVerb[] = ["create", "delete", "get", "patch", "update"];
 const STREAM_VERBS: readonly ResourceVerb[] = ["create", "get"];
 
+/** The node address types kube-apiserver dials a kubelet at (`--kubelet-preferred-address-types`' default). */
+const PREFERRED_ADDRESS_TYPES: ReadonlySet<string> = new Set(["Hostname", "InternalDNS", "InternalIP", "ExternalDNS", "ExternalIP"]);
+
 function noAgent(node: string): ApiError {
   return new ApiError(503, "ServiceUnavailable", `no node agent is connected for node "${node}": this server runs without kubelets`);
 }
 
+function record(value: unknown): Record<string, unknown> {
+  return isPlainObject(value) ? value : {};
+}
+
+function names(list: unknown): string[] {
+  return Array.isArray(list) ? list.map((container) => record(container)["name"]).filter((name): name is string => typeof name === "string") : [];
+}
+
 /**
- * A pod's streams (`log`, `exec`, `attach`, `portforward`, `proxy`): kube reaches the kubelet of
- * the pod's node. Here a pod without a node is 400 as kube answers, and one with a node is 503
- * naming the node, since no node agent connects to this server.
+ * kube's container check for logs, exec and attach: a named container must be one of the pod's
+ * (init and ephemeral ones count); none named is the only container, else a 400 listing them all
+ * (init, regular, ephemeral, as kube visits them, in Go's `[a b]` form).
  */
-function podStream(verbs: readonly ResourceVerb[]): ConnectHandler {
+function checkContainer(pod: ApiObject, container: string): void {
+  const spec = record(pod["spec"]);
+  const regular = names(spec["containers"]);
+  const all = [...names(spec["initContainers"]), ...regular, ...names(spec["ephemeralContainers"])];
+  const name = pod.metadata.name ?? "";
+  if (container !== "") {
+    if (!all.includes(container)) throw badRequest(`container ${container} is not valid for pod ${name}`);
+    return;
+  }
+  if (regular.length === 0) throw badRequest(`a container name must be specified for pod ${name}`);
+  if (regular.length > 1) throw badRequest(`a container name must be specified for pod ${name}, choose one of: [${all.join(" ")}]`);
+}
+
+/**
+ * Where kube-apiserver would dial the node's kubelet: a missing node is 404, a node without an
+ * address of a preferred type kube's 500 (no reason); a reachable-looking node is 503 here, as no
+ * node agent connects to this server.
+ */
+async function unreachableNode(node: string, lookup: (group: string, version: string, plural: string) => Store | undefined): Promise<never> {
+  const nodes = lookup("", "v1", "nodes");
+  if (nodes !== undefined) {
+    const object = await nodes.get("", node);
+    const addresses = record(object["status"])["addresses"];
+    const list = Array.isArray(addresses) ? addresses.map(record) : [];
+    if (!list.some((address) => typeof address["type"] === "string" && PREFERRED_ADDRESS_TYPES.has(address["type"]))) {
+      const known = list.map((address) => `{${String(address["type"] ?? "")} ${String(address["address"] ?? "")}}`).join(" ");
+      throw new ApiError(500, "", `no preferred addresses found; known addresses: [${known}]`);
+    }
+  }
+  throw noAgent(node);
+}
+
+/**
+ * A pod's streams (`log`, `exec`, `attach`, `portforward`), in kube's order: the pod (404), the
+ * container (logs, exec, attach), the node it is on — none: an empty log (204) or 400 for the
+ * others — then the node itself (404, no address: 500) and, past all that, 503 naming the node.
+ */
+function podStream(verbs: readonly ResourceVerb[], subresource: "log" | "exec" | "attach" | "portforward"): ConnectHandler {
   return {
     verbs,
-    async answer({ namespace, name, store }) {
+    async answer({ namespace, name, store, query, lookup }) {
       const pod = await store.get(namespace, name);
-      const spec = isPlainObject(pod["spec"]) ? pod["spec"] : {};
+      if (subresource !== "portforward") checkContainer(pod, query.get("container") ?? "");
+      const spec = record(pod["spec"]);
       const node = typeof spec["nodeName"] === "string" ? spec["nodeName"] : "";
-      if (node === "") throw badRequest(`pod ${name} does not have a host assigned`);
-      throw noAgent(node);
+      if (node === "") {
+        if (subresource === "log") return "no-content";
+        throw badRequest(`pod ${name} does not have a host assigned`);
+      }
+      return unreachableNode(node, lookup);
     },
   };
 }
 
+/** The pod proxy reaches the pod's own address; kube answers 400 for a pod without a node as well. */
+const POD_PROXY: ConnectHandler = {
+  verbs: PROXY_VERBS,
+  async answer({ namespace, name, store }) {
+    const pod = await store.get(namespace, name);
+    const node = record(pod["spec"])["nodeName"];
+    if (typeof node !== "string" || node === "") throw badRequest(`pod ${name} does not have a host assigned`);
+    throw noAgent(node);
+  },
+};
+
 export const POD_CONNECT: Readonly<Record<string, ConnectHandler>> = {
-  log: podStream(["get"]),
-  exec: podStream(STREAM_VERBS),
-  attach: podStream(STREAM_VERBS),
-  portforward: podStream(STREAM_VERBS),
-  proxy: podStream(PROXY_VERBS),
+  log: podStream(["get"], "log"),
+  exec: podStream(STREAM_VERBS, "exec"),
+  attach: podStream(STREAM_VERBS, "attach"),
+  portforward: podStream(STREAM_VERBS, "portforward"),
+  proxy: POD_PROXY,
 };
 
 export const NODE_CONNECT: Readonly<Record<string, ConnectHandler>> = {
