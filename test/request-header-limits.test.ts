@@ -58,6 +58,12 @@ describe("request header allowance", () => {
     assert.equal((await http1("/", nine)).status, 200);
     const eleven = Object.fromEntries(Array.from({ length: 11 }, (_, index) => [`x-part-${index}`, "p".repeat(100 * 1024)]));
     assert.ok(11 * 100 * 1024 > MAX_HEADER_BYTES + 4096);
-    assert.equal((await http1("/", eleven)).status, 431);
+    // Node answers 431 and closes; the client may still be writing its headers then, and a reset
+    // can reach it before the answer does (as with Go's server), so either ends the request.
+    const refused = await http1("/", eleven).then(
+      (answer) => String(answer.status),
+      (error: NodeJS.ErrnoException) => String(error.code),
+    );
+    assert.ok(["431", "ECONNRESET", "EPIPE"].includes(refused), refused);
   });
 });
