@@ -332,7 +332,11 @@ function send(session: http2.ClientHttp2Session, fuzz: FuzzRequest): Promise<Ans
       );
     } catch (error) {
       // The session refused a new stream (closed, destroyed, out of stream ids): said, for the report.
-      resolve({ status: 0, body: `(no stream: ${String(error)}; session ${session.destroyed ? "destroyed" : session.closed ? "closed" : "open"})`, reset: true });
+      resolve({
+        status: 0,
+        body: `(no stream: ${String(error)}; session ${session.destroyed ? "destroyed" : session.closed ? "closed" : "open"})`,
+        reset: true,
+      });
       return;
     }
     let status = 0;

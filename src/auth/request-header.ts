@@ -58,7 +58,8 @@ export function requestHeaderAuthenticator(options: RequestHeaderOptions): Authe
     name: "request-header",
     async authenticate(request) {
       const certificate = request.peerCertificate;
-      if (request.peerCertificateError !== undefined) return { kind: "rejected", reason: `verifying proxy certificate failed: ${request.peerCertificateError}` };
+      if (request.peerCertificateError !== undefined)
+        return { kind: "rejected", reason: `verifying proxy certificate failed: ${request.peerCertificateError}` };
       if (certificate === undefined || !peerIssuedBy(certificate, options.clientCa())) return { kind: "none" };
       if (options.allowedNames.length > 0 && !options.allowedNames.includes(certificate.commonName)) {
         return { kind: "rejected", reason: `proxy certificate common name "${certificate.commonName}" is not allowed` };
