@@ -164,5 +164,9 @@ describe("storedTextProblem (the load's check that a stored value is whole)", ()
     ];
     for (const [text, reason] of cases) assert.match(storedTextProblem(text) ?? "passed", reason, JSON.stringify(text.slice(-30)));
     assert.equal(storedTextProblem(whole), undefined);
+    // kube-apiserver's JSON in etcd (custom resources) ends with a newline; JSON allows whitespace around the object.
+    assert.equal(storedTextProblem(`${whole}\n`), undefined);
+    assert.equal(storedTextProblem(` \r\n${whole}\t \n`), undefined);
+    assert.match(storedTextProblem(`${whole.slice(0, -3)}\n`) ?? "passed", /^is not a whole JSON object/);
   });
 });

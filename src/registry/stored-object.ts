@@ -63,11 +63,20 @@ const CLOSE_BRACE = 0x7d;
  * crash zeroes the rest of the value instead); an eager decode would still find it.
  */
 export function storedTextProblem(text: string): string | undefined {
-  if (text.charCodeAt(0) !== OPEN_BRACE) return "is not a JSON object";
+  // JSON may have whitespace around the object: kube-apiserver stores custom resources in etcd as JSON with a newline after it.
+  let first = 0;
+  while (isJsonWhitespace(text.charCodeAt(first))) first++;
+  if (text.charCodeAt(first) !== OPEN_BRACE) return "is not a JSON object";
   const nul = text.indexOf("\u0000");
   if (nul >= 0) return `holds a NUL character at offset ${nul} of ${text.length}`;
-  if (text.charCodeAt(text.length - 1) !== CLOSE_BRACE) return "is not a whole JSON object (cut short)";
+  let last = text.length - 1;
+  while (last > first && isJsonWhitespace(text.charCodeAt(last))) last--;
+  if (text.charCodeAt(last) !== CLOSE_BRACE) return "is not a whole JSON object (cut short)";
   return undefined;
+}
+
+function isJsonWhitespace(code: number): boolean {
+  return code === 0x20 || code === 0x0a || code === 0x0d || code === 0x09;
 }
 
 /**
