@@ -380,7 +380,15 @@ describe("three orch servers on a three-member etcd cluster", { timeout: 600_000
     try {
       assert.equal((await call(0, "POST", "/api/v1/namespaces/informed/configmaps", configMap("before"))).status, 201);
       await informer.start();
-      await waitFor(() => names().includes("before"), { what: "the informer to list `before`" });
+      await waitFor(
+        () => {
+          if (names().includes("before")) return true;
+          // Said when the wait fails: how far the informer got (lists made, errors met, what it holds).
+          const seen = errors.map((error) => (error instanceof Error ? error.message : JSON.stringify(error)).slice(0, 200));
+          throw new Error(`lists ${lists}, errors [${seen.join(" | ")}], names [${names().join(",")}]`);
+        },
+        { what: "the informer to list `before`" },
+      );
       // Requests through the other two servers go on while the first dies.
       let running = true;
       const others: number[] = [];

@@ -219,7 +219,8 @@ describe("etcd interop with kube-apiserver's storage (--compat kubernetes)", { t
       metadata: { name: "w1", namespace: "interop", uid: "11111111-0000-4000-8000-000000000008", creationTimestamp: CREATED_TEXT, generation: 1 },
       spec: { size: "large" },
     };
-    await put("/registry/kube.example.com/widgets/interop/w1", Buffer.from(JSON.stringify(widget)));
+    // As kube-apiserver writes a custom resource: JSON and a newline (the start-up load's check of stored values allows it).
+    await put("/registry/kube.example.com/widgets/interop/w1", Buffer.from(`${JSON.stringify(widget)}\n`));
     server = await startServer({
       storageBackend: "etcd3",
       etcdServers: etcd.endpoints,

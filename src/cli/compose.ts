@@ -50,6 +50,7 @@ import {
   Registry,
   registryClient,
   storedBuiltinResources,
+  StoredValueError,
   TokenReviewerSlot,
   withSchemas,
   type TokenRequestOptions,
@@ -68,7 +69,7 @@ import { createStorageMetrics, pollStorageObjects, registerStorageSize } from ".
 import { tracedAdmission, tracedAuthenticator, tracedAuthorizer } from "../server/tracing/traced.js";
 import { createTracing, type Tracing, type TracingOptions } from "../server/tracing/tracing.js";
 import { loadTracingConfig, TracingConfigError } from "../server/tracing/tracing-config.js";
-import { StartupError } from "./data-dir.js";
+import { damagedDataDirStore, openDataDirStore, StartupError } from "./data-dir.js";
 import type { AuditFilterOptions } from "../server/filters/audit.js";
 import { createNonResourceHandler } from "../server/routes.js";
 import {
@@ -84,8 +85,7 @@ import { startEtcdCompactor } from "../storage/etcd/etcd-compactor.js";
 import { EtcdStorage } from "../storage/etcd/etcd-storage.js";
 import { kubeStorageEncoding } from "../codec/protobuf/storage-values.js";
 import { MemoryStorage } from "../storage/memory/memory-storage.js";
-import type { SqliteStorage } from "../storage/sqlite/sqlite-storage.js";
-import { openDataDirStore } from "./data-dir.js";
+import { DamagedStoreError, type SqliteStorage } from "../storage/sqlite/sqlite-storage.js";
 import { errorFields, type Logger } from "../util/logger.js";
 import { markStartup } from "../util/startup-clock.js";
 import type { Config, SignerFlag } from "./config.js";
@@ -185,6 +185,8 @@ export interface OpenedStorage {
   readonly snapshot?: () => Promise<Uint8Array>;
   /** Called once the watch cache holds the store: memory only the initial read needed is given back. */
   readonly loaded?: () => void;
+  /** The start-up refusal naming this store, for a stored value found damaged while the watch cache reads it (`StoredValueError`). */
+  readonly damaged?: (cause: Error) => Error;
   ready(): Promise<void>;
   readonly readyz: readonly HealthCheck[];
   readonly livez: readonly HealthCheck[];
@@ -207,6 +209,7 @@ export function openStorage(config: Config): OpenedStorage {
         ...local(sqlite),
         snapshot: () => snapshotBytes(sqlite, config.dataDir),
         loaded: () => sqlite.releasePageCache(),
+        damaged: (cause) => damagedDataDirStore(config.dataDir, cause),
         size: { clusterId: "sqlite-0", bytes: async () => sqlite.databaseSizeBytes() },
       };
     }
@@ -759,7 +762,14 @@ export function composeApiServer(options: ComposeOptions): ApiServer {
         served.filter((d) => d.virtual === undefined).map((d) => d.storedAs ?? d),
       );
       if (moved > 0) logger.info("storage: moved objects from the pre-kube key layout", { objects: moved });
-      await registry.start();
+      try {
+        await registry.start();
+      } catch (error) {
+        // A torn record met as the watch cache reads the whole store: refused like a store found damaged on open, never served.
+        if (error instanceof StoredValueError) throw opened.damaged?.(error) ?? new StartupError(`storage: ${error.message}`, { cause: error });
+        if (error instanceof DamagedStoreError) throw new StartupError(error.message, { cause: error });
+        throw error;
+      }
       opened.loaded?.();
       markStartup("store and watch cache loaded");
       informersSynced = true;

@@ -1,7 +1,7 @@
 import { closeSync, existsSync, openSync, readFileSync, rmSync, statSync, writeFileSync, writeSync } from "node:fs";
 import { join } from "node:path";
 import type { Profile } from "../api/profile.js";
-import { DamagedStoreError, SqliteStorage } from "../storage/sqlite/sqlite-storage.js";
+import { DamagedStoreError, damagedStoreError, SqliteStorage } from "../storage/sqlite/sqlite-storage.js";
 
 /** A start-up refusal the CLI prints as one line (no stack trace) before exiting 1. */
 export class StartupError extends Error {}
@@ -86,4 +86,13 @@ export function openDataDirStore(dataDir: string): SqliteStorage {
     if (error instanceof DamagedStoreError) throw new StartupError(error.message, { cause: error });
     throw error;
   }
+}
+
+/**
+ * The refusal of a data dir whose store opened sound (quick_check passes) but holds a value that
+ * cannot be whole: found as the watch cache reads the store at start-up (`StoredValueError`; a
+ * page torn by a crash reads back as NULs), refused with the message of a store found damaged on open.
+ */
+export function damagedDataDirStore(dataDir: string, cause: Error): StartupError {
+  return new StartupError(damagedStoreError(join(dataDir, "store.db"), cause).message, { cause });
 }

@@ -7,6 +7,7 @@ export { Registry, type RegistryOptions } from "./registry.js";
 export { FOREGROUND_FINALIZER, ORPHAN_FINALIZER, finalizersForPolicy } from "./store.js";
 export { Store, type DeleteOutcome, type DeleteRequest, type ListResponse, type StoreOptions, type UpdateRequest, type WriteOptions } from "./store.js";
 export { listItem, listItemOf, type ListItem } from "./list-item.js";
+export { StoredValueError } from "./stored-object.js";
 export { registryClient } from "./client.js";
 export { readCurrent, type CurrentObject } from "./object-reader.js";
 export {

@@ -155,6 +155,11 @@ export class QuotaLedger {
     });
   }
 
+  /** Forgets an admitted object once it is seen stored (the quota controller's informers): a later delete of it then gives its usage back. */
+  stored(group: string, plural: string, object: ApiObject): void {
+    this.pending.delete(`${group}/${plural}/${object.metadata.namespace ?? ""}/${object.metadata.name ?? ""}`);
+  }
+
   /** Admitted objects of a namespace that a listing (`stored` keys `<group>/<plural>/<namespace>/<name>`) does not show yet. */
   inFlight(namespace: string, stored: ReadonlySet<string>): { group: string; plural: string; object: ApiObject }[] {
     const out: { group: string; plural: string; object: ApiObject }[] = [];

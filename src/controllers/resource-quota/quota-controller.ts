@@ -35,10 +35,27 @@ function quotaView(plural: string, object: ApiObject): string {
 }
 
 /**
+ * Whether a quota's change asks for a recount: its `spec.hard` changed, or its status does not
+ * capture the spec yet (`status.hard` differs, or a limited resource has no `status.used`), as
+ * kube's controller decides. Not a status-only change: those are admission's charges, and on
+ * servers sharing a store (etcd) a recount on one would undo another's charge whose object is not
+ * stored yet (only this server's ledger knows its own in-flight charges), letting creates past `hard`.
+ */
+export function quotaChangeNeedsRecount(quota: ApiObject, previous: ApiObject): boolean {
+  const specHard = (object: ApiObject): unknown => (isPlainObject(object["spec"]) ? object["spec"]["hard"] : undefined) ?? {};
+  if (canonicalJson(specHard(quota)) !== canonicalJson(specHard(previous))) return true;
+  const status = isPlainObject(quota["status"]) ? quota["status"] : {};
+  if (canonicalJson(status["hard"] ?? {}) !== canonicalJson(specHard(quota))) return true;
+  const used = isPlainObject(status["used"]) ? status["used"] : {};
+  return Object.keys(hardOf(quota)).some((name) => used[name] === undefined);
+}
+
+/**
  * Keeps every ResourceQuota's `status.hard` equal to `spec.hard` and `status.used` equal to what
  * its namespace holds (plus what admission has charged and not stored yet), under the ledger's
- * namespace lock so a recalculation never races a charge. Keys are namespaces: a change to a
- * quota, or to an object of a counted kind in a namespace that has quotas, recounts that
+ * namespace lock so a recalculation never races a charge of this server. Keys are namespaces: a
+ * new quota, a change to a quota's spec (`quotaChangeNeedsRecount`; not admission's charges to its
+ * status), or to an object of a counted kind in a namespace that has quotas, recounts that
  * namespace only; each namespace with quotas is recounted again after `resyncMs` as a safety net
  * (for the kinds not followed). A namespace without quotas costs nothing.
  */
@@ -82,8 +99,23 @@ export function quotaController(options: QuotaControllerOptions): QueueControlle
         for (const namespace of namespacesWithQuotas()) queue.add(namespace);
       };
       const off = [
-        quotas.addHandlers({ onAdd: onQuota, onUpdate: onQuota, onReset: all }),
-        ...followed.map((informer) => informer.addHandlers({ onUpdate: onUpdate(informer.resource.plural), onDelete: onObject, onReset: all })),
+        quotas.addHandlers({
+          onAdd: onQuota,
+          onUpdate: (quota, previous) => {
+            if (quotaChangeNeedsRecount(quota, previous)) onQuota(quota);
+          },
+          onReset: all,
+        }),
+        ...followed.map((informer) =>
+          informer.addHandlers({
+            // A create was charged by admission: no recount (a charge's status write does not recount either), but the
+            // ledger forgets its in-flight entry, which a recount after a delete of the object would otherwise count.
+            onAdd: (object) => ledger.stored(informer.resource.group, informer.resource.plural, object),
+            onUpdate: onUpdate(informer.resource.plural),
+            onDelete: onObject,
+            onReset: all,
+          }),
+        ),
       ];
       return () => {
         for (const unsubscribe of off) unsubscribe();

@@ -1,6 +1,7 @@
 import type { ApiObject } from "../../api/object.js";
 import { internalError } from "../../api/errors.js";
 import { stringifyJson } from "../../util/deep-json.js";
+import { StoredValueError, storedTextProblem } from "../stored-object.js";
 import { metadataFields, metadataRange, spliceResourceVersion } from "./splice-version.js";
 
 /**
@@ -65,6 +66,17 @@ export interface ResourceCodec {
 export function toCachedObject(codec: ResourceCodec, key: string, value: string, revision: number, prefix: string): CachedObject {
   if (codec.decodeOnlyStamps === true && codec.noExtraFields === true && key.startsWith(prefix)) return new LazyCachedObject(key, revision, value, prefix);
   return decodeToCache(codec, key, value, revision).cached;
+}
+
+/**
+ * toCachedObject for a value read from the store (a load, a re-list): one that cannot be whole
+ * stored JSON (`storedTextProblem`) is a StoredValueError instead of a cached object, so a torn
+ * value is refused where the store is read whole rather than served (the lazy path never parses it).
+ */
+export function loadCachedObject(codec: ResourceCodec, key: string, value: string, revision: number, prefix: string): CachedObject {
+  const problem = storedTextProblem(value);
+  if (problem !== undefined) throw new StoredValueError(key, revision, problem);
+  return toCachedObject(codec, key, value, revision, prefix);
 }
 
 /** Not yet read from the JSON. */

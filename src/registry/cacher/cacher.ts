@@ -1,5 +1,5 @@
 import { isStorageError, type Storage } from "../../storage/index.js";
-import { type CachedObject, type ResourceCodec, toCachedObject } from "./cached-object.js";
+import { type CachedObject, loadCachedObject, type ResourceCodec } from "./cached-object.js";
 import { WatchCache, type WatchCacheOptions } from "./watch-cache.js";
 import { pause as wait } from "../../util/pause.js";
 
@@ -116,7 +116,7 @@ export class Cacher {
     let startAfter: string | undefined;
     for (;;) {
       const page = await this.storage.list(cache.prefix, { revision, limit: LOAD_CHUNK, ...(startAfter === undefined ? {} : { startAfter }) });
-      for (const entry of page.items) objects.push(toCachedObject(cache.codec, entry.key, entry.value, entry.modRevision, cache.prefix));
+      for (const entry of page.items) objects.push(loadCachedObject(cache.codec, entry.key, entry.value, entry.modRevision, cache.prefix));
       const last = page.items[page.items.length - 1];
       if (page.remaining === 0 || last === undefined) return objects;
       startAfter = last.key;

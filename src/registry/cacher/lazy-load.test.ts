@@ -8,9 +8,12 @@ import { join } from "node:path";
 import { describe, it } from "node:test";
 import fc from "fast-check";
 import type { ApiObject } from "../../api/object.js";
+import { MemoryStorage } from "../../storage/memory/memory-storage.js";
 import { SqliteStorage } from "../../storage/sqlite/sqlite-storage.js";
 import { inProcessServer } from "../../testing/in-process.js";
+import { StoredValueError } from "../stored-object.js";
 import { CacheObjects, readPage } from "./cache-objects.js";
+import { Cacher } from "./cacher.js";
 import { cachedMetadata, decodeToCache, type ResourceCodec, toCachedObject } from "./cached-object.js";
 import { metadataFields } from "./splice-version.js";
 
@@ -160,6 +163,32 @@ describe("a restart loads the store without decoding it", () => {
       }
     } finally {
       rmSync(dir, { recursive: true, force: true });
+    }
+  });
+});
+
+describe("loading a store with a torn value", () => {
+  it("fails the load with a StoredValueError naming the key and revision, for kinds loaded without decoding too", async () => {
+    const whole = stored("team", "whole");
+    // What a torn SQLite page reads back as: the value's tail (or a run inside it) zeroed.
+    const torn = [`${whole.slice(0, -40)}${"\u0000".repeat(40)}`, `${whole.slice(0, 30)}${"\u0000".repeat(8)}${whole.slice(38)}`, whole.slice(0, -5)];
+    for (const [index, value] of torn.entries()) {
+      for (const lazy of [true, false]) {
+        const storage = new MemoryStorage();
+        await storage.create(`${PREFIX}team/whole`, whole);
+        const revision = await storage.create(`${PREFIX}team/torn`, value);
+        const cacher = new Cacher(storage);
+        cacher.register(PREFIX, codec(lazy));
+        await assert.rejects(cacher.start(), (error: unknown) => {
+          assert.ok(error instanceof StoredValueError, `case ${index} (lazy ${lazy}): ${String(error)}`);
+          assert.equal(error.key, `${PREFIX}team/torn`);
+          assert.equal(error.revision, revision);
+          assert.match(error.message, new RegExp(`^the stored value of ${PREFIX}team/torn at revision ${revision} (holds a NUL|is not a whole JSON object)`));
+          return true;
+        });
+        await cacher.stop();
+        await storage.close();
+      }
     }
   });
 });

@@ -6,7 +6,8 @@ import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { describe, it } from "node:test";
 import { runStorageConformance } from "../conformance/conformance.js";
-import { SqliteStorage } from "./sqlite-storage.js";
+import Database from "better-sqlite3";
+import { DamagedStoreError, SqliteStorage } from "./sqlite-storage.js";
 
 function tempDir(): string {
   return mkdtempSync(join(tmpdir(), "orch-sqlite-"));
@@ -42,6 +43,37 @@ describe("sqlite storage", () => {
       });
     } finally {
       await storage.close();
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
+
+  it("refuses a list meeting a record a torn page left with NULL columns (quick_check passes), naming the file", async () => {
+    const dir = tempDir();
+    const path = join(dir, "state.db");
+    try {
+      const storage = SqliteStorage.open(path);
+      await storage.create("/things/a", '{"n":1}');
+      const revision = await storage.create("/things/b", '{"n":2}');
+      await storage.close();
+      // A record header cut by a crash reads back as zeros: serial type 0, NULL. Here the live value of b.
+      const db = new Database(path);
+      db.prepare("UPDATE kv SET value = NULL WHERE revision = ?").run(revision);
+      assert.equal(db.pragma("quick_check", { simple: true }), "ok");
+      db.close();
+      const reopened = SqliteStorage.open(path);
+      try {
+        await assert.rejects(reopened.list("/things/"), (error: unknown) => {
+          assert.ok(error instanceof DamagedStoreError, String(error));
+          assert.match(
+            error.message,
+            /^storage: .*state\.db is damaged \(the listed version of \/things\/b at revision \d+ reads as a tombstone\); restore it from a snapshot/,
+          );
+          return true;
+        });
+      } finally {
+        await reopened.close();
+      }
+    } finally {
       rmSync(dir, { recursive: true, force: true });
     }
   });

@@ -97,7 +97,8 @@ function isSqliteDamage(error: unknown): boolean {
   return code.startsWith("SQLITE_CORRUPT") || code.startsWith("SQLITE_NOTADB") || code === "SQLITE_IOERR_SHORT_READ";
 }
 
-function damaged(path: string, cause: unknown): DamagedStoreError {
+/** The refusal of the store at `path` for `cause`: names the damage and what to do about it, on one line. */
+export function damagedStoreError(path: string, cause: unknown): DamagedStoreError {
   const reason = cause instanceof Error ? cause.message : String(cause);
   return new DamagedStoreError(`storage: ${path} is damaged (${reason}); restore it from a snapshot (snapshot restore) or move it away to start empty`, {
     cause,
@@ -112,10 +113,10 @@ function damaged(path: string, cause: unknown): DamagedStoreError {
 function checkExisting(db: Database.Database, path: string): void {
   const verdicts = (db.pragma("quick_check(3)") as { quick_check: string }[]).map((row) => row.quick_check);
   // One line: the CLI prints the refusal as one.
-  if (verdicts.length !== 1 || verdicts[0] !== "ok") throw damaged(path, new Error(`quick_check: ${verdicts.join("; ").replace(/\s*\n\s*/g, "; ")}`));
+  if (verdicts.length !== 1 || verdicts[0] !== "ok") throw damagedStoreError(path, new Error(`quick_check: ${verdicts.join("; ").replace(/\s*\n\s*/g, "; ")}`));
   const version: unknown = db.pragma("user_version", { simple: true });
   const tables = db.prepare("SELECT count(*) AS n FROM sqlite_master WHERE type = 'table' AND name IN ('kv', 'latest', 'meta')").get();
-  if (version !== SCHEMA_VERSION || decodeCount(tables) !== 3) throw damaged(path, new Error("the store's schema is missing"));
+  if (version !== SCHEMA_VERSION || decodeCount(tables) !== 3) throw damagedStoreError(path, new Error("the store's schema is missing"));
 }
 
 /** Revisions compacted per transaction, so a large compaction does not block the event loop for long. */
@@ -164,7 +165,11 @@ export class SqliteStorage implements Storage {
     this.flush();
   };
 
-  private constructor(private readonly db: Database.Database) {
+  private constructor(
+    private readonly db: Database.Database,
+    /** The file, for the message of a damage found while reading (`damagedStoreError`). */
+    private readonly path: string,
+  ) {
     this.stmts = prepareStatements(db);
     this.compacted = decodeCount(this.stmts.getMeta.get("compacted")) ?? 0;
     this.revision = Math.max(decodeCount(this.stmts.maxRevision.get()) ?? 0, this.compacted);
@@ -192,7 +197,7 @@ export class SqliteStorage implements Storage {
     try {
       db = new Database(path, { timeout: options.busyTimeoutMs ?? 5000 });
     } catch (error) {
-      throw damaged(path, error);
+      throw damagedStoreError(path, error);
     }
     try {
       // Exclusive locking: a second server on the same file would fork the revision counter.
@@ -210,10 +215,10 @@ export class SqliteStorage implements Storage {
       if (version !== 0 && version !== SCHEMA_VERSION) throw new Error(`storage: unsupported schema version ${String(version)} in ${path}`);
       db.exec(SCHEMA);
       db.pragma(`user_version = ${SCHEMA_VERSION}`);
-      return new SqliteStorage(db);
+      return new SqliteStorage(db, path);
     } catch (error) {
       db.close();
-      throw isSqliteDamage(error) ? damaged(path, error) : error;
+      throw isSqliteDamage(error) ? damagedStoreError(path, error) : error;
     }
   }
 
@@ -246,11 +251,7 @@ export class SqliteStorage implements Storage {
     const latest = revision === this.revision;
     const sqlLimit = limit === 0 ? -1 : limit;
     const rows = latest ? this.stmts.listLive.all(from, upper, sqlLimit) : this.stmts.listAt.all(from, upper, revision, sqlLimit);
-    const items = rows.map((raw) => {
-      const row = decodeRawRow(raw);
-      if (!isLive(row)) throw new Error("storage: list returned a tombstone");
-      return toKeyValue(row);
-    });
+    const items = rows.map((raw) => this.listedRow(raw));
     let remaining = 0;
     const last = items[items.length - 1];
     if (limit > 0 && items.length === limit && last !== undefined) {
@@ -487,6 +488,27 @@ export class SqliteStorage implements Storage {
       });
     }
     return { settlements, events, revision };
+  }
+
+  /**
+   * A row of a list: a live version. A row that does not decode, or a tombstone where only live
+   * versions are asked for, is a record torn by a crash that quick_check lets through (it checks
+   * the pages' b-trees, not the records in them: a record header cut short reads back as zeros,
+   * i.e. NULL columns), so it is a DamagedStoreError, which refuses a start-up load.
+   */
+  private listedRow(raw: unknown): KeyValue {
+    let row: Row;
+    try {
+      row = decodeRawRow(raw);
+    } catch (error) {
+      throw damagedStoreError(this.path, error);
+    }
+    if (!isLive(row))
+      throw damagedStoreError(
+        this.path,
+        new Error(`the listed version of ${JSON.stringify(row.key).slice(1, -1)} at revision ${row.revision} reads as a tombstone`),
+      );
+    return toKeyValue(row);
   }
 
   private readLive(key: string): LiveRow | undefined {
