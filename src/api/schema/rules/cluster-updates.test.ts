@@ -57,6 +57,36 @@ describe("update rules of cluster-wide kinds, as kube's ValidateXUpdate", () => 
     ],
   ];
 
+  it("PriorityClass: the system- prefix is reserved and user values stop at one billion, in kube's words", async () => {
+    const path = "/apis/scheduling.k8s.io/v1/priorityclasses";
+    const cases: [string, number, string][] = [
+      [
+        "system-foo",
+        100,
+        "PriorityClass.scheduling.k8s.io \"system-foo\" is invalid: metadata.name: Forbidden: priority class names with 'system-' prefix are reserved for system use only. error: system-foo is not a known system priority class",
+      ],
+      [
+        "system-node-critical",
+        5,
+        "PriorityClass.scheduling.k8s.io \"system-node-critical\" is invalid: metadata.name: Forbidden: priority class names with 'system-' prefix are reserved for system use only. error: value of system-node-critical PriorityClass must be 2000001000",
+      ],
+      [
+        "huge",
+        1000000001,
+        'PriorityClass.scheduling.k8s.io "huge" is invalid: value: Forbidden: maximum allowed value of a user defined priority is 1000000000',
+      ],
+    ];
+    for (const [name, value, message] of cases) {
+      const refused = await server.call("POST", path, { body: { apiVersion: "scheduling.k8s.io/v1", kind: "PriorityClass", metadata: { name }, value } });
+      assert.equal(refused.status, 422, refused.text);
+      assert.equal(refused.json["message"], message);
+    }
+    const top = await server.call("POST", path, {
+      body: { apiVersion: "scheduling.k8s.io/v1", kind: "PriorityClass", metadata: { name: "top" }, value: 1000000000 },
+    });
+    assert.equal(top.status, 201, top.text);
+  });
+
   for (const [kind, path, body, change, message, allowed] of cases) {
     it(`${kind}: a fixed field's change is refused in kube's words; other changes pass`, async () => {
       const created = await server.call("POST", path, { body });

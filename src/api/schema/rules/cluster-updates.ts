@@ -16,8 +16,35 @@ function immutable(path: string, value: unknown, oldValue: unknown): FieldError[
   return semanticallyEqual(value, oldValue) ? [] : [invalidValue(path, value ?? null, IMMUTABLE)];
 }
 
+/** The built-in PriorityClasses: the only names the `system-` prefix may take, with these values. */
+const SYSTEM_PRIORITY_CLASSES: Readonly<Record<string, number>> = { "system-node-critical": 2000001000, "system-cluster-critical": 2000000000 };
+const HIGHEST_USER_DEFINABLE_PRIORITY = 1000000000;
+
+/** kube's ValidatePriorityClass (create): the `system-` prefix is reserved, user values stop at one billion. */
+function validatePriorityClass(object: ApiObject): FieldError[] {
+  const name = object.metadata.name ?? "";
+  const value = typeof object["value"] === "number" ? object["value"] : 0;
+  if (name.startsWith("system-")) {
+    const known = SYSTEM_PRIORITY_CLASSES[name];
+    const problem =
+      known === undefined
+        ? `${name} is not a known system priority class`
+        : known !== value
+          ? `value of ${name} PriorityClass must be ${known}`
+          : object["globalDefault"] === true
+            ? `globalDefault of ${name} PriorityClass must be false`
+            : undefined;
+    return problem === undefined
+      ? []
+      : [forbidden("metadata.name", `priority class names with 'system-' prefix are reserved for system use only. error: ${problem}`)];
+  }
+  if (value > HIGHEST_USER_DEFINABLE_PRIORITY)
+    return [forbidden("value", `maximum allowed value of a user defined priority is ${HIGHEST_USER_DEFINABLE_PRIORITY}`)];
+  return [];
+}
+
 export function validatePriorityClassUpdate(object: ApiObject, old: ApiObject | undefined): FieldError[] {
-  if (old === undefined) return [];
+  if (old === undefined) return validatePriorityClass(object);
   const errors: FieldError[] = [];
   if (object["value"] !== old["value"]) errors.push(forbidden("value", "may not be changed in an update."));
   errors.push(...immutable("preemptionPolicy", object["preemptionPolicy"], old["preemptionPolicy"]));

@@ -8,6 +8,7 @@ import { validateCertificateSigningRequest } from "./certificates.js";
 import { validateEventsV1 } from "./events.js";
 import { EXTENSION_DEFAULTERS, EXTENSION_KIND_VALIDATORS } from "./extensions.js";
 import { POD_DEFAULTERS } from "./pods.js";
+import { validateLimitRange, validateResourceQuota } from "./quotas.js";
 import { SERVICE_DEFAULTERS, validateServiceUpdate } from "./services.js";
 import { NETWORKING_DEFAULTERS, NETWORKING_KIND_VALIDATORS, NETWORKING_VALIDATORS } from "./networking.js";
 import { WORKLOAD_DEFAULTERS, WORKLOAD_KIND_VALIDATORS, WORKLOAD_VALIDATORS } from "./workloads.js";
@@ -42,6 +43,8 @@ export const BUILTIN_RULES: SchemaRules = {
     ...Object.entries(NETWORKING_KIND_VALIDATORS),
     ...Object.entries(EXTENSION_KIND_VALIDATORS),
     ["core.v1.Service", validateServiceUpdate],
+    ["core.v1.ResourceQuota", validateResourceQuota],
+    ["core.v1.LimitRange", validateLimitRange],
     ["core.v1.PersistentVolume", validatePersistentVolumeUpdate],
     ["core.v1.PersistentVolumeClaim", validatePersistentVolumeClaimUpdate],
     ["storage.v1.StorageClass", validateStorageClassUpdate],

@@ -95,7 +95,93 @@ function validateSecret(object: ApiObject): FieldError[] {
     }
   }
   if (sizeOf(data) > MAX_DATA_BYTES) errors.push({ type: "FieldValueTooLong", field: "data", message: `Too long: must have at most ${MAX_DATA_BYTES} bytes` });
+  validateSecretType(object, errors);
   return errors;
+}
+
+const REQUIRED = "Required value";
+
+/** Go's `json.Unmarshal` error for a document read into `map[string]interface{}` (the common cases), or undefined when it parses. */
+function goJsonMapError(text: string): string | undefined {
+  let parsed: unknown;
+  try {
+    parsed = JSON.parse(text);
+  } catch {
+    const trimmed = text.trimStart();
+    const first = trimmed[0];
+    if (first === undefined) return "unexpected end of JSON input";
+    if (!/[{["\-0-9tfn]/.test(first)) return `invalid character '${first}' looking for beginning of value`;
+    const literal = first === "t" ? "true" : first === "f" ? "false" : first === "n" ? "null" : undefined;
+    if (literal !== undefined) {
+      for (let index = 1; index < literal.length; index++) {
+        const char = trimmed[index];
+        if (char === undefined) return "unexpected end of JSON input";
+        if (char !== literal[index]) return `invalid character '${char}' in literal ${literal} (expecting '${literal[index]}')`;
+      }
+      const after = trimmed.slice(literal.length).trimStart()[0];
+      if (after !== undefined) return `invalid character '${after}' after top-level value`;
+    }
+    // Other syntax errors: Go names the offending character and its context; only the common cases above are spelled as Go does.
+    return "unexpected end of JSON input";
+  }
+  if (parsed === null || isPlainObject(parsed)) return undefined;
+  const kind = Array.isArray(parsed) ? "array" : typeof parsed === "boolean" ? "bool" : typeof parsed;
+  return `json: cannot unmarshal ${kind} into Go value of type map[string]interface {}`;
+}
+
+/**
+ * kube's ValidateSecret rules by `type`: the keys a typed Secret must carry (`tls.crt` and
+ * `tls.key`; `.dockercfg` / `.dockerconfigjson` holding a JSON object; `username` or `password`;
+ * `ssh-privatekey`) and a token Secret's account annotation (`<keyDomain>/service-account.name`,
+ * the domain of its `<keyDomain>/service-account-token` type).
+ */
+function validateSecretType(object: ApiObject, errors: FieldError[]): void {
+  const type = typeof object["type"] === "string" ? object["type"] : "";
+  const data = isPlainObject(object["data"]) ? object["data"] : {};
+  const has = (key: string): boolean => Object.hasOwn(data, key);
+  const requireKey = (key: string): void => {
+    errors.push({ type: "FieldValueRequired", field: `data[${key}]`, message: REQUIRED });
+  };
+  const requireJson = (key: string): void => {
+    if (!has(key)) {
+      requireKey(key);
+      return;
+    }
+    const value = data[key];
+    const problem = goJsonMapError(typeof value === "string" ? Buffer.from(value, "base64").toString("utf8") : "");
+    if (problem !== undefined)
+      errors.push({ type: "FieldValueInvalid", field: `data[${key}]`, message: `Invalid value: "<secret contents redacted>": ${problem}` });
+  };
+  const tokenType = /^([^/]+)\/service-account-token$/.exec(type);
+  if (tokenType !== null) {
+    const annotation = `${tokenType[1]}/service-account.name`;
+    const name = object.metadata.annotations?.[annotation];
+    if (typeof name !== "string" || name === "") errors.push({ type: "FieldValueRequired", field: `metadata.annotations[${annotation}]`, message: REQUIRED });
+    return;
+  }
+  switch (type) {
+    case "kubernetes.io/dockercfg":
+      requireJson(".dockercfg");
+      return;
+    case "kubernetes.io/dockerconfigjson":
+      requireJson(".dockerconfigjson");
+      return;
+    case "kubernetes.io/basic-auth":
+      if (!has("username") && !has("password")) {
+        requireKey("username");
+        requireKey("password");
+      }
+      return;
+    case "kubernetes.io/ssh-auth":
+      if (typeof data["ssh-privatekey"] !== "string" || data["ssh-privatekey"] === "") requireKey("ssh-privatekey");
+      return;
+    case "kubernetes.io/tls":
+      if (!has("tls.crt")) requireKey("tls.crt");
+      if (!has("tls.key")) requireKey("tls.key");
+      return;
+    default:
+      return;
+  }
 }
 
 export const SECRET_STRATEGY: Partial<Strategy> = {
