@@ -14,6 +14,60 @@ describe("storage update rules, as kube's ValidateXUpdate", () => {
     await server.stop();
   });
 
+  it("a claim needs access modes and a positive storage request; a volume access modes, a storage capacity and one source", async () => {
+    const claims = "/api/v1/namespaces/default/persistentvolumeclaims";
+    const claim = (name: string, spec: Record<string, unknown>): Record<string, unknown> => ({
+      apiVersion: "v1",
+      kind: "PersistentVolumeClaim",
+      metadata: { name },
+      spec,
+    });
+    const claimCases: [Record<string, unknown>, string][] = [
+      [
+        claim("c1", {}),
+        'PersistentVolumeClaim "c1" is invalid: [spec.accessModes: Required value: at least 1 access mode is required, spec.resources[storage]: Required value]',
+      ],
+      [
+        claim("c2", { accessModes: ["ReadWriteOncePod", "ReadWriteOnce"], resources: { requests: { storage: "0" } } }),
+        'PersistentVolumeClaim "c2" is invalid: [spec.accessModes: Forbidden: may not use ReadWriteOncePod with other access modes, spec.resources[storage]: Invalid value: "0": must be greater than zero]',
+      ],
+    ];
+    for (const [body, message] of claimCases) {
+      const refused = await server.call("POST", claims, { body });
+      assert.equal(refused.status, 422, refused.text);
+      assert.equal(refused.json["message"], message);
+    }
+    const ok = await server.call("POST", claims, { body: claim("c3", { accessModes: ["ReadWriteOnce"], resources: { requests: { storage: "1Gi" } } }) });
+    assert.equal(ok.status, 201, ok.text);
+
+    const volumes = "/api/v1/persistentvolumes";
+    const volume = (name: string, spec: Record<string, unknown>): Record<string, unknown> => ({
+      apiVersion: "v1",
+      kind: "PersistentVolume",
+      metadata: { name },
+      spec,
+    });
+    const volumeCases: [Record<string, unknown>, string][] = [
+      [
+        volume("v1", {}),
+        'PersistentVolume "v1" is invalid: [spec.accessModes: Required value, spec.capacity: Required value, spec.capacity: Unsupported value: core.ResourceList(nil): supported values: "storage", spec: Required value: must specify a volume type]',
+      ],
+      [
+        volume("v2", { accessModes: ["ReadWriteOnce"], capacity: { storage: "1Gi" }, hostPath: { path: "/a" }, nfs: { server: "s", path: "/b" } }),
+        'PersistentVolume "v2" is invalid: spec.nfs: Forbidden: may not specify more than 1 volume type',
+      ],
+    ];
+    for (const [body, message] of volumeCases) {
+      const refused = await server.call("POST", volumes, { body });
+      assert.equal(refused.status, 422, refused.text);
+      assert.equal(refused.json["message"], message);
+    }
+    const made = await server.call("POST", volumes, {
+      body: volume("v3", { accessModes: ["ReadWriteOnce"], capacity: { storage: "1Gi" }, hostPath: { path: "/a" } }),
+    });
+    assert.equal(made.status, 201, made.text);
+  });
+
   it("a StorageClass's parameters, provisioner, reclaim policy and binding mode are fixed", async () => {
     const path = "/apis/storage.k8s.io/v1/storageclasses";
     const created = await server.call("POST", path, {

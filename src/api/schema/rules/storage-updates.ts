@@ -1,8 +1,8 @@
 import type { FieldError } from "../../errors.js";
 import type { ApiObject } from "../../object.js";
 import { quantityValue } from "../../quantity.js";
-import { forbidden, invalidValue } from "../field-path.js";
-import { recordAt, semanticallyEqual } from "./values.js";
+import { forbidden, invalidValue, notSupported, required } from "../field-path.js";
+import { listAt, recordAt, semanticallyEqual } from "./values.js";
 
 /**
  * kube's update rules of the storage kinds: a StorageClass's parameters, provisioner, reclaim
@@ -40,8 +40,60 @@ function volumeSource(spec: Record<string, unknown> | undefined): Record<string,
   return source;
 }
 
+const ACCESS_MODES = ["ReadOnlyMany", "ReadWriteMany", "ReadWriteOnce", "ReadWriteOncePod"];
+
+/** kube's access-mode rules of a volume or claim spec (`spec.accessModes`). */
+function validateAccessModes(spec: Record<string, unknown> | undefined, detail: string | undefined): FieldError[] {
+  const modes = listAt(spec, "accessModes");
+  if (modes.length === 0) return [required("spec.accessModes", detail)];
+  const errors: FieldError[] = [];
+  for (const mode of modes) if (typeof mode !== "string" || !ACCESS_MODES.includes(mode)) errors.push(notSupported("spec.accessModes", mode, ACCESS_MODES));
+  if (modes.includes("ReadWriteOncePod") && modes.length > 1)
+    errors.push(forbidden("spec.accessModes", "may not use ReadWriteOncePod with other access modes"));
+  return errors;
+}
+
+/**
+ * kube's ValidatePersistentVolumeSpec essentials: access modes and a `storage` capacity are
+ * required, and exactly one volume source.
+ */
+function validatePersistentVolume(object: ApiObject): FieldError[] {
+  const spec = recordAt(object, "spec");
+  const errors = validateAccessModes(spec, undefined);
+  const capacity = recordAt(spec, "capacity") ?? {};
+  const keys = Object.keys(capacity);
+  if (keys.length === 0) errors.push(required("spec.capacity"));
+  if (!keys.includes("storage") || keys.length > 1) {
+    errors.push({
+      type: "FieldValueNotSupported",
+      field: "spec.capacity",
+      message: `Unsupported value: ${keys.length === 0 ? "core.ResourceList(nil)" : JSON.stringify(capacity)}: supported values: "storage"`,
+    });
+  } else {
+    const size = quantityValue(capacity["storage"]);
+    if (size !== undefined && size <= 0) errors.push(invalidValue("spec.capacity[storage]", String(capacity["storage"]), "must be greater than zero"));
+  }
+  const sources = Object.keys(volumeSource(spec));
+  if (sources.length === 0) errors.push(required("spec", "must specify a volume type"));
+  else if (sources.length > 1) errors.push(forbidden(`spec.${sources[1] ?? ""}`, "may not specify more than 1 volume type"));
+  return errors;
+}
+
+/** kube's ValidatePersistentVolumeClaimSpec essentials: access modes and a positive `storage` request. */
+function validatePersistentVolumeClaim(object: ApiObject): FieldError[] {
+  const spec = recordAt(object, "spec");
+  const errors = validateAccessModes(spec, "at least 1 access mode is required");
+  const requests = recordAt(recordAt(spec, "resources"), "requests") ?? {};
+  if (!("storage" in requests)) errors.push(required("spec.resources[storage]"));
+  else {
+    const size = quantityValue(requests["storage"]);
+    if (size !== undefined && size <= 0) errors.push(invalidValue("spec.resources[storage]", String(requests["storage"]), "must be greater than zero"));
+  }
+  return errors;
+}
+
 export function validatePersistentVolumeUpdate(object: ApiObject, old: ApiObject | undefined): FieldError[] {
-  if (old === undefined) return [];
+  if (old === undefined) return validatePersistentVolume(object);
   const spec = recordAt(object, "spec");
   const oldSpec = recordAt(old, "spec");
   const errors: FieldError[] = [];
@@ -55,7 +107,7 @@ export function validatePersistentVolumeUpdate(object: ApiObject, old: ApiObject
 }
 
 export function validatePersistentVolumeClaimUpdate(object: ApiObject, old: ApiObject | undefined): FieldError[] {
-  if (old === undefined) return [];
+  if (old === undefined) return validatePersistentVolumeClaim(object);
   const spec: Record<string, unknown> = { ...recordAt(object, "spec") };
   const oldSpec: Record<string, unknown> = { ...recordAt(old, "spec") };
   const errors: FieldError[] = [];
