@@ -1,4 +1,5 @@
 import type { FieldError } from "../../errors.js";
+import { parseCidr } from "../../cel/libraries/ip.js";
 import { isPlainObject, type ApiObject } from "../../object.js";
 import { validateName } from "../../validation.js";
 import type { DefinitionDefaulter } from "../defaults.js";
@@ -84,6 +85,31 @@ function defaultNetworkPolicy(object: Record<string, unknown>): void {
   spec["policyTypes"] = listAt(spec, "egress").length > 0 ? ["Ingress", "Egress"] : ["Ingress"];
 }
 
+const INVALID_CIDR = "must be a valid CIDR value, (e.g. 10.9.8.0/24 or 2001:db8::/64)";
+
+/** kube's ValidateIPBlock: a valid `cidr`, and each `except` a valid CIDR strictly inside it. */
+function validateIpBlock(block: unknown, path: string): FieldError[] {
+  const cidrText = stringAt(block, "cidr") ?? "";
+  if (cidrText === "") return [required(childPath(path, "cidr"))];
+  const cidr = parseCidr(cidrText);
+  if (cidr === undefined) return [invalidValue(childPath(path, "cidr"), cidrText, INVALID_CIDR)];
+  const errors: FieldError[] = [];
+  const bits = BigInt(cidr.address.bits);
+  const maskOf = (prefix: number): bigint => ((1n << bits) - 1n) ^ ((1n << (bits - BigInt(prefix))) - 1n);
+  listAt(block, "except").forEach((entry, index) => {
+    const at = indexPath(childPath(path, "except"), index);
+    const text = typeof entry === "string" ? entry : "";
+    const except = parseCidr(text);
+    if (except === undefined) {
+      errors.push(invalidValue(at, text, INVALID_CIDR));
+      return;
+    }
+    const inside = except.address.bits === cidr.address.bits && (except.address.value & maskOf(cidr.prefix)) === (cidr.address.value & maskOf(cidr.prefix));
+    if (!inside || cidr.prefix >= except.prefix) errors.push(invalidValue(at, text, "must be a strict subset of `cidr`"));
+  });
+  return errors;
+}
+
 function validateNetworkPolicy(object: ApiObject): FieldError[] {
   const errors: FieldError[] = [];
   const spec = recordAt(object, "spec");
@@ -105,6 +131,7 @@ function validateNetworkPolicy(object: ApiObject): FieldError[] {
         if (set.length === 0) errors.push(required(at, "must specify a peer"));
         if (peer["ipBlock"] !== undefined && set.length > 1)
           errors.push({ type: "FieldValueForbidden", field: at, message: "Forbidden: may not specify both ipBlock and another peer" });
+        if (isPlainObject(peer["ipBlock"])) errors.push(...validateIpBlock(peer["ipBlock"], childPath(at, "ipBlock")));
       });
     });
   }
