@@ -87,6 +87,30 @@ describe("update rules of cluster-wide kinds, as kube's ValidateXUpdate", () => 
     assert.equal(top.status, 201, top.text);
   });
 
+  it("RuntimeClass handler a DNS label, Lease duration positive and transitions not negative, in kube's words", async () => {
+    const runtime = await server.call("POST", "/apis/node.k8s.io/v1/runtimeclasses", {
+      body: { apiVersion: "node.k8s.io/v1", kind: "RuntimeClass", metadata: { name: "rc" }, handler: "bad handler" },
+    });
+    assert.equal(runtime.status, 422, runtime.text);
+    assert.equal(
+      runtime.json["message"],
+      `RuntimeClass.node.k8s.io "rc" is invalid: handler: Invalid value: "bad handler": a lowercase RFC 1123 label must consist of lower case alphanumeric characters or '-', and must start and end with an alphanumeric character (e.g. 'my-name',  or '123-abc', regex used for validation is '[a-z0-9]([-a-z0-9]*[a-z0-9])?')`,
+    );
+    const leases = "/apis/coordination.k8s.io/v1/namespaces/default/leases";
+    const lease = await server.call("POST", leases, {
+      body: { apiVersion: "coordination.k8s.io/v1", kind: "Lease", metadata: { name: "l" }, spec: { leaseDurationSeconds: 0, leaseTransitions: -1 } },
+    });
+    assert.equal(lease.status, 422, lease.text);
+    assert.equal(
+      lease.json["message"],
+      'Lease.coordination.k8s.io "l" is invalid: [spec.leaseDurationSeconds: Invalid value: 0: must be greater than 0, spec.leaseTransitions: Invalid value: -1: must be greater than or equal to 0]',
+    );
+    const ok = await server.call("POST", leases, {
+      body: { apiVersion: "coordination.k8s.io/v1", kind: "Lease", metadata: { name: "ok" }, spec: { leaseDurationSeconds: 15 } },
+    });
+    assert.equal(ok.status, 201, ok.text);
+  });
+
   for (const [kind, path, body, change, message, allowed] of cases) {
     it(`${kind}: a fixed field's change is refused in kube's words; other changes pass`, async () => {
       const created = await server.call("POST", path, { body });

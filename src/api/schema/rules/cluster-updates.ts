@@ -1,5 +1,6 @@
 import type { FieldError } from "../../errors.js";
 import type { ApiObject } from "../../object.js";
+import { validateName } from "../../validation.js";
 import { forbidden, invalidValue } from "../field-path.js";
 import { recordAt, semanticallyEqual } from "./values.js";
 
@@ -56,8 +57,23 @@ export function validateIngressClassUpdate(object: ApiObject, old: ApiObject | u
   return immutable("spec.controller", recordAt(object, "spec")?.["controller"], recordAt(old, "spec")?.["controller"]);
 }
 
+/** kube's ValidateRuntimeClass: the handler is a DNS label (on create and update), fixed once set. */
 export function validateRuntimeClassUpdate(object: ApiObject, old: ApiObject | undefined): FieldError[] {
-  return old === undefined ? [] : immutable("handler", object["handler"], old["handler"]);
+  const handler = object["handler"];
+  const errors =
+    typeof handler === "string" && handler !== "" ? validateName(handler, "dns1123-label").map((message) => invalidValue("handler", handler, message)) : [];
+  return old === undefined ? errors : [...errors, ...immutable("handler", handler, old["handler"])];
+}
+
+/** kube's ValidateLeaseSpec: a positive duration, a non-negative transition count (create and update). */
+export function validateLease(object: ApiObject): FieldError[] {
+  const spec = recordAt(object, "spec");
+  const errors: FieldError[] = [];
+  const duration = spec?.["leaseDurationSeconds"];
+  if (typeof duration === "number" && duration <= 0) errors.push(invalidValue("spec.leaseDurationSeconds", duration, "must be greater than 0"));
+  const transitions = spec?.["leaseTransitions"];
+  if (typeof transitions === "number" && transitions < 0) errors.push(invalidValue("spec.leaseTransitions", transitions, "must be greater than or equal to 0"));
+  return errors;
 }
 
 export function validateEndpointSliceUpdate(object: ApiObject, old: ApiObject | undefined): FieldError[] {

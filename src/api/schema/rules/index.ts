@@ -16,6 +16,7 @@ import {
   validateCsiDriverUpdate,
   validateEndpointSliceUpdate,
   validateIngressClassUpdate,
+  validateLease,
   validatePriorityClassUpdate,
   validateRuntimeClassUpdate,
 } from "./cluster-updates.js";
@@ -52,6 +53,7 @@ export const BUILTIN_RULES: SchemaRules = {
     ["scheduling.v1.PriorityClass", validatePriorityClassUpdate],
     ["networking.v1.IngressClass", validateIngressClassUpdate],
     ["node.v1.RuntimeClass", validateRuntimeClassUpdate],
+    ["coordination.v1.Lease", validateLease],
     ["node.v1beta1.RuntimeClass", validateRuntimeClassUpdate],
     ["discovery.v1.EndpointSlice", validateEndpointSliceUpdate],
     ["discovery.v1beta1.EndpointSlice", validateEndpointSliceUpdate],
