@@ -38,11 +38,16 @@ export function desiredEndpoints(service: ApiObject, pods: readonly ApiObject[],
       labels,
       ...(cut.truncated ? { annotations: { [names.overCapacityAnnotation]: "truncated" } } : {}),
     },
-    subsets: cut.subsets.map((subset) => ({
-      ...(subset.addresses.length > 0 ? { addresses: subset.addresses } : {}),
-      ...(subset.notReadyAddresses.length > 0 ? { notReadyAddresses: subset.notReadyAddresses } : {}),
-      ...(subset.ports.length > 0 ? { ports: subset.ports } : {}),
-    })),
+    // No addresses: no `subsets` at all, as kube's (omitempty) Endpoints read.
+    ...(cut.subsets.length === 0
+      ? {}
+      : {
+          subsets: cut.subsets.map((subset) => ({
+            ...(subset.addresses.length > 0 ? { addresses: subset.addresses } : {}),
+            ...(subset.notReadyAddresses.length > 0 ? { notReadyAddresses: subset.notReadyAddresses } : {}),
+            ...(subset.ports.length > 0 ? { ports: subset.ports } : {}),
+          })),
+        }),
   };
 }
 
@@ -93,7 +98,7 @@ export function endpointController(options: EndpointControllerOptions): QueueCon
     const desired = desiredEndpoints(service, pods.listNamespace(namespace), names);
     if (
       current !== undefined &&
-      canonicalJson(current["subsets"] ?? []) === canonicalJson(desired["subsets"]) &&
+      canonicalJson(current["subsets"] ?? []) === canonicalJson(desired["subsets"] ?? []) &&
       canonicalJson(current.metadata.labels ?? {}) === canonicalJson(desired.metadata.labels ?? {}) &&
       current.metadata.annotations?.[names.overCapacityAnnotation] === desired.metadata.annotations?.[names.overCapacityAnnotation]
     )

@@ -108,6 +108,20 @@ describe("endpoint, endpointslice and endpointslicemirroring controllers (in pro
       unknown
     >[];
 
+  it("a Service no addressable pod backs: Endpoints without subsets and one placeholder slice (no endpoints, no ports), as kube's controllers", async () => {
+    const endpoints = await until(async () => {
+      const got = await server.call("GET", "/api/v1/namespaces/default/endpoints/web");
+      return got.status === 200 ? got.json : undefined;
+    }, "the Endpoints");
+    assert.equal("subsets" in endpoints, false, JSON.stringify(endpoints));
+    const [placeholder, ...others] = await until(async () => {
+      const slices = await webSlices();
+      return slices.length > 0 ? slices : undefined;
+    }, "the placeholder slice");
+    assert.equal(others.length, 0);
+    assert.deepEqual([placeholder?.["addressType"], placeholder?.["endpoints"], placeholder?.["ports"]], ["IPv4", [], []]);
+  });
+
   it("Endpoints and the slice follow a pod's IP and readiness set through its status sub-resource", async () => {
     const created = await server.call("POST", "/api/v1/namespaces/default/pods", { body: { ...pod("web-1", undefined, false), status: undefined } });
     assert.equal(created.status, 201, created.text);

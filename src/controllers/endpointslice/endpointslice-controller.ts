@@ -1,5 +1,5 @@
 import type { ApiClient } from "../../api/client.js";
-import type { ApiObject } from "../../api/object.js";
+import { isPlainObject, type ApiObject } from "../../api/object.js";
 import { servicesSelecting } from "../endpoint/endpoint-controller.js";
 import { objectKey, splitKey, type InformerFactory } from "../runtime/informer.js";
 import type { QueueControllerSpec } from "../runtime/queue-controller.js";
@@ -28,6 +28,11 @@ export function serviceSlices(service: ApiObject, pods: readonly ApiObject[], na
   for (const family of ["IPv4", "IPv6"] as const) {
     for (const group of groupByPorts(endpoints.filter((endpoint) => endpoint.family === family)))
       groups.push({ addressType: family, ports: group.ports, endpoints: group.items.map(sliceEndpoint) });
+  }
+  // kube's reconciler keeps one placeholder slice (no endpoints, no ports, the Service's primary family) for a Service with none.
+  if (groups.length === 0) {
+    const families = isPlainObject(service["spec"]) ? service["spec"]["ipFamilies"] : undefined;
+    groups.push({ addressType: Array.isArray(families) && families[0] === "IPv6" ? "IPv6" : "IPv4", ports: [], endpoints: [] });
   }
   return desiredSlices(sliceOwnerOf(service, "Service", names.sliceManager, names), groups, names);
 }
