@@ -7,6 +7,7 @@ import { execFile } from "node:child_process";
 import { join } from "node:path";
 import { after, before, describe, it } from "node:test";
 import { runCommand } from "../src/cli/commands.js";
+import { EXTENSION_AUTHENTICATION_CONFIGMAP } from "../src/cli/compose.js";
 import { startServer, type RunningServer } from "../src/cli/start.js";
 import { SqliteStorage } from "../src/storage/sqlite/sqlite-storage.js";
 import { configMap, type Credentials, json, request } from "./helpers/http.js";
@@ -38,9 +39,10 @@ async function inventory(credentials: Credentials, path: string, revision?: numb
   const query = revision === undefined ? "" : `?resourceVersion=${revision}&resourceVersionMatch=Exact`;
   const result = await request(credentials, "GET", `${path}${query}`);
   assert.equal(result.status, 200, result.body);
-  // The root-CA config maps are the publisher's: a restored data dir has a new CA, which it publishes.
+  // The root-CA config maps and extension-apiserver-authentication are the publisher's: a restored
+  // data dir has a new CA, which it publishes (kube rewrites both at start when they differ).
   return (json(result) as unknown as Listed).items
-    .filter((item) => item.metadata.name !== ORCH_PROFILE.rootCAConfigMap)
+    .filter((item) => item.metadata.name !== ORCH_PROFILE.rootCAConfigMap && item.metadata.name !== EXTENSION_AUTHENTICATION_CONFIGMAP)
     .map((item) => `${item.metadata.namespace ?? ""}/${item.metadata.name}@${item.metadata.resourceVersion}`)
     .sort();
 }

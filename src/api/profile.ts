@@ -240,3 +240,16 @@ export function admissionNames(profile: Profile): AdmissionNames {
     keyDomain: profile.keyDomain,
   };
 }
+
+/**
+ * The built-in Secret types as clients write them (`kubectl create secret tls|docker-registry`, Helm
+ * charts, controllers): spelled the Kubernetes way whatever the server's profile, so both profiles
+ * validate exactly these names.
+ */
+export const CLIENT_SECRET_TYPES = {
+  dockercfg: "kubernetes.io/dockercfg",
+  dockerConfigJson: "kubernetes.io/dockerconfigjson",
+  basicAuth: "kubernetes.io/basic-auth",
+  sshAuth: "kubernetes.io/ssh-auth",
+  tls: "kubernetes.io/tls",
+} as const;

@@ -64,6 +64,7 @@ describe("the listener's client certificates", () => {
   let ca: TestCa;
   let server: HttpServer;
   const seen: (PeerCertificate | undefined)[] = [];
+  const errors: (string | undefined)[] = [];
 
   before(async () => {
     ca = await createTestCa();
@@ -74,6 +75,7 @@ describe("the listener's client certificates", () => {
       port: 0,
       handler: async ({ request }) => {
         seen.push(request.peerCertificate);
+        errors.push(request.peerCertificateError);
         return { status: 200, headers: { "content-type": "text/plain" }, body: "ok" };
       },
     });
@@ -138,9 +140,14 @@ describe("the listener's client certificates", () => {
     assert.equal(third, first, "and with an HTTP/1.1 connection of the same client");
   });
 
-  it("still refuses a certificate TLS did not verify, on every connection", async () => {
+  it("never hands on a certificate TLS did not verify, on every connection, but says why (the authenticators refuse it)", async () => {
     const stranger = await createTestCa("stranger");
     const mallory = await issueCertificate(stranger, { subject: "CN=alice, O=team", server: false });
-    assert.deepEqual([await getOwnConnection(mallory), await getOwnConnection(mallory)], [401, 401]);
+    seen.length = 0;
+    errors.length = 0;
+    assert.deepEqual([await getOwnConnection(mallory), await getOwnConnection(mallory)], [200, 200]);
+    assert.deepEqual(seen, [undefined, undefined]);
+    assert.equal(errors.length, 2);
+    for (const error of errors) assert.match(error ?? "", /UNABLE_TO_VERIFY_LEAF_SIGNATURE|unable to verify|self.signed|unable to get/i);
   });
 });

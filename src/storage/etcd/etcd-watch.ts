@@ -66,6 +66,15 @@ export async function* etcdWatch(
   /** Store revision up to which etcd has told us everything (events or a progress notification). */
   let reached = fromRevision;
   let drainTarget: number | undefined;
+  /**
+   * Set while etcd may still be sending the events from before the watch was created (it started
+   * behind etcd's revision at creation: a resumed watch after etcd came back). etcd before
+   * 3.4.25/3.5.8 answers a progress request at once with its current revision, ahead of those
+   * events (etcd-io/etcd#15220): a consistent read served then missed writes. Progress
+   * notifications are not taken until an event at or past that revision arrives (events come in
+   * order, so all before it have); fixed etcd sends none before then anyway.
+   */
+  let catchingUpTo: number | undefined;
   let wake: (() => void) | undefined;
   const wakeUp = (): void => {
     const resolve = wake;
@@ -93,7 +102,9 @@ export async function* etcdWatch(
       wakeUp();
       return;
     }
+    if (response.created && response.header.revision - host.offset > fromRevision) catchingUpTo = response.header.revision - host.offset;
     for (const event of response.events) {
+      if (catchingUpTo !== undefined && event.kv !== null && event.kv.modRevision - host.offset >= catchingUpTo) catchingUpTo = undefined;
       const converted = host.toEvent(event);
       if (converted === undefined) continue;
       queue.push(converted);
@@ -101,7 +112,7 @@ export async function* etcdWatch(
     }
     // A response without events (and not the creation) is a progress notification: every
     // change up to its header revision has been sent.
-    if (response.events.length === 0 && !response.created) {
+    if (response.events.length === 0 && !response.created && catchingUpTo === undefined) {
       reached = Math.max(reached, response.header.revision - host.offset);
       if (options.onProgress !== undefined) queue.push({ progress: response.header.revision - host.offset });
     }

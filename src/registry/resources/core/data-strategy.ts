@@ -1,3 +1,4 @@
+import { CLIENT_SECRET_TYPES } from "../../../api/profile.js";
 import type { FieldError } from "../../../api/errors.js";
 import { isPlainObject, type ApiObject } from "../../../api/object.js";
 import type { Strategy } from "../../definition.js";
@@ -160,22 +161,22 @@ function validateSecretType(object: ApiObject, errors: FieldError[]): void {
     return;
   }
   switch (type) {
-    case "kubernetes.io/dockercfg":
+    case CLIENT_SECRET_TYPES.dockercfg:
       requireJson(".dockercfg");
       return;
-    case "kubernetes.io/dockerconfigjson":
+    case CLIENT_SECRET_TYPES.dockerConfigJson:
       requireJson(".dockerconfigjson");
       return;
-    case "kubernetes.io/basic-auth":
+    case CLIENT_SECRET_TYPES.basicAuth:
       if (!has("username") && !has("password")) {
         requireKey("username");
         requireKey("password");
       }
       return;
-    case "kubernetes.io/ssh-auth":
+    case CLIENT_SECRET_TYPES.sshAuth:
       if (typeof data["ssh-privatekey"] !== "string" || data["ssh-privatekey"] === "") requireKey("ssh-privatekey");
       return;
-    case "kubernetes.io/tls":
+    case CLIENT_SECRET_TYPES.tls:
       if (!has("tls.crt")) requireKey("tls.crt");
       if (!has("tls.key")) requireKey("tls.key");
       return;
