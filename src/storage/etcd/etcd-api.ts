@@ -52,6 +52,7 @@ const DESCRIPTOR: protobuf.INamespace = {
             serializable: { type: "bool", id: 7 },
             keysOnly: { type: "bool", id: 8 },
             countOnly: { type: "bool", id: 9 },
+            minModRevision: { type: "int64", id: 10 },
           },
         },
         RangeResponse: {
@@ -227,6 +228,8 @@ export interface RangeRequest {
   readonly serializable?: boolean;
   readonly keysOnly?: boolean;
   readonly countOnly?: boolean;
+  /** Keys modified before it are left out of `kvs` (etcd filters after counting: `count` still counts them). */
+  readonly minModRevision?: number;
 }
 
 export interface RangeResponse {

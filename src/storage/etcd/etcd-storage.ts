@@ -123,7 +123,24 @@ export class EtcdStorage implements Storage {
       ready: () => this.ensureReady(),
       register: (watch) => this.watches.add(watch),
       unregister: (watch) => this.watches.delete(watch),
+      unchangedBetween: (prefix, from, to) => this.unchangedBetween(prefix, from, to),
     };
+  }
+
+  /**
+   * The keys under `prefix` at `to` are those at `from`: none has a mod revision in (from, to] and
+   * there are as many (a key deleted there would leave one fewer). etcd prunes by mod revision after
+   * counting, so the first read lists at most one key (keys only) and its count is the total at `to`.
+   */
+  private async unchangedBetween(prefix: string, from: number, to: number): Promise<boolean> {
+    if (to <= from) return true;
+    const key = this.encode(prefix);
+    const rangeEnd = prefixEnd(key);
+    const [after, before] = await Promise.all([
+      this.client.range({ key, rangeEnd, revision: to + this.offset, minModRevision: from + this.offset + 1, keysOnly: true, limit: 1 }, prefix),
+      this.client.range({ key, rangeEnd, revision: from + this.offset, countOnly: true }, prefix),
+    ]);
+    return after.kvs.length === 0 && after.count === before.count;
   }
 
   /**

@@ -29,6 +29,13 @@ export interface WatchHost {
   ready(): Promise<void>;
   register(watch: DrainableWatch): void;
   unregister(watch: DrainableWatch): void;
+  /**
+   * Whether the keys under `prefix` read at store revision `to` are those read at `from` (none
+   * written in between and still there, as many keys): a catching-up watch (below) asks it to learn
+   * that what is left of its backlog changes nothing, as when etcd's revision at its creation was
+   * a write outside the prefix, which no event will ever reach.
+   */
+  unchangedBetween(prefix: string, from: number, to: number): Promise<boolean>;
 }
 
 /** What the store does to a live watch: close() lets it deliver up to a revision, then ends it; a consistent read asks it for progress. */
@@ -72,9 +79,16 @@ export async function* etcdWatch(
    * 3.4.25/3.5.8 answers a progress request at once with its current revision, ahead of those
    * events (etcd-io/etcd#15220): a consistent read served then missed writes. Progress
    * notifications are not taken until an event at or past that revision arrives (events come in
-   * order, so all before it have); fixed etcd sends none before then anyway.
+   * order, so all before it have); fixed etcd sends none before then anyway. The last writes up
+   * to it are often outside the prefix (another tenant, `compact_rev_key`) and send no event: a
+   * progress notification during the catch-up therefore has the store checked
+   * (`unchangedBetween` from the last event to that revision) and, when nothing under the prefix
+   * changed there, the catch-up ends and the next notification is taken.
    */
   let catchingUpTo: number | undefined;
+  /** The newest event's revision (fromRevision before any). */
+  let eventsUpTo = fromRevision;
+  let checkingCatchUp = false;
   let wake: (() => void) | undefined;
   const wakeUp = (): void => {
     const resolve = wake;
@@ -104,7 +118,10 @@ export async function* etcdWatch(
     }
     if (response.created && response.header.revision - host.offset > fromRevision) catchingUpTo = response.header.revision - host.offset;
     for (const event of response.events) {
-      if (catchingUpTo !== undefined && event.kv !== null && event.kv.modRevision - host.offset >= catchingUpTo) catchingUpTo = undefined;
+      if (catchingUpTo !== undefined && event.kv !== null) {
+        eventsUpTo = Math.max(eventsUpTo, event.kv.modRevision - host.offset);
+        if (event.kv.modRevision - host.offset >= catchingUpTo) catchingUpTo = undefined;
+      }
       const converted = host.toEvent(event);
       if (converted === undefined) continue;
       queue.push(converted);
@@ -115,9 +132,24 @@ export async function* etcdWatch(
     if (response.events.length === 0 && !response.created && catchingUpTo === undefined) {
       reached = Math.max(reached, response.header.revision - host.offset);
       if (options.onProgress !== undefined) queue.push({ progress: response.header.revision - host.offset });
-    }
+    } else if (response.events.length === 0 && !response.created && !checkingCatchUp) checkCatchUp();
     checkDrained();
     wakeUp();
+  };
+  /** Ends the catch-up when the store shows nothing under the prefix changed between the last event and its target. */
+  const checkCatchUp = (): void => {
+    const target = catchingUpTo;
+    if (target === undefined || ended) return;
+    checkingCatchUp = true;
+    host.unchangedBetween(prefix, eventsUpTo, target).then(
+      (unchanged) => {
+        checkingCatchUp = false;
+        if (unchanged && catchingUpTo === target) catchingUpTo = undefined;
+      },
+      () => {
+        checkingCatchUp = false;
+      },
+    );
   };
   const stream = await host.client.watch({
     response: onResponse,

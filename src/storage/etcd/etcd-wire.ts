@@ -142,7 +142,8 @@ function rangeRequestSize(request: RangeRequest): number {
     optInt(request.revision) +
     optBool(request.serializable) +
     optBool(request.keysOnly) +
-    optBool(request.countOnly)
+    optBool(request.countOnly) +
+    optInt(request.minModRevision)
   );
 }
 
@@ -154,6 +155,7 @@ function writeRangeRequest(writer: Writer, request: RangeRequest): void {
   writer.boolField(7, request.serializable);
   writer.boolField(8, request.keysOnly);
   writer.boolField(9, request.countOnly);
+  writer.intField(10, request.minModRevision);
 }
 
 function compareSize(compare: Compare): number {
