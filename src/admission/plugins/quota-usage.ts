@@ -145,14 +145,26 @@ export class QuotaLedger {
     }
   }
 
-  /** Records an admitted object (counted by recalculations until it is seen stored or a minute passes). */
+  /**
+   * Records an admitted object (counted by recalculations until it is seen stored or a minute passes).
+   * Entries are kept in expiry order and the expired ones at the front dropped here: on a server whose
+   * quota controller does not run (another server holds the controllers' Lease, or
+   * `--controllers=-resourcequota`) neither `stored` nor `inFlight` ever drops them.
+   */
   charge(group: string, plural: string, object: ApiObject): void {
-    this.pending.set(`${group}/${plural}/${object.metadata.namespace ?? ""}/${object.metadata.name ?? ""}`, {
-      group,
-      plural,
-      object,
-      expires: this.now() + 60_000,
-    });
+    const now = this.now();
+    for (const [key, entry] of this.pending) {
+      if (entry.expires >= now) break;
+      this.pending.delete(key);
+    }
+    const key = `${group}/${plural}/${object.metadata.namespace ?? ""}/${object.metadata.name ?? ""}`;
+    this.pending.delete(key);
+    this.pending.set(key, { group, plural, object, expires: now + 60_000 });
+  }
+
+  /** Admitted objects recorded and not dropped yet. */
+  get pendingCount(): number {
+    return this.pending.size;
   }
 
   /** Forgets an admitted object once it is seen stored (the quota controller's informers): a later delete of it then gives its usage back. */
