@@ -153,16 +153,21 @@ describe("the Debian python3-kubernetes client", () => {
     return run;
   }
 
-  it("creates, gets, lists and deletes a ConfigMap", async () => {
-    const { server: running, admin } = server();
-    const run = python(CRUD_SCRIPT, [running.kubeconfigPath, NAMESPACE, "from-python"]);
+  /** The script's JSON lines, once it exited 0. */
+  async function jsonSteps(run: PythonRun): Promise<Record<string, unknown>[]> {
     const code = await run.exited;
     assert.equal(code, 0, `python failed:\n${run.stdout()}\n${run.stderr()}`);
-    const steps = run
+    return run
       .stdout()
       .trim()
       .split("\n")
       .map((line) => JSON.parse(line) as Record<string, unknown>);
+  }
+
+  it("creates, gets, lists and deletes a ConfigMap", async () => {
+    const { server: running, admin } = server();
+    const run = python(CRUD_SCRIPT, [running.kubeconfigPath, NAMESPACE, "from-python"]);
+    const steps = await jsonSteps(run);
     assert.deepEqual(
       steps.map((step) => step["step"]),
       ["created", "got", "listed", "deleted"],
@@ -182,13 +187,7 @@ describe("the Debian python3-kubernetes client", () => {
   it("workloads: a Deployment and its ReplicaSet watched, scaled, every kind's status read, a Foreground delete", async () => {
     const { server: running, admin } = server();
     const run = python(WORKLOAD_SCRIPT, [running.kubeconfigPath, NAMESPACE]);
-    const code = await run.exited;
-    assert.equal(code, 0, `python failed:\n${run.stdout()}\n${run.stderr()}`);
-    const steps = run
-      .stdout()
-      .trim()
-      .split("\n")
-      .map((line) => JSON.parse(line) as Record<string, unknown>);
+    const steps = await jsonSteps(run);
     assert.deepEqual(steps, [
       { step: "replicaset", replicas: 0 },
       { step: "watched", events: [["ADDED", "py-1"]] },

@@ -132,9 +132,9 @@ export function requestBody(origin: BodyOrigin, arrived: number, timeoutMs: numb
           else resolve(Buffer.alloc(0));
           return;
         }
-        // Gone before the read (the 'close' this waits for below has been emitted).
+        // Gone before the read (the 'close' this waits for below has been emitted): nothing is left
+        // to drain either.
         if (request.destroyed) {
-          abandoned = true;
           reject(cutShortError());
           return;
         }

@@ -129,10 +129,12 @@ export async function* etcdWatch(
     }
     // A response without events (and not the creation) is a progress notification: every
     // change up to its header revision has been sent.
-    if (response.events.length === 0 && !response.created && catchingUpTo === undefined) {
-      reached = Math.max(reached, response.header.revision - host.offset);
-      if (options.onProgress !== undefined) queue.push({ progress: response.header.revision - host.offset });
-    } else if (response.events.length === 0 && !response.created && !checkingCatchUp) checkCatchUp();
+    if (response.events.length === 0 && !response.created) {
+      if (catchingUpTo === undefined) {
+        reached = Math.max(reached, response.header.revision - host.offset);
+        if (options.onProgress !== undefined) queue.push({ progress: response.header.revision - host.offset });
+      } else if (!checkingCatchUp) checkCatchUp();
+    }
     checkDrained();
     wakeUp();
   };
