@@ -220,6 +220,43 @@ describe("encodeEvent() and EventJsonEncoder", () => {
     }
   });
 
+  it("a request's middle is taken from an earlier request's only when every field it covers has the same value", () => {
+    // Each request in its own encoder and with its own strings and objects, as the filter makes them.
+    const uri = (suffix = ""): string => `/api/v1/namespaces/default/configmaps/bench-audit-get${suffix}`;
+    const variants: Partial<AuditEvent>[] = [
+      {},
+      { requestURI: uri() },
+      { objectRef: { ...objectRef } },
+      { objectRef: { ...objectRef, name: "other" } },
+      // kube's field order, as the filter builds refs: uid before apiVersion.
+      { objectRef: { resource: "configmaps", namespace: "default", name: "bench-audit-get", uid: "u-1", apiVersion: "v1" } },
+      { objectRef: { ...objectRef, subresource: "status" } },
+      { objectRef: undefined },
+      { verb: "watch" },
+      { user: { username: "admin" } },
+      { impersonatedUser: { username: "bob", groups: ["g"] } },
+      { sourceIPs: ["127.0.0.1"] },
+      { sourceIPs: ["10.0.0.1"] },
+      { sourceIPs: ["10.0.0.1", "127.0.0.1"] },
+      { sourceIPs: undefined },
+      { userAgent: "kubectl/v1.33.0" },
+      { userAgent: undefined },
+      { requestURI: uri("?resourceVersion=0") },
+      {},
+    ];
+    const lines = new LogLines();
+    // Each variant right after the common request, whose middle is then the one known for its URI.
+    for (const round of [1, 2]) {
+      for (const fields of variants.flatMap((variant) => [{}, variant])) {
+        const sample = event({ ...fields, auditID: `id-${round}` });
+        assert.equal(new EventJsonEncoder().encode(sample), JSON.stringify(sample));
+        const start = lines.byteLength;
+        new EventJsonEncoder().encodeInto(sample, lines);
+        assert.equal(lines.view(start, lines.byteLength).toString("utf8"), `${JSON.stringify(sample)}\n`);
+      }
+    }
+  });
+
   it("quoteJson() matches JSON.stringify for every UTF-16 code unit", () => {
     for (let code = 0; code <= 0xffff; code++) {
       const text = `a${String.fromCharCode(code)}b`;

@@ -178,6 +178,7 @@ function annotationsBytes(json: string): Buffer {
 }
 
 const CLOSE = Buffer.from("}");
+const NO_BYTES = Buffer.alloc(0);
 
 function annotationsJson(annotations: Readonly<Record<string, string>>): string {
   let json = "";
@@ -225,6 +226,84 @@ function headPrefix(apiVersion: string, level: string): string {
 }
 
 /**
+ * The middles (requestURI to objectRef) made lately, by request URI, with their UTF-8: clients
+ * ask for the same objects again and again (controllers' GETs, heartbeats, lists), each request
+ * in new strings and objects, so a middle is reused when every field it covers has the same
+ * value as when it was made. Emptied when full.
+ */
+interface KnownMiddle {
+  readonly verb: string;
+  readonly user: AuditUser;
+  readonly impersonatedUser: AuditUser | undefined;
+  readonly sourceIPs: readonly string[] | undefined;
+  readonly userAgent: string | undefined;
+  readonly ref: AuditObjectRef | undefined;
+  readonly text: string;
+  readonly bytes: Buffer;
+}
+
+const MIDDLES = new Map<string, KnownMiddle>();
+const MIDDLES_MAX = 1024;
+
+function sameRef(a: AuditObjectRef | undefined, b: AuditObjectRef | undefined): boolean {
+  if (a === b) return true;
+  if (a === undefined || b === undefined) return false;
+  return (
+    a.resource === b.resource &&
+    a.namespace === b.namespace &&
+    a.name === b.name &&
+    a.uid === b.uid &&
+    a.apiGroup === b.apiGroup &&
+    a.apiVersion === b.apiVersion &&
+    a.resourceVersion === b.resourceVersion &&
+    a.subresource === b.subresource
+  );
+}
+
+/** Source IPs by value: a peer's list is one object only while its requests come in a row. */
+function sameStrings(a: readonly string[] | undefined, b: readonly string[] | undefined): boolean {
+  if (a === b) return true;
+  if (a === undefined || b === undefined || a.length !== b.length) return false;
+  for (let index = 0; index < a.length; index++) if (a[index] !== b[index]) return false;
+  return true;
+}
+
+/** The event's middle, made or found among the known ones. */
+function middleOf(event: AuditEvent): KnownMiddle {
+  const known = MIDDLES.get(event.requestURI);
+  if (
+    known !== undefined &&
+    known.verb === event.verb &&
+    known.user === event.user &&
+    known.impersonatedUser === event.impersonatedUser &&
+    sameStrings(known.sourceIPs, event.sourceIPs) &&
+    known.userAgent === event.userAgent &&
+    sameRef(known.ref, event.objectRef)
+  ) {
+    return known;
+  }
+  let text = `,"requestURI":${quoteJson(event.requestURI)},"verb":${quoteRepeated(event.verb)},"user":${userJson(event.user)}`;
+  if (event.impersonatedUser !== undefined) text += `,"impersonatedUser":${userJson(event.impersonatedUser)}`;
+  if (event.sourceIPs !== undefined) text += `,"sourceIPs":${ipsJson(event.sourceIPs)}`;
+  if (event.userAgent !== undefined) text += `,"userAgent":${quoteRepeated(event.userAgent)}`;
+  if (event.objectRef !== undefined) text += `,"objectRef":${refJson(event.objectRef)}`;
+  const middle: KnownMiddle = {
+    verb: event.verb,
+    user: event.user,
+    impersonatedUser: event.impersonatedUser,
+    sourceIPs: event.sourceIPs,
+    userAgent: event.userAgent,
+    // A copy: the event's ref is the caller's, and only its values matter.
+    ref: event.objectRef === undefined ? undefined : { ...event.objectRef },
+    text,
+    bytes: Buffer.from(text),
+  };
+  if (MIDDLES.size >= MIDDLES_MAX) MIDDLES.clear();
+  MIDDLES.set(event.requestURI, middle);
+  return middle;
+}
+
+/**
  * Writes events as kube's log backend does: the `Event` as JSON, fields in kube's order (the
  * order the audit filter builds them in), absent fields left out; the text is exactly
  * `JSON.stringify(event)` for such an event (event-json.test.ts pins it). One encoder per
@@ -249,17 +328,14 @@ export class EventJsonEncoder implements AuditEventEncoder {
   private userAgent: string | undefined;
   private objectRef: AuditObjectRef | undefined;
   private middle = "";
+  private middleBytes: Buffer = NO_BYTES;
   private annotationsOf: Readonly<Record<string, string>> | undefined;
   private annotations = "";
-  // Where the head and middle were last written as bytes (encodeInto): a line of `lines` of that generation.
+  // Where the head was last written as bytes (encodeInto): a line of `lines` of that generation.
   private headIn: LogLines | undefined;
   private headGeneration = 0;
   private headStart = 0;
   private headEnd = 0;
-  private middleIn: LogLines | undefined;
-  private middleGeneration = 0;
-  private middleStart = 0;
-  private middleEnd = 0;
 
   encode(event: AuditEvent): string {
     this.prepare(event);
@@ -276,9 +352,9 @@ export class EventJsonEncoder implements AuditEventEncoder {
   /**
    * Appends the event's line (the same text as `encode`, then a newline) to `lines` as UTF-8,
    * without making the line as a string: the fragments shared from event to event (stage,
-   * code-only status, timestamps, annotations) are copied as bytes kept with them, and the
-   * request's own head and middle are encoded once for its first event and copied from there
-   * for the next (while that line is still in the buffer).
+   * code-only status, timestamps, annotations, the middle) are copied as bytes kept with them,
+   * and the request's own head is encoded once for its first event and copied from there for
+   * the next (while that line is still in the buffer).
    */
   encodeInto(event: AuditEvent, lines: LogLines): void {
     this.prepare(event);
@@ -294,15 +370,7 @@ export class EventJsonEncoder implements AuditEventEncoder {
         this.headEnd = lines.byteLength;
       }
       lines.bytes(stageBytes(event.stage));
-      if (this.middleIn === lines && this.middleGeneration === generation) lines.copy(this.middleStart, this.middleEnd);
-      else {
-        const start = lines.byteLength;
-        lines.text(this.middle);
-        this.middleIn = lines;
-        this.middleGeneration = generation;
-        this.middleStart = start;
-        this.middleEnd = lines.byteLength;
-      }
+      lines.bytes(this.middleBytes);
       const status = event.responseStatus;
       if (status !== undefined) {
         if (status.status === undefined && status.message === undefined && status.reason === undefined && status.details === undefined) {
@@ -319,7 +387,6 @@ export class EventJsonEncoder implements AuditEventEncoder {
       // Nothing of this line stays, nor is it copied from later.
       lines.abandonLine();
       this.headIn = undefined;
-      this.middleIn = undefined;
       throw error;
     }
     lines.endLine();
@@ -343,16 +410,9 @@ export class EventJsonEncoder implements AuditEventEncoder {
       this.sourceIPs = event.sourceIPs;
       this.userAgent = event.userAgent;
       this.objectRef = event.objectRef;
-      let middle = `,"requestURI":${quoteJson(event.requestURI)},"verb":${quoteRepeated(event.verb)},"user":${userJson(event.user)}`;
-      if (event.impersonatedUser !== undefined) middle += `,"impersonatedUser":${userJson(event.impersonatedUser)}`;
-      if (event.sourceIPs !== undefined) middle += `,"sourceIPs":${ipsJson(event.sourceIPs)}`;
-      if (event.userAgent !== undefined) middle += `,"userAgent":${quoteRepeated(event.userAgent)}`;
-      if (event.objectRef !== undefined) middle += `,"objectRef":${refJson(event.objectRef)}`;
-      // Made flat once (reading a character flattens V8's string of pieces): each event's line
-      // then copies one piece instead of walking the pieces again.
-      middle.charCodeAt(middle.length - 1);
-      this.middle = middle;
-      this.middleIn = undefined;
+      const middle = middleOf(event);
+      this.middle = middle.text;
+      this.middleBytes = middle.bytes;
     }
     if (event.annotations !== undefined && this.annotationsOf !== event.annotations) {
       this.annotationsOf = event.annotations;

@@ -111,6 +111,30 @@ describe("logBackend()", () => {
     await strict.shutdown();
   });
 
+  it("blocking: an event that cannot be encoded is reported and left out, the turn's other events written; blocking-strict fails its request", async () => {
+    // JSON.stringify throws on a BigInt: the one way an event built by the filter could fail to encode.
+    const unencodable: AuditEvent = { ...event(2), level: "Request", requestObject: { size: 1n } };
+    const failures: number[] = [];
+    const path = join(directory, "unencodable", "audit.log");
+    const backend = logBackend({ path, onError: (_error, dropped) => failures.push(dropped) });
+    backend.processEvents([event(1)]);
+    backend.processEvents([unencodable]);
+    backend.processEvents([event(3)]);
+    await new Promise((resolve) => setImmediate(resolve));
+    assert.deepEqual(failures, [1]);
+    assert.deepEqual(
+      readFileSync(path, "utf8")
+        .trimEnd()
+        .split("\n")
+        .map((line) => (JSON.parse(line) as AuditEvent).auditID),
+      ["id-1", "id-3"],
+    );
+    await backend.shutdown();
+    const strict = logBackend({ path: join(directory, "unencodable", "strict.log"), mode: "blocking-strict", onError: () => {} });
+    assert.throws(() => strict.processEvents([{ ...unencodable, stage: "RequestReceived" }]), AuditStoreError);
+    await strict.shutdown();
+  });
+
   it("batch: writes asynchronously in batches of max-size, drops past buffer-size (counted as buffered), shutdown writes the rest", async () => {
     const path = join(directory, "batch", "audit.log");
     const dropped: [string | undefined, number][] = [];

@@ -82,16 +82,23 @@ function blockingLog(file: RotatingLogFile, strict: boolean, report: Report): Au
   return {
     name: "log",
     processEvents(events, encoder) {
-      // The filter's encoder writes the lines' bytes straight into the buffer; another encoder's text is copied in.
+      let encoded = true;
       for (const event of events) {
-        if (encoder === undefined) new EventJsonEncoder().encodeInto(event, pending);
-        else if (encoder instanceof EventJsonEncoder) encoder.encodeInto(event, pending);
-        else pending.add(encoder.encode(event));
+        try {
+          // The filter's encoder writes the line's bytes straight into the buffer; another encoder's text is copied in.
+          if (encoder === undefined) new EventJsonEncoder().encodeInto(event, pending);
+          else if (encoder instanceof EventJsonEncoder) encoder.encodeInto(event, pending);
+          else pending.add(encoder.encode(event));
+        } catch (error) {
+          // An event that cannot be serialized is reported and left out; the request goes on (kube logs it).
+          report(error, 1);
+          encoded = false;
+        }
       }
       if (strict && events.some((event) => event.stage === "RequestReceived")) {
         // kube's blocking-strict: the request goes on only once its RequestReceived event is stored.
         if (scheduled !== undefined) clearImmediate(scheduled);
-        if (!flush()) throw new AuditStoreError("failed to store audit event");
+        if (!flush() || !encoded) throw new AuditStoreError("failed to store audit event");
         return;
       }
       if (pending.count >= BLOCKING_SLICE) {
