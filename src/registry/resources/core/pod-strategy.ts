@@ -1,6 +1,6 @@
 import { isPlainObject, type ApiObject } from "../../../api/object.js";
 import { quantityValue } from "../../../api/quantity.js";
-import { validatePodUpdate } from "../../../api/schema/rules/pods.js";
+import { validateEphemeralContainersUpdate, validatePodCreate, validatePodUpdate } from "../../../api/schema/rules/pods.js";
 import type { Strategy } from "../../definition.js";
 import { bindPod } from "./binding.js";
 
@@ -49,7 +49,11 @@ export const POD_STRATEGY: Partial<Strategy> = {
     if (before["ephemeralContainers"] === undefined) delete spec["ephemeralContainers"];
     else spec["ephemeralContainers"] = before["ephemeralContainers"];
   },
+  validate: validatePodCreate,
+  // Updates have no rules beyond the schema stage's and validateObjectUpdate's (validate is create-only).
+  validateUpdate: () => [],
   validateObjectUpdate: validatePodUpdate,
+  validateSubresourceUpdate: (subresource, pod, old) => (subresource === "ephemeralcontainers" ? validateEphemeralContainersUpdate(pod, old) : []),
   updateSubresource: (subresource, desired, old) => {
     if (subresource === "binding") return bindPod(desired, old);
     if (subresource === "ephemeralcontainers") return withEphemeralContainers(desired, old);
