@@ -145,9 +145,31 @@ function ephemeralContainerErrors(spec: Record<string, unknown>, container: Reco
   return errors;
 }
 
+/**
+ * kube's ValidateVolumeMounts (the checks that need no volume details): a mount names a volume the
+ * pod declares and has a path, unique within its container.
+ */
+function volumeMountErrors(container: Record<string, unknown>, volumes: ReadonlySet<unknown>, at: string): FieldError[] {
+  const errors: FieldError[] = [];
+  const paths = new Set<string>();
+  listAt(container, "volumeMounts").forEach((mount, index) => {
+    if (!isPlainObject(mount)) return;
+    const mountAt = indexPath(childPath(at, "volumeMounts"), index);
+    const name = stringAt(mount, "name") ?? "";
+    if (name === "") errors.push(required(childPath(mountAt, "name")));
+    if (!volumes.has(name)) errors.push(notFound(childPath(mountAt, "name"), name));
+    const mountPath = stringAt(mount, "mountPath") ?? "";
+    if (mountPath === "") errors.push(required(childPath(mountAt, "mountPath")));
+    if (paths.has(mountPath)) errors.push(invalidValue(childPath(mountAt, "mountPath"), mountPath, "must be unique"));
+    paths.add(mountPath);
+  });
+  return errors;
+}
+
 const validatePodSpec: DefinitionValidator = (spec, path) => {
   const errors: FieldError[] = [];
   const names = new Set<string>();
+  const declaredVolumes = new Set(listAt(spec, "volumes").map((volume) => (isPlainObject(volume) ? volume["name"] : undefined)));
   for (const list of ["containers", "initContainers", "ephemeralContainers"]) {
     listAt(spec, list).forEach((container, index) => {
       if (!isPlainObject(container)) return;
@@ -168,6 +190,7 @@ const validatePodSpec: DefinitionValidator = (spec, path) => {
         checkPort(errors, port["containerPort"], childPath(portPath, "containerPort"));
         checkPort(errors, port["hostPort"], childPath(portPath, "hostPort"), true);
       });
+      errors.push(...volumeMountErrors(container, declaredVolumes, at));
       if (list === "ephemeralContainers") errors.push(...ephemeralContainerErrors(spec, container, at));
     });
   }

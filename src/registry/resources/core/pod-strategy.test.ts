@@ -253,3 +253,65 @@ describe("ephemeral containers (kube's ValidatePodCreate and ValidatePodEphemera
     assert.equal(added.status, 200, added.text);
   });
 });
+
+describe("volume mounts (kube's ValidateVolumeMounts)", () => {
+  let server: Server;
+  before(async () => {
+    server = await inProcessServer({ admission: { disable: POD_MUTATORS } });
+  });
+  after(async () => {
+    await server.stop();
+  });
+
+  it("refuses a mount of an undeclared volume, a mount without a path and a repeated path; pod templates too", async () => {
+    const spec: Json = {
+      volumes: [{ name: "data", emptyDir: {} }],
+      containers: [
+        {
+          name: "c",
+          image: "busybox:1.36",
+          volumeMounts: [
+            { name: "data", mountPath: "/data" },
+            { name: "nope", mountPath: "/data" },
+            { name: "data", mountPath: "" },
+          ],
+        },
+      ],
+    };
+    const created = await server.call("POST", PODS, { body: podBody("mounts", spec) });
+    assert.equal(created.status, 422, created.text);
+    const causes = ((created.json["details"] as Json)["causes"] as Json[]).map((cause) => `${String(cause["field"])}: ${String(cause["message"])}`);
+    assert.deepEqual(causes, [
+      'spec.containers[0].volumeMounts[1].name: Not found: "nope"',
+      'spec.containers[0].volumeMounts[1].mountPath: Invalid value: "/data": must be unique',
+      "spec.containers[0].volumeMounts[2].mountPath: Required value",
+    ]);
+    const deployment = await server.call("POST", "/apis/apps/v1/namespaces/default/deployments", {
+      body: {
+        apiVersion: "apps/v1",
+        kind: "Deployment",
+        metadata: { name: "mounts" },
+        spec: {
+          selector: { matchLabels: { app: "m" } },
+          template: {
+            metadata: { labels: { app: "m" } },
+            spec: { containers: [{ name: "c", image: "busybox:1.36", volumeMounts: [{ name: "gone", mountPath: "/g" }] }] },
+          },
+        },
+      },
+    });
+    assert.equal(deployment.status, 422, deployment.text);
+    assert.match(String(deployment.json["message"]), /spec\.template\.spec\.containers\[0\]\.volumeMounts\[0\]\.name: Not found: "gone"/);
+  });
+
+  it("accepts mounts of declared volumes", async () => {
+    const created = await server.call("POST", PODS, {
+      body: podBody("mounted", {
+        volumes: [{ name: "data", emptyDir: {} }],
+        containers: [{ name: "c", image: "busybox:1.36", volumeMounts: [{ name: "data", mountPath: "/data" }] }],
+        initContainers: [{ name: "i", image: "busybox:1.36", volumeMounts: [{ name: "data", mountPath: "/data" }] }],
+      }),
+    });
+    assert.equal(created.status, 201, created.text);
+  });
+});
