@@ -1,5 +1,6 @@
 import assert from "node:assert/strict";
 import { after, before, describe, it } from "node:test";
+import { ORCH_PROFILE } from "../../../api/profile.js";
 import { inProcessServer } from "../../../testing/in-process.js";
 
 const POD_MUTATORS = ["LimitRanger", "ServiceAccount", "Priority", "DefaultTolerationSeconds"];
@@ -234,6 +235,21 @@ describe("ephemeral containers (kube's ValidatePodCreate and ValidatePodEphemera
         ["spec.ephemeralContainers[1].volumeMounts[0].subPath", forbidden],
       ],
     );
+  });
+
+  it("refuses ephemeral containers on a static pod's mirror, alone, at kube's root path", async () => {
+    const created = await server.call("POST", PODS, {
+      body: {
+        apiVersion: "v1",
+        kind: "Pod",
+        metadata: { name: "mirror", annotations: { [`${ORCH_PROFILE.keyDomain}/config.mirror`]: "hash" } },
+        spec: { nodeName: "n1", containers: [{ name: "c", image: "busybox:1.36" }] },
+      },
+    });
+    assert.equal(created.status, 201, created.text);
+    const refused = await ephemeral("mirror", [debug]);
+    assert.equal(refused.status, 422, refused.text);
+    assert.equal(refused.json["message"], 'Pod "mirror" is invalid: []: Forbidden: static pods do not support ephemeral containers');
   });
 
   it("accepts what kubectl debug sends: empty resources, env, a security context, stdin and tty", async () => {
