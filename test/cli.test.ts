@@ -53,6 +53,41 @@ describe("orch-apiserver flags", () => {
     });
   }
 
+  it("an invalid --audit-policy-file stops the start (exit 1) with kube's finding, naming the field and the file", async () => {
+    const dir = await makeTempDir();
+    try {
+      const policy = join(dir, "policy.yaml");
+      const start = (text: string) => {
+        writeFileSync(policy, text);
+        return runCli([
+          "--data-dir",
+          dir,
+          "--secure-port",
+          "0",
+          "--compat",
+          "kubernetes",
+          "--audit-policy-file",
+          policy,
+          "--audit-log-path",
+          join(dir, "audit.log"),
+        ]);
+      };
+      let result = await start("apiVersion: audit.k8s.io/v1\nkind: Policy\nrules:\n  - level: Everything\n");
+      assert.equal(result.code, 1, result.stderr);
+      assert.ok(
+        result.stderr.includes(
+          `rules[0].level: Unsupported value: "Everything": supported values: "Metadata", "None", "Request", "RequestResponse": from file ${policy}`,
+        ),
+        result.stderr,
+      );
+      result = await start("apiVersion: audit.k8s.io/v1\nkind: Policy\n");
+      assert.equal(result.code, 1, result.stderr);
+      assert.ok(result.stderr.includes(`loaded illegal policy with 0 rules: from file ${policy}`), result.stderr);
+    } finally {
+      await removeDir(dir);
+    }
+  });
+
   it("a flag missing its value exits non-zero", async () => {
     const result = await runCli(["--data-dir"]);
     assert.notEqual(result.code, 0);

@@ -80,13 +80,53 @@ describe("audit policy", () => {
     assert.equal(decision.omitManagedFields, false);
   });
 
-  it("refuses the wrong group, unknown levels and stages, and mixed resource and URL rules", () => {
+  it("kube's wildcards: `*` is every resource and subresource, `plural/*` the resource and its subresources; an entry without resources is the whole group", () => {
+    const policy = `${HEADER}rules:
+  - level: RequestResponse
+    resources: [{ group: "", resources: ["pods/*"] }]
+  - level: Request
+    resources: [{ group: "apps", resources: ["*"], resourceNames: ["web"] }]
+  - level: Metadata
+    resources: [{ group: "batch" }]
+`;
+    assert.equal(levelOf(policy, alice, resource("get", "pods", { name: "p" })), "RequestResponse");
+    assert.equal(levelOf(policy, alice, resource("get", "pods", { name: "p", subresource: "log" })), "RequestResponse");
+    assert.equal(levelOf(policy, alice, resource("get", "services", { name: "p" })), "None");
+    assert.equal(levelOf(policy, alice, resource("update", "deployments", { group: "apps", name: "web", subresource: "scale" })), "Request");
+    assert.equal(levelOf(policy, alice, resource("get", "statefulsets", { group: "apps", name: "web" })), "Request");
+    assert.equal(levelOf(policy, alice, resource("get", "statefulsets", { group: "apps", name: "db" })), "None");
+    assert.equal(levelOf(policy, alice, resource("get", "jobs", { group: "batch", name: "j", subresource: "status" })), "Metadata");
+  });
+
+  it("refuses the wrong group; validation findings in kube's words, all together", () => {
     assert.throws(() => parseAuditPolicy("apiVersion: audit.k8s.io/v1\nkind: Policy\nrules: [{level: Metadata}]\n", GROUP), AuditPolicyError);
-    assert.throws(() => parseAuditPolicy(`${HEADER}rules: [{level: Everything}]\n`, GROUP), /level must be one of/);
-    assert.throws(() => parseAuditPolicy(`${HEADER}rules: [{level: Metadata, omitStages: [Done]}]\n`, GROUP), /unknown stage "Done"/);
+    assert.throws(() => parseAuditPolicy(`${HEADER}rules: [{level: Everything}]\n`, GROUP), {
+      message: 'rules[0].level: Unsupported value: "Everything": supported values: "Metadata", "None", "Request", "RequestResponse"',
+    });
+    assert.throws(() => parseAuditPolicy(`${HEADER}rules: [{verbs: [get]}]\n`, GROUP), { message: "rules[0].level: Required value" });
+    assert.throws(() => parseAuditPolicy(`${HEADER}omitStages: [Done]\nrules: [{level: Metadata}]\n`, GROUP), {
+      message: 'omitStages[0]: Invalid value: "Done": allowed stages are RequestReceived,ResponseStarted,ResponseComplete,Panic',
+    });
+    assert.throws(() => parseAuditPolicy(`${HEADER}rules: [{level: Metadata, nonResourceURLs: ["/x"], namespaces: [a]}]\n`, GROUP), {
+      message: 'rules[0].nonResourceURLs: Invalid value: []string{"/x"}: rules cannot apply to both regular resources and non-resource URLs',
+    });
     assert.throws(
-      () => parseAuditPolicy(`${HEADER}rules: [{level: Metadata, nonResourceURLs: ["/x"], namespaces: [a]}]\n`, GROUP),
-      /both regular resources and non-resource URLs/,
+      () =>
+        parseAuditPolicy(
+          `${HEADER}rules:\n  - level: Metadata\n    nonResourceURLs: ["healthz", "/a*b"]\n  - level: None\n    resources: [{group: Apps, resourceNames: [x]}]\n    omitStages: [Later]\n`,
+          GROUP,
+        ),
+      {
+        message:
+          "[rules[0].nonResourceURLs[0]: Invalid value: \"healthz\": non-resource URL rules must begin with a '/' character, " +
+          "rules[0].nonResourceURLs[1]: Invalid value: \"/a*b\": non-resource URL wildcards '*' must be the final character of the rule, " +
+          "rules[1].resources.group: Invalid value: \"Apps\": a lowercase RFC 1123 subdomain must consist of lower case alphanumeric characters, '-' or '.', and must start and end with an alphanumeric character (e.g. 'example.com', regex used for validation is '[a-z0-9]([-a-z0-9]*[a-z0-9])?(\\.[a-z0-9]([-a-z0-9]*[a-z0-9])?)*'), " +
+          'rules[1].resources.resourceNames: Invalid value: []string{"x"}: using resourceNames requires at least one resource, ' +
+          'rules[1].omitStages[0]: Invalid value: "Later": allowed stages are RequestReceived,ResponseStarted,ResponseComplete,Panic]',
+      },
     );
+    assert.throws(() => parseAuditPolicy(`${HEADER}rules: []\n`, GROUP), { message: "loaded illegal policy with 0 rules" });
+    assert.throws(() => parseAuditPolicy(HEADER, GROUP), { message: "loaded illegal policy with 0 rules" });
+    assert.equal(parseAuditPolicy(`${HEADER}rules: [{level: None, nonResourceURLs: ["*"]}]\n`, GROUP).rules.length, 1);
   });
 });

@@ -1,6 +1,7 @@
 import { readFileSync } from "node:fs";
 import { yaml } from "../../util/yaml.js";
 import { isPlainObject } from "../../api/object.js";
+import { validateName } from "../../api/validation.js";
 import type { UserInfo } from "../../request/context.js";
 import type { RequestInfo } from "../../request/request-info.js";
 
@@ -60,32 +61,70 @@ function strings(value: unknown, field: string): string[] {
   return value;
 }
 
-function stages(value: unknown, field: string): AuditStage[] {
-  return strings(value, field).map((stage) => {
-    if (!(STAGES as readonly string[]).includes(stage)) throw new AuditPolicyError(`${field}: unknown stage "${stage}" (one of ${STAGES.join(", ")})`);
-    return stage as AuditStage;
+/** Go's `%#v` of a string list, as kube's field errors show one. */
+function goStrings(values: readonly string[]): string {
+  return `[]string{${values.map((value) => JSON.stringify(value)).join(", ")}}`;
+}
+
+/** kube's omitStages rule: each must be a stage (a Panic may be omitted too). */
+function checkStages(values: readonly string[], field: string, errors: string[]): void {
+  values.forEach((stage, index) => {
+    if (!(STAGES as readonly string[]).includes(stage))
+      errors.push(`${field}[${index}]: Invalid value: ${JSON.stringify(stage)}: allowed stages are ${STAGES.join(",")}`);
   });
 }
 
-function parseRule(value: unknown, index: number): PolicyRule {
+/**
+ * Reads one rule; kube's validation findings (ValidatePolicy: level, nonResourceURLs, resource
+ * groups and names, omitStages, mixed rules) go to `errors` with kube's field paths and texts,
+ * all of them reported together as kube aggregates them. A value of the wrong type is a decoding
+ * error, thrown at once.
+ */
+function parseRule(value: unknown, index: number, errors: string[]): PolicyRule {
   const where = `rules[${index}]`;
   if (!isPlainObject(value)) throw new AuditPolicyError(`${where} must be an object`);
-  const level = value["level"];
-  if (typeof level !== "string" || !(LEVELS as readonly string[]).includes(level))
-    throw new AuditPolicyError(`${where}.level must be one of ${LEVELS.join(", ")}`);
+  const level = value["level"] ?? "";
+  if (typeof level !== "string") throw new AuditPolicyError(`${where}.level must be a string`);
+  if (level === "") errors.push(`${where}.level: Required value`);
+  else if (!(LEVELS as readonly string[]).includes(level))
+    errors.push(
+      `${where}.level: Unsupported value: ${JSON.stringify(level)}: supported values: ${[...LEVELS]
+        .sort()
+        .map((name) => JSON.stringify(name))
+        .join(", ")}`,
+    );
+  const nonResourceURLs = strings(value["nonResourceURLs"], `${where}.nonResourceURLs`);
+  nonResourceURLs.forEach((url, position) => {
+    if (url === "*") return;
+    const field = `${where}.nonResourceURLs[${position}]: Invalid value: ${JSON.stringify(url)}`;
+    if (!url.startsWith("/")) errors.push(`${field}: non-resource URL rules must begin with a '/' character`);
+    if (url !== "" && url.slice(0, -1).includes("*")) errors.push(`${field}: non-resource URL wildcards '*' must be the final character of the rule`);
+  });
   const resources = (Array.isArray(value["resources"]) ? value["resources"] : value["resources"] === undefined ? [] : [null]).map(
     (entry: unknown, position: number): GroupResources => {
       const field = `${where}.resources[${position}]`;
       if (!isPlainObject(entry)) throw new AuditPolicyError(`${field} must be an object`);
       const group = entry["group"] ?? "";
       if (typeof group !== "string") throw new AuditPolicyError(`${field}.group must be a string`);
-      return { group, resources: strings(entry["resources"], `${field}.resources`), resourceNames: strings(entry["resourceNames"], `${field}.resourceNames`) };
+      const parsed = {
+        group,
+        resources: strings(entry["resources"], `${field}.resources`),
+        resourceNames: strings(entry["resourceNames"], `${field}.resourceNames`),
+      };
+      // kube's paths name the list, not the entry: `rules[0].resources.group`.
+      if (group !== "")
+        for (const message of validateName(group, "dns1123-subdomain"))
+          errors.push(`${where}.resources.group: Invalid value: ${JSON.stringify(group)}: ${message}`);
+      if (parsed.resourceNames.length > 0 && parsed.resources.length === 0)
+        errors.push(`${where}.resources.resourceNames: Invalid value: ${goStrings(parsed.resourceNames)}: using resourceNames requires at least one resource`);
+      return parsed;
     },
   );
-  const nonResourceURLs = strings(value["nonResourceURLs"], `${where}.nonResourceURLs`);
   const namespaces = strings(value["namespaces"], `${where}.namespaces`);
+  const omitStages = strings(value["omitStages"], `${where}.omitStages`);
+  checkStages(omitStages, `${where}.omitStages`, errors);
   if (nonResourceURLs.length > 0 && (resources.length > 0 || namespaces.length > 0))
-    throw new AuditPolicyError(`${where}: rules cannot apply to both regular resources and non-resource URLs`);
+    errors.push(`${where}.nonResourceURLs: Invalid value: ${goStrings(nonResourceURLs)}: rules cannot apply to both regular resources and non-resource URLs`);
   const omitManagedFields = value["omitManagedFields"];
   if (omitManagedFields !== undefined && typeof omitManagedFields !== "boolean") throw new AuditPolicyError(`${where}.omitManagedFields must be a boolean`);
   return {
@@ -96,52 +135,71 @@ function parseRule(value: unknown, index: number): PolicyRule {
     resources,
     namespaces,
     nonResourceURLs,
-    omitStages: stages(value["omitStages"], `${where}.omitStages`),
+    omitStages: omitStages as AuditStage[],
     omitManagedFields,
   };
 }
 
-/** Parses a Policy document (YAML or JSON) of `<auditGroup>/v1`; throws AuditPolicyError naming the field. */
+/**
+ * Parses a Policy document (YAML or JSON) of `<auditGroup>/v1`; throws AuditPolicyError with
+ * kube's texts: its validation findings (one, or several as `[a, b]`), then `loaded illegal
+ * policy with 0 rules` for a policy without rules.
+ */
 export function parseAuditPolicy(text: string, auditGroup: string): AuditPolicy {
   let document: unknown;
   try {
     document = yaml().parse(text);
   } catch (error) {
-    throw new AuditPolicyError(`not YAML or JSON: ${error instanceof Error ? error.message : String(error)}`);
+    throw new AuditPolicyError(`failed decoding: ${error instanceof Error ? error.message : String(error)}`);
   }
   if (!isPlainObject(document)) throw new AuditPolicyError("the policy must be an object");
   const apiVersion = `${auditGroup}/v1`;
   if (document["apiVersion"] !== apiVersion || document["kind"] !== "Policy")
     throw new AuditPolicyError(`expected apiVersion ${apiVersion} and kind Policy, got ${String(document["apiVersion"])} ${String(document["kind"])}`);
-  const rules = document["rules"];
-  if (!Array.isArray(rules) || rules.length === 0) throw new AuditPolicyError("the policy must have at least one rule");
+  const rules = document["rules"] ?? [];
+  if (!Array.isArray(rules)) throw new AuditPolicyError("rules must be a list");
   const omitManagedFields = document["omitManagedFields"] ?? false;
   if (typeof omitManagedFields !== "boolean") throw new AuditPolicyError("omitManagedFields must be a boolean");
-  return { rules: rules.map(parseRule), omitStages: stages(document["omitStages"], "omitStages"), omitManagedFields };
+  const errors: string[] = [];
+  const omitStages = strings(document["omitStages"], "omitStages");
+  checkStages(omitStages, "omitStages", errors);
+  const parsed = rules.map((rule, index) => parseRule(rule, index, errors));
+  if (errors.length === 1) throw new AuditPolicyError(errors[0] as string);
+  if (errors.length > 1) throw new AuditPolicyError(`[${errors.join(", ")}]`);
+  if (parsed.length === 0) throw new AuditPolicyError("loaded illegal policy with 0 rules");
+  return { rules: parsed, omitStages: omitStages as AuditStage[], omitManagedFields };
 }
 
-/** Reads `--audit-policy-file`; the error names the file. */
+/** Reads `--audit-policy-file`; the error names the file as kube's does (`<reason>: from file <path>`). */
 export function loadAuditPolicy(path: string, auditGroup: string): AuditPolicy {
+  let text: string;
   try {
-    return parseAuditPolicy(readFileSync(path, "utf8"), auditGroup);
+    text = readFileSync(path, "utf8");
   } catch (error) {
-    throw new AuditPolicyError(`audit policy ${path}: ${error instanceof Error ? error.message : String(error)}`);
+    throw new AuditPolicyError(`failed to read file path ${JSON.stringify(path)}: ${error instanceof Error ? error.message : String(error)}`);
+  }
+  try {
+    return parseAuditPolicy(text, auditGroup);
+  } catch (error) {
+    throw new AuditPolicyError(`${error instanceof Error ? error.message : String(error)}: from file ${path}`);
   }
 }
 
+/**
+ * kube's matching of one group's entry: every resource of the group when it lists none; else
+ * (with resourceNames, only those names) `*` matches every resource and subresource, `plural`
+ * and `plural/sub` exactly, `*∕sub` that subresource of any resource, and `plural/*` the resource
+ * itself and each of its subresources.
+ */
 function resourceMatches(entry: GroupResources, info: Extract<RequestInfo, { kind: "resource" }>): boolean {
   if (entry.group !== info.group) return false;
-  if (entry.resources.length > 0) {
-    const combined = info.subresource === "" ? info.resource : `${info.resource}/${info.subresource}`;
-    const matched = entry.resources.some(
-      (pattern) =>
-        pattern === combined ||
-        (info.subresource !== "" && pattern === `*/${info.subresource}`) ||
-        (info.subresource !== "" && pattern === `${info.resource}/*`),
-    );
-    if (!matched) return false;
-  }
-  return entry.resourceNames.length === 0 || entry.resourceNames.includes(info.name);
+  if (entry.resources.length === 0) return true;
+  if (entry.resourceNames.length > 0 && !entry.resourceNames.includes(info.name)) return false;
+  const combined = info.subresource === "" ? info.resource : `${info.resource}/${info.subresource}`;
+  return entry.resources.some(
+    (pattern) =>
+      pattern === combined || pattern === "*" || (info.subresource !== "" && pattern === `*/${info.subresource}`) || pattern === `${info.resource}/*`,
+  );
 }
 
 function ruleMatches(rule: PolicyRule, user: UserInfo, info: RequestInfo, verb: string): boolean {
