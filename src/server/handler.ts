@@ -6,7 +6,7 @@ import type { Authorizer } from "../authz/authorizer.js";
 import { chain, requireInfo, type ApiResponse, type Filter, type Handler, type RequestContext } from "../request/context.js";
 import type { NonResourceRequestInfo, ResourceRequestInfo } from "../request/request-info.js";
 import { errorFields, type Logger } from "../util/logger.js";
-import { auditFilter, type AuditFilterOptions } from "./filters/audit.js";
+import { auditFilter, failedAuthenticationAudit, type AuditFilterOptions } from "./filters/audit.js";
 import { auditIdFilter } from "./filters/audit-id.js";
 import { authenticateFilter } from "./filters/authenticate.js";
 import { authorizeFilter } from "./filters/authorize.js";
@@ -69,7 +69,10 @@ export function filterChain(options: FilterChainOptions): Handler {
       }),
       requestInfoFilter(),
       ...(options.requestTimeout === undefined ? [] : [timeoutFilter(options.requestTimeout)]),
-      authenticateFilter(options.authenticator, { anonymous: options.anonymousAuth }),
+      authenticateFilter(options.authenticator, {
+        anonymous: options.anonymousAuth,
+        ...(options.audit === undefined ? {} : { onUnauthenticated: failedAuthenticationAudit(options.audit) }),
+      }),
       ...(options.audit === undefined ? [] : [auditFilter(options.audit)]),
       impersonateFilter(options.authorizer, { authenticationGroup: apiGroup(options.profile, "authentication") }),
       ...(options.flowControl === undefined ? [] : [options.flowControl]),

@@ -69,11 +69,13 @@ const IPS_JSON = new WeakMap<readonly string[], string>();
 function userJson(user: AuditUser): string {
   let json = USER_JSON.get(user);
   if (json !== undefined) return json;
-  json = `{"username":${quoteRepeated(user.username)}`;
+  // Made once per user object: the fields present, in kube's order (none for a failed authentication's `{}`).
+  json = "";
+  if (user.username !== undefined) json += `,"username":${quoteRepeated(user.username)}`;
   if (user.uid !== undefined) json += `,"uid":${quoteRepeated(user.uid)}`;
   if (user.groups !== undefined) json += `,"groups":${stringsJson(user.groups)}`;
   if (user.extra !== undefined) json += `,"extra":${JSON.stringify(user.extra)}`;
-  json = `${json}}`;
+  json = `{${json.slice(1)}}`;
   USER_JSON.set(user, json);
   return json;
 }

@@ -13,7 +13,8 @@ export interface AuditObjectRef {
 }
 
 export interface AuditUser {
-  readonly username: string;
+  /** Absent only for a request that failed authentication (kube writes `"user":{}`). */
+  readonly username?: string;
   readonly uid?: string;
   readonly groups?: readonly string[];
   readonly extra?: Readonly<Record<string, readonly string[]>>;

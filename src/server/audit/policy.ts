@@ -202,9 +202,10 @@ function resourceMatches(entry: GroupResources, info: Extract<RequestInfo, { kin
   );
 }
 
-function ruleMatches(rule: PolicyRule, user: UserInfo, info: RequestInfo, verb: string): boolean {
-  if (rule.users.length > 0 && !rule.users.includes(user.name)) return false;
-  if (rule.userGroups.length > 0 && !user.groups.some((group) => rule.userGroups.includes(group))) return false;
+/** `user` is undefined for a request that failed authentication: rules naming users or groups do not match it. */
+function ruleMatches(rule: PolicyRule, user: UserInfo | undefined, info: RequestInfo, verb: string): boolean {
+  if (rule.users.length > 0 && (user === undefined || !rule.users.includes(user.name))) return false;
+  if (rule.userGroups.length > 0 && (user === undefined || !user.groups.some((group) => rule.userGroups.includes(group)))) return false;
   if (rule.verbs.length > 0 && !rule.verbs.includes(verb)) return false;
   if (rule.namespaces.length > 0 || rule.resources.length > 0) {
     if (info.kind !== "resource") return false;
@@ -245,7 +246,7 @@ function decisionsOf(policy: AuditPolicy): readonly AuditDecision[] {
  * The first rule matching the request decides its level (None when none matches), with the
  * policy's and the rule's omissions. The answer is shared by every request the rule decides: read it, never change it.
  */
-export function evaluatePolicy(policy: AuditPolicy, user: UserInfo, info: RequestInfo, verb: string): AuditDecision {
+export function evaluatePolicy(policy: AuditPolicy, user: UserInfo | undefined, info: RequestInfo, verb: string): AuditDecision {
   const rules = policy.rules;
   for (let index = 0; index < rules.length; index++) {
     if (ruleMatches(rules[index] as PolicyRule, user, info, verb)) return decisionsOf(policy)[index] as AuditDecision;

@@ -7,6 +7,7 @@ import { inProcessServer } from "../../testing/in-process.js";
 import type { AuditBackend, AuditEvent } from "../audit/event.js";
 import { parseAuditPolicy } from "../audit/policy.js";
 import { logBackend } from "../audit/log-backend.js";
+import { encodeEvent } from "../audit/event-json.js";
 import { parseRequestInfo } from "../../request/request-info.js";
 import type { RequestContext, UserInfo } from "../../request/context.js";
 import { auditFilter } from "./audit.js";
@@ -148,6 +149,31 @@ describe("auditFilter() through the whole pipeline", () => {
     const complete = eventsOf(response.headers["audit-id"]).find((event) => event.stage === "ResponseComplete");
     assert.equal(complete?.user.username, "admin");
     assert.equal(complete?.impersonatedUser?.username, "carol");
+  });
+
+  it("a failed authentication (401): one ResponseStarted event, user {}, the credentials tried; rules naming users pass it by", async () => {
+    const bad = await server.call("GET", "/api/v1/namespaces/team/configmaps?limit=1", {
+      as: "anonymous",
+      headers: { authorization: "Bearer nope", "user-agent": "tests/1.0" },
+    });
+    assert.equal(bad.status, 401);
+    const events = eventsOf(bad.headers["audit-id"]);
+    assert.equal(events.length, 1);
+    const event = events[0];
+    assert.ok(event !== undefined);
+    assert.equal(event.stage, "ResponseStarted");
+    // The team/configmaps rule is Request, but it names no user: the failed request falls to it like anyone's.
+    assert.equal(event.level, "Request");
+    assert.equal(event.verb, "list");
+    assert.equal(event.requestURI, "/api/v1/namespaces/team/configmaps?limit=1");
+    assert.deepEqual(event.objectRef, { resource: "configmaps", namespace: "team", apiVersion: "v1" });
+    assert.deepEqual(event.responseStatus, { metadata: {}, message: "Authentication failed, attempted: bearer", code: 401 });
+    assert.equal(event.userAgent, "tests/1.0");
+    assert.match(
+      encodeEvent(event),
+      /"stage":"ResponseStarted","requestURI":"[^"]+","verb":"list","user":\{\},"sourceIPs"|"verb":"list","user":\{\},"userAgent"/,
+    );
+    assert.equal(event.requestReceivedTimestamp, event.stageTimestamp);
   });
 
   it("collects admission plugins' annotations (PodSecurity's audit mode)", async () => {

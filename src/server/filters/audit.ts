@@ -341,3 +341,63 @@ export function auditFilter(options: AuditFilterOptions): Filter {
     return { ...response, body: observeStream(response.body, collect, (bytes) => emit("ResponseComplete", status, responseObjectOf(bytes))) };
   };
 }
+
+/** The user of a request that failed authentication: kube's event shows it as `{}`. */
+const UNAUTHENTICATED: AuditUser = {};
+
+/** kube's note on a failed authentication: the credentials tried (basic, bearer, x509), or none. */
+function authenticationMethods(context: RequestContext): string {
+  const methods: string[] = [];
+  const authorization = (context.request.headers["authorization"] ?? "").trim();
+  const parts = authorization.split(" ");
+  if (parts[0]?.toLowerCase() === "basic" && parts.length > 1) methods.push("basic");
+  if (parts.length > 1 && parts[0]?.toLowerCase() === "bearer") methods.push("bearer");
+  if (context.request.peerCertificate !== undefined || context.request.peerCertificateError !== undefined) methods.push("x509");
+  return methods.length > 0 ? `Authentication failed, attempted: ${methods.join(", ")}` : "Authentication failed, no credentials provided";
+}
+
+/**
+ * kube's failed-authentication audit: a request answered 401 by authentication is judged by the
+ * policy without a user (rules naming users or groups pass it by) and, unless its level is None
+ * or the stage is omitted, gets one ResponseStarted event with user `{}` and a status naming the
+ * credentials tried. The authenticate filter calls it just before answering 401.
+ */
+export function failedAuthenticationAudit(options: AuditFilterOptions): (context: RequestContext) => void {
+  const now = options.now ?? Date.now;
+  return (context) => {
+    const info = requireInfo(context);
+    const decision = evaluatePolicy(options.policy, undefined, info, info.verb);
+    options.metrics?.requestLevel(decision.level);
+    if (decision.level === "None" || decision.omitStages.has("ResponseStarted")) return;
+    const request = context.request;
+    const query = request.query.toString();
+    const ips = sourceIps(context);
+    const timestamp = microTime(now());
+    const event: AuditEvent = {
+      kind: "Event",
+      apiVersion: options.apiVersion,
+      level: decision.level,
+      auditID: context.audit?.id ?? "",
+      stage: "ResponseStarted",
+      requestURI: query === "" ? request.path : `${request.path}?${query}`,
+      verb: info.verb,
+      user: UNAUTHENTICATED,
+      impersonatedUser: undefined,
+      sourceIPs: ips.length === 0 ? undefined : ips,
+      userAgent: request.headers["user-agent"],
+      objectRef: objectRefOf(info),
+      responseStatus: { metadata: {}, message: authenticationMethods(context), code: 401 },
+      requestObject: undefined,
+      responseObject: undefined,
+      requestReceivedTimestamp: timestamp,
+      stageTimestamp: timestamp,
+      annotations: context.audit?.annotations(decision.level),
+    };
+    try {
+      options.backend.processEvents([event]);
+      options.metrics?.eventsProduced(1);
+    } catch {
+      // blocking-strict refuses only unstored RequestReceived events: the 401 is answered whatever happens here.
+    }
+  };
+}
