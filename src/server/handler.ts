@@ -43,6 +43,11 @@ export interface FilterChainOptions {
   readonly requestTimeout?: TimeoutFilterOptions;
 }
 
+/** What the audit filter needs to record protobuf bodies as JSON, as kube does. */
+function auditProtobuf(profile: Profile): NonNullable<AuditFilterOptions["protobuf"]> {
+  return { mediaTypes: protobufMediaTypes(profile), decode: (bytes) => protobufCodec(profile).decode(bytes) };
+}
+
 /**
  * The filter chain, in execution order: log → tracing (when on) → metrics → compression → audit id → error funnel → request info →
  * request timeout → authenticate → audit → impersonate → priority and fairness → authorize → route. The error funnel turns anything thrown
@@ -73,7 +78,7 @@ export function filterChain(options: FilterChainOptions): Handler {
         anonymous: options.anonymousAuth,
         ...(options.audit === undefined ? {} : { onUnauthenticated: failedAuthenticationAudit(options.audit) }),
       }),
-      ...(options.audit === undefined ? [] : [auditFilter(options.audit)]),
+      ...(options.audit === undefined ? [] : [auditFilter({ protobuf: auditProtobuf(options.profile), ...options.audit })]),
       impersonateFilter(options.authorizer, { authenticationGroup: apiGroup(options.profile, "authentication") }),
       ...(options.flowControl === undefined ? [] : [options.flowControl]),
       authorizeFilter(options.authorizer, { annotationPrefix: apiGroup(options.profile, "authorization") }),

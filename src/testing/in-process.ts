@@ -22,6 +22,7 @@ export interface TestResponse {
 }
 
 export interface CallOptions {
+  /** JSON (a value, or its text), or bytes sent as they are (give their content-type header). */
   readonly body?: unknown;
   readonly headers?: Record<string, string>;
   /** Who calls: a bearer token user from TEST_TOKENS, or none (anonymous). Default admin. */
@@ -148,7 +149,9 @@ export async function inProcessServer(options: InProcessOptions = {}): Promise<{
     const bodyBytes =
       callOptions.body === undefined
         ? Buffer.alloc(0)
-        : Buffer.from(typeof callOptions.body === "string" ? callOptions.body : JSON.stringify(callOptions.body));
+        : callOptions.body instanceof Uint8Array
+          ? Buffer.from(callOptions.body)
+          : Buffer.from(typeof callOptions.body === "string" ? callOptions.body : JSON.stringify(callOptions.body));
     const who = callOptions.as ?? "admin";
     const headers: Record<string, string> = { ...(callOptions.body === undefined ? {} : { "content-type": "application/json" }), ...callOptions.headers };
     if (who !== "anonymous") headers["authorization"] = `Bearer ${who}-token`;

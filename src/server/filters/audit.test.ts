@@ -8,6 +8,8 @@ import type { AuditBackend, AuditEvent } from "../audit/event.js";
 import { parseAuditPolicy } from "../audit/policy.js";
 import { logBackend } from "../audit/log-backend.js";
 import { encodeEvent } from "../audit/event-json.js";
+import { ORCH_PROFILE } from "../../api/profile.js";
+import { protobufCodec, protobufMediaTypes } from "../../codec/protobuf/codec.js";
 import { parseRequestInfo } from "../../request/request-info.js";
 import type { RequestContext, UserInfo } from "../../request/context.js";
 import { auditFilter } from "./audit.js";
@@ -109,12 +111,32 @@ describe("auditFilter() through the whole pipeline", () => {
     assert.equal(typeof object?.metadata?.uid, "string");
   });
 
+  it("protobuf bodies are recorded as JSON objects, and name a create's objectRef", async () => {
+    const [mediaType] = protobufMediaTypes(ORCH_PROFILE);
+    assert.ok(mediaType !== undefined);
+    const body = protobufCodec(ORCH_PROFILE).encode({ apiVersion: "v1", kind: "Secret", metadata: { name: "proto" }, stringData: { t: "x" } });
+    const response = await server.call("POST", "/api/v1/namespaces/team/secrets", { body, headers: { "content-type": mediaType, accept: mediaType } });
+    assert.equal(response.status, 201);
+    assert.equal(response.headers["content-type"], mediaType);
+    const complete = eventsOf(response.headers["audit-id"]).find((event) => event.stage === "ResponseComplete");
+    assert.equal(complete?.objectRef?.name, "proto");
+    const sent = complete?.requestObject as { kind?: string; metadata?: { name?: string }; stringData?: unknown } | undefined;
+    assert.equal(sent?.kind, "Secret");
+    assert.equal(sent?.metadata?.name, "proto");
+    assert.deepEqual(sent?.stringData, { t: "x" });
+    const answered = complete?.responseObject as { kind?: string; metadata?: { name?: string; uid?: string } } | undefined;
+    assert.equal(answered?.kind, "Secret");
+    assert.equal(answered?.metadata?.name, "proto");
+    assert.equal(typeof answered?.metadata?.uid, "string");
+  });
+
   it("a streamed list is recorded when it has been sent", async () => {
     const response = await server.call("GET", "/api/v1/namespaces/team/secrets");
     const complete = eventsOf(response.headers["audit-id"]).find((event) => event.stage === "ResponseComplete");
     const list = complete?.responseObject as { kind?: string; items?: unknown[] } | undefined;
     assert.equal(list?.kind, "SecretList");
-    assert.equal(list?.items?.length, 1);
+    // `token`, and `proto` from the protobuf test.
+    assert.equal(list?.items?.length, 2);
   });
 
   it("None: by user and by non-resource URL, yet the Audit-ID header is sent", async () => {

@@ -32,6 +32,32 @@ export interface AuditFilterOptions {
   readonly apiVersion: string;
   readonly metrics?: AuditMetrics;
   readonly now?: () => number;
+  /**
+   * The profile's protobuf media types and decoder: protobuf request and response bodies are
+   * recorded as JSON (kube encodes the decoded object), and name a create's objectRef.
+   */
+  readonly protobuf?: { readonly mediaTypes: readonly string[]; decode(bytes: Uint8Array): unknown };
+}
+
+/** The media type of a Content-Type header, without parameters, lower-case. */
+function mediaTypeOf(contentType: string | readonly string[] | undefined): string {
+  if (typeof contentType !== "string") return "";
+  const semicolon = contentType.indexOf(";");
+  return (semicolon === -1 ? contentType : contentType.slice(0, semicolon)).trim().toLowerCase();
+}
+
+/** A body as a value: JSON, or protobuf decoded when its media type is one of the profile's; undefined when neither reads. */
+function bodyValue(bytes: Buffer | string | Uint8Array | undefined, contentType: string | readonly string[] | undefined, options: AuditFilterOptions): unknown {
+  if (bytes === undefined) return undefined;
+  const protobuf = options.protobuf;
+  if (protobuf !== undefined && typeof bytes !== "string" && protobuf.mediaTypes.includes(mediaTypeOf(contentType))) {
+    try {
+      return protobuf.decode(bytes);
+    } catch {
+      return undefined;
+    }
+  }
+  return parseJson(bytes);
 }
 
 const WRITES = new Set(["create", "update", "patch"]);
@@ -302,7 +328,7 @@ export function auditFilter(options: AuditFilterOptions): Filter {
       if (inner !== context) context.user = inner.user;
       if (inner.user !== undefined && inner.user !== user) impersonated = auditUser(inner.user);
       if (body === undefined) return;
-      const parsed = parseJson(body);
+      const parsed = bodyValue(body, request.headers["content-type"], options);
       if (levelAtLeast(decision.level, "Request")) requestObject = decision.omitManagedFields ? withoutManagedFields(parsed) : parsed;
       const metadata = isPlainObject(parsed) ? parsed["metadata"] : undefined;
       if (objectRef !== undefined && isPlainObject(metadata)) {
@@ -329,8 +355,12 @@ export function auditFilter(options: AuditFilterOptions): Filter {
     const responseObjectOf = (bytes: Buffer | string | Uint8Array | undefined): unknown => {
       if (!collect) return undefined;
       const contentType = response.headers["content-type"];
-      if (typeof contentType !== "string" || !contentType.startsWith("application/json")) return undefined;
-      const parsed = parseJson(bytes);
+      if (typeof contentType !== "string") return undefined;
+      const parsed = contentType.startsWith("application/json")
+        ? parseJson(bytes)
+        : options.protobuf === undefined
+          ? undefined
+          : bodyValue(bytes, contentType, options);
       return decision.omitManagedFields ? withoutManagedFields(parsed) : parsed;
     };
     if (typeof response.body === "string" || response.body instanceof Uint8Array) {
