@@ -98,6 +98,22 @@ describe("auditFilter() through the whole pipeline", () => {
     assert.equal(complete?.annotations?.["authorization.orch.io/decision"], "allow");
   });
 
+  it("Request: a delete's DeleteOptions are its request object; a delete without a body has none", async () => {
+    for (const name of ["gone", "gone2"]) {
+      assert.equal((await server.call("POST", "/api/v1/namespaces/team/configmaps", { body: { metadata: { name } } })).status, 201);
+    }
+    const options = { kind: "DeleteOptions", apiVersion: "v1", propagationPolicy: "Background" };
+    const response = await server.call("DELETE", "/api/v1/namespaces/team/configmaps/gone", { body: options });
+    assert.equal(response.status, 200);
+    const complete = eventsOf(response.headers["audit-id"]).find((event) => event.stage === "ResponseComplete");
+    assert.equal(complete?.level, "Request");
+    assert.deepEqual(complete?.objectRef, { resource: "configmaps", namespace: "team", name: "gone", apiVersion: "v1" });
+    assert.deepEqual(complete?.requestObject, options);
+    const bare = await server.call("DELETE", "/api/v1/namespaces/team/configmaps/gone2");
+    assert.equal(bare.status, 200);
+    assert.equal(eventsOf(bare.headers["audit-id"]).find((event) => event.stage === "ResponseComplete")?.requestObject, undefined);
+  });
+
   it("RequestResponse: the response object too; omitStages drops RequestReceived", async () => {
     const response = await server.call("POST", "/api/v1/namespaces/team/secrets", { body: { metadata: { name: "token" }, stringData: { t: "x" } } });
     assert.equal(response.status, 201);

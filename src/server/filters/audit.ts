@@ -60,7 +60,8 @@ function bodyValue(bytes: Buffer | string | Uint8Array | undefined, contentType:
   return parseJson(bytes);
 }
 
-const WRITES = new Set(["create", "update", "patch"]);
+/** Verbs whose request body the event records: objects, patches, and a delete's DeleteOptions (kube records the options a delete was sent). */
+const WRITES = new Set(["create", "update", "patch", "delete", "deletecollection"]);
 
 /**
  * The audited form of users seen lately, by name: a user's requests share one (never changed)
