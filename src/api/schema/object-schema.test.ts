@@ -325,16 +325,49 @@ describe("ObjectSchema.validate(): schema errors by path, after defaulting", () 
     },
     { name: "a new events/v1 event", schema: "eventsV1", body: newEvent(), errors: [] },
     {
-      name: "an events/v1 event without its required fields",
+      // kube judges an event without eventTime by the legacy rules only (namespaces), then requires the time.
+      name: "an events/v1 event without eventTime or anything else",
       schema: "eventsV1",
       body: { type: "Normal" },
-      errors: ["Required action", "Required eventTime", "Required reason", "Required reportingController", "Required reportingInstance"],
+      errors: ["Required eventTime"],
     },
     {
-      name: "an events/v1 event setting deprecated fields",
+      name: "an events/v1 event with eventTime but no reporting fields, action or reason",
+      schema: "eventsV1",
+      body: { type: "Normal", eventTime: "2026-01-01T00:00:00.000000Z" },
+      errors: [
+        "Invalid reportingController",
+        "Invalid reportingController",
+        "Required action",
+        "Required reason",
+        "Required reportingController",
+        "Required reportingInstance",
+      ],
+    },
+    {
+      name: "an events/v1 event setting deprecated fields (kube's internal names)",
       schema: "eventsV1",
       body: newEvent({ deprecatedCount: 3, deprecatedSource: { component: "kubelet" }, deprecatedFirstTimestamp: "2026-01-01T00:00:00Z" }),
-      errors: ["Invalid deprecatedCount", "Invalid deprecatedFirstTimestamp", "Invalid deprecatedSource"],
+      errors: ["Invalid count", "Invalid firstTimestamp", "Invalid source"],
+    },
+    {
+      name: "an events/v1 event without eventTime about an object of another namespace",
+      schema: "eventsV1",
+      body: { type: "Normal", regarding: { kind: "Pod", name: "p", namespace: "other" } },
+      errors: ["Invalid involvedObject.namespace", "Required eventTime"],
+    },
+    {
+      name: "a core/v1 event about an object of another namespace",
+      schema: "event",
+      body: { involvedObject: { kind: "Pod", name: "p", namespace: "other" }, reason: "Started", type: "Bogus" },
+      errors: ["Invalid involvedObject.namespace"],
+    },
+    { name: "a core/v1 event in default about a cluster object", schema: "event", body: { involvedObject: { kind: "Node", name: "n" } }, errors: [] },
+    {
+      name: "a core/v1 event with eventTime and no reporting fields",
+      schema: "event",
+      body: { involvedObject: { kind: "Pod", name: "p", namespace: "default" }, eventTime: "2026-01-01T00:00:00.000000Z", reason: "Started" },
+      errors: ["Invalid reportingComponent", "Invalid reportingComponent", "Required action", "Required reportingComponent", "Required reportingInstance"],
     },
     { name: "an events/v1 event of another type", schema: "eventsV1", body: newEvent({ type: "Info" }), errors: ["Invalid type"] },
     {
@@ -482,7 +515,19 @@ describe("ObjectSchema.validate(): schema errors by path, after defaulting", () 
     assert.deepEqual(messagesOf("validatingV1", { webhooks: [hook({ clientConfig: { url: "http://a.example.com" } })] }), [
       `webhooks[0].clientConfig.url: Invalid value: "http://a.example.com": 'https' is the only allowed URL scheme`,
     ]);
-    assert.deepEqual(messagesOf("eventsV1", newEvent({ deprecatedCount: 2 })), ['deprecatedCount: Invalid value: "": needs to be unset']);
+    assert.deepEqual(messagesOf("eventsV1", newEvent({ deprecatedCount: 2 })), ['count: Invalid value: "": needs to be unset']);
+    assert.deepEqual(messagesOf("event", { involvedObject: { kind: "Pod", name: "p", namespace: "other" } }), [
+      'involvedObject.namespace: Invalid value: "other": does not match event.namespace',
+    ]);
+    assert.deepEqual(
+      messagesOf("eventsV1", {
+        type: "Normal",
+        eventTime: "2026-01-01T00:00:00.000000Z",
+        regarding: { kind: "Pod", name: "p" },
+        ...newEvent({ type: "Info" }),
+      }),
+      ['type: Invalid value: "": has invalid value: Info'],
+    );
   });
 });
 

@@ -5,7 +5,7 @@ import type { DefinitionValidator } from "../validate.js";
 import { webhookConfigurationValidator } from "./admission.js";
 import { validateAdmissionPolicy, validateAdmissionPolicyBinding } from "./admission-expressions.js";
 import { validateCertificateSigningRequest } from "./certificates.js";
-import { validateEventsV1 } from "./events.js";
+import { validateCoreEvent, validateEventsV1, validateEventsV1beta1 } from "./events.js";
 import { EXTENSION_DEFAULTERS, EXTENSION_KIND_VALIDATORS } from "./extensions.js";
 import { POD_DEFAULTERS } from "./pods.js";
 import { validateLimitRange, validateResourceQuota } from "./quotas.js";
@@ -59,6 +59,8 @@ export const BUILTIN_RULES: SchemaRules = {
     ["discovery.v1beta1.EndpointSlice", validateEndpointSliceUpdate],
     ["certificates.v1.CertificateSigningRequest", validateCertificateSigningRequest],
     ["events.v1.Event", validateEventsV1],
+    ["events.v1beta1.Event", validateEventsV1beta1],
+    ["core.v1.Event", validateCoreEvent],
     ["admissionregistration.v1.MutatingWebhookConfiguration", webhookConfigurationValidator("v1")],
     ["admissionregistration.v1.ValidatingWebhookConfiguration", webhookConfigurationValidator("v1")],
     ["admissionregistration.v1beta1.MutatingWebhookConfiguration", webhookConfigurationValidator("v1beta1")],
