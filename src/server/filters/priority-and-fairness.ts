@@ -1,4 +1,3 @@
-import { ApiError } from "../../api/errors.js";
 import type { Profile } from "../../api/profile.js";
 import { addResponseHeader, requireInfo, requireUser, type ApiResponse, type Filter, type RequestContext } from "../../request/context.js";
 import type { RequestInfo } from "../../request/request-info.js";
@@ -30,12 +29,16 @@ function bypassesFlowControl(info: RequestInfo, query: URLSearchParams): boolean
   return info.subresource === "log" && query.get("follow") === "true";
 }
 
-/** kube's 429 from flow control: reason TooManyRequests, retry after one second. */
-export function tooManyRequests(headers: Readonly<Record<string, string>>): ApiError {
-  return new ApiError(429, "TooManyRequests", "Too many requests, please try again later.", {
-    details: { retryAfterSeconds: 1 },
-    headers: { ...headers, "Retry-After": "1" },
-  });
+/**
+ * kube's 429 from flow control: not a Status but Go's http.Error text (so clients say "the server
+ * has received too many requests and has asked us to try again later"), retry after one second.
+ */
+export function tooManyRequests(headers: Readonly<Record<string, string>>): ApiResponse {
+  return {
+    status: 429,
+    headers: { ...headers, "Retry-After": "1", "content-type": "text/plain; charset=utf-8", "x-content-type-options": "nosniff" },
+    body: "Too many requests, please try again later.\n",
+  };
 }
 
 /**
@@ -110,7 +113,7 @@ export function priorityAndFairnessFilter(options: PriorityAndFairnessOptions): 
     }
     if (admission.kind === "rejected") {
       series.rejected(admission.reason satisfies RejectReason, admission.waitedMs / 1000);
-      throw tooManyRequests(headers);
+      return tooManyRequests(headers);
     }
     series.dispatched(admission.waitedMs / 1000);
     series.executing(1, admission.seats);
