@@ -146,13 +146,31 @@ describe("auditFilter() through the whole pipeline", () => {
     assert.equal(typeof answered?.metadata?.uid, "string");
   });
 
+  it("YAML bodies (a create, a server-side apply) are recorded as JSON objects and name a create's objectRef", async () => {
+    const created = await server.call("POST", "/api/v1/namespaces/team/secrets", {
+      body: "apiVersion: v1\nkind: Secret\nmetadata:\n  name: yaml\nstringData:\n  t: x\n",
+      headers: { "content-type": "application/yaml" },
+    });
+    assert.equal(created.status, 201);
+    const complete = eventsOf(created.headers["audit-id"]).find((event) => event.stage === "ResponseComplete");
+    assert.equal(complete?.objectRef?.name, "yaml");
+    assert.deepEqual(complete?.requestObject, { apiVersion: "v1", kind: "Secret", metadata: { name: "yaml" }, stringData: { t: "x" } });
+    const applied = await server.call("PATCH", "/api/v1/namespaces/team/secrets/yaml?fieldManager=tests&force=true", {
+      body: "apiVersion: v1\nkind: Secret\nmetadata:\n  name: yaml\nstringData:\n  t: y\n",
+      headers: { "content-type": "application/apply-patch+yaml" },
+    });
+    assert.equal(applied.status, 200);
+    const patched = eventsOf(applied.headers["audit-id"]).find((event) => event.stage === "ResponseComplete");
+    assert.deepEqual(patched?.requestObject, { apiVersion: "v1", kind: "Secret", metadata: { name: "yaml" }, stringData: { t: "y" } });
+  });
+
   it("a streamed list is recorded when it has been sent", async () => {
     const response = await server.call("GET", "/api/v1/namespaces/team/secrets");
     const complete = eventsOf(response.headers["audit-id"]).find((event) => event.stage === "ResponseComplete");
     const list = complete?.responseObject as { kind?: string; items?: unknown[] } | undefined;
     assert.equal(list?.kind, "SecretList");
-    // `token`, and `proto` from the protobuf test.
-    assert.equal(list?.items?.length, 2);
+    // `token`, then `proto` and `yaml` from the protobuf and YAML tests.
+    assert.equal(list?.items?.length, 3);
   });
 
   it("None: by user and by non-resource URL, yet the Audit-ID header is sent", async () => {

@@ -1,5 +1,6 @@
 import { ApiError, internalError } from "../../api/errors.js";
 import { isPlainObject } from "../../api/object.js";
+import { yaml } from "../../util/yaml.js";
 import { isPushBody, type PushBody } from "../../request/push-body.js";
 import {
   headerValues,
@@ -57,7 +58,17 @@ function bodyValue(bytes: Buffer | string | Uint8Array | undefined, contentType:
       return undefined;
     }
   }
-  return parseJson(bytes);
+  const parsed = parseJson(bytes);
+  if (parsed !== undefined) return parsed;
+  // YAML bodies (a create sent as application/yaml, a server-side apply's apply-patch+yaml): kube records the decoded object as JSON.
+  const mediaType = mediaTypeOf(contentType);
+  if (mediaType !== "application/yaml" && mediaType !== "application/apply-patch+yaml") return undefined;
+  try {
+    const value: unknown = yaml().parse(typeof bytes === "string" ? bytes : Buffer.from(bytes).toString("utf8"));
+    return value === null ? undefined : value;
+  } catch {
+    return undefined;
+  }
 }
 
 /** Verbs whose request body the event records: objects, patches, and a delete's DeleteOptions (kube records the options a delete was sent). */
