@@ -377,11 +377,11 @@ describe("ObjectSchema.validate(): schema errors by path, after defaulting", () 
       errors: ["Invalid series.count"],
     },
     {
-      name: "an events/v1 update changing the reason",
+      name: "an events/v1 update changing the reason and the note (kube's `message`, immutable too)",
       schema: "eventsV1",
       body: newEvent({ reason: "Other", note: "more" }),
       old: newEvent(),
-      errors: ["Invalid reason"],
+      errors: ["Invalid message", "Invalid reason"],
     },
     { name: "a valid v1 webhook configuration", schema: "validatingV1", body: { webhooks: [hook()] }, errors: [] },
     { name: "v1 webhooks with the same name", schema: "validatingV1", body: { webhooks: [hook(), hook()] }, errors: ["Duplicate webhooks[1].name"] },
@@ -516,6 +516,40 @@ describe("ObjectSchema.validate(): schema errors by path, after defaulting", () 
       `webhooks[0].clientConfig.url: Invalid value: "http://a.example.com": 'https' is the only allowed URL scheme`,
     ]);
     assert.deepEqual(messagesOf("eventsV1", newEvent({ deprecatedCount: 2 })), ['count: Invalid value: "": needs to be unset']);
+    // Updates through events/v1: kube's immutable fields under its names (note is `message`, regarding `involvedObject`); a series may grow.
+    const series = { count: 2, lastObservedTime: "2026-01-01T00:01:00.000000Z" };
+    const stored = newEvent({ note: "pulled", regarding: { kind: "Pod", name: "p", namespace: "default" }, series });
+    assert.deepEqual(errorsOf("eventsV1", newEvent({ note: "pulled again", regarding: { kind: "Pod", name: "p", namespace: "default" }, series }), stored), [
+      "Invalid message",
+    ]);
+    assert.deepEqual(errorsOf("eventsV1", newEvent({ note: "pulled", regarding: { kind: "Pod", name: "q", namespace: "default" }, series }), stored), [
+      "Invalid involvedObject",
+    ]);
+    const grown = { count: 3, lastObservedTime: "2026-01-01T00:02:00.000000Z" };
+    assert.deepEqual(
+      errorsOf("eventsV1", newEvent({ note: "pulled", regarding: { kind: "Pod", name: "p", namespace: "default" }, series: grown }), stored),
+      [],
+    );
+    assert.deepEqual(
+      errorsOf(
+        "eventsV1",
+        newEvent({
+          note: "pulled",
+          regarding: { kind: "Pod", name: "p", namespace: "default" },
+          series: { count: 1, lastObservedTime: grown.lastObservedTime },
+        }),
+        stored,
+      ),
+      ["Invalid series.count"],
+    );
+    assert.deepEqual(
+      errorsOf(
+        "eventsV1",
+        newEvent({ note: "pulled", regarding: { kind: "Pod", name: "p", namespace: "default" }, series, eventTime: "2026-01-01T00:00:00.0000004Z" }),
+        stored,
+      ),
+      [],
+    );
     assert.deepEqual(messagesOf("event", { involvedObject: { kind: "Pod", name: "p", namespace: "other" } }), [
       'involvedObject.namespace: Invalid value: "other": does not match event.namespace',
     ]);

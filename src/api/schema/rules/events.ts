@@ -24,7 +24,6 @@ const DEPRECATED: readonly (readonly [string, string])[] = [
   ["deprecatedCount", "count"],
   ["deprecatedSource", "source"],
 ];
-const IMMUTABLE = ["regarding", "related", "reason", "action", "reportingController", "reportingInstance", "eventTime", "type"];
 /** kube's qualified-name text for a name part that does not match (an empty one too). */
 const QUALIFIED_NAME_PART =
   "name part must consist of alphanumeric characters, '-', '_' or '.', and must start and end with an alphanumeric character (e.g. 'MyName',  or 'my.name',  or '123-abc', regex used for validation is '([A-Za-z0-9][-A-Za-z0-9_.]*)?[A-Za-z0-9]')";
@@ -73,14 +72,20 @@ function legacyEventErrors(object: ApiObject, fields: EventFields, reportingPath
   return errors;
 }
 
+/** kube's validateV1EventSeries: a series counts at least 2 and has a last observed time. */
+function seriesErrors(object: ApiObject): FieldError[] {
+  const series = recordAt(object, "series");
+  if (series === undefined) return [];
+  const errors: FieldError[] = [];
+  const count = series["count"];
+  if (typeof count !== "number" || count < 2) errors.push(invalidValue("series.count", "", "should be at least 2"));
+  if (!present(series["lastObservedTime"])) errors.push(required("series.lastObservedTime"));
+  return errors;
+}
+
 function validateNewEvent(object: ApiObject): FieldError[] {
   const errors = legacyEventErrors(object, EVENTS_FIELDS, "reportingController");
-  const series = recordAt(object, "series");
-  if (series !== undefined) {
-    const count = series["count"];
-    if (typeof count !== "number" || count < 2) errors.push(invalidValue("series.count", "", "should be at least 2"));
-    if (!present(series["lastObservedTime"])) errors.push(required("series.lastObservedTime"));
-  }
+  errors.push(...seriesErrors(object));
   if (!present(object["eventTime"])) errors.push(required("eventTime"));
   const type = text(object, "type");
   if (type !== "Normal" && type !== "Warning") errors.push(invalidValue("type", "", `has invalid value: ${type}`));
@@ -98,11 +103,55 @@ export function validateEventsV1beta1(object: ApiObject): FieldError[] {
   return legacyEventErrors(object, EVENTS_FIELDS, "reportingController");
 }
 
+/**
+ * kube's immutable fields of an updated event, in its order, as [events/v1 name, kube's path]
+ * (eventTime is compared apart, to the microsecond).
+ */
+const IMMUTABLE: readonly (readonly [string, string])[] = [
+  ["regarding", "involvedObject"],
+  ["reason", "reason"],
+  ["note", "message"],
+  ["deprecatedSource", "source"],
+  ["deprecatedFirstTimestamp", "firstTimestamp"],
+  ["deprecatedLastTimestamp", "lastTimestamp"],
+  ["deprecatedCount", "count"],
+  ["type", "type"],
+];
+const IMMUTABLE_AFTER_TIME: readonly (readonly [string, string])[] = [
+  ["action", "action"],
+  ["related", "related"],
+  ["reportingController", "reportingController"],
+  ["reportingInstance", "reportingInstance"],
+];
+
+/** The same value for kube: absent, null and empty are alike (Go's zero values). */
+function same(a: unknown, b: unknown): boolean {
+  const normal = (value: unknown): string => JSON.stringify(present(value) ? value : null);
+  return normal(a) === normal(b);
+}
+
+/** A MicroTime to the microsecond, for kube's tolerance of sub-microsecond changes. */
+function microseconds(value: unknown): string {
+  if (typeof value !== "string") return "";
+  const match = /^(.*T\d{2}:\d{2}:\d{2})(?:\.(\d+))?(Z|[+-]\d{2}:\d{2})$/.exec(value);
+  if (match === null) return value;
+  const epoch = Date.parse(`${match[1]}${match[3]}`);
+  return `${epoch}.${(match[2] ?? "").padEnd(6, "0").slice(0, 6)}`;
+}
+
 export function validateEventsV1(object: ApiObject, old: ApiObject | undefined): FieldError[] {
   if (old === undefined) return validateNewEvent(object);
-  const errors: FieldError[] = [];
-  for (const name of IMMUTABLE) {
-    if (JSON.stringify(object[name] ?? null) !== JSON.stringify(old[name] ?? null)) errors.push(invalidValue(name, object[name] ?? "", "field is immutable"));
+  // kube's ValidateEventUpdate: the legacy rules for the new event, the series when it changed, then its identity.
+  const errors = legacyEventErrors(object, EVENTS_FIELDS, "reportingController");
+  if (!same(object["series"], old["series"])) {
+    errors.push(...seriesErrors(object));
   }
+  const immutable = ([name, path]: readonly [string, string]): void => {
+    if (!same(object[name], old[name])) errors.push(invalidValue(path, object[name] ?? "", "field is immutable"));
+  };
+  IMMUTABLE.forEach(immutable);
+  if (microseconds(object["eventTime"]) !== microseconds(old["eventTime"]))
+    errors.push(invalidValue("eventTime", object["eventTime"] ?? "", "field is immutable"));
+  IMMUTABLE_AFTER_TIME.forEach(immutable);
   return errors;
 }
