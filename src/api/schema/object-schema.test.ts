@@ -20,6 +20,7 @@ const SCHEMAS = {
   pod: schemaOf("", "v1", "Pod"),
   service: schemaOf("", "v1", "Service"),
   event: schemaOf("", "v1", "Event"),
+  lease: schemaOf(g("coordination"), "v1", "Lease"),
   configMap: schemaOf("", "v1", "ConfigMap"),
   controllerRevision: schemaOf("apps", "v1", "ControllerRevision"),
   deployment: schemaOf("apps", "v1", "Deployment"),
@@ -581,6 +582,12 @@ describe("ObjectSchema.applyDefaults(): kube's defaults", () => {
     return value;
   };
   const cases: { name: string; schema: SchemaName; body: Json; expected: Record<string, unknown> }[] = [
+    {
+      name: "a Lease's strategy and preferredHolder are dropped (kube's alpha CoordinatedLeaderElection gate, off)",
+      schema: "lease",
+      body: { spec: { holderIdentity: "a", leaseDurationSeconds: 15, strategy: "OldestEmulationVersion", preferredHolder: "b" } },
+      expected: { "spec.holderIdentity": "a", "spec.leaseDurationSeconds": 15, "spec.strategy": undefined, "spec.preferredHolder": undefined },
+    },
     {
       name: "a pod's restart, DNS and termination fields and its containers' pull policy and termination message",
       schema: "pod",

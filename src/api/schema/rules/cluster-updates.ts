@@ -1,6 +1,7 @@
 import type { FieldError } from "../../errors.js";
 import type { ApiObject } from "../../object.js";
 import { validateName } from "../../validation.js";
+import type { DefinitionDefaulter } from "../defaults.js";
 import { forbidden, invalidValue } from "../field-path.js";
 import { recordAt, semanticallyEqual } from "./values.js";
 
@@ -66,6 +67,23 @@ export function validateRuntimeClassUpdate(object: ApiObject, old: ApiObject | u
 }
 
 /** kube's ValidateLeaseSpec: a positive duration, a non-negative transition count (create and update). */
+/**
+ * A Lease's `strategy` and `preferredHolder` (kube 1.31+) belong to the alpha
+ * CoordinatedLeaderElection gate, off by default: kube's strategy drops them from every write
+ * while it is off (and this server has no such gate), so they are never stored.
+ */
+const dropCoordinatedLeaderElectionFields: DefinitionDefaulter = (object) => {
+  const spec = object["spec"];
+  if (typeof spec !== "object" || spec === null || Array.isArray(spec)) return;
+  const fields = spec as Record<string, unknown>;
+  delete fields["strategy"];
+  delete fields["preferredHolder"];
+};
+
+export const CLUSTER_DEFAULTERS: Readonly<Record<string, DefinitionDefaulter>> = {
+  "coordination.v1.Lease": dropCoordinatedLeaderElectionFields,
+};
+
 export function validateLease(object: ApiObject): FieldError[] {
   const spec = recordAt(object, "spec");
   const errors: FieldError[] = [];

@@ -13,6 +13,7 @@ import { SERVICE_DEFAULTERS, validateServiceUpdate } from "./services.js";
 import { NETWORKING_DEFAULTERS, NETWORKING_KIND_VALIDATORS, NETWORKING_VALIDATORS } from "./networking.js";
 import { WORKLOAD_DEFAULTERS, WORKLOAD_KIND_VALIDATORS, WORKLOAD_VALIDATORS } from "./workloads.js";
 import {
+  CLUSTER_DEFAULTERS,
   validateCsiDriverUpdate,
   validateEndpointSliceUpdate,
   validateIngressClassUpdate,
@@ -37,7 +38,16 @@ export interface SchemaRules {
 }
 
 export const BUILTIN_RULES: SchemaRules = {
-  defaulters: new Map(Object.entries({ ...WORKLOAD_DEFAULTERS, ...NETWORKING_DEFAULTERS, ...EXTENSION_DEFAULTERS, ...POD_DEFAULTERS, ...SERVICE_DEFAULTERS })),
+  defaulters: new Map(
+    Object.entries({
+      ...WORKLOAD_DEFAULTERS,
+      ...NETWORKING_DEFAULTERS,
+      ...EXTENSION_DEFAULTERS,
+      ...POD_DEFAULTERS,
+      ...SERVICE_DEFAULTERS,
+      ...CLUSTER_DEFAULTERS,
+    }),
+  ),
   validators: new Map(Object.entries({ ...WORKLOAD_VALIDATORS, ...NETWORKING_VALIDATORS })),
   kindValidators: new Map<string, KindValidator>([
     ...Object.entries(WORKLOAD_KIND_VALIDATORS),
