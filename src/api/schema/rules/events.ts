@@ -1,5 +1,6 @@
 import type { FieldError } from "../../errors.js";
 import { isPlainObject, type ApiObject } from "../../object.js";
+import { KUBERNETES_PROFILE, ORCH_PROFILE } from "../../profile.js";
 import { validateQualifiedName } from "../../validation.js";
 import { invalidValue, required } from "../field-path.js";
 import { recordAt } from "./values.js";
@@ -38,6 +39,9 @@ function text(object: Readonly<Record<string, unknown>> | undefined, name: strin
   return typeof value === "string" ? value : "";
 }
 
+/** kube's system namespace, which (with "default") may hold a timed event about a cluster-scoped object: the profiles' (validators see no profile). */
+const SYSTEM_NAMESPACES: ReadonlySet<string> = new Set([ORCH_PROFILE.systemNamespace, KUBERNETES_PROFILE.systemNamespace]);
+
 /** The field names of one API version of Event. */
 interface EventFields {
   readonly involvedObject: string;
@@ -58,7 +62,7 @@ function legacyEventErrors(object: ApiObject, fields: EventFields, reportingPath
     if (involvedNamespace === "" ? namespace !== "" && namespace !== "default" : namespace !== involvedNamespace) errors.push(mismatch());
     return errors;
   }
-  if (involvedNamespace === "" && namespace !== "default" && namespace !== "kube-system") errors.push(mismatch());
+  if (involvedNamespace === "" && namespace !== "default" && !SYSTEM_NAMESPACES.has(namespace)) errors.push(mismatch());
   const controller = text(object, fields.reportingController);
   if (controller === "")
     errors.push(required(reportingPath), invalidValue(reportingPath, "", "name part must be non-empty"), invalidValue(reportingPath, "", QUALIFIED_NAME_PART));
