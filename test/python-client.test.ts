@@ -101,8 +101,9 @@ say(step="deleted", kind=deleted.kind)
  * a list (the client's CustomObjectsApi sends merge-patch for both), a pod bound through
  * `create_namespaced_pod_binding` (kube answers a Status, which the client cannot read as the
  * V1Binding it expects: a ValueError about `target`, though the pod is bound), the pod proxy and
- * log of pods no kubelet runs, a field-selected list across namespaces, `list_node()` with a node
- * written with part of its `nodeInfo`, and `delete_collection_*` with a label selector.
+ * log of pods no kubelet runs, a field-selected list across namespaces, a pod status written with
+ * part of a container's, `list_node()` with a node written with part of its `nodeInfo`, and
+ * `delete_collection_*` with a label selector.
  */
 const DEEP_SCRIPT = `
 import json, sys, time
@@ -145,6 +146,9 @@ say(step="bound", error=binding, node=v1.read_namespaced_pod("deep-bound", ns).s
 say(step="proxy", pending=failure(lambda: v1.connect_get_namespaced_pod_proxy("deep-pending", ns)), bound=failure(lambda: v1.connect_get_namespaced_pod_proxy_with_path("deep-bound", ns, "healthz")))
 say(step="log", text=v1.read_namespaced_pod_log("deep-pending", ns), bound=failure(lambda: v1.read_namespaced_pod_log("deep-bound", ns)))
 say(step="selected", names=[p.metadata.name for p in v1.list_pod_for_all_namespaces(field_selector="spec.nodeName=deep-node").items])
+v1.patch_namespaced_pod_status("deep-bound", ns, {"status": {"phase": "Running", "containerStatuses": [{"name": "c", "ready": True}]}})
+running = v1.read_namespaced_pod("deep-bound", ns).status.container_statuses[0]
+say(step="container-status", ready=running.ready, image=running.image, restarts=running.restart_count)
 v1.create_node({"metadata": {"name": "deep-partial"}, "status": {"nodeInfo": {"kubeletVersion": "v1.30.0"}}})
 node = [n for n in v1.list_node().items if n.metadata.name == "deep-partial"][0]
 say(step="node", kubelet=node.status.node_info.kubelet_version, architecture=node.status.node_info.architecture, port=node.status.daemon_endpoints.kubelet_endpoint.port)
@@ -278,6 +282,8 @@ describe("the Debian python3-kubernetes client", () => {
       { step: "proxy", pending: [400, "address not allowed"], bound: [400, "address not allowed"] },
       { step: "log", text: "", bound: [404, 'nodes "deep-node" not found'] },
       { step: "selected", names: ["deep-bound"] },
+      // A container status written with part of its fields reads as kube's (image "", restartCount 0…).
+      { step: "container-status", ready: true, image: "", restarts: 0 },
       // A node written with part of nodeInfo reads as kube's, every field present: list_node() does not raise.
       { step: "node", kubelet: "v1.30.0", architecture: "", port: 0 },
       { step: "collection", kind: "PodList", left: [] },

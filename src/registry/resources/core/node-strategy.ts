@@ -23,16 +23,17 @@ const NODE_INFO_FIELDS = [
  * client would fail every `list_node()`. Fields already set are kept.
  */
 export function fillNodeStatus(object: ApiObject): void {
+  // Copies: the status may share parts with the stored object the write started from.
   const status = isPlainObject(object["status"]) ? object["status"] : {};
   const endpoints = isPlainObject(status["daemonEndpoints"]) ? status["daemonEndpoints"] : {};
   const kubelet = isPlainObject(endpoints["kubeletEndpoint"]) ? endpoints["kubeletEndpoint"] : {};
-  if (typeof kubelet["Port"] !== "number") kubelet["Port"] = 0;
-  endpoints["kubeletEndpoint"] = kubelet;
-  status["daemonEndpoints"] = endpoints;
-  const info = isPlainObject(status["nodeInfo"]) ? status["nodeInfo"] : {};
+  const info: Record<string, unknown> = isPlainObject(status["nodeInfo"]) ? { ...status["nodeInfo"] } : {};
   for (const field of NODE_INFO_FIELDS) if (typeof info[field] !== "string") info[field] = "";
-  status["nodeInfo"] = info;
-  object["status"] = status;
+  object["status"] = {
+    ...status,
+    daemonEndpoints: { ...endpoints, kubeletEndpoint: { ...kubelet, Port: typeof kubelet["Port"] === "number" ? kubelet["Port"] : 0 } },
+    nodeInfo: info,
+  };
 }
 
 export const NODE_STRATEGY: Partial<Strategy> = {
