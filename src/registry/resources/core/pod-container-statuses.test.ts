@@ -18,15 +18,23 @@ describe("a pod's container statuses carry kube's always-written fields", () => 
     await server.stop();
   });
 
-  it("fills state, lastState, ready, restartCount, image and imageID a status write leaves out, and keeps what it sends", async () => {
+  it("fills state, lastState (a terminated state's exitCode), ready, restartCount, image and imageID a status write leaves out, and keeps what it sends", async () => {
     const written = await server.call("PATCH", `${PODS}/p/status`, {
-      body: { status: { phase: "Running", containerStatuses: [{ name: "c", ready: true }], initContainerStatuses: [{ name: "i", restartCount: 2 }] } },
+      body: {
+        status: {
+          phase: "Running",
+          containerStatuses: [{ name: "c", ready: true }],
+          initContainerStatuses: [{ name: "i", restartCount: 2, state: { terminated: { reason: "Completed" } } }],
+        },
+      },
       headers: { "content-type": "application/strategic-merge-patch+json" },
     });
     assert.equal(written.status, 200, written.text);
     const status = written.json["status"] as Json;
     assert.deepEqual(status["containerStatuses"], [{ name: "c", ready: true, state: {}, lastState: {}, restartCount: 0, image: "", imageID: "" }]);
-    assert.deepEqual(status["initContainerStatuses"], [{ name: "i", restartCount: 2, state: {}, lastState: {}, ready: false, image: "", imageID: "" }]);
+    assert.deepEqual(status["initContainerStatuses"], [
+      { name: "i", restartCount: 2, state: { terminated: { reason: "Completed", exitCode: 0 } }, lastState: {}, ready: false, image: "", imageID: "" },
+    ]);
     const read = await server.call("GET", `${PODS}/p`);
     assert.deepEqual((read.json["status"] as Json)["containerStatuses"], status["containerStatuses"]);
   });

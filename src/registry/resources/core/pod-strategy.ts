@@ -71,9 +71,18 @@ function withEphemeralContainers(desired: ApiObject, old: ApiObject): ApiObject 
 /** The container status lists of a pod's status. */
 const CONTAINER_STATUS_LISTS = ["initContainerStatuses", "containerStatuses", "ephemeralContainerStatuses"] as const;
 
+/** A container state: `{}` when absent; a `terminated` state always has its `exitCode` (kube writes 0; the Python client requires it). */
+function containerState(state: unknown): Record<string, unknown> {
+  if (!isPlainObject(state)) return {};
+  const terminated = state["terminated"];
+  if (!isPlainObject(terminated) || typeof terminated["exitCode"] === "number") return state;
+  return { ...state, terminated: { ...terminated, exitCode: 0 } };
+}
+
 /**
  * kube's `ContainerStatus` fields written even when zero (no `omitempty`, or value structs):
- * `state` and `lastState` `{}`, `ready` false, `restartCount` 0, `image` and `imageID` "".
+ * `state` and `lastState` `{}` (a `terminated` state's `exitCode` 0), `ready` false,
+ * `restartCount` 0, `image` and `imageID` "".
  * Typed clients require them: the Python client refuses a status without `image`, so a status
  * written with part of a container's (`{name, ready}`) broke every read and list of its pod.
  */
@@ -89,8 +98,8 @@ function fillContainerStatuses(pod: ApiObject): void {
       isPlainObject(entry)
         ? {
             ...entry,
-            state: isPlainObject(entry["state"]) ? entry["state"] : {},
-            lastState: isPlainObject(entry["lastState"]) ? entry["lastState"] : {},
+            state: containerState(entry["state"]),
+            lastState: containerState(entry["lastState"]),
             ready: typeof entry["ready"] === "boolean" ? entry["ready"] : false,
             restartCount: typeof entry["restartCount"] === "number" ? entry["restartCount"] : 0,
             image: typeof entry["image"] === "string" ? entry["image"] : "",
