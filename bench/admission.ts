@@ -20,8 +20,20 @@ import { builtinPlugins } from "../src/admission/plugins/index.js";
 import { inProcessServer } from "../src/testing/in-process.js";
 import { type BurstClient, burstClient, namedBodies } from "./lib/burst.js";
 import { h2Client } from "./lib/client.js";
-import { describeSpread, mapSpread, type PairedResult, pairedJson, pairedTables, perRound, processCpuNanos, runPaired, verdict } from "./lib/paired.js";
-import { closeServers, serverVariants, startPairedServers } from "./lib/paired-servers.js";
+import {
+  describeSpread,
+  mapSpread,
+  mergePaired,
+  type PairedOptions,
+  type PairedResult,
+  pairedJson,
+  pairedTables,
+  perRound,
+  processCpuNanos,
+  runPaired,
+  verdict,
+} from "./lib/paired.js";
+import { closeServers, type ServerSpec, serverVariants, startPairedServers } from "./lib/paired-servers.js";
 import { backgroundCpuPercent, installCleanup } from "./lib/processes.js";
 import { machineEnvironment } from "./lib/environment.js";
 import { REPO_ROOT } from "./lib/server.js";
@@ -168,8 +180,10 @@ async function pluginLatencies(count: number): Promise<PluginLatency[]> {
 }
 
 /** Rounds, warm-up creates per server, burst length (bursts sized from the warm-up's rate, at most opsPerBurst creates). */
-const PLAN = { opsPerBurst: 1000, rounds: 24, warmOps: 2000, burstSeconds: 0.4, minOpsPerBurst: 150 };
+const PLAN = { opsPerBurst: 1000, rounds: 30, warmOps: 2000, burstSeconds: 0.4, minOpsPerBurst: 150 };
 const QUICK_PLAN = { opsPerBurst: 200, rounds: 6, warmOps: 200, burstSeconds: 0.2 };
+/** Sets of server processes, each measured for a third of the rounds (see `startPairedServers`' rotate). */
+const GENERATIONS = 3;
 /** Each server's first creates after start, measured apart ("cold"; after 50 that open the path). */
 const COLD = 1000;
 const QUICK_COLD = 200;
@@ -178,8 +192,10 @@ const VARIANTS = { off: "every named plugin off", on: "default chain", offSame: 
 
 interface ServerFigures {
   readonly paired: PairedResult;
-  /** Server CPU µs per create over each server's first creates, by variant name. */
+  /** Server CPU µs per create over each server's first creates, by variant name (mean over the generations). */
   readonly cold: Readonly<Record<string, number>>;
+  /** Sets of server processes measured one after another, their rounds pooled. */
+  readonly generations: number;
 }
 
 /**
@@ -189,13 +205,36 @@ interface ServerFigures {
  */
 async function serverProcesses(everything: readonly string[], admitted: Json, quick: boolean): Promise<ServerFigures> {
   const plan = quick ? QUICK_PLAN : PLAN;
-  const cold = quick ? QUICK_COLD : COLD;
+  const generations = quick ? 1 : GENERATIONS;
+  const perGeneration = { ...plan, rounds: Math.ceil(plan.rounds / generations) };
   const disable = ["--disable-admission-plugins", everything.join(",")];
-  const started = await startPairedServers("orch-bench-admission-", [
+  const specs = [
     { name: VARIANTS.off, extraArgs: disable },
     { name: VARIANTS.on, extraArgs: [] },
     { name: VARIANTS.offSame, extraArgs: disable },
-  ]);
+  ];
+  const results: PairedResult[] = [];
+  const coldRuns: Record<string, number>[] = [];
+  // Fresh server processes per generation (started in a turned order), their rounds pooled.
+  for (let generation = 0; generation < generations; generation++) {
+    const generationResult = await serverGeneration(specs, admitted, perGeneration, quick ? QUICK_COLD : COLD, generation);
+    results.push(generationResult.paired);
+    coldRuns.push(generationResult.cold);
+  }
+  const cold: Record<string, number> = {};
+  for (const { name } of specs) cold[name] = coldRuns.reduce((sum, run) => sum + (run[name] ?? 0), 0) / coldRuns.length;
+  return { paired: mergePaired(results), cold, generations };
+}
+
+/** One generation: the three servers started (in an order turned by `generation`), set up, measured cold, then paired bursts. */
+async function serverGeneration(
+  specs: readonly ServerSpec[],
+  admitted: Json,
+  plan: PairedOptions,
+  cold: number,
+  generation: number,
+): Promise<{ paired: PairedResult; cold: Record<string, number> }> {
+  const started = await startPairedServers("orch-bench-admission-", specs, generation);
   const clients: BurstClient[] = [];
   try {
     for (const [index, { target }] of started.servers.entries()) {
@@ -297,7 +336,7 @@ export async function runAdmissionSuite(options: AdmissionSuiteOptions): Promise
     "",
     `## The server processes (SQLite, HTTP/2 over TLS), paired bursts — the target's measure`,
     "",
-    `Three server processes started together, each given ${options.quick ? QUICK_COLD : COLD} creates after start (cold, below), then ${paired.warmOps} more, then ${paired.rounds} rounds of one ${paired.opsPerBurst}-create burst per server (10 at a time), the order reversed every round (\`bench/lib/paired.ts\`); server CPU from /proc/<pid>/task/*/schedstat. Other processes used ${paired.otherCpuPercent} % of a core during the ${paired.seconds} s of rounds.`,
+    `Three server processes started together, each given ${options.quick ? QUICK_COLD : COLD} creates after start (cold, below), then ${paired.warmOps} more, then rounds of one ${paired.opsPerBurst}-create burst per server (10 at a time), the order reversed every round; ${figures.generations} generations of such processes one after another (each started in a turned order), ${paired.rounds} rounds in all, pooled (identical processes differ by a few percent for as long as they live) (\`bench/lib/paired.ts\`); server CPU from /proc/<pid>/task/*/schedstat. Other processes used ${paired.otherCpuPercent} % of a core during the ${paired.seconds} s of rounds.`,
     "",
     ...pairedTables(paired, "create"),
     "",

@@ -21,6 +21,7 @@ import { machineEnvironment } from "./lib/environment.js";
 import {
   type Comparison,
   describeSpread,
+  mergePaired,
   mapSpread,
   NO_SPREAD,
   type PairedOptions,
@@ -104,6 +105,8 @@ const IN_PROCESS_ROUNDS = 16;
 /** Rounds, warm-up GETs per server, burst length (bursts sized from the warm-up's rate, at most opsPerBurst GETs). */
 const PLAN = { opsPerBurst: 3000, rounds: 40, warmOps: 6000, burstSeconds: 0.35, minOpsPerBurst: 1000 };
 const QUICK_PLAN = { opsPerBurst: 500, rounds: 6, warmOps: 1000, burstSeconds: 0.2 };
+/** Sets of server processes, each measured for a third of the rounds (see `startPairedServers`' rotate). */
+const GENERATIONS = 3;
 
 const POLICY = "apiVersion: audit.orch.io/v1\nkind: Policy\nrules:\n  - level: Metadata\n";
 
@@ -141,30 +144,38 @@ export async function runAuditSuite(options: AuditSuiteOptions): Promise<void> {
   const auditLog = join(root, "audit.log");
   const batchLog = join(root, "audit-batch.log");
   const loadBefore = loadavg().map((value) => round(value));
-  const started = await startPairedServers("orch-bench-audit-servers-", [
+  const specs = [
     { name: "audit off", extraArgs: [] },
     { name: "audit Metadata → file", extraArgs: ["--audit-policy-file", policy, "--audit-log-path", auditLog] },
     {
       name: "same, --audit-log-mode=batch",
       extraArgs: ["--audit-policy-file", policy, "--audit-log-path", batchLog, "--audit-log-mode", "batch", "--audit-log-batch-max-size", "100"],
     },
-  ]);
-  const runs: { protocol: Protocol; result: PairedResult }[] = [];
-  try {
-    const body = JSON.stringify({ apiVersion: "v1", kind: "ConfigMap", metadata: { name: "bench-audit-get" }, data: { value: "x".repeat(300) } });
-    for (const { target } of started.servers) {
-      const creator = await burstClient(
-        target,
-        { method: "POST", path: "/api/v1/namespaces/default/configmaps", body: () => Buffer.from(body), expectStatus: 201 },
-        1,
-      );
-      await creator.burst(1);
-      creator.close();
+  ];
+  // Fresh server processes per generation (started in a turned order), their rounds pooled per protocol.
+  const generations = options.quick ? 1 : GENERATIONS;
+  const perGeneration = { ...plan, rounds: Math.ceil(plan.rounds / generations) };
+  const results: Record<Protocol, PairedResult[]> = { h2: [], h1: [] };
+  const body = JSON.stringify({ apiVersion: "v1", kind: "ConfigMap", metadata: { name: "bench-audit-get" }, data: { value: "x".repeat(300) } });
+  for (let generation = 0; generation < generations; generation++) {
+    log(`  generation ${generation + 1} of ${generations}: fresh server processes`);
+    const started = await startPairedServers("orch-bench-audit-servers-", specs, generation);
+    try {
+      for (const { target } of started.servers) {
+        const creator = await burstClient(
+          target,
+          { method: "POST", path: "/api/v1/namespaces/default/configmaps", body: () => Buffer.from(body), expectStatus: 201 },
+          1,
+        );
+        await creator.burst(1);
+        creator.close();
+      }
+      for (const protocol of ["h2", "h1"] as const) results[protocol].push(await pairedGets(started, protocol, perGeneration));
+    } finally {
+      await started.stop().catch(() => {});
     }
-    for (const protocol of ["h2", "h1"] as const) runs.push({ protocol, result: await pairedGets(started, protocol, plan) });
-  } finally {
-    await started.stop().catch(() => {});
   }
+  const runs = (["h2", "h1"] as const).map((protocol) => ({ protocol, result: mergePaired(results[protocol]) }));
   log("in process (both servers in this process): CPU per GET, audit off vs Metadata to a file");
   const inProcess = await inProcessCpu(root, options.quick);
   const inProcessOff = median(inProcess.off);
@@ -179,7 +190,7 @@ export async function runAuditSuite(options: AuditSuiteOptions): Promise<void> {
   const markdown = [
     `# Audit overhead (${date}${options.quick ? ", quick" : ""})`,
     "",
-    `GET of one ConfigMap at c=64, three server processes started together and warmed alike (${plan.warmOps} GETs each): audit off (the baseline); every request at Metadata (RequestReceived and ResponseComplete) to a JSON-lines file in the default \`--audit-log-mode=blocking\`; the same in \`batch\` mode with \`--audit-log-batch-max-size=100\`. Then, per protocol, ${plan.rounds} rounds of one burst per server (about ${plan.burstSeconds} s each) in two halves run in mirrored order (A B C C B A; the first server alternates between rounds: \`bench/lib/paired.ts\`). Server CPU: the sum of the process's threads' run time (/proc/<pid>/task/*/schedstat) over the burst and 15 ms after it. Each audited server's burst is set against the baseline's of the same round.`,
+    `GET of one ConfigMap at c=64, three server processes started together and warmed alike (${plan.warmOps} GETs each): audit off (the baseline); every request at Metadata (RequestReceived and ResponseComplete) to a JSON-lines file in the default \`--audit-log-mode=blocking\`; the same in \`batch\` mode with \`--audit-log-batch-max-size=100\`. ${generations} generations of such processes one after another (each started in a turned order), each measured for ${perGeneration.rounds} rounds per protocol, the rounds pooled (identical processes differ by a few percent for as long as they live). Per protocol, rounds of one burst per server (about ${plan.burstSeconds} s each) in two halves run in mirrored order (A B C C B A; the first server alternates between rounds: \`bench/lib/paired.ts\`). Server CPU: the sum of the process's threads' run time (/proc/<pid>/task/*/schedstat) over the burst and 15 ms after it. Each audited server's burst is set against the baseline's of the same round.`,
     "",
     ...runs.flatMap(({ protocol, result }, index) => {
       const cost = costs[index] as (typeof costs)[number];

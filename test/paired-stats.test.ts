@@ -1,6 +1,6 @@
 import assert from "node:assert/strict";
 import { describe, it } from "node:test";
-import { mapSpread, palindromeOf, perRound, runPaired, spread, verdict, type PairedResult } from "../bench/lib/paired.js";
+import { mapSpread, mergePaired, palindromeOf, perRound, runPaired, spread, verdict, type PairedResult } from "../bench/lib/paired.js";
 
 describe("paired bench statistics (bench/lib/paired.ts)", () => {
   it("median, quartiles and the median's 95 % interval from order statistics", () => {
@@ -65,5 +65,34 @@ describe("paired bench statistics (bench/lib/paired.ts)", () => {
     assert.deepEqual(calls, ["A11", "B11", "A6", "B6", "B5", "A5", "B6", "A6", "A5", "B5"]);
     assert.equal(result.variants[0]?.bursts.length, 2);
     assert.equal(result.comparisons[0]?.cpuRatio.median !== undefined, true);
+  });
+  it("generations of server processes pool their rounds, variants matched by name, each round against its own baseline", () => {
+    const run = (names: string[], cpu: number[][], seconds: number, other: number): PairedResult => ({
+      rounds: cpu[0]?.length ?? 0,
+      opsPerBurst: 10,
+      warmOps: 5,
+      variants: names.map((name, at) => ({
+        name,
+        cpuMicrosPerOp: spread(cpu[at] ?? []),
+        opsPerSecond: spread([1]),
+        bursts: (cpu[at] ?? []).map((cpuMicrosPerOp) => ({ cpuMicrosPerOp, opsPerSecond: 1000 / cpuMicrosPerOp })),
+      })),
+      comparisons: [],
+      otherCpuPercent: other,
+      seconds,
+    });
+    // The second generation's processes are slower throughout; within each round "on" costs 10 % more.
+    const merged = mergePaired([
+      run(["off", "on"], [[100, 100], [110, 110]], 2, 1),
+      run(["off", "on"], [[200, 200, 200], [220, 220, 220]], 3, 6),
+    ]);
+    assert.equal(merged.rounds, 5);
+    assert.deepEqual(merged.variants.map((variant) => variant.bursts.length), [5, 5]);
+    assert.equal(merged.variants[1]?.name, "on");
+    assert.ok(Math.abs((merged.comparisons[0]?.cpuRatio.median ?? 0) - 1.1) < 1e-9);
+    assert.ok(Math.abs((merged.comparisons[0]?.cpuRatio.ci95[1] ?? 0) - 1.1) < 1e-9);
+    assert.equal(merged.comparisons[0]?.cpuMicrosDelta.median, 20);
+    assert.equal(merged.otherCpuPercent, 4);
+    assert.equal(merged.seconds, 5);
   });
 });

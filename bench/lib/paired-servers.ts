@@ -5,7 +5,7 @@
 import { join } from "node:path";
 import type { BurstClient } from "./burst.js";
 import type { Target } from "./client.js";
-import type { PairedVariant } from "./paired.js";
+import { mergePaired, type PairedResult, type PairedVariant } from "./paired.js";
 import { makeTempDir, removeTempDir } from "./processes.js";
 import { adminCredentials, startServerChild, type ServerChild } from "./server.js";
 
@@ -27,11 +27,19 @@ export interface PairedServers {
   stop(): Promise<void>;
 }
 
-export async function startPairedServers(prefix: string, specs: readonly ServerSpec[]): Promise<PairedServers> {
+/**
+ * `rotate`: the variants are started in an order turned by that many places (variant `rotate` first),
+ * and answered in the given order all the same, so generations of servers (`pairedGenerations`)
+ * do not always start the same variant first.
+ */
+export async function startPairedServers(prefix: string, specs: readonly ServerSpec[], rotate = 0): Promise<PairedServers> {
   const root = makeTempDir(prefix);
-  const started = await Promise.allSettled(
-    specs.map((spec, index) => startServerChild({ dataDir: join(root, `server-${index}`), extraArgs: spec.extraArgs, readyTimeoutMs: 120_000 })),
+  const order = specs.map((_, index) => (index + rotate) % specs.length);
+  const launched = order.map((index) =>
+    startServerChild({ dataDir: join(root, `server-${index}`), extraArgs: specs[index]?.extraArgs ?? [], readyTimeoutMs: 120_000 }),
   );
+  const byIndex = specs.map((_, index) => launched[order.indexOf(index)] as Promise<ServerChild>);
+  const started = await Promise.allSettled(byIndex);
   const children = started.flatMap((result) => (result.status === "fulfilled" ? [result.value] : []));
   const stop = async (): Promise<void> => {
     await Promise.all(children.map((child) => child.stop()));
@@ -63,4 +71,28 @@ export function serverVariants(started: PairedServers, clients: readonly BurstCl
 export async function closeServers(started: PairedServers, clients: readonly BurstClient[]): Promise<void> {
   for (const client of clients) client.close();
   await started.stop().catch(() => {});
+}
+
+/**
+ * A paired run in `generations` parts, each with fresh server processes (started in a turned
+ * order) and `rounds / generations` rounds, pooled (`mergePaired`): two identical server processes
+ * differ by a few percent for as long as they live, a difference one set of processes puts into
+ * every round alike.
+ */
+export async function pairedGenerations(
+  prefix: string,
+  specs: readonly ServerSpec[],
+  generations: number,
+  run: (started: PairedServers, generation: number) => Promise<PairedResult>,
+): Promise<PairedResult> {
+  const results: PairedResult[] = [];
+  for (let generation = 0; generation < generations; generation++) {
+    const started = await startPairedServers(prefix, specs, generation);
+    try {
+      results.push(await run(started, generation));
+    } finally {
+      await started.stop().catch(() => {});
+    }
+  }
+  return mergePaired(results);
 }

@@ -260,35 +260,65 @@ export async function runPaired(variants: readonly PairedVariant[], given: Paire
   const own = process.cpuUsage(ownBefore);
   const servers = (pids.reduce((sum, pid) => sum + processCpuNanos(pid), 0) - serversBefore) / 1e9;
   const other = machineBusyCpuSeconds() - machineBefore - servers - (own.user + own.system) / 1e6;
+  return summarize(
+    variants.map((variant) => variant.name),
+    samples,
+    { rounds: options.rounds, opsPerBurst, warmOps: options.warmOps, otherCpuPercent: round(Math.max(0, (other / seconds) * 100)), seconds: round(seconds) },
+  );
+}
+
+type RunFacts = Pick<PairedResult, "rounds" | "opsPerBurst" | "warmOps" | "otherCpuPercent" | "seconds">;
+
+/** Spreads per variant and each variant's per-round comparisons with variant 0, from the bursts of every round. */
+function summarize(names: readonly string[], samples: readonly (readonly BurstSample[])[], facts: RunFacts): PairedResult {
   const base = samples[0] ?? [];
   const perRound = (of: readonly BurstSample[], pick: (mine: BurstSample, baseline: BurstSample) => number): number[] =>
     of.map((sample, at) => pick(sample, base[at] as BurstSample));
   return {
-    rounds: options.rounds,
-    opsPerBurst,
-    warmOps: options.warmOps,
-    variants: variants.map((variant, at) => {
+    ...facts,
+    variants: names.map((name, at) => {
       const bursts = samples[at] ?? [];
       return {
-        name: variant.name,
+        name,
         cpuMicrosPerOp: spread(bursts.map((sample) => sample.cpuMicrosPerOp)),
         opsPerSecond: spread(bursts.map((sample) => sample.opsPerSecond)),
         bursts,
       };
     }),
-    comparisons: variants.slice(1).map((variant, at) => {
+    comparisons: names.slice(1).map((name, at) => {
       const mine = samples[at + 1] ?? [];
       return {
-        variant: variant.name,
-        baseline: variants[0]?.name ?? "",
+        variant: name,
+        baseline: names[0] ?? "",
         cpuRatio: spread(perRound(mine, (sample, baseline) => sample.cpuMicrosPerOp / baseline.cpuMicrosPerOp)),
         cpuMicrosDelta: spread(perRound(mine, (sample, baseline) => sample.cpuMicrosPerOp - baseline.cpuMicrosPerOp)),
         rateRatio: spread(perRound(mine, (sample, baseline) => sample.opsPerSecond / baseline.opsPerSecond)),
       };
     }),
-    otherCpuPercent: round(Math.max(0, (other / seconds) * 100)),
-    seconds: round(seconds),
   };
+}
+
+/**
+ * Several paired runs of the same variants (each with its own server processes: a "generation")
+ * as one: their rounds pooled, variants matched by name (the first run's order; variant 0 the
+ * baseline). Identical server processes differ from one another by a few percent for as long as
+ * they live (JIT and memory layout), so one process per variant puts that difference whole into
+ * every round of a run; fresh processes per generation spread it over the pooled rounds.
+ */
+export function mergePaired(results: readonly PairedResult[]): PairedResult {
+  const first = results[0];
+  if (first === undefined) throw new Error("mergePaired needs at least one result");
+  const names = first.variants.map((variant) => variant.name);
+  const samples = names.map((name) => results.flatMap((result) => result.variants.find((variant) => variant.name === name)?.bursts ?? []));
+  const seconds = results.reduce((sum, result) => sum + result.seconds, 0);
+  const other = results.reduce((sum, result) => sum + result.otherCpuPercent * result.seconds, 0);
+  return summarize(names, samples, {
+    rounds: results.reduce((sum, result) => sum + result.rounds, 0),
+    opsPerBurst: first.opsPerBurst,
+    warmOps: first.warmOps,
+    otherCpuPercent: round(seconds > 0 ? other / seconds : 0),
+    seconds: round(seconds),
+  });
 }
 
 /** A figure per round from two variants' bursts of that round (by name), and its spread. */

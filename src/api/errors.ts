@@ -104,6 +104,7 @@ export interface FieldError {
     | "FieldValueTypeInvalid"
     | "FieldValueNotSupported"
     | "FieldValueDuplicate"
+    | "FieldValueNotFound"
     | "FieldValueForbidden"
     | "FieldValueTooLong"
     | "FieldValueTooMany";

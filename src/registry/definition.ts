@@ -308,6 +308,8 @@ export interface Strategy {
   validateUpdate?(object: ApiObject, old: ApiObject): readonly FieldError[];
   /** Rules for updates of the object itself, not its sub-resources (a pod's immutable spec, which `binding` may change). */
   validateObjectUpdate?(object: ApiObject, old: ApiObject): readonly FieldError[];
+  /** Rules for a write through a sub-resource other than `status` and `scale` (a pod's `ephemeralcontainers`), after validateUpdate's. */
+  validateSubresourceUpdate?(subresource: string, object: ApiObject, old: ApiObject): readonly FieldError[];
   /**
    * kube's WarningsOnCreate: messages for `Warning` headers about a create that passed validation
    * (before validating admission; dry-run too). Must not mutate.

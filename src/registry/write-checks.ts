@@ -69,6 +69,7 @@ export function validateWrite(definition: ResourceDefinition, object: ApiObject,
   const strategy = definition.strategy;
   const own = old === undefined ? [...(strategy.validate?.(object) ?? [])] : [...(strategy.validateUpdate?.(object, old) ?? strategy.validate?.(object) ?? [])];
   if (old !== undefined && subresource === "") own.push(...(strategy.validateObjectUpdate?.(object, old) ?? []));
+  if (old !== undefined && subresource !== "") own.push(...(strategy.validateSubresourceUpdate?.(subresource, object, old) ?? []));
   // The schema stage's errors, except for fields the metadata checks or the kind's strategy already report.
   const reported = new Set([...errors, ...own].map((error) => error.field));
   errors.push(...(definition.schema?.validate(object, old) ?? []).filter((error) => !reported.has(error.field)), ...own);

@@ -39,6 +39,10 @@ export function duplicate(field: string, value: unknown): FieldError {
   return { type: "FieldValueDuplicate", field, message: `Duplicate value: ${shown(value)}` };
 }
 
+export function notFound(field: string, value: unknown): FieldError {
+  return { type: "FieldValueNotFound", field, message: `Not found: ${shown(value)}` };
+}
+
 export function forbidden(field: string, detail: string): FieldError {
   return { type: "FieldValueForbidden", field, message: `Forbidden: ${detail}` };
 }

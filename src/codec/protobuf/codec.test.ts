@@ -7,7 +7,7 @@ import { builtinCatalogue } from "../../api/schema/catalogue.js";
 import { BUILTIN_KINDS, EXCHANGED_KINDS } from "../../api/schema/kinds/index.js";
 import { protobufCodec } from "./codec.js";
 import { watchFrame } from "./envelope.js";
-import { MAX_DEPTH } from "./message.js";
+import { encodeMessage, MAX_DEPTH } from "./message.js";
 
 const codec = protobufCodec(KUBERNETES_PROFILE);
 const ascii = (text: string): number[] => [...Buffer.from(text)];
@@ -197,11 +197,32 @@ describe("protobuf codec: round trip of every built-in kind at every served vers
   });
 });
 
+describe("protobuf codec: fields a newer client knows", () => {
+  it("skips field numbers the message does not declare, as kube's generated code does", () => {
+    // Field 15 (varint), 16 (bytes) and 17 (fixed64) after a whole ConfigMap: a 1.33 client's additions.
+    const extra = [0x78, 0x01, 0x82, 0x01, 0x02, 0x68, 0x69, 0x89, 0x01, 1, 2, 3, 4, 5, 6, 7, 8];
+    assert.deepEqual(codec.decode(envelopeOf("v1", "ConfigMap", [...CONFIGMAP_RAW, ...extra])), codec.decode(CONFIGMAP_ENVELOPE));
+  });
+
+  it("reads a Pod whose status carries kubectl 1.33's observedGeneration (PodStatus field 17)", () => {
+    const pod = { apiVersion: "v1", kind: "Pod", metadata: { name: "p" }, spec: { containers: [{ name: "c", image: "busybox" }] } };
+    const body = codec.encode(pod);
+    const shape = codec.shapeOf("v1", "Pod");
+    assert.ok(shape !== undefined);
+    // The pod's own bytes (after the envelope's), then field 3 (status): phase "Pending" and field 17 = 0.
+    const podBytes = [...encodeMessage(pod, shape)];
+    const status = [0x0a, 7, ...Buffer.from("Pending"), 0x88, 0x01, 0x00];
+    const decoded = codec.decode(envelopeOf("v1", "Pod", [...podBytes, 0x1a, status.length, ...status]));
+    assert.deepEqual(decoded["status"], { phase: "Pending" });
+    assert.deepEqual(decoded["spec"], codec.decode(body)["spec"]);
+  });
+});
+
 describe("protobuf codec: bad input is a 400 naming what is wrong", () => {
   const cases: readonly (readonly [string, Buffer, RegExp])[] = [
     ["wrong magic", Buffer.concat([Buffer.from("k9s\0"), CONFIGMAP_ENVELOPE.subarray(4)]), /magic prefix/],
     ["truncated frame", CONFIGMAP_ENVELOPE.subarray(0, CONFIGMAP_ENVELOPE.length - 10), /truncated|remain/],
-    ["unknown field number", envelopeOf("v1", "ConfigMap", [...CONFIGMAP_RAW, 0x78, 0x01]), /unknown field number 15 in core\.v1\.ConfigMap/],
+    ["an unknown field cut short", envelopeOf("v1", "ConfigMap", [...CONFIGMAP_RAW, 0x7a, 0x05, 0x01]), /truncated/],
     ["wrong wire type", envelopeOf("v1", "ConfigMap", [0x08, 0x01]), /field 1 of core\.v1\.ConfigMap has wire type 0, expected 2/],
     ["length past the body", envelopeOf("v1", "ConfigMap", [0x0a, 0x7f, 0x0a]), /says 127 bytes but only 1 remain/],
     ["truncated varint", envelopeOf("v1", "ConfigMap", [0x0a, 0x03, 0x38, 0xff, 0xff]), /truncated/],

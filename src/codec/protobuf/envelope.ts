@@ -1,6 +1,6 @@
 import { BinaryReader, BinaryWriter, WireType } from "@bufbuild/protobuf/wire";
 import { badRequest } from "../../api/errors.js";
-import { expectWireType, readBytes, readTag } from "./wire-read.js";
+import { expectWireType, readBytes, readTag, skipField } from "./wire-read.js";
 
 /**
  * kube's protobuf envelope: the 4 magic bytes `k8s\0`, then a `runtime.Unknown` message —
@@ -50,7 +50,10 @@ export function decodeEnvelope(bytes: Uint8Array): Envelope {
   let raw: Uint8Array = new Uint8Array();
   while (reader.pos < reader.len) {
     const [number, wireType] = readTag(reader, "runtime.Unknown");
-    if (number < 1 || number > 4) throw badRequest(`protobuf: unknown field number ${number} in runtime.Unknown`);
+    if (number > 4) {
+      skipField(reader, wireType, "runtime.Unknown", number);
+      continue;
+    }
     expectWireType(wireType, WireType.LengthDelimited, "runtime.Unknown", number);
     const value = readBytes(reader, "runtime.Unknown", number);
     if (number === 2) raw = value;
@@ -58,7 +61,10 @@ export function decodeEnvelope(bytes: Uint8Array): Envelope {
       const typeMeta = new BinaryReader(value);
       while (typeMeta.pos < typeMeta.len) {
         const [inner, innerWireType] = readTag(typeMeta, "runtime.TypeMeta");
-        if (inner !== 1 && inner !== 2) throw badRequest(`protobuf: unknown field number ${inner} in runtime.TypeMeta`);
+        if (inner !== 1 && inner !== 2) {
+          skipField(typeMeta, innerWireType, "runtime.TypeMeta", inner);
+          continue;
+        }
         expectWireType(innerWireType, WireType.LengthDelimited, "runtime.TypeMeta", inner);
         const text = utf8.decode(readBytes(typeMeta, "runtime.TypeMeta", inner));
         if (inner === 1) apiVersion = text;

@@ -3,7 +3,7 @@ import { badRequest } from "../../api/errors.js";
 import { isPlainObject } from "../../api/object.js";
 import type { ProtoField, ProtoShape } from "../../api/proto/numbering.js";
 import { readLeaf, writeLeaf } from "./leaves.js";
-import { expectWireType, isApiError, readBytes, readTag, truncated } from "./wire-read.js";
+import { expectWireType, isApiError, readBytes, readTag, skipField, truncated } from "./wire-read.js";
 
 /**
  * JSON objects ↔ kube's protobuf messages, driven by a kind's `ProtoShape` (field numbers from
@@ -11,9 +11,10 @@ import { expectWireType, isApiError, readBytes, readTag, truncated } from "./wir
  *
  * Encoding writes what the JSON has, fields in ascending number order as Go's generated code
  * does, map entries by sorted key; Go-embedded structs become the nested messages they are on the
- * wire. Decoding refuses what a kind's message does not declare (unknown field numbers, wrong wire
- * types, truncated or overlong lengths, nesting past `MAX_DEPTH`) with a 400 naming the message,
- * and drops zero scalars except for fields that keep them (`presence.ts`).
+ * wire. Decoding skips field numbers a kind's message does not declare (a newer client's fields,
+ * as kube's generated code does), refuses wrong wire types, truncated or overlong lengths and
+ * nesting past `MAX_DEPTH` with a 400 naming the message, and drops zero scalars except for fields
+ * that keep them (`presence.ts`).
  */
 
 /** Messages nested deeper than this are refused (JSONSchemaProps is the only recursive kind). */
@@ -179,7 +180,10 @@ function readInto(bytes: Uint8Array, plan: Plan, shape: ProtoShape, out: Record<
   while (reader.pos < reader.len) {
     const [number, wireType] = readTag(reader, shape.message);
     const entry = plan.byNumber.get(number);
-    if (entry === undefined) throw badRequest(`protobuf: unknown field number ${number} in ${shape.message}`);
+    if (entry === undefined) {
+      skipField(reader, wireType, shape.message, number);
+      continue;
+    }
     if (entry.kind === "embedded") {
       expectWireType(wireType, WireType.LengthDelimited, shape.message, number);
       readInto(readBytes(reader, shape.message, number), embeddedPlan(entry), shape, out, depth + 1);
@@ -225,7 +229,7 @@ function readField(
         expectWireType(entryWireType, WireType.LengthDelimited, `${shape.message}.${name} entry`, 1);
         key = decodeUtf8(readBytes(entryReader, shape.message, number), shape.message, number);
       } else if (entryNumber === 2) value = readOne(entryReader, entryWireType, field, shape, number, depth);
-      else throw badRequest(`protobuf: unknown field number ${entryNumber} in a map entry of ${shape.message}.${name}`);
+      else skipField(entryReader, entryWireType, `${shape.message}.${name} entry`, entryNumber);
     }
     map[key] = value === undefined ? zeroOf(field) : value;
     return;

@@ -42,3 +42,16 @@ export function truncated(message: string, error: unknown): Error {
 export function isApiError(error: unknown): error is ApiError {
   return error instanceof ApiError;
 }
+
+/**
+ * Steps over a field the message does not declare, as kube's generated code does (`skipGenerated`):
+ * a newer client's fields (kubectl 1.33 writes every scalar of its types, such as a Pod status's
+ * `observedGeneration`) are dropped, not refused. A field cut short is still a truncated body.
+ */
+export function skipField(reader: BinaryReader, wireType: WireType, message: string, number: number): void {
+  try {
+    reader.skip(wireType, number);
+  } catch (error) {
+    throw truncated(`${message} (field ${number})`, error);
+  }
+}

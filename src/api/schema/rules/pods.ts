@@ -125,3 +125,32 @@ function copyField(target: Record<string, unknown>, source: Record<string, unkno
   if (source[field] === undefined) delete target[field];
   else target[field] = source[field];
 }
+
+/**
+ * kube's ValidatePodCreate: ephemeral containers are added only through the `ephemeralcontainers`
+ * sub-resource of an existing pod, never with the pod.
+ */
+export function validatePodCreate(pod: ApiObject): FieldError[] {
+  const spec = recordAt(pod, "spec") ?? {};
+  return listAt(spec, "ephemeralContainers").length > 0 ? [forbidden("spec.ephemeralContainers", "cannot be set on create")] : [];
+}
+
+/**
+ * kube's ValidatePodEphemeralContainersUpdate, after the whole pod's validation: each stored
+ * ephemeral container (matched by name, as a patch may reorder them) must still be there,
+ * unchanged. kube ends each message with a newline (and, when changed, its own diff of the two).
+ */
+export function validateEphemeralContainersUpdate(pod: ApiObject, old: ApiObject): FieldError[] {
+  const byName = new Map<unknown, unknown>();
+  for (const container of listAt(recordAt(pod, "spec"), "ephemeralContainers")) if (isPlainObject(container)) byName.set(container["name"], container);
+  const errors: FieldError[] = [];
+  for (const container of listAt(recordAt(old, "spec"), "ephemeralContainers")) {
+    if (!isPlainObject(container)) continue;
+    const name = container["name"];
+    const next = byName.get(name);
+    if (next === undefined) errors.push(forbidden("spec.ephemeralContainers", `existing ephemeral containers ${JSON.stringify(name)} may not be removed\n`));
+    else if (!same(container, next))
+      errors.push(forbidden("spec.ephemeralContainers", `existing ephemeral containers ${JSON.stringify(name)} may not be changed\n`));
+  }
+  return errors;
+}

@@ -2,7 +2,7 @@ import type { FieldError } from "../../errors.js";
 import { isPlainObject, type ApiObject } from "../../object.js";
 import { validateName } from "../../validation.js";
 import type { DefinitionDefaulter } from "../defaults.js";
-import { childPath, duplicate, forbidden, indexPath, invalidValue, notSupported, required } from "../field-path.js";
+import { childPath, duplicate, forbidden, indexPath, invalidValue, notFound, notSupported, required } from "../field-path.js";
 import type { DefinitionValidator } from "../validate.js";
 import { goLabelSelector, goStringMap, validateJobUpdate, validateSelectorUpdate, validateStatefulSetUpdate } from "./workload-updates.js";
 import { ensureRecord, listAt, recordAt, selectorIsEmpty, selectorMatches, stringAt, stringMapAt } from "./values.js";
@@ -108,9 +108,68 @@ function checkPort(errors: FieldError[], value: unknown, path: string, allowZero
   errors.push(invalidValue(path, value, "must be between 1 and 65535, inclusive"));
 }
 
+/**
+ * The container fields an ephemeral container may not set, in the order of kube's
+ * EphemeralContainerCommon (its validateFieldAllowList walks the struct's fields: every one not
+ * allowed is Forbidden when set). Ephemeral containers are for debugging, not pod services.
+ */
+const EPHEMERAL_FORBIDDEN_FIELDS = ["ports", "resources", "resizePolicy", "restartPolicy", "livenessProbe", "readinessProbe", "startupProbe", "lifecycle"];
+
+const EPHEMERAL_FORBIDDEN = "cannot be set for an Ephemeral Container";
+
+/** Go's zero value: absent, null, an empty string, list or `false`, or an object with nothing set in it. */
+function isSet(value: unknown): boolean {
+  if (value === undefined || value === null || value === "" || value === false || value === 0) return false;
+  if (Array.isArray(value)) return value.length > 0;
+  if (isPlainObject(value)) return Object.values(value).some(isSet);
+  return true;
+}
+
+/**
+ * kube's validateEphemeralContainers beyond the rules shared with other containers: the target
+ * must be a regular or init container, the fields above unset, and no volume mount `subPath`.
+ */
+function ephemeralContainerErrors(spec: Record<string, unknown>, container: Record<string, unknown>, at: string): FieldError[] {
+  const errors: FieldError[] = [];
+  const target = stringAt(container, "targetContainerName") ?? "";
+  if (target !== "") {
+    const others = [...listAt(spec, "containers"), ...listAt(spec, "initContainers")].map((other) => (isPlainObject(other) ? other["name"] : undefined));
+    if (!others.includes(target)) errors.push(notFound(childPath(at, "targetContainerName"), target));
+  }
+  for (const field of EPHEMERAL_FORBIDDEN_FIELDS) if (isSet(container[field])) errors.push(forbidden(childPath(at, field), EPHEMERAL_FORBIDDEN));
+  listAt(container, "volumeMounts").forEach((mount, index) => {
+    if (!isPlainObject(mount)) return;
+    for (const field of ["subPath", "subPathExpr"])
+      if ((stringAt(mount, field) ?? "") !== "") errors.push(forbidden(childPath(indexPath(childPath(at, "volumeMounts"), index), field), EPHEMERAL_FORBIDDEN));
+  });
+  return errors;
+}
+
+/**
+ * kube's ValidateVolumeMounts (the checks that need no volume details): a mount names a volume the
+ * pod declares and has a path, unique within its container.
+ */
+function volumeMountErrors(container: Record<string, unknown>, volumes: ReadonlySet<unknown>, at: string): FieldError[] {
+  const errors: FieldError[] = [];
+  const paths = new Set<string>();
+  listAt(container, "volumeMounts").forEach((mount, index) => {
+    if (!isPlainObject(mount)) return;
+    const mountAt = indexPath(childPath(at, "volumeMounts"), index);
+    const name = stringAt(mount, "name") ?? "";
+    if (name === "") errors.push(required(childPath(mountAt, "name")));
+    if (!volumes.has(name)) errors.push(notFound(childPath(mountAt, "name"), name));
+    const mountPath = stringAt(mount, "mountPath") ?? "";
+    if (mountPath === "") errors.push(required(childPath(mountAt, "mountPath")));
+    if (paths.has(mountPath)) errors.push(invalidValue(childPath(mountAt, "mountPath"), mountPath, "must be unique"));
+    paths.add(mountPath);
+  });
+  return errors;
+}
+
 const validatePodSpec: DefinitionValidator = (spec, path) => {
   const errors: FieldError[] = [];
   const names = new Set<string>();
+  const declaredVolumes = new Set(listAt(spec, "volumes").map((volume) => (isPlainObject(volume) ? volume["name"] : undefined)));
   for (const list of ["containers", "initContainers", "ephemeralContainers"]) {
     listAt(spec, list).forEach((container, index) => {
       if (!isPlainObject(container)) return;
@@ -131,6 +190,8 @@ const validatePodSpec: DefinitionValidator = (spec, path) => {
         checkPort(errors, port["containerPort"], childPath(portPath, "containerPort"));
         checkPort(errors, port["hostPort"], childPath(portPath, "hostPort"), true);
       });
+      errors.push(...volumeMountErrors(container, declaredVolumes, at));
+      if (list === "ephemeralContainers") errors.push(...ephemeralContainerErrors(spec, container, at));
     });
   }
   const volumes = new Set<string>();

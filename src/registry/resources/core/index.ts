@@ -8,7 +8,7 @@ import { BINDING_HANDLER } from "./binding.js";
 import { EVICTION_HANDLER } from "./eviction.js";
 import { NODE_CONNECT, POD_CONNECT, SERVICE_CONNECT } from "./node-agent.js";
 import { NODE_STRATEGY } from "./node-strategy.js";
-import { POD_STRATEGY } from "./pod-strategy.js";
+import { podStrategy } from "./pod-strategy.js";
 import { serviceAllocations, type ServiceNetwork } from "./service-allocations.js";
 import { SERVICE_STRATEGY } from "./service-strategy.js";
 
@@ -46,7 +46,7 @@ export function coreResources(profile: Profile, serviceNetwork: ServiceNetwork):
       subresources: ["status", "ephemeralcontainers"],
       subresourceHandlers: { binding: BINDING_HANDLER, eviction: EVICTION_HANDLER },
       connect: POD_CONNECT,
-      strategy: POD_STRATEGY,
+      strategy: podStrategy(profile.keyDomain),
       // kube's pod field labels: spec.host is read as spec.nodeName (old clients); status.podIPs is accepted and never set, so it reads as empty.
       selectableFields: [
         "spec.nodeName",

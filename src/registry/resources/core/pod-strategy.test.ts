@@ -1,5 +1,6 @@
 import assert from "node:assert/strict";
 import { after, before, describe, it } from "node:test";
+import { ORCH_PROFILE } from "../../../api/profile.js";
 import { inProcessServer } from "../../../testing/in-process.js";
 
 const POD_MUTATORS = ["LimitRanger", "ServiceAccount", "Priority", "DefaultTolerationSeconds"];
@@ -142,3 +143,191 @@ describe("pod defaulting and update rules (kube 1.30)", () => {
 function container(spec: Json): Json {
   return (spec["containers"] as Json[])[0] ?? {};
 }
+
+describe("ephemeral containers (kube's ValidatePodCreate and ValidatePodEphemeralContainersUpdate)", () => {
+  let server: Server;
+  before(async () => {
+    server = await inProcessServer({ admission: { disable: POD_MUTATORS } });
+  });
+  after(async () => {
+    await server.stop();
+  });
+
+  const debug: Json = { name: "debug", image: "busybox:1.36", targetContainerName: "c", command: ["sh"] };
+  let counter = 0;
+  /** A pod with one ephemeral container added through the sub-resource, as `kubectl debug` does. */
+  async function debuggedPod(): Promise<string> {
+    const name = `e${counter++}`;
+    const created = await server.call("POST", PODS, { body: podBody(name, { containers: [{ name: "c", image: "busybox:1.36" }] }) });
+    assert.equal(created.status, 201, created.text);
+    const added = await ephemeral(name, [debug]);
+    assert.equal(added.status, 200, added.text);
+    return name;
+  }
+  function ephemeral(name: string, containers: Json[]) {
+    return server.call("PATCH", `${PODS}/${name}/ephemeralcontainers`, {
+      body: { spec: { ephemeralContainers: containers } },
+      headers: { "content-type": "application/merge-patch+json" },
+    });
+  }
+  function causes(response: { json: Json }): [unknown, unknown][] {
+    const details = response.json["details"] as Json;
+    return (details["causes"] as Json[]).map((cause) => [cause["field"], cause["message"]]);
+  }
+
+  it("refuses a pod created with ephemeral containers", async () => {
+    const created = await server.call("POST", PODS, {
+      body: podBody("born-debugged", { containers: [{ name: "c", image: "busybox:1.36" }], ephemeralContainers: [{ name: "e", image: "busybox:1.36" }] }),
+    });
+    assert.equal(created.status, 422, created.text);
+    assert.deepEqual(causes(created), [["spec.ephemeralContainers", "Forbidden: cannot be set on create"]]);
+  });
+
+  it("adds a second one and keeps the first", async () => {
+    const name = await debuggedPod();
+    const stored = await server.call("GET", `${PODS}/${name}`);
+    const first = ((stored.json["spec"] as Json)["ephemeralContainers"] as Json[])[0] ?? {};
+    const added = await ephemeral(name, [first, { name: "debug2", image: "busybox:1.36" }]);
+    assert.equal(added.status, 200, added.text);
+  });
+
+  it("refuses removing an ephemeral container", async () => {
+    const name = await debuggedPod();
+    const removed = await ephemeral(name, [{ name: "other", image: "busybox:1.36" }]);
+    assert.equal(removed.status, 422, removed.text);
+    assert.deepEqual(causes(removed), [["spec.ephemeralContainers", 'Forbidden: existing ephemeral containers "debug" may not be removed\n']]);
+  });
+
+  it("refuses changing an ephemeral container", async () => {
+    const name = await debuggedPod();
+    const stored = await server.call("GET", `${PODS}/${name}`);
+    const first = ((stored.json["spec"] as Json)["ephemeralContainers"] as Json[])[0] ?? {};
+    const changed = await ephemeral(name, [{ ...first, image: "alpine:3" }]);
+    assert.equal(changed.status, 422, changed.text);
+    assert.deepEqual(causes(changed), [["spec.ephemeralContainers", 'Forbidden: existing ephemeral containers "debug" may not be changed\n']]);
+  });
+
+  it("refuses the fields an ephemeral container may not set and a missing target", async () => {
+    const name = await debuggedPod();
+    const stored = await server.call("GET", `${PODS}/${name}`);
+    const first = ((stored.json["spec"] as Json)["ephemeralContainers"] as Json[])[0] ?? {};
+    const bad: Json = {
+      name: "bad",
+      image: "busybox:1.36",
+      targetContainerName: "nope",
+      ports: [{ containerPort: 80 }],
+      resources: { limits: { cpu: "1" } },
+      livenessProbe: { exec: { command: ["true"] } },
+      lifecycle: { preStop: { exec: { command: ["true"] } } },
+      volumeMounts: [{ name: "v", mountPath: "/v", subPath: "a" }],
+    };
+    const refused = await ephemeral(name, [first, bad]);
+    assert.equal(refused.status, 422, refused.text);
+    const forbidden = "Forbidden: cannot be set for an Ephemeral Container";
+    assert.deepEqual(
+      causes(refused).filter(([field]) => String(field).startsWith("spec.ephemeralContainers[1]") && !String(field).endsWith(".name")),
+      [
+        ["spec.ephemeralContainers[1].targetContainerName", 'Not found: "nope"'],
+        ["spec.ephemeralContainers[1].ports", forbidden],
+        ["spec.ephemeralContainers[1].resources", forbidden],
+        ["spec.ephemeralContainers[1].livenessProbe", forbidden],
+        ["spec.ephemeralContainers[1].lifecycle", forbidden],
+        ["spec.ephemeralContainers[1].volumeMounts[0].subPath", forbidden],
+      ],
+    );
+  });
+
+  it("refuses ephemeral containers on a static pod's mirror, alone, at kube's root path", async () => {
+    const created = await server.call("POST", PODS, {
+      body: {
+        apiVersion: "v1",
+        kind: "Pod",
+        metadata: { name: "mirror", annotations: { [`${ORCH_PROFILE.keyDomain}/config.mirror`]: "hash" } },
+        spec: { nodeName: "n1", containers: [{ name: "c", image: "busybox:1.36" }] },
+      },
+    });
+    assert.equal(created.status, 201, created.text);
+    const refused = await ephemeral("mirror", [debug]);
+    assert.equal(refused.status, 422, refused.text);
+    assert.equal(refused.json["message"], 'Pod "mirror" is invalid: []: Forbidden: static pods do not support ephemeral containers');
+  });
+
+  it("accepts what kubectl debug sends: empty resources, env, a security context, stdin and tty", async () => {
+    const name = await debuggedPod();
+    const stored = await server.call("GET", `${PODS}/${name}`);
+    const first = ((stored.json["spec"] as Json)["ephemeralContainers"] as Json[])[0] ?? {};
+    const second: Json = {
+      name: "d2",
+      image: "busybox:1.36",
+      resources: {},
+      env: [{ name: "A", value: "1" }],
+      securityContext: { privileged: false },
+      stdin: true,
+      tty: true,
+    };
+    const added = await ephemeral(name, [first, second]);
+    assert.equal(added.status, 200, added.text);
+  });
+});
+
+describe("volume mounts (kube's ValidateVolumeMounts)", () => {
+  let server: Server;
+  before(async () => {
+    server = await inProcessServer({ admission: { disable: POD_MUTATORS } });
+  });
+  after(async () => {
+    await server.stop();
+  });
+
+  it("refuses a mount of an undeclared volume, a mount without a path and a repeated path; pod templates too", async () => {
+    const spec: Json = {
+      volumes: [{ name: "data", emptyDir: {} }],
+      containers: [
+        {
+          name: "c",
+          image: "busybox:1.36",
+          volumeMounts: [
+            { name: "data", mountPath: "/data" },
+            { name: "nope", mountPath: "/data" },
+            { name: "data", mountPath: "" },
+          ],
+        },
+      ],
+    };
+    const created = await server.call("POST", PODS, { body: podBody("mounts", spec) });
+    assert.equal(created.status, 422, created.text);
+    const causes = ((created.json["details"] as Json)["causes"] as Json[]).map((cause) => `${String(cause["field"])}: ${String(cause["message"])}`);
+    assert.deepEqual(causes, [
+      'spec.containers[0].volumeMounts[1].name: Not found: "nope"',
+      'spec.containers[0].volumeMounts[1].mountPath: Invalid value: "/data": must be unique',
+      "spec.containers[0].volumeMounts[2].mountPath: Required value",
+    ]);
+    const deployment = await server.call("POST", "/apis/apps/v1/namespaces/default/deployments", {
+      body: {
+        apiVersion: "apps/v1",
+        kind: "Deployment",
+        metadata: { name: "mounts" },
+        spec: {
+          selector: { matchLabels: { app: "m" } },
+          template: {
+            metadata: { labels: { app: "m" } },
+            spec: { containers: [{ name: "c", image: "busybox:1.36", volumeMounts: [{ name: "gone", mountPath: "/g" }] }] },
+          },
+        },
+      },
+    });
+    assert.equal(deployment.status, 422, deployment.text);
+    assert.match(String(deployment.json["message"]), /spec\.template\.spec\.containers\[0\]\.volumeMounts\[0\]\.name: Not found: "gone"/);
+  });
+
+  it("accepts mounts of declared volumes", async () => {
+    const created = await server.call("POST", PODS, {
+      body: podBody("mounted", {
+        volumes: [{ name: "data", emptyDir: {} }],
+        containers: [{ name: "c", image: "busybox:1.36", volumeMounts: [{ name: "data", mountPath: "/data" }] }],
+        initContainers: [{ name: "i", image: "busybox:1.36", volumeMounts: [{ name: "data", mountPath: "/data" }] }],
+      }),
+    });
+    assert.equal(created.status, 201, created.text);
+  });
+});

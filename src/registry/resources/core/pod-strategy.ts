@@ -1,6 +1,7 @@
+import type { FieldError } from "../../../api/errors.js";
 import { isPlainObject, type ApiObject } from "../../../api/object.js";
 import { quantityValue } from "../../../api/quantity.js";
-import { validatePodUpdate } from "../../../api/schema/rules/pods.js";
+import { validateEphemeralContainersUpdate, validatePodCreate, validatePodUpdate } from "../../../api/schema/rules/pods.js";
 import type { Strategy } from "../../definition.js";
 import { bindPod } from "./binding.js";
 
@@ -36,8 +37,26 @@ export function podQosClass(pod: ApiObject): QosClass {
   return guaranteed ? "Guaranteed" : "Burstable";
 }
 
-/** Pods start Pending with their QoS class (the status a client sent is dropped); a binding writes node and conditions. */
-export const POD_STRATEGY: Partial<Strategy> = {
+/**
+ * Pods start Pending with their QoS class (the status a client sent is dropped); a binding writes
+ * node and conditions. `keyDomain` spells the mirror-pod annotation (`<keyDomain>/config.mirror`).
+ */
+export function podStrategy(keyDomain: string): Partial<Strategy> {
+  return { ...POD_STRATEGY_BASE, validateSubresourceUpdate: (subresource, pod, old) => ephemeralUpdateErrors(subresource, pod, old, keyDomain) };
+}
+
+/**
+ * kube's ValidatePodEphemeralContainersUpdate: a static pod's mirror takes none (kube answers that
+ * alone, on the root path it prints as `[]`); otherwise the stored ones stay, unchanged.
+ */
+function ephemeralUpdateErrors(subresource: string, pod: ApiObject, old: ApiObject, keyDomain: string): FieldError[] {
+  if (subresource !== "ephemeralcontainers") return [];
+  if (old.metadata.annotations?.[`${keyDomain}/config.mirror`] !== undefined)
+    return [{ type: "FieldValueForbidden", field: "[]", message: "Forbidden: static pods do not support ephemeral containers" }];
+  return validateEphemeralContainersUpdate(pod, old);
+}
+
+const POD_STRATEGY_BASE: Partial<Strategy> = {
   prepareForCreate(pod) {
     pod["status"] = { phase: "Pending", qosClass: podQosClass(pod) };
   },
@@ -50,6 +69,9 @@ export const POD_STRATEGY: Partial<Strategy> = {
     else spec["ephemeralContainers"] = before["ephemeralContainers"];
   },
   prepareForStatusUpdate: fillContainerStatuses,
+  validate: validatePodCreate,
+  // Updates have no rules beyond the schema stage's and validateObjectUpdate's (validate is create-only).
+  validateUpdate: () => [],
   validateObjectUpdate: validatePodUpdate,
   updateSubresource: (subresource, desired, old) => {
     if (subresource === "binding") return bindPod(desired, old);

@@ -95,7 +95,24 @@ describe("tokenRequestHandler()", () => {
       409,
       /does not match the UID in record/,
     ],
-    ["an unsupported kind", { spec: { boundObjectRef: { apiVersion: "apps/v1", kind: "Deployment", name: "x" } } }, 400, /cannot bind token to object of type/],
+    [
+      "an unsupported kind, named as Go prints a GroupVersionKind",
+      { spec: { boundObjectRef: { apiVersion: "apps/v1", kind: "Deployment", name: "x" } } },
+      400,
+      /^cannot bind token to object of type apps\/v1, Kind=Deployment$/,
+    ],
+    [
+      "an unsupported core kind (its empty group before the slash)",
+      { spec: { boundObjectRef: { apiVersion: "v1", kind: "ConfigMap", name: "x" } } },
+      400,
+      /^cannot bind token to object of type \/v1, Kind=ConfigMap$/,
+    ],
+    [
+      "a Node (kubectl 1.31+ offers it; kube 1.30's gate is off)",
+      { spec: { boundObjectRef: { apiVersion: "v1", kind: "Node", name: "n1" } } },
+      400,
+      /^cannot bind token to a Node object as the "ServiceAccountTokenNodeBinding" feature-gate is disabled$/,
+    ],
     ["a body naming another account", { metadata: { name: "someone-else" }, spec: {} }, 400, /does not match/],
   ];
   for (const [what, object, code, message, name] of refused) {

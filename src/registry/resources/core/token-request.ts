@@ -84,10 +84,16 @@ export function tokenRequestHandler(profile: Profile, options: TokenRequestOptio
       if (isPlainObject(boundRef)) {
         const kind = boundRef["kind"];
         const refName = typeof boundRef["name"] === "string" ? boundRef["name"] : "";
-        const apiVersion = boundRef["apiVersion"] ?? "v1";
+        const apiVersion = typeof boundRef["apiVersion"] === "string" ? boundRef["apiVersion"] : "";
+        // kube reads the reference's group only (any version of the core group will do).
+        const slash = apiVersion.indexOf("/");
+        const core = slash < 0;
         if (refName === "") throw badRequest("boundObjectRef.name is required");
         let bound: ApiObject;
-        if (apiVersion === "v1" && kind === "Pod") {
+        if (core && kind === "Node")
+          // kube 1.30: binding to a Node needs the ServiceAccountTokenNodeBinding gate, alpha (off) until 1.31.
+          throw badRequest('cannot bind token to a Node object as the "ServiceAccountTokenNodeBinding" feature-gate is disabled');
+        if (core && kind === "Pod") {
           bound = await read(request, "pods", namespace, refName);
           const podSpec = isPlainObject(bound["spec"]) ? bound["spec"] : {};
           // Without the ServiceAccount admission plugin a pod that names no account runs as `default`.
@@ -103,11 +109,12 @@ export function tokenRequestHandler(profile: Profile, options: TokenRequestOptio
               // The node is informational for a pod-bound token; a missing one is left out.
             }
           }
-        } else if (apiVersion === "v1" && kind === "Secret") {
+        } else if (core && kind === "Secret") {
           bound = await read(request, "secrets", namespace, refName);
           claims.secret = refOf(bound);
         } else {
-          throw badRequest(`cannot bind token to object of type ${String(apiVersion)}, Kind=${String(kind)}`);
+          // Go's GroupVersionKind.String(): `<group>/<version>, Kind=<kind>`, the core group empty (`/v1, Kind=ConfigMap`).
+          throw badRequest(`cannot bind token to object of type ${core ? `/${apiVersion}` : apiVersion}, Kind=${String(kind ?? "")}`);
         }
         const expectedUid = boundRef["uid"];
         if (typeof expectedUid === "string" && expectedUid !== "" && expectedUid !== bound.metadata.uid) {
