@@ -7,6 +7,7 @@ import { spawn, type ChildProcess } from "node:child_process";
 import { existsSync } from "node:fs";
 import { after, before, describe, it } from "node:test";
 import { configMap, request } from "./helpers/http.js";
+import { apiGroup, ORCH_PROFILE } from "../src/api/profile.js";
 import { useTestServer } from "./helpers/server.js";
 
 const PYTHON = "/usr/bin/python3";
@@ -93,6 +94,66 @@ say(step="statuses",
 deleted = apps.delete_namespaced_deployment("py", ns, propagation_policy="Foreground")
 # The typed API reads the answer as a V1Status; kube sends the Deployment being deleted (200).
 say(step="deleted", kind=deleted.kind)
+`;
+
+/**
+ * Deeper calls of the typed APIs, one JSON line each: a custom object patched with a dict and with
+ * a list (the client's CustomObjectsApi sends merge-patch for both), a pod bound through
+ * `create_namespaced_pod_binding` (kube answers a Status, which the client cannot read as the
+ * V1Binding it expects: a ValueError about `target`, though the pod is bound), the pod proxy and
+ * log of pods no kubelet runs, a field-selected list across namespaces, a pod status written with
+ * part of a container's, `list_node()` with a node written with part of its `nodeInfo`, and
+ * `delete_collection_*` with a label selector.
+ */
+const DEEP_SCRIPT = `
+import json, sys, time
+from kubernetes import client, config
+from kubernetes.client.rest import ApiException
+config.load_kube_config(config_file=sys.argv[1])
+v1, custom = client.CoreV1Api(), client.CustomObjectsApi()
+ns, apiextensions = sys.argv[2], sys.argv[3]
+def say(**fields):
+    print(json.dumps(fields), flush=True)
+def failure(call):
+    try:
+        call()
+        return None
+    except ApiException as e:
+        return [e.status, json.loads(e.body)["message"]]
+schema = {"type": "object", "properties": {"spec": {"type": "object", "x-kubernetes-preserve-unknown-fields": True}}}
+custom.create_cluster_custom_object(apiextensions, "v1", "customresourcedefinitions", {
+    "apiVersion": apiextensions + "/v1", "kind": "CustomResourceDefinition", "metadata": {"name": "gadgets.deep.example.com"},
+    "spec": {"group": "deep.example.com", "scope": "Namespaced", "names": {"plural": "gadgets", "kind": "Gadget"},
+             "versions": [{"name": "v1", "served": True, "storage": True, "schema": {"openAPIV3Schema": schema}}]}})
+for _ in range(250):
+    crd = custom.get_cluster_custom_object(apiextensions, "v1", "customresourcedefinitions", "gadgets.deep.example.com")
+    if any(c["type"] == "Established" and c["status"] == "True" for c in crd.get("status", {}).get("conditions", [])):
+        break
+    time.sleep(0.02)
+args = ("deep.example.com", "v1", ns, "gadgets")
+custom.create_namespaced_custom_object(*args, {"apiVersion": "deep.example.com/v1", "kind": "Gadget", "metadata": {"name": "g"}, "spec": {"a": 1}})
+merged = custom.patch_namespaced_custom_object(*args, "g", {"spec": {"b": 2}})
+say(step="merged", spec=merged["spec"])
+say(step="list-as-merge-patch", error=failure(lambda: custom.patch_namespaced_custom_object(*args, "g", [{"op": "add", "path": "/spec/c", "value": 3}])))
+for name in ("deep-pending", "deep-bound"):
+    v1.create_namespaced_pod(ns, {"metadata": {"name": name, "labels": {"deep": "yes"}}, "spec": {"containers": [{"name": "c", "image": "nginx"}]}})
+try:
+    v1.create_namespaced_pod_binding("deep-bound", ns, client.V1Binding(metadata=client.V1ObjectMeta(name="deep-bound"), target=client.V1ObjectReference(kind="Node", name="deep-node")))
+    binding = "read"
+except ValueError as e:
+    binding = str(e)
+say(step="bound", error=binding, node=v1.read_namespaced_pod("deep-bound", ns).spec.node_name)
+say(step="proxy", pending=failure(lambda: v1.connect_get_namespaced_pod_proxy("deep-pending", ns)), bound=failure(lambda: v1.connect_get_namespaced_pod_proxy_with_path("deep-bound", ns, "healthz")))
+say(step="log", text=v1.read_namespaced_pod_log("deep-pending", ns), bound=failure(lambda: v1.read_namespaced_pod_log("deep-bound", ns)))
+say(step="selected", names=[p.metadata.name for p in v1.list_pod_for_all_namespaces(field_selector="spec.nodeName=deep-node").items])
+v1.patch_namespaced_pod_status("deep-bound", ns, {"status": {"phase": "Running", "containerStatuses": [{"name": "c", "ready": True}]}})
+running = v1.read_namespaced_pod("deep-bound", ns).status.container_statuses[0]
+say(step="container-status", ready=running.ready, image=running.image, restarts=running.restart_count)
+v1.create_node({"metadata": {"name": "deep-partial"}, "status": {"nodeInfo": {"kubeletVersion": "v1.30.0"}}})
+node = [n for n in v1.list_node().items if n.metadata.name == "deep-partial"][0]
+say(step="node", kubelet=node.status.node_info.kubelet_version, architecture=node.status.node_info.architecture, port=node.status.daemon_endpoints.kubelet_endpoint.port)
+deleted = v1.delete_collection_namespaced_pod(ns, label_selector="deep=yes", _preload_content=False)
+say(step="collection", kind=json.loads(deleted.data)["kind"], left=[p.metadata.name for p in v1.list_namespaced_pod(ns, label_selector="deep=yes").items])
 `;
 
 interface PythonRun {
@@ -203,6 +264,30 @@ describe("the Debian python3-kubernetes client", () => {
       await new Promise((resolve) => setTimeout(resolve, 100));
     }
     assert.ok(await gone(`/apis/apps/v1/namespaces/${NAMESPACE}/replicasets/py-1`));
+  });
+
+  it("deeper typed calls: custom-object patches, pod binding, pod proxy and log without a kubelet, collection deletes, field selectors", async () => {
+    const { server: running } = server();
+    const run = python(DEEP_SCRIPT, [running.kubeconfigPath, NAMESPACE, apiGroup(ORCH_PROFILE, "apiextensions")]);
+    const steps = await jsonSteps(run);
+    assert.deepEqual(steps, [
+      { step: "merged", spec: { a: 1, b: 2 } },
+      // kube decodes a merge patch into a map before it merges (field validation's default, Warn).
+      {
+        step: "list-as-merge-patch",
+        error: [400, "error decoding patch: json: cannot unmarshal array into Go value of type map[string]interface {}"],
+      },
+      { step: "bound", error: "Invalid value for `target`, must not be `None`", node: "deep-node" },
+      // The pod proxy dials the pod's own address: none yet, scheduled or not.
+      { step: "proxy", pending: [400, "address not allowed"], bound: [400, "address not allowed"] },
+      { step: "log", text: "", bound: [404, 'nodes "deep-node" not found'] },
+      { step: "selected", names: ["deep-bound"] },
+      // A container status written with part of its fields reads as kube's (image "", restartCount 0…).
+      { step: "container-status", ready: true, image: "", restarts: 0 },
+      // A node written with part of nodeInfo reads as kube's, every field present: list_node() does not raise.
+      { step: "node", kubelet: "v1.30.0", architecture: "", port: 0 },
+      { step: "collection", kind: "PodList", left: [] },
+    ]);
   });
 
   it("watch.Watch().stream(list_namespaced_config_map) sees ADDED, MODIFIED and DELETED", async () => {

@@ -106,7 +106,9 @@ export async function* watchStore(store: Store, request: WatchRequest): AsyncGen
     }
   } catch (error) {
     if (isStorageError(error, "Compacted")) {
-      yield errorEvent(new ApiError(410, "Expired", `too old resource version: ${startRevision} (${error.revision})`));
+      // kube's etcd3 watcher (no watch cache) words a compacted start this way; the cache's own
+      // window gives "too old resource version: <rv> (<oldest>)" instead.
+      yield errorEvent(new ApiError(410, "Expired", "The resourceVersion for the provided watch is too old."));
       return;
     }
     if (signal.aborted) return;

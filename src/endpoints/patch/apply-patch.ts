@@ -1,7 +1,8 @@
 import { ApiError, badRequest } from "../../api/errors.js";
 import type { FieldType } from "../../api/schema/field-type.js";
 import type { BodyFormat } from "../../codec/decode.js";
-import { applyJsonPatch } from "./json-patch.js";
+import { applyJsonPatch, goJsonType } from "./json-patch.js";
+import { isPlainObject } from "../../api/object.js";
 import { applyMergePatch } from "./merge-patch.js";
 import { applyStrategicMergePatch } from "./strategic-merge-patch.js";
 import { cloneJson, isStackOverflow } from "../../util/deep-json.js";
@@ -13,6 +14,9 @@ import { cloneJson, isStackOverflow } from "../../util/deep-json.js";
 export function applyPatch(format: BodyFormat, current: unknown, patch: unknown, schema?: FieldType): unknown {
   switch (format) {
     case "merge-patch":
+      // kube decodes a merge patch into a map first (field validation Warn, its default, and Strict).
+      if (patch !== null && !isPlainObject(patch))
+        throw badRequest(`error decoding patch: json: cannot unmarshal ${goJsonType(patch)} into Go value of type map[string]interface {}`);
       return applyMergePatch(current, patch);
     case "strategic-merge-patch":
       try {

@@ -3,6 +3,7 @@ import assert from "node:assert/strict";
 import { ORCH_PROFILE } from "../../api/profile.js";
 import { builtinSchemas } from "../../api/schema/builtin.js";
 import { ApiError } from "../../api/errors.js";
+import { applyPatch } from "./apply-patch.js";
 import { applyStrategicMergePatch } from "./strategic-merge-patch.js";
 
 const schemas = builtinSchemas(ORCH_PROFILE);
@@ -226,6 +227,19 @@ describe("applyStrategicMergePatch(): malformed directives fail as kube's", () =
       () => applyStrategicMergePatch(target, { metadata: { labels: { $patch: "frob" } } }, DEPLOYMENT),
       (error: unknown) => error instanceof ApiError && error.code === 400 && error.reason === "BadRequest",
     );
+  });
+  it("a patch that is not a JSON object is kube's map-decoding error (strategic merge, and merge with its error decoding patch: prefix)", () => {
+    for (const [patch, type] of [
+      [[{ op: "add" }], "array"],
+      [5, "number"],
+      ["x", "string"],
+      [true, "bool"],
+    ] as const) {
+      const expected = `json: cannot unmarshal ${type} into Go value of type map[string]interface {}`;
+      const is = (message: string) => (error: unknown) => error instanceof ApiError && error.code === 400 && error.message === message;
+      assert.throws(() => applyPatch("strategic-merge-patch", target, patch, DEPLOYMENT), is(expected), type);
+      assert.throws(() => applyPatch("merge-patch", target, patch), is(`error decoding patch: ${expected}`), type);
+    }
   });
   it("$retainKeys clears the keys it does not name", () => {
     assert.deepEqual(

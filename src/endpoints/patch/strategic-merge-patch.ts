@@ -1,5 +1,6 @@
 import { type ApiError, badRequest } from "../../api/errors.js";
 import { isPlainObject } from "../../api/object.js";
+import { goJsonType } from "./json-patch.js";
 import { asMapType, DEDUCED, fieldTypeOf, type FieldType } from "../../api/schema/field-type.js";
 
 const ORDER_PREFIX = "$setElementOrder/";
@@ -22,6 +23,8 @@ const DELETE_PRIMITIVE_PREFIX = "$deleteFromPrimitiveList/";
  * `target` is not mutated; without a schema no list merges.
  */
 export function applyStrategicMergePatch(target: unknown, patch: unknown, schema: FieldType = DEDUCED): unknown {
+  // kube decodes the patch into a map: another JSON value is that decoder's error.
+  if (patch !== null && !isPlainObject(patch)) throw badRequest(`json: cannot unmarshal ${goJsonType(patch)} into Go value of type map[string]interface {}`);
   if (!isPlainObject(patch)) throw badRequest("strategic merge patch must be a JSON object");
   return mergeMap(isPlainObject(target) ? target : {}, patch, schema);
 }

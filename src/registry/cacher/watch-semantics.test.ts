@@ -230,6 +230,27 @@ describe("watch resumption and slow watchers", () => {
     await server.stop();
   });
 
+  it("answers a watch from a compacted revision with the storage watch's 410 when the cache is off (kube's etcd3 text)", async () => {
+    const server = await inProcessServer({ watchCache: false });
+    const base = "/api/v1/namespaces/default/configmaps";
+    const created = await server.call("POST", base, { body: { metadata: { name: "compacted" } } });
+    const first = String((created.json["metadata"] as Record<string, unknown>)["resourceVersion"]);
+    const later = await server.call("PUT", `${base}/compacted`, { body: { metadata: { name: "compacted" }, data: { a: "1" } } });
+    assert.equal(later.status, 200, later.text);
+    await server.storage.compact(Number((later.json["metadata"] as Record<string, unknown>)["resourceVersion"]));
+    const controller = new AbortController();
+    const reader = new WatchReader(await server.raw("GET", `${base}?watch=1&resourceVersion=${first}`, { signal: controller.signal }));
+    const [event] = await reader.next(1);
+    assert.equal(event?.type, "ERROR");
+    assert.deepEqual(
+      [event?.object["code"], event?.object["reason"], event?.object["message"]],
+      [410, "Expired", "The resourceVersion for the provided watch is too old."],
+    );
+    controller.abort();
+    await reader.close();
+    await server.stop();
+  });
+
   it("serves lists and watches from storage when the cache is off", async () => {
     const server = await inProcessServer({ watchCache: false });
     const base = "/api/v1/namespaces/default/configmaps";

@@ -72,6 +72,8 @@ export function catalogueResources(profile: Profile): ResourceDefinition[] {
       hasGeneration: true,
       strategy: REPLICAS_STATUS,
       scale: APPS_SCALE,
+      // kube's ReplicaSet field label, as the ReplicationController's (apps/v1 converts it too).
+      selectableFields: [["status.replicas", "status.replicas", "0"]],
     }),
     defineResource({
       group: "apps",

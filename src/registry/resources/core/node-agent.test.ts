@@ -44,6 +44,22 @@ describe("node-agent sub-resources without a node agent", () => {
       (await server.call("POST", "/api/v1/namespaces/default/services", { body: { metadata: { name: "web" }, spec: { ports: [{ port: 80 }] } } })).status,
       201,
     );
+    // A pod with an address (as a kubelet would write it): the pod proxy dials that, not the node.
+    const addressed = await server.call("PATCH", `${PODS}/placed/status`, {
+      body: { status: { podIP: "10.1.0.5", podIPs: [{ ip: "10.1.0.5" }] } },
+      headers: { "content-type": "application/merge-patch+json" },
+    });
+    assert.equal(addressed.status, 200, addressed.text);
+    // A service whose Endpoints exist without subsets (no ready pods), and one whose Endpoints have an address.
+    for (const [name, subsets] of [
+      ["idle", []],
+      ["busy", [{ addresses: [{ ip: "10.1.0.5", nodeName: "n1" }], ports: [{ port: 8080 }] }]],
+    ] as const) {
+      const service = await server.call("POST", "/api/v1/namespaces/default/services", { body: { metadata: { name }, spec: { ports: [{ port: 80 }] } } });
+      assert.equal(service.status, 201, service.text);
+      const endpoints = await server.call("POST", "/api/v1/namespaces/default/endpoints", { body: { metadata: { name }, subsets } });
+      assert.equal(endpoints.status, 201, endpoints.text);
+    }
   });
   after(async () => {
     await server.stop();
@@ -71,7 +87,12 @@ describe("node-agent sub-resources without a node agent", () => {
     ["POST", `${PODS}/placed/exec?command=ls&stdout=true`, "exec", 503, /no node agent is connected for node "n1"/],
     ["POST", `${PODS}/placed/attach?stdout=true`, "attach", 503, /no node agent is connected for node "n1"/],
     ["POST", `${PODS}/placed/portforward?ports=80`, "port forwarding", 503, /no node agent is connected for node "n1"/],
-    ["GET", `${PODS}/placed/proxy/healthz`, "the pod proxy with a path", 503, /no node agent is connected for node "n1"/],
+    ["GET", `${PODS}/placed/proxy/healthz`, "the pod proxy of a pod with an address", 503, /no node agent is connected for node "n1"/],
+    ["GET", `${PODS}/https:placed:8443/proxy/healthz`, "the pod proxy with a scheme and a port", 503, /no node agent is connected for node "n1"/],
+    ["GET", `${PODS}/pending/proxy/`, "the pod proxy of an unscheduled pod (no address)", 400, /^address not allowed$/],
+    ["GET", `${PODS}/nowhere:80/proxy/`, "the pod proxy of a scheduled pod without an address", 400, /^address not allowed$/],
+    ["GET", `${PODS}/missing:80/proxy/`, "the pod proxy of a missing pod, with a port", 404, /^pods "missing" not found$/],
+    ["GET", `${PODS}/ftp:placed:80/proxy/`, "the pod proxy with a scheme kube does not know", 400, /^invalid pod request "ftp:placed:80"$/],
     ["POST", `${PODS}/pending/exec?command=ls&stdout=true`, "exec in an unscheduled pod", 400, /^pod pending does not have a host assigned$/],
     ["POST", `${PODS}/pending/portforward?ports=80`, "port forwarding to an unscheduled pod", 400, /^pod pending does not have a host assigned$/],
     ["GET", `${PODS}/nowhere/log`, "the log of a pod on a missing node", 404, /^nodes "n9" not found$/],
@@ -88,7 +109,40 @@ describe("node-agent sub-resources without a node agent", () => {
     ["GET", `${PODS}/two/log?container=setup`, "an init container's log", 503, /no node agent is connected for node "n1"/],
     ["GET", `${PODS}/missing/log`, "a missing pod's log", 404, /pods "missing" not found/],
     ["GET", "/api/v1/nodes/n1/proxy/metrics", "the node proxy", 503, /no node agent is connected for node "n1"/],
-    ["GET", "/api/v1/namespaces/default/services/web/proxy/", "the service proxy", 503, /no endpoints available for service "web"/],
+    ["GET", "/api/v1/nodes/https:n1:10250/proxy/metrics", "the node proxy with a scheme and a port", 503, /no node agent is connected for node "n1"/],
+    ["GET", "/api/v1/nodes/n2/proxy/", "the node proxy of a node without addresses", 500, /^no preferred addresses found; known addresses: \[\]$/],
+    ["GET", "/api/v1/nodes/n9:10250/proxy/", "the node proxy of a missing node", 404, /^nodes "n9" not found$/],
+    ["GET", "/api/v1/nodes/a:b:c:d/proxy/", "the node proxy with too many colons", 400, /^invalid node request "a:b:c:d"$/],
+    ["GET", "/api/v1/namespaces/default/services/web/proxy/", "the service proxy of a service without Endpoints", 404, /^endpoints "web" not found$/],
+    [
+      "GET",
+      "/api/v1/namespaces/default/services/idle/proxy/",
+      "the service proxy of Endpoints without subsets",
+      503,
+      /^no endpoints available for service "idle"$/,
+    ],
+    [
+      "GET",
+      "/api/v1/namespaces/default/services/https:idle:443/proxy/",
+      "the service proxy naming a port the service lacks",
+      503,
+      /^no service port 443 found for service "idle"$/,
+    ],
+    [
+      "GET",
+      "/api/v1/namespaces/default/services/http:idle:80/proxy/x",
+      "the service proxy naming its port",
+      503,
+      /^no endpoints available for service "idle"$/,
+    ],
+    ["GET", "/api/v1/namespaces/default/services/nope:80/proxy/", "the service proxy of a missing service, with a port", 404, /^services "nope" not found$/],
+    [
+      "GET",
+      "/api/v1/namespaces/default/services/busy:http/proxy/",
+      "the service proxy with endpoints",
+      503,
+      /no node agent is connected for the endpoints of service "busy"/,
+    ],
     ["DELETE", `${PODS}/placed/log`, "a verb the sub-resource does not have", 405, /does not allow this method/],
   ];
   for (const [method, path, what, status, message] of cases) {

@@ -1,3 +1,4 @@
+import { isIPv4, isIPv6 } from "node:net";
 import { ApiError, badRequest } from "../../../api/errors.js";
 import { isPlainObject, type ApiObject } from "../../../api/object.js";
 import type { ResourceVerb } from "../../../request/request-info.js";
@@ -82,14 +83,48 @@ function podStream(verbs: readonly ResourceVerb[], subresource: "log" | "exec" |
   };
 }
 
-/** The pod proxy reaches the pod's own address; kube answers 400 for a pod without a node as well. */
+/**
+ * kube's proxy id: `name`, `name:port` or `scheme:name:port`, the scheme `http`, `https` or empty;
+ * anything else (more colons, an empty name, another scheme) is undefined.
+ */
+export function splitSchemeNamePort(id: string): { scheme: string; name: string; port: string } | undefined {
+  const parts = id.split(":");
+  const [scheme, name, port] = parts.length === 1 ? ["", parts[0], ""] : parts.length === 2 ? ["", parts[0], parts[1]] : parts.length === 3 ? parts : [];
+  if (name === undefined || name === "" || port === undefined || (scheme !== "" && scheme !== "http" && scheme !== "https")) return undefined;
+  return { scheme: scheme ?? "", name, port };
+}
+
+/** Whether kube would dial this pod address: an IP that is global unicast (not unspecified, loopback, link-local or multicast). */
+function proxyableAddress(address: string): boolean {
+  if (isIPv4(address)) {
+    const [a = 0, b = 0] = address.split(".").map(Number);
+    return !(a === 0 || a === 127 || a >= 224 || (a === 169 && b === 254));
+  }
+  if (isIPv6(address)) {
+    const lower = address.toLowerCase();
+    if (lower === "::" || lower === "::1") return false;
+    const first = Number.parseInt(lower.split(":")[0] || "0", 16);
+    return !((first & 0xff00) === 0xff00 || (first & 0xffc0) === 0xfe80);
+  }
+  return false;
+}
+
+/**
+ * The pod proxy reaches the pod's own address, not its node: kube takes `[scheme:]name[:port]`,
+ * reads the pod (404), and refuses a pod without a routable IP (`status.podIPs[0]`) with 400
+ * `address not allowed`, scheduled or not. A pod with an address is past what this server reaches.
+ */
 const POD_PROXY: ConnectHandler = {
   verbs: PROXY_VERBS,
-  async answer({ namespace, name, store }) {
-    const pod = await store.get(namespace, name);
+  async answer({ namespace, name: id, store }) {
+    const parts = splitSchemeNamePort(id);
+    if (parts === undefined) throw badRequest(`invalid pod request "${id}"`);
+    const pod = await store.get(namespace, parts.name);
+    const ips = record(pod["status"])["podIPs"];
+    const address = Array.isArray(ips) ? record(ips[0])["ip"] : undefined;
+    if (typeof address !== "string" || !proxyableAddress(address)) throw badRequest("address not allowed");
     const node = record(pod["spec"])["nodeName"];
-    if (typeof node !== "string" || node === "") throw badRequest(`pod ${name} does not have a host assigned`);
-    throw noAgent(node);
+    throw noAgent(typeof node === "string" ? node : "");
   },
 };
 
@@ -101,23 +136,46 @@ export const POD_CONNECT: Readonly<Record<string, ConnectHandler>> = {
   proxy: POD_PROXY,
 };
 
+/**
+ * The node proxy reaches the node's kubelet: kube takes `[scheme:]name[:port]` (400 otherwise),
+ * then finds the node (404) and its preferred address (none: 500) before it dials.
+ */
 export const NODE_CONNECT: Readonly<Record<string, ConnectHandler>> = {
   proxy: {
     verbs: PROXY_VERBS,
-    async answer({ name, store }) {
-      await store.get("", name);
-      throw noAgent(name);
+    async answer({ name: id, lookup }) {
+      const parts = splitSchemeNamePort(id);
+      if (parts === undefined) throw badRequest(`invalid node request "${id}"`);
+      return unreachableNode(parts.name, lookup);
     },
   },
 };
 
-/** A service's proxy reaches one of its endpoints' pods, on nodes no agent connects from. */
+/**
+ * A service's proxy reaches one of its endpoints, in kube's order: the id `[scheme:]name[:port]`
+ * (400 otherwise); a port given as a number must be one of the service's (the service 404, the
+ * port 503); then the service's Endpoints (404 when there are none, as for a service without a
+ * selector), 503 when they have no subsets. Endpoints with addresses lead to pods on nodes no
+ * agent connects from.
+ */
 export const SERVICE_CONNECT: Readonly<Record<string, ConnectHandler>> = {
   proxy: {
     verbs: PROXY_VERBS,
-    async answer({ namespace, name, store }) {
-      await store.get(namespace, name);
-      throw new ApiError(503, "ServiceUnavailable", `no endpoints available for service "${name}"`);
+    async answer({ namespace, name: id, store, lookup }) {
+      const parts = splitSchemeNamePort(id);
+      if (parts === undefined) throw badRequest(`invalid service request "${id}"`);
+      const { name, port } = parts;
+      if (/^[+-]?\d+$/.test(port)) {
+        const service = await store.get(namespace, name);
+        const ports = record(service["spec"])["ports"];
+        const number = Number(port);
+        if (!(Array.isArray(ports) && ports.some((entry) => record(entry)["port"] === number)))
+          throw new ApiError(503, "ServiceUnavailable", `no service port ${number} found for service "${name}"`);
+      }
+      const endpoints = lookup("", "v1", "endpoints");
+      const subsets = endpoints === undefined ? [] : record(await endpoints.get(namespace, name))["subsets"];
+      if (!Array.isArray(subsets) || subsets.length === 0) throw new ApiError(503, "ServiceUnavailable", `no endpoints available for service "${name}"`);
+      throw new ApiError(503, "ServiceUnavailable", `no node agent is connected for the endpoints of service "${name}": this server runs without kubelets`);
     },
   },
 };

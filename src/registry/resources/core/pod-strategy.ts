@@ -68,6 +68,7 @@ const POD_STRATEGY_BASE: Partial<Strategy> = {
     if (before["ephemeralContainers"] === undefined) delete spec["ephemeralContainers"];
     else spec["ephemeralContainers"] = before["ephemeralContainers"];
   },
+  prepareForStatusUpdate: fillContainerStatuses,
   validate: validatePodCreate,
   // Updates have no rules beyond the schema stage's and validateObjectUpdate's (validate is create-only).
   validateUpdate: () => [],
@@ -87,4 +88,47 @@ function withEphemeralContainers(desired: ApiObject, old: ApiObject): ApiObject 
   if (wanted === undefined) delete next["ephemeralContainers"];
   else next["ephemeralContainers"] = wanted;
   return { ...old, spec: next };
+}
+
+/** The container status lists of a pod's status. */
+const CONTAINER_STATUS_LISTS = ["initContainerStatuses", "containerStatuses", "ephemeralContainerStatuses"] as const;
+
+/** A container state: `{}` when absent; a `terminated` state always has its `exitCode` (kube writes 0; the Python client requires it). */
+function containerState(state: unknown): Record<string, unknown> {
+  if (!isPlainObject(state)) return {};
+  const terminated = state["terminated"];
+  if (!isPlainObject(terminated) || typeof terminated["exitCode"] === "number") return state;
+  return { ...state, terminated: { ...terminated, exitCode: 0 } };
+}
+
+/**
+ * kube's `ContainerStatus` fields written even when zero (no `omitempty`, or value structs):
+ * `state` and `lastState` `{}` (a `terminated` state's `exitCode` 0), `ready` false,
+ * `restartCount` 0, `image` and `imageID` "".
+ * Typed clients require them: the Python client refuses a status without `image`, so a status
+ * written with part of a container's (`{name, ready}`) broke every read and list of its pod.
+ */
+function fillContainerStatuses(pod: ApiObject): void {
+  const status = pod["status"];
+  if (!isPlainObject(status)) return;
+  const filled: Record<string, unknown> = { ...status };
+  for (const list of CONTAINER_STATUS_LISTS) {
+    const statuses = status[list];
+    if (!Array.isArray(statuses)) continue;
+    // Copies: the lists may be shared with the stored object the write started from.
+    filled[list] = statuses.map((entry: unknown) =>
+      isPlainObject(entry)
+        ? {
+            ...entry,
+            state: containerState(entry["state"]),
+            lastState: containerState(entry["lastState"]),
+            ready: typeof entry["ready"] === "boolean" ? entry["ready"] : false,
+            restartCount: typeof entry["restartCount"] === "number" ? entry["restartCount"] : 0,
+            image: typeof entry["image"] === "string" ? entry["image"] : "",
+            imageID: typeof entry["imageID"] === "string" ? entry["imageID"] : "",
+          }
+        : entry,
+    );
+  }
+  pod["status"] = filled;
 }
