@@ -83,11 +83,30 @@ describe("paired bench statistics (bench/lib/paired.ts)", () => {
     });
     // The second generation's processes are slower throughout; within each round "on" costs 10 % more.
     const merged = mergePaired([
-      run(["off", "on"], [[100, 100], [110, 110]], 2, 1),
-      run(["off", "on"], [[200, 200, 200], [220, 220, 220]], 3, 6),
+      run(
+        ["off", "on"],
+        [
+          [100, 100],
+          [110, 110],
+        ],
+        2,
+        1,
+      ),
+      run(
+        ["off", "on"],
+        [
+          [200, 200, 200],
+          [220, 220, 220],
+        ],
+        3,
+        6,
+      ),
     ]);
     assert.equal(merged.rounds, 5);
-    assert.deepEqual(merged.variants.map((variant) => variant.bursts.length), [5, 5]);
+    assert.deepEqual(
+      merged.variants.map((variant) => variant.bursts.length),
+      [5, 5],
+    );
     assert.equal(merged.variants[1]?.name, "on");
     assert.ok(Math.abs((merged.comparisons[0]?.cpuRatio.median ?? 0) - 1.1) < 1e-9);
     assert.ok(Math.abs((merged.comparisons[0]?.cpuRatio.ci95[1] ?? 0) - 1.1) < 1e-9);
