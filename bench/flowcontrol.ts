@@ -16,8 +16,20 @@ import { join } from "node:path";
 import { inProcessServer } from "../src/testing/in-process.js";
 import { burstClient, type BurstClient } from "./lib/burst.js";
 import { machineEnvironment } from "./lib/environment.js";
-import { describeSpread, mapSpread, NO_SPREAD, pairedJson, pairedTables, type PairedResult, runPaired, spread, verdict } from "./lib/paired.js";
-import { closeServers, serverVariants, startPairedServers } from "./lib/paired-servers.js";
+import {
+  describeSpread,
+  mapSpread,
+  mergePaired,
+  NO_SPREAD,
+  type PairedOptions,
+  pairedJson,
+  pairedTables,
+  type PairedResult,
+  runPaired,
+  spread,
+  verdict,
+} from "./lib/paired.js";
+import { closeServers, type ServerSpec, serverVariants, startPairedServers } from "./lib/paired-servers.js";
 import { makeTempDir } from "./lib/processes.js";
 import { REPO_ROOT } from "./lib/server.js";
 import { median, round } from "./lib/stats.js";
@@ -176,6 +188,8 @@ async function flood(samples: number): Promise<FloodResult> {
 /** GETs per burst, rounds and warm-up GETs per server process. */
 const PLAN = { opsPerBurst: 3000, rounds: 40, warmOps: 6000, burstSeconds: 0.35, minOpsPerBurst: 1000 };
 const QUICK_PLAN = { opsPerBurst: 500, rounds: 6, warmOps: 1000, burstSeconds: 0.2 };
+/** Sets of server processes, each measured for a third of the rounds (see `startPairedServers`' rotate). */
+const GENERATIONS = 3;
 const ALICE_TOKEN = "bench-alice-token-0123456789";
 
 /**
@@ -188,10 +202,22 @@ async function pairedServers(quick: boolean): Promise<PairedResult> {
   const root = makeTempDir("orch-bench-flowcontrol-");
   const tokens = join(root, "tokens.csv");
   writeFileSync(tokens, `${ALICE_TOKEN},alice,uid-alice\n`);
-  const started = await startPairedServers("orch-bench-flowcontrol-servers-", [
+  const specs = [
     { name: "APF off (--enable-priority-and-fairness=false)", extraArgs: ["--token-auth-file", tokens, "--enable-priority-and-fairness=false"] },
     { name: "APF on (default)", extraArgs: ["--token-auth-file", tokens] },
-  ]);
+  ];
+  // Fresh server processes per generation (started in a turned order), their rounds pooled.
+  const generations = quick ? 1 : GENERATIONS;
+  const results: PairedResult[] = [];
+  for (let generation = 0; generation < generations; generation++) {
+    results.push(await pairedGeneration(specs, { ...plan, rounds: Math.ceil(plan.rounds / generations) }, generation));
+  }
+  return mergePaired(results);
+}
+
+/** One generation of the two servers: alice's objects and permission, then paired bursts. */
+async function pairedGeneration(specs: readonly ServerSpec[], plan: PairedOptions, generation: number): Promise<PairedResult> {
+  const started = await startPairedServers("orch-bench-flowcontrol-servers-", specs, generation);
   const clients: BurstClient[] = [];
   try {
     const rbac = "/apis/rbac.authorization.orch.io/v1";
@@ -318,7 +344,7 @@ export async function runFlowControlSuite(options: FlowControlSuiteOptions): Pro
     "",
     `## Server processes (the target's measure): GET of one ConfigMap by alice (static token, global-default level) over HTTP/2, c=64`,
     "",
-    `Two server processes started together and warmed alike (${paired.warmOps} GETs each), then ${paired.rounds} pairs of ${paired.opsPerBurst}-GET bursts, each burst in two halves run in mirrored order (A B B A, then B A A B: \`bench/lib/paired.ts\`); server CPU from /proc/<pid>/task/*/schedstat. Other processes used ${paired.otherCpuPercent} % of a core during the ${paired.seconds} s of measured pairs.`,
+    `Two server processes started together and warmed alike (${paired.warmOps} GETs each), then pairs of ${paired.opsPerBurst}-GET bursts; ${options.quick ? 1 : GENERATIONS} generation(s) of such processes one after another (each started in a turned order), ${paired.rounds} pairs in all, pooled (identical processes differ by a few percent for as long as they live); each burst in two halves run in mirrored order (A B B A, then B A A B: \`bench/lib/paired.ts\`); server CPU from /proc/<pid>/task/*/schedstat. Other processes used ${paired.otherCpuPercent} % of a core during the ${paired.seconds} s of measured pairs.`,
     "",
     ...pairedTables(paired, "GET"),
     "",
