@@ -4,12 +4,23 @@ import type { DefinitionDefaulter } from "../defaults.js";
 import { forbidden, invalidValue } from "../field-path.js";
 import { listAt, recordAt } from "./values.js";
 
-/** kube's probe defaults (SetDefaults_Probe): the timings a kubelet would otherwise assume. */
+/**
+ * kube's probe defaults (SetDefaults_Probe): the timings a kubelet would otherwise assume. Go sees
+ * no difference between an absent count and 0, so 0 is defaulted too (`periodSeconds: 0` reads 10).
+ */
 const defaultProbe: DefinitionDefaulter = (probe) => {
-  probe["timeoutSeconds"] ??= 1;
-  probe["periodSeconds"] ??= 10;
-  probe["successThreshold"] ??= 1;
-  probe["failureThreshold"] ??= 3;
+  for (const [field, value] of [
+    ["timeoutSeconds", 1],
+    ["periodSeconds", 10],
+    ["successThreshold", 1],
+    ["failureThreshold", 3],
+  ] as const)
+    if (probe[field] === undefined || probe[field] === null || probe[field] === 0) probe[field] = value;
+};
+
+/** kube's SetDefaults_ObjectFieldSelector: a downward-API field reference is read in v1. */
+const defaultObjectFieldSelector: DefinitionDefaulter = (selector) => {
+  if (selector["apiVersion"] === undefined || selector["apiVersion"] === null || selector["apiVersion"] === "") selector["apiVersion"] = "v1";
 };
 
 /** kube's SetDefaults_HTTPGetAction, for probes and lifecycle hooks alike. */
@@ -21,6 +32,7 @@ const defaultHttpGet: DefinitionDefaulter = (action) => {
 export const POD_DEFAULTERS: Readonly<Record<string, DefinitionDefaulter>> = {
   "core.v1.Probe": defaultProbe,
   "core.v1.HTTPGetAction": defaultHttpGet,
+  "core.v1.ObjectFieldSelector": defaultObjectFieldSelector,
 };
 
 /** kube 1.30's wording of the fields a pod update may change (ValidatePodUpdate). */

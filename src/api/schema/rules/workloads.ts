@@ -4,6 +4,7 @@ import { validateName } from "../../validation.js";
 import type { DefinitionDefaulter } from "../defaults.js";
 import { childPath, duplicate, forbidden, indexPath, invalidValue, notFound, notSupported, required } from "../field-path.js";
 import type { DefinitionValidator } from "../validate.js";
+import { containerRuleErrors } from "./containers.js";
 import { goLabelSelector, goStringMap, validateJobUpdate, validateSelectorUpdate, validateStatefulSetUpdate } from "./workload-updates.js";
 import { ensureRecord, listAt, recordAt, selectorIsEmpty, selectorMatches, stringAt, stringMapAt } from "./values.js";
 
@@ -174,6 +175,7 @@ const validatePodSpec: DefinitionValidator = (spec, path) => {
     listAt(spec, list).forEach((container, index) => {
       if (!isPlainObject(container)) return;
       const at = indexPath(childPath(path, list), index);
+      const portNames = new Set<string>();
       const name = stringAt(container, "name");
       if (name !== undefined && name !== "") {
         for (const message of validateName(name, "dns1123-label")) errors.push(invalidValue(childPath(at, "name"), name, message));
@@ -190,6 +192,13 @@ const validatePodSpec: DefinitionValidator = (spec, path) => {
         checkPort(errors, port["containerPort"], childPath(portPath, "containerPort"));
         checkPort(errors, port["hostPort"], childPath(portPath, "hostPort"), true);
       });
+      listAt(container, "ports").forEach((port, portIndex) => {
+        const portName = isPlainObject(port) ? (stringAt(port, "name") ?? "") : "";
+        if (portName === "") return;
+        if (portNames.has(portName)) errors.push(duplicate(childPath(indexPath(childPath(at, "ports"), portIndex), "name"), portName));
+        portNames.add(portName);
+      });
+      errors.push(...containerRuleErrors(container, at, list));
       errors.push(...volumeMountErrors(container, declaredVolumes, at));
       if (list === "ephemeralContainers") errors.push(...ephemeralContainerErrors(spec, container, at));
     });
