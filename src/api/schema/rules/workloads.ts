@@ -240,7 +240,12 @@ const validateServiceSpec: DefinitionValidator = (spec, path) => {
   const ports = listAt(spec, "ports");
   const headless = spec["clusterIP"] === "None";
   if (ports.length === 0 && !headless && type !== "ExternalName") errors.push(required(childPath(path, "ports")));
-  if (type === "ExternalName" && (stringAt(spec, "externalName") ?? "") === "") errors.push(required(childPath(path, "externalName")));
+  if (type === "ExternalName") {
+    // kube: a CNAME, a trailing dot allowed (fully qualified), then an RFC 1123 subdomain.
+    const cname = (stringAt(spec, "externalName") ?? "").replace(/\.$/, "");
+    if (cname === "") errors.push(required(childPath(path, "externalName")));
+    else for (const message of validateName(cname, "dns1123-subdomain")) errors.push(invalidValue(childPath(path, "externalName"), cname, message));
+  }
   const names = new Set<string>();
   const keys = new Set<string>();
   ports.forEach((port, index) => {
