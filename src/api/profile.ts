@@ -154,6 +154,15 @@ export const KUBERNETES_PROFILE: Profile = {
   clusterInfoConfigKey: "kubeconfig",
 };
 
+/**
+ * kube's native resource names (IsNativeResource): no domain, or one under a key domain
+ * (`kubernetes.io/…`). Either profile's domain counts, as validation does not know the profile
+ * and manifests written for kube keep kube's names under orch too.
+ */
+export function isNativeResourceName(name: string): boolean {
+  return !name.includes("/") || name.includes(`${ORCH_PROFILE.keyDomain}/`) || name.includes(`${KUBERNETES_PROFILE.keyDomain}/`);
+}
+
 export function profileByName(name: string): Profile | undefined {
   if (name === ORCH_PROFILE.name) return ORCH_PROFILE;
   if (name === KUBERNETES_PROFILE.name) return KUBERNETES_PROFILE;

@@ -1,4 +1,5 @@
 import type { FieldError } from "../../errors.js";
+import { isNativeResourceName } from "../../profile.js";
 import { isPlainObject } from "../../object.js";
 import { quantityValue } from "../../quantity.js";
 import { childPath, forbidden, indexPath, invalidValue, keyPath, notSupported, required } from "../field-path.js";
@@ -89,10 +90,9 @@ function envErrors(container: Record<string, unknown>, at: string): FieldError[]
   return errors;
 }
 
-/** kube's IsOvercommitAllowed: native resources (no domain, or a kubernetes.io one) other than huge pages. */
+/** kube's IsOvercommitAllowed: native resources (no domain, or a key domain's) other than huge pages. */
 function overcommitAllowed(name: string): boolean {
-  const native = !name.includes("/") || name.includes("kubernetes.io/");
-  return native && !name.startsWith("hugepages-");
+  return isNativeResourceName(name) && !name.startsWith("hugepages-");
 }
 
 function quantityText(value: unknown): string {
