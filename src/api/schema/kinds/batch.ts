@@ -1,4 +1,5 @@
 import {
+  atLeast,
   atomic,
   between,
   bool,
@@ -43,14 +44,14 @@ export const BATCH_DEFINITIONS: Readonly<Record<string, SchemaNode>> = {
     status: ref("batch.v1.JobStatus", "Most recently observed status of the job."),
   }),
   "batch.v1.JobSpec": obj({
-    activeDeadlineSeconds: int64(),
+    activeDeadlineSeconds: atLeast(int64(), 0),
     backoffLimit: withDefault(nonNegative("Retries before the job is failed. Defaults to 6."), 6),
-    backoffLimitPerIndex: int32(),
+    backoffLimitPerIndex: nonNegative(),
     completionMode: withDefault(enumOf(["Indexed", "NonIndexed"]), "NonIndexed"),
     completions: nonNegative(),
     managedBy: str(),
     manualSelector: bool(),
-    maxFailedIndexes: int32(),
+    maxFailedIndexes: nonNegative(),
     parallelism: nonNegative(),
     podFailurePolicy: obj({
       rules: req(
@@ -68,7 +69,7 @@ export const BATCH_DEFINITIONS: Readonly<Record<string, SchemaNode>> = {
     successPolicy: obj({ rules: req(atomic(obj({ succeededCount: int32(), succeededIndexes: str() }))) }),
     suspend: withDefault(bool(), false),
     template: req(ref("core.v1.PodTemplateSpec", "The pods the job runs.")),
-    ttlSecondsAfterFinished: int32(),
+    ttlSecondsAfterFinished: nonNegative(),
   }),
   "batch.v1.JobStatus": obj({
     active: int32(),

@@ -283,6 +283,10 @@ function validateWorkload(kind: string, restartPolicies: readonly string[]): (ob
           message: `Invalid value: ${goLabelSelector(selector)}: empty selector is invalid for ${kind}`,
         });
       else if (template !== undefined && !selectorMatches(selector, labels)) errors.push(templateLabelsMismatch(template));
+    } else if (template !== undefined) {
+      // kube turns a missing selector into one that selects nothing, so besides `spec.selector:
+      // Required value` the template's labels are reported as not matching it.
+      errors.push(templateLabelsMismatch(template));
     }
     const restartPolicy = stringAt(recordAt(template, "spec"), "restartPolicy");
     if (restartPolicy !== undefined && !restartPolicies.includes(restartPolicy))
@@ -314,7 +318,29 @@ const validateDeployment = (object: ApiObject): FieldError[] => {
     }
     if (zero(rollingUpdate["maxSurge"]) && zero(rollingUpdate["maxUnavailable"]))
       errors.push(invalidValue("spec.strategy.rollingUpdate.maxUnavailable", rollingUpdate["maxUnavailable"], "may not be 0 when `maxSurge` is 0"));
+    const maxUnavailable = rollingUpdate["maxUnavailable"];
+    if (typeof maxUnavailable === "string" && /^\d+%$/.test(maxUnavailable) && Number.parseInt(maxUnavailable, 10) > 100)
+      errors.push(invalidValue("spec.strategy.rollingUpdate.maxUnavailable", maxUnavailable, "must not be greater than 100%"));
   }
+  const spec = recordAt(object, "spec");
+  const progressDeadline = spec?.["progressDeadlineSeconds"];
+  const minReady = spec?.["minReadySeconds"];
+  if (typeof progressDeadline === "number" && progressDeadline <= (typeof minReady === "number" ? minReady : 0))
+    errors.push(invalidValue("spec.progressDeadlineSeconds", progressDeadline, "must be greater than minReadySeconds"));
+  return errors;
+};
+
+/** kube's ValidateRollingUpdateDaemonSet: a rolling update must be allowed to replace at least one pod. */
+const validateDaemonSet = (object: ApiObject): FieldError[] => {
+  const errors = validateWorkload("daemonset", ["Always"])(object);
+  const rollingUpdate = recordAt(recordAt(recordAt(object, "spec"), "updateStrategy"), "rollingUpdate");
+  if (rollingUpdate === undefined) return errors;
+  const zero = (value: unknown): boolean => value === undefined || value === 0 || value === "0%";
+  if (zero(rollingUpdate["maxSurge"]) && zero(rollingUpdate["maxUnavailable"]))
+    errors.push(invalidValue("spec.updateStrategy.rollingUpdate.maxUnavailable", rollingUpdate["maxUnavailable"] ?? 0, "may not be 0 when `maxSurge` is 0"));
+  const maxUnavailable = rollingUpdate["maxUnavailable"];
+  if (typeof maxUnavailable === "string" && /^\d+%$/.test(maxUnavailable) && Number.parseInt(maxUnavailable, 10) > 100)
+    errors.push(invalidValue("spec.updateStrategy.rollingUpdate.maxUnavailable", maxUnavailable, "must not be greater than 100%"));
   return errors;
 };
 
@@ -387,10 +413,49 @@ const defaultJob: DefinitionDefaulter = (job) => {
   if (spec["manualSelector"] === undefined || spec["manualSelector"] === null) spec["manualSelector"] = false;
 };
 
+/** kube's podFailurePolicy rule checks: one requirement per rule, exit-code lists non-empty, ordered, without 0 for `In`. */
+function podFailurePolicyErrors(spec: Record<string, unknown>, path: string): FieldError[] {
+  const errors: FieldError[] = [];
+  const rulesPath = childPath(path, "podFailurePolicy.rules");
+  listAt(recordAt(spec, "podFailurePolicy"), "rules").forEach((rule, index) => {
+    if (!isPlainObject(rule)) return;
+    const rulePath = indexPath(rulesPath, index);
+    const onExitCodes = recordAt(rule, "onExitCodes");
+    const conditions = listAt(rule, "onPodConditions").length > 0;
+    if (onExitCodes !== undefined) {
+      const valuesPath = childPath(rulePath, "onExitCodes.values");
+      const values = listAt(onExitCodes, "values").filter((value): value is number => typeof value === "number");
+      // kube prints the list as Go's `%#v` of an `[]int32`.
+      const goValues = `[]int32{${values.join(", ")}}`;
+      if (values.length === 0)
+        errors.push({ type: "FieldValueInvalid", field: valuesPath, message: "Invalid value: []int32{}: at least one value is required" });
+      values.forEach((value, at) => {
+        if (onExitCodes["operator"] === "In" && value === 0) errors.push(invalidValue(indexPath(valuesPath, at), 0, "must not be 0 for the In operator"));
+      });
+      if (values.some((value, at) => at > 0 && (values[at - 1] ?? value) > value))
+        errors.push({ type: "FieldValueInvalid", field: valuesPath, message: `Invalid value: ${goValues}: must be ordered` });
+    }
+    // kube omits the value of these two (an OmitValueType): `rules[0]: Invalid value: <detail>`.
+    if (onExitCodes !== undefined && conditions)
+      errors.push({ type: "FieldValueInvalid", field: rulePath, message: "Invalid value: specifying both OnExitCodes and OnPodConditions is not supported" });
+    if (onExitCodes === undefined && !conditions)
+      errors.push({ type: "FieldValueInvalid", field: rulePath, message: "Invalid value: specifying one of OnExitCodes and OnPodConditions is required" });
+  });
+  return errors;
+}
+
 const validateJobSpec: DefinitionValidator = (spec, path) => {
+  const errors: FieldError[] = [];
+  if (spec["completionMode"] === "Indexed" && (spec["completions"] === undefined || spec["completions"] === null))
+    errors.push(required(childPath(path, "completions"), "when completion mode is Indexed"));
+  errors.push(...podFailurePolicyErrors(spec, path));
   const restartPolicy = stringAt(recordAt(recordAt(spec, "template"), "spec"), "restartPolicy");
-  if (restartPolicy === undefined || restartPolicy === "OnFailure" || restartPolicy === "Never") return [];
-  return [notSupported(childPath(path, "template.spec.restartPolicy"), restartPolicy, ["OnFailure", "Never"])];
+  if (restartPolicy === undefined || restartPolicy === "OnFailure" || restartPolicy === "Never") {
+    if (restartPolicy === "OnFailure" && spec["podFailurePolicy"] !== undefined && spec["podFailurePolicy"] !== null)
+      errors.push(invalidValue(childPath(path, "template.spec.restartPolicy"), restartPolicy, 'only "Never" is supported when podFailurePolicy is specified'));
+    return errors;
+  }
+  return [...errors, notSupported(childPath(path, "template.spec.restartPolicy"), restartPolicy, ["OnFailure", "Never"])];
 };
 
 /**
@@ -430,15 +495,41 @@ export function cronScheduleError(schedule: string): string | undefined {
 }
 
 /**
+ * kube's CronJob `timeZone` rule: an IANA zone name as Go's time.LoadLocation knows it (case
+ * matters there), never `Local`; Go's own error text `unknown time zone <name>` otherwise.
+ */
+export function timeZoneError(timeZone: string): string | undefined {
+  if (timeZone === "" || timeZone === "UTC") return undefined;
+  if (timeZone === "Local") return "timeZone must be an explicit time zone as defined in https://www.iana.org/time-zones";
+  let resolved: string;
+  try {
+    resolved = new Intl.DateTimeFormat("en-US", { timeZone }).resolvedOptions().timeZone;
+  } catch {
+    return `unknown time zone ${timeZone}`;
+  }
+  // ICU accepts any case (and canonicalizes); the zoneinfo files Go reads do not.
+  if (resolved !== timeZone && resolved.toLowerCase() === timeZone.toLowerCase()) return `unknown time zone ${timeZone}`;
+  return undefined;
+}
+
+/**
  * A CronJob's schedule: its syntax, and no `TZ`/`CRON_TZ` in it (the `timeZone` field replaced
  * them) unless the stored schedule already had one — kube's ratchet for objects written before
  * 1.27, whose updates are then warned about instead (registry/resources/warnings).
  */
 const validateCronJob = (object: ApiObject, old: ApiObject | undefined): FieldError[] => {
-  const spec = recordAt(object, "spec");
-  const schedule = stringAt(spec, "schedule");
-  if (schedule === undefined || schedule === "") return [];
   const errors: FieldError[] = [];
+  const name = stringAt(recordAt(object, "metadata"), "name") ?? "";
+  // The controller appends an 11-character `-<minute>` to name each Job (63 at most): kube checks this on create only.
+  if (old === undefined && name.length > 52) errors.push(invalidValue("metadata.name", name, "must be no more than 52 characters"));
+  const spec = recordAt(object, "spec");
+  const timeZone = stringAt(spec, "timeZone");
+  if (timeZone !== undefined) {
+    const problem = timeZoneError(timeZone);
+    if (problem !== undefined) errors.push(invalidValue("spec.timeZone", timeZone, problem));
+  }
+  const schedule = stringAt(spec, "schedule");
+  if (schedule === undefined || schedule === "") return errors;
   const problem = cronScheduleError(schedule);
   if (problem !== undefined) errors.push(invalidValue("spec.schedule", schedule, problem));
   const allowTimeZonePrefix = (stringAt(recordAt(old, "spec"), "schedule") ?? "").includes("TZ");
@@ -481,7 +572,7 @@ export const WORKLOAD_KIND_VALIDATORS: Readonly<Record<string, KindValidator>> =
   "apps.v1.Deployment": withUpdateRules(validateDeployment, validateSelectorUpdate),
   "apps.v1.ReplicaSet": withUpdateRules(validateWorkload("replicaset", ["Always"]), validateSelectorUpdate),
   "apps.v1.StatefulSet": withUpdateRules(validateWorkload("statefulset", ["Always"]), validateStatefulSetUpdate),
-  "apps.v1.DaemonSet": withUpdateRules(validateWorkload("daemonset", ["Always"]), validateSelectorUpdate),
+  "apps.v1.DaemonSet": withUpdateRules(validateDaemonSet, validateSelectorUpdate),
   "core.v1.ReplicationController": validateReplicationController,
   "batch.v1.Job": withUpdateRules(validateJob, validateJobUpdate),
   "batch.v1.CronJob": validateCronJob,
