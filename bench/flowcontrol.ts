@@ -188,8 +188,8 @@ async function flood(samples: number): Promise<FloodResult> {
 /** GETs per burst, rounds and warm-up GETs per server process. */
 const PLAN = { opsPerBurst: 3000, rounds: 40, warmOps: 6000, burstSeconds: 0.35, minOpsPerBurst: 1000 };
 const QUICK_PLAN = { opsPerBurst: 500, rounds: 6, warmOps: 1000, burstSeconds: 0.2 };
-/** Sets of server processes, each measured for a third of the rounds (see `startPairedServers`' rotate). */
-const GENERATIONS = 3;
+/** Sets of server processes, each measured for a sixth of the rounds (see `startPairedServers`' rotate; why six: bench/README.md, "Paired runs"). */
+const GENERATIONS = 6;
 const ALICE_TOKEN = "bench-alice-token-0123456789";
 
 /**
