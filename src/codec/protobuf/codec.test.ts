@@ -190,6 +190,26 @@ describe("protobuf codec: zeros kube's Go types keep (pointers, tags without omi
   });
 });
 
+describe("protobuf codec: the Eviction a Go client posts to pods/{name}/eviction", () => {
+  it("policy/v1 Eviction is {metadata=1, deleteOptions=2}; DeleteOptions inside has no type meta on the wire", () => {
+    // ObjectMeta name=1 namespace=3; DeleteOptions gracePeriodSeconds=1 (varint 0, a pointer) propagationPolicy=4.
+    const metadata = [0x0a, 0x01, ...ascii("p"), 0x1a, 0x02, ...ascii("ns")];
+    const options = [0x08, 0x00, 0x22, 0x0a, ...ascii("Foreground")];
+    const raw = [0x0a, metadata.length, ...metadata, 0x12, options.length, ...options];
+    const eviction = {
+      apiVersion: "policy/v1",
+      kind: "Eviction",
+      metadata: { name: "p", namespace: "ns" },
+      deleteOptions: { gracePeriodSeconds: 0, propagationPolicy: "Foreground" },
+    };
+    assert.deepEqual(Buffer.from(codec.encode(eviction)), envelopeOf("policy/v1", "Eviction", raw));
+    assert.deepEqual(codec.decode(envelopeOf("policy/v1", "Eviction", raw)), eviction);
+    // A client that fills DeleteOptions' TypeMeta in JSON: it has no field, as in kube's message.
+    const typed = { ...eviction, deleteOptions: { apiVersion: "v1", kind: "DeleteOptions", ...eviction.deleteOptions } };
+    assert.deepEqual(codec.decode(codec.encode(typed)), eviction);
+  });
+});
+
 describe("protobuf codec: round trip of every built-in kind at every served version", () => {
   for (const profile of [ORCH_PROFILE, KUBERNETES_PROFILE]) {
     it(`JSON → protobuf → JSON is identical (${profile.name} profile), lists too`, () => {
