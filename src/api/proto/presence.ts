@@ -57,7 +57,7 @@ export const ZERO_KEPT: Readonly<Record<string, string>> = {
   "core.v1.ReplicationControllerStatus": "replicas",
   "core.v1.PersistentVolumeClaimSpec": "storageClassName volumeMode volumeAttributesClassName",
   "core.v1.EndpointPort": "port appProtocol",
-  "core.v1.EndpointAddress": "ip hostname nodeName",
+  "core.v1.EndpointAddress": "ip nodeName",
   "core.v1.TopologySpreadConstraint": "maxSkew topologyKey whenUnsatisfiable minDomains nodeAffinityPolicy nodeTaintsPolicy",
   "core.v1.Toleration": "tolerationSeconds",
   "core.v1.WeightedPodAffinityTerm": "weight",

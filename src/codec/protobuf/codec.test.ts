@@ -175,6 +175,18 @@ describe("protobuf codec: zeros kube's Go types keep (pointers, tags without omi
     });
   }
 
+  it("a zero Go writes for a non-pointer omitempty field is dropped: EndpointAddress.hostname", () => {
+    // Endpoints subsets=2 → addresses=1 → {ip=1 "10.0.0.1", hostname=3 "", nodeName=4 ""}: Go always writes the
+    // string hostname (omitempty, not a pointer: kube's JSON omits it) and writes nodeName only when set (a pointer).
+    const address = [0x0a, 0x08, ...ascii("10.0.0.1"), 0x1a, 0x00, 0x22, 0x00];
+    const subset = [0x0a, address.length, ...address];
+    assert.deepEqual(codec.decode(envelopeOf("v1", "Endpoints", [0x12, subset.length, ...subset])), {
+      apiVersion: "v1",
+      kind: "Endpoints",
+      subsets: [{ addresses: [{ ip: "10.0.0.1", nodeName: "" }] }],
+    });
+  });
+
   it("a whole Pod from a Go client keeps hostProcess: false and exitCode: 0", () => {
     // spec=2 → containers=2 → {name=1 "c", securityContext=15 → windowsOptions=10 → hostProcess=4: 0};
     // status=3 → containerStatuses=8 → {name=1 "c", state=2 → terminated=3 → exitCode=1: 0}.
