@@ -79,6 +79,10 @@ export const ZERO_KEPT: Readonly<Record<string, string>> = {
   "core.v1.ContainerStateTerminated": "exitCode",
   "core.v1.HostPathVolumeSource": "path type",
   "core.v1.PodAffinityTerm": "topologyKey",
+  "core.v1.NodeSystemInfo":
+    "machineID systemUUID bootID kernelVersion osImage containerRuntimeVersion kubeletVersion kubeProxyVersion operatingSystem architecture",
+  "core.v1.DaemonEndpoint": "Port",
+  "core.v1.NodeAddress": "type address",
 
   "apps.v1.DeploymentSpec": "replicas revisionHistoryLimit progressDeadlineSeconds",
   "apps.v1.DeploymentStatus": "collisionCount terminatingReplicas",

@@ -175,6 +175,23 @@ describe("protobuf codec: zeros kube's Go types keep (pointers, tags without omi
     });
   }
 
+  it("a kubelet's Node status keeps its empty nodeInfo strings, Port 0 and address strings (no omitempty in kube's types)", () => {
+    // Node status=3 → {addresses=5 {type=1 "InternalIP", address=2 ""}, daemonEndpoints=6 {kubeletEndpoint=1 {Port=1: 0}},
+    // nodeInfo=7 {kubeletVersion=7 "v1.33.1", kubeProxyVersion=8 ""}}.
+    const address = [0x0a, 0x0a, ...ascii("InternalIP"), 0x12, 0x00];
+    const info = [0x3a, 0x07, ...ascii("v1.33.1"), 0x42, 0x00];
+    const status = [0x2a, address.length, ...address, 0x32, 0x04, 0x0a, 0x02, 0x08, 0x00, 0x3a, info.length, ...info];
+    assert.deepEqual(codec.decode(envelopeOf("v1", "Node", [0x1a, status.length, ...status])), {
+      apiVersion: "v1",
+      kind: "Node",
+      status: {
+        addresses: [{ type: "InternalIP", address: "" }],
+        daemonEndpoints: { kubeletEndpoint: { Port: 0 } },
+        nodeInfo: { kubeletVersion: "v1.33.1", kubeProxyVersion: "" },
+      },
+    });
+  });
+
   it("a zero Go writes for a non-pointer omitempty field is dropped: EndpointAddress.hostname", () => {
     // Endpoints subsets=2 → addresses=1 → {ip=1 "10.0.0.1", hostname=3 "", nodeName=4 ""}: Go always writes the
     // string hostname (omitempty, not a pointer: kube's JSON omits it) and writes nodeName only when set (a pointer).
