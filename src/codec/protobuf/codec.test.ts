@@ -7,7 +7,7 @@ import { builtinCatalogue } from "../../api/schema/catalogue.js";
 import { BUILTIN_KINDS, EXCHANGED_KINDS } from "../../api/schema/kinds/index.js";
 import { protobufCodec } from "./codec.js";
 import { watchFrame } from "./envelope.js";
-import { encodeMessage, MAX_DEPTH } from "./message.js";
+import { decodeMessage, encodeMessage, MAX_DEPTH } from "./message.js";
 
 const codec = protobufCodec(KUBERNETES_PROFILE);
 const ascii = (text: string): number[] => [...Buffer.from(text)];
@@ -131,6 +131,111 @@ describe("protobuf codec: what Go clients send", () => {
     const orch = protobufCodec(ORCH_PROFILE);
     const request = { apiVersion: "authentication.k8s.io/v1", kind: "TokenRequest", metadata: {}, spec: { audiences: ["a"], expirationSeconds: 600 } };
     assert.deepEqual(orch.decode(orch.encode(request)), request);
+  });
+});
+
+describe("protobuf codec: zeros kube's Go types keep (pointers, tags without omitempty)", () => {
+  // Each message's bytes worked out by hand from kube's field numbers: a Go client writes a set
+  // pointer or a field without omitempty even when it holds zero, and Go's JSON then shows the zero.
+  // Found lost by the parity sweep 9 live check (`kubectl.1.33 debug --copy-to` of a pod with
+  // `windowsOptions.hostProcess: false`); the others are the same kind of field, checked against
+  // kube's types (`*bool`, `*string`, `*int64`, `json:"exitCode"`, …).
+  const pod = codec.shapeOf("v1", "Pod");
+  const at = (path: string): ProtoShape => {
+    let shape = pod;
+    for (const name of path.split(".")) shape = shape?.fields.get(name)?.shape;
+    assert.ok(shape !== undefined, `a message at ${path}`);
+    return shape;
+  };
+  const cases: readonly (readonly [string, Record<string, unknown>, number[]])[] = [
+    [
+      "spec.containers.securityContext.windowsOptions",
+      { gmsaCredentialSpecName: "", gmsaCredentialSpec: "", runAsUserName: "", hostProcess: false },
+      [0x0a, 0x00, 0x12, 0x00, 0x1a, 0x00, 0x20, 0x00],
+    ],
+    ["spec.securityContext.seccompProfile", { type: "Localhost", localhostProfile: "" }, [0x0a, 0x09, ...ascii("Localhost"), 0x12, 0x00]],
+    ["spec.containers.securityContext.appArmorProfile", { type: "Localhost", localhostProfile: "" }, [0x0a, 0x09, ...ascii("Localhost"), 0x12, 0x00]],
+    ["spec.hostAliases", { ip: "" }, [0x0a, 0x00]],
+    ["spec.containers.env.valueFrom.resourceFieldRef", { resource: "" }, [0x12, 0x00]],
+    ["spec.containers.resources.claims", { name: "" }, [0x0a, 0x00]],
+    ["spec.containers.resizePolicy", { resourceName: "", restartPolicy: "" }, [0x0a, 0x00, 0x12, 0x00]],
+    ["spec.containers.livenessProbe", { terminationGracePeriodSeconds: 0 }, [0x38, 0x00]],
+    ["spec.containers.livenessProbe.grpc", { port: 0, service: "" }, [0x08, 0x00, 0x12, 0x00]],
+    ["spec.containers.lifecycle.preStop.sleep", { seconds: 0 }, [0x08, 0x00]],
+    ["status.containerStatuses.state.terminated", { exitCode: 0 }, [0x08, 0x00]],
+    ["spec.volumes.hostPath", { path: "", type: "" }, [0x0a, 0x00, 0x12, 0x00]],
+    ["spec.containers.volumeMounts", { name: "v", mountPath: "/m", mountPropagation: "" }, [0x0a, 0x01, ...ascii("v"), 0x1a, 0x02, ...ascii("/m"), 0x2a, 0x00]],
+    ["spec.affinity.podAffinity.requiredDuringSchedulingIgnoredDuringExecution", { topologyKey: "" }, [0x1a, 0x00]],
+  ];
+  for (const [path, value, expected] of cases) {
+    it(`${at(path).message} ${Object.keys(value).join(", ")}: written and read back with the zeros`, () => {
+      const shape = at(path);
+      assert.deepEqual([...encodeMessage(value, shape)], expected);
+      assert.deepEqual(decodeMessage(Buffer.from(expected), shape), value);
+    });
+  }
+
+  it("a kubelet's Node status keeps its empty nodeInfo strings, Port 0 and address strings (no omitempty in kube's types)", () => {
+    // Node status=3 → {addresses=5 {type=1 "InternalIP", address=2 ""}, daemonEndpoints=6 {kubeletEndpoint=1 {Port=1: 0}},
+    // nodeInfo=7 {kubeletVersion=7 "v1.33.1", kubeProxyVersion=8 ""}}.
+    const address = [0x0a, 0x0a, ...ascii("InternalIP"), 0x12, 0x00];
+    const info = [0x3a, 0x07, ...ascii("v1.33.1"), 0x42, 0x00];
+    const status = [0x2a, address.length, ...address, 0x32, 0x04, 0x0a, 0x02, 0x08, 0x00, 0x3a, info.length, ...info];
+    assert.deepEqual(codec.decode(envelopeOf("v1", "Node", [0x1a, status.length, ...status])), {
+      apiVersion: "v1",
+      kind: "Node",
+      status: {
+        addresses: [{ type: "InternalIP", address: "" }],
+        daemonEndpoints: { kubeletEndpoint: { Port: 0 } },
+        nodeInfo: { kubeletVersion: "v1.33.1", kubeProxyVersion: "" },
+      },
+    });
+  });
+
+  it("a zero Go writes for a non-pointer omitempty field is dropped: EndpointAddress.hostname", () => {
+    // Endpoints subsets=2 → addresses=1 → {ip=1 "10.0.0.1", hostname=3 "", nodeName=4 ""}: Go always writes the
+    // string hostname (omitempty, not a pointer: kube's JSON omits it) and writes nodeName only when set (a pointer).
+    const address = [0x0a, 0x08, ...ascii("10.0.0.1"), 0x1a, 0x00, 0x22, 0x00];
+    const subset = [0x0a, address.length, ...address];
+    assert.deepEqual(codec.decode(envelopeOf("v1", "Endpoints", [0x12, subset.length, ...subset])), {
+      apiVersion: "v1",
+      kind: "Endpoints",
+      subsets: [{ addresses: [{ ip: "10.0.0.1", nodeName: "" }] }],
+    });
+  });
+
+  it("a whole Pod from a Go client keeps hostProcess: false and exitCode: 0", () => {
+    // spec=2 → containers=2 → {name=1 "c", securityContext=15 → windowsOptions=10 → hostProcess=4: 0};
+    // status=3 → containerStatuses=8 → {name=1 "c", state=2 → terminated=3 → exitCode=1: 0}.
+    const container = [0x0a, 0x01, ...ascii("c"), 0x7a, 0x04, 0x52, 0x02, 0x20, 0x00];
+    const status = [0x0a, 0x01, ...ascii("c"), 0x12, 0x04, 0x1a, 0x02, 0x08, 0x00];
+    const raw = [0x12, container.length + 2, 0x12, container.length, ...container, 0x1a, status.length + 2, 0x42, status.length, ...status];
+    assert.deepEqual(codec.decode(envelopeOf("v1", "Pod", raw)), {
+      apiVersion: "v1",
+      kind: "Pod",
+      spec: { containers: [{ name: "c", securityContext: { windowsOptions: { hostProcess: false } } }] },
+      status: { containerStatuses: [{ name: "c", state: { terminated: { exitCode: 0 } } }] },
+    });
+  });
+});
+
+describe("protobuf codec: the Eviction a Go client posts to pods/{name}/eviction", () => {
+  it("policy/v1 Eviction is {metadata=1, deleteOptions=2}; DeleteOptions inside has no type meta on the wire", () => {
+    // ObjectMeta name=1 namespace=3; DeleteOptions gracePeriodSeconds=1 (varint 0, a pointer) propagationPolicy=4.
+    const metadata = [0x0a, 0x01, ...ascii("p"), 0x1a, 0x02, ...ascii("ns")];
+    const options = [0x08, 0x00, 0x22, 0x0a, ...ascii("Foreground")];
+    const raw = [0x0a, metadata.length, ...metadata, 0x12, options.length, ...options];
+    const eviction = {
+      apiVersion: "policy/v1",
+      kind: "Eviction",
+      metadata: { name: "p", namespace: "ns" },
+      deleteOptions: { gracePeriodSeconds: 0, propagationPolicy: "Foreground" },
+    };
+    assert.deepEqual(Buffer.from(codec.encode(eviction)), envelopeOf("policy/v1", "Eviction", raw));
+    assert.deepEqual(codec.decode(envelopeOf("policy/v1", "Eviction", raw)), eviction);
+    // A client that fills DeleteOptions' TypeMeta in JSON: it has no field, as in kube's message.
+    const typed = { ...eviction, deleteOptions: { apiVersion: "v1", kind: "DeleteOptions", ...eviction.deleteOptions } };
+    assert.deepEqual(codec.decode(codec.encode(typed)), eviction);
   });
 });
 

@@ -11,6 +11,7 @@ import { tableKeys } from "./_testing.js";
 const DEFAULT_KINDS: Readonly<Record<string, string>> = {
   "/LimitRange": "kube has no printer for it",
   "/Binding": "create-only, never listed",
+  "policy/Eviction": "create-only, never listed",
   "policy/PodSecurityPolicy": "removed in 1.25, so 1.30 has no columns for it",
   "rbac.authorization/Role": "kube has no printer for roles",
   "rbac.authorization/ClusterRole": "kube has no printer for roles",

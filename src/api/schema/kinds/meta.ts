@@ -34,6 +34,18 @@ export function resource(description: string, properties: Readonly<Record<string
   return obj({ apiVersion: str(API_VERSION), kind: str(KIND), metadata: objectMeta(), ...properties }, { description });
 }
 
+/**
+ * DeleteOptions' own fields, without its type meta: an object holding DeleteOptions (Eviction's
+ * `deleteOptions`) carries these on the wire, where the message has no apiVersion or kind.
+ */
+export const DELETE_OPTIONS_FIELDS: Readonly<Record<string, SchemaNode>> = {
+  dryRun: strings(),
+  gracePeriodSeconds: int64(),
+  orphanDependents: bool(),
+  preconditions: ref("meta.v1.Preconditions"),
+  propagationPolicy: str(),
+};
+
 export const META_DEFINITIONS: Readonly<Record<string, SchemaNode>> = {
   "meta.v1.Time": { type: "string", format: "date-time", description: "Time is a timestamp in RFC 3339 form." },
   "meta.v1.MicroTime": { type: "string", format: "date-time", description: "MicroTime is a timestamp with microseconds." },
@@ -136,15 +148,7 @@ export const META_DEFINITIONS: Readonly<Record<string, SchemaNode>> = {
   }),
   "meta.v1.StatusCause": obj({ field: str(), message: str(), reason: str() }),
   "meta.v1.DeleteOptions": obj(
-    {
-      apiVersion: str(API_VERSION),
-      dryRun: strings(),
-      gracePeriodSeconds: int64(),
-      kind: str(KIND),
-      orphanDependents: bool(),
-      preconditions: ref("meta.v1.Preconditions"),
-      propagationPolicy: str(),
-    },
+    { apiVersion: str(API_VERSION), kind: str(KIND), ...DELETE_OPTIONS_FIELDS },
     { description: "DeleteOptions may be provided when deleting an API object." },
   ),
   "meta.v1.Preconditions": obj({ resourceVersion: str(), uid: str() }),
