@@ -140,7 +140,7 @@ export class PolicyTypeChecker {
       return { kind: "error", undefinedField: false, offset: 0, message: error instanceof Error ? (error.message.split("\n")[0] ?? "") : String(error) };
     }
     if (result.valid) return { kind: "ok", type: typeName(result.type) };
-    return describe(expression, result.error);
+    return describeTypeError(expression, result.error);
   }
 
   private environment(): Environment {
@@ -225,7 +225,8 @@ function celGoMessage(summary: string): { readonly message: string; readonly und
   return { message: summary, undefinedField: false };
 }
 
-function describe(expression: string, error: unknown): TypeCheckResult {
+/** A checker error as a result: cel-go's wording and position. */
+export function describeTypeError(expression: string, error: unknown): TypeCheckResult {
   const details = error instanceof Error ? (error as Error & { summary?: string; node?: unknown; range?: { start?: number } }) : undefined;
   const summary = details?.summary ?? (error instanceof Error ? error.message : String(error));
   const { message, undefinedField } = celGoMessage(summary);
