@@ -148,6 +148,18 @@ describe("custom resources served from a CustomResourceDefinition", () => {
     assert.equal(((await server.call("GET", `${WIDGETS}/many`)).json["spec"] as Json)["image"], "nginx:1.27");
   });
 
+  it("names custom objects as kube: any DNS subdomain, generateName checked as a prefix", async () => {
+    const refused = await server.call("POST", WIDGETS, { body: widget("Bad_Name") });
+    assert.equal(refused.status, 422, refused.text);
+    assert.match(causes(refused.json).join("\n"), /^metadata\.name: Invalid value: "Bad_Name": a lowercase RFC 1123 subdomain must consist of/);
+    const generated = await server.call("POST", WIDGETS, { body: { ...widget(""), metadata: { generateName: "Bad-" } } });
+    assert.equal(generated.status, 422, generated.text);
+    assert.match(causes(generated.json).join("\n"), /metadata\.generateName: Invalid value: "Bad-": a lowercase RFC 1123 subdomain/);
+    const dotted = await server.call("POST", WIDGETS, { body: widget("a.b.c") });
+    assert.equal(dotted.status, 201, dotted.text);
+    assert.equal((await server.call("DELETE", `${WIDGETS}/a.b.c`)).status, 200);
+  });
+
   it("refuses a definition whose rule does not compile", async () => {
     const fixture = crdFixture({ group: GROUP, plural: "rules", kind: "Rule", apiextensionsGroup: APIEXTENSIONS }) as Json;
     const version = ((fixture["spec"] as Json)["versions"] as Json[])[0] as Json;

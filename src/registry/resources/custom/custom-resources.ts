@@ -178,7 +178,8 @@ export function customResourceDefinitions(crd: ApiObject, names: CustomResourceN
         keepStatusOnCreate: false,
         dropsStatusOnCreate: true,
         hasGeneration: true,
-        nameRule: "path-segment",
+        // kube's custom resource validator: NameIsDNSSubdomain (CRD objects' names are DNS subdomains).
+        nameRule: "dns1123-subdomain",
         strategy: { allowCreateOnUpdate: false, allowUnconditionalUpdate: false, ...(terminating ? { prepareForCreate: refuseCreate } : {}) },
         readAsServed: true,
         strategicMergePatch: false,
