@@ -147,6 +147,9 @@ describe("checkSchemaRules()", () => {
     assert.deepEqual(messages("self.spec.n == true"), [
       `Invalid value: ${shown("self.spec.n == true")}: compilation failed: ERROR: <input>:1:13: found no matching overload for '_==_' applied to '(int, bool)'`,
     ]);
+    assert.deepEqual(messages("self.spec.s.foo == 1"), [
+      `Invalid value: ${shown("self.spec.s.foo == 1")}: compilation failed: ERROR: <input>:1:12: type 'string' does not support field selection`,
+    ]);
     // At the root only metadata.name and generateName are typed, as kube declares them.
     assert.deepEqual(messages("self.metadata.labels.size() < 3"), [
       `Invalid value: ${shown("self.metadata.labels.size() < 3")}: compilation failed: ERROR: <input>:1:14: undefined field 'labels'`,

@@ -21,6 +21,10 @@ describe("validateValue() words custom-resource errors as kube", () => {
     assert.deepEqual(messages(schema, [{ name: "a" }, { name: "a", port: 80 }]), ['spec[1]: Duplicate value: map[string]interface {}{"name":"a", "port":80}']);
   });
 
+  it("does not range-check integer formats, as kube strips numeric formats from custom-resource schemas", () => {
+    assert.deepEqual(messages({ type: "integer", format: "int32" }, 3000000000), []);
+  });
+
   it("checks an embedded resource's apiVersion, kind and metadata as kube's objectmeta validation", () => {
     const schema = { type: "object", "x-kubernetes-embedded-resource": true, "x-kubernetes-preserve-unknown-fields": true };
     assert.deepEqual(messages(schema, { foo: 1 }), ["spec.apiVersion: Required value", "spec.kind: Required value"]);
