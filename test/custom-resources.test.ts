@@ -160,6 +160,41 @@ describe("custom resources served from a CustomResourceDefinition", () => {
     assert.equal((await server.call("DELETE", `${WIDGETS}/a.b.c`)).status, 200);
   });
 
+  it("prunes, on read, fields a changed schema no longer declares (as kube decodes objects from etcd)", async () => {
+    const GADGETS = `/apis/${GROUP}/v1/namespaces/default/gadgets`;
+    const schema = (properties: Json): Json => ({
+      type: "object",
+      properties: { spec: { type: "object", properties } },
+    });
+    const definition = (properties: Json, resourceVersion?: string): Json => ({
+      apiVersion: `${APIEXTENSIONS}/v1`,
+      kind: "CustomResourceDefinition",
+      metadata: { name: `gadgets.${GROUP}`, ...(resourceVersion === undefined ? {} : { resourceVersion }) },
+      spec: {
+        group: GROUP,
+        scope: "Namespaced",
+        names: { plural: "gadgets", kind: "Gadget" },
+        versions: [{ name: "v1", served: true, storage: true, schema: { openAPIV3Schema: schema(properties) } }],
+      },
+    });
+    assert.equal((await server.call("POST", CRDS, { body: definition({ kept: { type: "string" }, dropped: { type: "string" } }) })).status, 201);
+    await established(server, `gadgets.${GROUP}`);
+    const body = { apiVersion: `${GROUP}/v1`, kind: "Gadget", metadata: { name: "g" }, spec: { kept: "a", dropped: "b" } };
+    const created = await server.call("POST", GADGETS, { body });
+    assert.equal(created.status, 201, created.text);
+    const current = await server.call("GET", `${CRDS}/gadgets.${GROUP}`);
+    const replaced = await server.call("PUT", `${CRDS}/gadgets.${GROUP}`, {
+      body: { ...definition({ kept: { type: "string" } }, String((current.json["metadata"] as Json)["resourceVersion"])), status: current.json["status"] },
+    });
+    assert.equal(replaced.status, 200, replaced.text);
+    await eventually(async () => {
+      const read = await server.call("GET", `${GADGETS}/g`);
+      return read.status === 200 && !("dropped" in ((read.json["spec"] as Json | undefined) ?? {})) ? true : undefined;
+    });
+    const listed = await server.call("GET", GADGETS);
+    assert.deepEqual(((listed.json["items"] as Json[])[0] as Json)["spec"], { kept: "a" });
+  });
+
   it("refuses a definition whose rule does not compile", async () => {
     const fixture = crdFixture({ group: GROUP, plural: "rules", kind: "Rule", apiextensionsGroup: APIEXTENSIONS }) as Json;
     const version = ((fixture["spec"] as Json)["versions"] as Json[])[0] as Json;

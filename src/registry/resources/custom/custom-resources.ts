@@ -119,6 +119,7 @@ export function customResourceDefinitions(crd: ApiObject, names: CustomResourceN
     return { group, version: storageVersion, plural: names.plural, toStorage: rewrite(storageVersion), fromStorage: rewrite(version) };
   };
   const definitionName = crd.metadata.name ?? "";
+  const pruneReadsBefore = Number(crd.metadata.resourceVersion ?? 0) || 0;
   const identity = `${compiledPrefix(definitionName)}${crd.metadata.uid ?? ""}/${String(crd.metadata.generation ?? "")}/`;
   // With a way to read the definition again, nothing below keeps `crd` (its schemas are large).
   const pinned = options.reload === undefined ? crd : undefined;
@@ -182,6 +183,7 @@ export function customResourceDefinitions(crd: ApiObject, names: CustomResourceN
         nameRule: "dns1123-subdomain",
         strategy: { allowCreateOnUpdate: false, allowUnconditionalUpdate: false, ...(terminating ? { prepareForCreate: refuseCreate } : {}) },
         readAsServed: true,
+        pruneReadsBefore,
         strategicMergePatch: false,
         schema: lazyObjectSchema(kindId, () => artifacts().schema),
         storedAs: storedAs(name),
