@@ -51,9 +51,15 @@ export function typeCheckRule(schema: CelSchema, rule: string, options: { readon
   let result: ReturnType<typeof env.check>;
   try {
     result = env.check(rule);
-  } catch (error) {
-    return { kind: "error", undefinedField: false, offset: 0, message: error instanceof Error ? (error.message.split("\n")[0] ?? "") : String(error) };
+  } catch {
+    // The checker itself failed (not a finding about the rule): the untyped compile's answer stands.
+    return { kind: "ok", type: "dyn" };
   }
   if (result.valid) return { kind: "ok", type: typeof result.type === "string" ? result.type : "dyn" };
-  return describeTypeError(rule, result.error);
+  const described = describeTypeError(rule, result.error);
+  // Only the findings cel-go makes too; anything else cel-js says is not held against a rule kube may accept.
+  return described.kind === "error" && !KUBE_FINDINGS.test(described.message) ? { kind: "ok", type: "dyn" } : described;
 }
+
+/** The type errors reported, in cel-go's words (see `describeTypeError`). */
+const KUBE_FINDINGS = /^(undefined field '|found no matching overload for |type '.*' does not support field selection$)/;

@@ -159,8 +159,19 @@ describe("checkSchemaRules()", () => {
       "self.spec.port == 1 || self.spec.port == 'a'",
       "self.spec.free.anything == 1",
       "self.spec.s == oldSelf.spec.s",
+      "!has(self.spec.n) || self.spec.n >= 0",
     ])
       assert.deepEqual(messages(rule), [], rule);
+  });
+
+  it("accepts an optionalOldSelf transition rule on a typed field (cel-js's own checker failures are not findings)", () => {
+    const schema: CelSchema = {
+      type: "object",
+      properties: {
+        grow: { type: "integer", "x-kubernetes-validations": [{ rule: "!oldSelf.hasValue() || self >= oldSelf.value()", optionalOldSelf: true }] },
+      },
+    };
+    assert.deepEqual(checkSchemaRules(schema, "spec.validation.openAPIV3Schema"), []);
   });
 
   it("rejects rules whose estimated cost exceeds kube's limits unless sizes are bounded", () => {
