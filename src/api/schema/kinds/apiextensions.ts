@@ -104,9 +104,9 @@ export function apiextensionsDefinitions(extensionPrefixes: readonly string[]): 
           group: req(str("The API group of the custom resources.")),
           names: req(ref("apiextensions.v1.CustomResourceDefinitionNames")),
           preserveUnknownFields: bool(),
-          // Checked by the kind's validator with kube's texts (an empty scope is Required once, no versions is a storage-version error).
+          // Values checked by the kind's validator with kube's texts (an empty scope is Required once, not also Unsupported).
           scope: req(str("Cluster or Namespaced. Required in v1.")),
-          versions: atomic(ref("apiextensions.v1.CustomResourceDefinitionVersion")),
+          versions: req(atomic(ref("apiextensions.v1.CustomResourceDefinitionVersion"))),
         }),
       ),
       status: obj({
