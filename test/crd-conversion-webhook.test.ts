@@ -103,18 +103,18 @@ describe("CustomResourceDefinition conversion webhooks", () => {
       return { ...crd, metadata: { name: `others.${GROUP}` }, spec: { ...(crd["spec"] as Json), names: { plural: "others", kind: "Other" }, conversion } };
     };
     const cases: [Json, string][] = [
-      [{ strategy: "Webhook" }, "spec.conversion.webhook: Required value: required when strategy is set to Webhook"],
+      [{ strategy: "Webhook" }, "spec.conversion.webhookClientConfig: Required value: required when strategy is set to Webhook"],
       [
         { strategy: "Webhook", webhook: { conversionReviewVersions: ["v1"], clientConfig: { url: "http://127.0.0.1/convert" } } },
-        `spec.conversion.webhook.clientConfig.url: Invalid value: "http://127.0.0.1/convert": 'https' is the only allowed URL scheme`,
+        `spec.conversion.webhookClientConfig.url: Invalid value: "http://127.0.0.1/convert": 'https' is the only allowed URL scheme`,
       ],
       [
         { strategy: "Webhook", webhook: { conversionReviewVersions: ["v9"], clientConfig: { url: `${webhook.url}/convert` } } },
-        'spec.conversion.webhook.conversionReviewVersions: Invalid value: ["v9"]: must include at least one of v1, v1beta1',
+        'spec.conversion.conversionReviewVersions: Invalid value: []string{"v9"}: must include at least one of v1, v1beta1',
       ],
       [
         { strategy: "None", webhook: { conversionReviewVersions: ["v1"], clientConfig: { url: `${webhook.url}/convert` } } },
-        "spec.conversion.webhook.clientConfig: Forbidden: should not be set when strategy is not set to Webhook",
+        "spec.conversion.webhookClientConfig: Forbidden: should not be set when strategy is not set to Webhook",
       ],
     ];
     for (const [conversion, expected] of cases) {

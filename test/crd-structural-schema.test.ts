@@ -11,7 +11,7 @@ const APIEXTENSIONS = apiGroup(ORCH_PROFILE, "apiextensions");
 const CRDS = `/apis/${APIEXTENSIONS}/v1/customresourcedefinitions`;
 const GROUP = "shape.example.com";
 const X = "x-kubernetes-";
-const ROOT = "spec.versions[0].schema.openAPIV3Schema";
+const ROOT = "spec.validation.openAPIV3Schema"; // kube reports a schema every version shares at the top (its internal form)
 
 function definition(name: string, spec: Json): Json {
   return {

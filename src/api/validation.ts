@@ -103,6 +103,14 @@ export function validateObjectMeta(object: ApiObject, options: { readonly nameRu
   const errors: FieldError[] = [];
   const metadata = object.metadata;
   const name = metadata.name;
+  const generateName = metadata.generateName;
+  if (typeof generateName === "string" && generateName !== "") {
+    // kube's name functions with prefix=true: a trailing dash is masked (a suffix follows it); "." and ".." are fine as prefixes.
+    const masked = generateName.endsWith("-") ? `${generateName.slice(0, -1)}a` : generateName;
+    const messages = options.nameRule === "path-segment" && (generateName === "." || generateName === "..") ? [] : validateName(masked, options.nameRule);
+    for (const message of messages)
+      errors.push({ type: "FieldValueInvalid", field: "metadata.generateName", message: `Invalid value: ${JSON.stringify(generateName)}: ${message}` });
+  }
   if (typeof name !== "string" || name === "") {
     errors.push({ type: "FieldValueRequired", field: "metadata.name", message: "Required value: name or generateName is required" });
   } else {

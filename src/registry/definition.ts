@@ -75,6 +75,12 @@ export interface ResourceDefinition {
    */
   readonly readAsServed?: boolean;
   /**
+   * With `readAsServed`: objects stored below this revision (before the definition was last
+   * changed) may hold fields a newer schema dropped, and are pruned on read as kube prunes custom
+   * objects decoded from etcd; later ones were pruned when written, so their reads skip the walk.
+   */
+  readonly pruneReadsBefore?: number;
+  /**
    * False for custom resources: kube serves no strategic merge patch for them (they carry no patch
    * strategies), so such a PATCH is 415 and OpenAPI does not offer the media type.
    */

@@ -103,11 +103,18 @@ export function decodeStoredStamped(text: string, modRevision: number, definitio
   object.metadata.resourceVersion = String(modRevision);
   let onlyStamped = true;
   if (definition.readAsServed === true) {
+    // Stored at another version (its schema) or before the definition's last change: pruned with this
+    // version's schema. With a conversion webhook the stored object is not yet in this version's shape.
+    let prune = definition.conversion === undefined && modRevision < (definition.pruneReadsBefore ?? 0);
     if (definition.conversion === undefined) {
       const served = apiVersionOf(definition);
-      if (object.apiVersion !== served) onlyStamped = false;
+      if (object.apiVersion !== served) {
+        onlyStamped = false;
+        prune = true;
+      }
       object.apiVersion = served;
     }
+    if (prune && definition.schema !== undefined && definition.schema.unknownFields(object, { prune: true }).length > 0) onlyStamped = false;
     if (definition.schema !== undefined && definition.schema.applyDefaults(object) !== false) onlyStamped = false;
   }
   return { object, onlyStamped };

@@ -65,7 +65,10 @@ export function checkFields(definition: ResourceDefinition, object: ApiObject, v
  * evaluation may be asynchronous: then a promise.
  */
 export function validateWrite(definition: ResourceDefinition, object: ApiObject, old: ApiObject | undefined, subresource = ""): Promise<void> | undefined {
-  const errors = validateObjectMeta(object, { nameRule: definition.nameRule, namespaced: definition.scope === "Namespaced" });
+  // kube checks a name's form on create only (ValidateObjectMetaUpdate does not): an object stored
+  // under an older rule stays writable.
+  const nameRule = old === undefined ? definition.nameRule : "path-segment";
+  const errors = validateObjectMeta(object, { nameRule, namespaced: definition.scope === "Namespaced" });
   const strategy = definition.strategy;
   const own = old === undefined ? [...(strategy.validate?.(object) ?? [])] : [...(strategy.validateUpdate?.(object, old) ?? strategy.validate?.(object) ?? [])];
   if (old !== undefined && subresource === "") own.push(...(strategy.validateObjectUpdate?.(object, old) ?? []));

@@ -4,6 +4,7 @@
  * kube's limits, and `reason`, `message`, `fieldPath` and `optionalOldSelf` are well formed.
  */
 import type { FieldError } from "../errors.js";
+import { typeCheckRule } from "./crd-rule-types.js";
 import { compile, type Program } from "./environment.js";
 import { STATIC_ESTIMATED_COST_LIMIT, STATIC_ESTIMATED_CRD_COST_LIMIT, estimateCost } from "./cost.js";
 import { RULE_VARIABLES, childNodes, referencesOldSelf, resolveFieldPath } from "./rules-shared.js";
@@ -27,7 +28,7 @@ export function checkSchemaRules(schema: CelSchema, basePath: string): FieldErro
   const visit = (node: CelSchema, path: string, multiplier: number): void => {
     for (const [index, rule] of rulesOf(node).entries()) {
       const rulePath = `${path}.${RULES_EXTENSION}[${index}]`;
-      const program = checkRule(rule, node, rulePath, errors);
+      const program = checkRule(rule, node, rulePath, errors, node === schema);
       if (program === undefined) continue;
       const cost = estimateCost(program.ast, { self: node, oldSelf: node });
       total += cost * multiplier;
@@ -52,7 +53,26 @@ export function checkSchemaRules(schema: CelSchema, basePath: string): FieldErro
   return errors;
 }
 
-function checkRule(rule: ValidationRule, node: CelSchema, path: string, errors: FieldError[]): Program | undefined {
+/**
+ * The rule as kube's compile errors show it: Go's `%#v` of its internal ValidationRule (the
+ * quoted rule text when a pointer field is set, whose address Go would print).
+ */
+function shownRule(rule: ValidationRule): string {
+  if (rule.reason !== undefined || rule.optionalOldSelf !== undefined) return JSON.stringify(rule.rule);
+  const text = (value: string | undefined): string => JSON.stringify(value ?? "");
+  return (
+    `apiextensions.ValidationRule{Rule:${text(rule.rule)}, Message:${text(rule.message)}, MessageExpression:${text(rule.messageExpression)}, ` +
+    `Reason:(*apiextensions.FieldValueErrorReason)(nil), FieldPath:${text(rule.fieldPath)}, OptionalOldSelf:(*bool)(nil)}`
+  );
+}
+
+/** kube's position form of a type error: `ERROR: <input>:line:column: message`. */
+function typeErrorText(expression: string, offset: number, message: string): string {
+  const before = expression.slice(0, offset);
+  return `ERROR: <input>:${before.split("\n").length}:${offset - (before.lastIndexOf("\n") + 1) + 1}: ${message}`;
+}
+
+function checkRule(rule: ValidationRule, node: CelSchema, path: string, errors: FieldError[], root: boolean): Program | undefined {
   if (typeof rule.rule !== "string" || rule.rule.trim() === "") {
     errors.push({ type: "FieldValueRequired", field: `${path}.rule`, message: "Required value: rule is not specified" });
     return undefined;
@@ -88,15 +108,25 @@ function checkRule(rule: ValidationRule, node: CelSchema, path: string, errors: 
     errors.push({
       type: "FieldValueInvalid",
       field: `${path}.rule`,
-      message: `Invalid value: ${JSON.stringify(rule.rule)}: compilation failed: ${compiled.message}`,
+      message: `Invalid value: ${shownRule(rule)}: compilation failed: ${compiled.message}`,
     });
     return undefined;
   }
-  if (compiled.program.type !== "bool" && compiled.program.type !== "dyn") {
+  // The untyped compile above knows no field types: check again with `self` typed from the schema.
+  const typed = typeCheckRule(node, rule.rule, { root, optionalOldSelf: rule.optionalOldSelf === true });
+  if (typed.kind === "error") {
     errors.push({
       type: "FieldValueInvalid",
       field: `${path}.rule`,
-      message: `Invalid value: ${JSON.stringify(rule.rule)}: compilation failed: cel expression must evaluate to a bool`,
+      message: `Invalid value: ${shownRule(rule)}: compilation failed: ${typeErrorText(rule.rule, typed.offset, typed.message)}`,
+    });
+    return undefined;
+  }
+  if ((compiled.program.type !== "bool" && compiled.program.type !== "dyn") || (typed.type !== "bool" && typed.type !== "dyn")) {
+    errors.push({
+      type: "FieldValueInvalid",
+      field: `${path}.rule`,
+      message: `Invalid value: ${shownRule(rule)}: compilation failed: cel expression must evaluate to a bool`,
     });
     return undefined;
   }

@@ -112,12 +112,66 @@ describe("checkSchemaRules()", () => {
       [
         ["FieldValueInvalid", "spec.validation.openAPIV3Schema.x-kubernetes-validations[0].rule"],
         ["FieldValueNotSupported", "spec.validation.openAPIV3Schema.x-kubernetes-validations[1].reason"],
+        // `self.a` is a string where the schema types it: not a bool.
+        ["FieldValueInvalid", "spec.validation.openAPIV3Schema.x-kubernetes-validations[1].rule"],
         ["FieldValueInvalid", "spec.validation.openAPIV3Schema.x-kubernetes-validations[2].fieldPath"],
         ["FieldValueInvalid", "spec.validation.openAPIV3Schema.x-kubernetes-validations[2].optionalOldSelf"],
         ["FieldValueInvalid", "spec.validation.openAPIV3Schema.x-kubernetes-validations[3].messageExpression"],
       ],
     );
     assert.match(errors[0]?.message ?? "", /compilation failed: ERROR: <input>:1:\d+: /);
+  });
+
+  it("type-checks rules with self typed from the schema, in kube's words and positions", () => {
+    const schema = (rule: string): CelSchema => ({
+      type: "object",
+      properties: {
+        spec: {
+          type: "object",
+          properties: {
+            n: { type: "integer" },
+            s: { type: "string" },
+            port: { type: "string", "x-kubernetes-int-or-string": true },
+            free: { type: "object", "x-kubernetes-preserve-unknown-fields": true },
+          },
+        },
+      },
+      "x-kubernetes-validations": [{ rule }],
+    });
+    const shown = (rule: string): string =>
+      `apiextensions.ValidationRule{Rule:${JSON.stringify(rule)}, Message:"", MessageExpression:"", Reason:(*apiextensions.FieldValueErrorReason)(nil), FieldPath:"", OptionalOldSelf:(*bool)(nil)}`;
+    const messages = (rule: string): string[] => checkSchemaRules(schema(rule), "spec.validation.openAPIV3Schema").map((error) => error.message);
+    assert.deepEqual(messages("self.spec.nonExistingField > 0"), [
+      `Invalid value: ${shown("self.spec.nonExistingField > 0")}: compilation failed: ERROR: <input>:1:10: undefined field 'nonExistingField'`,
+    ]);
+    assert.deepEqual(messages("self.spec.n == true"), [
+      `Invalid value: ${shown("self.spec.n == true")}: compilation failed: ERROR: <input>:1:13: found no matching overload for '_==_' applied to '(int, bool)'`,
+    ]);
+    assert.deepEqual(messages("self.spec.s.foo == 1"), [
+      `Invalid value: ${shown("self.spec.s.foo == 1")}: compilation failed: ERROR: <input>:1:12: type 'string' does not support field selection`,
+    ]);
+    // At the root only metadata.name and generateName are typed, as kube declares them.
+    assert.deepEqual(messages("self.metadata.labels.size() < 3"), [
+      `Invalid value: ${shown("self.metadata.labels.size() < 3")}: compilation failed: ERROR: <input>:1:14: undefined field 'labels'`,
+    ]);
+    for (const rule of [
+      "self.metadata.name.size() < 10 && self.kind == 'W'",
+      "self.spec.port == 1 || self.spec.port == 'a'",
+      "self.spec.free.anything == 1",
+      "self.spec.s == oldSelf.spec.s",
+      "!has(self.spec.n) || self.spec.n >= 0",
+    ])
+      assert.deepEqual(messages(rule), [], rule);
+  });
+
+  it("accepts an optionalOldSelf transition rule on a typed field (cel-js's own checker failures are not findings)", () => {
+    const schema: CelSchema = {
+      type: "object",
+      properties: {
+        grow: { type: "integer", "x-kubernetes-validations": [{ rule: "!oldSelf.hasValue() || self >= oldSelf.value()", optionalOldSelf: true }] },
+      },
+    };
+    assert.deepEqual(checkSchemaRules(schema, "spec.validation.openAPIV3Schema"), []);
   });
 
   it("rejects rules whose estimated cost exceeds kube's limits unless sizes are bounded", () => {

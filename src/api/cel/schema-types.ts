@@ -44,6 +44,11 @@ export class SchemaTypes {
     return this.typeOf(tree.root, tree, name, true);
   }
 
+  /** The CEL type name of a node that is not a resource root (a CRD rule's `self` below the root). */
+  declareNode(node: SchemaNode, name: string): string {
+    return this.typeOf(node, { root: node, resolve: (inner) => inner }, name, node.embeddedResource === true);
+  }
+
   private typeOf(site: SchemaNode, tree: SchemaTree, name: string, resourceRoot: boolean): string {
     const known = site.ref === undefined ? this.byNode.get(site) : this.byRef.get(site.ref);
     if (known !== undefined) return known;

@@ -140,7 +140,7 @@ export class PolicyTypeChecker {
       return { kind: "error", undefinedField: false, offset: 0, message: error instanceof Error ? (error.message.split("\n")[0] ?? "") : String(error) };
     }
     if (result.valid) return { kind: "ok", type: typeName(result.type) };
-    return describe(expression, result.error);
+    return describeTypeError(expression, result.error);
   }
 
   private environment(): Environment {
@@ -225,12 +225,19 @@ function celGoMessage(summary: string): { readonly message: string; readonly und
   return { message: summary, undefinedField: false };
 }
 
-function describe(expression: string, error: unknown): TypeCheckResult {
+/** A checker error as a result: cel-go's wording and position. */
+export function describeTypeError(expression: string, error: unknown): TypeCheckResult {
   const details = error instanceof Error ? (error as Error & { summary?: string; node?: unknown; range?: { start?: number } }) : undefined;
   const summary = details?.summary ?? (error instanceof Error ? error.message : String(error));
-  const { message, undefinedField } = celGoMessage(summary);
   const node = nodeOf(details?.node);
   const start = details?.range?.start ?? node?.start ?? 0;
+  // A field selected on a scalar or a list: cel-go says the type does not support field selection, at the `.`.
+  if (node?.op === "." && /^(Cannot index type |List index must be int)/.test(summary)) {
+    const operand = Array.isArray(node.args) ? (nodeOf(node.args[0]) as (NodeLike & { checkedType?: { name?: unknown } }) | undefined) : undefined;
+    const name = typeof operand?.checkedType?.name === "string" ? operand.checkedType.name.replaceAll("<", "(").replaceAll(">", ")") : "dyn";
+    return { kind: "error", undefinedField: false, offset: selectDot(expression, node, start), message: `type '${name}' does not support field selection` };
+  }
+  const { message, undefinedField } = celGoMessage(summary);
   // A selection's issue is at its `.` (cel-go's select position); the node starts at the operand.
   const offset = undefinedField ? selectDot(expression, node, start) : positionOf(expression, node, start);
   return { kind: "error", undefinedField, offset, message };

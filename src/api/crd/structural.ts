@@ -7,67 +7,137 @@ import { validateValue } from "./validate-value.js";
 
 /**
  * kube's structural-schema rules for a CustomResourceDefinition version's `openAPIV3Schema`
- * (`path` is where it sits, `spec.versions[0].schema.openAPIV3Schema`), with kube's messages:
- * every specified field has a type (unless int-or-string or preserve-unknown-fields), arrays
- * have items, list-map keys go with `list-type: map` on object items, the root's metadata names
- * at most `name` and `generateName`, and every default is valid and pruned against its schema;
- * `properties` and `additionalProperties` exclude each other, `$ref` is forbidden, int-or-string
- * leaves `type` empty, embedded resources are objects, preserve-unknown-fields is true or unset,
- * list and map types are known values on arrays and objects, set items are scalars or atomic,
- * and inside `allOf`/`anyOf`/`oneOf`/`not` only value validations appear (no types, defaults,
- * descriptions, nullable, additionalProperties or extensions).
+ * (`path` is where kube reports it: `spec.validation.openAPIV3Schema` when every version shares
+ * it, else `spec.versions[i].schema.openAPIV3Schema`, see `hoistedSites`), with kube's messages:
+ * every specified field and array item has a type (unless int-or-string or
+ * preserve-unknown-fields), the root is an object without additionalProperties, types are
+ * OpenAPI's, arrays have items, uniqueItems and other unsupported keywords are refused, list-map
+ * keys go with `list-type: map` on object items (scalar, required or defaulted, not nullable), the
+ * root's metadata names at most `name` and `generateName` and no defaults, and every default is
+ * valid and pruned against its schema; `properties` and `additionalProperties` exclude each other,
+ * `$ref` is forbidden, int-or-string leaves `type` empty, embedded resources are objects,
+ * preserve-unknown-fields is true or unset, list and map types are known values on arrays and
+ * objects, set items are scalars or atomic, and inside `allOf`/`anyOf`/`oneOf`/`not` only value
+ * validations appear (no types, defaults, descriptions, nullable, additionalProperties or extensions).
  */
 export function structuralErrors(schema: JsonSchema, path: string, extensionPrefixes: readonly string[]): FieldError[] {
   const markers = new SchemaMarkers(extensionPrefixes);
   const errors: FieldError[] = [];
-  const metadata = propertiesOf(schema).get("metadata");
+  const rootProperties = propertiesOf(schema);
+  const metadata = rootProperties.get("metadata");
   if (metadata !== undefined) {
+    if (metadata["type"] !== "object") errors.push(invalidValue(`${path}.properties[metadata].type`, metadata["type"] ?? "", "must be object"));
     const names = [...propertiesOf(metadata).keys()].filter((name) => name !== "name" && name !== "generateName");
-    if (names.length > 0 || Object.keys(metadata).some((key) => key !== "type" && key !== "properties"))
+    if (names.length > 0 || Object.keys(metadata).some((key) => key !== "type" && key !== "properties" && key !== "default"))
       errors.push(
         forbidden(`${path}.properties[metadata]`, "must not specify anything other than name and generateName, but metadata is implicitly specified"),
       );
   }
-  visit(markers, schema, path, true, errors);
+  for (const name of ["kind", "apiVersion"]) {
+    const property = rootProperties.get(name);
+    if (property !== undefined && property["type"] !== "string")
+      errors.push(invalidValue(`${path}.properties[${name}].type`, property["type"] ?? "", "must be string"));
+  }
+  // kube forbids defaults in the object's own type meta and metadata (the store owns them).
+  for (const name of ["metadata", "kind", "apiVersion"]) {
+    const property = rootProperties.get(name);
+    if (property !== undefined) forbiddenDefaults(property, `${path}.properties[${name}]`, `in top-level ${name}`, errors);
+  }
+  visit(markers, schema, path, "root", errors);
   return errors;
 }
 
-function visit(markers: SchemaMarkers, schema: JsonSchema, path: string, root: boolean, errors: FieldError[]): void {
+/** Every `default` under a schema where defaults are not allowed, with kube's reason. */
+function forbiddenDefaults(schema: JsonSchema, path: string, reason: string, errors: FieldError[]): void {
+  if (schema["default"] !== undefined) errors.push(forbidden(`${path}.default`, `must not be set ${reason}`));
+  for (const [name, property] of propertiesOf(schema)) forbiddenDefaults(property, `${path}.properties[${name}]`, reason, errors);
+  const items = schemaAt(schema, "items");
+  if (items !== undefined) forbiddenDefaults(items, `${path}.items`, reason, errors);
+  const additional = schemaAt(schema, "additionalProperties");
+  if (additional !== undefined) forbiddenDefaults(additional, `${path}.additionalProperties`, reason, errors);
+}
+
+/** Where a schema node sits, as kube's structural rules word a missing type. */
+type Level = "root" | "item" | "field";
+
+const MISSING_TYPE: Readonly<Record<Level, string>> = {
+  root: "must not be empty at the root",
+  item: "must not be empty for specified array items",
+  field: "must not be empty for specified object fields",
+};
+
+/** OpenAPI v3's types, sorted as kube lists them. */
+const OPENAPI_TYPES = ["array", "boolean", "integer", "number", "object", "string"];
+
+/** Schema keywords kube does not support in a CustomResourceDefinition. */
+const UNSUPPORTED_KEYWORDS = ["id", "additionalItems", "patternProperties", "definitions", "dependencies"];
+
+function visit(markers: SchemaMarkers, schema: JsonSchema, path: string, level: Level, errors: FieldError[]): void {
+  const root = level === "root";
   const type = schema["type"];
   const untyped = markers.flag(schema, "int-or-string") || markers.flag(schema, "preserve-unknown-fields");
-  if ((type === undefined || type === "") && !untyped) errors.push(required(`${path}.type`, "must not be empty for specified object fields"));
+  if (type === "null") errors.push(forbidden(`${path}.type`, "type cannot be set to null, use nullable as an alternative"));
+  else if (typeof type === "string" && type !== "" && !OPENAPI_TYPES.includes(type)) errors.push(notSupported(`${path}.type`, type, OPENAPI_TYPES));
+  if ((type === undefined || type === "") && !untyped && !markers.flag(schema, "embedded-resource")) errors.push(required(`${path}.type`, MISSING_TYPE[level]));
+  if (root && typeof type === "string" && type !== "" && type !== "object") errors.push(invalidValue(`${path}.type`, type, "must be object at the root"));
+  if (root && schema["additionalProperties"] !== undefined && schema["additionalProperties"] !== false)
+    errors.push(forbidden(`${path}.additionalProperties`, "must not be used at the root"));
+  if (schema["uniqueItems"] === true)
+    errors.push(forbidden(`${path}.uniqueItems`, "uniqueItems cannot be set to true since the runtime complexity becomes quadratic"));
+  for (const keyword of UNSUPPORTED_KEYWORDS) if (schema[keyword] !== undefined) errors.push(forbidden(`${path}.${keyword}`, `${keyword} is not supported`));
   if (type === "array" && schemaAt(schema, "items") === undefined) errors.push(required(`${path}.items`, "must be specified"));
   const listType = markers.extension(schema, "list-type");
   const spelled = (name: string): string => `${markers.prefixes[0] ?? ""}${name}`;
   invariantErrors(markers, schema, path, spelled, errors);
   const keys = markers.listMapKeys(schema);
   if (keys.length > 0 && listType !== "map")
-    errors.push(invalidValue(`${path}.${spelled("list-type")}`, listType ?? null, `must be map if ${spelled("list-map-keys")} is non-empty`));
+    errors.push(
+      listType === undefined
+        ? required(`${path}.${spelled("list-type")}`, `must be map if ${spelled("list-map-keys")} is non-empty`)
+        : invalidValue(`${path}.${spelled("list-type")}`, listType, `must be map if ${spelled("list-map-keys")} is non-empty`),
+    );
+  const items = schemaAt(schema, "items");
+  if ((listType === "map" || listType === "set") && items?.["nullable"] === true)
+    errors.push(forbidden(`${path}.items.nullable`, `cannot be nullable when ${spelled("list-type")} is ${listType}`));
   if (listType === "map") {
     if (keys.length === 0) errors.push(required(`${path}.${spelled("list-map-keys")}`, `must not be empty if ${spelled("list-type")} is map`));
-    const items = schemaAt(schema, "items");
     if (items !== undefined && items["type"] !== "object")
-      errors.push(invalidValue(`${path}.items.type`, items["type"] ?? null, `must be object if parent array's ${spelled("list-type")} is map`));
+      errors.push(invalidValue(`${path}.items.type`, items["type"] ?? "", `must be object if parent array's ${spelled("list-type")} is map`));
     const itemProperties = items === undefined ? new Map() : propertiesOf(items);
     const itemRequired = items !== undefined && Array.isArray(items["required"]) ? items["required"] : [];
     for (const key of keys) {
       const property = itemProperties.get(key);
-      if (property === undefined) errors.push(invalidValue(`${path}.${spelled("list-map-keys")}`, keys, `entries must all be names of item properties`));
-      else if (!itemRequired.includes(key) && property["default"] === undefined)
+      if (property === undefined) {
+        errors.push(invalidValue(`${path}.${spelled("list-map-keys")}`, keys, `entries must all be names of item properties`));
+        continue;
+      }
+      if (property["type"] === "array" || property["type"] === "object")
         errors.push(
-          required(`${path}.items.properties[${key}]`, `this property is in ${spelled("list-map-keys")}, so it must have a default or be a required property`),
+          invalidValue(
+            `${path}.items.properties[${key}].type`,
+            items?.["type"] ?? "",
+            `must be a scalar type if parent array's ${spelled("list-type")} is map`,
+          ),
         );
+      if (!itemRequired.includes(key) && property["default"] === undefined)
+        errors.push(
+          required(
+            `${path}.items.properties[${key}].default`,
+            `this property is in ${spelled("list-map-keys")}, so it must have a default or be a required property`,
+          ),
+        );
+      if (property["nullable"] === true)
+        errors.push(forbidden(`${path}.items.properties[${key}].nullable`, `this property is in ${spelled("list-map-keys")}, so it cannot be nullable`));
     }
   }
   if (schema["default"] !== undefined && !root) checkDefault(markers, schema, path, errors);
   for (const [name, property] of propertiesOf(schema)) {
     if (root && name === "metadata") continue;
-    visit(markers, property, `${path}.properties[${name}]`, false, errors);
+    visit(markers, property, `${path}.properties[${name}]`, "field", errors);
   }
-  const items = schemaAt(schema, "items");
-  if (items !== undefined) visit(markers, items, `${path}.items`, false, errors);
+  if (items !== undefined) visit(markers, items, `${path}.items`, "item", errors);
   const additional = schemaAt(schema, "additionalProperties");
-  if (additional !== undefined) visit(markers, additional, `${path}.additionalProperties`, false, errors);
+  if (additional !== undefined) visit(markers, additional, `${path}.additionalProperties`, "field", errors);
 }
 
 const LIST_TYPES = ["atomic", "set", "map"];
@@ -83,6 +153,11 @@ const NOT_IN_JUNCTORS: ReadonlyMap<string, string> = new Map([
   ["nullable", "must be false to be structural"],
 ]);
 
+/** kube's answer to a node whose type an extension fixes: Required when the type is empty, Invalid otherwise. */
+function typeMismatch(path: string, type: unknown, detail: string): FieldError {
+  return type === undefined || type === "" ? required(path, detail) : invalidValue(path, type, detail);
+}
+
 /** The structural invariants of one node that are not about its children's shape. */
 function invariantErrors(markers: SchemaMarkers, schema: JsonSchema, path: string, spelled: (name: string) => string, errors: FieldError[]): void {
   const type = schema["type"];
@@ -94,14 +169,14 @@ function invariantErrors(markers: SchemaMarkers, schema: JsonSchema, path: strin
   if (markers.flag(schema, "int-or-string") && type !== undefined && type !== "")
     errors.push(invalidValue(`${path}.type`, type, `must be empty if ${spelled("int-or-string")} is true`));
   if (markers.flag(schema, "embedded-resource")) {
-    if (type !== "object") errors.push(invalidValue(`${path}.type`, type ?? null, `must be object if ${spelled("embedded-resource")} is true`));
+    if (type !== "object") errors.push(typeMismatch(`${path}.type`, type, `must be object if ${spelled("embedded-resource")} is true`));
     if (preserve !== true && schema["properties"] === undefined)
       errors.push(required(`${path}.properties`, `must not be empty if ${spelled("embedded-resource")} is true without ${spelled("preserve-unknown-fields")}`));
   }
   const listType = markers.extension(schema, "list-type");
   if (listType !== undefined) {
     if (typeof listType !== "string" || !LIST_TYPES.includes(listType)) errors.push(notSupported(`${path}.${spelled("list-type")}`, listType, LIST_TYPES));
-    else if (type !== "array") errors.push(invalidValue(`${path}.type`, type ?? null, `must be array if ${spelled("list-type")} is specified`));
+    else if (type !== "array") errors.push(typeMismatch(`${path}.type`, type, `must be array if ${spelled("list-type")} is specified`));
     if (listType === "set") {
       const items = schemaAt(schema, "items");
       const itemType = items?.["type"];
@@ -123,7 +198,7 @@ function invariantErrors(markers: SchemaMarkers, schema: JsonSchema, path: strin
   const mapType = markers.extension(schema, "map-type");
   if (mapType !== undefined) {
     if (typeof mapType !== "string" || !MAP_TYPES.includes(mapType)) errors.push(notSupported(`${path}.${spelled("map-type")}`, mapType, MAP_TYPES));
-    else if (type !== "object") errors.push(invalidValue(`${path}.type`, type ?? null, `must be object if ${spelled("map-type")} is specified`));
+    else if (type !== "object") errors.push(typeMismatch(`${path}.type`, type, `must be object if ${spelled("map-type")} is specified`));
   }
   for (const junctor of JUNCTORS) {
     const branches = schema[junctor];

@@ -1,6 +1,7 @@
 import { isIP } from "node:net";
 import type { FieldError } from "../errors.js";
-import { isPlainObject } from "../object.js";
+import { type ApiObject, isPlainObject } from "../object.js";
+import { validateName, validateObjectMeta } from "../validation.js";
 import { childPath, duplicate, indexPath, invalidValue, keyPath, notSupported, required, shown } from "../schema/field-path.js";
 import { jsonEqual, keptPropertiesOf, schemaAt, type JsonSchema, type SchemaFacts, type SchemaMarkers } from "./json-schema.js";
 
@@ -170,7 +171,8 @@ function checkNumber(facts: SchemaFacts, value: number, path: string, errors: Fi
   }
   if (multipleOf !== undefined && multipleOf > 0 && !Number.isInteger(value / multipleOf))
     errors.push(invalidValue(path, value, `${inBody(path)} should be a multiple of ${multipleOf}`));
-  if (facts.format === "int32" && (value < -2147483648 || value > 2147483647)) errors.push(invalidValue(path, value, "must fit in a 32-bit signed integer"));
+  // No range check for `format: int32`/`int64`: kube strips numeric formats from custom-resource
+  // schemas before validating (kubernetes/kubernetes#136091), so 3000000000 is stored as sent.
 }
 
 function checkArray(markers: SchemaMarkers, facts: SchemaFacts, value: readonly unknown[], path: string, errors: FieldError[]): void {
@@ -189,10 +191,26 @@ function checkArray(markers: SchemaMarkers, facts: SchemaFacts, value: readonly 
     value.forEach((item, index) => {
       if (!isPlainObject(item)) return;
       const identity = Object.fromEntries(keys.map((key) => [key, item[key] ?? defaultOfKey(items, key)]));
-      if (seen.some((earlier) => jsonEqual(earlier, identity))) errors.push(duplicate(indexPath(path, index), identity));
+      if (seen.some((earlier) => jsonEqual(earlier, identity)))
+        errors.push({ type: "FieldValueDuplicate", field: indexPath(path, index), message: `Duplicate value: ${goKeyMap(identity)}` });
       seen.push(identity);
     });
   }
+}
+
+/** A list-map item's keys as kube's Duplicate error prints them: Go's `%#v` of a `map[string]interface {}` (keys sorted). */
+function goKeyMap(identity: Record<string, unknown>): string {
+  const entries = Object.keys(identity)
+    .filter((key) => identity[key] !== undefined)
+    .sort()
+    .map((key) => `${JSON.stringify(key)}:${goScalar(identity[key])}`);
+  return `map[string]interface {}{${entries.join(", ")}}`;
+}
+
+function goScalar(value: unknown): string {
+  if (value === null) return "interface {}(nil)";
+  if (typeof value === "string" || typeof value === "number" || typeof value === "boolean") return JSON.stringify(value);
+  return shown(value);
 }
 
 function defaultOfKey(items: JsonSchema | undefined, key: string): unknown {
@@ -221,10 +239,38 @@ function checkObject(markers: SchemaMarkers, facts: SchemaFacts, value: Record<s
   }
 }
 
-/** An embedded object names its kind and apiVersion (kube's embedded ObjectMeta checks are the store's for the root only). */
+/**
+ * kube's embedded-resource checks: apiVersion and kind present and well formed (kind a mixed-case
+ * DNS-1035 label, apiVersion one group/version), and the embedded metadata valid as ObjectMeta
+ * with any path-segment name (the root object's own metadata is the store's).
+ */
 function checkEmbedded(value: Record<string, unknown>, path: string, errors: FieldError[]): void {
-  if (typeof value["kind"] !== "string" || value["kind"] === "") errors.push(required(childPath(path, "kind"), "must not be empty"));
-  if (typeof value["apiVersion"] !== "string" || value["apiVersion"] === "") errors.push(required(childPath(path, "apiVersion"), "must not be empty"));
+  if (!("apiVersion" in value)) errors.push(required(childPath(path, "apiVersion")));
+  if (!("kind" in value)) errors.push(required(childPath(path, "kind")));
+  const apiVersion = value["apiVersion"];
+  if (apiVersion !== undefined) {
+    if (typeof apiVersion !== "string") errors.push(invalidValue(childPath(path, "apiVersion"), apiVersion, "must be a string"));
+    else if (apiVersion === "") errors.push(required(childPath(path, "apiVersion")));
+    else if (apiVersion.split("/").length > 2)
+      errors.push(invalidValue(childPath(path, "apiVersion"), apiVersion, `unexpected GroupVersion string: ${apiVersion}`));
+  }
+  const kind = value["kind"];
+  if (kind !== undefined) {
+    if (typeof kind !== "string") errors.push(invalidValue(childPath(path, "kind"), kind, "must be a string"));
+    else if (kind === "") errors.push(required(childPath(path, "kind")));
+    else {
+      const messages = validateName(kind.toLowerCase(), "dns1035-label");
+      if (messages.length > 0)
+        errors.push(invalidValue(childPath(path, "kind"), kind, `may have mixed case, but should otherwise match: ${messages.join(",")}`));
+    }
+  }
+  const metadata = value["metadata"];
+  if (isPlainObject(metadata)) {
+    const name = typeof metadata["name"] === "string" && metadata["name"] !== "" ? metadata["name"] : "fakename";
+    const namespaced = typeof metadata["namespace"] === "string" && metadata["namespace"] !== "";
+    const object = { apiVersion: "", kind: "", metadata: { ...metadata, name } } as ApiObject;
+    for (const error of validateObjectMeta(object, { nameRule: "path-segment", namespaced })) errors.push({ ...error, field: childPath(path, error.field) });
+  }
 }
 
 /** allOf, anyOf, oneOf and not, holding value validations only (structural schemas allow no types there). */

@@ -1,3 +1,4 @@
+import { hoistedSites } from "../../api/crd/hoisted-fields.js";
 import { structuralErrors } from "../../api/crd/structural.js";
 import type { JsonSchema } from "../../api/crd/json-schema.js";
 import { isPlainObject, type ApiObject } from "../../api/object.js";
@@ -308,13 +309,11 @@ export function customResourceDefinitionController(options: CustomResourceDefini
  * another server): kube reports them in a NonStructuralSchema condition, as "<field>: <message>".
  */
 function nonStructural(crd: ApiObject, extensionPrefixes: readonly string[]): string[] {
-  const versions = Array.isArray(record(crd["spec"])["versions"]) ? (record(crd["spec"])["versions"] as unknown[]).map(record) : [];
-  return versions.flatMap((version, index) => {
-    const schema = record(version["schema"])["openAPIV3Schema"];
+  const versions = Array.isArray(record(crd["spec"])["versions"]) ? (record(crd["spec"])["versions"] as unknown[]) : [];
+  return hoistedSites(versions, "schema").flatMap((site) => {
+    const schema = record(site.value)["openAPIV3Schema"];
     if (!isPlainObject(schema)) return [];
-    return structuralErrors(schema as JsonSchema, `spec.versions[${index}].schema.openAPIV3Schema`, extensionPrefixes).map(
-      (error) => `${error.field}: ${error.message}`,
-    );
+    return structuralErrors(schema as JsonSchema, `${site.path}.openAPIV3Schema`, extensionPrefixes).map((error) => `${error.field}: ${error.message}`);
   });
 }
 

@@ -119,6 +119,7 @@ export function customResourceDefinitions(crd: ApiObject, names: CustomResourceN
     return { group, version: storageVersion, plural: names.plural, toStorage: rewrite(storageVersion), fromStorage: rewrite(version) };
   };
   const definitionName = crd.metadata.name ?? "";
+  const pruneReadsBefore = Number(crd.metadata.resourceVersion ?? 0) || 0;
   const identity = `${compiledPrefix(definitionName)}${crd.metadata.uid ?? ""}/${String(crd.metadata.generation ?? "")}/`;
   // With a way to read the definition again, nothing below keeps `crd` (its schemas are large).
   const pinned = options.reload === undefined ? crd : undefined;
@@ -178,9 +179,11 @@ export function customResourceDefinitions(crd: ApiObject, names: CustomResourceN
         keepStatusOnCreate: false,
         dropsStatusOnCreate: true,
         hasGeneration: true,
-        nameRule: "path-segment",
+        // kube's custom resource validator: NameIsDNSSubdomain (CRD objects' names are DNS subdomains).
+        nameRule: "dns1123-subdomain",
         strategy: { allowCreateOnUpdate: false, allowUnconditionalUpdate: false, ...(terminating ? { prepareForCreate: refuseCreate } : {}) },
         readAsServed: true,
+        pruneReadsBefore,
         strategicMergePatch: false,
         schema: lazyObjectSchema(kindId, () => artifacts().schema),
         storedAs: storedAs(name),
