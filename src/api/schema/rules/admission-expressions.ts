@@ -1,7 +1,8 @@
 import { compile, MATCH_CONDITION_VARIABLES, policyVariables, type VariableSet } from "../../cel/index.js";
 import type { FieldError } from "../../errors.js";
 import { isPlainObject, type ApiObject } from "../../object.js";
-import { childPath, duplicate, indexPath, invalidValue, notSupported, required } from "../field-path.js";
+import { childPath, duplicate, indexPath, invalidValue, notSupported, required, tooMany } from "../field-path.js";
+import { validateQualifiedName } from "../../validation.js";
 import { listAt, recordAt, stringAt } from "./values.js";
 
 /**
@@ -49,13 +50,18 @@ function storedStrings(value: unknown, into = new Set<string>()): Set<string> {
 /** A CEL identifier (kube: variable names must be usable as `variables.<name>`). */
 const IDENTIFIER = /^[A-Za-z_][A-Za-z0-9_]*$/;
 
+/** kube allows at most 64 match conditions per webhook or policy. */
+const MAX_MATCH_CONDITIONS = 64;
+
 /** `matchConditions` of a webhook or policy: unique names, boolean expressions. */
 export function matchConditionErrors(conditions: readonly unknown[], path: string, set: VariableSet, stored: ReadonlySet<string>): FieldError[] {
   const errors: FieldError[] = [];
+  if (conditions.length > MAX_MATCH_CONDITIONS) errors.push(tooMany(path, conditions.length, MAX_MATCH_CONDITIONS));
   const names = new Set<string>();
   conditions.forEach((condition, index) => {
     const at = indexPath(path, index);
     const name = stringAt(condition, "name") ?? "";
+    if (name !== "") for (const message of validateQualifiedName(name)) errors.push(invalidValue(childPath(at, "name"), name, message));
     if (name !== "" && names.has(name)) errors.push(duplicate(childPath(at, "name"), name));
     names.add(name);
     errors.push(...expressionErrors(isPlainObject(condition) ? condition["expression"] : undefined, childPath(at, "expression"), set, "bool", stored));
@@ -73,7 +79,8 @@ export function webhookExpressionErrors(webhook: Record<string, unknown>, path: 
   );
 }
 
-const REASONS = ["Unauthorized", "Forbidden", "Invalid", "RequestEntityTooLarge"];
+/** kube's supportedValidationPolicyReason (its API docs also name Unauthorized; validation refuses it). */
+const REASONS = ["Forbidden", "Invalid", "RequestEntityTooLarge"];
 
 /** ValidatingAdmissionPolicy (every served version): its expressions and the rules around them. */
 export function validateAdmissionPolicy(object: ApiObject, old: ApiObject | undefined): FieldError[] {
@@ -84,8 +91,10 @@ export function validateAdmissionPolicy(object: ApiObject, old: ApiObject | unde
   const POLICY_VARIABLES = policyVariables(spec);
   const validations = listAt(spec, "validations");
   const audits = listAt(spec, "auditAnnotations");
-  if (validations.length === 0 && audits.length === 0)
+  if (validations.length === 0 && audits.length === 0) {
     errors.push(required("spec.validations", "validations or auditAnnotations must contain at least one item"));
+    errors.push(required("spec.auditAnnotations", "validations or auditAnnotations must contain at least one item"));
+  }
   validations.forEach((validation, index) => {
     const at = indexPath("spec.validations", index);
     errors.push(
@@ -136,24 +145,5 @@ export function validateAdmissionPolicy(object: ApiObject, old: ApiObject | unde
       if (result.kind === "error") errors.push(invalidValue(childPath(at, "expression"), expression, `compilation failed: ${result.message}`));
     }
   });
-  return errors;
-}
-
-/** ValidatingAdmissionPolicyBinding (every served version): a policy name and at least one action, not both Deny and Warn. */
-export function validateAdmissionPolicyBinding(object: ApiObject): FieldError[] {
-  const spec = recordAt(object, "spec") ?? {};
-  const errors: FieldError[] = [];
-  if ((stringAt(spec, "policyName") ?? "") === "") errors.push(required("spec.policyName"));
-  const actions = listAt(spec, "validationActions");
-  if (actions.length === 0) errors.push(required("spec.validationActions", "at least one validation action is required"));
-  // Unknown and repeated actions are the schema's errors (an enum in a set).
-  if (actions.includes("Deny") && actions.includes("Warn"))
-    errors.push(
-      invalidValue(
-        "spec.validationActions",
-        actions,
-        "must not contain both Deny and Warn (repeating the same validation failure information in the API response and headers serves no purpose)",
-      ),
-    );
   return errors;
 }

@@ -45,8 +45,9 @@ const validateBackend: DefinitionValidator = (backend, path) => {
     const hasName = (stringAt(port, "name") ?? "") !== "";
     const number = port?.["number"];
     const hasNumber = typeof number === "number" && number !== 0;
-    if (hasName && hasNumber) errors.push(invalidValue(portPath, port, "cannot set both port name & port number"));
-    else if (!hasName && !hasNumber) errors.push(invalidValue(portPath, port ?? {}, "port name or number is required"));
+    // kube reports both port problems at the backend itself (`…backend: Invalid value: ""`, `…backend: Required value`).
+    if (hasName && hasNumber) errors.push(invalidValue(path, "", "cannot set both port name & port number"));
+    else if (!hasName && !hasNumber) errors.push(required(path, "port name or number is required"));
     else if (hasNumber && (number < 1 || number > 65535))
       errors.push(invalidValue(childPath(portPath, "number"), number, "must be between 1 and 65535, inclusive"));
   }

@@ -7,7 +7,7 @@ import { listAt, recordAt, semanticallyEqual } from "./values.js";
 /**
  * kube's update rules of the storage kinds: a StorageClass's parameters, provisioner, reclaim
  * policy and binding mode, a PersistentVolume's source and mode, a claim's spec (but its size once
- * bound, and its volume name once) are fixed once created.
+ * bound, and its volume name once) are fixed once created; a VolumeAttachment's source names one volume.
  */
 
 export function validateStorageClassUpdate(object: ApiObject, old: ApiObject | undefined): FieldError[] {
@@ -92,11 +92,12 @@ function validatePersistentVolumeClaim(object: ApiObject): FieldError[] {
   return errors;
 }
 
+/** kube's ValidatePersistentVolumeUpdate: the spec rules again (as on create), then what may not change. */
 export function validatePersistentVolumeUpdate(object: ApiObject, old: ApiObject | undefined): FieldError[] {
   if (old === undefined) return validatePersistentVolume(object);
   const spec = recordAt(object, "spec");
   const oldSpec = recordAt(old, "spec");
-  const errors: FieldError[] = [];
+  const errors: FieldError[] = validatePersistentVolume(object);
   if (!semanticallyEqual(volumeSource(spec), volumeSource(oldSpec)))
     errors.push(forbidden("spec.persistentvolumesource", "spec.persistentvolumesource is immutable after creation"));
   // kube names these two fields without their `spec.` prefix.
@@ -106,11 +107,12 @@ export function validatePersistentVolumeUpdate(object: ApiObject, old: ApiObject
   return errors;
 }
 
+/** kube's ValidatePersistentVolumeClaimUpdate: the spec rules again (as on create), then what may not change. */
 export function validatePersistentVolumeClaimUpdate(object: ApiObject, old: ApiObject | undefined): FieldError[] {
   if (old === undefined) return validatePersistentVolumeClaim(object);
   const spec: Record<string, unknown> = { ...recordAt(object, "spec") };
   const oldSpec: Record<string, unknown> = { ...recordAt(old, "spec") };
-  const errors: FieldError[] = [];
+  const errors: FieldError[] = validatePersistentVolumeClaim(object);
   // The volume name may be set once (by the binder).
   if (oldSpec["volumeName"] === undefined || oldSpec["volumeName"] === "") oldSpec["volumeName"] = spec["volumeName"];
   const bound = recordAt(object, "status")?.["phase"] === "Bound";
@@ -130,5 +132,22 @@ export function validatePersistentVolumeClaimUpdate(object: ApiObject, old: ApiO
   if (size !== undefined && oldSize !== undefined && size < oldSize)
     errors.push(forbidden("spec.resources.requests.storage", "field can not be less than previous value"));
   if (spec["volumeMode"] !== oldSpec["volumeMode"]) errors.push(invalidValue("volumeMode", spec["volumeMode"] ?? null, "field is immutable"));
+  return errors;
+}
+
+/** kube's validateVolumeAttachmentSource: exactly one of inlineVolumeSpec and a non-empty persistentVolumeName; the spec is fixed once created. */
+export function validateVolumeAttachment(object: ApiObject, old: ApiObject | undefined): FieldError[] {
+  const spec = recordAt(object, "spec");
+  const errors: FieldError[] = [];
+  const source = recordAt(spec, "source");
+  if (source !== undefined) {
+    const inline = recordAt(source, "inlineVolumeSpec");
+    const name = source["persistentVolumeName"];
+    const text = "must specify exactly one of inlineVolumeSpec and persistentVolumeName";
+    if (inline === undefined && (name === undefined || name === null)) errors.push(required("spec.source", text));
+    else if (inline !== undefined && name !== undefined && name !== null) errors.push(forbidden("spec.source", text));
+    else if (name === "") errors.push(required("spec.source.persistentVolumeName", "must specify non empty persistentVolumeName"));
+  }
+  if (old !== undefined && !semanticallyEqual(spec, recordAt(old, "spec"))) errors.push(invalidValue("spec", spec ?? null, "field is immutable"));
   return errors;
 }
