@@ -2,7 +2,7 @@ import assert from "node:assert/strict";
 import { after, before, describe, it } from "node:test";
 import { KUBERNETES_PROFILE, ORCH_PROFILE } from "../src/api/profile.js";
 import { bootstrapConfiguration } from "../src/server/flowcontrol/bootstrap.js";
-import { ensureBootstrapConfiguration } from "../src/server/flowcontrol/configuration-keeper.js";
+import { ensureBootstrapConfiguration, keepBootstrapConfiguration } from "../src/server/flowcontrol/configuration-keeper.js";
 import { inProcessServer, type TestResponse } from "../src/testing/in-process.js";
 
 type Server = Awaited<ReturnType<typeof inProcessServer>>;
@@ -139,6 +139,28 @@ describe("API Priority and Fairness", () => {
     await patch("prioritylevelconfigurations/workload-low", { metadata: { annotations: { "apf.orch.io/autoupdate-spec": "true" } } });
     await ensureBootstrapConfiguration(server.server.registry, bootstrapConfiguration(ORCH_PROFILE));
     assert.equal(await shares("workload-low"), 100);
+  });
+
+  it("keeps reconciling after the start (kube's ensurer runs every minute): a changed mandatory level goes back by itself", async () => {
+    const patch = (path: string, body: unknown) =>
+      server.call("PATCH", `${FC}/v1/${path}`, { body, headers: { "content-type": "application/merge-patch+json" } });
+    const errors: unknown[] = [];
+    const stop = keepBootstrapConfiguration(server.server.registry, bootstrapConfiguration(ORCH_PROFILE), {
+      periodMs: 20,
+      onError: (error) => errors.push(error),
+    });
+    try {
+      assert.equal((await patch("prioritylevelconfigurations/catch-all", { spec: { limited: { nominalConcurrencyShares: 50 } } })).status, 200);
+      const shares = async () =>
+        ((await server.call("GET", `${FC}/v1/prioritylevelconfigurations/catch-all`)).json["spec"] as { limited: { nominalConcurrencyShares: number } }).limited
+          .nominalConcurrencyShares;
+      const deadline = Date.now() + 5000;
+      while ((await shares()) !== 5 && Date.now() < deadline) await new Promise((resolve) => setTimeout(resolve, 20));
+      assert.equal(await shares(), 5);
+      assert.deepEqual(errors, []);
+    } finally {
+      stop();
+    }
   });
 
   describe("under a flood", () => {

@@ -75,6 +75,34 @@ export async function ensureBootstrapConfiguration(registry: Registry, bootstrap
   );
 }
 
+/** How often kube's APF configuration ensurer runs again after the start (kube: every minute). */
+export const ENSURE_PERIOD_MS = 60_000;
+
+/**
+ * Runs ensureBootstrapConfiguration every `periodMs` (after the start's own run), as kube-apiserver's
+ * post-start hook keeps doing: a mandatory object changed or deleted through the API is put back
+ * within a minute, a suggested one too while its auto-update annotation is "true". One run at a
+ * time; errors go to `onError` and the next tick tries again. Returns the function that stops it.
+ */
+export function keepBootstrapConfiguration(
+  registry: Registry,
+  bootstrap: BootstrapConfiguration,
+  options: { readonly periodMs?: number; readonly onError: (error: unknown) => void },
+): () => void {
+  let running = false;
+  const timer = setInterval(() => {
+    if (running) return;
+    running = true;
+    ensureBootstrapConfiguration(registry, bootstrap)
+      .catch(options.onError)
+      .finally(() => {
+        running = false;
+      });
+  }, options.periodMs ?? ENSURE_PERIOD_MS);
+  timer.unref();
+  return () => clearInterval(timer);
+}
+
 /** kube's Dangling condition of a FlowSchema: True when its priority level does not exist. */
 export function danglingCondition(priorityLevel: string, dangling: boolean, now: Date): Record<string, string> {
   return {
