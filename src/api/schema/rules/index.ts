@@ -10,6 +10,7 @@ import { validateCoreEvent, validateEventsV1, validateEventsV1beta1 } from "./ev
 import { EXTENSION_DEFAULTERS, EXTENSION_KIND_VALIDATORS } from "./extensions.js";
 import { POD_DEFAULTERS } from "./pods.js";
 import { validateLimitRange, validateResourceQuota } from "./quotas.js";
+import { validateLabelSelector } from "./selectors.js";
 import { SERVICE_DEFAULTERS, validateServiceUpdate } from "./services.js";
 import { NETWORKING_DEFAULTERS, NETWORKING_KIND_VALIDATORS, NETWORKING_VALIDATORS } from "./networking.js";
 import { WORKLOAD_DEFAULTERS, WORKLOAD_KIND_VALIDATORS, WORKLOAD_VALIDATORS } from "./workloads.js";
@@ -56,7 +57,7 @@ export const BUILTIN_RULES: SchemaRules = {
       "flowcontrol.v1beta3.PriorityLevelConfiguration": priorityLevelDefaulter("v1beta3"),
     }),
   ),
-  validators: new Map(Object.entries({ ...WORKLOAD_VALIDATORS, ...NETWORKING_VALIDATORS })),
+  validators: new Map(Object.entries({ ...WORKLOAD_VALIDATORS, ...NETWORKING_VALIDATORS, "meta.v1.LabelSelector": validateLabelSelector })),
   kindValidators: new Map<string, KindValidator>([
     ...Object.entries(WORKLOAD_KIND_VALIDATORS),
     ...Object.entries(NETWORKING_KIND_VALIDATORS),

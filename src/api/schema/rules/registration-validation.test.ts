@@ -298,6 +298,37 @@ describe("registration, policy, autoscaling, networking, flow-control and storag
     assert.deepEqual((((created["spec"] as Json)["limited"] as Json)["limitResponse"] as Json)["queuing"], { queues: 64, handSize: 8, queueLengthLimit: 50 });
   });
 
+  it("label selectors wherever they occur: keys, values, operators (webhook object selectors, budgets)", async () => {
+    const message = await refused(
+      `${ADMISSION}/validatingwebhookconfigurations`,
+      webhookConfiguration("w4", [
+        webhook({
+          namespaceSelector: { matchExpressions: [{ key: "a", operator: "Bogus" }] },
+          objectSelector: {
+            matchLabels: { "a b": "c" },
+            matchExpressions: [
+              { key: "k", operator: "In", values: [] },
+              { key: "k", operator: "Exists", values: ["v"] },
+            ],
+          },
+        }),
+      ]),
+    );
+    includesAll(message, [
+      `webhooks[0].namespaceSelector.matchExpressions[0].operator: Invalid value: "Bogus": not a valid selector operator`,
+      `webhooks[0].objectSelector.matchLabels: Invalid value: "a b": name part must consist of alphanumeric characters`,
+      "webhooks[0].objectSelector.matchExpressions[0].values: Required value: must be specified when `operator` is 'In' or 'NotIn'",
+      "webhooks[0].objectSelector.matchExpressions[1].values: Forbidden: may not be specified when `operator` is 'Exists' or 'DoesNotExist'",
+    ]);
+    const budget = await refused("/apis/policy/v1/namespaces/default/poddisruptionbudgets", {
+      apiVersion: "policy/v1",
+      kind: "PodDisruptionBudget",
+      metadata: { name: "p9" },
+      spec: { minAvailable: 1, selector: { matchLabels: { a: "b c" } } },
+    });
+    includesAll(budget, [`spec.selector.matchLabels: Invalid value: "b c": a valid label must be an empty string or consist of alphanumeric characters`]);
+  });
+
   it("storage: CSIDriver token audiences, VolumeAttachment source, PV/PVC spec rules again on update", async () => {
     includesAll(
       await refused("/apis/storage.k8s.io/v1/csidrivers", {
