@@ -3,7 +3,7 @@ import { isPlainObject, type ApiObject } from "../../object.js";
 import { validateName } from "../../validation.js";
 import type { DefinitionDefaulter } from "../defaults.js";
 import { childPath, forbidden, goStrings, indexPath, invalidValue, notSupported, required } from "../field-path.js";
-import { listAt, recordAt, stringAt } from "./values.js";
+import { listAt, recordAt, semanticallyEqual, stringAt } from "./values.js";
 
 /**
  * API Priority and Fairness objects (flowcontrol v1 and v1beta3), kube 1.30's ValidateFlowSchema
@@ -17,6 +17,75 @@ const MAX_QUEUES = 10 * 1000 * 1000;
 /** Shuffle sharding hashes into 60 bits (kube's shufflesharding.MaxHashBits). */
 const MAX_HASH_BITS = 60;
 const NAMESPACE_INTRO = "each member of this list must be '*' or a DNS-1123 label; ";
+const SUPPORTED_VERBS = ["create", "delete", "deletecollection", "get", "list", "patch", "proxy", "update", "watch"];
+
+/** kube's verb checks of a rule: at least one, `*` alone, else only the verbs requests have. */
+function verbErrors(verbs: readonly unknown[], path: string): FieldError[] {
+  if (verbs.length === 0) return [required(path, "verbs must contain at least one value")];
+  if (hasWildcard(verbs)) return verbs.length > 1 ? [invalidValue(path, goStrings(verbs), "if '*' is present, must not specify other verbs")] : [];
+  return verbs.every((verb) => typeof verb === "string" && SUPPORTED_VERBS.includes(verb)) ? [] : [notSupported(path, goStrings(verbs), SUPPORTED_VERBS)];
+}
+
+/** kube's ValidateNonResourceURLPath. */
+function nonResourceUrlError(url: string, path: string): FieldError | undefined {
+  if (url === "") return invalidValue(path, url, "must not be empty");
+  if (url === "/") return undefined;
+  if (!url.startsWith("/")) return invalidValue(path, url, "must start with slash");
+  if (url.includes(" ")) return invalidValue(path, url, "must not contain white-space");
+  if (url.includes("//")) return invalidValue(path, url, "must not contain double slash");
+  const wildcards = url.split("*").length - 1;
+  if (wildcards > 1 || (wildcards === 1 && !url.endsWith("/*"))) return invalidValue(path, url, "wildcard can only do suffix matching");
+  return undefined;
+}
+
+const EVERY_RESOURCE = { verbs: ["*"], apiGroups: ["*"], resources: ["*"], clusterScope: true, namespaces: ["*"] };
+const EVERY_NON_RESOURCE = { verbs: ["*"], nonResourceURLs: ["*"] };
+const groups = (...names: string[]): Record<string, unknown>[] => names.map((name) => ({ kind: "Group", group: { name } }));
+
+/**
+ * The specs of kube's mandatory flow-control objects (the bootstrap configuration writes these;
+ * validation refuses any other spec under their names, as kube's does since 1.28, but for the
+ * `exempt` level's `spec.exempt`).
+ */
+export const MANDATORY_PRIORITY_LEVEL_SPECS: Readonly<Record<string, Readonly<Record<string, unknown>>>> = {
+  exempt: { type: "Exempt", exempt: { nominalConcurrencyShares: 0, lendablePercent: 0 } },
+  "catch-all": { type: "Limited", limited: { nominalConcurrencyShares: 5, lendablePercent: 0, limitResponse: { type: "Reject" } } },
+};
+export const MANDATORY_FLOW_SCHEMA_SPECS: Readonly<Record<string, Readonly<Record<string, unknown>>>> = {
+  exempt: {
+    priorityLevelConfiguration: { name: "exempt" },
+    matchingPrecedence: 1,
+    rules: [{ subjects: groups("system:masters"), resourceRules: [EVERY_RESOURCE], nonResourceRules: [EVERY_NON_RESOURCE] }],
+  },
+  "catch-all": {
+    priorityLevelConfiguration: { name: "catch-all" },
+    matchingPrecedence: 10000,
+    distinguisherMethod: { type: "ByUser" },
+    rules: [
+      {
+        subjects: groups("system:unauthenticated", "system:authenticated"),
+        resourceRules: [EVERY_RESOURCE],
+        nonResourceRules: [EVERY_NON_RESOURCE],
+      },
+    ],
+  },
+};
+
+/** kube's check of a mandatory object's spec (the `exempt` level may change its `spec.exempt` only). */
+function mandatorySpecErrors(
+  name: string,
+  spec: Record<string, unknown>,
+  fixed: Readonly<Record<string, unknown>> | undefined,
+  exemptLevel: boolean,
+): FieldError[] {
+  if (fixed === undefined) return [];
+  if (exemptLevel) {
+    const { exempt: _ignored, ...rest } = spec;
+    const { exempt: _fixed, ...fixedRest } = fixed;
+    return semanticallyEqual(rest, fixedRest) ? [] : [invalidValue("spec", spec, "spec of 'exempt' except the 'spec.exempt' field must equal the fixed value")];
+  }
+  return semanticallyEqual(spec, fixed) ? [] : [invalidValue("spec", spec, `spec of '${name}' must equal the fixed value`)];
+}
 
 function hasWildcard(values: readonly unknown[]): boolean {
   return values.includes("*");
@@ -69,10 +138,7 @@ function subjectErrors(subject: unknown, path: string): FieldError[] {
 
 function resourceRuleErrors(rule: unknown, path: string): FieldError[] {
   const errors: FieldError[] = [];
-  const verbs = listAt(rule, "verbs");
-  if (verbs.length === 0) errors.push(required(childPath(path, "verbs"), "verbs must contain at least one value"));
-  else if (hasWildcard(verbs) && verbs.length > 1)
-    errors.push(invalidValue(childPath(path, "verbs"), goStrings(verbs), "if '*' is present, must not specify other verbs"));
+  errors.push(...verbErrors(listAt(rule, "verbs"), childPath(path, "verbs")));
   const groups = listAt(rule, "apiGroups");
   if (groups.length === 0) errors.push(required(childPath(path, "apiGroups"), "resource rules must supply at least one api group"));
   else if (groups.length > 1 && hasWildcard(groups))
@@ -99,14 +165,17 @@ function resourceRuleErrors(rule: unknown, path: string): FieldError[] {
 
 function nonResourceRuleErrors(rule: unknown, path: string): FieldError[] {
   const errors: FieldError[] = [];
-  const verbs = listAt(rule, "verbs");
-  if (verbs.length === 0) errors.push(required(childPath(path, "verbs"), "verbs must contain at least one value"));
-  else if (hasWildcard(verbs) && verbs.length > 1)
-    errors.push(invalidValue(childPath(path, "verbs"), goStrings(verbs), "if '*' is present, must not specify other verbs"));
+  errors.push(...verbErrors(listAt(rule, "verbs"), childPath(path, "verbs")));
   const urls = listAt(rule, "nonResourceURLs");
   if (urls.length === 0) errors.push(required(childPath(path, "nonResourceURLs"), "nonResourceURLs must contain at least one value"));
-  else if (hasWildcard(urls) && urls.length > 1)
-    errors.push(invalidValue(childPath(path, "nonResourceURLs"), goStrings(urls), "if '*' is present, must not specify other non-resource URLs"));
+  else if (hasWildcard(urls)) {
+    if (urls.length > 1)
+      errors.push(invalidValue(childPath(path, "nonResourceURLs"), goStrings(urls), "if '*' is present, must not specify other non-resource URLs"));
+  } else
+    urls.forEach((url, index) => {
+      const error = typeof url === "string" ? nonResourceUrlError(url, indexPath(childPath(path, "nonResourceURLs"), index)) : undefined;
+      if (error !== undefined) errors.push(error);
+    });
   return errors;
 }
 
@@ -140,6 +209,8 @@ export function validateFlowSchema(object: ApiObject): FieldError[] {
     resourceRules.forEach((item, position) => errors.push(...resourceRuleErrors(item, indexPath(childPath(at, "resourceRules"), position))));
     nonResourceRules.forEach((item, position) => errors.push(...nonResourceRuleErrors(item, indexPath(childPath(at, "nonResourceRules"), position))));
   });
+  const name = object.metadata.name ?? "";
+  errors.push(...mandatorySpecErrors(name, spec, MANDATORY_FLOW_SCHEMA_SPECS[name], false));
   return errors;
 }
 
@@ -228,8 +299,8 @@ export function priorityLevelValidator(version: "v1" | "v1beta3"): (object: ApiO
       if (limited === undefined) errors.push(required("spec.limited", "must not be empty when type is Limited"));
       else errors.push(...limitedErrors(limited, "spec.limited", version));
     }
-    if (object.metadata.name === "catch-all" && type !== "Limited")
-      errors.push(invalidValue("spec.type", type, "type must be 'Limited' if name is 'catch-all'"));
+    const name = object.metadata.name ?? "";
+    errors.push(...mandatorySpecErrors(name, spec, MANDATORY_PRIORITY_LEVEL_SPECS[name], name === "exempt"));
     return errors;
   };
 }

@@ -291,6 +291,48 @@ describe("registration, policy, autoscaling, networking, flow-control and storag
     includesAll(await refused(`${group}/prioritylevelconfigurations`, priorityLevel("l3", { type: "Limited" })), [
       "spec.limited: Required value: must not be empty when type is Limited",
     ]);
+    // kube holds the mandatory objects to their specs (the exempt level may change its spec.exempt only).
+    const catchAll = await server.call("GET", `${group}/prioritylevelconfigurations/catch-all`);
+    const catchAllSpec = catchAll.json["spec"] as Json;
+    includesAll(
+      await refused(
+        `${group}/prioritylevelconfigurations/catch-all`,
+        { ...catchAll.json, spec: { ...catchAllSpec, limited: { ...(catchAllSpec["limited"] as Json), nominalConcurrencyShares: 7 } } },
+        "PUT",
+      ),
+      [`spec: Invalid value: {"type":"Limited"`, "spec of 'catch-all' must equal the fixed value"],
+    );
+    const exempt = await server.call("GET", `${group}/prioritylevelconfigurations/exempt`);
+    await accepted(
+      `${group}/prioritylevelconfigurations/exempt`,
+      { ...exempt.json, spec: { type: "Exempt", exempt: { nominalConcurrencyShares: 3, lendablePercent: 10 } } },
+      "PUT",
+    );
+    const schemaCatchAll = await server.call("GET", `${group}/flowschemas/catch-all`);
+    includesAll(
+      await refused(
+        `${group}/flowschemas/catch-all`,
+        { ...schemaCatchAll.json, spec: { ...(schemaCatchAll.json["spec"] as Json), matchingPrecedence: 9999 } },
+        "PUT",
+      ),
+      ["spec of 'catch-all' must equal the fixed value"],
+    );
+    includesAll(
+      await refused(`${group}/flowschemas`, {
+        apiVersion: "flowcontrol.apiserver.k8s.io/v1",
+        kind: "FlowSchema",
+        metadata: { name: "f2" },
+        spec: {
+          priorityLevelConfiguration: { name: "global-default" },
+          rules: [{ subjects: [{ kind: "Group", group: { name: "g" } }], nonResourceRules: [{ verbs: ["fly"], nonResourceURLs: ["healthz", "/a*"] }] }],
+        },
+      }),
+      [
+        `spec.rules[0].nonResourceRules[0].verbs: Unsupported value: []string{"fly"}: supported values: "create", "delete", "deletecollection", "get", "list", "patch", "proxy", "update", "watch"`,
+        `spec.rules[0].nonResourceRules[0].nonResourceURLs[0]: Invalid value: "healthz": must start with slash`,
+        `spec.rules[0].nonResourceRules[0].nonResourceURLs[1]: Invalid value: "/a*": wildcard can only do suffix matching`,
+      ],
+    );
     const created = await accepted(
       `${group}/prioritylevelconfigurations`,
       priorityLevel("l4", { type: "Limited", limited: { limitResponse: { type: "Queue", queuing: { queues: 0, handSize: 0, queueLengthLimit: 0 } } } }),
