@@ -234,6 +234,26 @@ describe("registration, policy, autoscaling, networking, flow-control and storag
       `spec.rules[0].http.paths[0].backend: Invalid value: "": cannot set both port name & port number`,
       "spec.rules[0].http.paths[1].backend: Required value: port name or number is required",
     ]);
+    const more = await refused("/apis/networking.k8s.io/v1/namespaces/default/ingresses", {
+      apiVersion: "networking.k8s.io/v1",
+      kind: "Ingress",
+      metadata: { name: "i2" },
+      spec: {
+        defaultBackend: { resource: { kind: "", name: "x/y", apiGroup: "Bad_Group" } },
+        tls: [{ hosts: ["a_b", "*.*.c.com"], secretName: "Bad_Secret" }],
+        rules: [{ host: "foo.*.com", http: { paths: [{ path: "/a", pathType: "Exact", backend: { service: { name: "s", port: { name: "Http_Port" } } } }] } }],
+      },
+    });
+    includesAll(more, [
+      "spec.defaultBackend.resource.kind: Required value: kind is required",
+      `spec.defaultBackend.resource.name: Invalid value: "x/y": may not contain '/'`,
+      `spec.defaultBackend.resource.apiGroup: Invalid value: "Bad_Group": a lowercase RFC 1123 subdomain`,
+      `spec.tls[0].hosts[0]: Invalid value: "a_b": a lowercase RFC 1123 subdomain`,
+      `spec.tls[0].hosts[1]: Invalid value: "*.*.c.com": a wildcard DNS-1123 subdomain must start with '*.', followed by a valid DNS subdomain, which must consist of`,
+      `spec.tls[0].secretName: Invalid value: "Bad_Secret": a lowercase RFC 1123 subdomain`,
+      `spec.rules[0].host: Invalid value: "foo.*.com": a wildcard DNS-1123 subdomain`,
+      `spec.rules[0].http.paths[0].backend.service.port.name: Invalid value: "Http_Port": must contain only alpha-numeric characters (a-z, 0-9), and hyphens (-)`,
+    ]);
     const classes = "/apis/networking.k8s.io/v1/ingressclasses";
     const ingressClass = (name: string, spec: Json): Json => ({ apiVersion: "networking.k8s.io/v1", kind: "IngressClass", metadata: { name }, spec });
     includesAll(await refused(classes, ingressClass("c1", { controller: "Bad Controller", parameters: { kind: "K", name: "n", scope: "Namespace" } })), [
