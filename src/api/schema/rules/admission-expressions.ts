@@ -49,6 +49,11 @@ function storedStrings(value: unknown, into = new Set<string>()): Set<string> {
 
 /** A CEL identifier (kube: variable names must be usable as `variables.<name>`). */
 const IDENTIFIER = /^[A-Za-z_][A-Za-z0-9_]*$/;
+/** CEL's reserved words, which are no identifiers either (kube's isCELIdentifier). */
+const CEL_RESERVED = new Set(
+  "true false null in as break const continue else for function if import let loop package namespace return var void while".split(" "),
+);
+const MAX_AUDIT_ANNOTATIONS = 20;
 
 /** kube allows at most 64 match conditions per webhook or policy. */
 const MAX_MATCH_CONDITIONS = 64;
@@ -114,9 +119,15 @@ export function validateAdmissionPolicy(object: ApiObject, old: ApiObject | unde
   });
   errors.push(...matchConditionErrors(listAt(spec, "matchConditions"), "spec.matchConditions", POLICY_VARIABLES, stored));
   const keys = new Set<string>();
+  if (audits.length > MAX_AUDIT_ANNOTATIONS)
+    errors.push(invalidValue("spec.auditAnnotations", `${audits.length} items`, `must not have more than ${MAX_AUDIT_ANNOTATIONS} auditAnnotations`));
+  const policyName = object.metadata.name ?? "";
   audits.forEach((audit, index) => {
     const at = indexPath("spec.auditAnnotations", index);
     const key = stringAt(audit, "key") ?? "";
+    // kube checks the annotation key the audit event will carry: `<policy name>/<key>`.
+    if (policyName === "") errors.push(invalidValue(childPath(at, "key"), key, "requires metadata.name be non-empty"));
+    else for (const message of validateQualifiedName(`${policyName}/${key}`)) errors.push(invalidValue(childPath(at, "key"), `${policyName}/${key}`, message));
     if (key !== "" && keys.has(key)) errors.push(duplicate(childPath(at, "key"), key));
     keys.add(key);
     errors.push(
@@ -135,7 +146,7 @@ export function validateAdmissionPolicy(object: ApiObject, old: ApiObject | unde
     const name = stringAt(variable, "name") ?? "";
     if (name === "") {
       // the schema's Required error
-    } else if (!IDENTIFIER.test(name)) errors.push(invalidValue(childPath(at, "name"), name, "name is not a valid CEL identifier"));
+    } else if (!IDENTIFIER.test(name) || CEL_RESERVED.has(name)) errors.push(invalidValue(childPath(at, "name"), name, "name is not a valid CEL identifier"));
     else if (variableNames.has(name)) errors.push(duplicate(childPath(at, "name"), name));
     variableNames.add(name);
     const expression = isPlainObject(variable) ? variable["expression"] : undefined;

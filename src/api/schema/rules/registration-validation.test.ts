@@ -141,12 +141,16 @@ describe("registration, policy, autoscaling, networking, flow-control and storag
           resourceRules: [{ operations: [], apiGroups: ["apps"], apiVersions: ["v1"], resources: ["deployments"], resourceNames: ["a", "a"] }],
         },
         validations: [{ expression: "true", reason: "Unauthorized" }],
+        variables: [{ name: "namespace", expression: "1" }],
+        auditAnnotations: [{ key: "bad key", valueExpression: "'x'" }],
       },
     });
     includesAll(rules, [
       "spec.matchConstraints.resourceRules[0].operations: Required value",
       `spec.matchConstraints.resourceRules[0].resourceNames[1]: Duplicate value: "a"`,
       `spec.validations[0].reason: Unsupported value: "Unauthorized": supported values: "Forbidden", "Invalid", "RequestEntityTooLarge"`,
+      `spec.variables[0].name: Invalid value: "namespace": name is not a valid CEL identifier`,
+      `spec.auditAnnotations[0].key: Invalid value: "p2/bad key": name part must consist of alphanumeric characters`,
     ]);
     const binding = await refused(`${ADMISSION}/validatingadmissionpolicybindings`, {
       apiVersion: "admissionregistration.k8s.io/v1",
