@@ -417,6 +417,34 @@ describe("registration, policy, autoscaling, networking, flow-control and storag
       }),
       ["spec.source: Required value: must specify exactly one of inlineVolumeSpec and persistentVolumeName"],
     );
+    includesAll(
+      await refused("/apis/storage.k8s.io/v1/storageclasses", {
+        apiVersion: "storage.k8s.io/v1",
+        kind: "StorageClass",
+        metadata: { name: "sc1" },
+        provisioner: "Bad Provisioner!",
+        parameters: { "": "x" },
+        reclaimPolicy: "Recycle",
+      }),
+      [
+        `provisioner: Invalid value: "bad provisioner!": name part must consist of alphanumeric characters`,
+        `parameters: Invalid value: "": field can not be empty.`,
+        `reclaimPolicy: Unsupported value: "Recycle": supported values: "Delete", "Retain"`,
+      ],
+    );
+    includesAll(
+      await refused("/apis/storage.k8s.io/v1/volumeattachments", {
+        apiVersion: "storage.k8s.io/v1",
+        kind: "VolumeAttachment",
+        metadata: { name: "va2" },
+        spec: { attacher: "Bad Attacher", nodeName: "Bad_Node", source: { persistentVolumeName: "Bad_PV" } },
+      }),
+      [
+        `spec.attacher: Invalid value: "Bad Attacher": a lowercase RFC 1123 subdomain`,
+        `spec.nodeName: Invalid value: "Bad_Node": a lowercase RFC 1123 subdomain`,
+        `spec.source.persistentVolumeName: Invalid value: "Bad_PV": a lowercase RFC 1123 subdomain`,
+      ],
+    );
     const claims = "/api/v1/namespaces/default/persistentvolumeclaims";
     const claim = {
       apiVersion: "v1",

@@ -1,8 +1,9 @@
 import type { FieldError } from "../../errors.js";
-import type { ApiObject } from "../../object.js";
+import { isPlainObject, type ApiObject } from "../../object.js";
+import { validateName, validateQualifiedName } from "../../validation.js";
 import { quantityValue } from "../../quantity.js";
-import { forbidden, invalidValue, notSupported, required } from "../field-path.js";
-import { listAt, recordAt, semanticallyEqual } from "./values.js";
+import { forbidden, invalidValue, notSupported, required, tooLong } from "../field-path.js";
+import { listAt, recordAt, semanticallyEqual, stringAt } from "./values.js";
 
 /**
  * kube's update rules of the storage kinds: a StorageClass's parameters, provisioner, reclaim
@@ -10,9 +11,26 @@ import { listAt, recordAt, semanticallyEqual } from "./values.js";
  * bound, and its volume name once) are fixed once created; a VolumeAttachment's source names one volume.
  */
 
-export function validateStorageClassUpdate(object: ApiObject, old: ApiObject | undefined): FieldError[] {
-  if (old === undefined) return [];
+/** StorageClasses provision volumes Deleted or Retained; kube refuses Recycle here (PVs still take it). */
+const CLASS_RECLAIM_POLICIES = ["Delete", "Retain"];
+
+/** kube's ValidateStorageClass: the provisioner a qualified name (lower-cased), parameter keys non-empty, reclaim Delete or Retain. */
+function validateStorageClass(object: ApiObject): FieldError[] {
   const errors: FieldError[] = [];
+  const provisioner = object["provisioner"];
+  if (typeof provisioner === "string" && provisioner !== "")
+    for (const message of validateQualifiedName(provisioner.toLowerCase())) errors.push(invalidValue("provisioner", provisioner.toLowerCase(), message));
+  const parameters = object["parameters"];
+  if (isPlainObject(parameters) && "" in parameters) errors.push(invalidValue("parameters", "", "field can not be empty."));
+  const reclaimPolicy = object["reclaimPolicy"];
+  if (typeof reclaimPolicy === "string" && reclaimPolicy !== "" && !CLASS_RECLAIM_POLICIES.includes(reclaimPolicy))
+    errors.push(notSupported("reclaimPolicy", reclaimPolicy, CLASS_RECLAIM_POLICIES));
+  return errors;
+}
+
+export function validateStorageClassUpdate(object: ApiObject, old: ApiObject | undefined): FieldError[] {
+  if (old === undefined) return validateStorageClass(object);
+  const errors: FieldError[] = validateStorageClass(object);
   if (!semanticallyEqual(object["parameters"], old["parameters"])) errors.push(forbidden("parameters", "updates to parameters are forbidden."));
   if (object["provisioner"] !== old["provisioner"]) errors.push(forbidden("provisioner", "updates to provisioner are forbidden."));
   if (object["reclaimPolicy"] !== old["reclaimPolicy"]) errors.push(forbidden("reclaimPolicy", "updates to reclaimPolicy are forbidden."));
@@ -147,7 +165,17 @@ export function validateVolumeAttachment(object: ApiObject, old: ApiObject | und
     if (inline === undefined && (name === undefined || name === null)) errors.push(required("spec.source", text));
     else if (inline !== undefined && name !== undefined && name !== null) errors.push(forbidden("spec.source", text));
     else if (name === "") errors.push(required("spec.source.persistentVolumeName", "must specify non empty persistentVolumeName"));
+    else if (typeof name === "string")
+      for (const message of validateName(name, "dns1123-subdomain")) errors.push(invalidValue("spec.source.persistentVolumeName", name, message));
   }
+  // kube's ValidateCSIDriverName for the attacher (v1), ValidateNodeName for the node.
+  const attacher = stringAt(spec, "attacher") ?? "";
+  if (attacher !== "") {
+    if (attacher.length > 63) errors.push(tooLong("spec.attacher", 63));
+    for (const message of validateName(attacher.toLowerCase(), "dns1123-subdomain")) errors.push(invalidValue("spec.attacher", attacher, message));
+  }
+  const nodeName = stringAt(spec, "nodeName") ?? "";
+  if (nodeName !== "") for (const message of validateName(nodeName, "dns1123-subdomain")) errors.push(invalidValue("spec.nodeName", nodeName, message));
   if (old !== undefined && !semanticallyEqual(spec, recordAt(old, "spec"))) errors.push(invalidValue("spec", spec ?? null, "field is immutable"));
   return errors;
 }
