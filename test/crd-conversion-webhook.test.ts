@@ -106,7 +106,7 @@ describe("CustomResourceDefinition conversion webhooks", () => {
       [{ strategy: "Webhook" }, "spec.conversion.webhookClientConfig: Required value: required when strategy is set to Webhook"],
       [
         { strategy: "Webhook", webhook: { conversionReviewVersions: ["v1"], clientConfig: { url: "http://127.0.0.1/convert" } } },
-        `spec.conversion.webhookClientConfig.url: Invalid value: "http://127.0.0.1/convert": 'https' is the only allowed URL scheme`,
+        `spec.conversion.webhookClientConfig.url: Invalid value: "http": 'https' is the only allowed URL scheme; desired format: https://host[/path]`,
       ],
       [
         { strategy: "Webhook", webhook: { conversionReviewVersions: ["v9"], clientConfig: { url: `${webhook.url}/convert` } } },

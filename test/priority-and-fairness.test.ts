@@ -2,7 +2,7 @@ import assert from "node:assert/strict";
 import { after, before, describe, it } from "node:test";
 import { KUBERNETES_PROFILE, ORCH_PROFILE } from "../src/api/profile.js";
 import { bootstrapConfiguration } from "../src/server/flowcontrol/bootstrap.js";
-import { ensureBootstrapConfiguration } from "../src/server/flowcontrol/configuration-keeper.js";
+import { ensureBootstrapConfiguration, keepBootstrapConfiguration } from "../src/server/flowcontrol/configuration-keeper.js";
 import { inProcessServer, type TestResponse } from "../src/testing/in-process.js";
 
 type Server = Awaited<ReturnType<typeof inProcessServer>>;
@@ -124,7 +124,13 @@ describe("API Priority and Fairness", () => {
   it("puts a changed mandatory object back, and keeps a suggested one whose auto-update is off (the start's reconciliation)", async () => {
     const patch = (path: string, body: unknown) =>
       server.call("PATCH", `${FC}/v1/${path}`, { body, headers: { "content-type": "application/merge-patch+json" } });
-    assert.equal((await patch("prioritylevelconfigurations/catch-all", { spec: { limited: { nominalConcurrencyShares: 50 } } })).status, 200);
+    // kube's validation holds the mandatory objects to their specs; deleting one is allowed.
+    const changed = await patch("prioritylevelconfigurations/catch-all", { spec: { limited: { nominalConcurrencyShares: 50 } } });
+    assert.equal(changed.status, 422, changed.text);
+    assert.match(String(changed.json["message"]), /spec: Invalid value: .*: spec of 'catch-all' must equal the fixed value/);
+    assert.equal((await server.call("DELETE", `${FC}/v1/prioritylevelconfigurations/catch-all`)).status, 200);
+    // The exempt level's own settings are the administrator's (kube 1.28+): accepted, and kept.
+    assert.equal((await patch("prioritylevelconfigurations/exempt", { spec: { exempt: { nominalConcurrencyShares: 3 } } })).status, 200);
     const kept = { metadata: { annotations: { "apf.orch.io/autoupdate-spec": "false" } }, spec: { limited: { nominalConcurrencyShares: 7 } } };
     assert.equal((await patch("prioritylevelconfigurations/workload-low", kept)).status, 200);
     assert.equal((await server.call("DELETE", `${FC}/v1/flowschemas/probes`)).status, 200);
@@ -133,12 +139,41 @@ describe("API Priority and Fairness", () => {
       ((await server.call("GET", `${FC}/v1/prioritylevelconfigurations/${name}`)).json["spec"] as { limited: { nominalConcurrencyShares: number } }).limited
         .nominalConcurrencyShares;
     assert.equal(await shares("catch-all"), 5);
+    const exempt = (await server.call("GET", `${FC}/v1/prioritylevelconfigurations/exempt`)).json["spec"] as { exempt: { nominalConcurrencyShares: number } };
+    assert.equal(exempt.exempt.nominalConcurrencyShares, 3);
+    await patch("prioritylevelconfigurations/exempt", { spec: { exempt: { nominalConcurrencyShares: 0 } } });
     assert.equal(await shares("workload-low"), 7);
     assert.equal((await server.call("GET", `${FC}/v1/flowschemas/probes`)).status, 200);
     // Back to kube's spec for the tests after this one.
     await patch("prioritylevelconfigurations/workload-low", { metadata: { annotations: { "apf.orch.io/autoupdate-spec": "true" } } });
     await ensureBootstrapConfiguration(server.server.registry, bootstrapConfiguration(ORCH_PROFILE));
     assert.equal(await shares("workload-low"), 100);
+  });
+
+  it("keeps reconciling after the start (kube's ensurer runs every minute): a deleted mandatory schema comes back, a changed suggested level goes back", async () => {
+    const patch = (path: string, body: unknown) =>
+      server.call("PATCH", `${FC}/v1/${path}`, { body, headers: { "content-type": "application/merge-patch+json" } });
+    const errors: unknown[] = [];
+    const stop = keepBootstrapConfiguration(server.server.registry, bootstrapConfiguration(ORCH_PROFILE), {
+      periodMs: 20,
+      onError: (error) => errors.push(error),
+    });
+    try {
+      assert.equal((await server.call("DELETE", `${FC}/v1/flowschemas/catch-all`)).status, 200);
+      const kept = { metadata: { annotations: { "apf.orch.io/autoupdate-spec": "true" } }, spec: { limited: { nominalConcurrencyShares: 7 } } };
+      assert.equal((await patch("prioritylevelconfigurations/workload-low", kept)).status, 200);
+      const shares = async () =>
+        ((await server.call("GET", `${FC}/v1/prioritylevelconfigurations/workload-low`)).json["spec"] as { limited: { nominalConcurrencyShares: number } })
+          .limited.nominalConcurrencyShares;
+      const deadline = Date.now() + 5000;
+      while (((await shares()) !== 100 || (await server.call("GET", `${FC}/v1/flowschemas/catch-all`)).status !== 200) && Date.now() < deadline)
+        await new Promise((resolve) => setTimeout(resolve, 20));
+      assert.equal(await shares(), 100);
+      assert.equal((await server.call("GET", `${FC}/v1/flowschemas/catch-all`)).status, 200);
+      assert.deepEqual(errors, []);
+    } finally {
+      stop();
+    }
   });
 
   describe("under a flood", () => {

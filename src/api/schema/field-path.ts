@@ -13,8 +13,25 @@ export function keyPath(path: string, key: string): string {
   return `${path}[${key}]`;
 }
 
-/** A value as kube's field errors show it (strings quoted, the rest as JSON, long values cut). */
+/**
+ * A Go slice literal as kube's field errors print a list value (`%#v`): `[]string{"*", "apps"}`,
+ * or with a named element type, `[]admissionregistration.OperationType{"*"}`.
+ */
+export class GoSlice {
+  readonly text: string;
+  constructor(values: readonly unknown[], elementType = "string") {
+    this.text = `[]${elementType}{${values.map((value) => JSON.stringify(typeof value === "string" ? value : String(value))).join(", ")}}`;
+  }
+}
+
+/** A list of strings shown as Go's `[]string{…}` (or another element type). */
+export function goStrings(values: readonly unknown[], elementType?: string): GoSlice {
+  return new GoSlice(values, elementType);
+}
+
+/** A value as kube's field errors show it (strings quoted, Go slices as Go prints them, the rest as JSON, long values cut). */
 export function shown(value: unknown): string {
+  if (value instanceof GoSlice) return value.text;
   const text = JSON.stringify(value) ?? String(value);
   return text.length > 80 ? `${text.slice(0, 77)}...` : text;
 }
@@ -49,4 +66,8 @@ export function forbidden(field: string, detail: string): FieldError {
 
 export function tooLong(field: string, limit: number): FieldError {
   return { type: "FieldValueTooLong", field, message: `Too long: may not be more than ${limit} bytes` };
+}
+
+export function tooMany(field: string, actual: number, limit: number): FieldError {
+  return { type: "FieldValueTooMany", field, message: `Too many: ${actual}: must have at most ${limit} items` };
 }

@@ -272,7 +272,7 @@ describe("ObjectSchema.validate(): schema errors by path, after defaulting", () 
       name: "a service port by name and number",
       schema: "ingress",
       body: path({ backend: { service: { name: "s", port: { number: 80, name: "http" } } } }),
-      errors: ["Invalid spec.rules[0].http.paths[0].backend.service.port"],
+      errors: ["Invalid spec.rules[0].http.paths[0].backend"],
     },
     { name: "an ingress without rules or a default backend", schema: "ingress", body: { spec: {} }, errors: ["Invalid spec"] },
     { name: "an ingress host that is an IP", schema: "ingress", body: { spec: { rules: [{ host: "10.0.0.1" }] } }, errors: ["Invalid spec.rules[0].host"] },
@@ -514,7 +514,7 @@ describe("ObjectSchema.validate(): schema errors by path, after defaulting", () 
       "webhooks[0].timeoutSeconds: Invalid value: 31: the timeout value must be between 1 and 30 seconds",
     ]);
     assert.deepEqual(messagesOf("validatingV1", { webhooks: [hook({ clientConfig: { url: "http://a.example.com" } })] }), [
-      `webhooks[0].clientConfig.url: Invalid value: "http://a.example.com": 'https' is the only allowed URL scheme`,
+      `webhooks[0].clientConfig.url: Invalid value: "http": 'https' is the only allowed URL scheme; desired format: https://host[/path]`,
     ]);
     assert.deepEqual(messagesOf("eventsV1", newEvent({ deprecatedCount: 2 })), ['count: Invalid value: "": needs to be unset']);
     // Updates through events/v1: kube's immutable fields under its names (note is `message`, regarding `involvedObject`); a series may grow.

@@ -76,7 +76,7 @@ function minimalObjects(profile: Profile): Map<string, Json> {
     [`${g("storage")}/v1/StorageClass`, { provisioner: "example.com/disk" }],
     [`${g("storage")}/v1/CSIDriver`, { spec: {} }],
     [`${g("storage")}/v1/CSINode`, { spec: { drivers: [{ name: "example.com/disk", nodeID: "n1" }] } }],
-    [`${g("storage")}/v1/VolumeAttachment`, { spec: { attacher: "example.com/disk", nodeName: "n1", source: { persistentVolumeName: "pv1" } } }],
+    [`${g("storage")}/v1/VolumeAttachment`, { spec: { attacher: "disk.example.com", nodeName: "n1", source: { persistentVolumeName: "pv1" } } }],
     [`${g("scheduling")}/v1/PriorityClass`, { value: 1000 }],
     [`${g("node")}/v1/RuntimeClass`, { handler: "runc" }],
     [`${g("node")}/v1beta1/RuntimeClass`, { handler: "runc" }],

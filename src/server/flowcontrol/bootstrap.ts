@@ -1,5 +1,6 @@
 import type { ApiObject } from "../../api/object.js";
 import { apiGroup, type Profile } from "../../api/profile.js";
+import { MANDATORY_FLOW_SCHEMA_SPECS, MANDATORY_PRIORITY_LEVEL_SPECS } from "../../api/schema/rules/flowcontrol.js";
 
 /**
  * kube 1.30's bootstrap flow-control configuration: the mandatory objects (always kept to this
@@ -72,14 +73,14 @@ export function bootstrapConfiguration(profile: Profile): BootstrapConfiguration
   return {
     group: flowcontrol,
     autoupdateAnnotation,
-    mandatoryPriorityLevels: [
-      level("exempt", { type: "Exempt", exempt: { nominalConcurrencyShares: 0, lendablePercent: 0 } }),
-      level("catch-all", { type: "Limited", limited: { nominalConcurrencyShares: 5, lendablePercent: 0, limitResponse: { type: "Reject" } } }),
-    ],
-    mandatoryFlowSchemas: [
-      schema("exempt", "exempt", 1, undefined, everything([group("system:masters")])),
-      schema("catch-all", "catch-all", 10000, "ByUser", everything(EVERYONE)),
-    ],
+    // The mandatory specs are the ones validation holds these names to (api/schema/rules/flowcontrol.ts).
+    mandatoryPriorityLevels: Object.entries(MANDATORY_PRIORITY_LEVEL_SPECS).map(([name, spec]) => level(name, structuredClone(spec))),
+    mandatoryFlowSchemas: Object.entries(MANDATORY_FLOW_SCHEMA_SPECS).map(([name, spec]) => ({
+      apiVersion: `${flowcontrol}/v1`,
+      kind: "FlowSchema",
+      metadata: meta(name),
+      spec: structuredClone(spec),
+    })),
     suggestedPriorityLevels: [
       queued("system", 30, 33, 64, 6),
       queued("node-high", 40, 25, 64, 6),

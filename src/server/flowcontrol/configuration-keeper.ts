@@ -24,6 +24,18 @@ async function readOrUndefined(store: Store, name: string): Promise<ApiObject | 
 }
 
 /**
+ * The `exempt` priority level's `spec.exempt` (its nominal shares and lendable percent) is the
+ * administrator's to tune since kube 1.28: validation allows changing it and the ensurer keeps it.
+ */
+function keepingExemptSettings(level: boolean, wanted: ApiObject, current: ApiObject): ApiObject {
+  if (!level || wanted.metadata.name !== "exempt") return wanted;
+  const spec = current["spec"];
+  const exempt = typeof spec === "object" && spec !== null ? (spec as Record<string, unknown>)["exempt"] : undefined;
+  if (exempt === undefined) return wanted;
+  return { ...wanted, spec: { ...(wanted["spec"] as Record<string, unknown>), exempt } };
+}
+
+/**
  * Keeps kube's bootstrap objects present, as kube-apiserver does at start: a missing object is
  * created; a mandatory one whose spec differs is put back; a suggested one is put back only while
  * its auto-update annotation is "true" (an operator sets it "false" to keep their changes).
@@ -40,15 +52,16 @@ export async function ensureBootstrapConfiguration(registry: Registry, bootstrap
     ...bootstrap.suggestedFlowSchemas.map((object): [Store, ApiObject, boolean] => [schemas, object, false]),
   ];
   await Promise.all(
-    work.map(async ([store, wanted, mandatory]) => {
-      const name = wanted.metadata.name ?? "";
+    work.map(async ([store, bootstrapObject, mandatory]) => {
+      const name = bootstrapObject.metadata.name ?? "";
       for (let attempt = 1; ; attempt++) {
         try {
           const current = await readOrUndefined(store, name);
           if (current === undefined) {
-            await store.create("", wanted);
+            await store.create("", bootstrapObject);
             return;
           }
+          const wanted = keepingExemptSettings(store === levels, bootstrapObject, current);
           const autoupdate = current.metadata.annotations?.[bootstrap.autoupdateAnnotation] === "true";
           if (!mandatory && !autoupdate) return;
           // The stored spec is the wanted one as written: no dry run (admission, defaulting, managedFields) needed to say so.
@@ -73,6 +86,34 @@ export async function ensureBootstrapConfiguration(registry: Registry, bootstrap
       }
     }),
   );
+}
+
+/** How often kube's APF configuration ensurer runs again after the start (kube: every minute). */
+export const ENSURE_PERIOD_MS = 60_000;
+
+/**
+ * Runs ensureBootstrapConfiguration every `periodMs` (after the start's own run), as kube-apiserver's
+ * post-start hook keeps doing: a mandatory object changed or deleted through the API is put back
+ * within a minute, a suggested one too while its auto-update annotation is "true". One run at a
+ * time; errors go to `onError` and the next tick tries again. Returns the function that stops it.
+ */
+export function keepBootstrapConfiguration(
+  registry: Registry,
+  bootstrap: BootstrapConfiguration,
+  options: { readonly periodMs?: number; readonly onError: (error: unknown) => void },
+): () => void {
+  let running = false;
+  const timer = setInterval(() => {
+    if (running) return;
+    running = true;
+    ensureBootstrapConfiguration(registry, bootstrap)
+      .catch(options.onError)
+      .finally(() => {
+        running = false;
+      });
+  }, options.periodMs ?? ENSURE_PERIOD_MS);
+  timer.unref();
+  return () => clearInterval(timer);
 }
 
 /** kube's Dangling condition of a FlowSchema: True when its priority level does not exist. */

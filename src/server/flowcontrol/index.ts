@@ -6,7 +6,7 @@ import { errorFields, type Logger } from "../../util/logger.js";
 import { priorityAndFairnessFilter } from "../filters/priority-and-fairness.js";
 import { bootstrapConfiguration } from "./bootstrap.js";
 import { ADJUSTMENT_PERIOD_MS } from "./borrowing.js";
-import { ensureBootstrapConfiguration, updateDanglingConditions } from "./configuration-keeper.js";
+import { ensureBootstrapConfiguration, keepBootstrapConfiguration, updateDanglingConditions } from "./configuration-keeper.js";
 import { dumpPriorityLevels, dumpQueues, dumpRequests } from "./dumps.js";
 import { FlowControl } from "./flow-control.js";
 import { flowControlMetrics } from "./flowcontrol-metrics.js";
@@ -37,7 +37,7 @@ export interface FlowControlStage {
   readonly filter: Filter;
   /** The `/debug/api_priority_and_fairness/dump_*` pages. */
   readonly debug: ReadonlyMap<string, (query: URLSearchParams) => string>;
-  /** Puts the bootstrap objects in place (after the registry started), then keeps FlowSchemas' Dangling conditions current. */
+  /** Puts the bootstrap objects in place (after the registry started) and every minute after, then keeps FlowSchemas' Dangling conditions current. */
   start(): Promise<void>;
   stop(): Promise<void>;
 }
@@ -104,6 +104,8 @@ export function createFlowControlStage(options: FlowControlStageOptions): FlowCo
     async start() {
       if (feeds === undefined) return;
       await ensureBootstrapConfiguration(registry, bootstrap);
+      // kube's ensurer keeps running every minute after the start: changed mandatory objects go back.
+      unsubscribe.push(keepBootstrapConfiguration(registry, bootstrap, { onError: (error) => logger.error("flowcontrol bootstrap", errorFields(error)) }));
       // Requests classify by the feeds: let them reflect the objects just written before serving.
       await registry.freshness.waitForCurrent(5000);
       // Feeds call listeners while applying a change: the pass runs after it.

@@ -160,7 +160,11 @@ describe("ValidatingAdmissionPolicy (in process)", () => {
     await create(
       server,
       `${GROUP}/validatingadmissionpolicybindings`,
-      binding("naming", "naming", { validationActions: ["Deny"], paramRef: { name: "limits", namespace: "params" }, matchResources: select }),
+      binding("naming", "naming", {
+        validationActions: ["Deny"],
+        paramRef: { name: "limits", namespace: "params", parameterNotFoundAction: "Deny" },
+        matchResources: select,
+      }),
     );
     const denied = await postUntil(server, "/api/v1/namespaces/named/configmaps", configMap("bad-name", {}), 422);
     assert.equal(

@@ -127,7 +127,10 @@ describe("ValidatingAdmissionPolicy versions", () => {
     assert.equal(empty.status, 422, empty.text);
     assert.deepEqual(
       causes(empty).map((cause) => [cause.field, cause.message]),
-      [["spec.validations", "Required value: validations or auditAnnotations must contain at least one item"]],
+      [
+        ["spec.validations", "Required value: validations or auditAnnotations must contain at least one item"],
+        ["spec.auditAnnotations", "Required value: validations or auditAnnotations must contain at least one item"],
+      ],
     );
     const binding = await enabled.call("POST", `/apis/${GROUP}/v1/validatingadmissionpolicybindings`, {
       body: { apiVersion: `${GROUP}/v1`, kind: "ValidatingAdmissionPolicyBinding", metadata: { name: "b" }, spec: { validationActions: ["Deny", "Warn"] } },

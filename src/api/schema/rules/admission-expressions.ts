@@ -1,7 +1,8 @@
 import { compile, MATCH_CONDITION_VARIABLES, policyVariables, type VariableSet } from "../../cel/index.js";
 import type { FieldError } from "../../errors.js";
 import { isPlainObject, type ApiObject } from "../../object.js";
-import { childPath, duplicate, indexPath, invalidValue, notSupported, required } from "../field-path.js";
+import { childPath, duplicate, indexPath, invalidValue, notSupported, required, tooMany } from "../field-path.js";
+import { validateQualifiedName } from "../../validation.js";
 import { listAt, recordAt, stringAt } from "./values.js";
 
 /**
@@ -48,14 +49,24 @@ function storedStrings(value: unknown, into = new Set<string>()): Set<string> {
 
 /** A CEL identifier (kube: variable names must be usable as `variables.<name>`). */
 const IDENTIFIER = /^[A-Za-z_][A-Za-z0-9_]*$/;
+/** CEL's reserved words, which are no identifiers either (kube's isCELIdentifier). */
+const CEL_RESERVED = new Set(
+  "true false null in as break const continue else for function if import let loop package namespace return var void while".split(" "),
+);
+const MAX_AUDIT_ANNOTATIONS = 20;
+
+/** kube allows at most 64 match conditions per webhook or policy. */
+const MAX_MATCH_CONDITIONS = 64;
 
 /** `matchConditions` of a webhook or policy: unique names, boolean expressions. */
 export function matchConditionErrors(conditions: readonly unknown[], path: string, set: VariableSet, stored: ReadonlySet<string>): FieldError[] {
   const errors: FieldError[] = [];
+  if (conditions.length > MAX_MATCH_CONDITIONS) errors.push(tooMany(path, conditions.length, MAX_MATCH_CONDITIONS));
   const names = new Set<string>();
   conditions.forEach((condition, index) => {
     const at = indexPath(path, index);
     const name = stringAt(condition, "name") ?? "";
+    if (name !== "") for (const message of validateQualifiedName(name)) errors.push(invalidValue(childPath(at, "name"), name, message));
     if (name !== "" && names.has(name)) errors.push(duplicate(childPath(at, "name"), name));
     names.add(name);
     errors.push(...expressionErrors(isPlainObject(condition) ? condition["expression"] : undefined, childPath(at, "expression"), set, "bool", stored));
@@ -73,7 +84,8 @@ export function webhookExpressionErrors(webhook: Record<string, unknown>, path: 
   );
 }
 
-const REASONS = ["Unauthorized", "Forbidden", "Invalid", "RequestEntityTooLarge"];
+/** kube's supportedValidationPolicyReason (its API docs also name Unauthorized; validation refuses it). */
+const REASONS = ["Forbidden", "Invalid", "RequestEntityTooLarge"];
 
 /** ValidatingAdmissionPolicy (every served version): its expressions and the rules around them. */
 export function validateAdmissionPolicy(object: ApiObject, old: ApiObject | undefined): FieldError[] {
@@ -84,8 +96,10 @@ export function validateAdmissionPolicy(object: ApiObject, old: ApiObject | unde
   const POLICY_VARIABLES = policyVariables(spec);
   const validations = listAt(spec, "validations");
   const audits = listAt(spec, "auditAnnotations");
-  if (validations.length === 0 && audits.length === 0)
+  if (validations.length === 0 && audits.length === 0) {
     errors.push(required("spec.validations", "validations or auditAnnotations must contain at least one item"));
+    errors.push(required("spec.auditAnnotations", "validations or auditAnnotations must contain at least one item"));
+  }
   validations.forEach((validation, index) => {
     const at = indexPath("spec.validations", index);
     errors.push(
@@ -105,9 +119,15 @@ export function validateAdmissionPolicy(object: ApiObject, old: ApiObject | unde
   });
   errors.push(...matchConditionErrors(listAt(spec, "matchConditions"), "spec.matchConditions", POLICY_VARIABLES, stored));
   const keys = new Set<string>();
+  if (audits.length > MAX_AUDIT_ANNOTATIONS)
+    errors.push(invalidValue("spec.auditAnnotations", `${audits.length} items`, `must not have more than ${MAX_AUDIT_ANNOTATIONS} auditAnnotations`));
+  const policyName = object.metadata.name ?? "";
   audits.forEach((audit, index) => {
     const at = indexPath("spec.auditAnnotations", index);
     const key = stringAt(audit, "key") ?? "";
+    // kube checks the annotation key the audit event will carry: `<policy name>/<key>`.
+    if (policyName === "") errors.push(invalidValue(childPath(at, "key"), key, "requires metadata.name be non-empty"));
+    else for (const message of validateQualifiedName(`${policyName}/${key}`)) errors.push(invalidValue(childPath(at, "key"), `${policyName}/${key}`, message));
     if (key !== "" && keys.has(key)) errors.push(duplicate(childPath(at, "key"), key));
     keys.add(key);
     errors.push(
@@ -126,7 +146,7 @@ export function validateAdmissionPolicy(object: ApiObject, old: ApiObject | unde
     const name = stringAt(variable, "name") ?? "";
     if (name === "") {
       // the schema's Required error
-    } else if (!IDENTIFIER.test(name)) errors.push(invalidValue(childPath(at, "name"), name, "name is not a valid CEL identifier"));
+    } else if (!IDENTIFIER.test(name) || CEL_RESERVED.has(name)) errors.push(invalidValue(childPath(at, "name"), name, "name is not a valid CEL identifier"));
     else if (variableNames.has(name)) errors.push(duplicate(childPath(at, "name"), name));
     variableNames.add(name);
     const expression = isPlainObject(variable) ? variable["expression"] : undefined;
@@ -136,24 +156,5 @@ export function validateAdmissionPolicy(object: ApiObject, old: ApiObject | unde
       if (result.kind === "error") errors.push(invalidValue(childPath(at, "expression"), expression, `compilation failed: ${result.message}`));
     }
   });
-  return errors;
-}
-
-/** ValidatingAdmissionPolicyBinding (every served version): a policy name and at least one action, not both Deny and Warn. */
-export function validateAdmissionPolicyBinding(object: ApiObject): FieldError[] {
-  const spec = recordAt(object, "spec") ?? {};
-  const errors: FieldError[] = [];
-  if ((stringAt(spec, "policyName") ?? "") === "") errors.push(required("spec.policyName"));
-  const actions = listAt(spec, "validationActions");
-  if (actions.length === 0) errors.push(required("spec.validationActions", "at least one validation action is required"));
-  // Unknown and repeated actions are the schema's errors (an enum in a set).
-  if (actions.includes("Deny") && actions.includes("Warn"))
-    errors.push(
-      invalidValue(
-        "spec.validationActions",
-        actions,
-        "must not contain both Deny and Warn (repeating the same validation failure information in the API response and headers serves no purpose)",
-      ),
-    );
   return errors;
 }

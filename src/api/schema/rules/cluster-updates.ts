@@ -1,9 +1,9 @@
 import type { FieldError } from "../../errors.js";
-import type { ApiObject } from "../../object.js";
+import { isPlainObject, type ApiObject } from "../../object.js";
 import { validateName } from "../../validation.js";
 import type { DefinitionDefaulter } from "../defaults.js";
-import { forbidden, invalidValue } from "../field-path.js";
-import { recordAt, semanticallyEqual } from "./values.js";
+import { childPath, duplicate, forbidden, indexPath, invalidValue, required } from "../field-path.js";
+import { listAt, recordAt, semanticallyEqual, stringAt } from "./values.js";
 
 /**
  * kube's update rules of cluster-wide kinds whose defining fields are fixed once created:
@@ -53,9 +53,48 @@ export function validatePriorityClassUpdate(object: ApiObject, old: ApiObject | 
   return errors;
 }
 
+/** kube's IsDomainPrefixedPath (an IngressClass controller): `<DNS subdomain>/<HTTP path>`. */
+function domainPrefixedPathErrors(value: string, path: string): FieldError[] {
+  if (value === "") return [required(path)];
+  const slash = value.indexOf("/");
+  if (slash <= 0 || slash === value.length - 1) return [invalidValue(path, value, 'must be a domain-prefixed path (such as "acme.io/foo")')];
+  const host = value.slice(0, slash);
+  const rest = value.slice(slash + 1);
+  const errors = validateName(host, "dns1123-subdomain").map((message) => invalidValue(path, host, message));
+  if (!/^[A-Za-z0-9/\-._~%!$&'()*+,;=:]+$/.test(rest))
+    errors.push(invalidValue(path, rest, "Invalid path (regex used for validation is '[A-Za-z0-9/\\-._~%!$&'()*+,;=:]+')"));
+  return errors;
+}
+
+/** kube's validateIngressClassParametersReference: kind and name, and a namespace exactly when the scope is Namespace. */
+function ingressClassParametersErrors(parameters: Record<string, unknown>, path: string): FieldError[] {
+  const errors: FieldError[] = [];
+  const apiGroup = stringAt(parameters, "apiGroup");
+  if (apiGroup !== undefined)
+    for (const message of validateName(apiGroup, "dns1123-subdomain")) errors.push(invalidValue(childPath(path, "apiGroup"), apiGroup, message));
+  for (const name of ["kind", "name"]) {
+    const value = stringAt(parameters, name) ?? "";
+    if (value === "") errors.push(required(childPath(path, name), `${name} is required`));
+    else for (const message of validateName(value, "path-segment")) errors.push(invalidValue(childPath(path, name), value, message));
+  }
+  const scope = stringAt(parameters, "scope");
+  const namespace = stringAt(parameters, "namespace");
+  if (scope === "Namespace") {
+    if (namespace === undefined) errors.push(required(childPath(path, "namespace"), "`parameters.scope` is set to 'Namespace'"));
+    else for (const message of validateName(namespace, "dns1123-label")) errors.push(invalidValue(childPath(path, "namespace"), namespace, message));
+  }
+  if (scope === "Cluster" && namespace !== undefined) errors.push(forbidden(childPath(path, "namespace"), "`parameters.scope` is set to 'Cluster'"));
+  return errors;
+}
+
+/** kube's ValidateIngressClass (create and update), then on update the fixed controller. */
 export function validateIngressClassUpdate(object: ApiObject, old: ApiObject | undefined): FieldError[] {
-  if (old === undefined) return [];
-  return immutable("spec.controller", recordAt(object, "spec")?.["controller"], recordAt(old, "spec")?.["controller"]);
+  const spec = recordAt(object, "spec");
+  const errors = domainPrefixedPathErrors(stringAt(spec, "controller") ?? "", "spec.controller");
+  const parameters = recordAt(spec, "parameters");
+  if (parameters !== undefined) errors.push(...ingressClassParametersErrors(parameters, "spec.parameters"));
+  if (old === undefined) return errors;
+  return [...errors, ...immutable("spec.controller", spec?.["controller"], recordAt(old, "spec")?.["controller"])];
 }
 
 /** kube's ValidateRuntimeClass: the handler is a DNS label (on create and update), fixed once set. */
@@ -98,11 +137,33 @@ export function validateEndpointSliceUpdate(object: ApiObject, old: ApiObject | 
   return old === undefined ? [] : immutable("addressType", object["addressType"], old["addressType"]);
 }
 
+/** kube's validateTokenRequests: each audience once, expirations from 10 minutes to 2^32 seconds. */
+function tokenRequestErrors(spec: Record<string, unknown> | undefined): FieldError[] {
+  const errors: FieldError[] = [];
+  const audiences = new Set<string>();
+  listAt(spec, "tokenRequests").forEach((request, index) => {
+    const at = indexPath("spec.tokenRequests", index);
+    const audience = stringAt(request, "audience") ?? "";
+    if (audiences.has(audience)) {
+      errors.push(duplicate(childPath(at, "audience"), audience));
+      return;
+    }
+    audiences.add(audience);
+    const seconds = isPlainObject(request) ? request["expirationSeconds"] : undefined;
+    if (typeof seconds !== "number") return;
+    if (seconds < 600) errors.push(invalidValue(childPath(at, "expirationSeconds"), seconds, "may not specify a duration less than 10 minutes"));
+    if (seconds > 2 ** 32) errors.push(invalidValue(childPath(at, "expirationSeconds"), seconds, "may not specify a duration larger than 2^32 seconds"));
+  });
+  return errors;
+}
+
 export function validateCsiDriverUpdate(object: ApiObject, old: ApiObject | undefined): FieldError[] {
-  if (old === undefined) return [];
   const spec = recordAt(object, "spec");
+  const errors = tokenRequestErrors(spec);
+  if (old === undefined) return errors;
   const oldSpec = recordAt(old, "spec");
   return [
+    ...errors,
     ...immutable("spec.attachedRequired", spec?.["attachRequired"], oldSpec?.["attachRequired"]),
     ...immutable("spec.fsGroupPolicy", spec?.["fsGroupPolicy"], oldSpec?.["fsGroupPolicy"]),
     ...immutable("spec.volumeLifecycleModes", spec?.["volumeLifecycleModes"], oldSpec?.["volumeLifecycleModes"]),

@@ -3,12 +3,14 @@ import type { ApiObject } from "../../object.js";
 import type { DefinitionDefaulter } from "../defaults.js";
 import type { DefinitionValidator } from "../validate.js";
 import { webhookConfigurationValidator } from "./admission.js";
-import { validateAdmissionPolicy, validateAdmissionPolicyBinding } from "./admission-expressions.js";
+import { validateAdmissionPolicyBinding, validateAdmissionPolicyObject } from "./admission-policy.js";
 import { validateCertificateSigningRequest } from "./certificates.js";
+import { priorityLevelDefaulter, priorityLevelValidator, validateFlowSchema } from "./flowcontrol.js";
 import { validateCoreEvent, validateEventsV1, validateEventsV1beta1 } from "./events.js";
 import { EXTENSION_DEFAULTERS, EXTENSION_KIND_VALIDATORS } from "./extensions.js";
 import { POD_DEFAULTERS } from "./pods.js";
 import { validateLimitRange, validateResourceQuota } from "./quotas.js";
+import { validateLabelSelector } from "./selectors.js";
 import { SERVICE_DEFAULTERS, validateServiceUpdate } from "./services.js";
 import { NETWORKING_DEFAULTERS, NETWORKING_KIND_VALIDATORS, NETWORKING_VALIDATORS } from "./networking.js";
 import { WORKLOAD_DEFAULTERS, WORKLOAD_KIND_VALIDATORS, WORKLOAD_VALIDATORS } from "./workloads.js";
@@ -21,7 +23,12 @@ import {
   validatePriorityClassUpdate,
   validateRuntimeClassUpdate,
 } from "./cluster-updates.js";
-import { validatePersistentVolumeClaimUpdate, validatePersistentVolumeUpdate, validateStorageClassUpdate } from "./storage-updates.js";
+import {
+  validatePersistentVolumeClaimUpdate,
+  validatePersistentVolumeUpdate,
+  validateStorageClassUpdate,
+  validateVolumeAttachment,
+} from "./storage-updates.js";
 
 /** A kind's rules that need the whole object, and on update the stored one. */
 export type KindValidator = (object: ApiObject, old: ApiObject | undefined) => FieldError[];
@@ -46,9 +53,11 @@ export const BUILTIN_RULES: SchemaRules = {
       ...POD_DEFAULTERS,
       ...SERVICE_DEFAULTERS,
       ...CLUSTER_DEFAULTERS,
+      "flowcontrol.v1.PriorityLevelConfiguration": priorityLevelDefaulter("v1"),
+      "flowcontrol.v1beta3.PriorityLevelConfiguration": priorityLevelDefaulter("v1beta3"),
     }),
   ),
-  validators: new Map(Object.entries({ ...WORKLOAD_VALIDATORS, ...NETWORKING_VALIDATORS })),
+  validators: new Map(Object.entries({ ...WORKLOAD_VALIDATORS, ...NETWORKING_VALIDATORS, "meta.v1.LabelSelector": validateLabelSelector })),
   kindValidators: new Map<string, KindValidator>([
     ...Object.entries(WORKLOAD_KIND_VALIDATORS),
     ...Object.entries(NETWORKING_KIND_VALIDATORS),
@@ -60,6 +69,7 @@ export const BUILTIN_RULES: SchemaRules = {
     ["core.v1.PersistentVolumeClaim", validatePersistentVolumeClaimUpdate],
     ["storage.v1.StorageClass", validateStorageClassUpdate],
     ["storage.v1.CSIDriver", validateCsiDriverUpdate],
+    ["storage.v1.VolumeAttachment", validateVolumeAttachment],
     ["scheduling.v1.PriorityClass", validatePriorityClassUpdate],
     ["networking.v1.IngressClass", validateIngressClassUpdate],
     ["node.v1.RuntimeClass", validateRuntimeClassUpdate],
@@ -71,12 +81,16 @@ export const BUILTIN_RULES: SchemaRules = {
     ["events.v1.Event", validateEventsV1],
     ["events.v1beta1.Event", validateEventsV1beta1],
     ["core.v1.Event", validateCoreEvent],
+    ["flowcontrol.v1.FlowSchema", validateFlowSchema],
+    ["flowcontrol.v1beta3.FlowSchema", validateFlowSchema],
+    ["flowcontrol.v1.PriorityLevelConfiguration", priorityLevelValidator("v1")],
+    ["flowcontrol.v1beta3.PriorityLevelConfiguration", priorityLevelValidator("v1beta3")],
     ["admissionregistration.v1.MutatingWebhookConfiguration", webhookConfigurationValidator("v1")],
     ["admissionregistration.v1.ValidatingWebhookConfiguration", webhookConfigurationValidator("v1")],
     ["admissionregistration.v1beta1.MutatingWebhookConfiguration", webhookConfigurationValidator("v1beta1")],
     ["admissionregistration.v1beta1.ValidatingWebhookConfiguration", webhookConfigurationValidator("v1beta1")],
     ...["v1", "v1beta1", "v1alpha1"].flatMap((version): [string, KindValidator][] => [
-      [`admissionregistration.${version}.ValidatingAdmissionPolicy`, validateAdmissionPolicy],
+      [`admissionregistration.${version}.ValidatingAdmissionPolicy`, validateAdmissionPolicyObject],
       [`admissionregistration.${version}.ValidatingAdmissionPolicyBinding`, validateAdmissionPolicyBinding],
     ]),
   ]),

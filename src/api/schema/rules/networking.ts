@@ -31,12 +31,47 @@ const validatePath: DefinitionValidator = (value, path) => {
   return errors;
 };
 
+/** kube's IsValidPortName (an IANA service name). */
+function portNameErrors(port: string): string[] {
+  const errors: string[] = [];
+  if (port.length > 15) errors.push("must be no more than 15 characters");
+  if (!/^[-a-z0-9]+$/.test(port)) errors.push("must contain only alpha-numeric characters (a-z, 0-9), and hyphens (-)");
+  if (!/[a-z]/.test(port)) errors.push("must contain at least one letter (a-z)");
+  if (port.includes("--")) errors.push("must not contain consecutive hyphens");
+  if (port.startsWith("-") || port.endsWith("-")) errors.push("must not begin or end with a hyphen");
+  return errors;
+}
+
+/** kube's validateIngressTypedLocalObjectReference (a resource backend). */
+function typedLocalObjectReferenceErrors(reference: Record<string, unknown>, path: string): FieldError[] {
+  const errors: FieldError[] = [];
+  const apiGroup = stringAt(reference, "apiGroup");
+  if (apiGroup !== undefined)
+    for (const message of validateName(apiGroup, "dns1123-subdomain")) errors.push(invalidValue(childPath(path, "apiGroup"), apiGroup, message));
+  for (const name of ["kind", "name"]) {
+    const value = stringAt(reference, name) ?? "";
+    if (value === "") errors.push(required(childPath(path, name), `${name} is required`));
+    else for (const message of validateName(value, "path-segment")) errors.push(invalidValue(childPath(path, name), value, message));
+  }
+  return errors;
+}
+
+/** A wildcard host (`*.example.com`): kube's IsWildcardDNS1123Subdomain. */
+const WILDCARD_TEXT =
+  "a wildcard DNS-1123 subdomain must start with '*.', followed by a valid DNS subdomain, which must consist of lower case alphanumeric characters, '-' or '.' and end with an alphanumeric character (e.g. '*.example.com', regex used for validation is '\\*\\.[a-z0-9]([-a-z0-9]*[a-z0-9])?(\\.[a-z0-9]([-a-z0-9]*[a-z0-9])?)*')";
+
+function hostErrors(host: string): string[] {
+  if (host.includes("*")) return host.startsWith("*.") && validateName(host.slice(2), "dns1123-subdomain").length === 0 ? [] : [WILDCARD_TEXT];
+  return validateName(host, "dns1123-subdomain");
+}
+
 const validateBackend: DefinitionValidator = (backend, path) => {
   const errors: FieldError[] = [];
   const service = recordAt(backend, "service");
   const resource = recordAt(backend, "resource");
   if (service !== undefined && resource !== undefined) return [invalidValue(path, "", "cannot set both resource and service backends")];
   if (service === undefined && resource === undefined) return [invalidValue(path, "", "resource or service backend is required")];
+  if (resource !== undefined) return typedLocalObjectReferenceErrors(resource, childPath(path, "resource"));
   if (service !== undefined) {
     const name = stringAt(service, "name") ?? "";
     if (name !== "") for (const message of validateName(name, "dns1035-label")) errors.push(invalidValue(childPath(path, "service.name"), name, message));
@@ -45,8 +80,12 @@ const validateBackend: DefinitionValidator = (backend, path) => {
     const hasName = (stringAt(port, "name") ?? "") !== "";
     const number = port?.["number"];
     const hasNumber = typeof number === "number" && number !== 0;
-    if (hasName && hasNumber) errors.push(invalidValue(portPath, port, "cannot set both port name & port number"));
-    else if (!hasName && !hasNumber) errors.push(invalidValue(portPath, port ?? {}, "port name or number is required"));
+    // kube reports both port problems at the backend itself (`…backend: Invalid value: ""`, `…backend: Required value`).
+    if (hasName && hasNumber) errors.push(invalidValue(path, "", "cannot set both port name & port number"));
+    else if (!hasName && !hasNumber) errors.push(required(path, "port name or number is required"));
+    else if (hasName)
+      for (const message of portNameErrors(stringAt(port, "name") ?? ""))
+        errors.push(invalidValue(childPath(portPath, "name"), stringAt(port, "name"), message));
     else if (hasNumber && (number < 1 || number > 65535))
       errors.push(invalidValue(childPath(portPath, "number"), number, "must be between 1 and 65535, inclusive"));
   }
@@ -68,9 +107,18 @@ function validateIngress(object: ApiObject): FieldError[] {
       errors.push(invalidValue(at, host, "must be a DNS name, not an IP address"));
       return;
     }
-    const name = host.startsWith("*.") ? host.slice(2) : host;
-    const detail = host.startsWith("*.") ? "a wildcard DNS-1123 subdomain must start with '*.', followed by a valid DNS subdomain" : undefined;
-    for (const message of validateName(name, "dns1123-subdomain")) errors.push(invalidValue(at, host, detail ?? message));
+    for (const message of hostErrors(host)) errors.push(invalidValue(at, host, message));
+  });
+  // kube's validateIngressTLS: hosts (wildcards allowed) and the secret's name.
+  listAt(spec, "tls").forEach((tls, index) => {
+    const at = indexPath("spec.tls", index);
+    listAt(tls, "hosts").forEach((host, position) => {
+      if (typeof host === "string")
+        for (const message of hostErrors(host)) errors.push(invalidValue(indexPath(childPath(at, "hosts"), position), host, message));
+    });
+    const secretName = stringAt(tls, "secretName") ?? "";
+    if (secretName !== "")
+      for (const message of validateName(secretName, "dns1123-subdomain")) errors.push(invalidValue(childPath(at, "secretName"), secretName, message));
   });
   const className = stringAt(spec, "ingressClassName");
   if (className !== undefined && className !== "")

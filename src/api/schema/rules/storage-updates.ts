@@ -1,18 +1,36 @@
 import type { FieldError } from "../../errors.js";
-import type { ApiObject } from "../../object.js";
+import { isPlainObject, type ApiObject } from "../../object.js";
+import { validateName, validateQualifiedName } from "../../validation.js";
 import { quantityValue } from "../../quantity.js";
-import { forbidden, invalidValue, notSupported, required } from "../field-path.js";
-import { listAt, recordAt, semanticallyEqual } from "./values.js";
+import { forbidden, invalidValue, notSupported, required, tooLong } from "../field-path.js";
+import { listAt, recordAt, semanticallyEqual, stringAt } from "./values.js";
 
 /**
  * kube's update rules of the storage kinds: a StorageClass's parameters, provisioner, reclaim
  * policy and binding mode, a PersistentVolume's source and mode, a claim's spec (but its size once
- * bound, and its volume name once) are fixed once created.
+ * bound, and its volume name once) are fixed once created; a VolumeAttachment's source names one volume.
  */
 
-export function validateStorageClassUpdate(object: ApiObject, old: ApiObject | undefined): FieldError[] {
-  if (old === undefined) return [];
+/** StorageClasses provision volumes Deleted or Retained; kube refuses Recycle here (PVs still take it). */
+const CLASS_RECLAIM_POLICIES = ["Delete", "Retain"];
+
+/** kube's ValidateStorageClass: the provisioner a qualified name (lower-cased), parameter keys non-empty, reclaim Delete or Retain. */
+function validateStorageClass(object: ApiObject): FieldError[] {
   const errors: FieldError[] = [];
+  const provisioner = object["provisioner"];
+  if (typeof provisioner === "string" && provisioner !== "")
+    for (const message of validateQualifiedName(provisioner.toLowerCase())) errors.push(invalidValue("provisioner", provisioner.toLowerCase(), message));
+  const parameters = object["parameters"];
+  if (isPlainObject(parameters) && "" in parameters) errors.push(invalidValue("parameters", "", "field can not be empty."));
+  const reclaimPolicy = object["reclaimPolicy"];
+  if (typeof reclaimPolicy === "string" && reclaimPolicy !== "" && !CLASS_RECLAIM_POLICIES.includes(reclaimPolicy))
+    errors.push(notSupported("reclaimPolicy", reclaimPolicy, CLASS_RECLAIM_POLICIES));
+  return errors;
+}
+
+export function validateStorageClassUpdate(object: ApiObject, old: ApiObject | undefined): FieldError[] {
+  if (old === undefined) return validateStorageClass(object);
+  const errors: FieldError[] = validateStorageClass(object);
   if (!semanticallyEqual(object["parameters"], old["parameters"])) errors.push(forbidden("parameters", "updates to parameters are forbidden."));
   if (object["provisioner"] !== old["provisioner"]) errors.push(forbidden("provisioner", "updates to provisioner are forbidden."));
   if (object["reclaimPolicy"] !== old["reclaimPolicy"]) errors.push(forbidden("reclaimPolicy", "updates to reclaimPolicy are forbidden."));
@@ -92,11 +110,12 @@ function validatePersistentVolumeClaim(object: ApiObject): FieldError[] {
   return errors;
 }
 
+/** kube's ValidatePersistentVolumeUpdate: the spec rules again (as on create), then what may not change. */
 export function validatePersistentVolumeUpdate(object: ApiObject, old: ApiObject | undefined): FieldError[] {
   if (old === undefined) return validatePersistentVolume(object);
   const spec = recordAt(object, "spec");
   const oldSpec = recordAt(old, "spec");
-  const errors: FieldError[] = [];
+  const errors: FieldError[] = validatePersistentVolume(object);
   if (!semanticallyEqual(volumeSource(spec), volumeSource(oldSpec)))
     errors.push(forbidden("spec.persistentvolumesource", "spec.persistentvolumesource is immutable after creation"));
   // kube names these two fields without their `spec.` prefix.
@@ -106,11 +125,12 @@ export function validatePersistentVolumeUpdate(object: ApiObject, old: ApiObject
   return errors;
 }
 
+/** kube's ValidatePersistentVolumeClaimUpdate: the spec rules again (as on create), then what may not change. */
 export function validatePersistentVolumeClaimUpdate(object: ApiObject, old: ApiObject | undefined): FieldError[] {
   if (old === undefined) return validatePersistentVolumeClaim(object);
   const spec: Record<string, unknown> = { ...recordAt(object, "spec") };
   const oldSpec: Record<string, unknown> = { ...recordAt(old, "spec") };
-  const errors: FieldError[] = [];
+  const errors: FieldError[] = validatePersistentVolumeClaim(object);
   // The volume name may be set once (by the binder).
   if (oldSpec["volumeName"] === undefined || oldSpec["volumeName"] === "") oldSpec["volumeName"] = spec["volumeName"];
   const bound = recordAt(object, "status")?.["phase"] === "Bound";
@@ -130,5 +150,32 @@ export function validatePersistentVolumeClaimUpdate(object: ApiObject, old: ApiO
   if (size !== undefined && oldSize !== undefined && size < oldSize)
     errors.push(forbidden("spec.resources.requests.storage", "field can not be less than previous value"));
   if (spec["volumeMode"] !== oldSpec["volumeMode"]) errors.push(invalidValue("volumeMode", spec["volumeMode"] ?? null, "field is immutable"));
+  return errors;
+}
+
+/** kube's validateVolumeAttachmentSource: exactly one of inlineVolumeSpec and a non-empty persistentVolumeName; the spec is fixed once created. */
+export function validateVolumeAttachment(object: ApiObject, old: ApiObject | undefined): FieldError[] {
+  const spec = recordAt(object, "spec");
+  const errors: FieldError[] = [];
+  const source = recordAt(spec, "source");
+  if (source !== undefined) {
+    const inline = recordAt(source, "inlineVolumeSpec");
+    const name = source["persistentVolumeName"];
+    const text = "must specify exactly one of inlineVolumeSpec and persistentVolumeName";
+    if (inline === undefined && (name === undefined || name === null)) errors.push(required("spec.source", text));
+    else if (inline !== undefined && name !== undefined && name !== null) errors.push(forbidden("spec.source", text));
+    else if (name === "") errors.push(required("spec.source.persistentVolumeName", "must specify non empty persistentVolumeName"));
+    else if (typeof name === "string")
+      for (const message of validateName(name, "dns1123-subdomain")) errors.push(invalidValue("spec.source.persistentVolumeName", name, message));
+  }
+  // kube's ValidateCSIDriverName for the attacher (v1), ValidateNodeName for the node.
+  const attacher = stringAt(spec, "attacher") ?? "";
+  if (attacher !== "") {
+    if (attacher.length > 63) errors.push(tooLong("spec.attacher", 63));
+    for (const message of validateName(attacher.toLowerCase(), "dns1123-subdomain")) errors.push(invalidValue("spec.attacher", attacher, message));
+  }
+  const nodeName = stringAt(spec, "nodeName") ?? "";
+  if (nodeName !== "") for (const message of validateName(nodeName, "dns1123-subdomain")) errors.push(invalidValue("spec.nodeName", nodeName, message));
+  if (old !== undefined && !semanticallyEqual(spec, recordAt(old, "spec"))) errors.push(invalidValue("spec", spec ?? null, "field is immutable"));
   return errors;
 }
