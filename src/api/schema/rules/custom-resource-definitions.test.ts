@@ -161,7 +161,7 @@ describe("validateCustomResourceDefinition() words and places errors as kube 1.3
       "spec.conversion.webhookClientConfig: Required value: required when strategy is set to Webhook",
     ]);
     assert.deepEqual(messages(crd(webhook({ conversionReviewVersions: ["v9"], clientConfig: { url: "http://example.com/convert" } }))), [
-      `spec.conversion.webhookClientConfig.url: Invalid value: "http://example.com/convert": 'https' is the only allowed URL scheme`,
+      `spec.conversion.webhookClientConfig.url: Invalid value: "http": 'https' is the only allowed URL scheme; desired format: https://host[/path]`,
       'spec.conversion.conversionReviewVersions: Invalid value: []string{"v9"}: must include at least one of v1, v1beta1',
     ]);
   });

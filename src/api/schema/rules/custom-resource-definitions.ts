@@ -305,7 +305,7 @@ export function validateCustomResourceDefinition(object: ApiObject, old: ApiObje
       invalidValue(
         "spec.preserveUnknownFields",
         true,
-        "cannot set to true, set x-kubernetes-preserve-unknown-fields to true in spec.versions[*].schema instead",
+        `cannot set to true, set ${EXTENSION_PREFIXES[0] ?? ""}preserve-unknown-fields to true in spec.versions[*].schema instead`,
       ),
     );
   if (old !== undefined) errors.push(...updateErrors(object, old, spec, versions));
