@@ -103,6 +103,10 @@ describe("pod spec rules, as kube 1.30's ValidatePodSpec", () => {
         'spec.securityContext.sysctls[0].name: Invalid value: "Bad Name": must have at most 253 characters and match regex ^([a-z0-9]([-_a-z0-9]*[a-z0-9])?[./])*[a-z0-9]([-_a-z0-9]*[a-z0-9])?$, ' +
         "spec.securityContext.seccompProfile.localhostProfile: Required value: must be set when seccomp type is Localhost]",
     );
+    await refused(
+      pod("share", { hostPID: true, shareProcessNamespace: true }),
+      'Pod "share" is invalid: spec.securityContext.shareProcessNamespace: Invalid value: true: ShareProcessNamespace and HostPID cannot both be enabled',
+    );
     const nonRoot = await server.call("POST", PODS, { body: pod("non-root", { securityContext: { runAsNonRoot: true, runAsUser: 0 } }) });
     assert.equal(nonRoot.status, 201, "runAsNonRoot with runAsUser 0 is the kubelet's to refuse, not admission's");
   });

@@ -251,15 +251,15 @@ function sysctlNamespace(name: string): "net" | "ipc" | undefined {
 
 /** kube's validatePodSpecSecurityContext. */
 function podSecurityContextErrors(spec: Record<string, unknown>, path: string): FieldError[] {
-  const context = recordAt(spec, "securityContext");
-  if (context === undefined) return [];
+  const context = recordAt(spec, "securityContext") ?? {};
   const errors = [
     ...idErrors(context["fsGroup"], childPath(path, "fsGroup")),
     ...idErrors(context["runAsUser"], childPath(path, "runAsUser")),
     ...idErrors(context["runAsGroup"], childPath(path, "runAsGroup")),
   ];
   listAt(context, "supplementalGroups").forEach((group, index) => errors.push(...idErrors(group, indexPath(childPath(path, "supplementalGroups"), index))));
-  if (context["shareProcessNamespace"] === true && spec["hostPID"] === true)
+  // v1 keeps shareProcessNamespace on the spec; kube validates it inside its internal security context, hence the path.
+  if (spec["shareProcessNamespace"] === true && spec["hostPID"] === true)
     errors.push(invalidValue(childPath(path, "shareProcessNamespace"), true, "ShareProcessNamespace and HostPID cannot both be enabled"));
   const seen = new Set<string>();
   listAt(context, "sysctls").forEach((sysctl, index) => {
