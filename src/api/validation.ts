@@ -50,6 +50,20 @@ const QUALIFIED_NAME_TEXT =
  * IsQualifiedName messages: an empty name part is reported both empty and not matching.
  */
 export function validateQualifiedName(key: string): string[] {
+  if (VALID_QUALIFIED_NAMES.has(key)) return [];
+  const errors = qualifiedNameErrors(key);
+  if (errors.length === 0 && VALID_QUALIFIED_NAMES.size < 4096) VALID_QUALIFIED_NAMES.add(key);
+  return errors;
+}
+
+/**
+ * Keys already found valid: every pod create checks the same few (its labels, the default
+ * tolerations' keys, topology keys), so a valid key is parsed once. Bounded; never holds an
+ * invalid key, so the answer is the same with or without it.
+ */
+const VALID_QUALIFIED_NAMES = new Set<string>();
+
+function qualifiedNameErrors(key: string): string[] {
   const parts = key.split("/");
   if (parts.length > 2) return [`a qualified name ${QUALIFIED_NAME_TEXT} with an optional DNS subdomain prefix and '/' (e.g. 'example.com/MyName')`];
   const prefix = parts.length === 2 ? parts[0] : undefined;

@@ -390,28 +390,41 @@ function nameFieldErrors(spec: Record<string, unknown>, path: string, field: str
  * PodSpec's; it is a pod's own when it is `spec` (templates sit deeper).
  */
 export function podSpecRuleErrors(spec: Record<string, unknown>, path: string): FieldError[] {
-  const errors = [
-    ...hostPortErrors(spec, path),
-    ...hostNetworkErrors(spec, path, path === "spec"),
-    ...labelMapErrors(recordAt(spec, "nodeSelector"), childPath(path, "nodeSelector")),
-    ...podSecurityContextErrors(spec, childPath(path, "securityContext")),
-    ...affinityErrors(recordAt(spec, "affinity"), childPath(path, "affinity")),
-    ...dnsConfigErrors(spec, path),
-  ];
+  // Every pod create and template write comes here: sections a spec does not set cost one read.
+  const errors: FieldError[] = [];
+  const add = (found: FieldError[]): void => {
+    for (const error of found) errors.push(error);
+  };
+  if (hasHostPort(spec)) add(hostPortErrors(spec, path));
+  if (spec["hostNetwork"] === true) add(hostNetworkErrors(spec, path, path === "spec"));
+  if (spec["nodeSelector"] !== undefined) add(labelMapErrors(recordAt(spec, "nodeSelector"), childPath(path, "nodeSelector")));
+  if (spec["securityContext"] !== undefined || spec["shareProcessNamespace"] === true) add(podSecurityContextErrors(spec, childPath(path, "securityContext")));
+  if (spec["affinity"] !== undefined) add(affinityErrors(recordAt(spec, "affinity"), childPath(path, "affinity")));
+  if (spec["dnsConfig"] !== undefined || spec["dnsPolicy"] === "None") add(dnsConfigErrors(spec, path));
   listAt(spec, "readinessGates").forEach((gate, index) => {
     const type = stringAt(gate, "conditionType") ?? "";
-    errors.push(...labelNameErrors(type, childPath(indexPath(childPath(path, "readinessGates"), index), "conditionType")));
+    add(labelNameErrors(type, childPath(indexPath(childPath(path, "readinessGates"), index), "conditionType")));
   });
-  errors.push(...nameFieldErrors(spec, path, "serviceAccountName", "dns1123-subdomain"), ...nameFieldErrors(spec, path, "nodeName", "dns1123-subdomain"));
+  add(nameFieldErrors(spec, path, "serviceAccountName", "dns1123-subdomain"));
+  add(nameFieldErrors(spec, path, "nodeName", "dns1123-subdomain"));
   const deadline = spec["activeDeadlineSeconds"];
   if (typeof deadline === "number" && (deadline < 1 || deadline > MAX_INT32))
     errors.push(invalidValue(childPath(path, "activeDeadlineSeconds"), deadline, `must be between 1 and ${MAX_INT32}, inclusive`));
-  errors.push(...nameFieldErrors(spec, path, "hostname", "dns1123-label"), ...nameFieldErrors(spec, path, "subdomain", "dns1123-label"));
-  errors.push(...tolerationErrors(listAt(spec, "tolerations"), childPath(path, "tolerations")));
+  add(nameFieldErrors(spec, path, "hostname", "dns1123-label"));
+  add(nameFieldErrors(spec, path, "subdomain", "dns1123-label"));
+  if (spec["tolerations"] !== undefined) add(tolerationErrors(listAt(spec, "tolerations"), childPath(path, "tolerations")));
   listAt(spec, "hostAliases").forEach((alias, index) => {
     const ip = stringAt(alias, "ip") ?? "";
     if (ip !== "" && isIP(ip) === 0) errors.push(invalidValue(childPath(indexPath(childPath(path, "hostAliases"), index), "ip"), ip, IP_MESSAGE));
   });
-  errors.push(...nameFieldErrors(spec, path, "priorityClassName", "dns1123-subdomain"));
+  add(nameFieldErrors(spec, path, "priorityClassName", "dns1123-subdomain"));
   return errors;
+}
+
+/** Whether any regular or init container asks for a host port (most pods do not). */
+function hasHostPort(spec: Record<string, unknown>): boolean {
+  for (const list of ["containers", "initContainers"])
+    for (const container of listAt(spec, list))
+      for (const port of listAt(container, "ports")) if (isPlainObject(port) && typeof port["hostPort"] === "number" && port["hostPort"] !== 0) return true;
+  return false;
 }

@@ -81,59 +81,93 @@ function downwardFileErrors(file: unknown, at: string): FieldError[] {
   return errors;
 }
 
-const PROJECTION_SOURCES = ["secret", "configMap", "downwardAPI", "serviceAccountToken", "clusterTrustBundle"];
+/** A projected secret or configMap: a name, and its items as validateKeyToPath checks them. */
+function projectedReferenceErrors(
+  reference: Record<string, unknown>,
+  at: string,
+  errors: FieldError[],
+  paths: Map<string, unknown>,
+  projectedAt: string,
+): void {
+  if ((stringAt(reference, "name") ?? "") === "") errors.push(required(childPath(at, "name")));
+  const items = listAt(reference, "items");
+  for (let index = 0; index < items.length; index++) {
+    const item = items[index];
+    for (const error of keyToPathErrors(item, indexPath(childPath(at, "items"), index))) errors.push(error);
+    claimPath(stringAt(item, "path") ?? "", stringAt(reference, "name") ?? "", errors, paths, projectedAt);
+  }
+}
 
-/** kube's validateProjectionSources: one source per entry, unique paths, token lifetimes. */
+function claimPath(path: string, shown: unknown, errors: FieldError[], paths: Map<string, unknown>, projectedAt: string): void {
+  if (path === "") return;
+  if (paths.has(path)) errors.push(invalidValue(projectedAt, shown, "conflicting duplicate paths"));
+  paths.set(path, shown);
+}
+
+/**
+ * kube's validateProjectionSources: one source per entry, unique paths, token lifetimes. Every
+ * pod has one (the service-account token volume), so this is written as plain loops.
+ */
 function projectedErrors(projected: Record<string, unknown>, at: string): FieldError[] {
   const errors = modeErrors(projected["defaultMode"], childPath(at, "defaultMode"));
-  const paths = new Set<string>();
-  const claim = (path: string, shown: unknown): void => {
-    if (path === "") return;
-    if (paths.has(path)) errors.push(invalidValue(at, shown, "conflicting duplicate paths"));
-    paths.add(path);
-  };
-  listAt(projected, "sources").forEach((source, index) => {
-    if (!isPlainObject(source)) return;
+  const paths = new Map<string, unknown>();
+  const sources = listAt(projected, "sources");
+  for (let index = 0; index < sources.length; index++) {
+    const source = sources[index];
+    if (!isPlainObject(source)) continue;
     const sourceAt = indexPath(childPath(at, "sources"), index);
-    for (const kind of ["secret", "configMap"]) {
-      const reference = recordAt(source, kind);
-      if (reference === undefined) continue;
-      const kindAt = childPath(sourceAt, kind);
-      if ((stringAt(reference, "name") ?? "") === "") errors.push(required(childPath(kindAt, "name")));
-      listAt(reference, "items").forEach((item, itemIndex) => {
-        errors.push(...keyToPathErrors(item, indexPath(childPath(kindAt, "items"), itemIndex)));
-        claim(stringAt(item, "path") ?? "", stringAt(reference, "name") ?? "");
-      });
+    let kinds = 0;
+    const secret = source["secret"];
+    if (isPlainObject(secret)) {
+      kinds++;
+      projectedReferenceErrors(secret, childPath(sourceAt, "secret"), errors, paths, at);
     }
-    const downward = recordAt(source, "downwardAPI");
-    for (const file of listAt(downward, "items")) {
-      errors.push(...downwardFileErrors(file, childPath(sourceAt, "downwardAPI")));
-      const path = stringAt(file, "path") ?? "";
-      claim(path, path);
+    const configMap = source["configMap"];
+    if (isPlainObject(configMap)) {
+      kinds++;
+      projectedReferenceErrors(configMap, childPath(sourceAt, "configMap"), errors, paths, at);
     }
-    const token = recordAt(source, "serviceAccountToken");
-    if (token !== undefined) {
+    const downward = source["downwardAPI"];
+    if (isPlainObject(downward)) {
+      kinds++;
+      const items = listAt(downward, "items");
+      for (let item = 0; item < items.length; item++) {
+        const file = items[item];
+        for (const error of downwardFileErrors(file, childPath(sourceAt, "downwardAPI"))) errors.push(error);
+        const path = stringAt(file, "path") ?? "";
+        claimPath(path, path, errors, paths, at);
+      }
+    }
+    const token = source["serviceAccountToken"];
+    if (isPlainObject(token)) {
+      kinds++;
       const seconds = token["expirationSeconds"];
-      const secondsAt = childPath(childPath(sourceAt, "serviceAccountToken"), "expirationSeconds");
-      if (typeof seconds === "number" && seconds < 600) errors.push(invalidValue(secondsAt, seconds, "may not specify a duration less than 10 minutes"));
-      if (typeof seconds === "number" && seconds > 2 ** 32)
-        errors.push(invalidValue(secondsAt, seconds, "may not specify a duration larger than 2^32 seconds"));
+      if (typeof seconds === "number" && (seconds < 600 || seconds > 2 ** 32)) {
+        const secondsAt = childPath(childPath(sourceAt, "serviceAccountToken"), "expirationSeconds");
+        if (seconds < 600) errors.push(invalidValue(secondsAt, seconds, "may not specify a duration less than 10 minutes"));
+        else errors.push(invalidValue(secondsAt, seconds, "may not specify a duration larger than 2^32 seconds"));
+      }
       const path = stringAt(token, "path") ?? "";
-      if (path !== "") errors.push(...localNonReservedPathErrors(path, childPath(at, "path")));
+      if (path !== "") for (const error of localNonReservedPathErrors(path, childPath(at, "path"))) errors.push(error);
     }
-    if (PROJECTION_SOURCES.filter((kind) => source[kind] !== undefined && source[kind] !== null).length > 1)
-      errors.push(forbidden(sourceAt, "may not specify more than 1 volume type per source"));
-  });
+    if (isPlainObject(source["clusterTrustBundle"])) kinds++;
+    if (kinds > 1) errors.push(forbidden(sourceAt, "may not specify more than 1 volume type per source"));
+  }
   return errors;
 }
 
 /** The source-specific checks of one volume (`at` is the volume's path), the source count aside. */
 export function volumeSourceErrors(volume: Record<string, unknown>, at: string): FieldError[] {
+  const projected = volume["projected"];
+  if (isPlainObject(projected)) return projectedErrors(projected, childPath(at, "projected"));
   const errors: FieldError[] = [];
   const emptyDir = recordAt(volume, "emptyDir");
-  const sizeLimit = quantityValue(emptyDir?.["sizeLimit"]);
-  if (sizeLimit !== undefined && sizeLimit < 0)
-    errors.push(forbidden(childPath(childPath(at, "emptyDir"), "sizeLimit"), "SizeLimit field must be a valid resource quantity"));
+  if (emptyDir !== undefined) {
+    const sizeLimit = quantityValue(emptyDir["sizeLimit"]);
+    if (sizeLimit !== undefined && sizeLimit < 0)
+      errors.push(forbidden(childPath(childPath(at, "emptyDir"), "sizeLimit"), "SizeLimit field must be a valid resource quantity"));
+    return errors;
+  }
   const hostPath = stringAt(recordAt(volume, "hostPath"), "path") ?? "";
   if (hostPath !== "") errors.push(...pathNoBackstepsErrors(hostPath, childPath(childPath(at, "hostPath"), "path")));
   const secret = recordAt(volume, "secret");
@@ -154,11 +188,11 @@ export function volumeSourceErrors(volume: Record<string, unknown>, at: string):
     errors.push(...modeErrors(downward["defaultMode"], childPath(downwardAt, "defaultMode")));
     for (const file of listAt(downward, "items")) errors.push(...downwardFileErrors(file, downwardAt));
   }
-  const projected = recordAt(volume, "projected");
-  if (projected !== undefined) errors.push(...projectedErrors(projected, childPath(at, "projected")));
-  const nfsPath = recordAt(volume, "nfs") === undefined ? undefined : (stringAt(recordAt(volume, "nfs"), "path") ?? "");
-  if (nfsPath !== undefined && !nfsPath.startsWith("/"))
-    errors.push(invalidValue(childPath(childPath(at, "nfs"), "path"), nfsPath, "must be an absolute path"));
+  const nfs = recordAt(volume, "nfs");
+  if (nfs !== undefined) {
+    const nfsPath = stringAt(nfs, "path") ?? "";
+    if (!nfsPath.startsWith("/")) errors.push(invalidValue(childPath(childPath(at, "nfs"), "path"), nfsPath, "must be an absolute path"));
+  }
   return errors;
 }
 
