@@ -42,37 +42,51 @@ export function validateName(name: string, rule: NameRule): string[] {
   }
 }
 
-/** Checks a qualified key (`prefix/name` or `name`) as labels and annotations use. */
+const QUALIFIED_NAME_TEXT =
+  "must consist of alphanumeric characters, '-', '_' or '.', and must start and end with an alphanumeric character (e.g. 'MyName',  or 'my.name',  or '123-abc', regex used for validation is '([A-Za-z0-9][-A-Za-z0-9_.]*)?[A-Za-z0-9]')";
+
+/**
+ * Checks a qualified key (`prefix/name` or `name`) as labels and annotations use, with kube's
+ * IsQualifiedName messages: an empty name part is reported both empty and not matching.
+ */
 export function validateQualifiedName(key: string): string[] {
-  const slash = key.lastIndexOf("/");
-  const prefix = slash >= 0 ? key.slice(0, slash) : undefined;
-  const name = slash >= 0 ? key.slice(slash + 1) : key;
-  const errors: string[] = [];
-  if (key.split("/").length > 2)
-    return [
-      `a qualified name must consist of alphanumeric characters, '-', '_' or '.', and must start and end with an alphanumeric character with an optional DNS subdomain prefix and '/'`,
-    ];
-  if (prefix !== undefined) {
-    if (prefix === "") errors.push("prefix part must be non-empty");
-    else if (prefix.length > 253 || !DNS1123_SUBDOMAIN.test(prefix))
-      errors.push(`prefix part ${validateName(prefix, "dns1123-subdomain").join(", ") || "must be no more than 253 characters"}`);
-  }
-  if (name === "") errors.push("name part must be non-empty");
-  else if (name.length > 63) errors.push("name part must be no more than 63 characters");
-  else if (!QUALIFIED_NAME.test(name))
-    errors.push(
-      `name part must consist of alphanumeric characters, '-', '_' or '.', and must start and end with an alphanumeric character (e.g. 'MyName',  or 'my.name',  or '123-abc', regex used for validation is '([A-Za-z0-9][-A-Za-z0-9_.]*)?[A-Za-z0-9]')`,
-    );
+  if (VALID_QUALIFIED_NAMES.has(key)) return [];
+  const errors = qualifiedNameErrors(key);
+  if (errors.length === 0 && VALID_QUALIFIED_NAMES.size < 4096) VALID_QUALIFIED_NAMES.add(key);
   return errors;
 }
 
+/**
+ * Keys already found valid: every pod create checks the same few (its labels, the default
+ * tolerations' keys, topology keys), so a valid key is parsed once. Bounded; never holds an
+ * invalid key, so the answer is the same with or without it.
+ */
+const VALID_QUALIFIED_NAMES = new Set<string>();
+
+function qualifiedNameErrors(key: string): string[] {
+  const parts = key.split("/");
+  if (parts.length > 2) return [`a qualified name ${QUALIFIED_NAME_TEXT} with an optional DNS subdomain prefix and '/' (e.g. 'example.com/MyName')`];
+  const prefix = parts.length === 2 ? parts[0] : undefined;
+  const name = parts[parts.length - 1] ?? "";
+  const errors: string[] = [];
+  if (prefix !== undefined) {
+    if (prefix === "") errors.push("prefix part must be non-empty");
+    else for (const message of validateName(prefix, "dns1123-subdomain")) errors.push(`prefix part ${message}`);
+  }
+  if (name === "") errors.push("name part must be non-empty");
+  else if (name.length > 63) errors.push("name part must be no more than 63 characters");
+  if (!QUALIFIED_NAME.test(name)) errors.push(`name part ${QUALIFIED_NAME_TEXT}`);
+  return errors;
+}
+
+/** kube's IsValidLabelValue: a too long value that also does not match gets both messages. */
 export function validateLabelValue(value: string): string[] {
-  if (value.length > 63) return ["must be no more than 63 characters"];
-  return LABEL_VALUE.test(value)
-    ? []
-    : [
-        `a valid label must be an empty string or consist of alphanumeric characters, '-', '_' or '.', and must start and end with an alphanumeric character (e.g. 'MyValue',  or 'my_value',  or '12345', regex used for validation is '(([A-Za-z0-9][-A-Za-z0-9_.]*)?[A-Za-z0-9])?')`,
-      ];
+  const errors = value.length > 63 ? ["must be no more than 63 characters"] : [];
+  if (!LABEL_VALUE.test(value))
+    errors.push(
+      `a valid label must be an empty string or consist of alphanumeric characters, '-', '_' or '.', and must start and end with an alphanumeric character (e.g. 'MyValue',  or 'my_value',  or '12345', regex used for validation is '(([A-Za-z0-9][-A-Za-z0-9_.]*)?[A-Za-z0-9])?')`,
+    );
+  return errors;
 }
 
 const TOTAL_ANNOTATION_BYTES = 256 * 1024;
@@ -129,13 +143,14 @@ export function validateObjectMeta(object: ApiObject, options: { readonly nameRu
     if (!Array.isArray(metadata.finalizers)) errors.push({ type: "FieldValueInvalid", field: "metadata.finalizers", message: "must be a list of strings" });
     else
       metadata.finalizers.forEach((finalizer, index) => {
-        if (typeof finalizer !== "string" || validateQualifiedName(finalizer).length > 0) {
+        // apimachinery's ValidateFinalizerName: one error per IsQualifiedName message.
+        const messages = typeof finalizer === "string" ? validateQualifiedName(finalizer) : ["must be a string"];
+        for (const message of messages)
           errors.push({
             type: "FieldValueInvalid",
             field: `metadata.finalizers[${index}]`,
-            message: `Invalid value: ${JSON.stringify(finalizer)}: must be a qualified name`,
+            message: `Invalid value: ${JSON.stringify(finalizer)}: ${message}`,
           });
-        }
       });
   }
   if (metadata.ownerReferences !== undefined) {

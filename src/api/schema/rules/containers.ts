@@ -50,7 +50,8 @@ function isSetObject(value: unknown): boolean {
   return value !== undefined && value !== null;
 }
 
-function fieldRefErrors(ref: Record<string, unknown>, at: string): FieldError[] {
+/** kube's validateObjectFieldSelector: `allowed` are the plain paths the reader accepts (env vars by default). */
+export function fieldRefErrors(ref: Record<string, unknown>, at: string, allowed: readonly string[] = ENV_FIELD_PATHS): FieldError[] {
   const apiVersion = stringAt(ref, "apiVersion") ?? "";
   const fieldPath = stringAt(ref, "fieldPath") ?? "";
   if (apiVersion === "") return [required(childPath(at, "apiVersion"))];
@@ -61,7 +62,7 @@ function fieldRefErrors(ref: Record<string, unknown>, at: string): FieldError[] 
   if (!DOWNWARD_FIELD_LABELS.has(base))
     return [invalidValue(childPath(at, "fieldPath"), fieldPath, `error converting fieldPath: field label not supported: ${fieldPath}`)];
   if (subscripted !== null) return [];
-  if (!ENV_FIELD_PATHS.includes(fieldPath)) return [notSupported(childPath(at, "fieldPath"), fieldPath, ENV_FIELD_PATHS)];
+  if (!allowed.includes(fieldPath)) return [notSupported(childPath(at, "fieldPath"), fieldPath, allowed)];
   return [];
 }
 
@@ -130,16 +131,71 @@ function resourceErrors(container: Record<string, unknown>, at: string): FieldEr
 }
 
 const PROBE_HANDLERS = ["exec", "httpGet", "tcpSocket", "grpc"];
+const LIFECYCLE_HANDLERS = ["exec", "httpGet", "tcpSocket", "sleep"];
 const PROBE_COUNTS = ["initialDelaySeconds", "timeoutSeconds", "periodSeconds", "successThreshold", "failureThreshold"];
+const HTTP_HEADER_NAME = /^[-A-Za-z0-9]+$/;
+const HTTP_HEADER_MESSAGE =
+  "a valid HTTP header must consist of alphanumeric characters or '-' (e.g. 'X-Header-Name', regex used for validation is '[-A-Za-z0-9]+')";
+
+/** kube's IsValidPortName (IANA_SVC_NAME): the messages for a named port; none when valid. */
+export function portNameErrors(name: string): string[] {
+  const errors: string[] = [];
+  if (name.length > 15) errors.push("must be no more than 15 characters");
+  if (!/^[-a-z0-9]+$/.test(name)) errors.push("must contain only alpha-numeric characters (a-z, 0-9), and hyphens (-)");
+  if (!/[a-z]/.test(name)) errors.push("must contain at least one letter (a-z)");
+  if (name.includes("--")) errors.push("must not contain consecutive hyphens");
+  if (name.startsWith("-") || name.endsWith("-")) errors.push("must not begin or end with a hyphen");
+  return errors;
+}
+
+/** kube's ValidatePortNumOrName: a number in 1–65535 or an IANA service name. */
+export function portNumOrNameErrors(port: unknown, path: string): FieldError[] {
+  if (typeof port === "number") return port >= 1 && port <= 65535 ? [] : [invalidValue(path, port, "must be between 1 and 65535, inclusive")];
+  if (typeof port === "string") return portNameErrors(port).map((message) => invalidValue(path, port, message));
+  return [];
+}
+
+/** kube's validateExecAction, validateHTTPGetAction, validateTCPSocketAction and validateGRPCAction. */
+function handlerDetailErrors(kind: string, action: Record<string, unknown>, at: string): FieldError[] {
+  switch (kind) {
+    case "exec":
+      return listAt(action, "command").length === 0 ? [required(childPath(at, "command"))] : [];
+    case "httpGet": {
+      const errors = portNumOrNameErrors(action["port"], childPath(at, "port"));
+      for (const header of listAt(action, "httpHeaders")) {
+        const name = stringAt(header, "name") ?? "";
+        if (!HTTP_HEADER_NAME.test(name)) errors.push(invalidValue(childPath(at, "httpHeaders"), name, HTTP_HEADER_MESSAGE));
+      }
+      return errors;
+    }
+    case "tcpSocket":
+    case "grpc":
+      return portNumOrNameErrors(action["port"], childPath(at, "port"));
+    default:
+      return [];
+  }
+}
+
+/** kube's validateHandler: exactly one action, checked; each further one Forbidden. */
+function handlerErrors(handler: Record<string, unknown>, at: string, kinds: readonly string[]): FieldError[] {
+  const errors: FieldError[] = [];
+  let count = 0;
+  for (const kind of kinds) {
+    const action = handler[kind];
+    if (!isSetObject(action)) continue;
+    if (count > 0) errors.push(forbidden(childPath(at, kind), "may not specify more than 1 handler type"));
+    else if (isPlainObject(action)) errors.push(...handlerDetailErrors(kind, action, childPath(at, kind)));
+    count++;
+  }
+  if (count === 0) errors.push(required(at, "must specify a handler type"));
+  return errors;
+}
 
 function probeErrors(container: Record<string, unknown>, field: string, at: string): FieldError[] {
   const probe = recordAt(container, field);
   if (probe === undefined) return [];
-  const errors: FieldError[] = [];
   const probeAt = childPath(at, field);
-  const handlers = PROBE_HANDLERS.filter((handler) => isSetObject(probe[handler]));
-  if (handlers.length === 0) errors.push(required(probeAt, "must specify a handler type"));
-  else if (handlers.length > 1) errors.push(forbidden(childPath(probeAt, handlers[1] ?? ""), "may not specify more than 1 handler type"));
+  const errors = handlerErrors(probe, probeAt, PROBE_HANDLERS);
   for (const count of PROBE_COUNTS) {
     const value = probe[count];
     if (typeof value === "number" && value < 0) errors.push(invalidValue(childPath(probeAt, count), value, "must be greater than or equal to 0"));
@@ -149,6 +205,19 @@ function probeErrors(container: Record<string, unknown>, field: string, at: stri
   const threshold = probe["successThreshold"];
   if (field !== "readinessProbe" && typeof threshold === "number" && threshold !== 1)
     errors.push(invalidValue(childPath(probeAt, "successThreshold"), threshold, "must be 1"));
+  if (field === "readinessProbe" && typeof grace === "number")
+    errors.push(invalidValue(childPath(probeAt, "terminationGracePeriodSeconds"), grace, "must not be set for readinessProbes"));
+  return errors;
+}
+
+/** kube's validateLifecycle: each hook is a handler (`sleep` instead of `grpc`). */
+function lifecycleErrors(container: Record<string, unknown>, at: string): FieldError[] {
+  const lifecycle = recordAt(container, "lifecycle");
+  const errors: FieldError[] = [];
+  for (const hook of ["postStart", "preStop"]) {
+    const handler = recordAt(lifecycle, hook);
+    if (handler !== undefined) errors.push(...handlerErrors(handler, childPath(childPath(at, "lifecycle"), hook), LIFECYCLE_HANDLERS));
+  }
   return errors;
 }
 
@@ -169,6 +238,9 @@ export function containerRuleErrors(container: Record<string, unknown>, at: stri
       if (isSetObject(container[field])) errors.push(forbidden(childPath(at, field), "may not be set for init containers without restartPolicy=Always"));
     return errors;
   }
+  errors.push(...lifecycleErrors(container, at));
   for (const probe of PROBES) errors.push(...probeErrors(container, probe, at));
+  if (list === "containers" && isSetObject(container["restartPolicy"]))
+    errors.push(forbidden(childPath(at, "restartPolicy"), "may not be set for non-init containers"));
   return errors;
 }

@@ -7,8 +7,10 @@ import { validateAdmissionPolicyBinding, validateAdmissionPolicyObject } from ".
 import { validateCertificateSigningRequest } from "./certificates.js";
 import { priorityLevelDefaulter, priorityLevelValidator, validateFlowSchema } from "./flowcontrol.js";
 import { validateCoreEvent, validateEventsV1, validateEventsV1beta1 } from "./events.js";
+import { validateEndpointSlice, validateEndpoints } from "./endpoints.js";
 import { EXTENSION_DEFAULTERS, EXTENSION_KIND_VALIDATORS } from "./extensions.js";
 import { POD_DEFAULTERS } from "./pods.js";
+import { VOLUME_DEFAULTERS } from "./pod-volumes.js";
 import { validateLimitRange, validateResourceQuota } from "./quotas.js";
 import { validateLabelSelector } from "./selectors.js";
 import { SERVICE_DEFAULTERS, validateServiceUpdate } from "./services.js";
@@ -51,6 +53,7 @@ export const BUILTIN_RULES: SchemaRules = {
       ...NETWORKING_DEFAULTERS,
       ...EXTENSION_DEFAULTERS,
       ...POD_DEFAULTERS,
+      ...VOLUME_DEFAULTERS,
       ...SERVICE_DEFAULTERS,
       ...CLUSTER_DEFAULTERS,
       "flowcontrol.v1.PriorityLevelConfiguration": priorityLevelDefaulter("v1"),
@@ -75,8 +78,9 @@ export const BUILTIN_RULES: SchemaRules = {
     ["node.v1.RuntimeClass", validateRuntimeClassUpdate],
     ["coordination.v1.Lease", validateLease],
     ["node.v1beta1.RuntimeClass", validateRuntimeClassUpdate],
-    ["discovery.v1.EndpointSlice", validateEndpointSliceUpdate],
-    ["discovery.v1beta1.EndpointSlice", validateEndpointSliceUpdate],
+    ["core.v1.Endpoints", validateEndpoints],
+    ["discovery.v1.EndpointSlice", (object, old) => [...validateEndpointSlice(object), ...validateEndpointSliceUpdate(object, old)]],
+    ["discovery.v1beta1.EndpointSlice", (object, old) => [...validateEndpointSlice(object), ...validateEndpointSliceUpdate(object, old)]],
     ["certificates.v1.CertificateSigningRequest", validateCertificateSigningRequest],
     ["events.v1.Event", validateEventsV1],
     ["events.v1beta1.Event", validateEventsV1beta1],

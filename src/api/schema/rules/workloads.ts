@@ -4,7 +4,10 @@ import { validateName } from "../../validation.js";
 import type { DefinitionDefaulter } from "../defaults.js";
 import { childPath, duplicate, forbidden, indexPath, invalidValue, notFound, notSupported, required } from "../field-path.js";
 import type { DefinitionValidator } from "../validate.js";
-import { containerRuleErrors } from "./containers.js";
+import { containerRuleErrors, portNameErrors } from "./containers.js";
+import { serviceAddressErrors } from "./endpoints.js";
+import { containerSecurityContextErrors, podSpecRuleErrors } from "./pod-spec.js";
+import { volumeMountPathErrors, volumeSourceErrors } from "./pod-volumes.js";
 import { goLabelSelector, goStringMap, validateJobUpdate, validateSelectorUpdate, validateStatefulSetUpdate } from "./workload-updates.js";
 import { ensureRecord, listAt, recordAt, selectorIsEmpty, selectorMatches, stringAt, stringMapAt } from "./values.js";
 
@@ -167,10 +170,38 @@ function volumeMountErrors(container: Record<string, unknown>, volumes: Readonly
   return errors;
 }
 
-const validatePodSpec: DefinitionValidator = (spec, path) => {
+/**
+ * kube's ValidateVolumes: names, one source each and the source's own checks. A volume with an
+ * error is left out of `declared`, so mounts of it are also reported Not found, as kube's are.
+ */
+function volumeErrors(spec: Record<string, unknown>, path: string, declared: Set<unknown>): FieldError[] {
   const errors: FieldError[] = [];
+  const volumes = new Set<string>();
+  listAt(spec, "volumes").forEach((volume, index) => {
+    if (!isPlainObject(volume)) return;
+    const at = indexPath(childPath(path, "volumes"), index);
+    const own: FieldError[] = [];
+    const sources = volumeSourcesOf(volume);
+    if (sources.length === 0) own.push(required(at, "must specify a volume type"));
+    else if (sources.length > 1) own.push(forbidden(childPath(at, sources[1] ?? ""), "may not specify more than 1 volume type"));
+    own.push(...volumeSourceErrors(volume, at));
+    const name = stringAt(volume, "name");
+    if (name !== undefined && name !== "") {
+      for (const message of validateName(name, "dns1123-label")) own.push(invalidValue(childPath(at, "name"), name, message));
+      if (volumes.has(name)) own.push(duplicate(childPath(at, "name"), name));
+      volumes.add(name);
+    }
+    if (own.length === 0) declared.add(name);
+    errors.push(...own);
+  });
+  return errors;
+}
+
+const validatePodSpec: DefinitionValidator = (spec, path) => {
+  const declaredVolumes = new Set<unknown>();
+  const errors = volumeErrors(spec, path, declaredVolumes);
   const names = new Set<string>();
-  const declaredVolumes = new Set(listAt(spec, "volumes").map((volume) => (isPlainObject(volume) ? volume["name"] : undefined)));
+  const hostUsers = spec["hostUsers"] !== false;
   for (const list of ["containers", "initContainers", "ephemeralContainers"]) {
     listAt(spec, list).forEach((container, index) => {
       if (!isPlainObject(container)) return;
@@ -189,34 +220,25 @@ const validatePodSpec: DefinitionValidator = (spec, path) => {
       listAt(container, "ports").forEach((port, portIndex) => {
         if (!isPlainObject(port)) return;
         const portPath = indexPath(childPath(at, "ports"), portIndex);
+        // kube's validateContainerPorts: an IANA service name, unique in the container (checked only when valid).
+        const portName = stringAt(port, "name") ?? "";
+        if (portName !== "") {
+          const messages = portNameErrors(portName);
+          for (const message of messages) errors.push(invalidValue(childPath(portPath, "name"), portName, message));
+          if (messages.length === 0 && portNames.has(portName)) errors.push(duplicate(childPath(portPath, "name"), portName));
+          portNames.add(portName);
+        }
         checkPort(errors, port["containerPort"], childPath(portPath, "containerPort"));
         checkPort(errors, port["hostPort"], childPath(portPath, "hostPort"), true);
       });
-      listAt(container, "ports").forEach((port, portIndex) => {
-        const portName = isPlainObject(port) ? (stringAt(port, "name") ?? "") : "";
-        if (portName === "") return;
-        if (portNames.has(portName)) errors.push(duplicate(childPath(indexPath(childPath(at, "ports"), portIndex), "name"), portName));
-        portNames.add(portName);
-      });
       errors.push(...containerRuleErrors(container, at, list));
       errors.push(...volumeMountErrors(container, declaredVolumes, at));
+      errors.push(...volumeMountPathErrors(container, at));
+      errors.push(...containerSecurityContextErrors(container, at, hostUsers));
       if (list === "ephemeralContainers") errors.push(...ephemeralContainerErrors(spec, container, at));
     });
   }
-  const volumes = new Set<string>();
-  listAt(spec, "volumes").forEach((volume, index) => {
-    if (!isPlainObject(volume)) return;
-    const at = indexPath(childPath(path, "volumes"), index);
-    const name = stringAt(volume, "name");
-    if (name !== undefined && name !== "") {
-      for (const message of validateName(name, "dns1123-label")) errors.push(invalidValue(childPath(at, "name"), name, message));
-      if (volumes.has(name)) errors.push(duplicate(childPath(at, "name"), name));
-      volumes.add(name);
-    }
-    const sources = volumeSourcesOf(volume);
-    if (sources.length === 0) errors.push(required(at, "must specify a volume type"));
-    else if (sources.length > 1) errors.push(forbidden(childPath(at, sources[1] ?? ""), "may not specify more than 1 volume type"));
-  });
+  errors.push(...podSpecRuleErrors(spec, path));
   return errors;
 };
 
@@ -263,6 +285,7 @@ const validateServiceSpec: DefinitionValidator = (spec, path) => {
     if (keys.has(key)) errors.push(duplicate(at, { port: port["port"], protocol: stringAt(port, "protocol") ?? "TCP" }));
     keys.add(key);
   });
+  errors.push(...serviceAddressErrors(spec, path));
   return errors;
 };
 

@@ -1,6 +1,8 @@
 import type { FieldError } from "../../../api/errors.js";
 import { isPlainObject, type ApiObject } from "../../../api/object.js";
 import type { Profile } from "../../../api/profile.js";
+import { invalidValue } from "../../../api/schema/field-path.js";
+import { validateQualifiedName } from "../../../api/validation.js";
 import type { Strategy } from "../../definition.js";
 
 function specOf(object: ApiObject): Record<string, unknown> {
@@ -55,11 +57,16 @@ export function namespaceStrategy(profile: Profile): Partial<Strategy> {
       return old;
     },
     validate(object) {
+      // kube's ValidateNamespace: each finalizer a qualified name, a plain name only a standard
+      // one; reported at `spec.finalizers` without the index, as kube does on create and update.
       const errors: FieldError[] = [];
-      finalizersOf(object).forEach((finalizer, index) => {
-        if (typeof finalizer !== "string" || finalizer === "")
-          errors.push({ type: "FieldValueInvalid", field: `spec.finalizers[${index}]`, message: "Invalid value: must be a non-empty string" });
-      });
+      const standard = new Set([profile.namespaceFinalizer, "orphan", "foregroundDeletion"]);
+      for (const finalizer of finalizersOf(object)) {
+        const name = typeof finalizer === "string" ? finalizer : "";
+        for (const message of validateQualifiedName(name)) errors.push(invalidValue("spec.finalizers", name, message));
+        if (!name.includes("/") && !standard.has(name))
+          errors.push(invalidValue("spec.finalizers", name, "name is neither a standard finalizer name nor is it fully qualified"));
+      }
       return errors;
     },
   };
