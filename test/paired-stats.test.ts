@@ -1,6 +1,10 @@
 import assert from "node:assert/strict";
 import { describe, it } from "node:test";
+import { readdirSync, readFileSync } from "node:fs";
+import { join } from "node:path";
 import { mapSpread, mergePaired, palindromeOf, perRound, runPaired, spread, verdict, type PairedResult } from "../bench/lib/paired.js";
+import { type Json, POOLED_TARGETS, pooledFigures } from "../bench/lib/pool.js";
+import { REPO_ROOT } from "./helpers/cli.js";
 
 describe("paired bench statistics (bench/lib/paired.ts)", () => {
   it("median, quartiles and the median's 95 % interval from order statistics", () => {
@@ -113,5 +117,43 @@ describe("paired bench statistics (bench/lib/paired.ts)", () => {
     assert.equal(merged.comparisons[0]?.cpuMicrosDelta.median, 20);
     assert.equal(merged.otherCpuPercent, 4);
     assert.equal(merged.seconds, 5);
+  });
+
+  it("pools several runs' rounds, each still paired within its own run", () => {
+    const bursts = (cpu: readonly number[]) => cpu.map((value) => ({ cpuMicrosPerOp: value, opsPerSecond: 1e6 / value }));
+    const run = (off: readonly number[], on: readonly number[]): Json => ({
+      serverProcess: {
+        paired: {
+          variants: [
+            { name: "every named plugin off", bursts: bursts(off) },
+            { name: "default chain", bursts: bursts(on) },
+          ],
+        },
+      },
+    });
+    // Shares per round: run 1 20 %, 20 %, 20 %; run 2 0 %, 10 %, 10 % (its second process is slower throughout, as identical processes can be).
+    const figures = pooledFigures("admission", [run([400, 400, 400], [500, 500, 500]), run([500, 450, 450], [500, 500, 500])]);
+    const [figure] = figures ?? [];
+    assert.equal(figure?.rounds, 6);
+    assert.deepEqual(
+      figure?.runMedians.map((value) => Math.round(value)),
+      [20, 10],
+    );
+    assert.equal(Math.round(figure?.pooled.median ?? Number.NaN), 15);
+    assert.equal(figure?.verdict, "median met, within noise");
+    assert.equal(pooledFigures("unknown", []), undefined);
+  });
+
+  it("pools the suites' own result files: every target finds its variants in the newest committed run", () => {
+    const dir = join(REPO_ROOT, "bench", "results");
+    for (const suite of Object.keys(POOLED_TARGETS)) {
+      const newest = readdirSync(dir)
+        .filter((file) => new RegExp(`^\\d{4}-\\d{2}-\\d{2}-${suite}\\.json$`).test(file))
+        .sort()
+        .at(-1);
+      assert.ok(newest !== undefined, `a committed ${suite} result`);
+      const figures = pooledFigures(suite, [JSON.parse(readFileSync(join(dir, newest), "utf8")) as Json]) ?? [];
+      for (const figure of figures) assert.ok(figure.rounds > 0, `${suite}: ${figure.label} found no rounds in ${newest}`);
+    }
   });
 });

@@ -323,9 +323,19 @@ export function mergePaired(results: readonly PairedResult[]): PairedResult {
 
 /** A figure per round from two variants' bursts of that round (by name), and its spread. */
 export function perRound(result: PairedResult, variant: string, baseline: string, pick: (mine: BurstSample, theirs: BurstSample) => number): Spread {
+  return spread(roundFigures(result, variant, baseline, pick));
+}
+
+/** perRound's figures themselves, round by round (also of a result read back from its JSON: `pool.ts`). */
+export function roundFigures(
+  result: Pick<PairedResult, "variants"> | { readonly variants: readonly Pick<VariantSummary, "name" | "bursts">[] },
+  variant: string,
+  baseline: string,
+  pick: (mine: BurstSample, theirs: BurstSample) => number,
+): number[] {
   const mine = result.variants.find((entry) => entry.name === variant)?.bursts ?? [];
   const theirs = result.variants.find((entry) => entry.name === baseline)?.bursts ?? [];
-  return spread(mine.flatMap((sample, at) => (theirs[at] === undefined ? [] : [pick(sample, theirs[at] as BurstSample)])));
+  return mine.flatMap((sample, at) => (theirs[at] === undefined ? [] : [pick(sample, theirs[at] as BurstSample)]));
 }
 
 /** The rows of a Markdown table of a paired run: per variant, then per comparison. */
