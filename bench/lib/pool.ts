@@ -57,7 +57,12 @@ export const POOLED_TARGETS: Readonly<Record<string, readonly Target[]>> = {
       label: "API priority and fairness: % of throughput",
       bound: 10,
       rounds: (run) =>
-        roundFigures((run["serverProcesses"] as { paired: Paired }).paired, "APF on (default)", "APF off (--enable-priority-and-fairness=false)", throughputCost),
+        roundFigures(
+          (run["serverProcesses"] as { paired: Paired }).paired,
+          "APF on (default)",
+          "APF off (--enable-priority-and-fairness=false)",
+          throughputCost,
+        ),
     },
   ],
 };
