@@ -89,6 +89,18 @@ describe("pod spec rules, as kube 1.30's ValidatePodSpec", () => {
         `${term}.podAffinityTerm.topologyKey: Invalid value: "": name part must be non-empty, ` +
         `${term}.podAffinityTerm.topologyKey: Invalid value: "": ${QUALIFIED}]`,
     );
+    // A term's selector is judged once, where every LabelSelector is (two sweeps each added a check: it was reported twice).
+    const required = "spec.affinity.podAffinity.requiredDuringSchedulingIgnoredDuringExecution[0].labelSelector";
+    await refused(
+      pod("pod-aff-selector", {
+        affinity: {
+          podAffinity: {
+            requiredDuringSchedulingIgnoredDuringExecution: [{ topologyKey: "zone", labelSelector: { matchExpressions: [{ key: "a", operator: "Foo" }] } }],
+          },
+        },
+      }),
+      `Pod "pod-aff-selector" is invalid: ${required}.matchExpressions[0].operator: Invalid value: "Foo": not a valid selector operator`,
+    );
   });
 
   it("refuses negative ids, bad sysctls and profiles, and no privilege escalation for a privileged container", async () => {

@@ -126,37 +126,9 @@ function nodeSelectorTermErrors(term: unknown, path: string, allowInvalidValues:
   return errors;
 }
 
-/** metav1's ValidateLabelSelector, as pod affinity terms use it. */
-export function labelSelectorErrors(selector: Record<string, unknown> | undefined, path: string): FieldError[] {
-  if (selector === undefined) return [];
-  const errors: FieldError[] = [];
-  listAt(selector, "matchExpressions").forEach((expression, index) => {
-    if (!isPlainObject(expression)) return;
-    const at = indexPath(childPath(path, "matchExpressions"), index);
-    const operator = stringAt(expression, "operator") ?? "";
-    const values = listAt(expression, "values");
-    if (operator === "In" || operator === "NotIn") {
-      if (values.length === 0) errors.push(required(childPath(at, "values"), "must be specified when `operator` is 'In' or 'NotIn'"));
-    } else if (operator === "Exists" || operator === "DoesNotExist") {
-      if (values.length > 0) errors.push(forbidden(childPath(at, "values"), "may not be specified when `operator` is 'Exists' or 'DoesNotExist'"));
-    } else {
-      errors.push(invalidValue(childPath(at, "operator"), operator, "not a valid selector operator"));
-    }
-    errors.push(...labelNameErrors(stringAt(expression, "key") ?? "", childPath(at, "key")));
-    values.forEach((value, valueIndex) => {
-      if (typeof value === "string")
-        for (const message of validateLabelValue(value)) errors.push(invalidValue(indexPath(childPath(at, "values"), valueIndex), value, message));
-    });
-  });
-  errors.push(...labelMapErrors(recordAt(selector, "matchLabels"), childPath(path, "matchLabels")));
-  return errors;
-}
-
+/** A pod (anti-)affinity term; its label and namespace selectors are judged where every LabelSelector is (`selectors.ts`). */
 function podAffinityTermErrors(term: unknown, path: string): FieldError[] {
-  const errors = [
-    ...labelSelectorErrors(recordAt(term, "labelSelector"), childPath(path, "labelSelector")),
-    ...labelSelectorErrors(recordAt(term, "namespaceSelector"), childPath(path, "namespaceSelector")),
-  ];
+  const errors: FieldError[] = [];
   for (const name of listAt(term, "namespaces"))
     if (typeof name === "string")
       for (const message of validateName(name, "dns1123-label")) errors.push(invalidValue(childPath(path, "namespace"), name, message));
