@@ -5,6 +5,7 @@ import { validateName } from "../../validation.js";
 import type { DefinitionDefaulter } from "../defaults.js";
 import { childPath, indexPath, invalidValue, required } from "../field-path.js";
 import type { DefinitionValidator } from "../validate.js";
+import { portNameErrors } from "./containers.js";
 import { listAt, recordAt, stringAt } from "./values.js";
 
 /** kube's Ingress v1 and NetworkPolicy rules. */
@@ -30,17 +31,6 @@ const validatePath: DefinitionValidator = (value, path) => {
   }
   return errors;
 };
-
-/** kube's IsValidPortName (an IANA service name). */
-function portNameErrors(port: string): string[] {
-  const errors: string[] = [];
-  if (port.length > 15) errors.push("must be no more than 15 characters");
-  if (!/^[-a-z0-9]+$/.test(port)) errors.push("must contain only alpha-numeric characters (a-z, 0-9), and hyphens (-)");
-  if (!/[a-z]/.test(port)) errors.push("must contain at least one letter (a-z)");
-  if (port.includes("--")) errors.push("must not contain consecutive hyphens");
-  if (port.startsWith("-") || port.endsWith("-")) errors.push("must not begin or end with a hyphen");
-  return errors;
-}
 
 /** kube's validateIngressTypedLocalObjectReference (a resource backend). */
 function typedLocalObjectReferenceErrors(reference: Record<string, unknown>, path: string): FieldError[] {
