@@ -3,6 +3,7 @@ import { isPlainObject, type ApiObject } from "../../object.js";
 import { validateName } from "../../validation.js";
 import type { DefinitionDefaulter } from "../defaults.js";
 import { childPath, duplicate, forbidden, indexPath, invalidValue, required } from "../field-path.js";
+import { typedLocalObjectReferenceErrors } from "./networking.js";
 import { listAt, recordAt, semanticallyEqual, stringAt } from "./values.js";
 
 /**
@@ -68,15 +69,7 @@ function domainPrefixedPathErrors(value: string, path: string): FieldError[] {
 
 /** kube's validateIngressClassParametersReference: kind and name, and a namespace exactly when the scope is Namespace. */
 function ingressClassParametersErrors(parameters: Record<string, unknown>, path: string): FieldError[] {
-  const errors: FieldError[] = [];
-  const apiGroup = stringAt(parameters, "apiGroup");
-  if (apiGroup !== undefined)
-    for (const message of validateName(apiGroup, "dns1123-subdomain")) errors.push(invalidValue(childPath(path, "apiGroup"), apiGroup, message));
-  for (const name of ["kind", "name"]) {
-    const value = stringAt(parameters, name) ?? "";
-    if (value === "") errors.push(required(childPath(path, name), `${name} is required`));
-    else for (const message of validateName(value, "path-segment")) errors.push(invalidValue(childPath(path, name), value, message));
-  }
+  const errors = typedLocalObjectReferenceErrors(parameters, path);
   const scope = stringAt(parameters, "scope");
   const namespace = stringAt(parameters, "namespace");
   if (scope === "Namespace") {

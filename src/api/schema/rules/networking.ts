@@ -32,8 +32,8 @@ const validatePath: DefinitionValidator = (value, path) => {
   return errors;
 };
 
-/** kube's validateIngressTypedLocalObjectReference (a resource backend). */
-function typedLocalObjectReferenceErrors(reference: Record<string, unknown>, path: string): FieldError[] {
+/** kube's validateIngressTypedLocalObjectReference (a resource backend; an IngressClass's parameters begin alike). */
+export function typedLocalObjectReferenceErrors(reference: Record<string, unknown>, path: string): FieldError[] {
   const errors: FieldError[] = [];
   const apiGroup = stringAt(reference, "apiGroup");
   if (apiGroup !== undefined)
