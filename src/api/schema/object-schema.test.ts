@@ -566,6 +566,31 @@ describe("ObjectSchema.validate(): schema errors by path, after defaulting", () 
   });
 });
 
+describe("ObjectSchema.validate(): a StatefulSet's pod template mounts its volume claim templates", () => {
+  const mounting = (mount: string): Json => ({
+    spec: {
+      selector,
+      serviceName: "db",
+      template: {
+        metadata: { labels: { app: "x" } },
+        spec: { containers: [{ name: "c", image: "busybox", volumeMounts: [{ name: mount, mountPath: "/data" }] }] },
+      },
+      volumeClaimTemplates: [{ metadata: { name: "data" }, spec: { accessModes: ["ReadWriteOnce"], resources: { requests: { storage: "1Gi" } } } }],
+    },
+  });
+
+  it("accepts a mount of a claim template's name (kube's StatefulSet validation does not judge those mounts)", () => {
+    assert.deepEqual(errorsOf("statefulSet", mounting("data")), []);
+  });
+
+  it("still refuses a mount of a name that is neither a volume nor a claim template (and of a claim template's name once the template is gone)", () => {
+    assert.deepEqual(errorsOf("statefulSet", mounting("other")), ["NotFound spec.template.spec.containers[0].volumeMounts[0].name"]);
+    const withoutClaims = mounting("data");
+    delete (withoutClaims["spec"] as Json)["volumeClaimTemplates"];
+    assert.deepEqual(errorsOf("statefulSet", withoutClaims), ["NotFound spec.template.spec.containers[0].volumeMounts[0].name"]);
+  });
+});
+
 describe("ObjectSchema.applyDefaults(): kube's defaults", () => {
   const at = (value: unknown, dotted: string): unknown => {
     let current = value;

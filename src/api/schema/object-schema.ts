@@ -50,6 +50,7 @@ export function objectSchemaFor(
   const root = ref(id);
   const validator = new SchemaValidator(catalogue, rules.validators);
   const kindValidator = rules.kindValidators.get(id);
+  const contextOf = rules.contexts?.get(id);
   return {
     id,
     unknownFields: (object, options) => unknownFields(catalogue, root, object, options),
@@ -60,7 +61,7 @@ export function objectSchemaFor(
       return undefined;
     },
     validate(object, old) {
-      const errors = validator.validate(root, object, "", LEFT_TO_OTHERS);
+      const errors = validator.validate(root, object, "", LEFT_TO_OTHERS, contextOf?.(object));
       if (kindValidator === undefined) return errors;
       const own = kindValidator(object, old);
       const owned = new Set(own.map((error) => error.field));

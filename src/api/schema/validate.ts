@@ -4,8 +4,19 @@ import type { SchemaCatalogue } from "./catalogue.js";
 import { childPath, indexPath, invalidValue, keyPath, notSupported, required, shown } from "./field-path.js";
 import type { SchemaNode } from "./node.js";
 
+/**
+ * What a kind tells its definitions' rules about the object being walked (`SchemaRules.contexts`):
+ * a StatefulSet's volume claim templates are volumes its pod template may mount.
+ */
+export interface ValidationContext {
+  /** Names a pod template's containers may mount besides its own volumes. */
+  readonly claimVolumes?: ReadonlySet<string>;
+}
+
+const NO_CONTEXT: ValidationContext = {};
+
 /** A definition's own rules, run on every value of that definition (wherever it occurs). */
-export type DefinitionValidator = (value: Record<string, unknown>, path: string) => FieldError[];
+export type DefinitionValidator = (value: Record<string, unknown>, path: string, context: ValidationContext) => FieldError[];
 
 const INT32_MIN = -2147483648;
 const INT32_MAX = 2147483647;
@@ -118,17 +129,25 @@ export class SchemaValidator {
   private readonly sites = new Map<SchemaNode, Site>();
   /** Errors of `leafFits`' trial check, dropped (never reported: `visit` checks again with the path). */
   private readonly scratch: FieldError[] = [];
+  /** The current walk's context (`validate`). */
+  private context: ValidationContext = NO_CONTEXT;
 
   constructor(catalogue: SchemaCatalogue, validators: ReadonlyMap<string, DefinitionValidator>) {
     this.catalogue = catalogue;
     this.validators = validators;
   }
 
-  /** Every error of `value` at `path`; `skip` names top-level properties left to others (metadata). */
-  validate(node: SchemaNode, value: unknown, path: string, skip?: ReadonlySet<string>): FieldError[] {
+  /** Every error of `value` at `path`; `skip` names top-level properties left to others (metadata); `context` goes to the definitions' rules. */
+  validate(node: SchemaNode, value: unknown, path: string, skip?: ReadonlySet<string>, context: ValidationContext = NO_CONTEXT): FieldError[] {
     const structural: FieldError[] = [];
     const own: FieldError[] = [];
-    this.visit(node, value, path, structural, own, skip);
+    // For this walk only (walks never nest: rules do not call back into the validator).
+    this.context = context;
+    try {
+      this.visit(node, value, path, structural, own, skip);
+    } finally {
+      this.context = NO_CONTEXT;
+    }
     if (structural.length === 0) return own;
     const owned = new Set(own.map((error) => error.field));
     return [...structural.filter((error) => !owned.has(error.field)), ...own];
@@ -198,7 +217,7 @@ export class SchemaValidator {
         if (isMissing(value[name])) errors.push(required(childPath(path, name)));
       }
       if (site.properties === undefined && site.additionalProperties === undefined) {
-        if (site.validator !== undefined) own.push(...site.validator(value, path));
+        if (site.validator !== undefined) own.push(...site.validator(value, path, this.context));
         return;
       }
       // for…in over a JSON object (own, enumerable keys only): no entries array per object.
@@ -212,7 +231,7 @@ export class SchemaValidator {
         if (typeof item !== "object" && this.leafFits(property, item)) continue;
         this.visitSite(property, item, declared === null ? keyPath(path, name) : childPath(path, name), errors, own);
       }
-      if (site.validator !== undefined) own.push(...site.validator(value, path));
+      if (site.validator !== undefined) own.push(...site.validator(value, path, this.context));
     } else if (Array.isArray(value)) {
       const items = this.itemsSiteOf(site);
       if (items === undefined) return;

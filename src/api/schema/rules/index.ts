@@ -1,7 +1,7 @@
 import type { FieldError } from "../../errors.js";
 import type { ApiObject } from "../../object.js";
 import type { DefinitionDefaulter } from "../defaults.js";
-import type { DefinitionValidator } from "../validate.js";
+import type { DefinitionValidator, ValidationContext } from "../validate.js";
 import { webhookConfigurationValidator } from "./admission.js";
 import { validateAdmissionPolicyBinding, validateAdmissionPolicyObject } from "./admission-policy.js";
 import { validateCertificateSigningRequest } from "./certificates.js";
@@ -15,7 +15,7 @@ import { validateLimitRange, validateResourceQuota } from "./quotas.js";
 import { validateLabelSelector } from "./selectors.js";
 import { SERVICE_DEFAULTERS, validateServiceUpdate } from "./services.js";
 import { NETWORKING_DEFAULTERS, NETWORKING_KIND_VALIDATORS, NETWORKING_VALIDATORS } from "./networking.js";
-import { WORKLOAD_DEFAULTERS, WORKLOAD_KIND_VALIDATORS, WORKLOAD_VALIDATORS } from "./workloads.js";
+import { WORKLOAD_CONTEXTS, WORKLOAD_DEFAULTERS, WORKLOAD_KIND_VALIDATORS, WORKLOAD_VALIDATORS } from "./workloads.js";
 import {
   CLUSTER_DEFAULTERS,
   validateCsiDriverUpdate,
@@ -44,6 +44,8 @@ export interface SchemaRules {
   readonly defaulters: ReadonlyMap<string, DefinitionDefaulter>;
   readonly validators: ReadonlyMap<string, DefinitionValidator>;
   readonly kindValidators: ReadonlyMap<string, KindValidator>;
+  /** What a kind tells its definitions' validators about the whole object (none for most kinds). */
+  readonly contexts?: ReadonlyMap<string, (object: ApiObject) => ValidationContext>;
 }
 
 export const BUILTIN_RULES: SchemaRules = {
@@ -61,6 +63,7 @@ export const BUILTIN_RULES: SchemaRules = {
     }),
   ),
   validators: new Map(Object.entries({ ...WORKLOAD_VALIDATORS, ...NETWORKING_VALIDATORS, "meta.v1.LabelSelector": validateLabelSelector })),
+  contexts: new Map(Object.entries(WORKLOAD_CONTEXTS)),
   kindValidators: new Map<string, KindValidator>([
     ...Object.entries(WORKLOAD_KIND_VALIDATORS),
     ...Object.entries(NETWORKING_KIND_VALIDATORS),

@@ -3,7 +3,7 @@ import { isPlainObject, type ApiObject } from "../../object.js";
 import { validateName } from "../../validation.js";
 import type { DefinitionDefaulter } from "../defaults.js";
 import { childPath, duplicate, forbidden, indexPath, invalidValue, notFound, notSupported, required } from "../field-path.js";
-import type { DefinitionValidator } from "../validate.js";
+import type { DefinitionValidator, ValidationContext } from "../validate.js";
 import { containerRuleErrors, portNameErrors } from "./containers.js";
 import { serviceAddressErrors } from "./endpoints.js";
 import { containerSecurityContextErrors, podSpecRuleErrors } from "./pod-spec.js";
@@ -197,9 +197,11 @@ function volumeErrors(spec: Record<string, unknown>, path: string, declared: Set
   return errors;
 }
 
-const validatePodSpec: DefinitionValidator = (spec, path) => {
+const validatePodSpec: DefinitionValidator = (spec, path, context) => {
   const declaredVolumes = new Set<unknown>();
   const errors = volumeErrors(spec, path, declaredVolumes);
+  // A StatefulSet's containers mount its volume claim templates by name (kube 1.30 leaves its template's volumes unchecked for this reason).
+  if (context.claimVolumes !== undefined) for (const name of context.claimVolumes) declaredVolumes.add(name);
   const names = new Set<string>();
   const hostUsers = spec["hostUsers"] !== false;
   for (const list of ["containers", "initContainers", "ephemeralContainers"]) {
@@ -562,6 +564,20 @@ const validateCronJob = (object: ApiObject, old: ApiObject | undefined): FieldEr
       errors.push(invalidValue("spec.schedule", schedule, "cannot use both timeZone field and TZ or CRON_TZ in schedule"));
   }
   return errors;
+};
+
+/** A StatefulSet's volume claim templates, by name: volumes its pod template may mount (`ValidationContext`). */
+function statefulSetContext(object: ApiObject): ValidationContext {
+  const names = new Set<string>();
+  for (const claim of listAt(recordAt(object, "spec"), "volumeClaimTemplates")) {
+    const name = stringAt(recordAt(claim, "metadata"), "name");
+    if (name !== undefined && name !== "") names.add(name);
+  }
+  return names.size === 0 ? {} : { claimVolumes: names };
+}
+
+export const WORKLOAD_CONTEXTS: Readonly<Record<string, (object: ApiObject) => ValidationContext>> = {
+  "apps.v1.StatefulSet": statefulSetContext,
 };
 
 export const WORKLOAD_DEFAULTERS: Readonly<Record<string, DefinitionDefaulter>> = {
