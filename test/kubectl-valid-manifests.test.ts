@@ -1,6 +1,7 @@
 // Real kubectl, oldest and newest, posting a broad set of VALID manifests (the fields real charts set on
 // workloads, services, ingresses, autoscalers, budgets, policies, storage, CronJobs, StatefulSets with
-// volume claim templates, admission policies, a CRD with CEL rules) in both product-name profiles:
+// volume claim templates, Jobs with pod failure policies, DaemonSets, quotas, limits, RBAC, leases,
+// endpoints, a standalone pod, admission policies, a CRD with CEL rules) in both product-name profiles:
 // every one must be accepted. Validation sweeps add refusals; this guards against refusing what kube accepts.
 import assert from "node:assert/strict";
 import { writeFileSync } from "node:fs";
@@ -247,7 +248,134 @@ spec:
           status:
             type: object
             properties: {replicas: {type: integer}}
-`;
+
+---
+apiVersion: batch/v1
+kind: Job
+metadata: {name: migrate}
+spec:
+  backoffLimit: 3
+  completions: 3
+  parallelism: 2
+  completionMode: Indexed
+  ttlSecondsAfterFinished: 600
+  activeDeadlineSeconds: 600
+  podFailurePolicy:
+    rules:
+    - action: FailJob
+      onExitCodes: {containerName: m, operator: In, values: [42]}
+    - action: Ignore
+      onPodConditions: [{type: DisruptionTarget}]
+  template:
+    spec:
+      restartPolicy: Never
+      containers: [{name: m, image: busybox:1.36, command: [sh, -c, "exit 0"]}]
+---
+apiVersion: apps/v1
+kind: DaemonSet
+metadata: {name: agent}
+spec:
+  selector: {matchLabels: {app: agent}}
+  updateStrategy: {type: RollingUpdate, rollingUpdate: {maxUnavailable: 1, maxSurge: 0}}
+  template:
+    metadata: {labels: {app: agent}}
+    spec:
+      hostNetwork: true
+      hostPID: true
+      dnsPolicy: ClusterFirstWithHostNet
+      priorityClassName: system-node-critical
+      serviceAccountName: agent
+      tolerations: [{operator: Exists}]
+      containers:
+      - name: agent
+        image: agent:1
+        ports: [{containerPort: 9100, hostPort: 9100, name: metrics}]
+        securityContext: {privileged: true}
+        volumeMounts: [{name: proc, mountPath: /host/proc, readOnly: true, mountPropagation: HostToContainer}]
+      volumes: [{name: proc, hostPath: {path: /proc}}]
+---
+apiVersion: v1
+kind: ServiceAccount
+metadata: {name: agent}
+imagePullSecrets: [{name: regcred}]
+automountServiceAccountToken: false
+---
+apiVersion: v1
+kind: ResourceQuota
+metadata: {name: quota}
+spec:
+  hard: {requests.cpu: "10", requests.memory: 20Gi, limits.cpu: "20", pods: "50", count/deployments.apps: "10", requests.storage: 100Gi, persistentvolumeclaims: "10", services.loadbalancers: "2"}
+---
+apiVersion: v1
+kind: LimitRange
+metadata: {name: pvc-limits}
+spec:
+  limits:
+  - type: Container
+    default: {cpu: 500m, memory: 256Mi}
+    defaultRequest: {cpu: 100m, memory: 128Mi}
+    max: {cpu: "2", memory: 2Gi}
+    min: {cpu: 10m, memory: 16Mi}
+    maxLimitRequestRatio: {cpu: "10"}
+  - type: PersistentVolumeClaim
+    max: {storage: 50Gi}
+    min: {storage: 1Gi}
+---
+apiVersion: ${g("rbac.authorization")}/v1
+kind: Role
+metadata: {name: reader}
+rules:
+- apiGroups: ["", apps]
+  resources: [pods, pods/log, deployments]
+  verbs: [get, list, watch]
+- apiGroups: [""]
+  resources: [configmaps]
+  resourceNames: [web-config]
+  verbs: [get, update]
+---
+apiVersion: ${g("rbac.authorization")}/v1
+kind: RoleBinding
+metadata: {name: reader}
+subjects: [{kind: ServiceAccount, name: agent, namespace: default}, {kind: User, name: alice, apiGroup: ${g("rbac.authorization")}}, {kind: Group, name: devs, apiGroup: ${g("rbac.authorization")}}]
+roleRef: {kind: Role, name: reader, apiGroup: ${g("rbac.authorization")}}
+---
+apiVersion: ${g("coordination")}/v1
+kind: Lease
+metadata: {name: leader}
+spec: {holderIdentity: pod-a, leaseDurationSeconds: 15, acquireTime: "2026-01-01T00:00:00.000000Z", renewTime: "2026-01-01T00:00:10.000000Z", leaseTransitions: 1}
+---
+apiVersion: v1
+kind: Endpoints
+metadata: {name: external-db}
+subsets: [{addresses: [{ip: 10.1.2.3}, {ip: 192.168.0.10, hostname: db-0}], ports: [{name: pg, port: 5432, protocol: TCP}]}]
+---
+apiVersion: ${g("discovery")}/v1
+kind: EndpointSlice
+metadata: {name: external-db-1, labels: {kubernetes.io/service-name: external-db}}
+addressType: IPv4
+endpoints: [{addresses: [10.1.2.3], conditions: {ready: true, serving: true, terminating: false}, nodeName: node-1, zone: us-east-1a}]
+ports: [{name: pg, port: 5432, protocol: TCP, appProtocol: postgresql}]
+---
+apiVersion: v1
+kind: Pod
+metadata: {name: standalone, annotations: {container.apparmor.security.beta.kubernetes.io/app: runtime/default}}
+spec:
+  restartPolicy: OnFailure
+  shareProcessNamespace: true
+  enableServiceLinks: false
+  automountServiceAccountToken: false
+  readinessGates: [{conditionType: example.com/ready}]
+  os: {name: linux}
+  containers:
+  - name: app
+    image: app:1
+    stdin: true
+    tty: true
+    workingDir: /work
+    resources: {requests: {cpu: "1", memory: 1Gi, ephemeral-storage: 1Gi}, limits: {cpu: "1", memory: 1Gi, nvidia.com/gpu: "1"}}
+    lifecycle: {postStart: {httpGet: {path: /started, port: 8080}}, preStop: {sleep: {seconds: 5}}}
+    securityContext: {runAsUser: 1000, runAsGroup: 3000, runAsNonRoot: true, seccompProfile: {type: Localhost, localhostProfile: profiles/app.json}}
+  terminationGracePeriodSeconds: 60`;
 }
 
 for (const profile of [ORCH_PROFILE, KUBERNETES_PROFILE]) {

@@ -59,7 +59,7 @@ export const BATCH_DEFINITIONS: Readonly<Record<string, SchemaNode>> = {
           obj({
             action: req(enumOf(["Count", "FailIndex", "FailJob", "Ignore"])),
             onExitCodes: obj({ containerName: str(), operator: req(enumOf(["In", "NotIn"])), values: req(set(int32())) }),
-            onPodConditions: atomic(obj({ status: req(str()), type: req(str()) })),
+            onPodConditions: atomic(obj({ status: req(withDefault(str(), "True")), type: req(str()) })),
           }),
         ),
       ),

@@ -107,6 +107,14 @@ describe("workload validation texts, as kube 1.30's apps, batch, autoscaling and
       await refused(jobs, job("zero", { podFailurePolicy: { rules: [{ action: "FailJob", onExitCodes: { operator: "In", values: [0, 3, 2] } }] } })),
       'Job.batch "zero" is invalid: [spec.podFailurePolicy.rules[0].onExitCodes.values[0]: Invalid value: 0: must not be 0 for the In operator, spec.podFailurePolicy.rules[0].onExitCodes.values: Invalid value: []int32{0, 3, 2}: must be ordered]',
     );
+    // A pod condition pattern's status defaults to True (kube's SetDefaults): a rule without one is stored with it.
+    const ignoring = await server.call("POST", jobs, {
+      body: job("no-status", { podFailurePolicy: { rules: [{ action: "Ignore", onPodConditions: [{ type: "DisruptionTarget" }] }] } }),
+    });
+    assert.equal(ignoring.status, 201, ignoring.text);
+    assert.deepEqual(((ignoring.json["spec"] as Json)["podFailurePolicy"] as Json)["rules"], [
+      { action: "Ignore", onPodConditions: [{ type: "DisruptionTarget", status: "True" }] },
+    ]);
     const both = { action: "Ignore", onExitCodes: { operator: "NotIn", values: [1] }, onPodConditions: [{ type: "DisruptionTarget", status: "True" }] };
     assert.match(
       await refused(jobs, job("both", { podFailurePolicy: { rules: [both] } })),
