@@ -1,7 +1,9 @@
 // Real kubectl, oldest and newest, posting a broad set of VALID manifests (the fields real charts set on
 // workloads, services, ingresses, autoscalers, budgets, policies, storage, CronJobs, StatefulSets with
 // volume claim templates, Jobs with pod failure policies, DaemonSets, quotas, limits, RBAC, leases,
-// endpoints, a standalone pod, admission policies, a CRD with CEL rules) in both product-name profiles:
+// endpoints, a standalone pod, webhook configurations, PVs, a CSI driver, priority and runtime classes,
+// flow control, namespaces, secrets of several types, every Service type, admission policies, a CRD with
+// CEL rules) in both product-name profiles:
 // every one must be accepted. Validation sweeps add refusals; this guards against refusing what kube accepts.
 import assert from "node:assert/strict";
 import { writeFileSync } from "node:fs";
@@ -375,7 +377,136 @@ spec:
     resources: {requests: {cpu: "1", memory: 1Gi, ephemeral-storage: 1Gi}, limits: {cpu: "1", memory: 1Gi, nvidia.com/gpu: "1"}}
     lifecycle: {postStart: {httpGet: {path: /started, port: 8080}}, preStop: {sleep: {seconds: 5}}}
     securityContext: {runAsUser: 1000, runAsGroup: 3000, runAsNonRoot: true, seccompProfile: {type: Localhost, localhostProfile: profiles/app.json}}
-  terminationGracePeriodSeconds: 60`;
+  terminationGracePeriodSeconds: 60
+---
+apiVersion: ${g("admissionregistration")}/v1
+kind: MutatingWebhookConfiguration
+metadata: {name: inject}
+webhooks:
+- name: inject.example.com
+  admissionReviewVersions: [v1, v1beta1]
+  sideEffects: None
+  failurePolicy: Ignore
+  reinvocationPolicy: IfNeeded
+  timeoutSeconds: 5
+  matchPolicy: Equivalent
+  namespaceSelector: {matchExpressions: [{key: inject, operator: NotIn, values: ["false"]}]}
+  objectSelector: {matchLabels: {inject: "true"}}
+  matchConditions: [{name: not-system, expression: "!request.userInfo.username.startsWith('system:')"}]
+  rules: [{apiGroups: [""], apiVersions: [v1], operations: [CREATE], resources: [pods], scope: Namespaced}]
+  clientConfig: {service: {namespace: default, name: injector, path: /mutate, port: 8443}}
+---
+apiVersion: ${g("admissionregistration")}/v1
+kind: ValidatingWebhookConfiguration
+metadata: {name: check}
+webhooks:
+- name: check.example.com
+  admissionReviewVersions: [v1]
+  sideEffects: NoneOnDryRun
+  rules: [{apiGroups: ["*"], apiVersions: ["*"], operations: [CREATE, UPDATE], resources: ["*/*"]}, {apiGroups: [apps], apiVersions: [v1], operations: ["*"], resources: [deployments, deployments/scale]}]
+  clientConfig: {url: "https://hooks.example.com:8443/validate"}
+---
+apiVersion: v1
+kind: PersistentVolume
+metadata: {name: nfs-pv}
+spec:
+  capacity: {storage: 10Gi}
+  accessModes: [ReadWriteMany]
+  persistentVolumeReclaimPolicy: Retain
+  storageClassName: nfs
+  mountOptions: [hard, nfsvers=4.1]
+  nfs: {server: 10.0.0.5, path: /exports/data}
+---
+apiVersion: v1
+kind: PersistentVolume
+metadata: {name: csi-pv}
+spec:
+  capacity: {storage: 5Gi}
+  accessModes: [ReadWriteOnce]
+  volumeMode: Block
+  claimRef: {namespace: default, name: data}
+  csi: {driver: ebs.csi.aws.com, volumeHandle: vol-123, fsType: ext4, volumeAttributes: {type: gp3}}
+  nodeAffinity: {required: {nodeSelectorTerms: [{matchExpressions: [{key: topology.ebs.csi.aws.com/zone, operator: In, values: [us-east-1a]}]}]}}
+---
+apiVersion: ${g("storage")}/v1
+kind: CSIDriver
+metadata: {name: ebs.csi.aws.com}
+spec: {attachRequired: true, podInfoOnMount: false, fsGroupPolicy: File, volumeLifecycleModes: [Persistent], tokenRequests: [{audience: sts.amazonaws.com, expirationSeconds: 3600}], requiresRepublish: false}
+---
+apiVersion: ${g("scheduling")}/v1
+kind: PriorityClass
+metadata: {name: high}
+value: 100000
+preemptionPolicy: PreemptLowerPriority
+description: high priority
+---
+apiVersion: ${g("node")}/v1
+kind: RuntimeClass
+metadata: {name: gvisor}
+handler: runsc
+overhead: {podFixed: {cpu: 100m, memory: 64Mi}}
+scheduling: {nodeSelector: {runtime: gvisor}, tolerations: [{key: runtime, operator: Equal, value: gvisor, effect: NoSchedule}]}
+---
+apiVersion: ${g("flowcontrol.apiserver")}/v1
+kind: PriorityLevelConfiguration
+metadata: {name: batch}
+spec:
+  type: Limited
+  limited:
+    nominalConcurrencyShares: 10
+    lendablePercent: 50
+    borrowingLimitPercent: 100
+    limitResponse: {type: Queue, queuing: {queues: 16, handSize: 4, queueLengthLimit: 50}}
+---
+apiVersion: ${g("flowcontrol.apiserver")}/v1
+kind: FlowSchema
+metadata: {name: batch-jobs}
+spec:
+  priorityLevelConfiguration: {name: batch}
+  matchingPrecedence: 1000
+  distinguisherMethod: {type: ByUser}
+  rules:
+  - subjects: [{kind: ServiceAccount, serviceAccount: {namespace: default, name: agent}}, {kind: Group, group: {name: batch-users}}]
+    resourceRules: [{verbs: ["*"], apiGroups: ["*"], resources: ["*"], clusterScope: true, namespaces: ["*"]}]
+    nonResourceRules: [{verbs: [get], nonResourceURLs: [/healthz, "/metrics/*"]}]
+---
+apiVersion: v1
+kind: Namespace
+metadata: {name: team-a, labels: {team: a, pod-security.kubernetes.io/enforce: baseline}, annotations: {owner: a@example.com}}
+---
+apiVersion: v1
+kind: ConfigMap
+metadata: {name: bin}
+binaryData: {blob: AAECAw==}
+data: {"app.properties": "a=b", "config.yaml": "x: 1"}
+immutable: true
+---
+apiVersion: v1
+kind: Secret
+metadata: {name: regcred}
+type: kubernetes.io/dockerconfigjson
+data: {.dockerconfigjson: eyJhdXRocyI6e319}
+---
+apiVersion: v1
+kind: Secret
+metadata: {name: basic}
+type: kubernetes.io/basic-auth
+stringData: {username: u, password: p}
+---
+apiVersion: v1
+kind: Service
+metadata: {name: ext}
+spec: {type: ExternalName, externalName: db.example.com}
+---
+apiVersion: v1
+kind: Service
+metadata: {name: headless}
+spec: {clusterIP: None, selector: {app: db}, ports: [{port: 5432, name: pg}], publishNotReadyAddresses: true}
+---
+apiVersion: v1
+kind: Service
+metadata: {name: np}
+spec: {type: NodePort, selector: {app: web}, ports: [{port: 80, targetPort: 8080, nodePort: 30080, protocol: TCP, appProtocol: http}], ipFamilyPolicy: SingleStack, internalTrafficPolicy: Local}`;
 }
 
 for (const profile of [ORCH_PROFILE, KUBERNETES_PROFILE]) {
@@ -400,7 +531,16 @@ for (const profile of [ORCH_PROFILE, KUBERNETES_PROFILE]) {
 
     it("kubectl (newest): apply stores them, and the StatefulSet keeps its claim-template mount", async () => {
       const kubectl = kubectlFor(server().server.kubeconfigPath, server().dataDir, "newest");
-      const applied = await kubectl(["apply", "-n", "default", "-f", path]);
+      // Stored for real, the webhook configurations would send every later write to hosts that do not exist.
+      const stored = join(server().dataDir, "stored.yaml");
+      writeFileSync(
+        stored,
+        manifests(profile)
+          .split("\n---\n")
+          .filter((document) => !/^kind: (Mutating|Validating)WebhookConfiguration$/m.test(document))
+          .join("\n---\n"),
+      );
+      const applied = await kubectl(["apply", "-n", "default", "-f", stored]);
       assert.equal(applied.code, 0, applied.stderr);
       const mount = await kubectl(["get", "statefulset", "db", "-n", "default", "-o", "jsonpath={.spec.template.spec.containers[0].volumeMounts[0].name}"]);
       assert.equal(mount.stdout, "pgdata", mount.stderr);
