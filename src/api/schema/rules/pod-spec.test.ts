@@ -159,6 +159,23 @@ describe("pod spec rules, as kube 1.30's ValidatePodSpec", () => {
     );
   });
 
+  it("accepts a host-network pod whose ports leave hostPort unset or 0, with or without limits (kube defaults it to the container port)", async () => {
+    const answer = await server.call("POST", PODS, {
+      body: pod("hostnet", {
+        hostNetwork: true,
+        initContainers: [container({ name: "init", ports: [{ containerPort: 90 }] })],
+        containers: [container({ ports: [{ containerPort: 80 }, { containerPort: 81, hostPort: 0 }] })],
+      }),
+    });
+    assert.equal(answer.status, 201, answer.text);
+    const spec = answer.json["spec"] as { containers: { ports: { hostPort: number }[] }[]; initContainers: { ports: { hostPort: number }[] }[] };
+    assert.deepEqual(
+      spec.containers[0]?.ports.map((port) => port.hostPort),
+      [80, 81],
+    );
+    assert.equal(spec.initContainers[0]?.ports[0]?.hostPort, 90);
+  });
+
   it("checks volume sources and mount sub-paths, and defaults file modes and token lifetimes", async () => {
     await refused(
       pod("vols", {
