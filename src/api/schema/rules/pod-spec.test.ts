@@ -257,6 +257,31 @@ describe("pod spec rules, as kube 1.30's ValidatePodSpec", () => {
     );
   });
 
+  it("lets controllers write the status of objects stored before a spec rule existed, as kube's status updates judge only the status", async () => {
+    const merge = { "content-type": "application/merge-patch+json" };
+    const legacySpec = { containers: [container({})], tolerations: [{ key: "k", operator: "Exists", value: "v" }] };
+    const deployment = {
+      apiVersion: "apps/v1",
+      kind: "Deployment",
+      metadata: { name: "legacy", namespace: "default", uid: "0f0f0f0f-0000-4000-8000-0000000000d1", creationTimestamp: "2026-01-01T00:00:00Z", generation: 1 },
+      spec: { replicas: 1, selector: { matchLabels: { a: "b" } }, template: { metadata: { labels: { a: "b" } }, spec: legacySpec } },
+      status: {},
+    };
+    await server.storage.create("/deployments/default/legacy", JSON.stringify(deployment));
+    const status = await server.call("PATCH", "/apis/apps/v1/namespaces/default/deployments/legacy/status", {
+      headers: merge,
+      body: { status: { observedGeneration: 1 } },
+    });
+    assert.equal(status.status, 200, status.text);
+    // A write of the object itself is judged whole, as kube's update is.
+    const update = await server.call("PATCH", "/apis/apps/v1/namespaces/default/deployments/legacy", {
+      headers: merge,
+      body: { metadata: { labels: { x: "y" } } },
+    });
+    assert.equal(update.status, 422, update.text);
+    assert.match(String(update.json["message"]), /spec\.template\.spec\.tolerations\[0\]\.operator: Invalid value: "v"/);
+  });
+
   it("refuses namespace finalizers that are neither qualified nor standard", async () => {
     const answer = await server.call("POST", "/api/v1/namespaces", {
       body: { apiVersion: "v1", kind: "Namespace", metadata: { name: "fin" }, spec: { finalizers: ["bad finalizer", "foo", "example.com/ok"] } },
