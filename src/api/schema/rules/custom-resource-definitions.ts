@@ -6,7 +6,7 @@ import { hoistedSites, isHoisted } from "../../crd/hoisted-fields.js";
 import { structuralErrors } from "../../crd/structural.js";
 import { CEL_VALIDATION_RULES } from "../../crd/validation-rules.js";
 import { validateName } from "../../validation.js";
-import { childPath, forbidden, indexPath, invalidValue, notSupported, required, shown } from "../field-path.js";
+import { childPath, forbidden, goStrings, indexPath, invalidValue, notSupported, required, shown } from "../field-path.js";
 import { clientConfigErrors } from "./admission.js";
 import { canonicalJson } from "../../../util/canonical-json.js";
 import { listAt, recordAt, stringAt } from "./values.js";
@@ -51,11 +51,6 @@ function schemaUnchanged(old: ApiObject | undefined, schema: Record<string, unkn
 /** ConversionReview versions the server speaks, sorted as kube lists them. */
 const CONVERSION_REVIEW_VERSIONS = ["v1", "v1beta1"];
 
-/** A Go `[]string` as `%#v` prints it, as kube's field errors show a string list. */
-function goStrings(values: readonly unknown[]): string {
-  return `[]string{${values.map((value) => JSON.stringify(String(value))).join(", ")}}`;
-}
-
 function invalidShownAs(field: string, shownValue: string, detail: string): FieldError {
   return { type: "FieldValueInvalid", field, message: `Invalid value: ${shownValue}: ${detail}` };
 }
@@ -90,7 +85,7 @@ function conversionErrors(conversion: Record<string, unknown> | undefined): Fiel
     for (const message of validateName(name, "dns1035-label")) errors.push(invalidValue(indexPath(at, index), name, message));
   });
   if (![...seen].some((version) => CONVERSION_REVIEW_VERSIONS.includes(version)))
-    errors.push(invalidShownAs(at, goStrings(versions), `must include at least one of ${CONVERSION_REVIEW_VERSIONS.join(", ")}`));
+    errors.push(invalidValue(at, goStrings(versions), `must include at least one of ${CONVERSION_REVIEW_VERSIONS.join(", ")}`));
   return errors;
 }
 
