@@ -86,7 +86,7 @@ export function validateWrite(definition: ResourceDefinition, object: ApiObject,
   // The schema stage's errors, except for fields the metadata checks or the kind's strategy already report.
   const reported = new Set([...errors, ...own].map((error) => error.field));
   const judged = (error: FieldError): boolean => !reported.has(error.field) && (subresource !== "status" || isStatusField(error.field));
-  errors.push(...(definition.schema?.validate(object, old) ?? []).filter(judged), ...own);
+  errors.push(...(definition.schema?.validate(object, old, subresource === "status") ?? []).filter(judged), ...own);
   // As kube: CEL rules are not run on a value of the wrong shape (a wrong type or an unsupported enum value).
   const validateRules = definition.schema?.validateRules;
   if (validateRules === undefined) {
