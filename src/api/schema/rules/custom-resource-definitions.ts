@@ -216,16 +216,21 @@ function deprecationErrors(version: unknown, path: string): FieldError[] {
   const errors: FieldError[] = [];
   if (Buffer.byteLength(warning) > 256) errors.push(invalidValue(at, warning, "must be <= 256 characters long"));
   if (warning === "") errors.push(invalidValue(at, warning, "must not be an empty string"));
+  // Go's unicode.IsPrint comes first in kube, so a control character is reported as non-printable
+  // (its control-character branch is never reached); non-ASCII spaces and format characters too.
   let offset = 0;
   for (const character of warning) {
-    if (/\p{Cc}/u.test(character)) {
-      errors.push(invalidValue(at, warning, `must only contain printable UTF-8 characters; control character found at index ${offset}`));
+    if (character !== " " && !PRINTABLE.test(character)) {
+      errors.push(invalidValue(at, warning, `must only contain printable UTF-8 characters; non-printable character found at index ${offset}`));
       break;
     }
     offset += Buffer.byteLength(character);
   }
   return errors;
 }
+
+/** Go's unicode.IsPrint but for the ASCII space: letters, marks, numbers, punctuation and symbols. */
+const PRINTABLE = /^[\p{L}\p{M}\p{N}\p{P}\p{S}]$/u;
 
 /** The schemas of a definition, where kube reports them (see `hoistedSites`). */
 function schemaErrors(versions: readonly unknown[], old: ApiObject | undefined): FieldError[] {
