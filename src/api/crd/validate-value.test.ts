@@ -48,4 +48,15 @@ describe("validateObjectMeta() checks generateName as kube's name functions with
       ["metadata.generateName"],
     );
   });
+
+  it("masks as kube's maskTrailingDash does: the last two characters become one 'a', a lone '-' is not masked", () => {
+    assert.deepEqual(
+      meta({ generateName: "a-.-", name: "a-.-x1234" }).map((error) => error.field),
+      ["metadata.name"],
+    );
+    assert.deepEqual(
+      meta({ generateName: "-", name: "-x1234" }).map((error) => error.field),
+      ["metadata.generateName", "metadata.name"],
+    );
+  });
 });
