@@ -222,6 +222,18 @@ describe("pod spec rules, as kube 1.30's ValidatePodSpec", () => {
     });
   });
 
+  it("reports a downward API file without a path once (the schema's Required), in a volume or a projection", async () => {
+    await refused(
+      pod("dapi", {
+        volumes: [
+          { name: "a", downwardAPI: { items: [{ fieldRef: { fieldPath: "metadata.name" } }] } },
+          { name: "b", projected: { sources: [{ downwardAPI: { items: [{ path: "", fieldRef: { fieldPath: "metadata.name" } }] } }] } },
+        ],
+      }),
+      'Pod "dapi" is invalid: [spec.volumes[0].downwardAPI.items[0].path: Required value, spec.volumes[1].projected.sources[0].downwardAPI.items[0].path: Required value]',
+    );
+  });
+
   it("checks the deadline, host names and DNS settings", async () => {
     await refused(
       pod("scalars", { activeDeadlineSeconds: 0, hostname: "Bad_Host", dnsPolicy: "None" }),
