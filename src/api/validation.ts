@@ -143,13 +143,13 @@ export function validateObjectMeta(object: ApiObject, options: { readonly nameRu
   if (metadata.finalizers !== undefined) {
     if (!Array.isArray(metadata.finalizers)) errors.push({ type: "FieldValueInvalid", field: "metadata.finalizers", message: "must be a list of strings" });
     else
-      metadata.finalizers.forEach((finalizer, index) => {
-        // apimachinery's ValidateFinalizerName: one error per IsQualifiedName message.
+      metadata.finalizers.forEach((finalizer) => {
+        // apimachinery's ValidateFinalizers: one error per IsQualifiedName message, at the list's path (no index).
         const messages = typeof finalizer === "string" ? validateQualifiedName(finalizer) : ["must be a string"];
         for (const message of messages)
           errors.push({
             type: "FieldValueInvalid",
-            field: `metadata.finalizers[${index}]`,
+            field: "metadata.finalizers",
             message: `Invalid value: ${JSON.stringify(finalizer)}: ${message}`,
           });
       });

@@ -60,3 +60,17 @@ describe("validateObjectMeta() checks generateName as kube's name functions with
     );
   });
 });
+
+describe("validateObjectMeta() checks finalizers as apimachinery's ValidateFinalizers", () => {
+  it("reports each IsQualifiedName message at metadata.finalizers, without the index", () => {
+    const errors = validateObjectMeta(
+      { apiVersion: "v1", kind: "X", metadata: { name: "x", finalizers: ["example.com/ok", "bad finalizer"] } },
+      { nameRule: "dns1123-subdomain", namespaced: false },
+    );
+    assert.deepEqual(
+      errors.map((error) => error.field),
+      ["metadata.finalizers"],
+    );
+    assert.match(errors[0]?.message ?? "", /^Invalid value: "bad finalizer": name part must consist of/);
+  });
+});
