@@ -120,7 +120,8 @@ export function validateObjectMeta(object: ApiObject, options: { readonly nameRu
   const generateName = metadata.generateName;
   if (typeof generateName === "string" && generateName !== "") {
     // kube's name functions with prefix=true: a trailing dash is masked (a suffix follows it); "." and ".." are fine as prefixes.
-    const masked = generateName.endsWith("-") ? `${generateName.slice(0, -1)}a` : generateName;
+    // kube's maskTrailingDash drops the last two characters for its "a" (and leaves a lone "-"): kept, as it decides which prefixes pass.
+    const masked = generateName.length > 1 && generateName.endsWith("-") ? `${generateName.slice(0, -2)}a` : generateName;
     const messages = options.nameRule === "path-segment" && (generateName === "." || generateName === "..") ? [] : validateName(masked, options.nameRule);
     for (const message of messages)
       errors.push({ type: "FieldValueInvalid", field: "metadata.generateName", message: `Invalid value: ${JSON.stringify(generateName)}: ${message}` });
@@ -142,13 +143,13 @@ export function validateObjectMeta(object: ApiObject, options: { readonly nameRu
   if (metadata.finalizers !== undefined) {
     if (!Array.isArray(metadata.finalizers)) errors.push({ type: "FieldValueInvalid", field: "metadata.finalizers", message: "must be a list of strings" });
     else
-      metadata.finalizers.forEach((finalizer, index) => {
-        // apimachinery's ValidateFinalizerName: one error per IsQualifiedName message.
+      metadata.finalizers.forEach((finalizer) => {
+        // apimachinery's ValidateFinalizers: one error per IsQualifiedName message, at the list's path (no index).
         const messages = typeof finalizer === "string" ? validateQualifiedName(finalizer) : ["must be a string"];
         for (const message of messages)
           errors.push({
             type: "FieldValueInvalid",
-            field: `metadata.finalizers[${index}]`,
+            field: "metadata.finalizers",
             message: `Invalid value: ${JSON.stringify(finalizer)}: ${message}`,
           });
       });

@@ -60,6 +60,16 @@ export function checkFields(definition: ResourceDefinition, object: ApiObject, v
 }
 
 /**
+ * A status write keeps everything but `.status` as stored, and kube's status strategies judge only
+ * the status (custom resources: unchanged fields ratcheted): the schema stage's findings elsewhere
+ * (a spec stored before a rule existed) do not refuse it, or kubelets and controllers could no
+ * longer report on such objects.
+ */
+function isStatusField(field: string): boolean {
+  return field === "status" || field.startsWith("status.") || field.startsWith("status[");
+}
+
+/**
  * Metadata, the schema stage and the kind's strategy, into one 422 listing every bad field.
  * Synchronous (throws, answers undefined) unless the kind has CEL rules (custom resources), whose
  * evaluation may be asynchronous: then a promise.
@@ -75,7 +85,8 @@ export function validateWrite(definition: ResourceDefinition, object: ApiObject,
   if (old !== undefined && subresource !== "") own.push(...(strategy.validateSubresourceUpdate?.(subresource, object, old) ?? []));
   // The schema stage's errors, except for fields the metadata checks or the kind's strategy already report.
   const reported = new Set([...errors, ...own].map((error) => error.field));
-  errors.push(...(definition.schema?.validate(object, old) ?? []).filter((error) => !reported.has(error.field)), ...own);
+  const judged = (error: FieldError): boolean => !reported.has(error.field) && (subresource !== "status" || isStatusField(error.field));
+  errors.push(...(definition.schema?.validate(object, old, subresource === "status") ?? []).filter(judged), ...own);
   // As kube: CEL rules are not run on a value of the wrong shape (a wrong type or an unsupported enum value).
   const validateRules = definition.schema?.validateRules;
   if (validateRules === undefined) {
@@ -93,7 +104,7 @@ export function validateWrite(definition: ResourceDefinition, object: ApiObject,
     return undefined;
   }
   return (async () => {
-    errors.push(...(await validateRules.call(definition.schema, object, old)).filter((error) => !reported.has(error.field)));
+    errors.push(...(await validateRules.call(definition.schema, object, old)).filter(judged));
     finishValidation(definition, object, old, errors);
   })();
 }

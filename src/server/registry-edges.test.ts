@@ -50,7 +50,7 @@ describe("registry edges (#14)", () => {
   it("refuses finalizer names that are not qualified names (422)", async () => {
     const bad = await server.call("POST", CM, { body: { metadata: { name: "fin", finalizers: ["not a name!"] } } });
     assert.equal(bad.status, 422, bad.text);
-    assert.match(String(bad.json["message"]), /metadata\.finalizers\[0\]: Invalid value: "not a name!"/);
+    assert.match(String(bad.json["message"]), /is invalid: metadata\.finalizers: Invalid value: "not a name!"/);
     const good = await server.call("POST", CM, { body: { metadata: { name: "fin", finalizers: ["example.com/hold"] } } });
     assert.equal(good.status, 201, good.text);
     const cleared = await server.call("PATCH", `${CM}/fin`, {

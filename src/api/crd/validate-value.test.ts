@@ -48,4 +48,29 @@ describe("validateObjectMeta() checks generateName as kube's name functions with
       ["metadata.generateName"],
     );
   });
+
+  it("masks as kube's maskTrailingDash does: the last two characters become one 'a', a lone '-' is not masked", () => {
+    assert.deepEqual(
+      meta({ generateName: "a-.-", name: "a-.-x1234" }).map((error) => error.field),
+      ["metadata.name"],
+    );
+    assert.deepEqual(
+      meta({ generateName: "-", name: "-x1234" }).map((error) => error.field),
+      ["metadata.generateName", "metadata.name"],
+    );
+  });
+});
+
+describe("validateObjectMeta() checks finalizers as apimachinery's ValidateFinalizers", () => {
+  it("reports each IsQualifiedName message at metadata.finalizers, without the index", () => {
+    const errors = validateObjectMeta(
+      { apiVersion: "v1", kind: "X", metadata: { name: "x", finalizers: ["example.com/ok", "bad finalizer"] } },
+      { nameRule: "dns1123-subdomain", namespaced: false },
+    );
+    assert.deepEqual(
+      errors.map((error) => error.field),
+      ["metadata.finalizers"],
+    );
+    assert.match(errors[0]?.message ?? "", /^Invalid value: "bad finalizer": name part must consist of/);
+  });
 });

@@ -864,3 +864,23 @@ describe("ObjectSchema.unknownFields(): fields the schema does not declare", () 
     assert.deepEqual(SCHEMAS.deployment.unknownFields(value, { prune: false }), []);
   });
 });
+
+describe("a status write's schema walk", () => {
+  it("judges the status and leaves the rest, which the write keeps as stored, unwalked", () => {
+    const pod = {
+      apiVersion: "v1",
+      kind: "Pod",
+      metadata: { name: "p" },
+      spec: { containers: [{ name: "c", image: "x" }], tolerations: [{ key: "k", operator: "Exists", value: "v" }] },
+      status: { containerStatuses: [{ name: "c", ready: "yes" }] },
+    } as unknown as ApiObject;
+    const fields = (statusOnly: boolean): string[] => SCHEMAS.pod.validate(pod, pod, statusOnly).map((error) => error.field);
+    assert.ok(fields(false).includes("spec.tolerations[0].operator"));
+    assert.ok(fields(false).some((field) => field.startsWith("status.containerStatuses[0]")));
+    assert.deepEqual(
+      fields(true).filter((field) => !field.startsWith("status")),
+      [],
+    );
+    assert.ok(fields(true).some((field) => field.startsWith("status.containerStatuses[0]")));
+  });
+});

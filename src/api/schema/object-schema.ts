@@ -28,8 +28,12 @@ export interface ObjectSchema {
    * when it set nothing, true when it set something, undefined when it cannot tell (built-in kinds).
    */
   applyDefaults(object: ApiObject): boolean | undefined;
-  /** Schema errors and the kind's rules; `old` is the stored object on update. Metadata is checked elsewhere. */
-  validate(object: ApiObject, old: ApiObject | undefined): FieldError[];
+  /**
+   * Schema errors and the kind's rules; `old` is the stored object on update. Metadata is checked
+   * elsewhere. `statusOnly` (a status write, which keeps the rest as stored): the schema walk may
+   * leave out every top-level field but `status`, whose findings the caller would drop anyway.
+   */
+  validate(object: ApiObject, old: ApiObject | undefined, statusOnly?: boolean): FieldError[];
   /** Custom resources: their schema's CEL validation rules, run after `validate` (`old` for transition rules). */
   validateRules?(object: ApiObject, old: ApiObject | undefined): Promise<FieldError[]>;
   /** The schema as a tree of nodes (CEL type checking of admission policies); made when asked. */
@@ -38,6 +42,13 @@ export interface ObjectSchema {
 
 /** Top-level fields the schema stage leaves to the store (type meta) and to metadata validation. */
 const LEFT_TO_OTHERS: ReadonlySet<string> = new Set(["apiVersion", "kind", "metadata"]);
+
+/** A status write's skip list: every top-level field but `status` (a pod's spec walk is most of a kubelet status write's validation). */
+function allButStatus(object: ApiObject): ReadonlySet<string> {
+  const skip = new Set(LEFT_TO_OTHERS);
+  for (const key in object) if (key !== "status") skip.add(key);
+  return skip;
+}
 
 /** The schema stage of a kind, or undefined when the catalogue has no schema for it. */
 export function objectSchemaFor(
@@ -60,8 +71,8 @@ export function objectSchemaFor(
       applyDefaults(catalogue, rules.defaulters, root, object);
       return undefined;
     },
-    validate(object, old) {
-      const errors = validator.validate(root, object, "", LEFT_TO_OTHERS, contextOf?.(object));
+    validate(object, old, statusOnly) {
+      const errors = validator.validate(root, object, "", statusOnly === true ? allButStatus(object) : LEFT_TO_OTHERS, contextOf?.(object));
       if (kindValidator === undefined) return errors;
       const own = kindValidator(object, old);
       const owned = new Set(own.map((error) => error.field));

@@ -87,6 +87,15 @@ describe("validateCustomResourceDefinition() words and places errors as kube 1.3
     assert.deepEqual(messages(crd({ versions: [version("v1", { deprecationWarning: "old" })] })), [
       'spec.versions[0].deprecationWarning: Invalid value: "old": can only be set for deprecated versions',
     ]);
+    // kube tests unicode.IsPrint first: a tab or a no-break space is "non-printable" (at its byte offset).
+    const deprecated = (warning: string): Json => version("v1", { deprecated: true, deprecationWarning: warning });
+    assert.deepEqual(messages(crd({ versions: [deprecated("é\told")] })), [
+      'spec.versions[0].deprecationWarning: Invalid value: "é\\told": must only contain printable UTF-8 characters; non-printable character found at index 2',
+    ]);
+    assert.deepEqual(messages(crd({ versions: [deprecated("old\u00a0version")] })), [
+      'spec.versions[0].deprecationWarning: Invalid value: "old\u00a0version": must only contain printable UTF-8 characters; non-printable character found at index 3',
+    ]);
+    assert.deepEqual(messages(crd({ versions: [deprecated("v1 is deprecated; use v2 ✓")] })), []);
   });
 
   it("group, scope and preserveUnknownFields", () => {

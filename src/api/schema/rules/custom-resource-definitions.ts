@@ -6,7 +6,7 @@ import { hoistedSites, isHoisted } from "../../crd/hoisted-fields.js";
 import { structuralErrors } from "../../crd/structural.js";
 import { CEL_VALIDATION_RULES } from "../../crd/validation-rules.js";
 import { validateName } from "../../validation.js";
-import { childPath, forbidden, indexPath, invalidValue, notSupported, required, shown } from "../field-path.js";
+import { childPath, forbidden, goStrings, indexPath, invalidValue, notSupported, required, shown } from "../field-path.js";
 import { clientConfigErrors } from "./admission.js";
 import { canonicalJson } from "../../../util/canonical-json.js";
 import { listAt, recordAt, stringAt } from "./values.js";
@@ -51,11 +51,6 @@ function schemaUnchanged(old: ApiObject | undefined, schema: Record<string, unkn
 /** ConversionReview versions the server speaks, sorted as kube lists them. */
 const CONVERSION_REVIEW_VERSIONS = ["v1", "v1beta1"];
 
-/** A Go `[]string` as `%#v` prints it, as kube's field errors show a string list. */
-function goStrings(values: readonly unknown[]): string {
-  return `[]string{${values.map((value) => JSON.stringify(String(value))).join(", ")}}`;
-}
-
 function invalidShownAs(field: string, shownValue: string, detail: string): FieldError {
   return { type: "FieldValueInvalid", field, message: `Invalid value: ${shownValue}: ${detail}` };
 }
@@ -90,7 +85,7 @@ function conversionErrors(conversion: Record<string, unknown> | undefined): Fiel
     for (const message of validateName(name, "dns1035-label")) errors.push(invalidValue(indexPath(at, index), name, message));
   });
   if (![...seen].some((version) => CONVERSION_REVIEW_VERSIONS.includes(version)))
-    errors.push(invalidShownAs(at, goStrings(versions), `must include at least one of ${CONVERSION_REVIEW_VERSIONS.join(", ")}`));
+    errors.push(invalidValue(at, goStrings(versions), `must include at least one of ${CONVERSION_REVIEW_VERSIONS.join(", ")}`));
   return errors;
 }
 
@@ -221,16 +216,21 @@ function deprecationErrors(version: unknown, path: string): FieldError[] {
   const errors: FieldError[] = [];
   if (Buffer.byteLength(warning) > 256) errors.push(invalidValue(at, warning, "must be <= 256 characters long"));
   if (warning === "") errors.push(invalidValue(at, warning, "must not be an empty string"));
+  // Go's unicode.IsPrint comes first in kube, so a control character is reported as non-printable
+  // (its control-character branch is never reached); non-ASCII spaces and format characters too.
   let offset = 0;
   for (const character of warning) {
-    if (/\p{Cc}/u.test(character)) {
-      errors.push(invalidValue(at, warning, `must only contain printable UTF-8 characters; control character found at index ${offset}`));
+    if (character !== " " && !PRINTABLE.test(character)) {
+      errors.push(invalidValue(at, warning, `must only contain printable UTF-8 characters; non-printable character found at index ${offset}`));
       break;
     }
     offset += Buffer.byteLength(character);
   }
   return errors;
 }
+
+/** Go's unicode.IsPrint but for the ASCII space: letters, marks, numbers, punctuation and symbols. */
+const PRINTABLE = /^[\p{L}\p{M}\p{N}\p{P}\p{S}]$/u;
 
 /** The schemas of a definition, where kube reports them (see `hoistedSites`). */
 function schemaErrors(versions: readonly unknown[], old: ApiObject | undefined): FieldError[] {

@@ -69,6 +69,21 @@ describe("endpoints, endpoint slices and service addresses, as kube 1.30's valid
     );
   });
 
+  it("reports an endpoint slice address not of the slice's family once, without the special-range checks", async () => {
+    await refused(
+      "/apis/discovery.k8s.io/v1/namespaces/default/endpointslices",
+      {
+        apiVersion: "discovery.k8s.io/v1",
+        kind: "EndpointSlice",
+        metadata: { name: "es-family" },
+        addressType: "IPv4",
+        endpoints: [{ addresses: ["not-an-ip", "fe80::1"] }],
+      },
+      'EndpointSlice.discovery.k8s.io "es-family" is invalid: [endpoints[0].addresses[0]: Invalid value: "not-an-ip": must be a valid IPv4 address, ' +
+        'endpoints[0].addresses[1]: Invalid value: "fe80::1": must be a valid IPv4 address]',
+    );
+  });
+
   it("refuses a service's affinity timeout, special external IPs, node ports of a ClusterIP service and bad source ranges", async () => {
     await refused(
       "/api/v1/namespaces/default/services",

@@ -111,8 +111,9 @@ export function validateEndpointSlice(slice: ApiObject): FieldError[] {
       const addressAt = indexPath(addressesAt, addressIndex);
       if (addressType === "IPv4" || addressType === "IPv6") {
         const family = addressType === "IPv4" ? 4 : 6;
+        // discovery's validateEndpoints: the special-range checks only for an address of the slice's family.
         if (isIP(text) !== family) errors.push(invalidValue(addressAt, text, `must be a valid ${addressType} address`));
-        errors.push(...nonSpecialIpErrors(text, addressAt, true));
+        else errors.push(...nonSpecialIpErrors(text, addressAt, true));
       }
     });
     const nodeName = stringAt(endpoint, "nodeName");

@@ -159,6 +159,23 @@ describe("pod spec rules, as kube 1.30's ValidatePodSpec", () => {
     );
   });
 
+  it("accepts a host-network pod whose ports leave hostPort unset or 0, with or without limits (kube defaults it to the container port)", async () => {
+    const answer = await server.call("POST", PODS, {
+      body: pod("hostnet", {
+        hostNetwork: true,
+        initContainers: [container({ name: "init", ports: [{ containerPort: 90 }] })],
+        containers: [container({ ports: [{ containerPort: 80 }, { containerPort: 81, hostPort: 0 }] })],
+      }),
+    });
+    assert.equal(answer.status, 201, answer.text);
+    const spec = answer.json["spec"] as { containers: { ports: { hostPort: number }[] }[]; initContainers: { ports: { hostPort: number }[] }[] };
+    assert.deepEqual(
+      spec.containers[0]?.ports.map((port) => port.hostPort),
+      [80, 81],
+    );
+    assert.equal(spec.initContainers[0]?.ports[0]?.hostPort, 90);
+  });
+
   it("checks volume sources and mount sub-paths, and defaults file modes and token lifetimes", async () => {
     await refused(
       pod("vols", {
@@ -205,6 +222,18 @@ describe("pod spec rules, as kube 1.30's ValidatePodSpec", () => {
     });
   });
 
+  it("reports a downward API file without a path once (the schema's Required), in a volume or a projection", async () => {
+    await refused(
+      pod("dapi", {
+        volumes: [
+          { name: "a", downwardAPI: { items: [{ fieldRef: { fieldPath: "metadata.name" } }] } },
+          { name: "b", projected: { sources: [{ downwardAPI: { items: [{ path: "", fieldRef: { fieldPath: "metadata.name" } }] } }] } },
+        ],
+      }),
+      'Pod "dapi" is invalid: [spec.volumes[0].downwardAPI.items[0].path: Required value, spec.volumes[1].projected.sources[0].downwardAPI.items[0].path: Required value]',
+    );
+  });
+
   it("checks the deadline, host names and DNS settings", async () => {
     await refused(
       pod("scalars", { activeDeadlineSeconds: 0, hostname: "Bad_Host", dnsPolicy: "None" }),
@@ -238,6 +267,31 @@ describe("pod spec rules, as kube 1.30's ValidatePodSpec", () => {
       answer.json["message"],
       'Deployment.apps "d" is invalid: spec.template.spec.tolerations[0].operator: Invalid value: "v": value must be empty when `operator` is \'Exists\'',
     );
+  });
+
+  it("lets controllers write the status of objects stored before a spec rule existed, as kube's status updates judge only the status", async () => {
+    const merge = { "content-type": "application/merge-patch+json" };
+    const legacySpec = { containers: [container({})], tolerations: [{ key: "k", operator: "Exists", value: "v" }] };
+    const deployment = {
+      apiVersion: "apps/v1",
+      kind: "Deployment",
+      metadata: { name: "legacy", namespace: "default", uid: "0f0f0f0f-0000-4000-8000-0000000000d1", creationTimestamp: "2026-01-01T00:00:00Z", generation: 1 },
+      spec: { replicas: 1, selector: { matchLabels: { a: "b" } }, template: { metadata: { labels: { a: "b" } }, spec: legacySpec } },
+      status: {},
+    };
+    await server.storage.create("/deployments/default/legacy", JSON.stringify(deployment));
+    const status = await server.call("PATCH", "/apis/apps/v1/namespaces/default/deployments/legacy/status", {
+      headers: merge,
+      body: { status: { observedGeneration: 1 } },
+    });
+    assert.equal(status.status, 200, status.text);
+    // A write of the object itself is judged whole, as kube's update is.
+    const update = await server.call("PATCH", "/apis/apps/v1/namespaces/default/deployments/legacy", {
+      headers: merge,
+      body: { metadata: { labels: { x: "y" } } },
+    });
+    assert.equal(update.status, 422, update.text);
+    assert.match(String(update.json["message"]), /spec\.template\.spec\.tolerations\[0\]\.operator: Invalid value: "v"/);
   });
 
   it("refuses namespace finalizers that are neither qualified nor standard", async () => {

@@ -2,7 +2,7 @@ import { isIP } from "node:net";
 import type { FieldError } from "../../errors.js";
 import { isPlainObject } from "../../object.js";
 import { validateLabelValue, validateName, validateQualifiedName } from "../../validation.js";
-import { childPath, duplicate, forbidden, indexPath, invalidValue, required } from "../field-path.js";
+import { childPath, duplicate, forbidden, goStrings, indexPath, invalidValue, required } from "../field-path.js";
 import { listAt, recordAt, stringAt } from "./values.js";
 
 /**
@@ -15,16 +15,6 @@ import { listAt, recordAt, stringAt } from "./values.js";
 const MAX_INT32 = 2147483647;
 const ID_RANGE = `must be between 0 and ${MAX_INT32}, inclusive`;
 const IP_MESSAGE = "must be a valid IP address, (e.g. 10.9.8.7 or 2001:db8::ffff)";
-
-/** A field error whose value is already written as kube prints it (Go's `%#v`). */
-function invalidShown(field: string, shownValue: string, detail: string): FieldError {
-  return { type: "FieldValueInvalid", field, message: `Invalid value: ${shownValue}: ${detail}` };
-}
-
-/** Go's `%#v` of a `[]string`. */
-export function goStringList(values: readonly unknown[]): string {
-  return `[]string{${values.map((value) => JSON.stringify(String(value))).join(", ")}}`;
-}
 
 /** kube's ValidateLabelName: one error per message of IsQualifiedName, at `path`. */
 export function labelNameErrors(key: string, path: string): FieldError[] {
@@ -285,16 +275,14 @@ function dnsConfigErrors(spec: Record<string, unknown>, path: string): FieldErro
   if (config === undefined) return [];
   const errors: FieldError[] = [];
   const nameservers = listAt(config, "nameservers");
-  if (nameservers.length > 3) errors.push(invalidShown(childPath(at, "nameservers"), goStringList(nameservers), "must not have more than 3 nameservers"));
+  if (nameservers.length > 3) errors.push(invalidValue(childPath(at, "nameservers"), goStrings(nameservers), "must not have more than 3 nameservers"));
   nameservers.forEach((server, index) => {
     if (typeof server !== "string" || isIP(server) === 0) errors.push(invalidValue(indexPath(childPath(at, "nameservers"), index), server, IP_MESSAGE));
   });
   const searches = listAt(config, "searches");
-  if (searches.length > 32) errors.push(invalidShown(childPath(at, "searches"), goStringList(searches), "must not have more than 32 search paths"));
+  if (searches.length > 32) errors.push(invalidValue(childPath(at, "searches"), goStrings(searches), "must not have more than 32 search paths"));
   if (searches.join(" ").length > 2048)
-    errors.push(
-      invalidShown(childPath(at, "searches"), goStringList(searches), "must not have more than 2048 characters (including spaces) in the search list"),
-    );
+    errors.push(invalidValue(childPath(at, "searches"), goStrings(searches), "must not have more than 2048 characters (including spaces) in the search list"));
   searches.forEach((search, index) => {
     const trimmed = String(search).replace(/\.$/, "");
     for (const message of validateName(trimmed, "dns1123-subdomain")) errors.push(invalidValue(indexPath(childPath(at, "searches"), index), trimmed, message));

@@ -63,12 +63,15 @@ function itemsErrors(source: Record<string, unknown>, at: string): FieldError[] 
   return listAt(source, "items").flatMap((item, index) => keyToPathErrors(item, indexPath(childPath(at, "items"), index)));
 }
 
-/** kube's validateDownwardAPIVolumeFile; `at` is the source's path (kube reports files there, not by index). */
+/**
+ * kube's validateDownwardAPIVolumeFile; `at` is the source's path (kube reports files there, not by
+ * index). A missing or empty `path` is left to the schema's Required at `items[i].path` (kube says
+ * `downwardAPI.path`): reporting it here too printed the one mistake twice.
+ */
 function downwardFileErrors(file: unknown, at: string): FieldError[] {
   if (!isPlainObject(file)) return [];
   const path = stringAt(file, "path") ?? "";
-  const errors: FieldError[] = path === "" ? [required(childPath(at, "path"))] : [];
-  errors.push(...localNonReservedPathErrors(path, childPath(at, "path")));
+  const errors = localNonReservedPathErrors(path, childPath(at, "path"));
   const fieldRef = recordAt(file, "fieldRef");
   if (fieldRef !== undefined) {
     errors.push(...fieldRefErrors(fieldRef, childPath(at, "fieldRef"), VOLUME_FIELD_PATHS));

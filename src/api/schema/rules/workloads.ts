@@ -93,15 +93,17 @@ const defaultPod: DefinitionDefaulter = (pod) => {
   for (const list of ["containers", "initContainers"]) {
     for (const container of listAt(spec, list)) {
       if (!isPlainObject(container)) continue;
+      // kube's defaultHostNetworkPorts (pods only since 1.28): an unset or zero host port becomes the container port, with or without limits.
+      if (spec["hostNetwork"] === true) {
+        for (const port of listAt(container, "ports"))
+          if (isPlainObject(port) && (port["hostPort"] === undefined || port["hostPort"] === 0) && typeof port["containerPort"] === "number")
+            port["hostPort"] = port["containerPort"];
+      }
       const resources = recordAt(container, "resources");
       const limits = recordAt(resources, "limits");
       if (resources === undefined || limits === undefined) continue;
       const requests = ensureRecord(resources, "requests");
       for (const [name, value] of Object.entries(limits)) if (requests[name] === undefined) requests[name] = value;
-      if (spec["hostNetwork"] === true) {
-        for (const port of listAt(container, "ports"))
-          if (isPlainObject(port) && port["hostPort"] === undefined && typeof port["containerPort"] === "number") port["hostPort"] = port["containerPort"];
-      }
     }
   }
 };
