@@ -57,6 +57,50 @@ export interface ApiRequest {
 }
 
 /**
+ * `request` with another body reader (a filter that watches what the handler reads): every other
+ * field is the request's own, and `signal` and `aborted` are read from it when asked (a spread
+ * copy would make the signal at once and freeze `aborted`). A class rather than an object literal
+ * with getters, whose per-request closures give every object a V8 map of its own (see the
+ * listener's `ListenerRequest`).
+ */
+class RequestWithBody implements ApiRequest {
+  readonly method: string;
+  readonly path: string;
+  readonly query: URLSearchParams;
+  readonly headers: Readonly<Record<string, string | undefined>>;
+  readonly rawHeaders: readonly string[] | undefined;
+  readonly peerCertificate: PeerCertificate | undefined;
+  readonly peerCertificateError: string | undefined;
+  readonly remoteAddress: string | undefined;
+
+  constructor(
+    private readonly request: ApiRequest,
+    readonly body: (limit: number) => Promise<Buffer>,
+  ) {
+    this.method = request.method;
+    this.path = request.path;
+    this.query = request.query;
+    this.headers = request.headers;
+    this.rawHeaders = request.rawHeaders;
+    this.peerCertificate = request.peerCertificate;
+    this.peerCertificateError = request.peerCertificateError;
+    this.remoteAddress = request.remoteAddress;
+  }
+
+  get signal(): AbortSignal {
+    return this.request.signal;
+  }
+
+  get aborted(): boolean | undefined {
+    return this.request.aborted;
+  }
+}
+
+export function requestWithBody(request: ApiRequest, body: (limit: number) => Promise<Buffer>): ApiRequest {
+  return new RequestWithBody(request, body);
+}
+
+/**
  * A body is bytes, or a stream of chunks written (and flushed) as they come, with backpressure;
  * a stream may also be a `PushBody` (request/push-body.ts) that writes into the response itself.
  */

@@ -203,6 +203,49 @@ class RequestAbort {
   }
 }
 
+/**
+ * The request as the listener hands it to the handler. A class with its getters on the prototype,
+ * not an object literal with `get signal()`: a literal's accessors are new closures on every
+ * evaluation, which V8 defines through the runtime and gives each object a hidden class of its
+ * own; and a hidden class that outlives its request keeps, through the getters' closure, the
+ * whole exchange (stream, headers, response) reachable from the old generation, so minor GCs
+ * promote it (docs/architecture.md, "Per-request objects and the GC").
+ */
+class ListenerRequest implements ApiRequest {
+  readonly method: string;
+  readonly path: string;
+  readonly query: URLSearchParams;
+  readonly headers: Readonly<Record<string, string | undefined>>;
+  readonly rawHeaders: readonly string[];
+  readonly body: (limit: number) => Promise<Buffer>;
+  readonly remoteAddress: string | undefined;
+
+  constructor(
+    exchange: Exchange,
+    url: { readonly pathname: string; readonly query: URLSearchParams },
+    reader: RequestBody,
+    readonly peerCertificate: PeerCertificate | undefined,
+    readonly peerCertificateError: string | undefined,
+    private readonly abort: RequestAbort,
+  ) {
+    this.method = exchange.method;
+    this.path = url.pathname;
+    this.query = url.query;
+    this.headers = exchange.headers as Record<string, string | undefined>;
+    this.rawHeaders = exchange.rawHeaders;
+    this.body = (limit) => reader.read(limit);
+    this.remoteAddress = exchange.socket?.remoteAddress;
+  }
+
+  get signal(): AbortSignal {
+    return this.abort.signal;
+  }
+
+  get aborted(): boolean {
+    return this.abort.aborted;
+  }
+}
+
 /** kube-apiserver's Cache-Control for answers whose handler set none. */
 const NO_CACHE_PRIVATE = "no-cache, private";
 
@@ -360,23 +403,14 @@ export async function startHttpServer(options: HttpServerOptions): Promise<HttpS
       if (unsafe !== undefined) {
         result = errorResponse(new ApiError(400, "BadRequest", `invalid request path: ${unsafe} are not allowed`));
       } else {
-        const apiRequest: ApiRequest = {
-          method: exchange.method,
-          path: url.pathname,
-          query: url.query,
-          headers: exchange.headers as Record<string, string | undefined>,
-          rawHeaders: exchange.rawHeaders,
-          body: (limit) => body.read(limit),
-          peerCertificate: peer === "unverified" || peer === null ? undefined : peer,
-          ...(peer === "unverified" ? { peerCertificateError: String(exchange.socket?.authorizationError ?? "not verified") } : {}),
-          get signal() {
-            return controller.signal;
-          },
-          get aborted() {
-            return controller.aborted;
-          },
-          remoteAddress: exchange.socket?.remoteAddress,
-        };
+        const apiRequest = new ListenerRequest(
+          exchange,
+          url,
+          body,
+          peer === "unverified" || peer === null ? undefined : peer,
+          peer === "unverified" ? String(exchange.socket?.authorizationError ?? "not verified") : undefined,
+          controller,
+        );
         context = { request: apiRequest, warnings: [] };
         result = await options.handler(context);
       }

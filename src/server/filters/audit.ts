@@ -6,6 +6,7 @@ import {
   headerValues,
   requireInfo,
   requireUser,
+  requestWithBody,
   type ApiResponse,
   type Filter,
   type RequestContext,
@@ -327,13 +328,10 @@ export function auditFilter(options: AuditFilterOptions): Filter {
       info.kind === "resource" && WRITES.has(info.verb)
         ? {
             ...context,
-            request: {
-              ...request,
-              body: async (limit) => {
-                body = await request.body(limit);
-                return body;
-              },
-            },
+            request: requestWithBody(request, async (limit) => {
+              body = await request.body(limit);
+              return body;
+            }),
           }
         : context;
     const settle = (): void => {
