@@ -183,7 +183,7 @@ async function pluginLatencies(count: number): Promise<PluginLatency[]> {
 const PLAN = { opsPerBurst: 1000, rounds: 30, warmOps: 2000, burstSeconds: 0.4, minOpsPerBurst: 150 };
 const QUICK_PLAN = { opsPerBurst: 200, rounds: 6, warmOps: 200, burstSeconds: 0.2 };
 /** Sets of server processes, each measured for a sixth of the rounds (see `startPairedServers`' rotate; why six: bench/README.md, "Paired runs"). */
-const GENERATIONS = 6;
+const GENERATIONS = 12;
 /** Each server's first creates after start, measured apart ("cold"; after 50 that open the path). */
 const COLD = 1000;
 const QUICK_COLD = 200;

@@ -106,7 +106,7 @@ const IN_PROCESS_ROUNDS = 16;
 const PLAN = { opsPerBurst: 3000, rounds: 40, warmOps: 6000, burstSeconds: 0.35, minOpsPerBurst: 1000 };
 const QUICK_PLAN = { opsPerBurst: 500, rounds: 6, warmOps: 1000, burstSeconds: 0.2 };
 /** Sets of server processes, each measured for a sixth of the rounds (see `startPairedServers`' rotate; why six: bench/README.md, "Paired runs"). */
-const GENERATIONS = 6;
+const GENERATIONS = 12;
 
 const POLICY = "apiVersion: audit.orch.io/v1\nkind: Policy\nrules:\n  - level: Metadata\n";
 
