@@ -351,7 +351,15 @@ function guardHttp1Pause(request: IncomingMessage, response: ServerResponse): vo
  * (not required) and verified against the client CA; an unverified one makes the request 401.
  */
 export async function startHttpServer(options: HttpServerOptions): Promise<HttpServer> {
-  const inFlight = new Set<Promise<void>>();
+  /**
+   * Requests being served, counted rather than kept in a Set: a long-lived Set that takes and drops
+   * an entry per request rehashes into new tables, and V8 keeps each old table (with the requests
+   * it held) linked to the next, so once a full GC has moved one to the old generation every
+   * later request's work was kept alive through minor GCs (docs/architecture.md, "Per-request
+   * objects and the GC"). `stop` waits for the count to reach zero.
+   */
+  let inFlight = 0;
+  let whenIdle: (() => void) | undefined;
   /** Long-running responses (watches): ended at once on stop instead of awaited. */
   const streams = new Set<RequestAbort>();
   let stopping = false;
@@ -389,12 +397,23 @@ export async function startHttpServer(options: HttpServerOptions): Promise<HttpS
   /** Serves one request of either protocol; `session` is its HTTP/2 session (GOAWAY), undefined on HTTP/1.x. */
   const serve = (exchange: Exchange, out: Outgoing, body: RequestBody, session: ServerHttp2Session | undefined): void => {
     const controller = new RequestAbort();
+    // A request is under way until its handler has finished and its exchange has closed (the
+    // answer handed to the connection, or the client gone): `stop` must not cut an answer that
+    // was written but not yet sent.
+    inFlight += 1;
+    let parts = 2;
+    const partDone = (): void => {
+      if (--parts > 0) return;
+      inFlight -= 1;
+      if (inFlight === 0) whenIdle?.();
+    };
     // Abort only when the client goes away mid-response: aborting finished requests costs a
     // DOMException and an event dispatch each, a measurable share of a GET.
     out.onClose(() => {
       if (!out.writableFinished) controller.abort();
+      partDone();
     });
-    const work = (async () => {
+    void (async () => {
       const url = requestTarget(exchange.url);
       const peer = peerCertificateOf(exchange.socket, peers);
       const unsafe = unsafePathPart(exchange.url);
@@ -437,9 +456,8 @@ export async function startHttpServer(options: HttpServerOptions): Promise<HttpS
       })
       .finally(() => {
         streams.delete(controller);
-        inFlight.delete(work);
+        partDone();
       });
-    inFlight.add(work);
   };
   // HTTP/2 through Node's core stream API (see Http2Outgoing), HTTP/1.x through Node's HTTP/1 server.
   const onStream = (stream: ServerHttp2Stream, headers: IncomingHttpHeaders, _flags: number, rawHeaders: string[]): void => {
@@ -503,7 +521,18 @@ export async function startHttpServer(options: HttpServerOptions): Promise<HttpS
       for (const session of sessions) session.close();
       // Watches end now; ordinary requests get the grace period to finish.
       for (const controller of streams) controller.abort();
-      await Promise.race([Promise.allSettled([...inFlight]), new Promise((resolve) => setTimeout(resolve, graceMs).unref())]);
+      const idle = inFlight === 0 ? Promise.resolve() : new Promise<void>((resolve) => (whenIdle = resolve));
+      let graceTimer: NodeJS.Timeout | undefined;
+      const grace = new Promise<void>((resolve) => {
+        graceTimer = setTimeout(resolve, graceMs);
+        graceTimer.unref();
+      });
+      await Promise.race([idle, grace]);
+      // HTTP/2 sessions close on their own once their last stream's frames are out (close() above):
+      // the rest of the grace period lets them, so an answer just written is not cut off.
+      const open = [...sessions].filter((session) => !session.destroyed);
+      await Promise.race([Promise.all(open.map((session) => once(session, "close").catch(() => undefined))), grace]);
+      clearTimeout(graceTimer);
       for (const socket of sockets) socket.destroy();
       for (const session of sessions) session.destroy();
       await closed;
