@@ -1,4 +1,5 @@
 import { isPlainObject, type JsonValue } from "../object.js";
+import { canonicalQuantityText } from "../quantity.js";
 import type { SchemaCatalogue } from "./catalogue.js";
 import type { SchemaNode } from "./node.js";
 
@@ -9,7 +10,8 @@ export type DefinitionDefaulter = (value: Record<string, unknown>) => void;
  * Fills defaults in place, top-down: at each object, absent properties whose schema has a
  * `default` get a copy of it, then the definition's own defaulter runs, then its properties,
  * map entries and list items are visited (so a struct a defaulter just created is defaulted too).
- * Nodes that preserve unknown fields are not looked into.
+ * Nodes that preserve unknown fields are not looked into. Quantities given as numbers become kube's
+ * canonical strings.
  */
 export function applyDefaults(catalogue: SchemaCatalogue, defaulters: ReadonlyMap<string, DefinitionDefaulter>, node: SchemaNode, value: unknown): void {
   visit(catalogue, defaulters, node, value);
@@ -49,7 +51,13 @@ function visit(catalogue: SchemaCatalogue, defaulters: ReadonlyMap<string, Defin
     if (site.ref !== undefined) defaulters.get(site.ref)?.(value);
     for (const [name, item] of Object.entries(value)) {
       const property = properties[name] ?? node.additionalProperties;
-      if (property !== undefined) visit(catalogue, defaulters, property, item);
+      if (property === undefined) continue;
+      // A quantity given as a number (`cpu: 1` in YAML) is kept by kube as its canonical string.
+      if (typeof item === "number") {
+        if (catalogue.resolve(property).format === "quantity") value[name] = canonicalQuantityText(item);
+        continue;
+      }
+      visit(catalogue, defaulters, property, item);
     }
   } else if (Array.isArray(value) && node.items !== undefined) {
     const items = node.items;

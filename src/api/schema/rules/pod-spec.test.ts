@@ -205,6 +205,26 @@ describe("pod spec rules, as kube 1.30's ValidatePodSpec", () => {
     }
   });
 
+  it("stores quantities given as numbers as kube's canonical strings (cpu: 1, memory ratio 2, 1.5)", async () => {
+    const answer = await server.call("POST", PODS, {
+      body: pod("numeric-quantities", {
+        containers: [container({ resources: { limits: { cpu: 1, "nvidia.com/gpu": 1, memory: 1.5e9 }, requests: { cpu: 0.5 } } })],
+      }),
+    });
+    assert.equal(answer.status, 201, answer.text);
+    const resources = ((answer.json["spec"] as Record<string, unknown[]>)["containers"]?.[0] as Record<string, unknown>)["resources"];
+    assert.deepEqual(resources, {
+      limits: { cpu: "1", "nvidia.com/gpu": "1", memory: "1500M" },
+      requests: { cpu: "500m", "nvidia.com/gpu": "1", memory: "1500M" },
+    });
+    const range = await server.call("POST", "/api/v1/namespaces/default/limitranges", {
+      body: { metadata: { name: "ratio" }, spec: { limits: [{ type: "Pod", maxLimitRequestRatio: { memory: 2 } }] } },
+    });
+    assert.equal(range.status, 201, range.text);
+    assert.deepEqual((range.json["spec"] as Record<string, unknown>)["limits"], [{ type: "Pod", maxLimitRequestRatio: { memory: "2" } }]);
+    await server.call("DELETE", "/api/v1/namespaces/default/limitranges/ratio");
+  });
+
   it("checks volume sources and mount sub-paths, and defaults file modes and token lifetimes", async () => {
     await refused(
       pod("vols", {
