@@ -11,7 +11,7 @@ export type DefinitionDefaulter = (value: Record<string, unknown>) => void;
  * `default` get a copy of it, then the definition's own defaulter runs, then its properties,
  * map entries and list items are visited (so a struct a defaulter just created is defaulted too).
  * Nodes that preserve unknown fields are not looked into. Quantities given as numbers become kube's
- * canonical strings.
+ * canonical strings; base64 bytes lose the line breaks Go's decoding skips.
  */
 export function applyDefaults(catalogue: SchemaCatalogue, defaulters: ReadonlyMap<string, DefinitionDefaulter>, node: SchemaNode, value: unknown): void {
   visit(catalogue, defaulters, node, value);
@@ -55,6 +55,12 @@ function visit(catalogue: SchemaCatalogue, defaulters: ReadonlyMap<string, Defin
       // A quantity given as a number (`cpu: 1` in YAML) is kept by kube as its canonical string.
       if (typeof item === "number") {
         if (catalogue.resolve(property).format === "quantity") value[name] = canonicalQuantityText(item);
+        continue;
+      }
+      // Go's base64 decoding of []byte fields skips line breaks (a YAML `|` block adds one; wrapped
+      // base64 has many), and kube writes the bytes back without them.
+      if (typeof item === "string") {
+        if ((item.includes("\n") || item.includes("\r")) && catalogue.resolve(property).format === "byte") value[name] = item.replace(/[\r\n]/g, "");
         continue;
       }
       visit(catalogue, defaulters, property, item);
