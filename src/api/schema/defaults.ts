@@ -1,5 +1,6 @@
 import { isPlainObject, type JsonValue } from "../object.js";
 import { canonicalQuantityText } from "../quantity.js";
+import { dropZeroStrings, ZERO_STRING_DEFAULTS } from "./zero-strings.js";
 import type { SchemaCatalogue } from "./catalogue.js";
 import type { SchemaNode } from "./node.js";
 
@@ -11,7 +12,8 @@ export type DefinitionDefaulter = (value: Record<string, unknown>) => void;
  * `default` get a copy of it, then the definition's own defaulter runs, then its properties,
  * map entries and list items are visited (so a struct a defaulter just created is defaulted too).
  * Nodes that preserve unknown fields are not looked into. Quantities given as numbers become kube's
- * canonical strings; base64 bytes lose the line breaks Go's decoding skips.
+ * canonical strings; base64 bytes lose the line breaks Go's decoding skips; the non-pointer strings
+ * `ZERO_STRING_DEFAULTS` lists are defaulted when "", as Go's zero value.
  */
 export function applyDefaults(catalogue: SchemaCatalogue, defaulters: ReadonlyMap<string, DefinitionDefaulter>, node: SchemaNode, value: unknown): void {
   visit(catalogue, defaulters, node, value);
@@ -45,6 +47,8 @@ function visit(catalogue: SchemaCatalogue, defaulters: ReadonlyMap<string, Defin
   if (node.preserveUnknownFields === true || node.embeddedResource === true) return;
   if (isPlainObject(value)) {
     const properties = node.properties ?? {};
+    const zeroStrings = site.ref === undefined ? undefined : ZERO_STRING_DEFAULTS.get(site.ref);
+    if (zeroStrings !== undefined) dropZeroStrings(value, zeroStrings);
     for (const [name, fallback] of defaultsOf(catalogue, node)) {
       if (value[name] === undefined || value[name] === null) value[name] = copyOf(fallback);
     }
