@@ -395,6 +395,16 @@ describe("registration, policy, autoscaling, networking, flow-control and storag
     includesAll(budget, [`spec.selector.matchLabels: Invalid value: "b c": a valid label must be an empty string or consist of alphanumeric characters`]);
   });
 
+  it("storage: a CSIDriver token request with an empty audience (the API server's audiences), as kubernetes-csi's docs publish it", async () => {
+    const driver = await accepted("/apis/storage.k8s.io/v1/csidrivers", {
+      apiVersion: "storage.k8s.io/v1",
+      kind: "CSIDriver",
+      metadata: { name: "audiences.csi.example.com" },
+      spec: { tokenRequests: [{ audience: "gcp" }, { audience: "", expirationSeconds: 3600 }], requiresRepublish: true },
+    });
+    assert.deepEqual((driver["spec"] as Json)["tokenRequests"], [{ audience: "gcp" }, { audience: "", expirationSeconds: 3600 }]);
+  });
+
   it("storage: CSIDriver token audiences, VolumeAttachment source, PV/PVC spec rules again on update", async () => {
     includesAll(
       await refused("/apis/storage.k8s.io/v1/csidrivers", {
