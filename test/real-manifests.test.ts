@@ -1,6 +1,6 @@
 // Real-world manifests as widely used projects publish them (test/fixtures/real-manifests/: ingress-nginx,
 // cert-manager, metrics-server, kube-prometheus, kube-state-metrics, CoreDNS, the EBS CSI driver,
-// external-dns, the Dashboard, Gatekeeper and kubernetes/website's examples; each file names its source)
+// external-dns, the Dashboard, Gatekeeper, Argo CD and kubernetes/website's examples; each file names its source)
 // posted with the oldest and newest kubectl, in both product-name profiles (the orch profile gets the
 // documents that name no k8s.io group and no kube-system). kube-apiserver 1.30 accepts every one of
 // them, so a refusal here is a false refusal that would break a user's chart. After `apply`, reading the
