@@ -13,7 +13,8 @@ export type DefinitionDefaulter = (value: Record<string, unknown>) => void;
  * map entries and list items are visited (so a struct a defaulter just created is defaulted too).
  * Nodes that preserve unknown fields are not looked into. Quantities given as numbers become kube's
  * canonical strings; base64 bytes lose the line breaks Go's decoding skips; the non-pointer strings
- * `ZERO_STRING_DEFAULTS` lists are defaulted when "", as Go's zero value.
+ * `ZERO_STRING_DEFAULTS` lists are defaulted when "", as Go's zero value; a null value in a map of
+ * strings becomes "".
  */
 export function applyDefaults(catalogue: SchemaCatalogue, defaulters: ReadonlyMap<string, DefinitionDefaulter>, node: SchemaNode, value: unknown): void {
   visit(catalogue, defaulters, node, value);
@@ -41,6 +42,11 @@ function copyOf(value: JsonValue): JsonValue {
   return value;
 }
 
+/** A plain string node: no format (bytes, quantities and dates decode null otherwise), no enum. */
+function isPlainString(node: SchemaNode): boolean {
+  return node.type === "string" && node.format === undefined && node.enum === undefined;
+}
+
 function visit(catalogue: SchemaCatalogue, defaulters: ReadonlyMap<string, DefinitionDefaulter>, site: SchemaNode, value: unknown): void {
   if (value === null || value === undefined) return;
   const node = catalogue.resolve(site);
@@ -65,6 +71,11 @@ function visit(catalogue: SchemaCatalogue, defaulters: ReadonlyMap<string, Defin
       // base64 has many), and kube writes the bytes back without them.
       if (typeof item === "string") {
         if ((item.includes("\n") || item.includes("\r")) && catalogue.resolve(property).format === "byte") value[name] = item.replace(/[\r\n]/g, "");
+        continue;
+      }
+      // A null in a map of strings (`KEY:` left empty in YAML) is Go's "" after decoding: kube keeps the key.
+      if (item === null) {
+        if (properties[name] === undefined && isPlainString(catalogue.resolve(property))) value[name] = "";
         continue;
       }
       visit(catalogue, defaulters, property, item);

@@ -97,6 +97,16 @@ describe("empty non-pointer strings are defaulted as kube's Go zero values (Helm
     assert.equal((cronJob.json["spec"] as Record<string, unknown>)["concurrencyPolicy"], "Allow");
   });
 
+  it("reads a null in a map of strings (a YAML key left empty) as Go's \"\", as kube's decoding does", async () => {
+    const map = await server.call("POST", "/api/v1/namespaces/default/configmaps", {
+      body: { metadata: { name: "nulls", labels: { tier: null }, annotations: { note: null } }, data: { SOME_KEY: null, OTHER: "x" } },
+    });
+    assert.equal(map.status, 201, map.text);
+    assert.deepEqual(map.json["data"], { SOME_KEY: "", OTHER: "x" });
+    const metadata = map.json["metadata"] as Record<string, unknown>;
+    assert.deepEqual([metadata["labels"], metadata["annotations"]], [{ tier: "" }, { note: "" }]);
+  });
+
   it('keeps refusing "" where kube\'s field is a pointer (PVC volumeMode)', async () => {
     const claim = await server.call("POST", "/api/v1/namespaces/default/persistentvolumeclaims", {
       body: { metadata: { name: "empties" }, spec: { accessModes: ["ReadWriteOnce"], volumeMode: "", resources: { requests: { storage: "1Gi" } } } },
