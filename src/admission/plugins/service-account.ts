@@ -100,7 +100,11 @@ export function serviceAccount(context: PluginContext): AdmissionPlugin {
       if (pod === undefined || !isPod(attributes)) return;
       if (pod.metadata.annotations?.[mirrorAnnotation] !== undefined) return;
       const spec = specOf(pod);
-      if (stringOf(spec["serviceAccountName"]) === "") spec["serviceAccountName"] = DEFAULT_ACCOUNT;
+      if (stringOf(spec["serviceAccountName"]) === "") {
+        spec["serviceAccountName"] = DEFAULT_ACCOUNT;
+        // kube writes the deprecated alias equal to the name (defaulting already did for a named account).
+        spec["serviceAccount"] = DEFAULT_ACCOUNT;
+      }
       const name = stringOf(spec["serviceAccountName"]);
       // An account in the watch cache is used at once: no promise on the usual pod create.
       const cached = accountNow(attributes.namespace, name);

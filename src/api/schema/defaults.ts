@@ -1,4 +1,6 @@
 import { isPlainObject, type JsonValue } from "../object.js";
+import { canonicalQuantityText } from "../quantity.js";
+import { dropZeroStrings, ZERO_STRING_DEFAULTS } from "./zero-strings.js";
 import type { SchemaCatalogue } from "./catalogue.js";
 import type { SchemaNode } from "./node.js";
 
@@ -9,7 +11,10 @@ export type DefinitionDefaulter = (value: Record<string, unknown>) => void;
  * Fills defaults in place, top-down: at each object, absent properties whose schema has a
  * `default` get a copy of it, then the definition's own defaulter runs, then its properties,
  * map entries and list items are visited (so a struct a defaulter just created is defaulted too).
- * Nodes that preserve unknown fields are not looked into.
+ * Nodes that preserve unknown fields are not looked into. Quantities given as numbers become kube's
+ * canonical strings; base64 bytes lose the line breaks Go's decoding skips; the non-pointer strings
+ * `ZERO_STRING_DEFAULTS` lists are defaulted when "", as Go's zero value; a null value in a map of
+ * strings becomes "".
  */
 export function applyDefaults(catalogue: SchemaCatalogue, defaulters: ReadonlyMap<string, DefinitionDefaulter>, node: SchemaNode, value: unknown): void {
   visit(catalogue, defaulters, node, value);
@@ -37,19 +42,43 @@ function copyOf(value: JsonValue): JsonValue {
   return value;
 }
 
+/** A plain string node: no format (bytes, quantities and dates decode null otherwise), no enum. */
+function isPlainString(node: SchemaNode): boolean {
+  return node.type === "string" && node.format === undefined && node.enum === undefined;
+}
+
 function visit(catalogue: SchemaCatalogue, defaulters: ReadonlyMap<string, DefinitionDefaulter>, site: SchemaNode, value: unknown): void {
   if (value === null || value === undefined) return;
   const node = catalogue.resolve(site);
   if (node.preserveUnknownFields === true || node.embeddedResource === true) return;
   if (isPlainObject(value)) {
     const properties = node.properties ?? {};
+    const zeroStrings = site.ref === undefined ? undefined : ZERO_STRING_DEFAULTS.get(site.ref);
+    if (zeroStrings !== undefined) dropZeroStrings(value, zeroStrings);
     for (const [name, fallback] of defaultsOf(catalogue, node)) {
       if (value[name] === undefined || value[name] === null) value[name] = copyOf(fallback);
     }
     if (site.ref !== undefined) defaulters.get(site.ref)?.(value);
     for (const [name, item] of Object.entries(value)) {
       const property = properties[name] ?? node.additionalProperties;
-      if (property !== undefined) visit(catalogue, defaulters, property, item);
+      if (property === undefined) continue;
+      // A quantity given as a number (`cpu: 1` in YAML) is kept by kube as its canonical string.
+      if (typeof item === "number") {
+        if (catalogue.resolve(property).format === "quantity") value[name] = canonicalQuantityText(item);
+        continue;
+      }
+      // Go's base64 decoding of []byte fields skips line breaks (a YAML `|` block adds one; wrapped
+      // base64 has many), and kube writes the bytes back without them.
+      if (typeof item === "string") {
+        if ((item.includes("\n") || item.includes("\r")) && catalogue.resolve(property).format === "byte") value[name] = item.replace(/[\r\n]/g, "");
+        continue;
+      }
+      // A null in a map of strings (`KEY:` left empty in YAML) is Go's "" after decoding: kube keeps the key.
+      if (item === null) {
+        if (properties[name] === undefined && isPlainString(catalogue.resolve(property))) value[name] = "";
+        continue;
+      }
+      visit(catalogue, defaulters, property, item);
     }
   } else if (Array.isArray(value) && node.items !== undefined) {
     const items = node.items;

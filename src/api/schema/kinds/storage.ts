@@ -25,7 +25,8 @@ export const STORAGE_DEFINITIONS: Readonly<Record<string, SchemaNode>> = {
         requiresRepublish: withDefault(bool(), false),
         seLinuxMount: withDefault(bool(), false),
         storageCapacity: withDefault(bool(), false),
-        tokenRequests: atomic(obj({ audience: req(str()), expirationSeconds: int64() })),
+        // kube marks `audience` required in its OpenAPI but accepts it empty or absent: "" means the API server's audiences.
+        tokenRequests: atomic(obj({ audience: str(), expirationSeconds: int64() })),
         volumeLifecycleModes: withDefault(set(enumOf(["Ephemeral", "Persistent"])), ["Persistent"]),
       }),
     ),

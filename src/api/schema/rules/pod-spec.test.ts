@@ -176,6 +176,55 @@ describe("pod spec rules, as kube 1.30's ValidatePodSpec", () => {
     assert.equal(spec.initContainers[0]?.ports[0]?.hostPort, 90);
   });
 
+  it("takes the deprecated serviceAccount alias as the account name and writes the alias back, as kube's v1 conversion", async () => {
+    const account = await server.call("POST", "/api/v1/namespaces/default/serviceaccounts", { body: { metadata: { name: "legacy" } } });
+    assert.equal(account.status, 201, account.text);
+    const aliased = await server.call("POST", PODS, { body: pod("alias", { serviceAccount: "legacy" }) });
+    assert.equal(aliased.status, 201, aliased.text);
+    const aliasedSpec = aliased.json["spec"] as Record<string, unknown>;
+    assert.deepEqual([aliasedSpec["serviceAccountName"], aliasedSpec["serviceAccount"]], ["legacy", "legacy"]);
+    const plain = await server.call("POST", PODS, { body: pod("alias-default", {}) });
+    const plainSpec = plain.json["spec"] as Record<string, unknown>;
+    assert.deepEqual([plainSpec["serviceAccountName"], plainSpec["serviceAccount"]], ["default", "default"]);
+    const replaced = await server.call("PUT", `${PODS}/alias`, { body: aliased.json });
+    assert.equal(replaced.status, 200, replaced.text);
+    const template = (spec: Record<string, unknown>): Record<string, unknown> => ({
+      selector: { matchLabels: { app: "a" } },
+      template: { metadata: { labels: { app: "a" } }, spec: { containers: [{ name: "a", image: "x" }], ...spec } },
+    });
+    const deployments = "/apis/apps/v1/namespaces/default/deployments";
+    for (const [name, spec, expected] of [
+      ["alias-only", { serviceAccount: "legacy" }, ["legacy", "legacy"]],
+      ["name-wins", { serviceAccount: "old", serviceAccountName: "legacy" }, ["legacy", "legacy"]],
+      ["neither", {}, [undefined, undefined]],
+    ] as const) {
+      const answer = await server.call("POST", deployments, { body: { apiVersion: "apps/v1", kind: "Deployment", metadata: { name }, spec: template(spec) } });
+      assert.equal(answer.status, 201, answer.text);
+      const podSpec = ((answer.json["spec"] as Record<string, unknown>)["template"] as Record<string, Record<string, unknown>>)["spec"] ?? {};
+      assert.deepEqual([podSpec["serviceAccountName"], podSpec["serviceAccount"]], expected, name);
+    }
+  });
+
+  it("stores quantities given as numbers as kube's canonical strings (cpu: 1, memory ratio 2, 1.5)", async () => {
+    const answer = await server.call("POST", PODS, {
+      body: pod("numeric-quantities", {
+        containers: [container({ resources: { limits: { cpu: 1, "nvidia.com/gpu": 1, memory: 1.5e9 }, requests: { cpu: 0.5 } } })],
+      }),
+    });
+    assert.equal(answer.status, 201, answer.text);
+    const resources = ((answer.json["spec"] as Record<string, unknown[]>)["containers"]?.[0] as Record<string, unknown>)["resources"];
+    assert.deepEqual(resources, {
+      limits: { cpu: "1", "nvidia.com/gpu": "1", memory: "1500M" },
+      requests: { cpu: "500m", "nvidia.com/gpu": "1", memory: "1500M" },
+    });
+    const range = await server.call("POST", "/api/v1/namespaces/default/limitranges", {
+      body: { metadata: { name: "ratio" }, spec: { limits: [{ type: "Pod", maxLimitRequestRatio: { memory: 2 } }] } },
+    });
+    assert.equal(range.status, 201, range.text);
+    assert.deepEqual((range.json["spec"] as Record<string, unknown>)["limits"], [{ type: "Pod", maxLimitRequestRatio: { memory: "2" } }]);
+    await server.call("DELETE", "/api/v1/namespaces/default/limitranges/ratio");
+  });
+
   it("checks volume sources and mount sub-paths, and defaults file modes and token lifetimes", async () => {
     await refused(
       pod("vols", {

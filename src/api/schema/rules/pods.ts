@@ -29,7 +29,31 @@ const defaultHttpGet: DefinitionDefaulter = (action) => {
   action["scheme"] ??= "HTTP";
 };
 
+/**
+ * kube's v1 PodSpec conversion: `serviceAccount` is the deprecated alias of `serviceAccountName`.
+ * An alias given alone names the account (older manifests set only it); when both are set the new
+ * field wins; kube writes the alias back equal to the name (absent while the name is empty).
+ */
+const defaultServiceAccountAlias: DefinitionDefaulter = (spec) => {
+  const alias = spec["serviceAccount"];
+  if (
+    (spec["serviceAccountName"] === undefined || spec["serviceAccountName"] === null || spec["serviceAccountName"] === "") &&
+    typeof alias === "string" &&
+    alias !== ""
+  )
+    spec["serviceAccountName"] = alias;
+  syncServiceAccountAlias(spec);
+};
+
+/** Sets the deprecated `serviceAccount` to the spec's `serviceAccountName`, as kube's output conversion writes it. */
+export function syncServiceAccountAlias(spec: Record<string, unknown>): void {
+  const name = spec["serviceAccountName"];
+  if (typeof name === "string" && name !== "") spec["serviceAccount"] = name;
+  else delete spec["serviceAccount"];
+}
+
 export const POD_DEFAULTERS: Readonly<Record<string, DefinitionDefaulter>> = {
+  "core.v1.PodSpec": defaultServiceAccountAlias,
   "core.v1.Probe": defaultProbe,
   "core.v1.HTTPGetAction": defaultHttpGet,
   "core.v1.ObjectFieldSelector": defaultObjectFieldSelector,
@@ -125,7 +149,8 @@ export function validatePodUpdate(pod: ApiObject, old: ApiObject | undefined): F
       if (isPlainObject(container) && isPlainObject(given) && given["image"] !== undefined) container["image"] = given["image"];
     });
   }
-  for (const field of ["activeDeadlineSeconds", "tolerations", "schedulingGates"]) copyField(mutated, next, field);
+  // The deprecated `serviceAccount` alias is no field of kube's internal spec: it cannot differ there.
+  for (const field of ["activeDeadlineSeconds", "tolerations", "schedulingGates", "serviceAccount"]) copyField(mutated, next, field);
   if (listAt(before, "schedulingGates").length > 0) for (const field of ["nodeSelector", "affinity"]) copyField(mutated, next, field);
   const oldGrace = before["terminationGracePeriodSeconds"];
   if (typeof oldGrace === "number" && oldGrace < 0 && next["terminationGracePeriodSeconds"] === 1) mutated["terminationGracePeriodSeconds"] = 1;

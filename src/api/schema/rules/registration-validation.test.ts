@@ -206,6 +206,30 @@ describe("registration, policy, autoscaling, networking, flow-control and storag
     await accepted(path, hpa("h3", { behavior: { scaleUp: { stabilizationWindowSeconds: 10 } } }));
   });
 
+  it("HorizontalPodAutoscaler v2: a behavior setting only a window gets both directions' default rules, as kube's defaulting", async () => {
+    const hpa = await accepted("/apis/autoscaling/v2/namespaces/default/horizontalpodautoscalers", {
+      apiVersion: "autoscaling/v2",
+      kind: "HorizontalPodAutoscaler",
+      metadata: { name: "window-only" },
+      spec: {
+        scaleTargetRef: { apiVersion: "apps/v1", kind: "Deployment", name: "x" },
+        maxReplicas: 3,
+        behavior: { scaleDown: { stabilizationWindowSeconds: 300 } },
+      },
+    });
+    assert.deepEqual((hpa["spec"] as Json)["behavior"], {
+      scaleDown: { stabilizationWindowSeconds: 300, selectPolicy: "Max", policies: [{ type: "Percent", value: 100, periodSeconds: 15 }] },
+      scaleUp: {
+        stabilizationWindowSeconds: 0,
+        selectPolicy: "Max",
+        policies: [
+          { type: "Pods", value: 4, periodSeconds: 15 },
+          { type: "Percent", value: 100, periodSeconds: 15 },
+        ],
+      },
+    });
+  });
+
   it("PodDisruptionBudget: negative numbers, bad and over-100% percentages; selector changes allowed", async () => {
     const path = "/apis/policy/v1/namespaces/default/poddisruptionbudgets";
     const pdb = (name: string, spec: Json): Json => ({ apiVersion: "policy/v1", kind: "PodDisruptionBudget", metadata: { name }, spec });
@@ -393,6 +417,16 @@ describe("registration, policy, autoscaling, networking, flow-control and storag
       spec: { minAvailable: 1, selector: { matchLabels: { a: "b c" } } },
     });
     includesAll(budget, [`spec.selector.matchLabels: Invalid value: "b c": a valid label must be an empty string or consist of alphanumeric characters`]);
+  });
+
+  it("storage: a CSIDriver token request with an empty audience (the API server's audiences), as kubernetes-csi's docs publish it", async () => {
+    const driver = await accepted("/apis/storage.k8s.io/v1/csidrivers", {
+      apiVersion: "storage.k8s.io/v1",
+      kind: "CSIDriver",
+      metadata: { name: "audiences.csi.example.com" },
+      spec: { tokenRequests: [{ audience: "gcp" }, { audience: "", expirationSeconds: 3600 }], requiresRepublish: true },
+    });
+    assert.deepEqual((driver["spec"] as Json)["tokenRequests"], [{ audience: "gcp" }, { audience: "", expirationSeconds: 3600 }]);
   });
 
   it("storage: CSIDriver token audiences, VolumeAttachment source, PV/PVC spec rules again on update", async () => {

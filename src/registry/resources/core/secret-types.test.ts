@@ -66,6 +66,51 @@ describe("typed Secrets, as kube's ValidateSecret", () => {
   });
 });
 
+describe("base64 bytes with line breaks, as Go's decoding reads them", () => {
+  let server: Awaited<ReturnType<typeof inProcessServer>>;
+  before(async () => {
+    server = await inProcessServer({ profile: KUBERNETES_PROFILE });
+  });
+  after(async () => {
+    await server.stop();
+  });
+
+  it("accepts Secret data, ConfigMap binaryData and a webhook caBundle written as YAML blocks or wrapped, and stores them without the breaks", async () => {
+    // kubernetes.io's Secret page (examples/secret/dockercfg-secret.yaml) writes `.dockercfg: |`, whose value ends in a newline.
+    const dockercfg = "eyJhdXRocyI6eyJodHRwczovL2V4YW1wbGUvdjEvIjp7ImF1dGgiOiJvcGVuc2VzYW1lIn19fQo=";
+    const wrapped = b64("x".repeat(80));
+    const created = await server.call("POST", SECRETS, {
+      body: secret("blocks", "kubernetes.io/dockercfg", { ".dockercfg": `${dockercfg}\n`, wrapped: `${wrapped.slice(0, 76)}\r\n${wrapped.slice(76)}\n` }),
+    });
+    assert.equal(created.status, 201, created.text);
+    assert.deepEqual(created.json["data"], { ".dockercfg": dockercfg, wrapped });
+    const map = await server.call("POST", "/api/v1/namespaces/default/configmaps", {
+      body: { metadata: { name: "blocks" }, binaryData: { blob: "AAECAw==\n" } },
+    });
+    assert.equal(map.status, 201, map.text);
+    assert.deepEqual(map.json["binaryData"], { blob: "AAECAw==" });
+    const hook = await server.call("POST", "/apis/admissionregistration.k8s.io/v1/validatingwebhookconfigurations", {
+      body: {
+        metadata: { name: "blocks" },
+        webhooks: [
+          {
+            name: "blocks.example.com",
+            clientConfig: { url: "https://hooks.example.com/validate", caBundle: `${b64("-----BEGIN CERTIFICATE-----")}\n` },
+            rules: [{ apiGroups: ["example.com"], apiVersions: ["v1"], operations: ["CREATE"], resources: ["widgets"] }],
+            sideEffects: "None",
+            admissionReviewVersions: ["v1"],
+          },
+        ],
+      },
+    });
+    assert.equal(hook.status, 201, hook.text);
+    const stored = (hook.json["webhooks"] as Record<string, Record<string, unknown>>[])[0]?.["clientConfig"];
+    assert.equal(stored?.["caBundle"], b64("-----BEGIN CERTIFICATE-----"));
+    const spaced = await server.call("POST", SECRETS, { body: secret("spaced", "Opaque", { a: `${dockercfg} ` }) });
+    assert.equal(spaced.status, 422, "a space is not a line break: Go refuses it");
+  });
+});
+
 describe("typed Secrets under the orch profile", () => {
   let server: Awaited<ReturnType<typeof inProcessServer>>;
   before(async () => {
