@@ -43,6 +43,8 @@ const TABLE: readonly (readonly [string, unknown])[] = [
   ["'abc123def'.find('[0-9]+')", "123"],
   ["'a1b2c3'.findAll('[0-9]')", ["1", "2", "3"]],
   ["'a1b2c3'.findAll('[0-9]', 2)", ["1", "2"]],
+  ["matches('v1.2.3', 'v1.[0-5]')", true],
+  ["matches('v2.0', '^v1')", false],
   ["'x'.find('(a)\\\\1')", 'error: invalid regex: "(a)\\\\1"'],
   // urls
   ["url('https://example.com:8443/a%20b?x=1&x=2').getHost()", "example.com:8443"],

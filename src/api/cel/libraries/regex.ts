@@ -36,9 +36,25 @@ function findAll(text: string, pattern: string, limit: bigint): string[] {
   return out;
 }
 
-/** Registers `find` and `findAll` on `env`. */
+/**
+ * CEL's standard `matches` in its global form, `matches(text, pattern)`: cel-go declares both it and
+ * the member form (`text.matches(pattern)`), cel-js only the member. Same engine and errors as
+ * cel-js's member form, so the two spellings agree.
+ */
+function matchesGlobal(text: string, pattern: string): boolean {
+  let compiled: RegExp;
+  try {
+    compiled = new RegExp(pattern);
+  } catch {
+    throw new EvaluationError(`Invalid regular expression: ${pattern}`);
+  }
+  return compiled.test(text);
+}
+
+/** Registers `find`, `findAll` and the global `matches(string, string)` on `env`. */
 export function registerRegexLibrary(env: Environment): void {
   env
+    .registerFunction("matches(string, string): bool", matchesGlobal)
     .registerFunction("string.find(string): string", (text: string, pattern: string) => findAll(text, pattern, 1n)[0] ?? "")
     .registerFunction("string.findAll(string): list<string>", (text: string, pattern: string) => findAll(text, pattern, -1n))
     .registerFunction("string.findAll(string, int): list<string>", findAll);
