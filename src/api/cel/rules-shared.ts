@@ -1,7 +1,7 @@
 /** Helpers shared by rule compilation and rule evaluation. */
 import type { ASTNode } from "@marcbachmann/cel-js";
 import type { Program, VariableSet } from "./environment.js";
-import { MAX_REQUEST_SIZE_BYTES, maxSize } from "./cost.js";
+import { maxSize } from "./cost.js";
 import { type CelSchema, extensionOf } from "./schema.js";
 
 /** CRD rules see `self` and `oldSelf`. */
@@ -13,7 +13,7 @@ export function childNodes(schema: CelSchema): { readonly segment: string; reado
   for (const [name, child] of Object.entries(schema.properties ?? {})) out.push({ segment: `properties[${name}]`, schema: child, repeat: 1 });
   if (schema.items !== undefined) out.push({ segment: "items", schema: schema.items, repeat: maxSize(schema) });
   if (typeof schema.additionalProperties === "object")
-    out.push({ segment: "additionalProperties", schema: schema.additionalProperties, repeat: schema.maxProperties ?? Math.floor(MAX_REQUEST_SIZE_BYTES / 4) });
+    out.push({ segment: "additionalProperties", schema: schema.additionalProperties, repeat: maxSize(schema) });
   return out;
 }
 
