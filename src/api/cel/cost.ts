@@ -8,6 +8,7 @@
  * evaluation can spend; it is checked only when the static estimate exceeds the limit.
  */
 import type { ASTNode } from "@marcbachmann/cel-js";
+import { MEMBER_MATCHES } from "./libraries/regex.js";
 import type { CelSchema } from "./schema.js";
 
 /** kube's `PerCallLimit`: the most one expression may cost at runtime. */
@@ -257,7 +258,7 @@ function receiverCall([name, receiver, args]: [string, ASTNode, ASTNode[]], scop
     const argumentsCost = target.cost + sum(parts);
     if (name === "startsWith" || name === "endsWith") return leaf(argumentsCost + traversal(argument.size), { type: "boolean" });
     if (name === "contains") return leaf(argumentsCost + traversal(target.size) * traversal(argument.size), { type: "boolean" });
-    if (name === "matches") return leaf(argumentsCost + regexCost(target.size, argument.size), { type: "boolean" });
+    if (name === "matches" || name === MEMBER_MATCHES) return leaf(argumentsCost + regexCost(target.size, argument.size), { type: "boolean" });
     const found = argumentsCost + regexCost(target.size, argument.size);
     if (name === "find") return { cost: found, size: target.size, schema: { type: "string", maxLength: target.size } };
     if (name === "findAll")

@@ -12,7 +12,7 @@ import { registerFormatLibrary } from "./libraries/format.js";
 import { registerIpLibrary } from "./libraries/ip.js";
 import { registerListsLibrary } from "./libraries/lists.js";
 import { registerQuantityLibrary } from "./libraries/quantity.js";
-import { registerRegexLibrary } from "./libraries/regex.js";
+import { registerRegexLibrary, useRe2Matches } from "./libraries/regex.js";
 import { registerSemverLibrary } from "./libraries/semver.js";
 import { registerSetsLibrary } from "./libraries/sets.js";
 import { registerStringsLibrary } from "./libraries/strings.js";
@@ -131,6 +131,12 @@ function compileUncached(expression: string, env: Environment): CompileResult {
   }
   const checked = parsed.check();
   if (!checked.valid) return { kind: "error", message: describeCompileError(expression, checked.error) };
+  // Member `matches` is cel-js's JavaScript-regex builtin: a second parse, its calls pointed at RE2
+  // and checked, is the one run (types and messages came from the check above, under the author's name).
+  if (expression.includes("matches")) {
+    const again = env.parse(expression);
+    if (useRe2Matches(again.ast) && again.check().valid) parsed = again;
+  }
   const program: Program = {
     expression,
     type: checked.type ?? "dyn",
