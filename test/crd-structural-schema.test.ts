@@ -89,6 +89,11 @@ describe("structural schema rules of CustomResourceDefinitions", () => {
       `${ROOT}.properties[spec].properties[q].anyOf[0].type: Forbidden: must be empty to be structural`,
     ],
     [
+      "a pattern RE2 cannot compile",
+      { type: "object", properties: { foo: { type: "string", pattern: "+" } } },
+      `${ROOT}.properties[spec].properties[foo].pattern: Invalid value: "+": must be a valid regular expression, but isn't: error parsing regexp: missing argument to repetition operator: \`+\``,
+    ],
+    [
       "a default under allOf",
       { type: "object", properties: { a: { type: "string" } }, allOf: [{ properties: { a: { default: "x" } } }] },
       `${ROOT}.properties[spec].allOf[0].properties[a].default: Forbidden: must be undefined to be structural`,
