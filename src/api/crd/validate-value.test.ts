@@ -24,7 +24,7 @@ describe("validateValue() words custom-resource errors as kube", () => {
   it("matches patterns with RE2, as kube's Go regexp: (?i) flags work, the pattern is searched for", () => {
     assert.deepEqual(messages({ type: "string", pattern: "(?i)^(http|https)$" }, "HTTPS"), []);
     assert.deepEqual(messages({ type: "string", pattern: "[[:digit:]]" }, "v1"), []);
-    assert.deepEqual(messages({ type: "string", pattern: "(?i)^http$" }, "ftp"), ['spec: Invalid value: "ftp": spec in body should match \'(?i)^http$\'']);
+    assert.deepEqual(messages({ type: "string", pattern: "(?i)^http$" }, "ftp"), ["spec: Invalid value: \"ftp\": spec in body should match '(?i)^http$'"]);
   });
 
   it("does not range-check integer formats, as kube strips numeric formats from custom-resource schemas", () => {
