@@ -8,6 +8,7 @@ import { Environment, EvaluationError } from "@marcbachmann/cel-js";
 import type { ASTNode } from "@marcbachmann/cel-js";
 import { registerAuthorizerLibrary } from "./libraries/authorizer.js";
 import { registerComprehensionsLibrary } from "./libraries/comprehensions.js";
+import { registerConversionsLibrary } from "./libraries/conversions.js";
 import { registerFormatLibrary } from "./libraries/format.js";
 import { registerIpLibrary } from "./libraries/ip.js";
 import { registerListsLibrary } from "./libraries/lists.js";
@@ -58,6 +59,7 @@ function baseEnvironment(): Environment {
     limits: { maxDepth: 250, maxAstNodes: 100000, maxListElements: 1000, maxMapEntries: 1000, maxCallArguments: 32 },
   });
   registerStringsLibrary(env);
+  registerConversionsLibrary(env);
   registerListsLibrary(env);
   registerRegexLibrary(env);
   registerUrlLibrary(env);

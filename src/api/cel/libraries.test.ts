@@ -54,6 +54,11 @@ const TABLE: readonly (readonly [string, unknown])[] = [
   ["'abc'.matches('\\\\Aabc\\\\z')", true],
   ["'x1'.matches('^[[:alpha:]][[:digit:]]$')", true],
   ["'a'.matches('(?=a)')", "error: error parsing regexp: invalid or unsupported Perl syntax: `(?=`"],
+  // conversions cel-go declares beside cel-js's
+  ["timestamp(timestamp('2024-05-01T00:00:00Z')) == timestamp('2024-05-01T00:00:00Z')", true],
+  ["duration(duration('90s')) == duration('1m30s')", true],
+  ["string(timestamp('2024-05-01T10:20:30Z'))", "2024-05-01T10:20:30Z"],
+  ["int(timestamp('1970-01-01T00:01:40Z'))", 100n],
   // urls
   ["url('https://example.com:8443/a%20b?x=1&x=2').getHost()", "example.com:8443"],
   ["url('https://example.com:8443/p').getPort()", "8443"],

@@ -174,6 +174,18 @@ describe("checkSchemaRules()", () => {
     assert.deepEqual(checkSchemaRules(schema, "spec.validation.openAPIV3Schema"), []);
   });
 
+  it("accepts conversions of a date-time field cel-go declares (timestamp(timestamp), string(timestamp))", () => {
+    const schema: CelSchema = {
+      type: "object",
+      properties: { when: { type: "string", format: "date-time" } },
+      "x-kubernetes-validations": [
+        { rule: "!has(self.when) || timestamp(self.when) > timestamp('2020-01-01T00:00:00Z')" },
+        { rule: "!has(self.when) || string(self.when) != ''" },
+      ],
+    };
+    assert.deepEqual(checkSchemaRules(schema, "spec.validation.openAPIV3Schema"), []);
+  });
+
   it("rejects rules whose estimated cost exceeds kube's limits unless sizes are bounded", () => {
     const unbounded: CelSchema = { type: "array", items: { type: "string" }, "x-kubernetes-validations": [{ rule: "self.all(x, self.all(y, x != y))" }] };
     const errors = checkSchemaRules(unbounded, "spec.validation.openAPIV3Schema");
