@@ -18,9 +18,15 @@ const fixture = (name: string): string => join(FIXTURES, name);
 const DEFINITIONS = [
   { file: "karpenter-nodepools.yaml", name: "nodepools.karpenter.sh" },
   { file: "gateway-api-listenersets.yaml", name: "listenersets.gateway.networking.k8s.io" },
+  { file: "gateway-api-gatewayclasses.yaml", name: "gatewayclasses.gateway.networking.k8s.io" },
   { file: "crossplane-usages.yaml", name: "usages.protection.crossplane.io" },
 ];
-const SAMPLES = ["karpenter-nodepools-samples.yaml", "gateway-api-listenersets-samples.yaml", "crossplane-usages-samples.yaml"];
+const SAMPLES = [
+  "karpenter-nodepools-samples.yaml",
+  "gateway-api-listenersets-samples.yaml",
+  "gateway-api-gatewayclasses-samples.yaml",
+  "crossplane-usages-samples.yaml",
+];
 
 function ok(result: KubectlResult): string {
   assert.equal(result.code, 0, `${result.stderr}\n${result.stdout}`);
@@ -95,6 +101,8 @@ describe("real operators' CRDs, samples and policies (kubernetes profile)", () =
       (condition) => `${String(condition["type"])}=${String(condition["status"])}`,
     );
     assert.deepEqual(conditions, ["Accepted=Unknown", "Programmed=Unknown"]);
+    const gatewayClass = JSON.parse(ok(await newest(["get", "gatewayclass", "example", "-o", "json"]))) as Json;
+    assert.equal((((gatewayClass["status"] as Json)["conditions"] as Json[])[0] as Json)["reason"], "Pending");
   });
 
   it("kubectl (oldest): printer columns as declared (no Age added) and explain reads the descriptions", async () => {
@@ -148,6 +156,8 @@ spec:
     const duplicate = await newest(["create", "-f", listeners]);
     assert.match(duplicate.stderr, /spec\.listeners: Invalid value: "array": tls must not be specified for protocols \['HTTP', 'TCP', 'UDP'\]/);
     assert.match(duplicate.stderr, /spec\.listeners: Invalid value: "array": Combination of port, protocol and hostname must be unique for each listener/);
+    const immutable = await newest(["patch", "gatewayclass", "example", "--type=merge", "-p", '{"spec":{"controllerName":"example.com/other"}}']);
+    assert.match(immutable.stderr, /spec\.controllerName: Invalid value: "string": Value is immutable/);
     const usage = scratch(
       "bad-usage.json",
       JSON.stringify({ apiVersion: "protection.crossplane.io/v1beta1", kind: "Usage", metadata: { name: "x" }, spec: { of: { kind: "A" } } }),
