@@ -90,6 +90,18 @@ describe("real operators' CRDs, samples and policies (kubernetes profile)", () =
     ok(await newest(["create", "--dry-run=server", "-f", old("v1.6.0-rc.1")]));
   });
 
+  it("Gatekeeper's webhook configurations (controller-gen output) pass server dry runs with kube's defaults", async () => {
+    // kubectl prints each created object on its own: one jsonpath line per configuration
+    const shape =
+      '{.kind} {.webhooks[*].timeoutSeconds} {.webhooks[0].reinvocationPolicy} {.webhooks[0].clientConfig.service.port} {.webhooks[0].namespaceSelector}{.webhooks[0].objectSelector}{"\\n"}';
+    const created = ok(await oldest(["create", "--dry-run=server", "-f", fixture("gatekeeper-webhooks.yaml"), "-o", `jsonpath=${shape}`]));
+    assert.deepEqual(created.trim().split("\n"), ["MutatingWebhookConfiguration 10 Never 443 {}{}", "ValidatingWebhookConfiguration 10 10  443 {}{}"]);
+    assert.match(
+      ok(await newest(["apply", "--server-side", "--dry-run=server", "-f", fixture("gatekeeper-webhooks.yaml")])),
+      /serverside-applied \(server dry run\)/,
+    );
+  });
+
   it("kubectl (newest): the documented samples are stored with the schemas' defaults", async () => {
     for (const file of SAMPLES) ok(await newest(["apply", "-f", fixture(file)]));
     const spot = JSON.parse(ok(await newest(["get", "nodepool", "spot", "-o", "json"]))) as Json;
