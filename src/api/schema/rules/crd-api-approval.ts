@@ -1,15 +1,17 @@
 /**
  * kube's API approval policy for CustomResourceDefinitions (KEP 1111): a definition in a group the
- * Kubernetes project owns (`k8s.io`, `kubernetes.io` and their subdomains) must carry the
- * `api-approved.kubernetes.io` annotation, a URL or a reason starting with `unapproved`. Written
- * for the group names themselves, so it holds under either product profile. On update a state left
- * as it was is never refused, as kube lets a controller keep updating an old definition's spec.
+ * Kubernetes project owns (the Kubernetes profile's API and key domains and their subdomains) must
+ * carry the `api-approved.<key domain>` annotation, a URL or a reason starting with `unapproved`.
+ * Written for those group names themselves, so it holds under either product profile. On update a
+ * state left as it was is never refused, as kube lets a controller keep updating an old definition.
  */
 import type { FieldError } from "../../errors.js";
 import type { ApiObject } from "../../object.js";
+import { KUBERNETES_PROFILE } from "../../profile.js";
 import { invalidValue, required } from "../field-path.js";
 
-const ANNOTATION = "api-approved.kubernetes.io";
+const ANNOTATION = `api-approved.${KUBERNETES_PROFILE.keyDomain}`;
+const PROTECTED = [KUBERNETES_PROFILE.apiDomain, KUBERNETES_PROFILE.keyDomain];
 const FIELD = `metadata.annotations[${ANNOTATION}]`;
 const SEE = "see https://github.com/kubernetes/enhancements/pull/1111";
 
@@ -17,7 +19,7 @@ type ApprovalState = "missing" | "bypassed" | "approved" | "invalid";
 
 /** kube's IsProtectedCommunityGroup. */
 export function isProtectedCommunityGroup(group: string): boolean {
-  return group === "k8s.io" || group === "kubernetes.io" || group.endsWith(".k8s.io") || group.endsWith(".kubernetes.io");
+  return PROTECTED.some((domain) => group === domain || group.endsWith(`.${domain}`));
 }
 
 function approvalState(object: ApiObject): { state: ApprovalState; value: string } {
