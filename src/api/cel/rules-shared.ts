@@ -6,6 +6,17 @@ import { type CelSchema, extensionOf } from "./schema.js";
 
 /** CRD rules see `self` and `oldSelf`. */
 export const RULE_VARIABLES: VariableSet = { name: "crd-rule", variables: ["self", "oldSelf"] };
+/**
+ * A rule with `optionalOldSelf` runs with `oldSelf` declared `optional<dyn>`: declared plain dyn,
+ * `oldSelf.value()` is checked to cel-js's unbound placeholder type, and a comparison with it then
+ * matches two overloads at run time (`self >= oldSelf.value()`: "overload 'int >= int' overlaps
+ * with 'int >= uint'"). As optional<dyn>, `.value()` is dyn and dispatches on the actual values.
+ */
+export const OPTIONAL_OLD_SELF_VARIABLES: VariableSet = {
+  name: "crd-rule-optional-old-self",
+  variables: ["self"],
+  typedVariables: { oldSelf: "optional<dyn>" },
+};
 
 /** The schema's children with the path segment kube reports and how often each can repeat. */
 export function childNodes(schema: CelSchema): { readonly segment: string; readonly schema: CelSchema; readonly repeat: number }[] {
