@@ -84,6 +84,16 @@ describe("structural schema rules of CustomResourceDefinitions", () => {
       `${ROOT}.properties[spec].anyOf[0].type: Forbidden: must be empty to be structural`,
     ],
     [
+      "an int-or-string anyOf whose branch says more than its type",
+      { type: "object", properties: { q: { [`${X}int-or-string`]: true, anyOf: [{ type: "integer", description: "n" }, { type: "string" }] } } },
+      `${ROOT}.properties[spec].properties[q].anyOf[0].type: Forbidden: must be empty to be structural`,
+    ],
+    [
+      "a pattern RE2 cannot compile",
+      { type: "object", properties: { foo: { type: "string", pattern: "+" } } },
+      `${ROOT}.properties[spec].properties[foo].pattern: Invalid value: "+": must be a valid regular expression, but isn't: error parsing regexp: missing argument to repetition operator: \`+\``,
+    ],
+    [
       "a default under allOf",
       { type: "object", properties: { a: { type: "string" } }, allOf: [{ properties: { a: { default: "x" } } }] },
       `${ROOT}.properties[spec].allOf[0].properties[a].default: Forbidden: must be undefined to be structural`,
@@ -112,6 +122,19 @@ describe("structural schema rules of CustomResourceDefinitions", () => {
       anyOf: [{ required: ["a"] }, { properties: { a: { minLength: 2 } } }],
     };
     const response = await server.call("POST", CRDS, { body: definition("good", spec) });
+    assert.equal(response.status, 201, response.text);
+  });
+
+  it("accepts int-or-string spelled as anyOf [integer, string], directly or as allOf's first branch (controller-gen's Quantity)", async () => {
+    const either = { anyOf: [{ type: "integer" }, { type: "string" }] };
+    const spec = {
+      type: "object",
+      properties: {
+        limits: { type: "object", additionalProperties: { ...either, pattern: "^[0-9]+$", [`${X}int-or-string`]: true } },
+        port: { allOf: [{ ...either, maxLength: 5 }, { minimum: 1 }], [`${X}int-or-string`]: true },
+      },
+    };
+    const response = await server.call("POST", CRDS, { body: definition("quantity", spec) });
     assert.equal(response.status, 201, response.text);
   });
 

@@ -8,6 +8,7 @@
  * evaluation can spend; it is checked only when the static estimate exceeds the limit.
  */
 import type { ASTNode } from "@marcbachmann/cel-js";
+import { MEMBER_MATCHES } from "./libraries/regex.js";
 import type { CelSchema } from "./schema.js";
 
 /** kube's `PerCallLimit`: the most one expression may cost at runtime. */
@@ -51,43 +52,68 @@ const STRING_FUNCTIONS = new Set([
 ]);
 const LIST_FUNCTIONS = new Set(["isSorted", "sum", "min", "max", "indexOf", "lastIndexOf", "join"]);
 const MACROS = new Set(["all", "exists", "exists_one", "map", "filter"]);
+/** cel-go's `StringTraversalCostFactor` and `RegexStringLengthCostFactor`. */
+const STRING_TRAVERSAL_FACTOR = 0.1;
+const REGEX_LENGTH_FACTOR = 0.25;
+/**
+ * What a macro's loop costs per element besides its body, as cel-go expands them: `all` checks
+ * `@not_strictly_false(__result__)` and steps `__result__ && body`; `exists` negates the result
+ * first; `exists_one` steps `body ? __result__ + 1 : __result__`. `map`/`filter` keep one unit.
+ */
+const MACRO_STEP: Readonly<Record<string, number>> = { all: 3, exists: 4, exists_one: 2, map: 1, filter: 1 };
+/** Global functions cel-go charges one unit whatever their argument's size (conversions). */
+const CONSTANT_GLOBALS = new Set(["int", "uint", "double", "bool", "dyn", "type", "duration", "timestamp", "string", "size"]);
 
-/** The largest size a value of `schema` can have: declared maxima, else what fits in a request. */
+/**
+ * The largest size a value of `schema` can have: declared maxima, else kube's estimate of what fits
+ * in one request — the limit less the brackets or quotes, over each element's smallest JSON form
+ * (an array item plus its comma; a map entry plus its quoted key, colon and comma).
+ */
 export function maxSize(schema: CelSchema | undefined): number {
   if (schema === undefined) return MAX_REQUEST_SIZE_BYTES;
   switch (schema.type) {
     case "string":
-      return schema.maxLength ?? MAX_REQUEST_SIZE_BYTES;
+      return schema.maxLength ?? MAX_REQUEST_SIZE_BYTES - 2;
     case "array":
-      return schema.maxItems ?? Math.floor(MAX_REQUEST_SIZE_BYTES / minSerializedSize(schema.items));
+      return schema.maxItems ?? Math.floor((MAX_REQUEST_SIZE_BYTES - 2) / (minSerializedSize(schema.items) + 1));
     case "object":
-      return (
-        schema.maxProperties ??
-        (schema.properties !== undefined && schema.additionalProperties === undefined
-          ? Object.keys(schema.properties).length
-          : Math.floor(MAX_REQUEST_SIZE_BYTES / 4))
+      if (schema.maxProperties !== undefined) return schema.maxProperties;
+      if (schema.properties !== undefined && schema.additionalProperties === undefined) return Object.keys(schema.properties).length;
+      return Math.floor(
+        (MAX_REQUEST_SIZE_BYTES - 2) / (minSerializedSize(typeof schema.additionalProperties === "object" ? schema.additionalProperties : undefined) + 6),
       );
     default:
       return 1;
   }
 }
 
+/** kube's `MinSerializedSize`: `""`, `{}` and `[]` take 2 bytes, a number 1, `false` and `null` 4. */
 function minSerializedSize(schema: CelSchema | undefined): number {
   switch (schema?.type) {
     case "string":
-      return 3; // "",
     case "object":
     case "array":
-      return 3; // {}, or [],
+      return 2;
+    case "integer":
+    case "number":
+      return 1;
     default:
-      return 2; // 0,
+      return 4;
   }
 }
 
+/** A map's keys are sized 0, as kube's CRD size estimator sizes them (its key type declares no maximum). */
+const MAP_KEY: CelSchema = { type: "string", maxLength: 0 };
+
 function elementSchema(schema: CelSchema | undefined): CelSchema | undefined {
   if (schema?.type === "array") return schema.items;
-  if (schema?.type === "object") return { type: "string" };
+  if (schema?.type === "object") return MAP_KEY;
   return undefined;
+}
+
+/** cel-go's `MultiplyByCostFactor`: a size times a per-unit factor, rounded up. */
+function traversal(size: number, factor = STRING_TRAVERSAL_FACTOR): number {
+  return Math.ceil(size * factor);
 }
 
 function childSchema(schema: CelSchema | undefined, field: string): CelSchema | undefined {
@@ -161,9 +187,19 @@ function binary(op: string, [left, right]: [ASTNode, ASTNode], scope: Scope): Es
   const b = walk(right, scope);
   const base = a.cost + b.cost;
   switch (op) {
+    // cel-go charges `&&`/`||` only their operands, and equality/string ordering a traversal of the
+    // smaller side (one unit for scalars, whose size is 1).
+    case "&&":
+    case "||":
+      return leaf(base, { type: "boolean" });
     case "==":
     case "!=":
-      return leaf(base + 1 + Math.ceil(0.1 * Math.min(a.size, b.size)));
+      return leaf(base + traversal(Math.min(a.size, b.size)), { type: "boolean" });
+    case "<":
+    case "<=":
+    case ">":
+    case ">=":
+      return leaf(base + (a.schema?.type === "string" ? traversal(Math.min(a.size, b.size)) : 1), { type: "boolean" });
     case "+":
       if (a.schema?.type === "string" || a.schema?.type === "array" || b.schema?.type === "string" || b.schema?.type === "array") {
         const size = a.size + b.size;
@@ -175,7 +211,8 @@ function binary(op: string, [left, right]: [ASTNode, ASTNode], scope: Scope): Es
       }
       return leaf(base + 1);
     case "in":
-      return leaf(base + 1 + (b.schema?.type === "object" ? 1 : b.size));
+      // a list is searched element by element; a map's membership is one look-up
+      return leaf(base + (b.schema?.type === "object" ? 1 : b.size), { type: "boolean" });
     default:
       return leaf(base + 1);
   }
@@ -188,7 +225,14 @@ function call([name, args]: [string, ASTNode[]], scope: Scope): Estimate {
   const first = parts[0];
   if (name === "size") return leaf(1 + sum(parts), { type: "integer" });
   if (name === "string" && first !== undefined) return { cost: 1 + sum(parts), size: first.size, schema: { type: "string", maxLength: first.size } };
-  return leaf(1 + sum(parts) + (first !== undefined && (first.schema?.type === "string" || first.schema?.type === "array") ? Math.ceil(0.1 * first.size) : 0));
+  if (name === "matches" && first !== undefined && parts[1] !== undefined) return leaf(sum(parts) + regexCost(first.size, parts[1].size), { type: "boolean" });
+  if (CONSTANT_GLOBALS.has(name)) return leaf(1 + sum(parts));
+  return leaf(1 + sum(parts) + (first !== undefined && (first.schema?.type === "string" || first.schema?.type === "array") ? traversal(first.size) : 0));
+}
+
+/** cel-go's (and kube's find/findAll) regex cost: the string (plus one) traversed once per ~4 pattern characters. */
+function regexCost(textSize: number, patternSize: number): number {
+  return traversal(textSize + 1) * traversal(patternSize, REGEX_LENGTH_FACTOR);
 }
 
 function receiverCall([name, receiver, args]: [string, ASTNode, ASTNode[]], scope: Scope): Estimate {
@@ -198,7 +242,7 @@ function receiverCall([name, receiver, args]: [string, ASTNode, ASTNode[]], scop
     const inner = new Map(scope);
     inner.set(String(first.args), elementSchema(target.schema));
     const bodies = args.slice(1).map((arg) => walk(arg, inner));
-    const perElement = sum(bodies) + 1;
+    const perElement = sum(bodies) + (MACRO_STEP[name] ?? 1);
     const cost = target.cost + 1 + target.size * perElement;
     if (name === "map" || name === "filter") {
       const itemSchema = name === "filter" ? elementSchema(target.schema) : bodies.at(-1)?.schema;
@@ -207,6 +251,19 @@ function receiverCall([name, receiver, args]: [string, ASTNode, ASTNode[]], scop
     return leaf(cost, { type: "boolean" });
   }
   const parts = args.map((arg) => walk(arg, scope));
+  const argument = parts[0];
+  if (argument !== undefined && target.schema?.type === "string") {
+    // cel-go's own string functions: a prefix/suffix test reads the argument only, `contains` and
+    // regexes are products of the two sizes (kube's find/findAll as matches)
+    const argumentsCost = target.cost + sum(parts);
+    if (name === "startsWith" || name === "endsWith") return leaf(argumentsCost + traversal(argument.size), { type: "boolean" });
+    if (name === "contains") return leaf(argumentsCost + traversal(target.size) * traversal(argument.size), { type: "boolean" });
+    if (name === "matches" || name === MEMBER_MATCHES) return leaf(argumentsCost + regexCost(target.size, argument.size), { type: "boolean" });
+    const found = argumentsCost + regexCost(target.size, argument.size);
+    if (name === "find") return { cost: found, size: target.size, schema: { type: "string", maxLength: target.size } };
+    if (name === "findAll")
+      return { cost: found, size: target.size, schema: { type: "array", maxItems: target.size, items: { type: "string", maxLength: target.size } } };
+  }
   const touches =
     STRING_FUNCTIONS.has(name) || LIST_FUNCTIONS.has(name)
       ? Math.ceil(0.1 * (target.size + parts.reduce((total, part) => total + (part.schema?.type === "string" ? part.size : 0), 0)))

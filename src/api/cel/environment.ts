@@ -8,11 +8,12 @@ import { Environment, EvaluationError } from "@marcbachmann/cel-js";
 import type { ASTNode } from "@marcbachmann/cel-js";
 import { registerAuthorizerLibrary } from "./libraries/authorizer.js";
 import { registerComprehensionsLibrary } from "./libraries/comprehensions.js";
+import { registerConversionsLibrary } from "./libraries/conversions.js";
 import { registerFormatLibrary } from "./libraries/format.js";
 import { registerIpLibrary } from "./libraries/ip.js";
 import { registerListsLibrary } from "./libraries/lists.js";
 import { registerQuantityLibrary } from "./libraries/quantity.js";
-import { registerRegexLibrary } from "./libraries/regex.js";
+import { registerRegexLibrary, useRe2Matches } from "./libraries/regex.js";
 import { registerSemverLibrary } from "./libraries/semver.js";
 import { registerSetsLibrary } from "./libraries/sets.js";
 import { registerStringsLibrary } from "./libraries/strings.js";
@@ -58,6 +59,7 @@ function baseEnvironment(): Environment {
     limits: { maxDepth: 250, maxAstNodes: 100000, maxListElements: 1000, maxMapEntries: 1000, maxCallArguments: 32 },
   });
   registerStringsLibrary(env);
+  registerConversionsLibrary(env);
   registerListsLibrary(env);
   registerRegexLibrary(env);
   registerUrlLibrary(env);
@@ -131,6 +133,12 @@ function compileUncached(expression: string, env: Environment): CompileResult {
   }
   const checked = parsed.check();
   if (!checked.valid) return { kind: "error", message: describeCompileError(expression, checked.error) };
+  // Member `matches` is cel-js's JavaScript-regex builtin: a second parse, its calls pointed at RE2
+  // and checked, is the one run (types and messages came from the check above, under the author's name).
+  if (expression.includes("matches")) {
+    const again = env.parse(expression);
+    if (useRe2Matches(again.ast) && again.check().valid) parsed = again;
+  }
   const program: Program = {
     expression,
     type: checked.type ?? "dyn",

@@ -43,7 +43,22 @@ const TABLE: readonly (readonly [string, unknown])[] = [
   ["'abc123def'.find('[0-9]+')", "123"],
   ["'a1b2c3'.findAll('[0-9]')", ["1", "2", "3"]],
   ["'a1b2c3'.findAll('[0-9]', 2)", ["1", "2"]],
-  ["'x'.find('(a)\\\\1')", 'error: invalid regex: "(a)\\\\1"'],
+  ["matches('v1.2.3', 'v1.[0-5]')", true],
+  ["matches('v2.0', '^v1')", false],
+  // RE2, as kube: its refusals with its own text, and its syntax JavaScript's engine lacks
+  ["'x'.find('(a)\\\\1')", "error: error parsing regexp: invalid escape sequence: `\\1`"],
+  ["'Https'.matches('(?i)^(HTTP|HTTPS)$')", true],
+  ["matches('TCP', '(?i)^tcp$')", true],
+  ["'ab'.find('(?i)B')", "b"],
+  ["'éa'.matches('^\\\\pL+$')", true],
+  ["'abc'.matches('\\\\Aabc\\\\z')", true],
+  ["'x1'.matches('^[[:alpha:]][[:digit:]]$')", true],
+  ["'a'.matches('(?=a)')", "error: error parsing regexp: invalid or unsupported Perl syntax: `(?=`"],
+  // conversions cel-go declares beside cel-js's
+  ["timestamp(timestamp('2024-05-01T00:00:00Z')) == timestamp('2024-05-01T00:00:00Z')", true],
+  ["duration(duration('90s')) == duration('1m30s')", true],
+  ["string(timestamp('2024-05-01T10:20:30Z'))", "2024-05-01T10:20:30Z"],
+  ["int(timestamp('1970-01-01T00:01:40Z'))", 100n],
   // urls
   ["url('https://example.com:8443/a%20b?x=1&x=2').getHost()", "example.com:8443"],
   ["url('https://example.com:8443/p').getPort()", "8443"],

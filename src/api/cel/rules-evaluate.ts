@@ -10,7 +10,7 @@ import { Optional } from "@marcbachmann/cel-js";
 import type { FieldError } from "../errors.js";
 import { PER_CALL_LIMIT, RUNTIME_COST_BUDGET, estimateCost, schemaOf } from "./cost.js";
 import { compile, type CompileResult, type Program } from "./environment.js";
-import { RULE_VARIABLES, referencesOldSelf, resolveFieldPath } from "./rules-shared.js";
+import { OPTIONAL_OLD_SELF_VARIABLES, RULE_VARIABLES, referencesOldSelf, resolveFieldPath } from "./rules-shared.js";
 import { type CelSchema, extensionOf, rulesOf, type ValidationRule } from "./schema.js";
 import { toCel } from "./values.js";
 
@@ -191,11 +191,19 @@ const COMPILED_RULES = new WeakMap<ValidationRule, { readonly compiled: CompileR
 function compiledRule(rule: ValidationRule): { readonly compiled: CompileResult; readonly transition: boolean } {
   let known = COMPILED_RULES.get(rule);
   if (known === undefined) {
-    const compiled = compile(rule.rule, RULE_VARIABLES);
+    const compiled = compileForRun(rule.rule, rule);
     known = { compiled, transition: compiled.kind === "ok" && referencesOldSelf(compiled.program) };
     COMPILED_RULES.set(rule, known);
   }
   return known;
+}
+
+/** `expression` of `rule` as it runs: with an optional `oldSelf` under optionalOldSelf (the untyped form if that does not compile). */
+function compileForRun(expression: string, rule: ValidationRule): CompileResult {
+  const untyped = compile(expression, RULE_VARIABLES);
+  if (rule.optionalOldSelf !== true || untyped.kind === "error") return untyped;
+  const optional = compile(expression, OPTIONAL_OLD_SELF_VARIABLES);
+  return optional.kind === "ok" ? optional : untyped;
 }
 
 async function runRule(rule: ValidationRule, schema: CelSchema, value: unknown, old: Old, path: string, state: Walk, values: NodeValues): Promise<void> {
@@ -234,7 +242,7 @@ async function runRule(rule: ValidationRule, schema: CelSchema, value: unknown, 
 async function failureMessage(rule: ValidationRule, activation: Readonly<Record<string, unknown>>): Promise<string> {
   const fallback = rule.message ?? `failed rule: ${rule.rule}`;
   if (rule.messageExpression === undefined) return fallback;
-  const compiled = compile(rule.messageExpression, RULE_VARIABLES);
+  const compiled = compileForRun(rule.messageExpression, rule);
   if (compiled.kind === "error") return fallback;
   const result = await compiled.program.evaluate(activation);
   if (result.kind !== "value" || typeof result.value !== "string" || result.value.trim() === "" || /[\r\n]/.test(result.value)) return fallback;

@@ -1,11 +1,22 @@
 /** Helpers shared by rule compilation and rule evaluation. */
 import type { ASTNode } from "@marcbachmann/cel-js";
 import type { Program, VariableSet } from "./environment.js";
-import { MAX_REQUEST_SIZE_BYTES, maxSize } from "./cost.js";
+import { maxSize } from "./cost.js";
 import { type CelSchema, extensionOf } from "./schema.js";
 
 /** CRD rules see `self` and `oldSelf`. */
 export const RULE_VARIABLES: VariableSet = { name: "crd-rule", variables: ["self", "oldSelf"] };
+/**
+ * A rule with `optionalOldSelf` runs with `oldSelf` declared `optional<dyn>`: declared plain dyn,
+ * `oldSelf.value()` is checked to cel-js's unbound placeholder type, and a comparison with it then
+ * matches two overloads at run time (`self >= oldSelf.value()`: "overload 'int >= int' overlaps
+ * with 'int >= uint'"). As optional<dyn>, `.value()` is dyn and dispatches on the actual values.
+ */
+export const OPTIONAL_OLD_SELF_VARIABLES: VariableSet = {
+  name: "crd-rule-optional-old-self",
+  variables: ["self"],
+  typedVariables: { oldSelf: "optional<dyn>" },
+};
 
 /** The schema's children with the path segment kube reports and how often each can repeat. */
 export function childNodes(schema: CelSchema): { readonly segment: string; readonly schema: CelSchema; readonly repeat: number }[] {
@@ -13,7 +24,7 @@ export function childNodes(schema: CelSchema): { readonly segment: string; reado
   for (const [name, child] of Object.entries(schema.properties ?? {})) out.push({ segment: `properties[${name}]`, schema: child, repeat: 1 });
   if (schema.items !== undefined) out.push({ segment: "items", schema: schema.items, repeat: maxSize(schema) });
   if (typeof schema.additionalProperties === "object")
-    out.push({ segment: "additionalProperties", schema: schema.additionalProperties, repeat: schema.maxProperties ?? Math.floor(MAX_REQUEST_SIZE_BYTES / 4) });
+    out.push({ segment: "additionalProperties", schema: schema.additionalProperties, repeat: maxSize(schema) });
   return out;
 }
 

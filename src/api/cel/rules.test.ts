@@ -65,6 +65,28 @@ describe("validateWithRules()", () => {
     assert.deepEqual(shrink, [{ type: "FieldValueInvalid", field: "spec.grow", message: 'Invalid value: "integer": may only grow' }]);
   });
 
+  it("runs kube's documented optionalOldSelf forms: !oldSelf.hasValue() || self >= oldSelf.value(), and == on a string", async () => {
+    const schema: CelSchema = {
+      type: "object",
+      properties: {
+        size: {
+          type: "integer",
+          "x-kubernetes-validations": [{ rule: "!oldSelf.hasValue() || self >= oldSelf.value()", optionalOldSelf: true, message: "may only grow" }],
+        },
+        id: {
+          type: "string",
+          "x-kubernetes-validations": [{ rule: "!oldSelf.hasValue() || self == oldSelf.value()", optionalOldSelf: true, message: "immutable" }],
+        },
+      },
+    };
+    assert.deepEqual(await validateWithRules(schema, { size: 2, id: "a" }, undefined), []);
+    assert.deepEqual(await validateWithRules(schema, { size: 3, id: "a" }, { size: 2, id: "a" }), []);
+    assert.deepEqual(
+      (await validateWithRules(schema, { size: 1, id: "b" }, { size: 2, id: "a" })).map((error) => `${error.field}: ${error.message}`),
+      ['size: Invalid value: "integer": may only grow', 'id: Invalid value: "string": immutable'],
+    );
+  });
+
   it("ratchets: an unchanged invalid subtree is not re-validated, a changed one is", async () => {
     const old = { spec: { replicas: 5, maxReplicas: 2, name: "a", tags: ["x"] } };
     assert.deepEqual(await validateWithRules(SPEC, { spec: { ...old.spec }, status: {} }, old), []);
@@ -170,6 +192,18 @@ describe("checkSchemaRules()", () => {
       properties: {
         grow: { type: "integer", "x-kubernetes-validations": [{ rule: "!oldSelf.hasValue() || self >= oldSelf.value()", optionalOldSelf: true }] },
       },
+    };
+    assert.deepEqual(checkSchemaRules(schema, "spec.validation.openAPIV3Schema"), []);
+  });
+
+  it("accepts conversions of a date-time field cel-go declares (timestamp(timestamp), string(timestamp))", () => {
+    const schema: CelSchema = {
+      type: "object",
+      properties: { when: { type: "string", format: "date-time" } },
+      "x-kubernetes-validations": [
+        { rule: "!has(self.when) || timestamp(self.when) > timestamp('2020-01-01T00:00:00Z')" },
+        { rule: "!has(self.when) || string(self.when) != ''" },
+      ],
     };
     assert.deepEqual(checkSchemaRules(schema, "spec.validation.openAPIV3Schema"), []);
   });

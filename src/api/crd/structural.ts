@@ -4,6 +4,7 @@ import { forbidden, invalidValue, notSupported, required } from "../schema/field
 import { applyStructuralDefaults, unknownCustomFields } from "./defaults-and-pruning.js";
 import { propertiesOf, schemaAt, type JsonSchema, SchemaMarkers } from "./json-schema.js";
 import { validateValue } from "./validate-value.js";
+import { RE2JS } from "re2js";
 
 /**
  * kube's structural-schema rules for a CustomResourceDefinition version's `openAPIV3Schema`
@@ -200,18 +201,53 @@ function invariantErrors(markers: SchemaMarkers, schema: JsonSchema, path: strin
     if (typeof mapType !== "string" || !MAP_TYPES.includes(mapType)) errors.push(notSupported(`${path}.${spelled("map-type")}`, mapType, MAP_TYPES));
     else if (type !== "object") errors.push(typeMismatch(`${path}.type`, type, `must be object if ${spelled("map-type")} is specified`));
   }
+  patternErrors(schema, path, errors);
+  // int-or-string may spell its two types as `anyOf: [{type: integer}, {type: string}]`, directly or as
+  // allOf's first branch (what controller-gen writes for IntOrString and resource.Quantity): kube skips
+  // exactly that anyOf, so its two types are no structural error.
+  const intOrString = markers.flag(schema, "int-or-string");
   for (const junctor of JUNCTORS) {
     const branches = schema[junctor];
-    if (Array.isArray(branches))
-      branches.forEach((branch, index) => {
-        if (isPlainObject(branch)) junctorErrors(markers, branch, `${path}.${junctor}[${index}]`, errors);
-      });
+    if (!Array.isArray(branches) || (intOrString && junctor === "anyOf" && isIntOrStringAnyOf(branches))) continue;
+    branches.forEach((branch, index) => {
+      if (!isPlainObject(branch)) return;
+      const skipAnyOf = intOrString && junctor === "allOf" && index === 0 && isIntOrStringAnyOf(branch["anyOf"]);
+      junctorErrors(markers, skipAnyOf ? withoutAnyOf(branch) : branch, `${path}.${junctor}[${index}]`, errors);
+    });
   }
   if (isPlainObject(schema["not"])) junctorErrors(markers, schema["not"], `${path}.not`, errors);
 }
 
+/** kube compiles every `pattern` with Go's RE2 when the definition is written (`re2js` here, same texts). */
+function patternErrors(schema: JsonSchema, path: string, errors: FieldError[]): void {
+  const pattern = schema["pattern"];
+  if (typeof pattern !== "string" || pattern === "") return;
+  try {
+    RE2JS.compile(pattern);
+  } catch (error) {
+    errors.push(
+      invalidValue(`${path}.pattern`, pattern, `must be a valid regular expression, but isn't: ${error instanceof Error ? error.message : String(error)}`),
+    );
+  }
+}
+
+/** True for exactly `[{type: integer}, {type: string}]`, in that order and with nothing else (kube compares deeply). */
+function isIntOrStringAnyOf(branches: unknown): boolean {
+  if (!Array.isArray(branches) || branches.length !== 2) return false;
+  return ["integer", "string"].every((type, index) => {
+    const branch: unknown = branches[index];
+    return isPlainObject(branch) && Object.keys(branch).length === 1 && branch["type"] === type;
+  });
+}
+
+function withoutAnyOf(schema: JsonSchema): JsonSchema {
+  const { anyOf: _skipped, ...rest } = schema;
+  return rest;
+}
+
 /** Under a junctor only value validations are structural: no types, defaults, descriptions or extensions, at every depth. */
 function junctorErrors(markers: SchemaMarkers, schema: JsonSchema, path: string, errors: FieldError[]): void {
+  patternErrors(schema, path, errors);
   for (const [key, message] of NOT_IN_JUNCTORS) if (schema[key] !== undefined) errors.push(forbidden(`${path}.${key}`, message));
   for (const key of Object.keys(schema))
     if (markers.prefixes.some((prefix) => key.startsWith(prefix))) errors.push(forbidden(`${path}.${key}`, "must be false to be structural"));

@@ -21,6 +21,12 @@ describe("validateValue() words custom-resource errors as kube", () => {
     assert.deepEqual(messages(schema, [{ name: "a" }, { name: "a", port: 80 }]), ['spec[1]: Duplicate value: map[string]interface {}{"name":"a", "port":80}']);
   });
 
+  it("matches patterns with RE2, as kube's Go regexp: (?i) flags work, the pattern is searched for", () => {
+    assert.deepEqual(messages({ type: "string", pattern: "(?i)^(http|https)$" }, "HTTPS"), []);
+    assert.deepEqual(messages({ type: "string", pattern: "[[:digit:]]" }, "v1"), []);
+    assert.deepEqual(messages({ type: "string", pattern: "(?i)^http$" }, "ftp"), ["spec: Invalid value: \"ftp\": spec in body should match '(?i)^http$'"]);
+  });
+
   it("does not range-check integer formats, as kube strips numeric formats from custom-resource schemas", () => {
     assert.deepEqual(messages({ type: "integer", format: "int32" }, 3000000000), []);
   });

@@ -4,6 +4,7 @@ import { type ApiObject, isPlainObject } from "../object.js";
 import { validateName, validateObjectMeta } from "../validation.js";
 import { childPath, duplicate, indexPath, invalidValue, keyPath, notSupported, required, shown } from "../schema/field-path.js";
 import { jsonEqual, keptPropertiesOf, schemaAt, type JsonSchema, type SchemaFacts, type SchemaMarkers } from "./json-schema.js";
+import { RE2JS } from "re2js";
 
 /**
  * Checks a custom object's value against its version's `openAPIV3Schema`, reporting as kube's
@@ -147,13 +148,28 @@ function checkString(facts: SchemaFacts, value: string, path: string, errors: Fi
   if (check !== undefined && !check(value)) errors.push(invalidValue(path, value, `${inBody(path)} must be of type ${String(format)}: ${shown(value)}`));
 }
 
-const PATTERNS = new Map<string, RegExp>();
+/** A schema `pattern`, searched for anywhere in the value (Go's `MatchString`). */
+export interface Pattern {
+  test(value: string): boolean;
+}
 
-/** Compiled once per pattern (ECMA-262 syntax, as OpenAPI says; Go's RE2 agrees on what CRDs use). */
-export function patternOf(pattern: string): RegExp {
+const PATTERNS = new Map<string, Pattern>();
+/** A pattern RE2 refuses matches nothing (the definition's check refuses it before any object). */
+const NEVER: Pattern = { test: () => false };
+
+/**
+ * Compiled once per pattern, with RE2 (`re2js`) as kube's Go regexp: CRDs use RE2 syntax such as
+ * `(?i)`, which JavaScript's engine refuses (a 500 for every object), and never look-around.
+ */
+export function patternOf(pattern: string): Pattern {
   let compiled = PATTERNS.get(pattern);
   if (compiled === undefined) {
-    compiled = new RegExp(pattern, "u");
+    try {
+      const re2 = RE2JS.compile(pattern);
+      compiled = { test: (value) => re2.matcher(value).find() };
+    } catch {
+      compiled = NEVER;
+    }
     PATTERNS.set(pattern, compiled);
   }
   return compiled;

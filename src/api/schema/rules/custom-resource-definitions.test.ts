@@ -175,3 +175,31 @@ describe("validateCustomResourceDefinition() words and places errors as kube 1.3
     ]);
   });
 });
+
+describe("validateCustomResourceDefinition() API approval of protected groups", () => {
+  const FIELD = "metadata.annotations[api-approved.kubernetes.io]";
+  const SEE = "see https://github.com/kubernetes/enhancements/pull/1111";
+  function protectedCrd(annotation?: string): ApiObject {
+    const object = crd({ group: "gateway.networking.k8s.io" }, "widgets.gateway.networking.k8s.io");
+    return annotation === undefined
+      ? object
+      : ({ ...object, metadata: { ...object.metadata, annotations: { "api-approved.kubernetes.io": annotation } } } as ApiObject);
+  }
+
+  it("refuses a k8s.io group without the annotation, or with neither a URL nor 'unapproved…', as kube", () => {
+    assert.deepEqual(messages(protectedCrd()), [
+      `${FIELD}: Required value: protected groups must have approval annotation "api-approved.kubernetes.io", ${SEE}`,
+    ]);
+    assert.deepEqual(messages(protectedCrd("soon")), [
+      `${FIELD}: Invalid value: "soon": protected groups must have approval annotation "api-approved.kubernetes.io" with either a URL or a reason starting with "unapproved", ${SEE}`,
+    ]);
+  });
+
+  it("accepts a URL or an 'unapproved' reason, other groups without it, and an update that leaves the state as it was", () => {
+    assert.deepEqual(messages(protectedCrd("https://github.com/kubernetes-sigs/gateway-api/pull/4530")), []);
+    assert.deepEqual(messages(protectedCrd("unapproved, experimental-only")), []);
+    assert.deepEqual(messages(crd()), []);
+    assert.deepEqual(messages(protectedCrd("soon"), protectedCrd("later")), []);
+    assert.equal(messages(protectedCrd(), protectedCrd("soon")).length, 1);
+  });
+});

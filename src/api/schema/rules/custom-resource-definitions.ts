@@ -8,6 +8,7 @@ import { CEL_VALIDATION_RULES } from "../../crd/validation-rules.js";
 import { validateName } from "../../validation.js";
 import { childPath, forbidden, goStrings, indexPath, invalidValue, notSupported, required, shown } from "../field-path.js";
 import { clientConfigErrors } from "./admission.js";
+import { apiApprovalErrors } from "./crd-api-approval.js";
 import { canonicalJson } from "../../../util/canonical-json.js";
 import { listAt, recordAt, stringAt } from "./values.js";
 
@@ -292,6 +293,7 @@ export function validateCustomResourceDefinition(object: ApiObject, old: ApiObje
   if (storage !== 1) errors.push(invalidShownAs("spec.versions", goVersions(spec, hoisted), "must have exactly one version marked as storage version"));
   errors.push(...namesErrors(names, "spec.names"));
   errors.push(...conversionErrors(recordAt(spec, "conversion")));
+  errors.push(...apiApprovalErrors(object, group, old));
   errors.push(...namesErrors(recordAt(recordAt(object, "status"), "acceptedNames"), "status.acceptedNames"));
   // Objects stored at a version must stay readable: every stored version stays declared.
   const stored = listAt(recordAt(object, "status"), "storedVersions");

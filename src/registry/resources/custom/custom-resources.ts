@@ -226,9 +226,9 @@ const COLUMN_TYPES = new Set(["string", "integer", "number", "boolean", "date"])
 
 /**
  * `additionalPrinterColumns` as Table columns: Name first, then each column's JSONPath value
- * (the first one the path reaches; absent → empty), then Age unless a column is named so, as
- * kube's table convertor does. Without printer columns: undefined (Name and Age, kube's default
- * for custom resources).
+ * (the first one the path reaches; absent → empty), and nothing else: kube adds its Age column
+ * only to a version that declares no columns (`serveDefaultColumnsIfEmpty`). Without printer
+ * columns: undefined (Name and Age, kube's default for custom resources).
  */
 export function columnsOf(value: unknown): ColumnSpec[] | undefined {
   const declared = (Array.isArray(value) ? value : []).map(record);
@@ -248,13 +248,6 @@ export function columnsOf(value: unknown): ColumnSpec[] | undefined {
       cell: (object, context) => cellOf(jsonPathValues(object, path)[0], type, context.now),
     });
   }
-  if (!declared.some((column) => column["name"] === "Age"))
-    columns.push({
-      name: "Age",
-      type: "date",
-      description: "CreationTimestamp is a timestamp representing the server time when this object was created.",
-      cell: (object, context) => age(object.metadata.creationTimestamp, context.now),
-    });
   return columns;
 }
 

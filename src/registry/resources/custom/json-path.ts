@@ -2,7 +2,7 @@ import { isPlainObject } from "../../../api/object.js";
 
 /**
  * The JSONPath subset CustomResourceDefinitions use for printer columns and selectable fields
- * (kube's `{.spec.replicas}` without braces): `.field`, `['field']`, `[index]`, `[*]` and
+ * (kube's `{.spec.replicas}` without braces): `.field` (`\.` escaping a dot in it), `['field']`, `[index]`, `[*]` and
  * `[?(@.key=="value")]`. Returns every value the path reaches, in order.
  */
 export function jsonPathValues(object: unknown, path: string): unknown[] {
@@ -40,7 +40,9 @@ type Step =
   | { readonly kind: "all" }
   | { readonly kind: "filter"; readonly key: string; readonly value: string };
 
-const STEP = /\.([^.[\]]+)|\[\s*'([^']*)'\s*\]|\[\s*"([^"]*)"\s*\]|\[(-?\d+)\]|\[\*\]|\[\?\(@\.([^=!<>\s]+)\s*==\s*["']([^"']*)["']\)\]/gy;
+// A field name runs to the next unescaped `.`/`[`/`]`; `\.` keeps a dot in the name (kube's
+// `.metadata.annotations.example\.com/key`), the backslashes dropped as client-go's parser does.
+const STEP = /\.((?:\\.|[^.[\]\\])+)|\[\s*'([^']*)'\s*\]|\[\s*"([^"]*)"\s*\]|\[(-?\d+)\]|\[\*\]|\[\?\(@\.([^=!<>\s]+)\s*==\s*["']([^"']*)["']\)\]/gy;
 
 /** Steps of a path; throws on syntax it does not know (CRD validation reports it). */
 export function parseJsonPath(path: string): Step[] {
@@ -54,7 +56,7 @@ export function parseJsonPath(path: string): Step[] {
     if (match === null) throw new Error(`unexpected path string, expected a 'name1.name2' or '.name1.name2' or '{name1.name2}' or '{.name1.name2}'`);
     position = STEP.lastIndex;
     const [whole, field, quoted, doubleQuoted, index, key, value] = match;
-    if (field !== undefined) steps.push({ kind: "field", name: field });
+    if (field !== undefined) steps.push({ kind: "field", name: field.replaceAll("\\", "") });
     else if (quoted !== undefined || doubleQuoted !== undefined) steps.push({ kind: "field", name: quoted ?? doubleQuoted ?? "" });
     else if (index !== undefined) steps.push({ kind: "index", index: Number(index) });
     else if (key !== undefined) steps.push({ kind: "filter", key, value: value ?? "" });
