@@ -1,7 +1,7 @@
 import assert from "node:assert/strict";
 import { describe, it } from "node:test";
 import type { RequestInfo } from "../../request/request-info.js";
-import { AuditPolicyError, evaluatePolicy, parseAuditPolicy } from "./policy.js";
+import { evaluatePolicy, parseAuditPolicy } from "./policy.js";
 
 const GROUP = "audit.orch.io";
 const alice = { name: "alice", groups: ["devs", "system:authenticated"] };
@@ -99,7 +99,13 @@ describe("audit policy", () => {
   });
 
   it("refuses the wrong group; validation findings in kube's words, all together", () => {
-    assert.throws(() => parseAuditPolicy("apiVersion: audit.k8s.io/v1\nkind: Policy\nrules: [{level: Metadata}]\n", GROUP), AuditPolicyError);
+    assert.throws(() => parseAuditPolicy("apiVersion: audit.k8s.io/v1\nkind: Policy\nrules: [{level: Metadata}]\n", GROUP), {
+      message:
+        "expected apiVersion audit.orch.io/v1 and kind Policy, got audit.k8s.io/v1 Policy; this server runs --compat orch, which spells audit.k8s.io as audit.orch.io: change the apiVersion, or start the server with --compat kubernetes to use a stock Kubernetes file as it is",
+    });
+    assert.throws(() => parseAuditPolicy("apiVersion: audit.example.io/v1\nkind: Policy\nrules: [{level: Metadata}]\n", GROUP), {
+      message: "expected apiVersion audit.orch.io/v1 and kind Policy, got audit.example.io/v1 Policy",
+    });
     assert.throws(() => parseAuditPolicy(`${HEADER}rules: [{level: Everything}]\n`, GROUP), {
       message: 'rules[0].level: Unsupported value: "Everything": supported values: "Metadata", "None", "Request", "RequestResponse"',
     });

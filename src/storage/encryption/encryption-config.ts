@@ -1,6 +1,6 @@
 import { readFileSync } from "node:fs";
 import { yaml } from "../../util/yaml.js";
-import { encryptionNames, type Profile } from "../../api/profile.js";
+import { encryptionNames, foreignConfigHint, type Profile } from "../../api/profile.js";
 import { parseDuration } from "../../util/duration.js";
 import { aesCbcTransformer, aesGcmTransformer, IDENTITY, secretboxTransformer } from "./ciphers.js";
 import { kmsV2Transformer, type KmsV2Transformer } from "./kms-v2.js";
@@ -47,8 +47,16 @@ function keyMaterial(field: string, provider: string, value: unknown, prefixOf: 
     if (names.has(entry.name)) throw new EncryptionConfigError(`${at}.name: Duplicate value: "${entry.name}"`);
     names.add(entry.name);
     if (typeof entry.secret !== "string" || entry.secret === "") throw new EncryptionConfigError(`${at}.secret: Required value`);
-    if (!/^[A-Za-z0-9+/]*={0,2}$/.test(entry.secret)) throw new EncryptionConfigError(`${at}.secret: Invalid value: REDACTED: secrets must be base64 encoded`);
-    return { prefix: prefixOf(entry.name), secret: Buffer.from(entry.secret, "base64") };
+    if (!/^[A-Za-z0-9+/]*={0,2}$/.test(entry.secret))
+      throw new EncryptionConfigError(`${at}.secret: Invalid value: "REDACTED": secrets must be base64 encoded`);
+    const secret = Buffer.from(entry.secret, "base64");
+    // kube's key-length rule and text: AES takes 16, 24 or 32 bytes, secretbox 32.
+    const sizes = provider === "secretbox" ? [32] : [16, 24, 32];
+    if (!sizes.includes(secret.length))
+      throw new EncryptionConfigError(
+        `${at}.secret: Invalid value: "REDACTED": secret is not of the expected length, got ${secret.length}, expected one of [${sizes.join(" ")}]`,
+      );
+    return { prefix: prefixOf(entry.name), secret };
   });
 }
 
@@ -57,7 +65,7 @@ function keyed(field: string, make: (prefix: string, secret: Buffer) => ValueTra
     try {
       return make(prefix, secret);
     } catch (error) {
-      throw new EncryptionConfigError(`${field}.keys[${index}].secret: Invalid value: REDACTED: ${error instanceof Error ? error.message : String(error)}`);
+      throw new EncryptionConfigError(`${field}.keys[${index}].secret: Invalid value: "REDACTED": ${error instanceof Error ? error.message : String(error)}`);
     }
   });
 }
@@ -94,7 +102,7 @@ export function loadEncryptionConfig(
   const expected = `${names.configGroup}/v1`;
   if (document.apiVersion !== expected || document.kind !== "EncryptionConfiguration")
     throw new EncryptionConfigError(
-      `${path}: apiVersion/kind must be ${expected} EncryptionConfiguration, not ${String(document.apiVersion)} ${String(document.kind)}`,
+      `${path}: apiVersion/kind must be ${expected} EncryptionConfiguration, not ${String(document.apiVersion)} ${String(document.kind)}${foreignConfigHint(names.configGroup, document.apiVersion)}`,
     );
   if (!Array.isArray(document.resources) || document.resources.length === 0) throw new EncryptionConfigError("resources: Required value");
   const kmsProviders: KmsV2Transformer[] = [];

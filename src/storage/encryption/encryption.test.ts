@@ -198,7 +198,7 @@ describe("loadEncryptionConfig()", () => {
     [
       "wrong group",
       "apiVersion: apiserver.config.k8s.io/v1\nkind: EncryptionConfiguration\nresources: []\n",
-      /must be apiserver.config.orch.io\/v1 EncryptionConfiguration/,
+      /must be apiserver.config.orch.io\/v1 EncryptionConfiguration, not apiserver.config.k8s.io\/v1 EncryptionConfiguration; this server runs --compat orch, which spells apiserver.config.k8s.io as apiserver.config.orch.io: change the apiVersion, or start the server with --compat kubernetes to use a stock Kubernetes file as it is$/,
     ],
     ["no resources", "apiVersion: apiserver.config.orch.io/v1\nkind: EncryptionConfiguration\nresources: []\n", /resources: Required value/],
     [
@@ -209,12 +209,12 @@ describe("loadEncryptionConfig()", () => {
     [
       "short AES key",
       `resources: [secrets]\n    providers:\n      - aescbc: {keys: [{name: a, secret: ${randomBytes(10).toString("base64")}}]}\n`,
-      /keys\[0\]\.secret: Invalid value: REDACTED: an AES key must be 16, 24 or 32 bytes/,
+      /keys\[0\]\.secret: Invalid value: "REDACTED": secret is not of the expected length, got 10, expected one of \[16 24 32\]$/,
     ],
     [
       "short secretbox key",
       `resources: [secrets]\n    providers:\n      - secretbox: {keys: [{name: a, secret: ${randomBytes(16).toString("base64")}}]}\n`,
-      /secretbox key must be 32 bytes/,
+      /secretbox\.keys\[0\]\.secret: Invalid value: "REDACTED": secret is not of the expected length, got 16, expected one of \[32\]$/,
     ],
     [
       "duplicate key names",
