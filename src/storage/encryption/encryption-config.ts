@@ -4,6 +4,7 @@ import { encryptionNames, foreignConfigHint, type Profile } from "../../api/prof
 import { parseDuration } from "../../util/duration.js";
 import { aesCbcTransformer, aesGcmTransformer, IDENTITY, secretboxTransformer } from "./ciphers.js";
 import { kmsV2Transformer, type KmsV2Transformer } from "./kms-v2.js";
+import { parseResourcePatterns } from "./encryption-resources.js";
 import type { KeyLayout } from "../key-layout.js";
 import type { TransformerChain, ValueTransformer } from "./transformer.js";
 
@@ -70,16 +71,6 @@ function keyed(field: string, make: (prefix: string, secret: Buffer) => ValueTra
   });
 }
 
-function parsePatterns(field: string, value: unknown): { group: string; resource: string }[] {
-  if (!Array.isArray(value) || value.length === 0) throw new EncryptionConfigError(`${field}: Required value: at least one resource`);
-  return value.map((entry: unknown, index) => {
-    if (typeof entry !== "string" || !/^(\*|[a-z0-9-]+)(\.(\*|[a-z0-9.-]*))?$/.test(entry))
-      throw new EncryptionConfigError(`${field}[${index}]: Invalid value: ${JSON.stringify(entry)}: must be resource.group, *.group, *. or *.*`);
-    const dot = entry.indexOf(".");
-    return dot < 0 ? { resource: entry, group: "" } : { resource: entry.slice(0, dot), group: entry.slice(dot + 1) };
-  });
-}
-
 /**
  * Reads and validates an EncryptionConfiguration (`apiserver.config.<apiDomain>/v1`). Providers:
  * identity, aescbc, aesgcm, secretbox (keys: name + base64 secret, the first key writes) and
@@ -92,6 +83,7 @@ export function loadEncryptionConfig(
 ): EncryptionConfig {
   const layout = options.layout;
   const names = encryptionNames(profile);
+  const eventsGroup = `events.${profile.apiDomain}`;
   let document: unknown;
   try {
     document = yaml().parse(readFileSync(path, "utf8"));
@@ -112,7 +104,8 @@ export function loadEncryptionConfig(
     for (const [ruleIndex, rule] of document.resources.entries()) {
       const field = `resources[${ruleIndex}]`;
       if (!isRecord(rule)) throw new EncryptionConfigError(`${field}: Invalid value: not an object`);
-      const patterns = parsePatterns(`${field}.resources`, rule.resources);
+      const patterns = parseResourcePatterns(`${field}.resources`, rule.resources, eventsGroup);
+      if (typeof patterns === "string") throw new EncryptionConfigError(patterns);
       if (!Array.isArray(rule.providers) || rule.providers.length === 0) throw new EncryptionConfigError(`${field}.providers: Required value`);
       const transformers: ValueTransformer[] = [];
       for (const [providerIndex, provider] of rule.providers.entries()) {
