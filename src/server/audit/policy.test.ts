@@ -1,4 +1,6 @@
 import assert from "node:assert/strict";
+import { readFileSync } from "node:fs";
+import { join } from "node:path";
 import { describe, it } from "node:test";
 import type { RequestInfo } from "../../request/request-info.js";
 import { evaluatePolicy, parseAuditPolicy } from "./policy.js";
@@ -134,5 +136,20 @@ describe("audit policy", () => {
     assert.throws(() => parseAuditPolicy(`${HEADER}rules: []\n`, GROUP), { message: "loaded illegal policy with 0 rules" });
     assert.throws(() => parseAuditPolicy(HEADER, GROUP), { message: "loaded illegal policy with 0 rules" });
     assert.equal(parseAuditPolicy(`${HEADER}rules: [{level: None, nonResourceURLs: ["*"]}]\n`, GROUP).rules.length, 1);
+  });
+});
+
+describe("published audit policies (test/fixtures/real-config)", () => {
+  it("kubespray's GCE-derived policy parses: events and health URLs at None, secrets at Metadata, reads at Request, writes at RequestResponse", () => {
+    const text = readFileSync(join(import.meta.dirname, "../../../../test/fixtures/real-config/audit-policy-kubespray-gce.yaml"), "utf8");
+    const policy = parseAuditPolicy(text, "audit.k8s.io");
+    const admin = { name: "admin", groups: ["system:masters", "system:authenticated"] };
+    const levelOf = (user: typeof admin, info: RequestInfo): string => evaluatePolicy(policy, user, info, info.verb).level;
+    assert.equal(levelOf(admin, resource("list", "events")), "None");
+    assert.equal(levelOf(admin, { kind: "non-resource", verb: "get", path: "/healthz/etcd" } as RequestInfo), "None");
+    assert.equal(levelOf(admin, resource("create", "secrets", { namespace: "default" })), "Metadata");
+    assert.equal(levelOf(admin, resource("get", "deployments", { group: "apps", namespace: "default", name: "web" })), "Request");
+    assert.equal(levelOf(admin, resource("create", "deployments", { group: "apps", namespace: "default" })), "RequestResponse");
+    assert.equal(levelOf({ name: "kubelet", groups: ["system:nodes"] }, resource("get", "nodes", { name: "n1" })), "None");
   });
 });
