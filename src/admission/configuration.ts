@@ -1,6 +1,6 @@
 import { readFileSync } from "node:fs";
 import { dirname, resolve } from "node:path";
-import { yaml } from "../util/yaml.js";
+import { parseFirstDocument } from "../util/yaml.js";
 import { isPlainObject } from "../api/object.js";
 import { admissionNames, foreignConfigHint, type Profile } from "../api/profile.js";
 import { AdmissionConfigError } from "./deny.js";
@@ -17,7 +17,7 @@ export function readConfigFile(path: string, what: string): unknown {
     throw new AdmissionConfigError(`${what}: cannot read ${path}: ${error instanceof Error ? error.message : String(error)}`);
   }
   try {
-    return yaml().parse(text);
+    return parseFirstDocument(text);
   } catch (error) {
     throw new AdmissionConfigError(`${what}: ${path} is not YAML or JSON: ${error instanceof Error ? error.message : String(error)}`);
   }

@@ -2,7 +2,7 @@ import { readFileSync } from "node:fs";
 import http from "node:http";
 import https from "node:https";
 import { dirname, resolve } from "node:path";
-import { yaml } from "../util/yaml.js";
+import { parseFirstDocument } from "../util/yaml.js";
 import { isPlainObject } from "../api/object.js";
 
 /** Where and how to call a webhook, read from a kubeconfig-format file (cluster = the remote service, user = our credentials). */
@@ -50,7 +50,7 @@ export function loadWebhookConfig(path: string): WebhookClientConfig {
   };
   let document: unknown;
   try {
-    document = yaml().parse(readFileSync(path, "utf8"));
+    document = parseFirstDocument(readFileSync(path, "utf8"));
   } catch (error) {
     return fail(error instanceof Error ? error.message : String(error));
   }

@@ -1,5 +1,5 @@
 import { readFileSync } from "node:fs";
-import { yaml } from "../../util/yaml.js";
+import { parseFirstDocument } from "../../util/yaml.js";
 import { isPlainObject } from "../../api/object.js";
 import { foreignConfigHint } from "../../api/profile.js";
 import { validateName } from "../../api/validation.js";
@@ -149,7 +149,7 @@ function parseRule(value: unknown, index: number, errors: string[]): PolicyRule 
 export function parseAuditPolicy(text: string, auditGroup: string): AuditPolicy {
   let document: unknown;
   try {
-    document = yaml().parse(text);
+    document = parseFirstDocument(text);
   } catch (error) {
     throw new AuditPolicyError(`failed decoding: ${error instanceof Error ? error.message : String(error)}`);
   }

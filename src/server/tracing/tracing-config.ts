@@ -1,5 +1,5 @@
 import { readFileSync } from "node:fs";
-import { yaml } from "../../util/yaml.js";
+import { parseFirstDocument } from "../../util/yaml.js";
 import { foreignConfigHint, type Profile } from "../../api/profile.js";
 
 /** kube's TracingConfiguration (`--tracing-config-file`): where spans go and how many requests are sampled. */
@@ -21,7 +21,7 @@ const VERSIONS = ["v1", "v1beta1", "v1alpha1"];
 export function loadTracingConfig(path: string, profile: Profile): TracingConfiguration {
   let document: unknown;
   try {
-    document = yaml().parse(readFileSync(path, "utf8"));
+    document = parseFirstDocument(readFileSync(path, "utf8"));
   } catch (error) {
     throw new TracingConfigError(`reading ${path}: ${error instanceof Error ? error.message : String(error)}`);
   }

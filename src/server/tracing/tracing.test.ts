@@ -206,7 +206,7 @@ describe("tracing (APIServerTracing, --tracing-config-file)", () => {
       assert.throws(() => loadTracingConfig(file, ORCH_PROFILE), TracingConfigError);
       writeFileSync(file, "apiVersion: other/v1\nkind: TracingConfiguration\n");
       assert.throws(() => loadTracingConfig(file, ORCH_PROFILE), /apiVersion must be one of [^;]*$/);
-      writeFileSync(file, "apiVersion: apiserver.config.k8s.io/v1beta1\nkind: TracingConfiguration\n");
+      writeFileSync(file, "apiVersion: apiserver.config.k8s.io/v1beta1\nkind: TracingConfiguration\n---\n");
       assert.throws(() => loadTracingConfig(file, ORCH_PROFILE), /; this server runs --compat orch, .* start the server with --compat kubernetes/);
       assert.doesNotThrow(() => loadTracingConfig(file, KUBERNETES_PROFILE));
       assert.equal(tracesUrl("collector:4318"), "http://collector:4318/v1/traces");

@@ -1,5 +1,5 @@
 import { readFileSync } from "node:fs";
-import { yaml } from "../../util/yaml.js";
+import { parseFirstDocument } from "../../util/yaml.js";
 import { encryptionNames, foreignConfigHint, type Profile } from "../../api/profile.js";
 import { parseDuration } from "../../util/duration.js";
 import { aesCbcTransformer, aesGcmTransformer, IDENTITY, secretboxTransformer } from "./ciphers.js";
@@ -86,7 +86,7 @@ export function loadEncryptionConfig(
   const eventsGroup = `events.${profile.apiDomain}`;
   let document: unknown;
   try {
-    document = yaml().parse(readFileSync(path, "utf8"));
+    document = parseFirstDocument(readFileSync(path, "utf8"));
   } catch (error) {
     throw new EncryptionConfigError(`reading ${path}: ${error instanceof Error ? error.message : String(error)}`);
   }
