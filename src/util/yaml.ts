@@ -9,7 +9,7 @@ import { lazyRequire } from "./lazy-require.js";
 export const yaml: () => typeof YamlLibrary = lazyRequire<typeof YamlLibrary>("yaml");
 
 /**
- * A configuration file's document as kube's decoder (sigs.k8s.io/yaml) reads one: the first YAML
+ * A configuration file's document as kube's decoder (Go's sigs yaml package) reads one: the first YAML
  * document, any after it ignored — so a file ending in `---`, as templating tools write them, is
  * read. An empty file is null. Throws the `yaml` package's error for a malformed first document.
  */
