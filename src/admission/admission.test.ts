@@ -214,8 +214,11 @@ describe("admission flags", () => {
     const file = join(dir, "admission.yaml");
     writeFileSync(file, "apiVersion: apiserver.config.orch.io/v1\nkind: AdmissionConfiguration\nplugins:\n- name: Bogus\n  configuration: {}\n");
     assert.throws(() => parseArgs([`--admission-control-config-file=${file}`]), /plugins\[0\]\.name: unknown admission plugin "Bogus"/);
-    writeFileSync(file, "apiVersion: apiserver.config.k8s.io/v1\nkind: AdmissionConfiguration\nplugins: []\n");
-    assert.throws(() => parseArgs([`--admission-control-config-file=${file}`]), /apiVersion: must be apiserver.config.orch.io\/v1/);
+    writeFileSync(file, "apiVersion: apiserver.config.k8s.io/v1\nkind: AdmissionConfiguration\nplugins: []\n---\n");
+    assert.throws(
+      () => parseArgs([`--admission-control-config-file=${file}`]),
+      /apiVersion: must be apiserver.config.orch.io\/v1 .*; this server runs --compat orch, which spells apiserver.config.k8s.io as apiserver.config.orch.io: .* start the server with --compat kubernetes to use a stock Kubernetes file as it is$/,
+    );
     assert.doesNotThrow(() => parseArgs(["--compat=kubernetes", `--admission-control-config-file=${file}`]));
     writeFileSync(
       join(dir, "psa.yaml"),

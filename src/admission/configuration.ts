@@ -1,8 +1,8 @@
 import { readFileSync } from "node:fs";
 import { dirname, resolve } from "node:path";
-import { yaml } from "../util/yaml.js";
+import { parseFirstDocument } from "../util/yaml.js";
 import { isPlainObject } from "../api/object.js";
-import { admissionNames, type Profile } from "../api/profile.js";
+import { admissionNames, foreignConfigHint, type Profile } from "../api/profile.js";
 import { AdmissionConfigError } from "./deny.js";
 
 /** A plugin's raw configuration from an AdmissionConfiguration (inline, or read from its `path`). */
@@ -17,7 +17,7 @@ export function readConfigFile(path: string, what: string): unknown {
     throw new AdmissionConfigError(`${what}: cannot read ${path}: ${error instanceof Error ? error.message : String(error)}`);
   }
   try {
-    return yaml().parse(text);
+    return parseFirstDocument(text);
   } catch (error) {
     throw new AdmissionConfigError(`${what}: ${path} is not YAML or JSON: ${error instanceof Error ? error.message : String(error)}`);
   }
@@ -38,7 +38,7 @@ export function loadAdmissionConfiguration(path: string, profile: Profile, known
   }
   if (typeof document["apiVersion"] !== "string" || !accepted.includes(document["apiVersion"])) {
     throw new AdmissionConfigError(
-      `--admission-control-config-file ${path}: apiVersion: must be ${accepted.join(" or ")}, got ${JSON.stringify(document["apiVersion"])}`,
+      `--admission-control-config-file ${path}: apiVersion: must be ${accepted.join(" or ")}, got ${JSON.stringify(document["apiVersion"])}${foreignConfigHint(group, document["apiVersion"])}`,
     );
   }
   const plugins = document["plugins"] ?? [];

@@ -3,7 +3,7 @@ import assert from "node:assert/strict";
 import { readdirSync, readFileSync, statSync } from "node:fs";
 import { join, relative } from "node:path";
 import { fileURLToPath } from "node:url";
-import { apiGroup, KUBERNETES_PROFILE, metaGroup, ORCH_PROFILE, profileByName } from "./profile.js";
+import { apiGroup, foreignConfigHint, KUBERNETES_PROFILE, metaGroup, ORCH_PROFILE, profileByName } from "./profile.js";
 
 /** The TypeScript sources, found from the compiled test's location (dist/src/api → src). */
 function sourceFiles(): string[] {
@@ -56,5 +56,22 @@ describe("product-name profiles", () => {
         pattern.test(readFileSync(join(fileURLToPath(new URL(".", import.meta.url)), "..", "..", "..", "src", file), "utf8")),
     );
     assert.deepEqual(offenders, []);
+  });
+});
+
+describe("foreignConfigHint()", () => {
+  it("names the profile flag for a configuration file spelled the other profile's way, and nothing else", () => {
+    assert.equal(
+      foreignConfigHint("pod-security.admission.config.orch.io", "pod-security.admission.config.k8s.io/v1"),
+      "; this server runs --compat orch, which spells pod-security.admission.config.k8s.io as pod-security.admission.config.orch.io: change the apiVersion, or start the server with --compat kubernetes to use a stock Kubernetes file as it is",
+    );
+    assert.match(
+      foreignConfigHint("audit.k8s.io", "audit.orch.io/v1"),
+      /runs --compat kubernetes, .* start the server with --compat orch to use a file written for --compat orch as it is$/,
+    );
+    assert.equal(foreignConfigHint("audit.orch.io", "audit.orch.io/v1"), "");
+    assert.equal(foreignConfigHint("audit.orch.io", "apiserver.config.k8s.io/v1"), "");
+    assert.equal(foreignConfigHint("audit.orch.io", "audit.k8s.io"), "");
+    assert.equal(foreignConfigHint("audit.orch.io", undefined), "");
   });
 });

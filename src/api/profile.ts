@@ -199,6 +199,23 @@ export function foreignGroupMessage(profile: Profile, group: string, ours: strin
   );
 }
 
+/**
+ * For a configuration file whose `apiVersion` spells `expectedGroup` the other profile's way
+ * (`audit.k8s.io/v1` where this server reads `audit.orch.io/v1`): a sentence to append to the
+ * refusal naming the flag that reads the file as it is; "" for any other apiVersion.
+ */
+export function foreignConfigHint(expectedGroup: string, apiVersion: unknown): string {
+  if (typeof apiVersion !== "string") return "";
+  const group = apiVersion.includes("/") ? apiVersion.slice(0, apiVersion.indexOf("/")) : "";
+  const ours = [ORCH_PROFILE, KUBERNETES_PROFILE].find((profile) => expectedGroup.endsWith(`.${profile.apiDomain}`));
+  if (ours === undefined) return "";
+  const stem = expectedGroup.slice(0, -ours.apiDomain.length);
+  const owner = [ORCH_PROFILE, KUBERNETES_PROFILE].find((profile) => profile.name !== ours.name && group === `${stem}${profile.apiDomain}`);
+  if (owner === undefined) return "";
+  const stock = owner.name === KUBERNETES_PROFILE.name ? "a stock Kubernetes file" : `a file written for --compat ${owner.name}`;
+  return `; this server runs --compat ${ours.name}, which spells ${group} as ${expectedGroup}: change the apiVersion, or start the server with --compat ${owner.name} to use ${stock} as it is`;
+}
+
 /** The names encryption at rest spells. */
 export interface EncryptionNames {
   /** `apiserver.config.<apiDomain>`: the EncryptionConfiguration group. */

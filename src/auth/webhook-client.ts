@@ -2,7 +2,7 @@ import { readFileSync } from "node:fs";
 import http from "node:http";
 import https from "node:https";
 import { dirname, resolve } from "node:path";
-import { yaml } from "../util/yaml.js";
+import { parseFirstDocument } from "../util/yaml.js";
 import { isPlainObject } from "../api/object.js";
 
 /** Where and how to call a webhook, read from a kubeconfig-format file (cluster = the remote service, user = our credentials). */
@@ -26,6 +26,19 @@ function text(record: Record<string, unknown> | undefined, key: string): string 
   return typeof value === "string" && value !== "" ? value : undefined;
 }
 
+/** A webhook kubeconfig that cannot be used: the message names the file. */
+export class WebhookConfigError extends Error {
+  override readonly name = "WebhookConfigError";
+}
+
+/** Go's text for a failed open, as kube's kubeconfig validation quotes it. */
+function openFailure(file: string, error: unknown): string {
+  const code = error instanceof Error && "code" in error ? String(error.code) : "";
+  const reason =
+    code === "ENOENT" ? "no such file or directory" : code === "EACCES" ? "permission denied" : code === "EISDIR" ? "is a directory" : String(error);
+  return `open ${file}: ${reason}`;
+}
+
 /**
  * Reads the webhook kubeconfig: the current context's cluster and user (the first of each when
  * there is no current context). File paths resolve against the file's directory; `*-data`
@@ -33,11 +46,11 @@ function text(record: Record<string, unknown> | undefined, key: string): string 
  */
 export function loadWebhookConfig(path: string): WebhookClientConfig {
   const fail = (message: string): never => {
-    throw new Error(`webhook config ${path}: ${message}`);
+    throw new WebhookConfigError(`webhook config ${path}: ${message}`);
   };
   let document: unknown;
   try {
-    document = yaml().parse(readFileSync(path, "utf8"));
+    document = parseFirstDocument(readFileSync(path, "utf8"));
   } catch (error) {
     return fail(error instanceof Error ? error.message : String(error));
   }
@@ -56,17 +69,31 @@ export function loadWebhookConfig(path: string): WebhookClientConfig {
   }
   if (url.protocol !== "https:" && url.protocol !== "http:") fail(`server "${server}" must be http or https`);
   const base = dirname(resolve(path));
-  const material = (record: Record<string, unknown> | undefined, key: string): string | undefined => {
+  // kube's kubeconfig validation: every unreadable file is reported, the user's before the cluster's.
+  const unreadable: string[] = [];
+  const readOrNote = (file: string, what: string, owner: string): string | undefined => {
+    const full = resolve(base, file);
+    try {
+      return readFileSync(full, "utf8");
+    } catch (error) {
+      unreadable.push(`unable to read ${what} ${full} for ${owner} due to ${openFailure(full, error)}`);
+      return undefined;
+    }
+  };
+  const userName = text(context, "user") ?? "";
+  const clusterName = text(context, "cluster") ?? "";
+  const material = (record: Record<string, unknown> | undefined, key: string, what: string, owner: string): string | undefined => {
     const data = text(record, `${key}-data`);
     if (data !== undefined) return Buffer.from(data, "base64").toString("utf8");
     const file = text(record, key);
-    return file === undefined ? undefined : readFileSync(resolve(base, file), "utf8");
+    return file === undefined ? undefined : readOrNote(file, what, owner);
   };
+  const cert = material(user, "client-certificate", "client-cert", userName);
+  const key = material(user, "client-key", "client-key", userName);
   const tokenFile = text(user, "tokenFile");
-  const token = text(user, "token") ?? (tokenFile === undefined ? undefined : readFileSync(resolve(base, tokenFile), "utf8").trim());
-  const ca = material(cluster, "certificate-authority");
-  const cert = material(user, "client-certificate");
-  const key = material(user, "client-key");
+  const token = text(user, "token") ?? (tokenFile === undefined ? undefined : readOrNote(tokenFile, "tokenFile", userName)?.trim());
+  const ca = material(cluster, "certificate-authority", "certificate-authority", clusterName);
+  if (unreadable.length > 0) fail(`invalid configuration: [${unreadable.join(", ")}]`);
   return {
     url,
     insecureSkipTlsVerify: cluster?.["insecure-skip-tls-verify"] === true,

@@ -70,6 +70,7 @@ import { tracedAdmission, tracedAuthenticator, tracedAuthorizer } from "../serve
 import { createTracing, type Tracing, type TracingOptions } from "../server/tracing/tracing.js";
 import { loadTracingConfig, TracingConfigError } from "../server/tracing/tracing-config.js";
 import { damagedDataDirStore, openDataDirStore, StartupError } from "./data-dir.js";
+import { WebhookConfigError } from "../auth/webhook-client.js";
 import type { AuditFilterOptions } from "../server/filters/audit.js";
 import { createNonResourceHandler } from "../server/routes.js";
 import {
@@ -273,6 +274,16 @@ const POST_START_HOOKS = [
  * The CA each built-in signer issues with: its `--cluster-signing-<signer>-*` pair, else the
  * general `--cluster-signing-*` pair, else the cluster CA. Files are read once, at start.
  */
+/** Runs a start-up step that reads a webhook kubeconfig; an unusable one is a StartupError naming `flag`. */
+function webhookConfigured<T>(flag: string, build: () => T): T {
+  try {
+    return build();
+  } catch (error) {
+    if (error instanceof WebhookConfigError) throw new StartupError(`${flag}: ${error.message}`, { cause: error });
+    throw error;
+  }
+}
+
 function signingAuthorities(config: Config, clusterCa: ComposeOptions["clusterCa"]): Map<string, { certificate: string; key: string }> {
   const { profile, clusterSigning } = config;
   const signers: Record<SignerFlag, string> = {
@@ -375,14 +386,18 @@ export function composeApiServer(options: ComposeOptions): ApiServer {
     label: `${profile.keyDomain}/legacy-token-last-used`,
     onError: (error) => logger.error("labelling a legacy token's secret", errorFields(error)),
   });
-  const authentication = options.credentials.authentication(
-    { read: (plural, namespace, name) => readCurrent(registry, plural, namespace, name) },
-    { legacyTokenUsed: trackLegacyToken },
+  const authentication = webhookConfigured("--authentication-token-webhook-config-file", () =>
+    options.credentials.authentication(
+      { read: (plural, namespace, name) => readCurrent(registry, plural, namespace, name) },
+      { legacyTokenUsed: trackLegacyToken },
+    ),
   );
   tokenReviews.fill(authentication.review);
 
   // 4. Authorization: the modes of --authorization-mode over indexes fed by the registry.
-  const authorization = createAuthorization({ config: config.authorization, registry, profile, logger, freshnessWaitMs: options.futureRevisionWaitMs });
+  const authorization = webhookConfigured("--authorization-webhook-config-file", () =>
+    createAuthorization({ config: config.authorization, registry, profile, logger, freshnessWaitMs: options.futureRevisionWaitMs }),
+  );
   accessReviews.fill(authorization.reviewer);
 
   // 5. Admission plugins, in the order they run: the flags' selection from the catalogue (kube's order), then RBAC escalation (always on).

@@ -7,3 +7,16 @@ import { lazyRequire } from "./lazy-require.js";
  * default server would otherwise compile before it is ready (issue #21: start-up).
  */
 export const yaml: () => typeof YamlLibrary = lazyRequire<typeof YamlLibrary>("yaml");
+
+/**
+ * A configuration file's document as kube's decoder (Go's sigs yaml package) reads one: the first YAML
+ * document, any after it ignored — so a file ending in `---`, as templating tools write them, is
+ * read. An empty file is null. Throws the `yaml` package's error for a malformed first document.
+ */
+export function parseFirstDocument(text: string): unknown {
+  const [first] = yaml().parseAllDocuments(text);
+  if (first === undefined) return null;
+  const [error] = first.errors;
+  if (error !== undefined) throw error;
+  return first.toJS();
+}

@@ -1,5 +1,5 @@
 import { isPlainObject } from "../../api/object.js";
-import { admissionNames, type Profile } from "../../api/profile.js";
+import { admissionNames, foreignConfigHint, type Profile } from "../../api/profile.js";
 import { AdmissionConfigError, tooManyRequests } from "../deny.js";
 import type { PluginContext } from "../context.js";
 import type { AdmissionAttributes, AdmissionPlugin } from "../interface.js";
@@ -19,7 +19,8 @@ export function parseEventRateLimitConfig(raw: unknown, profile: Profile): Event
   };
   if (!isPlainObject(raw)) return fail("configuration", "required: a Configuration with limits");
   const apiVersion = `${admissionNames(profile).eventRateLimitGroup}/v1alpha1`;
-  if (raw["apiVersion"] !== apiVersion) fail("apiVersion", `must be ${apiVersion}`);
+  if (raw["apiVersion"] !== apiVersion)
+    fail("apiVersion", `must be ${apiVersion}${foreignConfigHint(admissionNames(profile).eventRateLimitGroup, raw["apiVersion"])}`);
   if (raw["kind"] !== "Configuration") fail("kind", "must be Configuration");
   const limits = raw["limits"];
   if (!Array.isArray(limits) || limits.length === 0) return fail("limits", "must have at least one limit");

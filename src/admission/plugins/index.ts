@@ -18,6 +18,7 @@ import { limitRanger } from "./limit-ranger.js";
 import { parsePodSecurityConfig, podSecurity } from "./pod-security.js";
 import { priority } from "./priority.js";
 import { resourceQuota } from "./resource-quota.js";
+import { parseResourceQuotaConfig } from "./resource-quota-config.js";
 import { serviceAccount } from "./service-account.js";
 import { QuotaLedger } from "./quota-usage.js";
 import { validatingAdmissionPolicy } from "./validating-admission-policy/index.js";
@@ -66,6 +67,6 @@ export function builtinPlugins(ledger: QuotaLedger = new QuotaLedger()): readonl
     { name: "MutatingAdmissionWebhook", defaultOn: true },
     { name: "ValidatingAdmissionWebhook", defaultOn: true },
     { name: "ValidatingAdmissionPolicy", defaultOn: true, create: validatingAdmissionPolicy },
-    { name: "ResourceQuota", defaultOn: true, create: (context) => resourceQuota(context, ledger) },
+    { name: "ResourceQuota", defaultOn: true, parseConfiguration: parseResourceQuotaConfig, create: (context) => resourceQuota(context, ledger) },
   ];
 }

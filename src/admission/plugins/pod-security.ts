@@ -1,6 +1,6 @@
 import { invalid } from "../../api/errors.js";
 import { isPlainObject, type ApiObject } from "../../api/object.js";
-import { admissionNames, type Profile } from "../../api/profile.js";
+import { admissionNames, foreignConfigHint, type Profile } from "../../api/profile.js";
 import { AdmissionConfigError, aggregate, denied } from "../deny.js";
 import type { PluginContext } from "../context.js";
 import type { AdmissionAttributes, AdmissionPlugin } from "../interface.js";
@@ -46,7 +46,8 @@ export function parsePodSecurityConfig(raw: unknown, profile: Profile): PodSecur
   const group = admissionNames(profile).podSecurityConfigGroup;
   const versions = [`${group}/v1`, `${group}/v1beta1`];
   if (raw["kind"] !== "PodSecurityConfiguration") fail("kind", `must be PodSecurityConfiguration, got ${JSON.stringify(raw["kind"])}`);
-  if (typeof raw["apiVersion"] !== "string" || !versions.includes(raw["apiVersion"])) fail("apiVersion", `must be ${versions.join(" or ")}`);
+  if (typeof raw["apiVersion"] !== "string" || !versions.includes(raw["apiVersion"]))
+    fail("apiVersion", `must be ${versions.join(" or ")}${foreignConfigHint(group, raw["apiVersion"])}`);
   const defaults = recordOf(raw["defaults"]);
   const parsed: Record<Mode, { level: Level; version: string }> = { enforce: PRIVILEGED_LATEST, audit: PRIVILEGED_LATEST, warn: PRIVILEGED_LATEST };
   for (const mode of MODES) {

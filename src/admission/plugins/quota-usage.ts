@@ -57,46 +57,57 @@ export function usageOf(group: string, plural: string, object: ApiObject): Usage
   return usage;
 }
 
-/** Whether a pod is in a quota's scopes (`spec.scopes` and `spec.scopeSelector`); non-pods only match unscoped quotas. */
-export function inScope(quota: ApiObject, plural: string, object: ApiObject): boolean {
+/** A quota's scopes as requirements: each of `spec.scopes` as `Exists`, then `spec.scopeSelector.matchExpressions`. */
+export function quotaScopes(quota: ApiObject): { scopeName: string; operator: string; values: string[] }[] {
   const spec = recordOf(quota["spec"]);
   const scopes = Array.isArray(spec["scopes"]) ? spec["scopes"].map(String) : [];
   const selector = listOf(recordOf(spec["scopeSelector"])["matchExpressions"]);
-  if (scopes.length === 0 && selector.length === 0) return true;
-  if (plural !== "pods") return false;
+  return [
+    ...scopes.map((scopeName) => ({ scopeName, operator: "Exists", values: [] })),
+    ...selector.map((expression) => ({
+      scopeName: stringOf(expression["scopeName"]),
+      operator: stringOf(expression["operator"]),
+      values: Array.isArray(expression["values"]) ? expression["values"].map(String) : [],
+    })),
+  ];
+}
+
+/** Whether a pod meets one scope requirement (Terminating, NotTerminating, BestEffort, NotBestEffort, PriorityClass). */
+export function podInScope(object: ApiObject, requirement: { scopeName: string; operator: string; values: readonly string[] }): boolean {
   const pod = specOf(object);
-  const terminating = typeof pod["activeDeadlineSeconds"] === "number";
-  const bestEffort = containersOf(pod).every((container) => {
-    const resources = recordOf(container["resources"]);
-    return Object.keys(recordOf(resources["requests"])).length === 0 && Object.keys(recordOf(resources["limits"])).length === 0;
-  });
-  const priorityClass = stringOf(pod["priorityClassName"]);
-  const matches = (scope: string, operator = "Exists", values: readonly string[] = []): boolean => {
-    switch (scope) {
-      case "Terminating":
-        return terminating;
-      case "NotTerminating":
-        return !terminating;
-      case "BestEffort":
-        return bestEffort;
-      case "NotBestEffort":
-        return !bestEffort;
-      case "PriorityClass":
-        if (operator === "Exists") return priorityClass !== "";
-        if (operator === "DoesNotExist") return priorityClass === "";
-        if (operator === "In") return values.includes(priorityClass);
-        if (operator === "NotIn") return !values.includes(priorityClass);
-        return false;
-      default:
-        return false;
+  const { scopeName, operator, values } = requirement;
+  switch (scopeName) {
+    case "Terminating":
+      return typeof pod["activeDeadlineSeconds"] === "number";
+    case "NotTerminating":
+      return typeof pod["activeDeadlineSeconds"] !== "number";
+    case "BestEffort":
+    case "NotBestEffort": {
+      const bestEffort = containersOf(pod).every((container) => {
+        const resources = recordOf(container["resources"]);
+        return Object.keys(recordOf(resources["requests"])).length === 0 && Object.keys(recordOf(resources["limits"])).length === 0;
+      });
+      return scopeName === "BestEffort" ? bestEffort : !bestEffort;
     }
-  };
-  return (
-    scopes.every((scope) => matches(scope)) &&
-    selector.every((expression) =>
-      matches(stringOf(expression["scopeName"]), stringOf(expression["operator"]), Array.isArray(expression["values"]) ? expression["values"].map(String) : []),
-    )
-  );
+    case "PriorityClass": {
+      const priorityClass = stringOf(pod["priorityClassName"]);
+      if (operator === "Exists") return priorityClass !== "";
+      if (operator === "DoesNotExist") return priorityClass === "";
+      if (operator === "In") return values.includes(priorityClass);
+      if (operator === "NotIn") return !values.includes(priorityClass);
+      return false;
+    }
+    default:
+      return false;
+  }
+}
+
+/** Whether a pod is in a quota's scopes (`spec.scopes` and `spec.scopeSelector`); non-pods only match unscoped quotas. */
+export function inScope(quota: ApiObject, plural: string, object: ApiObject): boolean {
+  const requirements = quotaScopes(quota);
+  if (requirements.length === 0) return true;
+  if (plural !== "pods") return false;
+  return requirements.every((requirement) => podInScope(object, requirement));
 }
 
 /** Resource names of a quota's `spec.hard`, as numbers. */

@@ -8,6 +8,8 @@ import { recalculateUsage } from "./quota-recalculate.js";
 import { asResourceList, hardOf, inScope, usageOf, type QuotaLedger } from "./quota-usage.js";
 import { containersOf, recordOf, specOf } from "./pod-spec.js";
 import { resourceReader } from "./reads.js";
+import { uncoveredLimits } from "./quota-limited.js";
+import type { ResourceQuotaConfig } from "./resource-quota-config.js";
 
 export const RESOURCE_QUOTAS = { group: "", version: "v1", plural: "resourcequotas" };
 
@@ -52,10 +54,12 @@ function undeclared(pod: ApiObject, limited: readonly string[]): string | undefi
  * tracks what it uses; one that would exceed `spec.hard` is refused (403 `exceeded quota`). The
  * charge is written to the quota's `status.used` (with its `resourceVersion`) before the object is
  * stored, under a per-namespace lock, so concurrent creates cannot overspend. Dry-run checks
- * without charging. The quota controller recalculates usage on deletes and spec changes.
+ * without charging. The quota controller recalculates usage on deletes and spec changes. The
+ * configuration's `limitedResources` refuse a create no quota covers (quota-limited.ts).
  */
 export function resourceQuota(context: PluginContext, ledger: QuotaLedger): AdmissionPlugin {
   const quotas = resourceReader(context, RESOURCE_QUOTAS);
+  const config = (context.configuration as ResourceQuotaConfig | undefined) ?? { limitedResources: [] };
   return {
     name: "ResourceQuota",
     handles: (operation) => operation === "CREATE",
@@ -75,10 +79,23 @@ export function resourceQuota(context: PluginContext, ledger: QuotaLedger): Admi
       // as kube's would; each charge below reads the quota itself and writes it with its
       // resourceVersion, so charges never overspend.
       const listed = quotas.listCachedNow(attributes.namespace);
-      if (listed !== undefined) return listed.length === 0 ? undefined : charge(attributes, object, listed);
-      return quotas.listCached(attributes.namespace).then((all) => (all.length === 0 ? undefined : charge(attributes, object, all)));
+      if (listed !== undefined) return admit(attributes, object, listed);
+      return quotas.listCached(attributes.namespace).then((all) => admit(attributes, object, all));
     },
   };
+
+  /** The limitedResources check (on the cached quotas, as kube's), then the charge when the namespace has quotas. */
+  function admit(attributes: AdmissionAttributes, object: ApiObject, listed: readonly ApiObject[]): Promise<void> | undefined {
+    if (config.limitedResources.length > 0) {
+      const { group, resource: plural } = attributes.resource;
+      const withNamespace: ApiObject = { ...object, metadata: { ...object.metadata, namespace: attributes.namespace } };
+      const why = uncoveredLimits({ config, group, plural, object: withNamespace, usage: usageOf(group, plural, withNamespace), quotas: listed });
+      // kube refuses an uncovered scope with a plain error: a 500 Status without a reason.
+      if (why?.kind === "consume") throw denied(attributes, why.message);
+      if (why?.kind === "scopes") throw new ApiError(500, "", why.message);
+    }
+    return listed.length === 0 ? undefined : charge(attributes, object, listed);
+  }
 
   async function initialStatus(quota: ApiObject, namespace: string): Promise<void> {
     const withNamespace: ApiObject = { ...quota, metadata: { ...quota.metadata, namespace } };

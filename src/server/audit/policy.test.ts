@@ -1,7 +1,9 @@
 import assert from "node:assert/strict";
+import { readFileSync } from "node:fs";
+import { join } from "node:path";
 import { describe, it } from "node:test";
 import type { RequestInfo } from "../../request/request-info.js";
-import { AuditPolicyError, evaluatePolicy, parseAuditPolicy } from "./policy.js";
+import { evaluatePolicy, parseAuditPolicy } from "./policy.js";
 
 const GROUP = "audit.orch.io";
 const alice = { name: "alice", groups: ["devs", "system:authenticated"] };
@@ -99,7 +101,13 @@ describe("audit policy", () => {
   });
 
   it("refuses the wrong group; validation findings in kube's words, all together", () => {
-    assert.throws(() => parseAuditPolicy("apiVersion: audit.k8s.io/v1\nkind: Policy\nrules: [{level: Metadata}]\n", GROUP), AuditPolicyError);
+    assert.throws(() => parseAuditPolicy("apiVersion: audit.k8s.io/v1\nkind: Policy\nrules: [{level: Metadata}]\n", GROUP), {
+      message:
+        "expected apiVersion audit.orch.io/v1 and kind Policy, got audit.k8s.io/v1 Policy; this server runs --compat orch, which spells audit.k8s.io as audit.orch.io: change the apiVersion, or start the server with --compat kubernetes to use a stock Kubernetes file as it is",
+    });
+    assert.throws(() => parseAuditPolicy("apiVersion: audit.example.io/v1\nkind: Policy\nrules: [{level: Metadata}]\n", GROUP), {
+      message: "expected apiVersion audit.orch.io/v1 and kind Policy, got audit.example.io/v1 Policy",
+    });
     assert.throws(() => parseAuditPolicy(`${HEADER}rules: [{level: Everything}]\n`, GROUP), {
       message: 'rules[0].level: Unsupported value: "Everything": supported values: "Metadata", "None", "Request", "RequestResponse"',
     });
@@ -128,5 +136,21 @@ describe("audit policy", () => {
     assert.throws(() => parseAuditPolicy(`${HEADER}rules: []\n`, GROUP), { message: "loaded illegal policy with 0 rules" });
     assert.throws(() => parseAuditPolicy(HEADER, GROUP), { message: "loaded illegal policy with 0 rules" });
     assert.equal(parseAuditPolicy(`${HEADER}rules: [{level: None, nonResourceURLs: ["*"]}]\n`, GROUP).rules.length, 1);
+  });
+});
+
+describe("published audit policies (test/fixtures/real-config)", () => {
+  it("kubespray's GCE-derived policy parses: events and health URLs at None, secrets at Metadata, reads at Request, writes at RequestResponse", () => {
+    const text = readFileSync(join(import.meta.dirname, "../../../../test/fixtures/real-config/audit-policy-kubespray-gce.yaml"), "utf8");
+    // Rendered by a template, the file ends in a document separator; kube reads the first document.
+    const policy = parseAuditPolicy(`${text}---\n`, "audit.k8s.io");
+    const admin = { name: "admin", groups: ["system:masters", "system:authenticated"] };
+    const levelOf = (user: typeof admin, info: RequestInfo): string => evaluatePolicy(policy, user, info, info.verb).level;
+    assert.equal(levelOf(admin, resource("list", "events")), "None");
+    assert.equal(levelOf(admin, { kind: "non-resource", verb: "get", path: "/healthz/etcd" } as RequestInfo), "None");
+    assert.equal(levelOf(admin, resource("create", "secrets", { namespace: "default" })), "Metadata");
+    assert.equal(levelOf(admin, resource("get", "deployments", { group: "apps", namespace: "default", name: "web" })), "Request");
+    assert.equal(levelOf(admin, resource("create", "deployments", { group: "apps", namespace: "default" })), "RequestResponse");
+    assert.equal(levelOf({ name: "kubelet", groups: ["system:nodes"] }, resource("get", "nodes", { name: "n1" })), "None");
   });
 });

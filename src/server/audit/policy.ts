@@ -1,6 +1,7 @@
 import { readFileSync } from "node:fs";
-import { yaml } from "../../util/yaml.js";
+import { parseFirstDocument } from "../../util/yaml.js";
 import { isPlainObject } from "../../api/object.js";
+import { foreignConfigHint } from "../../api/profile.js";
 import { validateName } from "../../api/validation.js";
 import type { UserInfo } from "../../request/context.js";
 import type { RequestInfo } from "../../request/request-info.js";
@@ -148,14 +149,16 @@ function parseRule(value: unknown, index: number, errors: string[]): PolicyRule 
 export function parseAuditPolicy(text: string, auditGroup: string): AuditPolicy {
   let document: unknown;
   try {
-    document = yaml().parse(text);
+    document = parseFirstDocument(text);
   } catch (error) {
     throw new AuditPolicyError(`failed decoding: ${error instanceof Error ? error.message : String(error)}`);
   }
   if (!isPlainObject(document)) throw new AuditPolicyError("the policy must be an object");
   const apiVersion = `${auditGroup}/v1`;
   if (document["apiVersion"] !== apiVersion || document["kind"] !== "Policy")
-    throw new AuditPolicyError(`expected apiVersion ${apiVersion} and kind Policy, got ${String(document["apiVersion"])} ${String(document["kind"])}`);
+    throw new AuditPolicyError(
+      `expected apiVersion ${apiVersion} and kind Policy, got ${String(document["apiVersion"])} ${String(document["kind"])}${foreignConfigHint(auditGroup, document["apiVersion"])}`,
+    );
   const rules = document["rules"] ?? [];
   if (!Array.isArray(rules)) throw new AuditPolicyError("rules must be a list");
   const omitManagedFields = document["omitManagedFields"] ?? false;

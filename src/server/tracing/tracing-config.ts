@@ -1,6 +1,6 @@
 import { readFileSync } from "node:fs";
-import { yaml } from "../../util/yaml.js";
-import type { Profile } from "../../api/profile.js";
+import { parseFirstDocument } from "../../util/yaml.js";
+import { foreignConfigHint, type Profile } from "../../api/profile.js";
 
 /** kube's TracingConfiguration (`--tracing-config-file`): where spans go and how many requests are sampled. */
 export interface TracingConfiguration {
@@ -21,7 +21,7 @@ const VERSIONS = ["v1", "v1beta1", "v1alpha1"];
 export function loadTracingConfig(path: string, profile: Profile): TracingConfiguration {
   let document: unknown;
   try {
-    document = yaml().parse(readFileSync(path, "utf8"));
+    document = parseFirstDocument(readFileSync(path, "utf8"));
   } catch (error) {
     throw new TracingConfigError(`reading ${path}: ${error instanceof Error ? error.message : String(error)}`);
   }
@@ -34,7 +34,9 @@ export function parseTracingConfig(document: unknown, profile: Profile): Tracing
   const group = `apiserver.config.${profile.apiDomain}`;
   const apiVersion = fields["apiVersion"];
   if (typeof apiVersion !== "string" || !VERSIONS.some((version) => apiVersion === `${group}/${version}`))
-    throw new TracingConfigError(`apiVersion must be one of ${VERSIONS.map((version) => `${group}/${version}`).join(", ")}`);
+    throw new TracingConfigError(
+      `apiVersion must be one of ${VERSIONS.map((version) => `${group}/${version}`).join(", ")}${foreignConfigHint(group, apiVersion)}`,
+    );
   if (fields["kind"] !== "TracingConfiguration") throw new TracingConfigError("kind must be TracingConfiguration");
   const endpoint = fields["endpoint"] ?? "localhost:4317";
   if (typeof endpoint !== "string" || endpoint === "") throw new TracingConfigError("endpoint must be a non-empty string");

@@ -6,7 +6,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { describe, it } from "node:test";
 import { InMemorySpanExporter, type ReadableSpan } from "@opentelemetry/sdk-trace-base";
-import { ORCH_PROFILE } from "../../api/profile.js";
+import { KUBERNETES_PROFILE, ORCH_PROFILE } from "../../api/profile.js";
 import { inProcessServer } from "../../testing/in-process.js";
 import { featureGates } from "../../util/feature-gates.js";
 import { generateTestPki, startWebhookServer } from "../../testing/webhook-server.js";
@@ -205,7 +205,10 @@ describe("tracing (APIServerTracing, --tracing-config-file)", () => {
       writeFileSync(file, "apiVersion: apiserver.config.orch.io/v1\nkind: TracingConfiguration\nsamplingRatePerMillion: 2000000\n");
       assert.throws(() => loadTracingConfig(file, ORCH_PROFILE), TracingConfigError);
       writeFileSync(file, "apiVersion: other/v1\nkind: TracingConfiguration\n");
-      assert.throws(() => loadTracingConfig(file, ORCH_PROFILE), /apiVersion must be one of/);
+      assert.throws(() => loadTracingConfig(file, ORCH_PROFILE), /apiVersion must be one of [^;]*$/);
+      writeFileSync(file, "apiVersion: apiserver.config.k8s.io/v1beta1\nkind: TracingConfiguration\n---\n");
+      assert.throws(() => loadTracingConfig(file, ORCH_PROFILE), /; this server runs --compat orch, .* start the server with --compat kubernetes/);
+      assert.doesNotThrow(() => loadTracingConfig(file, KUBERNETES_PROFILE));
       assert.equal(tracesUrl("collector:4318"), "http://collector:4318/v1/traces");
       assert.equal(tracesUrl("https://collector:4318"), "https://collector:4318/v1/traces");
     } finally {

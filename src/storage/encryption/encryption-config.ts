@@ -1,9 +1,10 @@
 import { readFileSync } from "node:fs";
-import { yaml } from "../../util/yaml.js";
-import { encryptionNames, type Profile } from "../../api/profile.js";
+import { parseFirstDocument } from "../../util/yaml.js";
+import { encryptionNames, foreignConfigHint, type Profile } from "../../api/profile.js";
 import { parseDuration } from "../../util/duration.js";
 import { aesCbcTransformer, aesGcmTransformer, IDENTITY, secretboxTransformer } from "./ciphers.js";
 import { kmsV2Transformer, type KmsV2Transformer } from "./kms-v2.js";
+import { parseResourcePatterns } from "./encryption-resources.js";
 import type { KeyLayout } from "../key-layout.js";
 import type { TransformerChain, ValueTransformer } from "./transformer.js";
 
@@ -47,8 +48,16 @@ function keyMaterial(field: string, provider: string, value: unknown, prefixOf: 
     if (names.has(entry.name)) throw new EncryptionConfigError(`${at}.name: Duplicate value: "${entry.name}"`);
     names.add(entry.name);
     if (typeof entry.secret !== "string" || entry.secret === "") throw new EncryptionConfigError(`${at}.secret: Required value`);
-    if (!/^[A-Za-z0-9+/]*={0,2}$/.test(entry.secret)) throw new EncryptionConfigError(`${at}.secret: Invalid value: REDACTED: secrets must be base64 encoded`);
-    return { prefix: prefixOf(entry.name), secret: Buffer.from(entry.secret, "base64") };
+    if (!/^[A-Za-z0-9+/]*={0,2}$/.test(entry.secret))
+      throw new EncryptionConfigError(`${at}.secret: Invalid value: "REDACTED": secrets must be base64 encoded`);
+    const secret = Buffer.from(entry.secret, "base64");
+    // kube's key-length rule and text: AES takes 16, 24 or 32 bytes, secretbox 32.
+    const sizes = provider === "secretbox" ? [32] : [16, 24, 32];
+    if (!sizes.includes(secret.length))
+      throw new EncryptionConfigError(
+        `${at}.secret: Invalid value: "REDACTED": secret is not of the expected length, got ${secret.length}, expected one of [${sizes.join(" ")}]`,
+      );
+    return { prefix: prefixOf(entry.name), secret };
   });
 }
 
@@ -57,18 +66,8 @@ function keyed(field: string, make: (prefix: string, secret: Buffer) => ValueTra
     try {
       return make(prefix, secret);
     } catch (error) {
-      throw new EncryptionConfigError(`${field}.keys[${index}].secret: Invalid value: REDACTED: ${error instanceof Error ? error.message : String(error)}`);
+      throw new EncryptionConfigError(`${field}.keys[${index}].secret: Invalid value: "REDACTED": ${error instanceof Error ? error.message : String(error)}`);
     }
-  });
-}
-
-function parsePatterns(field: string, value: unknown): { group: string; resource: string }[] {
-  if (!Array.isArray(value) || value.length === 0) throw new EncryptionConfigError(`${field}: Required value: at least one resource`);
-  return value.map((entry: unknown, index) => {
-    if (typeof entry !== "string" || !/^(\*|[a-z0-9-]+)(\.(\*|[a-z0-9.-]*))?$/.test(entry))
-      throw new EncryptionConfigError(`${field}[${index}]: Invalid value: ${JSON.stringify(entry)}: must be resource.group, *.group, *. or *.*`);
-    const dot = entry.indexOf(".");
-    return dot < 0 ? { resource: entry, group: "" } : { resource: entry.slice(0, dot), group: entry.slice(dot + 1) };
   });
 }
 
@@ -84,9 +83,10 @@ export function loadEncryptionConfig(
 ): EncryptionConfig {
   const layout = options.layout;
   const names = encryptionNames(profile);
+  const eventsGroup = `events.${profile.apiDomain}`;
   let document: unknown;
   try {
-    document = yaml().parse(readFileSync(path, "utf8"));
+    document = parseFirstDocument(readFileSync(path, "utf8"));
   } catch (error) {
     throw new EncryptionConfigError(`reading ${path}: ${error instanceof Error ? error.message : String(error)}`);
   }
@@ -94,7 +94,7 @@ export function loadEncryptionConfig(
   const expected = `${names.configGroup}/v1`;
   if (document.apiVersion !== expected || document.kind !== "EncryptionConfiguration")
     throw new EncryptionConfigError(
-      `${path}: apiVersion/kind must be ${expected} EncryptionConfiguration, not ${String(document.apiVersion)} ${String(document.kind)}`,
+      `${path}: apiVersion/kind must be ${expected} EncryptionConfiguration, not ${String(document.apiVersion)} ${String(document.kind)}${foreignConfigHint(names.configGroup, document.apiVersion)}`,
     );
   if (!Array.isArray(document.resources) || document.resources.length === 0) throw new EncryptionConfigError("resources: Required value");
   const kmsProviders: KmsV2Transformer[] = [];
@@ -104,7 +104,8 @@ export function loadEncryptionConfig(
     for (const [ruleIndex, rule] of document.resources.entries()) {
       const field = `resources[${ruleIndex}]`;
       if (!isRecord(rule)) throw new EncryptionConfigError(`${field}: Invalid value: not an object`);
-      const patterns = parsePatterns(`${field}.resources`, rule.resources);
+      const patterns = parseResourcePatterns(`${field}.resources`, rule.resources, eventsGroup);
+      if (typeof patterns === "string") throw new EncryptionConfigError(patterns);
       if (!Array.isArray(rule.providers) || rule.providers.length === 0) throw new EncryptionConfigError(`${field}.providers: Required value`);
       const transformers: ValueTransformer[] = [];
       for (const [providerIndex, provider] of rule.providers.entries()) {

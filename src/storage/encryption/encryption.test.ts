@@ -198,7 +198,7 @@ describe("loadEncryptionConfig()", () => {
     [
       "wrong group",
       "apiVersion: apiserver.config.k8s.io/v1\nkind: EncryptionConfiguration\nresources: []\n",
-      /must be apiserver.config.orch.io\/v1 EncryptionConfiguration/,
+      /must be apiserver.config.orch.io\/v1 EncryptionConfiguration, not apiserver.config.k8s.io\/v1 EncryptionConfiguration; this server runs --compat orch, which spells apiserver.config.k8s.io as apiserver.config.orch.io: change the apiVersion, or start the server with --compat kubernetes to use a stock Kubernetes file as it is$/,
     ],
     ["no resources", "apiVersion: apiserver.config.orch.io/v1\nkind: EncryptionConfiguration\nresources: []\n", /resources: Required value/],
     [
@@ -209,12 +209,12 @@ describe("loadEncryptionConfig()", () => {
     [
       "short AES key",
       `resources: [secrets]\n    providers:\n      - aescbc: {keys: [{name: a, secret: ${randomBytes(10).toString("base64")}}]}\n`,
-      /keys\[0\]\.secret: Invalid value: REDACTED: an AES key must be 16, 24 or 32 bytes/,
+      /keys\[0\]\.secret: Invalid value: "REDACTED": secret is not of the expected length, got 10, expected one of \[16 24 32\]$/,
     ],
     [
       "short secretbox key",
       `resources: [secrets]\n    providers:\n      - secretbox: {keys: [{name: a, secret: ${randomBytes(16).toString("base64")}}]}\n`,
-      /secretbox key must be 32 bytes/,
+      /secretbox\.keys\[0\]\.secret: Invalid value: "REDACTED": secret is not of the expected length, got 16, expected one of \[32\]$/,
     ],
     [
       "duplicate key names",
@@ -228,7 +228,47 @@ describe("loadEncryptionConfig()", () => {
       /kms\.endpoint: Invalid value/,
     ],
     ["unknown provider", "resources: [secrets]\n    providers:\n      - rot13: {}\n", /rot13: Unsupported value/],
-    ["bad resource", "resources: ['Secrets/x']\n    providers:\n      - identity: {}\n", /resources\[0\]: Invalid value/],
+    ["bad resource", "resources: ['secrets/x']\n    providers:\n      - identity: {}\n", /resources\[0\]: Invalid value/],
+    [
+      "capitals",
+      "resources: [secrets, Pandas.example.io]\n    providers:\n      - identity: {}\n",
+      /^resources\[0\]\.resources\[1\]: Invalid value: "Pandas.example.io": resource name should not contain capital letters$/,
+    ],
+    [
+      "a bare *",
+      "resources: ['*']\n    providers:\n      - identity: {}\n",
+      /^resources\[0\]\.resources\[0\]: Invalid value: "\*": use '\*\.' to encrypt all the resources from core API group or \*\.\* to encrypt all resources$/,
+    ],
+    [
+      "resource.*",
+      "resources: ['secrets.*']\n    providers:\n      - identity: {}\n",
+      /^resources\[0\]\.resources\[0\]: Invalid value: "secrets\.\*": encrypting the same resource across groups is not supported$/,
+    ],
+    [
+      "a name beside a wildcard covering it",
+      "resources: [secrets, '*.']\n    providers:\n      - identity: {}\n",
+      /^resources\[0\]\.resources: Invalid value: \[\]string\{"secrets", "\*\."\}: using overlapping resources such as 'secrets' and '\*\.' in the same resource list is not allowed as they will be masked$/,
+    ],
+    [
+      "a name twice",
+      "resources: [deployments.apps, deployments.apps]\n    providers:\n      - identity: {}\n",
+      /^resources\[0\]\.resources: Invalid value: \[\]string\{"deployments\.apps", "deployments\.apps"\}: the same resource cannot be specified multiple times$/,
+    ],
+    [
+      "the events group",
+      "resources: ['*.events.orch.io']\n    providers:\n      - identity: {}\n",
+      /^resources\[0\]\.resources\[0\]: Invalid value: "\*\.events\.orch\.io": '\*\.events\.orch\.io' objects are stored using the 'events' API group in etcd\. Use 'events' instead in the config file$/,
+    ],
+    [
+      "extensions",
+      "resources: [ingresses.extensions]\n    providers:\n      - identity: {}\n",
+      /^resources\[0\]\.resources\[0\]: Invalid value: "ingresses\.extensions": 'extensions' group has been removed and cannot be used for encryption$/,
+    ],
+    [
+      "an empty list",
+      "resources: []\n    providers:\n      - identity: {}\n",
+      /^resources\[0\]\.resources: Required value: at least one resources\[0\]\.resources is required$/,
+    ],
   ];
   for (const [name, body, message] of cases) {
     test(`refuses ${name}`, () => {
@@ -277,5 +317,26 @@ describe("KMS v2", () => {
     } finally {
       await plugin.stop();
     }
+  });
+});
+
+describe("kubernetes.io's EncryptionConfiguration examples (test/fixtures/real-config)", () => {
+  const fixture = (name: string): string => join(import.meta.dirname, "../../../../test/fixtures/real-config", name);
+
+  test("the secretbox-first file loads under --compat kubernetes and writes k8s:enc:secretbox:v1:key1:", async () => {
+    const loaded = loadEncryptionConfig(fixture("encryption-secretbox-first.yaml"), KUBERNETES_PROFILE, { layout: LAYOUT });
+    opened.push(loaded);
+    const inner = new MemoryStorage();
+    const storage = new EncryptingStorage(inner, loaded);
+    await storage.create("/secrets/default/s", SECRET);
+    assert.ok((await rawValue(inner, "/secrets/default/s")).startsWith("k8s:enc:secretbox:v1:key1:"));
+    assert.equal((await storage.get("/secrets/default/s")).value, SECRET);
+  });
+
+  test("the page's wildcard example is refused as kube refuses it: its '*.apps' key is 28 bytes", () => {
+    assert.throws(() => loadEncryptionConfig(fixture("encryption-kubernetes-io.yaml"), KUBERNETES_PROFILE, { layout: LAYOUT }), {
+      message:
+        'resources[2].providers[0].aescbc.keys[0].secret: Invalid value: "REDACTED": secret is not of the expected length, got 28, expected one of [16 24 32]',
+    });
   });
 });
