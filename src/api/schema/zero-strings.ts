@@ -34,7 +34,10 @@ export const ZERO_STRING_DEFAULTS: ReadonlyMap<string, readonly (readonly string
 export function dropZeroStrings(value: Record<string, unknown>, paths: readonly (readonly string[])[]): void {
   for (const path of paths) {
     let holder: unknown = value;
-    for (const key of path.slice(0, -1)) holder = typeof holder === "object" && holder !== null ? (holder as Record<string, unknown>)[key] : undefined;
+    // Runs on every write of these kinds (each container of a pod): walked by index, no copy of the path.
+    for (let index = 0; index < path.length - 1; index++) {
+      holder = typeof holder === "object" && holder !== null ? (holder as Record<string, unknown>)[path[index] as string] : undefined;
+    }
     const last = path[path.length - 1];
     if (last !== undefined && typeof holder === "object" && holder !== null && (holder as Record<string, unknown>)[last] === "")
       delete (holder as Record<string, unknown>)[last];
