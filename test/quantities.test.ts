@@ -6,11 +6,13 @@
 // profiles. Custom resources are kept as written (kube stores them as unstructured JSON).
 import assert from "node:assert/strict";
 import { spawn } from "node:child_process";
+import https from "node:https";
 import { mkdirSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, it } from "node:test";
 import { apiGroup, KUBERNETES_PROFILE, ORCH_PROFILE } from "../src/api/profile.js";
-import { request } from "./helpers/http.js";
+import { protobufCodec } from "../src/codec/protobuf/codec.js";
+import { type Credentials, request } from "./helpers/http.js";
 import { type Kubectl, kubectlFor, resolveKubectl } from "./helpers/kubectl.js";
 import { useTestServer } from "./helpers/server.js";
 
@@ -38,6 +40,25 @@ function python(script: string, args: readonly string[]): Promise<{ code: number
       resolve({ code, stdout, stderr });
     }),
   );
+}
+
+/** A POST of a protobuf body, answered in JSON. */
+function postProtobuf(credentials: Credentials, path: string, body: Uint8Array): Promise<{ status: number; body: string }> {
+  return new Promise((resolve, reject) => {
+    const headers = { "content-type": "application/vnd.kubernetes.protobuf", accept: "application/json" };
+    const req = https.request(
+      new URL(path, credentials.url),
+      { method: "POST", headers, ca: credentials.ca, cert: credentials.cert, key: credentials.key },
+      (response) => {
+        const chunks: Buffer[] = [];
+        response.on("data", (chunk: Buffer) => chunks.push(chunk));
+        response.on("end", () => resolve({ status: response.statusCode ?? 0, body: Buffer.concat(chunks).toString("utf8") }));
+        response.on("error", reject);
+      },
+    );
+    req.on("error", reject);
+    req.end(Buffer.from(body));
+  });
 }
 
 const PYTHON_SCRIPT = `
@@ -213,6 +234,21 @@ for (const profile of [KUBERNETES_PROFILE, ORCH_PROFILE]) {
       });
       assert.equal(spaced.status, 201, spaced.body);
       assert.equal((JSON.parse(spaced.body) as { spec: { hard: Record<string, string> } }).spec.hard["cpu"], "500m");
+    });
+
+    it("a protobuf body's quantities are stored canonical too", async () => {
+      const ns = "quantities-protobuf";
+      await namespace(ns);
+      const codec = protobufCodec(profile);
+      const body = codec.encode({
+        apiVersion: "v1",
+        kind: "ResourceQuota",
+        metadata: { name: "pb" },
+        spec: { hard: { cpu: "0.5", memory: "1024Mi", pods: "01" } },
+      });
+      const created = await postProtobuf(server().admin, `/api/v1/namespaces/${ns}/resourcequotas`, body);
+      assert.equal(created.status, 201, created.body);
+      assert.deepEqual((JSON.parse(created.body) as { spec: { hard: Record<string, string> } }).spec.hard, { cpu: "500m", memory: "1Gi", pods: "01" });
     });
 
     it("the Python client reads back canonical text", async () => {
