@@ -1,6 +1,7 @@
 import type { FieldError } from "../errors.js";
 import { isPlainObject } from "../object.js";
 import { quantityProblem } from "../quantity.js";
+import { QUANTITY_FORMAT_MESSAGE } from "./decode-check.js";
 import type { SchemaCatalogue } from "./catalogue.js";
 import { childPath, indexPath, invalidValue, keyPath, notSupported, required, shown } from "./field-path.js";
 import type { SchemaNode } from "./node.js";
@@ -24,8 +25,6 @@ const INT32_MAX = 2147483647;
 /** RFC 3339 date-time, as kube's Time and MicroTime parse it. */
 const DATE_TIME = /^\d{4}-\d{2}-\d{2}[Tt]\d{2}:\d{2}:\d{2}(\.\d+)?([Zz]|[+-]\d{2}:\d{2})$/;
 const BASE64 = /^(?:[A-Za-z0-9+/]{4})*(?:[A-Za-z0-9+/]{2}==|[A-Za-z0-9+/]{3}=)?$/;
-/** kube's message for text that is not a quantity (ParseQuantity's ErrFormatWrong). */
-const QUANTITY_FORMAT_MESSAGE = "quantities must match the regular expression '^([+-]?[0-9.]+)([eEinumkKMGTP]*[-+]?[0-9]*)$'";
 
 function typeName(value: unknown): string {
   if (Array.isArray(value)) return "array";
