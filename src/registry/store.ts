@@ -610,8 +610,10 @@ export class Store {
       if (old === undefined && subresource !== "") throw notFound(this.target(name));
       const built = cloneObject(await request.build(old === undefined ? undefined : cloneObject(old)));
       checkFields(this.definition, built, request.fieldValidation);
-      // Defaults count as the writer's fields for updates; apply owns only what it applies (kube's order).
+      // Defaults count as the writer's fields for updates; apply owns only what it applies (kube's order),
+      // its quantities read as kube's typed decoding writes them back.
       if (request.apply === undefined) this.definition.schema?.applyDefaults(built);
+      else this.definition.schema?.canonicalizeQuantities?.(built);
       let desired = this.ownFields(old, built, request);
       if (request.apply !== undefined && this.definition.schema !== undefined) {
         desired = cloneObject(desired);

@@ -1,6 +1,10 @@
 import { isPlainObject } from "../object.js";
+import { quantityProblem } from "../quantity.js";
 import type { SchemaCatalogue } from "./catalogue.js";
 import type { SchemaNode } from "./node.js";
+
+/** ParseQuantity's ErrFormatWrong. */
+export const QUANTITY_FORMAT_MESSAGE = "quantities must match the regular expression '^([+-]?[0-9.]+)([eEinumkKMGTP]*[-+]?[0-9]*)$'";
 
 /** JSON's name of a value's type, as Go's decoder names it in "cannot unmarshal X". */
 function jsonType(value: unknown): string {
@@ -61,7 +65,8 @@ function fits(node: SchemaNode, value: unknown): boolean {
 /**
  * The first value whose JSON type cannot decode into its field, in the words of kube's decoder
  * for built-in kinds (`json: cannot unmarshal number into Go struct field ConfigMap.data of type
- * string`); undefined when every field has the right JSON type. `null` decodes into anything.
+ * string`), or a quantity's text kube's parser refuses (`unable to parse quantity's suffix`);
+ * undefined when every field decodes. `null` decodes into anything.
  */
 export function decodeMismatch(catalogue: SchemaCatalogue, root: SchemaNode, kind: string, object: unknown): string | undefined {
   const visit = (site: SchemaNode, value: unknown, path: string): string | undefined => {
@@ -69,6 +74,12 @@ export function decodeMismatch(catalogue: SchemaCatalogue, root: SchemaNode, kin
     const node = catalogue.resolve(site);
     if (node.preserveUnknownFields === true || node.embeddedResource === true) return undefined;
     if (!fits(node, value)) return `json: cannot unmarshal ${jsonType(value)} into Go struct field ${kind}.${path} of type ${goType(catalogue, site)}`;
+    // A quantity's text is parsed while decoding: ParseQuantity's own error, without a field name.
+    if (node.format === "quantity" && typeof value === "string") {
+      const problem = quantityProblem(value);
+      if (problem === "format") return QUANTITY_FORMAT_MESSAGE;
+      if (problem === "suffix") return "unable to parse quantity's suffix";
+    }
     if (isPlainObject(value)) {
       for (const [name, item] of Object.entries(value)) {
         const property = node.properties?.[name];

@@ -1,5 +1,5 @@
 import { isPlainObject, type JsonValue } from "../object.js";
-import { canonicalQuantityText } from "../quantity.js";
+import { canonicalQuantity, canonicalQuantityText } from "../quantity.js";
 import { dropZeroStrings, ZERO_STRING_DEFAULTS } from "./zero-strings.js";
 import type { SchemaCatalogue } from "./catalogue.js";
 import type { SchemaNode } from "./node.js";
@@ -11,7 +11,7 @@ export type DefinitionDefaulter = (value: Record<string, unknown>) => void;
  * Fills defaults in place, top-down: at each object, absent properties whose schema has a
  * `default` get a copy of it, then the definition's own defaulter runs, then its properties,
  * map entries and list items are visited (so a struct a defaulter just created is defaulted too).
- * Nodes that preserve unknown fields are not looked into. Quantities given as numbers become kube's
+ * Nodes that preserve unknown fields are not looked into. Quantities (numbers or strings) become kube's
  * canonical strings; base64 bytes lose the line breaks Go's decoding skips; the non-pointer strings
  * `ZERO_STRING_DEFAULTS` lists are defaulted when "", as Go's zero value; a null value in a map of
  * strings becomes "".
@@ -69,8 +69,12 @@ function visit(catalogue: SchemaCatalogue, defaulters: ReadonlyMap<string, Defin
       }
       // Go's base64 decoding of []byte fields skips line breaks (a YAML `|` block adds one; wrapped
       // base64 has many), and kube writes the bytes back without them.
+      // A quantity given as a string is kept as kube's Quantity writes it back ("0.5" → "500m"); text
+      // that is not a quantity is left for validation to refuse.
       if (typeof item === "string") {
-        if ((item.includes("\n") || item.includes("\r")) && catalogue.resolve(property).format === "byte") value[name] = item.replace(/[\r\n]/g, "");
+        const format = catalogue.resolve(property).format;
+        if (format === "quantity") value[name] = canonicalQuantity(item) ?? item;
+        else if ((item.includes("\n") || item.includes("\r")) && format === "byte") value[name] = item.replace(/[\r\n]/g, "");
         continue;
       }
       // A null in a map of strings (`KEY:` left empty in YAML) is Go's "" after decoding: kube keeps the key.
@@ -83,5 +87,30 @@ function visit(catalogue: SchemaCatalogue, defaulters: ReadonlyMap<string, Defin
   } else if (Array.isArray(value) && node.items !== undefined) {
     const items = node.items;
     for (const item of value) visit(catalogue, defaulters, items, item);
+  }
+}
+
+/**
+ * Only the quantities of `applyDefaults`, in place: an apply configuration is compared with the
+ * stored object as kube compares them, after typed decoding rewrote its quantities ("0.5" applied
+ * over a stored "500m" changes nothing), without taking ownership of any default.
+ */
+export function canonicalizeQuantities(catalogue: SchemaCatalogue, site: SchemaNode, value: unknown): void {
+  if (value === null || typeof value !== "object") return;
+  const node = catalogue.resolve(site);
+  if (node.preserveUnknownFields === true || node.embeddedResource === true) return;
+  if (Array.isArray(value)) {
+    if (node.items !== undefined) for (const item of value) canonicalizeQuantities(catalogue, node.items, item);
+    return;
+  }
+  if (!isPlainObject(value)) return;
+  const properties = node.properties ?? {};
+  for (const [name, item] of Object.entries(value)) {
+    const property = properties[name] ?? node.additionalProperties;
+    if (property === undefined) continue;
+    if (typeof item === "number" || typeof item === "string") {
+      if (catalogue.resolve(property).format !== "quantity") continue;
+      value[name] = typeof item === "number" ? canonicalQuantityText(item) : (canonicalQuantity(item) ?? item);
+    } else canonicalizeQuantities(catalogue, property, item);
   }
 }

@@ -884,3 +884,126 @@ describe("a status write's schema walk", () => {
     assert.ok(fields(true).some((field) => field.startsWith("status.containerStatuses[0]")));
   });
 });
+
+describe("quantity strings of built-in kinds are written back as kube's Quantity writes them", () => {
+  // Each kind's quantity fields, given "0.5"/"1024Mi"-style text, read back canonical after the defaults.
+  const cases: readonly (readonly [ObjectSchema, Json, readonly (readonly [readonly (string | number)[], string])[]])[] = [
+    [
+      schemaOf("", "v1", "Pod"),
+      {
+        spec: {
+          overhead: { cpu: "0.1" },
+          containers: [
+            {
+              name: "a",
+              image: "i",
+              resources: { requests: { cpu: "0.5" }, limits: { cpu: "1.0", memory: "1024Mi" } },
+              env: [{ name: "E", valueFrom: { resourceFieldRef: { resource: "limits.memory", divisor: "1024Ki" } } }],
+            },
+          ],
+          initContainers: [{ name: "i", image: "i", resources: { limits: { memory: "2048Ki" } } }],
+          ephemeralContainers: [{ name: "e", image: "i", resources: { limits: { cpu: "1000" } } }],
+          volumes: [{ name: "v", emptyDir: { sizeLimit: "1.5Gi" } }],
+        },
+      },
+      [
+        [["spec", "overhead", "cpu"], "100m"],
+        [["spec", "containers", 0, "resources", "requests", "cpu"], "500m"],
+        [["spec", "containers", 0, "resources", "limits", "cpu"], "1"],
+        [["spec", "containers", 0, "resources", "limits", "memory"], "1Gi"],
+        [["spec", "containers", 0, "env", 0, "valueFrom", "resourceFieldRef", "divisor"], "1Mi"],
+        [["spec", "initContainers", 0, "resources", "limits", "memory"], "2Mi"],
+        [["spec", "ephemeralContainers", 0, "resources", "limits", "cpu"], "1k"],
+        [["spec", "volumes", 0, "emptyDir", "sizeLimit"], "1536Mi"],
+      ],
+    ],
+    [
+      schemaOf("", "v1", "LimitRange"),
+      {
+        spec: {
+          limits: [
+            {
+              type: "Container",
+              max: { cpu: "2.0" },
+              min: { cpu: "0.1" },
+              default: { memory: "1000M" },
+              defaultRequest: { cpu: "0.25" },
+              maxLimitRequestRatio: { cpu: "10.0" },
+            },
+          ],
+        },
+      },
+      [
+        [["spec", "limits", 0, "max", "cpu"], "2"],
+        [["spec", "limits", 0, "min", "cpu"], "100m"],
+        [["spec", "limits", 0, "default", "memory"], "1G"],
+        [["spec", "limits", 0, "defaultRequest", "cpu"], "250m"],
+        [["spec", "limits", 0, "maxLimitRequestRatio", "cpu"], "10"],
+      ],
+    ],
+    [
+      schemaOf("", "v1", "ResourceQuota"),
+      { spec: { hard: { cpu: "0.5" } }, status: { hard: { cpu: "0.5" }, used: { memory: "1024Mi" } } },
+      [
+        [["spec", "hard", "cpu"], "500m"],
+        [["status", "hard", "cpu"], "500m"],
+        [["status", "used", "memory"], "1Gi"],
+      ],
+    ],
+    [
+      schemaOf("", "v1", "PersistentVolumeClaim"),
+      { spec: { resources: { requests: { storage: "1000M" }, limits: { storage: "2048Mi" } } }, status: { capacity: { storage: "1.0Gi" } } },
+      [
+        [["spec", "resources", "requests", "storage"], "1G"],
+        [["spec", "resources", "limits", "storage"], "2Gi"],
+        [["status", "capacity", "storage"], "1Gi"],
+      ],
+    ],
+    [schemaOf("", "v1", "PersistentVolume"), { spec: { capacity: { storage: "1024Gi" } } }, [[["spec", "capacity", "storage"], "1Ti"]]],
+    [
+      schemaOf("", "v1", "Node"),
+      { status: { capacity: { cpu: "4.0", memory: "8192Mi" }, allocatable: { cpu: "3.5" } } },
+      [
+        [["status", "capacity", "cpu"], "4"],
+        [["status", "capacity", "memory"], "8Gi"],
+        [["status", "allocatable", "cpu"], "3500m"],
+      ],
+    ],
+    [
+      schemaOf("autoscaling", "v2", "HorizontalPodAutoscaler"),
+      {
+        spec: {
+          scaleTargetRef: { kind: "Deployment", name: "d" },
+          maxReplicas: 3,
+          metrics: [
+            { type: "Pods", pods: { metric: { name: "m" }, target: { type: "AverageValue", averageValue: "0.5" } } },
+            { type: "Object", object: { metric: { name: "m" }, describedObject: { kind: "Service", name: "s" }, target: { type: "Value", value: "1000" } } },
+          ],
+        },
+        status: { currentMetrics: [{ type: "Pods", pods: { metric: { name: "m" }, current: { averageValue: "0.250" } } }] },
+      },
+      [
+        [["spec", "metrics", 0, "pods", "target", "averageValue"], "500m"],
+        [["spec", "metrics", 1, "object", "target", "value"], "1k"],
+        [["status", "currentMetrics", 0, "pods", "current", "averageValue"], "250m"],
+      ],
+    ],
+  ];
+  for (const [schema, body, expected] of cases) {
+    it(schema.id, () => {
+      const object = { apiVersion: "v1", kind: "K", metadata: { name: "x" }, ...structuredClone(body) } as ApiObject;
+      schema.applyDefaults(object);
+      for (const [path, text] of expected) {
+        let value: unknown = object;
+        for (const step of path) value = (value as Record<string | number, unknown>)[step];
+        assert.equal(value, text, path.join("."));
+      }
+    });
+  }
+  it("an apply configuration's quantities alone (no defaults added)", () => {
+    const schema = schemaOf("", "v1", "ResourceQuota");
+    const object = { apiVersion: "v1", kind: "ResourceQuota", metadata: { name: "q" }, spec: { hard: { cpu: "0.5", memory: "bad text" } } } as ApiObject;
+    schema.canonicalizeQuantities?.(object);
+    assert.deepEqual(object, { apiVersion: "v1", kind: "ResourceQuota", metadata: { name: "q" }, spec: { hard: { cpu: "500m", memory: "bad text" } } });
+  });
+});

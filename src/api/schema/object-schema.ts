@@ -2,7 +2,7 @@ import type { FieldError } from "../errors.js";
 import type { ApiObject } from "../object.js";
 import type { SchemaCatalogue } from "./catalogue.js";
 import { decodeMismatch } from "./decode-check.js";
-import { applyDefaults } from "./defaults.js";
+import { applyDefaults, canonicalizeQuantities } from "./defaults.js";
 import { ref, type SchemaTree } from "./node.js";
 import { BUILTIN_RULES, type SchemaRules } from "./rules/index.js";
 import { unknownFields } from "./unknown-fields.js";
@@ -28,6 +28,11 @@ export interface ObjectSchema {
    * when it set nothing, true when it set something, undefined when it cannot tell (built-in kinds).
    */
   applyDefaults(object: ApiObject): boolean | undefined;
+  /**
+   * Built-in kinds: rewrites the quantities alone, in place, as kube's typed decoding writes them
+   * back (the part of `applyDefaults` an apply configuration gets before it is merged).
+   */
+  canonicalizeQuantities?(object: ApiObject): void;
   /**
    * Schema errors and the kind's rules; `old` is the stored object on update. Metadata is checked
    * elsewhere. `statusOnly` (a status write, which keeps the rest as stored): the schema walk may
@@ -71,6 +76,7 @@ export function objectSchemaFor(
       applyDefaults(catalogue, rules.defaulters, root, object);
       return undefined;
     },
+    canonicalizeQuantities: (object) => canonicalizeQuantities(catalogue, root, object),
     validate(object, old, statusOnly) {
       const errors = validator.validate(root, object, "", statusOnly === true ? allButStatus(object) : LEFT_TO_OTHERS, contextOf?.(object));
       if (kindValidator === undefined) return errors;

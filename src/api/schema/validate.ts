@@ -1,5 +1,7 @@
 import type { FieldError } from "../errors.js";
 import { isPlainObject } from "../object.js";
+import { quantityProblem } from "../quantity.js";
+import { QUANTITY_FORMAT_MESSAGE } from "./decode-check.js";
 import type { SchemaCatalogue } from "./catalogue.js";
 import { childPath, indexPath, invalidValue, keyPath, notSupported, required, shown } from "./field-path.js";
 import type { SchemaNode } from "./node.js";
@@ -23,8 +25,6 @@ const INT32_MAX = 2147483647;
 /** RFC 3339 date-time, as kube's Time and MicroTime parse it. */
 const DATE_TIME = /^\d{4}-\d{2}-\d{2}[Tt]\d{2}:\d{2}:\d{2}(\.\d+)?([Zz]|[+-]\d{2}:\d{2})$/;
 const BASE64 = /^(?:[A-Za-z0-9+/]{4})*(?:[A-Za-z0-9+/]{2}==|[A-Za-z0-9+/]{3}=)?$/;
-/** kube's quantity syntax: a signed decimal with an optional SI, binary or exponent suffix. */
-const QUANTITY = /^([+-]?[0-9.]+)([eEinumkKMGTP]*[-+]?[0-9]*)$/;
 
 function typeName(value: unknown): string {
   if (Array.isArray(value)) return "array";
@@ -289,8 +289,12 @@ export class SchemaValidator {
       case "quantity":
         if (typeof value === "number" && Number.isFinite(value)) return true;
         if (typeof value !== "string") return typeError(value, path, "string or number", errors);
-        if (!QUANTITY.test(value))
-          errors.push(invalidValue(path, value, "quantities must match the regular expression '^([+-]?[0-9.]+)([eEinumkKMGTP]*[-+]?[0-9]*)$'"));
+        {
+          // apimachinery's parser decides (the regular expression in its message is looser than it).
+          const problem = quantityProblem(value);
+          if (problem === "format") errors.push(invalidValue(path, value, QUANTITY_FORMAT_MESSAGE));
+          else if (problem === "suffix") errors.push(invalidValue(path, value, "unable to parse quantity's suffix"));
+        }
         return true;
       case "unknown":
         return false;
