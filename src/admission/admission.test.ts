@@ -196,7 +196,8 @@ describe("admission flags", () => {
     try {
       const created = await server.call("POST", "/api/v1/namespaces/default/pods", { body: pod("plain") });
       assert.equal(created.status, 201, created.text);
-      assert.equal(containerOf(created.json)["resources"], undefined);
+      // No LimitRange defaults: kube's always-written empty struct only.
+      assert.deepEqual(containerOf(created.json)["resources"], {});
       assert.equal(specOf(created.json)["tolerations"], undefined);
       assert.equal(specOf(created.json)["serviceAccountName"], undefined);
     } finally {

@@ -306,8 +306,10 @@ function withoutNullsRecursive(value: unknown, depth: number): unknown {
 /**
  * When a write changes nothing but managedFields timestamps, the stored entries are kept, so the
  * write is a no-op and consumes no resourceVersion (kube's IgnoreManagedFieldsTimestampsTransformer).
+ * The store runs it again once an applied object is defaulted: an applied Go zero (`value: ""`) the
+ * merged object still holds is gone after defaulting, and the write may then change nothing.
  */
-function keepTimesOfNoOp(live: ApiObject | undefined, next: ApiObject): ApiObject {
+export function keepTimesOfNoOp(live: ApiObject | undefined, next: ApiObject): ApiObject {
   if (live === undefined) return next;
   const before = live.metadata.managedFields;
   const after = next.metadata.managedFields;

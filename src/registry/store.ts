@@ -3,7 +3,8 @@ import { ApiError, alreadyExists, badRequest, conflict, internalError, invalid, 
 import { cloneObject, fieldValue, nowTimestamp, type ApiObject } from "../api/object.js";
 import { matchesFields, matchesLabels } from "../api/selector.js";
 import { DEDUCED, type FieldType, type SchemaSource } from "../api/schema/field-type.js";
-import { FieldManager } from "../apply/field-manager.js";
+import { FieldManager, keepTimesOfNoOp } from "../apply/field-manager.js";
+import { jsonEqual } from "../apply/typed.js";
 import { NO_ADMISSION } from "../admission/chain.js";
 import type { Admission, AdmissionAttributes, AdmissionOperation } from "../admission/interface.js";
 import { isStorageError, type KeyValue, type Storage } from "../storage/index.js";
@@ -618,6 +619,7 @@ export class Store {
       if (request.apply !== undefined && this.definition.schema !== undefined) {
         desired = cloneObject(desired);
         this.definition.schema.applyDefaults(desired);
+        desired = keepTimesOfNoOp(old, desired);
       }
       checkTypeMeta(this.definition, desired);
       if (desired.metadata.name !== undefined && desired.metadata.name !== name) {
@@ -646,6 +648,9 @@ export class Store {
         };
       }
       if (deleted) return { delete: true };
+      // The same object with its keys in another order (an applied Go zero dropped, then defaulted
+      // again, lands last) is a no-op: kube's Go encoding has a single field order.
+      if (current !== undefined && sameContent(old, next)) return current.value;
       return this.encode(next);
     };
     if (request.dryRun === true) {
@@ -978,4 +983,11 @@ export class Store {
   translate(error: unknown, name?: string): ApiError {
     return translateStorageError(error, this.target(name));
   }
+}
+
+/** Equal but for metadata.resourceVersion, key order ignored. */
+function sameContent(old: ApiObject, next: ApiObject): boolean {
+  const { resourceVersion: _old, ...oldMetadata } = old.metadata;
+  const { resourceVersion: _next, ...nextMetadata } = next.metadata;
+  return jsonEqual({ ...old, metadata: oldMetadata }, { ...next, metadata: nextMetadata });
 }

@@ -1,5 +1,6 @@
 import { isPlainObject, type JsonValue } from "../object.js";
 import { canonicalQuantity, canonicalQuantityText } from "../quantity.js";
+import { normalizeGoZeros } from "./go-zeros.js";
 import { dropZeroStrings, ZERO_STRING_DEFAULTS } from "./zero-strings.js";
 import type { SchemaCatalogue } from "./catalogue.js";
 import type { SchemaNode } from "./node.js";
@@ -13,8 +14,8 @@ export type DefinitionDefaulter = (value: Record<string, unknown>) => void;
  * map entries and list items are visited (so a struct a defaulter just created is defaulted too).
  * Nodes that preserve unknown fields are not looked into. Quantities (numbers or strings) become kube's
  * canonical strings; base64 bytes lose the line breaks Go's decoding skips; the non-pointer strings
- * `ZERO_STRING_DEFAULTS` lists are defaulted when "", as Go's zero value; a null value in a map of
- * strings becomes "".
+ * `ZERO_STRING_DEFAULTS` lists are defaulted when "", as Go's zero value; Go's other zero values and
+ * always-written structs are settled first (`go-zeros.ts`); a null value in a map of strings becomes "".
  */
 export function applyDefaults(catalogue: SchemaCatalogue, defaulters: ReadonlyMap<string, DefinitionDefaulter>, node: SchemaNode, value: unknown): void {
   visit(catalogue, defaulters, node, value);
@@ -55,6 +56,7 @@ function visit(catalogue: SchemaCatalogue, defaulters: ReadonlyMap<string, Defin
     const properties = node.properties ?? {};
     const zeroStrings = site.ref === undefined ? undefined : ZERO_STRING_DEFAULTS.get(site.ref);
     if (zeroStrings !== undefined) dropZeroStrings(value, zeroStrings);
+    if (site.ref !== undefined) normalizeGoZeros(catalogue, site.ref, node, value);
     for (const [name, fallback] of defaultsOf(catalogue, node)) {
       if (value[name] === undefined || value[name] === null) value[name] = copyOf(fallback);
     }

@@ -1,0 +1,111 @@
+import assert from "node:assert/strict";
+import { after, before, describe, it } from "node:test";
+import { inProcessServer } from "../../testing/in-process.js";
+import { KUBERNETES_PROFILE, ORCH_PROFILE } from "../profile.js";
+import { builtinProtoMessages } from "../proto/fields/index.js";
+import { builtinCatalogue } from "./catalogue.js";
+import { ALWAYS_WRITTEN, OMITEMPTY_CHECKED } from "./go-zeros.js";
+
+type Json = Record<string, unknown>;
+
+const DEPLOYMENTS = "/apis/apps/v1/namespaces/default/deployments";
+const APPLY = { "content-type": "application/apply-patch+yaml" };
+const MERGE = { "content-type": "application/merge-patch+json" };
+const STRATEGIC = { "content-type": "application/strategic-merge-patch+json" };
+const JSON_PATCH = { "content-type": "application/json-patch+json" };
+
+const deployment = (name: string, env: Json[]): Json => ({
+  apiVersion: "apps/v1",
+  kind: "Deployment",
+  metadata: { name },
+  spec: {
+    replicas: 0,
+    paused: false,
+    selector: { matchLabels: { app: "z" } },
+    template: {
+      metadata: { labels: { app: "z" } },
+      spec: {
+        containers: [{ name: "c", image: "nginx", env, stdin: false, livenessProbe: { periodSeconds: 0, initialDelaySeconds: 0, tcpSocket: { port: 80 } } }],
+      },
+    },
+  },
+});
+
+const containerOf = (object: Json): Json => ((((object["spec"] as Json)["template"] as Json)["spec"] as Json)["containers"] as Json[])[0] as Json;
+
+describe("Go zero values on the JSON path (go-zeros.ts)", () => {
+  it("names definitions the catalogue has and Go types the presence table knows", () => {
+    const messages = builtinProtoMessages();
+    for (const profile of [ORCH_PROFILE, KUBERNETES_PROFILE]) {
+      const definitions = builtinCatalogue(profile).definitions;
+      const inline = new Set(["apps.v1.DaemonSetSpec", "batch.v1.CronJobSpec"]);
+      for (const id of OMITEMPTY_CHECKED) {
+        assert.ok(messages.has(id), `${id}: no such protobuf message`);
+        if (!inline.has(id)) assert.ok(definitions.has(id), `${id}: no such definition`);
+      }
+      for (const id of ALWAYS_WRITTEN.keys()) assert.ok(definitions.has(id), `${id}: no such definition`);
+    }
+  });
+
+  describe("every write path", () => {
+    let server: Awaited<ReturnType<typeof inProcessServer>>;
+    before(async () => {
+      server = await inProcessServer({ profile: KUBERNETES_PROFILE });
+    });
+    after(async () => {
+      await server.stop();
+    });
+
+    it("server-side apply owns the applied zeros, stores kube's object, and a second identical apply is a no-op", async () => {
+      const body = JSON.stringify(deployment("applied", [{ name: "A", value: "" }]));
+      const first = await server.call("PATCH", `${DEPLOYMENTS}/applied?fieldManager=me`, { body, headers: APPLY });
+      assert.equal(first.status, 201, first.text);
+      const container = containerOf(first.json);
+      assert.deepEqual(container["env"], [{ name: "A" }]);
+      assert.deepEqual(container["resources"], {});
+      assert.equal(container["stdin"], undefined);
+      assert.equal((container["livenessProbe"] as Json)["periodSeconds"], 10);
+      assert.equal((first.json["spec"] as Json)["replicas"], 0);
+      // kube's field manager records the applied configuration, zeros included.
+      const managed = JSON.stringify((first.json["metadata"] as Json)["managedFields"]);
+      for (const field of ['"f:value"', '"f:stdin"', '"f:paused"', '"f:initialDelaySeconds"']) assert.ok(managed.includes(field), `${field} owned: ${managed}`);
+      const version = (first.json["metadata"] as Json)["resourceVersion"];
+      // A second later, so that a rewritten managedFields time would show.
+      await new Promise((resolve) => setTimeout(resolve, 1_100));
+      const second = await server.call("PATCH", `${DEPLOYMENTS}/applied?fieldManager=me`, { body, headers: APPLY });
+      assert.equal(second.status, 200, second.text);
+      assert.equal((second.json["metadata"] as Json)["resourceVersion"], version, "no-op");
+      assert.deepEqual((second.json["metadata"] as Json)["managedFields"], (first.json["metadata"] as Json)["managedFields"]);
+    });
+
+    it("create, update and merge, strategic and JSON patches drop the zeros; a PUT of the same object is a no-op", async () => {
+      const created = await server.call("POST", DEPLOYMENTS, { body: deployment("patched", [{ name: "A", value: "x" }]) });
+      assert.equal(created.status, 201, created.text);
+      assert.equal((created.json["spec"] as Json)["paused"], undefined);
+      const patches: [Record<string, string>, unknown][] = [
+        [MERGE, { spec: { minReadySeconds: 0, template: { spec: { hostNetwork: false } } } }],
+        [STRATEGIC, { spec: { template: { spec: { containers: [{ name: "c", env: [{ name: "A", value: "" }], workingDir: "" }] } } } }],
+        [JSON_PATCH, [{ op: "add", path: "/spec/template/spec/containers/0/tty", value: false }]],
+      ];
+      let last = created.json;
+      for (const [headers, patch] of patches) {
+        const answer = await server.call("PATCH", `${DEPLOYMENTS}/patched`, { body: JSON.stringify(patch), headers });
+        assert.equal(answer.status, 200, answer.text);
+        last = answer.json;
+      }
+      const spec = last["spec"] as Json;
+      assert.equal(spec["minReadySeconds"], undefined);
+      assert.equal(((spec["template"] as Json)["spec"] as Json)["hostNetwork"], undefined);
+      const container = containerOf(last);
+      assert.deepEqual(container["env"], [{ name: "A" }]);
+      for (const gone of ["workingDir", "tty"]) assert.equal(container[gone], undefined, gone);
+      // The same content sent again (zeros and all, keys in another order) writes nothing.
+      const version = (last["metadata"] as Json)["resourceVersion"];
+      const again = deployment("patched", [{ name: "A", value: "" }]);
+      (again["metadata"] as Json)["resourceVersion"] = version;
+      const put = await server.call("PUT", `${DEPLOYMENTS}/patched`, { body: { ...again, spec: { ...(again["spec"] as Json), minReadySeconds: 0 } } });
+      assert.equal(put.status, 200, put.text);
+      assert.equal((put.json["metadata"] as Json)["resourceVersion"], version, "no-op");
+    });
+  });
+});
