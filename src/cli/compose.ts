@@ -250,12 +250,13 @@ async function snapshotBytes(sqlite: SqliteStorage, dataDir: string): Promise<Ui
  * APIServerTracing: the tracer of `--tracing-config-file` (or the tests' settings); none when the
  * gate is off or nothing is configured, and then no stage is traced.
  */
-function openTracing(config: Config, override: ComposeOptions["tracing"]): Tracing | undefined {
+function openTracing(config: Config, override: ComposeOptions["tracing"], logger: Logger): Tracing | undefined {
   if (!config.featureGates.enabled("APIServerTracing")) return undefined;
-  if (override !== undefined) return createTracing({ ...override, serviceName: "apiserver" });
+  const onExportError = (error: unknown): void => logger.error("sending the last trace spans", errorFields(error));
+  if (override !== undefined) return createTracing({ onExportError, ...override, serviceName: "apiserver" });
   if (config.tracingConfigFile === undefined) return undefined;
   try {
-    return createTracing({ ...loadTracingConfig(config.tracingConfigFile, config.profile), serviceName: "apiserver" });
+    return createTracing({ ...loadTracingConfig(config.tracingConfigFile, config.profile), serviceName: "apiserver", onExportError });
   } catch (error) {
     if (error instanceof TracingConfigError) throw new StartupError(`--tracing-config-file: ${error.message}`);
     throw error;
@@ -331,7 +332,7 @@ export function composeApiServer(options: ComposeOptions): ApiServer {
     options.metrics ??
     createMetrics({ processMetrics: false, serverVersion: profile.gitVersion, showHiddenMetricsForVersion: config.showHiddenMetricsForVersion });
 
-  const tracing = openTracing(config, options.tracing);
+  const tracing = openTracing(config, options.tracing, logger);
   const tracer = tracing?.tracer;
 
   // 1. Storage: etcd's request size limit on what is stored (after encryption), timed (and traced) per call.

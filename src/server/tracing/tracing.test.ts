@@ -146,6 +146,19 @@ describe("tracing (APIServerTracing, --tracing-config-file)", () => {
     }
   });
 
+  it("a collector that cannot be reached does not fail the server's stop (the spans are dropped)", async () => {
+    // A loopback port with nothing listening (kube's default endpoint, localhost:4317, is usually so).
+    const closed = createServer();
+    await new Promise<void>((resolve) => closed.listen(0, "127.0.0.1", resolve));
+    const endpoint = `127.0.0.1:${(closed.address() as AddressInfo).port}`;
+    await new Promise<void>((resolve) => closed.close(() => resolve()));
+    const server = await inProcessServer({ featureGates: tracingOn, tracing: { endpoint, samplingRatePerMillion: 1_000_000 } });
+    const reply = await server.call("GET", "/api/v1/namespaces/default/configmaps");
+    assert.equal(reply.status, 200);
+    // The batch processor holds the request's spans until the stop flushes them into the refused connection.
+    await server.stop();
+  });
+
   it("exports spans over OTLP/HTTP to the configured endpoint (a loopback collector)", async () => {
     const bodies: unknown[] = [];
     const collector = createServer((request: IncomingMessage, response) => {

@@ -26,7 +26,11 @@ function loadSdk() {
 /** The server's tracer and what flushes it. */
 export interface Tracing {
   readonly tracer: Tracer;
-  /** Sends the spans still buffered and stops exporting. */
+  /**
+   * Sends the spans still buffered and stops exporting. Never fails: spans the collector cannot
+   * take (none listening, an error answer) are reported to `onExportError` and dropped, as kube
+   * logs them, so the server's stop goes on to close the store.
+   */
   shutdown(): Promise<void>;
 }
 
@@ -35,6 +39,8 @@ export interface TracingOptions extends TracingConfiguration {
   readonly serviceName: string;
   /** Where spans go instead of the OTLP/HTTP exporter (tests); spans are then exported one by one. */
   readonly exporter?: SpanExporter;
+  /** Spans that could not be sent when the tracer was shut down. */
+  readonly onExportError?: (error: unknown) => void;
 }
 
 let contextManagerSet = false;
@@ -62,6 +68,6 @@ export function createTracing(options: TracingOptions): Tracing {
   });
   return {
     tracer: provider.getTracer("apiserver"),
-    shutdown: () => provider.shutdown(),
+    shutdown: () => provider.shutdown().catch((error: unknown) => options.onExportError?.(error)),
   };
 }
