@@ -649,9 +649,12 @@ export class Store {
       }
       if (deleted) return { delete: true };
       // The same object with its keys in another order (an applied Go zero dropped, then defaulted
-      // again, lands last) is a no-op: kube's Go encoding has a single field order.
-      if (current !== undefined && sameContent(old, next)) return current.value;
-      return this.encode(next);
+      // again, lands last) is a no-op: kube's Go encoding has a single field order. A reordering
+      // keeps the encoded text's length, so only a text of the stored one's length is compared
+      // field by field (every update passes here: most are told apart by the length alone).
+      const encoded = await this.encode(next);
+      if (current !== undefined && encoded.length === current.value.length && encoded !== current.value && sameContent(old, next)) return current.value;
+      return encoded;
     };
     if (request.dryRun === true) {
       const current = await this.storage.get(key).catch((error: unknown) => {
