@@ -189,6 +189,22 @@ export function quantityProblem(text: string): "format" | "suffix" | undefined {
   return interpretSuffix(parts.suffix) === undefined ? "suffix" : undefined;
 }
 
+/** ParseQuantity's ErrFormatWrong. */
+export const QUANTITY_FORMAT_MESSAGE = "quantities must match the regular expression '^([+-]?[0-9.]+)([eEinumkKMGTP]*[-+]?[0-9]*)$'";
+
+/** kube's parser's error for `text` (its decoder's words, without a field name); undefined when it accepts it. */
+export function quantityError(text: string): string | undefined {
+  const problem = quantityProblem(text);
+  if (problem === "format") return QUANTITY_FORMAT_MESSAGE;
+  if (problem === "suffix") return "unable to parse quantity's suffix";
+  return undefined;
+}
+
+/** A quantity field's value as kube writes it back: a number's or a text's canonical string; text kube refuses is left for validation. */
+export function canonicalQuantityValue(value: number | string): string {
+  return typeof value === "number" ? canonicalQuantityText(value) : (canonicalQuantity(value) ?? value);
+}
+
 /**
  * The text kube answers for a quantity a client sent as `text`: apimachinery's ParseQuantity
  * followed by its serialization. Surrounding whitespace is trimmed (as its JSON decoding does);

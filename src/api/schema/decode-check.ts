@@ -1,10 +1,7 @@
 import { isPlainObject } from "../object.js";
-import { quantityProblem } from "../quantity.js";
+import { quantityError } from "../quantity.js";
 import type { SchemaCatalogue } from "./catalogue.js";
 import type { SchemaNode } from "./node.js";
-
-/** ParseQuantity's ErrFormatWrong. */
-export const QUANTITY_FORMAT_MESSAGE = "quantities must match the regular expression '^([+-]?[0-9.]+)([eEinumkKMGTP]*[-+]?[0-9]*)$'";
 
 /** JSON's name of a value's type, as Go's decoder names it in "cannot unmarshal X". */
 function jsonType(value: unknown): string {
@@ -76,9 +73,8 @@ export function decodeMismatch(catalogue: SchemaCatalogue, root: SchemaNode, kin
     if (!fits(node, value)) return `json: cannot unmarshal ${jsonType(value)} into Go struct field ${kind}.${path} of type ${goType(catalogue, site)}`;
     // A quantity's text is parsed while decoding: ParseQuantity's own error, without a field name.
     if (node.format === "quantity" && typeof value === "string") {
-      const problem = quantityProblem(value);
-      if (problem === "format") return QUANTITY_FORMAT_MESSAGE;
-      if (problem === "suffix") return "unable to parse quantity's suffix";
+      const error = quantityError(value);
+      if (error !== undefined) return error;
     }
     if (isPlainObject(value)) {
       for (const [name, item] of Object.entries(value)) {

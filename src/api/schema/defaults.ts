@@ -1,5 +1,5 @@
 import { isPlainObject, type JsonValue } from "../object.js";
-import { canonicalQuantity, canonicalQuantityText } from "../quantity.js";
+import { canonicalQuantityValue } from "../quantity.js";
 import { normalizeGoZeros } from "./go-zeros.js";
 import { dropZeroStrings, ZERO_STRING_DEFAULTS } from "./zero-strings.js";
 import type { SchemaCatalogue } from "./catalogue.js";
@@ -66,7 +66,7 @@ function visit(catalogue: SchemaCatalogue, defaulters: ReadonlyMap<string, Defin
       if (property === undefined) continue;
       // A quantity given as a number (`cpu: 1` in YAML) is kept by kube as its canonical string.
       if (typeof item === "number") {
-        if (catalogue.resolve(property).format === "quantity") value[name] = canonicalQuantityText(item);
+        if (catalogue.resolve(property).format === "quantity") value[name] = canonicalQuantityValue(item);
         continue;
       }
       // Go's base64 decoding of []byte fields skips line breaks (a YAML `|` block adds one; wrapped
@@ -75,7 +75,7 @@ function visit(catalogue: SchemaCatalogue, defaulters: ReadonlyMap<string, Defin
       // that is not a quantity is left for validation to refuse.
       if (typeof item === "string") {
         const format = catalogue.resolve(property).format;
-        if (format === "quantity") value[name] = canonicalQuantity(item) ?? item;
+        if (format === "quantity") value[name] = canonicalQuantityValue(item);
         else if ((item.includes("\n") || item.includes("\r")) && format === "byte") value[name] = item.replace(/[\r\n]/g, "");
         continue;
       }
@@ -112,7 +112,7 @@ export function canonicalizeQuantities(catalogue: SchemaCatalogue, site: SchemaN
     if (property === undefined) continue;
     if (typeof item === "number" || typeof item === "string") {
       if (catalogue.resolve(property).format !== "quantity") continue;
-      value[name] = typeof item === "number" ? canonicalQuantityText(item) : (canonicalQuantity(item) ?? item);
+      value[name] = canonicalQuantityValue(item);
     } else canonicalizeQuantities(catalogue, property, item);
   }
 }

@@ -52,6 +52,8 @@ const INLINE_SPECS: ReadonlyMap<string, readonly (readonly [string, string])[]> 
   ["batch.v1.CronJob", [["spec", "batch.v1.CronJobSpec"]]],
 ]);
 
+const NONE: readonly never[] = [];
+
 interface Plan {
   /** Scalars whose zero is dropped. */
   readonly scalars: ReadonlySet<string>;
@@ -86,7 +88,7 @@ function planOf(catalogue: SchemaCatalogue, id: string, node: SchemaNode): Plan 
 
 /** Drops the Go zero values kube would not write and adds the structs it always writes, in place. */
 export function normalizeGoZeros(catalogue: SchemaCatalogue, id: string, node: SchemaNode, value: Record<string, unknown>): void {
-  for (const [name, inner] of INLINE_SPECS.get(id) ?? []) {
+  for (const [name, inner] of INLINE_SPECS.get(id) ?? NONE) {
     const property = node.properties?.[name];
     const item = value[name];
     if (property !== undefined && isPlainObject(item)) normalizeGoZeros(catalogue, inner, catalogue.resolve(property), item);
@@ -102,7 +104,7 @@ export function normalizeGoZeros(catalogue: SchemaCatalogue, id: string, node: S
       if (item === null || (Array.isArray(item) && item.length === 0) || (isPlainObject(item) && Object.keys(item).length === 0)) delete value[name];
     }
   }
-  for (const name of ALWAYS_WRITTEN.get(id) ?? []) {
+  for (const name of ALWAYS_WRITTEN.get(id) ?? NONE) {
     if (value[name] === undefined || value[name] === null) value[name] = {};
   }
 }

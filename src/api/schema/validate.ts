@@ -1,7 +1,6 @@
 import type { FieldError } from "../errors.js";
 import { isPlainObject } from "../object.js";
-import { quantityProblem } from "../quantity.js";
-import { QUANTITY_FORMAT_MESSAGE } from "./decode-check.js";
+import { quantityError } from "../quantity.js";
 import type { SchemaCatalogue } from "./catalogue.js";
 import { childPath, indexPath, invalidValue, keyPath, notSupported, required, shown } from "./field-path.js";
 import type { SchemaNode } from "./node.js";
@@ -291,9 +290,8 @@ export class SchemaValidator {
         if (typeof value !== "string") return typeError(value, path, "string or number", errors);
         {
           // apimachinery's parser decides (the regular expression in its message is looser than it).
-          const problem = quantityProblem(value);
-          if (problem === "format") errors.push(invalidValue(path, value, QUANTITY_FORMAT_MESSAGE));
-          else if (problem === "suffix") errors.push(invalidValue(path, value, "unable to parse quantity's suffix"));
+          const error = quantityError(value);
+          if (error !== undefined) errors.push(invalidValue(path, value, error));
         }
         return true;
       case "unknown":
