@@ -75,7 +75,7 @@ const BINARY_EXPONENTS: Readonly<Record<string, number>> = { Ki: 10, Mi: 20, Gi:
 const BINARY_SUFFIXES: readonly string[] = ["", "Ki", "Mi", "Gi", "Ti", "Pi", "Ei"];
 const INT64_MAX = 2n ** 63n - 1n;
 
-type QuantityFormat = "DecimalSI" | "BinarySI" | "DecimalExponent";
+export type QuantityFormat = "DecimalSI" | "BinarySI" | "DecimalExponent";
 
 /** The pieces of a quantity's text, split the way apimachinery's parser splits it. */
 interface QuantityParts {
@@ -174,6 +174,29 @@ function canonicalText(negative: boolean, digits: bigint, exponent: number, form
   if (format === "DecimalExponent") return `${sign}${mantissa}${exponent === 0 ? "" : `e${exponent}`}`;
   // kube 1.30 writes no suffix at all past E (10^18): "1000E" comes back as "1".
   return `${sign}${mantissa}${DECIMAL_SUFFIXES[exponent] ?? ""}`;
+}
+
+/**
+ * The format kube's parser gives a quantity: BinarySI for a binary suffix (`Ki` … `Ei`),
+ * DecimalExponent for an exponent (`1e3`), DecimalSI otherwise (a decimal suffix, none, or a JSON
+ * number). A sum of quantities keeps the format of its first non-zero addend (apimachinery's Add).
+ */
+export function quantityFormat(value: unknown): QuantityFormat {
+  if (typeof value !== "string") return "DecimalSI";
+  const parts = splitQuantity(value.trim());
+  return (parts === undefined ? undefined : interpretSuffix(parts.suffix)?.format) ?? "DecimalSI";
+}
+
+/**
+ * A computed amount (a sum of quantities, held as a number) written as kube's Quantity writes
+ * a value of `format`: whole numbers exactly, fractions rounded to nanos. `1536Mi` summed from
+ * `1Gi` and `512Mi` in BinarySI, `2G` from `1G` twice in DecimalSI, `1500m` from `1` and `500m`.
+ */
+export function formatQuantityIn(value: number, format: QuantityFormat): string {
+  if (!Number.isFinite(value)) return String(value);
+  const magnitude = Math.abs(value);
+  if (Number.isInteger(magnitude)) return canonicalText(value < 0, BigInt(magnitude), 0, format);
+  return canonicalText(value < 0, BigInt(Math.round(magnitude * 1e9)), -9, format);
 }
 
 /**

@@ -1,6 +1,6 @@
 import type { ApiClient, ResourceRef } from "../../api/client.js";
 import type { ApiObject } from "../../api/object.js";
-import { hardOf, inScope, usageOf, type QuotaLedger, type Usage } from "./quota-usage.js";
+import { addUsage, hardOf, inScope, usageOf, type Formats, type QuotaLedger, type Usage } from "./quota-usage.js";
 
 /** The resource (group, plural) whose objects a quota resource name counts. */
 function resourceOf(name: string): { group: string; plural: string } | undefined {
@@ -19,9 +19,10 @@ function resourceOf(name: string): { group: string; plural: string } | undefined
 
 /**
  * A quota's usage counted from the stored objects of its namespace, plus what admission has
- * charged but is not stored yet (the ledger): what `status.used` should say.
+ * charged but is not stored yet (the ledger): what `status.used` should say. Each amount's format
+ * (the first non-zero addend's, as kube's sums keep) is recorded in `formats` when given.
  */
-export async function recalculateUsage(client: ApiClient, ledger: QuotaLedger, quota: ApiObject): Promise<Usage> {
+export async function recalculateUsage(client: ApiClient, ledger: QuotaLedger, quota: ApiObject, formats: Formats = {}): Promise<Usage> {
   const namespace = quota.metadata.namespace ?? "";
   const names = Object.keys(hardOf(quota));
   const wanted = new Map<string, { group: string; plural: string }>();
@@ -33,7 +34,8 @@ export async function recalculateUsage(client: ApiClient, ledger: QuotaLedger, q
   const usage: Usage = {};
   const add = (group: string, plural: string, object: ApiObject): void => {
     if (!inScope(quota, plural, object)) return;
-    for (const [name, value] of Object.entries(usageOf(group, plural, object))) usage[name] = (usage[name] ?? 0) + value;
+    const objectFormats: Formats = {};
+    addUsage(usage, formats, usageOf(group, plural, object, objectFormats), objectFormats);
   };
   const stored = new Set<string>();
   for (const { group, plural } of wanted.values()) {

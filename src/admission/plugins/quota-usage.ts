@@ -1,9 +1,14 @@
 import type { ApiObject } from "../../api/object.js";
-import { amount, formatQuantity } from "./quantities.js";
+import { formatQuantityIn, quantityFormat, type QuantityFormat } from "../../api/quantity.js";
+import { amount } from "./quantities.js";
+import { podResources, type Amount } from "./pod-resources.js";
 import { containersOf, listOf, recordOf, specOf, stringOf } from "./pod-spec.js";
 
 /** Usage of one object, by quota resource name (`pods`, `requests.cpu`, `count/deployments.apps`, …). */
 export type Usage = Record<string, number>;
+
+/** The format each usage amount is written in (kube's Quantity keeps the first non-zero addend's). */
+export type Formats = Record<string, QuantityFormat>;
 
 /** Quota resource names of a resource: `count/<plural>` (core) or `count/<plural>.<group>`. */
 export function countName(group: string, plural: string): string {
@@ -18,32 +23,52 @@ function isTerminal(pod: ApiObject): boolean {
   return phase === "Succeeded" || phase === "Failed";
 }
 
-function podUsage(pod: ApiObject, usage: Usage): void {
+/** Names kube's quota counts a request of under `requests.<name>` only: extended resources (a domain outside kubernetes.io). */
+function isExtendedResource(name: string): boolean {
+  if (!name.includes("/") || name.startsWith("requests.")) return false;
+  const domain = name.slice(0, name.indexOf("/"));
+  return domain !== "kubernetes.io" && !domain.endsWith(".kubernetes.io");
+}
+
+/**
+ * A pod's usage as kube's pod evaluator computes it: the pod's requests and limits (`podResources`:
+ * containers summed, init containers and sidecars, overhead) under kube's quota names — cpu, memory
+ * and ephemeral-storage as `<name>`, `requests.<name>` and `limits.<name>`; hugepages as `<name>` and
+ * `requests.<name>`; extended resources as `requests.<name>`. Each amount's format is recorded in `formats`.
+ */
+function podUsage(pod: ApiObject, usage: Usage, formats: Formats | undefined): void {
   if (isTerminal(pod)) return;
   usage["pods"] = 1;
-  const containers = containersOf(specOf(pod));
-  const sums: Record<"requests" | "limits", Record<string, number>> = { requests: {}, limits: {} };
-  for (const field of ["requests", "limits"] as const) {
-    for (const container of containers) {
-      for (const [name, value] of Object.entries(recordOf(recordOf(container["resources"])[field]))) {
-        const quantity = amount(value);
-        if (quantity !== undefined) sums[field][name] = (sums[field][name] ?? 0) + quantity;
-      }
+  const set = (name: string, amount: Amount): void => {
+    usage[name] = amount.value;
+    if (formats !== undefined) formats[name] = amount.format;
+  };
+  const requests = podResources(specOf(pod), "requests");
+  const limits = podResources(specOf(pod), "limits");
+  for (const name of ["cpu", "memory", "ephemeral-storage"]) {
+    const request = requests.get(name);
+    if (request !== undefined) {
+      set(name, request);
+      set(`requests.${name}`, request);
     }
+    const limit = limits.get(name);
+    if (limit !== undefined) set(`limits.${name}`, limit);
   }
-  for (const [name, value] of Object.entries(sums.requests)) {
-    usage[`requests.${name}`] = value;
-    if (name === "cpu" || name === "memory" || name === "ephemeral-storage") usage[name] = value;
+  for (const [name, request] of requests) {
+    if (name.startsWith("hugepages-")) {
+      set(name, request);
+      set(`requests.${name}`, request);
+    }
+    if (isExtendedResource(name)) set(`requests.${name}`, request);
   }
-  for (const [name, value] of Object.entries(sums.limits)) usage[`limits.${name}`] = value;
 }
 
 /** What one object charges against quota. */
-export function usageOf(group: string, plural: string, object: ApiObject): Usage {
+export function usageOf(group: string, plural: string, object: ApiObject, formats?: Formats): Usage {
   const usage: Usage = { [countName(group, plural)]: 1 };
   if (group !== "") return usage;
   if (LEGACY_COUNTS.has(plural)) usage[plural] = 1;
-  if (plural === "pods") podUsage(object, usage);
+  if (plural === "pods") podUsage(object, usage, formats);
   if (plural === "services") {
     const spec = recordOf(object["spec"]);
     const type = stringOf(spec["type"]);
@@ -51,8 +76,12 @@ export function usageOf(group: string, plural: string, object: ApiObject): Usage
     if (type === "NodePort" || type === "LoadBalancer") usage["services.nodeports"] = listOf(spec["ports"]).length;
   }
   if (plural === "persistentvolumeclaims") {
-    const storage = amount(recordOf(recordOf(recordOf(object["spec"])["resources"])["requests"])["storage"]);
-    if (storage !== undefined) usage["requests.storage"] = storage;
+    const text = recordOf(recordOf(recordOf(object["spec"])["resources"])["requests"])["storage"];
+    const storage = amount(text);
+    if (storage !== undefined) {
+      usage["requests.storage"] = storage;
+      if (formats !== undefined) formats["requests.storage"] = quantityFormat(text);
+    }
   }
   return usage;
 }
@@ -83,9 +112,12 @@ export function podInScope(object: ApiObject, requirement: { scopeName: string; 
       return typeof pod["activeDeadlineSeconds"] !== "number";
     case "BestEffort":
     case "NotBestEffort": {
+      // kube's QoS class: BestEffort when no container asks for or is capped at a positive cpu or memory.
       const bestEffort = containersOf(pod).every((container) => {
         const resources = recordOf(container["resources"]);
-        return Object.keys(recordOf(resources["requests"])).length === 0 && Object.keys(recordOf(resources["limits"])).length === 0;
+        return [recordOf(resources["requests"]), recordOf(resources["limits"])].every((list) =>
+          ["cpu", "memory"].every((name) => !((amount(list[name]) ?? 0) > 0)),
+        );
       });
       return scopeName === "BestEffort" ? bestEffort : !bestEffort;
     }
@@ -120,10 +152,23 @@ export function hardOf(quota: ApiObject): Record<string, number> {
   return out;
 }
 
-/** A usage map as a quota's `status.used` (only the names the quota tracks, zero included). */
-export function asResourceList(names: readonly string[], usage: Usage): Record<string, string> {
+/** Adds `usage` (with its formats) to `total`, as kube's quota.Add: a name at zero takes the addend's format. */
+export function addUsage(total: Usage, totalFormats: Formats, usage: Usage, formats: Formats): void {
+  for (const [name, value] of Object.entries(usage)) {
+    const current = total[name] ?? 0;
+    const format = formats[name];
+    if (current === 0 && format !== undefined) totalFormats[name] = format;
+    total[name] = current + value;
+  }
+}
+
+/**
+ * A usage map as a quota's `status.used` (only the names the quota tracks, zero included), each
+ * written in its recorded format (counts and untracked names in DecimalSI, kube's starting zero).
+ */
+export function asResourceList(names: readonly string[], usage: Usage, formats: Formats = {}): Record<string, string> {
   const out: Record<string, string> = {};
-  for (const name of names) out[name] = formatQuantity(usage[name] ?? 0);
+  for (const name of names) out[name] = formatQuantityIn(usage[name] ?? 0, formats[name] ?? "DecimalSI");
   return out;
 }
 

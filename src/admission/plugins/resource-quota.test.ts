@@ -45,3 +45,60 @@ describe("ResourceQuota's container constraint (in process)", () => {
     assert.equal(admitted.status, 201, admitted.text);
   });
 });
+
+describe("ResourceQuota's usage as kube counts and writes it (in process)", () => {
+  let server: Awaited<ReturnType<typeof inProcessServer>>;
+  const path = "/api/v1/namespaces/sums/resourcequotas/sums";
+  before(async () => {
+    server = await inProcessServer();
+    const namespace = await server.call("POST", "/api/v1/namespaces", { body: { apiVersion: "v1", kind: "Namespace", metadata: { name: "sums" } } });
+    assert.equal(namespace.status, 201, namespace.text);
+    // spec.hard's names out of order: kube's refusal lists them sorted.
+    const quota = {
+      apiVersion: "v1",
+      kind: "ResourceQuota",
+      metadata: { name: "sums" },
+      spec: { hard: { "requests.memory": "4G", "requests.cpu": "2", "limits.memory": "8Gi", pods: "10" } },
+    };
+    assert.equal((await server.call("POST", "/api/v1/namespaces/sums/resourcequotas", { body: quota })).status, 201);
+  });
+  after(() => server.stop());
+
+  const pod = (name: string, spec: Record<string, unknown>) =>
+    server.call("POST", "/api/v1/namespaces/sums/pods", { body: { apiVersion: "v1", kind: "Pod", metadata: { name }, spec } });
+  const used = async (): Promise<unknown> => {
+    const quota = await server.call("GET", path);
+    return (quota.json["status"] as Record<string, unknown>)["used"];
+  };
+
+  it("charges an init container's step, not its sum with the app, and writes each amount in its format", async () => {
+    const created = await pod("first", {
+      initContainers: [{ name: "init", image: "x", resources: { requests: { cpu: "1", memory: "1500M" }, limits: { memory: "2Gi" } } }],
+      containers: [{ name: "app", image: "x", resources: { requests: { cpu: "500m", memory: "1G" }, limits: { memory: "1Gi" } } }],
+    });
+    assert.equal(created.status, 201, created.text);
+    assert.deepEqual(await used(), { "requests.memory": "1500M", "requests.cpu": "1", "limits.memory": "2Gi", pods: "1" });
+  });
+
+  it("adds a sidecar's requests, and keeps the used amount's format across charges", async () => {
+    const created = await pod("second", {
+      initContainers: [
+        { name: "proxy", image: "x", restartPolicy: "Always", resources: { requests: { cpu: "250m", memory: "500M" }, limits: { memory: "1Gi" } } },
+      ],
+      containers: [{ name: "app", image: "x", resources: { requests: { cpu: "250m", memory: "500M" }, limits: { memory: "1Gi" } } }],
+    });
+    assert.equal(created.status, 201, created.text);
+    assert.deepEqual(await used(), { "requests.memory": "2500M", "requests.cpu": "1500m", "limits.memory": "4Gi", pods: "2" });
+  });
+
+  it("refuses an overspend naming the exceeded resources sorted, each as kube's Quantity writes it", async () => {
+    const refused = await pod("third", {
+      containers: [{ name: "app", image: "x", resources: { requests: { cpu: "1", memory: "2G" }, limits: { memory: "2Gi" } } }],
+    });
+    assert.equal(refused.status, 403, refused.text);
+    assert.equal(
+      refused.json["message"],
+      'pods "third" is forbidden: exceeded quota: sums, requested: requests.cpu=1,requests.memory=2G, used: requests.cpu=1500m,requests.memory=2500M, limited: requests.cpu=2,requests.memory=4G',
+    );
+  });
+});

@@ -3,13 +3,20 @@ import { ApiError } from "../../api/errors.js";
 import { denied } from "../deny.js";
 import type { PluginContext } from "../context.js";
 import type { AdmissionAttributes, AdmissionPlugin } from "../interface.js";
-import { amount, formatQuantity } from "./quantities.js";
+import { formatQuantityIn, quantityFormat, type QuantityFormat } from "../../api/quantity.js";
+import { amount } from "./quantities.js";
 import { recalculateUsage } from "./quota-recalculate.js";
-import { asResourceList, hardOf, inScope, usageOf, type QuotaLedger } from "./quota-usage.js";
+import { addUsage, asResourceList, hardOf, inScope, usageOf, type Formats, type QuotaLedger, type Usage } from "./quota-usage.js";
 import { containersOf, recordOf, specOf } from "./pod-spec.js";
 import { resourceReader } from "./reads.js";
 import { uncoveredLimits } from "./quota-limited.js";
 import type { ResourceQuotaConfig } from "./resource-quota-config.js";
+
+/** A quantity as kube's message prints it: the stored text (its parser keeps it), else the amount in its format. */
+function textOf(stored: unknown, value: number | undefined, format: QuantityFormat | undefined): string {
+  if (typeof stored === "string") return stored;
+  return formatQuantityIn(value ?? 0, format ?? "DecimalSI");
+}
 
 export const RESOURCE_QUOTAS = { group: "", version: "v1", plural: "resourcequotas" };
 
@@ -99,15 +106,17 @@ export function resourceQuota(context: PluginContext, ledger: QuotaLedger): Admi
 
   async function initialStatus(quota: ApiObject, namespace: string): Promise<void> {
     const withNamespace: ApiObject = { ...quota, metadata: { ...quota.metadata, namespace } };
-    const used = await recalculateUsage(context.client, ledger, withNamespace);
-    quota["status"] = { hard: recordOf(recordOf(quota["spec"])["hard"]), used: asResourceList(Object.keys(hardOf(quota)), used) };
+    const formats: Formats = {};
+    const used = await recalculateUsage(context.client, ledger, withNamespace, formats);
+    quota["status"] = { hard: recordOf(recordOf(quota["spec"])["hard"]), used: asResourceList(Object.keys(hardOf(quota)), used, formats) };
   }
 
   /** Charges a create against the namespace's quotas (`listed`, not empty) in scope, or refuses it. */
   async function charge(attributes: AdmissionAttributes, object: ApiObject, listed: readonly ApiObject[]): Promise<void> {
     const { group, resource: plural } = attributes.resource;
     const withNamespace: ApiObject = { ...object, metadata: { ...object.metadata, namespace: attributes.namespace } };
-    const delta = usageOf(group, plural, withNamespace);
+    const deltaFormats: Formats = {};
+    const delta = usageOf(group, plural, withNamespace, deltaFormats);
     // The lock orders this server's charges; another server sharing the store charges the same
     // quota too, and the status write (with its resourceVersion) makes one of two concurrent
     // charges conflict: that one reads the quota again and re-checks, as kube's evaluator does.
@@ -139,19 +148,23 @@ export function resourceQuota(context: PluginContext, ledger: QuotaLedger): Admi
           const known =
             names.every((name) => recorded[name] !== undefined) &&
             JSON.stringify(recordOf(status["hard"])) === JSON.stringify(recordOf(recordOf(quota["spec"])["hard"]));
-          const used: Record<string, number> = known
+          const usedFormats: Formats = {};
+          const used: Usage = known
             ? Object.fromEntries(names.map((name) => [name, amount(recorded[name]) ?? 0]))
-            : await recalculateUsage(context.client, ledger, quota);
-          const exceeded = charged.filter((name) => (used[name] ?? 0) + (delta[name] ?? 0) > (hard[name] ?? 0));
+            : await recalculateUsage(context.client, ledger, quota, usedFormats);
+          if (known) for (const name of names) usedFormats[name] = quantityFormat(recorded[name]);
+          // kube's message lists the exceeded names sorted, each amount as its Quantity writes it.
+          const exceeded = charged.filter((name) => (used[name] ?? 0) + (delta[name] ?? 0) > (hard[name] ?? 0)).sort();
           if (exceeded.length > 0) {
-            const list = (values: (name: string) => number): string => exceeded.map((name) => `${name}=${formatQuantity(values(name))}`).join(",");
+            const specHard = recordOf(recordOf(quota["spec"])["hard"]);
+            const list = (text: (name: string) => string): string => exceeded.map((name) => `${name}=${text(name)}`).join(",");
             throw denied(
               attributes,
-              `exceeded quota: ${quota.metadata.name ?? ""}, requested: ${list((name) => delta[name] ?? 0)}, used: ${list((name) => used[name] ?? 0)}, limited: ${list((name) => hard[name] ?? 0)}`,
+              `exceeded quota: ${quota.metadata.name ?? ""}, requested: ${list((name) => formatQuantityIn(delta[name] ?? 0, deltaFormats[name] ?? "DecimalSI"))}, used: ${list((name) => textOf(known ? recorded[name] : undefined, used[name], usedFormats[name]))}, limited: ${list((name) => textOf(specHard[name], hard[name], undefined))}`,
             );
           }
-          for (const name of charged) used[name] = (used[name] ?? 0) + (delta[name] ?? 0);
-          writes.push({ ...quota, status: { hard: recordOf(recordOf(quota["spec"])["hard"]), used: asResourceList(names, used) } });
+          addUsage(used, usedFormats, Object.fromEntries(charged.map((name) => [name, delta[name] ?? 0])), deltaFormats);
+          writes.push({ ...quota, status: { hard: recordOf(recordOf(quota["spec"])["hard"]), used: asResourceList(names, used, usedFormats) } });
         }
         if (attributes.dryRun) return;
         for (const quota of writes) {

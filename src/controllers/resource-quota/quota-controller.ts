@@ -1,7 +1,7 @@
 import { ApiError } from "../../api/errors.js";
 import { isPlainObject, type ApiObject } from "../../api/object.js";
 import type { ApiClient, ResourceRef } from "../../api/client.js";
-import { asResourceList, hardOf, recalculateUsage, usageOf, type QuotaLedger } from "../../admission/plugins/index.js";
+import { asResourceList, hardOf, recalculateUsage, usageOf, type Formats, type QuotaLedger } from "../../admission/plugins/index.js";
 import { canonicalJson } from "../../util/canonical-json.js";
 import type { InformerFactory } from "../runtime/informer.js";
 import type { QueueControllerSpec } from "../runtime/queue-controller.js";
@@ -69,7 +69,8 @@ export function quotaController(options: QuotaControllerOptions): QueueControlle
     const current = await client.get(QUOTAS, namespace, name);
     if (current === undefined) return;
     const hard = isPlainObject(current["spec"]) && isPlainObject(current["spec"]["hard"]) ? current["spec"]["hard"] : {};
-    const used = asResourceList(Object.keys(hardOf(current)), await recalculateUsage(client, ledger, current));
+    const formats: Formats = {};
+    const used = asResourceList(Object.keys(hardOf(current)), await recalculateUsage(client, ledger, current, formats), formats);
     const status = { hard, used };
     if (canonicalJson(current["status"] ?? {}) === canonicalJson(status)) return;
     try {
