@@ -61,6 +61,31 @@ describe("admission chain, default plugins (in process)", () => {
     assert.deepEqual(causesOf(tooBig.json).at(-1), { reason: "AdmissionPlugin", message: "LimitRanger" });
   });
 
+  it("LimitRanger: a Pod item bounds kube's pod sums (init steps, not their sum with the app) and prints them as kube's Quantity", async () => {
+    await namespace(server, "podlimits");
+    const range = { apiVersion: "v1", kind: "LimitRange", metadata: { name: "r" }, spec: { limits: [{ type: "Pod", max: { cpu: "1" } }] } };
+    assert.equal((await server.call("POST", "/api/v1/namespaces/podlimits/limitranges", { body: range })).status, 201);
+    const resources = (cpu: string) => ({ requests: { cpu }, limits: { cpu } });
+    // The init container runs before the app: the pod needs max(800m, 600m), within 1.
+    const fits = await server.call("POST", "/api/v1/namespaces/podlimits/pods", {
+      body: pod("fits", {
+        initContainers: [{ name: "init", image: "i", resources: resources("800m") }],
+        containers: [{ name: "c", image: "i", resources: resources("600m") }],
+      }),
+    });
+    assert.equal(fits.status, 201, fits.text);
+    const tooBig = await server.call("POST", "/api/v1/namespaces/podlimits/pods", {
+      body: pod("big", {
+        containers: [
+          { name: "a", image: "i", resources: resources("600m") },
+          { name: "b", image: "i", resources: resources("600m") },
+        ],
+      }),
+    });
+    assert.equal(tooBig.status, 403, tooBig.text);
+    assert.equal(tooBig.json["message"], 'pods "big" is forbidden: maximum cpu usage per Pod is 1, but limit is 1200m');
+  });
+
   it("ResourceQuota: 50 concurrent creates against pods: 10 admit exactly 10; status is kept by the controller", async () => {
     await namespace(server, "quota");
     const quota = { apiVersion: "v1", kind: "ResourceQuota", metadata: { name: "q" }, spec: { hard: { pods: "10", "count/configmaps": "3" } } };

@@ -3,6 +3,7 @@ import { aggregate, denied } from "../deny.js";
 import type { PluginContext } from "../context.js";
 import type { AdmissionAttributes, AdmissionPlugin } from "../interface.js";
 import { amount, formatRatio } from "./quantities.js";
+import { podResources, resourceListOf } from "./pod-resources.js";
 import { resourceReader } from "./reads.js";
 import { appContainersOf, containersOf, isPod, listOf, objectAt, recordOf, specOf, stringOf, type Record_ } from "./pod-spec.js";
 
@@ -107,17 +108,6 @@ function check(kind: string, item: Record_, requests: Record_, limits: Record_, 
   }
 }
 
-function sum(containers: readonly Record_[], field: "requests" | "limits"): Record_ {
-  const totals: Record<string, number> = {};
-  for (const container of containers) {
-    for (const [name, value] of Object.entries(recordOf(recordOf(container["resources"])[field]))) {
-      const quantity = amount(value);
-      if (quantity !== undefined) totals[name] = (totals[name] ?? 0) + quantity;
-    }
-  }
-  return totals;
-}
-
 /**
  * LimitRanger: on pod create, fills containers' missing requests and limits from the namespace's
  * LimitRanges (Container items' `default` and `defaultRequest`), noting what it set in the
@@ -172,7 +162,13 @@ export function limitRanger(context: PluginContext): AdmissionPlugin {
           check("Container", item, recordOf(resources["requests"]), recordOf(resources["limits"]), problems);
         }
       }
-      for (const item of itemsOf(ranges, "Pod")) check("Pod", item, sum(containers, "requests"), sum(containers, "limits"), problems);
+      const pod = itemsOf(ranges, "Pod");
+      if (pod.length > 0) {
+        // The pod's requests and limits as kube's LimitRanger sums them (init steps, sidecars; no overhead), in kube's text.
+        const requests = resourceListOf(podResources(specOf(object), "requests", { overhead: false }));
+        const limits = resourceListOf(podResources(specOf(object), "limits", { overhead: false }));
+        for (const item of pod) check("Pod", item, requests, limits, problems);
+      }
     }
     if (problems.length > 0) throw denied(attributes, aggregate(problems));
   }

@@ -1,4 +1,4 @@
-import { quantityFormat, quantityValue, type QuantityFormat } from "../../api/quantity.js";
+import { formatQuantityIn, quantityFormat, quantityValue, type QuantityFormat } from "../../api/quantity.js";
 import { isPlainObject } from "../../api/object.js";
 
 /** A summed quantity: its value and the format it is written in (the first non-zero addend's). */
@@ -61,7 +61,7 @@ function resourcesOf(container: Record<string, unknown>, field: "requests" | "li
  * run for the pod's life and so add to the sum), and the pod needs the larger of the sum and the
  * largest init step; then the pod overhead, which for limits is added only to resources already limited.
  */
-export function podResources(spec: Record<string, unknown>, field: "requests" | "limits"): Amounts {
+export function podResources(spec: Record<string, unknown>, field: "requests" | "limits", options: { readonly overhead?: boolean } = {}): Amounts {
   const total: Amounts = new Map();
   for (const container of containers(spec, "containers")) addAll(total, resourcesOf(container, field));
   const sidecars: Amounts = new Map();
@@ -81,8 +81,17 @@ export function podResources(spec: Record<string, unknown>, field: "requests" | 
     maxAll(initSteps, step);
   }
   maxAll(total, initSteps);
+  // LimitRanger leaves the overhead out (kube's own copy of these sums, as a user cannot set it).
+  if (options.overhead === false) return total;
   const overhead = amountsOf(spec["overhead"]);
   if (field === "requests") addAll(total, overhead);
   else for (const [name, amount] of overhead) if (total.has(name)) addAmount(total, name, amount);
   return total;
+}
+
+/** Amounts as a resource list of quantity texts, each written in its format. */
+export function resourceListOf(amounts: Amounts): Record<string, string> {
+  const out: Record<string, string> = {};
+  for (const [name, amount] of amounts) out[name] = formatQuantityIn(amount.value, amount.format);
+  return out;
 }
