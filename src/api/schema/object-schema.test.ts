@@ -22,6 +22,7 @@ const SCHEMAS = {
   event: schemaOf("", "v1", "Event"),
   lease: schemaOf(g("coordination"), "v1", "Lease"),
   configMap: schemaOf("", "v1", "ConfigMap"),
+  limitRange: schemaOf("", "v1", "LimitRange"),
   controllerRevision: schemaOf("apps", "v1", "ControllerRevision"),
   deployment: schemaOf("apps", "v1", "Deployment"),
   statefulSet: schemaOf("apps", "v1", "StatefulSet"),
@@ -612,6 +613,26 @@ describe("ObjectSchema.applyDefaults(): kube's defaults", () => {
       schema: "lease",
       body: { spec: { holderIdentity: "a", leaseDurationSeconds: 15, strategy: "OldestEmulationVersion", preferredHolder: "b" } },
       expected: { "spec.holderIdentity": "a", "spec.leaseDurationSeconds": 15, "spec.strategy": undefined, "spec.preferredHolder": undefined },
+    },
+    {
+      name: "a LimitRange Container item: default from max, defaultRequest from default then min (kube's SetDefaults_LimitRangeItem); a Pod item untouched",
+      schema: "limitRange",
+      body: {
+        spec: {
+          limits: [
+            { type: "Container", max: { cpu: "800m", memory: "1Gi" }, min: { cpu: "200m", memory: "100Mi" }, default: { memory: "512Mi" } },
+            { type: "Container", min: { cpu: "100m" } },
+            { type: "Pod", max: { cpu: "2" } },
+          ],
+        },
+      },
+      expected: {
+        "spec.limits.0.default": { memory: "512Mi", cpu: "800m" },
+        "spec.limits.0.defaultRequest": { memory: "512Mi", cpu: "800m" },
+        "spec.limits.1.default": undefined,
+        "spec.limits.1.defaultRequest": { cpu: "100m" },
+        "spec.limits.2": { type: "Pod", max: { cpu: "2" } },
+      },
     },
     {
       name: "a pod's restart, DNS and termination fields and its containers' pull policy and termination message",

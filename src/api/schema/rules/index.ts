@@ -11,7 +11,7 @@ import { validateEndpointSlice, validateEndpoints } from "./endpoints.js";
 import { EXTENSION_DEFAULTERS, EXTENSION_KIND_VALIDATORS } from "./extensions.js";
 import { POD_DEFAULTERS } from "./pods.js";
 import { VOLUME_DEFAULTERS } from "./pod-volumes.js";
-import { validateLimitRange, validateResourceQuota } from "./quotas.js";
+import { defaultLimitRange, validateLimitRange, validateResourceQuota } from "./quotas.js";
 import { validateLabelSelector } from "./selectors.js";
 import { SERVICE_DEFAULTERS, validateServiceUpdate } from "./services.js";
 import { NETWORKING_DEFAULTERS, NETWORKING_KIND_VALIDATORS, NETWORKING_VALIDATORS } from "./networking.js";
@@ -58,6 +58,7 @@ export const BUILTIN_RULES: SchemaRules = {
       ...VOLUME_DEFAULTERS,
       ...SERVICE_DEFAULTERS,
       ...CLUSTER_DEFAULTERS,
+      "core.v1.LimitRange": defaultLimitRange,
       "flowcontrol.v1.PriorityLevelConfiguration": priorityLevelDefaulter("v1"),
       "flowcontrol.v1beta3.PriorityLevelConfiguration": priorityLevelDefaulter("v1beta3"),
     }),

@@ -78,6 +78,33 @@ function goFloat(value: number): string {
   return Number.isFinite(value) ? value.toFixed(6) : value > 0 ? "+Inf" : "NaN";
 }
 
+/**
+ * kube's SetDefaults_LimitRangeItem, stored with the object: for a Container item, `default`
+ * (the limit) takes `max` where unset, `defaultRequest` takes `default`, then `min`. An item
+ * left with nothing to default gains no empty map (Go's omitempty drops it).
+ */
+export function defaultLimitRange(limitRange: Record<string, unknown>): void {
+  for (const item of listAt(recordAt(limitRange, "spec"), "limits")) if (isPlainObject(item)) defaultLimitRangeItem(item);
+}
+
+function defaultLimitRangeItem(item: Record<string, unknown>): void {
+  if (item["type"] !== "Container") return;
+  const fill = (field: "default" | "defaultRequest", from: unknown): void => {
+    if (!isPlainObject(from)) return;
+    const target = isPlainObject(item[field]) ? item[field] : {};
+    let added = false;
+    for (const [key, value] of Object.entries(from)) {
+      if (key in target) continue;
+      target[key] = value;
+      added = true;
+    }
+    if (added) item[field] = target;
+  };
+  fill("default", item["max"]);
+  fill("defaultRequest", item["default"]);
+  fill("defaultRequest", item["min"]);
+}
+
 export function validateLimitRange(object: ApiObject): FieldError[] {
   const errors: FieldError[] = [];
   const seen = new Set<string>();
