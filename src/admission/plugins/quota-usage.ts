@@ -1,4 +1,4 @@
-import type { ApiObject } from "../../api/object.js";
+import { isPlainObject, type ApiObject } from "../../api/object.js";
 import { formatQuantityIn, quantityFormat, type QuantityFormat } from "../../api/quantity.js";
 import { amount } from "./quantities.js";
 import { podResources, type Amount } from "./pod-resources.js";
@@ -101,6 +101,19 @@ export function quotaScopes(quota: ApiObject): { scopeName: string; operator: st
   ];
 }
 
+/** Whether a pod's (anti-)affinity has a term naming `namespaces` or a `namespaceSelector` (kube's usesCrossNamespacePodAffinity). */
+function usesCrossNamespaceAffinity(spec: Record<string, unknown>): boolean {
+  const affinity = recordOf(spec["affinity"]);
+  return ["podAffinity", "podAntiAffinity"].some((kind) => {
+    const rules = recordOf(affinity[kind]);
+    const required = listOf(rules["requiredDuringSchedulingIgnoredDuringExecution"]);
+    const preferred = listOf(rules["preferredDuringSchedulingIgnoredDuringExecution"]).map((weighted) => recordOf(weighted["podAffinityTerm"]));
+    return [...required, ...preferred].some(
+      (term) => (Array.isArray(term["namespaces"]) && term["namespaces"].length > 0) || isPlainObject(term["namespaceSelector"]),
+    );
+  });
+}
+
 /** Whether a pod meets one scope requirement (Terminating, NotTerminating, BestEffort, NotBestEffort, PriorityClass). */
 export function podInScope(object: ApiObject, requirement: { scopeName: string; operator: string; values: readonly string[] }): boolean {
   const pod = specOf(object);
@@ -121,6 +134,9 @@ export function podInScope(object: ApiObject, requirement: { scopeName: string; 
       });
       return scopeName === "BestEffort" ? bestEffort : !bestEffort;
     }
+    case "CrossNamespacePodAffinity":
+      if (operator === "DoesNotExist") return !usesCrossNamespaceAffinity(pod);
+      return usesCrossNamespaceAffinity(pod);
     case "PriorityClass": {
       const priorityClass = stringOf(pod["priorityClassName"]);
       if (operator === "Exists") return priorityClass !== "";

@@ -102,3 +102,44 @@ describe("ResourceQuota's usage as kube counts and writes it (in process)", () =
     );
   });
 });
+
+describe("ResourceQuota's CrossNamespacePodAffinity scope (in process)", () => {
+  let server: Awaited<ReturnType<typeof inProcessServer>>;
+  before(async () => {
+    server = await inProcessServer();
+    assert.equal((await server.call("POST", "/api/v1/namespaces", { body: { apiVersion: "v1", kind: "Namespace", metadata: { name: "xns" } } })).status, 201);
+    // kubernetes.io's way to forbid cross-namespace affinity in a namespace: a zero pod quota in that scope.
+    const quota = {
+      apiVersion: "v1",
+      kind: "ResourceQuota",
+      metadata: { name: "no-cross" },
+      spec: { hard: { pods: "0" }, scopeSelector: { matchExpressions: [{ scopeName: "CrossNamespacePodAffinity", operator: "Exists" }] } },
+    };
+    const created = await server.call("POST", "/api/v1/namespaces/xns/resourcequotas", { body: quota });
+    assert.equal(created.status, 201, created.text);
+  });
+  after(() => server.stop());
+
+  const pod = (name: string, affinity?: Record<string, unknown>) =>
+    server.call("POST", "/api/v1/namespaces/xns/pods", {
+      body: { apiVersion: "v1", kind: "Pod", metadata: { name }, spec: { containers: [{ name: "c", image: "x" }], ...(affinity ? { affinity } : {}) } },
+    });
+  const term = (extra: Record<string, unknown>) => ({ labelSelector: { matchLabels: { app: "db" } }, topologyKey: "zone", ...extra });
+
+  it("admits pods whose affinity stays in their namespace", async () => {
+    assert.equal((await pod("plain")).status, 201);
+    assert.equal((await pod("local", { podAffinity: { requiredDuringSchedulingIgnoredDuringExecution: [term({})] } })).status, 201);
+  });
+
+  it("refuses pods with a term naming namespaces or a namespace selector, required or preferred, affinity or anti-affinity", async () => {
+    const cases = [
+      { podAffinity: { requiredDuringSchedulingIgnoredDuringExecution: [term({ namespaces: ["other"] })] } },
+      { podAntiAffinity: { preferredDuringSchedulingIgnoredDuringExecution: [{ weight: 1, podAffinityTerm: term({ namespaceSelector: {} }) }] } },
+    ];
+    for (const [index, affinity] of cases.entries()) {
+      const refused = await pod(`cross-${index}`, affinity);
+      assert.equal(refused.status, 403, refused.text);
+      assert.equal(refused.json["message"], `pods "cross-${index}" is forbidden: exceeded quota: no-cross, requested: pods=1, used: pods=0, limited: pods=0`);
+    }
+  });
+});
