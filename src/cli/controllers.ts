@@ -80,7 +80,7 @@ export function composeControllers(wiring: ControllerWiring): ControllerManager 
         }),
       ),
     namespace: () => queued(namespaceController({ client, informers, finalizer: profile.namespaceFinalizer })),
-    resourcequota: () => queued(quotaController({ client, informers, ledger: wiring.ledger })),
+    resourcequota: () => queued(quotaController({ client, informers, ledger: wiring.ledger, onResourcesChanged: (listener) => registry.onChange(listener) })),
     "clusterrole-aggregation": () => queued(aggregationController({ client, informers, group: rbacNames(profile).group })),
     serviceaccount: () => queued(serviceAccountController({ client, informers })),
     "serviceaccount-token": () =>

@@ -24,7 +24,7 @@ import { QuotaLedger } from "./quota-usage.js";
 import { validatingAdmissionPolicy } from "./validating-admission-policy/index.js";
 
 export { QuotaLedger } from "./quota-usage.js";
-export { recalculateUsage } from "./quota-recalculate.js";
+export { quotaCounts, recalculateUsage } from "./quota-recalculate.js";
 export { asResourceList, hardOf, usageOf, type Formats } from "./quota-usage.js";
 export { SYSTEM_PRIORITY_CLASSES } from "./priority.js";
 export { namespaceLifecycle } from "./namespace-lifecycle.js";

@@ -3,7 +3,7 @@ import type { ApiObject } from "../../api/object.js";
 import { addUsage, hardOf, inScope, usageOf, type Formats, type QuotaLedger, type Usage } from "./quota-usage.js";
 
 /** The resource (group, plural) whose objects a quota resource name counts. */
-function resourceOf(name: string): { group: string; plural: string } | undefined {
+export function resourceOf(name: string): { group: string; plural: string } | undefined {
   if (name.startsWith("count/")) {
     const rest = name.slice("count/".length);
     const dot = rest.indexOf(".");
@@ -15,6 +15,14 @@ function resourceOf(name: string): { group: string; plural: string } | undefined
     return { group: "", plural: "pods" };
   if (name === "configmaps" || name === "secrets" || name === "replicationcontrollers" || name === "resourcequotas") return { group: "", plural: name };
   return undefined;
+}
+
+/** Whether a quota's `spec.hard` names something objects of `resource` use. */
+export function quotaCounts(quota: ApiObject, resource: { readonly group: string; readonly plural: string }): boolean {
+  return Object.keys(hardOf(quota)).some((name) => {
+    const counted = resourceOf(name);
+    return counted !== undefined && counted.group === resource.group && counted.plural === resource.plural;
+  });
 }
 
 /**

@@ -1,5 +1,9 @@
 import assert from "node:assert/strict";
-import { describe, it } from "node:test";
+import { after, before, describe, it } from "node:test";
+import { inProcessServer } from "../../testing/in-process.js";
+import { apiGroup, ORCH_PROFILE } from "../../api/profile.js";
+
+const EXTENSIONS = apiGroup(ORCH_PROFILE, "apiextensions");
 import type { ApiClient, ResourceRef } from "../../api/client.js";
 import type { ApiObject } from "../../api/object.js";
 import type { QuotaLedger } from "../../admission/plugins/index.js";
@@ -50,7 +54,7 @@ describe("the quota controller's quota handler", () => {
       indexed: () => quotaInformer,
       informer: (resource: ResourceRef) => ({ resource, addHandlers: () => () => {} }),
     } as unknown as InformerFactory;
-    const spec = quotaController({ client: {} as ApiClient, informers, ledger: {} as QuotaLedger });
+    const spec = quotaController({ client: { servedResources: () => [] } as unknown as ApiClient, informers, ledger: {} as QuotaLedger });
     const queued: string[] = [];
     const stop = spec.watch({ add: (key) => queued.push(key), addAfter: () => {} });
     const before = quota({ configmaps: "8" }, { hard: { configmaps: "8" }, used: { configmaps: "3" } });
@@ -59,5 +63,65 @@ describe("the quota controller's quota handler", () => {
     handlers?.onUpdate?.(quota({ configmaps: "9" }, { hard: { configmaps: "8" }, used: { configmaps: "3" } }), before);
     assert.deepEqual(queued, ["team"], "a spec change does");
     stop();
+  });
+});
+
+describe("the quota controller gives back a deleted object's usage, whatever its kind (in process)", () => {
+  let server: Awaited<ReturnType<typeof inProcessServer>>;
+  before(async () => {
+    server = await inProcessServer();
+    assert.equal((await server.call("POST", "/api/v1/namespaces", { body: { apiVersion: "v1", kind: "Namespace", metadata: { name: "counted" } } })).status, 201);
+  });
+  after(() => server.stop());
+
+  /** Polls until `check` holds (the controller works off the watch cache), failing after 5 s. */
+  async function eventually(check: () => Promise<boolean>, what: string): Promise<void> {
+    const deadline = Date.now() + 5_000;
+    while (!(await check())) {
+      if (Date.now() > deadline) assert.fail(`not within 5 s: ${what}`);
+      await new Promise((resolve) => setTimeout(resolve, 50));
+    }
+  }
+
+  async function createQuotaAndCycle(hard: Record<string, string>, path: string, body: (name: string) => Record<string, unknown>): Promise<void> {
+    const name = Object.keys(hard)[0]?.replace(/[^a-z]/g, "") ?? "q";
+    const quota = { apiVersion: "v1", kind: "ResourceQuota", metadata: { name }, spec: { hard } };
+    assert.equal((await server.call("POST", "/api/v1/namespaces/counted/resourcequotas", { body: quota })).status, 201);
+    assert.equal((await server.call("POST", path, { body: body("first") })).status, 201);
+    const refused = await server.call("POST", path, { body: body("second") });
+    assert.equal(refused.status, 403, refused.text);
+    assert.equal((await server.call("DELETE", `${path}/first`)).status, 200);
+    await eventually(async () => (await server.call("POST", path, { body: body("second") })).status === 201, `a second object after the first's delete (${path})`);
+  }
+
+  it("a Deployment (count/deployments.apps)", async () => {
+    await createQuotaAndCycle({ "count/deployments.apps": "1" }, "/apis/apps/v1/namespaces/counted/deployments", (name) => ({
+      apiVersion: "apps/v1",
+      kind: "Deployment",
+      metadata: { name },
+      spec: {
+        selector: { matchLabels: { app: name } },
+        template: { metadata: { labels: { app: name } }, spec: { containers: [{ name: "c", image: "x" }] } },
+      },
+    }));
+  });
+
+  it("a custom resource whose definition was created after start (count/widgets.example.com)", async () => {
+    const crd = {
+      apiVersion: `${EXTENSIONS}/v1`,
+      kind: "CustomResourceDefinition",
+      metadata: { name: "widgets.example.com" },
+      spec: {
+        group: "example.com",
+        scope: "Namespaced",
+        names: { plural: "widgets", singular: "widget", kind: "Widget" },
+        versions: [{ name: "v1", served: true, storage: true, schema: { openAPIV3Schema: { type: "object", "x-kubernetes-preserve-unknown-fields": true } } }],
+      },
+    };
+    const created = await server.call("POST", `/apis/${EXTENSIONS}/v1/customresourcedefinitions`, { body: crd });
+    assert.equal(created.status, 201, created.text);
+    const path = "/apis/example.com/v1/namespaces/counted/widgets";
+    await eventually(async () => (await server.call("GET", path)).status === 200, "the widgets resource served");
+    await createQuotaAndCycle({ "count/widgets.example.com": "1" }, path, (name) => ({ apiVersion: "example.com/v1", kind: "Widget", metadata: { name } }));
   });
 });

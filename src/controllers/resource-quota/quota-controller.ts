@@ -1,7 +1,7 @@
 import { ApiError } from "../../api/errors.js";
 import { isPlainObject, type ApiObject } from "../../api/object.js";
 import type { ApiClient, ResourceRef } from "../../api/client.js";
-import { asResourceList, hardOf, recalculateUsage, usageOf, type Formats, type QuotaLedger } from "../../admission/plugins/index.js";
+import { asResourceList, hardOf, quotaCounts, recalculateUsage, usageOf, type Formats, type QuotaLedger } from "../../admission/plugins/index.js";
 import { canonicalJson } from "../../util/canonical-json.js";
 import type { InformerFactory } from "../runtime/informer.js";
 import type { QueueControllerSpec } from "../runtime/queue-controller.js";
@@ -11,12 +11,14 @@ export interface QuotaControllerOptions {
   readonly informers: InformerFactory;
   /** Shared with the ResourceQuota plugin: its lock and its admitted-but-unstored charges. */
   readonly ledger: QuotaLedger;
+  /** Discovery's changes (kube's quota monitor follows every resource served, custom ones included). */
+  readonly onResourcesChanged?: (listener: (groupVersions: ReadonlySet<string>) => void) => () => void;
   /** The safety-net recount of a namespace with quotas (kube's `--resource-quota-sync-period`, default 5 minutes). */
   readonly resyncMs?: number;
 }
 
 const QUOTAS: ResourceRef = { group: "", version: "v1", plural: "resourcequotas" };
-/** The kinds whose changes recount their namespace at once; other counted kinds wait for the resync. */
+/** The kinds whose updates can change what a quota counts of them (their deletes, like every kind's, recount at once). */
 const FOLLOWED = ["pods", "services", "configmaps", "secrets", "persistentvolumeclaims", "replicationcontrollers"];
 /** kube-controller-manager's `--resource-quota-sync-period` default. */
 export const QUOTA_RESYNC_MS = 5 * 60_000;
@@ -62,7 +64,6 @@ export function quotaChangeNeedsRecount(quota: ApiObject, previous: ApiObject): 
 export function quotaController(options: QuotaControllerOptions): QueueControllerSpec {
   const { client, ledger } = options;
   const quotas = options.informers.indexed(QUOTAS);
-  const followed = FOLLOWED.map((plural) => options.informers.informer({ group: "", version: "v1", plural }));
   const resyncMs = options.resyncMs ?? QUOTA_RESYNC_MS;
 
   async function reconcileQuota(namespace: string, name: string): Promise<void> {
@@ -90,6 +91,13 @@ export function quotaController(options: QuotaControllerOptions): QueueControlle
         const namespace = object.metadata.namespace ?? "";
         if (quotas.listNamespace(namespace).length > 0) queue.add(namespace);
       };
+      // A deleted object gives its usage back: recount its namespace when one of its quotas counts that resource.
+      const onDelete =
+        (resource: ResourceRef) =>
+        (object: ApiObject): void => {
+          const namespace = object.metadata.namespace ?? "";
+          if (quotas.listNamespace(namespace).some((quota) => quotaCounts(quota, resource))) queue.add(namespace);
+        };
       // Creates are charged by admission; an update recounts only when what a quota sees of it changed.
       const onUpdate =
         (plural: string) =>
@@ -99,6 +107,41 @@ export function quotaController(options: QuotaControllerOptions): QueueControlle
       const all = (): void => {
         for (const namespace of namespacesWithQuotas()) queue.add(namespace);
       };
+      const following = new Map<string, { readonly resource: ResourceRef; readonly off: () => void }>();
+      const follow = (resource: ResourceRef): void => {
+        const updates = resource.group === "" && FOLLOWED.includes(resource.plural);
+        following.set(`${resource.group}/${resource.plural}`, {
+          resource,
+          off: options.informers.informer(resource).addHandlers({
+            // A create was charged by admission: no recount (a charge's status write does not recount either), but the
+            // ledger forgets its in-flight entry, which a recount after a delete of the object would otherwise count.
+            onAdd: (object) => ledger.stored(resource.group, resource.plural, object),
+            ...(updates ? { onUpdate: onUpdate(resource.plural) } : {}),
+            onDelete: onDelete(resource),
+            onReset: all,
+          }),
+        });
+      };
+      const served = (): Map<string, ResourceRef> => {
+        const out = new Map<string, ResourceRef>();
+        for (const resource of client.servedResources()) {
+          const id = `${resource.group}/${resource.plural}`;
+          if (resource.namespaced && resource.plural !== "events" && !out.has(id)) out.set(id, resource);
+        }
+        return out;
+      };
+      for (const resource of served().values()) follow(resource);
+      // Discovery changed (custom resources come and go, a version is added): follow what is served now.
+      const offDiscovery = options.onResourcesChanged?.((groupVersions) => {
+        const now = served();
+        for (const [id, entry] of following) {
+          const current = now.get(id);
+          if (current !== undefined && current.version === entry.resource.version && !groupVersions.has(`${current.group}/${current.version}`)) continue;
+          entry.off();
+          following.delete(id);
+        }
+        for (const [id, resource] of now) if (!following.has(id)) follow(resource);
+      });
       const off = [
         quotas.addHandlers({
           onAdd: onQuota,
@@ -107,18 +150,11 @@ export function quotaController(options: QuotaControllerOptions): QueueControlle
           },
           onReset: all,
         }),
-        ...followed.map((informer) =>
-          informer.addHandlers({
-            // A create was charged by admission: no recount (a charge's status write does not recount either), but the
-            // ledger forgets its in-flight entry, which a recount after a delete of the object would otherwise count.
-            onAdd: (object) => ledger.stored(informer.resource.group, informer.resource.plural, object),
-            onUpdate: onUpdate(informer.resource.plural),
-            onDelete: onObject,
-            onReset: all,
-          }),
-        ),
       ];
       return () => {
+        offDiscovery?.();
+        for (const entry of following.values()) entry.off();
+        following.clear();
         for (const unsubscribe of off) unsubscribe();
       };
     },
