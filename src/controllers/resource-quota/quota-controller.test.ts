@@ -70,7 +70,10 @@ describe("the quota controller gives back a deleted object's usage, whatever its
   let server: Awaited<ReturnType<typeof inProcessServer>>;
   before(async () => {
     server = await inProcessServer();
-    assert.equal((await server.call("POST", "/api/v1/namespaces", { body: { apiVersion: "v1", kind: "Namespace", metadata: { name: "counted" } } })).status, 201);
+    assert.equal(
+      (await server.call("POST", "/api/v1/namespaces", { body: { apiVersion: "v1", kind: "Namespace", metadata: { name: "counted" } } })).status,
+      201,
+    );
   });
   after(() => server.stop());
 
@@ -91,7 +94,10 @@ describe("the quota controller gives back a deleted object's usage, whatever its
     const refused = await server.call("POST", path, { body: body("second") });
     assert.equal(refused.status, 403, refused.text);
     assert.equal((await server.call("DELETE", `${path}/first`)).status, 200);
-    await eventually(async () => (await server.call("POST", path, { body: body("second") })).status === 201, `a second object after the first's delete (${path})`);
+    await eventually(
+      async () => (await server.call("POST", path, { body: body("second") })).status === 201,
+      `a second object after the first's delete (${path})`,
+    );
   }
 
   it("a Deployment (count/deployments.apps)", async () => {
