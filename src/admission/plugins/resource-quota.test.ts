@@ -143,3 +143,43 @@ describe("ResourceQuota's CrossNamespacePodAffinity scope (in process)", () => {
     }
   });
 });
+
+describe("ResourceQuota charges an update what it adds (in process)", () => {
+  let server: Awaited<ReturnType<typeof inProcessServer>>;
+  before(async () => {
+    server = await inProcessServer();
+    assert.equal((await server.call("POST", "/api/v1/namespaces", { body: { apiVersion: "v1", kind: "Namespace", metadata: { name: "grow" } } })).status, 201);
+    const quota = { apiVersion: "v1", kind: "ResourceQuota", metadata: { name: "ports" }, spec: { hard: { "services.nodeports": "1", services: "5" } } };
+    assert.equal((await server.call("POST", "/api/v1/namespaces/grow/resourcequotas", { body: quota })).status, 201);
+  });
+  after(() => server.stop());
+
+  const service = (name: string) => ({ apiVersion: "v1", kind: "Service", metadata: { name }, spec: { ports: [{ port: 80 }] } });
+  const toNodePort = (name: string) =>
+    server.call("PATCH", `/api/v1/namespaces/grow/services/${name}`, {
+      body: { spec: { type: "NodePort" } },
+      headers: { "content-type": "application/merge-patch+json" },
+    });
+  const used = async (): Promise<unknown> =>
+    ((await server.call("GET", "/api/v1/namespaces/grow/resourcequotas/ports")).json["status"] as Record<string, unknown>)["used"];
+
+  it("a Service turned NodePort is charged its node port, and refused past the quota as kube's service evaluator does", async () => {
+    for (const name of ["a", "b"]) assert.equal((await server.call("POST", "/api/v1/namespaces/grow/services", { body: service(name) })).status, 201);
+    const first = await toNodePort("a");
+    assert.equal(first.status, 200, first.text);
+    assert.deepEqual(await used(), { "services.nodeports": "1", services: "2" });
+    const second = await toNodePort("b");
+    assert.equal(second.status, 403, second.text);
+    assert.equal(
+      second.json["message"],
+      'services "b" is forbidden: exceeded quota: ports, requested: services.nodeports=1, used: services.nodeports=1, limited: services.nodeports=1',
+    );
+    // An update adding nothing (a label) is not charged.
+    const labelled = await server.call("PATCH", "/api/v1/namespaces/grow/services/a", {
+      body: { metadata: { labels: { x: "y" } } },
+      headers: { "content-type": "application/merge-patch+json" },
+    });
+    assert.equal(labelled.status, 200, labelled.text);
+    assert.deepEqual(await used(), { "services.nodeports": "1", services: "2" });
+  });
+});

@@ -20,6 +20,9 @@ function textOf(stored: unknown, value: number | undefined, format: QuantityForm
 
 export const RESOURCE_QUOTAS = { group: "", version: "v1", plural: "resourcequotas" };
 
+/** Core resources whose updates are charged (kube's evaluators that handle UPDATE; pods only with in-place resize, off in 1.30). */
+const UPDATE_CHARGED = new Set(["services", "persistentvolumeclaims"]);
+
 /** How often a charge is tried when another server's charge of the same quota got in first. */
 const CONFLICT_ATTEMPTS = 10;
 
@@ -69,18 +72,27 @@ export function resourceQuota(context: PluginContext, ledger: QuotaLedger): Admi
   const config = (context.configuration as ResourceQuotaConfig | undefined) ?? { limitedResources: [] };
   return {
     name: "ResourceQuota",
-    handles: (operation) => operation === "CREATE",
+    // Updates too: a Service's type or a claim's requested storage can grow (kube's service and claim evaluators handle both).
+    handles: (operation) => operation === "CREATE" || operation === "UPDATE",
     // A new quota starts with its status computed (the controller would write it a moment later,
     // and that write would make the creator's next update conflict).
     mutate(attributes) {
       const quota = attributes.object;
-      if (quota === undefined || attributes.resource.group !== "" || attributes.resource.resource !== "resourcequotas" || attributes.subresource !== "") return;
+      if (
+        attributes.operation !== "CREATE" ||
+        quota === undefined ||
+        attributes.resource.group !== "" ||
+        attributes.resource.resource !== "resourcequotas" ||
+        attributes.subresource !== ""
+      )
+        return;
       return initialStatus(quota, attributes.namespace);
     },
     // Synchronous in a namespace without quotas once the cache holds this server's writes (no promise made).
     validate(attributes) {
       const object = attributes.object;
       if (object === undefined || attributes.subresource !== "" || !attributes.resource.namespaced || attributes.namespace === "") return;
+      if (attributes.operation === "UPDATE" && !(attributes.resource.group === "" && UPDATE_CHARGED.has(attributes.resource.resource))) return;
       // The quotas as this server's cache holds them (kube's quota admission reads its informer):
       // no store round trip per create. A quota another server wrote a moment ago may be missed
       // as kube's would; each charge below reads the quota itself and writes it with its
@@ -117,6 +129,12 @@ export function resourceQuota(context: PluginContext, ledger: QuotaLedger): Admi
     const withNamespace: ApiObject = { ...object, metadata: { ...object.metadata, namespace: attributes.namespace } };
     const deltaFormats: Formats = {};
     const delta = usageOf(group, plural, withNamespace, deltaFormats);
+    // An update is charged only what it adds to the stored object's usage (kube's SubtractWithNonNegativeResult).
+    const old = attributes.operation === "UPDATE" ? attributes.oldObject : undefined;
+    if (old !== undefined) {
+      const previous = usageOf(group, plural, { ...old, metadata: { ...old.metadata, namespace: attributes.namespace } });
+      for (const name of Object.keys(delta)) delta[name] = Math.max(0, (delta[name] ?? 0) - (previous[name] ?? 0));
+    }
     // The lock orders this server's charges; another server sharing the store charges the same
     // quota too, and the status write (with its resourceVersion) makes one of two concurrent
     // charges conflict: that one reads the quota again and re-checks, as kube's evaluator does.
@@ -171,7 +189,7 @@ export function resourceQuota(context: PluginContext, ledger: QuotaLedger): Admi
           await context.client.updateSubresource(RESOURCE_QUOTAS, attributes.namespace, quota.metadata.name ?? "", "status", quota);
           onWritten();
         }
-        if (writes.length > 0) ledger.charge(group, plural, withNamespace);
+        if (writes.length > 0 && old === undefined) ledger.charge(group, plural, withNamespace);
       });
     }
   }
