@@ -235,6 +235,52 @@ describe("optional and remaining default admission plugins (table)", () => {
     assert.deepEqual((gpu["spec"] as Record<string, unknown>)["tolerations"], [{ key: "example.com/gpu", operator: "Exists", effect: "NoSchedule" }]);
   });
 
+  it("RuntimeClass refuses an overhead its class does not define, a conflicting node selector in kube's words, and merges tolerations as kube's MergeTolerations", async () => {
+    const kata: ApiObject = {
+      apiVersion: "node.orch.io/v1",
+      kind: "RuntimeClass",
+      metadata: { name: "kata" },
+      handler: "kata",
+      overhead: { podFixed: { cpu: "250m", memory: "120Mi" } },
+      scheduling: {
+        nodeSelector: { runtime: "kata" },
+        tolerations: [
+          { key: "kata", operator: "Exists", effect: "NoSchedule" },
+          { key: "dedicated", operator: "Equal", value: "x", effect: "NoSchedule" },
+        ],
+      },
+    };
+    const plain: ApiObject = { apiVersion: "node.orch.io/v1", kind: "RuntimeClass", metadata: { name: "runc" }, handler: "runc" };
+    const chain = chainOf("RuntimeClass", context([kata, plain]));
+    const message = async (spec: Record<string, unknown>): Promise<string | undefined> =>
+      (await admit(chain, attributes("CREATE", "pods", pod(spec))))?.message;
+    assert.equal(
+      await message({ overhead: { cpu: "1" } }),
+      'pods "p" is forbidden: pod rejected: Pod Overhead set without corresponding RuntimeClass defined Overhead',
+    );
+    assert.equal(
+      await message({ runtimeClassName: "runc", overhead: { cpu: "1" } }),
+      'pods "p" is forbidden: pod rejected: Pod Overhead set without corresponding RuntimeClass defined Overhead',
+    );
+    // The class's overhead written another way (0.25 cores) is the same overhead.
+    assert.equal(await message({ runtimeClassName: "kata", overhead: { cpu: "0.25", memory: "120Mi" } }), undefined);
+    assert.equal(
+      await message({ runtimeClassName: "kata", overhead: { cpu: "1", memory: "120Mi" } }),
+      `pods "p" is forbidden: pod rejected: Pod's Overhead doesn't match RuntimeClass's defined Overhead`,
+    );
+    assert.equal(
+      await message({ runtimeClassName: "kata", nodeSelector: { runtime: "runc" } }),
+      'pods "p" is forbidden: conflict: runtimeClass.scheduling.nodeSelector[runtime] = kata; pod.spec.nodeSelector[runtime] = runc',
+    );
+    // A pod toleration covering the class's `dedicated=x` (every value of the key) keeps it out; the class's `kata` is added.
+    const object = pod({ runtimeClassName: "kata", tolerations: [{ key: "dedicated", operator: "Exists" }] });
+    assert.equal(await admit(chain, attributes("CREATE", "pods", object)), undefined);
+    assert.deepEqual((object["spec"] as Record<string, unknown>)["tolerations"], [
+      { key: "dedicated", operator: "Exists" },
+      { key: "kata", operator: "Exists", effect: "NoSchedule" },
+    ]);
+  });
+
   it("RuntimeClass sets overhead and scheduling, refuses a missing class; PodNodeSelector merges the namespace's selector", async () => {
     const runtime: ApiObject = {
       apiVersion: "node.orch.io/v1",
