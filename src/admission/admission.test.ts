@@ -197,6 +197,23 @@ describe("admission chain, default plugins (in process)", () => {
     const after = await server.call("POST", "/api/v1/namespaces/prio/pods", { body: pod("after-default") });
     assert.equal(specOf(after.json)["priority"], 0, "the deleted default no longer applies");
     assert.equal(specOf(after.json)["priorityClassName"], undefined);
+    // The preemption policy is computed too: the class's, or PreemptLowerPriority without one; another is refused.
+    const never = { apiVersion: "scheduling.orch.io/v1", kind: "PriorityClass", metadata: { name: "never" }, value: 10, preemptionPolicy: "Never" };
+    assert.equal((await server.call("POST", "/apis/scheduling.orch.io/v1/priorityclasses", { body: never })).status, 201);
+    const mismatched = await server.call("POST", "/api/v1/namespaces/prio/pods", {
+      body: pod("mismatch", { priorityClassName: "never", preemptionPolicy: "PreemptLowerPriority" }),
+    });
+    assert.equal(mismatched.status, 403, mismatched.text);
+    assert.equal(
+      mismatched.json["message"],
+      'pods "mismatch" is forbidden: the string value of PreemptionPolicy (PreemptLowerPriority) must not be provided in pod spec; priority admission controller computed Never from the given PriorityClass name',
+    );
+    const classless = await server.call("POST", "/api/v1/namespaces/prio/pods", { body: pod("classless", { preemptionPolicy: "Never" }) });
+    assert.equal(classless.status, 403, classless.text);
+    const matching = await server.call("POST", "/api/v1/namespaces/prio/pods", {
+      body: pod("matching", { priorityClassName: "never", preemptionPolicy: "Never" }),
+    });
+    assert.equal(matching.status, 201, matching.text);
   });
 
   it("PodSecurity: a namespace's new labels apply to its next pod", async () => {

@@ -72,7 +72,14 @@ export function priority(context: PluginContext): AdmissionPlugin {
       );
     }
     spec["priority"] = value;
-    if (spec["preemptionPolicy"] === undefined) spec["preemptionPolicy"] = preemption;
+    // kube computes the policy too (the class's, or PreemptLowerPriority without one) and refuses another.
+    if (spec["preemptionPolicy"] !== undefined && spec["preemptionPolicy"] !== preemption) {
+      throw denied(
+        attributes,
+        `the string value of PreemptionPolicy (${String(spec["preemptionPolicy"])}) must not be provided in pod spec; priority admission controller computed ${preemption} from the given PriorityClass name`,
+      );
+    }
+    spec["preemptionPolicy"] = preemption;
   }
 
   return {
