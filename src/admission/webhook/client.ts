@@ -71,16 +71,16 @@ export class HookClients {
   post(hook: HookCall, body: unknown, options: PostOptions = {}): Promise<unknown> {
     const module = loadedUndici;
     if (module === undefined) return loadUndici().then(() => this.post(hook, body, options));
+    // kube's admission client sends the hook's timeout as `?timeout=<n>s` (client-go's request timeout), and its errors name that URL.
+    const query = options.timeoutParameter === true ? `?timeout=${hook.timeoutSeconds}s` : "";
     let destination: Destination;
     let agent: Agent;
     try {
-      destination = this.destinationOf(hook);
+      destination = this.destinationOf(hook, query);
       agent = this.agentFor(hook, module.Agent);
     } catch (error) {
       return Promise.reject(error);
     }
-    // kube's admission client sends the hook's timeout as `?timeout=<n>s` (client-go's request timeout), and its errors name that URL.
-    const query = options.timeoutParameter === true ? `?timeout=${hook.timeoutSeconds}s` : "";
     return new Promise<unknown>((resolve, reject) => {
       const chunks: Buffer[] = [];
       let status = 0;
@@ -164,7 +164,8 @@ export class HookClients {
   }
 
   /** A url hook's destination (cached per client key); a Service hook's, resolved per call. */
-  private destinationOf(hook: HookCall): Destination {
+  /** Where a hook is reached; a Service that does not resolve fails as kube's dial does, naming the URL (`query` is the call's). */
+  private destinationOf(hook: HookCall, query: string): Destination {
     const target = hook.target;
     switch (target.kind) {
       case "invalid":
@@ -178,11 +179,12 @@ export class HookClients {
         return destination;
       }
       case "service": {
+        const where = `https://${target.name}.${target.namespace}.svc:${target.port}${target.path}`;
         const resolved = this.resolveService(target.namespace, target.name, target.port);
-        if (typeof resolved === "string") throw new WebhookCallError(resolved);
+        if (typeof resolved === "string") throw new WebhookCallError(`failed to call webhook: Post "${where}${query}": ${resolved}`);
         const host = resolved.host.includes(":") ? `[${resolved.host}]` : resolved.host;
         const path = target.path.startsWith("/") ? target.path : `/${target.path}`;
-        return { origin: `https://${host}:${resolved.port}`, path, where: `https://${target.name}.${target.namespace}.svc:${target.port}${target.path}` };
+        return { origin: `https://${host}:${resolved.port}`, path, where };
       }
     }
   }

@@ -101,6 +101,8 @@ describe("admission webhooks: failures, policies and clients", () => {
     await configure(kind, "ignored", [hook("ignored.test.io", clientConfig, { timeoutSeconds: 1, failurePolicy: "Ignore" })]);
     const passed = await createConfigMap();
     assert.equal(passed.status, 201, passed.text);
+    await api.call("DELETE", `${AR}/v1/${kind}webhookconfigurations/ignored`);
+    await api.server.registry.freshness.waitForCurrent(2000);
   }
 
   it("a timeout fails the request under Fail and is skipped under Ignore", async () => {
@@ -238,8 +240,18 @@ describe("admission webhooks: failures, policies and clients", () => {
     assert.equal(hooks.count("/patching"), 1);
   });
 
-  it("a service without endpoints is a failed call", async () => {
-    await failsThenIgnored({ service: { namespace: "default", name: "missing", port: 443 } }, /service "default\/missing" not found/);
+  it("a Service that does not resolve fails as kube's dial does: the URL, then kube's resolver error", async () => {
+    await failsThenIgnored(
+      { service: { namespace: "default", name: "missing", port: 443, path: "/check" } },
+      /: failed to call webhook: Post "https:\/\/missing\.default\.svc:443\/check\?timeout=1s": service "missing" not found$/,
+    );
+    const service = await api.call("POST", "/api/v1/namespaces/default/services", {
+      body: { apiVersion: "v1", kind: "Service", metadata: { name: "idle" }, spec: { ports: [{ port: 443 }], selector: { app: "none" } } },
+    });
+    assert.equal(service.status, 201, service.text);
+    await api.server.registry.freshness.waitForCurrent(2000);
+    await failsThenIgnored({ service: { namespace: "default", name: "idle", port: 443 } }, /: no endpoints available for service "idle"$/);
+    await failsThenIgnored({ service: { namespace: "default", name: "idle", port: 8443 } }, /: no service port 8443 found for service "idle"$/);
   });
 
   it("a caBundle change takes effect on the next request (the hook's client is rebuilt)", async () => {
