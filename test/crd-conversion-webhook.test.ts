@@ -296,6 +296,16 @@ describe("CustomResourceDefinition conversion webhooks", () => {
     const stored = JSON.parse((await storage.get(`/${GROUP}/sgadgets/default/s`)).value) as Json;
     assert.deepEqual(stored["spec"], { host: "s.example", port: 5 });
     assert.ok(webhook.count("/convert") > 0);
+    // Without the Service, kube's converter reports its REST client's error as it is: the URL with client-go's timeout, then the resolver's.
+    assert.equal((await server.call("DELETE", "/api/v1/namespaces/default/services/converter")).status, 200);
+    const failed = await eventually(async () => {
+      const response = await server.call("GET", `${path}/s`);
+      return response.status === 500 ? response : undefined;
+    });
+    assert.equal(
+      failed.json["message"],
+      `Internal error occurred: conversion webhook for ${GROUP}/v1, Kind=SGadget failed: Post "https://converter.default.svc:443/convert?timeout=30s": service "converter" not found`,
+    );
   });
 
   it("speaks v1beta1 ConversionReviews to a webhook that accepts only those, and records stored versions as the storage version moves", async () => {

@@ -120,5 +120,6 @@ export function policyParamKindResolver(registry: Registry): ParamKindResolver {
 /** The client pool of CustomResourceDefinition conversion webhooks (Service targets resolved through the watch cache). */
 export function conversionWebhooks(registry: Registry, profile: Profile): ConversionWebhookOptions & { close(): void } {
   const clients = new HookClients(endpointsResolver((plural, namespace, name) => registry.peek("", "v1", plural, namespace, name)));
-  return { post: (hook, body) => clients.post(hook, body), reviewGroup: apiGroup(profile, "apiextensions"), close: () => clients.close() };
+  // client-go's REST client (kube's converter) sends its 30 s timeout as `?timeout=30s`, and its errors name that URL.
+  return { post: (hook, body) => clients.post(hook, body, { timeoutParameter: true }), reviewGroup: apiGroup(profile, "apiextensions"), close: () => clients.close() };
 }

@@ -9,11 +9,17 @@ export type HookCall = Pick<Hook, "id" | "target" | "caBundle" | "clientKey" | "
 export class WebhookCallError extends Error {
   /** The HTTP status the hook answered with, when it answered with one other than 200. */
   readonly status: number;
+  /**
+   * The HTTP client's own error, without admission's `failed to call webhook: ` (kube's conversion
+   * webhook reports it bare): `Post "<url>": <cause>`, or client-go's words for an answer it refused.
+   */
+  readonly clientError: string;
 
-  constructor(message: string, status = 0) {
+  constructor(message: string, status = 0, clientError = message) {
     super(message);
     this.name = "WebhookCallError";
     this.status = status;
+    this.clientError = clientError;
   }
 }
 
@@ -94,7 +100,10 @@ export class HookClients {
         if (error === undefined) resolve(value);
         else reject(error);
       };
-      const fail = (message: string): WebhookCallError => new WebhookCallError(`failed to call webhook: Post "${destination.where}${query}": ${message}`);
+      const fail = (message: string): WebhookCallError => {
+        const clientError = `Post "${destination.where}${query}": ${message}`;
+        return new WebhookCallError(`failed to call webhook: ${clientError}`, 0, clientError);
+      };
       const timedOut = "context deadline exceeded";
       const timer = setTimeout(() => {
         // Before the request reached a socket there is no controller yet: it aborts on arrival.
@@ -117,7 +126,8 @@ export class HookClients {
         onResponseEnd() {
           const raw = (chunks.length === 1 ? (chunks[0] as Buffer) : Buffer.concat(chunks)).toString("utf8");
           if (status !== 200) {
-            finish(new WebhookCallError(`failed to call webhook: ${unexpectedStatus(status, raw, contentType)}`, status));
+            const clientError = unexpectedStatus(status, raw, contentType);
+            finish(new WebhookCallError(`failed to call webhook: ${clientError}`, status, clientError));
             return;
           }
           let parsed: unknown;
@@ -181,7 +191,10 @@ export class HookClients {
       case "service": {
         const where = `https://${target.name}.${target.namespace}.svc:${target.port}${target.path}`;
         const resolved = this.resolveService(target.namespace, target.name, target.port);
-        if (typeof resolved === "string") throw new WebhookCallError(`failed to call webhook: Post "${where}${query}": ${resolved}`);
+        if (typeof resolved === "string") {
+          const clientError = `Post "${where}${query}": ${resolved}`;
+          throw new WebhookCallError(`failed to call webhook: ${clientError}`, 0, clientError);
+        }
         const host = resolved.host.includes(":") ? `[${resolved.host}]` : resolved.host;
         const path = target.path.startsWith("/") ? target.path : `/${target.path}`;
         return { origin: `https://${host}:${resolved.port}`, path, where };

@@ -1,7 +1,7 @@
 import { randomUUID } from "node:crypto";
 import { internalError } from "../../../api/errors.js";
 import { isPlainObject, type ApiObject } from "../../../api/object.js";
-import { readTarget, type HookCall } from "../../../admission/webhook/index.js";
+import { readTarget, WebhookCallError, type HookCall } from "../../../admission/webhook/index.js";
 import type { Conversion } from "../../definition.js";
 
 /** What conversion webhooks are called through: the server's webhook client pool (admission's). */
@@ -65,7 +65,8 @@ export function webhookConversion(crd: ApiObject, kind: string, options: Convers
           request: { uid, desiredAPIVersion: apiVersion, objects },
         });
       } catch (error) {
-        return fail(error instanceof Error ? error.message : String(error));
+        // kube's converter reports the REST client's error as it is (no admission prefix).
+        return fail(error instanceof WebhookCallError ? error.clientError : error instanceof Error ? error.message : String(error));
       }
       const review = record(reply);
       if (review["apiVersion"] !== reviewApiVersion || review["kind"] !== "ConversionReview")
