@@ -121,5 +121,9 @@ export function policyParamKindResolver(registry: Registry): ParamKindResolver {
 export function conversionWebhooks(registry: Registry, profile: Profile): ConversionWebhookOptions & { close(): void } {
   const clients = new HookClients(endpointsResolver((plural, namespace, name) => registry.peek("", "v1", plural, namespace, name)));
   // client-go's REST client (kube's converter) sends its 30 s timeout as `?timeout=30s`, and its errors name that URL.
-  return { post: (hook, body) => clients.post(hook, body, { timeoutParameter: true }), reviewGroup: apiGroup(profile, "apiextensions"), close: () => clients.close() };
+  return {
+    post: (hook, body) => clients.post(hook, body, { timeoutParameter: true }),
+    reviewGroup: apiGroup(profile, "apiextensions"),
+    close: () => clients.close(),
+  };
 }
