@@ -10,6 +10,8 @@ export function resourceOf(name: string): { group: string; plural: string } | un
     return dot < 0 ? { group: "", plural: rest } : { group: rest.slice(dot + 1), plural: rest.slice(0, dot) };
   }
   if (name === "requests.storage" || name === "persistentvolumeclaims") return { group: "", plural: "persistentvolumeclaims" };
+  if (name.includes(".storageclass.") && (name.endsWith("/requests.storage") || name.endsWith("/persistentvolumeclaims")))
+    return { group: "", plural: "persistentvolumeclaims" };
   if (name.startsWith("services")) return { group: "", plural: "services" };
   if (name === "pods" || name.startsWith("requests.") || name.startsWith("limits.") || name === "cpu" || name === "memory" || name === "ephemeral-storage")
     return { group: "", plural: "pods" };
@@ -43,7 +45,7 @@ export async function recalculateUsage(client: ApiClient, ledger: QuotaLedger, q
   const add = (group: string, plural: string, object: ApiObject): void => {
     if (!inScope(quota, plural, object)) return;
     const objectFormats: Formats = {};
-    addUsage(usage, formats, usageOf(group, plural, object, objectFormats), objectFormats);
+    addUsage(usage, formats, usageOf(group, plural, object, objectFormats, ledger.storageGroup), objectFormats);
   };
   const stored = new Set<string>();
   for (const { group, plural } of wanted.values()) {

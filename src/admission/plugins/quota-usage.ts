@@ -63,8 +63,12 @@ function podUsage(pod: ApiObject, usage: Usage, formats: Formats | undefined): v
   }
 }
 
-/** What one object charges against quota. */
-export function usageOf(group: string, plural: string, object: ApiObject, formats?: Formats): Usage {
+/**
+ * What one object charges against quota. A claim of a storage class also charges
+ * `<class>.storageclass.<storageGroup>/requests.storage` and `…/persistentvolumeclaims` (kube's
+ * per-class storage quota; `storageGroup` is the profile's storage group).
+ */
+export function usageOf(group: string, plural: string, object: ApiObject, formats?: Formats, storageGroup = "storage.k8s.io"): Usage {
   const usage: Usage = { [countName(group, plural)]: 1 };
   if (group !== "") return usage;
   if (LEGACY_COUNTS.has(plural)) usage[plural] = 1;
@@ -78,9 +82,14 @@ export function usageOf(group: string, plural: string, object: ApiObject, format
   if (plural === "persistentvolumeclaims") {
     const text = recordOf(recordOf(recordOf(object["spec"])["resources"])["requests"])["storage"];
     const storage = amount(text);
+    const storageClass = stringOf(recordOf(object["spec"])["storageClassName"]);
+    const perClass = storageClass === "" ? undefined : `${storageClass}.storageclass.${storageGroup}`;
+    if (perClass !== undefined) usage[`${perClass}/persistentvolumeclaims`] = 1;
     if (storage !== undefined) {
-      usage["requests.storage"] = storage;
-      if (formats !== undefined) formats["requests.storage"] = quantityFormat(text);
+      for (const name of perClass === undefined ? ["requests.storage"] : ["requests.storage", `${perClass}/requests.storage`]) {
+        usage[name] = storage;
+        if (formats !== undefined) formats[name] = quantityFormat(text);
+      }
     }
   }
   return usage;
@@ -197,7 +206,14 @@ export class QuotaLedger {
   private readonly locks = new Map<string, Promise<void>>();
   private readonly pending = new Map<string, { readonly plural: string; readonly group: string; readonly object: ApiObject; readonly expires: number }>();
 
-  constructor(private readonly now: () => number = Date.now) {}
+  /**
+   * `now` is the clock; `storageGroup` the profile's storage group, which per-class storage quota
+   * names carry (`<class>.storageclass.<storageGroup>/requests.storage`).
+   */
+  constructor(
+    private readonly now: () => number = Date.now,
+    readonly storageGroup = "storage.k8s.io",
+  ) {}
 
   /** Runs `work` alone among this namespace's quota work. */
   async locked<T>(namespace: string, work: () => Promise<T>): Promise<T> {

@@ -183,3 +183,52 @@ describe("ResourceQuota charges an update what it adds (in process)", () => {
     assert.deepEqual(await used(), { "services.nodeports": "1", services: "2" });
   });
 });
+
+describe("ResourceQuota's per-storage-class names (in process)", () => {
+  let server: Awaited<ReturnType<typeof inProcessServer>>;
+  const perClass = (name: string) => `gold.storageclass.storage.orch.io/${name}`;
+  before(async () => {
+    server = await inProcessServer();
+    assert.equal(
+      (await server.call("POST", "/api/v1/namespaces", { body: { apiVersion: "v1", kind: "Namespace", metadata: { name: "classes" } } })).status,
+      201,
+    );
+    // kubernetes.io's storage resource quota: a budget per storage class, beside the namespace's.
+    const quota = {
+      apiVersion: "v1",
+      kind: "ResourceQuota",
+      metadata: { name: "storage" },
+      spec: { hard: { "requests.storage": "10Gi", [perClass("requests.storage")]: "3Gi", [perClass("persistentvolumeclaims")]: "2" } },
+    };
+    const created = await server.call("POST", "/api/v1/namespaces/classes/resourcequotas", { body: quota });
+    assert.equal(created.status, 201, created.text);
+  });
+  after(() => server.stop());
+
+  const claim = (name: string, size: string, storageClassName?: string) =>
+    server.call("POST", "/api/v1/namespaces/classes/persistentvolumeclaims", {
+      body: {
+        apiVersion: "v1",
+        kind: "PersistentVolumeClaim",
+        metadata: { name },
+        spec: { accessModes: ["ReadWriteOnce"], resources: { requests: { storage: size } }, ...(storageClassName === undefined ? {} : { storageClassName }) },
+      },
+    });
+
+  it("charges a claim of the class to its class's names too, and refuses one past them", async () => {
+    assert.equal((await claim("a", "2Gi", "gold")).status, 201);
+    assert.equal((await claim("b", "4Gi", "silver")).status, 201);
+    const refused = await claim("c", "2Gi", "gold");
+    assert.equal(refused.status, 403, refused.text);
+    assert.equal(
+      refused.json["message"],
+      `persistentvolumeclaims "c" is forbidden: exceeded quota: storage, requested: ${perClass("requests.storage")}=2Gi, used: ${perClass("requests.storage")}=2Gi, limited: ${perClass("requests.storage")}=3Gi`,
+    );
+    const quota = await server.call("GET", "/api/v1/namespaces/classes/resourcequotas/storage");
+    assert.deepEqual((quota.json["status"] as Record<string, unknown>)["used"], {
+      "requests.storage": "6Gi",
+      [perClass("requests.storage")]: "2Gi",
+      [perClass("persistentvolumeclaims")]: "1",
+    });
+  });
+});

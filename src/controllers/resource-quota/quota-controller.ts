@@ -24,11 +24,11 @@ const FOLLOWED = ["pods", "services", "configmaps", "secrets", "persistentvolume
 export const QUOTA_RESYNC_MS = 5 * 60_000;
 
 /** What a quota counts of an object: its usage, whether it is terminal or terminating, its scope fields. */
-function quotaView(plural: string, object: ApiObject): string {
+function quotaView(plural: string, object: ApiObject, storageGroup: string): string {
   const status = isPlainObject(object["status"]) ? object["status"] : {};
   const spec = isPlainObject(object["spec"]) ? object["spec"] : {};
   return canonicalJson([
-    usageOf("", plural, object),
+    usageOf("", plural, object, undefined, storageGroup),
     status["phase"] ?? null,
     object.metadata.deletionTimestamp ?? null,
     spec["activeDeadlineSeconds"] ?? null,
@@ -102,7 +102,7 @@ export function quotaController(options: QuotaControllerOptions): QueueControlle
       const onUpdate =
         (plural: string) =>
         (object: ApiObject, previous: ApiObject): void => {
-          if (quotaView(plural, object) !== quotaView(plural, previous)) onObject(object);
+          if (quotaView(plural, object, ledger.storageGroup) !== quotaView(plural, previous, ledger.storageGroup)) onObject(object);
         };
       const all = (): void => {
         for (const namespace of namespacesWithQuotas()) queue.add(namespace);
