@@ -23,7 +23,7 @@ describe("fields that keep zero values", () => {
   });
 
   it("keeps the pointer and untagged scalars kube's Go types declare (sweep 13, a sample)", () => {
-    // Facts about k8s.io/api's types: `*string`/`*int32`/`*bool` or a JSON tag without omitempty.
+    // Facts about kube's Go API types: `*string`/`*int32`/`*bool` or a JSON tag without omitempty.
     const expected: readonly (readonly [string, string])[] = [
       ["core.v1.CSIVolumeSource", "fsType"],
       ["core.v1.ClientIPConfig", "timeoutSeconds"],

@@ -10,7 +10,7 @@
  * is kept only for the fields listed here, as Go's own decoding then JSON encoding would.
  * Lists and maps never carry a zero (an empty one is not on the wire); messages are always kept.
  *
- * Compared struct by struct with k8s.io/api's types of every served group (sweep 13 of
+ * Compared struct by struct with kube's Go API types of every served group (sweep 13 of
  * docs/parity-sweep-2026-11-27.md): every pointer scalar and every scalar whose tag lacks
  * `omitempty` of a message listed in `fields/` is here. A served beta or alpha version's message
  * of the same name carries the same entries as its v1 one (kube declares them alike).
