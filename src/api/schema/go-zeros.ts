@@ -212,6 +212,11 @@ export const INLINE_TYPES: ReadonlyMap<string, readonly (readonly [string, strin
   ["networking.v1.NetworkPolicyPeer", [["ipBlock", "networking.v1.IPBlock"]]],
 ]);
 
+/** `INLINE_TYPES` with each path split into its segments once. */
+const INLINE_SEGMENTS: ReadonlyMap<string, readonly (readonly [readonly string[], string])[]> = new Map(
+  [...INLINE_TYPES].map(([id, paths]) => [id, paths.map(([path, goType]) => [path.split("."), goType] as const)]),
+);
+
 const NONE: readonly never[] = [];
 
 interface Plan {
@@ -248,8 +253,8 @@ function planOf(catalogue: SchemaCatalogue, id: string, node: SchemaNode): Plan 
 
 /** Drops the Go zero values kube would not write and adds the structs it always writes, in place. */
 export function normalizeGoZeros(catalogue: SchemaCatalogue, id: string, node: SchemaNode, value: Record<string, unknown>): void {
-  for (const [path, inner] of INLINE_TYPES.get(id) ?? NONE) {
-    for (const [site, item] of inlineSites(catalogue, node, value, path.split("."))) normalizeGoZeros(catalogue, inner, site, item);
+  for (const [segments, inner] of INLINE_SEGMENTS.get(id) ?? NONE) {
+    for (const [site, item] of inlineSites(catalogue, node, value, segments)) normalizeGoZeros(catalogue, inner, site, item);
   }
   if (OMITEMPTY_CHECKED.has(id)) {
     const plan = planOf(catalogue, id, node);
