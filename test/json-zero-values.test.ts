@@ -56,6 +56,45 @@ const podSpec = (): Json => ({
 
 const labels = { app: "zeros" };
 
+/** Volume sources, security contexts and scheduling fields with Go zeros (checked in sweep 13). */
+const volumePodSpec = (): Json => ({
+  securityContext: { fsGroup: 0, runAsNonRoot: false, supplementalGroups: [], sysctls: [] },
+  dnsConfig: {
+    nameservers: [],
+    options: [
+      { name: "ndots", value: "2" },
+      { name: "single-request", value: "" },
+    ],
+  },
+  affinity: {
+    nodeAffinity: {
+      preferredDuringSchedulingIgnoredDuringExecution: [{ weight: 1, preference: { matchExpressions: [{ key: "k", operator: "Exists", values: [] }] } }],
+    },
+  },
+  containers: [
+    {
+      name: "main",
+      image: "nginx:1.25",
+      securityContext: {
+        runAsUser: 0,
+        runAsGroup: 0,
+        runAsNonRoot: false,
+        seLinuxOptions: { user: "", role: "" },
+        capabilities: { add: [], drop: ["ALL"] },
+        seccompProfile: { type: "RuntimeDefault" },
+      },
+      volumeMounts: [{ name: "csi", mountPath: "/csi" }],
+    },
+  ],
+  volumes: [
+    { name: "csi", csi: { driver: "csi.example.com", fsType: "", readOnly: false, volumeAttributes: {} } },
+    { name: "nfs", nfs: { server: "nfs.example.com", path: "/exports", readOnly: false } },
+    { name: "host", hostPath: { path: "/var/log", type: "" } },
+    { name: "scratch", emptyDir: { medium: "" } },
+    { name: "claim", persistentVolumeClaim: { claimName: "data", readOnly: false } },
+  ],
+});
+
 /** Objects written with Go zero values, in kube's spelling (the orch profile renames the RBAC group). */
 function ownObjects(profile: Profile): Json[] {
   const template = { metadata: { labels }, spec: podSpec() };
@@ -85,6 +124,47 @@ function ownObjects(profile: Profile): Json[] {
       },
     },
     { apiVersion: "v1", kind: "ConfigMap", metadata: { name: "cm" }, immutable: false, data: { a: "" } },
+    { apiVersion: "v1", kind: "Pod", metadata: { name: "vols", labels }, spec: volumePodSpec() },
+    {
+      apiVersion: "apps/v1",
+      kind: "StatefulSet",
+      metadata: { name: "sts" },
+      spec: {
+        replicas: 0,
+        serviceName: "",
+        minReadySeconds: 0,
+        revisionHistoryLimit: 0,
+        updateStrategy: { type: "RollingUpdate", rollingUpdate: { partition: 0 } },
+        volumeClaimTemplates: [],
+        selector: { matchLabels: labels },
+        template: { metadata: { labels }, spec: { ...volumePodSpec(), tolerations: [{ key: "", operator: "Exists", effect: "", value: "" }] } },
+      },
+    },
+    {
+      apiVersion: "apps/v1",
+      kind: "ReplicaSet",
+      metadata: { name: "rs" },
+      spec: { replicas: 0, minReadySeconds: 0, selector: { matchLabels: labels }, template },
+    },
+    {
+      apiVersion: `${apiGroup(profile, "networking")}/v1`,
+      kind: "Ingress",
+      metadata: { name: "ing" },
+      spec: {
+        tls: [{ hosts: [], secretName: "" }],
+        rules: [{ host: "", http: { paths: [{ path: "/", pathType: "Prefix", backend: { service: { name: "svc", port: { number: 80, name: "" } } } }] } }],
+      },
+    },
+    {
+      apiVersion: `${apiGroup(profile, "networking")}/v1`,
+      kind: "NetworkPolicy",
+      metadata: { name: "np" },
+      spec: {
+        policyTypes: ["Ingress", "Egress"],
+        ingress: [{ from: [{ ipBlock: { cidr: "10.0.0.0/8", except: [] } }], ports: [{ port: 80, protocol: "TCP" }] }],
+        egress: [{ to: [], ports: [] }],
+      },
+    },
     {
       apiVersion: `${apiGroup(profile, "rbac.authorization")}/v1`,
       kind: "RoleBinding",
@@ -113,7 +193,8 @@ function fixtureObjects(): Json[] {
 
 function pathOf(object: Json, name?: string): string {
   const apiVersion = String(object["apiVersion"]);
-  const plural = `${String(object["kind"]).toLowerCase()}s`;
+  const kind = String(object["kind"]).toLowerCase();
+  const plural = kind.endsWith("y") ? `${kind.slice(0, -1)}ies` : kind.endsWith("s") ? `${kind}es` : `${kind}s`;
   const base = apiVersion.includes("/") ? `/apis/${apiVersion}` : `/api/${apiVersion}`;
   return `${base}/namespaces/${NAMESPACE}/${plural}${name === undefined ? "" : `/${name}`}`;
 }
@@ -226,6 +307,44 @@ function checkPodSpec(spec: Json, where: string): void {
   );
 }
 
+/** Volume sources, security contexts and scheduling fields (sweep 13). */
+function checkVolumePodSpec(spec: Json, where: string): void {
+  assert.deepEqual(
+    spec["volumes"],
+    [
+      { name: "csi", csi: { driver: "csi.example.com", fsType: "", readOnly: false } },
+      { name: "nfs", nfs: { server: "nfs.example.com", path: "/exports" } },
+      { name: "host", hostPath: { path: "/var/log", type: "" } },
+      { name: "scratch", emptyDir: {} },
+      { name: "claim", persistentVolumeClaim: { claimName: "data" } },
+      ...((spec["volumes"] as Json[]).length > 5 ? (spec["volumes"] as Json[]).slice(5) : []),
+    ],
+    `${where}: csi's *string fsType "" and *bool readOnly false kept, readOnly/medium/type zeros as kube shows them`,
+  );
+  const podContext = spec["securityContext"] as Json;
+  assert.equal(podContext["fsGroup"], 0, `${where}: *int64 fsGroup 0 kept`);
+  assert.equal(podContext["runAsNonRoot"], false, `${where}: *bool runAsNonRoot kept`);
+  for (const gone of ["supplementalGroups", "sysctls"]) assert.equal(podContext[gone], undefined, `${where}: ${gone} [] omitted`);
+  assert.deepEqual(
+    spec["dnsConfig"],
+    {
+      options: [
+        { name: "ndots", value: "2" },
+        { name: "single-request", value: "" },
+      ],
+    },
+    `${where}: *string option value "" kept, nameservers [] omitted`,
+  );
+  const preferred = (((spec["affinity"] as Json)["nodeAffinity"] as Json)["preferredDuringSchedulingIgnoredDuringExecution"] as Json[])[0] as Json;
+  assert.deepEqual(preferred, { weight: 1, preference: { matchExpressions: [{ key: "k", operator: "Exists" }] } }, `${where}: values [] omitted`);
+  const main = (spec["containers"] as Json[])[0] as Json;
+  assert.deepEqual(
+    main["securityContext"],
+    { runAsUser: 0, runAsGroup: 0, runAsNonRoot: false, seLinuxOptions: {}, capabilities: { drop: ["ALL"] }, seccompProfile: { type: "RuntimeDefault" } },
+    `${where}: pointers kept, seLinuxOptions strings and capabilities.add [] omitted`,
+  );
+}
+
 function checkKubeShape(object: Json): void {
   const kind = String(object["kind"]);
   const name = String((object["metadata"] as Json)["name"]);
@@ -243,7 +362,8 @@ function checkKubeShape(object: Json): void {
       checkPodSpec(((spec as Json)["template"] as Json)["spec"] as Json, name);
       return;
     case "Pod":
-      checkPodSpec(spec as Json, name);
+      if (name.startsWith("vols-")) checkVolumePodSpec(spec as Json, name);
+      else checkPodSpec(spec as Json, name);
       return;
     case "CronJob": {
       assert.equal((spec as Json)["suspend"], false, `${name}: *bool suspend kept`);
@@ -260,6 +380,45 @@ function checkKubeShape(object: Json): void {
     case "ConfigMap":
       assert.equal(object["immutable"], false, `${name}: *bool immutable kept`);
       assert.deepEqual(object["data"], { a: "" }, `${name}: map values are not fields`);
+      return;
+    case "StatefulSet": {
+      const setSpec = spec as Json;
+      assert.equal(setSpec["replicas"], 0, `${name}: *int32 replicas kept`);
+      assert.equal(setSpec["revisionHistoryLimit"], 0, `${name}: *int32 revisionHistoryLimit kept`);
+      assert.equal(setSpec["serviceName"], "", `${name}: serviceName (no omitempty in 1.30) kept`);
+      for (const gone of ["minReadySeconds", "volumeClaimTemplates"]) assert.equal(setSpec[gone], undefined, `${name}: ${gone} omitted`);
+      assert.deepEqual(setSpec["updateStrategy"], { type: "RollingUpdate", rollingUpdate: { partition: 0 } }, `${name}: *int32 partition kept`);
+      const podSpec = (setSpec["template"] as Json)["spec"] as Json;
+      checkVolumePodSpec(podSpec, name);
+      assert.deepEqual(podSpec["tolerations"], [{ operator: "Exists" }], `${name}: toleration key/effect/value "" omitted`);
+      return;
+    }
+    case "ReplicaSet":
+      assert.equal((spec as Json)["replicas"], 0, `${name}: *int32 replicas kept`);
+      assert.equal((spec as Json)["minReadySeconds"], undefined, `${name}: minReadySeconds omitted`);
+      checkPodSpec(((spec as Json)["template"] as Json)["spec"] as Json, name);
+      return;
+    case "Ingress":
+      assert.deepEqual(
+        spec,
+        {
+          tls: [{}],
+          rules: [{ http: { paths: [{ path: "/", pathType: "Prefix", backend: { service: { name: "svc", port: { number: 80 } } } }] } }],
+        },
+        `${name}: tls hosts/secretName, rule host and port name zeros omitted`,
+      );
+      return;
+    case "NetworkPolicy":
+      assert.deepEqual(
+        spec,
+        {
+          podSelector: {},
+          policyTypes: ["Ingress", "Egress"],
+          ingress: [{ from: [{ ipBlock: { cidr: "10.0.0.0/8" } }], ports: [{ port: 80, protocol: "TCP" }] }],
+          egress: [{}],
+        },
+        `${name}: podSelector written (a non-pointer struct), empty lists omitted`,
+      );
       return;
     case "RoleBinding":
       assert.deepEqual(object["subjects"], [{ kind: "ServiceAccount", name: "default", namespace: NAMESPACE }], `${name}: subject apiGroup "" omitted`);

@@ -4,7 +4,8 @@ import { inProcessServer } from "../../testing/in-process.js";
 import { KUBERNETES_PROFILE, ORCH_PROFILE } from "../profile.js";
 import { builtinProtoMessages } from "../proto/fields/index.js";
 import { builtinCatalogue } from "./catalogue.js";
-import { ALWAYS_WRITTEN, OMITEMPTY_CHECKED } from "./go-zeros.js";
+import { ALWAYS_WRITTEN, INLINE_TYPES, OMITEMPTY_CHECKED } from "./go-zeros.js";
+import type { SchemaNode } from "./node.js";
 
 type Json = Record<string, unknown>;
 
@@ -37,13 +38,30 @@ describe("Go zero values on the JSON path (go-zeros.ts)", () => {
   it("names definitions the catalogue has and Go types the presence table knows", () => {
     const messages = builtinProtoMessages();
     for (const profile of [ORCH_PROFILE, KUBERNETES_PROFILE]) {
-      const definitions = builtinCatalogue(profile).definitions;
-      const inline = new Set(["apps.v1.DaemonSetSpec", "batch.v1.CronJobSpec"]);
+      const catalogue = builtinCatalogue(profile);
+      const definitions = catalogue.definitions;
+      const inline = new Set<string>();
+      for (const [id, paths] of INLINE_TYPES) {
+        const definition = definitions.get(id);
+        assert.ok(definition !== undefined, `${id}: no such definition`);
+        for (const [path, goType] of paths) {
+          inline.add(goType);
+          let node: SchemaNode | undefined = catalogue.resolve(definition);
+          let last: SchemaNode | undefined;
+          for (const segment of path.split(".")) {
+            last = node?.properties?.[segment.replace(/\[\]$/, "")];
+            if (segment.endsWith("[]")) last = last === undefined ? undefined : catalogue.resolve(last).items;
+            node = last === undefined ? undefined : catalogue.resolve(last);
+          }
+          assert.equal(node?.type, "object", `${id}: ${path} is not an object`);
+          assert.equal(last?.ref, undefined, `${id}: ${path} has a definition of its own`);
+        }
+      }
       for (const id of OMITEMPTY_CHECKED) {
         assert.ok(messages.has(id), `${id}: no such protobuf message`);
         if (!inline.has(id)) assert.ok(definitions.has(id), `${id}: no such definition`);
       }
-      for (const id of ALWAYS_WRITTEN.keys()) assert.ok(definitions.has(id), `${id}: no such definition`);
+      for (const id of ALWAYS_WRITTEN.keys()) assert.ok(definitions.has(id) || inline.has(id), `${id}: no such definition`);
     }
   });
 

@@ -13,11 +13,13 @@ import type { SchemaNode } from "./node.js";
  *
  * One source of truth with the protobuf path: a scalar keeps its zero only when `ZERO_KEPT` lists it
  * (a Go pointer or a field without `omitempty`). The table is applied here only to the definitions
- * below, whose every field was checked against kube 1.30's Go types and JSON tags; elsewhere a
- * pointer field the table lacks would lose an explicit `0`/`false`/`""` on the far more common JSON
- * path, so other definitions are left as sent.
+ * below, whose every field was checked against kube's Go types and JSON tags (sweeps 12 and 13 of
+ * docs/parity-sweep-2026-11-27.md); elsewhere a field the check did not cover would lose an
+ * explicit `0`/`false`/`""` on the far more common JSON path, so other definitions (status types,
+ * the remaining groups) are left as sent.
  */
 export const OMITEMPTY_CHECKED: ReadonlySet<string> = new Set([
+  // Pods and containers (sweep 12).
   "core.v1.PodSpec",
   "core.v1.Container",
   "core.v1.EnvVar",
@@ -35,22 +37,185 @@ export const OMITEMPTY_CHECKED: ReadonlySet<string> = new Set([
   "batch.v1.CronJobSpec",
   "batch.v1.JobSpec",
   "rbac.v1.Subject",
+  // Volume sources (sweep 13).
+  "core.v1.Volume",
+  "core.v1.AWSElasticBlockStoreVolumeSource",
+  "core.v1.AzureDiskVolumeSource",
+  "core.v1.AzureFileVolumeSource",
+  "core.v1.CephFSVolumeSource",
+  "core.v1.CinderVolumeSource",
+  "core.v1.CSIVolumeSource",
+  "core.v1.DownwardAPIVolumeSource",
+  "core.v1.DownwardAPIVolumeFile",
+  "core.v1.DownwardAPIProjection",
+  "core.v1.EmptyDirVolumeSource",
+  "core.v1.EphemeralVolumeSource",
+  "core.v1.FCVolumeSource",
+  "core.v1.FlexVolumeSource",
+  "core.v1.FlockerVolumeSource",
+  "core.v1.GCEPersistentDiskVolumeSource",
+  "core.v1.GitRepoVolumeSource",
+  "core.v1.GlusterfsVolumeSource",
+  "core.v1.HostPathVolumeSource",
+  "core.v1.ISCSIVolumeSource",
+  "core.v1.NFSVolumeSource",
+  "core.v1.PersistentVolumeClaimVolumeSource",
+  "core.v1.PhotonPersistentDiskVolumeSource",
+  "core.v1.PortworxVolumeSource",
+  "core.v1.ProjectedVolumeSource",
+  "core.v1.VolumeProjection",
+  "core.v1.ClusterTrustBundleProjection",
+  "core.v1.ConfigMapProjection",
+  "core.v1.SecretProjection",
+  "core.v1.ServiceAccountTokenProjection",
+  "core.v1.QuobyteVolumeSource",
+  "core.v1.RBDVolumeSource",
+  "core.v1.ScaleIOVolumeSource",
+  "core.v1.StorageOSVolumeSource",
+  "core.v1.VsphereVirtualDiskVolumeSource",
+  "core.v1.PersistentVolumeClaimSpec",
+  // Security contexts (sweep 13).
+  "core.v1.SecurityContext",
+  "core.v1.PodSecurityContext",
+  "core.v1.SELinuxOptions",
+  "core.v1.SeccompProfile",
+  "core.v1.AppArmorProfile",
+  "core.v1.WindowsSecurityContextOptions",
+  "core.v1.Capabilities",
+  "core.v1.Sysctl",
+  // The rest of a container and a pod's scheduling (sweep 13).
+  "core.v1.EnvFromSource",
+  "core.v1.EnvVarSource",
+  "core.v1.ConfigMapKeySelector",
+  "core.v1.SecretKeySelector",
+  "core.v1.ObjectFieldSelector",
+  "core.v1.ResourceFieldSelector",
+  "core.v1.ConfigMapEnvSource",
+  "core.v1.SecretEnvSource",
+  "core.v1.LocalObjectReference",
+  "core.v1.ResourceRequirements",
+  "core.v1.ResourceClaim",
+  "core.v1.ContainerResizePolicy",
+  "core.v1.VolumeDevice",
+  "core.v1.ExecAction",
+  "core.v1.GRPCAction",
+  "core.v1.HTTPHeader",
+  "core.v1.TCPSocketAction",
+  "core.v1.SleepAction",
+  "core.v1.Lifecycle",
+  "core.v1.LifecycleHandler",
+  "core.v1.Affinity",
+  "core.v1.NodeAffinity",
+  "core.v1.NodeSelector",
+  "core.v1.NodeSelectorTerm",
+  "core.v1.NodeSelectorRequirement",
+  "core.v1.PreferredSchedulingTerm",
+  "core.v1.PodAffinity",
+  "core.v1.PodAntiAffinity",
+  "core.v1.PodAffinityTerm",
+  "core.v1.WeightedPodAffinityTerm",
+  "core.v1.Toleration",
+  "core.v1.PodDNSConfig",
+  "core.v1.PodDNSConfigOption",
+  "core.v1.PodReadinessGate",
+  "core.v1.TopologySpreadConstraint",
+  "core.v1.PodOS",
+  "core.v1.PodSchedulingGate",
+  "core.v1.PodResourceClaim",
+  "core.v1.ClaimSource",
+  // StatefulSet, ReplicaSet, Ingress, NetworkPolicy (sweep 13; most are declared inline, see INLINE_TYPES).
+  "apps.v1.StatefulSetSpec",
+  "apps.v1.StatefulSetUpdateStrategy",
+  "apps.v1.RollingUpdateStatefulSetStrategy",
+  "apps.v1.StatefulSetPersistentVolumeClaimRetentionPolicy",
+  "apps.v1.StatefulSetOrdinals",
+  "apps.v1.ReplicaSetSpec",
+  "networking.v1.IngressSpec",
+  "networking.v1.IngressTLS",
+  "networking.v1.IngressRule",
+  "networking.v1.HTTPIngressRuleValue",
+  "networking.v1.HTTPIngressPath",
+  "networking.v1.IngressBackend",
+  "networking.v1.IngressServiceBackend",
+  "networking.v1.ServiceBackendPort",
+  "networking.v1.NetworkPolicySpec",
+  "networking.v1.NetworkPolicyIngressRule",
+  "networking.v1.NetworkPolicyEgressRule",
+  "networking.v1.NetworkPolicyPort",
+  "networking.v1.NetworkPolicyPeer",
+  "networking.v1.IPBlock",
 ]);
 
 /** Lists of the checked definitions whose JSON tag has no `omitempty`: an empty one is written. */
-const EMPTY_LIST_KEPT: ReadonlyMap<string, ReadonlySet<string>> = new Map([["core.v1.PodSpec", new Set(["containers"])]]);
+const EMPTY_LIST_KEPT: ReadonlyMap<string, ReadonlySet<string>> = new Map([
+  ["core.v1.PodSpec", new Set(["containers"])],
+  ["core.v1.CephFSVolumeSource", new Set(["monitors"])],
+  ["core.v1.RBDVolumeSource", new Set(["monitors"])],
+  ["core.v1.ProjectedVolumeSource", new Set(["sources"])],
+  ["core.v1.NodeSelector", new Set(["nodeSelectorTerms"])],
+  ["networking.v1.HTTPIngressRuleValue", new Set(["paths"])],
+]);
 
-/** Non-pointer struct fields (Go's `omitempty` never drops a struct): written as `{}` when absent. */
+/**
+ * Non-pointer struct fields (Go's `omitempty` never drops a struct): written as `{}` when absent.
+ * A NetworkPolicy without `podSelector` is one that selects every pod (kube decodes the absent
+ * field to an empty selector and answers `podSelector: {}`).
+ */
 export const ALWAYS_WRITTEN: ReadonlyMap<string, readonly string[]> = new Map([
   ["core.v1.Container", ["resources"]],
   ["core.v1.EphemeralContainer", ["resources"]],
+  ["networking.v1.NetworkPolicySpec", ["podSelector"]],
 ]);
 
-/** Specs the catalogue declares inline in their kind (no definition of their own): kind id → property → Go type. */
-const INLINE_SPECS: ReadonlyMap<string, readonly (readonly [string, string])[]> = new Map([
+/**
+ * Structs the catalogue declares inline (no definition of their own), by the definition they sit in:
+ * definition id → [path, Go type]. A path's segments are properties; `[]` after one stands for each
+ * item of that list.
+ */
+export const INLINE_TYPES: ReadonlyMap<string, readonly (readonly [string, string])[]> = new Map([
   ["apps.v1.DaemonSet", [["spec", "apps.v1.DaemonSetSpec"]]],
   ["batch.v1.CronJob", [["spec", "batch.v1.CronJobSpec"]]],
+  [
+    "apps.v1.StatefulSet",
+    [
+      ["spec", "apps.v1.StatefulSetSpec"],
+      ["spec.updateStrategy", "apps.v1.StatefulSetUpdateStrategy"],
+      ["spec.updateStrategy.rollingUpdate", "apps.v1.RollingUpdateStatefulSetStrategy"],
+      ["spec.persistentVolumeClaimRetentionPolicy", "apps.v1.StatefulSetPersistentVolumeClaimRetentionPolicy"],
+      ["spec.ordinals", "apps.v1.StatefulSetOrdinals"],
+    ],
+  ],
+  ["apps.v1.ReplicaSet", [["spec", "apps.v1.ReplicaSetSpec"]]],
+  [
+    "networking.v1.Ingress",
+    [
+      ["spec", "networking.v1.IngressSpec"],
+      ["spec.tls[]", "networking.v1.IngressTLS"],
+    ],
+  ],
+  ["networking.v1.IngressRule", [["http", "networking.v1.HTTPIngressRuleValue"]]],
+  [
+    "networking.v1.IngressBackend",
+    [
+      ["service", "networking.v1.IngressServiceBackend"],
+      ["service.port", "networking.v1.ServiceBackendPort"],
+    ],
+  ],
+  [
+    "networking.v1.NetworkPolicy",
+    [
+      ["spec", "networking.v1.NetworkPolicySpec"],
+      ["spec.ingress[]", "networking.v1.NetworkPolicyIngressRule"],
+      ["spec.egress[]", "networking.v1.NetworkPolicyEgressRule"],
+    ],
+  ],
+  ["networking.v1.NetworkPolicyPeer", [["ipBlock", "networking.v1.IPBlock"]]],
 ]);
+
+/** `INLINE_TYPES` with each path split into its segments once. */
+const INLINE_SEGMENTS: ReadonlyMap<string, readonly (readonly [readonly string[], string])[]> = new Map(
+  [...INLINE_TYPES].map(([id, paths]) => [id, paths.map(([path, goType]) => [path.split("."), goType] as const)]),
+);
 
 const NONE: readonly never[] = [];
 
@@ -88,10 +253,8 @@ function planOf(catalogue: SchemaCatalogue, id: string, node: SchemaNode): Plan 
 
 /** Drops the Go zero values kube would not write and adds the structs it always writes, in place. */
 export function normalizeGoZeros(catalogue: SchemaCatalogue, id: string, node: SchemaNode, value: Record<string, unknown>): void {
-  for (const [name, inner] of INLINE_SPECS.get(id) ?? NONE) {
-    const property = node.properties?.[name];
-    const item = value[name];
-    if (property !== undefined && isPlainObject(item)) normalizeGoZeros(catalogue, inner, catalogue.resolve(property), item);
+  for (const [segments, inner] of INLINE_SEGMENTS.get(id) ?? NONE) {
+    for (const [site, item] of inlineSites(catalogue, node, value, segments)) normalizeGoZeros(catalogue, inner, site, item);
   }
   if (OMITEMPTY_CHECKED.has(id)) {
     const plan = planOf(catalogue, id, node);
@@ -107,4 +270,34 @@ export function normalizeGoZeros(catalogue: SchemaCatalogue, id: string, node: S
   for (const name of ALWAYS_WRITTEN.get(id) ?? NONE) {
     if (value[name] === undefined || value[name] === null) value[name] = {};
   }
+}
+
+/** The objects (with their schema nodes) a path of `INLINE_TYPES` reaches from `value`. */
+function inlineSites(
+  catalogue: SchemaCatalogue,
+  node: SchemaNode,
+  value: Record<string, unknown>,
+  segments: readonly string[],
+): [SchemaNode, Record<string, unknown>][] {
+  let sites: [SchemaNode, Record<string, unknown>][] = [[node, value]];
+  for (const segment of segments) {
+    const each = segment.endsWith("[]");
+    const name = each ? segment.slice(0, -2) : segment;
+    const next: [SchemaNode, Record<string, unknown>][] = [];
+    for (const [parent, object] of sites) {
+      const property = parent.properties?.[name];
+      if (property === undefined) continue;
+      const resolved = catalogue.resolve(property);
+      const item = object[name];
+      if (!each) {
+        if (isPlainObject(item)) next.push([resolved, item]);
+        continue;
+      }
+      if (!Array.isArray(item) || resolved.items === undefined) continue;
+      const items = catalogue.resolve(resolved.items);
+      for (const element of item) if (isPlainObject(element)) next.push([items, element]);
+    }
+    sites = next;
+  }
+  return sites;
 }
