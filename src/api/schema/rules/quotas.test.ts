@@ -90,6 +90,8 @@ describe("ResourceQuota scopes and LimitRange bounds, as kube's ValidateResource
     );
     assert.deepEqual(causes, [
       'spec.limits[0].min[cpu]: Invalid value: "2": min value 2 is greater than max value 1',
+      // Validation sees the defaulted item (kube's order): defaultRequest[cpu] took default's 3.
+      'spec.limits[0].defaultRequest[cpu]: Invalid value: "3": default request value 3 is greater than max value 1',
       'spec.limits[0].default[cpu]: Invalid value: "1": default value 3 is greater than max value 1',
       'spec.limits[0].maxLimitRequestRatio[memory]: Invalid value: "500m": ratio 500m is less than 1',
       'spec.limits[1].type: Invalid value: "Bogus": must be a standard limit type or fully qualified',
