@@ -97,12 +97,22 @@ export function apiServiceAvailabilityController(options: ApiServiceAvailability
     await client.updateSubresource(apiServices, "", object.metadata.name ?? "", "status", { ...object, status: { ...status, conditions: next } });
   }
 
-  const namesUsing = (namespace: string, name: string): string[] =>
-    registered
-      .list()
-      .map(readApiService)
-      .filter((view) => view.backend?.namespace === namespace && view.backend.name === name)
-      .map((view) => view.name);
+  /** APIService names by their service's `namespace/name`, rebuilt after an APIService changes (Endpoints change far more often). */
+  let byBackend: Map<string, string[]> | undefined;
+  const namesUsing = (namespace: string, name: string): readonly string[] => {
+    if (byBackend === undefined) {
+      byBackend = new Map();
+      for (const view of registered.list().map(readApiService)) {
+        if (view.backend === undefined) continue;
+        const key = `${view.backend.namespace}/${view.backend.name}`;
+        byBackend.set(key, [...(byBackend.get(key) ?? []), view.name]);
+      }
+    }
+    return byBackend.get(`${namespace}/${name}`) ?? [];
+  };
+  const forget = (): void => {
+    byBackend = undefined;
+  };
 
   return {
     name: "apiservice-availability",
@@ -114,9 +124,17 @@ export function apiServiceAvailabilityController(options: ApiServiceAvailability
       const backendHandlers = { onAdd: enqueueBackend, onUpdate: enqueueBackend, onDelete: enqueueBackend };
       const unsubscribe = [
         registered.addHandlers({
-          onAdd: (object) => queue.add(object.metadata.name ?? ""),
-          onUpdate: (object) => queue.add(object.metadata.name ?? ""),
+          onAdd: (object) => {
+            forget();
+            queue.add(object.metadata.name ?? "");
+          },
+          onUpdate: (object) => {
+            forget();
+            queue.add(object.metadata.name ?? "");
+          },
+          onDelete: forget,
           onReset: () => {
+            forget();
             for (const object of registered.list()) queue.add(object.metadata.name ?? "");
           },
         }),

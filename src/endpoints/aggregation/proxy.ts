@@ -1,4 +1,5 @@
 import { ApiError } from "../../api/errors.js";
+import { errorResponse } from "../../codec/status.js";
 import { requireUser, type ApiResponse, type RequestContext } from "../../request/context.js";
 import type { AggregatedApis, AggregatedVersion } from "./aggregated-apis.js";
 import { backendRequest, type ProxyClient } from "./backend-request.js";
@@ -29,7 +30,8 @@ function unavailable(): ApiError {
  * front-proxy headers, and the backend's answer streams back as it comes (a watch stays open).
  */
 export async function proxyAggregated(context: RequestContext, target: AggregatedVersion, client: ProxyClient | undefined): Promise<ApiResponse> {
-  if (!target.view.available || target.address().kind === "unresolved") throw unavailable();
+  // An expected answer while the backend is down, not a fault of this server: no error log for it.
+  if (!target.view.available || target.address().kind === "unresolved") return errorResponse(unavailable());
   const request = context.request;
   const method = request.method.toUpperCase();
   const body = method === "GET" || method === "HEAD" || method === "DELETE" ? undefined : await request.body(MAX_BODY_BYTES);
