@@ -1,4 +1,4 @@
-// The aggregation layer against real clients: metrics-server's release components.yaml (with its
+// The aggregation layer against real clients: metrics-server's release manifest (with its
 // APIService) applied by the oldest and newest kubectl under --compat kubernetes, `get` and
 // `describe apiservices`, discovery with an unavailable aggregated group, the Python client and
 // client-node listing APIServices; under the orch profile the same kind in its own spelling; and
@@ -20,7 +20,7 @@ import { kubectlFor, parseTable, type Kubectl, type KubectlResult } from "./help
 import { makeTempDir, removeDir, startTestServer, useTestServer, type TestServer } from "./helpers/server.js";
 import { waitFor } from "./helpers/wait.js";
 
-const COMPONENTS = fileURLToPath(new URL("../../test/fixtures/real-manifests/metrics-server-components.yaml", import.meta.url));
+const COMPONENTS = fileURLToPath(new URL("../../test/fixtures/real-manifests/metrics-server.yaml", import.meta.url));
 
 function ok(result: KubectlResult): string {
   assert.equal(result.code, 0, `${result.stderr}\n${result.stdout}`);
