@@ -118,6 +118,7 @@ for (const profile of [ORCH_PROFILE, KUBERNETES_PROFILE]) {
         ["validatingadmissionpolicybindings", "", g("admissionregistration"), "false", "ValidatingAdmissionPolicyBinding"],
         ["validatingwebhookconfigurations", "", g("admissionregistration"), "false", "ValidatingWebhookConfiguration"],
         ["customresourcedefinitions", "crd,crds", g("apiextensions"), "false", "CustomResourceDefinition"],
+        ["apiservices", "", g("apiregistration"), "false", "APIService"],
         ["controllerrevisions", "", "apps/v1", "true", "ControllerRevision"],
         ["daemonsets", "ds", "apps/v1", "true", "DaemonSet"],
         ["deployments", "deploy", "apps/v1", "true", "Deployment"],

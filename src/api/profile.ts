@@ -80,6 +80,13 @@ export interface Profile {
   readonly legacyUnknownSigner: string;
   /** The `cluster-info` ConfigMap key holding the kubeconfig the bootstrap signer signs (`orchconfig`). */
   readonly clusterInfoConfigKey: string;
+  /**
+   * The label the server puts on the APIServices it registers itself (`onstart` for built-in
+   * group versions, `true` for custom resources'): kube's `kube-aggregator.kubernetes.io/automanaged`.
+   */
+  readonly apiServiceAutomanagedLabel: string;
+  /** The user the availability check calls aggregated servers as (with group `system:masters`): kube's `system:kube-aggregator`. */
+  readonly aggregatorUser: string;
 }
 
 export const ORCH_PROFILE: Profile = {
@@ -115,6 +122,8 @@ export const ORCH_PROFILE: Profile = {
   nodeServingSigner: "orch.io/node-serving",
   legacyUnknownSigner: "orch.io/legacy-unknown",
   clusterInfoConfigKey: "orchconfig",
+  apiServiceAutomanagedLabel: "aggregator.orch.io/automanaged",
+  aggregatorUser: "system:orch-aggregator",
   flowControlHeaderPrefix: "X-Orch-PF-",
 };
 
@@ -152,6 +161,8 @@ export const KUBERNETES_PROFILE: Profile = {
   nodeServingSigner: "kubernetes.io/kubelet-serving",
   legacyUnknownSigner: "kubernetes.io/legacy-unknown",
   clusterInfoConfigKey: "kubeconfig",
+  apiServiceAutomanagedLabel: "kube-aggregator.kubernetes.io/automanaged",
+  aggregatorUser: "system:kube-aggregator",
 };
 
 /**

@@ -30,6 +30,7 @@ import { endpointSliceController } from "../controllers/endpointslice/endpointsl
 import { mirroringController } from "../controllers/endpointslice-mirroring/mirroring-controller.js";
 import type { Controller } from "../controllers/controller.js";
 import { composeControllers, type ControllerBuilder } from "./controllers.js";
+import { composeAggregation } from "./aggregation.js";
 import { customResourceDefinitionController } from "../controllers/crd/crd-controller.js";
 import { registerPlugins } from "./admission.js";
 import { conversionWebhooks, policyKindResolver, policyParamKindResolver, registryWebhookAdmission } from "./webhooks.js";
@@ -508,6 +509,14 @@ export function composeApiServer(options: ComposeOptions): ApiServer {
   // Served custom resource versions read their schema from the definitions' cache when compiling it.
   const definitionFeed = registry.feed(apiextensions, "v1", "customresourcedefinitions");
   const compiledSchemas = new CompiledSchemas<VersionArtifacts>(DEFAULT_COMPILED_VERSIONS);
+  // kube's aggregator: APIServices, their availability, aggregated groups in discovery and their proxy.
+  const aggregation = composeAggregation({
+    registry,
+    client,
+    config,
+    customResourcesReady,
+    onError: (controller, error) => logger.error(controller, errorFields(error)),
+  });
   const controllers = composeControllers({
     registry,
     client,
@@ -585,6 +594,7 @@ export function composeApiServer(options: ComposeOptions): ApiServer {
           managedBy: `endpointslice-controller.${profile.apiDomain}`,
           onError: (error) => logger.error("apiserver service", errorFields(error)),
         }),
+      ...aggregation.controllers,
     ],
   });
 
@@ -705,7 +715,9 @@ export function composeApiServer(options: ComposeOptions): ApiServer {
       metrics: metrics.registry,
       snapshot: opened.snapshot,
       debug: flowControl?.debug,
+      aggregation: aggregation.aggregation,
     }),
+    aggregated: aggregation.route,
   });
 
   /**

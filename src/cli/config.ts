@@ -60,6 +60,9 @@ export interface Config {
   /** `--requestheader-client-ca-file`: the CA the proxy's client certificate must chain to. */
   readonly requestHeaderClientCaFile?: string;
   readonly requestHeaderAllowedNames: readonly string[];
+  /** `--proxy-client-cert-file` and `--proxy-client-key-file`: the client identity presented to aggregated API servers (with the front-proxy headers). */
+  readonly proxyClientCertFile?: string;
+  readonly proxyClientKeyFile?: string;
   readonly enableBootstrapTokenAuth: boolean;
   /** `--service-account-key-file` (repeatable): public keys service-account tokens are verified with. */
   readonly serviceAccountKeyFiles: readonly string[];

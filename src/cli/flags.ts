@@ -386,6 +386,18 @@ const FLAGS: readonly FlagSpec[] = [
     apply: (config, value) => void (config.requestHeaderAllowedNames = [...config.requestHeaderAllowedNames, ...list(value)]),
   },
   {
+    name: "proxy-client-cert-file",
+    help: "PEM client certificate presented to aggregated API servers (APIServices with a service), with the user in X-Remote-* headers.",
+    defaultText: "",
+    apply: (config, value) => void (config.proxyClientCertFile = value),
+  },
+  {
+    name: "proxy-client-key-file",
+    help: "PEM private key of --proxy-client-cert-file.",
+    defaultText: "",
+    apply: (config, value) => void (config.proxyClientKeyFile = value),
+  },
+  {
     name: "enable-bootstrap-token-auth",
     help: "Accept bootstrap tokens (Secrets bootstrap-token-<id> in the system namespace).",
     defaultText: "false",
@@ -623,6 +635,9 @@ export function parseArgs(argv: readonly string[]): ParsedArgs {
   }
   if ((config.requestHeaderClientCaFile === undefined) !== (config.requestHeaderUsernameHeaders.length === 0)) {
     throw new FlagError("--requestheader-client-ca-file and --requestheader-username-headers must be given together");
+  }
+  if ((config.proxyClientCertFile === undefined) !== (config.proxyClientKeyFile === undefined)) {
+    throw new FlagError("--proxy-client-cert-file and --proxy-client-key-file must be given together");
   }
   return { kind: "config", config };
 }

@@ -1,6 +1,8 @@
 import { createHash } from "node:crypto";
 import type { Registry } from "../registry/index.js";
 import { gzipBody } from "../util/gzip.js";
+import type { AggregatedVersion } from "./aggregation/aggregated-apis.js";
+import { servedGroups, type Aggregation } from "./aggregation/served-groups.js";
 import { aggregatedDiscoveryGroup } from "./discovery.js";
 
 /** Which half of aggregated discovery: `/api` (the core group) or `/apis` (every named group). */
@@ -34,6 +36,8 @@ export interface AggregatedDiscoveryOptions {
   readonly settleMs?: number;
   /** The longest a rebuild waits under a steady stream of changes (a bulk install of definitions). Default 1,000 ms. */
   readonly maxWaitMs?: number;
+  /** Aggregated groups (APIServices with a service) listed among the server's own; their entries change with their APIServices and servers. */
+  readonly aggregation?: Aggregation;
 }
 
 /** One group's entry, serialized once per change of its group (2,000 groups: 2,000 of these, ~1 KB each). */
@@ -84,10 +88,14 @@ export function createAggregatedDiscovery(registry: Registry, options: Aggregate
   let firstChangeAt: number | undefined;
   let builds = 0;
 
-  const chunkOf = (name: string, versions: readonly string[]): GroupChunk => {
+  const aggregation = options.aggregation;
+  /** Groups whose entries hold aggregated versions: dropped whenever an APIService or an aggregated server's discovery changes. */
+  const aggregatedNames = new Set<string>();
+  const chunkOf = (name: string, versions: readonly string[], aggregated: readonly AggregatedVersion[] = []): GroupChunk => {
     let chunk = chunks.get(name);
     if (chunk === undefined) {
-      const json = Buffer.from(JSON.stringify(aggregatedDiscoveryGroup(registry, name, versions)));
+      if (aggregated.length > 0) aggregatedNames.add(name);
+      const json = Buffer.from(JSON.stringify(aggregatedDiscoveryGroup(registry, name, versions, { aggregated, aggregation })));
       chunk = { json, digest: createHash("sha256").update(json).digest() };
       chunks.set(name, chunk);
     }
@@ -99,9 +107,10 @@ export function createAggregatedDiscovery(registry: Registry, options: Aggregate
     const head = Buffer.from(`{"kind":"APIGroupDiscoveryList","apiVersion":${JSON.stringify(apiVersion)},"metadata":{},"items":[`);
     const parts: Buffer[] = [head];
     const hash = createHash("sha256").update(head);
-    for (const [name, versions] of registry.groups()) {
+    for (const group of servedGroups(registry, aggregation)) {
+      const name = group.name;
       if (scope === "core" ? name !== "" : name === "") continue;
-      const chunk = chunkOf(name, versions);
+      const chunk = chunkOf(name, group.local, group.aggregated);
       if (parts.length > 1) parts.push(COMMA);
       parts.push(chunk.json);
       hash.update(chunk.digest);
@@ -131,11 +140,7 @@ export function createAggregatedDiscovery(registry: Registry, options: Aggregate
     // Changed groups' entries are serialized here, whether or not a document was asked for: the
     // first request after a bulk install then joins kept bytes instead of serializing thousands.
     if (unserialized.size > 0) {
-      const groups = registry.groups();
-      for (const name of unserialized) {
-        const versions = groups.get(name);
-        if (versions !== undefined) chunkOf(name, versions);
-      }
+      for (const group of servedGroups(registry, aggregation)) if (unserialized.has(group.name)) chunkOf(group.name, group.local, group.aggregated);
       unserialized.clear();
     }
     for (const [key, entry] of kept) {
@@ -155,9 +160,8 @@ export function createAggregatedDiscovery(registry: Registry, options: Aggregate
     }
   };
 
-  registry.onChange((changed) => {
-    for (const groupVersion of changed) {
-      const name = groupVersion.slice(0, groupVersion.lastIndexOf("/"));
+  const onChanged = (names: Iterable<string>): void => {
+    for (const name of names) {
       chunks.delete(name);
       unserialized.add(name);
     }
@@ -168,7 +172,16 @@ export function createAggregatedDiscovery(registry: Registry, options: Aggregate
     timer = setTimeout(rebuild, Math.max(0, Math.min(settleMs, firstChangeAt + maxWaitMs - now)));
     // A pending rebuild never keeps the process alive.
     timer.unref();
-  });
+  };
+  registry.onChange((changed) => onChanged([...changed].map((groupVersion) => groupVersion.slice(0, groupVersion.lastIndexOf("/")))));
+  const aggregatedChanged = (): void => {
+    const names = new Set(aggregatedNames);
+    aggregatedNames.clear();
+    for (const group of aggregation?.apis.groups() ?? []) names.add(group.name);
+    onChanged(names);
+  };
+  aggregation?.apis.onChange(aggregatedChanged);
+  aggregation?.backends.onChange(aggregatedChanged);
 
   return {
     get builds() {

@@ -1,5 +1,7 @@
 import { createHash } from "node:crypto";
 import { SCALE_KIND, type Registry, type Store } from "../registry/index.js";
+import type { AggregatedVersion } from "./aggregation/aggregated-apis.js";
+import { servedGroups, type Aggregation } from "./aggregation/served-groups.js";
 
 /** `/api`: the core group's versions. */
 export function apiVersions(serverAddress: string): Record<string, unknown> {
@@ -11,17 +13,20 @@ function groupDocument(name: string, versions: readonly string[]): Record<string
   return { name, versions: entries, preferredVersion: entries[0] };
 }
 
-/** `/apis`: every named group with its versions, preferred first. */
-export function apiGroupList(registry: Registry): Record<string, unknown> {
-  const groups = [...registry.groups()].filter(([name]) => name !== "").map(([name, versions]) => groupDocument(name, versions));
+/** `/apis`: every named group with its versions, preferred first; aggregated groups (APIServices with a service) among them by priority. */
+export function apiGroupList(registry: Registry, aggregation?: Aggregation): Record<string, unknown> {
+  const groups = servedGroups(registry, aggregation)
+    .filter((group) => group.name !== "")
+    .map((group) => groupDocument(group.name, [...group.local, ...group.aggregated.map((version) => version.view.version)]));
   return { kind: "APIGroupList", apiVersion: "v1", groups };
 }
 
-/** `/apis/{group}`: one group, or undefined when not served. */
-export function apiGroup(registry: Registry, group: string): Record<string, unknown> | undefined {
-  const versions = registry.groups().get(group);
-  if (group === "" || versions === undefined) return undefined;
-  return { kind: "APIGroup", apiVersion: "v1", ...groupDocument(group, versions) };
+/** `/apis/{group}`: one group, or undefined when not served (here or by an aggregated server). */
+export function apiGroup(registry: Registry, group: string, aggregation?: Aggregation): Record<string, unknown> | undefined {
+  const versions = registry.groups().get(group) ?? [];
+  const aggregated = aggregation?.apis.groups().find((entry) => entry.name === group)?.versions ?? [];
+  if (group === "" || versions.length + aggregated.length === 0) return undefined;
+  return { kind: "APIGroup", apiVersion: "v1", ...groupDocument(group, [...versions, ...aggregated.map((version) => version.view.version)]) };
 }
 
 const SUBRESOURCE_VERBS: Readonly<Record<string, readonly string[]>> = {
@@ -152,21 +157,47 @@ function discoveryResource(store: Store): Record<string, unknown> {
  * Aggregated discovery (`APIGroupDiscoveryList`): every group with its versions and resources
  * in one document — the core group for `/api`, named groups for `/apis`.
  */
-export function aggregatedDiscovery(registry: Registry, scope: "core" | "groups", discoveryApiVersion: string): Record<string, unknown> {
-  const items = [...registry.groups()]
-    .filter(([name]) => (scope === "core" ? name === "" : name !== ""))
-    .map(([name, versions]) => aggregatedDiscoveryGroup(registry, name, versions));
+export function aggregatedDiscovery(
+  registry: Registry,
+  scope: "core" | "groups",
+  discoveryApiVersion: string,
+  aggregation?: Aggregation,
+): Record<string, unknown> {
+  const items = servedGroups(registry, aggregation)
+    .filter(({ name }) => (scope === "core" ? name === "" : name !== ""))
+    .map((group) => aggregatedDiscoveryGroup(registry, group.name, group.local, { aggregated: group.aggregated, aggregation }));
   return { kind: "APIGroupDiscoveryList", apiVersion: discoveryApiVersion, metadata: {}, items };
 }
 
-/** One group's entry of aggregated discovery (`APIGroupDiscovery`), its versions in the order given. */
-export function aggregatedDiscoveryGroup(registry: Registry, name: string, versions: readonly string[]): Record<string, unknown> {
+/**
+ * One group's entry of aggregated discovery (`APIGroupDiscovery`), its own versions in the order
+ * given, then its aggregated ones: with the resources their server listed, `Stale` (and without
+ * resources until one was fetched) while it is unavailable or its discovery failed, as kube's.
+ */
+export function aggregatedDiscoveryGroup(
+  registry: Registry,
+  name: string,
+  versions: readonly string[],
+  options: { readonly aggregated?: readonly AggregatedVersion[]; readonly aggregation?: Aggregation | undefined } = {},
+): Record<string, unknown> {
+  const aggregated = (options.aggregated ?? []).map((target) => {
+    const fetched = options.aggregation?.backends.resourcesOf(target.view.group, target.view.version);
+    const current = target.view.available && fetched?.current === true;
+    return {
+      version: target.view.version,
+      ...(fetched === undefined || fetched.resources.length === 0 ? {} : { resources: fetched.resources }),
+      freshness: current ? "Current" : "Stale",
+    };
+  });
   return {
     metadata: name === "" ? {} : { name },
-    versions: versions.map((version) => ({
-      version,
-      resources: registry.resourcesOf(name, version).map(discoveryResource),
-      freshness: "Current",
-    })),
+    versions: [
+      ...versions.map((version) => ({
+        version,
+        resources: registry.resourcesOf(name, version).map(discoveryResource),
+        freshness: "Current",
+      })),
+      ...aggregated,
+    ],
   };
 }

@@ -33,6 +33,8 @@ export interface FilterChainOptions {
   /** Resource requests (endpoints/resource-handler) and everything else (server/routes). */
   readonly resources: (context: RequestContext, info: ResourceRequestInfo) => Promise<ApiResponse>;
   readonly nonResources: (context: RequestContext, info: NonResourceRequestInfo) => Promise<ApiResponse>;
+  /** Requests under an aggregated group version (an APIService with a service), answered by its server; undefined for the rest. */
+  readonly aggregated?: (context: RequestContext) => Promise<ApiResponse> | undefined;
   /** The audit policy and backend (`--audit-policy-file` with a log or webhook backend); none = no events, only `Audit-ID`. */
   readonly audit?: AuditFilterOptions;
   /** Gzip large responses for clients that accept it (the APIResponseCompression gate; default on). */
@@ -58,6 +60,8 @@ function auditProtobuf(profile: Profile): NonNullable<AuditFilterOptions["protob
 export function filterChain(options: FilterChainOptions): Handler {
   const route: Handler = async (context) => {
     const info = requireInfo(context);
+    const proxied = options.aggregated?.(context);
+    if (proxied !== undefined) return proxied;
     return info.kind === "resource" ? options.resources(context, info) : options.nonResources(context, info);
   };
   return chain(

@@ -3,6 +3,7 @@ import { JWKS_PATH, OPENID_CONFIGURATION_PATH, type IssuerDiscovery } from "../a
 import type { Profile } from "../api/profile.js";
 import { createAggregatedDiscovery, type DiscoveryDocument } from "../endpoints/aggregated-discovery.js";
 import { apiGroup, apiGroupList, apiResourceList, apiVersions } from "../endpoints/discovery.js";
+import type { Aggregation } from "../endpoints/aggregation/served-groups.js";
 import { negotiate } from "../codec/negotiate.js";
 import { parseAccept } from "../codec/media-type.js";
 import { foreignGroup, foreignGroupMessage, metaGroup } from "../api/profile.js";
@@ -33,6 +34,8 @@ export interface NonResourceOptions {
   readonly snapshot?: () => Promise<Uint8Array>;
   /** Plain-text debug pages by path (`/debug/api_priority_and_fairness/dump_queues`), given the query. */
   readonly debug?: ReadonlyMap<string, (query: URLSearchParams) => string>;
+  /** Aggregated groups listed in discovery (their requests are proxied before they get here). */
+  readonly aggregation?: Aggregation;
 }
 
 function notFound(): ApiError {
@@ -144,7 +147,8 @@ const OPENAPI_V2_FORMS = [
 export function createNonResourceHandler(options: NonResourceOptions): (context: RequestContext, info: NonResourceRequestInfo) => Promise<ApiResponse> {
   const openApi = createOpenApi(options.registry, options.profile, builtinCatalogue(options.profile));
   const discoveryGroup = `apidiscovery.${options.profile.apiDomain}`;
-  const discovery = createAggregatedDiscovery(options.registry);
+  const aggregation = options.aggregation;
+  const discovery = createAggregatedDiscovery(options.registry, aggregation === undefined ? {} : { aggregation });
   return async function handleNonResource(context, info) {
     const path = info.path.length > 1 ? info.path.replace(/\/+$/, "") : info.path;
     const { query, signal } = context.request;
@@ -209,7 +213,7 @@ export function createNonResourceHandler(options: NonResourceOptions): (context:
         return respondDiscovery(context, document, `application/json;g=${representation.group};v=${representation.version};as=APIGroupDiscoveryList`);
       }
       if (path === "/api") return respondJson(context, 200, apiVersions(options.serverAddress()), representation);
-      return respondJson(context, 200, apiGroupList(options.registry), representation);
+      return respondJson(context, 200, apiGroupList(options.registry, aggregation), representation);
     }
     const parts = path.split("/").filter((part) => part !== "");
     if (parts[0] === "api" && parts.length === 2) {
@@ -217,7 +221,7 @@ export function createNonResourceHandler(options: NonResourceOptions): (context:
       if (list !== undefined) return respondJson(context, 200, list);
     }
     if (parts[0] === "apis" && parts.length === 2) {
-      const group = apiGroup(options.registry, parts[1] ?? "");
+      const group = apiGroup(options.registry, parts[1] ?? "", aggregation);
       if (group !== undefined) return respondJson(context, 200, group);
     }
     if (parts[0] === "apis" && parts.length === 3) {

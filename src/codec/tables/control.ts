@@ -118,3 +118,24 @@ export const FLOWCONTROL_TABLES: KindTables = {
     AGE,
   ],
 };
+
+/** `True`, or the status with its reason (`False (MissingEndpoints)`); `Unknown` before any check. */
+function apiServiceAvailable(apiService: ApiObject): string {
+  const condition = records(record(apiService["status"])["conditions"]).find((entry) => entry["type"] === "Available");
+  if (condition === undefined) return "Unknown";
+  const status = str(condition["status"]);
+  const reason = str(condition["reason"]);
+  return status === "True" || reason === "" ? status : `${status} (${reason})`;
+}
+
+export const APIREGISTRATION_TABLES: KindTables = {
+  APIService: [
+    NAME,
+    text("Service", "The reference to the service that hosts this API endpoint.", (object) => {
+      const service = present(spec(object)["service"]);
+      return service === undefined ? "Local" : `${str(service["namespace"])}/${str(service["name"])}`;
+    }),
+    text("Available", "Whether this service is available.", apiServiceAvailable),
+    AGE,
+  ],
+};

@@ -495,6 +495,33 @@ const CONTROL: readonly RowCase[] = [
     object: object("exempt", { spec: { type: "Exempt", exempt: {} } }),
     cells: ["exempt", "Exempt", "<none>", "<none>", "<none>", "<none>", "60m"],
   },
+  {
+    group: "apiregistration",
+    kind: "APIService",
+    title: "a local one, available",
+    object: object("v1.apps", {
+      spec: { group: "apps", version: "v1" },
+      status: { conditions: [{ type: "Available", status: "True", reason: "Local" }] },
+    }),
+    cells: ["v1.apps", "Local", "True", "60m"],
+  },
+  {
+    group: "apiregistration",
+    kind: "APIService",
+    title: "a service-backed one, unavailable with its reason",
+    object: object("v1beta1.metrics.k8s.io", {
+      spec: { service: { namespace: "kube-system", name: "metrics-server" } },
+      status: { conditions: [{ type: "Available", status: "False", reason: "MissingEndpoints" }] },
+    }),
+    cells: ["v1beta1.metrics.k8s.io", "kube-system/metrics-server", "False (MissingEndpoints)", "60m"],
+  },
+  {
+    group: "apiregistration",
+    kind: "APIService",
+    title: "not checked yet",
+    object: object("v1.example.com", { spec: { service: { namespace: "x", name: "y" } } }),
+    cells: ["v1.example.com", "x/y", "Unknown", "60m"],
+  },
 ];
 
 const CASES = [...WORKLOADS, ...SCALING, ...NETWORK_AND_STORAGE, ...CONTROL];

@@ -88,6 +88,7 @@ const HEADERS: Readonly<Record<string, readonly string[]>> = {
   "admissionregistration/ValidatingAdmissionPolicyBinding": ["Name@name", "PolicyName", "ParamRef", "Age"],
   "flowcontrol.apiserver/FlowSchema": ["Name@name", "PriorityLevel", "MatchingPrecedence", "DistinguisherMethod", "Age", "MissingPL"],
   "flowcontrol.apiserver/PriorityLevelConfiguration": ["Name@name", "Type", "NominalConcurrencyShares", "Queues", "HandSize", "QueueLengthLimit", "Age"],
+  "apiregistration/APIService": ["Name@name", "Service", "Available", "Age"],
 };
 
 function written(column: { name: string; type: string; format?: string; priority?: number }): string {

@@ -1,7 +1,7 @@
 import { AUTOSCALING_TABLES } from "./autoscaling.js";
 import { COORDINATION_TABLES, NODE_TABLES, POLICY_TABLES, SCHEDULING_TABLES } from "./cluster.js";
 import type { ColumnSpec, KindTables } from "./column.js";
-import { ADMISSION_TABLES, CERTIFICATES_TABLES, FLOWCONTROL_TABLES, RBAC_TABLES } from "./control.js";
+import { ADMISSION_TABLES, APIREGISTRATION_TABLES, CERTIFICATES_TABLES, FLOWCONTROL_TABLES, RBAC_TABLES } from "./control.js";
 import { CORE_TABLES } from "./core.js";
 import { EVENTS_GROUP_EVENT_COLUMNS } from "./event.js";
 import { DISCOVERY_TABLES, NETWORKING_TABLES } from "./networking.js";
@@ -33,6 +33,7 @@ export const TABLES: Readonly<Record<string, KindTables>> = {
   certificates: CERTIFICATES_TABLES,
   admissionregistration: ADMISSION_TABLES,
   "flowcontrol.apiserver": FLOWCONTROL_TABLES,
+  apiregistration: APIREGISTRATION_TABLES,
 };
 
 /** The columns of a kind in a group named as in `TABLES`; undefined when it prints with the default. */

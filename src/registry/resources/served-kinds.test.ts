@@ -148,6 +148,7 @@ function minimalObjects(profile: Profile): Map<string, Json> {
         { spec: { type: "Limited", limited: { nominalConcurrencyShares: 10, limitResponse: { type: "Reject" } } } },
       ],
     ]),
+    [`${g("apiregistration")}/v1/APIService`, { spec: { group: "metrics.k8s.io", version: "v1beta1", groupPriorityMinimum: 100, versionPriority: 100 } }],
     [`${g("rbac.authorization")}/v1/Role`, { rules: [{ apiGroups: [""], resources: ["configmaps"], verbs: ["get"] }] }],
     [`${g("rbac.authorization")}/v1/ClusterRole`, { rules: [{ apiGroups: [""], resources: ["configmaps"], verbs: ["get"] }] }],
     [
@@ -170,6 +171,8 @@ function minimalObjects(profile: Profile): Map<string, Json> {
 /** Names each kind takes (some kinds constrain them). */
 function nameFor(definition: ResourceDefinition, profile: Profile): string {
   if (definition.kind === "CustomResourceDefinition") return `widgets.${profile.name}-test.example.com`;
+  // An APIService is named after the group version it registers.
+  if (definition.kind === "APIService") return "v1beta1.metrics.k8s.io";
   return `minimal-${definition.version}`;
 }
 

@@ -1,5 +1,6 @@
 import type { Profile } from "../../api/profile.js";
 import type { ResourceDefinition } from "../definition.js";
+import { apiregistrationResources } from "./apiregistration/index.js";
 import { appsResources } from "./apps/index.js";
 import { withAuthenticationApis, type AuthenticationApis } from "./authentication/index.js";
 import { accessReviewResources, AccessReviewerSlot, type AccessReviewer } from "./authorization/access-reviews.js";
@@ -22,6 +23,7 @@ export interface BuiltinResourceOptions {
 export function builtinResources(profile: Profile, options: BuiltinResourceOptions): ResourceDefinition[] {
   const served = withKindWarnings(profile, [
     ...coreResources(profile, options.serviceNetwork ?? DEFAULT_SERVICE_NETWORK),
+    ...apiregistrationResources(profile),
     ...appsResources(),
     ...catalogueResources(profile),
     ...rbacResources(profile),

@@ -2,6 +2,7 @@ import { parseMessages, type ParsedMessages, type ProtoMessages } from "../messa
 import { ADMISSIONREGISTRATION_V1, admissionPolicyMessages } from "./admissionregistration-v1.js";
 import { ADMISSIONREGISTRATION_V1BETA1 } from "./admissionregistration-v1beta1.js";
 import { APIEXTENSIONS_V1 } from "./apiextensions-v1.js";
+import { APIREGISTRATION_V1 } from "./apiregistration-v1.js";
 import { APPS_V1 } from "./apps-v1.js";
 import { AUTHENTICATION_V1 } from "./authentication-v1.js";
 import { AUTHENTICATION_V1BETA1 } from "./authentication-v1beta1.js";
@@ -35,6 +36,7 @@ export const PROTO_MESSAGE_FILES: readonly ProtoMessages[] = [
   { ...ADMISSIONREGISTRATION_V1BETA1, ...admissionPolicyMessages("v1beta1") },
   admissionPolicyMessages("v1alpha1"),
   APIEXTENSIONS_V1,
+  APIREGISTRATION_V1,
   APPS_V1,
   AUTHENTICATION_V1,
   AUTHENTICATION_V1BETA1,

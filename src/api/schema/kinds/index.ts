@@ -2,6 +2,7 @@ import type { SchemaNode } from "../node.js";
 import { ADMISSION_POLICY_DEFINITIONS, ADMISSION_POLICY_KINDS } from "./admission-policy.js";
 import { ADMISSIONREGISTRATION_DEFINITIONS, ADMISSIONREGISTRATION_KINDS } from "./admissionregistration.js";
 import { APIEXTENSIONS_KINDS, apiextensionsDefinitions } from "./apiextensions.js";
+import { APIREGISTRATION_DEFINITIONS, APIREGISTRATION_KINDS } from "./apiregistration.js";
 import { APPS_DEFINITIONS, APPS_KINDS } from "./apps.js";
 import { AUTH_DEFINITIONS, AUTH_KINDS } from "./auth.js";
 import { AUTOSCALING_DEFINITIONS, AUTOSCALING_KINDS } from "./autoscaling.js";
@@ -42,6 +43,7 @@ export function builtinDefinitions(extensionPrefixes: readonly string[]): Map<st
       ...ADMISSIONREGISTRATION_DEFINITIONS,
       ...ADMISSION_POLICY_DEFINITIONS,
       ...apiextensionsDefinitions(extensionPrefixes),
+      ...APIREGISTRATION_DEFINITIONS,
       ...FLOWCONTROL_DEFINITIONS,
       ...AUTH_DEFINITIONS,
       ...IMAGEPOLICY_DEFINITIONS,
@@ -64,6 +66,7 @@ export const BUILTIN_KINDS: readonly KindDeclaration[] = [
   ...ADMISSIONREGISTRATION_KINDS,
   ...ADMISSION_POLICY_KINDS,
   ...APIEXTENSIONS_KINDS,
+  ...APIREGISTRATION_KINDS,
   ...FLOWCONTROL_KINDS,
   ...AUTH_KINDS,
 ];

@@ -3,6 +3,7 @@ import type { ApiObject } from "../../object.js";
 import type { DefinitionDefaulter } from "../defaults.js";
 import type { DefinitionValidator, ValidationContext } from "../validate.js";
 import { webhookConfigurationValidator } from "./admission.js";
+import { validateApiService } from "./apiregistration.js";
 import { validateAdmissionPolicyBinding, validateAdmissionPolicyObject } from "./admission-policy.js";
 import { validateCertificateSigningRequest } from "./certificates.js";
 import { priorityLevelDefaulter, priorityLevelValidator, validateFlowSchema } from "./flowcontrol.js";
@@ -70,6 +71,7 @@ export const BUILTIN_RULES: SchemaRules = {
     ...Object.entries(NETWORKING_KIND_VALIDATORS),
     ...Object.entries(EXTENSION_KIND_VALIDATORS),
     ["core.v1.Service", validateServiceUpdate],
+    ["apiregistration.v1.APIService", validateApiService],
     ["core.v1.ResourceQuota", validateResourceQuota],
     ["core.v1.LimitRange", validateLimitRange],
     ["core.v1.PersistentVolume", validatePersistentVolumeUpdate],
