@@ -1,7 +1,7 @@
 // The second batch of real operators' CustomResourceDefinitions (test/fixtures/real-crds/, each with
-// its source and commit, unedited): cert-manager's Certificate, prometheus-operator's PrometheusRule
-// and Gateway API's standard GRPCRoute (dense CEL: escaped `__namespace__`, `has(self[0].matches)`),
-// with their projects' documented samples. Applied with the oldest and the newest kubectl; the
+// its source and commit, unedited): cert-manager's Certificate, prometheus-operator's PrometheusRule,
+// Velero's Backup (`nullable` fields) and Gateway API's standard GRPCRoute (dense CEL: escaped
+// `__namespace__`, `has(self[0].matches)`), with their projects' documented samples. Applied with the oldest and the newest kubectl; the
 // definitions must be accepted and established, the samples stored with the schemas' defaults and
 // shown with the declared printer columns, and the rules must refuse what they were written to refuse.
 // One server per profile: the k8s.io-group GRPCRoute runs under `--compat kubernetes` only.
@@ -29,18 +29,30 @@ function refused(result: KubectlResult, ...expected: string[]): void {
   for (const text of expected) assert.ok(result.stderr.includes(text), `${text}\n---\n${result.stderr}`);
 }
 
+interface Definition {
+  readonly file: string;
+  readonly name: string;
+  readonly samples: string | undefined;
+}
+
 /** The definitions and samples every profile serves (groups outside k8s.io). */
-const COMMON = [
+const COMMON: readonly Definition[] = [
   { file: "cert-manager-certificates.yaml", name: "certificates.cert-manager.io", samples: "cert-manager-certificates-samples.yaml" },
   {
     file: "prometheus-operator-prometheusrules.yaml",
     name: "prometheusrules.monitoring.coreos.com",
     samples: "prometheus-operator-prometheusrules-samples.yaml",
   },
+  // Its documented sample names fields this (older) definition lacks: applied on its own, below.
+  { file: "velero-backups.yaml", name: "backups.velero.io", samples: undefined },
 ];
-const GATEWAY = { file: "gateway-api-grpcroutes.yaml", name: "grpcroutes.gateway.networking.k8s.io", samples: "gateway-api-grpcroutes-samples.yaml" };
+const GATEWAY: Definition = {
+  file: "gateway-api-grpcroutes.yaml",
+  name: "grpcroutes.gateway.networking.k8s.io",
+  samples: "gateway-api-grpcroutes-samples.yaml",
+};
 
-function suite(profile: Profile, definitions: readonly (typeof GATEWAY)[]): void {
+function suite(profile: Profile, definitions: readonly Definition[]): void {
   describe(`real operators' CRDs, second batch (${profile.name} profile)`, () => {
     const server = useTestServer({ profile });
     let oldest: Kubectl;
@@ -72,7 +84,7 @@ function suite(profile: Profile, definitions: readonly (typeof GATEWAY)[]): void
       ok(await oldest(["wait", "--for", "condition=Established", ...definitions.map(({ name }) => `crd/${name}`), "--timeout", "20s"]));
       const applied = ok(await newest(["apply", "--server-side", ...files(definitions.map(({ file }) => definition(file)))]));
       assert.equal(applied.match(/serverside-applied/g)?.length, definitions.length, applied);
-      ok(await newest(["apply", ...files(definitions.map(({ samples }) => fixture(samples)))]));
+      ok(await newest(["apply", ...files(definitions.flatMap(({ samples }) => (samples === undefined ? [] : [fixture(samples)])))]));
     });
 
     it("the samples read back as written, with printer columns as declared (Age only where none are)", async () => {
@@ -167,6 +179,50 @@ spec:
       );
       ok(await newest(["delete", "certificate", "-n", "sandbox", "example-com"]));
       ok(await newest(["delete", "promrule", "prometheus-example-rules"]));
+    });
+
+    it("Velero's documented Backup: Strict refuses its unknown fields as kube's decoder does; Warn prunes them; nulls are kept only where nullable", async () => {
+      const sample = fixture("velero-backups-samples.yaml");
+      refused(
+        await newest(["apply", "-f", sample]),
+        'Backup in version "v1" cannot be handled as a Backup: strict decoding error: unknown field "spec.csiSnapshotTimeout", unknown field "spec.defaultVolumesToFsBackup", unknown field "spec.orLabelSelectors"',
+      );
+      const warned = await newest(["apply", "--validate=warn", "-f", sample]);
+      assert.equal(warned.code, 0, warned.stderr);
+      assert.match(warned.stderr, /Warning: unknown field "spec\.orLabelSelectors"/);
+      const backup = JSON.parse(ok(await oldest(["get", "backup", "-n", "velero", "a", "-o", "json"]))) as Json;
+      const spec = backup["spec"] as Json;
+      assert.equal(spec["orLabelSelectors"], undefined);
+      assert.deepEqual(spec["orderedResources"], {
+        pods: "mysql/mysql-cluster-replica-0,mysql/mysql-cluster-replica-1,mysql/mysql-cluster-source-0",
+        persistentvolumes: "pvc-87ae0832-18fd-4f40-a2a4-5ed4242680c4,pvc-63be1bb0-90f5-4629-a7db-b8ce61ee29b3",
+      });
+      assert.match(ok(await oldest(["get", "backups", "-n", "velero"])), /^NAME\s+AGE\na\s+\S+\n$/);
+      // A client that writes JSON nulls (a Go struct without omitempty, the Python client): kube's
+      // decoder drops the nulls of non-nullable fields without a default and keeps the nullable ones.
+      const nulls = {
+        apiVersion: "velero.io/v1",
+        kind: "Backup",
+        metadata: { name: "nulls", namespace: "velero" },
+        spec: {
+          ttl: null,
+          volumeSnapshotLocations: null,
+          includeClusterResources: null,
+          includedNamespaces: null,
+          hooks: { resources: [{ name: "h", pre: null, post: null, labelSelector: null }] },
+        },
+        status: { phase: null, expiration: null },
+      };
+      const created = JSON.parse(
+        ok(await newest(["create", "--raw", "/apis/velero.io/v1/namespaces/velero/backups", "-f", scratch("nulls.json", JSON.stringify(nulls))])),
+      ) as Json;
+      assert.deepEqual(created["spec"], {
+        includeClusterResources: null,
+        includedNamespaces: null,
+        hooks: { resources: [{ name: "h", labelSelector: null }] },
+      });
+      assert.deepEqual(created["status"], { expiration: null });
+      ok(await newest(["delete", "backups", "-n", "velero", "a", "nulls"]));
     });
 
     if (definitions.includes(GATEWAY))
