@@ -116,7 +116,15 @@ export function customResourceDefinitions(crd: ApiObject, names: CustomResourceN
     const rewrite =
       (to: string) =>
       (object: ApiObject): ApiObject => ({ ...object, apiVersion: `${group}/${to}` });
-    return { group, version: storageVersion, plural: names.plural, toStorage: rewrite(storageVersion), fromStorage: rewrite(version) };
+    // kube prunes what it reads from storage with the storage version's schema: a field that only
+    // the written version declares does not survive a `None` conversion. Pruning on the way in
+    // leaves the same objects to every later read (in place: the written object is what is stored).
+    const toStorage = (object: ApiObject): ApiObject => {
+      const stored = rewrite(storageVersion)(object);
+      artifactsOf(storageVersion, `${group}/${storageVersion}/${names.kind}`)().schema.unknownFields(stored, { prune: true });
+      return stored;
+    };
+    return { group, version: storageVersion, plural: names.plural, toStorage, fromStorage: rewrite(version) };
   };
   const definitionName = crd.metadata.name ?? "";
   const pruneReadsBefore = Number(crd.metadata.resourceVersion ?? 0) || 0;
