@@ -62,7 +62,15 @@ const BACKUP = {
         includedNamespaces: { type: "array", nullable: true, items: { type: "string" } },
         ttl: { type: "string" },
         storageLocation: { type: "string", default: "default" },
-        hooks: { type: "object", properties: { resources: { type: "array", items: { type: "object", properties: { name: { type: "string" }, pre: { type: "array", items: { type: "object" } } } } } } },
+        hooks: {
+          type: "object",
+          properties: {
+            resources: {
+              type: "array",
+              items: { type: "object", properties: { name: { type: "string" }, pre: { type: "array", items: { type: "object" } } } },
+            },
+          },
+        },
         orderedResources: { type: "object", additionalProperties: { type: "string" } },
       },
     },
