@@ -8,6 +8,7 @@
  * evaluation can spend; it is checked only when the static estimate exceeds the limit.
  */
 import type { ASTNode } from "@marcbachmann/cel-js";
+import { propertyForCelName } from "./escaping.js";
 import { MEMBER_MATCHES } from "./libraries/regex.js";
 import type { CelSchema } from "./schema.js";
 
@@ -118,7 +119,7 @@ function traversal(size: number, factor = STRING_TRAVERSAL_FACTOR): number {
 
 function childSchema(schema: CelSchema | undefined, field: string): CelSchema | undefined {
   if (schema === undefined) return undefined;
-  return schema.properties?.[field] ?? (typeof schema.additionalProperties === "object" ? schema.additionalProperties : undefined);
+  return propertyForCelName(schema.properties, field) ?? (typeof schema.additionalProperties === "object" ? schema.additionalProperties : undefined);
 }
 
 function leaf(cost: number, schema?: CelSchema): Estimate {

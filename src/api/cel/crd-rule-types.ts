@@ -7,6 +7,7 @@
  * preserve-unknown-fields, objects without properties) nothing is reported, so a rule kube
  * accepts is never refused here. `oldSelf` under `optionalOldSelf` stays dyn for the same reason.
  */
+import { widenHas } from "./has-macro.js";
 import type { SchemaNode } from "../schema/node.js";
 import { childEnvironment } from "./environment.js";
 import { type CelSchema, extensionOf } from "./schema.js";
@@ -50,7 +51,9 @@ export function typeCheckRule(schema: CelSchema, rule: string, options: { readon
   env.registerVariable("self", type).registerVariable("oldSelf", options.optionalOldSelf ? "dyn" : type);
   let result: ReturnType<typeof env.check>;
   try {
-    result = env.check(rule);
+    const parsed = env.parse(rule);
+    widenHas(parsed.ast);
+    result = parsed.check();
   } catch {
     // The checker itself failed (not a finding about the rule): the untyped compile's answer stands.
     return { kind: "ok", type: "dyn" };

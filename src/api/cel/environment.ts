@@ -6,6 +6,7 @@
  */
 import { Environment, EvaluationError } from "@marcbachmann/cel-js";
 import type { ASTNode } from "@marcbachmann/cel-js";
+import { widenHas } from "./has-macro.js";
 import { registerAuthorizerLibrary } from "./libraries/authorizer.js";
 import { registerComprehensionsLibrary } from "./libraries/comprehensions.js";
 import { registerConversionsLibrary } from "./libraries/conversions.js";
@@ -131,12 +132,14 @@ function compileUncached(expression: string, env: Environment): CompileResult {
   } catch (error) {
     return { kind: "error", message: describeCompileError(expression, error) };
   }
+  widenHas(parsed.ast);
   const checked = parsed.check();
   if (!checked.valid) return { kind: "error", message: describeCompileError(expression, checked.error) };
   // Member `matches` is cel-js's JavaScript-regex builtin: a second parse, its calls pointed at RE2
   // and checked, is the one run (types and messages came from the check above, under the author's name).
   if (expression.includes("matches")) {
     const again = env.parse(expression);
+    widenHas(again.ast);
     if (useRe2Matches(again.ast) && again.check().valid) parsed = again;
   }
   const program: Program = {

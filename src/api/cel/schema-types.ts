@@ -11,6 +11,7 @@
  */
 import type { Environment } from "@marcbachmann/cel-js";
 import type { SchemaNode, SchemaTree } from "../schema/node.js";
+import { escapePropertyName } from "./escaping.js";
 
 const STRING_FORMATS: Readonly<Record<string, string>> = {
   byte: "bytes",
@@ -78,8 +79,13 @@ export class SchemaTypes {
     else this.byRef.set(site.ref, typeName);
     // No prototype: a schema may declare a property called `__proto__`.
     const fields: Record<string, string> = Object.create(null) as Record<string, string>;
-    for (const [field, child] of Object.entries(node.properties ?? {}))
+    for (const [field, child] of Object.entries(node.properties ?? {})) {
       fields[field] = this.typeOf(child, tree, `${typeName}.${field}`, child.embeddedResource === true);
+      // kube declares the escaped name (`__namespace__`, `x__dash__y`); the written name stays too,
+      // as kube 1.30 still resolves a reserved word written plainly (`p.namespace`).
+      const escaped = escapePropertyName(field);
+      if (escaped !== undefined && escaped !== field) fields[escaped] = fields[field];
+    }
     if (resourceRoot) {
       fields["apiVersion"] ??= "string";
       fields["kind"] ??= "string";

@@ -8,6 +8,7 @@
  * Errors are worded as cel-go words them (`found no matching overload for '_==_' applied to
  * '(int, string)'`, `undefined field 'x'`) at cel-go's position (the operator, the call's `(`).
  */
+import { widenHas } from "./has-macro.js";
 import type { Environment } from "@marcbachmann/cel-js";
 import type { SchemaNode, SchemaTree } from "../schema/node.js";
 import { childEnvironment } from "./environment.js";
@@ -134,7 +135,9 @@ export class PolicyTypeChecker {
     const env = this.environment();
     let result: ReturnType<Environment["check"]>;
     try {
-      result = env.check(expression);
+      const parsed = env.parse(expression);
+      widenHas(parsed.ast);
+      result = parsed.check();
     } catch (error) {
       // A parse error: the untyped compile reports those, nothing more to say here.
       return { kind: "error", undefinedField: false, offset: 0, message: error instanceof Error ? (error.message.split("\n")[0] ?? "") : String(error) };

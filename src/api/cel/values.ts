@@ -3,6 +3,7 @@
  * integral numbers become `int` (bigint) unless the schema says `type: number`, as kube's
  * unstructured conversion does. Objects stay plain objects (the library reads them as maps).
  */
+import { escapePropertyName } from "./escaping.js";
 import type { CelSchema } from "./schema.js";
 
 /** Converts a decoded JSON value into the value CEL sees, guided by `schema` when there is one. */
@@ -15,8 +16,13 @@ export function toCel(value: unknown, schema?: CelSchema): unknown {
   if (value !== null && typeof value === "object") {
     const out: Record<string, unknown> = {};
     for (const [key, item] of Object.entries(value)) {
-      const child = schema?.properties?.[key] ?? (typeof schema?.additionalProperties === "object" ? schema.additionalProperties : undefined);
+      const declared = schema?.properties?.[key];
+      const child = declared ?? (typeof schema?.additionalProperties === "object" ? schema.additionalProperties : undefined);
       out[key] = toCel(item, child);
+      // A declared property also answers to its escaped CEL name (`__namespace__`, `x__dash__y`), as
+      // kube's rules read it; map keys are never escaped.
+      const escaped = declared === undefined ? undefined : escapePropertyName(key);
+      if (escaped !== undefined && escaped !== key) out[escaped] = out[key];
     }
     return out;
   }

@@ -1,6 +1,6 @@
 import assert from "node:assert/strict";
 import { describe, test } from "node:test";
-import { applyStructuralDefaults } from "./defaults-and-pruning.js";
+import { applyStructuralDefaults, unknownCustomFields } from "./defaults-and-pruning.js";
 import { SchemaMarkers } from "./json-schema.js";
 
 const markers = new SchemaMarkers(["x-kubernetes-"]);
@@ -49,5 +49,48 @@ describe("applyStructuralDefaults()", () => {
     assert.equal(Object.getPrototypeOf(odd), Object.prototype);
     assert.deepEqual(Object.keys(odd), ["__proto__"]);
     assert.equal(JSON.stringify(odd), '{"__proto__":{"polluted":true}}');
+  });
+});
+
+// Velero's Backup (velero.io_backups.yaml): `nullable: true` lists and selectors beside plain fields.
+const BACKUP = {
+  type: "object",
+  properties: {
+    spec: {
+      type: "object",
+      properties: {
+        includedNamespaces: { type: "array", nullable: true, items: { type: "string" } },
+        ttl: { type: "string" },
+        storageLocation: { type: "string", default: "default" },
+        hooks: {
+          type: "object",
+          properties: {
+            resources: {
+              type: "array",
+              items: { type: "object", properties: { name: { type: "string" }, pre: { type: "array", items: { type: "object" } } } },
+            },
+          },
+        },
+        orderedResources: { type: "object", additionalProperties: { type: "string" } },
+      },
+    },
+  },
+};
+
+describe("unknownCustomFields() with prune: null values (kube's PruneNonNullableNullsWithoutDefaults)", () => {
+  test("a null in a property that is neither nullable nor defaulted is dropped, unreported; nullable and defaulted ones stay for later stages", () => {
+    const object = {
+      spec: { includedNamespaces: null, ttl: null, storageLocation: null, hooks: { resources: [{ name: "h", pre: null }] }, orderedResources: { pods: null } },
+    };
+    assert.deepEqual(unknownCustomFields(markers, BACKUP, object, { prune: true }), []);
+    assert.deepEqual(object.spec, { includedNamespaces: null, storageLocation: null, hooks: { resources: [{ name: "h" }] }, orderedResources: { pods: null } });
+    applyStructuralDefaults(markers, BACKUP, object);
+    assert.equal(object.spec.storageLocation, "default");
+  });
+
+  test("without prune (a field-validation report) nothing is removed", () => {
+    const object = { spec: { ttl: null } };
+    assert.deepEqual(unknownCustomFields(markers, BACKUP, object, { prune: false }), []);
+    assert.deepEqual(object, { spec: { ttl: null } });
   });
 });

@@ -77,6 +77,8 @@ const TYPE_META = new Set(["apiVersion", "kind", "metadata"]);
 /**
  * Fields the schema does not declare, as kube names them in `fieldValidation` warnings and
  * errors (`unknown field "spec.foo"`); removed when `prune` (kube always prunes custom objects).
+ * Pruning also removes a declared property whose value is `null` when the schema is neither
+ * `nullable` nor has a `default` there, as kube's decoder does (not reported: it is known).
  * `preserve-unknown-fields` keeps a subtree's unknown keys (its declared properties are still
  * looked into); embedded resources keep their type meta and metadata.
  */
@@ -104,7 +106,10 @@ function visit(markers: SchemaMarkers, schema: JsonSchema, value: unknown, path:
     // Type meta and metadata are the store's (ObjectMeta has its own rules), at the root and in embedded objects.
     if ((root || embedded) && TYPE_META.has(name)) continue;
     const property = properties.get(name);
-    if (property !== undefined) visit(markers, property, item, childPath(path, name), false, prune, found);
+    // kube's decoder also drops a declared property that is null where the schema neither allows
+    // null nor defaults it (PruneNonNullableNullsWithoutDefaults): `ttl: null` is as if unset.
+    if (property !== undefined && item === null && prune && property["nullable"] !== true && property["default"] === undefined) delete value[name];
+    else if (property !== undefined) visit(markers, property, item, childPath(path, name), false, prune, found);
     else if (additional !== undefined) visit(markers, additional, item, keyPath(path, name), false, prune, found);
     else if (preserve || additionalAllowed) continue;
     else {

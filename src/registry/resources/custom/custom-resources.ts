@@ -116,7 +116,15 @@ export function customResourceDefinitions(crd: ApiObject, names: CustomResourceN
     const rewrite =
       (to: string) =>
       (object: ApiObject): ApiObject => ({ ...object, apiVersion: `${group}/${to}` });
-    return { group, version: storageVersion, plural: names.plural, toStorage: rewrite(storageVersion), fromStorage: rewrite(version) };
+    // kube prunes what it reads from storage with the storage version's schema: a field that only
+    // the written version declares does not survive a `None` conversion. Pruning on the way in
+    // leaves the same objects to every later read (in place: the written object is what is stored).
+    const toStorage = (object: ApiObject): ApiObject => {
+      const stored = rewrite(storageVersion)(object);
+      artifactsOf(storageVersion, `${group}/${storageVersion}/${names.kind}`)().schema.unknownFields(stored, { prune: true });
+      return stored;
+    };
+    return { group, version: storageVersion, plural: names.plural, toStorage, fromStorage: rewrite(version) };
   };
   const definitionName = crd.metadata.name ?? "";
   const pruneReadsBefore = Number(crd.metadata.resourceVersion ?? 0) || 0;
@@ -227,10 +235,10 @@ const COLUMN_TYPES = new Set(["string", "integer", "number", "boolean", "date"])
 /**
  * `additionalPrinterColumns` as Table columns: Name first, then each column's JSONPath value
  * (the first one the path reaches; absent → empty), and nothing else: kube adds its Age column
- * only to a version that declares no columns (`serveDefaultColumnsIfEmpty`). Without printer
- * columns: undefined (Name and Age, kube's default for custom resources).
+ * only to a version that declares no columns (`serveDefaultColumnsIfEmpty`), so a version without
+ * printer columns gets Name and Age.
  */
-export function columnsOf(value: unknown): ColumnSpec[] | undefined {
+export function columnsOf(value: unknown): ColumnSpec[] {
   const declared = (Array.isArray(value) ? value : []).map(record);
   const columns: ColumnSpec[] = [
     { name: "Name", type: "string", format: "name", description: "Name must be unique within a namespace.", cell: (object) => object.metadata.name ?? "" },
@@ -248,8 +256,18 @@ export function columnsOf(value: unknown): ColumnSpec[] | undefined {
       cell: (object, context) => cellOf(jsonPathValues(object, path)[0], type, context.now),
     });
   }
+  if (declared.length === 0) columns.push(AGE_COLUMN);
   return columns;
 }
+
+/** The column kube serves for a version without printer columns, described as ObjectMeta's field. */
+const AGE_COLUMN: ColumnSpec = {
+  name: "Age",
+  type: "date",
+  description:
+    "CreationTimestamp is a timestamp representing the server time when this object was created. It is not guaranteed to be set in happens-before order across separate operations. Clients may not set this value. It is represented in RFC3339 form and is in UTC.\n\nPopulated by the system. Read-only. Null for lists. More info: https://git.k8s.io/community/contributors/devel/sig-architecture/api-conventions.md#metadata",
+  cell: (object, context) => age(object.metadata.creationTimestamp, context.now),
+};
 
 /** A cell as kube's table convertor writes it: dates as the time since (`5m`), other values by type. */
 function cellOf(value: unknown, type: string, now: number): Cell {

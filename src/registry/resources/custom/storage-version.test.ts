@@ -1,0 +1,50 @@
+import assert from "node:assert/strict";
+import { describe, test } from "node:test";
+import type { ApiObject } from "../../../api/object.js";
+import { ORCH_PROFILE } from "../../../api/profile.js";
+import { customResourceDefinitions, namesOf } from "./custom-resources.js";
+
+// Two served versions, `conversion: None`, stored as v1; v1beta1 declares a field v1 does not.
+const CRD: ApiObject = {
+  apiVersion: "apiextensions.orch.io/v1",
+  kind: "CustomResourceDefinition",
+  metadata: { name: "widgets.example.com", uid: "u-1", generation: 1 },
+  spec: {
+    group: "example.com",
+    scope: "Namespaced",
+    names: { plural: "widgets", kind: "Widget" },
+    conversion: { strategy: "None" },
+    versions: [
+      {
+        name: "v1beta1",
+        served: true,
+        storage: false,
+        schema: {
+          openAPIV3Schema: { type: "object", properties: { spec: { type: "object", properties: { size: { type: "integer" }, old: { type: "string" } } } } },
+        },
+      },
+      {
+        name: "v1",
+        served: true,
+        storage: true,
+        schema: {
+          openAPIV3Schema: { type: "object", properties: { spec: { type: "object", properties: { size: { type: "integer" }, nothing: { type: "string" } } } } },
+        },
+      },
+    ],
+  },
+};
+
+describe("customResourceDefinitions(): a version stored as another (conversion None)", () => {
+  test("an object written at v1beta1 is stored as v1 without the fields v1's schema lacks, as kube's storage decoding prunes them", () => {
+    const definitions = customResourceDefinitions(CRD, namesOf((CRD["spec"] as Record<string, unknown>)["names"]), {
+      extensionPrefixes: ORCH_PROFILE.openApiExtensionPrefixes,
+    });
+    const beta = definitions.find((definition) => definition.version === "v1beta1");
+    assert.ok(beta?.storedAs !== undefined);
+    const written: ApiObject = { apiVersion: "example.com/v1beta1", kind: "Widget", metadata: { name: "w" }, spec: { size: 2, old: "x", nothing: null } };
+    const stored = beta.storedAs.toStorage(written);
+    assert.deepEqual(stored, { apiVersion: "example.com/v1", kind: "Widget", metadata: { name: "w" }, spec: { size: 2 } });
+    assert.deepEqual(beta.storedAs.fromStorage(stored).apiVersion, "example.com/v1beta1");
+  });
+});
