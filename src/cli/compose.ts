@@ -404,7 +404,7 @@ export function composeApiServer(options: ComposeOptions): ApiServer {
 
   // 5. Admission plugins, in the order they run: the flags' selection from the catalogue (kube's order), then RBAC escalation (always on).
   const client = registryClient(registry, metaGroup(profile));
-  const ledger = new QuotaLedger(Date.now, apiGroup(profile, "storage"));
+  const ledger = new QuotaLedger(Date.now, { storageGroup: apiGroup(profile, "storage"), keyDomain: profile.keyDomain });
   const webhooks = registryWebhookAdmission(registry, profile, metrics.registry, authorization.authorizer, tracer);
   const conversions = conversionWebhooks(registry, profile);
   let namespaceLister: ObjectLister | undefined;

@@ -25,7 +25,7 @@ import { validatingAdmissionPolicy } from "./validating-admission-policy/index.j
 
 export { QuotaLedger } from "./quota-usage.js";
 export { quotaCounts, recalculateUsage } from "./quota-recalculate.js";
-export { asResourceList, hardOf, usageOf, type Formats } from "./quota-usage.js";
+export { asResourceList, hardOf, usageOf, type Formats, type QuotaNaming } from "./quota-usage.js";
 export { SYSTEM_PRIORITY_CLASSES } from "./priority.js";
 export { namespaceLifecycle } from "./namespace-lifecycle.js";
 export { rbacEscalation } from "./rbac-escalation.js";

@@ -45,7 +45,7 @@ export async function recalculateUsage(client: ApiClient, ledger: QuotaLedger, q
   const add = (group: string, plural: string, object: ApiObject): void => {
     if (!inScope(quota, plural, object)) return;
     const objectFormats: Formats = {};
-    addUsage(usage, formats, usageOf(group, plural, object, objectFormats, ledger.storageGroup), objectFormats);
+    addUsage(usage, formats, usageOf(group, plural, object, objectFormats, ledger.naming), objectFormats);
   };
   const stored = new Set<string>();
   for (const { group, plural } of wanted.values()) {

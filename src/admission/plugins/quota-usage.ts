@@ -1,8 +1,21 @@
 import { isPlainObject, type ApiObject } from "../../api/object.js";
+import { apiGroup, ORCH_PROFILE } from "../../api/profile.js";
 import { formatQuantityIn, quantityFormat, type QuantityFormat } from "../../api/quantity.js";
 import { amount } from "./quantities.js";
 import { podResources, type Amount } from "./pod-resources.js";
 import { containersOf, listOf, recordOf, specOf, stringOf } from "./pod-spec.js";
+
+/**
+ * The profile's spellings quota names depend on: the storage group per-class storage names carry
+ * (`<class>.storageclass.<storageGroup>/requests.storage`) and the key domain of native resource
+ * names (anything else with a domain is an extended resource).
+ */
+export interface QuotaNaming {
+  readonly storageGroup: string;
+  readonly keyDomain: string;
+}
+
+const DEFAULT_NAMING: QuotaNaming = { storageGroup: apiGroup(ORCH_PROFILE, "storage"), keyDomain: ORCH_PROFILE.keyDomain };
 
 /** Usage of one object, by quota resource name (`pods`, `requests.cpu`, `count/deployments.apps`, …). */
 export type Usage = Record<string, number>;
@@ -23,11 +36,11 @@ function isTerminal(pod: ApiObject): boolean {
   return phase === "Succeeded" || phase === "Failed";
 }
 
-/** Names kube's quota counts a request of under `requests.<name>` only: extended resources (a domain outside kubernetes.io). */
-function isExtendedResource(name: string): boolean {
+/** Names kube's quota counts a request of under `requests.<name>` only: extended resources (a domain outside the key domain). */
+function isExtendedResource(name: string, keyDomain: string): boolean {
   if (!name.includes("/") || name.startsWith("requests.")) return false;
   const domain = name.slice(0, name.indexOf("/"));
-  return domain !== "kubernetes.io" && !domain.endsWith(".kubernetes.io");
+  return domain !== keyDomain && !domain.endsWith(`.${keyDomain}`);
 }
 
 /**
@@ -36,7 +49,7 @@ function isExtendedResource(name: string): boolean {
  * and ephemeral-storage as `<name>`, `requests.<name>` and `limits.<name>`; hugepages as `<name>` and
  * `requests.<name>`; extended resources as `requests.<name>`. Each amount's format is recorded in `formats`.
  */
-function podUsage(pod: ApiObject, usage: Usage, formats: Formats | undefined): void {
+function podUsage(pod: ApiObject, usage: Usage, formats: Formats | undefined, keyDomain: string): void {
   if (isTerminal(pod)) return;
   usage["pods"] = 1;
   const set = (name: string, amount: Amount): void => {
@@ -59,20 +72,20 @@ function podUsage(pod: ApiObject, usage: Usage, formats: Formats | undefined): v
       set(name, request);
       set(`requests.${name}`, request);
     }
-    if (isExtendedResource(name)) set(`requests.${name}`, request);
+    if (isExtendedResource(name, keyDomain)) set(`requests.${name}`, request);
   }
 }
 
 /**
  * What one object charges against quota. A claim of a storage class also charges
  * `<class>.storageclass.<storageGroup>/requests.storage` and `…/persistentvolumeclaims` (kube's
- * per-class storage quota; `storageGroup` is the profile's storage group).
+ * per-class storage quota; `naming` carries the profile's spellings).
  */
-export function usageOf(group: string, plural: string, object: ApiObject, formats?: Formats, storageGroup = "storage.k8s.io"): Usage {
+export function usageOf(group: string, plural: string, object: ApiObject, formats?: Formats, naming: QuotaNaming = DEFAULT_NAMING): Usage {
   const usage: Usage = { [countName(group, plural)]: 1 };
   if (group !== "") return usage;
   if (LEGACY_COUNTS.has(plural)) usage[plural] = 1;
-  if (plural === "pods") podUsage(object, usage, formats);
+  if (plural === "pods") podUsage(object, usage, formats, naming.keyDomain);
   if (plural === "services") {
     const spec = recordOf(object["spec"]);
     const type = stringOf(spec["type"]);
@@ -83,7 +96,7 @@ export function usageOf(group: string, plural: string, object: ApiObject, format
     const text = recordOf(recordOf(recordOf(object["spec"])["resources"])["requests"])["storage"];
     const storage = amount(text);
     const storageClass = stringOf(recordOf(object["spec"])["storageClassName"]);
-    const perClass = storageClass === "" ? undefined : `${storageClass}.storageclass.${storageGroup}`;
+    const perClass = storageClass === "" ? undefined : `${storageClass}.storageclass.${naming.storageGroup}`;
     if (perClass !== undefined) usage[`${perClass}/persistentvolumeclaims`] = 1;
     if (storage !== undefined) {
       for (const name of perClass === undefined ? ["requests.storage"] : ["requests.storage", `${perClass}/requests.storage`]) {
@@ -206,13 +219,10 @@ export class QuotaLedger {
   private readonly locks = new Map<string, Promise<void>>();
   private readonly pending = new Map<string, { readonly plural: string; readonly group: string; readonly object: ApiObject; readonly expires: number }>();
 
-  /**
-   * `now` is the clock; `storageGroup` the profile's storage group, which per-class storage quota
-   * names carry (`<class>.storageclass.<storageGroup>/requests.storage`).
-   */
+  /** `now` is the clock; `naming` the profile's spellings of quota names (`usageOf`). */
   constructor(
     private readonly now: () => number = Date.now,
-    readonly storageGroup = "storage.k8s.io",
+    readonly naming: QuotaNaming = DEFAULT_NAMING,
   ) {}
 
   /** Runs `work` alone among this namespace's quota work. */

@@ -113,7 +113,7 @@ export function resourceQuota(context: PluginContext, ledger: QuotaLedger): Admi
         group,
         plural,
         object: withNamespace,
-        usage: usageOf(group, plural, withNamespace, undefined, ledger.storageGroup),
+        usage: usageOf(group, plural, withNamespace, undefined, ledger.naming),
         quotas: listed,
       });
       // kube refuses an uncovered scope with a plain error: a 500 Status without a reason.
@@ -135,11 +135,11 @@ export function resourceQuota(context: PluginContext, ledger: QuotaLedger): Admi
     const { group, resource: plural } = attributes.resource;
     const withNamespace: ApiObject = { ...object, metadata: { ...object.metadata, namespace: attributes.namespace } };
     const deltaFormats: Formats = {};
-    const delta = usageOf(group, plural, withNamespace, deltaFormats, ledger.storageGroup);
+    const delta = usageOf(group, plural, withNamespace, deltaFormats, ledger.naming);
     // An update is charged only what it adds to the stored object's usage (kube's SubtractWithNonNegativeResult).
     const old = attributes.operation === "UPDATE" ? attributes.oldObject : undefined;
     if (old !== undefined) {
-      const previous = usageOf(group, plural, { ...old, metadata: { ...old.metadata, namespace: attributes.namespace } }, undefined, ledger.storageGroup);
+      const previous = usageOf(group, plural, { ...old, metadata: { ...old.metadata, namespace: attributes.namespace } }, undefined, ledger.naming);
       for (const name of Object.keys(delta)) delta[name] = Math.max(0, (delta[name] ?? 0) - (previous[name] ?? 0));
     }
     // The lock orders this server's charges; another server sharing the store charges the same

@@ -1,6 +1,6 @@
 /**
  * How a schema property's name reads in CEL, by kube's escaping rules (apiserver's `cel.Escape`,
- * kubernetes.io "CEL in Kubernetes", Escaping): a CEL reserved word becomes `__word__`
+ * the "CEL in Kubernetes" documentation, Escaping): a CEL reserved word becomes `__word__`
  * (`namespace` → `__namespace__`); otherwise `__` → `__underscores__`, `.` → `__dot__`,
  * `-` → `__dash__`, `/` → `__slash__`. A name that starts with a digit, is empty or holds any
  * other character cannot be named in CEL at all. Map keys (additionalProperties) are never escaped.

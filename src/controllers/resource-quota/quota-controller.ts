@@ -1,7 +1,16 @@
 import { ApiError } from "../../api/errors.js";
 import { isPlainObject, type ApiObject } from "../../api/object.js";
 import type { ApiClient, ResourceRef } from "../../api/client.js";
-import { asResourceList, hardOf, quotaCounts, recalculateUsage, usageOf, type Formats, type QuotaLedger } from "../../admission/plugins/index.js";
+import {
+  asResourceList,
+  hardOf,
+  quotaCounts,
+  recalculateUsage,
+  usageOf,
+  type Formats,
+  type QuotaLedger,
+  type QuotaNaming,
+} from "../../admission/plugins/index.js";
 import { canonicalJson } from "../../util/canonical-json.js";
 import type { InformerFactory } from "../runtime/informer.js";
 import type { QueueControllerSpec } from "../runtime/queue-controller.js";
@@ -24,11 +33,11 @@ const FOLLOWED = ["pods", "services", "configmaps", "secrets", "persistentvolume
 export const QUOTA_RESYNC_MS = 5 * 60_000;
 
 /** What a quota counts of an object: its usage, whether it is terminal or terminating, its scope fields. */
-function quotaView(plural: string, object: ApiObject, storageGroup: string): string {
+function quotaView(plural: string, object: ApiObject, naming: QuotaNaming): string {
   const status = isPlainObject(object["status"]) ? object["status"] : {};
   const spec = isPlainObject(object["spec"]) ? object["spec"] : {};
   return canonicalJson([
-    usageOf("", plural, object, undefined, storageGroup),
+    usageOf("", plural, object, undefined, naming),
     status["phase"] ?? null,
     object.metadata.deletionTimestamp ?? null,
     spec["activeDeadlineSeconds"] ?? null,
@@ -102,7 +111,7 @@ export function quotaController(options: QuotaControllerOptions): QueueControlle
       const onUpdate =
         (plural: string) =>
         (object: ApiObject, previous: ApiObject): void => {
-          if (quotaView(plural, object, ledger.storageGroup) !== quotaView(plural, previous, ledger.storageGroup)) onObject(object);
+          if (quotaView(plural, object, ledger.naming) !== quotaView(plural, previous, ledger.naming)) onObject(object);
         };
       const all = (): void => {
         for (const namespace of namespacesWithQuotas()) queue.add(namespace);
