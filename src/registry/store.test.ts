@@ -340,7 +340,10 @@ describe("the generic store, through the pipeline", () => {
     assert.equal(meta(changed.json)["generation"], 2);
     const annotated = await server.call("PATCH", `${deployments}/gen`, { body: { metadata: { annotations: { note: "a" } } }, headers: merge });
     assert.equal(meta(annotated.json)["generation"], 3);
-    const both = await server.call("PATCH", `${deployments}/gen`, { body: { metadata: { annotations: { note: "b" } }, spec: { minReadySeconds: 6 } }, headers: merge });
+    const both = await server.call("PATCH", `${deployments}/gen`, {
+      body: { metadata: { annotations: { note: "b" } }, spec: { minReadySeconds: 6 } },
+      headers: merge,
+    });
     assert.equal(meta(both.json)["generation"], 4);
   });
 
@@ -356,8 +359,14 @@ describe("the generic store, through the pipeline", () => {
       ["/api/v1/nodes", { metadata: { name: "nogen" } }],
       ["/api/v1/namespaces/default/limitranges", { metadata: { name: "nogen" }, spec: { limits: [{ type: "Container", max: { cpu: "1" } }] } }],
       ["/api/v1/namespaces/default/resourcequotas", { metadata: { name: "nogen" }, spec: { hard: { pods: "1" } } }],
-      ["/api/v1/persistentvolumes", { metadata: { name: "nogen" }, spec: { capacity: { storage: "1Gi" }, accessModes: ["ReadWriteOnce"], hostPath: { path: "/tmp" } } }],
-      ["/api/v1/namespaces/default/persistentvolumeclaims", { metadata: { name: "nogen" }, spec: { accessModes: ["ReadWriteOnce"], resources: { requests: { storage: "1Gi" } } } }],
+      [
+        "/api/v1/persistentvolumes",
+        { metadata: { name: "nogen" }, spec: { capacity: { storage: "1Gi" }, accessModes: ["ReadWriteOnce"], hostPath: { path: "/tmp" } } },
+      ],
+      [
+        "/api/v1/namespaces/default/persistentvolumeclaims",
+        { metadata: { name: "nogen" }, spec: { accessModes: ["ReadWriteOnce"], resources: { requests: { storage: "1Gi" } } } },
+      ],
     ];
     for (const [path, body] of [...withGeneration, ...without]) {
       const created = await server.call("POST", path, { body: { ...body, metadata: { ...(body["metadata"] as Json), generation: 7 } } });
