@@ -159,5 +159,37 @@ describe("Go zero values on the JSON path (go-zeros.ts)", () => {
       });
       assert.equal(typeof (pod.json["metadata"] as Json)["creationTimestamp"], "string");
     });
+
+    it('a downward-API resourceFieldRef without divisor reads back divisor "0" (a non-pointer Quantity), in env and in volumes', async () => {
+      const ref = { containerName: "c", resource: "limits.cpu" };
+      const pod = {
+        metadata: { name: "dapi" },
+        spec: {
+          containers: [{ name: "c", image: "busybox", env: [{ name: "CPU", valueFrom: { resourceFieldRef: ref } }] }],
+          volumes: [
+            {
+              name: "podinfo",
+              downwardAPI: {
+                items: [
+                  { path: "cpu", resourceFieldRef: ref },
+                  { path: "m", resourceFieldRef: { ...ref, divisor: "1m" } },
+                ],
+              },
+            },
+          ],
+        },
+      };
+      const created = await server.call("POST", "/api/v1/namespaces/default/pods", { body: pod });
+      assert.equal(created.status, 201, created.text);
+      const spec = created.json["spec"] as Json;
+      const env = (((spec["containers"] as Json[])[0] as Json)["env"] as Json[])[0] as Json;
+      assert.deepEqual((env["valueFrom"] as Json)["resourceFieldRef"], { ...ref, divisor: "0" });
+      const volume = (spec["volumes"] as Json[]).find((item) => item["name"] === "podinfo") as Json;
+      const items = (volume["downwardAPI"] as Json)["items"] as Json[];
+      assert.deepEqual(
+        items.map((item) => (item["resourceFieldRef"] as Json)["divisor"]),
+        ["0", "1m"],
+      );
+    });
   });
 });

@@ -69,6 +69,12 @@ function embeddingObjects(value: unknown, path: readonly string[]): Record<strin
   return embeddingObjects(value[head], rest);
 }
 
+/**
+ * Non-pointer `resource.Quantity` fields: a struct, so `omitempty` never drops it, and its zero is
+ * written `"0"` (a downward-API `resourceFieldRef` without `divisor` reads back `divisor: "0"`).
+ */
+const ZERO_QUANTITY_WRITTEN: ReadonlyMap<string, readonly string[]> = new Map([["core.v1.ResourceFieldSelector", ["divisor"]]]);
+
 /** Specs the catalogue declares inline in their kind (no definition of their own): kind id → property → Go type. */
 const INLINE_SPECS: ReadonlyMap<string, readonly (readonly [string, string])[]> = new Map([
   ["apps.v1.DaemonSet", [["spec", "apps.v1.DaemonSetSpec"]]],
@@ -129,6 +135,9 @@ export function normalizeGoZeros(catalogue: SchemaCatalogue, id: string, node: S
   }
   for (const name of ALWAYS_WRITTEN.get(id) ?? NONE) {
     if (value[name] === undefined || value[name] === null) value[name] = {};
+  }
+  for (const name of ZERO_QUANTITY_WRITTEN.get(id) ?? NONE) {
+    if (value[name] === undefined || value[name] === null) value[name] = "0";
   }
   for (const path of EMBEDDED_OBJECT_META.get(id) ?? NONE) {
     for (const embedding of embeddingObjects(value, path)) {
