@@ -57,7 +57,9 @@ function slicePrefix(owner: SliceOwner): string {
  * gives, but derived from what the slice holds, so every pass of the controller names it alike.
  */
 function sliceName(owner: SliceOwner, group: SliceGroup, index: number): string {
-  const digest = createHash("sha256").update(canonicalJson([owner.manager, group.addressType, group.ports, index])).digest();
+  const digest = createHash("sha256")
+    .update(canonicalJson([owner.manager, group.addressType, group.ports, index]))
+    .digest();
   let suffix = "";
   for (let at = 0; at < 5; at++) suffix += SUFFIX_ALPHABET[(digest[at] ?? 0) % SUFFIX_ALPHABET.length];
   return `${slicePrefix(owner)}${suffix}`;
