@@ -159,6 +159,15 @@ function collect(value: unknown, type: FieldType, path: PathElement[], out: Fiel
 
 // ---------------------------------------------------------------- compare
 
+/**
+ * A zero `creationTimestamp` (null: an embedded ObjectMeta's, which kube always writes in pod
+ * templates) is in kube's empty typed object too, so kube's comparison never reports it: no
+ * manager owns it.
+ */
+function untracked(key: string, value: unknown): boolean {
+  return value === null && key === "creationTimestamp";
+}
+
 /** How `rhs` differs from `lhs`, as three disjoint field sets. */
 export interface Comparison {
   readonly added: FieldSet;
@@ -236,8 +245,11 @@ function compareAt(lhs: unknown, rhs: unknown, type: FieldType, path: PathElemen
         break;
       }
       for (const key of unionKeys(leftMap, rightMap)) {
+        const leftItem = untracked(key, leftMap?.[key]) ? undefined : leftMap?.[key];
+        const rightItem = untracked(key, rightMap?.[key]) ? undefined : rightMap?.[key];
+        if (leftItem === undefined && rightItem === undefined) continue;
         path.push(fieldElement(key));
-        compareAt(leftMap?.[key], rightMap?.[key], fieldTypeOf(resolved, key), path, sink, options);
+        compareAt(leftItem, rightItem, fieldTypeOf(resolved, key), path, sink, options);
         path.pop();
       }
       break;
@@ -280,7 +292,7 @@ function addedBelow(value: unknown, type: FieldType, path: PathElement[], option
   if (resolved.mapType === "atomic" || map === undefined) return FieldSet.EMPTY;
   for (const key of Object.keys(map)) {
     const item = map[key];
-    if (item === undefined) continue;
+    if (item === undefined || untracked(key, item)) continue;
     const element = fieldElement(key);
     members.set(element.key, element);
     path.push(element);

@@ -326,22 +326,64 @@ describe("the generic store, through the pipeline", () => {
     assert.equal((byField.json["items"] as Json[]).length, 1);
   });
 
-  it("bumps generation only when the spec changes", async () => {
-    const pods = "/api/v1/namespaces/default/pods";
-    const created = await server.call("POST", pods, {
-      body: { metadata: { name: "gen" }, spec: { nodeName: "a", containers: [{ name: "c", image: "busybox" }] } },
+  it("bumps generation only when the spec changes (a Deployment also when its annotations change, as kube's strategy)", async () => {
+    const deployments = "/apis/apps/v1/namespaces/default/deployments";
+    const template = { metadata: { labels: { app: "g" } }, spec: { containers: [{ name: "c", image: "busybox" }] } };
+    const created = await server.call("POST", deployments, {
+      body: { apiVersion: "apps/v1", kind: "Deployment", metadata: { name: "gen" }, spec: { selector: { matchLabels: { app: "g" } }, template } },
     });
-    assert.equal(meta(created.json)["generation"], 1);
-    const labelled = await server.call("PATCH", `${pods}/gen`, {
-      body: { metadata: { labels: { x: "y" } } },
-      headers: { "content-type": "application/merge-patch+json" },
-    });
+    assert.equal(meta(created.json)["generation"], 1, created.text);
+    const merge = { "content-type": "application/merge-patch+json" };
+    const labelled = await server.call("PATCH", `${deployments}/gen`, { body: { metadata: { labels: { x: "y" } } }, headers: merge });
     assert.equal(meta(labelled.json)["generation"], 1);
-    const changed = await server.call("PATCH", `${pods}/gen`, {
+    const changed = await server.call("PATCH", `${deployments}/gen`, { body: { spec: { minReadySeconds: 5 } }, headers: merge });
+    assert.equal(meta(changed.json)["generation"], 2);
+    const annotated = await server.call("PATCH", `${deployments}/gen`, { body: { metadata: { annotations: { note: "a" } } }, headers: merge });
+    assert.equal(meta(annotated.json)["generation"], 3);
+    const both = await server.call("PATCH", `${deployments}/gen`, {
+      body: { metadata: { annotations: { note: "b" } }, spec: { minReadySeconds: 6 } },
+      headers: merge,
+    });
+    assert.equal(meta(both.json)["generation"], 4);
+  });
+
+  it("sets generation on the kinds kube 1.30's strategies set it on, and only those", async () => {
+    const withGeneration: [string, Json][] = [
+      ["/apis/networking.orch.io/v1/ingressclasses", { metadata: { name: "ic" }, spec: { controller: "example.com/ic" } }],
+      ["/apis/admissionregistration.orch.io/v1/validatingwebhookconfigurations", { metadata: { name: "vw" } }],
+      ["/apis/admissionregistration.orch.io/v1/mutatingwebhookconfigurations", { metadata: { name: "mw" } }],
+    ];
+    const without: [string, Json][] = [
+      ["/api/v1/namespaces/default/pods", { metadata: { name: "nogen" }, spec: { containers: [{ name: "c", image: "busybox" }] } }],
+      ["/api/v1/namespaces/default/services", { metadata: { name: "nogen" }, spec: { ports: [{ port: 80 }] } }],
+      ["/api/v1/nodes", { metadata: { name: "nogen" } }],
+      ["/api/v1/namespaces/default/limitranges", { metadata: { name: "nogen" }, spec: { limits: [{ type: "Container", max: { cpu: "1" } }] } }],
+      ["/api/v1/namespaces/default/resourcequotas", { metadata: { name: "nogen" }, spec: { hard: { pods: "1" } } }],
+      [
+        "/api/v1/persistentvolumes",
+        { metadata: { name: "nogen" }, spec: { capacity: { storage: "1Gi" }, accessModes: ["ReadWriteOnce"], hostPath: { path: "/tmp" } } },
+      ],
+      [
+        "/api/v1/namespaces/default/persistentvolumeclaims",
+        { metadata: { name: "nogen" }, spec: { accessModes: ["ReadWriteOnce"], resources: { requests: { storage: "1Gi" } } } },
+      ],
+    ];
+    for (const [path, body] of [...withGeneration, ...without]) {
+      const created = await server.call("POST", path, { body: { ...body, metadata: { ...(body["metadata"] as Json), generation: 7 } } });
+      assert.equal(created.status, 201, `${path}: ${created.text}`);
+      assert.equal(meta(created.json)["generation"], withGeneration.some(([p]) => p === path) ? 1 : undefined, path);
+    }
+    const webhooks = "/apis/admissionregistration.orch.io/v1/validatingwebhookconfigurations/vw";
+    const rule = { operations: ["CREATE"], apiGroups: [""], apiVersions: ["v1"], resources: ["pods"] };
+    const hook = { name: "a.example.com", clientConfig: { url: "https://example.com/a" }, rules: [rule], sideEffects: "None", admissionReviewVersions: ["v1"] };
+    const changed = await server.call("PATCH", webhooks, { body: { webhooks: [hook] }, headers: { "content-type": "application/merge-patch+json" } });
+    assert.equal(meta(changed.json)["generation"], 2, changed.text);
+    const pod = await server.call("PATCH", "/api/v1/namespaces/default/pods/nogen", {
       body: { spec: { activeDeadlineSeconds: 60 } },
       headers: { "content-type": "application/merge-patch+json" },
     });
-    assert.equal(meta(changed.json)["generation"], 2);
+    assert.equal(pod.status, 200, pod.text);
+    assert.equal(meta(pod.json)["generation"], undefined);
   });
 
   it("labels namespaces with their name and refuses deleting the reserved ones", async () => {

@@ -125,5 +125,89 @@ describe("Go zero values on the JSON path (go-zeros.ts)", () => {
       assert.equal(put.status, 200, put.text);
       assert.equal((put.json["metadata"] as Json)["resourceVersion"], version, "no-op");
     });
+
+    it("an embedded ObjectMeta is written with creationTimestamp: null (pod, job and claim templates), owned by no manager; a claim template starts Pending", async () => {
+      const created = await server.call("POST", DEPLOYMENTS, { body: deployment("stamped", []) });
+      assert.equal(created.status, 201, created.text);
+      const template = (created.json["spec"] as Json)["template"] as Json;
+      assert.deepEqual(template["metadata"], { creationTimestamp: null, labels: { app: "z" } });
+      assert.ok(!JSON.stringify((created.json["metadata"] as Json)["managedFields"]).includes("creationTimestamp"));
+      const podSpec = { containers: [{ name: "c", image: "busybox" }], restartPolicy: "OnFailure" };
+      const cronJob = {
+        apiVersion: "batch/v1",
+        kind: "CronJob",
+        metadata: { name: "cj" },
+        spec: { schedule: "* * * * *", jobTemplate: { spec: { template: { spec: podSpec } } } },
+      };
+      const applied = await server.call("PATCH", "/apis/batch/v1/namespaces/default/cronjobs/cj?fieldManager=me", {
+        body: JSON.stringify(cronJob),
+        headers: APPLY,
+      });
+      assert.equal(applied.status, 201, applied.text);
+      const jobTemplate = (applied.json["spec"] as Json)["jobTemplate"] as Json;
+      assert.deepEqual(jobTemplate["metadata"], { creationTimestamp: null });
+      assert.deepEqual(((jobTemplate["spec"] as Json)["template"] as Json)["metadata"], { creationTimestamp: null });
+      assert.ok(!JSON.stringify((applied.json["metadata"] as Json)["managedFields"]).includes("creationTimestamp"));
+      const again = await server.call("PATCH", "/apis/batch/v1/namespaces/default/cronjobs/cj?fieldManager=me", {
+        body: JSON.stringify(cronJob),
+        headers: APPLY,
+      });
+      assert.equal((again.json["metadata"] as Json)["resourceVersion"], (applied.json["metadata"] as Json)["resourceVersion"], "no-op");
+      const claim = { metadata: { name: "www" }, spec: { accessModes: ["ReadWriteOnce"], resources: { requests: { storage: "1Gi" } } } };
+      const statefulSet = {
+        apiVersion: "apps/v1",
+        kind: "StatefulSet",
+        metadata: { name: "web" },
+        spec: {
+          selector: { matchLabels: { app: "w" } },
+          serviceName: "w",
+          template: { metadata: { labels: { app: "w" } }, spec: podSpec },
+          volumeClaimTemplates: [claim],
+        },
+      };
+      const sts = await server.call("POST", "/apis/apps/v1/namespaces/default/statefulsets", {
+        body: { ...statefulSet, spec: { ...statefulSet.spec, template: { ...statefulSet.spec.template, spec: { containers: podSpec.containers } } } },
+      });
+      assert.equal(sts.status, 201, sts.text);
+      const [template0] = (sts.json["spec"] as Json)["volumeClaimTemplates"] as Json[];
+      assert.deepEqual(template0?.["metadata"], { creationTimestamp: null, name: "www" });
+      assert.deepEqual(template0?.["status"], { phase: "Pending" });
+      const pod = await server.call("POST", "/api/v1/namespaces/default/pods", {
+        body: { metadata: { name: "top" }, spec: { containers: podSpec.containers } },
+      });
+      assert.equal(typeof (pod.json["metadata"] as Json)["creationTimestamp"], "string");
+    });
+
+    it('a downward-API resourceFieldRef without divisor reads back divisor "0" (a non-pointer Quantity), in env and in volumes', async () => {
+      const ref = { containerName: "c", resource: "limits.cpu" };
+      const pod = {
+        metadata: { name: "dapi" },
+        spec: {
+          containers: [{ name: "c", image: "busybox", env: [{ name: "CPU", valueFrom: { resourceFieldRef: ref } }] }],
+          volumes: [
+            {
+              name: "podinfo",
+              downwardAPI: {
+                items: [
+                  { path: "cpu", resourceFieldRef: ref },
+                  { path: "m", resourceFieldRef: { ...ref, divisor: "1m" } },
+                ],
+              },
+            },
+          ],
+        },
+      };
+      const created = await server.call("POST", "/api/v1/namespaces/default/pods", { body: pod });
+      assert.equal(created.status, 201, created.text);
+      const spec = created.json["spec"] as Json;
+      const env = (((spec["containers"] as Json[])[0] as Json)["env"] as Json[])[0] as Json;
+      assert.deepEqual((env["valueFrom"] as Json)["resourceFieldRef"], { ...ref, divisor: "0" });
+      const volume = (spec["volumes"] as Json[]).find((item) => item["name"] === "podinfo") as Json;
+      const items = (volume["downwardAPI"] as Json)["items"] as Json[];
+      assert.deepEqual(
+        items.map((item) => (item["resourceFieldRef"] as Json)["divisor"]),
+        ["0", "1m"],
+      );
+    });
   });
 });

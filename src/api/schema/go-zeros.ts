@@ -168,6 +168,35 @@ export const ALWAYS_WRITTEN: ReadonlyMap<string, readonly string[]> = new Map([
 ]);
 
 /**
+ * Where a kind embeds an ObjectMeta (a Go struct, never a pointer): kube writes it even when absent,
+ * with `creationTimestamp: null` (metav1.Time's zero encodes as null and `omitempty` never drops a
+ * struct), as `kubectl get -o yaml` shows in every pod template. Definition id → the embedding
+ * objects below a value of it (`[]`: the value itself; a name ending in `[]` is a list of them).
+ */
+const EMBEDDED_OBJECT_META: ReadonlyMap<string, readonly (readonly string[])[]> = new Map([
+  ["core.v1.PodTemplateSpec", [[]]],
+  ["batch.v1.CronJob", [["spec", "jobTemplate"]]],
+  ["apps.v1.StatefulSet", [["spec", "volumeClaimTemplates[]"]]],
+]);
+
+function embeddingObjects(value: unknown, path: readonly string[]): Record<string, unknown>[] {
+  if (!isPlainObject(value)) return [];
+  const [head, ...rest] = path;
+  if (head === undefined) return [value];
+  if (head.endsWith("[]")) {
+    const items = value[head.slice(0, -2)];
+    return Array.isArray(items) ? items.flatMap((item) => embeddingObjects(item, rest)) : [];
+  }
+  return embeddingObjects(value[head], rest);
+}
+
+/**
+ * Non-pointer `resource.Quantity` fields: a struct, so `omitempty` never drops it, and its zero is
+ * written `"0"` (a downward-API `resourceFieldRef` without `divisor` reads back `divisor: "0"`).
+ */
+const ZERO_QUANTITY_WRITTEN: ReadonlyMap<string, readonly string[]> = new Map([["core.v1.ResourceFieldSelector", ["divisor"]]]);
+
+/**
  * Structs the catalogue declares inline (no definition of their own), by the definition they sit in:
  * definition id → [path, Go type]. A path's segments are properties; `[]` after one stands for each
  * item of that list.
@@ -269,6 +298,25 @@ export function normalizeGoZeros(catalogue: SchemaCatalogue, id: string, node: S
   }
   for (const name of ALWAYS_WRITTEN.get(id) ?? NONE) {
     if (value[name] === undefined || value[name] === null) value[name] = {};
+  }
+  for (const name of ZERO_QUANTITY_WRITTEN.get(id) ?? NONE) {
+    if (value[name] === undefined || value[name] === null) value[name] = "0";
+  }
+  for (const path of EMBEDDED_OBJECT_META.get(id) ?? NONE) {
+    for (const embedding of embeddingObjects(value, path)) {
+      const metadata = embedding["metadata"];
+      if (isPlainObject(metadata)) {
+        if (metadata["creationTimestamp"] === undefined) metadata["creationTimestamp"] = null;
+      } else if (metadata === undefined || metadata === null) embedding["metadata"] = { creationTimestamp: null };
+    }
+  }
+  // kube's StatefulSet defaulter runs the PersistentVolumeClaim defaulter on each claim template, whose status starts Pending.
+  if (id === "apps.v1.StatefulSet") {
+    for (const claim of embeddingObjects(value, ["spec", "volumeClaimTemplates[]"])) {
+      const status = claim["status"];
+      if (status === undefined || status === null) claim["status"] = { phase: "Pending" };
+      else if (isPlainObject(status) && (status["phase"] === undefined || status["phase"] === "")) status["phase"] = "Pending";
+    }
   }
 }
 

@@ -120,6 +120,10 @@ describe("endpoint, endpointslice and endpointslicemirroring controllers (in pro
     }, "the placeholder slice");
     assert.equal(others.length, 0);
     assert.deepEqual([placeholder?.["addressType"], placeholder?.["endpoints"], placeholder?.["ports"]], ["IPv4", [], []]);
+    // Named as kube's controller names its slices: generateName `<service>-` and five characters of kube's alphabet.
+    const metadata = placeholder?.["metadata"] as { name: string; generateName: string };
+    assert.match(metadata.name, /^web-[bcdfghjklmnpqrstvwxz2456789]{5}$/);
+    assert.equal(metadata.generateName, "web-");
   });
 
   it("Endpoints and the slice follow a pod's IP and readiness set through its status sub-resource", async () => {

@@ -44,12 +44,25 @@ export function sliceOwnerOf(source: ApiObject, kind: "Service" | "Endpoints", m
   };
 }
 
+/** kube's name-suffix alphabet (no vowels, no look-alikes): its slices are named from `generateName`. */
+const SUFFIX_ALPHABET = "bcdfghjklmnpqrstvwxz2456789";
+
+/** `<service>-`, as kube's controller asks for its slices' names (the service name cut to fit). */
+function slicePrefix(owner: SliceOwner): string {
+  return `${owner.serviceName.slice(0, 57)}-`;
+}
+
+/**
+ * A slice's name: the prefix and five characters of kube's alphabet, as kube's `generateName`
+ * gives, but derived from what the slice holds, so every pass of the controller names it alike.
+ */
 function sliceName(owner: SliceOwner, group: SliceGroup, index: number): string {
-  const hash = createHash("sha256")
+  const digest = createHash("sha256")
     .update(canonicalJson([owner.manager, group.addressType, group.ports, index]))
-    .digest("hex")
-    .slice(0, 5);
-  return `${owner.serviceName.slice(0, 57)}-${hash}`;
+    .digest();
+  let suffix = "";
+  for (let at = 0; at < 5; at++) suffix += SUFFIX_ALPHABET[(digest[at] ?? 0) % SUFFIX_ALPHABET.length];
+  return `${slicePrefix(owner)}${suffix}`;
 }
 
 /** The slices `groups` make for `owner`, by name. */
@@ -64,6 +77,7 @@ export function desiredSlices(owner: SliceOwner, groups: readonly SliceGroup[], 
         kind: "EndpointSlice",
         metadata: {
           name,
+          generateName: slicePrefix(owner),
           namespace: owner.namespace,
           labels: { ...owner.labels, [names.serviceNameLabel]: owner.serviceName, [names.managedByLabel]: owner.manager },
           ownerReferences: [owner.ownerReference],

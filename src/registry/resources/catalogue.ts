@@ -211,7 +211,7 @@ export function catalogueResources(profile: Profile): ResourceDefinition[] {
       hasGeneration: true,
       strategy: LOAD_BALANCER_STATUS,
     }),
-    defineResource({ group: networking, version: "v1", kind: "IngressClass", plural: "ingressclasses", scope: "Cluster" }),
+    defineResource({ group: networking, version: "v1", kind: "IngressClass", plural: "ingressclasses", scope: "Cluster", hasGeneration: true }),
     defineResource({
       group: networking,
       version: "v1",
@@ -298,6 +298,7 @@ export function catalogueResources(profile: Profile): ResourceDefinition[] {
       plural: "mutatingwebhookconfigurations",
       scope: "Cluster",
       categories: ["api-extensions"],
+      hasGeneration: true,
     }),
     defineResource({
       group: admission,
@@ -306,6 +307,7 @@ export function catalogueResources(profile: Profile): ResourceDefinition[] {
       plural: "validatingwebhookconfigurations",
       scope: "Cluster",
       categories: ["api-extensions"],
+      hasGeneration: true,
     }),
     defineResource({
       group: admission,
@@ -314,6 +316,7 @@ export function catalogueResources(profile: Profile): ResourceDefinition[] {
       plural: "mutatingwebhookconfigurations",
       scope: "Cluster",
       categories: ["api-extensions"],
+      hasGeneration: true,
       storedAs: sameShape(
         { group: admission, version: "v1beta1", kind: "MutatingWebhookConfiguration" },
         stored(admission, "v1", "mutatingwebhookconfigurations"),
@@ -326,6 +329,7 @@ export function catalogueResources(profile: Profile): ResourceDefinition[] {
       plural: "validatingwebhookconfigurations",
       scope: "Cluster",
       categories: ["api-extensions"],
+      hasGeneration: true,
       storedAs: sameShape(
         { group: admission, version: "v1beta1", kind: "ValidatingWebhookConfiguration" },
         stored(admission, "v1", "validatingwebhookconfigurations"),
@@ -347,7 +351,8 @@ export function catalogueResources(profile: Profile): ResourceDefinition[] {
           plural,
           scope: "Cluster",
           categories: ["api-extensions"],
-          ...(kind === "ValidatingAdmissionPolicy" ? { subresources: ["status"], hasGeneration: true } : {}),
+          hasGeneration: true,
+          ...(kind === "ValidatingAdmissionPolicy" ? { subresources: ["status"] } : {}),
           ...(version === "v1" ? {} : { defaultOff: true, storedAs: sameShape({ group: admission, version, kind }, stored(admission, "v1", plural)) }),
           // v1beta1 is deprecated from 1.31 (kube's lifecycle tags); v1alpha1 left kube in 1.33 without a warning.
           ...(version === "v1beta1" ? { deprecation: { since: "1.31", removedIn: "1.34", replacement: `${admission}/v1` } } : {}),

@@ -1,6 +1,19 @@
-import type { ResourceDefinition } from "../../definition.js";
+import { canonicalJson } from "../../../util/canonical-json.js";
+import type { ResourceDefinition, Strategy } from "../../definition.js";
 import { APPS_SCALE } from "../../scale.js";
 import { defineResource } from "../define.js";
+
+/**
+ * kube's Deployment strategy bumps the generation when the annotations change as well as the spec
+ * (a Deployment's annotations are copied to its ReplicaSets); the Store has bumped it for the spec.
+ */
+export const DEPLOYMENT_STRATEGY: Partial<Strategy> = {
+  prepareForUpdate(object, old) {
+    const generation = old.metadata.generation;
+    if (typeof generation !== "number" || object.metadata.generation !== generation) return;
+    if (canonicalJson(object.metadata.annotations ?? {}) !== canonicalJson(old.metadata.annotations ?? {})) object.metadata.generation = generation + 1;
+  },
+};
 
 /**
  * apps/v1 resources declared with server-side apply (the catalogue declares the other apps
@@ -22,6 +35,7 @@ export function appsResources(): ResourceDefinition[] {
       subresources: ["status"],
       hasGeneration: true,
       scale: APPS_SCALE,
+      strategy: DEPLOYMENT_STRATEGY,
     }),
   ];
 }

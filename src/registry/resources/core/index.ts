@@ -18,7 +18,11 @@ const CORE = { group: "", version: "v1" } as const;
 const PENDING_CLAIM = initialStatus(() => ({ phase: "Pending" }));
 const PENDING_VOLUME = initialStatus((_volume, context) => ({ phase: "Pending", lastPhaseTransitionTime: context.now }));
 
-/** The core/v1 resources: stored kinds with their strategies, and the create-only `bindings`. */
+/**
+ * The core/v1 resources: stored kinds with their strategies, and the create-only `bindings`. None
+ * has a `metadata.generation`: kube 1.30's core strategies set it on none of them (pods get one
+ * from 1.33); PodTemplate and ReplicationController (in the catalogue) do.
+ */
 export function coreResources(profile: Profile, serviceNetwork: ServiceNetwork): ResourceDefinition[] {
   return [
     defineResource({
@@ -38,7 +42,6 @@ export function coreResources(profile: Profile, serviceNetwork: ServiceNetwork):
     defineResource({
       ...CORE,
       kind: "Pod",
-      hasGeneration: true,
       plural: "pods",
       scope: "Namespaced",
       shortNames: ["po"],
@@ -64,7 +67,6 @@ export function coreResources(profile: Profile, serviceNetwork: ServiceNetwork):
     defineResource({
       ...CORE,
       kind: "Service",
-      hasGeneration: true,
       plural: "services",
       scope: "Namespaced",
       shortNames: ["svc"],
@@ -79,7 +81,6 @@ export function coreResources(profile: Profile, serviceNetwork: ServiceNetwork):
     defineResource({
       ...CORE,
       kind: "Node",
-      hasGeneration: true,
       plural: "nodes",
       scope: "Cluster",
       shortNames: ["no"],
@@ -116,7 +117,6 @@ export function coreResources(profile: Profile, serviceNetwork: ServiceNetwork):
     defineResource({
       ...CORE,
       kind: "LimitRange",
-      hasGeneration: true,
       plural: "limitranges",
       scope: "Namespaced",
       shortNames: ["limits"],
@@ -125,7 +125,6 @@ export function coreResources(profile: Profile, serviceNetwork: ServiceNetwork):
     defineResource({
       ...CORE,
       kind: "ResourceQuota",
-      hasGeneration: true,
       plural: "resourcequotas",
       scope: "Namespaced",
       shortNames: ["quota"],
@@ -134,7 +133,6 @@ export function coreResources(profile: Profile, serviceNetwork: ServiceNetwork):
     defineResource({
       ...CORE,
       kind: "PersistentVolume",
-      hasGeneration: true,
       plural: "persistentvolumes",
       scope: "Cluster",
       shortNames: ["pv"],
@@ -144,7 +142,6 @@ export function coreResources(profile: Profile, serviceNetwork: ServiceNetwork):
     defineResource({
       ...CORE,
       kind: "PersistentVolumeClaim",
-      hasGeneration: true,
       plural: "persistentvolumeclaims",
       scope: "Namespaced",
       shortNames: ["pvc"],
