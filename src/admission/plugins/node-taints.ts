@@ -1,6 +1,6 @@
 import type { PluginContext } from "../context.js";
 import type { AdmissionPlugin } from "../interface.js";
-import { listOf, recordOf, stringOf } from "./pod-spec.js";
+import { isExtendedResource, listOf, recordOf, stringOf } from "./pod-spec.js";
 
 /**
  * TaintNodesByCondition: a new Node gets the `node.<keyDomain>/not-ready:NoSchedule` taint (its
@@ -28,8 +28,6 @@ export function taintNodesByCondition(context: PluginContext): AdmissionPlugin {
  * `<keyDomain>`) tolerates the `NoSchedule` taints named after them, as nodes offering them are tainted so.
  */
 export function extendedResourceToleration(context: PluginContext): AdmissionPlugin {
-  const native = (name: string): boolean =>
-    !name.includes("/") || name.startsWith(`${context.names.keyDomain}/`) || name.includes(`.${context.names.keyDomain}/`);
   return {
     name: "ExtendedResourceToleration",
     resources: new Set(["pods"]),
@@ -42,7 +40,8 @@ export function extendedResourceToleration(context: PluginContext): AdmissionPlu
       for (const list of ["initContainers", "containers"]) {
         for (const container of listOf(spec[list])) {
           const resources = recordOf(container["resources"]);
-          for (const field of ["requests", "limits"]) for (const name of Object.keys(recordOf(resources[field]))) if (!native(name)) names.add(name);
+          for (const field of ["requests", "limits"])
+            for (const name of Object.keys(recordOf(resources[field]))) if (isExtendedResource(name, context.names.keyDomain)) names.add(name);
         }
       }
       if (names.size === 0) return;

@@ -41,6 +41,17 @@ export function listOf(value: unknown): Record_[] {
   return Array.isArray(value) ? value.filter(isPlainObject) : [];
 }
 
+/**
+ * kube's IsExtendedResourceName: a resource name with a domain other than the key domain (or one
+ * of its subdomains), not a quota's `requests.` form (`example.com/gpu`; not `cpu`, not
+ * `<keyDomain>/…`).
+ */
+export function isExtendedResource(name: string, keyDomain: string): boolean {
+  if (!name.includes("/") || name.startsWith("requests.")) return false;
+  const domain = name.slice(0, name.indexOf("/"));
+  return domain !== keyDomain && !domain.endsWith(`.${keyDomain}`);
+}
+
 export function stringOf(value: unknown): string {
   return typeof value === "string" ? value : "";
 }

@@ -3,7 +3,7 @@ import { apiGroup, ORCH_PROFILE } from "../../api/profile.js";
 import { formatQuantityIn, quantityFormat, type QuantityFormat } from "../../api/quantity.js";
 import { amount } from "./quantities.js";
 import { podResources, type Amount } from "./pod-resources.js";
-import { containersOf, listOf, recordOf, specOf, stringOf } from "./pod-spec.js";
+import { containersOf, isExtendedResource, listOf, recordOf, specOf, stringOf } from "./pod-spec.js";
 
 /**
  * The profile's spellings quota names depend on: the storage group per-class storage names carry
@@ -34,13 +34,6 @@ const LEGACY_COUNTS = new Set(["pods", "services", "configmaps", "secrets", "per
 function isTerminal(pod: ApiObject): boolean {
   const phase = recordOf(pod["status"])["phase"];
   return phase === "Succeeded" || phase === "Failed";
-}
-
-/** Names kube's quota counts a request of under `requests.<name>` only: extended resources (a domain outside the key domain). */
-function isExtendedResource(name: string, keyDomain: string): boolean {
-  if (!name.includes("/") || name.startsWith("requests.")) return false;
-  const domain = name.slice(0, name.indexOf("/"));
-  return domain !== keyDomain && !domain.endsWith(`.${keyDomain}`);
 }
 
 /**
