@@ -14,7 +14,8 @@ const HOP_BY_HOP = new Set(["connection", "keep-alive", "transfer-encoding", "co
 
 /** The aggregated group version a path is under (`/apis/<group>/<version>[/...]`), if any. */
 export function aggregatedTarget(apis: AggregatedApis, path: string): AggregatedVersion | undefined {
-  if (!path.startsWith("/apis/")) return undefined;
+  // Most servers aggregate nothing: their requests skip the path's split.
+  if (!path.startsWith("/apis/") || apis.groups().length === 0) return undefined;
   const [group = "", version = ""] = path.slice("/apis/".length).split("/");
   return group === "" || version === "" ? undefined : apis.find(group, version);
 }
