@@ -6,12 +6,12 @@
 // shown with the declared printer columns, and the rules must refuse what they were written to refuse.
 // One server per profile: the k8s.io-group GRPCRoute runs under `--compat kubernetes` only.
 import assert from "node:assert/strict";
-import { readFileSync, writeFileSync } from "node:fs";
+import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import { before, describe, it } from "node:test";
 import { fileURLToPath } from "node:url";
 import { apiGroup, KUBERNETES_PROFILE, ORCH_PROFILE, type Profile } from "../src/api/profile.js";
-import { kubectlFor, type Kubectl, type KubectlResult } from "./helpers/kubectl.js";
+import { kubectlPairFor, type Kubectl, type KubectlResult } from "./helpers/kubectl.js";
 import { useTestServer } from "./helpers/server.js";
 
 const FIXTURES = fileURLToPath(new URL("../../test/fixtures/real-crds/", import.meta.url));
@@ -59,13 +59,7 @@ function suite(profile: Profile, definitions: readonly Definition[]): void {
     let newest: Kubectl;
     let scratch: (name: string, text: string) => string;
     before(() => {
-      oldest = kubectlFor(server().server.kubeconfigPath, server().dataDir, "oldest");
-      newest = kubectlFor(server().server.kubeconfigPath, server().dataDir, "newest");
-      scratch = (name, text) => {
-        const path = join(server().dataDir, name);
-        writeFileSync(path, text);
-        return path;
-      };
+      ({ oldest, newest, scratch } = kubectlPairFor(server().server.kubeconfigPath, server().dataDir));
     });
 
     // The definitions as this profile spells apiextensions (the published files say apiextensions.k8s.io).

@@ -4,12 +4,11 @@
 // stored with the schema's defaults, and the CEL rules refuse what they were written to refuse.
 // kube-apiserver accepts all of these; refusing one is the failure this file guards against.
 import assert from "node:assert/strict";
-import { writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { before, describe, it } from "node:test";
 import { fileURLToPath } from "node:url";
 import { KUBERNETES_PROFILE } from "../src/api/profile.js";
-import { kubectlFor, type Kubectl, type KubectlResult } from "./helpers/kubectl.js";
+import { kubectlPairFor, type Kubectl, type KubectlResult } from "./helpers/kubectl.js";
 import { useTestServer } from "./helpers/server.js";
 
 const FIXTURES = fileURLToPath(new URL("../../test/fixtures/real-crds/", import.meta.url));
@@ -41,13 +40,7 @@ describe("real operators' CRDs, samples and policies (kubernetes profile)", () =
   let newest: Kubectl;
   let scratch: (name: string, text: string) => string;
   before(() => {
-    oldest = kubectlFor(server().server.kubeconfigPath, server().dataDir, "oldest");
-    newest = kubectlFor(server().server.kubeconfigPath, server().dataDir, "newest");
-    scratch = (name, text) => {
-      const path = join(server().dataDir, name);
-      writeFileSync(path, text);
-      return path;
-    };
+    ({ oldest, newest, scratch } = kubectlPairFor(server().server.kubeconfigPath, server().dataDir));
   });
 
   it("kubectl (oldest): apply creates every definition and each becomes Established", async () => {

@@ -1,5 +1,5 @@
 import { execFile, spawn, type ChildProcess } from "node:child_process";
-import { existsSync, mkdirSync, readdirSync, realpathSync } from "node:fs";
+import { existsSync, mkdirSync, readdirSync, realpathSync, writeFileSync } from "node:fs";
 import { dirname, join } from "node:path";
 import { ORCH_PROFILE } from "../../src/api/profile.js";
 
@@ -181,4 +181,17 @@ export function parseTable(text: string): Record<string, string>[] {
     });
     return row;
   });
+}
+
+/** The oldest and newest kubectl against one test server, and a writer of scratch files (manifests) in its data dir that answers their path. */
+export function kubectlPairFor(kubeconfigPath: string, dataDir: string): { oldest: Kubectl; newest: Kubectl; scratch: (name: string, text: string) => string } {
+  return {
+    oldest: kubectlFor(kubeconfigPath, dataDir, "oldest"),
+    newest: kubectlFor(kubeconfigPath, dataDir, "newest"),
+    scratch: (name, text) => {
+      const path = join(dataDir, name);
+      writeFileSync(path, text);
+      return path;
+    },
+  };
 }
