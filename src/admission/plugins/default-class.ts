@@ -11,7 +11,8 @@ async function defaults(context: PluginContext, group: string, plural: string, a
 }
 
 /**
- * DefaultStorageClass: a new claim that names no class (the field absent, not "") gets the class
+ * DefaultStorageClass: a new claim that names no class (the field absent, not "", and no
+ * `volume.beta.<keyDomain>/storage-class` annotation) gets the class
  * annotated `storageclass.<keyDomain>/is-default-class: "true"` (or its beta spelling); several
  * defaults refuse the claim (the spec's rule). Updates are not touched.
  */
@@ -26,7 +27,8 @@ export function defaultStorageClass(context: PluginContext): AdmissionPlugin {
       const claim = attributes.object;
       if (claim === undefined || attributes.resource.group !== "" || attributes.subresource !== "") return;
       const spec = recordOf(claim["spec"]);
-      if (spec["storageClassName"] !== undefined) return;
+      // kube reads the class from the beta annotation first: a claim naming one there is left alone too.
+      if (spec["storageClassName"] !== undefined || claim.metadata.annotations?.[`volume.beta.${domain}/storage-class`] !== undefined) return;
       const found = await defaults(context, apiGroup(context.profile, "storage"), "storageclasses", annotations);
       if (found.length > 1) throw denied(attributes, `${found.length} default StorageClasses were found`);
       const only = found[0];

@@ -214,6 +214,10 @@ describe("optional and remaining default admission plugins (table)", () => {
     const explicit: ApiObject = { ...claim, spec: { storageClassName: "" } };
     await admit(storage, attributes("CREATE", "persistentvolumeclaims", explicit));
     assert.deepEqual(explicit["spec"], { storageClassName: "" });
+    // kube reads a claim's class from the beta annotation first: such a claim names one already.
+    const annotatedClaim: ApiObject = { ...claim, metadata: { name: "b", annotations: { "volume.beta.orch.io/storage-class": "slow" } }, spec: {} };
+    await admit(storage, attributes("CREATE", "persistentvolumeclaims", annotatedClaim));
+    assert.deepEqual(annotatedClaim["spec"], {});
     const two = chainOf(
       "DefaultIngressClass",
       context([

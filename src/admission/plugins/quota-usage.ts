@@ -31,9 +31,26 @@ export function countName(group: string, plural: string): string {
 /** Legacy object-count names kube also accepts for core resources. */
 const LEGACY_COUNTS = new Set(["pods", "services", "configmaps", "secrets", "persistentvolumeclaims", "replicationcontrollers", "resourcequotas"]);
 
-function isTerminal(pod: ApiObject): boolean {
+/**
+ * kube's QuotaV1Pod: whether a pod is charged beyond its object count. Not when terminal
+ * (Succeeded, Failed), nor when stuck terminating past its grace period (its deletionTimestamp
+ * plus deletionGracePeriodSeconds is before `now`: a lost node must not block new pods).
+ */
+function podCharged(pod: ApiObject, now: number): boolean {
   const phase = recordOf(pod["status"])["phase"];
-  return phase === "Succeeded" || phase === "Failed";
+  if (phase === "Succeeded" || phase === "Failed") return false;
+  const { deletionTimestamp, deletionGracePeriodSeconds } = pod.metadata;
+  if (deletionTimestamp === undefined || typeof deletionGracePeriodSeconds !== "number") return true;
+  const deletion = Date.parse(deletionTimestamp);
+  return Number.isNaN(deletion) || now <= deletion + deletionGracePeriodSeconds * 1000;
+}
+
+/** A claim's class as kube reads it: the beta annotation `volume.beta.<keyDomain>/storage-class` first, then `spec.storageClassName`. */
+export function claimClass(claim: ApiObject, keyDomain: string): string | undefined {
+  const annotated = claim.metadata.annotations?.[`volume.beta.${keyDomain}/storage-class`];
+  if (annotated !== undefined) return annotated;
+  const named = recordOf(claim["spec"])["storageClassName"];
+  return typeof named === "string" ? named : undefined;
 }
 
 /**
@@ -42,8 +59,8 @@ function isTerminal(pod: ApiObject): boolean {
  * and ephemeral-storage as `<name>`, `requests.<name>` and `limits.<name>`; hugepages as `<name>` and
  * `requests.<name>`; extended resources as `requests.<name>`. Each amount's format is recorded in `formats`.
  */
-function podUsage(pod: ApiObject, usage: Usage, formats: Formats | undefined, keyDomain: string): void {
-  if (isTerminal(pod)) return;
+function podUsage(pod: ApiObject, usage: Usage, formats: Formats | undefined, keyDomain: string, now: number): void {
+  if (!podCharged(pod, now)) return;
   usage["pods"] = 1;
   const set = (name: string, amount: Amount): void => {
     usage[name] = amount.value;
@@ -74,11 +91,19 @@ function podUsage(pod: ApiObject, usage: Usage, formats: Formats | undefined, ke
  * `<class>.storageclass.<storageGroup>/requests.storage` and `…/persistentvolumeclaims` (kube's
  * per-class storage quota; `naming` carries the profile's spellings).
  */
-export function usageOf(group: string, plural: string, object: ApiObject, formats?: Formats, naming: QuotaNaming = DEFAULT_NAMING): Usage {
+export function usageOf(
+  group: string,
+  plural: string,
+  object: ApiObject,
+  formats?: Formats,
+  naming: QuotaNaming = DEFAULT_NAMING,
+  now: number = Date.now(),
+): Usage {
   const usage: Usage = { [countName(group, plural)]: 1 };
   if (group !== "") return usage;
-  if (LEGACY_COUNTS.has(plural)) usage[plural] = 1;
-  if (plural === "pods") podUsage(object, usage, formats, naming.keyDomain);
+  // A pod's `pods` is charged by podUsage (not for terminal or long-terminating pods); its object count always is.
+  if (LEGACY_COUNTS.has(plural) && plural !== "pods") usage[plural] = 1;
+  if (plural === "pods") podUsage(object, usage, formats, naming.keyDomain, now);
   if (plural === "services") {
     const spec = recordOf(object["spec"]);
     const type = stringOf(spec["type"]);
@@ -88,7 +113,7 @@ export function usageOf(group: string, plural: string, object: ApiObject, format
   if (plural === "persistentvolumeclaims") {
     const text = recordOf(recordOf(recordOf(object["spec"])["resources"])["requests"])["storage"];
     const storage = amount(text);
-    const storageClass = stringOf(recordOf(object["spec"])["storageClassName"]);
+    const storageClass = claimClass(object, naming.keyDomain) ?? "";
     const perClass = storageClass === "" ? undefined : `${storageClass}.storageclass.${naming.storageGroup}`;
     if (perClass !== undefined) usage[`${perClass}/persistentvolumeclaims`] = 1;
     if (storage !== undefined) {

@@ -1,6 +1,7 @@
 import assert from "node:assert/strict";
 import { after, before, describe, it } from "node:test";
 import { inProcessServer } from "../../testing/in-process.js";
+import { usageOf } from "./quota-usage.js";
 
 describe("ResourceQuota's container constraint (in process)", () => {
   let server: Awaited<ReturnType<typeof inProcessServer>>;
@@ -229,6 +230,52 @@ describe("ResourceQuota's per-storage-class names (in process)", () => {
       "requests.storage": "6Gi",
       [perClass("requests.storage")]: "2Gi",
       [perClass("persistentvolumeclaims")]: "1",
+    });
+  });
+});
+
+describe("ResourceQuota's usage of pods and claims, as kube's evaluators count them", () => {
+  const pod = (metadata: Record<string, unknown>, status?: Record<string, unknown>) => ({
+    apiVersion: "v1",
+    kind: "Pod",
+    metadata: { name: "p", ...metadata },
+    spec: { containers: [{ name: "c", image: "i", resources: { requests: { cpu: "1" } } }] },
+    ...(status === undefined ? {} : { status }),
+  });
+  const charged = { "count/pods": 1, pods: 1, cpu: 1, "requests.cpu": 1 };
+
+  it("charges a running pod, and only the object count of a terminal one", () => {
+    assert.deepEqual(usageOf("", "pods", pod({}, { phase: "Running" })), charged);
+    assert.deepEqual(usageOf("", "pods", pod({}, { phase: "Succeeded" })), { "count/pods": 1 });
+    assert.deepEqual(usageOf("", "pods", pod({}, { phase: "Failed" })), { "count/pods": 1 });
+  });
+
+  it("stops charging a pod stuck terminating once its grace period has passed", () => {
+    const deleting = pod({ deletionTimestamp: "2026-01-01T00:00:00Z", deletionGracePeriodSeconds: 30 });
+    const at = (time: string) => usageOf("", "pods", deleting, undefined, undefined, Date.parse(time));
+    assert.deepEqual(at("2026-01-01T00:00:29Z"), charged);
+    assert.deepEqual(at("2026-01-01T00:00:30Z"), charged);
+    assert.deepEqual(at("2026-01-01T00:00:31Z"), { "count/pods": 1 });
+    // Without a grace period kube has nothing to compare: still charged.
+    assert.deepEqual(
+      usageOf("", "pods", pod({ deletionTimestamp: "2026-01-01T00:00:00Z" }), undefined, undefined, Date.parse("2027-01-01T00:00:00Z")),
+      charged,
+    );
+  });
+
+  it("reads a claim's class from the beta annotation before spec.storageClassName", () => {
+    const claim = {
+      apiVersion: "v1",
+      kind: "PersistentVolumeClaim",
+      metadata: { name: "c", annotations: { "volume.beta.orch.io/storage-class": "gold" } },
+      spec: { storageClassName: "silver", resources: { requests: { storage: "1Gi" } } },
+    };
+    assert.deepEqual(usageOf("", "persistentvolumeclaims", claim), {
+      "count/persistentvolumeclaims": 1,
+      persistentvolumeclaims: 1,
+      "gold.storageclass.storage.orch.io/persistentvolumeclaims": 1,
+      "requests.storage": 1024 ** 3,
+      "gold.storageclass.storage.orch.io/requests.storage": 1024 ** 3,
     });
   });
 });
