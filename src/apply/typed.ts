@@ -177,7 +177,8 @@ export function withGoZeros(value: unknown, type: FieldType): unknown {
 }
 
 function fillZeros(value: unknown, type: FieldType, depth: number): unknown {
-  if (depth >= MAX_TRACKED_DEPTH) return value;
+  // Scalars and untyped values hold no Go zeros.
+  if (typeof value !== "object" || value === null || type.kind === "scalar" || type.kind === "untyped" || depth >= MAX_TRACKED_DEPTH) return value;
   const resolved = resolveType(type, value);
   if (resolved.kind === "list") {
     if (resolved.listType === "atomic" || !Array.isArray(value)) return value;
@@ -191,6 +192,8 @@ function fillZeros(value: unknown, type: FieldType, depth: number): unknown {
     return out ?? value;
   }
   if (resolved.kind !== "map" || resolved.mapType === "atomic" || !isPlainObject(value)) return value;
+  // A map of scalars (labels, annotations, data) has nothing below.
+  if (resolved.goZeros === undefined && resolved.fields.size === 0 && resolved.elements.kind === "scalar") return value;
   let out: Record<string, unknown> | undefined;
   for (const zero of resolved.goZeros ?? []) {
     const filled = withZeroAt(out ?? value, zero.path, 0, zero.value);
