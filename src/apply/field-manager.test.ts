@@ -93,14 +93,14 @@ describe("FieldManager.update(): Update entries", () => {
         fieldsType: "FieldsV1",
         fieldsV1: {
           "f:metadata": { "f:labels": { ".": {}, "f:app": {} } },
+          // kube compares against the kind's empty typed object: its non-pointer structs (spec,
+          // template, the template's metadata and spec) and null containers are there already.
           "f:spec": {
-            ".": {},
             "f:replicas": {},
             "f:selector": {},
             "f:template": {
-              ".": {},
-              "f:metadata": { ".": {}, "f:labels": { ".": {}, "f:app": {} } },
-              "f:spec": { ".": {}, "f:containers": { ".": {}, 'k:{"name":"nginx"}': { ".": {}, "f:image": {}, "f:name": {} } } },
+              "f:metadata": { "f:labels": { ".": {}, "f:app": {} } },
+              "f:spec": { "f:containers": { 'k:{"name":"nginx"}': { ".": {}, "f:image": {}, "f:name": {}, "f:resources": {} } } },
             },
           },
         },

@@ -15,7 +15,7 @@ import {
 } from "./managed-fields.js";
 import { fieldElement } from "./path.js";
 import { reconcileWithSchema } from "./reconcile.js";
-import { compare, jsonEqual, SchemaError, toFieldSet } from "./typed.js";
+import { compare, jsonEqual, SchemaError, toFieldSet, withGoZeros } from "./typed.js";
 import { ConflictError, Updater, type FieldFilter, type VersionedSet } from "./updater.js";
 import { cloneJson, DEPTH_BUDGET, DepthBudgetExceeded, withoutNullKeys } from "../util/deep-json.js";
 
@@ -108,10 +108,11 @@ export class FieldManager {
     const out = withMetadataCopy(next);
     const managed = this.startingPoint(live, next, write.subresource);
     try {
-      const liveValue = withoutManagedFields(live);
-      const nextValue = withoutManagedFields(next);
+      // Both sides as kube's typed objects (a create's old object is the kind's empty one).
+      const liveValue = withGoZeros(withoutManagedFields(live), this.options.type);
+      const nextValue = withGoZeros(withoutManagedFields(next), this.options.type);
       const sets = this.reconciled(managed.sets);
-      const result = this.updaterFor(write.subresource).update(liveValue, nextValue, this.options.apiVersion, sets, CURRENT_OPERATION);
+      const result = this.updaterFor(write.subresource).update(liveValue, nextValue, this.options.apiVersion, sets, CURRENT_OPERATION, true);
       const current = result.get(CURRENT_OPERATION);
       result.delete(CURRENT_OPERATION);
       const taken = current?.set.difference(STRIPPED);

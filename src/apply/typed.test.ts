@@ -1,10 +1,11 @@
 import assert from "node:assert/strict";
 import { describe, it } from "node:test";
-import { ORCH_PROFILE } from "../api/profile.js";
+import { KUBERNETES_PROFILE, ORCH_PROFILE } from "../api/profile.js";
+import { builtinSchemas } from "../api/schema/builtin.js";
 import { DEDUCED, type FieldType } from "../api/schema/field-type.js";
 import { fieldTypeFromOpenApi } from "../api/schema/openapi.js";
 import { pathString } from "./path.js";
-import { compare } from "./typed.js";
+import { compare, withGoZeros } from "./typed.js";
 
 const prefix = ORCH_PROFILE.openApiExtensionPrefixes[0] ?? "";
 const ext = (name: string, value: unknown): Record<string, unknown> => ({ [`${prefix}${name}`]: value });
@@ -97,5 +98,37 @@ describe("compare() against nothing (a create)", () => {
       const direct = compare(undefined, value, type);
       assert.ok(direct.modified.isEmpty() && direct.removed.isEmpty());
     }
+  });
+});
+
+describe("withGoZeros(): values as kube's typed objects hold them", () => {
+  const schemas = builtinSchemas(KUBERNETES_PROFILE);
+
+  it("a Deployment's empty typed object: its non-pointer structs, null selector and containers, a template's null creationTimestamp", () => {
+    const type = schemas.schemaFor("apps", "v1", "Deployment");
+    assert.deepEqual(withGoZeros({}, type), {
+      metadata: { creationTimestamp: null },
+      spec: { selector: null, strategy: {}, template: { metadata: { creationTimestamp: null }, spec: { containers: null } } },
+      status: {},
+    });
+  });
+
+  it("fills below what is there (each container's resources), leaves pointer structs absent and never mutates its input", () => {
+    const type = schemas.schemaFor("", "v1", "ReplicationController");
+    const value = { spec: { replicas: 1 } };
+    // A ReplicationController's template is a pointer: absent until set.
+    assert.deepEqual(withGoZeros(value, type), { metadata: { creationTimestamp: null }, spec: { replicas: 1 }, status: {} });
+    const withTemplate = { spec: { template: { spec: { containers: [{ name: "c", image: "i" }] } } } };
+    assert.deepEqual(withGoZeros(withTemplate, type), {
+      metadata: { creationTimestamp: null },
+      spec: { template: { metadata: { creationTimestamp: null }, spec: { containers: [{ name: "c", image: "i", resources: {} }] } } },
+      status: {},
+    });
+    assert.deepEqual(withTemplate, { spec: { template: { spec: { containers: [{ name: "c", image: "i" }] } } } });
+  });
+
+  it("custom resources have no Go zeros: a schema-less kind's value is returned as it is", () => {
+    const value = { spec: { size: 1 } };
+    assert.equal(withGoZeros(value, schemas.schemaFor("cache.example.com", "v1", "Memcached")), value);
   });
 });

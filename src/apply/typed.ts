@@ -24,6 +24,12 @@ export interface WalkOptions {
    * tolerates duplicates in what is stored, never in an applied configuration).
    */
   readonly allowDuplicates?: boolean;
+  /**
+   * Both values carry their Go zeros (`withGoZeros`), as kube's typed objects do: a null
+   * `creationTimestamp` is then compared like any field (it is null on both sides wherever the
+   * struct existed before, and new under a pointer struct that appears).
+   */
+  readonly typed?: boolean;
 }
 
 /** Elements of list items already seen, with the key values they were made from (items are shared between walks). */
@@ -157,6 +163,66 @@ function collect(value: unknown, type: FieldType, path: PathElement[], out: Fiel
   }
 }
 
+// ---------------------------------------------------------------- Go zeros
+
+/**
+ * The value as kube's typed object of it holds it: below every built-in struct present, the
+ * fields its Go zero always has (`MapType.goZeros`: non-pointer structs as `{}`, nil
+ * non-`omitempty` collections as null) are added where absent (a null struct reads as its zero,
+ * as Go decodes it). Shares what it does not change; never mutates `value`. An Update compares
+ * two such values, so a struct that always exists is never added or removed itself.
+ */
+export function withGoZeros(value: unknown, type: FieldType): unknown {
+  return fillZeros(value, type, 0);
+}
+
+function fillZeros(value: unknown, type: FieldType, depth: number): unknown {
+  // Scalars and untyped values hold no Go zeros.
+  if (typeof value !== "object" || value === null || type.kind === "scalar" || type.kind === "untyped" || depth >= MAX_TRACKED_DEPTH) return value;
+  const resolved = resolveType(type, value);
+  if (resolved.kind === "list") {
+    if (resolved.listType === "atomic" || !Array.isArray(value)) return value;
+    let out: unknown[] | undefined;
+    value.forEach((item, index) => {
+      const filled = fillZeros(item, resolved.items, depth + 1);
+      if (filled === item) return;
+      out ??= [...value];
+      out[index] = filled;
+    });
+    return out ?? value;
+  }
+  if (resolved.kind !== "map" || resolved.mapType === "atomic" || !isPlainObject(value)) return value;
+  // A map of scalars (labels, annotations, data) has nothing below.
+  if (resolved.goZeros === undefined && resolved.fields.size === 0 && resolved.elements.kind === "scalar") return value;
+  let out: Record<string, unknown> | undefined;
+  for (const zero of resolved.goZeros ?? []) {
+    const filled = withZeroAt(out ?? value, zero.path, 0, zero.value);
+    if (filled !== (out ?? value)) out = filled;
+  }
+  const source = out ?? value;
+  for (const [key, item] of Object.entries(source)) {
+    const filled = fillZeros(item, fieldTypeOf(resolved, key), depth + 1);
+    if (filled === item) continue;
+    out ??= { ...value };
+    out[key] = filled;
+  }
+  return out ?? value;
+}
+
+/** `object` with `zero` at `path` (below `index`) where absent or null; parents must exist. A copy when it changes. */
+function withZeroAt(object: Record<string, unknown>, path: readonly string[], index: number, zero: JsonValue): Record<string, unknown> {
+  const name = path[index];
+  if (name === undefined) return object;
+  const present = object[name];
+  if (index === path.length - 1) {
+    if (present !== undefined && !(present === null && zero !== null)) return object;
+    return { ...object, [name]: isPlainObject(zero) ? { ...zero } : zero };
+  }
+  if (!isPlainObject(present)) return object;
+  const inner = withZeroAt(present, path, index + 1, zero);
+  return inner === present ? object : { ...object, [name]: inner };
+}
+
 // ---------------------------------------------------------------- compare
 
 /**
@@ -245,8 +311,8 @@ function compareAt(lhs: unknown, rhs: unknown, type: FieldType, path: PathElemen
         break;
       }
       for (const key of unionKeys(leftMap, rightMap)) {
-        const leftItem = untracked(key, leftMap?.[key]) ? undefined : leftMap?.[key];
-        const rightItem = untracked(key, rightMap?.[key]) ? undefined : rightMap?.[key];
+        const leftItem = options.typed !== true && untracked(key, leftMap?.[key]) ? undefined : leftMap?.[key];
+        const rightItem = options.typed !== true && untracked(key, rightMap?.[key]) ? undefined : rightMap?.[key];
         if (leftItem === undefined && rightItem === undefined) continue;
         path.push(fieldElement(key));
         compareAt(leftItem, rightItem, fieldTypeOf(resolved, key), path, sink, options);
@@ -292,7 +358,7 @@ function addedBelow(value: unknown, type: FieldType, path: PathElement[], option
   if (resolved.mapType === "atomic" || map === undefined) return FieldSet.EMPTY;
   for (const key of Object.keys(map)) {
     const item = map[key];
-    if (item === undefined || untracked(key, item)) continue;
+    if (item === undefined || (options.typed !== true && untracked(key, item))) continue;
     const element = fieldElement(key);
     members.set(element.key, element);
     path.push(element);

@@ -2,7 +2,7 @@ import type { FieldType } from "../api/schema/field-type.js";
 import { FieldSet } from "./field-set.js";
 import type { Path } from "./path.js";
 import { merge, removeItems } from "./merge.js";
-import { compare, ensureNamedFieldsAreMembers, toFieldSet, type Comparison } from "./typed.js";
+import { compare, ensureNamedFieldsAreMembers, toFieldSet, type Comparison, type WalkOptions } from "./typed.js";
 
 /** The fields one manager owns, with the API version it wrote them in and whether it applied them. */
 export interface VersionedSet {
@@ -41,6 +41,9 @@ export type FieldFilter = (set: FieldSet) => FieldSet;
 
 export const NO_FILTER: FieldFilter = (set) => set;
 
+const UNTYPED: WalkOptions = { allowDuplicates: true };
+const TYPED: WalkOptions = { allowDuplicates: true, typed: true };
+
 export interface UpdaterOptions {
   readonly type: FieldType;
   readonly filter?: FieldFilter;
@@ -74,8 +77,9 @@ export class Updater {
     managers: ManagedSets,
     workflow: string,
     force: boolean,
+    typed = false,
   ): { managers: Map<string, VersionedSet>; comparison: Comparison } {
-    const comparison = this.filtered(compare(live, next, this.type));
+    const comparison = this.filtered(compare(live, next, this.type, typed ? TYPED : UNTYPED));
     const changed = comparison.modified.union(comparison.added);
     const conflicts: Conflict[] = [];
     const result = new Map<string, VersionedSet>();
@@ -93,9 +97,12 @@ export class Updater {
     return { managers: result, comparison };
   }
 
-  /** A non-apply write: `manager` takes what it changed and never conflicts. */
-  update(live: unknown, next: unknown, apiVersion: string, managers: ManagedSets, manager: string): Map<string, VersionedSet> {
-    const { managers: result, comparison } = this.settle(live, next, managers, manager, true);
+  /**
+   * A non-apply write: `manager` takes what it changed and never conflicts. `typed`: both values
+   * carry their Go zeros (`withGoZeros`), as kube's typed objects do.
+   */
+  update(live: unknown, next: unknown, apiVersion: string, managers: ManagedSets, manager: string, typed = false): Map<string, VersionedSet> {
+    const { managers: result, comparison } = this.settle(live, next, managers, manager, true, typed);
     const previous = result.get(manager)?.set ?? FieldSet.EMPTY;
     const set = this.filter(previous.union(comparison.modified).union(comparison.added).difference(comparison.removed));
     if (set.isEmpty()) result.delete(manager);

@@ -1,7 +1,7 @@
 import { describe, it } from "node:test";
 import assert from "node:assert/strict";
 import { KUBERNETES_PROFILE, ORCH_PROFILE } from "../profile.js";
-import { builtinSchemas } from "./builtin.js";
+import { builtinSchemas, goZeroAnnotator } from "./builtin.js";
 import { builtinCatalogue } from "./catalogue.js";
 import { openApiTypeReader } from "./openapi.js";
 import { definitionClosure, publicName, renderDefinitions } from "./render.js";
@@ -13,6 +13,7 @@ describe("builtinSchemas(): definitions rendered on demand", () => {
       // The whole document, as /openapi/v3 renders it (without descriptions), read by one reader.
       const whole = openApiTypeReader({
         extensionPrefixes: profile.openApiExtensionPrefixes,
+        annotate: goZeroAnnotator(profile),
         components: renderDefinitions(catalogue, definitionClosure(catalogue, catalogue.definitions.keys()), { profile, target: "v3", descriptions: false }),
       });
       const lazy = builtinSchemas(profile);

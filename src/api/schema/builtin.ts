@@ -1,8 +1,25 @@
 import type { Profile } from "../profile.js";
 import { builtinCatalogue } from "./catalogue.js";
 import { DEDUCED, type FieldType, type MapType, type SchemaSource } from "./field-type.js";
+import { goZeroPaths } from "./go-structs.js";
 import { openApiTypeReader } from "./openapi.js";
 import { publicName, renderDefinitions } from "./render.js";
+
+/**
+ * What the OpenAPI reader adds to each built-in definition's type: its Go zero (go-structs.ts), so
+ * that Update's field sets are kube's.
+ */
+export function goZeroAnnotator(profile: Profile): (name: string, type: FieldType) => FieldType {
+  const catalogue = builtinCatalogue(profile);
+  let idsByName: Map<string, string> | undefined;
+  return (name, type) => {
+    if (type.kind !== "map") return type;
+    idsByName ??= new Map([...catalogue.definitions.keys()].map((id) => [publicName(profile, id), id]));
+    const id = idsByName.get(name);
+    const goZeros = id === undefined ? undefined : goZeroPaths(catalogue, id);
+    return goZeros === undefined ? type : { ...type, goZeros };
+  };
+}
 
 /**
  * The schema source of the built-in kinds, derived from the schema catalogue (the one source of
@@ -30,8 +47,9 @@ export function builtinSchemas(profile: Profile): SchemaSource {
     rendered.set(name, schema);
     return schema;
   };
+  const annotate = goZeroAnnotator(profile);
   const read = (id: string): FieldType => {
-    reader ??= openApiTypeReader({ extensionPrefixes: profile.openApiExtensionPrefixes, component });
+    reader ??= openApiTypeReader({ extensionPrefixes: profile.openApiExtensionPrefixes, component, annotate });
     return reader({ $ref: `#/components/schemas/${publicName(profile, id)}` });
   };
   const types = new Map<string, FieldType>();

@@ -25,6 +25,18 @@ export interface MapType {
   readonly elementsAreFields: boolean;
   /** `atomic`: the whole object is one value with one owner; `granular`: each key on its own. */
   readonly mapType: "granular" | "atomic";
+  /**
+   * What the Go zero of a built-in struct holds below it (non-pointer structs `{}`, nil
+   * non-`omitempty` collections null), parents first: kube diffs typed objects, where these are
+   * never absent (`go-structs.ts`). None for custom resources.
+   */
+  readonly goZeros?: readonly GoZero[];
+}
+
+/** One field of a struct's Go zero: where (parents must exist), and its zero value. */
+export interface GoZero {
+  readonly path: readonly string[];
+  readonly value: JsonValue;
 }
 
 export interface ListType {

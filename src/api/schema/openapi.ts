@@ -17,6 +17,8 @@ export interface OpenApiReadOptions {
    * renders its schemas on demand); undefined when there is no such schema. Used when given.
    */
   readonly component?: (name: string) => unknown;
+  /** Adds what the schemas do not say to the type read for a named schema (the Go zeros of built-in structs). */
+  readonly annotate?: (name: string, type: FieldType) => FieldType;
 }
 
 const REF_PREFIX = "#/components/schemas/";
@@ -86,7 +88,8 @@ class OpenApiReader {
     this.resolving.add(name);
     // Markers written beside the reference (kube writes `allOf: [{$ref}]` plus extensions) win.
     const { allOf: _allOf, $ref: _ref, ...local } = site;
-    const type = this.read(isPlainObject(target) ? { ...target, ...local } : target);
+    const read = this.read(isPlainObject(target) ? { ...target, ...local } : target);
+    const type = this.options.annotate === undefined ? read : this.options.annotate(name, read);
     this.resolving.delete(name);
     if (Object.keys(local).length === 0) this.resolved.set(name, type);
     return type;
