@@ -195,7 +195,10 @@ function checkArray(markers: SchemaMarkers, facts: SchemaFacts, value: readonly 
   const { maxItems, minItems, items, listType } = facts;
   if (maxItems !== undefined && value.length > maxItems)
     errors.push({ type: "FieldValueTooMany", field: path, message: `Too many: ${value.length}: must have at most ${maxItems} items` });
-  if (minItems !== undefined && value.length < minItems) errors.push(invalidValue(path, value, `${inBody(path)} should have at least ${minItems} items`));
+  // kube-openapi's MinItems carries the list's size as the error's value (as MaxItems does), which
+  // apiextensions words as `Invalid value: <size>`.
+  if (minItems !== undefined && value.length < minItems)
+    errors.push(invalidValue(path, value.length, `${inBody(path)} should have at least ${minItems} items`));
   if (items !== undefined) for (let index = 0; index < value.length; index++) visit(markers, items, value[index], indexPath(path, index), errors);
   if (listType === "set" || facts.uniqueItems) {
     value.forEach((item, index) => {
