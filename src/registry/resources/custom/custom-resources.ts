@@ -231,7 +231,10 @@ function lazyObjectSchema(id: string, compiled: () => ObjectSchema): ObjectSchem
     decodeMismatch: () => undefined,
     applyDefaults: (object) => compiled().applyDefaults(object),
     validate: (object, old) => compiled().validate(object, old),
-    validateRules: (object, old) => compiled().validateRules?.(object, old) ?? Promise.resolve([]),
+    // Present only when the compiled stage has rules (a schema without any gets no CEL pass, as kube).
+    get validateRules() {
+      return compiled().validateRules;
+    },
     tree: () => compiled().tree?.() ?? { root: {}, resolve: (node) => node },
   };
 }
