@@ -42,6 +42,14 @@ describe("validateValue() words custom-resource errors as kube", () => {
     ]);
   });
 
+  it('names a map value by kube-openapi\'s dotted path (path + "." + key), in the field and the message', () => {
+    const schema = { type: "object", additionalProperties: { type: "string", pattern: "^[a-z]+$" } };
+    assert.deepEqual(messages(schema, { good: "ok", "app.example/bad": "X1", num: 1 }), [
+      "spec.app.example/bad: Invalid value: \"X1\": spec.app.example/bad in body should match '^[a-z]+$'",
+      'spec.num: Invalid value: "integer": spec.num in body must be of type string: "integer"',
+    ]);
+  });
+
   it("does not range-check integer formats, as kube strips numeric formats from custom-resource schemas", () => {
     assert.deepEqual(messages({ type: "integer", format: "int32" }, 3000000000), []);
   });
