@@ -2,7 +2,8 @@
 // names each file's source): Gateway API's standard HTTPRoute (v1.3.0, the heaviest CEL user: filter and
 // path rules, `exists_one`, `duration()`, list-map headers, nested defaults) and ReferenceGrant, and
 // external-secrets' ExternalSecret (a deprecated v1alpha1 served beside the v1beta1 storage version,
-// object defaults with nested defaults, min/maxProperties), with their projects' documented samples.
+// object defaults with nested defaults, min/maxProperties) and KEDA's ScaledObject (integer printer
+// columns, string maps), with their projects' documented samples.
 // Applied with the oldest and the newest kubectl; the definitions must be accepted, established,
 // discovered and explained, the samples stored with exactly the schemas' defaults and shown with the
 // declared printer columns, and bad objects refused with kube's 422 wording.
@@ -39,6 +40,7 @@ interface Definition {
 }
 
 const EXTERNAL_SECRETS: Definition = { file: "external-secrets-externalsecrets.yaml", name: "externalsecrets.external-secrets.io" };
+const KEDA: Definition = { file: "keda-scaledobjects.yaml", name: "scaledobjects.keda.sh" };
 const GATEWAY: readonly Definition[] = [
   { file: "gateway-api-httproutes.yaml", name: "httproutes.gateway.networking.k8s.io" },
   { file: "gateway-api-referencegrants.yaml", name: "referencegrants.gateway.networking.k8s.io" },
@@ -188,6 +190,51 @@ spec:
       const respec = json(ok(await newest(["patch", "es", "example", "--type=merge", "-p", '{"spec":{"refreshInterval":null}}', "-o", "json"])));
       assert.equal((respec["spec"] as Json)["refreshInterval"], "1h");
       ok(await newest(["delete", "es", "example"]));
+    });
+
+    it("KEDA ScaledObject: the documented sample shown with its integer printer columns; status through the sub-resource fills the condition columns; refusals in kube-openapi's words (dotted map-value paths)", async () => {
+      ok(await oldest(["apply", "-f", fixture("keda-scaledobjects-samples.yaml")]));
+      const header = /^NAME\s+SCALETARGETKIND\s+SCALETARGETNAME\s+MIN\s+MAX\s+READY\s+ACTIVE\s+FALLBACK\s+PAUSED\s+TRIGGERS\s+AUTHENTICATIONS\s+AGE\n/;
+      const before = ok(await newest(["get", "scaledobjects"]));
+      assert.match(before, header);
+      assert.match(before, /\ncron-scaledobject\s+my-deployment\s+0\s+4\s+\S+\n$/);
+      const status = {
+        scaleTargetKind: "apps/v1.Deployment",
+        triggersTypes: "cron,cpu",
+        conditions: ["Ready", "Active", "Fallback", "Paused"].map((type) => ({ type, status: type === "Ready" ? "True" : "False" })),
+      };
+      ok(await newest(["patch", "so", "cron-scaledobject", "--subresource=status", "--type=merge", "-p", JSON.stringify({ status })]));
+      assert.match(
+        ok(await oldest(["get", "so"])),
+        /\ncron-scaledobject\s+apps\/v1\.Deployment\s+my-deployment\s+0\s+4\s+True\s+False\s+False\s+False\s+cron,cpu\s+\S+\n$/,
+      );
+      const bad = scratch(
+        "bad-scaledobject.yaml",
+        `apiVersion: keda.sh/v1alpha1
+kind: ScaledObject
+metadata: {name: bad}
+spec:
+  scaleTargetRef: {}
+  minReplicaCount: "0"
+  advanced: {horizontalPodAutoscalerConfig: {behavior: {scaleDown: {stabilizationWindowSeconds: 4000, policies: [{type: Pods, value: 1}]}}}}
+  triggers:
+  - type: cron
+    metadata: {desiredReplicas: 1}
+  - type: cpu
+`,
+      );
+      const result = await newest(["create", "-f", bad]);
+      refused(
+        result,
+        "spec.advanced.horizontalPodAutoscalerConfig.behavior.scaleDown.policies[0].periodSeconds: Required value",
+        "spec.advanced.horizontalPodAutoscalerConfig.behavior.scaleDown.stabilizationWindowSeconds: Invalid value: 4000: spec.advanced.horizontalPodAutoscalerConfig.behavior.scaleDown.stabilizationWindowSeconds in body should be less than or equal to 3600",
+        'spec.minReplicaCount: Invalid value: "string": spec.minReplicaCount in body must be of type integer: "string"',
+        "spec.scaleTargetRef.name: Required value",
+        'spec.triggers[0].metadata.desiredReplicas: Invalid value: "integer": spec.triggers[0].metadata.desiredReplicas in body must be of type string: "integer"',
+        "spec.triggers[1].metadata: Required value",
+      );
+      assert.doesNotMatch(result.stderr, new RegExp(RULES_SKIPPED));
+      ok(await newest(["delete", "so", "cron-scaledobject"]));
     });
 
     if (gateway) {
@@ -396,5 +443,5 @@ spec:
   });
 }
 
-suite(KUBERNETES_PROFILE, [EXTERNAL_SECRETS, ...GATEWAY]);
-suite(ORCH_PROFILE, [EXTERNAL_SECRETS]);
+suite(KUBERNETES_PROFILE, [EXTERNAL_SECRETS, KEDA, ...GATEWAY]);
+suite(ORCH_PROFILE, [EXTERNAL_SECRETS, KEDA]);
