@@ -24,3 +24,25 @@ describe("customObjectSchema(): CEL validation only where the schema declares ru
       assert.notEqual(customObjectSchema("t/v1/T", spec(extra), options).validateRules, undefined, JSON.stringify(extra));
   });
 });
+
+describe("customObjectSchema(): ratcheting finds map values under dotted keys", () => {
+  it("keeps an unchanged invalid map value whose key holds dots (named by a dotted path) on update", () => {
+    const schema = {
+      type: "object",
+      properties: {
+        spec: {
+          type: "object",
+          properties: { labels: { type: "object", additionalProperties: { type: "string", pattern: "^[a-z]+$" } }, size: { type: "integer" } },
+        },
+      },
+    };
+    const stage = customObjectSchema("t/v1/T", schema, options);
+    const old = { apiVersion: "t/v1", kind: "T", metadata: { name: "a" }, spec: { labels: { "app.example.com/name": "X1" }, size: 1 } };
+    assert.deepEqual(
+      stage.validate(old, undefined).map((error) => error.field),
+      ["spec.labels.app.example.com/name"],
+    );
+    assert.deepEqual(stage.validate({ ...old, spec: { ...old.spec, size: 2 } }, old), []);
+    assert.equal(stage.validate({ ...old, spec: { ...old.spec, labels: { "app.example.com/name": "X2" } } }, old).length, 1);
+  });
+});
