@@ -378,6 +378,25 @@ spec:
           `<nil>: Invalid value: "null": ${RULES_SKIPPED}`,
         );
         assert.doesNotMatch(result.stderr, /must not contain/);
+        // A size or required violation also stops the rules (kube's hasBlockingErr): 17 hostnames and
+        // 129 matches report the hostnames and the skipped rules, not the total-matches rule.
+        const crowded = {
+          apiVersion: "gateway.networking.k8s.io/v1",
+          kind: "HTTPRoute",
+          metadata: { name: "crowded" },
+          spec: {
+            hostnames: Array.from({ length: 17 }, (_, index) => `h${index}.example.com`),
+            rules: [64, 64, 1].map((count) => ({ matches: Array.from({ length: count }, (_, index) => ({ path: { value: `/${index}` } })) })),
+          },
+        };
+        const tooMany = await newest(["create", "-f", scratch("crowded.json", JSON.stringify(crowded))]);
+        refused(tooMany, "spec.hostnames: Too many: 17: must have at most 16 items", `<nil>: Invalid value: "null": ${RULES_SKIPPED}`);
+        assert.doesNotMatch(tooMany.stderr, /total number of matches/);
+        crowded.spec.hostnames = ["h.example.com"];
+        refused(
+          await newest(["create", "-f", scratch("crowded.json", JSON.stringify(crowded))]),
+          'spec.rules: Invalid value: "array": While 16 rules and 64 matches per rule are allowed, the total number of matches across all rules in a route must be less than 128',
+        );
         const grant = {
           apiVersion: "gateway.networking.k8s.io/v1",
           kind: "ReferenceGrant",
