@@ -115,7 +115,11 @@ describe("custom resources served from a CustomResourceDefinition", () => {
       `spec.tags[1]: Duplicate value: "a"`,
     ]);
     const missing = await server.call("POST", WIDGETS, { body: { ...widget("missing"), spec: {} } });
-    assert.deepEqual(causes(missing.json), ["spec.image: Required value"]);
+    // A missing required field also stops the CEL rules (kube's hasBlockingErr), which says so.
+    assert.deepEqual(causes(missing.json), [
+      "spec.image: Required value",
+      `<nil>: Invalid value: "null": some validation rules were not checked because the object was invalid; correct the existing errors to complete validation`,
+    ]);
     const strict = await server.call("POST", `${WIDGETS}?fieldValidation=Strict`, { body: widget("strict", { extra: true }) });
     assert.equal(strict.status, 400, strict.text);
     assert.match(String(strict.json["message"]), /unknown field "spec.extra"/);

@@ -81,6 +81,14 @@ export interface ResourceDefinition {
    */
   readonly pruneReadsBefore?: number;
   /**
+   * With `readAsServed`: the schema stage of the version an object is stored at (by its
+   * `apiVersion`), when that is another version of the same resource. kube decodes what it reads
+   * at the stored version, defaulted with that version's schema, and only then converts it: the
+   * served version's own defaults do not apply to it. Undefined for a version the definition no
+   * longer has (no defaults then, as kube).
+   */
+  readonly versionSchema?: (apiVersion: string) => ObjectSchema | undefined;
+  /**
    * False for custom resources: kube serves no strategic merge patch for them (they carry no patch
    * strategies), so such a PATCH is 415 and OpenAPI does not offer the media type.
    */

@@ -103,19 +103,23 @@ export function decodeStoredStamped(text: string, modRevision: number, definitio
   object.metadata.resourceVersion = String(modRevision);
   let onlyStamped = true;
   if (definition.readAsServed === true) {
-    // Stored at another version (its schema) or before the definition's last change: pruned with this
-    // version's schema. With a conversion webhook the stored object is not yet in this version's shape.
-    let prune = definition.conversion === undefined && modRevision < (definition.pruneReadsBefore ?? 0);
-    if (definition.conversion === undefined) {
-      const served = apiVersionOf(definition);
-      if (object.apiVersion !== served) {
-        onlyStamped = false;
-        prune = true;
-      }
+    // As kube's custom resource codec: the object is decoded at the version it was stored at,
+    // pruned (when stored before the definition's last change) and defaulted with that version's
+    // schema; then, without a conversion webhook, it takes this version's apiVersion and is
+    // pruned with this version's schema, whose defaults it does not get. With a webhook the
+    // conversion (after this) makes it this version's.
+    const served = apiVersionOf(definition);
+    const storedAt = typeof object.apiVersion === "string" ? object.apiVersion : served;
+    const atServed = storedAt === served;
+    const storedSchema = atServed ? definition.schema : definition.versionSchema?.(storedAt);
+    const stale = modRevision < (definition.pruneReadsBefore ?? 0);
+    if (stale && storedSchema !== undefined && storedSchema.unknownFields(object, { prune: true }).length > 0) onlyStamped = false;
+    if (storedSchema !== undefined && storedSchema.applyDefaults(object) !== false) onlyStamped = false;
+    if (definition.conversion === undefined && !atServed) {
+      onlyStamped = false;
       object.apiVersion = served;
+      definition.schema?.unknownFields(object, { prune: true });
     }
-    if (prune && definition.schema !== undefined && definition.schema.unknownFields(object, { prune: true }).length > 0) onlyStamped = false;
-    if (definition.schema !== undefined && definition.schema.applyDefaults(object) !== false) onlyStamped = false;
   }
   return { object, onlyStamped };
 }

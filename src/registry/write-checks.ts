@@ -69,6 +69,15 @@ function isStatusField(field: string): boolean {
   return field === "status" || field.startsWith("status.") || field.startsWith("status[");
 }
 
+/** The schema errors after which kube does not evaluate a custom resource's CEL rules (its hasBlockingErr). */
+const BLOCKING: ReadonlySet<FieldError["type"]> = new Set([
+  "FieldValueTypeInvalid",
+  "FieldValueNotSupported",
+  "FieldValueRequired",
+  "FieldValueTooLong",
+  "FieldValueTooMany",
+]);
+
 /**
  * Metadata, the schema stage and the kind's strategy, into one 422 listing every bad field.
  * Synchronous (throws, answers undefined) unless the kind has CEL rules (custom resources), whose
@@ -87,13 +96,14 @@ export function validateWrite(definition: ResourceDefinition, object: ApiObject,
   const reported = new Set([...errors, ...own].map((error) => error.field));
   const judged = (error: FieldError): boolean => !reported.has(error.field) && (subresource !== "status" || isStatusField(error.field));
   errors.push(...(definition.schema?.validate(object, old, subresource === "status") ?? []).filter(judged), ...own);
-  // As kube: CEL rules are not run on a value of the wrong shape (a wrong type or an unsupported enum value).
+  // As kube's hasBlockingErr: CEL rules are not run on an object of the wrong shape (a wrong type, an
+  // unsupported enum value, a missing required field, a string or list over its maximum).
   const validateRules = definition.schema?.validateRules;
   if (validateRules === undefined) {
     finishValidation(definition, object, old, errors);
     return undefined;
   }
-  if (errors.some((error) => error.type === "FieldValueTypeInvalid" || error.type === "FieldValueNotSupported")) {
+  if (errors.some((error) => BLOCKING.has(error.type))) {
     errors.push({
       type: "FieldValueInvalid",
       field: "<nil>",

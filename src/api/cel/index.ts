@@ -20,7 +20,7 @@
  *   never throws; `estimateCost` and the kube limits; `toCel`/`fromCel` value conversion.
  */
 export { checkSchemaRules } from "./rules-compile.js";
-export { type RuleValidationOptions, validateWithRules } from "./rules-evaluate.js";
+export { hasRulesBelow, type RuleValidationOptions, validateWithRules } from "./rules-evaluate.js";
 export {
   type AdmissionInputs,
   admissionActivation,

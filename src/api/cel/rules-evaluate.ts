@@ -48,10 +48,11 @@ function join(path: string, segment: string): string {
   return path === "" ? segment : `${path}.${segment}`;
 }
 
-/** Whether a schema node or one below it has rules, once per node (schemas are walked for every object written). */
+/** hasRulesBelow's answers, once per node (schemas are walked for every object written). */
 const RULES_BELOW = new WeakMap<CelSchema, boolean>();
 
-function hasRulesBelow(schema: CelSchema): boolean {
+/** Whether a schema node or one below it (properties, items, additionalProperties) declares validation rules, as kube's hasXValidations. */
+export function hasRulesBelow(schema: CelSchema): boolean {
   const known = RULES_BELOW.get(schema);
   if (known !== undefined) return known;
   // Guards against a cycle while this node is looked at (JSON schemas have none, but be safe).

@@ -37,7 +37,8 @@ export function customObjectSchema(id: string, schema: JsonSchema, options: Cust
       const errors = validateValue(markers, body, withoutTypeMeta(object), "");
       return old === undefined ? errors : errors.filter((error) => !unchanged(object, old, error.field));
     },
-    validateRules: (object, old) => rules.validate(schema, object, old),
+    // kube runs (and reports skipping) CEL validation only for a schema that declares rules.
+    ...((rules.has?.(schema) ?? true) ? { validateRules: (object: ApiObject, old: ApiObject | undefined) => rules.validate(schema, object, old) } : {}),
     tree: () => {
       tree ??= schemaTreeOf(schema, markers);
       return tree;
@@ -68,14 +69,24 @@ function parsePath(field: string): (string | number)[] | undefined {
   return out.length === 0 ? undefined : out;
 }
 
-function valueAt(value: unknown, path: readonly (string | number)[]): unknown {
-  let current = value;
-  for (const segment of path) {
-    if (typeof segment === "number" && Array.isArray(current)) current = current[segment];
-    else if (isPlainObject(current)) current = current[String(segment)];
-    else return undefined;
+function valueAt(value: unknown, path: readonly (string | number)[], from = 0): unknown {
+  if (from === path.length) return value;
+  const segment = path[from];
+  if (typeof segment === "number") return Array.isArray(value) ? valueAt(value[segment], path, from + 1) : undefined;
+  if (!isPlainObject(value)) return undefined;
+  // A map key may hold dots (schema errors name map values `path.key`, as kube-openapi does): try
+  // the shortest key first, then longer ones made of the following segments.
+  let key = "";
+  for (let end = from; end < path.length; end++) {
+    const part = path[end];
+    if (typeof part !== "string") break;
+    key = end === from ? part : `${key}.${part}`;
+    if (Object.hasOwn(value, key)) {
+      const found = valueAt(value[key], path, end + 1);
+      if (found !== undefined) return found;
+    }
   }
-  return current;
+  return undefined;
 }
 
 /** Errors for a schema-less use: the value checked against a schema as a whole (CRD tests, defaults). */

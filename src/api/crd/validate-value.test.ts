@@ -27,6 +27,29 @@ describe("validateValue() words custom-resource errors as kube", () => {
     assert.deepEqual(messages({ type: "string", pattern: "(?i)^http$" }, "ftp"), ["spec: Invalid value: \"ftp\": spec in body should match '(?i)^http$'"]);
   });
 
+  it("words too few items and properties with the size as the value, as kube-openapi's MinItems and MinProperties carry it", () => {
+    assert.deepEqual(messages({ type: "array", minItems: 1, items: { type: "string" } }, []), [
+      "spec: Invalid value: 0: spec in body should have at least 1 items",
+    ]);
+    assert.deepEqual(messages({ type: "array", minItems: 3, items: { type: "string" } }, ["a", "b"]), [
+      "spec: Invalid value: 2: spec in body should have at least 3 items",
+    ]);
+    assert.deepEqual(messages({ type: "object", minProperties: 1, properties: { a: { type: "string" } } }, {}), [
+      "spec: Invalid value: 0: spec in body should have at least 1 properties",
+    ]);
+    assert.deepEqual(messages({ type: "object", maxProperties: 1, properties: { a: { type: "string" }, b: { type: "string" } } }, { a: "x", b: "y" }), [
+      "spec: Too many: 2: must have at most 1 items",
+    ]);
+  });
+
+  it('names a map value by kube-openapi\'s dotted path (path + "." + key), in the field and the message', () => {
+    const schema = { type: "object", additionalProperties: { type: "string", pattern: "^[a-z]+$" } };
+    assert.deepEqual(messages(schema, { good: "ok", "app.example/bad": "X1", num: 1 }), [
+      "spec.app.example/bad: Invalid value: \"X1\": spec.app.example/bad in body should match '^[a-z]+$'",
+      'spec.num: Invalid value: "integer": spec.num in body must be of type string: "integer"',
+    ]);
+  });
+
   it("does not range-check integer formats, as kube strips numeric formats from custom-resource schemas", () => {
     assert.deepEqual(messages({ type: "integer", format: "int32" }, 3000000000), []);
   });

@@ -2,7 +2,7 @@ import { isIP } from "node:net";
 import type { FieldError } from "../errors.js";
 import { type ApiObject, isPlainObject } from "../object.js";
 import { validateName, validateObjectMeta } from "../validation.js";
-import { childPath, duplicate, indexPath, invalidValue, keyPath, notSupported, required, shown } from "../schema/field-path.js";
+import { childPath, duplicate, indexPath, invalidValue, notSupported, required, shown } from "../schema/field-path.js";
 import { jsonEqual, keptPropertiesOf, schemaAt, type JsonSchema, type SchemaFacts, type SchemaMarkers } from "./json-schema.js";
 import { RE2JS } from "re2js";
 
@@ -195,7 +195,10 @@ function checkArray(markers: SchemaMarkers, facts: SchemaFacts, value: readonly 
   const { maxItems, minItems, items, listType } = facts;
   if (maxItems !== undefined && value.length > maxItems)
     errors.push({ type: "FieldValueTooMany", field: path, message: `Too many: ${value.length}: must have at most ${maxItems} items` });
-  if (minItems !== undefined && value.length < minItems) errors.push(invalidValue(path, value, `${inBody(path)} should have at least ${minItems} items`));
+  // kube-openapi's MinItems carries the list's size as the error's value (as MaxItems does), which
+  // apiextensions words as `Invalid value: <size>`.
+  if (minItems !== undefined && value.length < minItems)
+    errors.push(invalidValue(path, value.length, `${inBody(path)} should have at least ${minItems} items`));
   if (items !== undefined) for (let index = 0; index < value.length; index++) visit(markers, items, value[index], indexPath(path, index), errors);
   if (listType === "set" || facts.uniqueItems) {
     value.forEach((item, index) => {
@@ -251,7 +254,9 @@ function checkObject(markers: SchemaMarkers, facts: SchemaFacts, value: Record<s
     if (!Object.hasOwn(value, name)) continue;
     const property = properties.get(name);
     if (property !== undefined) visit(markers, property, value[name], childPath(path, name), errors);
-    else if (additionalProperties !== undefined) visit(markers, additionalProperties, value[name], keyPath(path, name), errors);
+    // kube-openapi names a map value by a dotted path (its object validator joins `path + "." + key`),
+    // unlike field.Path's `[key]` that CEL and list checks use.
+    else if (additionalProperties !== undefined) visit(markers, additionalProperties, value[name], `${path}.${name}`, errors);
   }
 }
 

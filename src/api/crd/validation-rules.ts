@@ -1,4 +1,4 @@
-import { checkSchemaRules, validateWithRules, type CelSchema } from "../cel/index.js";
+import { checkSchemaRules, hasRulesBelow, validateWithRules, type CelSchema } from "../cel/index.js";
 import type { FieldError } from "../errors.js";
 import type { JsonSchema } from "./json-schema.js";
 
@@ -13,6 +13,8 @@ import type { JsonSchema } from "./json-schema.js";
 export interface ValidationRules {
   validate(schema: JsonSchema, object: unknown, old: unknown): Promise<FieldError[]>;
   check(schema: JsonSchema, path: string): FieldError[];
+  /** Whether the schema declares any rule (kube makes no CEL validator for a schema without one). Assumed true when absent. */
+  has?(schema: JsonSchema): boolean;
 }
 
 /** The JSONSchemaProps as the CEL environment reads it (the same JSON, typed for it). */
@@ -23,4 +25,5 @@ function celSchema(schema: JsonSchema): CelSchema {
 export const CEL_VALIDATION_RULES: ValidationRules = {
   validate: (schema, object, old) => validateWithRules(celSchema(schema), object, old),
   check: (schema, path) => checkSchemaRules(celSchema(schema), path),
+  has: (schema) => hasRulesBelow(celSchema(schema)),
 };

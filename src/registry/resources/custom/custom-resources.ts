@@ -94,7 +94,7 @@ export function storageVersionOf(crd: ApiObject): string | undefined {
  * are stored as it: with conversion `None` only `apiVersion` changes; with `Webhook` every
  * version converts through the definition's webhook (conversion-webhook.ts). Custom objects are
  * written only with a resourceVersion (kube's custom resource strategy); structural defaults
- * apply on read as well; once the definition is Terminating, creates are refused (405).
+ * apply on read as well (the stored version's, as kube decodes before converting); once the definition is Terminating, creates are refused (405).
  */
 export function customResourceDefinitions(crd: ApiObject, names: CustomResourceNames, options: CustomResourceOptions): ResourceDefinition[] {
   const spec = record(crd["spec"]);
@@ -158,6 +158,22 @@ export function customResourceDefinitions(crd: ApiObject, names: CustomResourceN
         };
       });
   };
+  // The schema stage of each version by apiVersion, for objects stored at another version than the one read.
+  const declared = new Set(versions.map((version) => string(version["name"])));
+  const stages = new Map<string, ObjectSchema>();
+  const stageOf = (apiVersion: string): ObjectSchema | undefined => {
+    const prefix = `${group}/`;
+    const version = apiVersion.startsWith(prefix) ? apiVersion.slice(prefix.length) : undefined;
+    if (version === undefined || !declared.has(version)) return undefined;
+    let stage = stages.get(version);
+    if (stage === undefined) {
+      const kindId = `${group}/${version}/${names.kind}`;
+      const artifacts = artifactsOf(version, kindId);
+      stage = lazyObjectSchema(kindId, () => artifacts().schema);
+      stages.set(version, stage);
+    }
+    return stage;
+  };
   return versions
     .filter((version) => version["served"] === true)
     .map((version): ResourceDefinition => {
@@ -192,6 +208,7 @@ export function customResourceDefinitions(crd: ApiObject, names: CustomResourceN
         strategy: { allowCreateOnUpdate: false, allowUnconditionalUpdate: false, ...(terminating ? { prepareForCreate: refuseCreate } : {}) },
         readAsServed: true,
         pruneReadsBefore,
+        versionSchema: stageOf,
         strategicMergePatch: false,
         schema: lazyObjectSchema(kindId, () => artifacts().schema),
         storedAs: storedAs(name),
@@ -214,7 +231,10 @@ function lazyObjectSchema(id: string, compiled: () => ObjectSchema): ObjectSchem
     decodeMismatch: () => undefined,
     applyDefaults: (object) => compiled().applyDefaults(object),
     validate: (object, old) => compiled().validate(object, old),
-    validateRules: (object, old) => compiled().validateRules?.(object, old) ?? Promise.resolve([]),
+    // Present only when the compiled stage has rules (a schema without any gets no CEL pass, as kube).
+    get validateRules() {
+      return compiled().validateRules;
+    },
     tree: () => compiled().tree?.() ?? { root: {}, resolve: (node) => node },
   };
 }
