@@ -347,6 +347,12 @@ export const ZERO_WRITTEN: Readonly<Record<string, string>> = {
   "core.v1.NodeSystemInfo":
     "machineID systemUUID bootID kernelVersion osImage containerRuntimeVersion kubeletVersion kubeProxyVersion operatingSystem architecture",
 
+  "discovery.v1.EndpointSlice": "endpoints ports",
+  "discovery.v1.Endpoint": "addresses conditions",
+  "rbac.v1.Role": "rules",
+  "rbac.v1.ClusterRole": "rules",
+  "rbac.v1.PolicyRule": "verbs",
+
   "core.v1.PodCondition": "lastProbeTime lastTransitionTime",
   "core.v1.NodeCondition": "lastHeartbeatTime lastTransitionTime",
   "core.v1.PersistentVolumeClaimCondition": "lastProbeTime lastTransitionTime",

@@ -390,6 +390,42 @@ describe("Go zeros written when absent (sweep 14: events, status types, conditio
     ]);
   });
 
+  it("EndpointSlice endpoints/ports and a role's rules are written null when absent; an endpoint's conditions {}", async () => {
+    const slice = await server.call("POST", "/apis/discovery.k8s.io/v1/namespaces/default/endpointslices", {
+      body: { apiVersion: "discovery.k8s.io/v1", kind: "EndpointSlice", metadata: { name: "sl" }, addressType: "IPv4" },
+    });
+    assert.equal(slice.status, 201, slice.text);
+    assert.deepEqual(withoutIdentity(slice.json), {
+      apiVersion: "discovery.k8s.io/v1",
+      kind: "EndpointSlice",
+      addressType: "IPv4",
+      endpoints: null,
+      ports: null,
+    });
+    const filled = await server.call("PUT", "/apis/discovery.k8s.io/v1/namespaces/default/endpointslices/sl", {
+      body: { ...slice.json, endpoints: [{ addresses: ["10.0.0.1"], deprecatedTopology: {} }], ports: [] },
+    });
+    assert.equal(filled.status, 200, filled.text);
+    assert.deepEqual(filled.json["endpoints"], [{ addresses: ["10.0.0.1"], conditions: {} }]);
+    assert.deepEqual(filled.json["ports"], []);
+    const role = await server.call("POST", "/apis/rbac.authorization.k8s.io/v1/namespaces/default/roles", {
+      body: { apiVersion: "rbac.authorization.k8s.io/v1", kind: "Role", metadata: { name: "r" } },
+    });
+    assert.equal(role.status, 201, role.text);
+    assert.equal(role.json["rules"], null);
+    const aggregated = await server.call("POST", "/apis/rbac.authorization.k8s.io/v1/clusterroles", {
+      body: {
+        apiVersion: "rbac.authorization.k8s.io/v1",
+        kind: "ClusterRole",
+        metadata: { name: "agg" },
+        rules: [{ nonResourceURLs: ["/x"], verbs: ["get"], apiGroups: [], resources: [] }],
+      },
+    });
+    assert.equal(aggregated.status, 201, aggregated.text);
+    assert.deepEqual(aggregated.json["rules"], [{ nonResourceURLs: ["/x"], verbs: ["get"] }]);
+    assert.ok(!JSON.stringify((slice.json["metadata"] as Json)["managedFields"]).includes("f:endpoints"));
+  });
+
   it("Node status: daemonEndpoints and nodeInfo written with their zeros; Service status loadBalancer {}", async () => {
     const node = await server.call("POST", "/api/v1/nodes", { body: { metadata: { name: "n1" }, status: { capacity: { cpu: "2" } } } });
     assert.equal(node.status, 201, node.text);

@@ -15,8 +15,9 @@ import type { SchemaNode } from "./node.js";
  * (a Go pointer or a field without `omitempty`). The table is applied here only to the definitions
  * below, whose every field was checked against kube's Go types and JSON tags (sweeps 12 and 13 of
  * docs/parity-sweep-2026-11-27.md); elsewhere a field the check did not cover would lose an
- * explicit `0`/`false`/`""` on the far more common JSON path, so other definitions (status types,
- * the remaining groups) are left as sent.
+ * explicit `0`/`false`/`""` on the far more common JSON path, so other definitions (the remaining
+ * groups' specs) are left as sent. In the checked definitions, the fields Go writes whatever was
+ * sent (`ZERO_WRITTEN`, same table file) are written when absent (sweep 14).
  */
 export const OMITEMPTY_CHECKED: ReadonlySet<string> = new Set([
   // Pods and containers (sweep 12).
@@ -180,6 +181,16 @@ export const OMITEMPTY_CHECKED: ReadonlySet<string> = new Set([
   "batch.v1.JobCondition",
   "autoscaling.v2.HorizontalPodAutoscalerCondition",
   "certificates.v1.CertificateSigningRequestCondition",
+  // EndpointSlice and RBAC roles (sweep 14): untagged lists written null when absent.
+  "discovery.v1.EndpointSlice",
+  "discovery.v1.Endpoint",
+  "discovery.v1.EndpointConditions",
+  "discovery.v1.EndpointPort",
+  "discovery.v1.EndpointHints",
+  "discovery.v1.ForZone",
+  "rbac.v1.Role",
+  "rbac.v1.ClusterRole",
+  "rbac.v1.PolicyRule",
 ]);
 
 /** Lists of the checked definitions whose JSON tag has no `omitempty`: an empty one is written. */
@@ -286,6 +297,15 @@ export const INLINE_TYPES: ReadonlyMap<string, readonly (readonly [string, strin
     ],
   ],
   ["core.v1.Event", [["series", "core.v1.EventSeries"]]],
+  ["discovery.v1.EndpointSlice", [["ports[]", "discovery.v1.EndpointPort"]]],
+  [
+    "discovery.v1.Endpoint",
+    [
+      ["conditions", "discovery.v1.EndpointConditions"],
+      ["hints", "discovery.v1.EndpointHints"],
+      ["hints.forZones[]", "discovery.v1.ForZone"],
+    ],
+  ],
   ["events.v1.Event", [["series", "events.v1.EventSeries"]]],
   ["events.v1beta1.Event", [["series", "events.v1beta1.EventSeries"]]],
   [
@@ -360,6 +380,8 @@ function planOf(catalogue: SchemaCatalogue, id: string, node: SchemaNode): Plan 
     if (zero !== undefined) written.push([name, zero]);
   }
   for (const [name, property] of Object.entries(node.properties ?? {})) {
+    // A kind's type meta is the store's to check.
+    if (name === "apiVersion" || name === "kind") continue;
     const resolved = catalogue.resolve(property);
     if (resolved.intOrString === true || resolved.preserveUnknownFields === true) continue;
     if (resolved.type === "array" || (resolved.type === "object" && resolved.properties === undefined && resolved.additionalProperties !== undefined)) {
