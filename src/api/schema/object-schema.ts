@@ -73,6 +73,7 @@ export function objectSchemaFor(
   const validator = new SchemaValidator(catalogue, rules.validators);
   const kindValidator = rules.kindValidators.get(id);
   const contextOf = rules.contexts?.get(id);
+  let zero: { readonly value: Record<string, unknown> | undefined } | undefined;
   return {
     id,
     unknownFields: (object, options) => unknownFields(catalogue, root, object, options),
@@ -83,7 +84,10 @@ export function objectSchemaFor(
       return undefined;
     },
     canonicalizeQuantities: (object) => canonicalizeQuantities(catalogue, root, object),
-    goZeroObject: () => goZeroObject(catalogue, id, catalogue.resolve(root)),
+    goZeroObject: () => {
+      zero ??= { value: goZeroObject(catalogue, id, catalogue.resolve(root)) };
+      return zero.value === undefined ? undefined : structuredClone(zero.value);
+    },
     validate(object, old, statusOnly) {
       const errors = validator.validate(root, object, "", statusOnly === true ? allButStatus(object) : LEFT_TO_OTHERS, contextOf?.(object));
       if (kindValidator === undefined) return errors;
