@@ -352,6 +352,9 @@ export const ZERO_WRITTEN: Readonly<Record<string, string>> = {
   "rbac.v1.Role": "rules",
   "rbac.v1.ClusterRole": "rules",
   "rbac.v1.PolicyRule": "verbs",
+  "scheduling.v1.PriorityClass": "value",
+  "storage.v1.StorageClass": "provisioner",
+  "node.v1.RuntimeClass": "handler",
 
   "core.v1.PodCondition": "lastProbeTime lastTransitionTime",
   "core.v1.NodeCondition": "lastHeartbeatTime lastTransitionTime",

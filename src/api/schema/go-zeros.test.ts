@@ -426,6 +426,39 @@ describe("Go zeros written when absent (sweep 14: events, status types, conditio
     assert.ok(!JSON.stringify((slice.json["metadata"] as Json)["managedFields"]).includes("f:endpoints"));
   });
 
+  it("PriorityClass, StorageClass: untagged value written 0, omitempty zeros and empty lists and maps dropped", async () => {
+    const priority = await server.call("POST", "/apis/scheduling.k8s.io/v1/priorityclasses", {
+      body: { apiVersion: "scheduling.k8s.io/v1", kind: "PriorityClass", metadata: { name: "zero" }, globalDefault: false, description: "" },
+    });
+    assert.equal(priority.status, 201, priority.text);
+    assert.deepEqual(withoutIdentity(priority.json), {
+      apiVersion: "scheduling.k8s.io/v1",
+      kind: "PriorityClass",
+      value: 0,
+      preemptionPolicy: "PreemptLowerPriority",
+    });
+    const storage = await server.call("POST", "/apis/storage.k8s.io/v1/storageclasses", {
+      body: {
+        apiVersion: "storage.k8s.io/v1",
+        kind: "StorageClass",
+        metadata: { name: "sc" },
+        provisioner: "x.io/p",
+        parameters: {},
+        mountOptions: [],
+        allowVolumeExpansion: false,
+      },
+    });
+    assert.equal(storage.status, 201, storage.text);
+    assert.deepEqual(withoutIdentity(storage.json), {
+      apiVersion: "storage.k8s.io/v1",
+      kind: "StorageClass",
+      provisioner: "x.io/p",
+      allowVolumeExpansion: false,
+      reclaimPolicy: "Delete",
+      volumeBindingMode: "Immediate",
+    });
+  });
+
   it("Node status: daemonEndpoints and nodeInfo written with their zeros; Service status loadBalancer {}", async () => {
     const node = await server.call("POST", "/api/v1/nodes", { body: { metadata: { name: "n1" }, status: { capacity: { cpu: "2" } } } });
     assert.equal(node.status, 201, node.text);

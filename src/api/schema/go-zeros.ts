@@ -191,6 +191,10 @@ export const OMITEMPTY_CHECKED: ReadonlySet<string> = new Set([
   "rbac.v1.Role",
   "rbac.v1.ClusterRole",
   "rbac.v1.PolicyRule",
+  // Cluster-scoped classes (sweep 14): an untagged scalar each, the rest omitempty or pointers.
+  "scheduling.v1.PriorityClass",
+  "storage.v1.StorageClass",
+  "node.v1.RuntimeClass",
 ]);
 
 /** Lists of the checked definitions whose JSON tag has no `omitempty`: an empty one is written. */
