@@ -341,6 +341,7 @@ export const ZERO_WRITTEN: Readonly<Record<string, string>> = {
   "autoscaling.v1.HorizontalPodAutoscalerStatus": "currentReplicas desiredReplicas",
   "policy.v1.PodDisruptionBudgetStatus": "disruptionsAllowed currentHealthy desiredHealthy expectedPods",
   "core.v1.ServiceStatus": "loadBalancer",
+  "core.v1.Node": "spec status",
   "core.v1.NodeStatus": "daemonEndpoints nodeInfo",
   "core.v1.NodeDaemonEndpoints": "kubeletEndpoint",
   "core.v1.DaemonEndpoint": "Port",

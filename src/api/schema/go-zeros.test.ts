@@ -460,6 +460,10 @@ describe("Go zeros written when absent (sweep 14: events, status types, conditio
   });
 
   it("Node status: daemonEndpoints and nodeInfo written with their zeros; Service status loadBalancer {}", async () => {
+    const bare = await server.call("POST", "/api/v1/nodes", { body: { metadata: { name: "n0" } } });
+    assert.equal(bare.status, 201, bare.text);
+    assert.deepEqual(bare.json["spec"], {});
+    assert.deepEqual((bare.json["status"] as Json)["daemonEndpoints"], { kubeletEndpoint: { Port: 0 } });
     const node = await server.call("POST", "/api/v1/nodes", { body: { metadata: { name: "n1" }, status: { capacity: { cpu: "2" } } } });
     assert.equal(node.status, 201, node.text);
     const status = node.json["status"] as Json;

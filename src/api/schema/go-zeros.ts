@@ -165,6 +165,7 @@ export const OMITEMPTY_CHECKED: ReadonlySet<string> = new Set([
   "policy.v1.PodDisruptionBudgetStatus",
   "core.v1.ServiceStatus",
   "core.v1.LoadBalancerStatus",
+  "core.v1.Node",
   "core.v1.NodeStatus",
   "core.v1.NodeDaemonEndpoints",
   "core.v1.DaemonEndpoint",
