@@ -479,7 +479,7 @@ describe("create drops the status a client sends for kinds with a status sub-res
       const node = await server.call("POST", "/api/v1/nodes", {
         body: { apiVersion: "v1", kind: "Node", metadata: { name: "n" }, status: { capacity: { cpu: "4" } } },
       });
-      // Kept, with the zero-valued structs every kube Node shows (node-strategy.ts).
+      // Kept, with the zero-valued structs every kube Node shows (ZERO_WRITTEN in api/proto/presence.ts).
       assert.deepEqual((node.json["status"] as Json)["capacity"], { cpu: "4" });
       // The status sub-resource still writes status afterwards.
       const written = await server.call("PUT", "/apis/apps/v1/namespaces/default/deployments/d/status", {

@@ -912,7 +912,10 @@ export class Store {
   ): ApiObject {
     const write = { manager: request.fieldManager ?? this.defaultFieldManager, subresource: request.subresource ?? "", time: nowTimestamp(this.clock) };
     if (request.apply !== undefined) return this.fields.apply(old, incoming, { ...write, force: request.apply.force });
-    const managedFields = this.fields.update(old, incoming, write);
+    // A create is compared with the kind's Go zero value, as kube's field manager does: nobody owns the zeros it holds.
+    const zero = old === undefined ? this.definition.schema?.goZeroObject?.() : undefined;
+    const live = zero === undefined ? old : ({ ...zero, apiVersion: incoming.apiVersion, kind: incoming.kind, metadata: {} } as ApiObject);
+    const managedFields = this.fields.update(live, incoming, write);
     if (managedFields === undefined) delete incoming.metadata.managedFields;
     else incoming.metadata.managedFields = managedFields;
     return incoming;

@@ -316,6 +316,69 @@ export const ZERO_KEPT: Readonly<Record<string, string>> = {
   "flowcontrol.v1beta3.QueuingConfiguration": "queues handSize queueLengthLimit",
 };
 
+/**
+ * What Go writes on every answer of a message (sweep 14 of docs/parity-sweep-2026-11-27.md): the
+ * fields whose zero is on the wire and in the JSON whether or not a client sent them. Scalars
+ * whose JSON tag has no `omitempty` (each also in `ZERO_KEPT`: `""`, `0`, `false`), lists and maps
+ * without `omitempty` (`null`), `metav1.Time`/`MicroTime` structs (a zero time encodes as `null`,
+ * and `omitempty` never drops a struct) and other non-pointer structs (`{}`). `go-zeros.ts` writes
+ * them where a JSON body, a patch or a protobuf body without them leaves them out; only for the
+ * definitions `OMITEMPTY_CHECKED` lists. Facts about kube 1.30's Go types.
+ */
+export const ZERO_WRITTEN: Readonly<Record<string, string>> = {
+  "core.v1.Event": "involvedObject source firstTimestamp lastTimestamp eventTime reportingComponent reportingInstance",
+  "core.v1.EventSeries": "lastObservedTime",
+  "events.v1.Event": "eventTime regarding deprecatedSource deprecatedFirstTimestamp deprecatedLastTimestamp",
+  "events.v1.EventSeries": "count lastObservedTime",
+  "events.v1beta1.Event": "eventTime regarding deprecatedSource deprecatedFirstTimestamp deprecatedLastTimestamp",
+  "events.v1beta1.EventSeries": "count lastObservedTime",
+
+  "apps.v1.StatefulSetStatus": "replicas availableReplicas",
+  "apps.v1.DaemonSetStatus": "currentNumberScheduled numberMisscheduled desiredNumberScheduled numberReady",
+  "apps.v1.ReplicaSetStatus": "replicas",
+  "core.v1.ReplicationControllerStatus": "replicas",
+  "autoscaling.v2.HorizontalPodAutoscalerStatus": "desiredReplicas currentMetrics",
+  "autoscaling.v1.HorizontalPodAutoscalerStatus": "currentReplicas desiredReplicas",
+  "policy.v1.PodDisruptionBudgetStatus": "disruptionsAllowed currentHealthy desiredHealthy expectedPods",
+  "core.v1.ServiceStatus": "loadBalancer",
+  "core.v1.Node": "spec status",
+  "core.v1.NodeStatus": "daemonEndpoints nodeInfo",
+  "core.v1.NodeDaemonEndpoints": "kubeletEndpoint",
+  "core.v1.DaemonEndpoint": "Port",
+  "core.v1.NodeSystemInfo":
+    "machineID systemUUID bootID kernelVersion osImage containerRuntimeVersion kubeletVersion kubeProxyVersion operatingSystem architecture",
+
+  "discovery.v1.EndpointSlice": "endpoints ports",
+  "discovery.v1.Endpoint": "addresses conditions",
+  "rbac.v1.Role": "rules",
+  "rbac.v1.ClusterRole": "rules",
+  "rbac.v1.PolicyRule": "verbs",
+  "scheduling.v1.PriorityClass": "value",
+  "storage.v1.StorageClass": "provisioner",
+  "node.v1.RuntimeClass": "handler",
+
+  "core.v1.PodCondition": "lastProbeTime lastTransitionTime",
+  "core.v1.NodeCondition": "lastHeartbeatTime lastTransitionTime",
+  "core.v1.PersistentVolumeClaimCondition": "lastProbeTime lastTransitionTime",
+  "core.v1.NamespaceCondition": "lastTransitionTime",
+  "core.v1.ReplicationControllerCondition": "lastTransitionTime",
+  "apps.v1.DeploymentCondition": "lastUpdateTime lastTransitionTime",
+  "apps.v1.ReplicaSetCondition": "lastTransitionTime",
+  "apps.v1.StatefulSetCondition": "lastTransitionTime",
+  "apps.v1.DaemonSetCondition": "lastTransitionTime",
+  "batch.v1.JobCondition": "lastProbeTime lastTransitionTime",
+  "autoscaling.v2.HorizontalPodAutoscalerCondition": "lastTransitionTime",
+  "certificates.v1.CertificateSigningRequestCondition": "lastUpdateTime lastTransitionTime",
+};
+
+let written: ReadonlyMap<string, readonly string[]> | undefined;
+
+/** `ZERO_WRITTEN` as lists of names by message id. */
+export function zeroWrittenFields(): ReadonlyMap<string, readonly string[]> {
+  written ??= new Map(Object.entries(ZERO_WRITTEN).map(([id, names]) => [id, names.split(/\s+/).filter((name) => name !== "")]));
+  return written;
+}
+
 let parsed: ReadonlyMap<string, ReadonlySet<string>> | undefined;
 
 /** `ZERO_KEPT` as sets by message id. */

@@ -3,6 +3,7 @@ import { after, before, describe, it } from "node:test";
 import { inProcessServer } from "../../testing/in-process.js";
 import { KUBERNETES_PROFILE, ORCH_PROFILE } from "../profile.js";
 import { builtinProtoMessages } from "../proto/fields/index.js";
+import { zeroKeptFields, zeroWrittenFields } from "../proto/presence.js";
 import { builtinCatalogue } from "./catalogue.js";
 import { ALWAYS_WRITTEN, INLINE_TYPES, OMITEMPTY_CHECKED } from "./go-zeros.js";
 import type { SchemaNode } from "./node.js";
@@ -209,5 +210,281 @@ describe("Go zero values on the JSON path (go-zeros.ts)", () => {
         ["0", "1m"],
       );
     });
+  });
+});
+
+describe("Go zeros written when absent (sweep 14: events, status types, conditions)", () => {
+  let server: Awaited<ReturnType<typeof inProcessServer>>;
+  before(async () => {
+    server = await inProcessServer({ profile: KUBERNETES_PROFILE });
+  });
+  after(async () => {
+    await server.stop();
+  });
+
+  const EVENTS = "/api/v1/namespaces/default/events";
+  const GROUP_EVENTS = "/apis/events.k8s.io/v1/namespaces/default/events";
+  const event = (name: string): Json => ({
+    apiVersion: "v1",
+    kind: "Event",
+    metadata: { name },
+    involvedObject: { kind: "Pod", name: "p", namespace: "default" },
+    reason: "Tested",
+    message: "m",
+    count: 0,
+    type: "",
+  });
+  const withoutIdentity = (object: Json): Json => {
+    const { metadata, ...rest } = object;
+    return rest;
+  };
+
+  it("names written fields of checked definitions, each scalar also kept on the protobuf path", () => {
+    const catalogue = builtinCatalogue(KUBERNETES_PROFILE);
+    const kept = zeroKeptFields();
+    const inline = new Map([...INLINE_TYPES.values()].flat().map(([path, goType]) => [goType, path]));
+    const problems: string[] = [];
+    for (const [id, names] of zeroWrittenFields()) {
+      if (!OMITEMPTY_CHECKED.has(id)) problems.push(`${id}: not in OMITEMPTY_CHECKED`);
+      const definition = catalogue.definitions.get(id);
+      if (definition === undefined && !inline.has(id)) problems.push(`${id}: no definition`);
+      for (const name of names) {
+        const property = definition === undefined ? undefined : catalogue.resolve(definition).properties?.[name];
+        if (definition !== undefined && property === undefined) problems.push(`${id}.${name}: no such property`);
+        const type = property === undefined ? undefined : catalogue.resolve(property).type;
+        const scalar = type === "integer" || type === "boolean" || (type === "string" && catalogue.resolve(property ?? {}).format === undefined);
+        if (scalar && kept.get(id)?.has(name) !== true) problems.push(`${id}.${name}: a written scalar missing from ZERO_KEPT`);
+      }
+    }
+    assert.deepEqual(problems, []);
+  });
+
+  it('core/v1 Event: eventTime, first/lastTimestamp null, reporting strings "", source {}; omitempty zeros gone; nobody owns the zeros', async () => {
+    const created = await server.call("POST", `${EVENTS}?fieldManager=maker`, { body: event("e1") });
+    assert.equal(created.status, 201, created.text);
+    assert.deepEqual(withoutIdentity(created.json), {
+      apiVersion: "v1",
+      kind: "Event",
+      involvedObject: { kind: "Pod", name: "p", namespace: "default" },
+      reason: "Tested",
+      message: "m",
+      source: {},
+      firstTimestamp: null,
+      lastTimestamp: null,
+      eventTime: null,
+      reportingComponent: "",
+      reportingInstance: "",
+    });
+    // ObjectReference is an atomic struct; the zeros are in kube's empty Event, so nobody owns them.
+    const managed = (created.json["metadata"] as Json)["managedFields"] as Json[];
+    assert.deepEqual((managed[0] as Json)["fieldsV1"], { "f:involvedObject": {}, "f:message": {}, "f:reason": {} });
+    const read = await server.call("GET", `${GROUP_EVENTS}/e1`);
+    assert.deepEqual(withoutIdentity(read.json), {
+      apiVersion: "events.k8s.io/v1",
+      kind: "Event",
+      regarding: { kind: "Pod", name: "p", namespace: "default" },
+      reason: "Tested",
+      note: "m",
+      deprecatedSource: {},
+      deprecatedFirstTimestamp: null,
+      deprecatedLastTimestamp: null,
+      eventTime: null,
+    });
+    // A PUT of what was read back, and one of the sent object, write nothing.
+    const version = (created.json["metadata"] as Json)["resourceVersion"];
+    for (const body of [created.json, { ...event("e1"), metadata: { name: "e1", resourceVersion: version } }]) {
+      const put = await server.call("PUT", `${EVENTS}/e1?fieldManager=maker`, { body });
+      assert.equal(put.status, 200, put.text);
+      assert.equal((put.json["metadata"] as Json)["resourceVersion"], version, "no-op");
+    }
+  });
+
+  it("events.k8s.io/v1 Event: its own zeros, and core's when read as core/v1", async () => {
+    const body = {
+      apiVersion: "events.k8s.io/v1",
+      kind: "Event",
+      metadata: { name: "e2" },
+      eventTime: "2026-11-28T10:00:00.000000Z",
+      reportingController: "c",
+      reportingInstance: "i",
+      action: "A",
+      reason: "R",
+      type: "Normal",
+      regarding: { kind: "Pod", name: "p", namespace: "default" },
+      series: { lastObservedTime: "2026-11-28T10:00:00.000000Z", count: 2 },
+      deprecatedCount: 0,
+    };
+    const created = await server.call("POST", GROUP_EVENTS, { body });
+    assert.equal(created.status, 201, created.text);
+    const { deprecatedCount: _count, ...rest } = body;
+    assert.deepEqual(withoutIdentity(created.json), {
+      ...withoutIdentity(rest),
+      deprecatedSource: {},
+      deprecatedFirstTimestamp: null,
+      deprecatedLastTimestamp: null,
+    });
+    const core = await server.call("GET", `${EVENTS}/e2`);
+    assert.equal((core.json as Json)["firstTimestamp"], null);
+    assert.equal((core.json as Json)["reportingComponent"], "c");
+    assert.deepEqual((core.json as Json)["source"], {});
+  });
+
+  it("status types: untagged counts written 0, omitempty ones dropped, HPA v2 currentMetrics null, condition times null", async () => {
+    const template = { metadata: { labels: { app: "s" } }, spec: { containers: [{ name: "c", image: "nginx" }] } };
+    const sts = await server.call("POST", "/apis/apps/v1/namespaces/default/statefulsets", {
+      body: {
+        apiVersion: "apps/v1",
+        kind: "StatefulSet",
+        metadata: { name: "s" },
+        spec: { selector: { matchLabels: { app: "s" } }, serviceName: "s", template },
+      },
+    });
+    assert.equal(sts.status, 201, sts.text);
+    assert.deepEqual(sts.json["status"], { replicas: 0, availableReplicas: 0 });
+    const status = { readyReplicas: 0, currentRevision: "", conditions: [{ type: "Ready", status: "True", reason: "" }] };
+    const put = await server.call("PUT", "/apis/apps/v1/namespaces/default/statefulsets/s/status", { body: { ...sts.json, status } });
+    assert.equal(put.status, 200, put.text);
+    assert.deepEqual(put.json["status"], { replicas: 0, availableReplicas: 0, conditions: [{ type: "Ready", status: "True", lastTransitionTime: null }] });
+
+    const ds = await server.call("POST", "/apis/apps/v1/namespaces/default/daemonsets", {
+      body: { apiVersion: "apps/v1", kind: "DaemonSet", metadata: { name: "d" }, spec: { selector: { matchLabels: { app: "s" } }, template } },
+    });
+    assert.equal(ds.status, 201, ds.text);
+    const dsStatus = { currentNumberScheduled: 0, numberMisscheduled: 0, desiredNumberScheduled: 0, numberReady: 0 };
+    assert.deepEqual(ds.json["status"], dsStatus);
+    const dsPut = await server.call("PUT", "/apis/apps/v1/namespaces/default/daemonsets/d/status", { body: { ...ds.json, status: { numberAvailable: 0 } } });
+    assert.deepEqual(dsPut.json["status"], dsStatus);
+
+    const hpa = await server.call("POST", "/apis/autoscaling/v2/namespaces/default/horizontalpodautoscalers", {
+      body: {
+        apiVersion: "autoscaling/v2",
+        kind: "HorizontalPodAutoscaler",
+        metadata: { name: "h" },
+        spec: { scaleTargetRef: { apiVersion: "apps/v1", kind: "StatefulSet", name: "s" }, minReplicas: 1, maxReplicas: 3 },
+      },
+    });
+    assert.equal(hpa.status, 201, hpa.text);
+    assert.deepEqual(hpa.json["status"], { currentMetrics: null, desiredReplicas: 0 });
+    const v1 = await server.call("GET", "/apis/autoscaling/v1/namespaces/default/horizontalpodautoscalers/h");
+    assert.deepEqual(v1.json["status"], { currentReplicas: 0, desiredReplicas: 0 });
+    const hpaPut = await server.call("PUT", "/apis/autoscaling/v2/namespaces/default/horizontalpodautoscalers/h/status", {
+      body: { ...hpa.json, status: { currentReplicas: 0, desiredReplicas: 2, conditions: [{ type: "AbleToScale", status: "True" }] } },
+    });
+    assert.deepEqual(hpaPut.json["status"], {
+      currentMetrics: null,
+      desiredReplicas: 2,
+      conditions: [{ type: "AbleToScale", status: "True", lastTransitionTime: null }],
+    });
+
+    const pod = await server.call("POST", "/api/v1/namespaces/default/pods", { body: { metadata: { name: "p" }, spec: template.spec } });
+    assert.equal(pod.status, 201, pod.text);
+    const podPut = await server.call("PUT", "/api/v1/namespaces/default/pods/p/status", {
+      body: {
+        ...pod.json,
+        status: { ...(pod.json["status"] as Json), conditions: [{ type: "Ready", status: "False", lastTransitionTime: "2026-11-28T10:00:00Z" }] },
+      },
+    });
+    assert.equal(podPut.status, 200, podPut.text);
+    assert.deepEqual((podPut.json["status"] as Json)["conditions"], [
+      { type: "Ready", status: "False", lastProbeTime: null, lastTransitionTime: "2026-11-28T10:00:00Z" },
+    ]);
+  });
+
+  it("EndpointSlice endpoints/ports and a role's rules are written null when absent; an endpoint's conditions {}", async () => {
+    const slice = await server.call("POST", "/apis/discovery.k8s.io/v1/namespaces/default/endpointslices", {
+      body: { apiVersion: "discovery.k8s.io/v1", kind: "EndpointSlice", metadata: { name: "sl" }, addressType: "IPv4" },
+    });
+    assert.equal(slice.status, 201, slice.text);
+    assert.deepEqual(withoutIdentity(slice.json), {
+      apiVersion: "discovery.k8s.io/v1",
+      kind: "EndpointSlice",
+      addressType: "IPv4",
+      endpoints: null,
+      ports: null,
+    });
+    const filled = await server.call("PUT", "/apis/discovery.k8s.io/v1/namespaces/default/endpointslices/sl", {
+      body: { ...slice.json, endpoints: [{ addresses: ["10.0.0.1"], deprecatedTopology: {} }], ports: [] },
+    });
+    assert.equal(filled.status, 200, filled.text);
+    assert.deepEqual(filled.json["endpoints"], [{ addresses: ["10.0.0.1"], conditions: {} }]);
+    assert.deepEqual(filled.json["ports"], []);
+    const role = await server.call("POST", "/apis/rbac.authorization.k8s.io/v1/namespaces/default/roles", {
+      body: { apiVersion: "rbac.authorization.k8s.io/v1", kind: "Role", metadata: { name: "r" } },
+    });
+    assert.equal(role.status, 201, role.text);
+    assert.equal(role.json["rules"], null);
+    const aggregated = await server.call("POST", "/apis/rbac.authorization.k8s.io/v1/clusterroles", {
+      body: {
+        apiVersion: "rbac.authorization.k8s.io/v1",
+        kind: "ClusterRole",
+        metadata: { name: "agg" },
+        rules: [{ nonResourceURLs: ["/x"], verbs: ["get"], apiGroups: [], resources: [] }],
+      },
+    });
+    assert.equal(aggregated.status, 201, aggregated.text);
+    assert.deepEqual(aggregated.json["rules"], [{ nonResourceURLs: ["/x"], verbs: ["get"] }]);
+    assert.ok(!JSON.stringify((slice.json["metadata"] as Json)["managedFields"]).includes("f:endpoints"));
+  });
+
+  it("PriorityClass, StorageClass: untagged value written 0, omitempty zeros and empty lists and maps dropped", async () => {
+    const priority = await server.call("POST", "/apis/scheduling.k8s.io/v1/priorityclasses", {
+      body: { apiVersion: "scheduling.k8s.io/v1", kind: "PriorityClass", metadata: { name: "zero" }, globalDefault: false, description: "" },
+    });
+    assert.equal(priority.status, 201, priority.text);
+    assert.deepEqual(withoutIdentity(priority.json), {
+      apiVersion: "scheduling.k8s.io/v1",
+      kind: "PriorityClass",
+      value: 0,
+      preemptionPolicy: "PreemptLowerPriority",
+    });
+    const storage = await server.call("POST", "/apis/storage.k8s.io/v1/storageclasses", {
+      body: {
+        apiVersion: "storage.k8s.io/v1",
+        kind: "StorageClass",
+        metadata: { name: "sc" },
+        provisioner: "x.io/p",
+        parameters: {},
+        mountOptions: [],
+        allowVolumeExpansion: false,
+      },
+    });
+    assert.equal(storage.status, 201, storage.text);
+    assert.deepEqual(withoutIdentity(storage.json), {
+      apiVersion: "storage.k8s.io/v1",
+      kind: "StorageClass",
+      provisioner: "x.io/p",
+      allowVolumeExpansion: false,
+      reclaimPolicy: "Delete",
+      volumeBindingMode: "Immediate",
+    });
+  });
+
+  it("Node status: daemonEndpoints and nodeInfo written with their zeros; Service status loadBalancer {}", async () => {
+    const bare = await server.call("POST", "/api/v1/nodes", { body: { metadata: { name: "n0" } } });
+    assert.equal(bare.status, 201, bare.text);
+    // TaintNodesByCondition admission adds its not-ready taint to the spec.
+    assert.equal(typeof bare.json["spec"], "object");
+    assert.deepEqual((bare.json["status"] as Json)["daemonEndpoints"], { kubeletEndpoint: { Port: 0 } });
+    const node = await server.call("POST", "/api/v1/nodes", { body: { metadata: { name: "n1" }, status: { capacity: { cpu: "2" } } } });
+    assert.equal(node.status, 201, node.text);
+    const status = node.json["status"] as Json;
+    assert.deepEqual(status["daemonEndpoints"], { kubeletEndpoint: { Port: 0 } });
+    assert.deepEqual(status["nodeInfo"], {
+      machineID: "",
+      systemUUID: "",
+      bootID: "",
+      kernelVersion: "",
+      osImage: "",
+      containerRuntimeVersion: "",
+      kubeletVersion: "",
+      kubeProxyVersion: "",
+      operatingSystem: "",
+      architecture: "",
+    });
+    const service = await server.call("POST", "/api/v1/namespaces/default/services", { body: { metadata: { name: "svc" }, spec: { ports: [{ port: 80 }] } } });
+    assert.equal(service.status, 201, service.text);
+    const statusPut = await server.call("PUT", "/api/v1/namespaces/default/services/svc/status", { body: { ...service.json, status: {} } });
+    assert.equal(statusPut.status, 200, statusPut.text);
+    assert.deepEqual(statusPut.json["status"], { loadBalancer: {} });
   });
 });

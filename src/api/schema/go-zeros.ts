@@ -1,5 +1,5 @@
 import { isPlainObject } from "../object.js";
-import { zeroKeptFields } from "../proto/presence.js";
+import { zeroKeptFields, zeroWrittenFields } from "../proto/presence.js";
 import type { SchemaCatalogue } from "./catalogue.js";
 import type { SchemaNode } from "./node.js";
 
@@ -15,8 +15,9 @@ import type { SchemaNode } from "./node.js";
  * (a Go pointer or a field without `omitempty`). The table is applied here only to the definitions
  * below, whose every field was checked against kube's Go types and JSON tags (sweeps 12 and 13 of
  * docs/parity-sweep-2026-11-27.md); elsewhere a field the check did not cover would lose an
- * explicit `0`/`false`/`""` on the far more common JSON path, so other definitions (status types,
- * the remaining groups) are left as sent.
+ * explicit `0`/`false`/`""` on the far more common JSON path, so other definitions (the remaining
+ * groups' specs) are left as sent. In the checked definitions, the fields Go writes whatever was
+ * sent (`ZERO_WRITTEN`, same table file) are written when absent (sweep 14).
  */
 export const OMITEMPTY_CHECKED: ReadonlySet<string> = new Set([
   // Pods and containers (sweep 12).
@@ -144,6 +145,57 @@ export const OMITEMPTY_CHECKED: ReadonlySet<string> = new Set([
   "networking.v1.NetworkPolicyPort",
   "networking.v1.NetworkPolicyPeer",
   "networking.v1.IPBlock",
+  // Events (sweep 14): times and untagged strings written when absent (`ZERO_WRITTEN`).
+  "core.v1.Event",
+  "core.v1.EventSource",
+  "core.v1.EventSeries",
+  "core.v1.ObjectReference",
+  "events.v1.Event",
+  "events.v1.EventSeries",
+  "events.v1beta1.Event",
+  "events.v1beta1.EventSeries",
+  // Status types (sweep 14; most are declared inline, see INLINE_TYPES).
+  "apps.v1.StatefulSetStatus",
+  "apps.v1.DaemonSetStatus",
+  "apps.v1.ReplicaSetStatus",
+  "apps.v1.DeploymentStatus",
+  "core.v1.ReplicationControllerStatus",
+  "autoscaling.v2.HorizontalPodAutoscalerStatus",
+  "autoscaling.v1.HorizontalPodAutoscalerStatus",
+  "policy.v1.PodDisruptionBudgetStatus",
+  "core.v1.ServiceStatus",
+  "core.v1.LoadBalancerStatus",
+  "core.v1.Node",
+  "core.v1.NodeStatus",
+  "core.v1.NodeDaemonEndpoints",
+  "core.v1.DaemonEndpoint",
+  "core.v1.NodeSystemInfo",
+  "core.v1.PodCondition",
+  "core.v1.NodeCondition",
+  "core.v1.PersistentVolumeClaimCondition",
+  "core.v1.NamespaceCondition",
+  "core.v1.ReplicationControllerCondition",
+  "apps.v1.DeploymentCondition",
+  "apps.v1.ReplicaSetCondition",
+  "apps.v1.StatefulSetCondition",
+  "apps.v1.DaemonSetCondition",
+  "batch.v1.JobCondition",
+  "autoscaling.v2.HorizontalPodAutoscalerCondition",
+  "certificates.v1.CertificateSigningRequestCondition",
+  // EndpointSlice and RBAC roles (sweep 14): untagged lists written null when absent.
+  "discovery.v1.EndpointSlice",
+  "discovery.v1.Endpoint",
+  "discovery.v1.EndpointConditions",
+  "discovery.v1.EndpointPort",
+  "discovery.v1.EndpointHints",
+  "discovery.v1.ForZone",
+  "rbac.v1.Role",
+  "rbac.v1.ClusterRole",
+  "rbac.v1.PolicyRule",
+  // Cluster-scoped classes (sweep 14): an untagged scalar each, the rest omitempty or pointers.
+  "scheduling.v1.PriorityClass",
+  "storage.v1.StorageClass",
+  "node.v1.RuntimeClass",
 ]);
 
 /** Lists of the checked definitions whose JSON tag has no `omitempty`: an empty one is written. */
@@ -202,7 +254,13 @@ const ZERO_QUANTITY_WRITTEN: ReadonlyMap<string, readonly string[]> = new Map([[
  * item of that list.
  */
 export const INLINE_TYPES: ReadonlyMap<string, readonly (readonly [string, string])[]> = new Map([
-  ["apps.v1.DaemonSet", [["spec", "apps.v1.DaemonSetSpec"]]],
+  [
+    "apps.v1.DaemonSet",
+    [
+      ["spec", "apps.v1.DaemonSetSpec"],
+      ["status", "apps.v1.DaemonSetStatus"],
+    ],
+  ],
   ["batch.v1.CronJob", [["spec", "batch.v1.CronJobSpec"]]],
   [
     "apps.v1.StatefulSet",
@@ -212,9 +270,49 @@ export const INLINE_TYPES: ReadonlyMap<string, readonly (readonly [string, strin
       ["spec.updateStrategy.rollingUpdate", "apps.v1.RollingUpdateStatefulSetStrategy"],
       ["spec.persistentVolumeClaimRetentionPolicy", "apps.v1.StatefulSetPersistentVolumeClaimRetentionPolicy"],
       ["spec.ordinals", "apps.v1.StatefulSetOrdinals"],
+      ["status", "apps.v1.StatefulSetStatus"],
     ],
   ],
-  ["apps.v1.ReplicaSet", [["spec", "apps.v1.ReplicaSetSpec"]]],
+  [
+    "apps.v1.ReplicaSet",
+    [
+      ["spec", "apps.v1.ReplicaSetSpec"],
+      ["status", "apps.v1.ReplicaSetStatus"],
+    ],
+  ],
+  ["core.v1.ReplicationController", [["status", "core.v1.ReplicationControllerStatus"]]],
+  ["autoscaling.v2.HorizontalPodAutoscaler", [["status", "autoscaling.v2.HorizontalPodAutoscalerStatus"]]],
+  ["autoscaling.v1.HorizontalPodAutoscaler", [["status", "autoscaling.v1.HorizontalPodAutoscalerStatus"]]],
+  ["policy.v1.PodDisruptionBudget", [["status", "policy.v1.PodDisruptionBudgetStatus"]]],
+  [
+    "core.v1.Service",
+    [
+      ["status", "core.v1.ServiceStatus"],
+      ["status.loadBalancer", "core.v1.LoadBalancerStatus"],
+    ],
+  ],
+  [
+    // Each path after the struct that writes it: `status` adds `daemonEndpoints` and `nodeInfo`, and so on.
+    "core.v1.Node",
+    [
+      ["status", "core.v1.NodeStatus"],
+      ["status.daemonEndpoints", "core.v1.NodeDaemonEndpoints"],
+      ["status.daemonEndpoints.kubeletEndpoint", "core.v1.DaemonEndpoint"],
+      ["status.nodeInfo", "core.v1.NodeSystemInfo"],
+    ],
+  ],
+  ["core.v1.Event", [["series", "core.v1.EventSeries"]]],
+  ["discovery.v1.EndpointSlice", [["ports[]", "discovery.v1.EndpointPort"]]],
+  [
+    "discovery.v1.Endpoint",
+    [
+      ["conditions", "discovery.v1.EndpointConditions"],
+      ["hints", "discovery.v1.EndpointHints"],
+      ["hints.forZones[]", "discovery.v1.ForZone"],
+    ],
+  ],
+  ["events.v1.Event", [["series", "events.v1.EventSeries"]]],
+  ["events.v1beta1.Event", [["series", "events.v1beta1.EventSeries"]]],
   [
     "networking.v1.Ingress",
     [
@@ -253,6 +351,21 @@ interface Plan {
   readonly scalars: ReadonlySet<string>;
   /** Lists and maps dropped when empty. */
   readonly collections: ReadonlySet<string>;
+  /** Fields Go always writes (`ZERO_WRITTEN`), with the zero written when absent. */
+  readonly written: readonly (readonly [string, WrittenZero])[];
+}
+
+/** A written zero: a scalar's, a time's or a list's or map's `null`, or a struct's `{}`. */
+type WrittenZero = "" | 0 | false | null | "struct";
+
+/** The zero Go writes for a property: by its JSON type (a formatted string is a time, a struct in Go). */
+function zeroOf(node: SchemaNode): WrittenZero | undefined {
+  if (node.type === "boolean") return false;
+  if (node.type === "integer") return 0;
+  if (node.type === "string") return node.format === "date-time" ? null : node.format === undefined ? "" : undefined;
+  if (node.type === "array") return null;
+  if (node.type === "object") return node.properties === undefined && node.additionalProperties !== undefined ? null : "struct";
+  return undefined;
 }
 
 const PLANS = new WeakMap<SchemaNode, Plan>();
@@ -261,10 +374,19 @@ function planOf(catalogue: SchemaCatalogue, id: string, node: SchemaNode): Plan 
   let plan = PLANS.get(node);
   if (plan !== undefined) return plan;
   const kept = zeroKeptFields().get(id) ?? new Set<string>();
-  const keptLists = EMPTY_LIST_KEPT.get(id) ?? new Set<string>();
+  const writtenNames = zeroWrittenFields().get(id) ?? NONE;
+  const keptLists = new Set([...(EMPTY_LIST_KEPT.get(id) ?? NONE), ...writtenNames]);
   const scalars = new Set<string>();
   const collections = new Set<string>();
+  const written: [string, WrittenZero][] = [];
+  for (const name of writtenNames) {
+    const property = node.properties?.[name];
+    const zero = property === undefined ? undefined : zeroOf(catalogue.resolve(property));
+    if (zero !== undefined) written.push([name, zero]);
+  }
   for (const [name, property] of Object.entries(node.properties ?? {})) {
+    // A kind's type meta is the store's to check.
+    if (name === "apiVersion" || name === "kind") continue;
     const resolved = catalogue.resolve(property);
     if (resolved.intOrString === true || resolved.preserveUnknownFields === true) continue;
     if (resolved.type === "array" || (resolved.type === "object" && resolved.properties === undefined && resolved.additionalProperties !== undefined)) {
@@ -275,18 +397,23 @@ function planOf(catalogue: SchemaCatalogue, id: string, node: SchemaNode): Plan 
     const scalar = resolved.type === "boolean" || resolved.type === "integer" || (resolved.type === "string" && resolved.format === undefined);
     if (scalar && !kept.has(name)) scalars.add(name);
   }
-  plan = { scalars, collections };
+  plan = { scalars, collections, written };
   PLANS.set(node, plan);
   return plan;
 }
 
 /** Drops the Go zero values kube would not write and adds the structs it always writes, in place. */
 export function normalizeGoZeros(catalogue: SchemaCatalogue, id: string, node: SchemaNode, value: Record<string, unknown>): void {
+  const plan = OMITEMPTY_CHECKED.has(id) ? planOf(catalogue, id, node) : undefined;
+  // Written first, so that a struct written here is normalized by the inline paths below.
+  for (const [name, zero] of plan?.written ?? NONE) {
+    const item = value[name];
+    if (item === undefined || (item === null && zero !== null)) value[name] = zero === "struct" ? {} : zero;
+  }
   for (const [segments, inner] of INLINE_SEGMENTS.get(id) ?? NONE) {
     for (const [site, item] of inlineSites(catalogue, node, value, segments)) normalizeGoZeros(catalogue, inner, site, item);
   }
-  if (OMITEMPTY_CHECKED.has(id)) {
-    const plan = planOf(catalogue, id, node);
+  if (plan !== undefined) {
     for (const name of plan.scalars) {
       const item = value[name];
       if (item === "" || item === 0 || item === false || item === null) delete value[name];
@@ -348,4 +475,25 @@ function inlineSites(
     sites = next;
   }
   return sites;
+}
+
+/**
+ * The zero value of a built-in kind as kube encodes it (`ZERO_WRITTEN` and the structs below them):
+ * what kube's field manager compares a create with, so that nobody owns a zero the server wrote
+ * (an Event's `eventTime: null`, `reportingComponent: ""`). Undefined when it writes nothing.
+ */
+export function goZeroObject(catalogue: SchemaCatalogue, id: string, node: SchemaNode): Record<string, unknown> | undefined {
+  const value: Record<string, unknown> = {};
+  fillZeros(catalogue, id, node, value, 0);
+  return Object.keys(value).length === 0 ? undefined : value;
+}
+
+function fillZeros(catalogue: SchemaCatalogue, id: string, node: SchemaNode, value: Record<string, unknown>, depth: number): void {
+  normalizeGoZeros(catalogue, id, node, value);
+  if (depth > 8) return;
+  for (const [name, item] of Object.entries(value)) {
+    const property = node.properties?.[name];
+    if (!isPlainObject(item) || property?.ref === undefined) continue;
+    fillZeros(catalogue, property.ref, catalogue.resolve(property), item, depth + 1);
+  }
 }

@@ -2,6 +2,7 @@ import type { FieldError } from "../errors.js";
 import type { ApiObject } from "../object.js";
 import type { SchemaCatalogue } from "./catalogue.js";
 import { decodeMismatch } from "./decode-check.js";
+import { goZeroObject } from "./go-zeros.js";
 import { applyDefaults, canonicalizeQuantities } from "./defaults.js";
 import { ref, type SchemaTree } from "./node.js";
 import { BUILTIN_RULES, type SchemaRules } from "./rules/index.js";
@@ -33,6 +34,11 @@ export interface ObjectSchema {
    * back (the part of `applyDefaults` an apply configuration gets before it is merged).
    */
   canonicalizeQuantities?(object: ApiObject): void;
+  /**
+   * Built-in kinds: the fields kube's Go zero value of the kind carries (`go-zeros.ts`), as a fresh
+   * object; undefined when none. A create's managedFields are compared against it, as kube's are.
+   */
+  goZeroObject?(): Record<string, unknown> | undefined;
   /**
    * Schema errors and the kind's rules; `old` is the stored object on update. Metadata is checked
    * elsewhere. `statusOnly` (a status write, which keeps the rest as stored): the schema walk may
@@ -67,6 +73,7 @@ export function objectSchemaFor(
   const validator = new SchemaValidator(catalogue, rules.validators);
   const kindValidator = rules.kindValidators.get(id);
   const contextOf = rules.contexts?.get(id);
+  let zero: { readonly value: Record<string, unknown> | undefined } | undefined;
   return {
     id,
     unknownFields: (object, options) => unknownFields(catalogue, root, object, options),
@@ -77,6 +84,10 @@ export function objectSchemaFor(
       return undefined;
     },
     canonicalizeQuantities: (object) => canonicalizeQuantities(catalogue, root, object),
+    goZeroObject: () => {
+      zero ??= { value: goZeroObject(catalogue, id, catalogue.resolve(root)) };
+      return zero.value === undefined ? undefined : structuredClone(zero.value);
+    },
     validate(object, old, statusOnly) {
       const errors = validator.validate(root, object, "", statusOnly === true ? allButStatus(object) : LEFT_TO_OTHERS, contextOf?.(object));
       if (kindValidator === undefined) return errors;

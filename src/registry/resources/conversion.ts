@@ -59,14 +59,20 @@ export function eventsV1StoredAsCore(eventsGroup: string, version = "v1"): Store
     version: "v1",
     plural: "events",
     fieldLabels: EVENTS_FIELD_LABELS,
+    // The Go zeros differ between the two shapes (go-zeros.ts): core's reporting strings have no
+    // omitempty, events' do; events' series count has none, core's does.
     toStorage(object) {
       const copy = cloneObject(object) as Record<string, unknown>;
       for (const [from, to] of renames) rename(copy, from, to);
+      for (const name of ["reportingComponent", "reportingInstance"]) copy[name] ??= "";
+      if (isPlainObject(copy["series"]) && copy["series"]["count"] === 0) delete copy["series"]["count"];
       return withTypeMeta(copy as ApiObject, "v1", "Event");
     },
     fromStorage(object) {
       const copy = cloneObject(object) as Record<string, unknown>;
       for (const [to, from] of renames) rename(copy, from, to);
+      for (const name of ["reportingController", "reportingInstance"]) if (copy[name] === "") delete copy[name];
+      if (isPlainObject(copy["series"])) copy["series"]["count"] ??= 0;
       return withTypeMeta(copy as ApiObject, `${eventsGroup}/${version}`, "Event");
     },
   };
@@ -186,7 +192,8 @@ export function hpaV1StoredAsV2(annotationPrefix: string): StoredAs {
         delete status["currentCPUUtilizationPercentage"];
         if (typeof cpu === "number") current.push({ type: "Resource", resource: { name: "cpu", current: { averageUtilization: cpu } } });
         if (Array.isArray(currentMetrics)) current.push(...currentMetrics);
-        if (current.length > 0) status["currentMetrics"] = current;
+        // v2's list has no omitempty: written null when empty (as Go's nil slice).
+        status["currentMetrics"] = current.length > 0 ? current : null;
         if (conditions !== undefined) status["conditions"] = conditions;
         // v2 writes currentReplicas only when not zero (omitempty), v1 always.
         if (status["currentReplicas"] === 0) delete status["currentReplicas"];

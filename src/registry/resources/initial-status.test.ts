@@ -42,16 +42,16 @@ describe("initial status: the counts kube's Go types always write", () => {
     });
   }
 
-  it("HorizontalPodAutoscaler: v2 writes desiredReplicas, v1 both counts, whichever version created it", async () => {
+  it("HorizontalPodAutoscaler: v2 writes desiredReplicas and currentMetrics: null, v1 both counts, whichever version created it", async () => {
     const target = { apiVersion: "apps/v1", kind: "Deployment", name: "s" };
     const v2 = "/apis/autoscaling/v2/namespaces/default/horizontalpodautoscalers";
     const v1 = "/apis/autoscaling/v1/namespaces/default/horizontalpodautoscalers";
     const byV2 = await server.call("POST", v2, { body: { metadata: { name: "h2" }, spec: { maxReplicas: 2, scaleTargetRef: target } } });
-    assert.deepEqual(byV2.json["status"], { desiredReplicas: 0 });
+    assert.deepEqual(byV2.json["status"], { desiredReplicas: 0, currentMetrics: null });
     const byV1 = await server.call("POST", v1, { body: { metadata: { name: "h1" }, spec: { maxReplicas: 2, scaleTargetRef: target } } });
     assert.deepEqual(byV1.json["status"], { currentReplicas: 0, desiredReplicas: 0 });
     for (const name of ["h1", "h2"]) {
-      assert.deepEqual((await server.call("GET", `${v2}/${name}`)).json["status"], { desiredReplicas: 0 }, `${name} as v2`);
+      assert.deepEqual((await server.call("GET", `${v2}/${name}`)).json["status"], { desiredReplicas: 0, currentMetrics: null }, `${name} as v2`);
       const asV1 = (await server.call("GET", `${v1}/${name}`)).json["status"] as Record<string, unknown>;
       assert.deepEqual({ ...asV1 }, { currentReplicas: 0, desiredReplicas: 0 }, `${name} as v1`);
     }

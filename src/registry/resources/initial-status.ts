@@ -27,6 +27,7 @@ export const REPLICAS_STATUS = initialStatus(() => ({ replicas: 0 }));
 export const STATEFUL_SET_STATUS = initialStatus(() => ({ replicas: 0, availableReplicas: 0 }));
 export const DAEMON_SET_STATUS = initialStatus(() => ({ currentNumberScheduled: 0, numberMisscheduled: 0, desiredNumberScheduled: 0, numberReady: 0 }));
 export const PDB_STATUS = initialStatus(() => ({ disruptionsAllowed: 0, currentHealthy: 0, desiredHealthy: 0, expectedPods: 0 }));
-export const HPA_V2_STATUS = initialStatus(() => ({ desiredReplicas: 0 }));
+/** v2's `currentMetrics` has no `omitempty` either: kube answers `currentMetrics: null` until the autoscaler writes some. */
+export const HPA_V2_STATUS = initialStatus(() => ({ desiredReplicas: 0, currentMetrics: null }));
 /** autoscaling/v1 writes both counts; v2 omits a zero `currentReplicas` (stored without it, conversion.ts). */
 export const HPA_V1_STATUS = initialStatus(() => ({ currentReplicas: 0, desiredReplicas: 0 }));

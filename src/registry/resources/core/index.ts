@@ -7,7 +7,6 @@ import { namespaceStrategy } from "./namespace-strategy.js";
 import { BINDING_HANDLER } from "./binding.js";
 import { EVICTION_HANDLER } from "./eviction.js";
 import { NODE_CONNECT, POD_CONNECT, SERVICE_CONNECT } from "./node-agent.js";
-import { NODE_STRATEGY } from "./node-strategy.js";
 import { podStrategy } from "./pod-strategy.js";
 import { serviceAllocations, type ServiceNetwork } from "./service-allocations.js";
 import { SERVICE_STRATEGY } from "./service-strategy.js";
@@ -86,7 +85,6 @@ export function coreResources(profile: Profile, serviceNetwork: ServiceNetwork):
       shortNames: ["no"],
       subresources: ["status"],
       keepStatusOnCreate: true,
-      strategy: NODE_STRATEGY,
       selectableFields: [["spec.unschedulable", "spec.unschedulable", "false"]],
       connect: NODE_CONNECT,
     }),
