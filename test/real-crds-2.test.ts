@@ -6,16 +6,13 @@
 // shown with the declared printer columns, and the rules must refuse what they were written to refuse.
 // One server per profile: the k8s.io-group GRPCRoute runs under `--compat kubernetes` only.
 import assert from "node:assert/strict";
-import { readFileSync } from "node:fs";
-import { join } from "node:path";
 import { before, describe, it } from "node:test";
-import { fileURLToPath } from "node:url";
-import { apiGroup, KUBERNETES_PROFILE, ORCH_PROFILE, type Profile } from "../src/api/profile.js";
+import { KUBERNETES_PROFILE, ORCH_PROFILE, type Profile } from "../src/api/profile.js";
 import { kubectlPairFor, type Kubectl, type KubectlResult } from "./helpers/kubectl.js";
 import { useTestServer } from "./helpers/server.js";
+import { definitionFileFor, realCrdFixture } from "./helpers/real-crds.js";
 
-const FIXTURES = fileURLToPath(new URL("../../test/fixtures/real-crds/", import.meta.url));
-const fixture = (name: string): string => join(FIXTURES, name);
+const fixture = realCrdFixture;
 
 type Json = Record<string, unknown>;
 
@@ -62,14 +59,7 @@ function suite(profile: Profile, definitions: readonly Definition[]): void {
       ({ oldest, newest, scratch } = kubectlPairFor(server().server.kubeconfigPath, server().dataDir));
     });
 
-    // The definitions as this profile spells apiextensions (the published files say apiextensions.k8s.io).
-    const definition = (file: string): string =>
-      profile === KUBERNETES_PROFILE
-        ? fixture(file)
-        : scratch(
-            file,
-            readFileSync(fixture(file), "utf8").replace(/^apiVersion: apiextensions\.k8s\.io\/v1$/m, `apiVersion: ${apiGroup(profile, "apiextensions")}/v1`),
-          );
+    const definition = (file: string): string => definitionFileFor(profile, scratch)(file);
 
     it("kubectl (oldest) applies each definition, it becomes Established, and server-side apply (newest) accepts it again", async () => {
       // One kubectl run per step: every file at once, as an install's `kubectl apply -f dir/` does.

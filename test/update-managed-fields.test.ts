@@ -5,6 +5,7 @@
 import assert from "node:assert/strict";
 import { before, describe, it } from "node:test";
 import { KUBERNETES_PROFILE, ORCH_PROFILE } from "../src/api/profile.js";
+import { KUBE_DEPLOYMENT_CREATE_FIELDS } from "../src/testing/kube-managed-fields.js";
 import { kubectlFor, resolveKubectls, type Kubectl, type KubectlResult } from "./helpers/kubectl.js";
 import { useTestServer } from "./helpers/server.js";
 import { writeFileSync } from "node:fs";
@@ -43,39 +44,6 @@ function deployment(name: string): string {
   ].join("\n");
 }
 
-/** kube-apiserver's entry for this create (a real GoogleCloudConsole create of the same Deployment; the manager aside). */
-const CREATED = {
-  "f:metadata": { "f:labels": { ".": {}, "f:app": {} } },
-  "f:spec": {
-    "f:progressDeadlineSeconds": {},
-    "f:replicas": {},
-    "f:revisionHistoryLimit": {},
-    "f:selector": {},
-    "f:strategy": { "f:rollingUpdate": { ".": {}, "f:maxSurge": {}, "f:maxUnavailable": {} }, "f:type": {} },
-    "f:template": {
-      "f:metadata": { "f:labels": { ".": {}, "f:app": {} } },
-      "f:spec": {
-        "f:containers": {
-          'k:{"name":"crud-sha256-1"}': {
-            ".": {},
-            "f:image": {},
-            "f:imagePullPolicy": {},
-            "f:name": {},
-            "f:resources": {},
-            "f:terminationMessagePath": {},
-            "f:terminationMessagePolicy": {},
-          },
-        },
-        "f:dnsPolicy": {},
-        "f:restartPolicy": {},
-        "f:schedulerName": {},
-        "f:securityContext": {},
-        "f:terminationGracePeriodSeconds": {},
-      },
-    },
-  },
-};
-
 for (const profile of [KUBERNETES_PROFILE, ORCH_PROFILE]) {
   describe(`Update managedFields as kube writes them, ${profile.name} profile`, () => {
     const server = useTestServer({ profile, storageBackend: "memory" });
@@ -102,7 +70,7 @@ for (const profile of [KUBERNETES_PROFILE, ORCH_PROFILE]) {
           const created = (await entries()).filter((entry) => entry.manager === "kubectl-create");
           assert.equal(created.length, 1);
           assert.equal(created[0]?.operation, "Update");
-          assert.deepEqual(created[0]?.fieldsV1, CREATED);
+          assert.deepEqual(created[0]?.fieldsV1, KUBE_DEPLOYMENT_CREATE_FIELDS);
         });
 
         it("kubectl set image: the setter owns the image alone; the creator keeps the rest", async () => {
@@ -112,7 +80,7 @@ for (const profile of [KUBERNETES_PROFILE, ORCH_PROFILE]) {
             "f:spec": { "f:template": { "f:spec": { "f:containers": { 'k:{"name":"crud-sha256-1"}': { "f:image": {} } } } } },
           });
           const creator = JSON.stringify(all.find((entry) => entry.manager === "kubectl-create")?.fieldsV1);
-          assert.equal(creator, JSON.stringify(CREATED).replace(',"f:image":{}', ""));
+          assert.equal(creator, JSON.stringify(KUBE_DEPLOYMENT_CREATE_FIELDS).replace(',"f:image":{}', ""));
         });
       });
     }

@@ -2,6 +2,7 @@ import assert from "node:assert/strict";
 import { after, before, describe, it } from "node:test";
 import { KUBERNETES_PROFILE } from "../api/profile.js";
 import { inProcessServer } from "../testing/in-process.js";
+import { KUBE_DEPLOYMENT_CREATE_FIELDS } from "../testing/kube-managed-fields.js";
 
 /**
  * managedFields of Update operations (create, update, patch) as kube-apiserver writes them: the
@@ -49,39 +50,6 @@ const CONSOLE_DEPLOYMENT = {
   },
 };
 
-/** kube-apiserver's entry for that create (GoogleCloudConsole, Update). */
-const CONSOLE_FIELDS = {
-  "f:metadata": { "f:labels": { ".": {}, "f:app": {} } },
-  "f:spec": {
-    "f:progressDeadlineSeconds": {},
-    "f:replicas": {},
-    "f:revisionHistoryLimit": {},
-    "f:selector": {},
-    "f:strategy": { "f:rollingUpdate": { ".": {}, "f:maxSurge": {}, "f:maxUnavailable": {} }, "f:type": {} },
-    "f:template": {
-      "f:metadata": { "f:labels": { ".": {}, "f:app": {} } },
-      "f:spec": {
-        "f:containers": {
-          'k:{"name":"crud-sha256-1"}': {
-            ".": {},
-            "f:image": {},
-            "f:imagePullPolicy": {},
-            "f:name": {},
-            "f:resources": {},
-            "f:terminationMessagePath": {},
-            "f:terminationMessagePolicy": {},
-          },
-        },
-        "f:dnsPolicy": {},
-        "f:restartPolicy": {},
-        "f:schedulerName": {},
-        "f:securityContext": {},
-        "f:terminationGracePeriodSeconds": {},
-      },
-    },
-  },
-};
-
 describe("managedFields of Update operations, as kube writes them", () => {
   let server: Server;
   before(async () => {
@@ -94,7 +62,7 @@ describe("managedFields of Update operations, as kube writes them", () => {
   it("a Deployment created by one Update: no `.` under spec, strategy, template or the template's metadata and spec", async () => {
     const created = await server.call("POST", `${DEPLOYMENTS}?fieldManager=GoogleCloudConsole`, { body: CONSOLE_DEPLOYMENT });
     assert.equal(created.status, 201, created.text);
-    assert.deepEqual(fieldsOf(created.json, "GoogleCloudConsole"), CONSOLE_FIELDS);
+    assert.deepEqual(fieldsOf(created.json, "GoogleCloudConsole"), KUBE_DEPLOYMENT_CREATE_FIELDS);
   });
 
   it("a Deployment updated: each writer owns what it changed; a pointer struct that appears gets `.`, a struct that always exists does not", async () => {

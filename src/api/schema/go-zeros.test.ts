@@ -459,28 +459,8 @@ describe("Go zeros written when absent (sweep 14: events, status types, conditio
     });
   });
 
-  it("Node status: daemonEndpoints and nodeInfo written with their zeros; Service status loadBalancer {}", async () => {
-    const bare = await server.call("POST", "/api/v1/nodes", { body: { metadata: { name: "n0" } } });
-    assert.equal(bare.status, 201, bare.text);
-    // TaintNodesByCondition admission adds its not-ready taint to the spec.
-    assert.equal(typeof bare.json["spec"], "object");
-    assert.deepEqual((bare.json["status"] as Json)["daemonEndpoints"], { kubeletEndpoint: { Port: 0 } });
-    const node = await server.call("POST", "/api/v1/nodes", { body: { metadata: { name: "n1" }, status: { capacity: { cpu: "2" } } } });
-    assert.equal(node.status, 201, node.text);
-    const status = node.json["status"] as Json;
-    assert.deepEqual(status["daemonEndpoints"], { kubeletEndpoint: { Port: 0 } });
-    assert.deepEqual(status["nodeInfo"], {
-      machineID: "",
-      systemUUID: "",
-      bootID: "",
-      kernelVersion: "",
-      osImage: "",
-      containerRuntimeVersion: "",
-      kubeletVersion: "",
-      kubeProxyVersion: "",
-      operatingSystem: "",
-      architecture: "",
-    });
+  // A Node's daemonEndpoints and nodeInfo zeros: src/registry/resources/core/node-status.test.ts.
+  it("Service status: loadBalancer {} written when absent", async () => {
     const service = await server.call("POST", "/api/v1/namespaces/default/services", { body: { metadata: { name: "svc" }, spec: { ports: [{ port: 80 }] } } });
     assert.equal(service.status, 201, service.text);
     const statusPut = await server.call("PUT", "/api/v1/namespaces/default/services/svc/status", { body: { ...service.json, status: {} } });
