@@ -4,7 +4,6 @@
 // read back with `get -o json`, applied twice (`unchanged`) and diffed (empty); the Python
 // client reads the Event as its typed model.
 import assert from "node:assert/strict";
-import { spawn } from "node:child_process";
 import { writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { before, describe, it } from "node:test";
@@ -55,20 +54,10 @@ print(json.dumps({"event_time": event.event_time, "first_timestamp": event.first
   "reporting_component": event.reporting_component, "reporting_instance": event.reporting_instance,
   "source": event.source.to_dict(), "listed": sys.argv[2] in listed}))
 `;
+import { runPythonScript } from "./helpers/python.js";
 
 function runPython(kubeconfig: string, name: string): Promise<{ code: number | null; output: string }> {
-  return new Promise((resolve) => {
-    const env = { PATH: "/usr/bin:/bin", HOME: process.env["HOME"] ?? "/tmp", PYTHONNOUSERSITE: "1" };
-    const child = spawn("/usr/bin/python3", ["-c", PYTHON_SCRIPT, kubeconfig, name], { env, stdio: ["ignore", "pipe", "pipe"] });
-    let output = "";
-    child.stdout.on("data", (chunk: Buffer) => {
-      output += chunk.toString("utf8");
-    });
-    child.stderr.on("data", (chunk: Buffer) => {
-      output += chunk.toString("utf8");
-    });
-    child.on("close", (code) => resolve({ code, output }));
-  });
+  return runPythonScript(PYTHON_SCRIPT, [kubeconfig, name]);
 }
 
 describe("Go zeros of events and status types through kubectl and the Python client (--compat kubernetes)", () => {

@@ -5,7 +5,6 @@
 // Python client (JSON) and a protobuf POST — in both profiles, and must read back identical and as
 // kube shows them.
 import assert from "node:assert/strict";
-import { spawn } from "node:child_process";
 import https from "node:https";
 import { readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
@@ -232,20 +231,10 @@ for path, body in json.load(open(sys.argv[2])):
     api.call_api(path, "POST", body=body, header_params={"Content-Type": "application/json"}, response_type="object", _return_http_data_only=True)
 print("done", flush=True)
 `;
+import { runPythonScript } from "./helpers/python.js";
 
 function runPython(kubeconfig: string, file: string): Promise<{ code: number | null; output: string }> {
-  return new Promise((resolve) => {
-    const env = { PATH: "/usr/bin:/bin", HOME: process.env["HOME"] ?? "/tmp", PYTHONNOUSERSITE: "1" };
-    const child = spawn("/usr/bin/python3", ["-c", PYTHON_SCRIPT, kubeconfig, file], { env, stdio: ["ignore", "pipe", "pipe"] });
-    let output = "";
-    child.stdout.on("data", (chunk: Buffer) => {
-      output += chunk.toString("utf8");
-    });
-    child.stderr.on("data", (chunk: Buffer) => {
-      output += chunk.toString("utf8");
-    });
-    child.on("close", (code) => resolve({ code, output }));
-  });
+  return runPythonScript(PYTHON_SCRIPT, [kubeconfig, file]);
 }
 
 /** What must agree between the three copies: the object without its identity, status and allocations. */
