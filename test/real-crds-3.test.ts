@@ -11,23 +11,13 @@
 import assert from "node:assert/strict";
 import { before, describe, it } from "node:test";
 import { KUBERNETES_PROFILE, ORCH_PROFILE, type Profile } from "../src/api/profile.js";
-import { kubectlPairFor, type Kubectl, type KubectlResult } from "./helpers/kubectl.js";
+import { kubectlPairFor, ok, refused, type Kubectl } from "./helpers/kubectl.js";
 import { useTestServer } from "./helpers/server.js";
 import { definitionFileFor, realCrdFixture } from "./helpers/real-crds.js";
 
 const fixture = realCrdFixture;
 
 type Json = Record<string, unknown>;
-
-function ok(result: KubectlResult): string {
-  assert.equal(result.code, 0, `${result.stderr}\n${result.stdout}`);
-  return result.stdout;
-}
-
-function refused(result: KubectlResult, ...expected: string[]): void {
-  assert.notEqual(result.code, 0, result.stdout);
-  for (const text of expected) assert.ok(result.stderr.includes(text), `${text}\n---\n${result.stderr}`);
-}
 
 const json = (text: string): Json => JSON.parse(text) as Json;
 

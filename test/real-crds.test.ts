@@ -8,7 +8,7 @@ import { join } from "node:path";
 import { before, describe, it } from "node:test";
 import { fileURLToPath } from "node:url";
 import { KUBERNETES_PROFILE } from "../src/api/profile.js";
-import { kubectlPairFor, type Kubectl, type KubectlResult } from "./helpers/kubectl.js";
+import { kubectlPairFor, ok, type Kubectl, type KubectlResult } from "./helpers/kubectl.js";
 import { useTestServer } from "./helpers/server.js";
 
 const FIXTURES = fileURLToPath(new URL("../../test/fixtures/real-crds/", import.meta.url));
@@ -26,11 +26,6 @@ const SAMPLES = [
   "gateway-api-gatewayclasses-samples.yaml",
   "crossplane-usages-samples.yaml",
 ];
-
-function ok(result: KubectlResult): string {
-  assert.equal(result.code, 0, `${result.stderr}\n${result.stdout}`);
-  return result.stdout;
-}
 
 type Json = Record<string, unknown>;
 

@@ -4,6 +4,7 @@ import type { ApiObject } from "../api/object.js";
 import type { Freshness } from "../authz/feed.js";
 import type { CachedObject } from "./cacher/cached-object.js";
 import type { WatchCache } from "./cacher/watch-cache.js";
+import { deepFreeze } from "../util/deep-json.js";
 
 /**
  * Each cached object version decoded once, for every lister: a change replaces the CachedObject,
@@ -17,14 +18,6 @@ function frozenDecode(object: CachedObject): ApiObject {
   const parsed = deepFreeze(JSON.parse(object.json) as ApiObject);
   decoded.set(object, parsed);
   return parsed;
-}
-
-function deepFreeze<T>(value: T): T {
-  if (typeof value === "object" && value !== null) {
-    for (const child of Object.values(value)) deepFreeze(child);
-    Object.freeze(value);
-  }
-  return value;
 }
 
 export interface ListerInput {

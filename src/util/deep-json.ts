@@ -178,3 +178,12 @@ function cloneIteratively(root: unknown, dropNullKeys = false): unknown {
   }
   return top;
 }
+
+/** Freezes `value` and everything below it (shared read-only values: a mutation throws in strict code), and answers it. */
+export function deepFreeze<T>(value: T): T {
+  if (typeof value === "object" && value !== null) {
+    for (const child of Object.values(value)) deepFreeze(child);
+    Object.freeze(value);
+  }
+  return value;
+}

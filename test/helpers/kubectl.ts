@@ -1,3 +1,4 @@
+import assert from "node:assert/strict";
 import { execFile, spawn, type ChildProcess } from "node:child_process";
 import { existsSync, mkdirSync, readdirSync, realpathSync, writeFileSync } from "node:fs";
 import { dirname, join } from "node:path";
@@ -194,4 +195,16 @@ export function kubectlPairFor(kubeconfigPath: string, dataDir: string): { oldes
       return path;
     },
   };
+}
+
+/** A kubectl run that must succeed: its standard output (the failure shows stderr and stdout). */
+export function ok(result: KubectlResult): string {
+  assert.equal(result.code, 0, `${result.stderr}\n${result.stdout}`);
+  return result.stdout;
+}
+
+/** A kubectl run that must fail, its standard error holding every `expected` text. */
+export function refused(result: KubectlResult, ...expected: string[]): void {
+  assert.notEqual(result.code, 0, result.stdout);
+  for (const text of expected) assert.ok(result.stderr.includes(text), `${text}\n---\n${result.stderr}`);
 }

@@ -3,6 +3,7 @@ import type { ApiObject } from "../object.js";
 import type { SchemaCatalogue } from "./catalogue.js";
 import { decodeMismatch } from "./decode-check.js";
 import { goZeroObject } from "./go-zeros.js";
+import { deepFreeze } from "../../util/deep-json.js";
 import { applyDefaults, canonicalizeQuantities } from "./defaults.js";
 import { ref, type SchemaTree } from "./node.js";
 import { BUILTIN_RULES, type SchemaRules } from "./rules/index.js";
@@ -35,8 +36,9 @@ export interface ObjectSchema {
    */
   canonicalizeQuantities?(object: ApiObject): void;
   /**
-   * Built-in kinds: the fields kube's Go zero value of the kind carries (`go-zeros.ts`), as a fresh
-   * object; undefined when none. A create's managedFields are compared against it, as kube's are.
+   * Built-in kinds: the fields kube's Go zero value of the kind carries (`go-zeros.ts`), made once
+   * per kind and shared, deep-frozen (read it, never change it); undefined when none. A create's
+   * managedFields are compared against it, as kube's are.
    */
   goZeroObject?(): Record<string, unknown> | undefined;
   /**
@@ -85,8 +87,9 @@ export function objectSchemaFor(
     },
     canonicalizeQuantities: (object) => canonicalizeQuantities(catalogue, root, object),
     goZeroObject: () => {
-      zero ??= { value: goZeroObject(catalogue, id, catalogue.resolve(root)) };
-      return zero.value === undefined ? undefined : structuredClone(zero.value);
+      // Shared by every create of the kind: frozen rather than copied per create.
+      zero ??= { value: deepFreeze(goZeroObject(catalogue, id, catalogue.resolve(root))) };
+      return zero.value;
     },
     validate(object, old, statusOnly) {
       const errors = validator.validate(root, object, "", statusOnly === true ? allButStatus(object) : LEFT_TO_OTHERS, contextOf?.(object));
