@@ -41,6 +41,7 @@ describe("paired bench statistics (bench/lib/paired.ts)", () => {
       rounds: 3,
       opsPerBurst: 1,
       warmOps: 0,
+      leadOps: 0,
       variants: [variant("off", [100, 200, 300]), variant("on", [110, 220, 330])],
       comparisons: [],
       otherCpuPercent: 0,
@@ -64,17 +65,33 @@ describe("paired bench statistics (bench/lib/paired.ts)", () => {
         calls.push(`${name}${ops}`);
       },
     });
-    const result = await runPaired([variant("A"), variant("B")], { rounds: 2, opsPerBurst: 11, warmOps: 11 });
+    const result = await runPaired([variant("A"), variant("B")], { rounds: 2, opsPerBurst: 11, warmOps: 11, leadFraction: 0 });
     // One warm-up burst each, then per round the two halves (6 and 5 operations) of each variant.
     assert.deepEqual(calls, ["A11", "B11", "A6", "B6", "B5", "A5", "B6", "A6", "A5", "B5"]);
     assert.equal(result.variants[0]?.bursts.length, 2);
     assert.equal(result.comparisons[0]?.cpuRatio.median !== undefined, true);
+  });
+  it("every measured half follows an unmeasured lead-in of the same server, so no variant starts a half on another's caches", async () => {
+    const calls: string[] = [];
+    const variant = (name: string) => ({
+      name,
+      pid: process.pid,
+      burst: async (ops: number) => {
+        calls.push(`${name}${ops}`);
+      },
+    });
+    const result = await runPaired([variant("A"), variant("B"), variant("C")], { rounds: 1, opsPerBurst: 20, warmOps: 20 });
+    // Halves of 10; the lead-in is a fifth of a half (2 operations), unmeasured: each variant's figure counts its 20 operations only.
+    assert.deepEqual(calls, ["A20", "B20", "C20", "A2", "A10", "B2", "B10", "C2", "C10", "C2", "C10", "B2", "B10", "A2", "A10"]);
+    assert.equal(result.leadOps, 2);
+    assert.equal(result.variants[1]?.bursts.length, 1);
   });
   it("generations of server processes pool their rounds, variants matched by name, each round against its own baseline", () => {
     const run = (names: string[], cpu: number[][], seconds: number, other: number): PairedResult => ({
       rounds: cpu[0]?.length ?? 0,
       opsPerBurst: 10,
       warmOps: 5,
+      leadOps: 0,
       variants: names.map((name, at) => ({
         name,
         cpuMicrosPerOp: spread(cpu[at] ?? []),

@@ -42,6 +42,11 @@ export interface PairedOptions {
   readonly minOpsPerBurst?: number;
   /** Operations each variant answers before the first measured round, in bursts that alternate too. */
   readonly warmOps: number;
+  /**
+   * The unmeasured lead-in before each measured half, as a fraction of the half's operations
+   * (default LEAD_FRACTION; `ORCH_BENCH_PAIRED_LEAD` overrides it, 0 for none): see LEAD_FRACTION.
+   */
+  readonly leadFraction?: number;
   /** Called before each round (progress, a quiet gate). */
   readonly onRound?: (index: number) => void | Promise<void>;
 }
@@ -83,6 +88,8 @@ export interface PairedResult {
   readonly rounds: number;
   readonly opsPerBurst: number;
   readonly warmOps: number;
+  /** Unmeasured operations just before each measured half (LEAD_FRACTION). */
+  readonly leadOps: number;
   readonly variants: readonly VariantSummary[];
   readonly comparisons: readonly Comparison[];
   /** CPU everything else on the machine used during the measured rounds, in % of one core. */
@@ -184,6 +191,22 @@ interface BurstTotals {
   ops: number;
 }
 
+/**
+ * Each measured half follows an unmeasured lead-in of the same server, so it starts with the
+ * caches holding that server's own working set whichever process ran before it. Without it only
+ * the variant whose two halves meet in the middle of a round (A B C C B A: C on even rounds, A on
+ * odd ones) ever started warm, and a middle variant (B of three) never did: identical processes
+ * measured 10–20 % apart by position alone (audit suite over HTTP/1.1, 2026-11-28), a bias against
+ * the variant placed in the middle.
+ */
+const LEAD_FRACTION = 0.2;
+
+function leadFractionOf(options: PairedOptions): number {
+  const override = Number(process.env["ORCH_BENCH_PAIRED_LEAD"] ?? Number.NaN);
+  if (Number.isFinite(override) && override >= 0) return override;
+  return options.leadFraction ?? LEAD_FRACTION;
+}
+
 /** One burst: the server's CPU from just before to a moment after the last answer (its follow-up work: audit flushes, watch fan-out), added to `into`. */
 async function measureBurst(variant: PairedVariant, ops: number, into: BurstTotals): Promise<void> {
   const cpuBefore = processCpuNanos(variant.pid);
@@ -239,6 +262,7 @@ export async function runPaired(variants: readonly PairedVariant[], given: Paire
   const ownBefore = process.cpuUsage();
   // Each variant's burst in two halves, mirrored within the round (see the file's comment).
   const halves = [Math.ceil(opsPerBurst / 2), Math.floor(opsPerBurst / 2)];
+  const leadOps = Math.ceil((halves[0] ?? 0) * leadFractionOf(options));
   for (let index = 0; index < options.rounds; index++) {
     await options.onRound?.(index);
     const totals = variants.map((): BurstTotals => ({ cpuNanos: 0, seconds: 0, ops: 0 }));
@@ -250,7 +274,10 @@ export async function runPaired(variants: readonly PairedVariant[], given: Paire
       const leg = legs[position] ?? 0;
       legs[position] = leg + 1;
       const ops = halves[leg] ?? 0;
-      if (ops > 0) await measureBurst(variants[position] as PairedVariant, ops, totals[position] as BurstTotals);
+      if (ops === 0) continue;
+      const variant = variants[position] as PairedVariant;
+      if (leadOps > 0) await variant.burst(leadOps);
+      await measureBurst(variant, ops, totals[position] as BurstTotals);
     }
     totals.forEach((total, position) => {
       samples[position]?.push({ cpuMicrosPerOp: total.cpuNanos / 1000 / total.ops, opsPerSecond: total.ops / total.seconds });
@@ -263,11 +290,18 @@ export async function runPaired(variants: readonly PairedVariant[], given: Paire
   return summarize(
     variants.map((variant) => variant.name),
     samples,
-    { rounds: options.rounds, opsPerBurst, warmOps: options.warmOps, otherCpuPercent: round(Math.max(0, (other / seconds) * 100)), seconds: round(seconds) },
+    {
+      rounds: options.rounds,
+      opsPerBurst,
+      warmOps: options.warmOps,
+      leadOps,
+      otherCpuPercent: round(Math.max(0, (other / seconds) * 100)),
+      seconds: round(seconds),
+    },
   );
 }
 
-type RunFacts = Pick<PairedResult, "rounds" | "opsPerBurst" | "warmOps" | "otherCpuPercent" | "seconds">;
+type RunFacts = Pick<PairedResult, "rounds" | "opsPerBurst" | "warmOps" | "leadOps" | "otherCpuPercent" | "seconds">;
 
 /** Spreads per variant and each variant's per-round comparisons with variant 0, from the bursts of every round. */
 function summarize(names: readonly string[], samples: readonly (readonly BurstSample[])[], facts: RunFacts): PairedResult {
@@ -316,6 +350,7 @@ export function mergePaired(results: readonly PairedResult[]): PairedResult {
     rounds: results.reduce((sum, result) => sum + result.rounds, 0),
     opsPerBurst: first.opsPerBurst,
     warmOps: first.warmOps,
+    leadOps: first.leadOps,
     otherCpuPercent: round(seconds > 0 ? other / seconds : 0),
     seconds: round(seconds),
   });
