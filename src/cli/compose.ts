@@ -36,6 +36,8 @@ import { registerPlugins } from "./admission.js";
 import { conversionWebhooks, policyKindResolver, policyParamKindResolver, registryWebhookAdmission } from "./webhooks.js";
 import { applyEncryption } from "./encryption.js";
 import { configureAudit } from "./audit.js";
+import { componentStatuses, controllerManagerHealth } from "./component-statuses.js";
+import { computedKey } from "../endpoints/computed.js";
 import { createResourceHandler } from "../endpoints/resource-handler.js";
 import {
   AccessReviewerSlot,
@@ -688,6 +690,18 @@ export function composeApiServer(options: ComposeOptions): ApiServer {
     resources: createResourceHandler({
       registry,
       profile,
+      computed: new Map([
+        [
+          computedKey("", "v1", "componentstatuses"),
+          componentStatuses({
+            controllers: controllers.readyz().length === 0 ? undefined : () => controllerManagerHealth(controllers.readyz()),
+            storage: async () => {
+              void storage.currentRevision();
+              for (const check of opened.livez) await check.check(AbortSignal.timeout(config.etcdHealthcheckTimeoutMs));
+            },
+          }),
+        ],
+      ]),
       bookmarkIntervalMs: options.bookmarkIntervalMs,
       minRequestTimeoutSeconds: config.minRequestTimeoutSeconds,
       features: {

@@ -29,6 +29,7 @@ import {
 import type { ResourceRequestInfo } from "../request/request-info.js";
 import { serveConnect } from "./connect.js";
 import { serveCreateOnly } from "./create-only.js";
+import { computedKey, serveComputed, type ComputedResource } from "./computed.js";
 import { fieldManagerOptions, listItemWithoutManagedFields, withoutManagedFields } from "./field-manager-options.js";
 import { decodeWithFieldValidation } from "./field-validation.js";
 import { applyPatch } from "./patch/apply-patch.js";
@@ -56,6 +57,8 @@ export interface ResourceHandlerOptions {
   readonly onDeprecatedRequest?: (definition: ResourceDefinition, info: ResourceRequestInfo) => void;
   /** Feature gates with effects here (all default on): WatchList, APIListChunking, RemainingItemCount. */
   readonly features?: Partial<ListFeatures>;
+  /** Kinds computed on each read rather than stored (ComponentStatus), by `computedKey`. */
+  readonly computed?: ReadonlyMap<string, ComputedResource>;
 }
 
 export interface ListFeatures {
@@ -154,6 +157,8 @@ export function createResourceHandler(options: ResourceHandlerOptions): (context
     if ((info.verb === "update" || info.verb === "patch") && info.name === "") throw methodNotAllowed(NOT_ALLOWED);
     if (acrossNamespaces && info.verb !== "list" && info.verb !== "watch") throw notFoundPath();
     if (!definition.verbs.has(info.verb)) throw methodNotAllowed(NOT_ALLOWED);
+    const computed = options.computed?.get(computedKey(definition.group, definition.version, definition.plural));
+    if (computed !== undefined) return serveComputed(context, info, definition, computed, representationFor(context, true, wire), meta);
     const namespace = definition.scope === "Namespaced" ? info.namespace : "";
     const query = context.request.query;
     const user = context.user;
