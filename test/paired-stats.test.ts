@@ -6,6 +6,17 @@ import { mapSpread, mergePaired, palindromeOf, perRound, runPaired, spread, verd
 import { type Json, POOLED_TARGETS, pooledFigures } from "../bench/lib/pool.js";
 import { REPO_ROOT } from "./helpers/cli.js";
 
+/** Variants whose bursts only record `<name><ops>` in `calls`, in the order they were asked for. */
+function recordingVariant(calls: string[]): (name: string) => { name: string; pid: number; burst(ops: number): Promise<void> } {
+  return (name) => ({
+    name,
+    pid: process.pid,
+    burst: async (ops) => {
+      calls.push(`${name}${ops}`);
+    },
+  });
+}
+
 describe("paired bench statistics (bench/lib/paired.ts)", () => {
   it("median, quartiles and the median's 95 % interval from order statistics", () => {
     // 30 values 1…30: the binomial(30, ½) interval of the median is the 10th and 21st values.
@@ -58,13 +69,7 @@ describe("paired bench statistics (bench/lib/paired.ts)", () => {
     assert.deepEqual(palindromeOf(["A", "B"], 1), ["B", "A", "A", "B"]);
     assert.deepEqual(palindromeOf(["A", "B", "C"], 0), ["A", "B", "C", "C", "B", "A"]);
     const calls: string[] = [];
-    const variant = (name: string) => ({
-      name,
-      pid: process.pid,
-      burst: async (ops: number) => {
-        calls.push(`${name}${ops}`);
-      },
-    });
+    const variant = recordingVariant(calls);
     const result = await runPaired([variant("A"), variant("B")], { rounds: 2, opsPerBurst: 11, warmOps: 11, leadFraction: 0 });
     // One warm-up burst each, then per round the two halves (6 and 5 operations) of each variant.
     assert.deepEqual(calls, ["A11", "B11", "A6", "B6", "B5", "A5", "B6", "A6", "A5", "B5"]);
@@ -73,13 +78,7 @@ describe("paired bench statistics (bench/lib/paired.ts)", () => {
   });
   it("every measured half follows an unmeasured lead-in of the same server, so no variant starts a half on another's caches", async () => {
     const calls: string[] = [];
-    const variant = (name: string) => ({
-      name,
-      pid: process.pid,
-      burst: async (ops: number) => {
-        calls.push(`${name}${ops}`);
-      },
-    });
+    const variant = recordingVariant(calls);
     const result = await runPaired([variant("A"), variant("B"), variant("C")], { rounds: 1, opsPerBurst: 20, warmOps: 20 });
     // Halves of 10; the lead-in is a fifth of a half (2 operations), unmeasured: each variant's figure counts its 20 operations only.
     assert.deepEqual(calls, ["A20", "B20", "C20", "A2", "A10", "B2", "B10", "C2", "C10", "C2", "C10", "B2", "B10", "A2", "A10"]);
