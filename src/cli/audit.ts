@@ -41,6 +41,8 @@ export function configureAudit(options: { config: AuditConfig; profile: Profile;
         maxBackups: config.logMaxBackups,
         maxAgeDays: config.logMaxAgeDays,
         mode: config.logMode,
+        format: config.logFormat,
+        compress: config.logCompress,
         batch: {
           bufferSize: config.logBatchBufferSize,
           maxSize: config.logBatchMaxSize,
@@ -68,7 +70,7 @@ export function configureAudit(options: { config: AuditConfig; profile: Profile;
       bufferSize: config.webhookBatchBufferSize,
       maxBatchSize: config.webhookBatchMaxSize,
       maxWaitMs: config.webhookBatchMaxWaitMs,
-      throttleQps: config.webhookBatchThrottleQps,
+      throttleQps: config.webhookBatchThrottleEnable ? config.webhookBatchThrottleQps : 0,
       throttleBurst: config.webhookBatchThrottleBurst,
       initialBackoffMs: config.webhookInitialBackoffMs,
       onError: (plugin, error, count) => {

@@ -126,7 +126,13 @@ export interface AuditConfig {
   readonly logMaxBackups: number;
   /** Megabytes; 0 = the default of 100. */
   readonly logMaxSizeMb: number;
-  readonly logFormat: "json";
+  /** `--audit-log-format`: json (kube's Event per line) or legacy (kube's one-line text). */
+  readonly logFormat: "json" | "legacy";
+  /** `--audit-log-compress`: rotated files are gzipped (`<backup>.gz`). */
+  readonly logCompress: boolean;
+  /** `--audit-log-version`, `--audit-webhook-version` as given: only the profile's `audit.<domain>/v1` is served. */
+  readonly logVersion?: string;
+  readonly webhookVersion?: string;
   /** `--audit-log-mode`: blocking (default), blocking-strict or batch. */
   readonly logMode: AuditLogMode;
   /** `--audit-log-batch-*` (batch mode). */
@@ -140,6 +146,8 @@ export interface AuditConfig {
   readonly webhookBatchBufferSize: number;
   readonly webhookBatchMaxSize: number;
   readonly webhookBatchMaxWaitMs: number;
+  /** `--audit-webhook-batch-throttle-enable` (kube's default true); off, the qps and burst are ignored. */
+  readonly webhookBatchThrottleEnable: boolean;
   readonly webhookBatchThrottleQps: number;
   readonly webhookBatchThrottleBurst: number;
   readonly webhookInitialBackoffMs: number;

@@ -176,3 +176,29 @@ describe("--livez-grace-period", () => {
     );
   });
 });
+
+describe("--audit-log-format, --audit-log-compress, --audit-*-version, --audit-webhook-batch-throttle-enable", () => {
+  it("default to kube's: json, no compression, the webhook throttled", () => {
+    const audit = config([]).audit;
+    assert.deepEqual([audit.logFormat, audit.logCompress, audit.webhookBatchThrottleEnable, audit.logVersion], ["json", false, true, undefined]);
+  });
+
+  it("read legacy, compression and an unthrottled webhook; an unknown format names the known ones", () => {
+    const audit = config(["--audit-log-format=legacy", "--audit-log-compress", "--audit-webhook-batch-throttle-enable=false"]).audit;
+    assert.deepEqual([audit.logFormat, audit.logCompress, audit.webhookBatchThrottleEnable], ["legacy", true, false]);
+    assert.throws(
+      () => parseArgs(["--audit-log-format=xml"]),
+      (error: unknown) => error instanceof FlagError && error.message.includes("known formats are legacy,json"),
+    );
+  });
+
+  it("only the profile's audit group at v1 is a version: audit.orch.io/v1 here, audit.k8s.io/v1 with --compat kubernetes", () => {
+    assert.equal(config(["--audit-log-version=audit.orch.io/v1", "--audit-webhook-version=audit.orch.io/v1"]).audit.logVersion, "audit.orch.io/v1");
+    assert.equal(config(["--compat", "kubernetes", "--audit-log-version=audit.k8s.io/v1"]).audit.logVersion, "audit.k8s.io/v1");
+    for (const argv of [["--audit-log-version=audit.k8s.io/v1"], ["--audit-webhook-version=audit.orch.io/v1beta1"]])
+      assert.throws(
+        () => parseArgs(argv),
+        (error: unknown) => error instanceof FlagError && /only audit\.orch\.io\/v1 is supported/.test(error.message),
+      );
+  });
+});

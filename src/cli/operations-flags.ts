@@ -1,5 +1,6 @@
 import { MetricVisibility, ShowHiddenMetricsError } from "../server/metrics/stability.js";
 import { DEFAULT_FEATURE_GATES, FeatureGateError, featureGates, parseFeatureGates } from "../util/feature-gates.js";
+import { apiGroup } from "../api/profile.js";
 import type { AuditConfig } from "./config.js";
 import { AUDIT_LOG_MODES } from "../server/audit/log-backend.js";
 import { FlagError, parseBool, parseCount, parseDurationFlag, type FlagSpec, type MutableConfig } from "./flag-spec.js";
@@ -50,11 +51,25 @@ export const OPERATIONS_FLAGS: readonly FlagSpec[] = [
   },
   {
     name: "audit-log-format",
-    help: "Format of audit log lines: json (kube's Event, one per line).",
+    help: "Format of audit log lines: json (kube's Event, one per line) or legacy (kube's one-line text: timestamp, AUDIT: id, stage, ip, method, user…).",
     defaultText: "json",
-    apply: (_config, value) => {
-      if (value !== "json") throw new FlagError(`invalid value "${value}" for flag --audit-log-format: only json is supported`);
+    apply: (config, value) => {
+      if (value !== "json" && value !== "legacy") throw new FlagError(`invalid value "${value}" for flag --audit-log-format: known formats are legacy,json`);
+      setAudit(config, { logFormat: value });
     },
+  },
+  {
+    name: "audit-log-compress",
+    help: "Gzip each rotated audit log file (the backup gets a .gz suffix).",
+    defaultText: "false",
+    boolean: true,
+    apply: (config, value) => setAudit(config, { logCompress: parseBool(value, "audit-log-compress") }),
+  },
+  {
+    name: "audit-log-version",
+    help: "API group and version of the events written to the log (only audit.<domain>/v1).",
+    defaultText: "audit.<domain>/v1",
+    apply: (config, value) => setAudit(config, { logVersion: value }),
   },
   {
     name: "audit-log-mode",
@@ -141,6 +156,19 @@ export const OPERATIONS_FLAGS: readonly FlagSpec[] = [
     apply: (config, value) => setAudit(config, { webhookBatchMaxWaitMs: parseDurationFlag(value, "audit-webhook-batch-max-wait") }),
   },
   {
+    name: "audit-webhook-batch-throttle-enable",
+    help: "Whether batches sent to the webhook are throttled (--audit-webhook-batch-throttle-qps, -burst).",
+    defaultText: "true",
+    boolean: true,
+    apply: (config, value) => setAudit(config, { webhookBatchThrottleEnable: parseBool(value, "audit-webhook-batch-throttle-enable") }),
+  },
+  {
+    name: "audit-webhook-version",
+    help: "API group and version of the EventLists sent to the webhook (only audit.<domain>/v1).",
+    defaultText: "audit.<domain>/v1",
+    apply: (config, value) => setAudit(config, { webhookVersion: value }),
+  },
+  {
     name: "audit-webhook-batch-throttle-qps",
     help: "Batches per second sent at most on average; 0 disables throttling.",
     defaultText: "10",
@@ -210,6 +238,7 @@ export function operationsDefaults(): Pick<MutableConfig, "audit" | "featureGate
       logMaxBackups: 0,
       logMaxSizeMb: 0,
       logFormat: "json",
+      logCompress: false,
       logMode: "blocking",
       logBatchBufferSize: 10_000,
       logBatchMaxSize: 1,
@@ -220,6 +249,7 @@ export function operationsDefaults(): Pick<MutableConfig, "audit" | "featureGate
       webhookBatchBufferSize: 10_000,
       webhookBatchMaxSize: 400,
       webhookBatchMaxWaitMs: 30_000,
+      webhookBatchThrottleEnable: true,
       webhookBatchThrottleQps: 10,
       webhookBatchThrottleBurst: 15,
       webhookInitialBackoffMs: 10_000,
@@ -239,4 +269,12 @@ export function checkOperationsConfig(config: MutableConfig): void {
   }
   if (config.tracingConfigFile !== undefined && !config.featureGates.enabled("APIServerTracing"))
     throw new FlagError("--tracing-config-file requires the APIServerTracing feature gate (--feature-gates=APIServerTracing=true)");
+  // kube serves audit events only as audit.<domain>/v1 (v1alpha1 and v1beta1 were removed in 1.24).
+  const served = `${apiGroup(config.profile, "audit")}/v1`;
+  for (const [flag, value] of [
+    ["audit-log-version", config.audit.logVersion],
+    ["audit-webhook-version", config.audit.webhookVersion],
+  ] as const) {
+    if (value !== undefined && value !== served) throw new FlagError(`invalid value "${value}" for flag --${flag}: only ${served} is supported`);
+  }
 }

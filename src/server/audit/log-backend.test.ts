@@ -1,5 +1,6 @@
 import assert from "node:assert/strict";
 import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { gunzipSync } from "node:zlib";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { after, describe, it } from "node:test";
@@ -57,6 +58,42 @@ describe("logBackend()", () => {
     // Ten events, three per file: the current file has the last one, the two newest backups the six before it.
     assert.equal(readFileSync(path, "utf8").trimEnd().split("\n").length, 1);
     assert.deepEqual(files, ["audit-2026-03-01T10-00-07.000.log", "audit-2026-03-01T10-00-10.000.log", "audit.log"]);
+  });
+
+  it("--audit-log-compress: each rotated file becomes <backup>.gz holding its lines, and maxBackups counts the compressed ones", async () => {
+    const folder = join(directory, "compress");
+    const path = join(folder, "audit.log");
+    let clock = Date.parse("2026-03-01T10:00:00.000Z");
+    const backend = logBackend({ path, maxBytes: LINE * 3, maxBackups: 2, compress: true, now: () => clock });
+    for (let id = 10; id < 20; id++) {
+      backend.processEvents([event(id)]);
+      clock += 1000;
+      await new Promise((resolve) => setImmediate(resolve));
+    }
+    await backend.shutdown();
+    const files = readdirSync(folder).sort();
+    assert.deepEqual(files, ["audit-2026-03-01T10-00-07.000.log.gz", "audit-2026-03-01T10-00-10.000.log.gz", "audit.log"]);
+    const ids = (file: string): string[] =>
+      gunzipSync(readFileSync(join(folder, file)))
+        .toString("utf8")
+        .trimEnd()
+        .split("\n")
+        .map((line) => (JSON.parse(line) as AuditEvent).auditID);
+    assert.deepEqual(ids("audit-2026-03-01T10-00-07.000.log.gz"), ["id-13", "id-14", "id-15"]);
+    assert.deepEqual(ids("audit-2026-03-01T10-00-10.000.log.gz"), ["id-16", "id-17", "id-18"]);
+  });
+
+  it("--audit-log-format legacy: kube's one-line text per event, in blocking and batch mode", async () => {
+    for (const mode of ["blocking", "batch"] as const) {
+      const path = join(directory, `legacy-${mode}`, "audit.log");
+      const backend = logBackend({ path, format: "legacy", mode });
+      backend.processEvents([event(1), { ...event(2), stage: "RequestReceived" }]);
+      await backend.shutdown();
+      assert.deepEqual(readFileSync(path, "utf8").trimEnd().split("\n"), [
+        '2026-01-01T00:00:00Z AUDIT: id="id-1" stage="ResponseComplete" ip="<unknown>" method="list" user="alice" groups="<none>" as="<self>" asgroups="<lookup>" user-agent="" namespace="<none>" uri="/api/v1/pods" response="<deferred>"',
+        '2026-01-01T00:00:00Z AUDIT: id="id-2" stage="RequestReceived" ip="<unknown>" method="list" user="alice" groups="<none>" as="<self>" asgroups="<lookup>" user-agent="" namespace="<none>" uri="/api/v1/pods" response="<deferred>"',
+      ]);
+    }
   });
 
   it("prunes backups older than maxAgeDays", async () => {

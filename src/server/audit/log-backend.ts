@@ -1,5 +1,6 @@
 import { AuditStoreError, type AuditBackend, type AuditEvent, type AuditEventEncoder } from "./event.js";
 import { encodeEvent, EventJsonEncoder } from "./event-json.js";
+import { LEGACY_ENCODER } from "./event-legacy.js";
 import { LogLines, LogWriteError, RotatingLogFile, type LogFileOptions } from "./log-file.js";
 
 export { backupName } from "./log-file.js";
@@ -29,6 +30,8 @@ export interface LogBatchOptions {
 
 export interface LogBackendOptions extends LogFileOptions {
   readonly mode?: AuditLogMode;
+  /** `--audit-log-format`: json (default) or kube's one-line legacy text. */
+  readonly format?: "json" | "legacy";
   readonly batch?: LogBatchOptions;
   /** Events that could not be written (`plugin` log) or found the batch buffer full (`plugin` buffered). */
   readonly onError?: (error: unknown, dropped: number, plugin?: "log" | "buffered") => void;
@@ -52,7 +55,9 @@ export function logBackend(options: LogBackendOptions): AuditBackend {
   const file = new RotatingLogFile(options);
   const mode = options.mode ?? "blocking";
   const report = (error: unknown, dropped: number, plugin: "log" | "buffered" = "log"): void => options.onError?.(error, dropped, plugin);
-  return mode === "batch" ? batchLog(file, options.batch ?? {}, report) : blockingLog(file, mode === "blocking-strict", report);
+  // The legacy text is one encoder for every event; JSON uses the request's (or a new) encoder.
+  const legacy = options.format === "legacy" ? LEGACY_ENCODER : undefined;
+  return mode === "batch" ? batchLog(file, options.batch ?? {}, report, legacy) : blockingLog(file, mode === "blocking-strict", report, legacy);
 }
 
 type Report = (error: unknown, dropped: number, plugin?: "log" | "buffered") => void;
@@ -60,7 +65,7 @@ type Report = (error: unknown, dropped: number, plugin?: "log" | "buffered") => 
 /** Pending events written at once, before the end of the turn: a turn that serves many requests writes in slices. */
 const BLOCKING_SLICE = 256;
 
-function blockingLog(file: RotatingLogFile, strict: boolean, report: Report): AuditBackend {
+function blockingLog(file: RotatingLogFile, strict: boolean, report: Report, fixed: AuditEventEncoder | undefined): AuditBackend {
   const pending = new LogLines();
   let scheduled: NodeJS.Immediate | undefined;
 
@@ -81,7 +86,8 @@ function blockingLog(file: RotatingLogFile, strict: boolean, report: Report): Au
 
   return {
     name: "log",
-    processEvents(events, encoder) {
+    processEvents(events, given) {
+      const encoder = fixed ?? given;
       let encoded = true;
       for (const event of events) {
         try {
@@ -112,11 +118,12 @@ function blockingLog(file: RotatingLogFile, strict: boolean, report: Report): Au
       if (scheduled !== undefined) clearImmediate(scheduled);
       flush();
       file.close();
+      await file.settled();
     },
   };
 }
 
-function batchLog(file: RotatingLogFile, batch: LogBatchOptions, report: Report): AuditBackend {
+function batchLog(file: RotatingLogFile, batch: LogBatchOptions, report: Report, fixed: AuditEventEncoder | undefined): AuditBackend {
   const bufferSize = Math.max(1, batch.bufferSize ?? 10_000);
   const maxSize = Math.max(1, batch.maxSize ?? 1);
   const maxWaitMs = Math.max(0, batch.maxWaitMs ?? 0);
@@ -189,7 +196,8 @@ function batchLog(file: RotatingLogFile, batch: LogBatchOptions, report: Report)
 
   return {
     name: "log",
-    processEvents(events, encoder) {
+    processEvents(events, given) {
+      const encoder = fixed ?? given;
       const room = bufferSize - buffer.length;
       for (let index = 0; index < events.length && index < room; index++) buffer.push(eventLine(events[index] as AuditEvent, encoder));
       if (events.length > room) report(new Error("audit buffer queue blocked"), events.length - Math.max(0, room), "buffered");
@@ -204,6 +212,7 @@ function batchLog(file: RotatingLogFile, batch: LogBatchOptions, report: Report)
         await writer;
       }
       file.close();
+      await file.settled();
     },
   };
 }

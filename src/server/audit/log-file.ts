@@ -1,4 +1,19 @@
-import { closeSync, mkdirSync, openSync, readdirSync, renameSync, statSync, unlinkSync, write, writeSync } from "node:fs";
+import {
+  closeSync,
+  createReadStream,
+  createWriteStream,
+  mkdirSync,
+  openSync,
+  readdirSync,
+  renameSync,
+  rmSync,
+  statSync,
+  unlinkSync,
+  write,
+  writeSync,
+} from "node:fs";
+import { pipeline } from "node:stream/promises";
+import { createGzip } from "node:zlib";
 import { basename, dirname, extname, join } from "node:path";
 
 export interface LogFileOptions {
@@ -10,10 +25,14 @@ export interface LogFileOptions {
   readonly maxBackups?: number;
   /** Rotated files older than this many days are removed; 0 keeps them (`--audit-log-maxage`). */
   readonly maxAgeDays?: number;
+  /** Gzip each rotated file to `<backup>.gz`, off the main thread, then remove it (`--audit-log-compress`). */
+  readonly compress?: boolean;
   readonly now?: () => number;
 }
 
 const DEFAULT_MAX_BYTES = 100 * 1024 * 1024;
+/** The suffix of a compressed backup (lumberjack's). */
+const COMPRESSED = ".gz";
 
 /** A rotated file's name: `<name>-<UTC time as 2006-01-02T15-04-05.000><ext>`, as kube's rotation (lumberjack) names it. */
 export function backupName(path: string, epochMs: number): string {
@@ -164,6 +183,8 @@ export class RotatingLogFile {
   private size = 0;
   private sized = false;
   private lastBackup = 0;
+  /** Compressions of rotated files, one after another; pruning follows each. */
+  private compressing: Promise<void> = Promise.resolve();
 
   constructor(options: LogFileOptions) {
     this.options = options;
@@ -217,6 +238,11 @@ export class RotatingLogFile {
     this.fd = undefined;
   }
 
+  /** Resolves once every rotated file handed to compression is compressed (or left as it was after a failure). */
+  settled(): Promise<void> {
+    return this.compressing;
+  }
+
   /** Splits lines where the file must rotate first; counts their bytes into the file's size. */
   private plan(lines: LogLines): Segment[] {
     this.open();
@@ -261,8 +287,24 @@ export class RotatingLogFile {
     // Two rotations within one millisecond must not overwrite each other's backup.
     const stamp = Math.max(this.now(), this.lastBackup + 1);
     this.lastBackup = stamp;
-    renameSync(this.options.path, backupName(this.options.path, stamp));
-    this.prune();
+    const backup = backupName(this.options.path, stamp);
+    renameSync(this.options.path, backup);
+    if (this.options.compress !== true) {
+      this.prune();
+      return;
+    }
+    this.compressing = this.compressing.then(async () => {
+      try {
+        // Written aside and renamed whole: a reader never finds a partial .gz.
+        await pipeline(createReadStream(backup), createGzip(), createWriteStream(`${backup}${COMPRESSED}.tmp`, { mode: 0o600 }));
+        renameSync(`${backup}${COMPRESSED}.tmp`, `${backup}${COMPRESSED}`);
+        unlinkSync(backup);
+      } catch {
+        // The backup stays uncompressed (as lumberjack leaves it); a partial one is removed.
+        rmSync(`${backup}${COMPRESSED}.tmp`, { force: true });
+      }
+      this.prune();
+    });
   }
 
   private prune(): void {
@@ -273,7 +315,7 @@ export class RotatingLogFile {
     const extension = extname(path);
     const stem = basename(path, extension);
     const pattern = new RegExp(
-      `^${stem.replace(/[.*+?^${}()|[\]\\]/g, "\\$&")}-(\\d{4}-\\d{2}-\\d{2}T\\d{2}-\\d{2}-\\d{2}\\.\\d{3})${extension.replace(/\./g, "\\.")}$`,
+      `^${stem.replace(/[.*+?^${}()|[\]\\]/g, "\\$&")}-(\\d{4}-\\d{2}-\\d{2}T\\d{2}-\\d{2}-\\d{2}\\.\\d{3})${extension.replace(/\./g, "\\.")}(?:\\.gz)?$`,
     );
     const backups: { file: string; time: number }[] = [];
     for (const file of readdirSync(dirname(path))) {
