@@ -228,7 +228,13 @@ export const CORE_DEFINITIONS: Readonly<Record<string, SchemaNode>> = {
     status: ref("core.v1.PersistentVolumeClaimStatus"),
   }),
   "core.v1.ComponentStatus": resource("ComponentStatus holds the cluster validation info (deprecated).", {
-    conditions: listMap(obj({ error: str(), message: str(), status: req(str()), type: req(str()) }), ["type"], { patch: true }),
+    conditions: listMap(ref("core.v1.ComponentCondition"), ["type"], { patch: true, description: "The component's conditions as last checked." }),
+  }),
+  "core.v1.ComponentCondition": obj({
+    error: str("The error of the health check, when it could not be made."),
+    message: str("What the component's health check answered."),
+    status: req(str('"True", "False" or "Unknown".')),
+    type: req(str('The kind of condition: only "Healthy".')),
   }),
 };
 
