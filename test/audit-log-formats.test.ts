@@ -102,3 +102,58 @@ describe("--audit-log-format legacy and --audit-log-compress from the command li
     assert.ok(!readdirSync(dir).some((file) => /^audit-.*\.log$/.test(file)), "no uncompressed backup left");
   });
 });
+
+describe("--audit-log-truncate-enabled from the command line", () => {
+  const dir = makeTempDir("orch-audit-truncate-");
+  const auditLog = join(dir, "audit.log");
+  let stop: (() => Promise<void>) | undefined;
+  let kubeconfig = "";
+
+  before(async () => {
+    writeFileSync(
+      join(dir, "policy.yaml"),
+      "apiVersion: audit.orch.io/v1\nkind: Policy\nomitStages: [RequestReceived]\nrules:\n  - level: RequestResponse\n    resources: [{group: '', resources: [configmaps]}]\n  - level: None\n",
+    );
+    const config = configOf([
+      `--audit-policy-file=${join(dir, "policy.yaml")}`,
+      `--audit-log-path=${auditLog}`,
+      "--audit-log-truncate-enabled",
+      "--audit-log-truncate-max-event-size=4096",
+    ]);
+    const server = await startServer({ ...config, storageBackend: "memory", dataDir: join(dir, "data"), securePort: 0 });
+    stop = () => server.stop();
+    kubeconfig = server.kubeconfigPath;
+  });
+
+  after(async () => {
+    await stop?.();
+    removeDir(dir);
+  });
+
+  it("a large configmap's create is logged without its bodies, annotated truncated; a small one whole", async () => {
+    const kubectl = kubectlFor(kubeconfig, join(dir, "kubectl"), "1.33");
+    ok(await kubectl(["create", "configmap", "large", `--from-literal=a=${"x".repeat(8000)}`]));
+    ok(await kubectl(["create", "configmap", "small", "--from-literal=a=b"]));
+    const events = await waitFor(
+      () => {
+        const found = existsSync(auditLog)
+          ? readFileSync(auditLog, "utf8")
+              .trimEnd()
+              .split("\n")
+              .map((line) => JSON.parse(line) as Record<string, unknown>)
+              .filter((event) => event["verb"] === "create")
+          : [];
+        return found.length >= 2 ? found : undefined;
+      },
+      { timeoutMs: 10_000, what: "the creates' audit events" },
+    );
+    const named = (name: string) => events.find((event) => (event["objectRef"] as Record<string, string>)["name"] === name) ?? {};
+    const large = named("large");
+    assert.equal(large["requestObject"], undefined);
+    assert.equal(large["responseObject"], undefined);
+    assert.equal((large["annotations"] as Record<string, string>)["audit.orch.io/truncated"], "true");
+    const small = named("small");
+    assert.deepEqual((small["requestObject"] as Record<string, unknown>)["data"], { a: "b" });
+    assert.equal((small["annotations"] as Record<string, string>)["audit.orch.io/truncated"], undefined);
+  });
+});

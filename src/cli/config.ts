@@ -118,6 +118,13 @@ export interface Config {
   readonly clusterSigning: ClusterSigningConfig;
 }
 
+/** `--audit-<backend>-truncate-*`: kube's truncating backend in front of the log or the webhook. */
+export interface AuditTruncateConfig {
+  readonly enabled: boolean;
+  readonly maxBatchBytes: number;
+  readonly maxEventBytes: number;
+}
+
 export interface AuditConfig {
   readonly policyFile?: string;
   /** `-` is standard output. */
@@ -130,6 +137,8 @@ export interface AuditConfig {
   readonly logFormat: "json" | "legacy";
   /** `--audit-log-compress`: rotated files are gzipped (`<backup>.gz`). */
   readonly logCompress: boolean;
+  readonly logTruncate: AuditTruncateConfig;
+  readonly webhookTruncate: AuditTruncateConfig;
   /** `--audit-log-version`, `--audit-webhook-version` as given: only the profile's `audit.<domain>/v1` is served. */
   readonly logVersion?: string;
   readonly webhookVersion?: string;

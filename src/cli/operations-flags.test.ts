@@ -202,3 +202,26 @@ describe("--audit-log-format, --audit-log-compress, --audit-*-version, --audit-w
       );
   });
 });
+
+describe("--audit-log-truncate-* and --audit-webhook-truncate-*", () => {
+  it("default to kube's (off, 10 MiB batches, 100 KiB events) and read each backend's own", () => {
+    const defaults = config([]).audit;
+    assert.deepEqual(defaults.logTruncate, { enabled: false, maxBatchBytes: 10_485_760, maxEventBytes: 102_400 });
+    const audit = config([
+      "--audit-webhook-truncate-enabled",
+      "--audit-webhook-truncate-max-event-size=2048",
+      "--audit-log-truncate-max-batch-size=4096",
+    ]).audit;
+    assert.deepEqual(audit.webhookTruncate, { enabled: true, maxBatchBytes: 10_485_760, maxEventBytes: 2048 });
+    assert.deepEqual(audit.logTruncate, { enabled: false, maxBatchBytes: 4096, maxEventBytes: 102_400 });
+  });
+
+  it("an enabled backend's event maximum above its batch maximum is an error", () => {
+    assert.throws(
+      () => parseArgs(["--audit-log-truncate-enabled", "--audit-log-truncate-max-batch-size=1000", "--audit-log-truncate-max-event-size=2000"]),
+      (error: unknown) =>
+        error instanceof FlagError &&
+        error.message.includes("--audit-log-truncate-max-event-size (2000) must not exceed --audit-log-truncate-max-batch-size (1000)"),
+    );
+  });
+});

@@ -1,7 +1,7 @@
 import { MetricVisibility, ShowHiddenMetricsError } from "../server/metrics/stability.js";
 import { DEFAULT_FEATURE_GATES, FeatureGateError, featureGates, parseFeatureGates } from "../util/feature-gates.js";
 import { apiGroup } from "../api/profile.js";
-import type { AuditConfig } from "./config.js";
+import type { AuditConfig, AuditTruncateConfig } from "./config.js";
 import { AUDIT_LOG_MODES } from "../server/audit/log-backend.js";
 import { FlagError, parseBool, parseCount, parseDurationFlag, type FlagSpec, type MutableConfig } from "./flag-spec.js";
 
@@ -12,6 +12,33 @@ function nonNegative(value: string, flag: string): number {
 
 function setAudit(config: MutableConfig, change: Partial<AuditConfig>): void {
   config.audit = { ...config.audit, ...change };
+}
+
+/** `--audit-<backend>-truncate-enabled`, `-max-batch-size`, `-max-event-size` (kube's defaults: off, 10 MiB, 100 KiB). */
+function truncateFlags(backend: "log" | "webhook"): FlagSpec[] {
+  const key = backend === "log" ? "logTruncate" : "webhookTruncate";
+  const set = (config: MutableConfig, change: Partial<AuditTruncateConfig>): void => setAudit(config, { [key]: { ...config.audit[key], ...change } });
+  return [
+    {
+      name: `audit-${backend}-truncate-enabled`,
+      help: `Whether large ${backend} audit events lose their request and response objects (annotated audit.<domain>/truncated) and batches are split.`,
+      defaultText: "false",
+      boolean: true,
+      apply: (config, value) => set(config, { enabled: parseBool(value, `audit-${backend}-truncate-enabled`) }),
+    },
+    {
+      name: `audit-${backend}-truncate-max-batch-size`,
+      help: "Bytes of events handed on at once at most; a larger batch is split.",
+      defaultText: "10485760",
+      apply: (config, value) => set(config, { maxBatchBytes: parseCount(value, `audit-${backend}-truncate-max-batch-size`) }),
+    },
+    {
+      name: `audit-${backend}-truncate-max-event-size`,
+      help: "Bytes of one event at most: a larger one is truncated, and dropped if still too large.",
+      defaultText: "102400",
+      apply: (config, value) => set(config, { maxEventBytes: parseCount(value, `audit-${backend}-truncate-max-event-size`) }),
+    },
+  ];
 }
 
 /** Every `--feature-gates` setting so far; the gates are rebuilt from them on each use of the flag. */
@@ -123,6 +150,7 @@ export const OPERATIONS_FLAGS: readonly FlagSpec[] = [
     defaultText: "0",
     apply: (config, value) => setAudit(config, { logBatchThrottleBurst: nonNegative(value, "audit-log-batch-throttle-burst") }),
   },
+  ...truncateFlags("log"),
   {
     name: "audit-webhook-config-file",
     help: "Kubeconfig-format file of the audit webhook: batches of events are POSTed to it as an EventList.",
@@ -191,6 +219,7 @@ export const OPERATIONS_FLAGS: readonly FlagSpec[] = [
     defaultText: "10s",
     apply: (config, value) => setAudit(config, { webhookInitialBackoffMs: parseDurationFlag(value, "audit-webhook-initial-backoff") }),
   },
+  ...truncateFlags("webhook"),
   {
     name: "feature-gates",
     help: "Name=bool pairs, comma-separated, turning features on or off (alpha ones are off by default, beta on); GA gates are locked, unknown gates are an error.",
@@ -239,6 +268,8 @@ export function operationsDefaults(): Pick<MutableConfig, "audit" | "featureGate
       logMaxSizeMb: 0,
       logFormat: "json",
       logCompress: false,
+      logTruncate: { enabled: false, maxBatchBytes: 10 * 1024 * 1024, maxEventBytes: 100 * 1024 },
+      webhookTruncate: { enabled: false, maxBatchBytes: 10 * 1024 * 1024, maxEventBytes: 100 * 1024 },
       logMode: "blocking",
       logBatchBufferSize: 10_000,
       logBatchMaxSize: 1,
@@ -276,5 +307,14 @@ export function checkOperationsConfig(config: MutableConfig): void {
     ["audit-webhook-version", config.audit.webhookVersion],
   ] as const) {
     if (value !== undefined && value !== served) throw new FlagError(`invalid value "${value}" for flag --${flag}: only ${served} is supported`);
+  }
+  for (const [backend, truncate] of [
+    ["log", config.audit.logTruncate],
+    ["webhook", config.audit.webhookTruncate],
+  ] as const) {
+    if (truncate.enabled && truncate.maxEventBytes > truncate.maxBatchBytes)
+      throw new FlagError(
+        `--audit-${backend}-truncate-max-event-size (${truncate.maxEventBytes}) must not exceed --audit-${backend}-truncate-max-batch-size (${truncate.maxBatchBytes})`,
+      );
   }
 }
