@@ -157,7 +157,9 @@ export function createResourceHandler(options: ResourceHandlerOptions): (context
     if ((info.verb === "update" || info.verb === "patch") && info.name === "") throw methodNotAllowed(NOT_ALLOWED);
     if (acrossNamespaces && info.verb !== "list" && info.verb !== "watch") throw notFoundPath();
     if (!definition.verbs.has(info.verb)) throw methodNotAllowed(NOT_ALLOWED);
-    const computed = options.computed?.get(computedKey(definition.group, definition.version, definition.plural));
+    // Only kinds kube computes (computedInKube) are looked up: no key is built on other requests.
+    const computed =
+      definition.computedInKube === true ? options.computed?.get(computedKey(definition.group, definition.version, definition.plural)) : undefined;
     if (computed !== undefined) return serveComputed(context, info, definition, computed, representationFor(context, true, wire), meta);
     const namespace = definition.scope === "Namespaced" ? info.namespace : "";
     const query = context.request.query;
