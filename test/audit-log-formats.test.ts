@@ -23,35 +23,40 @@ function configOf(flags: readonly string[]) {
   return parsed.config;
 }
 
-describe("--audit-log-format legacy and --audit-log-compress from the command line", () => {
-  const dir = makeTempDir("orch-audit-formats-");
+/**
+ * A server started from the audit flags given (after the policy and the log path, both in a temp
+ * dir) for the enclosing describe: the dir, the log's path and the admin kubeconfig.
+ */
+function useAuditServer(prefix: string, policy: string, flags: readonly string[]): { dir: string; auditLog: string; kubeconfig: () => string } {
+  const dir = makeTempDir(prefix);
   const auditLog = join(dir, "audit.log");
   let stop: (() => Promise<void>) | undefined;
   let kubeconfig = "";
-
   before(async () => {
-    writeFileSync(join(dir, "policy.yaml"), POLICY);
-    const config = configOf([
-      `--audit-policy-file=${join(dir, "policy.yaml")}`,
-      `--audit-log-path=${auditLog}`,
-      "--audit-log-format=legacy",
-      "--audit-log-compress",
-      "--audit-log-maxsize=1",
-      "--audit-log-version=audit.orch.io/v1",
-    ]);
+    writeFileSync(join(dir, "policy.yaml"), policy);
+    const config = configOf([`--audit-policy-file=${join(dir, "policy.yaml")}`, `--audit-log-path=${auditLog}`, ...flags]);
     const server = await startServer({ ...config, storageBackend: "memory", dataDir: join(dir, "data"), securePort: 0 });
     stop = () => server.stop();
     kubeconfig = server.kubeconfigPath;
   });
-
   after(async () => {
     await stop?.();
     removeDir(dir);
   });
+  return { dir, auditLog, kubeconfig: () => kubeconfig };
+}
+
+describe("--audit-log-format legacy and --audit-log-compress from the command line", () => {
+  const { dir, auditLog, kubeconfig } = useAuditServer("orch-audit-formats-", POLICY, [
+    "--audit-log-format=legacy",
+    "--audit-log-compress",
+    "--audit-log-maxsize=1",
+    "--audit-log-version=audit.orch.io/v1",
+  ]);
 
   for (const version of ["1.27", "1.33"] as const) {
     it(`kubectl ${version}'s requests are logged as kube's legacy lines`, async () => {
-      const kubectl = kubectlFor(kubeconfig, join(dir, `kubectl-${version}`), version);
+      const kubectl = kubectlFor(kubeconfig(), join(dir, `kubectl-${version}`), version);
       const name = `legacy-${version.replace(".", "")}`;
       ok(await kubectl(["create", "configmap", name, "--from-literal=a=b"]));
       ok(await kubectl(["get", "configmap", name]));
@@ -78,11 +83,11 @@ describe("--audit-log-format legacy and --audit-log-compress from the command li
   }
 
   it("a rotated file is gzipped beside the current one, holding whole legacy lines", async () => {
-    const kubectl = kubectlFor(kubeconfig, join(dir, "kubectl-rotate"), "1.33");
+    const kubectl = kubectlFor(kubeconfig(), join(dir, "kubectl-rotate"), "1.33");
     // About 1 MiB of lines: enough GETs of a configmap to pass --audit-log-maxsize=1.
     ok(await kubectl(["create", "configmap", "rotate", "--from-literal=a=b"]));
     const uri = "/api/v1/namespaces/default/configmaps/rotate";
-    const client = await connectHttp2(credentialsFromKubeconfig(readFileSync(kubeconfig, "utf8")));
+    const client = await connectHttp2(credentialsFromKubeconfig(readFileSync(kubeconfig(), "utf8")));
     try {
       // Until the first rotation: a backup (compressed or still being compressed) beside audit.log.
       for (let batch = 0; batch < 100 && !readdirSync(dir).some((file) => file.startsWith("audit-")); batch++) {
@@ -104,34 +109,14 @@ describe("--audit-log-format legacy and --audit-log-compress from the command li
 });
 
 describe("--audit-log-truncate-enabled from the command line", () => {
-  const dir = makeTempDir("orch-audit-truncate-");
-  const auditLog = join(dir, "audit.log");
-  let stop: (() => Promise<void>) | undefined;
-  let kubeconfig = "";
-
-  before(async () => {
-    writeFileSync(
-      join(dir, "policy.yaml"),
-      "apiVersion: audit.orch.io/v1\nkind: Policy\nomitStages: [RequestReceived]\nrules:\n  - level: RequestResponse\n    resources: [{group: '', resources: [configmaps]}]\n  - level: None\n",
-    );
-    const config = configOf([
-      `--audit-policy-file=${join(dir, "policy.yaml")}`,
-      `--audit-log-path=${auditLog}`,
-      "--audit-log-truncate-enabled",
-      "--audit-log-truncate-max-event-size=4096",
-    ]);
-    const server = await startServer({ ...config, storageBackend: "memory", dataDir: join(dir, "data"), securePort: 0 });
-    stop = () => server.stop();
-    kubeconfig = server.kubeconfigPath;
-  });
-
-  after(async () => {
-    await stop?.();
-    removeDir(dir);
-  });
+  const { dir, auditLog, kubeconfig } = useAuditServer(
+    "orch-audit-truncate-",
+    "apiVersion: audit.orch.io/v1\nkind: Policy\nomitStages: [RequestReceived]\nrules:\n  - level: RequestResponse\n    resources: [{group: '', resources: [configmaps]}]\n  - level: None\n",
+    ["--audit-log-truncate-enabled", "--audit-log-truncate-max-event-size=4096"],
+  );
 
   it("a large configmap's create is logged without its bodies, annotated truncated; a small one whole", async () => {
-    const kubectl = kubectlFor(kubeconfig, join(dir, "kubectl"), "1.33");
+    const kubectl = kubectlFor(kubeconfig(), join(dir, "kubectl"), "1.33");
     ok(await kubectl(["create", "configmap", "large", `--from-literal=a=${"x".repeat(8000)}`]));
     ok(await kubectl(["create", "configmap", "small", "--from-literal=a=b"]));
     const events = await waitFor(
