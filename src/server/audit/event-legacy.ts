@@ -1,16 +1,5 @@
+import { GO_C_ESCAPES } from "../../util/go-escapes.js";
 import type { AuditEvent, AuditEventEncoder } from "./event.js";
-
-const GO_ESCAPES: Readonly<Record<string, string>> = {
-  "\x07": "\\a",
-  "\b": "\\b",
-  "\f": "\\f",
-  "\n": "\\n",
-  "\r": "\\r",
-  "\t": "\\t",
-  "\v": "\\v",
-  '"': '\\"',
-  "\\": "\\\\",
-};
 
 /** Characters Go's `%q` writes escaped: controls, DEL, the quote, the backslash, lone surrogates. */
 const NEEDS_GO_ESCAPE = new RegExp(
@@ -28,7 +17,7 @@ export function goQuote(value: string): string {
   for (let index = 0; index < value.length; index++) {
     const char = value[index] as string;
     const code = value.charCodeAt(index);
-    const named = GO_ESCAPES[char];
+    const named = GO_C_ESCAPES[char];
     if (named !== undefined) quoted += named;
     else if (code < 0x20 || code === 0x7f) quoted += `\\x${code.toString(16).padStart(2, "0")}`;
     else if (code >= 0xd800 && code <= 0xdbff && index + 1 < value.length && /[\udc00-\udfff]/.test(value[index + 1] as string)) {

@@ -27,6 +27,18 @@ function event(id: number): AuditEvent {
 
 const LINE = Buffer.byteLength(`${JSON.stringify(event(10))}\n`);
 
+/** Events 10 to 19, one per turn a second apart, to a log of three lines per file keeping two backups; then shut down. */
+async function writeTenRotating(path: string, options: { compress?: boolean }): Promise<void> {
+  let clock = Date.parse("2026-03-01T10:00:00.000Z");
+  const backend = logBackend({ path, maxBytes: LINE * 3, maxBackups: 2, ...options, now: () => clock });
+  for (let id = 10; id < 20; id++) {
+    backend.processEvents([event(id)]);
+    clock += 1000;
+    await new Promise((resolve) => setImmediate(resolve));
+  }
+  await backend.shutdown();
+}
+
 describe("logBackend()", () => {
   it("writes one JSON event per line, after the call returns", async () => {
     const path = join(directory, "plain", "audit.log");
@@ -43,14 +55,7 @@ describe("logBackend()", () => {
   it("rotates by size into time-stamped backups and keeps maxBackups of them", async () => {
     const folder = join(directory, "rotate");
     const path = join(folder, "audit.log");
-    let clock = Date.parse("2026-03-01T10:00:00.000Z");
-    const backend = logBackend({ path, maxBytes: LINE * 3, maxBackups: 2, now: () => clock });
-    for (let id = 10; id < 20; id++) {
-      backend.processEvents([event(id)]);
-      clock += 1000;
-      await new Promise((resolve) => setImmediate(resolve));
-    }
-    await backend.shutdown();
+    await writeTenRotating(path, {});
     const files = readdirSync(folder).sort();
     assert.equal(files.length, 3, files.join(" "));
     assert.ok(files.includes("audit.log"));
@@ -63,14 +68,7 @@ describe("logBackend()", () => {
   it("--audit-log-compress: each rotated file becomes <backup>.gz holding its lines, and maxBackups counts the compressed ones", async () => {
     const folder = join(directory, "compress");
     const path = join(folder, "audit.log");
-    let clock = Date.parse("2026-03-01T10:00:00.000Z");
-    const backend = logBackend({ path, maxBytes: LINE * 3, maxBackups: 2, compress: true, now: () => clock });
-    for (let id = 10; id < 20; id++) {
-      backend.processEvents([event(id)]);
-      clock += 1000;
-      await new Promise((resolve) => setImmediate(resolve));
-    }
-    await backend.shutdown();
+    await writeTenRotating(path, { compress: true });
     const files = readdirSync(folder).sort();
     assert.deepEqual(files, ["audit-2026-03-01T10-00-07.000.log.gz", "audit-2026-03-01T10-00-10.000.log.gz", "audit.log"]);
     const ids = (file: string): string[] =>

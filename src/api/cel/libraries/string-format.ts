@@ -6,25 +6,14 @@
  * `reverse` (version 3) is not part of kube's environment and is not offered.
  */
 import { EvaluationError } from "@marcbachmann/cel-js";
+import { GO_C_ESCAPES } from "../../../util/go-escapes.js";
 
-const ESCAPES: Readonly<Record<string, string>> = {
-  "\u0007": "\\a",
-  "\b": "\\b",
-  "\f": "\\f",
-  "\n": "\\n",
-  "\r": "\\r",
-  "\t": "\\t",
-  "\v": "\\v",
-  "\\": "\\\\",
-  '"': '\\"',
-};
-
-/** `strings.quote`: double-quoted, the escapes above, lone surrogates (invalid UTF-8) as U+FFFD. */
+/** `strings.quote`: double-quoted, Go's C-style escapes, lone surrogates (invalid UTF-8) as U+FFFD. */
 export function quote(text: string): string {
   let out = '"';
   for (const char of text) {
     const code = char.codePointAt(0) ?? 0;
-    out += ESCAPES[char] ?? (code >= 0xd800 && code <= 0xdfff ? "\uFFFD" : char);
+    out += GO_C_ESCAPES[char] ?? (code >= 0xd800 && code <= 0xdfff ? "\uFFFD" : char);
   }
   return `${out}"`;
 }
