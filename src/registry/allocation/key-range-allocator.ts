@@ -33,6 +33,13 @@ export class KeyRangeAllocator {
       readonly valueAt: (index: number) => string;
       readonly indexOf: (value: string) => number | undefined;
       readonly reserved?: (index: number) => boolean;
+      /**
+       * The first index of the dynamic band: values below it (the static band, kube's
+       * ServiceIPStaticSubrange and ServiceNodePortStaticSubrange) are handed out by claimAny
+       * only once every value above is taken, so addresses and ports users pick (a DNS
+       * service's 10.0.0.10) stay free for them. Default 0: no static band.
+       */
+      readonly dynamicFrom?: number;
     },
   ) {}
 
@@ -57,22 +64,28 @@ export class KeyRangeAllocator {
     return claimed === false ? { kind: "taken" } : { kind: "ok", fresh: claimed === "fresh" };
   }
 
-  /** Claims a free value for `owner`, or returns undefined when the range is full. */
+  /** Claims a free value for `owner`, from the dynamic band first; undefined when the range is full. */
   async claimAny(owner: AllocationOwner): Promise<string | undefined> {
+    const from = Math.min(Math.max(0, this.options.dynamicFrom ?? 0), this.options.size);
     for (let attempt = 0; attempt < 8; attempt++) {
       const taken = await this.allocatedIndexes();
-      const free: number[] = [];
-      // Random probes first (cheap in big ranges), then a scan so a nearly full range still finds its last values.
-      for (let probe = 0; probe < 32 && free.length === 0; probe++) {
-        const index = randomInt(this.options.size);
-        if (this.isFree(index, taken)) free.push(index);
-      }
-      if (free.length === 0) for (let index = 0; index < this.options.size; index++) if (this.isFree(index, taken)) free.push(index);
-      if (free.length === 0) return undefined;
-      const index = free[randomInt(free.length)] ?? 0;
+      const index = this.freeIndex(from, this.options.size, taken) ?? this.freeIndex(0, from, taken);
+      if (index === undefined) return undefined;
       if ((await this.claimIndex(index, owner)) !== false) return this.options.valueAt(index);
     }
     return undefined;
+  }
+
+  /** A free index in [start, end): random probes first (cheap in big ranges), then a scan so a nearly full band still finds its last values. */
+  private freeIndex(start: number, end: number, taken: ReadonlySet<number>): number | undefined {
+    if (end <= start) return undefined;
+    for (let probe = 0; probe < 32; probe++) {
+      const index = start + randomInt(end - start);
+      if (this.isFree(index, taken)) return index;
+    }
+    const free: number[] = [];
+    for (let index = start; index < end; index++) if (this.isFree(index, taken)) free.push(index);
+    return free.length === 0 ? undefined : free[randomInt(free.length)];
   }
 
   /** Gives a value back, if `owner` holds it (a stale release never frees someone else's value). */

@@ -68,6 +68,16 @@ function heldBy(service: ApiObject): Held {
 }
 
 /** The Service allocations over `network`: the Store calls them around every service write. */
+/**
+ * The size of a range's static band, as kube computes it: a `step`-th of the range, at least
+ * `min` and at most `max` values (IPs: 16, 256, a 16th — 10.0.0.1–10.0.0.16 of a /24; node ports:
+ * 16, 128, a 32nd — 30000–30085 of the default range); none in a range smaller than `min`.
+ */
+export function staticBand(size: number, min: number, max: number, step: number): number {
+  if (size < min) return 0;
+  return Math.min(max, Math.max(min, Math.floor(size / step)));
+}
+
 export function serviceAllocations(network: ServiceNetwork): WriteAllocations {
   const perStorage = new WeakMap<Storage, { ips: KeyRangeAllocator[]; ports: KeyRangeAllocator }>();
   const allocatorsFor = (storage: Storage) => {
@@ -83,6 +93,8 @@ export function serviceAllocations(network: ServiceNetwork): WriteAllocations {
               indexOf: (value) => range.indexOf(value),
               // The network address, and for IPv4 the broadcast address, are never handed out.
               reserved: (index) => index === 0 || (range.family === "IPv4" && index === range.size - 1),
+              // Index 0 is the network address: the static band starts at 1.
+              dynamicFrom: 1 + staticBand(range.size, 16, 256, 16),
             }),
         ),
         ports: new KeyRangeAllocator(storage, {
@@ -93,6 +105,7 @@ export function serviceAllocations(network: ServiceNetwork): WriteAllocations {
             const index = Number(value) - network.nodePorts.base;
             return Number.isInteger(index) && index >= 0 && index < network.nodePorts.size ? index : undefined;
           },
+          dynamicFrom: staticBand(network.nodePorts.size, 16, 128, 32),
         }),
       };
       perStorage.set(storage, allocators);
