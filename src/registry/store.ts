@@ -25,6 +25,7 @@ import { ResourceKeys } from "./store-keys.js";
 import { VersionCodec } from "./store-versions.js";
 import { CONFLICT_MESSAGE, translateStorageError } from "./store-errors.js";
 import { checkFields, checkNamespace, checkTypeMeta, randomSuffix, specChanged, validateWrite } from "./write-checks.js";
+import { isExactJson } from "../util/deep-json.js";
 
 export type { ListResponse } from "./store-list.js";
 
@@ -578,9 +579,11 @@ export class Store {
         const json = writtenJson(stored, object, followed ? cached.json : undefined);
         if (json !== undefined) {
           options.written(json);
-          // Otherwise (nine creates in ten) the cache takes this splice for its own when it applies the write.
+          // Otherwise (nine creates in ten) the cache takes this splice for its own when it applies the write,
+          // and the object itself for its followers when parsing the stored text would give it back exactly.
+          // A create answered from `written` is not changed after this: the handler only encodes it.
           if (!followed && this.definition.readAsServed !== true && (this.cacher?.revision ?? revision) < revision)
-            this.cache?.offerJson(key, revision, stored, json);
+            this.cache?.offerJson(key, revision, stored, json, isExactJson(object) ? object : undefined);
         }
       }
       return object;

@@ -64,6 +64,45 @@ export function cloneJson<T>(value: T): T {
   }
 }
 
+/**
+ * Whether `JSON.parse(JSON.stringify(value))` gives back a value equal to `value` key for key, in
+ * the same key order: only null, booleans, finite numbers, strings, dense arrays and plain
+ * objects, no undefined member, no `__proto__` key. False past `DEPTH_BUDGET` levels (the caller
+ * then takes the slower path that needs no such promise).
+ */
+export function isExactJson(value: unknown): boolean {
+  return exactJson(value, DEPTH_BUDGET);
+}
+
+function exactJson(value: unknown, budget: number): boolean {
+  switch (typeof value) {
+    case "string":
+    case "boolean":
+      return true;
+    case "number":
+      return Number.isFinite(value);
+    case "object":
+      break;
+    default:
+      return false;
+  }
+  if (value === null) return true;
+  if (budget === 0) return false;
+  if (Array.isArray(value)) {
+    for (let index = 0; index < value.length; index++) {
+      if (!(index in value) || !exactJson(value[index], budget - 1)) return false;
+    }
+    return true;
+  }
+  const prototype: unknown = Object.getPrototypeOf(value);
+  if (prototype !== Object.prototype && prototype !== null) return false;
+  const record = value as Record<string, unknown>;
+  for (const key in record) {
+    if (key === "__proto__" || !exactJson(record[key], budget - 1)) return false;
+  }
+  return true;
+}
+
 /** Deep equality of JSON values, object key order ignored, for values of every depth (explicit stack). */
 export function equalJson(a: unknown, b: unknown): boolean {
   const pending: [unknown, unknown][] = [[a, b]];

@@ -4,7 +4,18 @@ import { isPlainObject, type ApiObject } from "../../api/object.js";
 import { canonicalJson } from "../../util/canonical-json.js";
 import { objectKey, splitKey, type InformerFactory, type SharedInformer } from "../runtime/informer.js";
 import type { QueueControllerSpec } from "../runtime/queue-controller.js";
-import { ENDPOINTS, groupByPorts, matches, PODS, podEndpoints, SERVICES, selectorOf, type EndpointNames, type PodEndpoint } from "./service-pods.js";
+import {
+  ENDPOINT_POD_VIEW,
+  ENDPOINTS,
+  groupByPorts,
+  matches,
+  PODS,
+  podEndpoints,
+  SERVICES,
+  selectorOf,
+  type EndpointNames,
+  type PodEndpoint,
+} from "./service-pods.js";
 import { truncateSubsets } from "./truncate.js";
 
 export interface EndpointControllerOptions {
@@ -77,7 +88,7 @@ export function servicesSelecting(services: SharedInformer, pod: ApiObject, prev
 export function endpointController(options: EndpointControllerOptions): QueueControllerSpec {
   const { client, names } = options;
   const services = options.informers.indexed(SERVICES);
-  const pods = options.informers.indexed(PODS);
+  const pods = options.informers.indexed(PODS, ENDPOINT_POD_VIEW);
   const endpoints = options.informers.informer(ENDPOINTS);
   const ours = (object: ApiObject): boolean => object.metadata.labels?.[names.skipMirrorLabel] === "true";
 

@@ -2,6 +2,7 @@ import { isIP } from "node:net";
 import type { ResourceRef } from "../../api/client.js";
 import { isPlainObject, type ApiObject } from "../../api/object.js";
 import { apiGroup, type Profile } from "../../api/profile.js";
+import type { InformerView } from "../runtime/informer.js";
 
 export const SERVICES: ResourceRef = { group: "", version: "v1", plural: "services" };
 export const PODS: ResourceRef = { group: "", version: "v1", plural: "pods" };
@@ -38,6 +39,40 @@ export function endpointNames(profile: Profile): EndpointNames {
     headlessLabel: `service.${profile.keyDomain}/headless`,
   };
 }
+
+/**
+ * A pod narrowed to what the endpoint controllers read (kube's informer transform): name,
+ * namespace, uid, labels and deletion mark; the node; the containers' ports; the IP, phase and
+ * Ready condition. Their shared index keeps these rather than whole pods: admission and defaults
+ * make a pod several times larger (token volume, tolerations, managedFields), and a server with
+ * many pods kept every one of them decoded.
+ */
+export function endpointPod(pod: ApiObject): ApiObject {
+  const source = pod.metadata;
+  const metadata: ApiObject["metadata"] = { name: source.name, namespace: source.namespace, uid: source.uid };
+  if (source.labels !== undefined) metadata.labels = source.labels;
+  if (source.deletionTimestamp !== undefined) metadata.deletionTimestamp = source.deletionTimestamp;
+  const view: ApiObject = { apiVersion: pod.apiVersion, kind: pod.kind, metadata };
+  const spec = record(pod["spec"]);
+  const narrowedSpec: Record<string, unknown> = {};
+  if (spec["nodeName"] !== undefined) narrowedSpec["nodeName"] = spec["nodeName"];
+  const containers = spec["containers"];
+  if (Array.isArray(containers) && containers.some((container) => record(container)["ports"] !== undefined)) {
+    narrowedSpec["containers"] = containers.map((container) => ({ ports: record(container)["ports"] }));
+  }
+  view["spec"] = narrowedSpec;
+  const status = record(pod["status"]);
+  const narrowedStatus: Record<string, unknown> = {};
+  if (status["podIP"] !== undefined) narrowedStatus["podIP"] = status["podIP"];
+  if (status["phase"] !== undefined) narrowedStatus["phase"] = status["phase"];
+  const conditions = status["conditions"];
+  if (Array.isArray(conditions)) narrowedStatus["conditions"] = conditions.filter((condition) => record(condition)["type"] === "Ready");
+  view["status"] = narrowedStatus;
+  return view;
+}
+
+/** The endpoint controllers' view of pods (`endpointPod`), one index for both. */
+export const ENDPOINT_POD_VIEW: InformerView = { name: "endpoints", project: endpointPod };
 
 function record(value: unknown): Record<string, unknown> {
   return isPlainObject(value) ? value : {};

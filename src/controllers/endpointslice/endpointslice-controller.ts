@@ -3,7 +3,7 @@ import { isPlainObject, type ApiObject } from "../../api/object.js";
 import { servicesSelecting } from "../endpoint/endpoint-controller.js";
 import { objectKey, splitKey, type InformerFactory } from "../runtime/informer.js";
 import type { QueueControllerSpec } from "../runtime/queue-controller.js";
-import { groupByPorts, PODS, podEndpoints, SERVICES, selectorOf, type EndpointNames, type PodEndpoint } from "../endpoint/service-pods.js";
+import { ENDPOINT_POD_VIEW, groupByPorts, PODS, podEndpoints, SERVICES, selectorOf, type EndpointNames, type PodEndpoint } from "../endpoint/service-pods.js";
 import { desiredSlices, sliceOwnerOf, syncSlices, type SliceGroup } from "./slices.js";
 
 export interface EndpointSliceControllerOptions {
@@ -48,7 +48,7 @@ export function serviceSlices(service: ApiObject, pods: readonly ApiObject[], na
 export function endpointSliceController(options: EndpointSliceControllerOptions): QueueControllerSpec {
   const { client, names } = options;
   const services = options.informers.indexed(SERVICES);
-  const pods = options.informers.indexed(PODS);
+  const pods = options.informers.indexed(PODS, ENDPOINT_POD_VIEW);
   const slices = options.informers.indexed(names.endpointSlices);
   const ours = (slice: ApiObject): boolean => slice.metadata.labels?.[names.managedByLabel] === names.sliceManager;
   const sliceKey = (slice: ApiObject): string => `${slice.metadata.namespace ?? ""}/${slice.metadata.labels?.[names.serviceNameLabel] ?? ""}`;

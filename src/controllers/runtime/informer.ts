@@ -12,6 +12,18 @@ export interface InformerHandlers {
 }
 
 /**
+ * A narrowed form of a resource's objects for the controllers that read only part of them (kube's
+ * informer transform): an informer with a view keeps and hands out `project(object)` instead of
+ * the decoded object, so an index of many large objects keeps only the fields read. Projections
+ * may share parts with the object (both are read-only).
+ */
+export interface InformerView {
+  /** Names the view: one informer per resource and view. */
+  readonly name: string;
+  project(object: ApiObject): ApiObject;
+}
+
+/**
  * One resource's objects as every controller sees them: a view over the registry's watch cache
  * (no list or watch of its own, so no periodic relist), with handlers fanned out from one feed
  * subscription. An informer asked for with `InformerFactory.indexed` keeps, while anyone listens,
@@ -30,10 +42,18 @@ export class SharedInformer {
   constructor(
     readonly resource: ResourceRef,
     private readonly feed: ObjectFeed,
+    private readonly view?: InformerView,
   ) {}
 
+  /** The feed's objects, in this informer's view. */
+  private *feedObjects(): Iterable<ApiObject> {
+    const view = this.view;
+    if (view === undefined) yield* this.feed.objects();
+    else for (const object of this.feed.objects()) yield view.project(object);
+  }
+
   list(): ApiObject[] {
-    if (this.index === undefined) return [...this.feed.objects()];
+    if (this.index === undefined) return [...this.feedObjects()];
     const out: ApiObject[] = [];
     for (const objects of this.index.values()) for (const object of objects.values()) out.push(object);
     return out;
@@ -45,26 +65,28 @@ export class SharedInformer {
    * objects. The objects of an indexed informer, or of a feed that cannot narrow, are whole.
    */
   listMetadata(fields: ReadonlySet<string>): ApiObject[] {
-    if (this.index !== undefined || this.feed.metadataObjects === undefined) return this.list();
+    if (this.index !== undefined || this.view !== undefined || this.feed.metadataObjects === undefined) return this.list();
     return [...this.feed.metadataObjects(fields)];
   }
 
   /** The objects of one namespace ("" = the cluster-scoped ones). */
   listNamespace(namespace: string): ApiObject[] {
-    if (this.index === undefined) return [...this.feed.objects()].filter((object) => (object.metadata.namespace ?? "") === namespace);
+    if (this.index === undefined) return [...this.feedObjects()].filter((object) => (object.metadata.namespace ?? "") === namespace);
     return [...(this.index.get(namespace)?.values() ?? [])];
   }
 
   get(namespace: string, name: string): ApiObject | undefined {
-    if (this.index === undefined) return this.feed.get(namespace, name);
-    return this.index.get(namespace)?.get(name);
+    if (this.index !== undefined) return this.index.get(namespace)?.get(name);
+    const object = this.feed.get(namespace, name);
+    return object === undefined || this.view === undefined ? object : this.view.project(object);
   }
 
   /** Adds handlers; returns their removal. The feed is followed while anyone listens. */
   addHandlers(handlers: InformerHandlers): () => void {
     this.handlers.add(handlers);
     if (this.unsubscribe === undefined) {
-      this.unsubscribe = this.feed.subscribe((change) => this.dispatch(change));
+      const view = this.view;
+      this.unsubscribe = this.feed.subscribe((change) => this.dispatch(view === undefined ? change : viewed(change, view)));
       if (this.indexed) this.rebuild();
     }
     return () => {
@@ -86,7 +108,7 @@ export class SharedInformer {
 
   private rebuild(): void {
     const index = new Map<string, Map<string, ApiObject>>();
-    for (const object of this.feed.objects()) place(index, object);
+    for (const object of this.feedObjects()) place(index, object);
     this.index = index;
   }
 
@@ -110,6 +132,13 @@ export class SharedInformer {
   }
 }
 
+/** A change with its objects in `view`. */
+function viewed(change: FeedChange, view: InformerView): FeedChange {
+  if (change.kind === "reset") return change;
+  if (change.kind === "delete") return { kind: "delete", previous: view.project(change.previous) };
+  return { kind: "set", object: view.project(change.object), previous: change.previous === undefined ? undefined : view.project(change.previous) };
+}
+
 function place(index: Map<string, Map<string, ApiObject>>, object: ApiObject): void {
   const namespace = object.metadata.namespace ?? "";
   let objects = index.get(namespace);
@@ -126,34 +155,37 @@ export class InformerFactory {
 
   constructor(private readonly feedOf: (resource: ResourceRef) => ObjectFeed) {}
 
-  informer(resource: ResourceRef): SharedInformer {
-    const id = informerId(resource);
+  /** The informer of `resource`, or of its objects in `view` (one per view name). */
+  informer(resource: ResourceRef, view?: InformerView): SharedInformer {
+    const id = informerId(resource, view);
     let informer = this.informers.get(id);
     if (informer === undefined) {
-      informer = new SharedInformer(resource, this.feedOf(resource));
+      informer = new SharedInformer(resource, this.feedOf(resource), view);
       this.informers.set(id, informer);
     }
     return informer;
   }
 
-  /** The informer of `resource`, keeping its decoded objects by namespace (for `listNamespace` and cheap reads). */
-  indexed(resource: ResourceRef): SharedInformer {
-    const informer = this.informer(resource);
+  /** The informer of `resource` (in `view`), keeping its objects by namespace (for `listNamespace` and cheap reads). */
+  indexed(resource: ResourceRef, view?: InformerView): SharedInformer {
+    const informer = this.informer(resource, view);
     informer.keepIndex();
     return informer;
   }
 
   /**
-   * Drops the informer of a resource whose store was replaced or removed (a custom resource's
-   * definition changed): the next ask follows the new store. Its handlers must be removed first.
+   * Drops the informers of a resource whose store was replaced or removed (a custom resource's
+   * definition changed): the next ask follows the new store. Their handlers must be removed first.
    */
   forget(resource: ResourceRef): void {
-    this.informers.delete(informerId(resource));
+    const id = informerId(resource);
+    for (const key of [...this.informers.keys()]) if (key === id || key.startsWith(`${id}#`)) this.informers.delete(key);
   }
 }
 
-function informerId(resource: ResourceRef): string {
-  return `${resource.group}/${resource.version}/${resource.plural}`;
+function informerId(resource: ResourceRef, view?: InformerView): string {
+  const id = `${resource.group}/${resource.version}/${resource.plural}`;
+  return view === undefined ? id : `${id}#${view.name}`;
 }
 
 /** `namespace/name`, or `name` for cluster-scoped objects: kube's work-queue key. */

@@ -178,7 +178,8 @@ function pick(metadata: ApiObject["metadata"], names: ReadonlySet<string>): Reco
 
 /**
  * toCachedObject, also giving the decoded object it encoded (followers of the change read it instead of parsing `json` again).
- * `stamped`: `value` with the version spliced in, when the writer made it already (used only when decoding only stamps).
+ * `stamped`: `value` with the version spliced in, when the writer made it already; `written`: the
+ * object decoding `value` gives, when the writer has it (both used only when decoding only stamps).
  */
 export function decodeToCache(
   codec: ResourceCodec,
@@ -186,10 +187,12 @@ export function decodeToCache(
   value: string,
   revision: number,
   stamped?: string,
+  written?: ApiObject,
 ): { cached: CachedObject; object: ApiObject } {
   let object: ApiObject;
   let onlyStamped = codec.decodeOnlyStamps === true;
-  if (!onlyStamped && codec.decodeStamped !== undefined) {
+  if (onlyStamped && written !== undefined) object = written;
+  else if (!onlyStamped && codec.decodeStamped !== undefined) {
     const decoded = codec.decodeStamped(value, revision);
     object = decoded.object;
     onlyStamped = decoded.onlyStamped;

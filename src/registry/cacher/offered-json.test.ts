@@ -61,6 +61,30 @@ describe("the writer's JSON offered to the watch cache (issue #13: a create's te
     assert.equal(cache.get(KEY)?.json, JSON.stringify({ ...JSON.parse(STORED), metadata: { name: "a", namespace: "ns", resourceVersion: "5" } }));
   });
 
+  it("hands the written object to the followers when the writer offers it, a decoded one otherwise", () => {
+    const written = { ...(JSON.parse(STORED) as ApiObject) };
+    written.metadata = { ...written.metadata, resourceVersion: "5" };
+    const seen: (ApiObject | undefined)[] = [];
+    let cache = newCache();
+    cache.onChange((change) => void (change.type !== "RESET" && seen.push(change.currentObject)));
+    cache.offerJson(KEY, 5, STORED, MARKED, written);
+    add(cache, 5);
+    assert.equal(seen[0], written, "the writer's object itself: no second parse");
+
+    cache = newCache();
+    cache.onChange((change) => void (change.type !== "RESET" && seen.push(change.currentObject)));
+    cache.offerJson(KEY, 5, STORED, MARKED);
+    add(cache, 5);
+    assert.notEqual(seen[1], written);
+    assert.deepEqual(seen[1], written, "decoded from the stored text");
+
+    cache = newCache();
+    cache.onChange((change) => void (change.type !== "RESET" && seen.push(change.currentObject)));
+    cache.offerJson(KEY, 4, STORED, MARKED, written);
+    add(cache, 5);
+    assert.equal(seen[2]?.metadata.resourceVersion, "5", "an offer for another revision is not used");
+  });
+
   it("is used once, and dropped by the key's next change or a reset", () => {
     const cache = newCache();
     cache.offerJson(KEY, 5, STORED, MARKED);

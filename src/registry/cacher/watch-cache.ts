@@ -194,20 +194,21 @@ function pageEnd(prefix: string, key: string): string {
   return `${prefix}\u0000${key}`;
 }
 
-/**
- * The cached state of one resource, kept current by the Cacher: objects in key order, a bounded
- * window of recent events, and the watchers to fan events out to.
- */
-/** A writer's JSON of one write (`WatchCache.offerJson`). */
+/** A writer's JSON of one write, and the object it wrote when that is exactly the stored JSON decoded (`WatchCache.offerJson`). */
 interface OfferedJson {
   readonly revision: number;
   readonly stored: string;
   readonly json: string;
+  readonly object: ApiObject | undefined;
 }
 
 /** Offers kept at most (writes in flight between their commit and the cache's apply; far fewer in practice). */
 const MAX_OFFERED = 1024;
 
+/**
+ * The cached state of one resource, kept current by the Cacher: objects in key order, a bounded
+ * window of recent events, and the watchers to fan events out to.
+ */
 export class WatchCache {
   readonly prefix: string;
   codec: ResourceCodec;
@@ -285,20 +286,24 @@ export class WatchCache {
    * metadata and a copy of the object's text per create). Used only when the applied value is that
    * same text; an offer the cache never applies (the key written again first, a reset) is dropped
    * with the key's next change or the reset, and the map is bounded.
+   * `object`, when given, is the written object itself, exactly what decoding `stored` at
+   * `revision` gives (plain JSON values, the same keys in the same order, the version set): the
+   * cache hands it to its followers instead of parsing the text again (a parse, and a second
+   * copy of the object kept by the informers). The writer must not change it afterwards.
    */
-  offerJson(key: string, revision: number, stored: string, json: string): void {
+  offerJson(key: string, revision: number, stored: string, json: string, object?: ApiObject): void {
     if (this.codec.decodeOnlyStamps !== true) return;
     if (this.offered.size >= MAX_OFFERED) this.offered.clear();
-    this.offered.set(key, { revision, stored, json });
+    this.offered.set(key, { revision, stored, json, object });
   }
 
-  /** The offered JSON of this change, if the writer offered it (taken: each offer is used once). */
-  private takeOffered(change: WatchEvent): string | undefined {
+  /** The writer's offer of this change, if it made one (taken: each offer is used once). */
+  private takeOffered(change: WatchEvent): OfferedJson | undefined {
     if (this.offered.size === 0) return undefined;
     const offer = this.offered.get(change.key);
     if (offer === undefined) return undefined;
     this.offered.delete(change.key);
-    return offer.revision === change.revision && offer.stored === change.value ? offer.json : undefined;
+    return offer.revision === change.revision && offer.stored === change.value ? offer : undefined;
   }
 
   /** Applies one committed change and fans it out; the Cacher advances the revision after. */
@@ -311,7 +316,7 @@ export class WatchCache {
       previous = this.objects.delete(change.key);
       if (previous === undefined) return;
     } else {
-      const decoded = decodeToCache(this.codec, change.key, change.value, change.revision, offered);
+      const decoded = decodeToCache(this.codec, change.key, change.value, change.revision, offered?.json, offered?.object);
       current = decoded.cached;
       currentObject = decoded.object;
       previous = this.objects.set(change.key, current);
