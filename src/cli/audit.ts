@@ -81,6 +81,7 @@ export function configureAudit(options: { config: AuditConfig; profile: Profile;
     const webhook = webhookBackend({
       client,
       apiVersion: `${auditGroup}/v1`,
+      mode: config.webhookMode,
       bufferSize: config.webhookBatchBufferSize,
       maxBatchSize: config.webhookBatchMaxSize,
       maxWaitMs: config.webhookBatchMaxWaitMs,

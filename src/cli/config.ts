@@ -1,5 +1,6 @@
 import type { ConnectionLimits } from "../server/http-server.js";
 import type { AuditLogMode } from "../server/audit/log-backend.js";
+import type { AuditWebhookMode } from "../server/audit/webhook-backend.js";
 import type { Profile } from "../api/profile.js";
 import type { AdmissionSettings } from "../admission/context.js";
 import type { AuthorizationConfig } from "../authz/modes.js";
@@ -152,6 +153,8 @@ export interface AuditConfig {
   readonly logBatchThrottleQps: number;
   readonly logBatchThrottleBurst: number;
   readonly webhookConfigFile?: string;
+  /** `--audit-webhook-mode`: batch (default), blocking or blocking-strict. */
+  readonly webhookMode: AuditWebhookMode;
   readonly webhookBatchBufferSize: number;
   readonly webhookBatchMaxSize: number;
   readonly webhookBatchMaxWaitMs: number;

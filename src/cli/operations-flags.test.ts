@@ -166,6 +166,17 @@ describe("--audit-log-mode and --audit-log-batch-*", () => {
   });
 });
 
+describe("--audit-webhook-mode", () => {
+  it("defaults to kube's batch, reads blocking and blocking-strict; an unknown mode is an error naming the known ones", () => {
+    assert.equal(config([]).audit.webhookMode, "batch");
+    for (const mode of ["batch", "blocking", "blocking-strict"]) assert.equal(config([`--audit-webhook-mode=${mode}`]).audit.webhookMode, mode);
+    assert.throws(
+      () => parseArgs(["--audit-webhook-mode=sometimes"]),
+      (error: unknown) => error instanceof FlagError && /--audit-webhook-mode: must be one of batch, blocking, blocking-strict/.test(error.message),
+    );
+  });
+});
+
 describe("--livez-grace-period", () => {
   it("defaults to kube's 0s and reads a duration; a bad one is an error naming the flag", () => {
     assert.equal(config([]).livezGracePeriodMs, 0);

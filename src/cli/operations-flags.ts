@@ -3,6 +3,7 @@ import { DEFAULT_FEATURE_GATES, FeatureGateError, featureGates, parseFeatureGate
 import { apiGroup } from "../api/profile.js";
 import type { AuditConfig, AuditTruncateConfig } from "./config.js";
 import { AUDIT_LOG_MODES } from "../server/audit/log-backend.js";
+import { AUDIT_WEBHOOK_MODES } from "../server/audit/webhook-backend.js";
 import { FlagError, parseBool, parseCount, parseDurationFlag, type FlagSpec, type MutableConfig } from "./flag-spec.js";
 
 function nonNegative(value: string, flag: string): number {
@@ -159,10 +160,12 @@ export const OPERATIONS_FLAGS: readonly FlagSpec[] = [
   },
   {
     name: "audit-webhook-mode",
-    help: "How events reach the webhook: batch (buffered, never blocking requests).",
+    help: "How events reach the webhook: batch (buffered, sent in batches, never blocking requests; overflow dropped and counted), blocking (each event sent at once, the request waiting for it), blocking-strict (also fails a request whose RequestReceived event cannot be delivered).",
     defaultText: "batch",
-    apply: (_config, value) => {
-      if (value !== "batch") throw new FlagError(`invalid value "${value}" for flag --audit-webhook-mode: only batch is supported`);
+    apply: (config, value) => {
+      const mode = AUDIT_WEBHOOK_MODES.find((known) => known === value);
+      if (mode === undefined) throw new FlagError(`invalid value "${value}" for flag --audit-webhook-mode: must be one of ${AUDIT_WEBHOOK_MODES.join(", ")}`);
+      setAudit(config, { webhookMode: mode });
     },
   },
   {
@@ -277,6 +280,7 @@ export function operationsDefaults(): Pick<MutableConfig, "audit" | "featureGate
       logBatchThrottleEnable: false,
       logBatchThrottleQps: 0,
       logBatchThrottleBurst: 0,
+      webhookMode: "batch",
       webhookBatchBufferSize: 10_000,
       webhookBatchMaxSize: 400,
       webhookBatchMaxWaitMs: 30_000,

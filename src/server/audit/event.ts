@@ -65,16 +65,19 @@ export interface AuditEventEncoder {
 }
 
 /**
- * Where events go. `processEvents` must return at once whatever the backend does with them (a
- * request never waits on a slow consumer); a backend that cannot keep up drops events and counts
- * them, or (the log's blocking modes) writes synchronously. Only a blocking-strict log throws
- * (`AuditStoreError`), for a RequestReceived event it could not store: the request then fails.
- * `encoder` is the request's (the audit filter gives one per request): a backend that writes
- * JSON encodes with it, reusing what the request's earlier events already serialized.
+ * Where events go. A batch-mode backend returns at once whatever it does with them (a request
+ * never waits on a slow consumer): one that cannot keep up drops events and counts them. The
+ * log's blocking modes write synchronously and return nothing; the webhook's blocking modes
+ * answer a promise that settles once the events were sent (or given up on), and the request waits
+ * for it, as kube's blocking backends hold the request's goroutine. Only a blocking-strict backend
+ * fails (`AuditStoreError`, thrown or rejected) and only for a RequestReceived event it could not
+ * store: the request then fails. `encoder` is the request's (the audit filter gives one per
+ * request): a backend that writes JSON encodes with it, reusing what the request's earlier events
+ * already serialized.
  */
 export interface AuditBackend {
   readonly name: string;
-  processEvents(events: readonly AuditEvent[], encoder?: AuditEventEncoder): void;
+  processEvents(events: readonly AuditEvent[], encoder?: AuditEventEncoder): undefined | Promise<void>;
   /** Writes or sends what is buffered, then releases files and connections. */
   shutdown(): Promise<void>;
 }
@@ -106,19 +109,38 @@ export function unionBackend(backends: readonly AuditBackend[]): AuditBackend {
   return {
     name: "union",
     processEvents(events, encoder) {
-      // Every backend gets the events even when one throws (blocking-strict); the first failure is passed on.
-      let failure: unknown;
-      for (const backend of backends) {
-        try {
-          backend.processEvents(events, encoder);
-        } catch (error) {
-          failure ??= error;
-        }
-      }
-      if (failure !== undefined) throw failure;
+      // Every backend gets the events even when one fails (blocking-strict); the first failure is passed on.
+      return settleAll(backends.map((backend) => () => backend.processEvents(events, encoder)));
     },
     async shutdown() {
       await Promise.all(backends.map((backend) => backend.shutdown()));
     },
   };
+}
+
+/**
+ * Runs each call (a backend's `processEvents`) and combines their outcomes: undefined when every
+ * one returned at once; otherwise a promise settled once all have. Either way the first failure —
+ * thrown or rejected, in call order — is passed on, after every call was made.
+ */
+export function settleAll(calls: readonly (() => undefined | Promise<void>)[]): undefined | Promise<void> {
+  let failure: { readonly error: unknown } | undefined;
+  let pending: Promise<void>[] | undefined;
+  for (const call of calls) {
+    try {
+      const result = call();
+      if (result !== undefined) (pending ??= []).push(result);
+    } catch (error) {
+      failure ??= { error };
+    }
+  }
+  if (pending === undefined) {
+    if (failure !== undefined) throw failure.error;
+    return undefined;
+  }
+  const thrown = failure;
+  return Promise.allSettled(pending).then((outcomes) => {
+    if (thrown !== undefined) throw thrown.error;
+    for (const outcome of outcomes) if (outcome.status === "rejected") throw outcome.reason;
+  });
 }

@@ -105,14 +105,15 @@ function blockingLog(file: RotatingLogFile, strict: boolean, report: Report, fix
         // kube's blocking-strict: the request goes on only once its RequestReceived event is stored.
         if (scheduled !== undefined) clearImmediate(scheduled);
         if (!flush() || !encoded) throw new AuditStoreError("failed to store audit event");
-        return;
+        return undefined;
       }
       if (pending.count >= BLOCKING_SLICE) {
         if (scheduled !== undefined) clearImmediate(scheduled);
         flush();
-        return;
+        return undefined;
       }
       scheduled ??= setImmediate(flush);
+      return undefined;
     },
     async shutdown() {
       if (scheduled !== undefined) clearImmediate(scheduled);
@@ -202,6 +203,7 @@ function batchLog(file: RotatingLogFile, batch: LogBatchOptions, report: Report,
       for (let index = 0; index < events.length && index < room; index++) buffer.push(eventLine(events[index] as AuditEvent, encoder));
       if (events.length > room) report(new Error("audit buffer queue blocked"), events.length - Math.max(0, room), "buffered");
       schedule();
+      return undefined;
     },
     async shutdown() {
       stopping = true;

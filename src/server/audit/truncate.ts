@@ -1,4 +1,4 @@
-import type { AuditBackend, AuditEvent } from "./event.js";
+import { settleAll, type AuditBackend, type AuditEvent } from "./event.js";
 import { encodeEvent } from "./event-json.js";
 
 export interface TruncateOptions {
@@ -23,6 +23,7 @@ export function truncatingBackend(delegate: AuditBackend, options: TruncateOptio
   return {
     name: delegate.name,
     processEvents(events, encoder) {
+      const batches: AuditEvent[][] = [];
       let batch: AuditEvent[] = [];
       let batchBytes = 0;
       for (const given of events) {
@@ -42,14 +43,15 @@ export function truncatingBackend(delegate: AuditBackend, options: TruncateOptio
           }
         }
         if (batch.length > 0 && batchBytes + size > options.maxBatchBytes) {
-          delegate.processEvents(batch, encoder);
+          batches.push(batch);
           batch = [];
           batchBytes = 0;
         }
         batch.push(event);
         batchBytes += size;
       }
-      if (batch.length > 0) delegate.processEvents(batch, encoder);
+      if (batch.length > 0) batches.push(batch);
+      return settleAll(batches.map((each) => () => delegate.processEvents(each, encoder)));
     },
     shutdown: () => delegate.shutdown(),
   };

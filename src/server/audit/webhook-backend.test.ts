@@ -5,7 +5,7 @@ import type { AddressInfo } from "node:net";
 import { after, describe, it } from "node:test";
 import { webhookClient } from "../../auth/webhook-client.js";
 import { inProcessServer } from "../../testing/in-process.js";
-import type { AuditEvent } from "./event.js";
+import { AuditStoreError, type AuditEvent } from "./event.js";
 import { parseAuditPolicy } from "./policy.js";
 import { webhookBackend } from "./webhook-backend.js";
 
@@ -134,5 +134,102 @@ describe("webhookBackend()", () => {
     await server.stop();
     await backend.shutdown();
     client.close();
+  });
+});
+
+describe("webhookBackend() in the blocking modes (kube's --audit-webhook-mode blocking, blocking-strict)", () => {
+  const policy = parseAuditPolicy("apiVersion: audit.orch.io/v1\nkind: Policy\nrules: [{level: Metadata}]\n", "audit.orch.io");
+  const received = (id: number): AuditEvent => ({ ...event(id), stage: "RequestReceived" });
+
+  it("sends each call's events at once, one EventList, and settles when the webhook has them", async () => {
+    const hook = await receiver();
+    const client = webhookClient({ url: hook.url, insecureSkipTlsVerify: false });
+    const backend = webhookBackend({ client, apiVersion: "audit.orch.io/v1", mode: "blocking", maxWaitMs: 60_000, throttleQps: 0 });
+    try {
+      const pending = backend.processEvents([event(1), event(2)]);
+      assert.ok(pending instanceof Promise, "blocking answers a promise");
+      await pending;
+      assert.equal(hook.batches.length, 1, "sent before the promise settled, without waiting for a batch");
+      assert.deepEqual(
+        hook.batches[0]?.items.map((item) => item.auditID),
+        ["id-1", "id-2"],
+      );
+      assert.equal(hook.batches[0]?.kind, "EventList");
+    } finally {
+      await backend.shutdown();
+      client.close();
+      await hook.close();
+    }
+  });
+
+  it("retries, then gives up: blocking counts the loss and lets the request go on; blocking-strict fails only a RequestReceived event", async () => {
+    const hook = await receiver(() => 500);
+    const client = webhookClient({ url: hook.url, insecureSkipTlsVerify: false });
+    const failures: [string, number][] = [];
+    const options = {
+      client,
+      apiVersion: "audit.orch.io/v1",
+      initialBackoffMs: 1,
+      onError: (plugin: "buffered" | "webhook", _error: unknown, count: number) => void failures.push([plugin, count]),
+    };
+    const blocking = webhookBackend({ ...options, mode: "blocking" });
+    const strict = webhookBackend({ ...options, mode: "blocking-strict" });
+    try {
+      await blocking.processEvents([received(1)]);
+      assert.deepEqual(failures, [["webhook", 1]]);
+      await strict.processEvents([event(2)]);
+      assert.deepEqual(failures[1], ["webhook", 1], "a later stage's loss is counted, not thrown");
+      await assert.rejects(Promise.resolve(strict.processEvents([received(3)])), AuditStoreError);
+      assert.equal(failures.length, 3);
+    } finally {
+      await blocking.shutdown();
+      await strict.shutdown();
+      client.close();
+      await hook.close();
+    }
+  });
+
+  it("holds the request: its RequestReceived event before the handler runs, its ResponseComplete before the answer; strict answers 500 when the first is lost", async () => {
+    const order: string[] = [];
+    let failing = false;
+    const hook = await receiver(() => (failing ? 500 : 200));
+    const client = webhookClient({ url: hook.url, insecureSkipTlsVerify: false });
+    for (const mode of ["blocking", "blocking-strict"] as const) {
+      const backend = webhookBackend({ client, apiVersion: "audit.orch.io/v1", mode, initialBackoffMs: 1 });
+      const recording = {
+        name: "recording",
+        processEvents(events: readonly AuditEvent[]) {
+          const pending = backend.processEvents(events);
+          return pending?.then(() => void order.push(`delivered ${events[0]?.stage}`));
+        },
+        shutdown: () => backend.shutdown(),
+      };
+      const server = await inProcessServer({ audit: { policy, backend: recording, apiVersion: "audit.orch.io/v1" } });
+      try {
+        failing = false;
+        order.length = 0;
+        const before = hook.batches.length;
+        const answer = await server.call("GET", "/api/v1/namespaces/default");
+        order.push("answered");
+        assert.equal(answer.status, 200);
+        assert.deepEqual(order, ["delivered RequestReceived", "delivered ResponseComplete", "answered"], mode);
+        assert.deepEqual(
+          hook.batches.slice(before).map((batch) => batch.items[0]?.stage),
+          ["RequestReceived", "ResponseComplete"],
+        );
+        failing = true;
+        const lost = await server.call("GET", "/api/v1/namespaces/default");
+        if (mode === "blocking") assert.equal(lost.status, 200, "blocking: the lost events are counted, the request served");
+        else {
+          assert.equal(lost.status, 500, "blocking-strict: a request whose arrival was not recorded is not served");
+          assert.match(lost.text, /failed to store audit event/);
+        }
+      } finally {
+        await server.stop();
+        await backend.shutdown();
+      }
+    }
+    client.close();
+    await hook.close();
   });
 });

@@ -1,8 +1,15 @@
 import type { WebhookClient } from "../../auth/webhook-client.js";
-import type { AuditBackend, AuditEvent } from "./event.js";
+import { AuditStoreError, type AuditBackend, type AuditEvent } from "./event.js";
+
+/** kube's `--audit-webhook-mode`. */
+export type AuditWebhookMode = "batch" | "blocking" | "blocking-strict";
+
+export const AUDIT_WEBHOOK_MODES: readonly AuditWebhookMode[] = ["batch", "blocking", "blocking-strict"];
 
 export interface WebhookBackendOptions {
   readonly client: WebhookClient;
+  /** `batch` (default): buffered, never waited for; `blocking`: each call's events sent at once and waited for; `blocking-strict`: also fails a RequestReceived event not delivered. */
+  readonly mode?: AuditWebhookMode;
   /** `audit.<apiDomain>/v1`: the EventList's apiVersion. */
   readonly apiVersion: string;
   /** Events held while batches are sent; beyond it new events are dropped (`--audit-webhook-batch-buffer-size`, 10000). */
@@ -27,18 +34,18 @@ export interface WebhookBackendOptions {
 const RETRIES = 4;
 
 /**
- * The webhook backend in batch mode (`--audit-webhook-config-file`): events are buffered and
+ * The webhook backend (`--audit-webhook-config-file`). In batch mode events are buffered and
  * POSTed as an `EventList` in batches by one sender, so a slow or dead webhook costs requests
  * nothing: the bounded buffer fills and further events are dropped and counted, never waited for.
+ * In the blocking modes (`blockingWebhook`) each call's events are POSTed at once and the request waits.
  */
 export function webhookBackend(options: WebhookBackendOptions): AuditBackend {
+  if (options.mode === "blocking" || options.mode === "blocking-strict") return blockingWebhook(options, options.mode === "blocking-strict");
   const bufferSize = options.bufferSize ?? 10_000;
   const maxBatchSize = options.maxBatchSize ?? 400;
   const maxWaitMs = options.maxWaitMs ?? 30_000;
   const qps = options.throttleQps ?? 10;
   const burst = Math.max(1, options.throttleBurst ?? 15);
-  const initialBackoffMs = options.initialBackoffMs ?? 10_000;
-  const timeoutMs = options.timeoutMs ?? 30_000;
   const shutdownGraceMs = options.shutdownGraceMs ?? 5_000;
   const buffer: AuditEvent[] = [];
   let tokens = burst;
@@ -71,21 +78,8 @@ export function webhookBackend(options: WebhookBackendOptions): AuditBackend {
   }
 
   async function send(batch: AuditEvent[]): Promise<void> {
-    let delay = initialBackoffMs;
-    let failure: unknown;
-    for (let attempt = 0; attempt <= RETRIES; attempt++) {
-      try {
-        const response = await options.client.post({ kind: "EventList", apiVersion: options.apiVersion, metadata: {}, items: batch }, timeoutMs);
-        if (response.status >= 200 && response.status < 300) return;
-        failure = new Error(`the audit webhook answered ${response.status}`);
-      } catch (error) {
-        failure = error;
-      }
-      if (attempt === RETRIES || stopping) break;
-      await sleep(delay);
-      delay *= 1.5;
-    }
-    options.onError?.("webhook", failure, batch.length);
+    const failure = await post(options, batch, () => stopping);
+    if (failure !== undefined) options.onError?.("webhook", failure.error, batch.length);
   }
 
   /** Waits until a full batch is buffered, the oldest event has waited `maxWaitMs`, or the backend stops. */
@@ -133,6 +127,7 @@ export function webhookBackend(options: WebhookBackendOptions): AuditBackend {
         waitingForFirst = false;
         signal();
       }
+      return undefined;
     },
     async shutdown() {
       stopping = true;
@@ -140,6 +135,76 @@ export function webhookBackend(options: WebhookBackendOptions): AuditBackend {
       // What is buffered is sent, but a webhook that does not answer cannot hold the server's stop.
       let timer: NodeJS.Timeout | undefined;
       await Promise.race([sender, new Promise<void>((resolve) => (timer = setTimeout(resolve, shutdownGraceMs)))]);
+      clearTimeout(timer);
+    },
+  };
+}
+
+/** Sleeps `ms`; ends early (false) once `stopped` says so, checked every 100 ms. */
+async function pause(ms: number, stopped: () => boolean): Promise<void> {
+  const until = performance.now() + ms;
+  while (!stopped()) {
+    const left = until - performance.now();
+    if (left <= 0) return;
+    await new Promise((resolve) => setTimeout(resolve, Math.min(left, 100)));
+  }
+}
+
+/**
+ * POSTs one EventList, retried 4 times after a failure, the wait growing 1.5× from the initial
+ * backoff (kube's webhook backoff); no more retries once `stopped`. Answers the last failure, if
+ * every attempt failed.
+ */
+async function post(options: WebhookBackendOptions, events: readonly AuditEvent[], stopped: () => boolean): Promise<{ readonly error: unknown } | undefined> {
+  const timeoutMs = options.timeoutMs ?? 30_000;
+  let delay = options.initialBackoffMs ?? 10_000;
+  let failure: unknown;
+  for (let attempt = 0; attempt <= RETRIES; attempt++) {
+    try {
+      const response = await options.client.post({ kind: "EventList", apiVersion: options.apiVersion, metadata: {}, items: events }, timeoutMs);
+      if (response.status >= 200 && response.status < 300) return undefined;
+      failure = new Error(`the audit webhook answered ${response.status}`);
+    } catch (error) {
+      failure = error;
+    }
+    if (attempt === RETRIES || stopped()) break;
+    await pause(delay, stopped);
+    delay *= 1.5;
+  }
+  return { error: failure };
+}
+
+/**
+ * kube's blocking webhook modes: each call's events go out at once as one EventList (no buffer,
+ * no throttle) and the call's promise settles when the webhook has them — or, after the retries,
+ * when they are given up on (counted under plugin `webhook`). The request waits on it: its
+ * RequestReceived event before the handler runs, its ResponseComplete before the answer is sent.
+ * `strict` (blocking-strict) rejects with AuditStoreError when a RequestReceived event was not
+ * delivered, and the request fails; later stages' failures are only counted, as in kube.
+ */
+function blockingWebhook(options: WebhookBackendOptions, strict: boolean): AuditBackend {
+  const inFlight = new Set<Promise<void>>();
+  let stopping = false;
+  return {
+    name: "webhook",
+    processEvents(events) {
+      if (events.length === 0) return undefined;
+      const delivery = post(options, events, () => stopping).then((failure) => {
+        if (failure === undefined) return;
+        options.onError?.("webhook", failure.error, events.length);
+        if (strict && events.some((event) => event.stage === "RequestReceived")) {
+          throw new AuditStoreError("the audit webhook did not take the RequestReceived event", { cause: failure.error });
+        }
+      });
+      const tracked = delivery.catch(() => {});
+      inFlight.add(tracked);
+      void tracked.then(() => inFlight.delete(tracked));
+      return delivery;
+    },
+    async shutdown() {
+      stopping = true;
+      let timer: NodeJS.Timeout | undefined;
+      await Promise.race([Promise.all(inFlight), new Promise<void>((resolve) => (timer = setTimeout(resolve, options.shutdownGraceMs ?? 5_000)))]);
       clearTimeout(timer);
     },
   };

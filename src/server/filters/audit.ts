@@ -285,8 +285,9 @@ export function auditFilter(options: AuditFilterOptions): Filter {
     const encoder = new EventJsonEncoder();
     let requestObject: unknown;
     let impersonated: AuditUser | undefined;
-    const emit = (stage: AuditStage, status: AuditResponseStatus | undefined, responseObject?: unknown): void => {
-      if (decision.omitStages.has(stage)) return;
+    /** Hands one event to the backend: a promise when a blocking webhook is to be waited for (see AuditBackend). */
+    const emit = (stage: AuditStage, status: AuditResponseStatus | undefined, responseObject?: unknown): undefined | Promise<void> => {
+      if (decision.omitStages.has(stage)) return undefined;
       const annotations = context.audit?.annotations(decision.level);
       // Every field always set, in kube's order, absent ones as undefined (which JSON leaves out):
       // every event has one shape, so the encoder's reads of it stay fast.
@@ -311,13 +312,14 @@ export function auditFilter(options: AuditFilterOptions): Filter {
         // The recorder's answer is a snapshot (later annotations go to a copy): each event gets them as they are now.
         annotations,
       };
-      options.backend.processEvents([event], encoder);
       options.metrics?.eventsProduced(1);
+      return options.backend.processEvents([event], encoder);
     };
     try {
-      emit("RequestReceived", undefined);
+      const received = emit("RequestReceived", undefined);
+      if (received !== undefined) await received;
     } catch (error) {
-      // --audit-log-mode=blocking-strict: a request whose arrival cannot be recorded is not served (kube's 500).
+      // blocking-strict (log or webhook): a request whose arrival cannot be recorded is not served (kube's 500).
       if (error instanceof AuditStoreError) throw internalError("failed to store audit event", error);
       throw error;
     }
@@ -356,7 +358,7 @@ export function auditFilter(options: AuditFilterOptions): Filter {
       response = await next(inner);
     } catch (error) {
       settle();
-      emit(error instanceof ApiError ? "ResponseComplete" : "Panic", statusOfError(error));
+      await delivered(emit(error instanceof ApiError ? "ResponseComplete" : "Panic", statusOfError(error)));
       throw error;
     }
     settle();
@@ -374,12 +376,25 @@ export function auditFilter(options: AuditFilterOptions): Filter {
       return decision.omitManagedFields ? withoutManagedFields(parsed) : parsed;
     };
     if (typeof response.body === "string" || response.body instanceof Uint8Array) {
-      emit("ResponseComplete", status, responseObjectOf(response.body));
+      // A blocking webhook has the event before the client has the answer, as in kube.
+      const completed = emit("ResponseComplete", status, responseObjectOf(response.body));
+      if (completed !== undefined) await delivered(completed);
       return response;
     }
-    if (response.longRunning === true) emit("ResponseStarted", status);
-    return { ...response, body: observeStream(response.body, collect, (bytes) => emit("ResponseComplete", status, responseObjectOf(bytes))) };
+    if (response.longRunning === true) void delivered(emit("ResponseStarted", status));
+    return {
+      ...response,
+      body: observeStream(response.body, collect, (bytes) => void delivered(emit("ResponseComplete", status, responseObjectOf(bytes)))),
+    };
   };
+}
+
+/**
+ * Waits for an event's delivery past the request's start: only a RequestReceived event's failure
+ * changes the answer (blocking-strict), so later stages' outcomes are waited for, never thrown.
+ */
+async function delivered(pending: undefined | Promise<void>): Promise<void> {
+  if (pending !== undefined) await pending.catch(() => {});
 }
 
 /** The user of a request that failed authentication: kube's event shows it as `{}`. */
@@ -434,7 +449,8 @@ export function failedAuthenticationAudit(options: AuditFilterOptions): (context
       annotations: context.audit?.annotations(decision.level),
     };
     try {
-      options.backend.processEvents([event]);
+      // Not waited for: the 401 is answered at once (a failure was counted by the backend).
+      options.backend.processEvents([event])?.catch(() => {});
       options.metrics?.eventsProduced(1);
     } catch {
       // blocking-strict refuses only unstored RequestReceived events: the 401 is answered whatever happens here.
