@@ -381,10 +381,10 @@ export function auditFilter(options: AuditFilterOptions): Filter {
       if (completed !== undefined) await delivered(completed);
       return response;
     }
-    if (response.longRunning === true) void delivered(emit("ResponseStarted", status));
+    if (response.longRunning === true) unwaited(emit("ResponseStarted", status));
     return {
       ...response,
-      body: observeStream(response.body, collect, (bytes) => void delivered(emit("ResponseComplete", status, responseObjectOf(bytes)))),
+      body: observeStream(response.body, collect, (bytes) => unwaited(emit("ResponseComplete", status, responseObjectOf(bytes)))),
     };
   };
 }
@@ -395,6 +395,11 @@ export function auditFilter(options: AuditFilterOptions): Filter {
  */
 async function delivered(pending: undefined | Promise<void>): Promise<void> {
   if (pending !== undefined) await pending.catch(() => {});
+}
+
+/** A delivery nothing waits for (a streamed answer's events): its outcome was counted by the backend. */
+function unwaited(pending: undefined | Promise<void>): void {
+  pending?.catch(() => {});
 }
 
 /** The user of a request that failed authentication: kube's event shows it as `{}`. */
@@ -449,8 +454,8 @@ export function failedAuthenticationAudit(options: AuditFilterOptions): (context
       annotations: context.audit?.annotations(decision.level),
     };
     try {
-      // Not waited for: the 401 is answered at once (a failure was counted by the backend).
-      options.backend.processEvents([event])?.catch(() => {});
+      // Not waited for: the 401 is answered at once.
+      unwaited(options.backend.processEvents([event]));
       options.metrics?.eventsProduced(1);
     } catch {
       // blocking-strict refuses only unstored RequestReceived events: the 401 is answered whatever happens here.
