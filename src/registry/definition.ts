@@ -296,6 +296,11 @@ export interface StrategyContext {
   readonly now: string;
   /** Who writes (after impersonation), when known: a CSR records its requester from it. */
   readonly user?: UserInfo | undefined;
+  /**
+   * Receives warnings a create's preparation finds (kube's `warning.AddWarning` from
+   * PrepareForCreate: a pod's deprecated AppArmor annotation); absent when nobody reads them.
+   */
+  readonly warn?: ((message: string) => void) | undefined;
 }
 
 /**

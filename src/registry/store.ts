@@ -717,7 +717,11 @@ export class Store {
 
   /** finishCreate after mutating admission: the strategy, validation, validating admission. */
   private createChecks(namespace: string, object: ApiObject, options: WriteOptions): Promise<void> | undefined {
-    this.definition.strategy.prepareForCreate?.(object, { now: object.metadata.creationTimestamp ?? nowTimestamp(this.clock), user: options.user });
+    this.definition.strategy.prepareForCreate?.(object, {
+      now: object.metadata.creationTimestamp ?? nowTimestamp(this.clock),
+      user: options.user,
+      warn: options.warn,
+    });
     const validated = validateWrite(this.definition, object, undefined);
     if (validated !== undefined) return validated.then(() => this.validatedCreate(namespace, object, options));
     return this.validatedCreate(namespace, object, options);

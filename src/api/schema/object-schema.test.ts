@@ -695,6 +695,30 @@ describe("ObjectSchema.applyDefaults(): kube's defaults", () => {
       expected: { "spec.externalTrafficPolicy": "Cluster", "spec.sessionAffinityConfig": { clientIP: { timeoutSeconds: 10800 } } },
     },
     {
+      name: "a service without affinity drops a given sessionAffinityConfig (kube's SetDefaults_Service)",
+      schema: "service",
+      body: { spec: { sessionAffinity: "None", sessionAffinityConfig: { clientIP: { timeoutSeconds: 60 } }, ports: [{ port: 80 }] } },
+      expected: { "spec.sessionAffinity": "None", "spec.sessionAffinityConfig": undefined },
+    },
+    {
+      name: "a service with affinity left empty drops a given sessionAffinityConfig too",
+      schema: "service",
+      body: { spec: { sessionAffinity: "", sessionAffinityConfig: { clientIP: { timeoutSeconds: 60 } }, ports: [{ port: 80 }] } },
+      expected: { "spec.sessionAffinity": "None", "spec.sessionAffinityConfig": undefined },
+    },
+    {
+      name: "client IP affinity with a config but no timeout gets the whole default config",
+      schema: "service",
+      body: { spec: { sessionAffinity: "ClientIP", sessionAffinityConfig: { clientIP: {} }, ports: [{ port: 80 }] } },
+      expected: { "spec.sessionAffinityConfig": { clientIP: { timeoutSeconds: 10800 } } },
+    },
+    {
+      name: "client IP affinity keeps its given timeout",
+      schema: "service",
+      body: { spec: { sessionAffinity: "ClientIP", sessionAffinityConfig: { clientIP: { timeoutSeconds: 60 } }, ports: [{ port: 80 }] } },
+      expected: { "spec.sessionAffinityConfig": { clientIP: { timeoutSeconds: 60 } } },
+    },
+    {
       name: "a deployment: replicas, rolling update strategy, history and progress deadline, and its pod template",
       schema: "deployment",
       body: deployment(),

@@ -246,9 +246,16 @@ const validatePodSpec: DefinitionValidator = (spec, path, context) => {
   return errors;
 };
 
+/**
+ * kube's SetDefaults_Service (defaulting, so every create, update and patch, and every stored
+ * object read): `sessionAffinity: None` drops any `sessionAffinityConfig`; ClientIP without a
+ * timeout gets the whole config replaced by the 10800 s default.
+ */
 const defaultServiceSpec: DefinitionDefaulter = (spec) => {
   const type = spec["type"];
-  if (spec["sessionAffinity"] === "ClientIP" && spec["sessionAffinityConfig"] === undefined)
+  if (spec["sessionAffinity"] === "None") delete spec["sessionAffinityConfig"];
+  const timeout = recordAt(recordAt(spec, "sessionAffinityConfig"), "clientIP")?.["timeoutSeconds"];
+  if (spec["sessionAffinity"] === "ClientIP" && (timeout === undefined || timeout === null))
     spec["sessionAffinityConfig"] = { clientIP: { timeoutSeconds: 10800 } };
   if (type !== "ExternalName" && spec["internalTrafficPolicy"] === undefined) spec["internalTrafficPolicy"] = "Cluster";
   if ((type === "NodePort" || type === "LoadBalancer") && spec["externalTrafficPolicy"] === undefined) spec["externalTrafficPolicy"] = "Cluster";

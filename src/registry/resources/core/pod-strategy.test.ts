@@ -331,3 +331,67 @@ describe("volume mounts (kube's ValidateVolumeMounts)", () => {
     assert.equal(created.status, 201, created.text);
   });
 });
+
+describe("AppArmor annotations and fields on create (kube 1.30's applyAppArmorVersionSkew)", () => {
+  let server: Server;
+  before(async () => {
+    server = await inProcessServer({ admission: { disable: POD_MUTATORS } });
+  });
+  after(async () => {
+    await server.stop();
+  });
+  const KEY = `container.apparmor.security.beta.${ORCH_PROFILE.keyDomain}/`;
+
+  it("turns a create's annotation into the field, with kube's warning, and a field into the annotation", async () => {
+    const created = await server.call("POST", PODS, {
+      body: {
+        ...podBody("aa-sync", {
+          containers: [
+            { name: "annotated", image: "busybox:1.36" },
+            { name: "field", image: "busybox:1.36", securityContext: { appArmorProfile: { type: "Localhost", localhostProfile: "deny-write" } } },
+          ],
+        }),
+        metadata: { name: "aa-sync", annotations: { [`${KEY}annotated`]: "runtime/default" } },
+      },
+    });
+    assert.equal(created.status, 201, created.text);
+    assert.deepEqual([created.headers["warning"]].flat(), [
+      `299 - "metadata.annotations[${KEY}annotated]: deprecated since v1.30; use the \\"appArmorProfile\\" field instead"`,
+    ]);
+    const stored = await server.call("GET", `${PODS}/aa-sync`);
+    const annotations = (stored.json["metadata"] as Json)["annotations"];
+    assert.deepEqual(annotations, { [`${KEY}annotated`]: "runtime/default", [`${KEY}field`]: "localhost/deny-write" });
+    const containers = (stored.json["spec"] as Json)["containers"] as Json[];
+    assert.deepEqual(
+      containers.map((container) => (container["securityContext"] as Json)["appArmorProfile"]),
+      [{ type: "RuntimeDefault" }, { type: "Localhost", localhostProfile: "deny-write" }],
+    );
+  });
+
+  it("refuses an annotation that contradicts the field, at kube's path", async () => {
+    const created = await server.call("POST", PODS, {
+      body: {
+        ...podBody("aa-mismatch", { containers: [{ name: "c", image: "busybox:1.36", securityContext: { appArmorProfile: { type: "Unconfined" } } }] }),
+        metadata: { name: "aa-mismatch", annotations: { [`${KEY}c`]: "runtime/default" } },
+      },
+    });
+    assert.equal(created.status, 422, created.text);
+    assert.equal(
+      created.json["message"],
+      'Pod "aa-mismatch" is invalid: spec.containers[0].securityContext.appArmorProfile.type: Forbidden: apparmor type in annotation and field must match',
+    );
+  });
+
+  it("does not sync on update: an added annotation stays an annotation", async () => {
+    const created = await server.call("POST", PODS, { body: podBody("aa-update", { containers: [{ name: "c", image: "busybox:1.36" }] }) });
+    assert.equal(created.status, 201, created.text);
+    const patched = await server.call("PATCH", `${PODS}/aa-update`, {
+      body: { metadata: { annotations: { [`${KEY}c`]: "unconfined" } } },
+      headers: { "content-type": "application/merge-patch+json" },
+    });
+    assert.equal(patched.status, 200, patched.text);
+    const container = ((patched.json["spec"] as Json)["containers"] as Json[])[0] ?? {};
+    assert.equal(container["securityContext"], undefined);
+    assert.deepEqual((patched.json["metadata"] as Json)["annotations"], { [`${KEY}c`]: "unconfined" });
+  });
+});

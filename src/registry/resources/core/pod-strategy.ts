@@ -2,8 +2,10 @@ import type { FieldError } from "../../../api/errors.js";
 import { isPlainObject, type ApiObject } from "../../../api/object.js";
 import { quantityValue } from "../../../api/quantity.js";
 import { validateEphemeralContainersUpdate, validatePodCreate, validatePodUpdate } from "../../../api/schema/rules/pods.js";
+import { appArmorMatchErrors } from "../../../api/schema/rules/pod-apparmor.js";
 import type { Strategy } from "../../definition.js";
 import { bindPod } from "./binding.js";
+import { syncAppArmorOnCreate } from "./pod-apparmor.js";
 
 type QosClass = "Guaranteed" | "Burstable" | "BestEffort";
 
@@ -38,11 +40,21 @@ export function podQosClass(pod: ApiObject): QosClass {
 }
 
 /**
- * Pods start Pending with their QoS class (the status a client sent is dropped); a binding writes
- * node and conditions. `keyDomain` spells the mirror-pod annotation (`<keyDomain>/config.mirror`).
+ * Pods start Pending with their QoS class (the status a client sent is dropped) and their AppArmor
+ * annotations and fields in step (`syncAppArmorOnCreate`); a binding writes node and conditions.
+ * `keyDomain` spells the mirror-pod annotation (`<keyDomain>/config.mirror`) and the AppArmor one.
  */
 export function podStrategy(keyDomain: string): Partial<Strategy> {
-  return { ...POD_STRATEGY_BASE, validateSubresourceUpdate: (subresource, pod, old) => ephemeralUpdateErrors(subresource, pod, old, keyDomain) };
+  return {
+    ...POD_STRATEGY_BASE,
+    prepareForCreate(pod, context) {
+      pod["status"] = { phase: "Pending", qosClass: podQosClass(pod) };
+      // kube's PrepareForCreate only: an update keeps annotations and fields as the client sent them.
+      syncAppArmorOnCreate(pod, keyDomain, context.warn);
+    },
+    validate: (pod) => [...validatePodCreate(pod), ...appArmorMatchErrors(pod, keyDomain)],
+    validateSubresourceUpdate: (subresource, pod, old) => ephemeralUpdateErrors(subresource, pod, old, keyDomain),
+  };
 }
 
 /**
@@ -57,9 +69,6 @@ function ephemeralUpdateErrors(subresource: string, pod: ApiObject, old: ApiObje
 }
 
 const POD_STRATEGY_BASE: Partial<Strategy> = {
-  prepareForCreate(pod) {
-    pod["status"] = { phase: "Pending", qosClass: podQosClass(pod) };
-  },
   prepareForUpdate(pod, old) {
     // Ephemeral containers change only through their own sub-resource (kube's pod strategy).
     const spec = pod["spec"];
@@ -69,7 +78,6 @@ const POD_STRATEGY_BASE: Partial<Strategy> = {
     else spec["ephemeralContainers"] = before["ephemeralContainers"];
   },
   prepareForStatusUpdate: fillContainerStatuses,
-  validate: validatePodCreate,
   // Updates have no rules beyond the schema stage's and validateObjectUpdate's (validate is create-only).
   validateUpdate: () => [],
   validateObjectUpdate: validatePodUpdate,

@@ -1,0 +1,78 @@
+// kube 1.30's create-time AppArmor sync (annotation ↔ securityContext.appArmorProfile) and its
+// Service defaulting (sessionAffinity None drops sessionAffinityConfig), with real kubectl in both
+// product profiles.
+import assert from "node:assert/strict";
+import { writeFileSync } from "node:fs";
+import { join } from "node:path";
+import { describe, it } from "node:test";
+import { KUBERNETES_PROFILE, ORCH_PROFILE } from "../src/api/profile.js";
+import { kubectlFor, ok } from "./helpers/kubectl.js";
+import { useTestServer } from "./helpers/server.js";
+
+type Json = Record<string, unknown>;
+
+function manifest(suffix: string, keyDomain: string): string {
+  return `apiVersion: v1
+kind: Pod
+metadata:
+  name: armored-${suffix}
+  annotations:
+    container.apparmor.security.beta.${keyDomain}/annotated: runtime/default
+spec:
+  containers:
+    - name: annotated
+      image: busybox:1.36
+    - name: fielded
+      image: busybox:1.36
+      securityContext:
+        appArmorProfile:
+          type: Localhost
+          localhostProfile: deny-write
+---
+apiVersion: v1
+kind: Service
+metadata:
+  name: sticky-${suffix}
+spec:
+  sessionAffinity: None
+  sessionAffinityConfig:
+    clientIP:
+      timeoutSeconds: 60
+  ports:
+    - port: 80
+`;
+}
+
+for (const profile of [ORCH_PROFILE, KUBERNETES_PROFILE]) {
+  describe(`AppArmor sync and session affinity defaulting (${profile.name} profile)`, () => {
+    const server = useTestServer({ profile, storageBackend: "memory" });
+
+    for (const version of ["1.27", "1.33"] as const) {
+      it(`kubectl ${version}: the pod's annotation becomes a field and its field an annotation; the Service loses its config`, async () => {
+        const kubectl = kubectlFor(server().server.kubeconfigPath, join(server().dataDir, `kubectl-${version}`), version);
+        const suffix = version.replace(".", "");
+        const file = join(server().dataDir, `manifest-${suffix}.yaml`);
+        writeFileSync(file, manifest(suffix, profile.keyDomain));
+        const created = await kubectl(["create", "-f", file]);
+        ok(created);
+        const key = `container.apparmor.security.beta.${profile.keyDomain}/`;
+        assert.ok(created.stderr.includes(`metadata.annotations[${key}annotated]: deprecated since v1.30`), created.stderr);
+
+        const pod = JSON.parse(ok(await kubectl(["get", "pod", `armored-${suffix}`, "-o", "json"]))) as Json;
+        const annotations = (pod["metadata"] as Json)["annotations"] as Json;
+        assert.equal(annotations[`${key}annotated`], "runtime/default");
+        assert.equal(annotations[`${key}fielded`], "localhost/deny-write");
+        const containers = (pod["spec"] as Json)["containers"] as Json[];
+        assert.deepEqual(
+          containers.map((container) => (container["securityContext"] as Json)["appArmorProfile"]),
+          [{ type: "RuntimeDefault" }, { type: "Localhost", localhostProfile: "deny-write" }],
+        );
+
+        const service = JSON.parse(ok(await kubectl(["get", "service", `sticky-${suffix}`, "-o", "json"]))) as Json;
+        const spec = service["spec"] as Json;
+        assert.equal(spec["sessionAffinity"], "None");
+        assert.equal(spec["sessionAffinityConfig"], undefined);
+      });
+    }
+  });
+}
