@@ -32,7 +32,7 @@ export function syncAppArmorOnCreate(pod: ApiObject, keyDomain: string, warn?: (
   for (const list of POD_CONTAINER_LISTS) {
     const containers = spec[list];
     if (!Array.isArray(containers)) continue;
-    spec[list] = containers.map((container: unknown) => {
+    const synced = containers.map((container: unknown) => {
       if (!isPlainObject(container)) return container;
       const key = `${prefix}${typeof container["name"] === "string" ? container["name"] : ""}`;
       const context = isPlainObject(container["securityContext"]) ? container["securityContext"] : undefined;
@@ -52,6 +52,8 @@ export function syncAppArmorOnCreate(pod: ApiObject, keyDomain: string, warn?: (
       if (profile === undefined || sameAsPod) return container;
       return { ...container, securityContext: { ...context, appArmorProfile: profile } };
     });
+    // Most pods have neither: their lists are left as they were.
+    if (synced.some((container, index) => container !== containers[index])) spec[list] = synced;
   }
 }
 
