@@ -8,6 +8,7 @@ import { canonicalJson } from "../../util/canonical-json.js";
 import type { Controller } from "../controller.js";
 import { runReconcileLoop, Wake } from "../reconcile-loop.js";
 import { checkNames, readNames, take, type Names } from "./names.js";
+import { apiApprovalCondition } from "../../api/schema/rules/crd-api-approval.js";
 
 /** Built-in resources of a group, which custom resources may not shadow. */
 export interface BuiltinNames {
@@ -166,7 +167,10 @@ export function customResourceDefinitionController(options: CustomResourceDefini
       await cleanUp(crd, names);
       return;
     }
+    // kube's API approval controller writes its condition apart from (and usually before) the naming one.
+    const approval = apiApprovalCondition(crd, groupOf(crd));
     const conditions: Condition[] = [
+      ...(approval === undefined ? [] : [approval]),
       check.accepted
         ? { type: "NamesAccepted", status: "True", reason: "NoConflicts", message: "no conflicts found" }
         : { type: "NamesAccepted", status: "False", reason: check.reason, message: check.message },

@@ -1,7 +1,8 @@
 import assert from "node:assert/strict";
 import { describe, it } from "node:test";
 import type { AuditEvent } from "./event.js";
-import { goQuote, legacyLine, rfc3339Nano } from "./event-legacy.js";
+import { goQuote } from "../../util/go-escapes.js";
+import { legacyLine, rfc3339Nano } from "./event-legacy.js";
 
 const base: AuditEvent = {
   kind: "Event",

@@ -8,6 +8,7 @@
 import type { FieldError } from "../../errors.js";
 import type { ApiObject } from "../../object.js";
 import { KUBERNETES_PROFILE } from "../../profile.js";
+import { goQuote } from "../../../util/go-escapes.js";
 import { invalidValue, required } from "../field-path.js";
 
 const ANNOTATION = `api-approved.${KUBERNETES_PROFILE.keyDomain}`;
@@ -51,4 +52,38 @@ export function apiApprovalErrors(object: ApiObject, group: string, old: ApiObje
       ),
     ];
   return [];
+}
+
+/** A CustomResourceDefinition condition as the CRD controllers write it (no transition time). */
+export interface ApprovalCondition {
+  readonly type: "KubernetesAPIApprovalPolicyConformant";
+  readonly status: "True" | "False";
+  readonly reason: "ApprovedAnnotation" | "UnapprovedAnnotation" | "MissingAnnotation" | "InvalidAnnotation";
+  readonly message: string;
+}
+
+/**
+ * kube's KubernetesAPIApprovalPolicyConformant condition of a definition in a protected group
+ * (its API approval controller, from GetAPIApprovalState's state and reason); undefined for any
+ * other group, where kube sets no such condition. `group` is the definition's `spec.group`.
+ */
+export function apiApprovalCondition(object: ApiObject, group: string): ApprovalCondition | undefined {
+  if (!isProtectedCommunityGroup(group)) return undefined;
+  const { state, value } = approvalState(object);
+  const type = "KubernetesAPIApprovalPolicyConformant";
+  switch (state) {
+    case "approved":
+      return { type, status: "True", reason: "ApprovedAnnotation", message: `approved in ${value}` };
+    case "bypassed":
+      return { type, status: "False", reason: "UnapprovedAnnotation", message: `not approved: ${goQuote(value)}` };
+    case "missing":
+      return { type, status: "False", reason: "MissingAnnotation", message: `protected groups must have approval annotation ${goQuote(ANNOTATION)}, ${SEE}` };
+    case "invalid":
+      return {
+        type,
+        status: "False",
+        reason: "InvalidAnnotation",
+        message: `protected groups must have approval annotation ${goQuote(ANNOTATION)} with either a URL or a reason starting with "unapproved", ${SEE}`,
+      };
+  }
 }
