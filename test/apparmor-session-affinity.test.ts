@@ -1,6 +1,7 @@
 // kube 1.30's create-time AppArmor sync (annotation ↔ securityContext.appArmorProfile) and its
 // Service defaulting (sessionAffinity None drops sessionAffinityConfig), with real kubectl in both
-// product profiles.
+// product profiles; and kube's refusals of AppArmor annotations (ValidateAppArmorPodAnnotations) and of
+// seccomp annotations contradicting their fields (validateSeccompAnnotationsAndFields).
 import assert from "node:assert/strict";
 import { writeFileSync } from "node:fs";
 import { join } from "node:path";
@@ -72,6 +73,51 @@ for (const profile of [ORCH_PROFILE, KUBERNETES_PROFILE]) {
         const spec = service["spec"] as Json;
         assert.equal(spec["sessionAffinity"], "None");
         assert.equal(spec["sessionAffinityConfig"], undefined);
+      });
+
+      it(`kubectl ${version}: kube's refusals of AppArmor and seccomp annotations, one per rule`, async () => {
+        const kubectl = kubectlFor(server().server.kubeconfigPath, join(server().dataDir, `kubectl-refusals-${version}`), version);
+        const suffix = version.replace(".", "");
+        const domain = profile.keyDomain;
+        const apparmor = `container.apparmor.security.beta.${domain}/`;
+        const cases: [string, string, string][] = [
+          [
+            "missing",
+            `annotations: {${apparmor}other: runtime/default}`,
+            `metadata.annotations[${apparmor}other]: Invalid value: "other": container not found`,
+          ],
+          [
+            "badvalue",
+            `annotations: {${apparmor}c: confined}`,
+            `metadata.annotations[${apparmor}c]: Invalid value: "confined": invalid AppArmor profile name: "confined"`,
+          ],
+          [
+            "seccomp",
+            `annotations: {container.seccomp.security.alpha.${domain}/c: unconfined}`,
+            "spec.containers[0].securityContext.seccompProfile.type: Forbidden: seccomp type in annotation and field must match",
+          ],
+        ];
+        for (const [name, annotations, message] of cases) {
+          const file = join(server().dataDir, `refused-${name}-${suffix}.yaml`);
+          writeFileSync(
+            file,
+            `apiVersion: v1
+kind: Pod
+metadata:
+  name: refused-${name}-${suffix}
+  ${annotations}
+spec:
+  containers:
+    - name: c
+      image: busybox:1.36
+      securityContext:
+        seccompProfile: {type: RuntimeDefault}
+`,
+          );
+          const created = await kubectl(["create", "-f", file]);
+          assert.notEqual(created.code, 0, created.stdout);
+          assert.ok(created.stderr.includes(`The Pod "refused-${name}-${suffix}" is invalid: ${message}`), created.stderr);
+        }
       });
     }
   });

@@ -1,7 +1,7 @@
 import assert from "node:assert/strict";
 import { describe, it } from "node:test";
 import type { ApiObject } from "../../object.js";
-import { appArmorAnnotationForProfile, appArmorMatchErrors, appArmorProfileForAnnotation } from "./pod-apparmor.js";
+import { appArmorAnnotationErrors, appArmorAnnotationForProfile, appArmorMatchErrors, appArmorProfileForAnnotation } from "./pod-apparmor.js";
 
 type Json = Record<string, unknown>;
 
@@ -93,5 +93,43 @@ describe("appArmorMatchErrors() (kube's validateAppArmorAnnotationsAndFieldsMatc
     assert.deepEqual(errors({}, { containers: [{ name: "a", ...own({ type: "Unconfined" }) }] }), []);
     assert.deepEqual(errors({ [`${KEY}a`]: "bogus" }, { containers: [{ name: "a" }] }), []);
     assert.deepEqual(errors({ [`${KEY}a`]: "runtime/default" }, { os: { name: "windows" }, containers: [{ name: "a", ...own({ type: "Unconfined" }) }] }), []);
+  });
+});
+
+describe("appArmorAnnotationErrors() (kube's ValidateAppArmorPodAnnotations)", () => {
+  function errors(annotations: Record<string, string>, spec: Json, keyDomain = "orch.io"): [string, string][] {
+    return appArmorAnnotationErrors(pod(annotations, spec), keyDomain).map((error) => [error.field, error.message]);
+  }
+  const spec = { initContainers: [{ name: "i" }], containers: [{ name: "a" }], ephemeralContainers: [{ name: "e" }] };
+
+  it("accepts the known values, an empty one and any localhost/ name, for init, regular and ephemeral containers", () => {
+    assert.deepEqual(
+      errors({ [`${KEY}i`]: "runtime/default", [`${KEY}a`]: "localhost/", [`${KEY}e`]: "", other: "x", "apparmor.security.beta.orch.io/a": "?" }, spec),
+      [],
+    );
+    assert.deepEqual(errors({ [`${KEY}a`]: "unconfined" }, spec), []);
+  });
+
+  it("refuses an annotation naming no container of the pod", () => {
+    assert.deepEqual(errors({ [`${KEY}b`]: "runtime/default" }, spec), [[`metadata.annotations[${KEY}b]`, 'Invalid value: "b": container not found']]);
+  });
+
+  it("refuses a value that is no profile, after the container check of the same annotation", () => {
+    assert.deepEqual(errors({ [`${KEY}a`]: "RuntimeDefault", [`${KEY}z`]: "x" }, spec), [
+      [`metadata.annotations[${KEY}a]`, 'Invalid value: "RuntimeDefault": invalid AppArmor profile name: "RuntimeDefault"'],
+      [`metadata.annotations[${KEY}z]`, 'Invalid value: "z": container not found'],
+      [`metadata.annotations[${KEY}z]`, 'Invalid value: "x": invalid AppArmor profile name: "x"'],
+    ]);
+  });
+
+  it("reads the annotations of the profile's key domain only", () => {
+    assert.deepEqual(errors({ [`${KEY}b`]: "x" }, spec, "kubernetes.io"), []);
+    assert.deepEqual(errors({ "container.apparmor.security.beta.kubernetes.io/b": "runtime/default" }, spec, "kubernetes.io"), [
+      ["metadata.annotations[container.apparmor.security.beta.kubernetes.io/b]", 'Invalid value: "b": container not found'],
+    ]);
+  });
+
+  it("holds Windows pods to it too", () => {
+    assert.equal(errors({ [`${KEY}b`]: "runtime/default" }, { ...spec, os: { name: "windows" } }).length, 1);
   });
 });

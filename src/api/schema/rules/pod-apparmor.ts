@@ -1,6 +1,6 @@
 import type { FieldError } from "../../errors.js";
 import { isPlainObject, type ApiObject } from "../../object.js";
-import { childPath, forbidden, indexPath } from "../field-path.js";
+import { childPath, forbidden, indexPath, invalidValue, keyPath } from "../field-path.js";
 import { listAt, recordAt, stringAt } from "./values.js";
 
 /**
@@ -107,4 +107,32 @@ function mismatch(annotation: string, profile: Record<string, unknown>, path: st
     default:
       return undefined;
   }
+}
+
+/**
+ * kube's ValidateAppArmorPodAnnotations (part of ValidatePodSpecificAnnotations, run on a pod's
+ * create and update): every `container.apparmor.security.beta.<keyDomain>/<name>` annotation must
+ * name an init, regular or ephemeral container of the pod (`Invalid value: "<name>": container not
+ * found`), and its value must be empty, `runtime/default`, `unconfined` or start with `localhost/`
+ * (`Invalid value: "<value>": invalid AppArmor profile name: "<value>"`), both at
+ * `metadata.annotations[<key>]`. Unlike the match check, Windows pods are not exempt.
+ */
+export function appArmorAnnotationErrors(pod: ApiObject, keyDomain: string): FieldError[] {
+  const prefix = appArmorAnnotationPrefix(keyDomain);
+  const spec = recordAt(pod, "spec");
+  const names = new Set(POD_CONTAINER_LISTS.flatMap((list) => listAt(spec, list).map((container) => stringAt(container, "name") ?? "")));
+  const errors: FieldError[] = [];
+  for (const [key, value] of Object.entries(pod.metadata.annotations ?? {})) {
+    if (!key.startsWith(prefix)) continue;
+    const path = keyPath("metadata.annotations", key);
+    const name = key.slice(prefix.length);
+    if (!names.has(name)) errors.push(invalidValue(path, name, "container not found"));
+    if (!isAppArmorAnnotationValue(value)) errors.push(invalidValue(path, value, `invalid AppArmor profile name: ${JSON.stringify(value)}`));
+  }
+  return errors;
+}
+
+/** kube's ValidateAppArmorProfileFormat: "", the two fixed values, or any `localhost/…` (even an empty name). */
+function isAppArmorAnnotationValue(value: string): boolean {
+  return value === "" || value === RUNTIME_DEFAULT || value === UNCONFINED || value.startsWith(LOCALHOST_PREFIX);
 }

@@ -2,7 +2,8 @@ import type { FieldError } from "../../../api/errors.js";
 import { isPlainObject, type ApiObject } from "../../../api/object.js";
 import { quantityValue } from "../../../api/quantity.js";
 import { validateEphemeralContainersUpdate, validatePodCreate, validatePodUpdate } from "../../../api/schema/rules/pods.js";
-import { appArmorMatchErrors } from "../../../api/schema/rules/pod-apparmor.js";
+import { appArmorAnnotationErrors, appArmorMatchErrors } from "../../../api/schema/rules/pod-apparmor.js";
+import { seccompMatchErrors } from "../../../api/schema/rules/pod-seccomp.js";
 import type { Strategy } from "../../definition.js";
 import { bindPod } from "./binding.js";
 import { syncAppArmorOnCreate } from "./pod-apparmor.js";
@@ -52,7 +53,15 @@ export function podStrategy(keyDomain: string): Partial<Strategy> {
       // kube's PrepareForCreate only: an update keeps annotations and fields as the client sent them.
       syncAppArmorOnCreate(pod, keyDomain, context.warn);
     },
-    validate: (pod) => [...validatePodCreate(pod), ...appArmorMatchErrors(pod, keyDomain)],
+    // kube's ValidatePodCreate: the annotations' own rules, then the seccomp and AppArmor match checks.
+    validate: (pod) => [
+      ...validatePodCreate(pod),
+      ...appArmorAnnotationErrors(pod, keyDomain),
+      ...seccompMatchErrors(pod, keyDomain),
+      ...appArmorMatchErrors(pod, keyDomain),
+    ],
+    // kube's ValidatePodUpdate also runs ValidatePodSpecificAnnotations on the new pod.
+    validateObjectUpdate: (pod, old) => [...validatePodUpdate(pod, old), ...appArmorAnnotationErrors(pod, keyDomain)],
     validateSubresourceUpdate: (subresource, pod, old) => ephemeralUpdateErrors(subresource, pod, old, keyDomain),
   };
 }
