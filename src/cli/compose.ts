@@ -75,6 +75,7 @@ import { loadTracingConfig, TracingConfigError } from "../server/tracing/tracing
 import { damagedDataDirStore, openDataDirStore, StartupError } from "./data-dir.js";
 import { WebhookConfigError } from "../auth/webhook-client.js";
 import type { AuditFilterOptions } from "../server/filters/audit.js";
+import { maxInFlightFilter } from "../server/filters/max-in-flight.js";
 import { createNonResourceHandler } from "../server/routes.js";
 import {
   InstrumentedStorage,
@@ -678,7 +679,15 @@ export function composeApiServer(options: ComposeOptions): ApiServer {
     tracer,
     audit: options.audit ?? audit?.filter,
     compression: config.featureGates.enabled("APIResponseCompression"),
-    flowControl: flowControl?.filter,
+    // With priority and fairness off, kube's max-in-flight limiter takes its place.
+    flowControl:
+      flowControl?.filter ??
+      maxInFlightFilter({
+        nonMutatingLimit: config.maxRequestsInflight,
+        mutatingLimit: config.maxMutatingRequestsInflight,
+        onRejected: (context) =>
+          metrics.requestTerminated({ info: context.info, method: context.request.method, contentType: context.request.headers["content-type"] }, 429),
+      }),
     requestTimeout: {
       requestTimeoutMs: config.requestTimeoutMs,
       onTimeout: (context) =>

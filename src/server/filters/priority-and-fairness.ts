@@ -1,6 +1,7 @@
 import type { Profile } from "../../api/profile.js";
 import { addResponseHeader, requireInfo, requireUser, type ApiResponse, type Filter, type RequestContext } from "../../request/context.js";
 import type { RequestInfo } from "../../request/request-info.js";
+import { DroppedRequests } from "../flowcontrol/dropped-requests.js";
 import type { Classification, FlowControl } from "../flowcontrol/flow-control.js";
 import type { FlowControlMetrics, FlowSeriesMetrics } from "../flowcontrol/flowcontrol-metrics.js";
 import type { Admission, RejectReason } from "../flowcontrol/queue-set.js";
@@ -18,6 +19,8 @@ export interface PriorityAndFairnessOptions {
   readonly objectCount?: (resource: string) => number | undefined;
   /** Open watches by what they watch: a mutating request's estimate counts those it notifies. */
   readonly watches?: WatchTracker;
+  /** Each level's recent rejections, which set the 429's Retry-After (default: one tracker of this filter's own). */
+  readonly droppedRequests?: DroppedRequests;
 }
 
 /** Sub-resources that hold a connection open (exec, attach, port-forward, proxy): kube lets them past flow control. */
@@ -31,12 +34,13 @@ function bypassesFlowControl(info: RequestInfo, query: URLSearchParams): boolean
 
 /**
  * kube's 429 from flow control: not a Status but Go's http.Error text (so clients say "the server
- * has received too many requests and has asked us to try again later"), retry after one second.
+ * has received too many requests and has asked us to try again later"), with the level's
+ * Retry-After in seconds (`DroppedRequests`).
  */
-export function tooManyRequests(headers: Readonly<Record<string, string>>): ApiResponse {
+export function tooManyRequests(headers: Readonly<Record<string, string>>, retryAfterSeconds: number): ApiResponse {
   return {
     status: 429,
-    headers: { ...headers, "Retry-After": "1", "content-type": "text/plain; charset=utf-8", "x-content-type-options": "nosniff" },
+    headers: { ...headers, "Retry-After": String(retryAfterSeconds), "content-type": "text/plain; charset=utf-8", "x-content-type-options": "nosniff" },
     body: "Too many requests, please try again later.\n",
   };
 }
@@ -47,7 +51,7 @@ export function tooManyRequests(headers: Readonly<Record<string, string>>): ApiR
  * level's UIDs as `X-<profile>-PF-*-UID` headers on every answer (the request's `responseHeaders`), and holds a seat of the level
  * for the request's execution, waiting in the flow's shuffle-sharded queue when none is free.
  * A full queue, a Reject level without a free seat, or a wait past `waitLimitMs` is 429 with
- * `Retry-After`. Exempt levels never wait. A watch holds its seat only until its response starts
+ * `Retry-After` (1 s, growing while the level keeps rejecting: `DroppedRequests`). Exempt levels never wait. A watch holds its seat only until its response starts
  * (its set-up and initial state), as kube accounts watches; exec, attach, port-forward, proxy and
  * followed logs are not flow-controlled. A list takes the seats of kube's work estimate
  * (flowcontrol/work-estimate.ts: one per 100 objects it processes, 1 to 10); a create, update,
@@ -56,6 +60,7 @@ export function tooManyRequests(headers: Readonly<Record<string, string>>): ApiR
  */
 export function priorityAndFairnessFilter(options: PriorityAndFairnessOptions): Filter {
   const { flowControl, metrics, watches, objectCount } = options;
+  const dropped = options.droppedRequests ?? new DroppedRequests();
   const flowSchemaHeader = `${options.profile.flowControlHeaderPrefix}FlowSchema-UID`;
   const priorityLevelHeader = `${options.profile.flowControlHeaderPrefix}PriorityLevel-UID`;
   // Per classification (the same object until the configuration changes): its two headers and its metric series, made once.
@@ -113,7 +118,7 @@ export function priorityAndFairnessFilter(options: PriorityAndFairnessOptions): 
     }
     if (admission.kind === "rejected") {
       series.rejected(admission.reason satisfies RejectReason, admission.waitedMs / 1000);
-      return tooManyRequests(headers);
+      return tooManyRequests(headers, dropped.record(classification.priorityLevel.name));
     }
     series.dispatched(admission.waitedMs / 1000);
     series.executing(1, admission.seats);
