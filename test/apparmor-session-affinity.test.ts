@@ -69,6 +69,15 @@ for (const profile of [ORCH_PROFILE, KUBERNETES_PROFILE]) {
           [{ type: "RuntimeDefault" }, { type: "Localhost", localhostProfile: "deny-write" }],
         );
 
+        // kube's ValidatePodSpecificAnnotationUpdates: the AppArmor annotations are fixed at creation.
+        const added = await kubectl(["annotate", "pod", `armored-${suffix}`, `${key}other=unconfined`]);
+        assert.notEqual(added.code, 0);
+        assert.ok(added.stderr.includes(`metadata.annotations[${key}other]: Forbidden: may not add AppArmor annotations`), added.stderr);
+        const changed = await kubectl(["annotate", "--overwrite", "pod", `armored-${suffix}`, `${key}annotated=unconfined`]);
+        assert.notEqual(changed.code, 0);
+        assert.ok(changed.stderr.includes(`metadata.annotations[${key}annotated]: Forbidden: may not remove or update AppArmor annotations`), changed.stderr);
+        ok(await kubectl(["annotate", "pod", `armored-${suffix}`, "note=fine"]));
+
         const service = JSON.parse(ok(await kubectl(["get", "service", `sticky-${suffix}`, "-o", "json"]))) as Json;
         const spec = service["spec"] as Json;
         assert.equal(spec["sessionAffinity"], "None");

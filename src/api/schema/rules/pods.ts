@@ -1,7 +1,8 @@
 import type { FieldError } from "../../errors.js";
 import { isPlainObject, type ApiObject } from "../../object.js";
 import type { DefinitionDefaulter } from "../defaults.js";
-import { forbidden, invalidValue } from "../field-path.js";
+import { forbidden, invalidValue, keyPath } from "../field-path.js";
+import { appArmorAnnotationPrefix } from "./pod-apparmor.js";
 import { listAt, recordAt } from "./values.js";
 
 /**
@@ -188,6 +189,31 @@ export function validateEphemeralContainersUpdate(pod: ApiObject, old: ApiObject
     if (next === undefined) errors.push(forbidden("spec.ephemeralContainers", `existing ephemeral containers ${JSON.stringify(name)} may not be removed\n`));
     else if (!same(container, next))
       errors.push(forbidden("spec.ephemeralContainers", `existing ephemeral containers ${JSON.stringify(name)} may not be changed\n`));
+  }
+  return errors;
+}
+
+/**
+ * kube's ValidatePodSpecificAnnotationUpdates (ValidatePodUpdate): a pod's AppArmor annotations
+ * (`container.apparmor.security.beta.<keyDomain>/…`) and its mirror-pod annotation
+ * (`<keyDomain>/config.mirror`) are fixed at creation: none may be added, changed or removed,
+ * each refused at `metadata.annotations[<key>]`. Removals and changes first, then additions.
+ */
+export function podAnnotationUpdateErrors(pod: ApiObject, old: ApiObject, keyDomain: string): FieldError[] {
+  const next = pod.metadata.annotations ?? {};
+  const before = old.metadata.annotations ?? {};
+  const appArmor = appArmorAnnotationPrefix(keyDomain);
+  const mirror = `${keyDomain}/config.mirror`;
+  const errors: FieldError[] = [];
+  for (const [key, value] of Object.entries(before)) {
+    if (Object.hasOwn(next, key) && next[key] === value) continue;
+    if (key.startsWith(appArmor)) errors.push(forbidden(keyPath("metadata.annotations", key), "may not remove or update AppArmor annotations"));
+    if (key === mirror) errors.push(forbidden(keyPath("metadata.annotations", key), "may not remove or update mirror pod annotation"));
+  }
+  for (const key of Object.keys(next)) {
+    if (Object.hasOwn(before, key)) continue;
+    if (key.startsWith(appArmor)) errors.push(forbidden(keyPath("metadata.annotations", key), "may not add AppArmor annotations"));
+    if (key === mirror) errors.push(forbidden(keyPath("metadata.annotations", key), "may not add mirror pod annotation"));
   }
   return errors;
 }

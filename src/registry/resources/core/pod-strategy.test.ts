@@ -382,16 +382,35 @@ describe("AppArmor annotations and fields on create (kube 1.30's applyAppArmorVe
     );
   });
 
-  it("does not sync on update: an added annotation stays an annotation", async () => {
-    const created = await server.call("POST", PODS, { body: podBody("aa-update", { containers: [{ name: "c", image: "busybox:1.36" }] }) });
-    assert.equal(created.status, 201, created.text);
-    const patched = await server.call("PATCH", `${PODS}/aa-update`, {
-      body: { metadata: { annotations: { [`${KEY}c`]: "unconfined" } } },
-      headers: { "content-type": "application/merge-patch+json" },
+  it("refuses adding, changing or removing AppArmor and mirror-pod annotations on update (kube's ValidatePodSpecificAnnotationUpdates)", async () => {
+    const MIRROR = `${ORCH_PROFILE.keyDomain}/config.mirror`;
+    const created = await server.call("POST", PODS, {
+      body: {
+        ...podBody("aa-update", { containers: [{ name: "c", image: "busybox:1.36" }] }),
+        metadata: { name: "aa-update", annotations: { [`${KEY}c`]: "unconfined" } },
+      },
     });
-    assert.equal(patched.status, 200, patched.text);
-    const container = ((patched.json["spec"] as Json)["containers"] as Json[])[0] ?? {};
-    assert.equal(container["securityContext"], undefined);
-    assert.deepEqual((patched.json["metadata"] as Json)["annotations"], { [`${KEY}c`]: "unconfined" });
+    assert.equal(created.status, 201, created.text);
+    const patch = (annotations: Json) =>
+      server.call("PATCH", `${PODS}/aa-update`, { body: { metadata: { annotations } }, headers: { "content-type": "application/merge-patch+json" } });
+    const added = await patch({ [`${KEY}d`]: "unconfined", [MIRROR]: "x" });
+    assert.equal(added.status, 422, added.text);
+    assert.equal(
+      added.json["message"],
+      // kube's order: the update rules, then ValidatePodSpecificAnnotations of the new pod.
+      `Pod "aa-update" is invalid: [metadata.annotations[${KEY}d]: Forbidden: may not add AppArmor annotations, metadata.annotations[${MIRROR}]: Forbidden: may not add mirror pod annotation, metadata.annotations[${KEY}d]: Invalid value: "d": container not found]`,
+    );
+    for (const annotations of [{ [`${KEY}c`]: "runtime/default" }, { [`${KEY}c`]: null }]) {
+      const refused = await patch(annotations);
+      assert.equal(refused.status, 422, refused.text);
+      assert.equal(
+        refused.json["message"],
+        `Pod "aa-update" is invalid: metadata.annotations[${KEY}c]: Forbidden: may not remove or update AppArmor annotations`,
+      );
+    }
+    // Other annotations stay free, and the stored AppArmor one is kept as it was.
+    const other = await patch({ note: "fine" });
+    assert.equal(other.status, 200, other.text);
+    assert.deepEqual((other.json["metadata"] as Json)["annotations"], { [`${KEY}c`]: "unconfined", note: "fine" });
   });
 });

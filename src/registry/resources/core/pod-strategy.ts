@@ -1,7 +1,7 @@
 import type { FieldError } from "../../../api/errors.js";
 import { isPlainObject, type ApiObject } from "../../../api/object.js";
 import { quantityValue } from "../../../api/quantity.js";
-import { validateEphemeralContainersUpdate, validatePodCreate, validatePodUpdate } from "../../../api/schema/rules/pods.js";
+import { podAnnotationUpdateErrors, validateEphemeralContainersUpdate, validatePodCreate, validatePodUpdate } from "../../../api/schema/rules/pods.js";
 import { appArmorAnnotationErrors, appArmorMatchErrors } from "../../../api/schema/rules/pod-apparmor.js";
 import { seccompMatchErrors } from "../../../api/schema/rules/pod-seccomp.js";
 import type { Strategy } from "../../definition.js";
@@ -60,8 +60,12 @@ export function podStrategy(keyDomain: string): Partial<Strategy> {
       ...seccompMatchErrors(pod, keyDomain),
       ...appArmorMatchErrors(pod, keyDomain),
     ],
-    // kube's ValidatePodUpdate also runs ValidatePodSpecificAnnotations on the new pod.
-    validateObjectUpdate: (pod, old) => [...validatePodUpdate(pod, old), ...appArmorAnnotationErrors(pod, keyDomain)],
+    // kube's ValidatePodUpdate: the AppArmor and mirror annotations fixed at creation, then ValidatePodSpecificAnnotations on the new pod.
+    validateObjectUpdate: (pod, old) => [
+      ...validatePodUpdate(pod, old),
+      ...podAnnotationUpdateErrors(pod, old, keyDomain),
+      ...appArmorAnnotationErrors(pod, keyDomain),
+    ],
     validateSubresourceUpdate: (subresource, pod, old) => ephemeralUpdateErrors(subresource, pod, old, keyDomain),
   };
 }
