@@ -33,6 +33,13 @@ export function parseCount(value: string, flag: string): number {
   return Number(value);
 }
 
+/** One of a flag's `choices`, as given; any other value is an error naming them all. */
+export function parseChoice<T extends string>(value: string, choices: readonly T[], flag: string): T {
+  const chosen = choices.find((choice) => choice === value);
+  if (chosen === undefined) throw new FlagError(`invalid value "${value}" for flag --${flag}: must be one of ${choices.join(", ")}`);
+  return chosen;
+}
+
 /** A comma-separated list flag value (kube's string slices); empty items dropped. */
 export function list(value: string): string[] {
   return value

@@ -4,7 +4,7 @@ import { apiGroup } from "../api/profile.js";
 import type { AuditConfig, AuditTruncateConfig } from "./config.js";
 import { AUDIT_LOG_MODES } from "../server/audit/log-backend.js";
 import { AUDIT_WEBHOOK_MODES } from "../server/audit/webhook-backend.js";
-import { FlagError, parseBool, parseCount, parseDurationFlag, type FlagSpec, type MutableConfig } from "./flag-spec.js";
+import { FlagError, parseBool, parseChoice, parseCount, parseDurationFlag, type FlagSpec, type MutableConfig } from "./flag-spec.js";
 
 function nonNegative(value: string, flag: string): number {
   if (!/^\d+$/.test(value)) throw new FlagError(`invalid value "${value}" for flag --${flag}: must be a non-negative integer`);
@@ -103,11 +103,7 @@ export const OPERATIONS_FLAGS: readonly FlagSpec[] = [
     name: "audit-log-mode",
     help: "How events reach the log file: blocking (never dropped; written on the server's thread at the end of each event-loop turn), blocking-strict (also fails a request whose RequestReceived event cannot be written), batch (bounded buffer, written off the main thread; overflow dropped and counted).",
     defaultText: "blocking",
-    apply: (config, value) => {
-      const mode = AUDIT_LOG_MODES.find((known) => known === value);
-      if (mode === undefined) throw new FlagError(`invalid value "${value}" for flag --audit-log-mode: must be one of ${AUDIT_LOG_MODES.join(", ")}`);
-      setAudit(config, { logMode: mode });
-    },
+    apply: (config, value) => setAudit(config, { logMode: parseChoice(value, AUDIT_LOG_MODES, "audit-log-mode") }),
   },
   {
     name: "audit-log-batch-buffer-size",
@@ -162,11 +158,7 @@ export const OPERATIONS_FLAGS: readonly FlagSpec[] = [
     name: "audit-webhook-mode",
     help: "How events reach the webhook: batch (buffered, sent in batches, never blocking requests; overflow dropped and counted), blocking (each event sent at once, the request waiting for it), blocking-strict (also fails a request whose RequestReceived event cannot be delivered).",
     defaultText: "batch",
-    apply: (config, value) => {
-      const mode = AUDIT_WEBHOOK_MODES.find((known) => known === value);
-      if (mode === undefined) throw new FlagError(`invalid value "${value}" for flag --audit-webhook-mode: must be one of ${AUDIT_WEBHOOK_MODES.join(", ")}`);
-      setAudit(config, { webhookMode: mode });
-    },
+    apply: (config, value) => setAudit(config, { webhookMode: parseChoice(value, AUDIT_WEBHOOK_MODES, "audit-webhook-mode") }),
   },
   {
     name: "audit-webhook-batch-buffer-size",

@@ -2,6 +2,7 @@ import { denied } from "../deny.js";
 import type { PluginContext } from "../context.js";
 import type { AdmissionPlugin } from "../interface.js";
 import { recordOf, stringOf } from "./pod-spec.js";
+import { mirrorPodAnnotation } from "../../api/schema/rules/pods.js";
 
 const NODE_PREFIX = "system:node:";
 const NODES_GROUP = "system:nodes";
@@ -12,7 +13,7 @@ const NODES_GROUP = "system:nodes";
  * delete Nodes, and never set or change labels under `node-restriction.<keyDomain>/`.
  */
 export function nodeRestriction(context: PluginContext): AdmissionPlugin {
-  const mirror = `${context.names.keyDomain}/config.mirror`;
+  const mirror = mirrorPodAnnotation(context.names.keyDomain);
   const restricted = context.names.nodeRestrictionLabelPrefix;
   return {
     name: "NodeRestriction",

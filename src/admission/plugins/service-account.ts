@@ -5,6 +5,7 @@ import type { PluginContext } from "../context.js";
 import type { AdmissionAttributes, AdmissionPlugin } from "../interface.js";
 import { resourceReader } from "./reads.js";
 import { containersOf, isPod, listOf, recordOf, specOf, stringOf } from "./pod-spec.js";
+import { mirrorPodAnnotation } from "../../api/schema/rules/pods.js";
 
 const SERVICE_ACCOUNTS = { group: "", version: "v1", plural: "serviceaccounts" };
 const DEFAULT_ACCOUNT = "default";
@@ -55,7 +56,7 @@ export function tokenVolume(name: string, rootCAConfigMap: string): Record<strin
  */
 export function serviceAccount(context: PluginContext): AdmissionPlugin {
   const mountPath = context.names.serviceAccountMountPath;
-  const mirrorAnnotation = `${context.names.keyDomain}/config.mirror`;
+  const mirrorAnnotation = mirrorPodAnnotation(context.names.keyDomain);
   const enforceMountable = `${context.names.keyDomain}/enforce-mountable-secrets`;
   // kube's plugin reads a lister and asks the store only on a miss: the watch cache answers most
   // lookups without a storage read, and an account created a moment ago is still found.

@@ -193,6 +193,11 @@ export function validateEphemeralContainersUpdate(pod: ApiObject, old: ApiObject
   return errors;
 }
 
+/** The annotation a kubelet puts on a static pod's mirror: `<keyDomain>/config.mirror`. */
+export function mirrorPodAnnotation(keyDomain: string): string {
+  return `${keyDomain}/config.mirror`;
+}
+
 /**
  * kube's ValidatePodSpecificAnnotationUpdates (ValidatePodUpdate): a pod's AppArmor annotations
  * (`container.apparmor.security.beta.<keyDomain>/…`) and its mirror-pod annotation
@@ -203,7 +208,7 @@ export function podAnnotationUpdateErrors(pod: ApiObject, old: ApiObject, keyDom
   const next = pod.metadata.annotations ?? {};
   const before = old.metadata.annotations ?? {};
   const appArmor = appArmorAnnotationPrefix(keyDomain);
-  const mirror = `${keyDomain}/config.mirror`;
+  const mirror = mirrorPodAnnotation(keyDomain);
   const errors: FieldError[] = [];
   for (const [key, value] of Object.entries(before)) {
     if (Object.hasOwn(next, key) && next[key] === value) continue;

@@ -1,7 +1,13 @@
 import type { FieldError } from "../../../api/errors.js";
 import { isPlainObject, type ApiObject } from "../../../api/object.js";
 import { quantityValue } from "../../../api/quantity.js";
-import { podAnnotationUpdateErrors, validateEphemeralContainersUpdate, validatePodCreate, validatePodUpdate } from "../../../api/schema/rules/pods.js";
+import {
+  mirrorPodAnnotation,
+  podAnnotationUpdateErrors,
+  validateEphemeralContainersUpdate,
+  validatePodCreate,
+  validatePodUpdate,
+} from "../../../api/schema/rules/pods.js";
 import { appArmorAnnotationErrors, appArmorMatchErrors } from "../../../api/schema/rules/pod-apparmor.js";
 import { seccompMatchErrors } from "../../../api/schema/rules/pod-seccomp.js";
 import type { Strategy } from "../../definition.js";
@@ -76,7 +82,7 @@ export function podStrategy(keyDomain: string): Partial<Strategy> {
  */
 function ephemeralUpdateErrors(subresource: string, pod: ApiObject, old: ApiObject, keyDomain: string): FieldError[] {
   if (subresource !== "ephemeralcontainers") return [];
-  if (old.metadata.annotations?.[`${keyDomain}/config.mirror`] !== undefined)
+  if (old.metadata.annotations?.[mirrorPodAnnotation(keyDomain)] !== undefined)
     return [{ type: "FieldValueForbidden", field: "[]", message: "Forbidden: static pods do not support ephemeral containers" }];
   return validateEphemeralContainersUpdate(pod, old);
 }
