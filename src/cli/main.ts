@@ -6,6 +6,7 @@ import { startServer } from "./start.js";
 import { runCommand } from "./commands.js";
 import { markStartup, startupBreakdown } from "../util/startup-clock.js";
 import { releaseStartupHeap } from "../util/release-startup-heap.js";
+import { tuneHeap } from "../util/heap-tuning.js";
 
 /** The command line: parse flags, start, stop gracefully on SIGTERM/SIGINT. Returns the exit code. */
 export async function main(argv: readonly string[]): Promise<number> {
@@ -66,6 +67,8 @@ export async function main(argv: readonly string[]): Promise<number> {
   );
   process.stdout.write(`start-up since launch: ${startupBreakdown()}\n`);
   releaseStartupHeap(1000);
+  // After start-up: loading the store keeps its objects, which pretenuring suits; requests are short-lived.
+  tuneHeap();
   process.stdout.write(`admin kubeconfig: ${kubeconfig}\n  kubectl --kubeconfig ${kubeconfig} get namespaces\n`);
   return new Promise<number>((resolve) => {
     const shutdown = (signal: string): void => {
