@@ -78,9 +78,12 @@ describe("maxInFlightFilter() (kube's --max-requests-inflight / --max-mutating-r
       handle(context(resource("get", "log"))),
       handle(context(resource("create", "exec"))),
       handle(context(resource("get", "portforward"))),
+      // A proxy with a path: its sub-resource is "proxy", as kube's RequestInfo reads it.
+      handle(context(resource("get", "proxy/metrics/cadvisor"))),
+      handle(context({ kind: "non-resource", verb: "get", path: "/debug/pprof/profile" })),
       handle(context(resource("get"), ADMIN)),
     ];
-    assert.equal(held.reached(), 6);
+    assert.equal(held.reached(), 8);
     assert.equal((await handle(context(resource("get")))).status, 429);
     held.release();
     await Promise.all([first, ...passing]);

@@ -1,5 +1,5 @@
 import { requireInfo, requireUser, type Filter, type RequestContext } from "../../request/context.js";
-import type { RequestInfo } from "../../request/request-info.js";
+import { isLongRunning } from "../../request/long-running.js";
 import { tooManyRequests } from "./priority-and-fairness.js";
 
 export interface MaxInFlightOptions {
@@ -13,29 +13,22 @@ export interface MaxInFlightOptions {
 
 /** Verbs kube's limiter counts as read-only; every other verb (create, update, patch, delete…, a non-resource POST) is mutating. */
 const READ_ONLY_VERBS = new Set(["get", "list", "watch"]);
-/** Sub-resources kube's long-running check names: they hold a connection as long as they like. */
-const LONG_RUNNING_SUBRESOURCES = new Set(["attach", "exec", "proxy", "log", "portforward"]);
 /** kube's privileged group: its members are never limited. */
 const MASTERS = "system:masters";
-
-/** kube's BasicLongRunningRequestCheck: watches, proxies and the streaming sub-resources. */
-function longRunning(info: RequestInfo): boolean {
-  if (info.kind !== "resource") return false;
-  return info.verb === "watch" || LONG_RUNNING_SUBRESOURCES.has(info.subresource);
-}
 
 /**
  * kube's max-in-flight limiter (`WithMaxInFlightLimit`), the filter in priority and fairness's place
  * when `--enable-priority-and-fairness=false`: at most `nonMutatingLimit` read-only and
  * `mutatingLimit` mutating requests execute at once; one over is answered at once with flow
- * control's 429 (`Retry-After: 1`, Go's http.Error text), never queued. Long-running requests and
- * members of `system:masters` are not counted. A limit of 0 lifts it.
+ * control's 429 (`Retry-After: 1`, Go's http.Error text), never queued. Long-running requests
+ * (kube's check, `isLongRunning`) and members of `system:masters` are not counted. A limit of 0
+ * lifts it.
  */
 export function maxInFlightFilter(options: MaxInFlightOptions): Filter {
   const executing = { readOnly: 0, mutating: 0 };
   return (next) => async (context) => {
     const info = requireInfo(context);
-    if (longRunning(info)) return next(context);
+    if (isLongRunning(info)) return next(context);
     if (requireUser(context).groups.includes(MASTERS)) return next(context);
     const kind = READ_ONLY_VERBS.has(info.verb) ? "readOnly" : "mutating";
     const limit = kind === "readOnly" ? options.nonMutatingLimit : options.mutatingLimit;

@@ -7,6 +7,7 @@ import type { FlowControlMetrics, FlowSeriesMetrics } from "../flowcontrol/flowc
 import type { Admission, RejectReason } from "../flowcontrol/queue-set.js";
 import type { WatchTracker } from "../flowcontrol/watch-tracker.js";
 import { countedResource, estimateMutating, estimateSeats, NO_MUTATING_WORK, readsObjectCount } from "../flowcontrol/work-estimate.js";
+import { isLongRunning } from "../../request/long-running.js";
 import { onStreamEnd } from "../../request/stream-end.js";
 
 export interface PriorityAndFairnessOptions {
@@ -23,13 +24,13 @@ export interface PriorityAndFairnessOptions {
   readonly droppedRequests?: DroppedRequests;
 }
 
-/** Sub-resources that hold a connection open (exec, attach, port-forward, proxy): kube lets them past flow control. */
-const LONG_RUNNING_SUBRESOURCES = new Set(["exec", "attach", "portforward", "proxy"]);
-
-function bypassesFlowControl(info: RequestInfo, query: URLSearchParams): boolean {
-  if (info.kind !== "resource") return false;
-  if (LONG_RUNNING_SUBRESOURCES.has(info.subresource)) return true;
-  return info.subresource === "log" && query.get("follow") === "true";
+/**
+ * kube's APF filter lets long-running requests past unclassified, but watches: those it holds a
+ * seat for while they start (`isLongRunning`, the check the max-in-flight limiter and the request
+ * timeout share).
+ */
+function bypassesFlowControl(info: RequestInfo): boolean {
+  return isLongRunning(info) && !(info.kind === "resource" && info.verb === "watch");
 }
 
 /**
@@ -52,8 +53,8 @@ export function tooManyRequests(headers: Readonly<Record<string, string>>, retry
  * for the request's execution, waiting in the flow's shuffle-sharded queue when none is free.
  * A full queue, a Reject level without a free seat, or a wait past `waitLimitMs` is 429 with
  * `Retry-After` (1 s, growing while the level keeps rejecting: `DroppedRequests`). Exempt levels never wait. A watch holds its seat only until its response starts
- * (its set-up and initial state), as kube accounts watches; exec, attach, port-forward, proxy and
- * followed logs are not flow-controlled. A list takes the seats of kube's work estimate
+ * (its set-up and initial state), as kube accounts watches; the other long-running requests (exec,
+ * attach, port-forward, proxy, every log request, `/debug/pprof/`) are not flow-controlled. A list takes the seats of kube's work estimate
  * (flowcontrol/work-estimate.ts: one per 100 objects it processes, 1 to 10); a create, update,
  * patch or delete whose change at least 10 open watches will receive holds one seat per 10 of
  * them (at most 10) and keeps them for 5 ms per seat of work after it executed.
@@ -79,7 +80,7 @@ export function priorityAndFairnessFilter(options: PriorityAndFairnessOptions): 
   return (next) => async (context) => {
     const info = requireInfo(context);
     const { query } = context.request;
-    if (bypassesFlowControl(info, query)) return next(context);
+    if (bypassesFlowControl(info)) return next(context);
     const classification = flowControl.classify(requireUser(context), info);
     const { headers, series } = prepare(classification);
     // On every answer (a Status included), written by the listener with the answer's own headers.
