@@ -29,7 +29,7 @@ export async function serveConnect(
   if (!handler.verbs.includes(info.verb)) throw methodNotAllowed("the server does not allow this method on the requested resource");
   const namespace = store.definition.scope === "Namespaced" ? info.namespace : "";
   // Connect sub-resources (exec, attach, port-forward, proxy) pass admission as CONNECT, with their options as the object; logs are reads.
-  const subresource = info.subresource.split("/")[0] ?? "";
+  const subresource = info.subresource;
   if (subresource !== "log") {
     const options = connectOptions(connectKind(store.definition.kind, subresource), context.request.query);
     await store.admitConnect(namespace, info.name, subresource, options, { user: context.user, warn: (message) => void context.warnings.push(message) });

@@ -133,6 +133,8 @@ export function createResourceHandler(options: ResourceHandlerOptions): (context
       if (removedIn !== undefined && removedIn !== "") context.audit?.annotate(`${profile.apiDomain}/removed-release`, removedIn);
     }
     const wire = protobufWire(profile, apiVersionOf(definition), definition.kind);
+    // Only a proxy takes a path after its sub-resource (kube's `{path:*}` routes); any other such path matches no route.
+    if (info.subpath !== undefined && info.subresource !== "proxy") throw notFoundPath();
     const createOnly = info.subresource === "" ? definition.virtual : definition.subresourceHandlers?.get(info.subresource);
     if (createOnly !== undefined)
       return serveCreateOnly(context, info, definition, createOnly, {
@@ -147,7 +149,7 @@ export function createResourceHandler(options: ResourceHandlerOptions): (context
       return serveScale(context, info, store, () =>
         queryDryRun(context.request.query, { kind: info.verb === "patch" ? "PatchOptions" : "UpdateOptions", metaGroup: meta }),
       );
-    const connect = info.name === "" ? undefined : definition.connect?.get(info.subresource.split("/")[0] ?? "");
+    const connect = info.name === "" ? undefined : definition.connect?.get(info.subresource);
     if (connect !== undefined) return serveConnect(context, info, store, connect, (group, version, plural) => registry.find(group, version, plural));
     if (info.subresource !== "" && !definition.subresources.has(info.subresource)) throw notFoundPath();
     if (definition.scope === "Cluster" && info.namespace !== "" && info.resource !== "namespaces") throw notFoundPath();

@@ -54,6 +54,18 @@ const CASES: readonly Case[] = [
     url: "/api/v1/namespaces/ns/configmaps",
     want: { kind: "resource", verb: "create", resource: "configmaps" },
   },
+  {
+    name: "keeps one segment as the sub-resource and the path after it apart, as kube's RequestInfo (a proxy with a path)",
+    method: "GET",
+    url: "/api/v1/namespaces/ns/services/https:web:443/proxy/metrics/cadvisor",
+    want: { kind: "resource", verb: "get", resource: "services", name: "https:web:443", subresource: "proxy", subpath: "metrics/cadvisor" },
+  },
+  {
+    name: "has no sub-path when the path ends at the sub-resource",
+    method: "GET",
+    url: "/api/v1/nodes/n1/proxy/",
+    want: { kind: "resource", verb: "get", resource: "nodes", name: "n1", subresource: "proxy", subpath: undefined },
+  },
   { name: "treats PUT as update", method: "PUT", url: "/api/v1/nodes/n1", want: { kind: "resource", verb: "update", resource: "nodes", name: "n1" } },
   { name: "treats PATCH as patch", method: "PATCH", url: "/api/v1/nodes/n1/status", want: { kind: "resource", verb: "patch", subresource: "status" } },
   {

@@ -15,7 +15,10 @@ export interface ResourceRequestInfo {
   readonly namespace: string;
   readonly resource: string;
   readonly name: string;
+  /** One path segment, as kube's RequestInfo has it (`pods/p/proxy/a/b` is `proxy`): what authorization, audit, metrics and flow control see. */
   readonly subresource: string;
+  /** The path after the sub-resource (kube's further `Parts`: `a/b` above); undefined when the path ends at it. Only proxies serve one. */
+  readonly subpath?: string;
 }
 
 export interface NonResourceRequestInfo {
@@ -61,10 +64,11 @@ export function parseRequestInfo(method: string, path: string, query: URLSearchP
   }
   const resource = rest[0] ?? "";
   const name = rest[1] ?? "";
-  const subresource = rest.length > 2 ? rest.slice(2).join("/") : "";
+  const subresource = rest[2] ?? "";
   const verb = verbFor(lowerMethod, name !== "", queryBoolean(query, "watch") ?? false);
   if (verb === undefined) return nonResource;
-  return { kind: "resource", verb, apiPrefix: prefix, group, version, namespace, resource, name, subresource };
+  const info: ResourceRequestInfo = { kind: "resource", verb, apiPrefix: prefix, group, version, namespace, resource, name, subresource };
+  return rest.length > 3 ? { ...info, subpath: rest.slice(3).join("/") } : info;
 }
 
 function verbFor(method: string, hasName: boolean, watch: boolean): ResourceVerb | undefined {

@@ -1,13 +1,13 @@
 import assert from "node:assert/strict";
 import { describe, it } from "node:test";
 import type { ApiResponse, RequestContext, UserInfo } from "../../request/context.js";
-import type { RequestInfo, ResourceVerb } from "../../request/request-info.js";
+import type { RequestInfo, ResourceRequestInfo, ResourceVerb } from "../../request/request-info.js";
 import { maxInFlightFilter } from "./max-in-flight.js";
 
 const ALICE: UserInfo = { name: "alice", groups: ["system:authenticated"] };
 const ADMIN: UserInfo = { name: "admin", groups: ["system:masters", "system:authenticated"] };
 
-function resource(verb: ResourceVerb, subresource = ""): RequestInfo {
+function resource(verb: ResourceVerb, subresource = ""): ResourceRequestInfo {
   return { kind: "resource", verb, apiPrefix: "api", group: "", version: "v1", namespace: "default", resource: "pods", name: "", subresource };
 }
 
@@ -78,8 +78,7 @@ describe("maxInFlightFilter() (kube's --max-requests-inflight / --max-mutating-r
       handle(context(resource("get", "log"))),
       handle(context(resource("create", "exec"))),
       handle(context(resource("get", "portforward"))),
-      // A proxy with a path: its sub-resource is "proxy", as kube's RequestInfo reads it.
-      handle(context(resource("get", "proxy/metrics/cadvisor"))),
+      handle(context({ ...resource("get", "proxy"), subpath: "metrics/cadvisor" })),
       handle(context({ kind: "non-resource", verb: "get", path: "/debug/pprof/profile" })),
       handle(context(resource("get"), ADMIN)),
     ];

@@ -1,5 +1,6 @@
 import assert from "node:assert/strict";
 import { after, before, describe, it } from "node:test";
+import { apiGroup, ORCH_PROFILE } from "../../../api/profile.js";
 import { inProcessServer } from "../../../testing/in-process.js";
 
 type Server = Awaited<ReturnType<typeof inProcessServer>>;
@@ -153,6 +154,58 @@ describe("node-agent sub-resources without a node agent", () => {
       assert.match(String(answer.json["message"]), message);
     });
   }
+
+  it("authorizes a proxy with a path by its sub-resource (RBAC `pods/proxy`, `services/proxy`, `nodes/proxy`), as kube's RequestInfo", async () => {
+    const rbac = apiGroup(ORCH_PROFILE, "rbac.authorization");
+    const created = async (path: string, body: Json) => {
+      const answer = await server.call("POST", path, { body: { apiVersion: `${rbac}/v1`, ...body } });
+      assert.equal(answer.status, 201, answer.text);
+    };
+    const subjects = [{ kind: "User", apiGroup: rbac, name: "alice" }];
+    await created(`/apis/${rbac}/v1/namespaces/default/roles`, {
+      kind: "Role",
+      metadata: { name: "proxies" },
+      rules: [{ apiGroups: [""], resources: ["pods/proxy", "services/proxy"], verbs: ["get"] }],
+    });
+    await created(`/apis/${rbac}/v1/namespaces/default/rolebindings`, {
+      kind: "RoleBinding",
+      metadata: { name: "proxies" },
+      roleRef: { apiGroup: rbac, kind: "Role", name: "proxies" },
+      subjects,
+    });
+    await created(`/apis/${rbac}/v1/clusterroles`, {
+      kind: "ClusterRole",
+      metadata: { name: "node-proxy" },
+      rules: [{ apiGroups: [""], resources: ["nodes/proxy"], verbs: ["get"] }],
+    });
+    await created(`/apis/${rbac}/v1/clusterrolebindings`, {
+      kind: "ClusterRoleBinding",
+      metadata: { name: "node-proxy" },
+      roleRef: { apiGroup: rbac, kind: "ClusterRole", name: "node-proxy" },
+      subjects,
+    });
+    for (const [path, status] of [
+      [`${PODS}/placed/proxy/metrics`, 503],
+      ["/api/v1/namespaces/default/services/http:idle:80/proxy/healthz/ready", 503],
+      ["/api/v1/nodes/n1/proxy/metrics/cadvisor", 503],
+      ["/api/v1/nodes/n1/proxy/", 503],
+    ] as const) {
+      const answer = await server.call("GET", path, { as: "alice" });
+      assert.equal(answer.status, status, `${path}: ${answer.text}`);
+    }
+    // Not granted: the refusal names the sub-resource alone, as kube's.
+    const refused = await server.call("GET", "/api/v1/nodes/n1/proxy/metrics", { as: "bob" });
+    assert.equal(refused.status, 403, refused.text);
+    assert.match(String(refused.json["message"]), /cannot get resource "nodes\/proxy" in API group "" at the cluster scope$/);
+  });
+
+  it("finds no route for a path after a sub-resource other than a proxy", async () => {
+    for (const path of [`${PODS}/placed/log/extra`, `${PODS}/placed/status/extra`, `${PODS}/placed/exec/x`, "/api/v1/namespaces/default/finalize/x"]) {
+      const answer = await server.call("GET", path);
+      assert.equal(answer.status, 404, `${path}: ${answer.text}`);
+      assert.equal(answer.json["reason"], "NotFound", path);
+    }
+  });
 
   it("answers an unscheduled pod's log with 204 and nothing to stream, as kube's empty location does", async () => {
     const answer = await server.call("GET", `${PODS}/pending/log`);
