@@ -50,6 +50,11 @@ export class SchemaCatalogue {
     this.kindsById.set(id, known);
   }
 
+  /** The profile's key domain (`orch.io`, `kubernetes.io`), which spells annotation keys rules read; undefined for catalogues of no profile. */
+  get keyDomain(): string | undefined {
+    return this.options.keyDomain;
+  }
+
   /** The id of a kind's definition, when the catalogue has one. */
   idOf(group: string, version: string, kind: string): string | undefined {
     return this.idsByKind.get(kindKey(group, version, kind));
@@ -136,6 +141,8 @@ export class SchemaCatalogue {
 export interface CatalogueOptions {
   /** The profile's OpenAPI extension prefixes, as JSONSchemaProps spells its properties. */
   readonly extensionPrefixes?: readonly string[];
+  /** The profile's key domain, handed to the definitions' rules (`ValidationContext.keyDomain`). */
+  readonly keyDomain?: string;
   /** The protobuf messages kinds are numbered from; the built-in data files by default. */
   readonly protoMessages?: ParsedMessages;
 }
@@ -178,6 +185,7 @@ export function builtinCatalogue(profile: Profile): SchemaCatalogue {
   if (catalogue === undefined) {
     catalogue = new SchemaCatalogue(builtinDefinitions(profile.openApiExtensionPrefixes), resolveGroups(profile, [...BUILTIN_KINDS, ...EXCHANGED_KINDS]), {
       extensionPrefixes: profile.openApiExtensionPrefixes,
+      keyDomain: profile.keyDomain,
     });
     catalogues.set(profile, catalogue);
   }

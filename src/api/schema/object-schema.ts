@@ -8,7 +8,7 @@ import { applyDefaults, canonicalizeQuantities } from "./defaults.js";
 import { ref, type SchemaTree } from "./node.js";
 import { BUILTIN_RULES, type SchemaRules } from "./rules/index.js";
 import { unknownFields } from "./unknown-fields.js";
-import { SchemaValidator } from "./validate.js";
+import { SchemaValidator, type ValidationContext } from "./validate.js";
 
 /**
  * The schema stage of one kind, as the generic store runs it on every write:
@@ -75,6 +75,10 @@ export function objectSchemaFor(
   const validator = new SchemaValidator(catalogue, rules.validators);
   const kindValidator = rules.kindValidators.get(id);
   const contextOf = rules.contexts?.get(id);
+  // The profile's key domain for every walk; a kind's own context (StatefulSet's claim volumes) beside it.
+  const keyDomain = catalogue.keyDomain;
+  const baseContext: ValidationContext | undefined = keyDomain === undefined ? undefined : { keyDomain };
+  const contextFor = (object: ApiObject): ValidationContext | undefined => (contextOf === undefined ? baseContext : { ...contextOf(object), ...baseContext });
   let zero: { readonly value: Record<string, unknown> | undefined } | undefined;
   return {
     id,
@@ -92,7 +96,7 @@ export function objectSchemaFor(
       return zero.value;
     },
     validate(object, old, statusOnly) {
-      const errors = validator.validate(root, object, "", statusOnly === true ? allButStatus(object) : LEFT_TO_OTHERS, contextOf?.(object));
+      const errors = validator.validate(root, object, "", statusOnly === true ? allButStatus(object) : LEFT_TO_OTHERS, contextFor(object));
       if (kindValidator === undefined) return errors;
       const own = kindValidator(object, old);
       const owned = new Set(own.map((error) => error.field));

@@ -12,6 +12,8 @@ import type { SchemaNode } from "./node.js";
 export interface ValidationContext {
   /** Names a pod template's containers may mount besides its own volumes. */
   readonly claimVolumes?: ReadonlySet<string>;
+  /** The profile's key domain, which spells the annotations a pod template's rules read (the catalogue's). */
+  readonly keyDomain?: string;
 }
 
 const NO_CONTEXT: ValidationContext = {};

@@ -2,6 +2,7 @@ import assert from "node:assert/strict";
 import { describe, it } from "node:test";
 import type { ApiObject } from "../../object.js";
 import { appArmorAnnotationErrors, appArmorAnnotationForProfile, appArmorMatchErrors, appArmorProfileForAnnotation } from "./pod-apparmor.js";
+import { recordAt } from "./values.js";
 
 type Json = Record<string, unknown>;
 
@@ -98,7 +99,11 @@ describe("appArmorMatchErrors() (kube's validateAppArmorAnnotationsAndFieldsMatc
 
 describe("appArmorAnnotationErrors() (kube's ValidateAppArmorPodAnnotations)", () => {
   function errors(annotations: Record<string, string>, spec: Json, keyDomain = "orch.io"): [string, string][] {
-    return appArmorAnnotationErrors(pod(annotations, spec), keyDomain).map((error) => [error.field, error.message]);
+    const object = pod(annotations, spec);
+    return appArmorAnnotationErrors(object.metadata.annotations ?? {}, recordAt(object, "spec"), "metadata.annotations", keyDomain).map((error) => [
+      error.field,
+      error.message,
+    ]);
   }
   const spec = { initContainers: [{ name: "i" }], containers: [{ name: "a" }], ephemeralContainers: [{ name: "e" }] };
 

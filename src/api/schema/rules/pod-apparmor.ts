@@ -111,23 +111,28 @@ function mismatch(annotation: string, profile: Record<string, unknown>, path: st
 
 /**
  * kube's ValidateAppArmorPodAnnotations (part of ValidatePodSpecificAnnotations, run on a pod's
- * create and update): every `container.apparmor.security.beta.<keyDomain>/<name>` annotation must
- * name an init, regular or ephemeral container of the pod (`Invalid value: "<name>": container not
- * found`), and its value must be empty, `runtime/default`, `unconfined` or start with `localhost/`
- * (`Invalid value: "<value>": invalid AppArmor profile name: "<value>"`), both at
- * `metadata.annotations[<key>]`. Unlike the match check, Windows pods are not exempt.
+ * create and update and on every pod template): every `container.apparmor.security.beta.<keyDomain>/<name>`
+ * annotation must name an init, regular or ephemeral container of `spec` (`Invalid value: "<name>":
+ * container not found`), and its value must be empty, `runtime/default`, `unconfined` or start
+ * with `localhost/` (`Invalid value: "<value>": invalid AppArmor profile name: "<value>"`), both at
+ * `<path>[<key>]` (a pod's `metadata.annotations`, a template's `spec.template.annotations`).
+ * Unlike the match check, Windows pods are not exempt.
  */
-export function appArmorAnnotationErrors(pod: ApiObject, keyDomain: string): FieldError[] {
+export function appArmorAnnotationErrors(
+  annotations: Readonly<Record<string, string>>,
+  spec: Record<string, unknown> | undefined,
+  path: string,
+  keyDomain: string,
+): FieldError[] {
   const prefix = appArmorAnnotationPrefix(keyDomain);
-  const spec = recordAt(pod, "spec");
   const names = new Set(POD_CONTAINER_LISTS.flatMap((list) => listAt(spec, list).map((container) => stringAt(container, "name") ?? "")));
   const errors: FieldError[] = [];
-  for (const [key, value] of Object.entries(pod.metadata.annotations ?? {})) {
+  for (const [key, value] of Object.entries(annotations)) {
     if (!key.startsWith(prefix)) continue;
-    const path = keyPath("metadata.annotations", key);
+    const at = keyPath(path, key);
     const name = key.slice(prefix.length);
-    if (!names.has(name)) errors.push(invalidValue(path, name, "container not found"));
-    if (!isAppArmorAnnotationValue(value)) errors.push(invalidValue(path, value, `invalid AppArmor profile name: ${JSON.stringify(value)}`));
+    if (!names.has(name)) errors.push(invalidValue(at, name, "container not found"));
+    if (!isAppArmorAnnotationValue(value)) errors.push(invalidValue(at, value, `invalid AppArmor profile name: ${JSON.stringify(value)}`));
   }
   return errors;
 }

@@ -2,6 +2,7 @@ import assert from "node:assert/strict";
 import { describe, it } from "node:test";
 import type { ApiObject } from "../../object.js";
 import { seccompMatchErrors } from "./pod-seccomp.js";
+import { recordAt } from "./values.js";
 
 type Json = Record<string, unknown>;
 
@@ -10,7 +11,7 @@ const KEY = "container.seccomp.security.alpha.orch.io/";
 
 function errors(annotations: Record<string, string>, spec: Json, keyDomain = "orch.io"): [string, string][] {
   const pod = { apiVersion: "v1", kind: "Pod", metadata: { name: "p", annotations }, spec } as ApiObject;
-  return seccompMatchErrors(pod, keyDomain).map((error) => [error.field, error.message]);
+  return seccompMatchErrors(pod.metadata.annotations ?? {}, recordAt(pod, "spec"), "spec", keyDomain).map((error) => [error.field, error.message]);
 }
 const own = (profile: Json): Json => ({ securityContext: { seccompProfile: profile } });
 const type = (path: string): [string, string] => [`${path}.seccompProfile.type`, "Forbidden: seccomp type in annotation and field must match"];

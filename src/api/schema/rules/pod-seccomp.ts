@@ -1,5 +1,5 @@
 import type { FieldError } from "../../errors.js";
-import { isPlainObject, type ApiObject } from "../../object.js";
+import { isPlainObject } from "../../object.js";
 import { childPath, forbidden, indexPath } from "../field-path.js";
 import { POD_CONTAINER_LISTS } from "./pod-apparmor.js";
 import { listAt, recordAt, stringAt } from "./values.js";
@@ -12,17 +12,22 @@ import { listAt, recordAt, stringAt } from "./values.js";
  * seccomp type in annotation and field must match`, or for a Localhost profile of another name
  * `…seccompProfile.localhostProfile: Forbidden: seccomp profile in annotation and field must
  * match`. The pod's annotation is held to the pod's field only, a container's to its own field
- * only (not the pod's, unlike AppArmor's); Windows pods are not exempt.
+ * only (not the pod's, unlike AppArmor's); Windows pods are not exempt. Kube runs it on a pod's
+ * create and on every pod template (ValidatePodTemplateSpec); `specPath` is where `spec` sits
+ * (`spec`, `spec.template.spec`).
  */
-export function seccompMatchErrors(pod: ApiObject, keyDomain: string): FieldError[] {
-  const spec = recordAt(pod, "spec");
+export function seccompMatchErrors(
+  annotations: Readonly<Record<string, string>>,
+  spec: Record<string, unknown> | undefined,
+  specPath: string,
+  keyDomain: string,
+): FieldError[] {
   if (spec === undefined) return [];
-  const annotations = pod.metadata.annotations ?? {};
   const errors: FieldError[] = [];
   const podAnnotation = annotations[`seccomp.security.alpha.${keyDomain}/pod`];
   const podProfile = recordAt(recordAt(spec, "securityContext"), "seccompProfile");
   if (podAnnotation !== undefined && podProfile !== undefined) {
-    const error = mismatch(podAnnotation, podProfile, "spec.securityContext.seccompProfile");
+    const error = mismatch(podAnnotation, podProfile, childPath(childPath(specPath, "securityContext"), "seccompProfile"));
     if (error !== undefined) errors.push(error);
   }
   const prefix = `container.seccomp.security.alpha.${keyDomain}/`;
@@ -32,7 +37,7 @@ export function seccompMatchErrors(pod: ApiObject, keyDomain: string): FieldErro
       const profile = recordAt(recordAt(container, "securityContext"), "seccompProfile");
       const annotation = annotations[`${prefix}${stringAt(container, "name") ?? ""}`];
       if (profile === undefined || annotation === undefined) return;
-      const path = childPath(childPath(indexPath(childPath("spec", list), index), "securityContext"), "seccompProfile");
+      const path = childPath(childPath(indexPath(childPath(specPath, list), index), "securityContext"), "seccompProfile");
       const error = mismatch(annotation, profile, path);
       if (error !== undefined) errors.push(error);
     });

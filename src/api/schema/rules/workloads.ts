@@ -6,6 +6,7 @@ import { childPath, duplicate, forbidden, indexPath, invalidValue, notFound, not
 import type { DefinitionValidator, ValidationContext } from "../validate.js";
 import { containerRuleErrors, portNameErrors } from "./containers.js";
 import { serviceAddressErrors } from "./endpoints.js";
+import { validatePodTemplateSpec } from "./pod-annotations.js";
 import { containerSecurityContextErrors, podSpecRuleErrors } from "./pod-spec.js";
 import { volumeMountPathErrors, volumeSourceErrors } from "./pod-volumes.js";
 import { goLabelSelector, goStringMap, validateJobUpdate, validateSelectorUpdate, validateStatefulSetUpdate } from "./workload-updates.js";
@@ -605,6 +606,7 @@ export const WORKLOAD_DEFAULTERS: Readonly<Record<string, DefinitionDefaulter>> 
 
 export const WORKLOAD_VALIDATORS: Readonly<Record<string, DefinitionValidator>> = {
   "core.v1.PodSpec": validatePodSpec,
+  "core.v1.PodTemplateSpec": validatePodTemplateSpec,
   "core.v1.ServiceSpec": validateServiceSpec,
   "batch.v1.JobSpec": validateJobSpec,
 };

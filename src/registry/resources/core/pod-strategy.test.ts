@@ -397,8 +397,8 @@ describe("AppArmor annotations and fields on create (kube 1.30's applyAppArmorVe
     assert.equal(added.status, 422, added.text);
     assert.equal(
       added.json["message"],
-      // kube's order: the update rules, then ValidatePodSpecificAnnotations of the new pod.
-      `Pod "aa-update" is invalid: [metadata.annotations[${KEY}d]: Forbidden: may not add AppArmor annotations, metadata.annotations[${MIRROR}]: Forbidden: may not add mirror pod annotation, metadata.annotations[${KEY}d]: Invalid value: "d": container not found]`,
+      // kube's order: the update rules, then ValidatePodSpecificAnnotations of the new pod (the mirror annotation wants a node too).
+      `Pod "aa-update" is invalid: [metadata.annotations[${KEY}d]: Forbidden: may not add AppArmor annotations, metadata.annotations[${MIRROR}]: Forbidden: may not add mirror pod annotation, metadata.annotations[${MIRROR}]: Invalid value: "x": must set spec.nodeName if mirror pod annotation is set, metadata.annotations[${KEY}d]: Invalid value: "d": container not found]`,
     );
     for (const annotations of [{ [`${KEY}c`]: "runtime/default" }, { [`${KEY}c`]: null }]) {
       const refused = await patch(annotations);

@@ -8,8 +8,10 @@ import {
   validatePodCreate,
   validatePodUpdate,
 } from "../../../api/schema/rules/pods.js";
-import { appArmorAnnotationErrors, appArmorMatchErrors } from "../../../api/schema/rules/pod-apparmor.js";
+import { podDeletionCostAnnotation, podSpecificAnnotationErrors, validDeletionCost } from "../../../api/schema/rules/pod-annotations.js";
+import { appArmorMatchErrors } from "../../../api/schema/rules/pod-apparmor.js";
 import { seccompMatchErrors } from "../../../api/schema/rules/pod-seccomp.js";
+import { recordAt } from "../../../api/schema/rules/values.js";
 import type { Strategy } from "../../definition.js";
 import { bindPod } from "./binding.js";
 import { syncAppArmorOnCreate } from "./pod-apparmor.js";
@@ -59,18 +61,21 @@ export function podStrategy(keyDomain: string): Partial<Strategy> {
       // kube's PrepareForCreate only: an update keeps annotations and fields as the client sent them.
       syncAppArmorOnCreate(pod, keyDomain, context.warn);
     },
-    // kube's ValidatePodCreate: the annotations' own rules, then the seccomp and AppArmor match checks.
+    // kube's ValidatePodCreate: the annotations' own rules (ValidatePodSpecificAnnotations), then the seccomp and AppArmor match checks.
     validate: (pod) => [
       ...validatePodCreate(pod),
-      ...appArmorAnnotationErrors(pod, keyDomain),
-      ...seccompMatchErrors(pod, keyDomain),
+      ...podSpecificAnnotationErrors(pod.metadata.annotations ?? {}, recordAt(pod, "spec"), "metadata.annotations", keyDomain),
+      ...seccompMatchErrors(pod.metadata.annotations ?? {}, recordAt(pod, "spec"), "spec", keyDomain),
       ...appArmorMatchErrors(pod, keyDomain),
     ],
-    // kube's ValidatePodUpdate: the AppArmor and mirror annotations fixed at creation, then ValidatePodSpecificAnnotations on the new pod.
+    // kube's ValidatePodUpdate: the AppArmor and mirror annotations fixed at creation, then ValidatePodSpecificAnnotations on the new pod
+    // (a deletion cost already invalid in the stored pod may stay, kube's AllowInvalidPodDeletionCost).
     validateObjectUpdate: (pod, old) => [
       ...validatePodUpdate(pod, old),
       ...podAnnotationUpdateErrors(pod, old, keyDomain),
-      ...appArmorAnnotationErrors(pod, keyDomain),
+      ...podSpecificAnnotationErrors(pod.metadata.annotations ?? {}, recordAt(pod, "spec"), "metadata.annotations", keyDomain, {
+        allowInvalidDeletionCost: !validDeletionCost(old.metadata.annotations?.[podDeletionCostAnnotation(keyDomain)]),
+      }),
     ],
     validateSubresourceUpdate: (subresource, pod, old) => ephemeralUpdateErrors(subresource, pod, old, keyDomain),
   };
