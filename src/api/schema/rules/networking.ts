@@ -148,6 +148,35 @@ function validateIpBlock(block: unknown, path: string): FieldError[] {
   return errors;
 }
 
+const PORT_RANGE = "must be between 1 and 65535, inclusive";
+
+/**
+ * kube's ValidateNetworkPolicyPort (the protocol enum is the schema's): a numeric `port` in
+ * 1–65535 and an `endPort` at least `port` (kube shows the port as the bad value) and in range; a
+ * named `port` an IANA service name, with no `endPort`; no `endPort` without a `port`.
+ */
+function networkPolicyPortErrors(port: Record<string, unknown>, path: string): FieldError[] {
+  const errors: FieldError[] = [];
+  const value = port["port"];
+  const end = port["endPort"];
+  const portPath = childPath(path, "port");
+  const endPath = childPath(path, "endPort");
+  const hasEnd = typeof end === "number";
+  if (typeof value === "number") {
+    if (value < 1 || value > 65535) errors.push(invalidValue(portPath, value, PORT_RANGE));
+    if (hasEnd) {
+      if (end < value) errors.push(invalidValue(endPath, value, "must be greater than or equal to `port`"));
+      if (end < 1 || end > 65535) errors.push(invalidValue(endPath, end, PORT_RANGE));
+    }
+  } else if (typeof value === "string") {
+    if (hasEnd) errors.push(invalidValue(endPath, end, "may not be specified when `port` is non-numeric"));
+    for (const message of portNameErrors(value)) errors.push(invalidValue(portPath, value, message));
+  } else if (hasEnd) {
+    errors.push(invalidValue(endPath, end, "may not be specified when `port` is not specified"));
+  }
+  return errors;
+}
+
 function validateNetworkPolicy(object: ApiObject): FieldError[] {
   const errors: FieldError[] = [];
   const spec = recordAt(object, "spec");
@@ -157,10 +186,7 @@ function validateNetworkPolicy(object: ApiObject): FieldError[] {
   ] as const) {
     listAt(spec, direction).forEach((rule, index) => {
       listAt(rule, "ports").forEach((port, portIndex) => {
-        if (!isPlainObject(port)) return;
-        const value = port["port"];
-        const at = childPath(indexPath(childPath(indexPath(`spec.${direction}`, index), "ports"), portIndex), "port");
-        if (typeof value === "number" && (value < 1 || value > 65535)) errors.push(invalidValue(at, value, "must be between 1 and 65535, inclusive"));
+        if (isPlainObject(port)) errors.push(...networkPolicyPortErrors(port, indexPath(childPath(indexPath(`spec.${direction}`, index), "ports"), portIndex)));
       });
       listAt(rule, peers).forEach((peer, peerIndex) => {
         if (!isPlainObject(peer)) return;
