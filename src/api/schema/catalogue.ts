@@ -50,7 +50,7 @@ export class SchemaCatalogue {
     this.kindsById.set(id, known);
   }
 
-  /** The profile's key domain (`orch.io`, `kubernetes.io`), which spells annotation keys rules read; undefined for catalogues of no profile. */
+  /** The profile's key domain, which spells the annotation keys rules read; undefined for catalogues of no profile. */
   get keyDomain(): string | undefined {
     return this.options.keyDomain;
   }
