@@ -11,9 +11,9 @@ const PRETENURING = "allocation-site-pretenuring";
  * that feedback misleads it about request-scoped objects (the HTTP parser's headers, the request
  * and response wrappers): once they are pretenured, every request's short-lived objects fill the
  * old generation and each few thousand requests cost a full mark-compact. Measured on audited GETs
- * (docs/architecture.md, "V8's pretenuring"): without it the old generation stays flat, and audit
- * Metadata → file costs 1.0–1.17× a GET's server CPU instead of 1.27–1.39× over HTTP/1.1. Objects
- * that do live long (the watch cache) are promoted after two young collections as before.
+ * (docs/architecture.md, "V8's pretenuring"): without it the old generation stays flat and a GET
+ * takes ~0.8–0.9× the server CPU, audited or not. Objects that do live long (the watch cache) are
+ * promoted after two young collections as before.
  *
  * V8's code cache carries a hash of the flags, so the flag is set back at exit before the bundle's
  * loader writes its cache (an `exit` listener put first): a cache written with the flag changed
