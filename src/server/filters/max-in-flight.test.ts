@@ -1,8 +1,9 @@
 import assert from "node:assert/strict";
 import { describe, it } from "node:test";
-import type { ApiResponse, RequestContext, UserInfo } from "../../request/context.js";
+import type { RequestContext, UserInfo } from "../../request/context.js";
 import type { RequestInfo, ResourceRequestInfo, ResourceVerb } from "../../request/request-info.js";
 import { maxInFlightFilter } from "./max-in-flight.js";
+import { heldHandler } from "../../testing/held-handler.js";
 
 const ALICE: UserInfo = { name: "alice", groups: ["system:authenticated"] };
 const ADMIN: UserInfo = { name: "admin", groups: ["system:masters", "system:authenticated"] };
@@ -25,23 +26,6 @@ function context(info: RequestInfo, user: UserInfo = ALICE): RequestContext {
     warnings: [],
     info,
     user,
-  };
-}
-
-/** A handler whose answers the test releases, counting the requests that reached it. */
-function heldHandler(): { handler: (context: RequestContext) => Promise<ApiResponse>; release(): void; reached: () => number } {
-  let reached = 0;
-  const waiting: (() => void)[] = [];
-  return {
-    handler: async () => {
-      reached++;
-      await new Promise<void>((resolve) => waiting.push(resolve));
-      return { status: 200, headers: {}, body: "ok" };
-    },
-    release: () => {
-      for (const resolve of waiting.splice(0)) resolve();
-    },
-    reached: () => reached,
   };
 }
 

@@ -1,12 +1,13 @@
 import assert from "node:assert/strict";
 import { describe, it } from "node:test";
 import { ORCH_PROFILE } from "../../api/profile.js";
-import type { ApiResponse, RequestContext, UserInfo } from "../../request/context.js";
+import type { RequestContext, UserInfo } from "../../request/context.js";
 import { parseRequestInfo } from "../../request/request-info.js";
 import { bootstrapConfiguration } from "../flowcontrol/bootstrap.js";
 import { FlowControl } from "../flowcontrol/flow-control.js";
 import type { FlowControlMetrics } from "../flowcontrol/flowcontrol-metrics.js";
 import { priorityAndFairnessFilter } from "./priority-and-fairness.js";
+import { heldHandler } from "../../testing/held-handler.js";
 
 const NO_SERIES = { dispatched() {}, rejected() {}, inQueue() {}, executing() {}, seatsReleased() {}, estimated() {}, executed() {} };
 const NO_METRICS: FlowControlMetrics = {
@@ -38,23 +39,6 @@ function context(method: string, path: string, query = ""): RequestContext {
     warnings: [],
     info: parseRequestInfo(method, path, search),
     user: ALICE,
-  };
-}
-
-/** A handler whose answers the test releases, counting the requests that reached it. */
-function heldHandler(): { handler: (context: RequestContext) => Promise<ApiResponse>; release(): void; reached: () => number } {
-  let reached = 0;
-  const waiting: (() => void)[] = [];
-  return {
-    handler: async () => {
-      reached++;
-      await new Promise<void>((resolve) => waiting.push(resolve));
-      return { status: 200, headers: {}, body: "ok" };
-    },
-    release: () => {
-      for (const resolve of waiting.splice(0)) resolve();
-    },
-    reached: () => reached,
   };
 }
 
