@@ -782,7 +782,35 @@ describe("ObjectSchema.applyDefaults(): kube's defaults", () => {
         "spec.successfulJobsHistoryLimit": 3,
         "spec.failedJobsHistoryLimit": 1,
         "spec.suspend": false,
-        "spec.jobTemplate.spec.backoffLimit": 6,
+        // kube's SetDefaults_Job defaults Job objects only; the CronJob's template keeps what was sent.
+        ...Object.fromEntries(
+          ["completions", "parallelism", "backoffLimit", "completionMode", "suspend", "podReplacementPolicy", "manualSelector"].map((field) => [
+            `spec.jobTemplate.spec.${field}`,
+            undefined,
+          ]),
+        ),
+        "spec.jobTemplate.spec.template.spec.dnsPolicy": "ClusterFirst",
+        "spec.jobTemplate.spec.template.spec.containers.0.terminationMessagePolicy": "File",
+      },
+    },
+    {
+      name: "a job with a per-index backoff limit and a pod failure policy: no overall limit, Failed pods replaced",
+      schema: "job",
+      body: {
+        spec: {
+          completions: 3,
+          completionMode: "Indexed",
+          backoffLimitPerIndex: 1,
+          podFailurePolicy: { rules: [{ action: "Ignore", onPodConditions: [{ type: "DisruptionTarget" }] }] },
+          template: { spec: { containers, restartPolicy: "Never" } },
+        },
+      },
+      expected: {
+        "spec.backoffLimit": 2147483647,
+        "spec.completions": 3,
+        "spec.parallelism": 1,
+        "spec.podReplacementPolicy": "Failed",
+        "spec.podFailurePolicy.rules.0.onPodConditions.0.status": "True",
       },
     },
     {

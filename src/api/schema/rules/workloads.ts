@@ -436,16 +436,25 @@ const validateReplicationController = (object: ApiObject): FieldError[] => {
   return errors;
 };
 
-const defaultJobSpec: DefinitionDefaulter = (spec) => {
-  if (spec["completions"] === undefined && spec["parallelism"] === undefined) spec["completions"] = 1;
-  if (spec["parallelism"] === undefined) spec["parallelism"] = 1;
-  if (spec["podReplacementPolicy"] === undefined) spec["podReplacementPolicy"] = spec["podFailurePolicy"] === undefined ? "TerminatingOrFailed" : "Failed";
-};
+const MAX_INT32 = 2147483647;
 
-/** kube's SetDefaults_Job (the Job object's, not a CronJob's template): `manualSelector: false`. */
+/**
+ * kube's SetDefaults_Job, which defaults the Job object only: a CronJob's `jobTemplate.spec` keeps
+ * what was sent (kube's CronJob defaulter reaches only its pod template), and the Job made from it
+ * is defaulted when it is created. A Job with `backoffLimitPerIndex` (JobBackoffLimitPerIndex, on
+ * in 1.30) gets no overall limit (the largest int32); JobPodReplacementPolicy (on in 1.30) gives
+ * `Failed` beside a pod failure policy.
+ */
 const defaultJob: DefinitionDefaulter = (job) => {
   const spec = ensureRecord(job, "spec");
-  if (spec["manualSelector"] === undefined || spec["manualSelector"] === null) spec["manualSelector"] = false;
+  const unset = (field: string): boolean => spec[field] === undefined || spec[field] === null;
+  if (unset("completions") && unset("parallelism")) spec["completions"] = 1;
+  if (unset("parallelism")) spec["parallelism"] = 1;
+  if (unset("backoffLimit")) spec["backoffLimit"] = unset("backoffLimitPerIndex") ? 6 : MAX_INT32;
+  if (unset("completionMode")) spec["completionMode"] = "NonIndexed";
+  if (unset("suspend")) spec["suspend"] = false;
+  if (unset("podReplacementPolicy")) spec["podReplacementPolicy"] = unset("podFailurePolicy") ? "TerminatingOrFailed" : "Failed";
+  if (unset("manualSelector")) spec["manualSelector"] = false;
 };
 
 /** kube's podFailurePolicy rule checks: one requirement per rule, exit-code lists non-empty, ordered, without 0 for `In`. */
@@ -600,7 +609,6 @@ export const WORKLOAD_DEFAULTERS: Readonly<Record<string, DefinitionDefaulter>> 
   "apps.v1.DeploymentSpec": defaultDeploymentSpec,
   "apps.v1.StatefulSet": defaultStatefulSet,
   "apps.v1.DaemonSet": defaultDaemonSet,
-  "batch.v1.JobSpec": defaultJobSpec,
   "batch.v1.Job": defaultJob,
 };
 

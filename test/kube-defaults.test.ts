@@ -1,0 +1,136 @@
+// kube 1.30's defaulters (SetDefaults_* and `+default` markers) as real kubectl reads them back, in
+// both product profiles: objects created with `kubectl create -f`, then `kubectl get -o json`; the
+// same manifest through `create --dry-run=server -o json` answers the same defaults.
+import assert from "node:assert/strict";
+import { writeFileSync } from "node:fs";
+import { join } from "node:path";
+import { describe, it } from "node:test";
+import { KUBERNETES_PROFILE, ORCH_PROFILE, type Profile } from "../src/api/profile.js";
+import { kubectlFor, ok } from "./helpers/kubectl.js";
+import { useTestServer } from "./helpers/server.js";
+
+type Json = Record<string, unknown>;
+
+/** One object of the manifest: its YAML, what `kubectl get` names it by, and the paths checked (undefined: absent). */
+interface Case {
+  readonly resource: string;
+  readonly name: string;
+  readonly yaml: string;
+  readonly expected: Readonly<Record<string, unknown>>;
+}
+
+function at(value: unknown, dotted: string): unknown {
+  let current = value;
+  for (const part of dotted.split(".")) {
+    if (Array.isArray(current)) current = current[Number(part)];
+    else if (typeof current === "object" && current !== null) current = (current as Json)[part];
+    else return undefined;
+  }
+  return current;
+}
+
+const POD_SPEC = `      restartPolicy: Never
+      containers: [{name: c, image: busybox:1.36}]`;
+
+function cases(_profile: Profile, suffix: string): Case[] {
+  return [
+    {
+      resource: "cronjob",
+      name: `nightly-${suffix}`,
+      yaml: `apiVersion: batch/v1
+kind: CronJob
+metadata: {name: nightly-${suffix}}
+spec:
+  schedule: "@daily"
+  jobTemplate:
+    spec:
+      template:
+        spec:
+          restartPolicy: Never
+          containers: [{name: c, image: busybox:1.36}]`,
+      expected: {
+        "spec.concurrencyPolicy": "Allow",
+        "spec.suspend": false,
+        "spec.successfulJobsHistoryLimit": 3,
+        "spec.failedJobsHistoryLimit": 1,
+        // SetDefaults_Job is the Job's: the template keeps what was sent, but its pod spec is defaulted.
+        "spec.jobTemplate.spec.backoffLimit": undefined,
+        "spec.jobTemplate.spec.completions": undefined,
+        "spec.jobTemplate.spec.parallelism": undefined,
+        "spec.jobTemplate.spec.completionMode": undefined,
+        "spec.jobTemplate.spec.suspend": undefined,
+        "spec.jobTemplate.spec.podReplacementPolicy": undefined,
+        "spec.jobTemplate.spec.manualSelector": undefined,
+        "spec.jobTemplate.spec.template.spec.dnsPolicy": "ClusterFirst",
+      },
+    },
+    {
+      resource: "job",
+      name: `indexed-${suffix}`,
+      yaml: `apiVersion: batch/v1
+kind: Job
+metadata: {name: indexed-${suffix}}
+spec:
+  completions: 3
+  completionMode: Indexed
+  backoffLimitPerIndex: 1
+  template:
+    spec:
+${POD_SPEC}`,
+      expected: {
+        "spec.backoffLimit": 2147483647,
+        "spec.parallelism": 1,
+        "spec.suspend": false,
+        "spec.manualSelector": false,
+        "spec.podReplacementPolicy": "TerminatingOrFailed",
+      },
+    },
+    {
+      resource: "job",
+      name: `plain-${suffix}`,
+      yaml: `apiVersion: batch/v1
+kind: Job
+metadata: {name: plain-${suffix}}
+spec:
+  template:
+    spec:
+${POD_SPEC}`,
+      expected: { "spec.backoffLimit": 6, "spec.completions": 1, "spec.parallelism": 1, "spec.completionMode": "NonIndexed" },
+    },
+  ];
+}
+
+function check(object: unknown, expected: Readonly<Record<string, unknown>>, what: string): void {
+  for (const [path, value] of Object.entries(expected)) assert.deepEqual(at(object, path), value, `${what}: ${path}`);
+}
+
+for (const profile of [ORCH_PROFILE, KUBERNETES_PROFILE]) {
+  describe(`kube 1.30's defaults as kubectl reads them (${profile.name} profile)`, () => {
+    const server = useTestServer({ profile, storageBackend: "memory" });
+
+    for (const version of ["1.27", "1.33"] as const) {
+      it(`kubectl ${version}: create --dry-run=server, create and get -o json show kube's defaults`, async () => {
+        const kubectl = kubectlFor(server().server.kubeconfigPath, join(server().dataDir, `kubectl-${version}`), version);
+        const suffix = version.replace(".", "");
+        const objects = cases(profile, suffix);
+        const file = join(server().dataDir, `defaults-${suffix}.yaml`);
+        writeFileSync(file, objects.map((item) => item.yaml).join("\n---\n"));
+
+        // kubectl prints one JSON document per object, one after the other.
+        const printed = ok(await kubectl(["create", "--dry-run=server", "-o", "json", "-f", file]));
+        const items = printed
+          .trim()
+          .split(/\n\}\n(?=\{)/)
+          .map((text, index, all) => JSON.parse(index < all.length - 1 ? `${text}\n}` : text) as Json);
+        assert.equal(items.length, objects.length);
+        objects.forEach((item, index) => check(items[index], item.expected, `dry run ${item.resource}/${item.name}`));
+
+        ok(await kubectl(["create", "-f", file]));
+        for (const item of objects) {
+          const stored = JSON.parse(ok(await kubectl(["get", item.resource, item.name, "-o", "json"]))) as Json;
+          check(stored, item.expected, `${item.resource}/${item.name}`);
+        }
+      });
+    }
+  });
+}
