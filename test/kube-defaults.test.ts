@@ -97,6 +97,25 @@ spec:
 ${POD_SPEC}`,
       expected: { "spec.backoffLimit": 6, "spec.completions": 1, "spec.parallelism": 1, "spec.completionMode": "NonIndexed" },
     },
+    {
+      resource: "pod",
+      name: `cache-${suffix}`,
+      yaml: `apiVersion: v1
+kind: Pod
+metadata: {name: cache-${suffix}}
+spec:
+  volumes: [{name: cache}, {name: disk, azureDisk: {diskName: d, diskURI: u}}]
+  containers:
+  - name: c
+    image: busybox:1.36
+    volumeMounts: [{name: cache, mountPath: /cache}]
+    livenessProbe: {grpc: {port: 9000}}`,
+      expected: {
+        "spec.volumes.0": { name: "cache", emptyDir: {} },
+        "spec.volumes.1.azureDisk": { diskName: "d", diskURI: "u", cachingMode: "ReadWrite", fsType: "ext4", kind: "Shared", readOnly: false },
+        "spec.containers.0.livenessProbe.grpc": { port: 9000, service: "" },
+      },
+    },
   ];
 }
 

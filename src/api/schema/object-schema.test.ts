@@ -174,10 +174,10 @@ describe("ObjectSchema.validate(): schema errors by path, after defaulting", () 
       errors: ["Duplicate spec.initContainers[0].name"],
     },
     {
-      name: "a volume with two sources and one with none",
+      name: "a volume with two sources; one with none is an empty directory (kube's SetDefaults_Volume)",
       schema: "pod",
       body: pod({ volumes: [{ name: "a", emptyDir: {}, hostPath: { path: "/x" } }, { name: "b" }] }),
-      errors: ["Forbidden spec.volumes[0].hostPath", "Required spec.volumes[1]"],
+      errors: ["Forbidden spec.volumes[0].hostPath"],
     },
     {
       name: "a volume's second source is named in kube's order of sources, not in the order of its keys",
@@ -667,6 +667,23 @@ describe("ObjectSchema.applyDefaults(): kube's defaults", () => {
       schema: "pod",
       body: pod({ restartPolicy: "Never", dnsPolicy: "Default", terminationGracePeriodSeconds: 0 }),
       expected: { "spec.restartPolicy": "Never", "spec.dnsPolicy": "Default", "spec.terminationGracePeriodSeconds": 0 },
+    },
+    {
+      name: "a volume without a source is an empty directory; a gRPC probe's service is \"\"; an Azure disk's caching, kind, file system and read-only flag",
+      schema: "pod",
+      body: {
+        spec: {
+          volumes: [{ name: "cache" }, { name: "disk", azureDisk: { diskName: "d", diskURI: "u" } }, { name: "tmp", emptyDir: null }],
+          containers: [{ name: "a", image: "i", livenessProbe: { grpc: { port: 9000 } }, readinessProbe: { grpc: { port: 9000, service: "ready" } } }],
+        },
+      },
+      expected: {
+        "spec.volumes.0": { name: "cache", emptyDir: {} },
+        "spec.volumes.1.azureDisk": { diskName: "d", diskURI: "u", cachingMode: "ReadWrite", fsType: "ext4", kind: "Shared", readOnly: false },
+        "spec.volumes.2.emptyDir": {},
+        "spec.containers.0.livenessProbe.grpc": { port: 9000, service: "" },
+        "spec.containers.0.readinessProbe.grpc.service": "ready",
+      },
     },
     {
       name: "container ports default to TCP, pod requests to limits",

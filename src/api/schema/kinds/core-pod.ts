@@ -174,7 +174,8 @@ export const CORE_POD_DEFINITIONS: Readonly<Record<string, SchemaNode>> = {
     timeoutSeconds: int32(),
   }),
   "core.v1.ExecAction": obj({ command: strings() }),
-  "core.v1.GRPCAction": obj({ port: req(int32()), service: str() }),
+  // `+default=""` on the Go field: an unset service reads as "" (gRPC's own default).
+  "core.v1.GRPCAction": obj({ port: req(int32()), service: withDefault(str(), "") }),
   "core.v1.HTTPGetAction": obj({
     host: str(),
     httpHeaders: atomic(ref("core.v1.HTTPHeader")),

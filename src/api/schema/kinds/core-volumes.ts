@@ -69,7 +69,15 @@ export const CORE_VOLUME_DEFINITIONS: Readonly<Record<string, SchemaNode>> = {
     { description: "A named volume in a pod that any container of the pod may mount." },
   ),
   "core.v1.AWSElasticBlockStoreVolumeSource": obj({ fsType: str(), partition: int32(), readOnly: bool(), volumeID: req(str()) }),
-  "core.v1.AzureDiskVolumeSource": obj({ cachingMode: str(), diskName: req(str()), diskURI: req(str()), fsType: str(), kind: str(), readOnly: bool() }),
+  // kube's SetDefaults_AzureDiskVolumeSource fills the four optional fields.
+  "core.v1.AzureDiskVolumeSource": obj({
+    cachingMode: withDefault(str(), "ReadWrite"),
+    diskName: req(str()),
+    diskURI: req(str()),
+    fsType: withDefault(str(), "ext4"),
+    kind: withDefault(str(), "Shared"),
+    readOnly: withDefault(bool(), false),
+  }),
   "core.v1.AzureFileVolumeSource": obj({ readOnly: bool(), secretName: req(str()), shareName: req(str()) }),
   "core.v1.CephFSVolumeSource": obj({ monitors: req(strings()), path: str(), readOnly: bool(), secretFile: str(), secretRef: localRef(), user: str() }),
   "core.v1.CinderVolumeSource": obj({ fsType: str(), readOnly: bool(), secretRef: localRef(), volumeID: req(str()) }),

@@ -17,12 +17,51 @@ import { listAt, recordAt, stringAt } from "./values.js";
 const FILE_MODE = "must be a number between 0 and 0777 (octal), both inclusive";
 const VOLUME_FIELD_PATHS = ["metadata.annotations", "metadata.labels", "metadata.name", "metadata.namespace", "metadata.uid"];
 
+/** A volume's sources, in the order kube 1.30's validateVolumeSource checks them (which names the second one given). */
+export const VOLUME_SOURCES = [
+  "awsElasticBlockStore",
+  "azureDisk",
+  "azureFile",
+  "cephfs",
+  "cinder",
+  "configMap",
+  "csi",
+  "downwardAPI",
+  "emptyDir",
+  "ephemeral",
+  "fc",
+  "flexVolume",
+  "flocker",
+  "gcePersistentDisk",
+  "gitRepo",
+  "glusterfs",
+  "hostPath",
+  "iscsi",
+  "nfs",
+  "persistentVolumeClaim",
+  "photonPersistentDisk",
+  "portworxVolume",
+  "projected",
+  "quobyte",
+  "rbd",
+  "scaleIO",
+  "secret",
+  "storageos",
+  "vsphereVolume",
+];
+
 /** kube's SetDefaults_*VolumeSource: files are written 0644 unless a mode is given. */
 const defaultFileMode: DefinitionDefaulter = (source) => {
   if (source["defaultMode"] === undefined || source["defaultMode"] === null) source["defaultMode"] = 0o644;
 };
 
+/** kube's SetDefaults_Volume: a volume that names no source (`- name: cache`) is an empty directory. */
+const defaultVolume: DefinitionDefaulter = (volume) => {
+  if (VOLUME_SOURCES.every((source) => volume[source] === undefined || volume[source] === null)) volume["emptyDir"] = {};
+};
+
 export const VOLUME_DEFAULTERS: Readonly<Record<string, DefinitionDefaulter>> = {
+  "core.v1.Volume": defaultVolume,
   "core.v1.SecretVolumeSource": defaultFileMode,
   "core.v1.ConfigMapVolumeSource": defaultFileMode,
   "core.v1.DownwardAPIVolumeSource": defaultFileMode,

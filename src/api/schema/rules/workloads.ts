@@ -8,7 +8,7 @@ import { containerRuleErrors, portNameErrors } from "./containers.js";
 import { serviceAddressErrors } from "./endpoints.js";
 import { validatePodTemplateSpec } from "./pod-annotations.js";
 import { containerSecurityContextErrors, podSpecRuleErrors } from "./pod-spec.js";
-import { volumeMountPathErrors, volumeSourceErrors } from "./pod-volumes.js";
+import { VOLUME_SOURCES, volumeMountPathErrors, volumeSourceErrors } from "./pod-volumes.js";
 import { goLabelSelector, goStringMap, validateJobUpdate, validateSelectorUpdate, validateStatefulSetUpdate } from "./workload-updates.js";
 import { ensureRecord, listAt, recordAt, selectorIsEmpty, selectorMatches, stringAt, stringMapAt } from "./values.js";
 
@@ -28,37 +28,6 @@ function templateLabelsMismatch(template: Record<string, unknown> | undefined): 
   };
 }
 
-const VOLUME_SOURCES = [
-  "awsElasticBlockStore",
-  "azureDisk",
-  "azureFile",
-  "cephfs",
-  "cinder",
-  "configMap",
-  "csi",
-  "downwardAPI",
-  "emptyDir",
-  "ephemeral",
-  "fc",
-  "flexVolume",
-  "flocker",
-  "gcePersistentDisk",
-  "gitRepo",
-  "glusterfs",
-  "hostPath",
-  "iscsi",
-  "nfs",
-  "persistentVolumeClaim",
-  "photonPersistentDisk",
-  "portworxVolume",
-  "projected",
-  "quobyte",
-  "rbd",
-  "scaleIO",
-  "secret",
-  "storageos",
-  "vsphereVolume",
-];
 /** Each volume source's place in VOLUME_SOURCES: a volume's own keys are looked up, not every source. */
 const VOLUME_SOURCE_ORDER: ReadonlyMap<string, number> = new Map(VOLUME_SOURCES.map((source, index) => [source, index]));
 
