@@ -5,7 +5,7 @@ import assert from "node:assert/strict";
 import { writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, it } from "node:test";
-import { KUBERNETES_PROFILE, ORCH_PROFILE, type Profile } from "../src/api/profile.js";
+import { apiGroup, KUBERNETES_PROFILE, ORCH_PROFILE, type Profile } from "../src/api/profile.js";
 import { kubectlFor, ok } from "./helpers/kubectl.js";
 import { useTestServer } from "./helpers/server.js";
 
@@ -32,7 +32,7 @@ function at(value: unknown, dotted: string): unknown {
 const POD_SPEC = `      restartPolicy: Never
       containers: [{name: c, image: busybox:1.36}]`;
 
-function cases(_profile: Profile, suffix: string): Case[] {
+function cases(profile: Profile, suffix: string): Case[] {
   return [
     {
       resource: "cronjob",
@@ -115,6 +115,36 @@ spec:
         "spec.volumes.1.azureDisk": { diskName: "d", diskURI: "u", cachingMode: "ReadWrite", fsType: "ext4", kind: "Shared", readOnly: false },
         "spec.containers.0.livenessProbe.grpc": { port: 9000, service: "" },
       },
+    },
+    {
+      resource: "endpointslice",
+      name: `manual-${suffix}`,
+      yaml: `apiVersion: ${apiGroup(profile, "discovery")}/v1
+kind: EndpointSlice
+metadata: {name: manual-${suffix}}
+addressType: IPv4
+endpoints: [{addresses: ["10.0.0.1"]}]
+ports: [{port: 80}]`,
+      expected: { ports: [{ name: "", port: 80, protocol: "TCP" }] },
+    },
+    {
+      resource: "networkpolicy",
+      name: `deny-${suffix}`,
+      yaml: `apiVersion: ${apiGroup(profile, "networking")}/v1
+kind: NetworkPolicy
+metadata: {name: deny-${suffix}}`,
+      expected: { spec: { podSelector: {}, policyTypes: ["Ingress"] } },
+    },
+    {
+      resource: "ingressclass",
+      name: `external-${suffix}`,
+      yaml: `apiVersion: ${apiGroup(profile, "networking")}/v1
+kind: IngressClass
+metadata: {name: external-${suffix}}
+spec:
+  controller: example.com/ingress
+  parameters: {apiGroup: example.com, kind: Params, name: p}`,
+      expected: { "spec.parameters": { apiGroup: "example.com", kind: "Params", name: "p", scope: "Cluster" } },
     },
   ];
 }

@@ -32,6 +32,7 @@ const SCHEMAS = {
   cronJob: schemaOf("batch", "v1", "CronJob"),
   ingress: schemaOf(g("networking"), "v1", "Ingress"),
   networkPolicy: schemaOf(g("networking"), "v1", "NetworkPolicy"),
+  ingressClass: schemaOf(g("networking"), "v1", "IngressClass"),
   csr: schemaOf(g("certificates"), "v1", "CertificateSigningRequest"),
   eventsV1: schemaOf(g("events"), "v1", "Event"),
   mutatingV1: schemaOf(g("admissionregistration"), "v1", "MutatingWebhookConfiguration"),
@@ -829,6 +830,35 @@ describe("ObjectSchema.applyDefaults(): kube's defaults", () => {
         "spec.podReplacementPolicy": "Failed",
         "spec.podFailurePolicy.rules.0.onPodConditions.0.status": "True",
       },
+    },
+    {
+      name: "an EndpointSlice's unnamed port reads name \"\" and TCP (kube's SetDefaults_EndpointPort)",
+      schema: "endpointSlice",
+      body: { addressType: "IPv4", endpoints: [{ addresses: ["10.0.0.1"] }], ports: [{ port: 80 }, { name: "dns", port: 53, protocol: "UDP" }] },
+      expected: {
+        ports: [
+          { name: "", port: 80, protocol: "TCP" },
+          { name: "dns", port: 53, protocol: "UDP" },
+        ],
+      },
+    },
+    {
+      name: "a network policy without a spec is an Ingress policy over every pod (kube writes its spec struct)",
+      schema: "networkPolicy",
+      body: {},
+      expected: { spec: { podSelector: {}, policyTypes: ["Ingress"] } },
+    },
+    {
+      name: "an empty list of policy types is defaulted from the rules",
+      schema: "networkPolicy",
+      body: { spec: { podSelector: {}, policyTypes: [], egress: [{}] } },
+      expected: { "spec.policyTypes": ["Ingress", "Egress"] },
+    },
+    {
+      name: "IngressClass parameters without a scope are cluster-scoped",
+      schema: "ingressClass",
+      body: { spec: { controller: "example.com/ingress", parameters: { kind: "Params", name: "p" } } },
+      expected: { "spec.parameters": { kind: "Params", name: "p", scope: "Cluster" } },
     },
     {
       name: "a network policy's types follow its rules",

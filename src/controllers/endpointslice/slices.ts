@@ -84,7 +84,8 @@ export function desiredSlices(owner: SliceOwner, groups: readonly SliceGroup[], 
         },
         addressType: group.addressType,
         endpoints: group.endpoints.slice(index * MAX_ENDPOINTS_PER_SLICE, (index + 1) * MAX_ENDPOINTS_PER_SLICE),
-        ports: group.ports,
+        // An unnamed port is stored as `name: ""` (kube's EndpointPort defaulting), so it is written so.
+        ports: group.ports.map((port) => ({ name: "", ...port })),
       });
     }
   }

@@ -15,7 +15,13 @@ const endpointSlice = (endpoint: string): SchemaNode =>
   resource("EndpointSlice is a subset of the endpoints that implement a service.", {
     addressType: req(enumOf(["FQDN", "IPv4", "IPv6"])),
     endpoints: atomic(ref(endpoint), "The endpoints of the slice; may be empty."),
-    ports: atomic(obj({ appProtocol: str(), name: str(), port: int32(), protocol: withDefault(enumOf(["SCTP", "TCP", "UDP"]), "TCP") }, { mapType: "atomic" })),
+    // kube's SetDefaults_EndpointPort (discovery v1 and v1beta1): an unnamed port reads `name: ""`.
+    ports: atomic(
+      obj(
+        { appProtocol: str(), name: withDefault(str(), ""), port: int32(), protocol: withDefault(enumOf(["SCTP", "TCP", "UDP"]), "TCP") },
+        { mapType: "atomic" },
+      ),
+    ),
   });
 
 /** The parts of an endpoint both versions share; v1 adds `zone` and `deprecatedTopology`, v1beta1 has `topology`. */

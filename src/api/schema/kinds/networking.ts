@@ -45,7 +45,14 @@ export const NETWORKING_DEFINITIONS: Readonly<Record<string, SchemaNode>> = {
   "networking.v1.IngressClass": resource("IngressClass names the controller that implements ingresses of a class.", {
     spec: obj({
       controller: str("The controller implementing the class."),
-      parameters: obj({ apiGroup: str(), kind: req(str()), name: req(str()), namespace: str(), scope: enumOf(["Cluster", "Namespace"]) }),
+      // kube's networking/v1 defaulting gives parameters without a scope `scope: Cluster`.
+      parameters: obj({
+        apiGroup: str(),
+        kind: req(str()),
+        name: req(str()),
+        namespace: str(),
+        scope: withDefault(enumOf(["Cluster", "Namespace"]), "Cluster"),
+      }),
     }),
   }),
   "networking.v1.NetworkPolicy": resource("NetworkPolicy describes which network traffic is allowed for a set of pods.", {

@@ -6,7 +6,7 @@ import type { DefinitionDefaulter } from "../defaults.js";
 import { childPath, indexPath, invalidValue, required } from "../field-path.js";
 import type { DefinitionValidator } from "../validate.js";
 import { portNameErrors } from "./containers.js";
-import { listAt, recordAt, stringAt } from "./values.js";
+import { ensureRecord, listAt, recordAt, stringAt } from "./values.js";
 
 /** kube's Ingress v1 and NetworkPolicy rules. */
 
@@ -117,9 +117,16 @@ function validateIngress(object: ApiObject): FieldError[] {
 }
 
 /** Policy types follow the rules given: Ingress always, Egress when egress rules exist. */
+/**
+ * kube's SetDefaults_NetworkPolicy: no (or an empty list of) policy types means Ingress, and Egress
+ * too when egress rules are given. Go's spec is a plain struct, so a policy sent without one reads
+ * `spec: {podSelector: {}, policyTypes: [Ingress]}`.
+ */
 function defaultNetworkPolicy(object: Record<string, unknown>): void {
-  const spec = recordAt(object, "spec");
-  if (spec === undefined || spec["policyTypes"] !== undefined) return;
+  // The spec's Go zeros were settled before this runs (go-zeros.ts), so a spec made here gets its selector here.
+  if (!isPlainObject(object["spec"])) object["spec"] = { podSelector: {} };
+  const spec = ensureRecord(object, "spec");
+  if (listAt(spec, "policyTypes").length > 0) return;
   spec["policyTypes"] = listAt(spec, "egress").length > 0 ? ["Ingress", "Egress"] : ["Ingress"];
 }
 
