@@ -146,6 +146,57 @@ spec:
   parameters: {apiGroup: example.com, kind: Params, name: p}`,
       expected: { "spec.parameters": { apiGroup: "example.com", kind: "Params", name: "p", scope: "Cluster" } },
     },
+    {
+      resource: "hpa",
+      name: `web-${suffix}`,
+      yaml: `apiVersion: autoscaling/v2
+kind: HorizontalPodAutoscaler
+metadata: {name: web-${suffix}}
+spec:
+  scaleTargetRef: {apiVersion: apps/v1, kind: Deployment, name: web}
+  maxReplicas: 3
+  metrics: []`,
+      expected: {
+        "spec.minReplicas": 1,
+        "spec.metrics": [{ type: "Resource", resource: { name: "cpu", target: { type: "Utilization", averageUtilization: 80 } } }],
+      },
+    },
+    {
+      resource: "csidriver",
+      name: `csi${suffix}.example.com`,
+      yaml: `apiVersion: ${apiGroup(profile, "storage")}/v1
+kind: CSIDriver
+metadata: {name: csi${suffix}.example.com}
+spec:
+  volumeLifecycleModes: []`,
+      expected: { "spec.volumeLifecycleModes": ["Persistent"], "spec.attachRequired": true, "spec.fsGroupPolicy": "ReadWriteOnceWithFSType" },
+    },
+    {
+      resource: "customresourcedefinition",
+      name: `widgets${suffix}.example.com`,
+      yaml: `apiVersion: ${apiGroup(profile, "apiextensions")}/v1
+kind: CustomResourceDefinition
+metadata: {name: widgets${suffix}.example.com}
+spec:
+  group: example.com
+  scope: Namespaced
+  names: {plural: widgets${suffix}, kind: Widget${suffix}}
+  conversion:
+    strategy: Webhook
+    webhook:
+      conversionReviewVersions: ["v1"]
+      clientConfig: {service: {name: conv, namespace: default}}
+  versions:
+  - name: v1
+    served: true
+    storage: true
+    schema: {openAPIV3Schema: {type: object, x-kubernetes-preserve-unknown-fields: true}}`,
+      expected: {
+        "spec.conversion.webhook.clientConfig.service": { name: "conv", namespace: "default", port: 443 },
+        "spec.names.singular": `widget${suffix}`,
+        "spec.names.listKind": `Widget${suffix}List`,
+      },
+    },
   ];
 }
 

@@ -42,6 +42,7 @@ const SCHEMAS = {
   hpa: schemaOf("autoscaling", "v2", "HorizontalPodAutoscaler"),
   endpointSlice: schemaOf(g("discovery"), "v1", "EndpointSlice"),
   csiNode: schemaOf(g("storage"), "v1", "CSINode"),
+  csiDriver: schemaOf(g("storage"), "v1", "CSIDriver"),
 } as const;
 type SchemaName = keyof typeof SCHEMAS;
 
@@ -914,6 +915,32 @@ describe("ObjectSchema.applyDefaults(): kube's defaults", () => {
         "spec.minReplicas": 1,
         "spec.metrics": [{ type: "Resource", resource: { name: "cpu", target: { type: "Utilization", averageUtilization: 80 } } }],
       },
+    },
+    {
+      name: "an autoscaling/v2 HPA with an empty list of metrics scales on 80% CPU too (kube tests the length)",
+      schema: "hpa",
+      body: { spec: { scaleTargetRef: { kind: "Deployment", name: "x" }, maxReplicas: 3, metrics: [] } },
+      expected: { "spec.metrics": [{ type: "Resource", resource: { name: "cpu", target: { type: "Utilization", averageUtilization: 80 } } }] },
+    },
+    {
+      name: "a CRD's conversion webhook service listens on 443 unless told",
+      schema: "crd",
+      body: {
+        spec: {
+          group: "example.com",
+          scope: "Namespaced",
+          names: { plural: "widgets", kind: "Widget" },
+          versions: [],
+          conversion: { strategy: "Webhook", webhook: { conversionReviewVersions: ["v1"], clientConfig: { service: { name: "conv", namespace: "default" } } } },
+        },
+      },
+      expected: { "spec.conversion.webhook.clientConfig.service": { name: "conv", namespace: "default", port: 443 } },
+    },
+    {
+      name: "a CSIDriver with an empty list of lifecycle modes is Persistent (kube tests the length)",
+      schema: "csiDriver",
+      body: { spec: { volumeLifecycleModes: [] } },
+      expected: { "spec.volumeLifecycleModes": ["Persistent"], "spec.attachRequired": true },
     },
   ];
   for (const testCase of cases) {

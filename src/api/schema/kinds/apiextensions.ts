@@ -1,4 +1,22 @@
-import { atomic, bool, double, enumOf, freeForm, int32, int64, listMap, mapOf, obj, ref, req, str, strings, time, type SchemaNode } from "../node.js";
+import {
+  atomic,
+  bool,
+  double,
+  enumOf,
+  freeForm,
+  int32,
+  int64,
+  listMap,
+  mapOf,
+  obj,
+  ref,
+  req,
+  str,
+  strings,
+  time,
+  withDefault,
+  type SchemaNode,
+} from "../node.js";
 import type { KindDeclaration } from "./kind-declaration.js";
 import { resource } from "./meta.js";
 
@@ -79,7 +97,8 @@ function jsonSchemaProps(extensionPrefixes: readonly string[]): SchemaNode {
 
 const WEBHOOK_CLIENT_CONFIG = obj({
   caBundle: { type: "string", format: "byte" },
-  service: obj({ name: req(str()), namespace: req(str()), path: str(), port: int32() }),
+  // kube's apiextensions SetDefaults_ServiceReference: port 443.
+  service: obj({ name: req(str()), namespace: req(str()), path: str(), port: withDefault(int32(), 443) }),
   url: str(),
 });
 

@@ -112,8 +112,16 @@ const dropCoordinatedLeaderElectionFields: DefinitionDefaulter = (object) => {
   delete fields["preferredHolder"];
 };
 
+/** kube's SetDefaults_CSIDriver tests the modes' length: an empty list is defaulted as an absent one is. */
+const defaultCsiDriver: DefinitionDefaulter = (object) => {
+  const spec = recordAt(object, "spec");
+  const modes = spec?.["volumeLifecycleModes"];
+  if (spec !== undefined && Array.isArray(modes) && modes.length === 0) spec["volumeLifecycleModes"] = ["Persistent"];
+};
+
 export const CLUSTER_DEFAULTERS: Readonly<Record<string, DefinitionDefaulter>> = {
   "coordination.v1.Lease": dropCoordinatedLeaderElectionFields,
+  "storage.v1.CSIDriver": defaultCsiDriver,
 };
 
 export function validateLease(object: ApiObject): FieldError[] {

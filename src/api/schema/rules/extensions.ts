@@ -3,7 +3,7 @@ import type { ApiObject } from "../../object.js";
 import type { DefinitionDefaulter } from "../defaults.js";
 import { validateHorizontalPodAutoscaler, validatePodDisruptionBudget } from "./autoscaling.js";
 import { defaultCustomResourceDefinition, validateCustomResourceDefinition } from "./custom-resource-definitions.js";
-import { ensureRecord, listAt, recordAt } from "./values.js";
+import { ensureRecord, recordAt } from "./values.js";
 
 /** CustomResourceDefinition and HorizontalPodAutoscaler defaults and rules (CRD rules: custom-resource-definitions.ts; HPA and PDB rules: autoscaling.ts). */
 
@@ -40,7 +40,9 @@ const defaultHorizontalPodAutoscaler: DefinitionDefaulter = (object) => {
     behavior["scaleUp"] = scalingRulesOver(recordAt(behavior, "scaleUp"), SCALE_UP_RULES);
     behavior["scaleDown"] = scalingRulesOver(recordAt(behavior, "scaleDown"), SCALE_DOWN_RULES);
   }
-  if (listAt(spec, "metrics").length > 0 || spec["metrics"] !== undefined) return;
+  // kube tests the list's length: `metrics: []` (or null) scales on CPU too.
+  const metrics = spec["metrics"];
+  if (metrics !== undefined && metrics !== null && !(Array.isArray(metrics) && metrics.length === 0)) return;
   spec["metrics"] = [{ type: "Resource", resource: { name: "cpu", target: { type: "Utilization", averageUtilization: 80 } } }];
 };
 
