@@ -230,6 +230,14 @@ for (const profile of [ORCH_PROFILE, KUBERNETES_PROFILE]) {
           const stored = JSON.parse(ok(await kubectl(["get", item.resource, item.name, "-o", "json"]))) as Json;
           check(stored, item.expected, `${item.resource}/${item.name}`);
         }
+
+        // A load balancer's controller reports its address: kube's SetDefaults_Service gives it ipMode VIP.
+        const edge = `edge-${suffix}`;
+        ok(await kubectl(["create", "service", "loadbalancer", edge, "--tcp=80:8080"]));
+        const status = JSON.stringify({ status: { loadBalancer: { ingress: [{ ip: "203.0.113.7" }, { hostname: "lb.example.com" }] } } });
+        ok(await kubectl(["patch", "service", edge, "--subresource=status", "--type=merge", "-p", status]));
+        const service = JSON.parse(ok(await kubectl(["get", "service", edge, "-o", "json"]))) as Json;
+        check(service, { "status.loadBalancer.ingress": [{ ip: "203.0.113.7", ipMode: "VIP" }, { hostname: "lb.example.com" }] }, edge);
       });
     }
   });

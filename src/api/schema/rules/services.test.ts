@@ -34,3 +34,29 @@ describe("ExternalName services, as kube's ValidateService", () => {
     }
   });
 });
+
+describe("LoadBalancer status, as kube's SetDefaults_Service (LoadBalancerIPMode, on in 1.30)", () => {
+  let server: Awaited<ReturnType<typeof inProcessServer>>;
+  before(async () => {
+    server = await inProcessServer({ profile: KUBERNETES_PROFILE });
+  });
+  after(async () => {
+    await server.stop();
+  });
+
+  it("gives an ingress point with an IP and no ipMode `VIP`; a hostname-only point and a given mode are kept", async () => {
+    const created = await server.call("POST", SERVICES, {
+      body: { apiVersion: "v1", kind: "Service", metadata: { name: "edge" }, spec: { type: "LoadBalancer", ports: [{ port: 80 }] } },
+    });
+    assert.equal(created.status, 201, created.text);
+    const patched = await server.call("PATCH", `${SERVICES}/edge/status`, {
+      body: { status: { loadBalancer: { ingress: [{ ip: "203.0.113.7" }, { hostname: "lb.example.com" }, { ip: "203.0.113.8", ipMode: "Proxy" }] } } },
+      headers: { "content-type": "application/merge-patch+json" },
+    });
+    assert.equal(patched.status, 200, patched.text);
+    const read = await server.call("GET", `${SERVICES}/edge`);
+    assert.deepEqual((read.json["status"] as { loadBalancer: unknown }).loadBalancer, {
+      ingress: [{ ip: "203.0.113.7", ipMode: "VIP" }, { hostname: "lb.example.com" }, { ip: "203.0.113.8", ipMode: "Proxy" }],
+    });
+  });
+});

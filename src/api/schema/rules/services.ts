@@ -1,12 +1,26 @@
 import type { FieldError } from "../../errors.js";
-import type { ApiObject } from "../../object.js";
+import { isPlainObject, type ApiObject } from "../../object.js";
 import { isIP } from "node:net";
 import type { DefinitionDefaulter } from "../defaults.js";
 import { invalidValue } from "../field-path.js";
 import { listAt, recordAt, stringAt } from "./values.js";
 
-/** Service defaults beyond the schema's live with the allocator (families, IPs, node ports): none here yet. */
-export const SERVICE_DEFAULTERS: Readonly<Record<string, DefinitionDefaulter>> = {};
+/**
+ * kube's SetDefaults_Service on a LoadBalancer's status (LoadBalancerIPMode, beta and on in 1.30):
+ * an ingress point with an IP and no `ipMode` is `VIP`. The spec's defaults are `ServiceSpec`'s;
+ * families, IPs and node ports are the allocator's.
+ */
+const defaultLoadBalancerIpMode: DefinitionDefaulter = (service) => {
+  if (recordAt(service, "spec")?.["type"] !== "LoadBalancer") return;
+  for (const ingress of listAt(recordAt(recordAt(service, "status"), "loadBalancer"), "ingress")) {
+    if (!isPlainObject(ingress) || (stringAt(ingress, "ip") ?? "") === "") continue;
+    if (ingress["ipMode"] === undefined || ingress["ipMode"] === null) ingress["ipMode"] = "VIP";
+  }
+};
+
+export const SERVICE_DEFAULTERS: Readonly<Record<string, DefinitionDefaulter>> = {
+  "core.v1.Service": defaultLoadBalancerIpMode,
+};
 
 function needsClusterIp(spec: Record<string, unknown> | undefined): boolean {
   return spec !== undefined && spec["type"] !== "ExternalName" && spec["clusterIP"] !== "None";
