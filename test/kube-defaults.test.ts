@@ -238,6 +238,19 @@ for (const profile of [ORCH_PROFILE, KUBERNETES_PROFILE]) {
         ok(await kubectl(["patch", "service", edge, "--subresource=status", "--type=merge", "-p", status]));
         const service = JSON.parse(ok(await kubectl(["get", "service", edge, "-o", "json"]))) as Json;
         check(service, { "status.loadBalancer.ingress": [{ ip: "203.0.113.7", ipMode: "VIP" }, { hostname: "lb.example.com" }] }, edge);
+
+        // `kubectl autoscale` without --cpu-percent (1.27 posts autoscaling/v1): kube's stored v2 scales on 80% CPU.
+        const app = `app-${suffix}`;
+        ok(await kubectl(["create", "deployment", app, "--image=busybox:1.36"]));
+        ok(await kubectl(["autoscale", "deployment", app, "--max=3"]));
+        const v1 = JSON.parse(ok(await kubectl(["get", "horizontalpodautoscalers.v1.autoscaling", app, "-o", "json"]))) as Json;
+        check(v1, { "spec.targetCPUUtilizationPercentage": 80, "spec.minReplicas": 1 }, `${app} (v1)`);
+        const v2 = JSON.parse(ok(await kubectl(["get", "horizontalpodautoscalers.v2.autoscaling", app, "-o", "json"]))) as Json;
+        check(
+          v2,
+          { "spec.metrics": [{ type: "Resource", resource: { name: "cpu", target: { type: "Utilization", averageUtilization: 80 } } }] },
+          `${app} (v2)`,
+        );
       });
     }
   });

@@ -40,6 +40,21 @@ describe("conversions between served versions", () => {
     assert.deepEqual(conversion.toStorage(v1), v2);
   });
 
+  it("stores an autoscaling/v1 HPA without a CPU target as kube's v2 default, 80% CPU, read back through v1 as 80", () => {
+    const conversion = hpaV1StoredAsV2("autoscaling.alpha.orch.io");
+    const v1: ApiObject = {
+      apiVersion: "autoscaling/v1",
+      kind: "HorizontalPodAutoscaler",
+      metadata: { name: "web", namespace: "default" },
+      spec: { scaleTargetRef: { apiVersion: "apps/v1", kind: "Deployment", name: "web" }, minReplicas: 1, maxReplicas: 3 },
+    };
+    const stored = conversion.toStorage(v1);
+    assert.deepEqual((stored["spec"] as Json)["metrics"], [
+      { type: "Resource", resource: { name: "cpu", target: { type: "Utilization", averageUtilization: 80 } } },
+    ]);
+    assert.equal((conversion.fromStorage(stored)["spec"] as Json)["targetCPUUtilizationPercentage"], 80);
+  });
+
   it("round-trips an events v1 Event through core v1 with the renamed fields", () => {
     const conversion = eventsV1StoredAsCore("events.orch.io");
     const v1: ApiObject = {

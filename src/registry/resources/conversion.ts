@@ -181,7 +181,10 @@ export function hpaV1StoredAsV2(annotationPrefix: string): StoredAs {
         metrics.push({ type: "Resource", resource: { name: "cpu", target: { type: "Utilization", averageUtilization: target } } });
       const extra = takeJson(annotations, metricsKey);
       if (Array.isArray(extra)) metrics.push(...extra);
-      if (metrics.length > 0) spec["metrics"] = metrics;
+      // kube stores v2 and defaults what it decodes: a v1 HPA without a CPU target (`kubectl autoscale`
+      // without --cpu-percent) scales on 80% CPU, and reads back as `targetCPUUtilizationPercentage: 80`.
+      spec["metrics"] =
+        metrics.length > 0 ? metrics : [{ type: "Resource", resource: { name: "cpu", target: { type: "Utilization", averageUtilization: 80 } } }];
       const behavior = takeJson(annotations, behaviorKey);
       if (behavior !== undefined) spec["behavior"] = behavior;
       const currentMetrics = takeJson(annotations, currentMetricsKey);
