@@ -116,7 +116,6 @@ function validateIngress(object: ApiObject): FieldError[] {
   return errors;
 }
 
-/** Policy types follow the rules given: Ingress always, Egress when egress rules exist. */
 /**
  * kube's SetDefaults_NetworkPolicy: no (or an empty list of) policy types means Ingress, and Egress
  * too when egress rules are given. Go's spec is a plain struct, so a policy sent without one reads
