@@ -5,22 +5,11 @@ import type { RequestContext, UserInfo } from "../../request/context.js";
 import { parseRequestInfo } from "../../request/request-info.js";
 import { bootstrapConfiguration } from "../flowcontrol/bootstrap.js";
 import { FlowControl } from "../flowcontrol/flow-control.js";
-import type { FlowControlMetrics } from "../flowcontrol/flowcontrol-metrics.js";
 import { priorityAndFairnessFilter } from "./priority-and-fairness.js";
 import { heldHandler } from "../../testing/held-handler.js";
+import { NO_FLOW_METRICS } from "../../testing/no-flow-metrics.js";
 
-const NO_SERIES = { dispatched() {}, rejected() {}, inQueue() {}, executing() {}, seatsReleased() {}, estimated() {}, executed() {} };
-const NO_METRICS: FlowControlMetrics = {
-  dispatched() {},
-  rejected() {},
-  inQueue() {},
-  executing() {},
-  seatsReleased() {},
-  estimated() {},
-  executed() {},
-  limits() {},
-  series: () => NO_SERIES,
-};
+const NO_METRICS = NO_FLOW_METRICS;
 const ALICE: UserInfo = { name: "alice", groups: ["system:authenticated"] };
 const LEVEL_HEADER = `${ORCH_PROFILE.flowControlHeaderPrefix}PriorityLevel-UID`;
 

@@ -8,26 +8,15 @@ import type { UserInfo } from "../../request/context.js";
 import { parseRequestInfo } from "../../request/request-info.js";
 import { bootstrapConfiguration } from "./bootstrap.js";
 import { FlowControl } from "./flow-control.js";
-import type { FlowControlMetrics } from "./flowcontrol-metrics.js";
 import { allocateConcurrency } from "./borrowing.js";
 import { QueueSet, type Admission } from "./queue-set.js";
 import { dealHand, flowHash } from "./shuffle-shard.js";
 import { WatchTracker } from "./watch-tracker.js";
 import { estimateMutating, estimateSeats } from "./work-estimate.js";
+import { NO_FLOW_METRICS } from "../../testing/no-flow-metrics.js";
 
 const bootstrap = bootstrapConfiguration(ORCH_PROFILE);
-const NO_SERIES = { dispatched() {}, rejected() {}, inQueue() {}, executing() {}, seatsReleased() {}, estimated() {}, executed() {} };
-const NO_METRICS: FlowControlMetrics = {
-  dispatched() {},
-  rejected() {},
-  inQueue() {},
-  executing() {},
-  seatsReleased() {},
-  estimated() {},
-  executed() {},
-  limits() {},
-  series: () => NO_SERIES,
-};
+const NO_METRICS = NO_FLOW_METRICS;
 
 function staticFeed(objects: readonly ApiObject[]): ObjectFeed & { replace(next: readonly ApiObject[]): void } {
   let current = [...objects];
